@@ -1,0 +1,34 @@
+#include "cuarray/array.h"
+
+#include "cuarray/cuda/device.h"
+#include "cuarray/error.h"
+
+namespace cuarray {
+
+Array::Array(Shape shape, DType dtype, Order order) : shape_(std::move(shape)), dtype_(dtype) {
+  size_ = checked_size(shape_, itemsize());
+  strides_ = order == Order::C ? c_strides(shape_, itemsize()) : f_strides(shape_, itemsize());
+  buffer_ = cuda::allocate(static_cast<std::size_t>(size_ * itemsize()));
+  update_flags();
+}
+
+Array::Array(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape shape, Strides strides, DType dtype)
+    : buffer_(std::move(buffer)), offset_(offset), shape_(std::move(shape)), strides_(std::move(strides)), dtype_(dtype) {
+  size_ = size_of(shape_);
+  update_flags();
+}
+
+void Array::update_flags() {
+  c_contiguous_ = is_c_contiguous(shape_, strides_, itemsize());
+  f_contiguous_ = is_f_contiguous(shape_, strides_, itemsize());
+}
+
+void check_same_device(const Array& a, const char* op) {
+  int current = cuda::current_device();
+  if (a.device() != current)
+    throw ValueError(std::string(op) + ": the array is on device " + std::to_string(a.device()) +
+                     " but the current device is " + std::to_string(current) +
+                     "; move it with cuarray.asarray() under the right Device, or switch devices");
+}
+
+}  // namespace cuarray

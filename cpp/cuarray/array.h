@@ -1,0 +1,58 @@
+// The device array: a view (shape, byte strides, offset, dtype) of a reference-counted device Buffer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "cuarray/cuda/memory_pool.h"
+#include "cuarray/dtype.h"
+#include "cuarray/shape.h"
+
+namespace cuarray {
+
+enum class Order : std::uint8_t { C, F };
+
+class Array {
+ public:
+  // A new, uninitialised array on the current device, allocated on the current stream.
+  Array(Shape shape, DType dtype, Order order = Order::C);
+  // A view of `buffer` starting `offset` bytes in.
+  Array(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape shape, Strides strides, DType dtype);
+
+  const Shape& shape() const { return shape_; }
+  const Strides& strides() const { return strides_; }
+  DType dtype() const { return dtype_; }
+  int ndim() const { return static_cast<int>(shape_.size()); }
+  std::int64_t size() const { return size_; }
+  int itemsize() const { return cuarray::itemsize(dtype_); }
+  std::int64_t nbytes() const { return size_ * itemsize(); }
+  int device() const { return buffer_->device(); }
+  bool c_contiguous() const { return c_contiguous_; }
+  bool f_contiguous() const { return f_contiguous_; }
+
+  char* data() const { return static_cast<char*>(buffer_->ptr()) + offset_; }
+  std::int64_t offset() const { return offset_; }
+  const std::shared_ptr<cuda::Buffer>& buffer() const { return buffer_; }
+
+  // Another view of the same memory; `offset` is relative to this array's start.
+  Array view(Shape shape, Strides strides, std::int64_t offset = 0) const {
+    return Array(buffer_, offset_ + offset, std::move(shape), std::move(strides), dtype_);
+  }
+  // The same memory seen as another dtype of the same itemsize.
+  Array view(DType dtype) const { return Array(buffer_, offset_, shape_, strides_, dtype); }
+
+ private:
+  void update_flags();
+  std::shared_ptr<cuda::Buffer> buffer_;
+  std::int64_t offset_ = 0;
+  Shape shape_;
+  Strides strides_;
+  std::int64_t size_ = 0;
+  DType dtype_;
+  bool c_contiguous_ = true, f_contiguous_ = true;
+};
+
+// Throws ValueError unless every array lives on the current device (naming the devices).
+void check_same_device(const Array& a, const char* op);
+
+}  // namespace cuarray

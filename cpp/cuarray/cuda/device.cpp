@@ -1,0 +1,100 @@
+#include "cuarray/cuda/device.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cuarray/error.h"
+
+namespace cuarray::cuda {
+
+namespace {
+
+thread_local int tls_device = 0;
+
+// Device count, or the error status that kept us from getting it. Asked once per process.
+std::pair<int, cudaError_t> probe() {
+  static const std::pair<int, cudaError_t> result = [] {
+    int n = 0;
+    cudaError_t status = cudaGetDeviceCount(&n);
+    if (status != cudaSuccess) {
+      cudaGetLastError();
+      n = 0;
+    } else if (n == 0) {
+      status = cudaErrorNoDevice;
+    }
+    return std::make_pair(n, status);
+  }();
+  return result;
+}
+
+}  // namespace
+
+bool is_available() { return probe().second == cudaSuccess; }
+
+int device_count() {
+  auto [n, status] = probe();
+  check_cuda(status, "cudaGetDeviceCount");
+  return n;
+}
+
+void check_device(int id) {
+  int n = device_count();
+  if (id < 0 || id >= n)
+    throw CudaError("cudaSetDevice", cudaErrorInvalidDevice,
+                    "cudaSetDevice failed: invalid device ordinal " + std::to_string(id) + " (this machine has " +
+                        std::to_string(n) + " CUDA device" + (n == 1 ? "" : "s") + ", numbered from 0)");
+}
+
+int current_device() { return tls_device; }
+
+void set_device(int id) {
+  check_device(id);
+  CUARRAY_CHECK_CUDA(cudaSetDevice(id));
+  tls_device = id;
+}
+
+const cudaDeviceProp& properties(int id) {
+  check_device(id);
+  static std::mutex mutex;
+  static std::vector<std::unique_ptr<cudaDeviceProp>> cache(device_count());
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!cache[id]) {
+    auto p = std::make_unique<cudaDeviceProp>();
+    CUARRAY_CHECK_CUDA(cudaGetDeviceProperties(p.get(), id));
+    cache[id] = std::move(p);
+  }
+  return *cache[id];
+}
+
+int compute_capability(int id) {
+  const auto& p = properties(id);
+  return p.major * 10 + p.minor;
+}
+
+std::pair<std::size_t, std::size_t> mem_info(int id) {
+  DeviceGuard guard(id);
+  std::size_t free = 0, total = 0;
+  CUARRAY_CHECK_CUDA(cudaMemGetInfo(&free, &total));
+  return {free, total};
+}
+
+void synchronize_device(int id) {
+  DeviceGuard guard(id);
+  CUARRAY_CHECK_CUDA(cudaDeviceSynchronize());
+}
+
+int driver_version() {
+  int v = 0;
+  CUARRAY_CHECK_CUDA(cudaDriverGetVersion(&v));
+  return v;
+}
+
+int runtime_version() {
+  int v = 0;
+  CUARRAY_CHECK_CUDA(cudaRuntimeGetVersion(&v));
+  return v;
+}
+
+}  // namespace cuarray::cuda

@@ -1,0 +1,43 @@
+#include "cuarray/cuda/event.h"
+
+#include "cuarray/cuda/device.h"
+#include "cuarray/error.h"
+
+namespace cuarray::cuda {
+
+Event::Event(bool blocking, bool timing, bool interprocess) : device_(current_device()) {
+  device_count();
+  unsigned flags = (blocking ? cudaEventBlockingSync : 0u) | (timing ? 0u : cudaEventDisableTiming) |
+                   (interprocess ? cudaEventInterprocess : 0u);
+  CUARRAY_CHECK_CUDA(cudaEventCreateWithFlags(&handle_, flags));
+}
+
+Event::~Event() {
+  if (handle_) cudaEventDestroy(handle_);
+}
+
+void Event::record(cudaStream_t stream) { CUARRAY_CHECK_CUDA(cudaEventRecord(handle_, stream)); }
+
+void Event::synchronize() const { CUARRAY_CHECK_CUDA(cudaEventSynchronize(handle_)); }
+
+bool Event::done() const {
+  cudaError_t status = cudaEventQuery(handle_);
+  if (status == cudaErrorNotReady) {
+    cudaGetLastError();
+    return false;
+  }
+  check_cuda(status, "cudaEventQuery");
+  return true;
+}
+
+float elapsed_ms(const Event& start, const Event& end) {
+  float ms = 0;
+  CUARRAY_CHECK_CUDA(cudaEventElapsedTime(&ms, start.handle(), end.handle()));
+  return ms;
+}
+
+void stream_wait_event(cudaStream_t stream, const Event& event) {
+  CUARRAY_CHECK_CUDA(cudaStreamWaitEvent(stream, event.handle(), 0));
+}
+
+}  // namespace cuarray::cuda

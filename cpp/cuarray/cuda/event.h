@@ -1,0 +1,32 @@
+// CUDA events: ordering between streams and device-side timing.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+namespace cuarray::cuda {
+
+class Event {
+ public:
+  // `blocking`: synchronize() sleeps instead of spinning. `timing`: usable with elapsed_ms.
+  Event(bool blocking, bool timing, bool interprocess = false);
+  ~Event();
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+
+  cudaEvent_t handle() const { return handle_; }
+  int device() const { return device_; }
+  void record(cudaStream_t stream);
+  void synchronize() const;
+  bool done() const;
+
+ private:
+  cudaEvent_t handle_ = nullptr;
+  int device_;
+};
+
+// Milliseconds between two recorded events.
+float elapsed_ms(const Event& start, const Event& end);
+// Makes `stream` wait for the work captured by `event`.
+void stream_wait_event(cudaStream_t stream, const Event& event);
+
+}  // namespace cuarray::cuda

@@ -1,0 +1,212 @@
+#include "cuarray/cuda/memory_pool.h"
+
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "cuarray/cuda/device.h"
+#include "cuarray/error.h"
+
+namespace cuarray::cuda {
+
+namespace {
+
+constexpr std::size_t kRound = 512;
+// Only small blocks are worth a host-side cache: for large ones the kernel time dwarfs cudaMallocAsync.
+constexpr std::size_t kMaxCachedBlock = std::size_t(1) << 20;
+constexpr std::size_t kMaxCachedBytes = std::size_t(64) << 20;
+
+std::size_t round_up(std::size_t n) { return (n + kRound - 1) / kRound * kRound; }
+
+std::function<void()>& reclaim_hook() {
+  static std::function<void()> hook;
+  return hook;
+}
+
+std::string with_commas(std::size_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
+  return s;
+}
+
+// CUARRAY_GPU_MEMORY_LIMIT: bytes, or a percentage of the device's memory ("50%").
+std::size_t limit_from_env(int device) {
+  const char* env = std::getenv("CUARRAY_GPU_MEMORY_LIMIT");
+  if (!env || !*env) return 0;
+  std::string v(env);
+  char* end = nullptr;
+  if (v.back() == '%') {
+    double pct = std::strtod(v.c_str(), &end);
+    if (end != v.c_str() + v.size() - 1 || pct < 0)
+      throw ValueError("CUARRAY_GPU_MEMORY_LIMIT must be a number of bytes or a percentage like '50%', got '" + v + "'");
+    return static_cast<std::size_t>(static_cast<double>(mem_info(device).second) * pct / 100.0);
+  }
+  unsigned long long bytes = std::strtoull(v.c_str(), &end, 10);
+  if (end != v.c_str() + v.size())
+    throw ValueError("CUARRAY_GPU_MEMORY_LIMIT must be a number of bytes or a percentage like '50%', got '" + v + "'");
+  return static_cast<std::size_t>(bytes);
+}
+
+struct BinKey {
+  const Stream* stream;
+  std::size_t size;
+  bool operator==(const BinKey& o) const { return stream == o.stream && size == o.size; }
+};
+struct BinKeyHash {
+  std::size_t operator()(const BinKey& k) const {
+    return std::hash<const void*>()(k.stream) ^ (k.size * 0x9E3779B97F4A7C15ull);
+  }
+};
+struct Bin {
+  std::shared_ptr<Stream> stream;
+  std::vector<void*> blocks;
+};
+
+}  // namespace
+
+struct MemoryPool::Impl {
+  mutable std::mutex mutex;
+  cudaMemPool_t pool = nullptr;
+  std::unordered_map<BinKey, Bin, BinKeyHash> cache;
+  std::size_t used = 0;
+  std::size_t cached = 0;
+  std::size_t limit = 0;
+};
+
+Buffer::~Buffer() {
+  if (ptr_) pool_->release(ptr_, nbytes_, stream_);
+}
+
+MemoryPool& MemoryPool::of(int device) {
+  static std::mutex mutex;
+  static std::vector<MemoryPool*> pools;  // never destroyed: Buffers may outlive static destruction
+  check_device(device);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (pools.empty()) pools.resize(device_count(), nullptr);
+  if (!pools[device]) pools[device] = new MemoryPool(device);
+  return *pools[device];
+}
+
+MemoryPool::MemoryPool(int device) : impl_(std::make_unique<Impl>()), device_(device) {
+  DeviceGuard guard(device);
+  CUARRAY_CHECK_CUDA(cudaDeviceGetDefaultMemPool(&impl_->pool, device));
+  std::uint64_t keep_all = UINT64_MAX;
+  CUARRAY_CHECK_CUDA(cudaMemPoolSetAttribute(impl_->pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
+  impl_->limit = limit_from_env(device);
+}
+
+void MemoryPool::set_reclaim_hook(std::function<void()> hook) { reclaim_hook() = std::move(hook); }
+
+void* MemoryPool::try_allocate(std::size_t nbytes, const std::shared_ptr<Stream>& stream) {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    auto it = impl_->cache.find(BinKey{stream.get(), nbytes});
+    if (it != impl_->cache.end() && !it->second.blocks.empty()) {
+      void* p = it->second.blocks.back();
+      it->second.blocks.pop_back();
+      impl_->cached -= nbytes;
+      impl_->used += nbytes;
+      return p;
+    }
+    if (impl_->limit && impl_->used + nbytes > impl_->limit) return nullptr;
+  }
+  DeviceGuard guard(device_);
+  void* p = nullptr;
+  cudaError_t status = cudaMallocAsync(&p, nbytes, stream->handle());
+  if (status == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  check_cuda(status, "cudaMallocAsync");
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->used += nbytes;
+  return p;
+}
+
+std::shared_ptr<Buffer> MemoryPool::allocate(std::size_t nbytes, const std::shared_ptr<Stream>& stream) {
+  if (nbytes == 0) return std::make_shared<Buffer>(nullptr, 0, device_, stream, this);
+  std::size_t rounded = round_up(nbytes);
+  if (rounded < nbytes) rounded = nbytes;  // overflow: let the device refuse it
+  void* p = try_allocate(rounded, stream);
+  if (!p) {
+    free_all_blocks();
+    if (auto& hook = reclaim_hook()) hook();
+    p = try_allocate(rounded, stream);
+  }
+  if (!p) {
+    std::size_t used = used_bytes(), lim = limit();
+    std::string msg = "Out of memory allocating " + with_commas(nbytes) + " bytes on device " +
+                      std::to_string(device_) + " (allocated so far: " + with_commas(used) + " bytes";
+    if (lim) msg += ", limit set to " + with_commas(lim) + " bytes";
+    msg += ").";
+    throw OutOfMemory(static_cast<std::int64_t>(nbytes), static_cast<std::int64_t>(used), msg);
+  }
+  return std::make_shared<Buffer>(p, rounded, device_, stream, this);
+}
+
+void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<Stream>& stream) {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->used -= nbytes;
+    if (nbytes <= kMaxCachedBlock && impl_->cached + nbytes <= kMaxCachedBytes) {
+      Bin& bin = impl_->cache[BinKey{stream.get(), nbytes}];
+      if (!bin.stream) bin.stream = stream;
+      bin.blocks.push_back(ptr);
+      impl_->cached += nbytes;
+      return;
+    }
+  }
+  DeviceGuard guard(device_);
+  if (cudaFreeAsync(ptr, stream->handle()) != cudaSuccess) cudaGetLastError();  // at exit the runtime may be gone
+}
+
+void MemoryPool::flush_cache() {
+  std::unordered_map<BinKey, Bin, BinKeyHash> cache;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    cache.swap(impl_->cache);
+    impl_->cached = 0;
+  }
+  DeviceGuard guard(device_);
+  for (auto& [key, bin] : cache)
+    for (void* p : bin.blocks)
+      if (cudaFreeAsync(p, bin.stream->handle()) != cudaSuccess) cudaGetLastError();
+}
+
+void MemoryPool::free_all_blocks() {
+  flush_cache();
+  DeviceGuard guard(device_);
+  // Trimming returns only memory whose frees have completed, so wait for them first.
+  CUARRAY_CHECK_CUDA(cudaDeviceSynchronize());
+  CUARRAY_CHECK_CUDA(cudaMemPoolTrimTo(impl_->pool, 0));
+}
+
+std::size_t MemoryPool::used_bytes() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->used;
+}
+
+std::size_t MemoryPool::total_bytes() const {
+  std::uint64_t reserved = 0;
+  CUARRAY_CHECK_CUDA(cudaMemPoolGetAttribute(impl_->pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+  return static_cast<std::size_t>(reserved);
+}
+
+void MemoryPool::set_limit(std::size_t bytes) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->limit = bytes;
+}
+
+std::size_t MemoryPool::limit() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->limit;
+}
+
+std::shared_ptr<Buffer> allocate(std::size_t nbytes) {
+  int device = current_device();
+  return MemoryPool::of(device).allocate(nbytes, current_stream(device));
+}
+
+}  // namespace cuarray::cuda

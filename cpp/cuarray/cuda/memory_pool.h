@@ -1,0 +1,82 @@
+// Device memory: a caching, stream-ordered pool per device, and the Buffer that owns one allocation.
+//
+// Note [Memory pool stream rule]
+// Memory freed after work on stream A must not be written by work on stream B before A's work is done.
+// Each device's pool is CUDA's own stream-ordered allocator (cudaMallocAsync on the device's default
+// cudaMemPool, its release threshold raised so freed memory stays cached); it already follows the rule.
+// In front of it sits a small host-side cache of freed blocks, keyed by (stream, size): a block freed on
+// stream A is handed out again only for stream A, where stream order makes the reuse safe, and costs no
+// CUDA call. Blocks leave the host cache through cudaFreeAsync on their own stream, so the CUDA pool sees
+// the correct ordering. Every Buffer keeps its Stream alive, so a stream handle is never reused while
+// memory ordered on it may still be in flight.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "cuarray/cuda/stream.h"
+
+namespace cuarray::cuda {
+
+class MemoryPool;
+
+// One device allocation. Freed (returned to its pool, ordered on its stream) when the last owner drops it.
+class Buffer {
+ public:
+  Buffer(void* ptr, std::size_t nbytes, int device, std::shared_ptr<Stream> stream, MemoryPool* pool)
+      : ptr_(ptr), nbytes_(nbytes), device_(device), stream_(std::move(stream)), pool_(pool) {}
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  void* ptr() const { return ptr_; }
+  std::size_t nbytes() const { return nbytes_; }
+  int device() const { return device_; }
+
+ private:
+  void* ptr_;
+  std::size_t nbytes_;
+  int device_;
+  std::shared_ptr<Stream> stream_;
+  MemoryPool* pool_;
+};
+
+class MemoryPool {
+ public:
+  // The pool of `device`, made on first use. Pools live for the whole process.
+  static MemoryPool& of(int device);
+
+  // Throws OutOfMemory (after releasing cached blocks and retrying) when the limit or the device is exhausted.
+  std::shared_ptr<Buffer> allocate(std::size_t nbytes, const std::shared_ptr<Stream>& stream);
+
+  std::size_t used_bytes() const;   // bytes held by live Buffers
+  std::size_t total_bytes() const;  // bytes the pool holds from the device (used + cached)
+  std::size_t free_bytes() const { return total_bytes() - std::min(total_bytes(), used_bytes()); }
+  void free_all_blocks();           // gives every cached block back to the device
+  void set_limit(std::size_t bytes);  // 0 = no limit
+  std::size_t limit() const;
+  int device() const { return device_; }
+
+  // Called when an allocation fails, before the retry (the bindings collect Python garbage there).
+  static void set_reclaim_hook(std::function<void()> hook);
+
+ private:
+  friend class Buffer;
+  explicit MemoryPool(int device);
+  void release(void* ptr, std::size_t nbytes, const std::shared_ptr<Stream>& stream);
+  void flush_cache();
+  void* try_allocate(std::size_t nbytes, const std::shared_ptr<Stream>& stream);
+
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int device_;
+};
+
+// An allocation on the current device, ordered on the current stream.
+std::shared_ptr<Buffer> allocate(std::size_t nbytes);
+
+}  // namespace cuarray::cuda

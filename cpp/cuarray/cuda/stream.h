@@ -1,0 +1,44 @@
+// Streams and the calling thread's current stream (one per device, as in CuPy).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+
+namespace cuarray::cuda {
+
+// A CUDA stream, or the legacy null stream of a device. Held by shared_ptr: every device allocation made
+// on a stream keeps it alive, so its handle is never reused by a new stream while memory ordered on it
+// is still in flight (Note [Memory pool stream rule] in memory_pool.h).
+class Stream {
+ public:
+  // The null stream of `device` (cudaStreamLegacy semantics: it waits for and blocks other blocking streams).
+  static const std::shared_ptr<Stream>& null(int device);
+  // A new stream on the current device.
+  static std::shared_ptr<Stream> create(bool non_blocking = false, int priority = 0);
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  cudaStream_t handle() const { return handle_; }
+  int device() const { return device_; }
+  bool non_blocking() const { return non_blocking_; }
+  void synchronize() const;  // blocks until all work queued so far has finished
+  bool done() const;         // true when no queued work is pending
+
+ private:
+  Stream(cudaStream_t handle, int device, bool owned, bool non_blocking)
+      : handle_(handle), device_(device), owned_(owned), non_blocking_(non_blocking) {}
+  cudaStream_t handle_;
+  int device_;
+  bool owned_;
+  bool non_blocking_;
+};
+
+// The calling thread's current stream on the current device (the null stream until set).
+const std::shared_ptr<Stream>& current_stream();
+const std::shared_ptr<Stream>& current_stream(int device);
+// Makes `stream` current for the calling thread on its device.
+void set_current_stream(const std::shared_ptr<Stream>& stream);
+
+}  // namespace cuarray::cuda

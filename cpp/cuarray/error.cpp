@@ -1,0 +1,45 @@
+#include "cuarray/error.h"
+
+namespace cuarray {
+
+namespace {
+
+// "cudaMemcpyAsync(dst, src, n, kind, s)" -> "cudaMemcpyAsync"
+std::string call_name(const char* call) {
+  std::string s(call);
+  auto paren = s.find('(');
+  if (paren != std::string::npos) s.resize(paren);
+  auto colon = s.rfind("::");
+  if (colon != std::string::npos) s = s.substr(colon + 2);
+  return s;
+}
+
+}  // namespace
+
+void check_cuda(cudaError_t status, const char* call) {
+  if (status == cudaSuccess) return;
+  cudaGetLastError();  // clear a non-sticky error so later calls are not blamed for it
+  std::string name = call_name(call);
+  std::string message = name + " failed: " + cudaGetErrorString(status) + " (" + cudaGetErrorName(status) + ")";
+  switch (status) {
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorInitializationError:
+      message = name + " failed: no CUDA driver or device was found (" + cudaGetErrorName(status) + ": " +
+                cudaGetErrorString(status) + ")";
+      break;
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorHardwareStackError:
+    case cudaErrorInvalidPc:
+      message += ". A kernel faulted; the CUDA context is now unusable and the process must be restarted";
+      break;
+    default:
+      break;
+  }
+  throw CudaError(name, static_cast<int>(status), message);
+}
+
+}  // namespace cuarray

@@ -1,0 +1,70 @@
+// Exceptions thrown by the core. The bindings translate each type to the matching Python exception
+// in one place (python/src/errors.cpp); nothing here knows about Python.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace cuarray {
+
+// A failed CUDA runtime call: `call` names it, `code` is the cudaError_t.
+class CudaError : public std::runtime_error {
+ public:
+  CudaError(std::string call, int code, const std::string& message)
+      : std::runtime_error(message), call_(std::move(call)), code_(code) {}
+  const std::string& call() const { return call_; }
+  int code() const { return code_; }
+
+ private:
+  std::string call_;
+  int code_;
+};
+
+// The device pool could not satisfy an allocation, even after releasing its cached blocks.
+class OutOfMemory : public std::runtime_error {
+ public:
+  OutOfMemory(std::int64_t requested, std::int64_t in_use, const std::string& message)
+      : std::runtime_error(message), requested_(requested), in_use_(in_use) {}
+  std::int64_t requested() const { return requested_; }
+  std::int64_t in_use() const { return in_use_; }
+
+ private:
+  std::int64_t requested_, in_use_;
+};
+
+// NVRTC rejected a kernel's source. `log` is NVRTC's log; `source` the full program text.
+class CompileError : public std::runtime_error {
+ public:
+  CompileError(const std::string& message, std::string log, std::string source, std::string name)
+      : std::runtime_error(message), log_(std::move(log)), source_(std::move(source)), name_(std::move(name)) {}
+  const std::string& log() const { return log_; }
+  const std::string& source() const { return source_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string log_, source_, name_;
+};
+
+// NumPy's error types, raised with NumPy-like messages.
+struct ValueError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+struct TypeError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+struct IndexError : std::out_of_range {
+  using std::out_of_range::out_of_range;
+};
+struct AxisError : std::out_of_range {
+  using std::out_of_range::out_of_range;
+};
+
+// Throws CudaError naming `call` when `status` is not cudaSuccess.
+void check_cuda(cudaError_t status, const char* call);
+
+}  // namespace cuarray
+
+#define CUARRAY_CHECK_CUDA(expr) ::cuarray::check_cuda((expr), #expr)

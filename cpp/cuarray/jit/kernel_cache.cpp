@@ -1,0 +1,242 @@
+#include "cuarray/jit/kernel_cache.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <unordered_map>
+
+#include "cuarray/cuda/device.h"
+#include "cuarray/error.h"
+#include "cuarray/jit/hash.h"
+#include "cuarray/jit/nvrtc.h"
+
+namespace fs = std::filesystem;
+
+namespace cuarray::jit {
+
+namespace {
+
+constexpr char kMagic[8] = {'C', 'U', 'A', 'R', 'K', 'E', 'R', '1'};
+
+struct FileHeader {
+  char magic[8];
+  std::uint64_t payload_size;
+  std::uint64_t payload_hash_lo, payload_hash_hi;
+  std::uint32_t is_cubin;
+  std::uint32_t reserved;
+};
+
+struct State {
+  std::mutex mutex;
+  std::string kernel_dir;
+  std::string cache_dir;
+  bool cache_dir_set = false;
+  bool disk_disabled = false;
+  bool headers_loaded = false;
+  Headers headers;
+  std::string headers_hash;
+  std::unordered_map<std::string, cudaLibrary_t> libraries;  // by key hex
+  std::function<void(const std::string&)> warn;
+  CacheStats stats;
+};
+
+State& state() {
+  static State* s = new State;  // never destroyed: kernels may be launched during interpreter shutdown
+  return *s;
+}
+
+std::string default_cache_dir() {
+  if (const char* env = std::getenv("CUARRAY_CACHE_DIR")) return env;
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : "/tmp") + "/.cache/cuarray/kernels";
+}
+
+// Must be called with the state's mutex held.
+void load_headers(State& s) {
+  if (s.headers_loaded) return;
+  Hash128 h;
+  if (!s.kernel_dir.empty() && fs::is_directory(s.kernel_dir)) {
+    std::vector<fs::path> files;
+    for (auto& e : fs::directory_iterator(s.kernel_dir))
+      if (e.path().extension() == ".cuh") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (auto& f : files) {
+      std::ifstream in(f, std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      s.headers.emplace_back("cuarray/" + f.filename().string(), text.str());
+      h.add(s.headers.back().first).add(s.headers.back().second);
+    }
+  }
+  s.headers_hash = h.hex();
+  s.headers_loaded = true;
+}
+
+bool read_cached(const std::string& path, Binary& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  FileHeader hdr{};
+  if (!in.read(reinterpret_cast<char*>(&hdr), sizeof hdr)) return false;
+  if (std::memcmp(hdr.magic, kMagic, sizeof kMagic) != 0 || hdr.payload_size > (std::uint64_t(1) << 32)) return false;
+  std::string payload(hdr.payload_size, '\0');
+  if (!in.read(payload.data(), static_cast<std::streamsize>(payload.size()))) return false;
+  if (in.peek() != std::char_traits<char>::eof()) return false;
+  Hash128 h;
+  h.add(payload);
+  if (h.lo != hdr.payload_hash_lo || h.hi != hdr.payload_hash_hi) return false;
+  out.code = std::move(payload);
+  out.is_cubin = hdr.is_cubin != 0;
+  return true;
+}
+
+// Returns false when the directory cannot be written.
+bool write_cached(const std::string& dir, const std::string& path, const Binary& bin) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return false;
+  FileHeader hdr{};
+  std::memcpy(hdr.magic, kMagic, sizeof kMagic);
+  Hash128 h;
+  h.add(bin.code);
+  hdr.payload_size = bin.code.size();
+  hdr.payload_hash_lo = h.lo;
+  hdr.payload_hash_hi = h.hi;
+  hdr.is_cubin = bin.is_cubin;
+  static std::atomic<unsigned> counter{0};
+  std::string tmp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter++) + "." +
+                    std::to_string(std::random_device{}());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return false;
+    out.write(reinterpret_cast<const char*>(&hdr), sizeof hdr);
+    out.write(bin.code.data(), static_cast<std::streamsize>(bin.code.size()));
+    if (!out) {
+      fs::remove(tmp, ec);
+      return false;
+    }
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return false;
+  }
+  return true;
+}
+
+cudaLibrary_t load(const Binary& bin) {
+  cudaLibrary_t lib = nullptr;
+  CUARRAY_CHECK_CUDA(cudaLibraryLoadData(&lib, bin.code.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+  return lib;
+}
+
+cudaLibrary_t get_library(const std::string& source, const std::string& name, const std::vector<std::string>& options) {
+  State& s = state();
+  int arch = cuda::compute_capability(cuda::current_device());
+  Headers headers;
+  std::string dir;
+  Hash128 key;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    load_headers(s);
+    if (!s.cache_dir_set) {
+      s.cache_dir = default_cache_dir();
+      s.cache_dir_set = true;
+    }
+    key.add(source).add(s.headers_hash).add(static_cast<std::uint64_t>(arch));
+    for (auto& o : options) key.add(o);
+    key.add(static_cast<std::uint64_t>(nvrtc_version()));
+    auto it = s.libraries.find(key.hex());
+    if (it != s.libraries.end()) {
+      ++s.stats.memory_hits;
+      return it->second;
+    }
+    headers = s.headers;
+    if (!s.disk_disabled) dir = s.cache_dir;
+  }
+  std::string hex = key.hex();
+  std::string path = dir.empty() ? "" : dir + "/" + hex + ".bin";
+  Binary bin;
+  cudaLibrary_t lib = nullptr;
+  bool from_disk = !path.empty() && read_cached(path, bin);
+  if (from_disk) {
+    try {
+      lib = load(bin);
+    } catch (const CudaError&) {
+      from_disk = false;  // a file that passed its checksum but does not load: recompile it
+    }
+  }
+  if (!from_disk) {
+    bin = compile(source, name, options, arch, headers);
+    lib = load(bin);
+    if (!path.empty() && !write_cached(dir, path, bin)) {
+      std::function<void(const std::string&)> warn;
+      {
+        std::lock_guard<std::mutex> lock(s.mutex);
+        if (!s.disk_disabled) warn = s.warn;
+        s.disk_disabled = true;
+      }
+      if (warn)
+        warn("cuarray: the kernel cache directory '" + dir +
+             "' is not writable; compiled kernels are cached in memory only for this process");
+    }
+  }
+  std::lock_guard<std::mutex> lock(s.mutex);
+  ++(from_disk ? s.stats.disk_hits : s.stats.compiles);
+  auto [it, inserted] = s.libraries.emplace(hex, lib);
+  if (!inserted) cudaLibraryUnload(lib);  // another thread loaded it first
+  return it->second;
+}
+
+}  // namespace
+
+void set_kernel_dir(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().kernel_dir = dir;
+  state().headers_loaded = false;
+  state().headers.clear();
+}
+
+void set_cache_dir(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().cache_dir = dir;
+  state().cache_dir_set = true;
+  state().disk_disabled = dir.empty();
+}
+
+std::string cache_dir() {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  return state().cache_dir_set ? state().cache_dir : default_cache_dir();
+}
+
+void set_warning_handler(std::function<void(const std::string&)> handler) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().warn = std::move(handler);
+}
+
+Kernel Module::function(const std::string& name) const {
+  Kernel k;
+  CUARRAY_CHECK_CUDA(cudaLibraryGetKernel(&k.handle, library, name.c_str()));
+  return k;
+}
+
+Kernel get_kernel(const std::string& source, const std::string& name, const std::vector<std::string>& options) {
+  return Module{get_library(source, name, options)}.function(name);
+}
+
+Module get_module(const std::string& source, const std::vector<std::string>& options) {
+  return Module{get_library(source, "module", options)};
+}
+
+CacheStats cache_stats() {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  return state().stats;
+}
+
+}  // namespace cuarray::jit

@@ -1,0 +1,50 @@
+// Compiled kernels, found by key in memory, else on disk, else compiled by NVRTC.
+//
+// Note [Kernel cache key]
+// A kernel's identity is a 128-bit hash of its source, the text of every kernel header (kernels/*.cuh),
+// the compile options, the target architecture and the NVRTC version. The same key names its file in the
+// disk cache (CUARRAY_CACHE_DIR, default ~/.cache/cuarray/kernels). Each file carries a magic number, the
+// payload's size and the payload's hash, so a truncated, corrupt or foreign file is recompiled, never
+// loaded; files are written to a temporary name and renamed, so concurrent processes see whole files.
+// Ops keep their own small caches from a compact key (dtypes, ndim, layout) to a Kernel, so the hot path
+// never builds or hashes source text.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cuarray::jit {
+
+// A loaded kernel, usable on every device of the architecture it was compiled for.
+struct Kernel {
+  cudaKernel_t handle = nullptr;
+  explicit operator bool() const { return handle != nullptr; }
+};
+
+// Where the kernel headers (*.cuh) are read from; set once at import by the Python package.
+void set_kernel_dir(const std::string& dir);
+// Where compiled kernels are kept; "" disables the disk cache.
+void set_cache_dir(const std::string& dir);
+std::string cache_dir();
+// Receives a message once if the disk cache cannot be written (the cache then works from memory only).
+void set_warning_handler(std::function<void(const std::string&)> handler);
+
+// The kernel `name` (an extern "C" __global__ function) in `source`, compiled for the current device.
+Kernel get_kernel(const std::string& source, const std::string& name, const std::vector<std::string>& options = {});
+
+// Every function in `source`, compiled once; for RawModule-style use.
+struct Module {
+  cudaLibrary_t library = nullptr;
+  Kernel function(const std::string& name) const;
+};
+Module get_module(const std::string& source, const std::vector<std::string>& options = {});
+
+struct CacheStats {
+  std::size_t memory_hits = 0, disk_hits = 0, compiles = 0;
+};
+CacheStats cache_stats();
+
+}  // namespace cuarray::jit

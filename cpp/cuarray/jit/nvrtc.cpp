@@ -1,0 +1,155 @@
+#include "cuarray/jit/nvrtc.h"
+
+#include <dlfcn.h>
+#include <nvrtc.h>
+
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+#include "cuarray/error.h"
+
+namespace cuarray::jit {
+
+namespace {
+
+struct Api {
+  decltype(&nvrtcVersion) version;
+  decltype(&nvrtcGetErrorString) error_string;
+  decltype(&nvrtcCreateProgram) create;
+  decltype(&nvrtcDestroyProgram) destroy;
+  decltype(&nvrtcCompileProgram) compile;
+  decltype(&nvrtcGetProgramLogSize) log_size;
+  decltype(&nvrtcGetProgramLog) log;
+  decltype(&nvrtcGetCUBINSize) cubin_size;
+  decltype(&nvrtcGetCUBIN) cubin;
+  decltype(&nvrtcGetPTXSize) ptx_size;
+  decltype(&nvrtcGetPTX) ptx;
+  decltype(&nvrtcGetNumSupportedArchs) num_archs;
+  decltype(&nvrtcGetSupportedArchs) archs;
+};
+
+void* open_library() {
+  std::vector<std::string> candidates = {"libnvrtc.so.13", "libnvrtc.so"};
+  for (const char* var : {"CUDA_PATH", "CUDA_HOME"})
+    if (const char* dir = std::getenv(var)) candidates.push_back(std::string(dir) + "/lib64/libnvrtc.so");
+  candidates.push_back("/usr/local/cuda/lib64/libnvrtc.so");
+  for (const auto& c : candidates)
+    if (void* h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
+  throw CudaError("dlopen", 0,
+                  "NVRTC (libnvrtc.so) was not found: install the CUDA toolkit or the nvidia-cuda-nvrtc "
+                  "package, or set CUDA_PATH to the toolkit's directory");
+}
+
+const Api& api() {
+  static std::once_flag once;
+  static Api a;
+  std::call_once(once, [] {
+    void* h = open_library();
+    auto sym = [h](const char* n) {
+      void* p = dlsym(h, n);
+      if (!p) throw CudaError("dlsym", 0, std::string("NVRTC lacks ") + n);
+      return p;
+    };
+    a.version = reinterpret_cast<decltype(a.version)>(sym("nvrtcVersion"));
+    a.error_string = reinterpret_cast<decltype(a.error_string)>(sym("nvrtcGetErrorString"));
+    a.create = reinterpret_cast<decltype(a.create)>(sym("nvrtcCreateProgram"));
+    a.destroy = reinterpret_cast<decltype(a.destroy)>(sym("nvrtcDestroyProgram"));
+    a.compile = reinterpret_cast<decltype(a.compile)>(sym("nvrtcCompileProgram"));
+    a.log_size = reinterpret_cast<decltype(a.log_size)>(sym("nvrtcGetProgramLogSize"));
+    a.log = reinterpret_cast<decltype(a.log)>(sym("nvrtcGetProgramLog"));
+    a.cubin_size = reinterpret_cast<decltype(a.cubin_size)>(sym("nvrtcGetCUBINSize"));
+    a.cubin = reinterpret_cast<decltype(a.cubin)>(sym("nvrtcGetCUBIN"));
+    a.ptx_size = reinterpret_cast<decltype(a.ptx_size)>(sym("nvrtcGetPTXSize"));
+    a.ptx = reinterpret_cast<decltype(a.ptx)>(sym("nvrtcGetPTX"));
+    a.num_archs = reinterpret_cast<decltype(a.num_archs)>(sym("nvrtcGetNumSupportedArchs"));
+    a.archs = reinterpret_cast<decltype(a.archs)>(sym("nvrtcGetSupportedArchs"));
+  });
+  return a;
+}
+
+void check(nvrtcResult r, const char* call) {
+  if (r != NVRTC_SUCCESS) throw CudaError(call, r, std::string(call) + " failed: " + api().error_string(r));
+}
+
+std::vector<int> supported_archs() {
+  static const std::vector<int> archs = [] {
+    int n = 0;
+    check(api().num_archs(&n), "nvrtcGetNumSupportedArchs");
+    std::vector<int> v(n);
+    check(api().archs(v.data()), "nvrtcGetSupportedArchs");
+    return v;
+  }();
+  return archs;
+}
+
+}  // namespace
+
+int nvrtc_version() {
+  int major = 0, minor = 0;
+  check(api().version(&major, &minor), "nvrtcVersion");
+  return major * 1000 + minor * 10;
+}
+
+int target_arch(int arch) {
+  int best = 0;
+  for (int a : supported_archs()) {
+    if (a == arch) return arch;
+    if (a < arch && a > best) best = a;
+  }
+  if (!best) throw CudaError("nvrtcGetSupportedArchs", 0,
+                             "this NVRTC cannot generate code for compute capability " + std::to_string(arch));
+  return best;
+}
+
+Binary compile(const std::string& source, const std::string& name, const std::vector<std::string>& options,
+               int arch, const Headers& headers) {
+  const Api& a = api();
+  int target = target_arch(arch);
+  bool cubin = target == arch;
+  std::vector<const char*> header_text, header_names;
+  for (const auto& [n, text] : headers) {
+    header_names.push_back(n.c_str());
+    header_text.push_back(text.c_str());
+  }
+  nvrtcProgram prog = nullptr;
+  check(a.create(&prog, source.c_str(), (name + ".cu").c_str(), static_cast<int>(headers.size()),
+                 header_text.data(), header_names.data()),
+        "nvrtcCreateProgram");
+  std::unique_ptr<_nvrtcProgram, void (*)(_nvrtcProgram*)> guard(prog, [](_nvrtcProgram* p) {
+    api().destroy(&p);
+  });
+
+  std::vector<std::string> opts = options;
+  opts.push_back((cubin ? "--gpu-architecture=sm_" : "--gpu-architecture=compute_") + std::to_string(target));
+  opts.push_back("-std=c++17");
+  std::vector<const char*> opt_ptrs;
+  for (auto& o : opts) opt_ptrs.push_back(o.c_str());
+  nvrtcResult r = a.compile(prog, static_cast<int>(opt_ptrs.size()), opt_ptrs.data());
+
+  std::size_t log_size = 0;
+  a.log_size(prog, &log_size);
+  std::string log(log_size, '\0');
+  if (log_size) a.log(prog, log.data());
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  if (r != NVRTC_SUCCESS)
+    throw CompileError("NVRTC could not compile kernel '" + name + "' (" + a.error_string(r) + "):\n" + log, log,
+                       source, name);
+
+  Binary out;
+  out.is_cubin = cubin;
+  std::size_t size = 0;
+  if (cubin) {
+    check(a.cubin_size(prog, &size), "nvrtcGetCUBINSize");
+    out.code.resize(size);
+    check(a.cubin(prog, out.code.data()), "nvrtcGetCUBIN");
+  } else {
+    check(a.ptx_size(prog, &size), "nvrtcGetPTXSize");
+    out.code.resize(size);
+    check(a.ptx(prog, out.code.data()), "nvrtcGetPTX");
+  }
+  return out;
+}
+
+}  // namespace cuarray::jit

@@ -1,0 +1,28 @@
+// NVRTC, loaded on first use (dlopen), so that importing cuarray needs no NVRTC library.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cuarray::jit {
+
+struct Binary {
+  std::string code;  // a cubin, or PTX when the device is newer than this NVRTC knows
+  bool is_cubin = true;
+};
+
+// In-memory headers the program may #include: (include name, text).
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+// Compiles `source` for compute capability `arch` (90 -> sm_90). Throws CompileError with NVRTC's log.
+// `name` labels the program in error messages.
+Binary compile(const std::string& source, const std::string& name, const std::vector<std::string>& options,
+               int arch, const Headers& headers);
+
+// NVRTC's version as major * 1000 + minor * 10 (CUDA's convention); throws CudaError-like text if missing.
+int nvrtc_version();
+// The architecture code is generated for: `arch` itself, or the newest NVRTC supports when `arch` is newer.
+int target_arch(int arch);
+
+}  // namespace cuarray::jit

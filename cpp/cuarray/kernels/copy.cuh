@@ -1,0 +1,62 @@
+// Copies with a dtype cast, and fills: contiguous, strided, and a tiled transpose for the layouts where a
+// plain strided copy would read or write with a large stride.
+#pragma once
+
+#include "cuarray/cast.cuh"
+#include "cuarray/strided.cuh"
+
+namespace ca {
+
+template <class To, class From, class Index>
+__device__ void copy_contiguous(To* dst, const From* src, Index n) {
+  for (Index i = global_thread<Index>(); i < n; i += grid_threads<Index>()) dst[i] = cast<To>(src[i]);
+}
+
+// Operand 0 is the destination, operand 1 the source.
+template <class To, class From, class Index, int N>
+__device__ void copy_strided(char* dst, const char* src, const Strided<N, 2>& s, Index n) {
+  for (Index i = global_thread<Index>(); i < n; i += grid_threads<Index>()) {
+    Index off[2];
+    offsets<Index, N, 2>(s, i, off);
+    *reinterpret_cast<To*>(dst + off[0]) = cast<To>(*reinterpret_cast<const From*>(src + off[1]));
+  }
+}
+
+// dst[b][r][c] = src[b][r][c] where dst's c and src's r are the unit-stride dimensions. 32x32 tiles go
+// through shared memory so that both the reads and the writes are coalesced. Launched with 32x8 threads,
+// grid (ceil(cols/32), ceil(rows/32), batches); strides in elements.
+constexpr int kTile = 32;
+template <class To, class From>
+__device__ void copy_transpose(To* dst, const From* src, long long rows, long long cols, long long dst_row,
+                               long long dst_batch, long long src_col, long long src_batch) {
+  __shared__ From tile[kTile][kTile + 1];
+  long long r0 = static_cast<long long>(blockIdx.y) * kTile, c0 = static_cast<long long>(blockIdx.x) * kTile;
+  const From* s = src + blockIdx.z * src_batch;
+  To* d = dst + blockIdx.z * dst_batch;
+  // Read down columns of the source: consecutive threads take consecutive rows (unit stride in src).
+  for (int j = threadIdx.y; j < kTile; j += blockDim.y) {
+    long long r = r0 + threadIdx.x, c = c0 + j;
+    if (r < rows && c < cols) tile[j][threadIdx.x] = s[r + c * src_col];
+  }
+  __syncthreads();
+  for (int j = threadIdx.y; j < kTile; j += blockDim.y) {
+    long long r = r0 + j, c = c0 + threadIdx.x;
+    if (r < rows && c < cols) d[r * dst_row + c] = cast<To>(tile[threadIdx.x][j]);
+  }
+}
+
+template <class T, class Index>
+__device__ void fill_contiguous(T* dst, T value, Index n) {
+  for (Index i = global_thread<Index>(); i < n; i += grid_threads<Index>()) dst[i] = value;
+}
+
+template <class T, class Index, int N>
+__device__ void fill_strided(char* dst, T value, const Strided<N, 1>& s, Index n) {
+  for (Index i = global_thread<Index>(); i < n; i += grid_threads<Index>()) {
+    Index off[1];
+    offsets<Index, N, 1>(s, i, off);
+    *reinterpret_cast<T*>(dst + off[0]) = value;
+  }
+}
+
+}  // namespace ca

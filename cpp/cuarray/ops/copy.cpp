@@ -1,0 +1,149 @@
+#include "cuarray/ops/copy.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "cuarray/cuda/stream.h"
+#include "cuarray/error.h"
+#include "cuarray/jit/launch.h"
+#include "cuarray/ops/kernel_registry.h"
+#include "cuarray/ops/strided_args.h"
+
+namespace cuarray::ops {
+
+namespace {
+
+using std::to_string;
+
+bool overlaps(const Array& a, const Array& b) {
+  if (a.buffer() != b.buffer() || a.size() == 0 || b.size() == 0) return false;
+  auto [a_lo, a_hi] = byte_extent(a.shape(), a.strides(), a.itemsize());
+  auto [b_lo, b_hi] = byte_extent(b.shape(), b.strides(), b.itemsize());
+  a_lo += a.offset(), a_hi += a.offset(), b_lo += b.offset(), b_hi += b.offset();
+  return a_lo < b_hi && b_lo < a_hi;
+}
+
+void launch_contiguous(const Array& dst, const Array& src, cudaStream_t stream) {
+  std::int64_t n = dst.size();
+  bool wide = n > INT32_MAX;
+  KernelKey key(KernelKind::CopyContiguous);
+  key.add(static_cast<int>(dst.dtype()), 5).add(static_cast<int>(src.dtype()), 5).add(wide, 1);
+  jit::Kernel k = cached_kernel(key, [&] { return copy_contiguous_source(dst.dtype(), src.dtype(), wide); });
+  void* d = dst.data();
+  const void* s = src.data();
+  std::int64_t n64 = n;
+  int n32 = static_cast<int>(n);
+  void* args[] = {&d, &s, wide ? static_cast<void*>(&n64) : static_cast<void*>(&n32)};
+  jit::launch(k, jit::grid_for(n), dim3(jit::kBlockSize), args, 0, stream);
+}
+
+// After coalescing: (batch?, rows, cols) where dst is unit-stride along cols and src along rows.
+bool try_transpose(const Array& dst, const Array& src, const Coalesced& c, cudaStream_t stream) {
+  int nd = static_cast<int>(c.shape.size());
+  if (nd < 2 || nd > 3) return false;
+  const Strides& ds = c.strides[0];
+  const Strides& ss = c.strides[1];
+  int di = dst.itemsize(), si = src.itemsize();
+  if (ds[nd - 1] != di || ss[nd - 2] != si || ss[nd - 1] == si) return false;
+  for (int d = 0; d < nd; ++d)
+    if (ds[d] % di || ss[d] % si || ds[d] < 0 || ss[d] < 0) return false;
+  long long rows = c.shape[nd - 2], cols = c.shape[nd - 1];
+  long long batches = nd == 3 ? c.shape[0] : 1;
+  if (rows < 8 || cols < 8 || batches > 65535) return false;
+  long long dst_row = ds[nd - 2] / di, src_col = ss[nd - 1] / si;
+  long long dst_batch = nd == 3 ? ds[0] / di : 0, src_batch = nd == 3 ? ss[0] / si : 0;
+
+  KernelKey key(KernelKind::CopyTranspose);
+  key.add(static_cast<int>(dst.dtype()), 5).add(static_cast<int>(src.dtype()), 5);
+  jit::Kernel k = cached_kernel(key, [&] { return copy_transpose_source(dst.dtype(), src.dtype()); });
+  void* d = dst.data();
+  const void* s = src.data();
+  void* args[] = {&d, &s, &rows, &cols, &dst_row, &dst_batch, &src_col, &src_batch};
+  dim3 grid(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 31) / 32),
+            static_cast<unsigned>(batches));
+  if ((rows + 31) / 32 > 65535) return false;
+  jit::launch(k, grid, dim3(32, 8), args, 0, stream);
+  return true;
+}
+
+void launch_strided(const Array& dst, const Array& src, const Coalesced& c, cudaStream_t stream) {
+  StridedArgs sa(c);
+  int nd = sa.ndim();
+  KernelKey key(KernelKind::Copy);
+  key.add(static_cast<int>(dst.dtype()), 5).add(static_cast<int>(src.dtype()), 5).add(nd, 6).add(sa.wide(), 1);
+  jit::Kernel k = cached_kernel(key, [&] { return copy_strided_source(dst.dtype(), src.dtype(), nd, sa.wide()); });
+  void* d = dst.data();
+  const void* s = src.data();
+  std::int64_t n64 = dst.size();
+  int n32 = static_cast<int>(n64);
+  void* args[] = {&d, &s, sa.data(), sa.wide() ? static_cast<void*>(&n64) : static_cast<void*>(&n32)};
+  jit::launch(k, jit::grid_for(n64), dim3(jit::kBlockSize), args, 0, stream);
+}
+
+}  // namespace
+
+KernelSource copy_contiguous_source(DType to, DType from, bool wide) {
+  std::string idx = index_type(wide), t = cuda_type(to), f = cuda_type(from);
+  return kernel_source("copy.cuh", std::string("copy_contiguous_") + name(to) + "_" + name(from) + (wide ? "_w" : ""),
+                       t + "* dst, const " + f + "* src, " + idx + " n",
+                       "ca::copy_contiguous<" + t + ", " + f + ", " + idx + ">(dst, src, n);");
+}
+
+KernelSource copy_strided_source(DType to, DType from, int nd, bool wide) {
+  std::string idx = index_type(wide), t = cuda_type(to), f = cuda_type(from), n = to_string(nd);
+  return kernel_source("copy.cuh",
+                       std::string("copy_strided_") + name(to) + "_" + name(from) + "_" + n + (wide ? "_w" : ""),
+                       "char* dst, const char* src, ca::Strided<" + n + ", 2> s, " + idx + " n",
+                       "ca::copy_strided<" + t + ", " + f + ", " + idx + ", " + n + ">(dst, src, s, n);");
+}
+
+KernelSource copy_transpose_source(DType to, DType from) {
+  std::string t = cuda_type(to), f = cuda_type(from);
+  return kernel_source("copy.cuh", std::string("copy_transpose_") + name(to) + "_" + name(from),
+                       t + "* dst, const " + f +
+                           "* src, long long rows, long long cols, long long dst_row, long long dst_batch, "
+                           "long long src_col, long long src_batch",
+                       "ca::copy_transpose<" + t + ", " + f +
+                           ">(dst, src, rows, cols, dst_row, dst_batch, src_col, src_batch);");
+}
+
+void copy_into(const Array& dst, const Array& src) {
+  if (dst.size() == 0) return;
+  check_same_device(dst, "copy");
+  if (src.device() != dst.device())
+    throw ValueError("copy: the source array is on device " + to_string(src.device()) +
+                     " and the destination on device " + to_string(dst.device()));
+  if (overlaps(dst, src)) {
+    copy_into(dst, astype(src, src.dtype(), 'C'));
+    return;
+  }
+  Strides src_strides = broadcast_strides(src.shape(), src.strides(), dst.shape());
+  cudaStream_t stream = cuda::current_stream()->handle();
+  bool same_layout = src.shape() == dst.shape() && ((dst.c_contiguous() && src.c_contiguous()) ||
+                                                    (dst.f_contiguous() && src.f_contiguous()));
+  if (same_layout && dst.dtype() == src.dtype()) {
+    CUARRAY_CHECK_CUDA(cudaMemcpyAsync(dst.data(), src.data(), dst.nbytes(), cudaMemcpyDeviceToDevice, stream));
+    return;
+  }
+  if (same_layout) {
+    launch_contiguous(dst, src, stream);
+    return;
+  }
+  Coalesced c = coalesce_in_memory_order(dst.shape(), {dst.strides(), src_strides});
+  if (try_transpose(dst, src, c, stream)) return;
+  launch_strided(dst, src, c, stream);
+}
+
+Array astype(const Array& src, DType dtype, char order) {
+  Order o = Order::C;
+  if (order == 'F' || ((order == 'K' || order == 'A') && src.f_contiguous() && !src.c_contiguous())) o = Order::F;
+  Array out(src.shape(), dtype, o);
+  copy_into(out, src);
+  return out;
+}
+
+Array ascontiguous(const Array& src) { return src.c_contiguous() ? src : astype(src, src.dtype(), 'C'); }
+
+}  // namespace cuarray::ops

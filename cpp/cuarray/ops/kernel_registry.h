@@ -1,0 +1,56 @@
+// The ops' first-level kernel cache: a compact 64-bit key (op, dtypes, ndim, index width, device) maps to a
+// loaded kernel, so a cached launch neither builds nor hashes source (Note [Kernel cache key]).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "cuarray/cuda/device.h"
+#include "cuarray/jit/kernel_cache.h"
+
+namespace cuarray::ops {
+
+enum class KernelKind : std::uint8_t { Copy, CopyContiguous, CopyTranspose, Fill, FillContiguous, Arange, Linspace, Eye };
+
+// Packs small fields into a key. Fields must stay within their declared widths.
+class KernelKey {
+ public:
+  explicit KernelKey(KernelKind kind) { add(static_cast<std::uint64_t>(kind), 8).add(cuda::current_device(), 8); }
+  KernelKey& add(std::uint64_t value, int bits) {
+    v_ = (v_ << bits) | (value & ((std::uint64_t(1) << bits) - 1));
+    return *this;
+  }
+  std::uint64_t value() const { return v_; }
+
+ private:
+  std::uint64_t v_ = 0;
+};
+
+// A generated kernel: its full program text and the extern "C" name to load.
+struct KernelSource {
+  std::string source, name;
+};
+
+jit::Kernel find_kernel(std::uint64_t key);
+void store_kernel(std::uint64_t key, jit::Kernel kernel);
+
+// The kernel for `key`; on a miss, `make()` returns the KernelSource to compile.
+template <class MakeSource>
+jit::Kernel cached_kernel(const KernelKey& key, MakeSource&& make) {
+  if (jit::Kernel k = find_kernel(key.value())) return k;
+  KernelSource src = make();
+  jit::Kernel k = jit::get_kernel(src.source, src.name);
+  store_kernel(key.value(), k);
+  return k;
+}
+
+// A one-kernel program: includes `header` (in kernels/) and defines
+// `extern "C" __global__ void name(params) { body }`.
+KernelSource kernel_source(const char* header, const std::string& name, const std::string& params,
+                           const std::string& body);
+
+// "int" or "long long": the index type of a kernel for a wide or narrow iteration space.
+inline const char* index_type(bool wide) { return wide ? "long long" : "int"; }
+
+}  // namespace cuarray::ops

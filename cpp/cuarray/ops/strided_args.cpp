@@ -1,0 +1,58 @@
+#include "cuarray/ops/strided_args.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+
+namespace cuarray::ops {
+
+std::pair<std::int64_t, std::int64_t> byte_extent(const Shape& shape, const Strides& strides, int itemsize) {
+  std::int64_t lo = 0, hi = 0;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 0) return {0, 0};
+    std::int64_t span = (shape[d] - 1) * strides[d];
+    (span < 0 ? lo : hi) += span;
+  }
+  return {lo, hi + itemsize};
+}
+
+Coalesced coalesce_in_memory_order(const Shape& shape, const std::vector<Strides>& strides) {
+  std::vector<int> perm(shape.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  const Strides& s0 = strides[0];
+  std::stable_sort(perm.begin(), perm.end(), [&](int a, int b) { return std::llabs(s0[a]) > std::llabs(s0[b]); });
+  Shape p_shape(shape.size());
+  std::vector<Strides> p_strides(strides.size(), Strides(shape.size()));
+  for (size_t i = 0; i < perm.size(); ++i) {
+    p_shape[i] = shape[perm[i]];
+    for (size_t k = 0; k < strides.size(); ++k) p_strides[k][i] = strides[k][perm[i]];
+  }
+  return coalesce(p_shape, p_strides);
+}
+
+StridedArgs::StridedArgs(const Coalesced& c) {
+  size_t k = c.strides.size();
+  ndim_ = std::max<int>(1, static_cast<int>(c.shape.size()));
+  packed_.assign(ndim_ * (k + 1), 0);
+  std::int64_t n = 1;
+  wide_ = false;
+  if (c.shape.empty()) {
+    packed_[0] = 1;
+  } else {
+    for (int d = 0; d < ndim_; ++d) {
+      packed_[d] = c.shape[d];
+      n *= c.shape[d];
+    }
+    for (size_t op = 0; op < k; ++op) {
+      std::int64_t reach = 0;
+      for (int d = 0; d < ndim_; ++d) {
+        packed_[(op + 1) * ndim_ + d] = c.strides[op][d];
+        reach += (c.shape[d] - 1) * std::llabs(c.strides[op][d]);
+      }
+      if (reach > INT32_MAX / 2) wide_ = true;
+    }
+  }
+  if (n > INT32_MAX) wide_ = true;
+}
+
+}  // namespace cuarray::ops

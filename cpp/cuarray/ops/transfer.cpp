@@ -1,0 +1,185 @@
+#include "cuarray/ops/transfer.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "cuarray/cuda/device.h"
+#include "cuarray/cuda/pinned_memory.h"
+#include "cuarray/cuda/stream.h"
+#include "cuarray/error.h"
+
+namespace cuarray::ops {
+
+namespace {
+
+constexpr std::size_t kSlotBytes = std::size_t(8) << 20;
+constexpr int kSlots = 4;
+constexpr std::size_t kParallelPart = std::size_t(1) << 20;  // below this a single memcpy is faster
+constexpr std::size_t kPinnedCheck = std::size_t(1) << 20;   // below this, not worth asking the driver
+
+// A few threads that split large host memcpys between them and the caller.
+class MemcpyPool {
+ public:
+  static MemcpyPool& instance() {
+    static MemcpyPool* p = new MemcpyPool;  // never destroyed; its threads sleep until the process ends
+    return *p;
+  }
+
+  void copy(void* dst, const void* src, std::size_t n) {
+    std::size_t parts = std::min<std::size_t>(workers_ + 1, n / kParallelPart);
+    if (parts <= 1) {
+      std::memcpy(dst, src, n);
+      return;
+    }
+    std::size_t part = (n / parts + 63) / 64 * 64;
+    std::unique_lock<std::mutex> lock(mutex_);
+    jobs_.clear();
+    for (std::size_t off = part; off < n; off += part)
+      jobs_.push_back({static_cast<char*>(dst) + off, static_cast<const char*>(src) + off, std::min(part, n - off)});
+    pending_ = jobs_.size();
+    lock.unlock();
+    work_.notify_all();
+    std::memcpy(dst, src, std::min(part, n));
+    lock.lock();
+    done_.wait(lock, [this] { return pending_ == 0; });
+  }
+
+ private:
+  struct Job {
+    char* dst;
+    const char* src;
+    std::size_t n;
+  };
+
+  MemcpyPool() : workers_(std::min(7u, std::max(1u, std::thread::hardware_concurrency() / 2))) {
+    for (unsigned i = 0; i < workers_; ++i) std::thread([this] { loop(); }).detach();
+  }
+
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      work_.wait(lock, [this] { return !jobs_.empty(); });
+      Job job = jobs_.back();
+      jobs_.pop_back();
+      lock.unlock();
+      std::memcpy(job.dst, job.src, job.n);
+      lock.lock();
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  unsigned workers_;
+  std::mutex mutex_;
+  std::condition_variable work_, done_;
+  std::vector<Job> jobs_;
+  std::size_t pending_ = 0;
+};
+
+// The pinned slots of one device, each with an event marking when its last DMA finished.
+struct Staging {
+  std::mutex mutex;
+  std::shared_ptr<cuda::PinnedBuffer> slot[kSlots];
+  cudaEvent_t done[kSlots] = {};
+  bool pending[kSlots] = {};
+  int next = 0;
+
+  // A free slot: waits for its previous DMA.
+  int acquire() {
+    int s = next;
+    next = (next + 1) % kSlots;
+    if (!slot[s]) {
+      slot[s] = cuda::allocate_pinned(kSlotBytes);
+      CUARRAY_CHECK_CUDA(cudaEventCreateWithFlags(&done[s], cudaEventDisableTiming));
+    }
+    if (pending[s]) {
+      CUARRAY_CHECK_CUDA(cudaEventSynchronize(done[s]));
+      pending[s] = false;
+    }
+    return s;
+  }
+  char* ptr(int s) { return static_cast<char*>(slot[s]->ptr()); }
+  void record(int s, cudaStream_t stream) {
+    CUARRAY_CHECK_CUDA(cudaEventRecord(done[s], stream));
+    pending[s] = true;
+  }
+};
+
+Staging& staging(int device) {
+  static std::mutex mutex;
+  static std::vector<Staging*> all(64, nullptr);  // never destroyed, like the pools
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!all[device]) all[device] = new Staging;
+  return *all[device];
+}
+
+bool is_pinned(const void* p, std::size_t n) {
+  if (n < kPinnedCheck) return false;
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attr.type == cudaMemoryTypeHost;
+}
+
+}  // namespace
+
+void copy_from_host(const Array& dst, const void* src) {
+  std::size_t n = static_cast<std::size_t>(dst.nbytes());
+  if (n == 0) return;
+  check_same_device(dst, "copy_from_host");
+  cudaStream_t stream = cuda::current_stream()->handle();
+  char* d = dst.data();
+  if (is_pinned(src, n)) {
+    CUARRAY_CHECK_CUDA(cudaMemcpyAsync(d, src, n, cudaMemcpyHostToDevice, stream));
+    return;
+  }
+  Staging& st = staging(dst.device());
+  std::lock_guard<std::mutex> lock(st.mutex);
+  for (std::size_t off = 0; off < n; off += kSlotBytes) {
+    std::size_t len = std::min(kSlotBytes, n - off);
+    int s = st.acquire();
+    MemcpyPool::instance().copy(st.ptr(s), static_cast<const char*>(src) + off, len);
+    CUARRAY_CHECK_CUDA(cudaMemcpyAsync(d + off, st.ptr(s), len, cudaMemcpyHostToDevice, stream));
+    st.record(s, stream);
+  }
+}
+
+void copy_to_host(void* dst, const Array& src) {
+  std::size_t n = static_cast<std::size_t>(src.nbytes());
+  if (n == 0) return;
+  check_same_device(src, "copy_to_host");
+  cudaStream_t stream = cuda::current_stream()->handle();
+  const char* s = src.data();
+  if (is_pinned(dst, n)) {
+    CUARRAY_CHECK_CUDA(cudaMemcpyAsync(dst, s, n, cudaMemcpyDeviceToHost, stream));
+    CUARRAY_CHECK_CUDA(cudaStreamSynchronize(stream));
+    return;
+  }
+  Staging& st = staging(src.device());
+  std::lock_guard<std::mutex> lock(st.mutex);
+  std::size_t chunks = (n + kSlotBytes - 1) / kSlotBytes;
+  std::vector<int> slot_of(chunks);
+  auto issue = [&](std::size_t c) {
+    std::size_t off = c * kSlotBytes, len = std::min(kSlotBytes, n - off);
+    int k = st.acquire();
+    CUARRAY_CHECK_CUDA(cudaMemcpyAsync(st.ptr(k), s + off, len, cudaMemcpyDeviceToHost, stream));
+    st.record(k, stream);
+    slot_of[c] = k;
+  };
+  for (std::size_t c = 0; c < std::min<std::size_t>(chunks, kSlots - 1); ++c) issue(c);
+  for (std::size_t c = 0; c < chunks; ++c) {
+    if (c + kSlots - 1 < chunks) issue(c + kSlots - 1);
+    int k = slot_of[c];
+    CUARRAY_CHECK_CUDA(cudaEventSynchronize(st.done[k]));
+    st.pending[k] = false;
+    std::size_t off = c * kSlotBytes;
+    MemcpyPool::instance().copy(static_cast<char*>(dst) + off, st.ptr(k), std::min(kSlotBytes, n - off));
+  }
+}
+
+}  // namespace cuarray::ops

@@ -1,0 +1,136 @@
+#include "cuarray/shape.h"
+
+#include <limits>
+
+#include "cuarray/error.h"
+
+namespace cuarray {
+
+std::int64_t checked_size(const Shape& shape, int itemsize) {
+  std::int64_t n = 1;
+  bool overflow = false;
+  for (auto d : shape) {
+    if (d < 0) throw ValueError("negative dimensions are not allowed");
+    if (d != 0 && n > std::numeric_limits<std::int64_t>::max() / d) overflow = true;
+    else n *= d;
+  }
+  if (n == 0) return 0;
+  if (overflow || n > std::numeric_limits<std::int64_t>::max() / itemsize)
+    throw ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+  return n;
+}
+
+std::int64_t size_of(const Shape& shape) {
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  return n;
+}
+
+Strides c_strides(const Shape& shape, std::int64_t itemsize) {
+  Strides s(shape.size());
+  std::int64_t step = itemsize;
+  for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
+    s[i] = step;
+    step *= shape[i] > 0 ? shape[i] : 1;
+  }
+  return s;
+}
+
+Strides f_strides(const Shape& shape, std::int64_t itemsize) {
+  Strides s(shape.size());
+  std::int64_t step = itemsize;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    s[i] = step;
+    step *= shape[i] > 0 ? shape[i] : 1;
+  }
+  return s;
+}
+
+bool is_c_contiguous(const Shape& shape, const Strides& strides, std::int64_t itemsize) {
+  std::int64_t expected = itemsize;
+  for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
+    if (shape[i] == 0) return true;
+    if (shape[i] != 1) {
+      if (strides[i] != expected) return false;
+      expected *= shape[i];
+    }
+  }
+  return true;
+}
+
+bool is_f_contiguous(const Shape& shape, const Strides& strides, std::int64_t itemsize) {
+  std::int64_t expected = itemsize;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0) return true;
+    if (shape[i] != 1) {
+      if (strides[i] != expected) return false;
+      expected *= shape[i];
+    }
+  }
+  return true;
+}
+
+std::string shape_str(const Shape& shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(shape[i]);
+  }
+  if (shape.size() == 1) s += ",";
+  return s + ")";
+}
+
+Shape broadcast_shapes(const Shape& a, const Shape& b) {
+  size_t n = std::max(a.size(), b.size());
+  Shape out(n);
+  for (size_t i = 0; i < n; ++i) {
+    std::int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    std::int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (da != db && da != 1 && db != 1)
+      throw ValueError("operands could not be broadcast together with shapes " + shape_str(a) + " " + shape_str(b));
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shape& target) {
+  if (shape.size() > target.size())
+    throw ValueError("input operand has more dimensions than allowed by the axis remapping");
+  size_t lead = target.size() - shape.size();
+  Strides out(target.size(), 0);
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == target[lead + i]) out[lead + i] = strides[i];
+    else if (shape[i] != 1)
+      throw ValueError("could not broadcast input array from shape " + shape_str(shape) + " into shape " +
+                       shape_str(target));
+  }
+  return out;
+}
+
+int normalize_axis(std::int64_t axis, int ndim) {
+  if (axis < -ndim || axis >= ndim)
+    throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                    std::to_string(ndim));
+  return static_cast<int>(axis < 0 ? axis + ndim : axis);
+}
+
+Coalesced coalesce(const Shape& shape, const std::vector<Strides>& strides) {
+  Coalesced out;
+  out.strides.resize(strides.size());
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    bool merge = !out.shape.empty();
+    for (size_t k = 0; merge && k < strides.size(); ++k)
+      merge = out.strides[k].back() == strides[k][d] * shape[d];
+    if (merge) {
+      out.shape.back() *= shape[d];
+      for (size_t k = 0; k < strides.size(); ++k) out.strides[k].back() = strides[k][d];
+    } else {
+      out.shape.push_back(shape[d]);
+      for (size_t k = 0; k < strides.size(); ++k) out.strides[k].push_back(strides[k][d]);
+    }
+  }
+  return out;
+}
+
+}  // namespace cuarray

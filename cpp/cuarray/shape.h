@@ -1,0 +1,42 @@
+// Shapes, strides (in bytes, as NumPy) and the layout logic shared by every op: contiguity, broadcasting,
+// axis normalisation and dimension coalescing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cuarray {
+
+using Shape = std::vector<std::int64_t>;
+using Strides = std::vector<std::int64_t>;
+
+// Number of elements; throws ValueError for a negative dimension or a size that overflows int64.
+std::int64_t checked_size(const Shape& shape, int itemsize);
+std::int64_t size_of(const Shape& shape);
+Strides c_strides(const Shape& shape, std::int64_t itemsize);
+Strides f_strides(const Shape& shape, std::int64_t itemsize);
+// NumPy's flag rules: dimensions of length 1 (and arrays of size 0 or 1) do not constrain strides.
+bool is_c_contiguous(const Shape& shape, const Strides& strides, std::int64_t itemsize);
+bool is_f_contiguous(const Shape& shape, const Strides& strides, std::int64_t itemsize);
+
+// Shape that `a` and `b` broadcast to; throws ValueError naming both shapes.
+Shape broadcast_shapes(const Shape& a, const Shape& b);
+// Strides that view an array of `shape`/`strides` as `target` (zero stride on broadcast dims);
+// throws ValueError when it does not broadcast.
+Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shape& target);
+
+// Maps a possibly negative axis into [0, ndim); throws AxisError as NumPy does.
+int normalize_axis(std::int64_t axis, int ndim);
+
+std::string shape_str(const Shape& shape);  // "(2, 3)", "(4,)", "()"
+
+// The smallest equivalent iteration space for operands that share `shape`: drops length-1 dimensions and
+// merges neighbours that are contiguous in every operand. Dimension order is kept (outermost first).
+struct Coalesced {
+  Shape shape;
+  std::vector<Strides> strides;  // one per operand
+};
+Coalesced coalesce(const Shape& shape, const std::vector<Strides>& strides);
+
+}  // namespace cuarray

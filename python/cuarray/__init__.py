@@ -1,0 +1,57 @@
+"""cuarray: NumPy-compatible arrays on NVIDIA GPUs.
+
+``import cuarray as cp`` gives CuPy's names with NumPy's semantics. Importing needs no GPU, driver or CUDA
+library: the first call that needs a device says so if there is none.
+"""
+
+import os as _os
+
+import numpy as _numpy
+
+from cuarray import _core
+
+_kernel_dir = _os.path.join(_os.path.dirname(__file__), "kernels")
+if not _os.path.isdir(_kernel_dir):  # running from a source tree
+    _kernel_dir = _os.path.join(_os.path.dirname(__file__), "..", "..", "cpp", "cuarray", "kernels")
+_core.jit.set_kernel_dir(_os.path.abspath(_kernel_dir))
+
+from cuarray import _ndarray  # noqa: E402  (attaches the Python-level ndarray methods)
+from cuarray import cuda  # noqa: E402
+from cuarray._creation import *  # noqa: E402,F401,F403
+from cuarray._manipulation import *  # noqa: E402,F401,F403
+from cuarray._ndarray import ndarray  # noqa: E402
+from cuarray._transfer import *  # noqa: E402,F401,F403
+from cuarray.cuda.memory import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402
+
+__version__ = "0.1.0"
+
+# NumPy's scalar types and dtype helpers, as CuPy re-exports them.
+bool_ = _numpy.bool_
+int8, int16, int32, int64 = _numpy.int8, _numpy.int16, _numpy.int32, _numpy.int64
+uint8, uint16, uint32, uint64 = _numpy.uint8, _numpy.uint16, _numpy.uint32, _numpy.uint64
+float16, float32, float64 = _numpy.float16, _numpy.float32, _numpy.float64
+complex64, complex128 = _numpy.complex64, _numpy.complex128
+byte, short, intc, intp, int_ = _numpy.byte, _numpy.short, _numpy.intc, _numpy.intp, _numpy.int_
+ubyte, ushort, uintc, uintp = _numpy.ubyte, _numpy.ushort, _numpy.uintc, _numpy.uintp
+half, single, double = _numpy.half, _numpy.single, _numpy.double
+csingle, cdouble = _numpy.csingle, _numpy.cdouble
+dtype = _numpy.dtype
+newaxis = None
+pi, e, inf, nan = _numpy.pi, _numpy.e, _numpy.inf, _numpy.nan
+result_type, can_cast, promote_types = _numpy.result_type, _numpy.can_cast, _numpy.promote_types
+finfo, iinfo, issubdtype = _numpy.finfo, _numpy.iinfo, _numpy.issubdtype
+try:
+    from ml_dtypes import bfloat16  # noqa: F401
+except ImportError:
+    pass
+
+
+def get_array_module(*args):
+    """cuarray if any argument is a cuarray.ndarray, else numpy."""
+    import sys
+
+    return sys.modules[__name__] if any(isinstance(a, ndarray) for a in args) else _numpy
+
+
+def is_available():
+    return cuda.is_available()

@@ -1,0 +1,114 @@
+"""Array creation: empty, zeros, ones, full, their *_like forms, arange, linspace, eye, identity."""
+
+import math
+import operator
+
+import numpy
+
+from cuarray import _core
+from cuarray._ndarray import ndarray
+
+__all__ = ["empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "arange",
+           "linspace", "eye", "identity"]
+
+
+def empty(shape, dtype=float, order="C"):
+    return _core.empty(shape, dtype, order)
+
+
+def zeros(shape, dtype=float, order="C"):
+    return _core.zeros(shape, dtype, order)
+
+
+def ones(shape, dtype=float, order="C"):
+    return _core._full(shape, 1, dtype, order)
+
+
+def full(shape, fill_value, dtype=None, order="C"):
+    if isinstance(fill_value, ndarray):
+        out = empty(shape, fill_value.dtype if dtype is None else dtype, order)
+        _core._copyto(out, fill_value)
+        return out
+    if dtype is None:
+        dtype = numpy.array(fill_value).dtype
+    return _core._full(shape, fill_value, dtype, order)
+
+
+def _like(a, dtype, order, shape):
+    if dtype is None:
+        dtype = a.dtype
+    if shape is None:
+        shape = a.shape
+    if order in ("K", "A", None):
+        order = "F" if a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous else "C"
+    return shape, dtype, order
+
+
+def empty_like(a, dtype=None, order="K", subok=None, shape=None):
+    return empty(*_like(a, dtype, order, shape))
+
+
+def zeros_like(a, dtype=None, order="K", subok=None, shape=None):
+    return zeros(*_like(a, dtype, order, shape))
+
+
+def ones_like(a, dtype=None, order="K", subok=None, shape=None):
+    return ones(*_like(a, dtype, order, shape))
+
+
+def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
+    shape, dtype, order = _like(a, dtype, order, shape)
+    return full(shape, fill_value, dtype, order)
+
+
+def arange(start, stop=None, step=None, dtype=None):
+    """NumPy's arange: its length rule, and its dtype rule (the arguments' types, at least the default int)."""
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        step = 1
+    args = [start, stop, step]
+    if any(isinstance(v, ndarray) for v in args):
+        args = [v.item() if isinstance(v, ndarray) else v for v in args]
+        start, stop, step = args
+    if dtype is None:
+        dtype = numpy.result_type(numpy.intp, *(numpy.asarray(v).dtype for v in args))
+    dtype = numpy.dtype(dtype)
+    if step == 0:
+        raise ZeroDivisionError("division by zero")
+    span = (stop - start) / step
+    if isinstance(span, complex) or numpy.iscomplexobj(span):
+        span = span.real
+    if math.isnan(span) or math.isinf(span):
+        raise ValueError("arange: cannot compute length")
+    n = max(0, math.ceil(span))
+    return _core._arange(n, start, start + step, dtype)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    if numpy.ndim(start) or numpy.ndim(stop):
+        raise NotImplementedError("cuarray.linspace takes scalar start and stop")
+    if isinstance(start, ndarray):
+        start = start.item()
+    if isinstance(stop, ndarray):
+        stop = stop.item()
+    computed = numpy.result_type(start, stop, float(num))
+    if dtype is None:
+        dtype = computed
+    out = _core._linspace(complex(start), complex(stop), num, bool(endpoint), dtype)
+    if retstep:
+        div = (num - 1) if endpoint else num
+        step = (stop - start) / div if div > 0 else numpy.nan
+        return out, computed.type(step)
+    return out
+
+
+def eye(N, M=None, k=0, dtype=float, order="C"):
+    return _core._eye(operator.index(N), operator.index(N if M is None else M), operator.index(k), dtype, order)
+
+
+def identity(n, dtype=float):
+    return eye(n, dtype=dtype)

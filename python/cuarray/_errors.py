@@ -1,0 +1,63 @@
+"""Exception types raised by cuarray's core (mapped from C++ in python/src/errors.cpp)."""
+
+
+class CUDARuntimeError(RuntimeError):
+    """A CUDA runtime call failed. ``status`` is the cudaError_t code."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+    def __reduce__(self):
+        return (type(self), (self.status, str(self)))
+
+
+class OutOfMemoryError(MemoryError):
+    """The device memory pool could not satisfy an allocation."""
+
+    def __init__(self, size, total, message):
+        super().__init__(message)
+        self.size = size
+        self.total = total
+
+    def __reduce__(self):
+        return (type(self), (self.size, self.total, str(self)))
+
+
+class CompileException(Exception):
+    """NVRTC rejected a kernel. The message carries the log and the numbered source lines near the error."""
+
+    def __init__(self, message, source, name, log, options=()):
+        self._message = message
+        self.source = source
+        self.name = name
+        self.log = log
+        self.options = tuple(options)
+        super().__init__(_with_source_excerpt(message, source, log))
+
+    def get_message(self):
+        return self._message
+
+    def dump(self, f):
+        f.write(f"NVRTC compilation error: {self._message}\n-----\nName: {self.name}\nOptions: {' '.join(self.options)}\n")
+        f.write("CUDA source:\n")
+        for i, line in enumerate(self.source.splitlines(), 1):
+            f.write(f"{i:04d} {line}\n")
+        f.write("-----\n")
+
+    def __reduce__(self):
+        return (type(self), (self._message, self.source, self.name, self.log, self.options))
+
+
+def _with_source_excerpt(message, source, log):
+    """Appends the source lines around the first line number that NVRTC's log names."""
+    import re
+
+    m = re.search(r"\((\d+)\): (?:catastrophic )?error", log or "")
+    if not m or not source:
+        return message
+    line = int(m.group(1))
+    lines = source.splitlines()
+    lo, hi = max(1, line - 3), min(len(lines), line + 3)
+    excerpt = "\n".join(f"{'>' if i == line else ' '}{i:5d} | {lines[i - 1]}" for i in range(lo, hi + 1))
+    return f"{message}\n\nsource near line {line}:\n{excerpt}"

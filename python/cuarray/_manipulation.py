@@ -1,0 +1,108 @@
+"""Shape and layout functions: reshape, ravel, transpose, squeeze, expand_dims, broadcasting, copyto."""
+
+import numpy
+
+from cuarray import _core
+from cuarray._ndarray import ndarray
+
+__all__ = ["reshape", "ravel", "transpose", "swapaxes", "moveaxis", "squeeze", "expand_dims", "broadcast_to",
+           "broadcast_arrays", "broadcast_shapes", "copyto", "shape", "ndim", "size"]
+
+
+def _check(a, name):
+    if not isinstance(a, ndarray):
+        raise TypeError(f"cuarray.{name} expects a cuarray.ndarray, got {type(a).__module__}.{type(a).__name__}; "
+                        "use cuarray.asarray() to move it to the device")
+    return a
+
+
+def reshape(a, newshape, order="C"):
+    return _check(a, "reshape").reshape(newshape, order=order)
+
+
+def ravel(a, order="C"):
+    return _check(a, "ravel").ravel(order)
+
+
+def transpose(a, axes=None):
+    return _check(a, "transpose").transpose(axes)
+
+
+def swapaxes(a, axis1, axis2):
+    return _check(a, "swapaxes").swapaxes(axis1, axis2)
+
+
+def moveaxis(a, source, destination):
+    a = _check(a, "moveaxis")
+    source = [source] if numpy.ndim(source) == 0 else list(source)
+    destination = [destination] if numpy.ndim(destination) == 0 else list(destination)
+    if len(source) != len(destination):
+        raise ValueError("`source` and `destination` arguments must have the same number of elements")
+    order = [numpy.lib.array_utils.normalize_axis_index(s, a.ndim) for s in source]
+    dest = [numpy.lib.array_utils.normalize_axis_index(d, a.ndim) for d in destination]
+    rest = [n for n in range(a.ndim) if n not in order]
+    for d, s in sorted(zip(dest, order)):
+        rest.insert(d, s)
+    return a.transpose(rest)
+
+
+def squeeze(a, axis=None):
+    return _check(a, "squeeze").squeeze(axis)
+
+
+def expand_dims(a, axis):
+    return _check(a, "expand_dims")._expand_dims(axis)
+
+
+def broadcast_shapes(*shapes):
+    return numpy.broadcast_shapes(*shapes)
+
+
+def broadcast_to(array, shape, subok=False):
+    return _check(array, "broadcast_to")._broadcast_to((shape,) if numpy.ndim(shape) == 0 else shape)
+
+
+def broadcast_arrays(*args, subok=False):
+    shape = numpy.broadcast_shapes(*(_check(a, "broadcast_arrays").shape for a in args))
+    return [a if a.shape == shape else a._broadcast_to(shape) for a in args]
+
+
+def copyto(dst, src, casting="same_kind", where=None):
+    """Copies `src` into `dst` with broadcasting, refusing casts that `casting` forbids (NumPy's rules)."""
+    _check(dst, "copyto")
+    if where is not None:
+        raise NotImplementedError("copyto(where=...) is not implemented in cuarray yet")
+    if isinstance(src, ndarray):
+        src_dtype = src.dtype
+    elif isinstance(src, (bool, int, float, complex)):
+        src_dtype = type(src)  # a weak Python scalar (NEP 50)
+    else:
+        src = numpy.asarray(src)
+        src_dtype = src.dtype
+    if not _can_cast(src, src_dtype, dst.dtype, casting):
+        what = "scalar" if isinstance(src_dtype, type) else "array data"
+        shown = numpy.dtype(src_dtype) if isinstance(src_dtype, type) else src_dtype
+        raise TypeError(f"Cannot cast {what} from {shown!r} to {dst.dtype!r} according to the rule '{casting}'")
+    _core._assign(dst, src)
+
+
+def _can_cast(value, from_dtype, to_dtype, casting):
+    if isinstance(from_dtype, type):  # Python scalar: its kind decides, the value must fit (checked on assign)
+        if from_dtype is bool or casting == "unsafe":
+            return True
+        kind_order = {int: "iu", float: "f", complex: "c"}
+        allowed = {"iu": "iufc", "f": "fc", "c": "c"}[kind_order[from_dtype]]
+        return to_dtype.kind in allowed or (casting == "unsafe")
+    return numpy.can_cast(from_dtype, to_dtype, casting)
+
+
+def shape(a):
+    return a.shape
+
+
+def ndim(a):
+    return a.ndim
+
+
+def size(a, axis=None):
+    return a.size if axis is None else a.shape[axis]

@@ -1,0 +1,145 @@
+"""The parts of cuarray.ndarray written in Python: conversions, printing, flags and protocols.
+
+The type itself and its hot paths (attributes, indexing, views, copies) are bound from C++
+(python/src/array.cpp); the methods here are attached to it at import.
+"""
+
+import numpy
+
+from cuarray import _core
+from cuarray.cuda.device import Device
+
+ndarray = _core.ndarray
+
+_IMPLICIT_CONVERSION = (
+    "Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array explicitly."
+)
+
+
+class Flags:
+    """Layout flags of an ndarray (c_contiguous, f_contiguous, owndata)."""
+
+    __slots__ = ("c_contiguous", "f_contiguous", "owndata")
+
+    def __init__(self, c_contiguous, f_contiguous, owndata):
+        self.c_contiguous = c_contiguous
+        self.f_contiguous = f_contiguous
+        self.owndata = owndata
+
+    def __getitem__(self, name):
+        key = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
+               "F": "f_contiguous", "OWNDATA": "owndata"}.get(name)
+        if key is None:
+            raise KeyError(name)
+        return getattr(self, key)
+
+    def __repr__(self):
+        return "\n".join(f"  {k.upper()} : {getattr(self, k)}" for k in self.__slots__)
+
+
+class MemoryPointer:
+    """A device address (``x.data.ptr``) and the device it lives on."""
+
+    __slots__ = ("ptr", "device_id")
+
+    def __init__(self, ptr, device_id):
+        self.ptr = ptr
+        self.device_id = device_id
+
+    @property
+    def device(self):
+        return Device(self.device_id)
+
+    def __int__(self):
+        return self.ptr
+
+    def __repr__(self):
+        return f"<MemoryPointer {self.ptr:#x} on device {self.device_id}>"
+
+
+def _scalar(self, kind):
+    if self.size != 1:
+        if kind is bool:
+            if self.size == 0:
+                raise ValueError("The truth value of an empty array is ambiguous. "
+                                 "Use `array.size > 0` to check that an array is not empty.")
+            raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                             "Use a.any() or a.all()")
+        raise TypeError("only length-1 arrays can be converted to Python scalars")
+    return kind(self.item())
+
+
+def _index(self):
+    if self.size != 1 or self.dtype.kind not in "iub" or self.dtype.kind == "b":
+        raise TypeError("only integer scalar arrays can be converted to a scalar index")
+    return int(self.item())
+
+
+def _array(self, dtype=None, copy=None):
+    raise TypeError(_IMPLICIT_CONVERSION)
+
+
+def _iter(self):
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    for i in range(self.shape[0]):
+        yield self[i]
+
+
+def _ravel(self, order="C"):
+    if order in ("A", "K"):
+        order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
+    return self.reshape(-1, order=order)
+
+
+def _flatten(self, order="C"):
+    if order in ("A", "K"):
+        order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
+    return self.copy(order=order).reshape(-1, order=order)
+
+
+def _view(self, dtype=None):
+    return self[...] if dtype is None else self._view_as(dtype)
+
+
+def _cuda_array_interface(self):
+    return {
+        "shape": self.shape,
+        "typestr": self.dtype.str,
+        "descr": self.dtype.descr,
+        "data": (self._ptr if self.size else 0, False),
+        "strides": None if self._c_contiguous else self.strides,
+        "version": 3,
+        "stream": 1,
+    }
+
+
+_methods = {
+    "__repr__": lambda self: repr(self.get()),
+    "__str__": lambda self: str(self.get()),
+    "__format__": lambda self, spec: format(self.get(), spec),
+    "__array__": _array,
+    "__float__": lambda self: _scalar(self, float),
+    "__int__": lambda self: _scalar(self, int),
+    "__complex__": lambda self: _scalar(self, complex),
+    "__bool__": lambda self: _scalar(self, bool),
+    "__index__": _index,
+    "__iter__": _iter,
+    "__copy__": lambda self: self.copy(),
+    "__deepcopy__": lambda self, memo: self.copy(),
+    "tolist": lambda self: self.get().tolist(),
+    "ravel": _ravel,
+    "flatten": _flatten,
+    "view": _view,
+    "flags": property(lambda self: Flags(self._c_contiguous, self._f_contiguous, self.base is None)),
+    "data": property(lambda self: MemoryPointer(self._ptr, self._device_id)),
+    "device": property(lambda self: Device(self._device_id)),
+    "__cuda_array_interface__": property(_cuda_array_interface),
+    "__array_priority__": 100,
+    "__module__": "cuarray",
+}
+
+for _name, _value in _methods.items():
+    setattr(ndarray, _name, _value)
+
+numpy.ndarray  # numpy is imported here so that the core's lazy numpy import is already done

@@ -1,0 +1,75 @@
+"""Moving data between the host and devices: array, asarray, asnumpy, ascontiguousarray, asfortranarray."""
+
+import numpy
+
+from cuarray import _core
+from cuarray._ndarray import ndarray
+
+__all__ = ["array", "asarray", "asnumpy", "ascontiguousarray", "asfortranarray"]
+
+
+def _to_current_device(a):
+    """`a` itself when it lives on the current device, else a copy made there."""
+    if a._device_id == _core.cuda.current_device():
+        return a
+    with _core_device(a._device_id):
+        host = a.get()
+    return _core._from_numpy(host)
+
+
+class _core_device:
+    def __init__(self, device):
+        self.device = device
+
+    def __enter__(self):
+        self.previous = _core.cuda.current_device()
+        _core.cuda.set_device(self.device)
+
+    def __exit__(self, *exc):
+        _core.cuda.set_device(self.previous)
+
+
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
+    """A device array from a host object (list, scalar, NumPy array) or another device array."""
+    if isinstance(obj, ndarray):
+        src = _to_current_device(obj)
+        moved = src is not obj
+        target = src.dtype if dtype is None else dtype
+        out = src.astype(target, order=order, copy=bool(copy) and not moved)
+    else:
+        if order not in ("K", "A", "C", "F", None):
+            raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
+        host = numpy.asarray(obj, dtype=dtype, order=None if order in ("K", "A", None) else order)
+        out = _core._from_numpy(host)
+    if out.ndim < ndmin:
+        out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
+    return out
+
+
+def asarray(a, dtype=None, order=None):
+    """`a` itself when it already is a device array of that dtype on the current device, else a copy."""
+    return array(a, dtype=dtype, copy=False, order="K" if order is None else order)
+
+
+def asnumpy(a, stream=None, order="C", out=None):
+    """A NumPy array with the values of `a` (a device array, or anything numpy.asarray takes)."""
+    if isinstance(a, ndarray):
+        return a.get(stream=stream, order=order, out=out)
+    if out is not None:
+        out[...] = a
+        return out
+    return numpy.asarray(a, order=order)
+
+
+def ascontiguousarray(a, dtype=None):
+    a = asarray(a, dtype)
+    if a.ndim == 0:
+        return a.reshape(1)
+    return a if a.flags.c_contiguous else a.copy(order="C")
+
+
+def asfortranarray(a, dtype=None):
+    a = asarray(a, dtype)
+    if a.ndim == 0:
+        return a.reshape(1)
+    return a if a.flags.f_contiguous else a.copy(order="F")

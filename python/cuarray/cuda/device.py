@@ -1,0 +1,62 @@
+"""cuarray.cuda.Device: a CUDA device, and the calling thread's current device."""
+
+from cuarray import _core
+
+_cuda = _core.cuda
+
+
+class Device:
+    """A CUDA device. ``Device()`` is the calling thread's current device; ``Device(n)`` checks that n exists."""
+
+    __slots__ = ("id", "_previous")
+
+    def __init__(self, device=None):
+        if device is None:
+            device = _cuda.current_device()
+        elif isinstance(device, Device):
+            device = device.id
+        device = int(device)
+        _cuda.check_device(device)
+        self.id = device
+        self._previous = []
+
+    def use(self):
+        """Makes this device current for the calling thread."""
+        _cuda.set_device(self.id)
+
+    def __enter__(self):
+        self._previous.append(_cuda.current_device())
+        _cuda.set_device(self.id)
+        return self
+
+    def __exit__(self, *exc):
+        _cuda.set_device(self._previous.pop())
+
+    def synchronize(self):
+        """Waits until all work queued on this device has finished."""
+        _cuda.synchronize_device(self.id)
+
+    @property
+    def compute_capability(self):
+        return str(_cuda.compute_capability(self.id))
+
+    @property
+    def mem_info(self):
+        """(free, total) bytes of device memory."""
+        return tuple(_cuda.mem_info(self.id))
+
+    def __repr__(self):
+        return f"<CUDA Device {self.id}>"
+
+    __str__ = __repr__
+
+    def __int__(self):
+        return self.id
+
+    __index__ = __int__
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self):
+        return hash(("cuarray.Device", self.id))

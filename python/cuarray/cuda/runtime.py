@@ -1,0 +1,42 @@
+"""CuPy-style thin wrappers over the CUDA runtime (cuarray.cuda.runtime)."""
+
+from cuarray import _core
+from cuarray._errors import CUDARuntimeError
+
+_cuda = _core.cuda
+
+__all__ = ["CUDARuntimeError", "getDeviceCount", "getDevice", "setDevice", "getDeviceProperties",
+           "driverGetVersion", "runtimeGetVersion", "deviceSynchronize", "memGetInfo"]
+
+
+def getDeviceCount():
+    return _cuda.device_count()
+
+
+def getDevice():
+    _cuda.check_device(_cuda.current_device())
+    return _cuda.current_device()
+
+
+def setDevice(device):
+    _cuda.set_device(int(device))
+
+
+def getDeviceProperties(device):
+    return _cuda.device_properties(int(device))
+
+
+def driverGetVersion():
+    return _cuda.driver_version()
+
+
+def runtimeGetVersion():
+    return _cuda.runtime_version()
+
+
+def deviceSynchronize():
+    _cuda.synchronize_device(getDevice())
+
+
+def memGetInfo():
+    return tuple(_cuda.mem_info(getDevice()))

@@ -1,0 +1,118 @@
+"""Streams and events. The current stream is per thread and per device, as in CuPy."""
+
+import threading
+
+from cuarray import _core
+
+_cuda = _core.cuda
+_local = threading.local()
+
+
+def _current_streams():
+    d = getattr(_local, "streams", None)
+    if d is None:
+        d = _local.streams = {}
+    return d
+
+
+class Stream:
+    """A CUDA stream. ``Stream.null`` is the legacy default stream of whichever device is current."""
+
+    def __init__(self, null=False, non_blocking=False, ptds=False, priority=None):
+        if ptds:
+            raise NotImplementedError("per-thread default streams are not supported by cuarray")
+        self._core = None if null else _cuda.Stream.create(bool(non_blocking), int(priority or 0))
+        self._previous = []
+
+    def _handle(self):
+        return self._core if self._core is not None else _cuda.Stream.null(_cuda.current_device())
+
+    @property
+    def ptr(self):
+        return 0 if self._core is None else self._core.ptr
+
+    @property
+    def device_id(self):
+        return _cuda.current_device() if self._core is None else self._core.device
+
+    def use(self):
+        """Makes this stream current for the calling thread on its device."""
+        handle = self._handle()
+        _cuda.set_current_stream(handle)
+        _current_streams()[handle.device] = self
+        return self
+
+    def __enter__(self):
+        self._previous.append(get_current_stream())
+        return self.use()
+
+    def __exit__(self, *exc):
+        self._previous.pop().use()
+
+    def synchronize(self):
+        self._handle().synchronize()
+
+    @property
+    def done(self):
+        return self._handle().done
+
+    def record(self, event=None):
+        """Records an event on this stream (a new one if not given) and returns it."""
+        if event is None:
+            event = Event()
+        event.record(self)
+        return event
+
+    def wait_event(self, event):
+        """Makes later work on this stream wait for `event`."""
+        _cuda.stream_wait_event(self._handle(), event._core)
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and self.ptr == other.ptr and (self.ptr != 0 or self is other)
+
+    def __hash__(self):
+        return hash(("cuarray.Stream", self.ptr))
+
+    def __repr__(self):
+        return f"<Stream {self.ptr:#x} (device {self.device_id})>"
+
+
+Stream.null = Stream(null=True)
+
+
+def get_current_stream(device_id=None):
+    """The calling thread's current stream on `device_id` (default: the current device)."""
+    if device_id is None:
+        device_id = _cuda.current_device()
+    return _current_streams().get(device_id, Stream.null)
+
+
+class Event:
+    """A CUDA event, for ordering work between streams and timing it on the device."""
+
+    def __init__(self, block=False, disable_timing=False, interprocess=False):
+        self._core = _cuda.Event(bool(block), not disable_timing, bool(interprocess))
+
+    @property
+    def ptr(self):
+        return self._core.ptr
+
+    def record(self, stream=None):
+        if stream is None:
+            stream = get_current_stream()
+        self._core.record(stream._handle())
+
+    def synchronize(self):
+        self._core.synchronize()
+
+    @property
+    def done(self):
+        return self._core.done
+
+    def __repr__(self):
+        return f"<Event {self.ptr:#x}>"
+
+
+def get_elapsed_time(start_event, end_event):
+    """Milliseconds between two recorded events."""
+    return _cuda.elapsed_ms(start_event._core, end_event._core)

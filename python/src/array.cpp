@@ -1,0 +1,308 @@
+// Bindings for the ndarray type and the array functions of the top-level cuarray module.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <climits>
+
+#include "convert.h"
+#include "cuarray/error.h"
+#include "cuarray/ops/copy.h"
+#include "cuarray/ops/creation.h"
+#include "cuarray/ops/indexing.h"
+#include "cuarray/ops/shape_ops.h"
+#include "cuarray/ops/transfer.h"
+#include "ndarray.h"
+
+using namespace py::literals;
+
+namespace cuarray::bind {
+
+namespace {
+
+using release_gil = py::call_guard<py::gil_scoped_release>;
+
+py::handle g_ndarray_type;
+
+py::object numpy() {
+  static py::object np = py::module_::import("numpy");
+  return np;
+}
+
+NdArray owner(Array a) { return NdArray{std::move(a), py::none()}; }
+
+// A host NumPy array -> a new device array with the same values, dtype and (C or F) layout.
+NdArray from_numpy(py::handle obj, py::handle dtype) {
+  py::array host = numpy().attr("asarray")(obj, dtype.is_none() ? py::object(py::none()) : py::reinterpret_borrow<py::object>(dtype));
+  DType dt = to_dtype(host.attr("dtype"));
+  bool f_layout = host.ndim() > 1 && !(host.flags() & py::array::c_style) && (host.flags() & py::array::f_style);
+  if (!f_layout && !(host.flags() & py::array::c_style)) host = numpy().attr("ascontiguousarray")(host);
+  Shape shape(host.shape(), host.shape() + host.ndim());
+  Array out(shape, dt, f_layout ? Order::F : Order::C);
+  const void* src = host.data();
+  {
+    py::gil_scoped_release nogil;
+    ops::copy_from_host(out, src);
+  }
+  return owner(std::move(out));
+}
+
+py::array to_numpy(const NdArray& self, py::handle out) {
+  const Array& a = self.array;
+  Array src = a.c_contiguous() || a.f_contiguous() ? a : ops::ascontiguous(a);
+  bool f_layout = !src.c_contiguous();
+  Shape shape = src.shape();
+  py::array host;
+  if (out.is_none()) {
+    Strides strides = f_layout ? f_strides(shape, src.itemsize()) : c_strides(shape, src.itemsize());
+    host = py::array(to_numpy_dtype(src.dtype()), shape, strides);
+  } else {
+    host = py::reinterpret_borrow<py::array>(out);
+    if (!py::isinstance<py::array>(out)) throw TypeError("out must be a numpy.ndarray");
+    Shape out_shape(host.shape(), host.shape() + host.ndim());
+    if (out_shape != shape || !to_numpy_dtype(src.dtype()).equal(host.dtype()))
+      throw ValueError("out must have shape " + shape_str(shape) + " and dtype " + name(src.dtype()));
+    if (!(host.flags() & py::array::c_style)) {
+      py::array tmp = to_numpy(self, py::none());
+      numpy().attr("copyto")(host, tmp);
+      return host;
+    }
+    if (f_layout) src = ops::ascontiguous(src);
+  }
+  void* dst = host.mutable_data();
+  {
+    py::gil_scoped_release nogil;
+    ops::copy_to_host(dst, src);
+  }
+  return host;
+}
+
+std::vector<ops::IndexItem> to_index(py::handle key) {
+  std::vector<ops::IndexItem> items;
+  auto add = [&](py::handle k) {
+    ops::IndexItem it{ops::IndexItem::Integer};
+    if (k.is_none()) {
+      it.kind = ops::IndexItem::NewAxis;
+    } else if (k.ptr() == Py_Ellipsis) {
+      it.kind = ops::IndexItem::Ellipsis;
+    } else if (PySlice_Check(k.ptr())) {
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(k.ptr(), &start, &stop, &step) < 0) throw py::error_already_set();
+      it.kind = ops::IndexItem::Slice;
+      it.start = start == PY_SSIZE_T_MIN ? INT64_MIN : start == PY_SSIZE_T_MAX ? INT64_MAX : start;
+      it.stop = stop == PY_SSIZE_T_MIN ? INT64_MIN : stop == PY_SSIZE_T_MAX ? INT64_MAX : stop;
+      it.step = step;
+    } else if (PyLong_Check(k.ptr()) || (!PyBool_Check(k.ptr()) && !PyFloat_Check(k.ptr()) &&
+                                         !py::isinstance(k, g_ndarray_type) && !py::isinstance<py::array>(k) &&
+                                         py::hasattr(k, "__index__"))) {
+      it.start = py::cast<std::int64_t>(k.attr("__index__")());
+    } else if (py::isinstance(k, g_ndarray_type) || py::isinstance<py::array>(k) || py::isinstance<py::list>(k) ||
+               PyBool_Check(k.ptr())) {
+      throw py::type_error("integer-array and boolean-mask indexing are not implemented in cuarray yet; "
+                           "use integers, slices, None and Ellipsis");
+    } else {
+      throw IndexError(
+          "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays "
+          "are valid indices");
+    }
+    items.push_back(it);
+  };
+  if (PyTuple_Check(key.ptr()))
+    for (auto k : py::reinterpret_borrow<py::tuple>(key)) add(k);
+  else
+    add(key);
+  return items;
+}
+
+// Writes `value` (scalar, NumPy array, sequence or ndarray) into the view `dst`, broadcasting.
+void assign(const Array& dst, py::handle value) {
+  if (py::isinstance(value, g_ndarray_type)) {
+    ops::copy_into(dst, value.cast<NdArray&>().array);
+  } else if (py::isinstance<py::array>(value) || py::isinstance<py::sequence>(value)) {
+    if (py::isinstance<py::str>(value)) throw TypeError("cannot assign a str to a numeric cuarray array");
+    py::array host = numpy().attr("asarray")(value);
+    if (host.ndim() == 0) {
+      assign(dst, host.attr("item")());
+      return;
+    }
+    broadcast_strides(Shape(host.shape(), host.shape() + host.ndim()), Strides(host.ndim(), 0), dst.shape());
+    ops::copy_into(dst, from_numpy(host, py::none()).array);
+  } else {
+    std::string bytes = scalar_bytes(value, dst.dtype());
+    ops::fill(dst, bytes.data());
+  }
+}
+
+py::object item(const NdArray& self) {
+  if (self.array.size() != 1)
+    throw ValueError("can only convert an array of size 1 to a Python scalar");
+  return to_numpy(self, py::none()).attr("item")();
+}
+
+}  // namespace
+
+py::handle ndarray_type() { return g_ndarray_type; }
+
+NdArray to_ndarray(py::handle obj) {
+  if (py::isinstance(obj, g_ndarray_type)) return obj.cast<NdArray>();
+  return from_numpy(obj, py::none());
+}
+
+void init_array(py::module_& m) {
+  py::class_<NdArray> cls(m, "ndarray");
+  g_ndarray_type = cls;
+  cls.def_property_readonly("shape", [](const NdArray& s) { return to_tuple(s.array.shape()); })
+      .def_property_readonly("strides", [](const NdArray& s) { return to_tuple(s.array.strides()); })
+      .def_property_readonly("dtype", [](const NdArray& s) { return to_numpy_dtype(s.array.dtype()); })
+      .def_property_readonly("ndim", [](const NdArray& s) { return s.array.ndim(); })
+      .def_property_readonly("size", [](const NdArray& s) { return s.array.size(); })
+      .def_property_readonly("itemsize", [](const NdArray& s) { return s.array.itemsize(); })
+      .def_property_readonly("nbytes", [](const NdArray& s) { return s.array.nbytes(); })
+      .def_property_readonly("base", [](const NdArray& s) { return s.base; })
+      .def_property_readonly("_device_id", [](const NdArray& s) { return s.array.device(); })
+      .def_property_readonly("_ptr", [](const NdArray& s) { return reinterpret_cast<std::uintptr_t>(s.array.data()); })
+      .def_property_readonly("_c_contiguous", [](const NdArray& s) { return s.array.c_contiguous(); })
+      .def_property_readonly("_f_contiguous", [](const NdArray& s) { return s.array.f_contiguous(); })
+      .def("__len__",
+           [](const NdArray& s) {
+             if (s.array.ndim() == 0) throw TypeError("len() of unsized object");
+             return s.array.shape()[0];
+           })
+      .def("__getitem__",
+           [](py::object self, py::handle key) {
+             const NdArray& s = self.cast<const NdArray&>();
+             return NdArray::view_of(s, self, ops::basic_index(s.array, to_index(key)));
+           })
+      .def("__setitem__",
+           [](const NdArray& s, py::handle key, py::handle value) {
+             assign(ops::basic_index(s.array, to_index(key)), value);
+           })
+      .def("reshape",
+           [](py::object self, py::args args, py::kwargs kwargs) {
+             const NdArray& s = self.cast<const NdArray&>();
+             char order = to_order(kwargs.contains("order") ? kwargs["order"] : py::none(), 'C');
+             if (order != 'C' && order != 'F') throw ValueError("order must be 'C' or 'F' for reshape");
+             py::object shape_obj = args.size() == 1 ? py::object(args[0]) : py::object(args);
+             Array r = ops::reshape(s.array, to_shape(shape_obj), order);
+             if (r.buffer() != s.array.buffer()) return owner(std::move(r));
+             return NdArray::view_of(s, self, std::move(r));
+           })
+      .def("transpose",
+           [](py::object self, py::args axes) {
+             const NdArray& s = self.cast<const NdArray&>();
+             std::vector<std::int64_t> ax;
+             if (axes.size() == 1 && !axes[0].is_none()) ax = to_axes(axes[0]);
+             else if (axes.size() > 1) ax = to_axes(axes);
+             return NdArray::view_of(s, self, ops::transpose(s.array, ax));
+           })
+      .def_property_readonly("T",
+                             [](py::object self) {
+                               const NdArray& s = self.cast<const NdArray&>();
+                               return NdArray::view_of(s, self, ops::transpose(s.array));
+                             })
+      .def("swapaxes",
+           [](py::object self, std::int64_t a1, std::int64_t a2) {
+             const NdArray& s = self.cast<const NdArray&>();
+             return NdArray::view_of(s, self, ops::swapaxes(s.array, a1, a2));
+           })
+      .def("squeeze",
+           [](py::object self, py::handle axis) {
+             const NdArray& s = self.cast<const NdArray&>();
+             return NdArray::view_of(s, self, ops::squeeze(s.array, to_axes(axis)));
+           },
+           "axis"_a = py::none())
+      .def("_expand_dims",
+           [](py::object self, py::handle axis) {
+             const NdArray& s = self.cast<const NdArray&>();
+             return NdArray::view_of(s, self, ops::expand_dims(s.array, to_axes(axis)));
+           })
+      .def("_moveaxis",
+           [](py::object self, std::int64_t src, std::int64_t dst) {
+             const NdArray& s = self.cast<const NdArray&>();
+             return NdArray::view_of(s, self, ops::moveaxis(s.array, src, dst));
+           })
+      .def("diagonal",
+           [](py::object self, std::int64_t offset, std::int64_t axis1, std::int64_t axis2) {
+             const NdArray& s = self.cast<const NdArray&>();
+             return NdArray::view_of(s, self, ops::diagonal(s.array, offset, axis1, axis2));
+           },
+           "offset"_a = 0, "axis1"_a = 0, "axis2"_a = 1)
+      .def("_broadcast_to",
+           [](py::object self, py::handle shape) {
+             const NdArray& s = self.cast<const NdArray&>();
+             return NdArray::view_of(s, self, ops::broadcast_to(s.array, to_shape(shape)));
+           })
+      .def("_view_as",
+           [](py::object self, py::handle dtype) {
+             const NdArray& s = self.cast<const NdArray&>();
+             DType dt = to_dtype(dtype);
+             if (itemsize(dt) != s.array.itemsize())
+               throw ValueError("view: dtypes must have the same itemsize in cuarray");
+             return NdArray::view_of(s, self, s.array.view(dt));
+           })
+      .def("astype",
+           [](py::object self, py::handle dtype, py::handle order, py::handle casting, bool subok, bool copy) {
+             const NdArray& s = self.cast<const NdArray&>();
+             DType dt = to_dtype(dtype);
+             char o = to_order(order, 'K');
+             if (!copy && dt == s.array.dtype() &&
+                 (o == 'K' || o == 'A' || (o == 'C' && s.array.c_contiguous()) || (o == 'F' && s.array.f_contiguous())))
+               return self;
+             return py::cast(owner(ops::astype(s.array, dt, o)));
+           },
+           "dtype"_a, "order"_a = "K", "casting"_a = py::none(), "subok"_a = true, "copy"_a = true)
+      .def("copy",
+           [](const NdArray& s, py::handle order) {
+             return owner(ops::astype(s.array, s.array.dtype(), to_order(order, 'C')));
+           },
+           "order"_a = "C")
+      .def("fill", [](const NdArray& s, py::handle value) { assign(s.array, value); }, "value"_a)
+      .def("get", [](const NdArray& s, py::handle stream, py::handle order, py::handle out) { return to_numpy(s, out); },
+           "stream"_a = py::none(), "order"_a = "C", "out"_a = py::none())
+      .def("set",
+           [](const NdArray& s, py::handle arr, py::handle stream) {
+             if (!py::isinstance<py::array>(arr)) throw TypeError("set() takes a numpy.ndarray");
+             py::array host = arr.cast<py::array>();
+             Shape shape(host.shape(), host.shape() + host.ndim());
+             if (shape != s.array.shape())
+               throw ValueError("Shape mismatch. Old shape: " + shape_str(s.array.shape()) +
+                                ", new shape: " + shape_str(shape));
+             if (!to_numpy_dtype(s.array.dtype()).equal(host.dtype()))
+               throw TypeError("dtype mismatch: the array is " + std::string(name(s.array.dtype())) +
+                               ", the new values are " + py::str(host.dtype()).cast<std::string>());
+             ops::copy_into(s.array, from_numpy(host, py::none()).array);
+           },
+           "arr"_a, "stream"_a = py::none())
+      .def("item", &item);
+
+  m.def("_from_numpy", &from_numpy, "obj"_a, "dtype"_a = py::none());
+  m.def("_to_numpy", &to_numpy, "a"_a, "out"_a = py::none());
+  m.def("_copyto", [](const NdArray& dst, const NdArray& src) { ops::copy_into(dst.array, src.array); });
+  m.def("_assign", [](const NdArray& dst, py::handle value) { assign(dst.array, value); });
+  m.def("empty", [](py::handle shape, py::handle dtype, py::handle order) {
+        return owner(Array(to_shape(shape), to_dtype(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
+      }, "shape"_a, "dtype"_a = py::none(), "order"_a = "C");
+  m.def("zeros", [](py::handle shape, py::handle dtype, py::handle order) {
+        return owner(ops::zeros(to_shape(shape), to_dtype(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
+      }, "shape"_a, "dtype"_a = py::none(), "order"_a = "C");
+  m.def("_full", [](py::handle shape, py::handle value, py::handle dtype, py::handle order) {
+        DType dt = to_dtype(dtype);
+        Array out(to_shape(shape), dt, to_order(order, 'C') == 'F' ? Order::F : Order::C);
+        std::string bytes = scalar_bytes(value, dt);
+        ops::fill(out, bytes.data());
+        return owner(std::move(out));
+      }, "shape"_a, "value"_a, "dtype"_a, "order"_a = "C");
+  m.def("_arange", [](std::int64_t n, py::handle first, py::handle second, py::handle dtype) {
+        DType dt = to_dtype(dtype);
+        std::string a = scalar_bytes(first, dt), b = scalar_bytes(second, dt);
+        return owner(ops::arange(n, a.data(), b.data(), dt));
+      });
+  m.def("_linspace", [](std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint,
+                        py::handle dtype) { return owner(ops::linspace(start, stop, num, endpoint, to_dtype(dtype))); });
+  m.def("_eye", [](std::int64_t n, std::int64_t m_, std::int64_t k, py::handle dtype, py::handle order) {
+        if (n < 0 || m_ < 0) throw ValueError("negative dimensions are not allowed");
+        return owner(ops::eye(n, m_, k, to_dtype(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
+      });
+}
+
+}  // namespace cuarray::bind

@@ -1,0 +1,108 @@
+#include "convert.h"
+
+#include <unordered_map>
+
+#include "cuarray/error.h"
+
+namespace cuarray::bind {
+
+namespace {
+
+py::object numpy() {
+  static py::object np = py::module_::import("numpy");
+  return np;
+}
+
+// numpy.dtype for each DType, or None where unavailable (bfloat16 without ml_dtypes).
+const std::vector<py::object>& numpy_dtypes() {
+  static std::vector<py::object>* table = [] {
+    auto* t = new std::vector<py::object>;
+    for (int i = 0; i < kNumDTypes; ++i) {
+      auto d = static_cast<DType>(i);
+      if (d == DType::BFloat16) {
+        try {
+          t->push_back(numpy().attr("dtype")(py::module_::import("ml_dtypes").attr("bfloat16")));
+        } catch (py::error_already_set&) {
+          t->push_back(py::none());
+        }
+      } else {
+        t->push_back(numpy().attr("dtype")(name(d)));
+      }
+    }
+    return t;
+  }();
+  return *table;
+}
+
+}  // namespace
+
+DType to_dtype(py::handle obj) {
+  // Cache by the dtype-like object itself (types and strings are hashable and long-lived).
+  static py::dict* cache = new py::dict;
+  if (obj.is_none()) return DType::Float64;
+  if (PyObject* hit = PyDict_GetItem(cache->ptr(), obj.ptr())) return static_cast<DType>(PyLong_AsLong(hit));
+  py::object dt = numpy().attr("dtype")(obj);
+  const auto& table = numpy_dtypes();
+  for (int i = 0; i < kNumDTypes; ++i) {
+    if (!table[i].is_none() && dt.equal(table[i])) {
+      if (PyObject_Hash(obj.ptr()) != -1) (*cache)[obj] = i;
+      else PyErr_Clear();
+      return static_cast<DType>(i);
+    }
+  }
+  throw TypeError("cuarray does not support the data type " + py::str(dt).cast<std::string>() +
+                  " (supported: bool, int8-64, uint8-64, float16, bfloat16, float32, float64, complex64, complex128)");
+}
+
+py::dtype to_numpy_dtype(DType t) {
+  const py::object& d = numpy_dtypes()[static_cast<int>(t)];
+  if (d.is_none()) throw TypeError("bfloat16 needs the ml_dtypes package");
+  return py::reinterpret_borrow<py::dtype>(d);
+}
+
+namespace {
+
+std::int64_t to_index(py::handle item) {
+  if (PyFloat_Check(item.ptr()) || !py::hasattr(item, "__index__"))
+    throw TypeError("'" + py::str(item.get_type().attr("__name__")).cast<std::string>() +
+                    "' object cannot be interpreted as an integer");
+  return py::cast<std::int64_t>(item.attr("__index__")());
+}
+
+}  // namespace
+
+Shape to_shape(py::handle obj) {
+  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) return Shape{to_index(obj)};
+  Shape s;
+  for (auto item : py::reinterpret_borrow<py::sequence>(obj)) s.push_back(to_index(item));
+  return s;
+}
+
+std::vector<std::int64_t> to_axes(py::handle obj) {
+  if (obj.is_none()) return {};
+  return to_shape(obj);
+}
+
+py::tuple to_tuple(const std::vector<std::int64_t>& v) {
+  py::tuple t(v.size());
+  for (size_t i = 0; i < v.size(); ++i) t[i] = py::int_(v[i]);
+  return t;
+}
+
+std::string scalar_bytes(py::handle value, DType dtype) {
+  py::array arr = numpy().attr("array")(value, to_numpy_dtype(dtype));
+  if (arr.ndim() != 0) throw ValueError("setting an array element with a sequence.");
+  return std::string(static_cast<const char*>(arr.data()), static_cast<size_t>(itemsize(dtype)));
+}
+
+char to_order(py::handle obj, char dflt) {
+  if (obj.is_none()) return dflt;
+  std::string s = py::str(obj);
+  if (s.size() == 1) {
+    char c = static_cast<char>(std::toupper(s[0]));
+    if (c == 'C' || c == 'F' || c == 'A' || c == 'K') return c;
+  }
+  throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got '" + s + "')");
+}
+
+}  // namespace cuarray::bind

@@ -1,0 +1,65 @@
+// Bindings for the kernel JIT: cache configuration, and the generated kernel sources (for tests that
+// compile every variant with NVRTC without a device).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "convert.h"
+#include "cuarray/jit/kernel_cache.h"
+#include "cuarray/jit/nvrtc.h"
+#include "cuarray/ops/copy.h"
+#include "cuarray/ops/creation.h"
+
+using namespace py::literals;
+
+namespace cuarray::bind {
+
+namespace {
+
+py::tuple as_tuple(const ops::KernelSource& k) { return py::make_tuple(k.source, k.name); }
+
+}  // namespace
+
+void init_jit(py::module_& m) {
+  py::module_ j = m.def_submodule("jit", "NVRTC compilation and the kernel cache");
+  j.def("set_kernel_dir", &jit::set_kernel_dir, "path"_a);
+  j.def("set_cache_dir", &jit::set_cache_dir, "path"_a);
+  j.def("cache_dir", &jit::cache_dir);
+  j.def("cache_stats", [] {
+    auto s = jit::cache_stats();
+    return py::dict("memory_hits"_a = s.memory_hits, "disk_hits"_a = s.disk_hits, "compiles"_a = s.compiles);
+  });
+  j.def("nvrtc_version", &jit::nvrtc_version);
+  jit::set_warning_handler([](const std::string& message) {
+    py::gil_scoped_acquire gil;
+    if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) PyErr_Clear();
+  });
+
+  // Compiles with the installed kernel headers for `arch` without a device; returns the binary.
+  j.def("compile", [](const std::string& source, const std::string& name, const std::vector<std::string>& options,
+                      int arch, const std::vector<std::pair<std::string, std::string>>& headers) {
+        jit::Binary b;
+        {
+          py::gil_scoped_release nogil;
+          b = jit::compile(source, name, options, arch, headers);
+        }
+        return py::bytes(b.code);
+      }, "source"_a, "name"_a, "options"_a, "arch"_a, "headers"_a);
+
+  py::module_ s = j.def_submodule("sources", "the generated kernels' source text");
+  s.def("copy_contiguous", [](py::handle to, py::handle from, bool wide) {
+    return as_tuple(ops::copy_contiguous_source(to_dtype(to), to_dtype(from), wide));
+  });
+  s.def("copy_strided", [](py::handle to, py::handle from, int nd, bool wide) {
+    return as_tuple(ops::copy_strided_source(to_dtype(to), to_dtype(from), nd, wide));
+  });
+  s.def("copy_transpose", [](py::handle to, py::handle from) {
+    return as_tuple(ops::copy_transpose_source(to_dtype(to), to_dtype(from)));
+  });
+  s.def("fill_contiguous", [](py::handle t, bool wide) { return as_tuple(ops::fill_contiguous_source(to_dtype(t), wide)); });
+  s.def("fill_strided", [](py::handle t, int nd, bool wide) { return as_tuple(ops::fill_strided_source(to_dtype(t), nd, wide)); });
+  s.def("arange", [](py::handle t, bool wide) { return as_tuple(ops::arange_source(to_dtype(t), wide)); });
+  s.def("linspace", [](py::handle t, bool wide) { return as_tuple(ops::linspace_source(to_dtype(t), wide)); });
+  s.def("eye", [](py::handle t, bool wide) { return as_tuple(ops::eye_source(to_dtype(t), wide)); });
+}
+
+}  // namespace cuarray::bind

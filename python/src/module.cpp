@@ -1,0 +1,19 @@
+// The extension module cuarray._core: each init_* binds one area.
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+namespace cuarray::bind {
+void init_errors(py::module_& m);
+void init_cuda(py::module_& m);
+void init_jit(py::module_& m);
+void init_array(py::module_& m);
+}  // namespace cuarray::bind
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "cuarray's C++ core";
+  cuarray::bind::init_errors(m);
+  cuarray::bind::init_cuda(m);
+  cuarray::bind::init_jit(m);
+  cuarray::bind::init_array(m);
+}

@@ -1,0 +1,78 @@
+"""Every generated kernel compiles with NVRTC for sm_90. Needs NVRTC, not a GPU, so it runs in CI."""
+
+import itertools
+import os
+
+import numpy
+import pytest
+
+import cuarray
+from cuarray import _core
+
+S = _core.jit.sources
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
+          "float64", "complex64", "complex128"]
+try:
+    import ml_dtypes  # noqa: F401
+
+    DTYPES.append("bfloat16")
+except ImportError:
+    pass
+
+
+def _headers():
+    d = os.path.join(os.path.dirname(cuarray.__file__), "kernels")
+    if not os.path.isdir(d):
+        d = os.path.join(os.path.dirname(cuarray.__file__), "..", "..", "cpp", "cuarray", "kernels")
+    return [("cuarray/" + f, open(os.path.join(d, f)).read()) for f in sorted(os.listdir(d)) if f.endswith(".cuh")]
+
+
+def _compile_together(kernels):
+    """Compiles many kernels as one program (the headers are included once); returns the cubin."""
+    names = [n for _, n in kernels]
+    assert len(set(names)) == len(names), "kernel names must be unique"
+    return _core.jit.compile("\n".join(s for s, _ in kernels), "test", [], 90, _headers())
+
+
+PAIRS = list(itertools.product(DTYPES, DTYPES))
+GROUPS = {
+    "copy_contiguous": lambda: [S.copy_contiguous(a, b, w) for a, b in PAIRS for w in (False, True)],
+    "copy_strided": lambda: [S.copy_strided(a, b, nd, w) for a, b in PAIRS for nd, w in ((1, False), (3, True))],
+    "copy_transpose": lambda: [S.copy_transpose(a, b) for a, b in PAIRS],
+    "fill": lambda: [S.fill_contiguous(a, w) for a in DTYPES for w in (False, True)]
+    + [S.fill_strided(a, nd, w) for a in DTYPES for nd, w in ((1, False), (4, True))],
+    "creation": lambda: [S.arange(a, w) for a in DTYPES if not a.startswith("complex") for w in (False, True)]
+    + [S.linspace(a, w) for a in DTYPES for w in (False, True)]
+    + [S.eye(a, w) for a in DTYPES for w in (False, True)],
+}
+
+
+@pytest.mark.parametrize("group", sorted(GROUPS))
+def test_generated_kernels_compile_for_sm90(group):
+    kernels = GROUPS[group]()
+    cubin = _compile_together(kernels)
+    assert cubin[:4] == b"\x7fELF"
+    for _, name in kernels:
+        assert name.encode() in cubin, f"{name} missing from the compiled program"
+
+
+def test_compile_error_is_compile_exception_with_log_and_source():
+    src = 'extern "C" __global__ void broken(float* x) {\n  x[0] = undefined_name;\n}\n'
+    with pytest.raises(cuarray.cuda.compiler.CompileException) as info:
+        _core.jit.compile(src, "broken", [], 90, [])
+    msg = str(info.value)
+    assert "undefined_name" in info.value.log
+    assert "broken" in msg and "undefined_name" in msg
+    assert "    2 | " in msg or ">    2 |" in msg
+
+
+def test_kernel_names_encode_dtypes():
+    assert S.copy_strided("float32", "int8", 2, False)[1] == "copy_strided_float32_int8_2"
+    assert S.copy_contiguous(numpy.float64, numpy.bool_, True)[1] == "copy_contiguous_float64_bool_w"
+
+
+def test_unknown_dtype_is_type_error():
+    with pytest.raises(TypeError):
+        S.fill_contiguous("not-a-dtype", False)
+    with pytest.raises(TypeError):
+        S.fill_contiguous(numpy.dtype("U3"), False)
