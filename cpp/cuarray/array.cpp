@@ -18,6 +18,15 @@ Array::Array(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape sh
   update_flags();
 }
 
+Array Array::like(const Array& like, DType dtype) {
+  if (like.c_contiguous()) return Array(like.shape(), dtype, Order::C);
+  if (like.f_contiguous()) return Array(like.shape(), dtype, Order::F);
+  Array out(like.shape(), dtype, Order::C);
+  out.strides_ = strides_like(out.shape_, like.strides(), out.itemsize());
+  out.update_flags();
+  return out;
+}
+
 void Array::update_flags() {
   c_contiguous_ = is_c_contiguous(shape_, strides_, itemsize());
   f_contiguous_ = is_f_contiguous(shape_, strides_, itemsize());

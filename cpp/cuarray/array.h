@@ -16,6 +16,8 @@ class Array {
  public:
   // A new, uninitialised array on the current device, allocated on the current stream.
   Array(Shape shape, DType dtype, Order order = Order::C);
+  // A new, uninitialised array laid out like `like` (NumPy's order='K').
+  static Array like(const Array& like, DType dtype);
   // A view of `buffer` starting `offset` bytes in.
   Array(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape shape, Strides strides, DType dtype);
 

@@ -1,23 +1,27 @@
 #include "cuarray/shape.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <limits>
+#include <numeric>
 
 #include "cuarray/error.h"
 
 namespace cuarray {
 
 std::int64_t checked_size(const Shape& shape, int itemsize) {
-  std::int64_t n = 1;
-  bool overflow = false;
+  // As NumPy: the nonzero extents times the itemsize must fit in int64 even when another extent is 0.
+  std::int64_t nonzero = 1;
+  bool overflow = false, empty = false;
   for (auto d : shape) {
     if (d < 0) throw ValueError("negative dimensions are not allowed");
-    if (d != 0 && n > std::numeric_limits<std::int64_t>::max() / d) overflow = true;
-    else n *= d;
+    if (d == 0) empty = true;
+    else if (nonzero > std::numeric_limits<std::int64_t>::max() / d) overflow = true;
+    else nonzero *= d;
   }
-  if (n == 0) return 0;
-  if (overflow || n > std::numeric_limits<std::int64_t>::max() / itemsize)
+  if (overflow || nonzero > std::numeric_limits<std::int64_t>::max() / itemsize)
     throw ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
-  return n;
+  return empty ? 0 : nonzero;
 }
 
 std::int64_t size_of(const Shape& shape) {
@@ -26,8 +30,16 @@ std::int64_t size_of(const Shape& shape) {
   return n;
 }
 
+bool has_zero_extent(const Shape& shape) {
+  for (auto d : shape)
+    if (d == 0) return true;
+  return false;
+}
+
+// New arrays with no elements get all-zero strides, as in NumPy.
 Strides c_strides(const Shape& shape, std::int64_t itemsize) {
   Strides s(shape.size());
+  if (has_zero_extent(shape)) return s;
   std::int64_t step = itemsize;
   for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
     s[i] = step;
@@ -38,6 +50,7 @@ Strides c_strides(const Shape& shape, std::int64_t itemsize) {
 
 Strides f_strides(const Shape& shape, std::int64_t itemsize) {
   Strides s(shape.size());
+  if (has_zero_extent(shape)) return s;
   std::int64_t step = itemsize;
   for (size_t i = 0; i < shape.size(); ++i) {
     s[i] = step;
@@ -47,9 +60,9 @@ Strides f_strides(const Shape& shape, std::int64_t itemsize) {
 }
 
 bool is_c_contiguous(const Shape& shape, const Strides& strides, std::int64_t itemsize) {
+  if (has_zero_extent(shape)) return true;
   std::int64_t expected = itemsize;
   for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
-    if (shape[i] == 0) return true;
     if (shape[i] != 1) {
       if (strides[i] != expected) return false;
       expected *= shape[i];
@@ -59,15 +72,29 @@ bool is_c_contiguous(const Shape& shape, const Strides& strides, std::int64_t it
 }
 
 bool is_f_contiguous(const Shape& shape, const Strides& strides, std::int64_t itemsize) {
+  if (has_zero_extent(shape)) return true;
   std::int64_t expected = itemsize;
   for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == 0) return true;
     if (shape[i] != 1) {
       if (strides[i] != expected) return false;
       expected *= shape[i];
     }
   }
   return true;
+}
+
+Strides strides_like(const Shape& shape, const Strides& like, std::int64_t itemsize) {
+  std::vector<int> perm(shape.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  std::stable_sort(perm.begin(), perm.end(),
+                   [&](int a, int b) { return std::llabs(like[a]) > std::llabs(like[b]); });
+  Strides s(shape.size());
+  std::int64_t step = itemsize;
+  for (int i = static_cast<int>(perm.size()) - 1; i >= 0; --i) {
+    s[perm[i]] = step;
+    step *= shape[perm[i]] > 0 ? shape[perm[i]] : 1;
+  }
+  return s;
 }
 
 std::string shape_str(const Shape& shape) {

@@ -14,11 +14,16 @@ using Strides = std::vector<std::int64_t>;
 // Number of elements; throws ValueError for a negative dimension or a size that overflows int64.
 std::int64_t checked_size(const Shape& shape, int itemsize);
 std::int64_t size_of(const Shape& shape);
+bool has_zero_extent(const Shape& shape);
 Strides c_strides(const Shape& shape, std::int64_t itemsize);
 Strides f_strides(const Shape& shape, std::int64_t itemsize);
 // NumPy's flag rules: dimensions of length 1 (and arrays of size 0 or 1) do not constrain strides.
 bool is_c_contiguous(const Shape& shape, const Strides& strides, std::int64_t itemsize);
 bool is_f_contiguous(const Shape& shape, const Strides& strides, std::int64_t itemsize);
+
+// Strides of a dense array of `shape` whose axes are laid out in the memory order of `like` (largest |stride|
+// outermost, ties in axis order): NumPy's order='K'.
+Strides strides_like(const Shape& shape, const Strides& like, std::int64_t itemsize);
 
 // Shape that `a` and `b` broadcast to; throws ValueError naming both shapes.
 Shape broadcast_shapes(const Shape& a, const Shape& b);

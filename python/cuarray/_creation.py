@@ -34,31 +34,33 @@ def full(shape, fill_value, dtype=None, order="C"):
     return _core._full(shape, fill_value, dtype, order)
 
 
-def _like(a, dtype, order, shape):
+def empty_like(a, dtype=None, order="K", subok=None, shape=None):
+    """A new array with a's shape and dtype; order 'K' keeps a's memory layout, as NumPy does."""
     if dtype is None:
         dtype = a.dtype
-    if shape is None:
-        shape = a.shape
+    if shape is None and order in ("K", None):
+        return _core._empty_like(a, dtype)
     if order in ("K", "A", None):
         order = "F" if a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous else "C"
-    return shape, dtype, order
-
-
-def empty_like(a, dtype=None, order="K", subok=None, shape=None):
-    return empty(*_like(a, dtype, order, shape))
+    return empty(a.shape if shape is None else shape, dtype, order)
 
 
 def zeros_like(a, dtype=None, order="K", subok=None, shape=None):
-    return zeros(*_like(a, dtype, order, shape))
+    out = empty_like(a, dtype, order, subok, shape)
+    _core._assign(out, 0)
+    return out
 
 
 def ones_like(a, dtype=None, order="K", subok=None, shape=None):
-    return ones(*_like(a, dtype, order, shape))
+    out = empty_like(a, dtype, order, subok, shape)
+    _core._assign(out, 1)
+    return out
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
-    shape, dtype, order = _like(a, dtype, order, shape)
-    return full(shape, fill_value, dtype, order)
+    out = empty_like(a, dtype, order, subok, shape)
+    _core._assign(out, fill_value)
+    return out
 
 
 def arange(start, stop=None, step=None, dtype=None):
@@ -82,6 +84,9 @@ def arange(start, stop=None, step=None, dtype=None):
     if math.isnan(span) or math.isinf(span):
         raise ValueError("arange: cannot compute length")
     n = max(0, math.ceil(span))
+    if dtype.kind == "c":  # NumPy's complex arange steps along the real axis here; the core fills reals
+        real = _core._arange(n, complex(start).real, complex(start + step).real, numpy.float64)
+        return real.astype(dtype)
     return _core._arange(n, start, start + step, dtype)
 
 

@@ -4,6 +4,8 @@ The type itself and its hot paths (attributes, indexing, views, copies) are boun
 (python/src/array.cpp); the methods here are attached to it at import.
 """
 
+import operator
+
 import numpy
 
 from cuarray import _core
@@ -79,6 +81,21 @@ def _array(self, dtype=None, copy=None):
     raise TypeError(_IMPLICIT_CONVERSION)
 
 
+def _item(self, *args):
+    if not args:
+        if self.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return self.get().item()
+    if len(args) == 1 and not isinstance(args[0], tuple):
+        flat = operator.index(args[0])
+        if not -self.size <= flat < self.size:
+            raise IndexError("index " + str(flat) + " is out of bounds for size " + str(self.size))
+        args = numpy.unravel_index(flat % self.size, self.shape)
+    elif len(args) == 1:
+        args = args[0]
+    return self[tuple(args)].get().item()
+
+
 def _iter(self):
     if self.ndim == 0:
         raise TypeError("iteration over a 0-d array")
@@ -87,15 +104,12 @@ def _iter(self):
 
 
 def _ravel(self, order="C"):
-    if order in ("A", "K"):
+    if order == "K":  # memory order: the axis with the largest |stride| outermost, as NumPy sorts them
+        axes = sorted(range(self.ndim), key=lambda i: -abs(self.strides[i]))
+        return self.transpose(axes).reshape(-1)
+    if order == "A":
         order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
     return self.reshape(-1, order=order)
-
-
-def _flatten(self, order="C"):
-    if order in ("A", "K"):
-        order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
-    return self.copy(order=order).reshape(-1, order=order)
 
 
 def _view(self, dtype=None):
@@ -128,8 +142,8 @@ _methods = {
     "__copy__": lambda self: self.copy(),
     "__deepcopy__": lambda self, memo: self.copy(),
     "tolist": lambda self: self.get().tolist(),
+    "item": _item,
     "ravel": _ravel,
-    "flatten": _flatten,
     "view": _view,
     "flags": property(lambda self: Flags(self._c_contiguous, self._f_contiguous, self.base is None)),
     "data": property(lambda self: MemoryPointer(self._ptr, self._device_id)),

@@ -58,6 +58,8 @@ def asnumpy(a, stream=None, order="C", out=None):
     if out is not None:
         out[...] = a
         return out
+    if isinstance(a, numpy.ndarray):
+        return a
     return numpy.asarray(a, order=order)
 
 

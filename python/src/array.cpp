@@ -31,6 +31,13 @@ py::object numpy() {
 
 NdArray owner(Array a) { return NdArray{std::move(a), py::none()}; }
 
+// NumPy warns when a cast drops imaginary parts; so do we.
+void warn_complex_to_real() {
+  py::object w = numpy().attr("exceptions").attr("ComplexWarning");
+  if (PyErr_WarnEx(w.ptr(), "Casting complex values to real discards the imaginary part", 1) < 0)
+    throw py::error_already_set();
+}
+
 // A host NumPy array -> a new device array with the same values, dtype and (C or F) layout.
 NdArray from_numpy(py::handle obj, py::handle dtype) {
   py::array host = numpy().attr("asarray")(obj, dtype.is_none() ? py::object(py::none()) : py::reinterpret_borrow<py::object>(dtype));
@@ -122,7 +129,8 @@ void assign(const Array& dst, py::handle value) {
     if (py::isinstance<py::str>(value)) throw TypeError("cannot assign a str to a numeric cuarray array");
     py::array host = numpy().attr("asarray")(value);
     if (host.ndim() == 0) {
-      assign(dst, host.attr("item")());
+      std::string bytes = scalar_bytes(host, dst.dtype());
+      ops::fill(dst, bytes.data());
       return;
     }
     broadcast_strides(Shape(host.shape(), host.shape() + host.ndim()), Strides(host.ndim(), 0), dst.shape());
@@ -131,12 +139,6 @@ void assign(const Array& dst, py::handle value) {
     std::string bytes = scalar_bytes(value, dst.dtype());
     ops::fill(dst, bytes.data());
   }
-}
-
-py::object item(const NdArray& self) {
-  if (self.array.size() != 1)
-    throw ValueError("can only convert an array of size 1 to a Python scalar");
-  return to_numpy(self, py::none()).attr("item")();
 }
 
 }  // namespace
@@ -180,7 +182,9 @@ void init_array(py::module_& m) {
       .def("reshape",
            [](py::object self, py::args args, py::kwargs kwargs) {
              const NdArray& s = self.cast<const NdArray&>();
-             char order = to_order(kwargs.contains("order") ? kwargs["order"] : py::none(), 'C');
+             py::object order_obj = py::none();
+             if (kwargs.contains("order")) order_obj = kwargs["order"];
+             char order = to_order(order_obj, 'C');
              if (order != 'C' && order != 'F') throw ValueError("order must be 'C' or 'F' for reshape");
              py::object shape_obj = args.size() == 1 ? py::object(args[0]) : py::object(args);
              Array r = ops::reshape(s.array, to_shape(shape_obj), order);
@@ -208,7 +212,9 @@ void init_array(py::module_& m) {
       .def("squeeze",
            [](py::object self, py::handle axis) {
              const NdArray& s = self.cast<const NdArray&>();
-             return NdArray::view_of(s, self, ops::squeeze(s.array, to_axes(axis)));
+             std::optional<std::vector<std::int64_t>> axes;
+             if (!axis.is_none()) axes = to_axes(axis);
+             return NdArray::view_of(s, self, ops::squeeze(s.array, axes));
            },
            "axis"_a = py::none())
       .def("_expand_dims",
@@ -245,6 +251,7 @@ void init_array(py::module_& m) {
              const NdArray& s = self.cast<const NdArray&>();
              DType dt = to_dtype(dtype);
              char o = to_order(order, 'K');
+             if (is_complex(s.array.dtype()) && !is_complex(dt) && dt != DType::Bool) warn_complex_to_real();
              if (!copy && dt == s.array.dtype() &&
                  (o == 'K' || o == 'A' || (o == 'C' && s.array.c_contiguous()) || (o == 'F' && s.array.f_contiguous())))
                return self;
@@ -254,6 +261,14 @@ void init_array(py::module_& m) {
       .def("copy",
            [](const NdArray& s, py::handle order) {
              return owner(ops::astype(s.array, s.array.dtype(), to_order(order, 'C')));
+           },
+           "order"_a = "C")
+      .def("flatten",
+           [](const NdArray& s, py::handle order) {
+             char o = to_order(order, 'C');
+             if (o == 'K' || o == 'A')
+               throw ValueError("cuarray: flatten takes order 'C' or 'F'; use ravel(order='K') for memory order");
+             return owner(ops::reshape(ops::astype(s.array, s.array.dtype(), o), {-1}, o));
            },
            "order"_a = "C")
       .def("fill", [](const NdArray& s, py::handle value) { assign(s.array, value); }, "value"_a)
@@ -272,8 +287,7 @@ void init_array(py::module_& m) {
                                ", the new values are " + py::str(host.dtype()).cast<std::string>());
              ops::copy_into(s.array, from_numpy(host, py::none()).array);
            },
-           "arr"_a, "stream"_a = py::none())
-      .def("item", &item);
+           "arr"_a, "stream"_a = py::none());
 
   m.def("_from_numpy", &from_numpy, "obj"_a, "dtype"_a = py::none());
   m.def("_to_numpy", &to_numpy, "a"_a, "out"_a = py::none());
@@ -282,6 +296,7 @@ void init_array(py::module_& m) {
   m.def("empty", [](py::handle shape, py::handle dtype, py::handle order) {
         return owner(Array(to_shape(shape), to_dtype(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
       }, "shape"_a, "dtype"_a = py::none(), "order"_a = "C");
+  m.def("_empty_like", [](const NdArray& a, py::handle dtype) { return owner(Array::like(a.array, to_dtype(dtype))); });
   m.def("zeros", [](py::handle shape, py::handle dtype, py::handle order) {
         return owner(ops::zeros(to_shape(shape), to_dtype(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
       }, "shape"_a, "dtype"_a = py::none(), "order"_a = "C");

@@ -90,7 +90,10 @@ py::tuple to_tuple(const std::vector<std::int64_t>& v) {
 }
 
 std::string scalar_bytes(py::handle value, DType dtype) {
-  py::array arr = numpy().attr("array")(value, to_numpy_dtype(dtype));
+  // Python numbers must fit the dtype (OverflowError otherwise); NumPy values are cast as NumPy casts them.
+  bool python_number = PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr()) || PyComplex_Check(value.ptr());
+  py::array arr = python_number ? numpy().attr("array")(value, to_numpy_dtype(dtype))
+                                : numpy().attr("asarray")(value).attr("astype")(to_numpy_dtype(dtype));
   if (arr.ndim() != 0) throw ValueError("setting an array element with a sequence.");
   return std::string(static_cast<const char*>(arr.data()), static_cast<size_t>(itemsize(dtype)));
 }

@@ -138,8 +138,8 @@ void copy_into(const Array& dst, const Array& src) {
 
 Array astype(const Array& src, DType dtype, char order) {
   Order o = Order::C;
-  if (order == 'F' || ((order == 'K' || order == 'A') && src.f_contiguous() && !src.c_contiguous())) o = Order::F;
-  Array out(src.shape(), dtype, o);
+  if (order == 'F' || (order == 'A' && src.f_contiguous() && !src.c_contiguous())) o = Order::F;
+  Array out = order == 'K' ? Array::like(src, dtype) : Array(src.shape(), dtype, o);
   copy_into(out, src);
   return out;
 }

@@ -1,6 +1,7 @@
 #include "cuarray/ops/shape_ops.h"
 
 #include <algorithm>
+#include <climits>
 #include <string>
 
 #include "cuarray/error.h"
@@ -18,7 +19,9 @@ Shape infer_shape(const Shape& shape, std::int64_t size) {
       unknown = static_cast<int>(i);
     } else if (out[i] < 0) {
       throw ValueError("negative dimensions not allowed");
-    } else {
+    } else if (out[i] != 0 && known > INT64_MAX / out[i]) {
+      known = -1;  // overflows: can match no size
+    } else if (known >= 0) {
       known *= out[i];
     }
   }
@@ -26,6 +29,7 @@ Shape infer_shape(const Shape& shape, std::int64_t size) {
     std::string s = shape_str(shape);
     throw ValueError("cannot reshape array of size " + std::to_string(size) + " into shape " + s);
   };
+  if (known < 0) fail();
   if (unknown >= 0) {
     if (known == 0 || size % known) fail();
     out[unknown] = size / known;
@@ -125,14 +129,15 @@ Array moveaxis(const Array& a, std::int64_t source, std::int64_t destination) {
   return transpose(a, order);
 }
 
-Array squeeze(const Array& a, const std::vector<std::int64_t>& axes) {
+Array squeeze(const Array& a, const std::optional<std::vector<std::int64_t>>& axes) {
   int nd = a.ndim();
   std::vector<bool> drop(nd, false);
-  if (axes.empty()) {
+  if (!axes) {
     for (int i = 0; i < nd; ++i) drop[i] = a.shape()[i] == 1;
   } else {
-    for (auto ax : axes) {
+    for (auto ax : *axes) {
       int i = normalize_axis(ax, nd);
+      if (drop[i]) throw ValueError("duplicate value in 'axis'");
       if (a.shape()[i] != 1) throw ValueError("cannot select an axis to squeeze out which has size not equal to one");
       drop[i] = true;
     }

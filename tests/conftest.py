@@ -1,0 +1,282 @@
+"""Shared fixtures and helpers for the cuarray test suite.
+
+Markers:
+  gpu        needs a CUDA device; skipped when ``cuarray.cuda.is_available()`` is False.
+  nogpu      tests the behaviour on a machine without GPU or driver; skipped when a GPU is available.
+  multi_gpu  needs at least two CUDA devices (also implies ``gpu``).
+
+Test modules import the helpers below with ``from conftest import ...``.
+"""
+
+import os
+import subprocess
+import sys
+
+import cuarray
+import cuarray as cp
+import numpy as np
+import pytest
+
+# Make ``from conftest import ...`` work whatever pytest's import mode is.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
+
+
+# ---------------------------------------------------------------------------------------------
+# Markers and GPU detection
+# ---------------------------------------------------------------------------------------------
+
+_gpu_state = None
+
+
+def gpu_state():
+    """(available, device_count), computed once. is_available() must not raise; if it does, the
+    error is remembered and reported by tests/test_import.py, and the run proceeds as without GPU."""
+    global _gpu_state
+    if _gpu_state is None:
+        try:
+            available = bool(cuarray.cuda.is_available())
+        except Exception:  # noqa: BLE001 - reported by test_import.py::test_is_available_never_raises
+            available = False
+        count = 0
+        if available:
+            try:
+                count = int(cuarray.cuda.runtime.getDeviceCount())
+            except Exception:  # noqa: BLE001 - tests/cuda/test_device.py reports it
+                count = 0
+        _gpu_state = (available, count)
+    return _gpu_state
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "gpu: needs a CUDA device; skipped when cuarray.cuda.is_available() is False"
+    )
+    config.addinivalue_line(
+        "markers", "nogpu: checks the behaviour without GPU or driver; skipped when a GPU is available"
+    )
+    config.addinivalue_line("markers", "multi_gpu: needs at least two CUDA devices")
+
+
+def pytest_collection_modifyitems(config, items):
+    available, count = gpu_state()
+    skip_gpu = pytest.mark.skip(reason="no CUDA device available (cuarray.cuda.is_available() is False)")
+    skip_nogpu = pytest.mark.skip(reason="a CUDA device is available; this test checks the no-GPU behaviour")
+    skip_multi = pytest.mark.skip(reason=f"needs at least 2 CUDA devices, found {count}")
+    for item in items:
+        needs_multi = item.get_closest_marker("multi_gpu") is not None
+        needs_gpu = needs_multi or item.get_closest_marker("gpu") is not None
+        if needs_gpu and not available:
+            item.add_marker(skip_gpu)
+        elif needs_multi and count < 2:
+            item.add_marker(skip_multi)
+        if item.get_closest_marker("nogpu") is not None and available:
+            item.add_marker(skip_nogpu)
+
+
+# ---------------------------------------------------------------------------------------------
+# Dtypes and data
+# ---------------------------------------------------------------------------------------------
+
+ALL_DTYPES = [
+    np.dtype(n)
+    for n in (
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    )
+]
+SIGNED_DTYPES = [d for d in ALL_DTYPES if d.kind == "i"]
+UNSIGNED_DTYPES = [d for d in ALL_DTYPES if d.kind == "u"]
+INT_DTYPES = SIGNED_DTYPES + UNSIGNED_DTYPES
+FLOAT_DTYPES = [d for d in ALL_DTYPES if d.kind == "f"]
+COMPLEX_DTYPES = [d for d in ALL_DTYPES if d.kind == "c"]
+NUMERIC_DTYPES = [d for d in ALL_DTYPES if d.kind != "b"]
+# A few dtypes that cover every kind, for tests where the dtype matters little.
+SOME_DTYPES = [np.dtype(n) for n in ("bool", "int8", "uint32", "int64", "float16", "float64", "complex64")]
+
+
+def dtype_id(dt):
+    return np.dtype(dt).name
+
+
+def make_data(shape, dtype, seed=0):
+    """Random NumPy data of `dtype` and `shape`, never all zeros (if not empty).
+
+    Values are small and exactly representable in every dtype of their kind: integers in
+    [-60, 60) (unsigned: [0, 120)), floats are multiples of 1/8 in [-30, 30] (exact in float16).
+    """
+    dtype = np.dtype(dtype)
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    rng = np.random.default_rng(seed)
+    if dtype.kind == "b":
+        a = rng.random(shape) < 0.5
+    elif dtype.kind == "i":
+        a = rng.integers(-60, 60, size=shape)
+    elif dtype.kind == "u":
+        a = rng.integers(0, 120, size=shape)
+    elif dtype.kind == "f":
+        a = np.round(rng.uniform(-30, 30, size=shape) * 8) / 8
+    else:
+        a = np.round(rng.uniform(-30, 30, size=shape) * 8) / 8 + 1j * (
+            np.round(rng.uniform(-30, 30, size=shape) * 8) / 8
+        )
+    a = np.array(a, dtype=dtype)
+    if a.size and not a.any():
+        a.flat[0] = 1
+    return a
+
+
+def different_values(a):
+    """An array of a's shape and dtype whose every element differs from a's."""
+    a = np.asarray(a)
+    if a.dtype.kind == "b":
+        return np.logical_not(a)
+    return (a + np.ones((), dtype=a.dtype)).astype(a.dtype)
+
+
+_RTOL = {"e": 1e-3, "f": 1e-6, "d": 1e-12, "F": 1e-6, "D": 1e-12}
+
+
+def assert_same(actual, expected, *, rtol=None, atol=0.0):
+    """`actual` is a cuarray.ndarray with expected's dtype, shape and values.
+
+    Integers and bools must be equal; floats and complex within a tight tolerance (NaN equals NaN).
+    """
+    __tracebackhide__ = True
+    assert isinstance(actual, cp.ndarray), f"expected a cuarray.ndarray, got {type(actual)!r}"
+    expected = np.asarray(expected)
+    assert actual.dtype == expected.dtype, f"dtype {actual.dtype} != expected {expected.dtype}"
+    assert tuple(actual.shape) == expected.shape, f"shape {actual.shape} != expected {expected.shape}"
+    got = cp.asnumpy(actual)
+    assert type(got) is np.ndarray, f"asnumpy returned {type(got)!r}"
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    if expected.dtype.kind in "biu":
+        np.testing.assert_array_equal(got, expected, strict=True)
+    else:
+        tol = _RTOL[expected.dtype.char] if rtol is None else rtol
+        np.testing.assert_allclose(got, expected, rtol=tol, atol=atol, equal_nan=True)
+
+
+def assert_strides_match(r, e):
+    """Strides agree with NumPy's on every axis longer than 1 (the others never affect addressing;
+    for empty arrays none do)."""
+    __tracebackhide__ = True
+    if e.size:
+        got = [s for s, n in zip(r.strides, r.shape) if n > 1]
+        want = [s for s, n in zip(e.strides, e.shape) if n > 1]
+        assert got == want, f"strides {r.strides} != NumPy's {e.strides} for shape {e.shape}"
+
+
+def mentions_number(text, n):
+    """`text` contains the integer n, written plainly or with thousands separators."""
+    return any(s in text for s in (str(n), f"{n:,}", f"{n:_}", f"{n:,}".replace(",", " ")))
+
+
+# ---------------------------------------------------------------------------------------------
+# Layouts: the same view applied to a NumPy array and to its cuarray copy
+# ---------------------------------------------------------------------------------------------
+
+# name -> (shape of the C-contiguous base, view to apply to it)
+LAYOUTS = {
+    "c2d": ((3, 4), lambda a: a),
+    "f2d": ((4, 3), lambda a: a.T),
+    "strided": ((6, 8), lambda a: a[1::2, ::3]),
+    "negative": ((3, 5), lambda a: a[::-1, ::-2]),
+    "1d": ((7,), lambda a: a),
+    "1d_negative": ((9,), lambda a: a[::-2]),
+    "3d_permuted": ((2, 3, 4), lambda a: a.transpose(2, 0, 1)[::-1]),
+    "0d": ((), lambda a: a),
+    "empty": ((0, 3), lambda a: a),
+    "empty_strided": ((4, 6), lambda a: a[2:2, ::2]),
+}
+LAYOUT_NAMES = list(LAYOUTS)
+# Layouts with at least one element and at least one dimension.
+NONEMPTY_LAYOUTS = [n for n in LAYOUT_NAMES if n not in ("0d", "empty", "empty_strided")]
+
+
+def np_layout(layout, dtype, seed=0):
+    """(numpy base, numpy view) for `layout`."""
+    shape, view = LAYOUTS[layout]
+    base = make_data(shape, dtype, seed)
+    return base, view(base)
+
+
+def make_pair(layout, dtype, seed=0):
+    """(cuarray view, numpy view): the same values with the same layout on both sides."""
+    shape, view = LAYOUTS[layout]
+    base = make_data(shape, dtype, seed)
+    return view(cp.asarray(base)), view(base)
+
+
+def make_pair_with_base(layout, dtype, seed=0):
+    """(cuarray base, numpy base, cuarray view, numpy view)."""
+    shape, view = LAYOUTS[layout]
+    base = make_data(shape, dtype, seed)
+    xbase = cp.asarray(base)
+    return xbase, base, view(xbase), view(base)
+
+
+def assert_write_through(cp_base, np_base, cp_res, np_res):
+    """Write new values into both results, then compare the bases.
+
+    NumPy's base changes exactly when np_res is a view of it, so this checks that cuarray returns a
+    view where NumPy does and a copy where NumPy copies.
+    """
+    __tracebackhide__ = True
+    new = different_values(np_res)
+    np_res[...] = new
+    cp_res[...] = cp.asarray(new)
+    assert_same(cp_res, np_res)
+    assert_same(cp_base, np_base)
+
+
+# ---------------------------------------------------------------------------------------------
+# Subprocesses
+# ---------------------------------------------------------------------------------------------
+
+
+def subprocess_env(extra=None):
+    """This process's environment, such that a child imports the same cuarray; `extra` overrides
+    (a value of None removes the variable)."""
+    env = dict(os.environ)
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(cuarray.__file__)))
+    # Only when cuarray was found through a plain sys.path entry (not an editable-install hook).
+    if any(os.path.abspath(p or os.getcwd()) == pkg_parent for p in sys.path):
+        env["PYTHONPATH"] = os.pathsep.join(
+            [pkg_parent] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+        )
+    for k, v in (extra or {}).items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = str(v)
+    return env
+
+
+def run_python(*args, code=None, env=None, timeout=300, cwd=None):
+    """Run ``python [-c code] *args`` in a child process; returns the CompletedProcess."""
+    cmd = [sys.executable]
+    if code is not None:
+        cmd += ["-c", code]
+    cmd += list(args)
+    return subprocess.run(
+        cmd, capture_output=True, text=True, env=subprocess_env(env), timeout=timeout, cwd=cwd, check=False
+    )
+
+
+def describe(proc):
+    """Text for an assertion message about a finished subprocess."""
+    return f"rc={proc.returncode}\n--- stdout ---\n{proc.stdout}\n--- stderr ---\n{proc.stderr}"

@@ -1,0 +1,437 @@
+"""cuarray.ndarray: attributes, flags, repr/str, scalar conversions, item/tolist, copy/astype/fill."""
+
+import gc
+import operator
+import warnings
+
+import cuarray as cp
+import numpy as np
+import pytest
+from conftest import (
+    ALL_DTYPES,
+    LAYOUT_NAMES,
+    NONEMPTY_LAYOUTS,
+    SOME_DTYPES,
+    assert_same,
+    assert_strides_match,
+    assert_write_through,
+    dtype_id,
+    make_data,
+    make_pair,
+    make_pair_with_base,
+)
+
+pytestmark = pytest.mark.gpu
+
+ComplexWarning = np.exceptions.ComplexWarning
+
+
+# ---- attributes ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_attributes_match_numpy(layout, dtype):
+    x, a = make_pair(layout, dtype)
+    assert isinstance(x, cp.ndarray)
+    assert type(x.shape) is tuple and x.shape == a.shape
+    assert all(type(s) is int for s in x.shape)
+    assert type(x.strides) is tuple and x.strides == a.strides
+    assert isinstance(x.dtype, np.dtype) and x.dtype == a.dtype
+    assert x.ndim == a.ndim
+    assert x.size == a.size
+    assert x.itemsize == a.itemsize
+    assert x.nbytes == a.nbytes
+    for v in (x.ndim, x.size, x.itemsize, x.nbytes):
+        assert type(v) is int
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+def test_dtype_is_numpy_dtype(dtype):
+    x = cp.zeros((2, 3), dtype=dtype)
+    assert isinstance(x.dtype, np.dtype)
+    assert x.dtype == dtype
+    assert x.dtype.type is dtype.type
+    assert x.itemsize == dtype.itemsize
+    assert x.strides == (3 * dtype.itemsize, dtype.itemsize)
+
+
+@pytest.mark.parametrize("dtype", SOME_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_flags_match_numpy(layout, dtype):
+    x, a = make_pair(layout, dtype)
+    assert x.flags.c_contiguous == a.flags.c_contiguous
+    assert x.flags.f_contiguous == a.flags.f_contiguous
+    assert x.flags.owndata == a.flags.owndata
+    assert x.flags["C_CONTIGUOUS"] == a.flags["C_CONTIGUOUS"]
+    assert x.flags["F_CONTIGUOUS"] == a.flags["F_CONTIGUOUS"]
+    assert x.flags["OWNDATA"] == a.flags["OWNDATA"]
+
+
+def test_flags_of_new_arrays():
+    c = cp.zeros((3, 4))
+    f = cp.zeros((3, 4), order="F")
+    assert (c.flags.c_contiguous, c.flags.f_contiguous, c.flags.owndata) == (True, False, True)
+    assert (f.flags.c_contiguous, f.flags.f_contiguous, f.flags.owndata) == (False, True, True)
+    v = c[:, 1:]
+    assert (v.flags.c_contiguous, v.flags.f_contiguous, v.flags.owndata) == (False, False, False)
+
+
+def test_base():
+    x = cp.arange(12)
+    assert x.base is None
+    v = x[2:]
+    assert v.base is x
+    assert v[::2].base is x  # a view of a view points at the owner, as in NumPy
+    assert x.reshape(3, 4).base is x
+    assert x.reshape(3, 4).T.base is x
+    c = v.copy()
+    assert c.base is None
+
+
+def test_data_ptr():
+    x = cp.arange(10, dtype=np.int32)
+    assert type(x.data.ptr) is int
+    assert x.data.ptr != 0
+    assert x[3:].data.ptr == x.data.ptr + 3 * 4
+    assert x[::-1].data.ptr == x.data.ptr + 9 * 4
+    y = x.reshape(2, 5)
+    assert y.data.ptr == x.data.ptr
+    assert y[1, ::-2].data.ptr == x.data.ptr + (5 + 4) * 4
+    assert x.copy().data.ptr != x.data.ptr
+
+
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_T(layout):
+    x, a = make_pair(layout, np.float32)
+    assert_same(x.T, a.T)
+    assert_strides_match(x.T, a.T)
+
+
+@pytest.mark.parametrize("layout", NONEMPTY_LAYOUTS + ["empty"])
+def test_len(layout):
+    x, a = make_pair(layout, np.int16)
+    assert len(x) == len(a)
+
+
+def test_len_of_0d_raises():
+    with pytest.raises(TypeError, match="len\\(\\) of unsized object"):
+        len(cp.array(5))
+
+
+def test_array_keeps_values_after_gc():
+    x = cp.asarray(make_data((100,), np.float64))
+    ref = cp.asnumpy(x)
+    gc.collect()
+    junk = [cp.ones(100) for _ in range(5)]
+    assert len(junk) == 5
+    assert_same(x, ref)
+
+
+# ---- repr / str ---------------------------------------------------------------------------------
+
+REPR_CASES = {
+    "float_1d": lambda: np.array([2.0, 4.0, 6.0]),
+    "int32_2d": lambda: np.array([[1, 2], [3, 4]], dtype=np.int32),
+    "int64": lambda: np.arange(6),
+    "bool": lambda: np.array([True, False, True]),
+    "complex128": lambda: np.array([1 + 2j, -3.5j, 0]),
+    "complex64": lambda: np.array([1 + 2j, 0.5], dtype=np.complex64),
+    "float16": lambda: np.array([0.5, -1.25, 3], dtype=np.float16),
+    "float32_3d": lambda: make_data((2, 2, 3), np.float32),
+    "uint8": lambda: np.array([0, 255, 7], dtype=np.uint8),
+    "0d_float": lambda: np.array(3.0),
+    "0d_int": lambda: np.array(-7),
+    "0d_bool": lambda: np.array(True),
+    "0d_complex": lambda: np.array(1 - 1j),
+    "empty_float": lambda: np.array([]),
+    "empty_int32": lambda: np.zeros(0, dtype=np.int32),
+    "empty_2d": lambda: np.zeros((0, 3)),
+    "special": lambda: np.array([np.nan, np.inf, -np.inf, -0.0, 1e300, 1e-300]),
+    "wide_values": lambda: np.array([1e-8, 1.0, 12345678.9]),
+    "summarized": lambda: np.arange(2000.0),
+    "summarized_2d": lambda: np.arange(3000, dtype=np.int16).reshape(30, 100),
+}
+
+
+@pytest.mark.parametrize("case", list(REPR_CASES))
+def test_repr_and_str_match_numpy(case):
+    a = REPR_CASES[case]()
+    x = cp.asarray(a)
+    assert repr(x) == repr(a)
+    assert str(x) == str(a)
+
+
+def test_repr_examples_from_spec():
+    assert repr(cp.array([2.0, 4.0, 6.0])) == "array([2., 4., 6.])"
+    assert repr(cp.array([[1, 2], [3, 4]], dtype=np.int32)) == "array([[1, 2],\n       [3, 4]], dtype=int32)"
+    assert str(cp.array([[1, 2], [3, 4]])) == "[[1 2]\n [3 4]]"
+
+
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_repr_of_views(layout):
+    x, a = make_pair(layout, np.float64)
+    assert repr(x) == repr(a)
+    assert str(x) == str(a)
+
+
+# ---- item / tolist / Python scalars -------------------------------------------------------------
+
+
+def _types(obj):
+    if isinstance(obj, list):
+        return [_types(o) for o in obj]
+    return type(obj)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("shape", [(), (1,), (1, 1)], ids=str)
+def test_item(dtype, shape):
+    a = make_data(shape, dtype, seed=3)
+    x = cp.asarray(a)
+    v = x.item()
+    assert v == a.item()
+    assert type(v) is type(a.item())
+
+
+def test_item_with_index():
+    a = make_data((3, 4), np.int32)
+    x = cp.asarray(a)
+    assert x.item(5) == a.item(5)
+    assert x.item(1, 2) == a.item(1, 2)
+    assert x.item(-1) == a.item(-1)
+
+
+def test_item_of_larger_array_raises():
+    with pytest.raises(ValueError):
+        cp.arange(3).item()
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_tolist(layout, dtype):
+    x, a = make_pair(layout, dtype)
+    got = x.tolist()
+    assert got == a.tolist()
+    assert _types(got) == _types(a.tolist())
+
+
+CONVERSIONS = {"float": float, "int": int, "bool": bool, "index": operator.index}
+
+
+def _numpy_conversion(conv, a0):
+    """What NumPy gives for conv on the 0-d array a0: ("value", v) or ("raises", type)."""
+    try:
+        return "value", conv(a0)
+    except Exception as e:  # noqa: BLE001
+        return "raises", type(e)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("shape", [(), (1,), (1, 1, 1)], ids=str)
+@pytest.mark.parametrize("conv", list(CONVERSIONS))
+def test_scalar_conversions_of_size_1(conv, shape, dtype):
+    # Size-1 arrays of any ndim convert like NumPy's 0-d array of the same value (CuPy semantics;
+    # __index__ only for 0-d, as NumPy).
+    if conv == "index" and shape != ():
+        pytest.skip("__index__ is tested on 0-d arrays")
+    fn = CONVERSIONS[conv]
+    a = make_data(shape, dtype, seed=5)
+    x = cp.asarray(a)
+    kind, expected = _numpy_conversion(fn, a.reshape(()))
+    if kind == "raises":
+        with pytest.raises(expected):
+            fn(x)
+    else:
+        got = fn(x)
+        assert type(got) is type(expected)
+        assert got == expected
+
+
+@pytest.mark.parametrize("value, expected", [(2.7, 2), (-2.7, -2), (0.5, 0), (-0.0, 0)])
+def test_int_truncates_toward_zero(value, expected):
+    assert int(cp.array(value)) == expected
+    assert int(cp.array([value])) == expected
+
+
+def test_bool_of_zero_and_nonzero():
+    assert bool(cp.array(0)) is False
+    assert bool(cp.array([0.0])) is False
+    assert bool(cp.array([[3]])) is True
+    assert bool(cp.array(0j)) is False
+    assert bool(cp.array(1j)) is True
+
+
+@pytest.mark.parametrize("conv", [float, int, operator.index], ids=["float", "int", "index"])
+@pytest.mark.parametrize("shape", [(2,), (2, 3)], ids=str)
+def test_conversion_of_larger_arrays_raises_type_error(conv, shape):
+    x = cp.zeros(shape, dtype=np.int64)
+    with pytest.raises(TypeError):
+        conv(x)
+
+
+@pytest.mark.parametrize("conv", [float, int], ids=["float", "int"])
+def test_conversion_of_larger_arrays_message(conv):
+    with pytest.raises(TypeError, match="can be converted to Python scalars"):
+        conv(cp.arange(3.0))
+
+
+@pytest.mark.parametrize("shape", [(2,), (2, 2)], ids=str)
+def test_bool_of_larger_array_raises(shape):
+    with pytest.raises(ValueError, match="truth value of an array with more than one element is ambiguous"):
+        bool(cp.ones(shape))
+
+
+# ---- copy ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_copy(layout, order):
+    xb, ab, x, a = make_pair_with_base(layout, np.float32)
+    c, e = x.copy(order=order), a.copy(order=order)
+    assert_same(c, e)
+    assert c.flags.c_contiguous == e.flags.c_contiguous
+    assert c.flags.f_contiguous == e.flags.f_contiguous
+    assert c.flags.owndata and c.base is None
+    assert_write_through(xb, ab, c, e)  # a copy: the original does not change
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+def test_copy_default_order_is_c(dtype):
+    x, a = make_pair("f2d", dtype)
+    c = x.copy()
+    assert c.flags.c_contiguous
+    assert_same(c, a)
+
+
+# ---- astype -------------------------------------------------------------------------------------
+
+
+def _astype_source(src, dst):
+    """Values of dtype src that dst can represent (float->int: in range, truncated)."""
+    src, dst = np.dtype(src), np.dtype(dst)
+    if src.kind == "b":
+        return np.array([True, False, True, True], dtype=src)
+    vals = [0, 1, 2, 3, 7, 42, 100, 127]
+    negative_ok = src.kind in "ifc" and dst.kind not in "u"
+    if negative_ok:
+        vals += [-1, -5, -128]
+    if src.kind in "fc":
+        vals += [0.5, 2.75, 99.25]
+        if negative_ok:
+            vals += [-0.5, -2.75]
+    a = np.array(vals, dtype=np.float64)
+    if src.kind == "c":
+        return (a + 1j * a[::-1]).astype(src)
+    return a.astype(src)
+
+
+@pytest.mark.parametrize("dst", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("src", ALL_DTYPES, ids=dtype_id)
+def test_astype_every_pair(src, dst):
+    a = _astype_source(src, dst)[::-1]  # non-contiguous source
+    x = cp.asarray(_astype_source(src, dst))[::-1]
+    with warnings.catch_warnings(record=True) as np_warnings:
+        warnings.simplefilter("always")
+        expected = a.astype(dst)
+    numpy_warns = any(issubclass(w.category, ComplexWarning) for w in np_warnings)
+    if numpy_warns:
+        with pytest.warns(ComplexWarning):
+            y = x.astype(dst)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ComplexWarning)
+            y = x.astype(dst)
+    assert_same(y, expected)
+    assert y.flags.owndata
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["float32", "f4", np.float32, np.dtype("int16"), float, int, bool, complex, "complex64", "u1", np.bool_],
+    ids=lambda s: getattr(s, "__name__", str(s)),
+)
+def test_astype_dtype_specifiers(spec):
+    a = make_data((5,), np.int32)
+    x = cp.asarray(a)
+    assert_same(x.astype(spec), a.astype(spec))
+
+
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_astype_layouts(layout):
+    x, a = make_pair(layout, np.int16)
+    assert_same(x.astype(np.complex128), a.astype(np.complex128))
+    assert_same(x.astype(np.float16), a.astype(np.float16))
+
+
+def test_astype_copy_false_same_dtype_returns_self():
+    x = cp.arange(5, dtype=np.float32)
+    assert x.astype(np.float32, copy=False) is x
+    assert x.astype("float32", copy=False) is x
+
+
+def test_astype_copy_true_same_dtype_copies():
+    a = np.arange(5, dtype=np.float32)
+    x = cp.asarray(a)
+    y = x.astype(np.float32)
+    assert y is not x
+    y.fill(9)
+    assert_same(x, a)
+    z = x.astype(np.float32, copy=True)
+    assert z is not x and z.base is None
+
+
+def test_astype_copy_false_other_dtype():
+    a = np.arange(5, dtype=np.float32)
+    x = cp.asarray(a)
+    y = x.astype(np.int64, copy=False)
+    assert_same(y, a.astype(np.int64))
+
+
+# ---- fill ---------------------------------------------------------------------------------------
+
+FILL_VALUES = {
+    "int": 7,
+    "float": 2.5,
+    "true": True,
+    "false": False,
+    "np_int8": np.int8(-3),
+    "np_float32": np.float32(1.5),
+}
+
+
+@pytest.mark.parametrize("value", list(FILL_VALUES))
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+def test_fill(dtype, value):
+    v = FILL_VALUES[value]
+    a = make_data((3, 4), dtype)
+    x = cp.asarray(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            a.fill(v)
+        except Exception as e:  # noqa: BLE001
+            with pytest.raises(type(e)):
+                x.fill(v)
+            return
+    assert x.fill(v) is None
+    assert_same(x, a)
+
+
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_fill_views(layout):
+    xb, ab, x, a = make_pair_with_base(layout, np.complex64)
+    x.fill(1 - 2j)
+    a.fill(1 - 2j)
+    assert_same(x, a)
+    assert_same(xb, ab)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+def test_fill_with_own_scalar_type(dtype):
+    a = make_data((7,), dtype, seed=11)
+    value = a[3]  # a NumPy scalar of this dtype
+    x = cp.zeros(7, dtype=dtype)
+    x.fill(value)
+    assert_same(x, np.full(7, value, dtype=dtype))

@@ -1,0 +1,295 @@
+"""Host <-> device transfers: array/asarray, asnumpy, ndarray.get/set, and the ban on implicit
+conversion to NumPy."""
+
+import re
+
+import cuarray as cp
+import numpy as np
+import pytest
+from conftest import (
+    ALL_DTYPES,
+    LAYOUT_NAMES,
+    SOME_DTYPES,
+    assert_same,
+    dtype_id,
+    make_data,
+    make_pair,
+    np_layout,
+)
+
+pytestmark = pytest.mark.gpu
+
+IMPLICIT = re.escape(
+    "Implicit conversion to a NumPy array is not allowed. "
+    "Please use `.get()` to construct a NumPy array explicitly."
+)
+
+
+# ---- from Python objects ------------------------------------------------------------------------
+
+PY_OBJECTS = {
+    "ints": [1, 2, 3],
+    "floats": [1.0, 2.5, -3.0],
+    "mixed_int_float": [1, 2.5],
+    "bools": [True, False, True],
+    "complex": [1 + 2j, -1j],
+    "mixed_complex": [1, 2.0, 3j],
+    "nested": [[1, 2], [3, 4], [5, 6]],
+    "nested_3d": [[[1.5], [2]], [[3], [4]]],
+    "empty": [],
+    "empty_nested": [[], []],
+    "int_scalar": 5,
+    "float_scalar": 2.5,
+    "bool_scalar": True,
+    "complex_scalar": 1 - 1j,
+    "big_int": [2**40, -(2**40)],
+    "tuple": (1, 2, 3),
+    "list_of_tuples": [(1, 2), (3, 4)],
+    "numpy_scalars": [np.float32(1.5), np.float32(2)],
+    "numpy_scalar": np.int16(-3),
+    "numpy_float16_scalar": np.float16(0.5),
+    "special_floats": [np.nan, np.inf, -np.inf, -0.0],
+}
+
+
+@pytest.mark.parametrize("fn", ["array", "asarray"])
+@pytest.mark.parametrize("obj", list(PY_OBJECTS))
+def test_from_python_objects(obj, fn):
+    value = PY_OBJECTS[obj]
+    x = getattr(cp, fn)(value)
+    assert_same(x, getattr(np, fn)(value))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("obj", ["ints", "bools", "nested", "int_scalar", "empty"])
+def test_from_python_objects_with_dtype(obj, dtype):
+    value = PY_OBJECTS[obj]
+    assert_same(cp.array(value, dtype=dtype), np.array(value, dtype=dtype))
+    assert_same(cp.asarray(value, dtype=dtype), np.asarray(value, dtype=dtype))
+
+
+def test_negative_zero_survives():
+    x = cp.array([-0.0, 0.0])
+    assert np.signbit(cp.asnumpy(x)).tolist() == [True, False]
+
+
+def test_ragged_list_raises_value_error():
+    with pytest.raises(ValueError):
+        cp.array([[1, 2], [3]])
+
+
+# ---- from NumPy arrays --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fn", ["array", "asarray"])
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_from_numpy_any_layout(layout, dtype, fn):
+    _, a = np_layout(layout, dtype)
+    x = getattr(cp, fn)(a)
+    assert_same(x, a)
+
+
+@pytest.mark.parametrize("layout", ["c2d", "f2d", "negative", "3d_permuted", "0d", "empty"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.complex128, np.bool_], ids=dtype_id)
+def test_from_numpy_with_dtype(layout, dtype):
+    _, a = np_layout(layout, np.int16)
+    assert_same(cp.asarray(a, dtype=dtype), np.asarray(a, dtype=dtype))
+    assert_same(cp.array(a, dtype=dtype), np.array(a, dtype=dtype))
+
+
+def test_from_numpy_fortran_order():
+    a = np.asfortranarray(make_data((5, 7), np.float64))
+    assert_same(cp.asarray(a), a)
+    a3 = np.asfortranarray(make_data((2, 3, 4), np.int32))
+    assert_same(cp.array(a3), a3)
+
+
+def test_from_numpy_odd_strides():
+    base = make_data((10, 12, 3), np.float32)
+    views = [
+        base[::3, 1::5, ::-1],
+        base[:, :, 1],
+        base.transpose(2, 0, 1)[:, ::-4],
+        base[7:2:-2, ::-11],
+        base.reshape(-1)[::7],
+        base[:, ::2].swapaxes(0, 1),
+    ]
+    for a in views:
+        assert_same(cp.asarray(a), a)
+
+
+def test_from_numpy_special_values():
+    a = np.array([np.nan, np.inf, -np.inf, -0.0, 1e-45, 3.4e38], dtype=np.float32)
+    x = cp.asarray(a)
+    assert_same(x, a)
+    assert np.array_equal(np.signbit(cp.asnumpy(x)), np.signbit(a))
+
+
+def test_from_numpy_does_not_alias_host_memory():
+    a = np.arange(5.0)
+    x = cp.asarray(a)
+    a[0] = 100
+    assert_same(x, np.arange(5.0))
+
+
+def test_large_transfer_round_trip():
+    a = make_data((1 << 20,), np.float32, seed=7)
+    assert_same(cp.asarray(a), a)
+    b = a[::-3]
+    assert_same(cp.asarray(b), b)
+
+
+# ---- from cuarray arrays ------------------------------------------------------------------------
+
+
+def test_asarray_returns_same_object():
+    x = cp.arange(5)
+    assert cp.asarray(x) is x
+    assert cp.asarray(x, dtype=x.dtype) is x
+    assert cp.asarray(x, dtype="int64") is x
+    v = x[::2]
+    assert cp.asarray(v) is v
+
+
+def test_asarray_with_other_dtype_converts():
+    a = np.arange(5)
+    x = cp.asarray(a)
+    y = cp.asarray(x, dtype=np.float32)
+    assert y is not x
+    assert_same(y, a.astype(np.float32))
+
+
+@pytest.mark.parametrize("dtype", SOME_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_array_copies(layout, dtype):
+    x, a = make_pair(layout, dtype)
+    y = cp.array(x)
+    assert y is not x
+    assert y.flags.owndata and y.base is None
+    assert_same(y, a)
+    if y.size:
+        y.fill(1 if dtype != np.bool_ else False)
+        assert_same(x, a)  # x untouched
+
+
+def test_array_from_cuarray_with_dtype():
+    x, a = make_pair("negative", np.int32)
+    assert_same(cp.array(x, dtype=np.complex64), a.astype(np.complex64))
+
+
+# ---- to NumPy -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_asnumpy_and_get(layout, dtype):
+    x, a = make_pair(layout, dtype)
+    for got in (cp.asnumpy(x), x.get(), cp.asnumpy(x, stream=None), x.get(stream=None)):
+        assert type(got) is np.ndarray
+        assert got.dtype == a.dtype and got.shape == a.shape
+        np.testing.assert_array_equal(got, a, strict=True)
+
+
+def test_asnumpy_of_numpy_returns_it():
+    a = np.arange(4)
+    assert cp.asnumpy(a) is a
+    f = np.zeros((2, 3), order="F")
+    assert cp.asnumpy(f) is f
+
+
+def test_asnumpy_result_is_independent():
+    x = cp.arange(4)
+    a = cp.asnumpy(x)
+    a[0] = 42
+    assert_same(x, np.arange(4))
+
+
+@pytest.mark.parametrize("dtype", SOME_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_asnumpy_and_get_into_out(layout, dtype):
+    x, a = make_pair(layout, dtype)
+    out = np.empty(a.shape, dtype=a.dtype)
+    assert cp.asnumpy(x, out=out) is out
+    np.testing.assert_array_equal(out, a, strict=True)
+    out2 = np.empty(a.shape, dtype=a.dtype)
+    assert x.get(out=out2) is out2
+    np.testing.assert_array_equal(out2, a, strict=True)
+
+
+def test_get_on_a_stream():
+    s = cp.cuda.Stream()
+    x, a = make_pair("strided", np.float64)
+    np.testing.assert_array_equal(x.get(stream=s), a)
+    out = np.empty(a.shape, a.dtype)
+    cp.asnumpy(x, stream=s, out=out)
+    s.synchronize()
+    np.testing.assert_array_equal(out, a)
+
+
+# ---- ndarray.set --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", SOME_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_set_from_numpy_of_any_layout(layout, dtype):
+    _, a = np_layout(layout, dtype, seed=1)
+    x = cp.asarray(make_data(a.shape, dtype, seed=2))
+    assert x.set(a) is None
+    assert_same(x, a)
+
+
+def test_set_shape_mismatch_raises_and_leaves_target():
+    a = make_data((3, 4), np.float32)
+    x = cp.asarray(a)
+    with pytest.raises(ValueError):
+        x.set(np.zeros((4, 3), dtype=np.float32))
+    assert_same(x, a)
+
+
+# ---- implicit conversion is refused -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "convert",
+    [np.asarray, np.array, lambda x: x.__array__(), lambda x: np.asarray(x, dtype=np.float64)],
+    ids=["np.asarray", "np.array", "__array__", "np.asarray_dtype"],
+)
+def test_implicit_conversion_raises(convert):
+    x = cp.arange(3.0)
+    with pytest.raises(TypeError, match=IMPLICIT):
+        convert(x)
+
+
+def test_implicit_conversion_raises_for_0d_and_views():
+    for x in (cp.array(1.5), cp.arange(6).reshape(2, 3)[:, ::-1]):
+        with pytest.raises(TypeError, match=IMPLICIT):
+            np.asarray(x)
+
+
+# ---- several devices ----------------------------------------------------------------------------
+
+
+@pytest.mark.multi_gpu
+@pytest.mark.parametrize("fn", ["asarray", "array"])
+def test_asarray_moves_array_to_current_device(fn):
+    a = make_data((4, 5), np.float32)
+    with cp.cuda.Device(0):
+        x0 = cp.asarray(a)[:, ::-1]
+    with cp.cuda.Device(1):
+        x1 = getattr(cp, fn)(x0)
+        assert x1.device.id == 1
+        assert x1 is not x0
+    assert x0.device.id == 0
+    assert_same(x1, a[:, ::-1])
+    assert_same(x0, a[:, ::-1])
+
+
+@pytest.mark.multi_gpu
+def test_asnumpy_from_other_device():
+    a = make_data((10,), np.int64)
+    with cp.cuda.Device(1):
+        x1 = cp.asarray(a)
+    with cp.cuda.Device(0):
+        np.testing.assert_array_equal(cp.asnumpy(x1), a)
+        np.testing.assert_array_equal(x1.get(), a)
