@@ -4,10 +4,12 @@
 #include <pybind11/stl.h>
 
 #include "convert.h"
+#include "cuarray/error.h"
 #include "cuarray/jit/kernel_cache.h"
 #include "cuarray/jit/nvrtc.h"
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/creation.h"
+#include "cuarray/ops/ufunc.h"
 
 using namespace py::literals;
 
@@ -59,6 +61,19 @@ void init_jit(py::module_& m) {
   s.def("fill_strided", [](py::handle t, int nd, bool wide) { return as_tuple(ops::fill_strided_source(to_dtype(t), nd, wide)); });
   s.def("arange", [](py::handle t, bool wide) { return as_tuple(ops::arange_source(to_dtype(t), wide)); });
   s.def("linspace", [](py::handle t, bool wide) { return as_tuple(ops::linspace_source(to_dtype(t), wide)); });
+  // One variant of ufunc `name`'s kernel for loop `signature` ("ff->f"): inputs stored as their loop types,
+  // scalars where `scalars` says so.
+  s.def("ufunc", [](const std::string& name, const std::string& signature, std::vector<bool> scalars, bool contiguous,
+                    int ndim, bool aligned, bool wide) {
+    const ops::Ufunc& u = ops::ufuncs()[ops::ufunc_index(name)];
+    for (const auto& l : u.loops) {
+      if (l.signature != signature) continue;
+      bool sc[3] = {};
+      for (size_t i = 0; i < scalars.size() && i < 3; ++i) sc[i] = scalars[i];
+      return as_tuple(ops::elementwise_source(u.def, l.in, l.out, l.in, sc, l.out, contiguous, ndim, aligned, wide));
+    }
+    throw ValueError("ufunc '" + name + "' has no loop " + signature);
+  });
   s.def("eye", [](py::handle t, bool wide) { return as_tuple(ops::eye_source(to_dtype(t), wide)); });
 }
 

@@ -1,0 +1,286 @@
+#include "cuarray/ops/elementwise.h"
+
+#include <algorithm>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+
+#include "cuarray/cuda/stream.h"
+#include "cuarray/error.h"
+#include "cuarray/jit/launch.h"
+#include "cuarray/ops/copy.h"
+#include "cuarray/ops/strided_args.h"
+
+namespace cuarray::ops {
+
+namespace {
+
+using std::to_string;
+
+constexpr int kMaxOperands = 12;
+
+// The type expressions compute in: float for the 16-bit floats, the loop type otherwise.
+const char* compute_type(DType t) {
+  return t == DType::Float16 || t == DType::BFloat16 ? "float" : cuda_type(t);
+}
+
+// A value of storage type `from` read as loop type `loop`, in loop `loop`'s compute type.
+std::string load_expr(const std::string& value, DType from, DType loop) {
+  std::string c = compute_type(loop);
+  if (from == loop || c == cuda_type(loop)) return "ca::cast<" + c + ">(" + value + ")";
+  // Round to the 16-bit loop type first, as NumPy casts the input to the loop type before computing.
+  return "ca::cast<" + c + ">(ca::cast<" + cuda_type(loop) + ">(" + value + "))";
+}
+
+std::string store_expr(const std::string& value, DType loop, DType to) {
+  if (loop == to || std::string(compute_type(loop)) == cuda_type(loop)) return "ca::cast<" + std::string(cuda_type(to)) + ">(" + value + ")";
+  return "ca::cast<" + std::string(cuda_type(to)) + ">(ca::cast<" + cuda_type(loop) + ">(" + value + "))";
+}
+
+// Elements per thread for contiguous kernels: two 16-byte accesses of the widest operand.
+int items_per_thread(const DType* in_storage, const bool* scalar, int nin, const DType* out_storage, int nout) {
+  int widest = 1;
+  for (int i = 0; i < nin; ++i)
+    if (!scalar[i]) widest = std::max(widest, itemsize(in_storage[i]));
+  for (int i = 0; i < nout; ++i) widest = std::max(widest, itemsize(out_storage[i]));
+  return std::max(1, 32 / widest);
+}
+
+struct Key {
+  std::uint64_t w[4] = {};
+  bool operator==(const Key& o) const {
+    return w[0] == o.w[0] && w[1] == o.w[1] && w[2] == o.w[2] && w[3] == o.w[3];
+  }
+};
+struct KeyHash {
+  std::size_t operator()(const Key& k) const {
+    std::uint64_t h = k.w[0] * 0x9E3779B97F4A7C15ull;
+    h ^= k.w[1] + 0x7F4A7C159E3779B9ull + (h << 6) + (h >> 2);
+    h ^= k.w[2] + 0x94D049BB133111EBull + (h << 6) + (h >> 2);
+    h ^= k.w[3] + 0xBF58476D1CE4E5B9ull + (h << 6) + (h >> 2);
+    return static_cast<std::size_t>(h);
+  }
+};
+
+struct Cache {
+  std::shared_mutex mutex;
+  std::unordered_map<Key, jit::Kernel, KeyHash> kernels;
+};
+Cache& cache() {
+  static Cache* c = new Cache;  // never destroyed: launches may happen during shutdown
+  return *c;
+}
+
+bool overlaps_partially(const Array& out, const Array& in) {
+  if (out.buffer() != in.buffer() || out.size() == 0 || in.size() == 0) return false;
+  if (out.data() == in.data() && out.shape() == in.shape() && out.strides() == in.strides()) return false;
+  auto [o_lo, o_hi] = byte_extent(out.shape(), out.strides(), out.itemsize());
+  auto [i_lo, i_hi] = byte_extent(in.shape(), in.strides(), in.itemsize());
+  o_lo += out.offset(), o_hi += out.offset(), i_lo += in.offset(), i_hi += in.offset();
+  return o_lo < i_hi && i_lo < o_hi;
+}
+
+}  // namespace
+
+KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types, const DType* out_types,
+                                const DType* in_storage, const bool* scalar, const DType* out_storage,
+                                bool contiguous, int ndim, bool aligned, bool wide) {
+  std::string idx = index_type(wide);
+  std::string name = "ew_" + def.name;
+  for (int i = 0; i < def.nin; ++i) name += std::string("_") + (scalar[i] ? "s" : "") + cuarray::name(in_storage[i]);
+  for (int i = 0; i < def.nout; ++i) name += std::string("_o") + cuarray::name(out_storage[i]);
+  name += contiguous ? (aligned ? "_cv" : "_c") : "_s" + to_string(ndim);
+  if (wide) name += "_w";
+
+  int arrays = def.nout;
+  for (int i = 0; i < def.nin; ++i) arrays += !scalar[i];
+  std::string params, computed;
+  for (int o = 0; o < def.nout; ++o)
+    params += (contiguous ? std::string(cuda_type(out_storage[o])) + "* __restrict__ out" : "char* __restrict__ out") +
+              to_string(o) + "_p, ";
+  for (int i = 0; i < def.nin; ++i) {
+    std::string n = "in" + to_string(i);
+    if (scalar[i]) params += std::string(compute_type(in_types[i])) + " " + n + "_s, ";
+    else if (contiguous) params += "const " + std::string(cuda_type(in_storage[i])) + "* __restrict__ " + n + "_p, ";
+    else params += "const char* __restrict__ " + n + "_p, ";
+  }
+  if (!contiguous) params += "ca::Strided<" + to_string(ndim) + ", " + to_string(arrays) + "> strided, ";
+  params += idx + " n";
+
+  // The expression applied to one element; `load(i)`/`store(o)` text decides where values come from.
+  auto element = [&](auto load, auto store) {
+    std::string s = "{\n";
+    for (int i = 0; i < def.nin; ++i)
+      s += "      const " + std::string(compute_type(in_types[i])) + " in" + to_string(i) + " = " + load(i) + ";\n";
+    for (int o = 0; o < def.nout; ++o) s += "      " + std::string(compute_type(out_types[o])) + " out" + to_string(o) + ";\n";
+    s += "      " + def.body + "\n";
+    for (int o = 0; o < def.nout; ++o) s += "      " + store(o) + ";\n";
+    return s + "    }\n";
+  };
+
+  std::string body;
+  if (contiguous) {
+    int e = items_per_thread(in_storage, scalar, def.nin, out_storage, def.nout);
+    std::string E = to_string(e), A = aligned ? "true" : "false";
+    body += "  const " + idx + " base = (static_cast<" + idx + ">(blockIdx.x) * blockDim.x + threadIdx.x) * " + E + ";\n";
+    body += "  if (base + " + E + " <= n) {\n";
+    for (int i = 0; i < def.nin; ++i) {
+      if (scalar[i]) continue;
+      std::string c = compute_type(in_types[i]), n = "in" + to_string(i);
+      if (in_storage[i] == in_types[i] || c == cuda_type(in_types[i]))
+        body += "    " + c + " " + n + "_v[" + E + "];\n    ca::load<" + E + ", " + A + ">(" + n + "_p + base, " + n + "_v);\n";
+      else
+        body += "    " + std::string(cuda_type(in_types[i])) + " " + n + "_l[" + E + "];\n    ca::load<" + E + ", " + A +
+                ">(" + n + "_p + base, " + n + "_l);\n    " + c + " " + n + "_v[" + E + "];\n    for (int j = 0; j < " +
+                E + "; ++j) " + n + "_v[j] = ca::cast<" + c + ">(" + n + "_l[j]);\n";
+    }
+    for (int o = 0; o < def.nout; ++o)
+      body += "    " + std::string(cuda_type(out_types[o])) + " out" + to_string(o) + "_v[" + E + "];\n";
+    body += "#pragma unroll\n    for (int j = 0; j < " + E + "; ++j) ";
+    body += element([&](int i) { return scalar[i] ? "in" + to_string(i) + "_s" : "in" + to_string(i) + "_v[j]"; },
+                    [&](int o) { return "out" + to_string(o) + "_v[j] = ca::cast<" + std::string(cuda_type(out_types[o])) + ">(out" + to_string(o) + ")"; });
+    for (int o = 0; o < def.nout; ++o)
+      body += "    ca::store<" + E + ", " + A + ">(out" + to_string(o) + "_p + base, out" + to_string(o) + "_v);\n";
+    body += "  } else {\n    for (" + idx + " i = base; i < n; ++i) ";
+    body += element(
+        [&](int i) { return scalar[i] ? "in" + to_string(i) + "_s" : load_expr("in" + to_string(i) + "_p[i]", in_storage[i], in_types[i]); },
+        [&](int o) { return "out" + to_string(o) + "_p[i] = " + store_expr("out" + to_string(o), out_types[o], out_storage[o]); });
+    body += "  }\n";
+  } else {
+    body += "  for (" + idx + " i = ca::global_thread<" + idx + ">(); i < n; i += ca::grid_threads<" + idx + ">()) {\n";
+    body += "    " + idx + " off[" + to_string(arrays) + "];\n    ca::offsets<" + idx + ", " + to_string(ndim) + ", " +
+            to_string(arrays) + ">(strided, i, off);\n    ";
+    std::vector<int> slot(def.nin, -1);
+    for (int i = 0, k = def.nout; i < def.nin; ++i)
+      if (!scalar[i]) slot[i] = k++;
+    body += element(
+        [&](int i) {
+          return scalar[i] ? "in" + to_string(i) + "_s"
+                           : load_expr("ca::at<" + std::string(cuda_type(in_storage[i])) + ">(in" + to_string(i) + "_p, off[" + to_string(slot[i]) + "])",
+                                       in_storage[i], in_types[i]);
+        },
+        [&](int o) {
+          return "ca::at<" + std::string(cuda_type(out_storage[o])) + ">(out" + to_string(o) + "_p, off[" + to_string(o) + "]) = " +
+                 store_expr("out" + to_string(o), out_types[o], out_storage[o]);
+        });
+    body += "  }\n";
+  }
+  std::string source = "#include \"cuarray/elementwise.cuh\"\n" + def.preamble + "\nextern \"C\" __global__ void " + name +
+                       "(" + params + ") {\n" + body + "}\n";
+  return {source, name};
+}
+
+void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* out_types, const Input* inputs,
+                 const Array* outputs) {
+  int nin = def.nin, nout = def.nout;
+  if (nin + nout > kMaxOperands) throw ValueError("an elementwise kernel takes at most 12 operands");
+  const Shape& shape = outputs[0].shape();
+  for (int o = 0; o < nout; ++o) check_same_device(outputs[o], def.name.c_str());
+  for (int i = 0; i < nin; ++i)
+    if (inputs[i].array) check_same_device(*inputs[i].array, def.name.c_str());
+  std::int64_t n = size_of(shape);
+  if (n == 0) return;
+
+  // An output that partly overlaps an input is written through a temporary (NumPy's result).
+  for (int o = 0; o < nout; ++o)
+    for (int i = 0; i < nin; ++i)
+      if (inputs[i].array && overlaps_partially(outputs[o], *inputs[i].array)) {
+        std::vector<Array> temps;
+        for (int k = 0; k < nout; ++k) temps.push_back(Array::like(outputs[k], outputs[k].dtype()));
+        elementwise(def, in_types, out_types, inputs, temps.data());
+        for (int k = 0; k < nout; ++k) copy_into(outputs[k], temps[k]);
+        return;
+      }
+
+  DType in_storage[kMaxOperands], out_storage[kMaxOperands];
+  bool scalar[kMaxOperands];
+  bool contiguous = true, c_order = outputs[0].c_contiguous(), aligned = true;
+  std::vector<Strides> strides;
+  strides.reserve(nin + nout);
+  for (int o = 0; o < nout; ++o) {
+    out_storage[o] = outputs[o].dtype();
+    strides.push_back(outputs[o].strides());
+  }
+  for (int i = 0; i < nin; ++i) {
+    scalar[i] = inputs[i].array == nullptr;
+    in_storage[i] = scalar[i] ? in_types[i] : inputs[i].array->dtype();
+    if (scalar[i]) continue;
+    const Array& a = *inputs[i].array;
+    if (a.shape() != shape) {
+      contiguous = false;
+      strides.push_back(broadcast_strides(a.shape(), a.strides(), shape));
+    } else {
+      strides.push_back(a.strides());
+    }
+  }
+  if (contiguous) {
+    auto same_order = [&](const Array& a) { return c_order ? a.c_contiguous() : a.f_contiguous(); };
+    if (!c_order && !outputs[0].f_contiguous()) contiguous = false;
+    for (int o = 0; o < nout && contiguous; ++o) contiguous = same_order(outputs[o]);
+    for (int i = 0; i < nin && contiguous; ++i)
+      if (!scalar[i]) contiguous = same_order(*inputs[i].array);
+  }
+  int e = items_per_thread(in_storage, scalar, nin, out_storage, nout);
+  auto check_aligned = [&](const Array& a) {
+    int width = std::min(16, e * a.itemsize());
+    if (reinterpret_cast<std::uintptr_t>(a.data()) % width) aligned = false;
+  };
+  std::optional<StridedArgs> sa;
+  if (contiguous) {
+    for (int o = 0; o < nout; ++o) check_aligned(outputs[o]);
+    for (int i = 0; i < nin; ++i)
+      if (!scalar[i]) check_aligned(*inputs[i].array);
+  } else {
+    sa.emplace(coalesce_in_memory_order(shape, strides));
+  }
+  bool wide = contiguous ? n > INT32_MAX - 64 : sa->wide();
+  int ndim = contiguous ? 0 : sa->ndim();
+
+  Key key;
+  key.w[0] = (static_cast<std::uint64_t>(def.id) << 32) | (static_cast<std::uint64_t>(cuda::current_device()) << 16) |
+             (static_cast<std::uint64_t>(ndim) << 3) | (contiguous << 2) | (aligned << 1) | wide;
+  for (int k = 0; k < nin + nout; ++k) {
+    std::uint64_t d = k < nin ? (static_cast<std::uint64_t>(in_types[k]) << 6) | (static_cast<std::uint64_t>(in_storage[k]) << 1) | scalar[k]
+                              : (static_cast<std::uint64_t>(out_types[k - nin]) << 6) | (static_cast<std::uint64_t>(out_storage[k - nin]) << 1);
+    key.w[1 + k / 4] |= d << (16 * (k % 4));
+  }
+  jit::Kernel kernel;
+  {
+    std::shared_lock<std::shared_mutex> lock(cache().mutex);
+    auto it = cache().kernels.find(key);
+    if (it != cache().kernels.end()) kernel = it->second;
+  }
+  if (!kernel) {
+    KernelSource src = elementwise_source(def, in_types, out_types, in_storage, scalar, out_storage, contiguous, ndim,
+                                          aligned, wide);
+    kernel = jit::get_kernel(src.source, src.name);
+    std::unique_lock<std::shared_mutex> lock(cache().mutex);
+    cache().kernels[key] = kernel;
+  }
+
+  void* args[kMaxOperands + 2];
+  void* ptrs[kMaxOperands];
+  int a = 0;
+  for (int o = 0; o < nout; ++o) {
+    ptrs[o] = outputs[o].data();
+    args[a++] = &ptrs[o];
+  }
+  for (int i = 0; i < nin; ++i) {
+    if (scalar[i]) {
+      args[a++] = const_cast<char*>(inputs[i].value);
+    } else {
+      ptrs[nout + i] = inputs[i].array->data();
+      args[a++] = &ptrs[nout + i];
+    }
+  }
+  if (!contiguous) args[a++] = sa->data();
+  std::int64_t n64 = n;
+  int n32 = static_cast<int>(n);
+  args[a++] = wide ? static_cast<void*>(&n64) : static_cast<void*>(&n32);
+  dim3 grid = contiguous ? jit::grid_for(n, e) : jit::grid_for(n);
+  jit::launch(kernel, grid, dim3(jit::kBlockSize), args, 0, cuda::current_stream()->handle());
+}
+
+}  // namespace cuarray::ops

@@ -1,0 +1,33 @@
+// The ufuncs of ops/ufuncs.def: their names, arities and type loops, and their evaluation through the
+// elementwise engine.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cuarray/ops/elementwise.h"
+
+namespace cuarray::ops {
+
+struct Loop {
+  DType in[3];
+  DType out[2];
+  std::string signature;  // NumPy's form, "ff->f"
+};
+
+struct Ufunc {
+  ElementwiseDef def;
+  std::vector<Loop> loops;
+};
+
+// Every ufunc of the table, in table order; a ufunc's id is its index.
+const std::vector<Ufunc>& ufuncs();
+// The index of `name` in ufuncs(); throws ValueError for an unknown name.
+int ufunc_index(const std::string& name);
+// The loop of ufunc `u` whose types are exactly `in`/`out`, or -1.
+int find_loop(const Ufunc& u, const DType* in, const DType* out);
+// NumPy's type character for a dtype ('E' for bfloat16) and back.
+char type_char(DType t);
+DType from_type_char(char c);
+
+}  // namespace cuarray::ops

@@ -1,0 +1,376 @@
+// Bindings for ufunc objects (cuarray.add, ...) and the ndarray operators, over the table in
+// cpp/cuarray/ops/ufuncs.def.
+//
+// Note [Type resolution]
+// Which loop a ufunc runs for given operand dtypes (and Python scalars, which are "weak" under NEP 50) is
+// NumPy's decision: on the first call with a new signature we ask NumPy (ufunc.resolve_dtypes, through
+// cuarray._ufuncs._resolve) and cache the answer under a 64-bit key of the operand kinds, `dtype=` and
+// `casting`. Later calls with the same signature only look the key up, so NumPy 2's promotion rules hold
+// exactly at no per-call cost. The loop NumPy picks must be one the table implements.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <climits>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#include "convert.h"
+#include "cuarray/error.h"
+#include "cuarray/ops/ufunc.h"
+#include "ndarray.h"
+
+using namespace py::literals;
+
+namespace cuarray::bind {
+
+namespace {
+
+using ops::Input;
+using ops::Ufunc;
+
+// Operand codes in a signature key: a dtype, or a weak Python scalar kind.
+constexpr int kWeakInt = 15, kWeakFloat = 16, kWeakComplex = 17, kNone = 31;
+
+struct Resolved {
+  DType in[3];
+  DType out[2];
+};
+
+std::mutex g_mutex;
+std::unordered_map<std::uint64_t, Resolved> g_resolved;
+py::object g_resolver;  // cuarray._ufuncs._resolve
+
+enum class Kind { Array, Weak, Strong };
+
+struct Operand {
+  Kind kind;
+  int code;            // key code
+  py::handle object;
+  const NdArray* array = nullptr;
+};
+
+[[noreturn]] void unsupported(py::handle obj, const char* ufunc) {
+  std::string type = py::str(py::type::handle_of(obj).attr("__module__")).cast<std::string>() + "." +
+                     py::str(py::type::handle_of(obj).attr("__qualname__")).cast<std::string>();
+  if (py::isinstance<py::array>(obj))
+    throw TypeError(std::string("Unsupported type ") + type + " in cuarray." + ufunc +
+                    ": cuarray operations take cuarray arrays and scalars; move the NumPy array to the GPU with "
+                    "cuarray.asarray(x) (or bring the cuarray array back with .get())");
+  throw TypeError(std::string("Unsupported type ") + type + " in cuarray." + ufunc +
+                  ": expected a cuarray.ndarray or a scalar");
+}
+
+Operand classify(py::handle obj, const char* ufunc) {
+  PyObject* p = obj.ptr();
+  if (py::isinstance(obj, ndarray_type())) {
+    const NdArray* a = &obj.cast<const NdArray&>();
+    return {Kind::Array, static_cast<int>(a->array.dtype()), obj, a};
+  }
+  if (PyBool_Check(p)) return {Kind::Strong, static_cast<int>(DType::Bool), obj};
+  if (PyLong_Check(p)) return {Kind::Weak, kWeakInt, obj};
+  if (PyFloat_Check(p)) return {Kind::Weak, kWeakFloat, obj};
+  if (PyComplex_Check(p)) return {Kind::Weak, kWeakComplex, obj};
+  static py::handle generic = py::object(py::module_::import("numpy").attr("generic")).release();
+  if (PyObject_IsInstance(p, generic.ptr()) == 1)
+    return {Kind::Strong, static_cast<int>(to_dtype(obj.attr("dtype"))), obj};
+  unsupported(obj, ufunc);
+}
+
+// `value` in loop type `t`, in the representation kernels compute with (16-bit floats widen to float).
+void scalar_value(const Operand& s, DType t, char* dst) {
+  PyObject* p = s.object.ptr();
+  bool python = s.kind == Kind::Weak || PyBool_Check(p);
+  if (python && (t == DType::Float64 || t == DType::Float32) && !PyComplex_Check(p)) {
+    double v = PyFloat_AsDouble(p);
+    if (v == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+    if (t == DType::Float64) std::memcpy(dst, &v, 8);
+    else {
+      float f = static_cast<float>(v);
+      std::memcpy(dst, &f, 4);
+    }
+    return;
+  }
+  if (python && is_integer(t) && PyLong_Check(p)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
+    if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+    int size = itemsize(t);
+    bool fits = !overflow;
+    if (cuarray::kind(t) == cuarray::Kind::Signed) {
+      if (size < 8) fits = fits && v >= -(1LL << (8 * size - 1)) && v < (1LL << (8 * size - 1));
+    } else if (size < 8) {
+      fits = fits && v >= 0 && v < (1LL << (8 * size));
+    } else if (overflow > 0 || v < 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(p);
+      if (PyErr_Occurred()) {
+        PyErr_Clear();
+        fits = false;
+      } else {
+        std::memcpy(dst, &u, 8);
+        return;
+      }
+    }
+    if (fits) {
+      std::memcpy(dst, &v, size);  // little-endian: the low bytes are the narrow value
+      return;
+    }
+  }
+  // Everything else (NumPy scalars, 16-bit floats, complex, out-of-range ints) goes through NumPy, which also
+  // raises NumPy's errors (OverflowError for a Python int that does not fit).
+  static py::handle np = py::module_::import("numpy").release();
+  py::dtype loop = to_numpy_dtype(t);
+  py::array v = python ? np.attr("array")(s.object, loop) : np.attr("asarray")(s.object).attr("astype")(loop);
+  if (t == DType::Float16 || t == DType::BFloat16) v = v.attr("astype")("float32");
+  std::memcpy(dst, v.data(), static_cast<size_t>(v.itemsize()));
+}
+
+py::object numpy_ufunc(const Ufunc& u) {
+  static py::handle np = py::module_::import("numpy").release();
+  return np.attr(u.def.name.c_str());
+}
+
+Resolved resolve(int index, const Operand* ops, int nin, std::optional<DType> dtype, const char* casting,
+                 std::uint64_t key) {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    auto it = g_resolved.find(key);
+    if (it != g_resolved.end()) return it->second;
+  }
+  const Ufunc& u = ops::ufuncs()[index];
+  py::tuple operands(nin);
+  for (int i = 0; i < nin; ++i) {
+    switch (ops[i].code) {
+      case kWeakInt: operands[i] = py::type::of(py::int_(0)); break;
+      case kWeakFloat: operands[i] = py::type::of(py::float_(0.0)); break;
+      case kWeakComplex: operands[i] = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(&PyComplex_Type)); break;
+      default: operands[i] = to_numpy_dtype(static_cast<DType>(ops[i].code));
+    }
+  }
+  py::object dt = dtype ? py::object(to_numpy_dtype(*dtype)) : py::object(py::none());
+  py::tuple types = g_resolver(u.def.name, operands, dt, casting);
+  Resolved r{};
+  for (int i = 0; i < nin; ++i) r.in[i] = to_dtype(types[i]);
+  for (int o = 0; o < u.def.nout; ++o) r.out[o] = to_dtype(types[nin + o]);
+  if (ops::find_loop(u, r.in, r.out) < 0) {
+    std::string sig;
+    for (int i = 0; i < nin; ++i) sig += std::string(i ? ", " : "") + name(r.in[i]);
+    sig += ") -> (";
+    for (int o = 0; o < u.def.nout; ++o) sig += std::string(o ? ", " : "") + name(r.out[o]);
+    throw TypeError("cuarray's ufunc '" + u.def.name + "' has no loop for the types (" + sig +
+                    "); NumPy would compute it with that loop");
+  }
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_resolved.emplace(key, r);
+  return r;
+}
+
+int casting_code(const char* casting) {
+  static const char* names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
+  for (int i = 0; i < 5; ++i)
+    if (!std::strcmp(casting, names[i])) return i;
+  throw ValueError(std::string("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' (got '") +
+                   casting + "')");
+}
+
+void check_output_cast(const Ufunc& u, DType from, DType to, const char* casting, int index) {
+  if (from == to) return;
+  static py::handle np = py::module_::import("numpy").release();
+  if (np.attr("can_cast")(to_numpy_dtype(from), to_numpy_dtype(to), casting).cast<bool>()) return;
+  py::object err = py::module_::import("numpy._core._exceptions").attr("_UFuncOutputCastingError");
+  py::object e = err(numpy_ufunc(u), casting, to_numpy_dtype(from), to_numpy_dtype(to), index);
+  PyErr_SetObject(err.ptr(), e.ptr());
+  throw py::error_already_set();
+}
+
+// The ufunc call: inputs, optional outputs (None entries are allocated), dtype=, casting=.
+py::object call(int index, const py::handle* args, int nargs, const py::handle* outs, py::handle dtype_obj,
+                const char* casting) {
+  const Ufunc& u = ops::ufuncs()[index];
+  int nin = u.def.nin, nout = u.def.nout;
+  const char* uname = u.def.name.c_str();
+  if (nargs != nin)
+    throw TypeError(u.def.name + "() takes " + std::to_string(nin) + " positional input argument" +
+                    (nin == 1 ? "" : "s") + " but " + std::to_string(nargs) + " were given");
+  Operand ops_[3];
+  std::optional<DType> dtype;
+  if (!dtype_obj.is_none()) dtype = to_dtype(dtype_obj);
+  std::uint64_t key = static_cast<std::uint64_t>(index) << 48 | static_cast<std::uint64_t>(casting_code(casting)) << 45 |
+                      static_cast<std::uint64_t>(dtype ? static_cast<int>(*dtype) : kNone) << 40;
+  Shape shape;
+  bool first_array = true;
+  for (int i = 0; i < nin; ++i) {
+    ops_[i] = classify(args[i], uname);
+    key |= static_cast<std::uint64_t>(ops_[i].code) << (5 * i);
+    if (ops_[i].kind == Kind::Array) {
+      shape = first_array ? ops_[i].array->array.shape() : broadcast_shapes(shape, ops_[i].array->array.shape());
+      first_array = false;
+    }
+  }
+  Resolved r = resolve(index, ops_, nin, dtype, casting, key);
+
+  const NdArray* out_arrays[2] = {nullptr, nullptr};
+  for (int o = 0; o < nout; ++o) {
+    if (!outs || outs[o].is_none()) continue;
+    if (!py::isinstance(outs[o], ndarray_type())) {
+      if (py::isinstance<py::array>(outs[o])) unsupported(outs[o], uname);
+      throw TypeError("return arrays must be of ArrayType");
+    }
+    out_arrays[o] = &outs[o].cast<const NdArray&>();
+    const Shape& os = out_arrays[o]->array.shape();
+    Shape b = broadcast_shapes(shape, os);
+    if (b != os)
+      throw ValueError("non-broadcastable output operand with shape " + shape_str(os) +
+                       " doesn't match the broadcast shape " + shape_str(b));
+    shape = os;
+    check_output_cast(u, r.out[o], out_arrays[o]->array.dtype(), casting, o);
+  }
+
+  Input inputs[3];
+  const Array* like = nullptr;
+  for (int i = 0; i < nin; ++i) {
+    if (ops_[i].kind == Kind::Array) {
+      inputs[i].array = &ops_[i].array->array;
+      if (!like && inputs[i].array->shape() == shape) like = inputs[i].array;
+    } else {
+      scalar_value(ops_[i], r.in[i], inputs[i].value);
+    }
+  }
+  std::vector<Array> outputs;
+  outputs.reserve(nout);
+  for (int o = 0; o < nout; ++o) {
+    if (out_arrays[o]) outputs.push_back(out_arrays[o]->array);
+    else outputs.push_back(like ? Array::like(*like, r.out[o]) : Array(shape, r.out[o]));
+  }
+  ops::elementwise(u.def, r.in, r.out, inputs, outputs.data());
+
+  auto result = [&](int o) -> py::object {
+    if (out_arrays[o]) return py::reinterpret_borrow<py::object>(outs[o]);
+    return py::cast(NdArray{std::move(outputs[o]), py::none()});
+  };
+  if (nout == 1) return result(0);
+  return py::make_tuple(result(0), result(1));
+}
+
+// Index of a ufunc by name, looked up once per call site.
+int index_of(const char* name) { return ops::ufunc_index(name); }
+
+struct PyUfunc {
+  int index;
+};
+
+py::object call_binary(const char* name, py::handle a, py::handle b) {
+  py::handle args[2] = {a, b};
+  return call(index_of(name), args, 2, nullptr, py::none(), "same_kind");
+}
+
+py::object call_inplace(const char* name, py::handle self, py::handle b) {
+  py::handle args[2] = {self, b};
+  py::handle outs[1] = {self};
+  return call(index_of(name), args, 2, outs, py::none(), "same_kind");
+}
+
+py::object call_unary(const char* name, py::handle a) {
+  py::handle args[1] = {a};
+  return call(index_of(name), args, 1, nullptr, py::none(), "same_kind");
+}
+
+}  // namespace
+
+void init_ufunc(py::module_& m) {
+  m.def("_set_ufunc_resolver", [](py::object f) { g_resolver = f; });
+  m.def("_ufunc_names", [] {
+    std::vector<std::string> names;
+    for (const auto& u : ops::ufuncs()) names.push_back(u.def.name);
+    return names;
+  });
+
+  py::class_<PyUfunc>(m, "ufunc", py::dynamic_attr())
+      .def(py::init([](const std::string& name) { return PyUfunc{ops::ufunc_index(name)}; }))
+      .def("__call__",
+           [](const PyUfunc& self, py::args args, py::kwargs kwargs) {
+             const Ufunc& u = ops::ufuncs()[self.index];
+             int nin = u.def.nin, nout = u.def.nout;
+             py::handle in[3], out[2] = {py::none(), py::none()};
+             int n = static_cast<int>(args.size());
+             if (n > nin + nout)
+               throw TypeError(u.def.name + "() takes from " + std::to_string(nin) + " to " + std::to_string(nin + nout) +
+                               " positional arguments but " + std::to_string(n) + " were given");
+             for (int i = 0; i < std::min(n, nin); ++i) in[i] = args[i];
+             for (int i = nin; i < n; ++i) out[i - nin] = args[i];
+             py::handle dtype = py::none();
+             std::string casting = "same_kind";
+             for (auto [k, v] : kwargs) {
+               std::string key = py::str(k);
+               if (key == "out") {
+                 if (n > nin) throw TypeError("cannot specify 'out' as both a positional and keyword argument");
+                 if (py::isinstance<py::tuple>(v)) {
+                   auto t = py::reinterpret_borrow<py::tuple>(v);
+                   if (static_cast<int>(t.size()) != nout)
+                     throw ValueError("The 'out' tuple must have exactly one entry per ufunc output");
+                   for (int o = 0; o < nout; ++o) out[o] = t[o];
+                 } else {
+                   if (nout != 1) throw TypeError("'out' must be a tuple of arrays for a ufunc with several outputs");
+                   out[0] = v;
+                 }
+               } else if (key == "dtype") {
+                 dtype = v;
+               } else if (key == "casting") {
+                 casting = py::str(v);
+               } else if (key == "where" && v.ptr() == Py_True) {
+               } else {
+                 throw TypeError(u.def.name + "() got an unexpected keyword argument '" + key + "' (cuarray)");
+               }
+             }
+             return call(self.index, in, std::min(n, nin), out, dtype, casting.c_str());
+           })
+      .def_property_readonly("nin", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nin; })
+      .def_property_readonly("nout", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nout; })
+      .def_property_readonly("nargs", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nin + ops::ufuncs()[s.index].def.nout; })
+      .def_property_readonly("ntypes", [](const PyUfunc& s) { return ops::ufuncs()[s.index].loops.size(); })
+      .def_property_readonly("types", [](const PyUfunc& s) {
+        std::vector<std::string> t;
+        for (const auto& l : ops::ufuncs()[s.index].loops) t.push_back(l.signature);
+        return t;
+      })
+      .def("__repr__", [](const PyUfunc& s) { return "<ufunc '" + ops::ufuncs()[s.index].def.name + "'>"; });
+
+  py::object nd = py::reinterpret_borrow<py::object>(ndarray_type());
+  auto binary = [&](const char* method, const char* ufunc) {
+    nd.attr(method) = py::cpp_function([ufunc](py::handle a, py::handle b) { return call_binary(ufunc, a, b); },
+                                       py::name(method), py::is_method(nd));
+  };
+  auto reflected = [&](const char* method, const char* ufunc) {
+    nd.attr(method) = py::cpp_function([ufunc](py::handle a, py::handle b) { return call_binary(ufunc, b, a); },
+                                       py::name(method), py::is_method(nd));
+  };
+  auto inplace = [&](const char* method, const char* ufunc) {
+    nd.attr(method) = py::cpp_function([ufunc](py::handle a, py::handle b) { return call_inplace(ufunc, a, b); },
+                                       py::name(method), py::is_method(nd));
+  };
+  auto unary = [&](const char* method, const char* ufunc) {
+    nd.attr(method) = py::cpp_function([ufunc](py::handle a) { return call_unary(ufunc, a); }, py::name(method),
+                                       py::is_method(nd));
+  };
+  const char* arithmetic[][2] = {{"add", "add"},           {"sub", "subtract"},   {"mul", "multiply"},
+                                 {"truediv", "true_divide"}, {"floordiv", "floor_divide"}, {"mod", "remainder"},
+                                 {"pow", "power"},         {"and", "bitwise_and"}, {"or", "bitwise_or"},
+                                 {"xor", "bitwise_xor"},   {"lshift", "left_shift"}, {"rshift", "right_shift"}};
+  for (auto& [op, uf] : arithmetic) {
+    binary(("__" + std::string(op) + "__").c_str(), uf);
+    reflected(("__r" + std::string(op) + "__").c_str(), uf);
+    inplace(("__i" + std::string(op) + "__").c_str(), uf);
+  }
+  const char* comparisons[][2] = {{"__eq__", "equal"}, {"__ne__", "not_equal"}, {"__lt__", "less"},
+                                  {"__le__", "less_equal"}, {"__gt__", "greater"}, {"__ge__", "greater_equal"}};
+  for (auto& [op, uf] : comparisons) binary(op, uf);
+  unary("__neg__", "negative");
+  unary("__pos__", "positive");
+  unary("__abs__", "absolute");
+  unary("__invert__", "invert");
+  nd.attr("__hash__") = py::none();  // mutable arrays are unhashable, as in NumPy
+}
+
+}  // namespace cuarray::bind
