@@ -18,6 +18,7 @@ _core.jit.set_kernel_dir(_os.path.abspath(_kernel_dir))
 from cuarray import _ndarray  # noqa: E402  (attaches the Python-level ndarray methods)
 from cuarray import cuda  # noqa: E402
 from cuarray._creation import *  # noqa: E402,F401,F403
+from cuarray._kernel import *  # noqa: E402,F401,F403
 from cuarray._manipulation import *  # noqa: E402,F401,F403
 from cuarray._ndarray import ndarray  # noqa: E402
 from cuarray._transfer import *  # noqa: E402,F401,F403

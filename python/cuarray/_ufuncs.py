@@ -14,8 +14,10 @@ ufunc = _core.ufunc
 def _resolve(name, operands, dtype, casting):
     """NumPy's loop dtypes for ufunc `name` on `operands` (dtypes, or int/float/complex for Python scalars)."""
     np_ufunc = getattr(numpy, name)
-    signature = None if dtype is None else (None,) * np_ufunc.nin + (dtype,) * np_ufunc.nout
-    return np_ufunc.resolve_dtypes(tuple(operands) + (None,) * np_ufunc.nout, signature=signature, casting=casting)
+    kwargs = {"casting": casting}
+    if dtype is not None:
+        kwargs["signature"] = (None,) * np_ufunc.nin + (dtype,) * np_ufunc.nout
+    return np_ufunc.resolve_dtypes(tuple(operands) + (None,) * np_ufunc.nout, **kwargs)
 
 
 _core._set_ufunc_resolver(_resolve)

@@ -68,8 +68,8 @@ void init_jit(py::module_& m) {
     const ops::Ufunc& u = ops::ufuncs()[ops::ufunc_index(name)];
     for (const auto& l : u.loops) {
       if (l.signature != signature) continue;
-      bool sc[3] = {};
-      for (size_t i = 0; i < scalars.size() && i < 3; ++i) sc[i] = scalars[i];
+      std::uint8_t sc[3] = {};
+      for (size_t i = 0; i < scalars.size() && i < 3; ++i) sc[i] = scalars[i] ? 1 : 0;
       return as_tuple(ops::elementwise_source(u.def, l.in, l.out, l.in, sc, l.out, contiguous, ndim, aligned, wide));
     }
     throw ValueError("ufunc '" + name + "' has no loop " + signature);

@@ -9,6 +9,7 @@ void init_cuda(py::module_& m);
 void init_jit(py::module_& m);
 void init_array(py::module_& m);
 void init_ufunc(py::module_& m);
+void init_kernel(py::module_& m);
 }  // namespace cuarray::bind
 
 PYBIND11_MODULE(_core, m) {
@@ -18,4 +19,5 @@ PYBIND11_MODULE(_core, m) {
   cuarray::bind::init_jit(m);
   cuarray::bind::init_array(m);
   cuarray::bind::init_ufunc(m);
+  cuarray::bind::init_kernel(m);
 }

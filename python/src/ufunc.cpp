@@ -199,16 +199,22 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
   if (!dtype_obj.is_none()) dtype = to_dtype(dtype_obj);
   std::uint64_t key = static_cast<std::uint64_t>(index) << 48 | static_cast<std::uint64_t>(casting_code(casting)) << 45 |
                       static_cast<std::uint64_t>(dtype ? static_cast<int>(*dtype) : kNone) << 40;
-  Shape shape;
-  bool first_array = true;
+  // The broadcast shape: usually every array has the same shape, and then no new Shape is built.
+  const Shape* common = nullptr;
+  Shape broadcast;
   for (int i = 0; i < nin; ++i) {
     ops_[i] = classify(args[i], uname);
     key |= static_cast<std::uint64_t>(ops_[i].code) << (5 * i);
-    if (ops_[i].kind == Kind::Array) {
-      shape = first_array ? ops_[i].array->array.shape() : broadcast_shapes(shape, ops_[i].array->array.shape());
-      first_array = false;
+    if (ops_[i].kind != Kind::Array) continue;
+    const Shape& s = ops_[i].array->array.shape();
+    if (!common) common = &s;
+    else if (*common != s) {
+      broadcast = broadcast_shapes(*common, s);
+      common = &broadcast;
     }
   }
+  static const Shape scalar_shape;
+  const Shape* shape_ptr = common ? common : &scalar_shape;
   Resolved r = resolve(index, ops_, nin, dtype, casting, key);
 
   const NdArray* out_arrays[2] = {nullptr, nullptr};
@@ -220,11 +226,13 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
     }
     out_arrays[o] = &outs[o].cast<const NdArray&>();
     const Shape& os = out_arrays[o]->array.shape();
-    Shape b = broadcast_shapes(shape, os);
-    if (b != os)
-      throw ValueError("non-broadcastable output operand with shape " + shape_str(os) +
-                       " doesn't match the broadcast shape " + shape_str(b));
-    shape = os;
+    if (*shape_ptr != os) {
+      Shape b = broadcast_shapes(*shape_ptr, os);
+      if (b != os)
+        throw ValueError("non-broadcastable output operand with shape " + shape_str(os) +
+                         " doesn't match the broadcast shape " + shape_str(b));
+      shape_ptr = &os;
+    }
     check_output_cast(u, r.out[o], out_arrays[o]->array.dtype(), casting, o);
   }
 
@@ -233,7 +241,7 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
   for (int i = 0; i < nin; ++i) {
     if (ops_[i].kind == Kind::Array) {
       inputs[i].array = &ops_[i].array->array;
-      if (!like && inputs[i].array->shape() == shape) like = inputs[i].array;
+      if (!like && inputs[i].array->shape() == *shape_ptr) like = inputs[i].array;
     } else {
       scalar_value(ops_[i], r.in[i], inputs[i].value);
     }
@@ -242,7 +250,7 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
   outputs.reserve(nout);
   for (int o = 0; o < nout; ++o) {
     if (out_arrays[o]) outputs.push_back(out_arrays[o]->array);
-    else outputs.push_back(like ? Array::like(*like, r.out[o]) : Array(shape, r.out[o]));
+    else outputs.push_back(like ? Array::like(*like, r.out[o]) : Array(*shape_ptr, r.out[o]));
   }
   ops::elementwise(u.def, r.in, r.out, inputs, outputs.data());
 

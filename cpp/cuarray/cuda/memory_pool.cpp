@@ -206,7 +206,11 @@ std::size_t MemoryPool::limit() const {
 
 std::shared_ptr<Buffer> allocate(std::size_t nbytes) {
   int device = current_device();
-  return MemoryPool::of(device).allocate(nbytes, current_stream(device));
+  // Pools live for the whole process, so each thread can remember them without taking the registry's lock.
+  thread_local MemoryPool* pools[64] = {};
+  MemoryPool*& pool = pools[device];
+  if (!pool) pool = &MemoryPool::of(device);
+  return pool->allocate(nbytes, current_stream(device));
 }
 
 }  // namespace cuarray::cuda

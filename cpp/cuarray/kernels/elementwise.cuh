@@ -64,6 +64,22 @@ __device__ __forceinline__ void store(S* p, const C (&v)[E]) {
   }
 }
 
+// A raw array parameter of a user kernel: indexed by the body itself (CuPy's `raw T x`, `x[i]`).
+template <class T>
+struct Raw {
+  T* ptr;
+  long long n;
+  __device__ __forceinline__ T& operator[](long long i) const { return ptr[i]; }
+  __device__ __forceinline__ long long size() const { return n; }
+};
+
+// `_ind.size()`: the number of elements the kernel iterates over.
+template <class Index>
+struct Ind {
+  Index n;
+  __device__ __forceinline__ Index size() const { return n; }
+};
+
 template <class T>
 __device__ __forceinline__ const T& at(const char* base, long long offset) {
   return *reinterpret_cast<const T*>(base + offset);

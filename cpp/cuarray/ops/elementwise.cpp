@@ -1,6 +1,7 @@
 #include "cuarray/ops/elementwise.h"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
@@ -84,18 +85,29 @@ bool overlaps_partially(const Array& out, const Array& in) {
 
 }  // namespace
 
+std::uint32_t new_elementwise_id() {
+  static std::atomic<std::uint32_t> next{1u << 16};  // below are the ufuncs' table indices
+  return next++;
+}
+
 KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types, const DType* out_types,
-                                const DType* in_storage, const bool* scalar, const DType* out_storage,
+                                const DType* in_storage, const std::uint8_t* kinds, const DType* out_storage,
                                 bool contiguous, int ndim, bool aligned, bool wide) {
+  bool scalar[kMaxOperands], raw[kMaxOperands];
+  for (int i = 0; i < def.nin; ++i) {
+    scalar[i] = kinds[i] == 1;
+    raw[i] = kinds[i] == 2;
+  }
   std::string idx = index_type(wide);
   std::string name = "ew_" + def.name;
-  for (int i = 0; i < def.nin; ++i) name += std::string("_") + (scalar[i] ? "s" : "") + cuarray::name(in_storage[i]);
+  for (int i = 0; i < def.nin; ++i)
+    name += std::string("_") + (scalar[i] ? "s" : raw[i] ? "r" : "") + cuarray::name(in_storage[i]);
   for (int i = 0; i < def.nout; ++i) name += std::string("_o") + cuarray::name(out_storage[i]);
   name += contiguous ? (aligned ? "_cv" : "_c") : "_s" + to_string(ndim);
   if (wide) name += "_w";
 
   int arrays = def.nout;
-  for (int i = 0; i < def.nin; ++i) arrays += !scalar[i];
+  for (int i = 0; i < def.nin; ++i) arrays += !scalar[i] && !raw[i];
   std::string params, computed;
   for (int o = 0; o < def.nout; ++o)
     params += (contiguous ? std::string(cuda_type(out_storage[o])) + "* __restrict__ out" : "char* __restrict__ out") +
@@ -103,6 +115,7 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
   for (int i = 0; i < def.nin; ++i) {
     std::string n = "in" + to_string(i);
     if (scalar[i]) params += std::string(compute_type(in_types[i])) + " " + n + "_s, ";
+    else if (raw[i]) params += "ca::Raw<" + std::string(cuda_type(in_storage[i])) + "> " + n + ", ";
     else if (contiguous) params += "const " + std::string(cuda_type(in_storage[i])) + "* __restrict__ " + n + "_p, ";
     else params += "const char* __restrict__ " + n + "_p, ";
   }
@@ -113,7 +126,7 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
   auto element = [&](auto load, auto store) {
     std::string s = "{\n";
     for (int i = 0; i < def.nin; ++i)
-      s += "      const " + std::string(compute_type(in_types[i])) + " in" + to_string(i) + " = " + load(i) + ";\n";
+      if (!raw[i]) s += "      const " + std::string(compute_type(in_types[i])) + " in" + to_string(i) + " = " + load(i) + ";\n";
     for (int o = 0; o < def.nout; ++o) s += "      " + std::string(compute_type(out_types[o])) + " out" + to_string(o) + ";\n";
     s += "      " + def.body + "\n";
     for (int o = 0; o < def.nout; ++o) s += "      " + store(o) + ";\n";
@@ -149,12 +162,13 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
         [&](int o) { return "out" + to_string(o) + "_p[i] = " + store_expr("out" + to_string(o), out_types[o], out_storage[o]); });
     body += "  }\n";
   } else {
+    if (def.uses_index) body += "  const ca::Ind<" + idx + "> _ind{n};\n";
     body += "  for (" + idx + " i = ca::global_thread<" + idx + ">(); i < n; i += ca::grid_threads<" + idx + ">()) {\n";
     body += "    " + idx + " off[" + to_string(arrays) + "];\n    ca::offsets<" + idx + ", " + to_string(ndim) + ", " +
             to_string(arrays) + ">(strided, i, off);\n    ";
     std::vector<int> slot(def.nin, -1);
     for (int i = 0, k = def.nout; i < def.nin; ++i)
-      if (!scalar[i]) slot[i] = k++;
+      if (!scalar[i] && !raw[i]) slot[i] = k++;
     body += element(
         [&](int i) {
           return scalar[i] ? "in" + to_string(i) + "_s"
@@ -196,32 +210,22 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
 
   DType in_storage[kMaxOperands], out_storage[kMaxOperands];
   bool scalar[kMaxOperands];
-  bool contiguous = true, c_order = outputs[0].c_contiguous(), aligned = true;
-  std::vector<Strides> strides;
-  strides.reserve(nin + nout);
-  for (int o = 0; o < nout; ++o) {
-    out_storage[o] = outputs[o].dtype();
-    strides.push_back(outputs[o].strides());
-  }
+  std::uint8_t kinds[kMaxOperands];
+  // Kernels that read the index always take the strided form, where `i` is the C-order element index.
+  bool contiguous = !def.uses_index, c_order = outputs[0].c_contiguous(), aligned = true;
+  for (int o = 0; o < nout; ++o) out_storage[o] = outputs[o].dtype();
   for (int i = 0; i < nin; ++i) {
-    scalar[i] = inputs[i].array == nullptr;
-    in_storage[i] = scalar[i] ? in_types[i] : inputs[i].array->dtype();
-    if (scalar[i]) continue;
-    const Array& a = *inputs[i].array;
-    if (a.shape() != shape) {
-      contiguous = false;
-      strides.push_back(broadcast_strides(a.shape(), a.strides(), shape));
-    } else {
-      strides.push_back(a.strides());
-    }
+    // A raw input is passed whole and never iterated, so for layout purposes it is like a scalar.
+    scalar[i] = inputs[i].array == nullptr || inputs[i].raw;
+    in_storage[i] = inputs[i].array ? inputs[i].array->dtype() : in_types[i];
+    kinds[i] = inputs[i].raw ? 2 : inputs[i].array ? 0 : 1;
   }
-  if (contiguous) {
-    auto same_order = [&](const Array& a) { return c_order ? a.c_contiguous() : a.f_contiguous(); };
-    if (!c_order && !outputs[0].f_contiguous()) contiguous = false;
-    for (int o = 0; o < nout && contiguous; ++o) contiguous = same_order(outputs[o]);
-    for (int i = 0; i < nin && contiguous; ++i)
-      if (!scalar[i]) contiguous = same_order(*inputs[i].array);
-  }
+  // Contiguous class: every array has the output's shape and all are C- (or all F-) contiguous.
+  auto same_order = [&](const Array& a) { return c_order ? a.c_contiguous() : a.f_contiguous(); };
+  if (!c_order && !outputs[0].f_contiguous()) contiguous = false;
+  for (int o = 0; o < nout && contiguous; ++o) contiguous = same_order(outputs[o]);
+  for (int i = 0; i < nin && contiguous; ++i)
+    if (!scalar[i]) contiguous = inputs[i].array->shape() == shape && same_order(*inputs[i].array);
   int e = items_per_thread(in_storage, scalar, nin, out_storage, nout);
   auto check_aligned = [&](const Array& a) {
     int width = std::min(16, e * a.itemsize());
@@ -233,6 +237,10 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
     for (int i = 0; i < nin; ++i)
       if (!scalar[i]) check_aligned(*inputs[i].array);
   } else {
+    std::vector<Strides> strides;
+    for (int o = 0; o < nout; ++o) strides.push_back(outputs[o].strides());
+    for (int i = 0; i < nin; ++i)
+      if (!scalar[i]) strides.push_back(broadcast_strides(inputs[i].array->shape(), inputs[i].array->strides(), shape));
     sa.emplace(coalesce_in_memory_order(shape, strides));
   }
   bool wide = contiguous ? n > INT32_MAX - 64 : sa->wide();
@@ -242,8 +250,8 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
   key.w[0] = (static_cast<std::uint64_t>(def.id) << 32) | (static_cast<std::uint64_t>(cuda::current_device()) << 16) |
              (static_cast<std::uint64_t>(ndim) << 3) | (contiguous << 2) | (aligned << 1) | wide;
   for (int k = 0; k < nin + nout; ++k) {
-    std::uint64_t d = k < nin ? (static_cast<std::uint64_t>(in_types[k]) << 6) | (static_cast<std::uint64_t>(in_storage[k]) << 1) | scalar[k]
-                              : (static_cast<std::uint64_t>(out_types[k - nin]) << 6) | (static_cast<std::uint64_t>(out_storage[k - nin]) << 1);
+    std::uint64_t d = k < nin ? (static_cast<std::uint64_t>(in_types[k]) << 6) | (static_cast<std::uint64_t>(in_storage[k]) << 2) | kinds[k]
+                              : (static_cast<std::uint64_t>(out_types[k - nin]) << 6) | (static_cast<std::uint64_t>(out_storage[k - nin]) << 2);
     key.w[1 + k / 4] |= d << (16 * (k % 4));
   }
   jit::Kernel kernel;
@@ -253,23 +261,30 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
     if (it != cache().kernels.end()) kernel = it->second;
   }
   if (!kernel) {
-    KernelSource src = elementwise_source(def, in_types, out_types, in_storage, scalar, out_storage, contiguous, ndim,
+    KernelSource src = elementwise_source(def, in_types, out_types, in_storage, kinds, out_storage, contiguous, ndim,
                                           aligned, wide);
-    kernel = jit::get_kernel(src.source, src.name);
+    kernel = jit::get_kernel(src.source, src.name, def.options);
     std::unique_lock<std::shared_mutex> lock(cache().mutex);
     cache().kernels[key] = kernel;
   }
 
   void* args[kMaxOperands + 2];
   void* ptrs[kMaxOperands];
+  struct RawArg {
+    void* data;
+    std::int64_t size;
+  } raws[kMaxOperands];
   int a = 0;
   for (int o = 0; o < nout; ++o) {
     ptrs[o] = outputs[o].data();
     args[a++] = &ptrs[o];
   }
   for (int i = 0; i < nin; ++i) {
-    if (scalar[i]) {
+    if (kinds[i] == 1) {
       args[a++] = const_cast<char*>(inputs[i].value);
+    } else if (kinds[i] == 2) {
+      raws[i] = {inputs[i].array->data(), inputs[i].array->size()};
+      args[a++] = &raws[i];
     } else {
       ptrs[nout + i] = inputs[i].array->data();
       args[a++] = &ptrs[nout + i];

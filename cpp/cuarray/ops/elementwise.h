@@ -21,12 +21,16 @@ struct ElementwiseDef {
   std::string body;
   std::string preamble;  // extra device code placed before the kernel
   int nin, nout;
+  bool uses_index = false;  // the body reads `i` (the element's C-order index) or `_ind.size()`
+  std::vector<std::string> options;  // extra NVRTC options
 };
 
-// An input: a device array (any strides, broadcastable to the output shape) or a scalar passed by value.
+// An input: a device array (any strides, broadcastable to the output shape), a scalar passed by value, or a
+// raw array: a C-contiguous array passed whole (ca::Raw<T>) for the body to index itself.
 struct Input {
   const Array* array = nullptr;
   alignas(16) char value[16] = {};  // the scalar, already in its loop type
+  bool raw = false;
 };
 
 // Runs `def` with loop types `in_types`/`out_types` over `inputs` into `outputs` (each of the broadcast
@@ -37,8 +41,12 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
 
 // Kernel source for one variant, for tests that compile every variant without a device. `scalar[i]` says
 // input i is a scalar; `in_storage`/`out_storage` are the arrays' dtypes.
+// `kinds[i]`: 0 array, 1 scalar, 2 raw array.
 KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types, const DType* out_types,
-                                const DType* in_storage, const bool* scalar, const DType* out_storage,
+                                const DType* in_storage, const std::uint8_t* kinds, const DType* out_storage,
                                 bool contiguous, int ndim, bool aligned, bool wide);
+
+// A process-unique id for an ElementwiseDef that is not a ufunc (ufuncs use their table index).
+std::uint32_t new_elementwise_id();
 
 }  // namespace cuarray::ops

@@ -1,0 +1,238 @@
+"""User kernels: ElementwiseKernel (CuPy's parameter syntax), RawKernel and RawModule."""
+
+import re
+
+import numpy
+
+from cuarray import _core
+from cuarray._ndarray import ndarray
+
+__all__ = ["ElementwiseKernel", "RawKernel", "RawModule"]
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# The C++ spelling of each dtype inside kernels (16-bit floats are computed in float).
+_CTYPES = {"bool": "bool", "int8": "signed char", "int16": "short", "int32": "int", "int64": "long long",
+           "uint8": "unsigned char", "uint16": "unsigned short", "uint32": "unsigned int",
+           "uint64": "unsigned long long", "float16": "float", "bfloat16": "float", "float32": "float",
+           "float64": "double", "complex64": "ca::complex<float>", "complex128": "ca::complex<double>"}
+
+
+class _Param:
+    __slots__ = ("name", "dtype", "placeholder", "raw")
+
+    def __init__(self, text):
+        words = text.split()
+        raw = bool(words) and words[0] == "raw"
+        if raw:
+            words = words[1:]
+        if len(words) != 2:
+            raise ValueError(f"invalid kernel parameter '{text.strip()}': expected '[raw] <type> <name>'")
+        type_name, name = words
+        if not _IDENTIFIER.match(name):
+            raise ValueError(f"invalid kernel parameter name '{name}' in '{text.strip()}'")
+        self.name, self.raw = name, raw
+        if _IDENTIFIER.match(type_name) and type_name[0].isupper():  # T, U, TYPE: bound from the arguments
+            self.dtype, self.placeholder = None, type_name
+            return
+        try:
+            self.dtype = numpy.dtype(type_name)
+        except TypeError:
+            raise ValueError(f"unknown type '{type_name}' in kernel parameter '{text.strip()}' (a type "
+                             "placeholder such as T must start with an upper-case letter)") from None
+        self.placeholder = None
+        if self.dtype.name not in _CTYPES:
+            raise ValueError(f"type '{type_name}' in kernel parameter '{text.strip()}' is not supported by cuarray")
+
+
+def _parse(params):
+    if not params.strip():
+        return []
+    return [_Param(p) for p in params.split(",")]
+
+
+class ElementwiseKernel:
+    """A user elementwise kernel: ``ElementwiseKernel('float32 x, T y', 'T z', 'z = x + y', 'name')``.
+
+    Non-raw inputs broadcast together; outputs are allocated from their types when not passed. The body may
+    use `i` (the element's index) and `_ind.size()`; `raw` inputs are whole arrays indexed by the body.
+    Outputs are write-only.
+    """
+
+    def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True, preamble="",
+                 no_return=False, return_tuple=False, loop_prep="", after_loop="", options=()):
+        self.in_params = _parse(in_params)
+        self.out_params = _parse(out_params)
+        names = [p.name for p in self.in_params + self.out_params]
+        duplicated = {n for n in names if names.count(n) > 1}
+        if duplicated:
+            raise ValueError(f"duplicated kernel parameter name(s): {', '.join(sorted(duplicated))}")
+        if any(p.raw for p in self.out_params):
+            raise ValueError("raw output parameters are not supported by cuarray's ElementwiseKernel")
+        if not self.out_params:
+            raise ValueError("an ElementwiseKernel needs at least one output parameter")
+        bound = {p.placeholder for p in self.in_params if p.placeholder}
+        for p in self.out_params:
+            if p.placeholder and p.placeholder not in bound:
+                raise ValueError(f"output parameter '{p.name}' has type placeholder {p.placeholder}, "
+                                 "which no input parameter defines")
+        if not _IDENTIFIER.match(name):
+            raise ValueError(f"kernel name must be an identifier, got '{name}'")
+        self.name, self.operation, self.preamble = name, operation, preamble
+        self.options = tuple(options)
+        self.nin, self.nout = len(self.in_params), len(self.out_params)
+        self.nargs = self.nin + self.nout
+        self._uses_index = bool(re.search(r"\bi\b|\b_ind\b", operation))
+        self._defs = {}
+
+    def _bind_types(self, inputs, outputs):
+        types = {}
+
+        def bind(p, dtype, what):
+            if p.placeholder is None:
+                return
+            if types.setdefault(p.placeholder, dtype) != dtype:
+                raise TypeError(f"Type is mismatched: {p.placeholder} is {types[p.placeholder]} from an earlier "
+                                f"argument but {what} '{p.name}' is {dtype}")
+
+        for p, a in zip(self.in_params, inputs):
+            if isinstance(a, ndarray):
+                bind(p, a.dtype, "input")
+        for p, a in zip(self.out_params, outputs):
+            if a is not None:
+                bind(p, a.dtype, "output")
+        for p, a in zip(self.in_params, inputs):
+            if not isinstance(a, ndarray) and p.placeholder and p.placeholder not in types:
+                types[p.placeholder] = numpy.asarray(a).dtype
+        return types
+
+    def __call__(self, *args, size=None, stream=None):
+        if len(args) not in (self.nin, self.nargs):
+            raise TypeError(f"{self.name} takes {self.nin} or {self.nargs} arguments ({len(args)} given)")
+        inputs = list(args[: self.nin])
+        outputs = list(args[self.nin:]) or [None] * self.nout
+        for p, a in zip(self.in_params + self.out_params, inputs + outputs):
+            if isinstance(a, numpy.ndarray):
+                raise TypeError(f"argument '{p.name}' of {self.name} is a numpy.ndarray; pass a cuarray array "
+                                "(cuarray.asarray(x))")
+            if p.raw and not isinstance(a, ndarray):
+                raise TypeError(f"raw argument '{p.name}' of {self.name} must be a cuarray.ndarray")
+        for p, a in zip(self.out_params, outputs):
+            if a is not None and not isinstance(a, ndarray):
+                raise TypeError(f"output argument '{p.name}' of {self.name} must be a cuarray.ndarray")
+        types = self._bind_types(inputs, outputs)
+        in_types = [p.dtype if p.placeholder is None else types[p.placeholder] for p in self.in_params]
+        out_types = [p.dtype if p.placeholder is None else types[p.placeholder] for p in self.out_params]
+        for p, a, t in zip(self.in_params, inputs, in_types):
+            if p.raw and a.dtype != t:
+                raise TypeError(f"raw argument '{p.name}' of {self.name} has dtype {a.dtype}, expected {t}")
+        shapes = [a.shape for p, a in zip(self.in_params, inputs) if isinstance(a, ndarray) and not p.raw]
+        shapes += [a.shape for a in outputs if a is not None]
+        if shapes:
+            shape = numpy.broadcast_shapes(*shapes)
+        elif size is not None:
+            shape = (int(size),)
+        else:
+            raise ValueError(f"{self.name}: the loop size cannot be inferred from raw or scalar arguments; "
+                             "pass size=")
+        if size is not None and shapes and numpy.prod(shape) != size:
+            raise ValueError(f"{self.name}: size={size} does not match the arguments' broadcast shape {shape}")
+        from cuarray._creation import empty
+
+        outputs = [empty(shape, t) if a is None else a for a, t in zip(outputs, out_types)]
+        for p, a in zip(self.out_params, outputs):
+            if a.shape != shape:
+                raise ValueError(f"output argument '{p.name}' has shape {a.shape}, expected {shape}")
+        handle = self._definition(tuple(in_types), tuple(out_types), types)
+        raw = [p.raw for p in self.in_params]
+        if stream is None:
+            _core._elementwise_call(handle, in_types, out_types, inputs, raw, outputs)
+        else:
+            with stream:
+                _core._elementwise_call(handle, in_types, out_types, inputs, raw, outputs)
+        return outputs[0] if self.nout == 1 else tuple(outputs)
+
+    def _definition(self, in_types, out_types, placeholders):
+        key = (in_types, out_types)
+        handle = self._defs.get(key)
+        if handle is None:
+            lines = [f"typedef {_CTYPES[numpy.dtype(t).name]} {name};" for name, t in sorted(placeholders.items())]
+            for k, (p, t) in enumerate(zip(self.in_params, in_types)):
+                if p.raw:
+                    lines.append(f"ca::Raw<{_storage_type(t)}> {p.name} = in{k};")
+                else:
+                    lines.append(f"const {_CTYPES[numpy.dtype(t).name]} {p.name} = in{k};")
+            for k, (p, t) in enumerate(zip(self.out_params, out_types)):
+                lines.append(f"{_CTYPES[numpy.dtype(t).name]}& {p.name} = out{k};")
+            body = "{\n        " + "\n        ".join(lines) + "\n        " + self.operation + ";\n      }"
+            handle = _core._elementwise_def(self.name, body, self.preamble, self.nin, self.nout, self._uses_index,
+                                            list(self.options))
+            self._defs[key] = handle
+        return handle
+
+
+def _storage_type(dtype):
+    name = numpy.dtype(dtype).name
+    return {"float16": "ca::half", "bfloat16": "ca::bfloat16"}.get(name, _CTYPES[name])
+
+
+class RawKernel:
+    """A CUDA kernel from source: ``RawKernel(code, name)(grid, block, args, shared_mem=0, stream=None)``."""
+
+    def __init__(self, code, name, options=(), backend="nvrtc", translate_cucomplex=False, enable_cooperative_groups=False,
+                 jitify=False):
+        if backend != "nvrtc":
+            raise ValueError(f"cuarray compiles kernels with NVRTC only (backend='{backend}' was asked for)")
+        self.code, self.name, self.options = code, name, tuple(options)
+        self._function = None
+
+    @property
+    def kernel(self):
+        if self._function is None:
+            self._function = _core._RawModule(self.code, list(self.options)).get_function(self.name)
+        return self._function
+
+    def __call__(self, grid, block, args, shared_mem=0, stream=None):
+        self.kernel(grid, block, args, shared_mem, stream)
+
+    @property
+    def max_threads_per_block(self):
+        return self.kernel.max_threads_per_block
+
+    @property
+    def num_regs(self):
+        return self.kernel.num_regs
+
+    @property
+    def shared_size_bytes(self):
+        return self.kernel.shared_size_bytes
+
+    @property
+    def local_size_bytes(self):
+        return self.kernel.local_size_bytes
+
+    @property
+    def const_size_bytes(self):
+        return self.kernel.const_size_bytes
+
+
+class RawModule:
+    """A CUDA module from source; ``get_function(name)`` returns a launchable kernel."""
+
+    def __init__(self, code=None, path=None, options=(), backend="nvrtc", translate_cucomplex=False,
+                 enable_cooperative_groups=False, name_expressions=None, jitify=False):
+        if backend != "nvrtc":
+            raise ValueError(f"cuarray compiles kernels with NVRTC only (backend='{backend}' was asked for)")
+        if (code is None) == (path is None):
+            raise TypeError("RawModule takes exactly one of code= and path=")
+        if path is not None:
+            with open(path) as f:
+                code = f.read()
+        self.code, self.options = code, tuple(options)
+        self._module = None
+
+    def get_function(self, name):
+        if self._module is None:
+            self._module = _core._RawModule(self.code, list(self.options))
+        kernel = RawKernel(self.code, name, self.options)
+        kernel._function = self._module.get_function(name)
+        return kernel

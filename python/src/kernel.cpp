@@ -1,0 +1,161 @@
+// Bindings for user kernels: ElementwiseKernel's definitions and calls, RawModule and RawKernel.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <deque>
+#include <mutex>
+
+#include "convert.h"
+#include "cuarray/cuda/stream.h"
+#include "cuarray/error.h"
+#include "cuarray/jit/kernel_cache.h"
+#include "cuarray/jit/launch.h"
+#include "cuarray/ops/elementwise.h"
+#include "ndarray.h"
+
+using namespace py::literals;
+
+namespace cuarray::bind {
+
+namespace {
+
+std::mutex g_defs_mutex;
+std::deque<ops::ElementwiseDef> g_defs;  // never shrinks: kernels are cached by their def's id
+
+// `value` (a Python or NumPy scalar) as loop type `t` in the kernels' compute representation.
+void scalar_into(py::handle value, DType t, char* dst) {
+  std::string bytes = scalar_bytes(value, t);
+  if (t == DType::Float16 || t == DType::BFloat16) {
+    py::object np = py::module_::import("numpy");
+    py::array wide = np.attr("array")(value, to_numpy_dtype(t)).attr("astype")("float32");
+    std::memcpy(dst, wide.data(), 4);
+    return;
+  }
+  std::memcpy(dst, bytes.data(), bytes.size());
+}
+
+dim3 to_dim3(py::handle v) {
+  if (py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) {
+    auto s = py::reinterpret_borrow<py::sequence>(v);
+    if (s.size() < 1 || s.size() > 3) throw ValueError("grid and block must have 1 to 3 dimensions");
+    unsigned d[3] = {1, 1, 1};
+    for (size_t i = 0; i < s.size(); ++i) d[i] = s[i].cast<unsigned>();
+    return dim3(d[0], d[1], d[2]);
+  }
+  return dim3(v.cast<unsigned>());
+}
+
+// A function of a RawModule: launched with CuPy's (grid, block, args, shared_mem, stream) call.
+struct RawFunction {
+  jit::Kernel kernel;
+  std::string name;
+
+  void call(py::handle grid, py::handle block, py::sequence args, std::size_t shared_mem, py::handle stream) const {
+    std::vector<std::string> storage(args.size());
+    std::vector<void*> ptrs(args.size());
+    std::vector<void*> argv(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+      py::handle a = args[i];
+      if (py::isinstance(a, ndarray_type())) {
+        ptrs[i] = a.cast<const NdArray&>().array.data();
+        argv[i] = &ptrs[i];
+        continue;
+      }
+      PyObject* p = a.ptr();
+      py::object np = py::module_::import("numpy");
+      py::array v;
+      if (PyBool_Check(p)) v = np.attr("array")(a, "bool");
+      else if (PyLong_Check(p)) v = np.attr("array")(a, "int64");
+      else if (PyFloat_Check(p)) v = np.attr("array")(a, "float64");
+      else if (PyComplex_Check(p)) v = np.attr("array")(a, "complex128");
+      else if (py::isinstance(a, np.attr("generic"))) v = np.attr("asarray")(a);
+      else if (py::isinstance<py::array>(a))
+        throw TypeError("RawKernel argument " + std::to_string(i) +
+                        " is a numpy.ndarray: pass a cuarray array (cuarray.asarray(x)) or a NumPy scalar");
+      else
+        throw TypeError("RawKernel argument " + std::to_string(i) + " has unsupported type " +
+                        py::str(py::type::handle_of(a).attr("__name__")).cast<std::string>());
+      storage[i].assign(static_cast<const char*>(v.data()), static_cast<size_t>(v.itemsize()));
+      storage[i].resize(16, '\0');
+      argv[i] = storage[i].data();
+    }
+    cudaStream_t s = cuda::current_stream()->handle();
+    if (!stream.is_none()) s = stream.attr("_handle")().cast<std::shared_ptr<cuda::Stream>>()->handle();
+    jit::launch(kernel, to_dim3(grid), to_dim3(block), argv.data(), shared_mem, s);
+  }
+
+  cudaFuncAttributes attributes() const {
+    cudaFuncAttributes attr{};
+    CUARRAY_CHECK_CUDA(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel.handle)));
+    return attr;
+  }
+};
+
+struct RawModule {
+  jit::Module module;
+};
+
+}  // namespace
+
+void init_kernel(py::module_& m) {
+  m.def("_elementwise_def", [](const std::string& name, const std::string& body, const std::string& preamble, int nin,
+                               int nout, bool uses_index, const std::vector<std::string>& options) {
+    std::lock_guard<std::mutex> lock(g_defs_mutex);
+    g_defs.push_back(
+        ops::ElementwiseDef{ops::new_elementwise_id(), name, body, preamble, nin, nout, uses_index, options});
+    return g_defs.size() - 1;
+  });
+  // Runs definition `handle` with loop types over `inputs` (ndarrays, scalars; raw[i] marks raw arrays) into
+  // `outputs` (ndarrays of the broadcast shape).
+  m.def("_elementwise_call", [](std::size_t handle, const std::vector<py::handle>& in_types,
+                                const std::vector<py::handle>& out_types, const std::vector<py::handle>& inputs,
+                                const std::vector<bool>& raw, const std::vector<py::handle>& outputs) {
+    const ops::ElementwiseDef* def;
+    {
+      std::lock_guard<std::mutex> lock(g_defs_mutex);
+      def = &g_defs.at(handle);
+    }
+    std::vector<DType> in_t, out_t;
+    for (auto t : in_types) in_t.push_back(to_dtype(t));
+    for (auto t : out_types) out_t.push_back(to_dtype(t));
+    std::vector<ops::Input> in(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (py::isinstance(inputs[i], ndarray_type())) {
+        in[i].array = &inputs[i].cast<const NdArray&>().array;
+        in[i].raw = raw[i];
+      } else {
+        scalar_into(inputs[i], in_t[i], in[i].value);
+      }
+    }
+    std::vector<Array> out;
+    for (auto o : outputs) out.push_back(o.cast<const NdArray&>().array);
+    ops::elementwise(*def, in_t.data(), out_t.data(), in.data(), out.data());
+  });
+
+  py::class_<RawFunction>(m, "_RawFunction")
+      .def("__call__", &RawFunction::call, "grid"_a, "block"_a, "args"_a, "shared_mem"_a = 0, "stream"_a = py::none())
+      .def_readonly("name", &RawFunction::name)
+      .def_property_readonly("max_threads_per_block", [](const RawFunction& f) { return f.attributes().maxThreadsPerBlock; })
+      .def_property_readonly("num_regs", [](const RawFunction& f) { return f.attributes().numRegs; })
+      .def_property_readonly("shared_size_bytes", [](const RawFunction& f) { return f.attributes().sharedSizeBytes; })
+      .def_property_readonly("local_size_bytes", [](const RawFunction& f) { return f.attributes().localSizeBytes; })
+      .def_property_readonly("const_size_bytes", [](const RawFunction& f) { return f.attributes().constSizeBytes; });
+
+  py::class_<RawModule>(m, "_RawModule")
+      .def(py::init([](const std::string& code, const std::vector<std::string>& options) {
+             jit::Module mod;
+             {
+               py::gil_scoped_release nogil;
+               mod = jit::get_module(code, options);
+             }
+             return RawModule{mod};
+           }),
+           "code"_a, "options"_a)
+      .def("get_function", [](const RawModule& m, const std::string& name) {
+        return RawFunction{m.module.function(name), name};
+      });
+}
+
+}  // namespace cuarray::bind
