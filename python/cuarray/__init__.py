@@ -18,7 +18,6 @@ _core.jit.set_kernel_dir(_os.path.abspath(_kernel_dir))
 from cuarray import _ndarray  # noqa: E402  (attaches the Python-level ndarray methods)
 from cuarray import cuda  # noqa: E402
 from cuarray._creation import *  # noqa: E402,F401,F403
-from cuarray._kernel import *  # noqa: E402,F401,F403
 from cuarray._manipulation import *  # noqa: E402,F401,F403
 from cuarray._ndarray import ndarray  # noqa: E402
 from cuarray._transfer import *  # noqa: E402,F401,F403
@@ -43,10 +42,22 @@ newaxis = None
 pi, e, inf, nan = _numpy.pi, _numpy.e, _numpy.inf, _numpy.nan
 result_type, can_cast, promote_types = _numpy.result_type, _numpy.can_cast, _numpy.promote_types
 finfo, iinfo, issubdtype = _numpy.finfo, _numpy.iinfo, _numpy.issubdtype
-try:
-    from ml_dtypes import bfloat16  # noqa: F401
-except ImportError:
-    pass
+
+
+# Imported on first use, to keep `import cuarray` fast.
+_LAZY = {"ElementwiseKernel": "cuarray._kernel", "RawKernel": "cuarray._kernel", "RawModule": "cuarray._kernel",
+         "bfloat16": "ml_dtypes"}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'cuarray' has no attribute '{name}'")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 
 def get_array_module(*args):

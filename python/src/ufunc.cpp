@@ -269,6 +269,8 @@ struct PyUfunc {
   int index;
 };
 
+
+
 py::object call_binary(const char* name, py::handle a, py::handle b) {
   py::handle args[2] = {a, b};
   return call(index_of(name), args, 2, nullptr, py::none(), "same_kind");
@@ -283,6 +285,108 @@ py::object call_inplace(const char* name, py::handle self, py::handle b) {
 py::object call_unary(const char* name, py::handle a) {
   py::handle args[1] = {a};
   return call(index_of(name), args, 1, nullptr, py::none(), "same_kind");
+}
+
+// Note [Operator slots]
+// `a + b` on an ndarray goes straight to these C functions, installed in the type's number and
+// rich-comparison slots: no attribute lookup, no argument-parsing dispatcher. Exceptions become Python
+// errors through pybind11's registered translators (errors.cpp).
+template <class F>
+PyObject* guarded(F&& f) {
+  try {
+    return f().release().ptr();
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (...) {
+    py::detail::try_translate_exceptions();
+  }
+  return nullptr;
+}
+
+// Operands cuarray cannot take (lists, strings, ...) give NotImplemented, so Python can try the other side;
+// NumPy arrays get the TypeError that explains the fix.
+bool takes(PyObject* p) {
+  static py::handle generic = py::object(py::module_::import("numpy").attr("generic")).release();
+  return PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p) || PyBool_Check(p) ||
+         py::isinstance(p, ndarray_type()) || PyObject_IsInstance(p, generic.ptr()) == 1 ||
+         py::isinstance<py::array>(p);
+}
+
+template <const char* Name>
+PyObject* binary_slot(PyObject* a, PyObject* b) {
+  if (!takes(a) || !takes(b)) Py_RETURN_NOTIMPLEMENTED;
+  return guarded([&] { return call_binary(Name, a, b); });
+}
+
+template <const char* Name>
+PyObject* inplace_slot(PyObject* a, PyObject* b) {
+  if (!takes(b)) Py_RETURN_NOTIMPLEMENTED;
+  return guarded([&] { return call_inplace(Name, a, b); });
+}
+
+template <const char* Name>
+PyObject* unary_slot(PyObject* a) {
+  return guarded([&] { return call_unary(Name, a); });
+}
+
+PyObject* power_slot(PyObject* a, PyObject* b, PyObject* mod) {
+  if (mod != Py_None) {
+    PyErr_SetString(PyExc_TypeError, "pow() with a modulus is not supported by cuarray arrays");
+    return nullptr;
+  }
+  if (!takes(a) || !takes(b)) Py_RETURN_NOTIMPLEMENTED;
+  return guarded([&] { return call_binary("power", a, b); });
+}
+
+PyObject* inplace_power_slot(PyObject* a, PyObject* b, PyObject*) {
+  if (!takes(b)) Py_RETURN_NOTIMPLEMENTED;
+  return guarded([&] { return call_inplace("power", a, b); });
+}
+
+PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
+  static const char* names[] = {"less", "less_equal", "equal", "not_equal", "greater", "greater_equal"};
+  if (!takes(b)) Py_RETURN_NOTIMPLEMENTED;
+  return guarded([&] { return call_binary(names[op], a, b); });
+}
+
+constexpr char kAdd[] = "add", kSub[] = "subtract", kMul[] = "multiply", kDiv[] = "true_divide",
+               kFloorDiv[] = "floor_divide", kMod[] = "remainder", kAnd[] = "bitwise_and", kOr[] = "bitwise_or",
+               kXor[] = "bitwise_xor", kLshift[] = "left_shift", kRshift[] = "right_shift", kNeg[] = "negative",
+               kPos[] = "positive", kAbs[] = "absolute", kInvert[] = "invert";
+
+void install_slots(py::handle type) {
+  auto* t = reinterpret_cast<PyHeapTypeObject*>(type.ptr());
+  PyNumberMethods& n = t->as_number;
+  n.nb_add = binary_slot<kAdd>;
+  n.nb_subtract = binary_slot<kSub>;
+  n.nb_multiply = binary_slot<kMul>;
+  n.nb_true_divide = binary_slot<kDiv>;
+  n.nb_floor_divide = binary_slot<kFloorDiv>;
+  n.nb_remainder = binary_slot<kMod>;
+  n.nb_power = power_slot;
+  n.nb_and = binary_slot<kAnd>;
+  n.nb_or = binary_slot<kOr>;
+  n.nb_xor = binary_slot<kXor>;
+  n.nb_lshift = binary_slot<kLshift>;
+  n.nb_rshift = binary_slot<kRshift>;
+  n.nb_inplace_add = inplace_slot<kAdd>;
+  n.nb_inplace_subtract = inplace_slot<kSub>;
+  n.nb_inplace_multiply = inplace_slot<kMul>;
+  n.nb_inplace_true_divide = inplace_slot<kDiv>;
+  n.nb_inplace_floor_divide = inplace_slot<kFloorDiv>;
+  n.nb_inplace_remainder = inplace_slot<kMod>;
+  n.nb_inplace_power = inplace_power_slot;
+  n.nb_inplace_and = inplace_slot<kAnd>;
+  n.nb_inplace_or = inplace_slot<kOr>;
+  n.nb_inplace_xor = inplace_slot<kXor>;
+  n.nb_inplace_lshift = inplace_slot<kLshift>;
+  n.nb_inplace_rshift = inplace_slot<kRshift>;
+  n.nb_negative = unary_slot<kNeg>;
+  n.nb_positive = unary_slot<kPos>;
+  n.nb_absolute = unary_slot<kAbs>;
+  n.nb_invert = unary_slot<kInvert>;
+  t->ht_type.tp_richcompare = richcompare_slot;
+  PyType_Modified(&t->ht_type);
 }
 
 }  // namespace
@@ -346,39 +450,25 @@ void init_ufunc(py::module_& m) {
       .def("__repr__", [](const PyUfunc& s) { return "<ufunc '" + ops::ufuncs()[s.index].def.name + "'>"; });
 
   py::object nd = py::reinterpret_borrow<py::object>(ndarray_type());
-  auto binary = [&](const char* method, const char* ufunc) {
-    nd.attr(method) = py::cpp_function([ufunc](py::handle a, py::handle b) { return call_binary(ufunc, a, b); },
-                                       py::name(method), py::is_method(nd));
-  };
-  auto reflected = [&](const char* method, const char* ufunc) {
-    nd.attr(method) = py::cpp_function([ufunc](py::handle a, py::handle b) { return call_binary(ufunc, b, a); },
-                                       py::name(method), py::is_method(nd));
-  };
-  auto inplace = [&](const char* method, const char* ufunc) {
-    nd.attr(method) = py::cpp_function([ufunc](py::handle a, py::handle b) { return call_inplace(ufunc, a, b); },
-                                       py::name(method), py::is_method(nd));
-  };
-  auto unary = [&](const char* method, const char* ufunc) {
-    nd.attr(method) = py::cpp_function([ufunc](py::handle a) { return call_unary(ufunc, a); }, py::name(method),
-                                       py::is_method(nd));
-  };
+  // Python-level names for the operators (help(), reflected calls such as a.__radd__(b)); the slots below
+  // are what `a + b` actually runs (Note [Operator slots]).
   const char* arithmetic[][2] = {{"add", "add"},           {"sub", "subtract"},   {"mul", "multiply"},
                                  {"truediv", "true_divide"}, {"floordiv", "floor_divide"}, {"mod", "remainder"},
                                  {"pow", "power"},         {"and", "bitwise_and"}, {"or", "bitwise_or"},
                                  {"xor", "bitwise_xor"},   {"lshift", "left_shift"}, {"rshift", "right_shift"}};
   for (auto& [op, uf] : arithmetic) {
-    binary(("__" + std::string(op) + "__").c_str(), uf);
-    reflected(("__r" + std::string(op) + "__").c_str(), uf);
-    inplace(("__i" + std::string(op) + "__").c_str(), uf);
+    const char* u = uf;
+    std::string plain = "__" + std::string(op) + "__", reflected = "__r" + std::string(op) + "__",
+                inplace = "__i" + std::string(op) + "__";
+    nd.attr(plain.c_str()) = py::cpp_function([u](py::handle a, py::handle b) { return call_binary(u, a, b); },
+                                              py::name(plain.c_str()), py::is_method(nd));
+    nd.attr(reflected.c_str()) = py::cpp_function([u](py::handle a, py::handle b) { return call_binary(u, b, a); },
+                                                  py::name(reflected.c_str()), py::is_method(nd));
+    nd.attr(inplace.c_str()) = py::cpp_function([u](py::handle a, py::handle b) { return call_inplace(u, a, b); },
+                                                py::name(inplace.c_str()), py::is_method(nd));
   }
-  const char* comparisons[][2] = {{"__eq__", "equal"}, {"__ne__", "not_equal"}, {"__lt__", "less"},
-                                  {"__le__", "less_equal"}, {"__gt__", "greater"}, {"__ge__", "greater_equal"}};
-  for (auto& [op, uf] : comparisons) binary(op, uf);
-  unary("__neg__", "negative");
-  unary("__pos__", "positive");
-  unary("__abs__", "absolute");
-  unary("__invert__", "invert");
   nd.attr("__hash__") = py::none();  // mutable arrays are unhashable, as in NumPy
+  install_slots(nd);
 }
 
 }  // namespace cuarray::bind
