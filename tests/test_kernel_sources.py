@@ -38,7 +38,8 @@ PAIRS = list(itertools.product(DTYPES, DTYPES))
 GROUPS = {
     "copy_contiguous": lambda: [S.copy_contiguous(a, b, w) for a, b in PAIRS for w in (False, True)],
     "copy_strided": lambda: [S.copy_strided(a, b, nd, w) for a, b in PAIRS for nd, w in ((1, False), (3, True))],
-    "copy_transpose": lambda: [S.copy_transpose(a, b) for a, b in PAIRS],
+    "copy_transpose": lambda: [S.copy_transpose(a, b, False) for a, b in PAIRS]
+    + [S.copy_transpose(a, a, True) for a in DTYPES],
     "fill": lambda: [S.fill_contiguous(a, w) for a in DTYPES for w in (False, True)]
     + [S.fill_strided(a, nd, w) for a in DTYPES for nd, w in ((1, False), (4, True))],
     "creation": lambda: [S.arange(a, w) for a in DTYPES if not a.startswith("complex") for w in (False, True)]

@@ -54,8 +54,8 @@ void init_jit(py::module_& m) {
   s.def("copy_strided", [](py::handle to, py::handle from, int nd, bool wide) {
     return as_tuple(ops::copy_strided_source(to_dtype(to), to_dtype(from), nd, wide));
   });
-  s.def("copy_transpose", [](py::handle to, py::handle from) {
-    return as_tuple(ops::copy_transpose_source(to_dtype(to), to_dtype(from)));
+  s.def("copy_transpose", [](py::handle to, py::handle from, bool wide) {
+    return as_tuple(ops::copy_transpose_source(to_dtype(to), to_dtype(from), wide));
   });
   s.def("fill_contiguous", [](py::handle t, bool wide) { return as_tuple(ops::fill_contiguous_source(to_dtype(t), wide)); });
   s.def("fill_strided", [](py::handle t, int nd, bool wide) { return as_tuple(ops::fill_strided_source(to_dtype(t), nd, wide)); });

@@ -22,26 +22,38 @@ __device__ void copy_strided(char* dst, const char* src, const Strided<N, 2>& s,
   }
 }
 
-// dst[b][r][c] = src[b][r][c] where dst's c and src's r are the unit-stride dimensions. 32x32 tiles go
-// through shared memory so that both the reads and the writes are coalesced. Launched with 32x8 threads,
-// grid (ceil(cols/32), ceil(rows/32), batches); strides in elements.
-constexpr int kTile = 32;
-template <class To, class From>
-__device__ void copy_transpose(To* dst, const From* src, long long rows, long long cols, long long dst_row,
-                               long long dst_batch, long long src_col, long long src_batch) {
+// dst[b][r][c] = src[b][r][c] where dst's c and src's r are the unit-stride dimensions. 64x64 tiles go
+// through shared memory so that both the reads and the writes are coalesced, with up to 16 elements per
+// thread in flight. Launched with 32x8 threads, grid (ceil(cols/tile), ceil(rows/tile), batches), where the
+// tile is transpose_tile<From>; strides in elements.
+template <class From>
+constexpr int transpose_tile = sizeof(From) > 8 ? 32 : 64;  // 16-byte types: a 64x64 tile would not fit
+
+template <class To, class From, class Index>
+__device__ void copy_transpose(To* dst, const From* src, Index rows, Index cols, Index dst_row, Index dst_batch,
+                               Index src_col, Index src_batch) {
+  constexpr int kTile = transpose_tile<From>;
   __shared__ From tile[kTile][kTile + 1];
-  long long r0 = static_cast<long long>(blockIdx.y) * kTile, c0 = static_cast<long long>(blockIdx.x) * kTile;
+  const Index r0 = static_cast<Index>(blockIdx.y) * kTile, c0 = static_cast<Index>(blockIdx.x) * kTile;
   const From* s = src + blockIdx.z * src_batch;
   To* d = dst + blockIdx.z * dst_batch;
-  // Read down columns of the source: consecutive threads take consecutive rows (unit stride in src).
-  for (int j = threadIdx.y; j < kTile; j += blockDim.y) {
-    long long r = r0 + threadIdx.x, c = c0 + j;
-    if (r < rows && c < cols) tile[j][threadIdx.x] = s[r + c * src_col];
+  // Read down the source's columns: consecutive threads take consecutive rows (unit stride in src).
+#pragma unroll
+  for (int half = 0; half < kTile; half += 32) {
+#pragma unroll
+    for (int j = threadIdx.y; j < kTile; j += 8) {
+      Index r = r0 + half + threadIdx.x, c = c0 + j;
+      if (r < rows && c < cols) tile[j][half + threadIdx.x] = s[r + c * src_col];
+    }
   }
   __syncthreads();
-  for (int j = threadIdx.y; j < kTile; j += blockDim.y) {
-    long long r = r0 + j, c = c0 + threadIdx.x;
-    if (r < rows && c < cols) d[r * dst_row + c] = cast<To>(tile[threadIdx.x][j]);
+#pragma unroll
+  for (int half = 0; half < kTile; half += 32) {
+#pragma unroll
+    for (int j = threadIdx.y; j < kTile; j += 8) {
+      Index r = r0 + j, c = c0 + half + threadIdx.x;
+      if (r < rows && c < cols) d[r * dst_row + c] = cast<To>(tile[half + threadIdx.x][j]);
+    }
   }
 }
 

@@ -51,19 +51,26 @@ bool try_transpose(const Array& dst, const Array& src, const Coalesced& c, cudaS
     if (ds[d] % di || ss[d] % si || ds[d] < 0 || ss[d] < 0) return false;
   long long rows = c.shape[nd - 2], cols = c.shape[nd - 1];
   long long batches = nd == 3 ? c.shape[0] : 1;
-  if (rows < 8 || cols < 8 || batches > 65535) return false;
+  const long long tile = si > 8 ? 32 : 64;  // kernels/copy.cuh's transpose_tile
+  if (rows < 8 || cols < 8 || batches > 65535 || (rows + tile - 1) / tile > 65535) return false;
   long long dst_row = ds[nd - 2] / di, src_col = ss[nd - 1] / si;
   long long dst_batch = nd == 3 ? ds[0] / di : 0, src_batch = nd == 3 ? ss[0] / si : 0;
 
+  // 32-bit indices when every element offset of both operands fits.
+  bool wide = (batches - 1) * std::max(dst_batch, src_batch) + rows * cols * 2 > INT32_MAX / 2 ||
+              rows * std::max<long long>(dst_row, 1) > INT32_MAX / 2 || cols * std::max<long long>(src_col, 1) > INT32_MAX / 2;
   KernelKey key(KernelKind::CopyTranspose);
-  key.add(static_cast<int>(dst.dtype()), 5).add(static_cast<int>(src.dtype()), 5);
-  jit::Kernel k = cached_kernel(key, [&] { return copy_transpose_source(dst.dtype(), src.dtype()); });
+  key.add(static_cast<int>(dst.dtype()), 5).add(static_cast<int>(src.dtype()), 5).add(wide, 1);
+  jit::Kernel k = cached_kernel(key, [&] { return copy_transpose_source(dst.dtype(), src.dtype(), wide); });
   void* d = dst.data();
   const void* s = src.data();
-  void* args[] = {&d, &s, &rows, &cols, &dst_row, &dst_batch, &src_col, &src_batch};
-  dim3 grid(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 31) / 32),
+  long long v64[6] = {rows, cols, dst_row, dst_batch, src_col, src_batch};
+  int v32[6];
+  for (int i = 0; i < 6; ++i) v32[i] = static_cast<int>(v64[i]);
+  void* args[8] = {&d, &s};
+  for (int i = 0; i < 6; ++i) args[2 + i] = wide ? static_cast<void*>(&v64[i]) : static_cast<void*>(&v32[i]);
+  dim3 grid(static_cast<unsigned>((cols + tile - 1) / tile), static_cast<unsigned>((rows + tile - 1) / tile),
             static_cast<unsigned>(batches));
-  if ((rows + 31) / 32 > 65535) return false;
   jit::launch(k, grid, dim3(32, 8), args, 0, stream);
   return true;
 }
@@ -99,13 +106,12 @@ KernelSource copy_strided_source(DType to, DType from, int nd, bool wide) {
                        "ca::copy_strided<" + t + ", " + f + ", " + idx + ", " + n + ">(dst, src, s, n);");
 }
 
-KernelSource copy_transpose_source(DType to, DType from) {
-  std::string t = cuda_type(to), f = cuda_type(from);
-  return kernel_source("copy.cuh", std::string("copy_transpose_") + name(to) + "_" + name(from),
-                       t + "* dst, const " + f +
-                           "* src, long long rows, long long cols, long long dst_row, long long dst_batch, "
-                           "long long src_col, long long src_batch",
-                       "ca::copy_transpose<" + t + ", " + f +
+KernelSource copy_transpose_source(DType to, DType from, bool wide) {
+  std::string t = cuda_type(to), f = cuda_type(from), idx = index_type(wide);
+  return kernel_source("copy.cuh", std::string("copy_transpose_") + name(to) + "_" + name(from) + (wide ? "_w" : ""),
+                       t + "* dst, const " + f + "* src, " + idx + " rows, " + idx + " cols, " + idx + " dst_row, " +
+                           idx + " dst_batch, " + idx + " src_col, " + idx + " src_batch",
+                       "ca::copy_transpose<" + t + ", " + f + ", " + idx +
                            ">(dst, src, rows, cols, dst_row, dst_batch, src_col, src_batch);");
 }
 

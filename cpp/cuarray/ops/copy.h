@@ -19,6 +19,6 @@ Array ascontiguous(const Array& src);
 // The generated kernels, exposed so that tests can compile every variant without a device.
 KernelSource copy_contiguous_source(DType to, DType from, bool wide);
 KernelSource copy_strided_source(DType to, DType from, int ndim, bool wide);
-KernelSource copy_transpose_source(DType to, DType from);
+KernelSource copy_transpose_source(DType to, DType from, bool wide);
 
 }  // namespace cuarray::ops
