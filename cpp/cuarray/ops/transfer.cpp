@@ -55,7 +55,7 @@ class MemcpyPool {
     std::size_t n;
   };
 
-  MemcpyPool() : workers_(std::min(11u, std::max(1u, std::thread::hardware_concurrency() * 3 / 4))) {
+  MemcpyPool() : workers_(std::min(7u, std::max(1u, std::thread::hardware_concurrency() / 2))) {
     for (unsigned i = 0; i < workers_; ++i) std::thread([this] { loop(); }).detach();
   }
 
