@@ -40,7 +40,7 @@ GROUPS = {
     "copy_strided": lambda: [S.copy_strided(a, b, nd, w) for a, b in PAIRS for nd, w in ((1, False), (3, True))],
     "copy_transpose": lambda: [S.copy_transpose(a, b, False) for a, b in PAIRS]
     + [S.copy_transpose(a, a, True) for a in DTYPES],
-    "fill": lambda: [S.fill_contiguous(a, w) for a in DTYPES for w in (False, True)]
+    "fill": lambda: [S.fill_contiguous(a, w, al) for a in DTYPES for w in (False, True) for al in (False, True)]
     + [S.fill_strided(a, nd, w) for a in DTYPES for nd, w in ((1, False), (4, True))],
     "creation": lambda: [S.arange(a, w) for a in DTYPES if not a.startswith("complex") for w in (False, True)]
     + [S.linspace(a, w) for a in DTYPES for w in (False, True)]
@@ -74,6 +74,6 @@ def test_kernel_names_encode_dtypes():
 
 def test_unknown_dtype_is_type_error():
     with pytest.raises(TypeError):
-        S.fill_contiguous("not-a-dtype", False)
+        S.fill_contiguous("not-a-dtype", False, True)
     with pytest.raises(TypeError):
-        S.fill_contiguous(numpy.dtype("U3"), False)
+        S.fill_contiguous(numpy.dtype("U3"), False, True)

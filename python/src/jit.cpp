@@ -57,7 +57,9 @@ void init_jit(py::module_& m) {
   s.def("copy_transpose", [](py::handle to, py::handle from, bool wide) {
     return as_tuple(ops::copy_transpose_source(to_dtype(to), to_dtype(from), wide));
   });
-  s.def("fill_contiguous", [](py::handle t, bool wide) { return as_tuple(ops::fill_contiguous_source(to_dtype(t), wide)); });
+  s.def("fill_contiguous", [](py::handle t, bool wide, bool aligned) {
+    return as_tuple(ops::fill_contiguous_source(to_dtype(t), wide, aligned));
+  });
   s.def("fill_strided", [](py::handle t, int nd, bool wide) { return as_tuple(ops::fill_strided_source(to_dtype(t), nd, wide)); });
   s.def("arange", [](py::handle t, bool wide) { return as_tuple(ops::arange_source(to_dtype(t), wide)); });
   s.def("linspace", [](py::handle t, bool wide) { return as_tuple(ops::linspace_source(to_dtype(t), wide)); });

@@ -151,7 +151,10 @@ cudaLibrary_t get_library(const std::string& source, const std::string& name, co
     }
     key.add(source).add(s.headers_hash).add(static_cast<std::uint64_t>(arch));
     for (auto& o : options) key.add(o);
-    key.add(static_cast<std::uint64_t>(nvrtc_version()));
+    // The toolkit version cuarray was built with, not the loaded NVRTC's: asking NVRTC would load it (about
+    // 5 ms) even when the kernel is on disk. A binary that a different NVRTC made and the driver refuses is
+    // recompiled below.
+    key.add(static_cast<std::uint64_t>(CUDART_VERSION));
     auto it = s.libraries.find(key.hex());
     if (it != s.libraries.end()) {
       ++s.stats.memory_hits;

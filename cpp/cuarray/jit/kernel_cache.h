@@ -2,7 +2,7 @@
 //
 // Note [Kernel cache key]
 // A kernel's identity is a 128-bit hash of its source, the text of every kernel header (kernels/*.cuh),
-// the compile options, the target architecture and the NVRTC version. The same key names its file in the
+// the compile options, the target architecture and the CUDA version cuarray was built with. The same key names its file in the
 // disk cache (CUARRAY_CACHE_DIR, default ~/.cache/cuarray/kernels). Each file carries a magic number, the
 // payload's size and the payload's hash, so a truncated, corrupt or foreign file is recompiled, never
 // loaded; files are written to a temporary name and renamed, so concurrent processes see whole files.

@@ -4,6 +4,7 @@
 
 #include "cuarray/cast.cuh"
 #include "cuarray/strided.cuh"
+#include "cuarray/vector.cuh"
 
 namespace ca {
 
@@ -57,9 +58,18 @@ __device__ void copy_transpose(To* dst, const From* src, Index rows, Index cols,
   }
 }
 
-template <class T, class Index>
+// E elements per thread, stored 16 bytes at a time when `dst` is aligned for it.
+template <class T, class Index, int E, bool Aligned>
 __device__ void fill_contiguous(T* dst, T value, Index n) {
-  for (Index i = global_thread<Index>(); i < n; i += grid_threads<Index>()) dst[i] = value;
+  const Index base = global_thread<Index>() * E;
+  if (base + E <= n) {
+    T v[E];
+#pragma unroll
+    for (int j = 0; j < E; ++j) v[j] = value;
+    store<E, Aligned>(dst + base, v);
+  } else {
+    for (Index i = base; i < n; ++i) dst[i] = value;
+  }
 }
 
 template <class T, class Index, int N>

@@ -31,11 +31,16 @@ KernelKey key_for(KernelKind kind, DType t, bool wide) {
 
 }  // namespace
 
-KernelSource fill_contiguous_source(DType dt, bool wide) {
-  std::string idx = index_type(wide), t = cuda_type(dt);
-  return kernel_source("copy.cuh", std::string("fill_contiguous_") + name(dt) + (wide ? "_w" : ""),
+// Elements per thread of the contiguous fill: two 16-byte stores.
+int fill_items(DType dt) { return std::max(1, 32 / itemsize(dt)); }
+
+KernelSource fill_contiguous_source(DType dt, bool wide, bool aligned) {
+  std::string idx = index_type(wide), t = cuda_type(dt), e = std::to_string(fill_items(dt));
+  return kernel_source("copy.cuh",
+                       std::string("fill_contiguous_") + name(dt) + (aligned ? "_a" : "") + (wide ? "_w" : ""),
                        t + "* dst, " + t + " value, " + idx + " n",
-                       "ca::fill_contiguous<" + t + ", " + idx + ">(dst, value, n);");
+                       "ca::fill_contiguous<" + t + ", " + idx + ", " + e + ", " + (aligned ? "true" : "false") +
+                           ">(dst, value, n);");
 }
 
 KernelSource fill_strided_source(DType dt, int ndim, bool wide) {
@@ -91,10 +96,16 @@ void fill(const Array& dst, const void* value) {
   void* d = dst.data();
   void* v = const_cast<void*>(value);
   if (contiguous) {
-    bool wide = n > INT32_MAX;
-    jit::Kernel k = cached_kernel(key_for(KernelKind::FillContiguous, dst.dtype(), wide),
-                                  [&] { return fill_contiguous_source(dst.dtype(), wide); });
-    launch_n(k, {&d, v}, n, stream);
+    bool wide = n > INT32_MAX - 64;
+    int e = fill_items(dst.dtype());
+    bool aligned = reinterpret_cast<std::uintptr_t>(d) % std::min(16, e * dst.itemsize()) == 0;
+    KernelKey key = key_for(KernelKind::FillContiguous, dst.dtype(), wide);
+    key.add(aligned, 1);
+    jit::Kernel k = cached_kernel(key, [&] { return fill_contiguous_source(dst.dtype(), wide, aligned); });
+    std::int64_t n64 = n;
+    int n32 = static_cast<int>(n);
+    void* args[] = {&d, v, wide ? static_cast<void*>(&n64) : static_cast<void*>(&n32)};
+    jit::launch(k, jit::grid_for(n, e), dim3(jit::kBlockSize), args, 0, stream);
     return;
   }
   StridedArgs sa(coalesce_in_memory_order(dst.shape(), {dst.strides()}));

@@ -19,7 +19,7 @@ Array linspace(std::complex<double> start, std::complex<double> stop, std::int64
 Array eye(std::int64_t rows, std::int64_t cols, std::int64_t k, DType dtype, Order order = Order::C);
 
 // The generated kernels, exposed so that tests can compile every variant without a device.
-KernelSource fill_contiguous_source(DType t, bool wide);
+KernelSource fill_contiguous_source(DType t, bool wide, bool aligned);
 KernelSource fill_strided_source(DType t, int ndim, bool wide);
 KernelSource arange_source(DType t, bool wide);
 KernelSource linspace_source(DType t, bool wide);
