@@ -1,0 +1,89 @@
+"""Per-call overhead on small arrays (1000 float32 elements): Python wall time in a loop.
+
+At this size the GPU work is nothing; what is measured is what the library spends on the host per call,
+the figure the lessons' small cells are made of.
+"""
+
+from cases_lessons import squared_diff
+from harness import CUPY_LIKE, GPU_LIBS, LIBS, Case, at_most, host_random
+
+N = 1000
+
+
+def _pair(lib):
+    return lib.rand(N, seed=0), lib.rand(N, seed=1)
+
+
+def _add(lib):
+    a, b = _pair(lib)
+    return lambda: a + b
+
+
+def _axpy(lib):
+    a, b = _pair(lib)
+    return lambda: a * 2.0 + b
+
+
+def _sum(lib):
+    a, _ = _pair(lib)
+    return a.sum
+
+
+def _zeros(lib):
+    # As users write it: float64 for NumPy/CuPy/cuarray, float32 in PyTorch (each one's default).
+    if lib.name == "torch":
+        return lambda: lib.xp.zeros(N, device="cuda")
+    return lambda: lib.xp.zeros(N)
+
+
+def _asarray(lib):
+    host = host_random(1024)  # 4 KB
+    if lib.name == "torch":
+        return lambda: lib.xp.as_tensor(host, device="cuda")
+    return lambda: lib.xp.asarray(host)
+
+
+def _asnumpy(lib):
+    dev = lib.rand(1024)
+    if lib.name == "torch":
+        return lambda: dev.cpu().numpy()
+    return lambda: lib.xp.asnumpy(dev)
+
+
+def _slice(lib):
+    a, _ = _pair(lib)
+    return lambda: a[1:-1]
+
+
+def _reshape(lib):
+    a, _ = _pair(lib)
+    return lambda: a.reshape(25, 40)
+
+
+def _fused(lib):
+    a, b = _pair(lib)
+    f = lib.xp.fuse(squared_diff)
+    return lambda: f(a, b)
+
+
+def _matmul64(lib):
+    a, b = lib.rand((64, 64), seed=0), lib.rand((64, 64), seed=1)
+    return lambda: a @ b
+
+
+def _case(name, make, target=None, libs=LIBS):
+    return Case(name, "overhead", make, "us", timer="wall", target=target, libs=libs)
+
+
+CASES = [
+    _case("a + b", _add, at_most(3.0)),
+    _case("a * 2.0 + b", _axpy, at_most(6.0)),
+    _case("a.sum()", _sum, at_most(4.0)),
+    _case("zeros(1000)", _zeros, at_most(2.0, strict=True)),
+    _case("asarray 4 KB host->device", _asarray, at_most(6.0, strict=True), libs=GPU_LIBS),
+    _case("asnumpy 4 KB device->host", _asnumpy, at_most(6.0, strict=True), libs=GPU_LIBS),
+    _case("slice view a[1:-1]", _slice, at_most(1.0, strict=True)),
+    _case("reshape(25, 40) view", _reshape),
+    _case("fused (x-y)*(x-y)", _fused, at_most(3.0), libs=CUPY_LIKE),
+    _case("matmul 64x64 f32", _matmul64, at_most(6.0)),
+]
