@@ -54,8 +54,8 @@ class ElementwiseKernel:
     """A user elementwise kernel: ``ElementwiseKernel('float32 x, T y', 'T z', 'z = x + y', 'name')``.
 
     Non-raw inputs broadcast together; outputs are allocated from their types when not passed. The body may
-    use `i` (the element's index) and `_ind.size()`; `raw` inputs are whole arrays indexed by the body.
-    Outputs are write-only.
+    use `i` (the element's index) and `_ind.size()`; `raw` parameters are whole arrays indexed by the body
+    (raw outputs must be passed). Non-raw outputs are write-only.
     """
 
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True, preamble="",
@@ -66,8 +66,6 @@ class ElementwiseKernel:
         duplicated = {n for n in names if names.count(n) > 1}
         if duplicated:
             raise ValueError(f"duplicated kernel parameter name(s): {', '.join(sorted(duplicated))}")
-        if any(p.raw for p in self.out_params):
-            raise ValueError("raw output parameters are not supported by cuarray's ElementwiseKernel")
         if not self.out_params:
             raise ValueError("an ElementwiseKernel needs at least one output parameter")
         bound = {p.placeholder for p in self.in_params if p.placeholder}
@@ -119,14 +117,16 @@ class ElementwiseKernel:
         for p, a in zip(self.out_params, outputs):
             if a is not None and not isinstance(a, ndarray):
                 raise TypeError(f"output argument '{p.name}' of {self.name} must be a cuarray.ndarray")
+            if a is None and p.raw:
+                raise ValueError(f"raw output argument '{p.name}' of {self.name} must be passed")
         types = self._bind_types(inputs, outputs)
         in_types = [p.dtype if p.placeholder is None else types[p.placeholder] for p in self.in_params]
         out_types = [p.dtype if p.placeholder is None else types[p.placeholder] for p in self.out_params]
         for p, a, t in zip(self.in_params, inputs, in_types):
             if p.raw and a.dtype != t:
                 raise TypeError(f"raw argument '{p.name}' of {self.name} has dtype {a.dtype}, expected {t}")
-        shapes = [a.shape for p, a in zip(self.in_params, inputs) if isinstance(a, ndarray) and not p.raw]
-        shapes += [a.shape for a in outputs if a is not None]
+        params = self.in_params + self.out_params
+        shapes = [a.shape for p, a in zip(params, inputs + outputs) if isinstance(a, ndarray) and not p.raw]
         if shapes:
             shape = numpy.broadcast_shapes(*shapes)
         elif size is not None:
@@ -134,21 +134,26 @@ class ElementwiseKernel:
         else:
             raise ValueError(f"{self.name}: the loop size cannot be inferred from raw or scalar arguments; "
                              "pass size=")
-        if size is not None and shapes and numpy.prod(shape) != size:
+        if size is not None and shapes and int(numpy.prod(shape)) != size:
             raise ValueError(f"{self.name}: size={size} does not match the arguments' broadcast shape {shape}")
         from cuarray._creation import empty
 
         outputs = [empty(shape, t) if a is None else a for a, t in zip(outputs, out_types)]
         for p, a in zip(self.out_params, outputs):
-            if a.shape != shape:
+            if not p.raw and a.shape != shape:
                 raise ValueError(f"output argument '{p.name}' has shape {a.shape}, expected {shape}")
         handle = self._definition(tuple(in_types), tuple(out_types), types)
-        raw = [p.raw for p in self.in_params]
+        # Raw outputs are written through pointers the body indexes: to the engine they are raw inputs.
+        raw_out = [k for k, p in enumerate(self.out_params) if p.raw]
+        iterated = [k for k, p in enumerate(self.out_params) if not p.raw]
+        call = (handle, in_types + [out_types[k] for k in raw_out], [out_types[k] for k in iterated],
+                inputs + [outputs[k] for k in raw_out], [p.raw for p in self.in_params] + [True] * len(raw_out),
+                [outputs[k] for k in iterated], shape)
         if stream is None:
-            _core._elementwise_call(handle, in_types, out_types, inputs, raw, outputs)
+            _core._elementwise_call(*call)
         else:
             with stream:
-                _core._elementwise_call(handle, in_types, out_types, inputs, raw, outputs)
+                _core._elementwise_call(*call)
         return outputs[0] if self.nout == 1 else tuple(outputs)
 
     def _definition(self, in_types, out_types, placeholders):
@@ -161,10 +166,16 @@ class ElementwiseKernel:
                     lines.append(f"ca::Raw<{_storage_type(t)}> {p.name} = in{k};")
                 else:
                     lines.append(f"const {_CTYPES[numpy.dtype(t).name]} {p.name} = in{k};")
-            for k, (p, t) in enumerate(zip(self.out_params, out_types)):
-                lines.append(f"{_CTYPES[numpy.dtype(t).name]}& {p.name} = out{k};")
+            raw_in, out_k = self.nin, 0
+            for p, t in zip(self.out_params, out_types):
+                if p.raw:
+                    lines.append(f"ca::Raw<{_storage_type(t)}> {p.name} = in{raw_in};")
+                    raw_in += 1
+                else:
+                    lines.append(f"{_CTYPES[numpy.dtype(t).name]}& {p.name} = out{out_k};")
+                    out_k += 1
             body = "{\n        " + "\n        ".join(lines) + "\n        " + self.operation + ";\n      }"
-            handle = _core._elementwise_def(self.name, body, self.preamble, self.nin, self.nout, self._uses_index,
+            handle = _core._elementwise_def(self.name, body, self.preamble, raw_in, out_k, self._uses_index,
                                             list(self.options))
             self._defs[key] = handle
         return handle

@@ -107,11 +107,11 @@ void init_kernel(py::module_& m) {
         ops::ElementwiseDef{ops::new_elementwise_id(), name, body, preamble, nin, nout, uses_index, options});
     return g_defs.size() - 1;
   });
-  // Runs definition `handle` with loop types over `inputs` (ndarrays, scalars; raw[i] marks raw arrays) into
-  // `outputs` (ndarrays of the broadcast shape).
+  // Runs definition `handle` with loop types over `shape`: `inputs` are ndarrays or scalars (raw[i] marks raw
+  // arrays, passed whole), `outputs` ndarrays of that shape.
   m.def("_elementwise_call", [](std::size_t handle, const std::vector<py::handle>& in_types,
                                 const std::vector<py::handle>& out_types, const std::vector<py::handle>& inputs,
-                                const std::vector<bool>& raw, const std::vector<py::handle>& outputs) {
+                                const std::vector<bool>& raw, const std::vector<py::handle>& outputs, py::handle shape) {
     const ops::ElementwiseDef* def;
     {
       std::lock_guard<std::mutex> lock(g_defs_mutex);
@@ -131,7 +131,7 @@ void init_kernel(py::module_& m) {
     }
     std::vector<Array> out;
     for (auto o : outputs) out.push_back(o.cast<const NdArray&>().array);
-    ops::elementwise(*def, in_t.data(), out_t.data(), in.data(), out.data());
+    ops::elementwise(*def, in_t.data(), out_t.data(), in.data(), out.data(), to_shape(shape));
   });
 
   py::class_<RawFunction>(m, "_RawFunction")

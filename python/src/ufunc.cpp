@@ -252,7 +252,7 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
     if (out_arrays[o]) outputs.push_back(out_arrays[o]->array);
     else outputs.push_back(like ? Array::like(*like, r.out[o]) : Array(*shape_ptr, r.out[o]));
   }
-  ops::elementwise(u.def, r.in, r.out, inputs, outputs.data());
+  ops::elementwise(u.def, r.in, r.out, inputs, outputs.data(), outputs[0].shape());
 
   auto result = [&](int o) -> py::object {
     if (out_arrays[o]) return py::reinterpret_borrow<py::object>(outs[o]);

@@ -119,7 +119,7 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
     else if (contiguous) params += "const " + std::string(cuda_type(in_storage[i])) + "* __restrict__ " + n + "_p, ";
     else params += "const char* __restrict__ " + n + "_p, ";
   }
-  if (!contiguous) params += "ca::Strided<" + to_string(ndim) + ", " + to_string(arrays) + "> strided, ";
+  if (!contiguous && arrays) params += "ca::Strided<" + to_string(ndim) + ", " + to_string(arrays) + "> strided, ";
   params += idx + " n";
 
   // The expression applied to one element; `load(i)`/`store(o)` text decides where values come from.
@@ -164,7 +164,8 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
   } else {
     if (def.uses_index) body += "  const ca::Ind<" + idx + "> _ind{n};\n";
     body += "  for (" + idx + " i = ca::global_thread<" + idx + ">(); i < n; i += ca::grid_threads<" + idx + ">()) {\n";
-    body += "    " + idx + " off[" + to_string(arrays) + "];\n    ca::offsets<" + idx + ", " + to_string(ndim) + ", " +
+    if (arrays)
+      body += "    " + idx + " off[" + to_string(arrays) + "];\n    ca::offsets<" + idx + ", " + to_string(ndim) + ", " +
             to_string(arrays) + ">(strided, i, off);\n    ";
     std::vector<int> slot(def.nin, -1);
     for (int i = 0, k = def.nout; i < def.nin; ++i)
@@ -187,10 +188,9 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
 }
 
 void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* out_types, const Input* inputs,
-                 const Array* outputs) {
+                 const Array* outputs, const Shape& shape) {
   int nin = def.nin, nout = def.nout;
   if (nin + nout > kMaxOperands) throw ValueError("an elementwise kernel takes at most 12 operands");
-  const Shape& shape = outputs[0].shape();
   for (int o = 0; o < nout; ++o) check_same_device(outputs[o], def.name.c_str());
   for (int i = 0; i < nin; ++i)
     if (inputs[i].array) check_same_device(*inputs[i].array, def.name.c_str());
@@ -203,7 +203,7 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
       if (inputs[i].array && overlaps_partially(outputs[o], *inputs[i].array)) {
         std::vector<Array> temps;
         for (int k = 0; k < nout; ++k) temps.push_back(Array::like(outputs[k], outputs[k].dtype()));
-        elementwise(def, in_types, out_types, inputs, temps.data());
+        elementwise(def, in_types, out_types, inputs, temps.data(), shape);
         for (int k = 0; k < nout; ++k) copy_into(outputs[k], temps[k]);
         return;
       }
@@ -212,7 +212,7 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
   bool scalar[kMaxOperands];
   std::uint8_t kinds[kMaxOperands];
   // Kernels that read the index always take the strided form, where `i` is the C-order element index.
-  bool contiguous = !def.uses_index, c_order = outputs[0].c_contiguous(), aligned = true;
+  bool contiguous = !def.uses_index && nout > 0, c_order = nout == 0 || outputs[0].c_contiguous(), aligned = true;
   for (int o = 0; o < nout; ++o) out_storage[o] = outputs[o].dtype();
   for (int i = 0; i < nin; ++i) {
     // A raw input is passed whole and never iterated, so for layout purposes it is like a scalar.
@@ -222,7 +222,7 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
   }
   // Contiguous class: every array has the output's shape and all are C- (or all F-) contiguous.
   auto same_order = [&](const Array& a) { return c_order ? a.c_contiguous() : a.f_contiguous(); };
-  if (!c_order && !outputs[0].f_contiguous()) contiguous = false;
+  if (contiguous && !c_order && !outputs[0].f_contiguous()) contiguous = false;
   for (int o = 0; o < nout && contiguous; ++o) contiguous = same_order(outputs[o]);
   for (int i = 0; i < nin && contiguous; ++i)
     if (!scalar[i]) contiguous = inputs[i].array->shape() == shape && same_order(*inputs[i].array);

@@ -33,11 +33,11 @@ struct Input {
   bool raw = false;
 };
 
-// Runs `def` with loop types `in_types`/`out_types` over `inputs` into `outputs` (each of the broadcast
-// shape). Values are cast to the loop types on load and to the outputs' dtypes on store. An output that
-// overlaps an input (other than being the very same view) is computed through a temporary.
+// Runs `def` with loop types `in_types`/`out_types` over `shape`: the broadcast of the array inputs, and the
+// shape of each output. Values are cast to the loop types on load and to the outputs' dtypes on store. An
+// output that overlaps an input (other than being the very same view) is computed through a temporary.
 void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* out_types, const Input* inputs,
-                 const Array* outputs);
+                 const Array* outputs, const Shape& shape);
 
 // Kernel source for one variant, for tests that compile every variant without a device. `scalar[i]` says
 // input i is a scalar; `in_storage`/`out_storage` are the arrays' dtypes.
