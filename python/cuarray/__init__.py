@@ -23,6 +23,7 @@ from cuarray._ndarray import ndarray  # noqa: E402
 from cuarray._transfer import *  # noqa: E402,F401,F403
 from cuarray._ufuncs import *  # noqa: E402,F401,F403
 from cuarray._ufuncs import ufunc  # noqa: E402,F401
+from cuarray._math import *  # noqa: E402,F401,F403
 from cuarray.cuda.memory import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402
 
 __version__ = "0.1.0"
