@@ -116,6 +116,16 @@ def _view(self, dtype=None):
     return self[...] if dtype is None else self._view_as(dtype)
 
 
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """NumPy's ufuncs called with cuarray arrays run cuarray's ufunc of the same name on the GPU."""
+    import cuarray
+
+    ours = getattr(cuarray, ufunc.__name__, None)
+    if method != "__call__" or not isinstance(ours, cuarray.ufunc):
+        return NotImplemented
+    return ours(*inputs, **kwargs)
+
+
 def _cuda_array_interface(self):
     return {
         "shape": self.shape,
@@ -128,11 +138,30 @@ def _cuda_array_interface(self):
     }
 
 
+def _math(name):
+    """A method that calls cuarray's function `name` (imported late: _math imports this module)."""
+
+    def method(self, *args, **kwargs):
+        import cuarray
+
+        return getattr(cuarray, name)(self, *args, **kwargs)
+
+    method.__name__ = name
+    return method
+
+
 _methods = {
+    "conj": _math("conjugate"),
+    "conjugate": _math("conjugate"),
+    "round": _math("around"),
+    "clip": _math("clip"),
+    "real": property(_math("real")),
+    "imag": property(_math("imag")),
     "__repr__": lambda self: repr(self.get()),
     "__str__": lambda self: str(self.get()),
     "__format__": lambda self, spec: format(self.get(), spec),
     "__array__": _array,
+    "__array_ufunc__": _array_ufunc,
     "__float__": lambda self: _scalar(self, float),
     "__int__": lambda self: _scalar(self, int),
     "__complex__": lambda self: _scalar(self, complex),

@@ -19,6 +19,7 @@
 
 #include "convert.h"
 #include "cuarray/error.h"
+#include "cuarray/ops/creation.h"
 #include "cuarray/ops/ufunc.h"
 #include "ndarray.h"
 
@@ -41,7 +42,8 @@ struct Resolved {
 
 std::mutex g_mutex;
 std::unordered_map<std::uint64_t, Resolved> g_resolved;
-py::object g_resolver;  // cuarray._ufuncs._resolve
+// cuarray._ufuncs._resolve; never freed, since a py::object destroyed after interpreter shutdown aborts.
+py::object& g_resolver = *new py::object;
 
 enum class Kind { Array, Weak, Strong };
 
@@ -127,9 +129,31 @@ void scalar_value(const Operand& s, DType t, char* dst) {
   std::memcpy(dst, v.data(), static_cast<size_t>(v.itemsize()));
 }
 
+// NumPy's ufunc of the same name; internal rows (_clip, _where, ...) map to NumPy's umath module or None.
+// NumPy compares integer arrays with Python ints outside the dtype's range by value (NEP 50): every
+// element is then on the same side. Returns that answer, or nullopt when `u` is no comparison.
+std::optional<bool> out_of_range_comparison(const Ufunc& u, const Operand* ops, int scalar_index) {
+  static const char* names[] = {"less", "less_equal", "greater", "greater_equal", "equal", "not_equal"};
+  int op = -1;
+  for (int k = 0; k < 6; ++k)
+    if (u.def.name == names[k]) op = k;
+  if (op < 0 || ops[scalar_index].code != kWeakInt) return std::nullopt;
+  bool huge = PyObject_RichCompareBool(ops[scalar_index].object.ptr(), py::int_(0).ptr(), Py_GT) == 1;
+  bool array_is_less = scalar_index == 1 ? huge : !huge;  // "array OP scalar" as seen from the left operand
+  switch (op) {
+    case 0: case 1: return array_is_less;
+    case 2: case 3: return !array_is_less;
+    case 4: return false;
+    default: return true;
+  }
+}
+
 py::object numpy_ufunc(const Ufunc& u) {
   static py::handle np = py::module_::import("numpy").release();
-  return np.attr(u.def.name.c_str());
+  if (u.def.name[0] != '_') return np.attr(u.def.name.c_str());
+  py::object umath = py::module_::import("numpy._core.umath");
+  std::string name = u.def.name.substr(1);
+  return py::hasattr(umath, name.c_str()) ? py::object(umath.attr(name.c_str())) : py::object(py::none());
 }
 
 Resolved resolve(int index, const Operand* ops, int nin, std::optional<DType> dtype, const char* casting,
@@ -243,7 +267,19 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
       inputs[i].array = &ops_[i].array->array;
       if (!like && inputs[i].array->shape() == *shape_ptr) like = inputs[i].array;
     } else {
-      scalar_value(ops_[i], r.in[i], inputs[i].value);
+      try {
+        scalar_value(ops_[i], r.in[i], inputs[i].value);
+      } catch (py::error_already_set& e) {
+        std::optional<bool> constant;
+        if (e.matches(PyExc_OverflowError) && is_integer(r.in[i])) constant = out_of_range_comparison(u, ops_, i);
+        if (!constant) throw;
+        Array out = out_arrays[0] ? out_arrays[0]->array : Array(*shape_ptr, r.out[0]);
+        if (out.dtype() != DType::Bool) throw;  // a non-bool out= for a comparison: keep NumPy's error
+        char value = *constant;
+        ops::fill(out, &value);
+        if (out_arrays[0]) return py::reinterpret_borrow<py::object>(outs[0]);
+        return py::cast(NdArray{std::move(out), py::none()});
+      }
     }
   }
   std::vector<Array> outputs;
@@ -349,7 +385,8 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
   return guarded([&] { return call_binary(names[op], a, b); });
 }
 
-constexpr char kAdd[] = "add", kSub[] = "subtract", kMul[] = "multiply", kDiv[] = "true_divide",
+constexpr char kDivmod[] = "divmod";
+constexpr char kAdd[] = "add", kSub[] = "subtract", kMul[] = "multiply", kDiv[] = "divide",
                kFloorDiv[] = "floor_divide", kMod[] = "remainder", kAnd[] = "bitwise_and", kOr[] = "bitwise_or",
                kXor[] = "bitwise_xor", kLshift[] = "left_shift", kRshift[] = "right_shift", kNeg[] = "negative",
                kPos[] = "positive", kAbs[] = "absolute", kInvert[] = "invert";
@@ -364,6 +401,7 @@ void install_slots(py::handle type) {
   n.nb_floor_divide = binary_slot<kFloorDiv>;
   n.nb_remainder = binary_slot<kMod>;
   n.nb_power = power_slot;
+  n.nb_divmod = binary_slot<kDivmod>;
   n.nb_and = binary_slot<kAnd>;
   n.nb_or = binary_slot<kOr>;
   n.nb_xor = binary_slot<kXor>;
@@ -453,7 +491,7 @@ void init_ufunc(py::module_& m) {
   // Python-level names for the operators (help(), reflected calls such as a.__radd__(b)); the slots below
   // are what `a + b` actually runs (Note [Operator slots]).
   const char* arithmetic[][2] = {{"add", "add"},           {"sub", "subtract"},   {"mul", "multiply"},
-                                 {"truediv", "true_divide"}, {"floordiv", "floor_divide"}, {"mod", "remainder"},
+                                 {"truediv", "divide"}, {"floordiv", "floor_divide"}, {"mod", "remainder"},
                                  {"pow", "power"},         {"and", "bitwise_and"}, {"or", "bitwise_or"},
                                  {"xor", "bitwise_xor"},   {"lshift", "left_shift"}, {"rshift", "right_shift"}};
   for (auto& [op, uf] : arithmetic) {
@@ -467,6 +505,10 @@ void init_ufunc(py::module_& m) {
     nd.attr(inplace.c_str()) = py::cpp_function([u](py::handle a, py::handle b) { return call_inplace(u, a, b); },
                                                 py::name(inplace.c_str()), py::is_method(nd));
   }
+  nd.attr("__divmod__") = py::cpp_function([](py::handle a, py::handle b) { return call_binary("divmod", a, b); },
+                                           py::name("__divmod__"), py::is_method(nd));
+  nd.attr("__rdivmod__") = py::cpp_function([](py::handle a, py::handle b) { return call_binary("divmod", b, a); },
+                                            py::name("__rdivmod__"), py::is_method(nd));
   nd.attr("__hash__") = py::none();  // mutable arrays are unhashable, as in NumPy
   install_slots(nd);
 }

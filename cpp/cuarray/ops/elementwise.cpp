@@ -125,6 +125,9 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
   // The expression applied to one element; `load(i)`/`store(o)` text decides where values come from.
   auto element = [&](auto load, auto store) {
     std::string s = "{\n";
+    // The loop's types by name, for bodies whose result depends on the storage format (nextafter on float16).
+    for (int i = 0; i < def.nin; ++i) s += "      using in" + to_string(i) + "_t = " + cuda_type(in_types[i]) + ";\n";
+    for (int o = 0; o < def.nout; ++o) s += "      using out" + to_string(o) + "_t = " + cuda_type(out_types[o]) + ";\n";
     for (int i = 0; i < def.nin; ++i)
       if (!raw[i]) s += "      const " + std::string(compute_type(in_types[i])) + " in" + to_string(i) + " = " + load(i) + ";\n";
     for (int o = 0; o < def.nout; ++o) s += "      " + std::string(compute_type(out_types[o])) + " out" + to_string(o) + ";\n";
