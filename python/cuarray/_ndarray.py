@@ -123,6 +123,8 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     ours = getattr(cuarray, ufunc.__name__, None)
     if method != "__call__" or not isinstance(ours, cuarray.ufunc):
         return NotImplemented
+    # NumPy hands its scalars over as 0-d arrays; they are scalars to cuarray.
+    inputs = [x[()] if isinstance(x, numpy.ndarray) and x.ndim == 0 else x for x in inputs]
     return ours(*inputs, **kwargs)
 
 

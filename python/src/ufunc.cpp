@@ -71,10 +71,11 @@ Operand classify(py::handle obj, const char* ufunc) {
     const NdArray* a = &obj.cast<const NdArray&>();
     return {Kind::Array, static_cast<int>(a->array.dtype()), obj, a};
   }
+  // Exact types only: NumPy's float64 and complex128 subclass Python's float and complex but are strong.
   if (PyBool_Check(p)) return {Kind::Strong, static_cast<int>(DType::Bool), obj};
-  if (PyLong_Check(p)) return {Kind::Weak, kWeakInt, obj};
-  if (PyFloat_Check(p)) return {Kind::Weak, kWeakFloat, obj};
-  if (PyComplex_Check(p)) return {Kind::Weak, kWeakComplex, obj};
+  if (PyLong_CheckExact(p)) return {Kind::Weak, kWeakInt, obj};
+  if (PyFloat_CheckExact(p)) return {Kind::Weak, kWeakFloat, obj};
+  if (PyComplex_CheckExact(p)) return {Kind::Weak, kWeakComplex, obj};
   static py::handle generic = py::object(py::module_::import("numpy").attr("generic")).release();
   if (PyObject_IsInstance(p, generic.ptr()) == 1)
     return {Kind::Strong, static_cast<int>(to_dtype(obj.attr("dtype"))), obj};

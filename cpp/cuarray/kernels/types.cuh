@@ -15,6 +15,10 @@ struct half {
   __device__ half(float f) { asm("cvt.rn.f16.f32 %0, %1;" : "=h"(bits) : "f"(f)); }
   __device__ half(double d) { asm("cvt.rn.f16.f64 %0, %1;" : "=h"(bits) : "d"(d)); }
   __device__ operator float() const {
+    // cvt.f32.f16 returns a canonical NaN; keep the sign (and payload), as NumPy's conversion does.
+    if ((bits & 0x7c00u) == 0x7c00u && (bits & 0x3ffu))
+      return __uint_as_float((static_cast<unsigned>(bits & 0x8000u) << 16) | 0x7fc00000u |
+                             (static_cast<unsigned>(bits & 0x3ffu) << 13));
     float f;
     asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(bits));
     return f;
