@@ -151,15 +151,14 @@ template <class T, class I> __device__ __forceinline__ T ldexp(T x, I e) {
   return ::ldexp(x, e > I(2200) ? 2200 : e < I(-2200) ? -2200 : static_cast<int>(e));
 }
 
-// C's nextafter on the storage format's bits. Equal arguments give y, except in NumPy's float16 loop,
-// which gives x (nextafter(0.0, -0.0) is 0.0 there).
+// C's nextafter on the storage format's bits; equal arguments give y (NumPy 2.5's float16 loop too).
 template <class S, class T> __device__ __forceinline__ T nextafter(T x, T y) {
   using F = ieee<S>;
   using U = typename F::U;
   U bx = storage_bits<S>(x), by = storage_bits<S>(y);
   U ax = U(bx & U(~F::sign)), ay = U(by & U(~F::sign));
   if (ax > F::inf || ay > F::inf) return storage_value<S>(F::nan);
-  if (x == y) return is_same_v<S, half> ? x : y;
+  if (x == y) return y;
   if (ax == 0) return storage_value<S>(U((by & F::sign) | 1u));
   bool away = ((bx ^ by) & F::sign) == 0 && ax < ay;
   return storage_value<S>(away ? U(bx + 1u) : U(bx - 1u));
