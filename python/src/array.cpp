@@ -25,8 +25,9 @@ using release_gil = py::call_guard<py::gil_scoped_release>;
 py::handle g_ndarray_type;
 
 py::object numpy() {
-  static py::object np = py::module_::import("numpy");
-  return np;
+  // Never released: a py::object destroyed after the interpreter has finalised crashes the process.
+  static py::handle np = py::module_::import("numpy").release();
+  return py::reinterpret_borrow<py::object>(np);
 }
 
 NdArray owner(Array a) { return NdArray{std::move(a), py::none()}; }

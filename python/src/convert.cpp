@@ -9,8 +9,9 @@ namespace cuarray::bind {
 namespace {
 
 py::object numpy() {
-  static py::object np = py::module_::import("numpy");
-  return np;
+  // Never released: a py::object destroyed after the interpreter has finalised crashes the process.
+  static py::handle np = py::module_::import("numpy").release();
+  return py::reinterpret_borrow<py::object>(np);
 }
 
 // numpy.dtype for each DType, or None where unavailable (bfloat16 without ml_dtypes).
