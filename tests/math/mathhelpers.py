@@ -454,3 +454,28 @@ def special_values(dtype):
     huge = {"e": 6e4, "f": 1e30, "d": 1e300}[dtype.char]
     vals = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, 100.0, -100.0, huge, -huge]
     return np.array(vals, dtype=dtype)
+
+
+def compare_with_numpy(fn_np, fn_cp, np_args, cp_args, what, **kw):
+    """None if cuarray matches NumPy (result, or the type of the exception raised), else a message."""
+    kind, expected = outcome(fn_np, *np_args)
+    try:
+        if kind == "raise":
+            try:
+                got = fn_cp(*cp_args)
+            except expected:
+                return None
+            except Exception as e:  # noqa: BLE001
+                return f"{what}: raised {type(e).__name__} ({e}), NumPy raises {expected.__name__}"
+            return f"{what}: returned {getattr(got, 'dtype', type(got))}, NumPy raises {expected.__name__}"
+        got = fn_cp(*cp_args)
+        assert_results(got, expected, **kw)
+    except Exception as e:  # noqa: BLE001
+        return f"{what}: {type(e).__name__}: {str(e)[:300]}"
+    return None
+
+
+def report(failures, total):
+    """Fails with every differing case listed."""
+    __tracebackhide__ = True
+    assert not failures, f"{len(failures)} of {total} cases differ from NumPy:\n" + "\n".join(failures)

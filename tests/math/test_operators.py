@@ -12,7 +12,7 @@ import pytest
 from conftest import ALL_DTYPES, dtype_id
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mathhelpers import assert_close, assert_results, make_inputs, np_call, outcome
+from mathhelpers import assert_close, compare_with_numpy, make_inputs, np_call, outcome, report
 
 pytestmark = pytest.mark.gpu
 
@@ -56,26 +56,7 @@ def _operands(sym, dtype, n=12):
 
 
 def _compare(fn, np_args, cp_args, what, **kw):
-    kind, expected = outcome(fn, *np_args)
-    try:
-        if kind == "raise":
-            try:
-                got = fn(*cp_args)
-            except expected:
-                return None
-            except Exception as e:  # noqa: BLE001
-                return f"{what}: raised {type(e).__name__} ({e}), NumPy raises {expected.__name__}"
-            return f"{what}: returned {type(got).__name__} {getattr(got, 'dtype', '')}, NumPy raises {expected.__name__}"
-        got = fn(*cp_args)
-        assert_results(got, expected, **kw)
-    except Exception as e:  # noqa: BLE001
-        return f"{what}: {type(e).__name__}: {str(e)[:300]}"
-    return None
-
-
-def _report(failures, total):
-    __tracebackhide__ = True
-    assert not failures, f"{len(failures)} of {total} cases differ from NumPy:\n" + "\n".join(failures)
+    return compare_with_numpy(fn, fn, np_args, cp_args, what, **kw)
 
 
 def _kw(sym, dtype):
@@ -96,7 +77,7 @@ def test_array_op_array(sym):
         m = _compare(fn, (a, b), (cp.asarray(a), cp.asarray(b)), f"{dt} {sym} {dt}", **_kw(sym, dt))
         if m:
             failures.append(m)
-    _report(failures, len(OP_DTYPES))
+    report(failures, len(OP_DTYPES))
 
 
 @pytest.mark.parametrize("sym", ["+", "-", "*", "/", "//", "%", "**", "&", "<<", "<", "=="])
@@ -110,7 +91,7 @@ def test_array_op_array_mixed_dtypes(sym):
         m = _compare(fn, (a, b), (cp.asarray(a), cp.asarray(b)), f"{d1} {sym} {d2}", factor=2.0)
         if m:
             failures.append(m)
-    _report(failures, len(pairs))
+    report(failures, len(pairs))
 
 
 # ---- array op Python scalar, and reflected --------------------------------------------------------------------
@@ -134,7 +115,7 @@ def test_array_op_python_scalar(sym):
             m = _compare(fn, (s, b), (s, cp.asarray(b)), f"{s!r} {sym} {dt} array", **_kw(sym, dt))
             if m:
                 failures.append(m)
-    _report(failures, total)
+    report(failures, total)
 
 
 NP_SCALARS = [
@@ -165,7 +146,7 @@ def test_numpy_scalars_on_either_side(sym):
             m = _compare(fn, (s, b), (s, cp.asarray(b)), f"{s!r} {sym} {dt} array", **_kw(sym, "c"))
             if m:
                 failures.append(m)
-    _report(failures, total)
+    report(failures, total)
 
 
 def test_numpy_scalar_left_gives_device_array():
@@ -194,7 +175,7 @@ def test_zero_d_operands(sym):
             )
             if m:
                 failures.append(m)
-    _report(failures, total)
+    report(failures, total)
 
 
 def test_zero_d_op_scalar_stays_zero_d():
@@ -247,7 +228,7 @@ def test_inplace_with_arrays(sym):
             m = _inplace_compare(sym, a, rb, cp.asarray(rb), f"{dt} array {sym}= {rhs_dt} array")
             if m:
                 failures.append(m)
-    _report(failures, total)
+    report(failures, total)
 
 
 @pytest.mark.parametrize("sym", INPLACE_OPS)
@@ -262,7 +243,7 @@ def test_inplace_with_scalars(sym):
             m = _inplace_compare(sym, a, s, s, f"{dt} array {sym}= {s!r}")
             if m:
                 failures.append(m)
-    _report(failures, total)
+    report(failures, total)
 
 
 def test_inplace_spec_examples():
@@ -323,7 +304,7 @@ def test_unary_operators(dtype):
         m = _compare(fn, (a,), (x,), f"{name}({dtype})", exact=np.dtype(dtype).kind == "f")
         if m:
             failures.append(m)
-    _report(failures, 4)
+    report(failures, 4)
 
 
 def test_unary_operators_signed_zero():

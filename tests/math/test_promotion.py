@@ -12,7 +12,15 @@ import pytest
 from conftest import ALL_DTYPES, SOME_DTYPES, dtype_id
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mathhelpers import assert_close, assert_results, base_values, make_inputs, np_call, outcome
+from mathhelpers import (
+    assert_close,
+    base_values,
+    compare_with_numpy,
+    make_inputs,
+    np_call,
+    outcome,
+    report,
+)
 
 pytestmark = pytest.mark.gpu
 
@@ -22,30 +30,6 @@ def _data(dtype, n=6, seed=0):
     if np.dtype(dtype).kind in "iu":
         a = (a % 50).astype(dtype)  # small and non-negative: no overflow whatever the result type
     return a
-
-
-def _compare(fn_np, fn_cp, np_args, cp_args, what, **kw):
-    """None if cuarray matches NumPy (result or exception type), else a message."""
-    kind, expected = outcome(fn_np, *np_args)
-    try:
-        if kind == "raise":
-            try:
-                got = fn_cp(*cp_args)
-            except expected:
-                return None
-            except Exception as e:  # noqa: BLE001
-                return f"{what}: raised {type(e).__name__} ({e}), NumPy raises {expected.__name__}"
-            return f"{what}: returned {getattr(got, 'dtype', type(got))}, NumPy raises {expected.__name__}"
-        got = fn_cp(*cp_args)
-        assert_results(got, expected, **kw)
-    except Exception as e:  # noqa: BLE001
-        return f"{what}: {type(e).__name__}: {str(e)[:300]}"
-    return None
-
-
-def _report(failures, total):
-    __tracebackhide__ = True
-    assert not failures, f"{len(failures)} of {total} cases differ from NumPy:\n" + "\n".join(failures)
 
 
 # ---- the spec's examples, with the dtype written out -------------------------------------------------------
@@ -140,10 +124,10 @@ def test_add_every_dtype_pair(left):
     failures = []
     for right in ALL_DTYPES:
         b = _data(right, seed=2)
-        m = _compare(np.add, cp.add, (a, b), (cp.asarray(a), cp.asarray(b)), f"{left} + {right}")
+        m = compare_with_numpy(np.add, cp.add, (a, b), (cp.asarray(a), cp.asarray(b)), f"{left} + {right}")
         if m:
             failures.append(m)
-    _report(failures, len(ALL_DTYPES))
+    report(failures, len(ALL_DTYPES))
 
 
 # ---- arrays and Python scalars (weak) ---------------------------------------------------------------------------
@@ -186,10 +170,10 @@ def test_array_with_python_scalars(dtype):
                 args = (a, s) if order == "array first" else (s, a)
                 cargs = (x, s) if order == "array first" else (s, x)
                 total += 1
-                m = _compare(f_np, f_cp, args, cargs, f"{name}({dtype} array, {s!r}) [{order}]")
+                m = compare_with_numpy(f_np, f_cp, args, cargs, f"{name}({dtype} array, {s!r}) [{order}]")
                 if m:
                     failures.append(m)
-    _report(failures, total)
+    report(failures, total)
 
 
 # ---- arrays and NumPy scalars (strong, like 0-d arrays) --------------------------------------------------------
@@ -214,14 +198,14 @@ def test_array_with_numpy_scalars(dtype):
     x = cp.asarray(a)
     failures = []
     for s in NP_SCALARS:
-        m = _compare(np.add, cp.add, (a, s), (x, s), f"{dtype} array + {s!r}")
+        m = compare_with_numpy(np.add, cp.add, (a, s), (x, s), f"{dtype} array + {s!r}")
         if m:
             failures.append(m)
     for s in NP_SCALARS[1:10:3]:
-        m = _compare(np.subtract, cp.subtract, (s, a), (s, x), f"{s!r} - {dtype} array")
+        m = compare_with_numpy(np.subtract, cp.subtract, (s, a), (s, x), f"{s!r} - {dtype} array")
         if m:
             failures.append(m)
-    _report(failures, len(NP_SCALARS) + 3)
+    report(failures, len(NP_SCALARS) + 3)
 
 
 @pytest.mark.parametrize("dtype", SOME_DTYPES, ids=dtype_id)
@@ -232,12 +216,12 @@ def test_zero_d_arrays_are_strong(dtype):
     for other in ("int8", "float32"):
         a = _data(other)
         for args in ((z, a), (a, z)):
-            m = _compare(
+            m = compare_with_numpy(
                 np.add, cp.add, args, tuple(cp.asarray(v) for v in args), f"{args[0].dtype}+{args[1].dtype}"
             )
             if m:
                 failures.append(m)
-    _report(failures, 4)
+    report(failures, 4)
 
 
 def test_zero_d_results_stay_arrays():
@@ -289,12 +273,12 @@ def test_unary_resolution(name):
             a = (a + 1).astype(dt)  # no integer 1/0
         if name == "reciprocal" and a.dtype.kind == "b":
             a = np.ones_like(a)
-        m = _compare(
+        m = compare_with_numpy(
             getattr(np, name), getattr(cp, name), (a,), (cp.asarray(a),), f"{name}({dt})", factor=2.0
         )
         if m:
             failures.append(m)
-    _report(failures, len(UNARY_DTYPES))
+    report(failures, len(UNARY_DTYPES))
 
 
 # ---- binary ufuncs with mixed kinds -----------------------------------------------------------------------------
@@ -371,7 +355,7 @@ def test_mixed_binary_resolution():
             b = np.where(b == 0, np.ones((), d2), b) if b.dtype.kind != "b" else np.ones(6, bool)
         if name in ("left_shift", "right_shift", "ldexp") and b.dtype.kind in "iu":
             b = (b % 5).astype(d2)
-        m = _compare(
+        m = compare_with_numpy(
             getattr(np, name),
             getattr(cp, name),
             (a, b),
@@ -381,7 +365,7 @@ def test_mixed_binary_resolution():
         )
         if m:
             failures.append(m)
-    _report(failures, len(MIXED))
+    report(failures, len(MIXED))
 
 
 # ---- other ufuncs with Python and NumPy scalars ------------------------------------------------------------------
@@ -440,9 +424,9 @@ def test_ufuncs_with_scalars():
             ((a, s), (cp.asarray(a), s), "array, scalar"),
             ((s, a), (s, cp.asarray(a)), "scalar, array"),
         ):
-            m = _compare(
+            m = compare_with_numpy(
                 getattr(np, name), getattr(cp, name), args, cargs, f"{name}({order}) {dt} {s!r}", factor=2.0
             )
             if m:
                 failures.append(m)
-    _report(failures, 2 * len(SCALAR_CASES))
+    report(failures, 2 * len(SCALAR_CASES))
