@@ -12,8 +12,16 @@ template <class A, class B> constexpr bool is_same_v = is_same<A, B>::value;
 struct half {
   unsigned short bits;
   half() = default;
-  __device__ half(float f) { asm("cvt.rn.f16.f32 %0, %1;" : "=h"(bits) : "f"(f)); }
-  __device__ half(double d) { asm("cvt.rn.f16.f64 %0, %1;" : "=h"(bits) : "d"(d)); }
+  // cvt returns a canonical NaN; a NaN keeps its sign and top payload bits, as NumPy's conversion does.
+  __device__ half(float f) {
+    unsigned u = __float_as_uint(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) bits = static_cast<unsigned short>(((u >> 16) & 0x8000u) | 0x7e00u | ((u >> 13) & 0x3ffu));
+    else asm("cvt.rn.f16.f32 %0, %1;" : "=h"(bits) : "f"(f));
+  }
+  __device__ half(double d) {
+    if (d != d) *this = half(static_cast<float>(d));
+    else asm("cvt.rn.f16.f64 %0, %1;" : "=h"(bits) : "d"(d));
+  }
   __device__ operator float() const {
     // cvt.f32.f16 returns a canonical NaN; keep the sign (and payload), as NumPy's conversion does.
     if ((bits & 0x7c00u) == 0x7c00u && (bits & 0x3ffu))
