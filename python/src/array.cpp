@@ -223,11 +223,6 @@ void init_array(py::module_& m) {
              const NdArray& s = self.cast<const NdArray&>();
              return NdArray::view_of(s, self, ops::expand_dims(s.array, to_axes(axis)));
            })
-      .def("_moveaxis",
-           [](py::object self, std::int64_t src, std::int64_t dst) {
-             const NdArray& s = self.cast<const NdArray&>();
-             return NdArray::view_of(s, self, ops::moveaxis(s.array, src, dst));
-           })
       .def("diagonal",
            [](py::object self, std::int64_t offset, std::int64_t axis1, std::int64_t axis2) {
              const NdArray& s = self.cast<const NdArray&>();

@@ -119,16 +119,6 @@ Array swapaxes(const Array& a, std::int64_t axis1, std::int64_t axis2) {
   return transpose(a, perm);
 }
 
-Array moveaxis(const Array& a, std::int64_t source, std::int64_t destination) {
-  int nd = a.ndim();
-  int s = normalize_axis(source, nd), d = normalize_axis(destination, nd);
-  std::vector<std::int64_t> order;
-  for (int i = 0; i < nd; ++i)
-    if (i != s) order.push_back(i);
-  order.insert(order.begin() + d, s);
-  return transpose(a, order);
-}
-
 Array squeeze(const Array& a, const std::optional<std::vector<std::int64_t>>& axes) {
   int nd = a.ndim();
   std::vector<bool> drop(nd, false);

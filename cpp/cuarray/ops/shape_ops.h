@@ -18,7 +18,6 @@ Shape infer_shape(const Shape& shape, std::int64_t size);
 // `axes` empty reverses the axes.
 Array transpose(const Array& a, const std::vector<std::int64_t>& axes = {});
 Array swapaxes(const Array& a, std::int64_t axis1, std::int64_t axis2);
-Array moveaxis(const Array& a, std::int64_t source, std::int64_t destination);
 // No `axes` drops every length-1 axis.
 Array squeeze(const Array& a, const std::optional<std::vector<std::int64_t>>& axes = std::nullopt);
 Array expand_dims(const Array& a, const std::vector<std::int64_t>& axes);
