@@ -17,6 +17,7 @@ _core.jit.set_kernel_dir(_os.path.abspath(_kernel_dir))
 
 from cuarray import _ndarray  # noqa: E402  (attaches the Python-level ndarray methods)
 from cuarray import cuda  # noqa: E402
+from cuarray import profiler  # noqa: E402,F401
 from cuarray._creation import *  # noqa: E402,F401,F403
 from cuarray._manipulation import *  # noqa: E402,F401,F403
 from cuarray._ndarray import ndarray  # noqa: E402
@@ -47,7 +48,7 @@ finfo, iinfo, issubdtype = _numpy.finfo, _numpy.iinfo, _numpy.issubdtype
 
 # Imported on first use, to keep `import cuarray` fast.
 _LAZY = {"ElementwiseKernel": "cuarray._kernel", "RawKernel": "cuarray._kernel", "RawModule": "cuarray._kernel",
-         "bfloat16": "ml_dtypes"}
+         "fuse": "cuarray._fusion", "bfloat16": "ml_dtypes"}
 
 
 def __getattr__(name):

@@ -134,6 +134,24 @@ void init_kernel(py::module_& m) {
     ops::elementwise(*def, in_t.data(), out_t.data(), in.data(), out.data(), to_shape(shape));
   });
 
+  // The source of one variant of a definition's kernel (all inputs arrays of their loop types), for tests
+  // that compile generated kernels without a device.
+  m.def("_elementwise_source", [](std::size_t handle, const std::vector<py::handle>& in_types,
+                                  const std::vector<py::handle>& out_types, bool contiguous, int ndim) {
+    const ops::ElementwiseDef* def;
+    {
+      std::lock_guard<std::mutex> lock(g_defs_mutex);
+      def = &g_defs.at(handle);
+    }
+    std::vector<DType> in_t, out_t;
+    for (auto t : in_types) in_t.push_back(to_dtype(t));
+    for (auto t : out_types) out_t.push_back(to_dtype(t));
+    std::vector<std::uint8_t> kinds(in_t.size(), 0);
+    ops::KernelSource k = ops::elementwise_source(*def, in_t.data(), out_t.data(), in_t.data(), kinds.data(),
+                                                  out_t.data(), contiguous, ndim, contiguous, false);
+    return py::make_tuple(k.source, k.name);
+  });
+
   py::class_<RawFunction>(m, "_RawFunction")
       .def("__call__", &RawFunction::call, "grid"_a, "block"_a, "args"_a, "shared_mem"_a = 0, "stream"_a = py::none())
       .def_readonly("name", &RawFunction::name)

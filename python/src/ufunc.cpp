@@ -44,6 +44,8 @@ std::mutex g_mutex;
 std::unordered_map<std::uint64_t, Resolved> g_resolved;
 // cuarray._ufuncs._resolve; never freed, since a py::object destroyed after interpreter shutdown aborts.
 py::object& g_resolver = *new py::object;
+py::object& g_fusion_type = *new py::object;  // cuarray._fusion._Traced, once fusion is imported
+py::object& g_fusion_hook = *new py::object;
 
 enum class Kind { Array, Weak, Strong };
 
@@ -432,6 +434,18 @@ void install_slots(py::handle type) {
 
 void init_ufunc(py::module_& m) {
   m.def("_set_ufunc_resolver", [](py::object f) { g_resolver = f; });
+  // Tracing for cuarray.fuse: a ufunc called with a traced value hands the call to `hook`.
+  m.def("_set_fusion_hook", [](py::object traced_type, py::object hook) {
+    g_fusion_type = traced_type;
+    g_fusion_hook = hook;
+  });
+  // The table row of a ufunc, for code generation outside the engine (fusion): (body, [loop signatures]).
+  m.def("_ufunc_row", [](const std::string& name) {
+    const Ufunc& u = ops::ufuncs()[ops::ufunc_index(name)];
+    std::vector<std::string> loops;
+    for (const auto& l : u.loops) loops.push_back(l.signature);
+    return py::make_tuple(u.def.body, loops);
+  });
   m.def("_ufunc_names", [] {
     std::vector<std::string> names;
     for (const auto& u : ops::ufuncs()) names.push_back(u.def.name);
@@ -441,8 +455,11 @@ void init_ufunc(py::module_& m) {
   py::class_<PyUfunc>(m, "ufunc", py::dynamic_attr())
       .def(py::init([](const std::string& name) { return PyUfunc{ops::ufunc_index(name)}; }))
       .def("__call__",
-           [](const PyUfunc& self, py::args args, py::kwargs kwargs) {
+           [](const PyUfunc& self, py::args args, py::kwargs kwargs) -> py::object {
              const Ufunc& u = ops::ufuncs()[self.index];
+             if (g_fusion_type)
+               for (auto a : args)
+                 if (py::isinstance(a, g_fusion_type)) return g_fusion_hook(u.def.name, *args, **kwargs);
              int nin = u.def.nin, nout = u.def.nout;
              py::handle in[3], out[2] = {py::none(), py::none()};
              int n = static_cast<int>(args.size());

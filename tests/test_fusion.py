@@ -1,0 +1,115 @@
+"""cuarray.fuse: generated kernels compile (no GPU needed), bad constructs get clear errors, and fused
+results equal the unfused ones on the GPU."""
+
+import os
+
+import numpy as np
+import pytest
+from conftest import make_data
+
+import cuarray as cp
+from cuarray import _core
+
+
+def _headers():
+    d = os.path.join(os.path.dirname(cp.__file__), "kernels")
+    if not os.path.isdir(d):
+        d = os.path.join(os.path.dirname(cp.__file__), "..", "..", "cpp", "cuarray", "kernels")
+    return [("cuarray/" + f, open(os.path.join(d, f)).read()) for f in sorted(os.listdir(d)) if f.endswith(".cuh")]
+
+
+def squared_diff(x, y):
+    return (x - y) * (x - y)
+
+
+def mixed(x, s, t):
+    return cp.where(x > 0, cp.exp(x) * s, x.astype(np.float16) + 2), cp.sqrt(abs(x)) + t
+
+
+def integer_ops(a, b):
+    return (a // 3) % b + (a << 1) - (b & 7)
+
+
+SIGNATURES = [
+    (squared_diff, (np.dtype("float32"), np.dtype("float32"))),
+    (squared_diff, (np.dtype("int64"), np.dtype("float16"))),
+    (squared_diff, (np.dtype("complex64"), float)),
+    (mixed, (np.dtype("float32"), float, np.dtype("float64"))),
+    (integer_ops, (np.dtype("int32"), np.dtype("int8"))),
+]
+
+
+@pytest.mark.parametrize("func,kinds", SIGNATURES, ids=lambda v: getattr(v, "__name__", None) or str(v))
+def test_fused_kernels_compile_for_sm90(func, kinds):
+    handle, in_types, out_types, _ = cp.fuse(func)._compile(kinds)
+    for contiguous, ndim in ((True, 0), (False, 2)):
+        src, name = _core._elementwise_source(handle, in_types, out_types, contiguous, ndim)
+        assert _core.jit.compile(src, name, [], 90, _headers())[:4] == b"\x7fELF"
+
+
+def test_result_types_follow_numpy():
+    _, _, out_types, tuple_result = cp.fuse(mixed)._compile((np.dtype("float32"), float, np.dtype("float64")))
+    assert tuple_result and out_types == [np.dtype("float32"), np.dtype("float64")]
+    _, _, out_types, _ = cp.fuse(squared_diff)._compile((np.dtype("int8"), int))
+    assert out_types == [np.dtype("int8")]
+    _, _, out_types, _ = cp.fuse(squared_diff)._compile((np.dtype("int32"), float))
+    assert out_types == [np.dtype("float64")]
+
+
+def test_decorator_forms():
+    assert cp.fuse(squared_diff).name == "squared_diff"
+    assert cp.fuse(kernel_name="sd")(squared_diff).name == "sd"
+    assert cp.fuse()(squared_diff).__name__ == "squared_diff"
+    with pytest.raises(TypeError):
+        cp.fuse(squared_diff, squared_diff)
+
+
+def test_control_flow_on_values_names_the_line():
+    def f(x):
+        if x > 0:
+            return x
+        return -x
+
+    with pytest.raises(TypeError, match=r"control flow.*test_fusion\.py:\d+"):
+        cp.fuse(f)._compile((np.dtype("float32"),))
+
+
+def test_unsupported_method_names_it():
+    with pytest.raises(NotImplementedError, match=r"'sum' is not supported.*test_fusion\.py"):
+        cp.fuse(lambda x: x.sum())._compile((np.dtype("float32"),))
+
+
+def test_unsupported_arguments():
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        cp.fuse(squared_diff)(np.zeros(3), np.zeros(3))
+    with pytest.raises(TypeError, match="must return"):
+        cp.fuse(lambda x: 3)._compile((np.dtype("float32"),))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "float16"])
+@pytest.mark.parametrize("shape", [(1000,), (7, 33), (0,), ()])
+def test_fused_equals_unfused(dtype, shape):
+    x = cp.asarray(make_data(shape, dtype, seed=1))
+    y = cp.asarray(make_data(shape, dtype, seed=2))
+    fused = cp.fuse(squared_diff)
+    np.testing.assert_array_equal(cp.asnumpy(fused(x, y)), cp.asnumpy(squared_diff(x, y)))
+    assert fused(x, y).dtype == squared_diff(x, y).dtype
+
+
+@pytest.mark.gpu
+def test_fused_broadcasting_scalars_and_tuples():
+    x = cp.asarray(make_data((4, 5), "float32", seed=3))
+    t = cp.asarray(make_data((5,), "float64", seed=4))
+    a, b = cp.fuse(mixed)(x, 1.5, t)
+    ea, eb = mixed(x, 1.5, t)
+    np.testing.assert_allclose(cp.asnumpy(a), cp.asnumpy(ea), rtol=1e-6)
+    np.testing.assert_allclose(cp.asnumpy(b), cp.asnumpy(eb), rtol=1e-12)
+    assert (a.dtype, b.dtype, b.shape) == (ea.dtype, eb.dtype, (4, 5))
+
+
+@pytest.mark.gpu
+def test_fused_lesson_squared_diff():
+    x = cp.arange(10000)
+    y = cp.arange(10000)[::-1]
+    np.testing.assert_array_equal(cp.fuse(squared_diff)(x, y).get(), squared_diff(x, y).get())
