@@ -15,17 +15,18 @@ if not _os.path.isdir(_kernel_dir):  # running from a source tree
     _kernel_dir = _os.path.join(_os.path.dirname(__file__), "..", "..", "cpp", "cuarray", "kernels")
 _core.jit.set_kernel_dir(_os.path.abspath(_kernel_dir))
 
-from cuarray import _ndarray  # noqa: E402  (attaches the Python-level ndarray methods)
+from cuarray import _ndarray  # noqa: E402,F401  (attaches the Python-level ndarray methods)
 from cuarray import cuda  # noqa: E402
 from cuarray import profiler  # noqa: E402,F401
 from cuarray._creation import *  # noqa: E402,F401,F403
+from cuarray._logic import *  # noqa: E402,F401,F403
 from cuarray._manipulation import *  # noqa: E402,F401,F403
 from cuarray._ndarray import ndarray  # noqa: E402
 from cuarray._transfer import *  # noqa: E402,F401,F403
 from cuarray._ufuncs import *  # noqa: E402,F401,F403
 from cuarray._ufuncs import ufunc  # noqa: E402,F401
 from cuarray._math import *  # noqa: E402,F401,F403
-from cuarray.cuda.memory import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402
+from cuarray.cuda.memory import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
 
 __version__ = "0.1.0"
 
@@ -48,7 +49,7 @@ finfo, iinfo, issubdtype = _numpy.finfo, _numpy.iinfo, _numpy.issubdtype
 
 # Imported on first use, to keep `import cuarray` fast.
 _LAZY = {"ElementwiseKernel": "cuarray._kernel", "RawKernel": "cuarray._kernel", "RawModule": "cuarray._kernel",
-         "fuse": "cuarray._fusion", "bfloat16": "ml_dtypes"}
+         "fuse": "cuarray._fusion", "testing": "cuarray.testing", "bfloat16": "ml_dtypes"}
 
 
 def __getattr__(name):
@@ -57,7 +58,8 @@ def __getattr__(name):
         raise AttributeError(f"module 'cuarray' has no attribute '{name}'")
     import importlib
 
-    value = getattr(importlib.import_module(module), name)
+    imported = importlib.import_module(module)
+    value = imported if module == f"{__name__}.{name}" else getattr(imported, name)
     globals()[name] = value
     return value
 

@@ -119,8 +119,12 @@ for _op, _ufunc in {"add": "add", "sub": "subtract", "mul": "multiply", "truediv
 for _op, _ufunc in {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal", "eq": "equal",
                     "ne": "not_equal"}.items():
     setattr(_Traced, f"__{_op}__", _binary(_ufunc))
+def _unary(name):
+    return lambda self: self._tracer.apply(name, (self,), {})
+
+
 for _op, _ufunc in {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}.items():
-    setattr(_Traced, f"__{_op}__", (lambda u: lambda self: self._tracer.apply(u, (self,), {}))(_ufunc))
+    setattr(_Traced, f"__{_op}__", _unary(_ufunc))
 _Traced.__hash__ = None
 
 

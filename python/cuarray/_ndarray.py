@@ -186,5 +186,3 @@ _methods = {
 
 for _name, _value in _methods.items():
     setattr(ndarray, _name, _value)
-
-numpy.ndarray  # numpy is imported here so that the core's lazy numpy import is already done

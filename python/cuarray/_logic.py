@@ -1,0 +1,66 @@
+"""Comparing whole arrays: isclose, allclose, array_equal, array_equiv, with NumPy's rules.
+
+isclose is elementwise on the device. allclose and the array_equal family reduce its result on the host
+until cuarray has device reductions.
+"""
+
+import numpy
+
+from cuarray import _ufuncs as _u
+from cuarray._ndarray import ndarray
+from cuarray._transfer import asarray
+
+__all__ = ["isclose", "allclose", "array_equal", "array_equiv"]
+
+
+def _device(a, name):
+    if isinstance(a, numpy.ndarray):
+        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x) or "
+                        "compare on the host with .get()")
+    return a
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """|a - b| <= atol + rtol * |b|, elementwise; infinities must match exactly (NumPy's definition)."""
+    a, b = _device(a, "isclose"), _device(b, "isclose")
+    if isinstance(b, ndarray) and b.dtype.kind != "m":
+        b = b.astype(numpy.result_type(b.dtype, 1.0), copy=False)  # NumPy compares in at least float
+    elif isinstance(b, int) and not isinstance(b, bool):
+        b = float(b)
+    result = _u.bitwise_or(
+        _u.bitwise_and(_u.less_equal(_u.absolute(_u.subtract(a, b)), _u.add(atol, _u.multiply(rtol, _u.absolute(b)))),
+                       _u.isfinite(b)),
+        _u.equal(a, b))
+    if equal_nan:
+        result = _u.bitwise_or(result, _u.bitwise_and(_u.isnan(a), _u.isnan(b)))
+    return result
+
+
+def _all(x):
+    return bool(numpy.all(x.get() if isinstance(x, ndarray) else x))
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """True when isclose holds for every element (after broadcasting)."""
+    return _all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def array_equal(a1, a2, equal_nan=False):
+    """True when both have the same shape and equal elements (NaNs equal with equal_nan)."""
+    a1, a2 = asarray(_device(a1, "array_equal")), asarray(_device(a2, "array_equal"))
+    if a1.shape != a2.shape:
+        return False
+    same = _u.equal(a1, a2)
+    if equal_nan and a1.dtype.kind in "fc" and a2.dtype.kind in "fc":
+        same = _u.bitwise_or(same, _u.bitwise_and(_u.isnan(a1), _u.isnan(a2)))
+    return _all(same)
+
+
+def array_equiv(a1, a2):
+    """True when the two broadcast to each other and are equal elementwise."""
+    a1, a2 = asarray(_device(a1, "array_equiv")), asarray(_device(a2, "array_equiv"))
+    try:
+        numpy.broadcast_shapes(a1.shape, a2.shape)
+    except ValueError:
+        return False
+    return _all(_u.equal(a1, a2))
