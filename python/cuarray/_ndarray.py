@@ -128,6 +128,21 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     return ours(*inputs, **kwargs)
 
 
+def _array_function(self, func, types, args, kwargs):
+    """NumPy functions called with cuarray arrays run cuarray's function of the same name (NEP 18). Where
+    cuarray has none, NumPy raises a TypeError naming the function: no silent copy to the host."""
+    import importlib
+
+    module = func.__module__.replace("numpy", "cuarray", 1) if func.__module__.startswith("numpy") else None
+    try:
+        ours = getattr(importlib.import_module(module), func.__name__) if module else None
+    except ImportError:
+        ours = None
+    if ours is None or ours is func or not callable(ours):
+        return NotImplemented
+    return ours(*args, **kwargs)
+
+
 def _cuda_array_interface(self):
     return {
         "shape": self.shape,
@@ -164,6 +179,7 @@ _methods = {
     "__format__": lambda self, spec: format(self.get(), spec),
     "__array__": _array,
     "__array_ufunc__": _array_ufunc,
+    "__array_function__": _array_function,
     "__float__": lambda self: _scalar(self, float),
     "__int__": lambda self: _scalar(self, int),
     "__complex__": lambda self: _scalar(self, complex),
