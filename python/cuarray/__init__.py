@@ -19,6 +19,7 @@ from cuarray import _ndarray  # noqa: E402,F401  (attaches the Python-level ndar
 from cuarray import cuda  # noqa: E402
 from cuarray import profiler  # noqa: E402,F401
 from cuarray._creation import *  # noqa: E402,F401,F403
+from cuarray._joining import *  # noqa: E402,F401,F403
 from cuarray._logic import *  # noqa: E402,F401,F403
 from cuarray._manipulation import *  # noqa: E402,F401,F403
 from cuarray._ndarray import ndarray  # noqa: E402

@@ -1,0 +1,267 @@
+"""Joining, splitting and rearranging arrays (NumPy's names), built from views and device copies:
+concatenate, stack, vstack, hstack, dstack, column_stack, atleast_1d/2d/3d, split, array_split, flip,
+fliplr, flipud, roll, rot90, tile, repeat, diag, tril, triu, meshgrid, indices."""
+
+import operator
+
+import numpy
+
+from cuarray import _ufuncs as _u
+from cuarray._creation import arange, empty, zeros
+from cuarray._manipulation import copyto
+from cuarray._ndarray import ndarray
+from cuarray._transfer import asarray
+
+__all__ = ["concatenate", "stack", "vstack", "hstack", "dstack", "column_stack", "atleast_1d", "atleast_2d",
+           "atleast_3d", "split", "array_split", "flip", "fliplr", "flipud", "roll", "rot90", "tile", "repeat",
+           "diag", "tril", "triu", "meshgrid", "indices"]
+
+
+def _arrays(arrays, name):
+    arrays = list(arrays)
+    for a in arrays:
+        if isinstance(a, numpy.ndarray):
+            raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
+    return [a if isinstance(a, ndarray) else asarray(a) for a in arrays]
+
+
+def _axis(axis, ndim):
+    return numpy.lib.array_utils.normalize_axis_index(operator.index(axis), ndim)
+
+
+def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Joins arrays along an existing axis (axis=None flattens them first)."""
+    arrays = _arrays(arrays, "concatenate")
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        arrays, axis = [a.ravel() for a in arrays], 0
+    first = arrays[0]
+    if first.ndim == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    axis = _axis(axis, first.ndim)
+    for i, a in enumerate(arrays[1:], 1):
+        if a.ndim != first.ndim:
+            raise ValueError("all the input arrays must have same number of dimensions, but the array at index 0 "
+                             f"has {first.ndim} dimension(s) and the array at index {i} has {a.ndim} dimension(s)")
+        for d in range(first.ndim):
+            if d != axis and a.shape[d] != first.shape[d]:
+                raise ValueError("all the input array dimensions except for the concatenation axis must match "
+                                 f"exactly, but along dimension {d}, the array at index 0 has size {first.shape[d]} "
+                                 f"and the array at index {i} has size {a.shape[d]}")
+    shape = list(first.shape)
+    shape[axis] = sum(a.shape[axis] for a in arrays)
+    if out is None:
+        out = empty(tuple(shape), numpy.result_type(*(a.dtype for a in arrays)) if dtype is None else dtype)
+    elif out.shape != tuple(shape):
+        raise ValueError(f"Output array has wrong shape {out.shape}, expected {tuple(shape)}")
+    start = 0
+    for a in arrays:
+        index = (slice(None),) * axis + (slice(start, start + a.shape[axis]),)
+        copyto(out[index], a, casting=casting)
+        start += a.shape[axis]
+    return out
+
+
+def atleast_1d(*arys):
+    res = [a if a.ndim >= 1 else a.reshape(1) for a in _arrays(arys, "atleast_1d")]
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def atleast_2d(*arys):
+    res = [a if a.ndim >= 2 else a.reshape((1,) * (2 - a.ndim) + a.shape) for a in _arrays(arys, "atleast_2d")]
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def atleast_3d(*arys):
+    res = []
+    for a in _arrays(arys, "atleast_3d"):
+        if a.ndim == 0:
+            a = a.reshape(1, 1, 1)
+        elif a.ndim == 1:
+            a = a.reshape(1, -1, 1)
+        elif a.ndim == 2:
+            a = a.reshape(a.shape + (1,))
+        res.append(a)
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    arrays = _arrays(arrays, "stack")
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    if len({a.shape for a in arrays}) != 1:
+        raise ValueError("all input arrays must have the same shape")
+    axis = _axis(axis, arrays[0].ndim + 1)
+    return concatenate([a._expand_dims(axis) for a in arrays], axis, out, dtype=dtype, casting=casting)
+
+
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    return concatenate(atleast_2d(*tup) if len(tup) > 1 else [atleast_2d(*tup)], 0, dtype=dtype, casting=casting)
+
+
+def hstack(tup, *, dtype=None, casting="same_kind"):
+    arrs = atleast_1d(*tup) if len(tup) > 1 else [atleast_1d(*tup)]
+    return concatenate(arrs, 0 if arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
+
+
+def dstack(tup):
+    return concatenate(atleast_3d(*tup) if len(tup) > 1 else [atleast_3d(*tup)], 2)
+
+
+def column_stack(tup):
+    arrays = [a.reshape(-1, 1) if a.ndim < 2 else a for a in _arrays(tup, "column_stack")]
+    return concatenate(arrays, 1)
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    axis_n = ary.shape[axis]
+    if numpy.ndim(indices_or_sections) == 0:
+        sections = operator.index(indices_or_sections)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        each, extra = divmod(axis_n, sections)
+        sizes = [each + 1] * extra + [each] * (sections - extra)
+        bounds = numpy.concatenate([[0], numpy.cumsum(sizes)]).tolist()
+    else:
+        bounds = [0] + list(indices_or_sections) + [axis_n]
+    axis = _axis(axis, ary.ndim)
+    return [ary[(slice(None),) * axis + (slice(lo, hi),)] for lo, hi in zip(bounds[:-1], bounds[1:])]
+
+
+def split(ary, indices_or_sections, axis=0):
+    if numpy.ndim(indices_or_sections) == 0 and ary.shape[axis] % operator.index(indices_or_sections):
+        raise ValueError("array split does not result in an equal division")
+    return array_split(ary, indices_or_sections, axis)
+
+
+def flip(m, axis=None):
+    axes = range(m.ndim) if axis is None else [_axis(a, m.ndim) for a in numpy.atleast_1d(axis)]
+    index = [slice(None)] * m.ndim
+    for a in axes:
+        index[a] = slice(None, None, -1)
+    return m[tuple(index)]
+
+
+def fliplr(m):
+    if m.ndim < 2:
+        raise ValueError("Input must be >= 2-d.")
+    return m[:, ::-1]
+
+
+def flipud(m):
+    if m.ndim < 1:
+        raise ValueError("Input must be >= 1-d.")
+    return m[::-1]
+
+
+def roll(a, shift, axis=None):
+    if axis is None:
+        return roll(a.ravel(), shift, 0).reshape(a.shape)
+    shifts, axes = numpy.broadcast_arrays(numpy.asarray(shift), numpy.asarray(axis))
+    out = a
+    for s, ax in zip(shifts.ravel().tolist(), axes.ravel().tolist()):
+        ax = _axis(ax, a.ndim)
+        n = out.shape[ax]
+        if n == 0:
+            continue
+        s %= n
+        head = (slice(None),) * ax
+        out = concatenate([out[head + (slice(n - s, None),)], out[head + (slice(0, n - s),)]], ax)
+    return out if out is not a else a.copy()
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    a0, a1 = (_axis(x, m.ndim) for x in axes)
+    if a0 == a1:
+        raise ValueError("Axes must be different.")
+    k %= 4
+    if k == 0:
+        return m[...]
+    if k == 2:
+        return flip(flip(m, a0), a1)
+    perm = list(range(m.ndim))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    return flip(m, a1).transpose(perm) if k == 1 else flip(m.transpose(perm), a1)
+
+
+def tile(A, reps):
+    A = _arrays([A], "tile")[0]
+    reps = (reps,) if numpy.ndim(reps) == 0 else tuple(reps)
+    d = max(len(reps), A.ndim)
+    reps = (1,) * (d - len(reps)) + reps
+    A = A.reshape((1,) * (d - A.ndim) + A.shape)
+    # Broadcast a (r0, n0, r1, n1, ...) view of A, then copy it into shape (r0*n0, r1*n1, ...).
+    view_shape, expanded = [], A
+    for i, (r, n) in enumerate(zip(reps, A.shape)):
+        expanded = expanded._expand_dims(2 * i)
+        view_shape += [r, n]
+    return expanded._broadcast_to(tuple(view_shape)).reshape(tuple(r * n for r, n in zip(reps, A.shape)))
+
+
+def repeat(a, repeats, axis=None):
+    if numpy.ndim(repeats) != 0:
+        raise NotImplementedError("cuarray.repeat takes one repeat count for every element")
+    repeats = operator.index(repeats)
+    if repeats < 0:
+        raise ValueError("negative dimensions are not allowed")
+    if axis is None:
+        a, axis = a.ravel(), 0
+    axis = _axis(axis, a.ndim)
+    expanded = a._expand_dims(axis + 1)
+    shape = a.shape[: axis + 1] + (repeats,) + a.shape[axis + 1 :]
+    out_shape = a.shape[:axis] + (a.shape[axis] * repeats,) + a.shape[axis + 1 :]
+    return expanded._broadcast_to(shape).reshape(out_shape)
+
+
+def diag(v, k=0):
+    if v.ndim == 1:
+        n = v.shape[0] + abs(k)
+        out = zeros((n, n), v.dtype)
+        out.diagonal(k)[...] = v
+        return out
+    if v.ndim == 2:
+        return v.diagonal(k).copy()
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+def _tri_mask(shape, k, lower):
+    rows, cols = shape[-2], shape[-1]
+    r = arange(rows)._expand_dims(1)
+    c = arange(cols)._expand_dims(0)
+    return _u.greater_equal(r + k, c) if lower else _u.less_equal(r + k, c)
+
+
+def tril(m, k=0):
+    return _u._where(_tri_mask(m.shape, k, True), m, zeros((), m.dtype))
+
+
+def triu(m, k=0):
+    return _u._where(_tri_mask(m.shape, k, False), m, zeros((), m.dtype))
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    xi = _arrays(xi, "meshgrid")
+    ndim = len(xi)
+    grids = [x.reshape((1,) * i + (-1,) + (1,) * (ndim - i - 1)) for i, x in enumerate(xi)]
+    if indexing == "xy" and ndim > 1:
+        grids[0] = grids[0].reshape((1, -1) + (1,) * (ndim - 2))
+        grids[1] = grids[1].reshape((-1, 1) + (1,) * (ndim - 2))
+    if not sparse:
+        shape = numpy.broadcast_shapes(*(g.shape for g in grids))
+        grids = [g._broadcast_to(shape) for g in grids]
+    return [g.copy() for g in grids] if copy else grids
+
+
+def indices(dimensions, dtype=int, sparse=False):
+    dimensions = tuple(dimensions)
+    n = len(dimensions)
+    grids = [arange(d, dtype=dtype).reshape((1,) * i + (d,) + (1,) * (n - i - 1)) for i, d in enumerate(dimensions)]
+    if sparse:
+        return tuple(grids)
+    out = empty((n,) + dimensions, dtype)
+    for i, g in enumerate(grids):
+        out[i] = g
+    return out
