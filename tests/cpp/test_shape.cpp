@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuarray/error.h"
+#include "test_util.h"
 #include "cuarray/ops/strided_args.h"
 #include "cuarray/shape.h"
 
@@ -21,21 +22,6 @@ using cuarray::Strides;
 using ::testing::HasSubstr;
 
 constexpr std::int64_t kI64Max = std::numeric_limits<std::int64_t>::max();
-
-// The exception's message when `f` throws E; fails the test otherwise.
-template <class E, class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "threw the wrong type: " << e.what();
-    return {};
-  }
-  ADD_FAILURE() << "did not throw";
-  return {};
-}
 
 // ---- checked_size / size_of -------------------------------------------------------------------
 

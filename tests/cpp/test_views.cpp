@@ -18,6 +18,7 @@
 #include "cuarray/array.h"
 #include "cuarray/cuda/memory_pool.h"
 #include "cuarray/error.h"
+#include "test_util.h"
 #include "cuarray/ops/indexing.h"
 #include "cuarray/ops/shape_ops.h"
 
@@ -54,20 +55,6 @@ void expect_view(const Array& r, const Array& src, const Shape& shape, const Str
   EXPECT_EQ(addressing(r.shape(), r.strides()), addressing(shape, strides))
       << "got strides " << cuarray::shape_str(r.strides()) << ", NumPy's " << cuarray::shape_str(strides);
   if (cuarray::size_of(shape) != 0) EXPECT_EQ(r.offset() - src.offset(), offset);
-}
-
-template <class E, class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "threw the wrong type: " << e.what();
-    return {};
-  }
-  ADD_FAILURE() << "did not throw";
-  return {};
 }
 
 // np.zeros((2, 3, 4)) and friends.
