@@ -2,15 +2,13 @@
 
 #include <algorithm>
 #include <atomic>
-#include <mutex>
 #include <optional>
-#include <shared_mutex>
 #include <string>
-#include <unordered_map>
 
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"
+#include "cuarray/ops/codegen.h"
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/strided_args.h"
 
@@ -22,24 +20,6 @@ using std::to_string;
 
 constexpr int kMaxOperands = 12;
 
-// The type expressions compute in: float for the 16-bit floats, the loop type otherwise.
-const char* compute_type(DType t) {
-  return t == DType::Float16 || t == DType::BFloat16 ? "float" : cuda_type(t);
-}
-
-// A value of storage type `from` read as loop type `loop`, in loop `loop`'s compute type.
-std::string load_expr(const std::string& value, DType from, DType loop) {
-  std::string c = compute_type(loop);
-  if (from == loop || c == cuda_type(loop)) return "ca::cast<" + c + ">(" + value + ")";
-  // Round to the 16-bit loop type first, as NumPy casts the input to the loop type before computing.
-  return "ca::cast<" + c + ">(ca::cast<" + cuda_type(loop) + ">(" + value + "))";
-}
-
-std::string store_expr(const std::string& value, DType loop, DType to) {
-  if (loop == to || std::string(compute_type(loop)) == cuda_type(loop)) return "ca::cast<" + std::string(cuda_type(to)) + ">(" + value + ")";
-  return "ca::cast<" + std::string(cuda_type(to)) + ">(ca::cast<" + cuda_type(loop) + ">(" + value + "))";
-}
-
 // Elements per thread for contiguous kernels: two 16-byte accesses of the widest operand.
 int items_per_thread(const DType* in_storage, const bool* scalar, int nin, const DType* out_storage, int nout) {
   int widest = 1;
@@ -47,31 +27,6 @@ int items_per_thread(const DType* in_storage, const bool* scalar, int nin, const
     if (!scalar[i]) widest = std::max(widest, itemsize(in_storage[i]));
   for (int i = 0; i < nout; ++i) widest = std::max(widest, itemsize(out_storage[i]));
   return std::max(1, 32 / widest);
-}
-
-struct Key {
-  std::uint64_t w[4] = {};
-  bool operator==(const Key& o) const {
-    return w[0] == o.w[0] && w[1] == o.w[1] && w[2] == o.w[2] && w[3] == o.w[3];
-  }
-};
-struct KeyHash {
-  std::size_t operator()(const Key& k) const {
-    std::uint64_t h = k.w[0] * 0x9E3779B97F4A7C15ull;
-    h ^= k.w[1] + 0x7F4A7C159E3779B9ull + (h << 6) + (h >> 2);
-    h ^= k.w[2] + 0x94D049BB133111EBull + (h << 6) + (h >> 2);
-    h ^= k.w[3] + 0xBF58476D1CE4E5B9ull + (h << 6) + (h >> 2);
-    return static_cast<std::size_t>(h);
-  }
-};
-
-struct Cache {
-  std::shared_mutex mutex;
-  std::unordered_map<Key, jit::Kernel, KeyHash> kernels;
-};
-Cache& cache() {
-  static Cache* c = new Cache;  // never destroyed: launches may happen during shutdown
-  return *c;
 }
 
 bool overlaps_partially(const Array& out, const Array& in) {
@@ -249,7 +204,7 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
   bool wide = contiguous ? n > INT32_MAX - 64 : sa->wide();
   int ndim = contiguous ? 0 : sa->ndim();
 
-  Key key;
+  WideKey key;
   key.w[0] = (static_cast<std::uint64_t>(def.id) << 32) | (static_cast<std::uint64_t>(cuda::current_device()) << 16) |
              (static_cast<std::uint64_t>(ndim) << 3) | (contiguous << 2) | (aligned << 1) | wide;
   for (int k = 0; k < nin + nout; ++k) {
@@ -257,18 +212,12 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
                               : (static_cast<std::uint64_t>(out_types[k - nin]) << 6) | (static_cast<std::uint64_t>(out_storage[k - nin]) << 2);
     key.w[1 + k / 4] |= d << (16 * (k % 4));
   }
-  jit::Kernel kernel;
-  {
-    std::shared_lock<std::shared_mutex> lock(cache().mutex);
-    auto it = cache().kernels.find(key);
-    if (it != cache().kernels.end()) kernel = it->second;
-  }
+  jit::Kernel kernel = find_kernel(key);
   if (!kernel) {
     KernelSource src = elementwise_source(def, in_types, out_types, in_storage, kinds, out_storage, contiguous, ndim,
                                           aligned, wide);
     kernel = jit::get_kernel(src.source, src.name, def.options);
-    std::unique_lock<std::shared_mutex> lock(cache().mutex);
-    cache().kernels[key] = kernel;
+    store_kernel(key, kernel);
   }
 
   void* args[kMaxOperands + 2];

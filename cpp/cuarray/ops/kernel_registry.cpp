@@ -8,30 +8,42 @@ namespace cuarray::ops {
 
 namespace {
 
-struct Registry {
-  std::shared_mutex mutex;
-  std::unordered_map<std::uint64_t, jit::Kernel> kernels;
+struct WideKeyHash {
+  std::size_t operator()(const WideKey& k) const {
+    std::uint64_t h = k.w[0] * 0x9E3779B97F4A7C15ull;
+    h ^= k.w[1] + 0x7F4A7C159E3779B9ull + (h << 6) + (h >> 2);
+    h ^= k.w[2] + 0x94D049BB133111EBull + (h << 6) + (h >> 2);
+    h ^= k.w[3] + 0xBF58476D1CE4E5B9ull + (h << 6) + (h >> 2);
+    return static_cast<std::size_t>(h);
+  }
 };
 
-Registry& registry() {
-  static Registry* r = new Registry;  // never destroyed: launches may happen during shutdown
-  return *r;
-}
+template <class Key, class Hash = std::hash<Key>>
+struct Registry {
+  std::shared_mutex mutex;
+  std::unordered_map<Key, jit::Kernel, Hash> kernels;
+
+  jit::Kernel find(const Key& key) {
+    std::shared_lock<std::shared_mutex> lock(mutex);
+    auto it = kernels.find(key);
+    return it == kernels.end() ? jit::Kernel{} : it->second;
+  }
+  void store(const Key& key, jit::Kernel kernel) {
+    std::unique_lock<std::shared_mutex> lock(mutex);
+    kernels[key] = kernel;
+  }
+};
+
+// Never destroyed: launches may happen during shutdown.
+auto& narrow = *new Registry<std::uint64_t>;
+auto& wide = *new Registry<WideKey, WideKeyHash>;
 
 }  // namespace
 
-jit::Kernel find_kernel(std::uint64_t key) {
-  Registry& r = registry();
-  std::shared_lock<std::shared_mutex> lock(r.mutex);
-  auto it = r.kernels.find(key);
-  return it == r.kernels.end() ? jit::Kernel{} : it->second;
-}
-
-void store_kernel(std::uint64_t key, jit::Kernel kernel) {
-  Registry& r = registry();
-  std::unique_lock<std::shared_mutex> lock(r.mutex);
-  r.kernels[key] = kernel;
-}
+jit::Kernel find_kernel(std::uint64_t key) { return narrow.find(key); }
+void store_kernel(std::uint64_t key, jit::Kernel kernel) { narrow.store(key, kernel); }
+jit::Kernel find_kernel(const WideKey& key) { return wide.find(key); }
+void store_kernel(const WideKey& key, jit::Kernel kernel) { wide.store(key, kernel); }
 
 KernelSource kernel_source(const char* header, const std::string& name, const std::string& params,
                            const std::string& body) {

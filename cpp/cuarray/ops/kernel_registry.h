@@ -35,6 +35,16 @@ struct KernelSource {
 jit::Kernel find_kernel(std::uint64_t key);
 void store_kernel(std::uint64_t key, jit::Kernel kernel);
 
+// A 256-bit key, for kernels with many variable parts (one field per operand dtype, ...), packed by the op.
+struct WideKey {
+  std::uint64_t w[4] = {};
+  bool operator==(const WideKey& o) const {
+    return w[0] == o.w[0] && w[1] == o.w[1] && w[2] == o.w[2] && w[3] == o.w[3];
+  }
+};
+jit::Kernel find_kernel(const WideKey& key);
+void store_kernel(const WideKey& key, jit::Kernel kernel);
+
 // The kernel for `key`; on a miss, `make()` returns the KernelSource to compile.
 template <class MakeSource>
 jit::Kernel cached_kernel(const KernelKey& key, MakeSource&& make) {

@@ -1,0 +1,20 @@
+// Text helpers shared by the kernel generators: the types generated code computes in, and the casts
+// that load operands into a loop's type and store results from it.
+#pragma once
+
+#include <string>
+
+#include "cuarray/dtype.h"
+
+namespace cuarray::ops {
+
+// The type expressions compute in: float for the 16-bit floats, the loop type otherwise.
+const char* compute_type(DType t);
+
+// A value of storage type `from` read as loop type `loop`, in loop `loop`'s compute type.
+std::string load_expr(const std::string& value, DType from, DType loop);
+
+// A value computed in loop type `loop` converted for storage as `to`.
+std::string store_expr(const std::string& value, DType loop, DType to);
+
+}  // namespace cuarray::ops
