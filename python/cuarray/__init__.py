@@ -27,6 +27,7 @@ from cuarray._transfer import *  # noqa: E402,F401,F403
 from cuarray._ufuncs import *  # noqa: E402,F401,F403
 from cuarray._ufuncs import ufunc  # noqa: E402,F401
 from cuarray._math import *  # noqa: E402,F401,F403
+from cuarray._reduction import *  # noqa: E402,F401,F403
 from cuarray.cuda.memory import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
 
 __version__ = "0.1.0"
@@ -50,7 +51,8 @@ finfo, iinfo, issubdtype = _numpy.finfo, _numpy.iinfo, _numpy.issubdtype
 
 # Imported on first use, to keep `import cuarray` fast.
 _LAZY = {"ElementwiseKernel": "cuarray._kernel", "RawKernel": "cuarray._kernel", "RawModule": "cuarray._kernel",
-         "fuse": "cuarray._fusion", "testing": "cuarray.testing", "bfloat16": "ml_dtypes"}
+         "ReductionKernel": "cuarray._reduction_kernel",
+         "fuse": "cuarray._fusion", "linalg": "cuarray.linalg", "testing": "cuarray.testing", "bfloat16": "ml_dtypes"}
 
 
 def __getattr__(name):
@@ -69,7 +71,9 @@ def get_array_module(*args):
     """cuarray if any argument is a cuarray.ndarray, else numpy."""
     import sys
 
-    return sys.modules[__name__] if any(isinstance(a, ndarray) for a in args) else _numpy
+    import builtins
+
+    return sys.modules[__name__] if builtins.any(isinstance(a, ndarray) for a in args) else _numpy
 
 
 def is_available():

@@ -1,11 +1,12 @@
 """Comparing whole arrays: isclose, allclose, array_equal, array_equiv, with NumPy's rules.
 
-isclose is elementwise on the device. allclose and the array_equal family reduce its result on the host
-until cuarray has device reductions.
+isclose is elementwise on the device; allclose and the array_equal family reduce its result on the device and
+return a Python bool.
 """
 
 import numpy
 
+from cuarray import _reduction
 from cuarray import _ufuncs as _u
 from cuarray._ndarray import ndarray
 from cuarray._transfer import asarray
@@ -37,7 +38,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def _all(x):
-    return bool(numpy.all(x.get() if isinstance(x, ndarray) else x))
+    return bool(_reduction.all(x)) if isinstance(x, ndarray) else bool(numpy.all(x))
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):

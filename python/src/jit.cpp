@@ -9,6 +9,7 @@
 #include "cuarray/jit/nvrtc.h"
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/creation.h"
+#include "cuarray/ops/reduction.h"
 #include "cuarray/ops/ufunc.h"
 
 using namespace py::literals;
@@ -75,6 +76,16 @@ void init_jit(py::module_& m) {
       return as_tuple(ops::elementwise_source(u.def, l.in, l.out, l.in, sc, l.out, contiguous, ndim, aligned, wide));
     }
     throw ValueError("ufunc '" + name + "' has no loop " + signature);
+  });
+  // One variant of built-in reduction `name`: loop types, storage types, layout (0 rows, 1 columns, 2 finish).
+  s.def("reduction", [](const std::string& name, std::vector<py::handle> in_types, py::handle out_type,
+                        std::vector<py::handle> in_storage, py::handle out_storage, int layout, int vec, bool partial,
+                        int out_ndim, int red_ndim, bool wide) {
+    const ops::ReductionDef& def = ops::reduction(name);
+    DType in[8], st[8];
+    for (size_t k = 0; k < in_types.size() && k < 8; ++k) in[k] = to_dtype(in_types[k]), st[k] = to_dtype(in_storage[k]);
+    return as_tuple(ops::reduction_source(def, in, to_dtype(out_type), st, to_dtype(out_storage),
+                                          static_cast<ops::ReduceLayout>(layout), vec, partial, out_ndim, red_ndim, wide));
   });
   s.def("eye", [](py::handle t, bool wide) { return as_tuple(ops::eye_source(to_dtype(t), wide)); });
 }

@@ -1,0 +1,266 @@
+"""Reductions: sum, prod, max, min, mean, var, std, argmax, argmin, all, any, count_nonzero, their NaN-ignoring
+forms, ptp and average, as functions and ndarray methods.
+
+Each runs one generated kernel (cpp/cuarray/ops/reductions.def) over any set of axes; the loop types are
+NumPy's, chosen once per signature by `_resolve` (the core caches the answer). Full reductions return 0-d
+device arrays, as CuPy's do.
+"""
+
+import operator
+import warnings
+
+import numpy
+
+from cuarray import _core
+from cuarray import _ufuncs as _u
+from cuarray._manipulation import broadcast_to as _broadcast_to
+
+__all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax", "argmin", "all", "any",
+           "count_nonzero", "ptp", "average", "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd",
+           "nanargmax", "nanargmin", "vdot"]
+
+_INDEX = {name: i for i, name in enumerate(_core._reduction_names())}
+_reduce = _core._reduce
+_F16, _F32, _F64, _I64, _BOOL = (numpy.dtype(t) for t in ("float16", "float32", "float64", "int64", "bool"))
+
+
+def _real(t):
+    return numpy.empty(0, t).real.dtype
+
+
+def _mean_loop(t, dtype):
+    """The type mean/var compute in, and the dtype they return (NumPy's _methods._mean/_var)."""
+    if dtype is not None:
+        return dtype, dtype
+    if t.kind in "biu":
+        return _F64, _F64
+    if t == _F16:
+        return _F32, _F16
+    return t, t
+
+
+def _resolve(name, dtypes, dtype):
+    """(input loop types, output loop type, result dtype) of reduction `name` for input `dtypes`, as NumPy's."""
+    t = dtypes[0]
+    if name in ("sum", "prod", "nansum", "nanprod"):
+        r = numpy.add.reduce(numpy.zeros(1, t), dtype=dtype).dtype if name.endswith("sum") else \
+            numpy.multiply.reduce(numpy.zeros(1, t), dtype=dtype).dtype
+        return [r], r, r
+    if name in ("max", "min", "nanmax", "nanmin"):
+        return [t], t, t
+    if "arg" in name or name == "count_nonzero":
+        return [t], _I64, _I64
+    if name in ("any", "all"):
+        return [t], _BOOL, _BOOL
+    if name in ("mean", "nanmean"):
+        loop, result = _mean_loop(t, dtype)
+        return [loop], loop, result
+    if name in ("var", "std", "nanvar", "nanstd"):
+        loop, result = _mean_loop(t, dtype)
+        return [loop], _real(loop), _real(result)
+    if name == "l2norm":
+        loop = t if t.kind in "fc" else _F64
+        return [loop], _real(loop), _real(loop)
+    if name in ("dot", "vdot"):
+        r = numpy.result_type(*dtypes)
+        return [r, r], r, r
+    raise ValueError(f"no type rule for reduction {name!r}")
+
+
+_core._set_reduction_resolver(_resolve)
+
+
+def _axis_size(a, axis):
+    """The number of elements each output of a reduction over `axis` combines."""
+    if axis is None:
+        return a.size
+    axes = (axis,) if isinstance(axis, int) else axis
+    n = 1
+    for ax in axes:
+        n *= a.shape[numpy.lib.array_utils.normalize_axis_index(ax, a.ndim)]
+    return n
+
+
+def _int_axis(axis):
+    # argmax and friends take one axis, as NumPy's do: a tuple is a TypeError there too.
+    return None if axis is None else operator.index(axis)
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Sum of elements over `axis` (None: all), accumulating as NumPy does (ints in int64, float16 in float32)."""
+    return _reduce(0, a, axis, dtype, out, keepdims, 0.0, None)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False):
+    return _reduce(_INDEX["prod"], a, axis, dtype, out, keepdims, 0.0, None)
+
+
+def max(a, axis=None, out=None, keepdims=False):
+    """Largest element over `axis`; NaN if any element is NaN. ValueError when reducing zero elements."""
+    return _reduce(_INDEX["max"], a, axis, None, out, keepdims, 0.0, None)
+
+
+def min(a, axis=None, out=None, keepdims=False):
+    return _reduce(_INDEX["min"], a, axis, None, out, keepdims, 0.0, None)
+
+
+amax, amin = max, min
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    """Index of the first largest element (the first NaN, if any) along `axis`, or in the flattened array."""
+    return _reduce(_INDEX["argmax"], a, _int_axis(axis), None, out, keepdims, 0.0, None)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    return _reduce(_INDEX["argmin"], a, _int_axis(axis), None, out, keepdims, 0.0, None)
+
+
+def all(a, axis=None, out=None, keepdims=False):
+    return _reduce(_INDEX["all"], a, axis, None, out, keepdims, 0.0, None)
+
+
+def any(a, axis=None, out=None, keepdims=False):
+    return _reduce(_INDEX["any"], a, axis, None, out, keepdims, 0.0, None)
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    return _reduce(_INDEX["count_nonzero"], a, axis, None, None, keepdims, 0.0, None)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Arithmetic mean over `axis`: ints in float64, float16 through float32, as NumPy."""
+    if a.size == 0 and _axis_size(a, axis) == 0:
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+    return _reduce(_INDEX["mean"], a, axis, dtype, out, keepdims, 0.0, None)
+
+
+def _dof_warning(a, axis, ddof, stacklevel=3):
+    if (ddof > 0 or a.size == 0) and _axis_size(a, axis) - ddof <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=stacklevel)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    """Variance (mean squared deviation, divided by n - ddof) over `axis`, in one pass over the data."""
+    _dof_warning(a, axis, ddof)
+    return _reduce(_INDEX["var"], a, axis, dtype, out, keepdims, float(ddof), None)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    _dof_warning(a, axis, ddof)
+    return _reduce(_INDEX["std"], a, axis, dtype, out, keepdims, float(ddof), None)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+    return _reduce(_INDEX["nansum"], a, axis, dtype, out, keepdims, 0.0, None)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+    return _reduce(_INDEX["nanprod"], a, axis, dtype, out, keepdims, 0.0, None)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False):
+    """Largest element ignoring NaNs; NaN where a slice is all NaN."""
+    return _reduce(_INDEX["nanmax"], a, axis, None, out, keepdims, 0.0, None)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False):
+    return _reduce(_INDEX["nanmin"], a, axis, None, out, keepdims, 0.0, None)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+    return _reduce(_INDEX["nanmean"], a, axis, dtype, out, keepdims, 0.0, None)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    return _reduce(_INDEX["nanvar"], a, axis, dtype, out, keepdims, float(ddof), None)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    return _reduce(_INDEX["nanstd"], a, axis, dtype, out, keepdims, float(ddof), None)
+
+
+def _nanarg(name, a, axis, out, keepdims):
+    r = _reduce(_INDEX[name], a, _int_axis(axis), None, out, keepdims, 0.0, None)
+    if bool(any(_u.less(r, 0))):  # one device check: only an all-NaN slice leaves no index
+        raise ValueError("All-NaN slice encountered")
+    return r
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    return _nanarg("nanargmax", a, axis, out, keepdims)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    return _nanarg("nanargmin", a, axis, out, keepdims)
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    """Range (max - min) over `axis`."""
+    return _u.subtract(max(a, axis, None, keepdims), min(a, axis, None, keepdims), out=out)
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """Mean, or weighted mean sum(a * w) / sum(w) over `axis`; returned=True also gives the sum of weights."""
+    if weights is None:
+        avg = mean(a, axis, keepdims=keepdims)
+        scale = _core._full(avg.shape, a.size // avg.size if avg.size else 0, avg.dtype, "C")
+    else:
+        w = weights
+        if w.shape != a.shape:
+            if axis is None:
+                raise TypeError("Axis must be specified when shapes of a and weights differ.")
+            if w.ndim != 1:
+                raise TypeError("1D weights expected when shapes of a and weights differ.")
+            axis = numpy.lib.array_utils.normalize_axis_index(_int_axis(axis), a.ndim)
+            if w.shape[0] != a.shape[axis]:
+                raise ValueError("Length of weights not compatible with specified axis.")
+            w = w.reshape([w.shape[0] if d == axis else 1 for d in range(a.ndim)])
+        t = numpy.result_type(a.dtype, w.dtype, *((_F64,) if a.dtype.kind in "biu" else ()))
+        scale = sum(_broadcast_to(w.astype(t, copy=False), a.shape), axis, keepdims=keepdims)
+        if bool(any(_u.equal(scale, 0))):
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+        avg = _u.divide(sum(_u.multiply(a, w, dtype=t), axis, keepdims=keepdims), scale)
+    return (avg, scale) if returned else avg
+
+
+def vdot(a, b):
+    """Dot product of the flattened arrays, conjugating the first when complex."""
+    if a.size != b.size:
+        raise ValueError("cannot reshape array of size %d into shape (%d,)" % (b.size, a.size))
+    return _reduce(_INDEX["vdot"], a.ravel(), None, None, None, False, 0.0, b.ravel())
+
+
+def _dot_1d(a, b, out=None):
+    """Inner product of two 1-D arrays of equal length, as one reduction kernel."""
+    if a.shape[0] != b.shape[0]:
+        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[0]} (dim 0) != {b.shape[0]} (dim 0)")
+    return _reduce(_INDEX["dot"], a, None, None, out, False, 0.0, b)
+
+
+def _install_methods():
+    nd = _core.ndarray
+
+    def _max(self, axis=None, out=None, keepdims=False):
+        return max(self, axis, out, keepdims)
+
+    def _min(self, axis=None, out=None, keepdims=False):
+        return min(self, axis, out, keepdims)
+
+    def _all(self, axis=None, out=None, keepdims=False):
+        return all(self, axis, out, keepdims)
+
+    def _any(self, axis=None, out=None, keepdims=False):
+        return any(self, axis, out, keepdims)
+
+    def _sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _reduce(0, self, axis, dtype, out, keepdims, 0.0, None)
+
+    for name, f in (("sum", _sum), ("prod", prod), ("max", _max), ("min", _min), ("argmax", argmax),
+                    ("argmin", argmin), ("all", _all), ("any", _any), ("mean", mean), ("var", var), ("std", std),
+                    ("ptp", ptp)):
+        f.__name__ = name
+        setattr(nd, name, f)
+
+
+_install_methods()

@@ -1,0 +1,181 @@
+// Bindings for the reductions of cpp/cuarray/ops/reductions.def (cuarray.sum, ndarray.max, ...).
+//
+// Which loop types a reduction runs in is NumPy's decision, as for ufuncs (Note [Type resolution] in
+// ufunc.cpp): cuarray._reduction._resolve answers once per (reduction, input dtypes, dtype=), and the answer
+// is cached here under a small key, so later calls only look it up.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#include "convert.h"
+#include "cuarray/error.h"
+#include "cuarray/ops/reduction.h"
+#include "ndarray.h"
+
+namespace cuarray::bind {
+
+namespace {
+
+struct Resolved {
+  DType in[2];
+  DType out_loop;  // the type the result is computed in
+  DType result;    // the dtype of the array returned
+};
+
+std::mutex g_mutex;
+std::unordered_map<std::uint32_t, Resolved> g_resolved;
+py::object& g_resolver = *new py::object;  // never freed: see ufunc.cpp
+py::object& g_fusion_type = *new py::object;  // cuarray._fusion._Traced, once fusion is imported
+py::object& g_fusion_hook = *new py::object;
+
+[[noreturn]] void unsupported(py::handle obj) {
+  throw TypeError("Unsupported type " + py::str(py::type::handle_of(obj)).cast<std::string>() +
+                  ": cuarray reductions take cuarray arrays; move NumPy arrays to the GPU with cuarray.asarray(x)");
+}
+
+const NdArray& as_array(py::handle obj) {
+  if (!py::isinstance(obj, ndarray_type())) unsupported(obj);
+  return obj.cast<const NdArray&>();
+}
+
+const Resolved& resolve(int index, const NdArray* const* in, int nin, py::handle dtype) {
+  std::uint32_t key = static_cast<std::uint32_t>(index) << 16;
+  for (int k = 0; k < nin; ++k) key |= static_cast<std::uint32_t>(in[k]->array.dtype()) << (5 * k);
+  key |= static_cast<std::uint32_t>(dtype.is_none() ? 31 : static_cast<int>(to_dtype(dtype))) << 10;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    auto it = g_resolved.find(key);
+    if (it != g_resolved.end()) return it->second;
+  }
+  py::list dtypes;
+  for (int k = 0; k < nin; ++k) dtypes.append(to_numpy_dtype(in[k]->array.dtype()));
+  py::tuple r = g_resolver(ops::reductions()[index].name, dtypes, dtype.is_none() ? py::object(py::none()) : py::object(to_numpy_dtype(to_dtype(dtype))));
+  Resolved res;
+  py::sequence loops = r[0];
+  for (int k = 0; k < nin; ++k) res.in[k] = to_dtype(loops[k]);
+  res.out_loop = to_dtype(r[1]);
+  res.result = to_dtype(r[2]);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_resolved.emplace(key, res).first->second;
+}
+
+std::optional<std::vector<std::int64_t>> to_axis(py::handle axis) {
+  if (axis.is_none()) return std::nullopt;
+  return to_axes(axis);
+}
+
+// `def` over `axis` of `inputs`; the result is a new array of dtype `result`, or `out_obj`.
+py::object run(const ops::ReductionDef& def, const DType* in_types, DType out_loop, DType result,
+               const std::vector<Array>& inputs, py::handle axis, py::handle out_obj, bool keepdims, double ddof) {
+  Shape shape = inputs[0].shape();
+  for (const Array& a : inputs) shape = broadcast_shapes(shape, a.shape());
+  std::vector<bool> reduced = ops::reduced_axes(static_cast<int>(shape.size()), to_axis(axis));
+  Shape result_shape = ops::reduced_shape(shape, reduced, false);
+  Shape kept_shape = keepdims ? ops::reduced_shape(shape, reduced, true) : result_shape;
+  if (!out_obj.is_none()) {
+    const NdArray& out = as_array(out_obj);
+    if (out.array.shape() != kept_shape)
+      throw ValueError("output parameter for reduction operation " + def.name + " has the wrong shape: found " +
+                       shape_str(out.array.shape()) + " but expected " + shape_str(kept_shape));
+    // The kernel writes the output without its kept length-1 axes.
+    Strides strides;
+    for (size_t d = 0; d < kept_shape.size(); ++d)
+      if (!(keepdims && reduced[d])) strides.push_back(out.array.strides()[d]);
+    ops::reduce(def, in_types, out_loop, inputs.data(), out.array.view(result_shape, strides), reduced, ddof);
+    return py::reinterpret_borrow<py::object>(out_obj);
+  }
+  Array out(result_shape, result);
+  ops::reduce(def, in_types, out_loop, inputs.data(), out, reduced, ddof);
+  if (keepdims) out = out.view(kept_shape, c_strides(kept_shape, out.itemsize()));
+  return py::cast(NdArray{std::move(out), py::none()});
+}
+
+// Built-in reduction `index` of a (and b); loop types are NumPy's (resolve()).
+py::object reduce(int index, py::handle a_obj, py::handle axis, py::handle dtype, py::handle out_obj, bool keepdims,
+                  double ddof, py::handle b_obj) {
+  const ops::ReductionDef& def = ops::reductions().at(index);
+  if (g_fusion_type && py::isinstance(a_obj, g_fusion_type))
+    return g_fusion_hook(def.name, a_obj, axis, dtype, out_obj, keepdims, ddof, b_obj);
+  const NdArray* in[2] = {&as_array(a_obj), nullptr};
+  if (def.nin == 2) in[1] = &as_array(b_obj);
+  const Resolved& types = resolve(index, in, def.nin, dtype);
+  std::vector<Array> inputs;
+  for (int k = 0; k < def.nin; ++k) inputs.push_back(in[k]->array);
+  return run(def, types.in, types.out_loop, types.result, inputs, axis, out_obj, keepdims, ddof);
+}
+
+// Reductions defined at run time (ReductionKernel, fused functions); a deque keeps references stable.
+std::mutex g_defs_mutex;
+std::deque<ops::ReductionDef>& g_defs = *new std::deque<ops::ReductionDef>;
+
+const ops::ReductionDef& user_def(std::size_t handle) {
+  std::lock_guard<std::mutex> lock(g_defs_mutex);
+  return g_defs.at(handle);
+}
+
+std::vector<DType> to_dtypes(const std::vector<py::handle>& types) {
+  std::vector<DType> out;
+  for (auto t : types) out.push_back(to_dtype(t));
+  return out;
+}
+
+}  // namespace
+
+void init_reduction(py::module_& m) {
+  m.def("_set_reduction_resolver", [](py::object f) { g_resolver = f; });
+  m.def("_reduction_names", [] {
+    std::vector<std::string> names;
+    for (const auto& d : ops::reductions()) names.push_back(d.name);
+    return names;
+  });
+  m.def("_reduce", &reduce);
+  // Tracing for cuarray.fuse: a reduction of a traced value hands the call to `hook`.
+  m.def("_set_reduction_fusion_hook", [](py::object traced_type, py::object hook) {
+    g_fusion_type = traced_type;
+    g_fusion_hook = hook;
+  });
+  // A built-in row, for reductions generated from it (fusion): (acc_type, identity, map, reduce, post, has_identity).
+  m.def("_reduction_row", [](const std::string& name) {
+    const ops::ReductionDef& d = ops::reduction(name);
+    return py::make_tuple(d.acc_type, d.identity, d.map, d.reduce, d.post, d.has_identity);
+  });
+  m.def("_reduction_def", [](const std::string& name, int nin, const std::string& acc_type, const std::string& identity,
+                             const std::string& map, const std::string& reduce, const std::string& post,
+                             const std::string& preamble, bool has_identity, bool uses_index,
+                             const std::vector<std::string>& options) {
+    if (nin < 1 || nin > 8) throw ValueError("a reduction takes 1 to 8 inputs, got " + std::to_string(nin));
+    std::lock_guard<std::mutex> lock(g_defs_mutex);
+    g_defs.push_back(ops::ReductionDef{ops::new_reduction_id(), name, nin, acc_type, identity, map, reduce, post,
+                                       preamble, has_identity, uses_index, options});
+    return g_defs.size() - 1;
+  });
+  // Runs definition `handle` over `axis` of `inputs` (ndarrays) with the given loop types; the result has
+  // dtype `result`, or is written to `out`.
+  m.def("_reduction_call", [](std::size_t handle, const std::vector<py::handle>& inputs,
+                              const std::vector<py::handle>& in_types, py::handle out_loop, py::handle result,
+                              py::handle axis, py::handle out, bool keepdims) {
+    const ops::ReductionDef& def = user_def(handle);
+    if (static_cast<int>(inputs.size()) != def.nin || in_types.size() != inputs.size())
+      throw ValueError(def.name + " takes " + std::to_string(def.nin) + " inputs");
+    std::vector<Array> arrays;
+    for (auto a : inputs) arrays.push_back(as_array(a).array);
+    std::vector<DType> in_t = to_dtypes(in_types);
+    return run(def, in_t.data(), to_dtype(out_loop), to_dtype(result), arrays, axis, out, keepdims, 0.0);
+  });
+  // The source of one variant of definition `handle`'s kernels (inputs stored as their loop types), for tests
+  // that compile generated kernels without a device. layout: 0 rows, 1 columns, 2 finish.
+  m.def("_reduction_source", [](std::size_t handle, const std::vector<py::handle>& in_types, py::handle out_loop,
+                                py::handle out_storage, int layout, int vec, bool partial) {
+    const ops::ReductionDef& def = user_def(handle);
+    std::vector<DType> in_t = to_dtypes(in_types);
+    ops::KernelSource k = ops::reduction_source(def, in_t.data(), to_dtype(out_loop), in_t.data(), to_dtype(out_storage),
+                                                static_cast<ops::ReduceLayout>(layout), vec, partial, 1, 1, false);
+    return py::make_tuple(k.source, k.name);
+  });
+}
+
+}  // namespace cuarray::bind

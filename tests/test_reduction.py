@@ -1,0 +1,265 @@
+"""Reductions against NumPy: every reduction x dtype x axis (None, int, negative, tuple, ()), keepdims, layouts
+(non-contiguous, negative strides, 0-d, empty), NaNs, large sizes that take the split and vectorised paths,
+determinism, out= and dtype=, and the error cases."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import cuarray as cp
+from conftest import ALL_DTYPES, FLOAT_DTYPES, LAYOUTS, NONEMPTY_LAYOUTS, assert_same, dtype_id, make_data
+
+pytestmark = pytest.mark.gpu
+
+AXES = [None, 0, -1, 1, (0, 2), (2, 0), (), (0, 1, 2)]
+SUMS = ["sum", "prod", "mean", "nansum", "nanprod", "nanmean"]
+EXTREMA = ["max", "min", "nanmax", "nanmin", "ptp"]
+SPREADS = ["var", "std", "nanvar", "nanstd"]
+LOGICAL = ["all", "any", "count_nonzero"]
+ARGS = ["argmax", "argmin"]
+
+
+def _tol(dtype, name):
+    t = np.dtype(dtype)
+    if name in EXTREMA + LOGICAL + ARGS or (t.kind in "biu" and name not in ("mean", "nanmean") + tuple(SPREADS)):
+        return {}
+    if t == np.float16:
+        return {"rtol": 4e-3, "atol": 1e-2}
+    if t.kind in "fc" and t.itemsize <= 8 and t != np.complex128:
+        return {"rtol": 2e-5, "atol": 1e-5}
+    return {"rtol": 1e-11, "atol": 1e-11}
+
+
+def _data(shape, dtype, name, seed=0):
+    a = make_data(shape, dtype, seed)
+    if "prod" in name and a.dtype.kind in "fc":
+        a = (1 + a / 256).astype(a.dtype)  # products of many values stay finite
+    return a
+
+
+def _check(name, a_np, axis, keepdims=False, **kw):
+    fn_np, fn_cp = getattr(np, name), getattr(cp, name)
+    kwargs = dict(kw)
+    if name != "count_nonzero" or keepdims:
+        kwargs["keepdims"] = keepdims
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            expected = fn_np(a_np, axis=axis, **kwargs)
+        except (ValueError, TypeError) as e:
+            with pytest.raises(type(e)):
+                fn_cp(cp.asarray(a_np), axis=axis, **kwargs)
+            return
+        got = fn_cp(cp.asarray(a_np), axis=axis, **kwargs)
+    expected = np.asarray(expected)
+    if name == "count_nonzero":
+        expected = expected.astype(np.int64)
+    assert_same(got, expected, **_tol(a_np.dtype, name))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("name", SUMS + EXTREMA + SPREADS + LOGICAL)
+def test_reduction_over_every_axis_choice(name, dtype):
+    if name.startswith("nan") and np.dtype(dtype).kind in "b" and name in ("nanvar", "nanstd", "nanmean"):
+        pytest.skip("NumPy's nan-statistics reject bool")
+    a = _data((3, 4, 5), dtype, name)
+    for axis in AXES:
+        for keepdims in (False, True):
+            _check(name, a, axis, keepdims)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("name", ARGS)
+def test_argmax_argmin_over_each_axis(name, dtype):
+    a = _data((3, 4, 5), dtype, name)
+    a.flat[7] = a.flat[30]  # ties: the first index wins
+    for axis in (None, 0, 1, 2, -1):
+        for keepdims in (False, True):
+            _check(name, a, axis, keepdims)
+
+
+@pytest.mark.parametrize("layout", NONEMPTY_LAYOUTS + ["0d"])
+@pytest.mark.parametrize("name", ["sum", "max", "argmax", "mean", "var", "any", "prod"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int16, np.complex128], ids=dtype_id)
+def test_reductions_on_every_layout(name, layout, dtype):
+    shape, view = LAYOUTS[layout]
+    base = _data(shape, dtype, name)
+    x, a = view(cp.asarray(base)), view(base)
+    for axis in [None] + list(range(a.ndim)) + ([tuple(range(a.ndim))] if a.ndim > 1 else []):
+        if name == "argmax" and isinstance(axis, tuple):
+            continue
+        expected = np.asarray(getattr(np, name)(a, axis=axis))
+        assert_same(getattr(cp, name)(x, axis=axis), expected, **_tol(dtype, name))
+
+
+@pytest.mark.parametrize("name", ["sum", "max", "mean", "var", "any", "all", "count_nonzero", "nansum"])
+def test_empty_inputs_follow_numpy(name):
+    for shape, axis in [((0,), None), ((0, 3), 0), ((0, 3), 1), ((3, 0), 1), ((2, 0, 4), (0, 2)), ((), None)]:
+        a = np.zeros(shape, np.float32)
+        _check(name, a, axis)
+
+
+def test_empty_reduction_without_identity_is_numpys_value_error():
+    with pytest.raises(ValueError, match="zero-size array to reduction operation maximum which has no identity"):
+        cp.max(cp.zeros((0, 3)), axis=0)
+    with pytest.raises(ValueError, match="zero-size array to reduction operation minimum"):
+        cp.zeros(0).min()
+    with pytest.raises(ValueError, match="attempt to get argmax of an empty sequence"):
+        cp.argmax(cp.zeros(0))
+    assert cp.max(cp.zeros((3, 0)), axis=0).shape == (0,)  # no output element: nothing to reduce
+
+
+def test_mean_of_empty_warns_and_is_nan():
+    with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        r = cp.mean(cp.zeros(0))
+    assert np.isnan(r.get())
+
+
+def test_var_with_no_degrees_of_freedom_warns():
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom"):
+        r = cp.var(cp.ones(2), ddof=2)
+    assert np.isinf(r.get()) or np.isnan(r.get())
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES + [np.dtype(np.complex64)], ids=dtype_id)
+@pytest.mark.parametrize("name", ["sum", "max", "min", "argmax", "argmin", "mean", "var", "nansum", "nanmax",
+                                  "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar", "nanstd", "nanprod"])
+def test_nan_handling(name, dtype):
+    a = make_data((6, 7), dtype)
+    a[1, 3] = np.nan
+    a[4, :] = np.nan  # an all-NaN row
+    a[2, 5] = np.nan
+    for axis in (None, 0, 1):
+        if name.startswith("nanarg") and axis == 1:
+            with pytest.raises(ValueError, match="All-NaN slice encountered"):
+                getattr(cp, name)(cp.asarray(a), axis=axis)
+            continue
+        _check(name, a, axis)
+    if name.startswith("nanarg"):
+        with pytest.raises(ValueError, match="All-NaN slice encountered"):
+            getattr(cp, name)(cp.full(5, np.nan, dtype))
+
+
+@pytest.mark.parametrize("n", [1, 3, 31, 1000, 4097, 1 << 20, (1 << 22) + 5])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.float16, np.int8], ids=dtype_id)
+def test_full_reductions_of_many_sizes(n, dtype):
+    a = make_data(n, dtype, seed=n)
+    x = cp.asarray(a)
+    assert_same(cp.sum(x), np.sum(a), **_tol(dtype, "sum"))
+    assert_same(cp.max(x), np.max(a))
+    assert_same(cp.argmin(x), np.argmin(a))
+    assert_same(x[1:].sum(), a[1:].sum(), **_tol(dtype, "sum"))  # misaligned start: the scalar path
+    if np.dtype(dtype).kind == "f":
+        assert_same(cp.var(x), np.var(a), **_tol(dtype, "var"))
+
+
+@pytest.mark.parametrize("shape", [(4097, 33), (33, 4097), (2, 1 << 19), (1 << 19, 2), (1000, 1000), (7, 3, 1 << 16)])
+def test_row_and_column_reductions_of_many_shapes(shape):
+    a = make_data(shape, np.float32, seed=len(shape))
+    x = cp.asarray(a)
+    for axis in range(len(shape)):
+        assert_same(x.sum(axis=axis), a.sum(axis=axis), rtol=2e-5, atol=1e-3)
+        assert_same(x.argmax(axis=axis), a.argmax(axis=axis))
+    assert_same(x.T.sum(axis=0), a.T.sum(axis=0), rtol=2e-5, atol=1e-3)
+
+
+def test_results_are_deterministic():
+    rng = np.random.default_rng(1)
+    a = cp.asarray(rng.standard_normal(10_000_019).astype(np.float32))
+    b = cp.asarray(rng.standard_normal((4099, 2051)).astype(np.float32))
+    for f in (lambda: a.sum(), lambda: a.var(), lambda: b.sum(axis=0), lambda: b.sum(axis=1), lambda: b.mean()):
+        r1, r2 = f().get(), f().get()
+        assert r1.tobytes() == r2.tobytes()
+
+
+def test_int_sums_accumulate_in_int64_and_float16_in_float32():
+    a = np.full(100_000, 100, np.int8)
+    assert_same(cp.sum(cp.asarray(a)), np.sum(a))  # 10,000,000 does not fit int8
+    h = np.full(20_000, 1, np.float16)
+    r = cp.sum(cp.asarray(h))
+    assert r.dtype == np.float16 and float(r.get()) == 20000.0  # float16 alone would stall at 2048
+    assert cp.mean(cp.asarray(np.arange(5, dtype=np.int32))).dtype == np.float64
+
+
+def test_dtype_and_out_arguments():
+    a = make_data((5, 6), np.int32)
+    x = cp.asarray(a)
+    assert_same(cp.sum(x, axis=0, dtype=np.float32), np.sum(a, axis=0, dtype=np.float32))
+    assert_same(cp.mean(x, axis=1, dtype=np.float32), np.mean(a, axis=1, dtype=np.float32))
+    out = cp.zeros(6, np.float64)
+    r = cp.sum(x, axis=0, out=out)
+    assert r is out
+    assert_same(out, np.sum(a, axis=0).astype(np.float64))
+    out2 = cp.zeros((1, 6), np.int64)
+    cp.max(x, axis=0, keepdims=True, out=out2)
+    assert_same(out2, np.max(a, axis=0, keepdims=True).astype(np.int64))
+    with pytest.raises(ValueError, match="wrong shape"):
+        cp.sum(x, axis=0, out=cp.zeros(5))
+
+
+def test_out_overlapping_the_input_is_computed_first():
+    a = make_data((4, 5), np.float64)
+    x = cp.asarray(a)
+    cp.sum(x, axis=0, out=x[0])
+    a[0] = a.sum(axis=0)
+    assert_same(x, a)
+
+
+def test_methods_match_functions():
+    a = make_data((4, 5), np.float32)
+    x = cp.asarray(a)
+    for name in ("sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "all", "any"):
+        expected = getattr(a, name)(axis=1)
+        assert_same(getattr(x, name)(axis=1), expected, **_tol(np.float32, name))
+    assert_same(x.ptp(axis=0), np.ptp(a, axis=0))
+    assert_same(x.std(ddof=1), a.std(ddof=1), rtol=1e-5)
+
+
+def test_var_std_ddof_and_complex():
+    a = make_data((5, 8), np.complex64)
+    for ddof in (0, 1, 3):
+        assert_same(cp.var(cp.asarray(a), axis=1, ddof=ddof), np.var(a, axis=1, ddof=ddof), rtol=1e-5, atol=1e-4)
+        assert_same(cp.std(cp.asarray(a), ddof=ddof), np.std(a, ddof=ddof), rtol=1e-5)
+
+
+def test_average_with_and_without_weights():
+    a = make_data((4, 5), np.float64)
+    w = np.abs(make_data(5, np.float64, seed=3)) + 1
+    x, xw = cp.asarray(a), cp.asarray(w)
+    assert_same(cp.average(x), np.average(a))
+    assert_same(cp.average(x, axis=1, weights=xw), np.average(a, axis=1, weights=w))
+    avg, scale = cp.average(x, axis=1, weights=xw, returned=True)
+    e_avg, e_scale = np.average(a, axis=1, weights=w, returned=True)
+    assert_same(avg, e_avg)
+    assert_same(scale, e_scale)
+    assert_same(cp.average(cp.asarray(np.arange(6).reshape(2, 3)), axis=0), np.average(np.arange(6).reshape(2, 3), axis=0))
+    with pytest.raises(ZeroDivisionError):
+        cp.average(x, axis=1, weights=cp.zeros(5))
+    with pytest.raises(TypeError, match="Axis must be specified"):
+        cp.average(x, weights=xw)
+
+
+def test_vdot_and_1d_dot_as_reductions():
+    from cuarray._reduction import _dot_1d
+
+    a, b = make_data(1001, np.float32), make_data(1001, np.float32, seed=1)
+    assert_same(_dot_1d(cp.asarray(a), cp.asarray(b)), np.dot(a, b), rtol=1e-5)
+    c, d = make_data((3, 4), np.complex128), make_data((4, 3), np.complex128, seed=2)
+    assert_same(cp.vdot(cp.asarray(c), cp.asarray(d)), np.vdot(c, d))
+    with pytest.raises(ValueError, match="not aligned"):
+        _dot_1d(cp.ones(3), cp.ones(4))
+
+
+def test_bad_axes_are_numpys_errors():
+    x = cp.ones((2, 3))
+    with pytest.raises(np.exceptions.AxisError):
+        cp.sum(x, axis=2)
+    with pytest.raises(np.exceptions.AxisError):
+        x.max(axis=-3)
+    with pytest.raises(ValueError, match="duplicate value in 'axis'"):
+        cp.sum(x, axis=(0, -2))
+    with pytest.raises(TypeError):
+        cp.argmax(x, axis=(0, 1))
+    with pytest.raises(TypeError, match="Unsupported type"):
+        cp.sum(np.ones(3))
