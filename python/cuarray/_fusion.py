@@ -4,16 +4,21 @@ On the first call with new argument types, the function runs on traced values: e
 applies becomes one block of CUDA code, typed by the loop NumPy would pick (Note [Type resolution] in
 python/src/ufunc.cpp) and computed by the same table row as the ufunc itself (cpp/cuarray/ops/ufuncs.def),
 so fused and unfused results agree. The blocks become the body of one elementwise kernel; later calls with
-the same argument types go straight to its launch. Reductions inside fused functions are not supported yet.
+the same argument types go straight to its launch.
+
+A function may end in one reduction (sum, prod, max or min, with axis and keepdims) of its elementwise result:
+the elementwise body then becomes the map of a reduction kernel (cpp/cuarray/ops/reduction.h), so the
+intermediate array is never written.
 """
 
 import functools
+import re
 import struct
 import sys
 
 import numpy
 
-from cuarray import _core
+from cuarray import _core, _reduction
 from cuarray._ndarray import ndarray
 from cuarray._ufuncs import _resolve
 
@@ -99,7 +104,20 @@ class _Traced:
 
     def __getattr__(self, name):
         raise NotImplementedError(f"cuarray.fuse: '{name}' is not supported inside a fused function (at {_where()}); "
-                                  "only elementwise operators, ufuncs, where and astype are")
+                                  "only elementwise operators, ufuncs, where, astype and a final sum, prod, max or "
+                                  "min are")
+
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        return self._tracer.reduce("sum", self, axis, dtype, out, keepdims)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        return self._tracer.reduce("prod", self, axis, dtype, out, keepdims)
+
+    def max(self, axis=None, out=None, keepdims=False):
+        return self._tracer.reduce("max", self, axis, None, out, keepdims)
+
+    def min(self, axis=None, out=None, keepdims=False):
+        return self._tracer.reduce("min", self, axis, None, out, keepdims)
 
     def __array__(self, *args, **kwargs):
         raise TypeError(f"cuarray.fuse: a traced value cannot become a NumPy array (at {_where()})")
@@ -134,6 +152,7 @@ class _Tracer:
     def __init__(self):
         self.lines = []
         self.count = 0
+        self.reduction = None  # (name, traced value, axis, dtype, keepdims, result) of a final reduction
 
     def _temp(self, dtype):
         name = f"t{self.count}"
@@ -145,6 +164,9 @@ class _Tracer:
         if isinstance(value, _Traced):
             if value._tracer is not self:
                 raise TypeError(f"cuarray.fuse: a traced value from another fused call was used at {_where()}")
+            if value._src is None:
+                raise NotImplementedError(f"cuarray.fuse: the result of a reduction can only be returned, not used "
+                                          f"further, inside a fused function (at {_where()})")
             return value._src, value._operand
         if isinstance(value, ndarray):
             raise TypeError(f"cuarray.fuse: arrays must be arguments of the fused function, not captured from "
@@ -177,6 +199,20 @@ class _Tracer:
         results = [_Traced(self, numpy.dtype(t), out) for out, t in zip(outs, types[nin:])]
         return results[0] if len(results) == 1 else tuple(results)
 
+    def reduce(self, name, value, axis, dtype, out, keepdims):
+        if name not in ("sum", "prod", "max", "min"):
+            raise NotImplementedError(f"cuarray.fuse: {name}() is not supported inside a fused function (at "
+                                      f"{_where()}); the reductions that can end one are sum, prod, max and min")
+        if out is not None:
+            raise TypeError(f"cuarray.fuse: out= is not supported inside a fused function (at {_where()})")
+        if self.reduction is not None:
+            raise NotImplementedError(f"cuarray.fuse: a fused function may end in one reduction only (at {_where()})")
+        self._operand(value)
+        dtype = None if dtype is None else numpy.dtype(dtype)
+        result = _reduction._resolve(name, [value.dtype], dtype)[2]
+        self.reduction = (name, value, axis, dtype, keepdims)
+        return _Traced(self, result, None)
+
     def cast(self, value, dtype):
         src, _ = self._operand(value)
         out = self._temp(dtype)
@@ -190,7 +226,15 @@ def _dispatch(name, *args, **kwargs):
     return tracer.apply(name, args, kwargs)
 
 
+def _dispatch_reduction(name, a, axis, dtype, out, keepdims, ddof, b):
+    """Called by a cuarray reduction that receives a traced value."""
+    if name in ("max", "min"):
+        dtype = None
+    return a._tracer.reduce(name, a, axis, dtype, None if out is None else out, keepdims)
+
+
 _core._set_fusion_hook(_Traced, _dispatch)
+_core._set_reduction_fusion_hook(_Traced, _dispatch_reduction)
 
 
 def _arg_kind(value):
@@ -221,6 +265,8 @@ class Fusion:
         kernel = self._kernels.get(kinds)
         if kernel is None:
             kernel = self._kernels[kinds] = self._compile(kinds)
+        if kernel[0] == "reduction":
+            return self._call_reduction(kernel, args)
         handle, in_types, out_types, tuple_result = kernel
         inputs = [a if isinstance(a, ndarray) else (a.item() if isinstance(a, numpy.generic) else a) for a in args]
         shapes = [a.shape for a in args if isinstance(a, ndarray)]
@@ -231,6 +277,36 @@ class Fusion:
         _core._elementwise_call(handle, in_types, out_types, inputs, [False] * len(inputs), outputs, shape)
         return tuple(outputs) if tuple_result else outputs[0]
 
+    def _call_reduction(self, kernel, args):
+        _, handle, in_types, out_loop, result, axis, keepdims = kernel
+        if not any(isinstance(a, ndarray) for a in args):
+            raise TypeError(f"cuarray.fuse: {self.name} reduces, so at least one argument must be an array")
+        from cuarray._transfer import asarray
+
+        # Scalars join as 0-d arrays: the reduction engine broadcasts arrays only.
+        inputs = [a if isinstance(a, ndarray) else asarray(numpy.asarray(a, t)) for a, t in zip(args, in_types)]
+        return _core._reduction_call(handle, inputs, in_types, out_loop, result, axis, None, keepdims)
+
+    def _compile_reduction(self, tracer, in_types, value):
+        """A reduction kernel whose map is the traced elementwise body."""
+        name, reduced, axis, dtype, keepdims = tracer.reduction
+        loops, out_loop, result = _reduction._resolve(name, [reduced.dtype], dtype)
+        loop = loops[0]
+        acc, identity, map_expr, reduce_expr, post, has_identity = _core._reduction_row(name)
+        # The row's in0_t is the reduced value's loop type, which here is not the kernel's first input.
+        acc, identity, map_expr, reduce_expr, post = (re.sub(r"\bin0_t\b", _storage(loop), e)
+                                                      for e in (acc, identity, map_expr, reduce_expr, post))
+        params = ", ".join(f"{_compute(t)} in{i}" for i, t in enumerate(in_types))
+        args = ", ".join(f"in{i}" for i in range(len(in_types)))
+        body = [f"const auto a{i} = in{i};" for i in range(len(in_types))] + tracer.lines
+        preamble = (f"__device__ __forceinline__ {_compute(reduced.dtype)} {self.name}_value({params}) {{\n  "
+                    + "\n  ".join(body) + f"\n  return ca::cast<{_compute(reduced.dtype)}>({reduced._src});\n}}\n")
+        value = f"ca::cast<{_compute(loop)}>(ca::cast<{_storage(loop)}>({self.name}_value({args})))"
+        mapped = f"[&](const {_compute(loop)} in0) {{ return acc_t({map_expr}); }}({value})"
+        handle = _core._reduction_def(self.name, len(in_types), acc, identity, mapped, reduce_expr, post, preamble,
+                                      has_identity, False, [])
+        return "reduction", handle, in_types, out_loop, result, axis, keepdims
+
     def _compile(self, kinds):
         tracer = _Tracer()
         # Scalar arguments reach the kernel as float64/int64/complex128 values and are cast per use, as NumPy
@@ -239,6 +315,11 @@ class Fusion:
                                                                          complex: "complex128"}[k]) for k in kinds]
         traced = [_Traced(tracer, k, f"a{i}") for i, k in enumerate(kinds)]
         result = self.func(*traced)
+        if tracer.reduction is not None:
+            if not (isinstance(result, _Traced) and result._src is None):
+                raise NotImplementedError(f"cuarray.fuse: {self.name} must return the result of its reduction, "
+                                          "alone")
+            return self._compile_reduction(tracer, in_types, result)
         tuple_result = isinstance(result, tuple)
         results = list(result) if tuple_result else [result]
         if not results or not all(isinstance(r, _Traced) for r in results):

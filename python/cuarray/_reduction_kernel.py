@@ -1,0 +1,113 @@
+"""ReductionKernel: a user reduction in CuPy's syntax, run by the reduction engine (cpp/cuarray/ops/reduction.h)."""
+
+import numpy
+
+from cuarray import _core
+from cuarray._kernel import _CTYPES, _IDENTIFIER, _parse
+from cuarray._ndarray import ndarray
+
+__all__ = ["ReductionKernel"]
+
+
+class ReductionKernel:
+    """``ReductionKernel('T x', 'T y', 'x * x', 'a + b', 'y = sqrt(a)', '0', 'l2norm')``.
+
+    `map_expr` maps the inputs (by parameter name) to a value of `reduce_type` (default: the output's type);
+    `reduce_expr` combines two such values `a` and `b`; `post_map_expr` assigns the output from `a`, the reduced
+    value (`_in_ind.size() / _out_ind.size()` is the number of elements each output reduces); `identity` is the
+    value that reduces nothing. Call with the inputs, then ``axis=``, ``keepdims=``, ``out=``.
+    """
+
+    def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name="reduce_kernel",
+                 reduce_type=None, reduce_dims=True, preamble="", options=()):
+        self.in_params, self.out_params = _parse(in_params), _parse(out_params)
+        if not self.in_params:
+            raise ValueError("a ReductionKernel needs at least one input parameter")
+        if len(self.out_params) != 1:
+            raise ValueError(f"a ReductionKernel has exactly one output parameter, got {len(self.out_params)}")
+        if any(p.raw for p in self.in_params + self.out_params):
+            raise ValueError("raw parameters are not supported in a ReductionKernel")
+        names = [p.name for p in self.in_params + self.out_params]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicated kernel parameter name(s) in {names}")
+        bound = {p.placeholder for p in self.in_params if p.placeholder}
+        out = self.out_params[0]
+        if out.placeholder and out.placeholder not in bound:
+            raise ValueError(f"output parameter '{out.name}' has type placeholder {out.placeholder}, which no input "
+                             "parameter defines")
+        if not _IDENTIFIER.match(name):
+            raise ValueError(f"kernel name must be an identifier, got '{name}'")
+        if identity is None or not str(identity).strip():
+            raise ValueError("a ReductionKernel needs an identity value")
+        self.name, self.map_expr, self.reduce_expr = name, map_expr, reduce_expr
+        self.post_map_expr, self.identity, self.reduce_type = post_map_expr, str(identity), reduce_type
+        self.preamble, self.options = preamble, tuple(options)
+        self.nin, self.nout = len(self.in_params), 1
+        self.nargs = self.nin + 1
+        self._defs = {}
+
+    def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
+        if len(args) not in (self.nin, self.nargs):
+            raise TypeError(f"{self.name} takes {self.nin} or {self.nargs} arguments ({len(args)} given)")
+        if len(args) == self.nargs:
+            if out is not None:
+                raise TypeError(f"{self.name}: the output was passed both positionally and as out=")
+            out = args[-1]
+        inputs = list(args[: self.nin])
+        types = {}
+        for p, a in zip(self.in_params, inputs):
+            if isinstance(a, numpy.ndarray):
+                raise TypeError(f"argument '{p.name}' of {self.name} is a numpy.ndarray; pass a cuarray array "
+                                "(cuarray.asarray(x))")
+            if p.placeholder and isinstance(a, ndarray) and types.setdefault(p.placeholder, a.dtype) != a.dtype:
+                raise TypeError(f"Type is mismatched: {p.placeholder} is {types[p.placeholder]} from an earlier "
+                                f"argument but input '{p.name}' is {a.dtype}")
+        for p, a in zip(self.in_params, inputs):
+            if p.placeholder and p.placeholder not in types:
+                types[p.placeholder] = numpy.asarray(a).dtype
+        if not any(isinstance(a, ndarray) for a in inputs):
+            raise TypeError(f"{self.name}: at least one input must be a cuarray.ndarray")
+        in_types = [p.dtype if p.placeholder is None else types[p.placeholder] for p in self.in_params]
+        o = self.out_params[0]
+        out_type = o.dtype if o.placeholder is None else types[o.placeholder]
+        if out is not None and not isinstance(out, ndarray):
+            raise TypeError(f"output argument '{o.name}' of {self.name} must be a cuarray.ndarray")
+        from cuarray._transfer import asarray
+
+        # Scalars join as 0-d arrays: the engine broadcasts arrays only.
+        inputs = [a if isinstance(a, ndarray) else asarray(numpy.asarray(a, t)) for a, t in zip(inputs, in_types)]
+        handle = self._definition(tuple(in_types), out_type, types)
+        call = (handle, inputs, in_types, out_type, out_type, axis, out, keepdims)
+        if stream is None:
+            return _core._reduction_call(*call)
+        with stream:
+            return _core._reduction_call(*call)
+
+    def _reduce_ctype(self, out_type, placeholders):
+        t = self.reduce_type
+        if t is None:
+            return _CTYPES[numpy.dtype(out_type).name]
+        if t in placeholders:
+            return _CTYPES[numpy.dtype(placeholders[t]).name]
+        try:
+            return _CTYPES[numpy.dtype(t).name]
+        except TypeError:
+            return t  # a C++ type spelled out ('float', 'double')
+
+    def _definition(self, in_types, out_type, placeholders):
+        key = (in_types, out_type)
+        handle = self._defs.get(key)
+        if handle is None:
+            typedefs = "".join(f"typedef {_CTYPES[numpy.dtype(t).name]} {n};\n" for n, t in sorted(placeholders.items()))
+            params = ", ".join(f"const {_CTYPES[numpy.dtype(t).name]} {p.name}" for p, t in zip(self.in_params, in_types))
+            args = ", ".join(f"in{k}" for k in range(self.nin))
+            mapped = f"[&]({params}) {{ return acc_t({self.map_expr}); }}({args})"
+            out_c = _CTYPES[numpy.dtype(out_type).name]
+            o = self.out_params[0].name
+            post = (f"[&]() {{ const ca::Ind<long long> _in_ind{{_n}}, _out_ind{{1}}; {out_c} {o}; "
+                    f"{self.post_map_expr}; return {o}; }}()")
+            handle = _core._reduction_def(self.name, self.nin, self._reduce_ctype(out_type, placeholders),
+                                          f"acc_t({self.identity})", mapped, self.reduce_expr, post,
+                                          typedefs + self.preamble, True, False, list(self.options))
+            self._defs[key] = handle
+        return handle

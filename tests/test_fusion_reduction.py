@@ -1,0 +1,104 @@
+"""Fused functions that end in a reduction: compared with their unfused result on several shapes and dtypes;
+the kernels compile in CI; unsupported uses raise clear errors."""
+
+import numpy as np
+import pytest
+
+import cuarray as cp
+from conftest import assert_same, dtype_id, make_data
+from cuarray import _core
+from test_kernel_sources import _compile_together
+
+
+def squared_diff_sum(x, y):
+    return cp.sum((x - y) * (x - y))
+
+
+def scaled_max(x, s):
+    return (x * s).max(axis=-1, keepdims=True)
+
+
+def sum_of_squares_axis0(x):
+    return (x * x).sum(axis=0)
+
+
+def masked_min(x, y):
+    return cp.min(cp.where(x > y, x, y), axis=(0, 2))
+
+
+def int_prod(x):
+    return cp.prod(x + 1, axis=1, dtype=np.int64)
+
+
+FUNCS = [(squared_diff_sum, 2), (scaled_max, 1), (sum_of_squares_axis0, 1), (masked_min, 2), (int_prod, 1)]
+
+
+def _args(nargs, shape, dtype, func):
+    arrays = [make_data(shape, dtype, seed=k) for k in range(nargs)]
+    if func is scaled_max:
+        return arrays[:1], [2.5]
+    return arrays, []
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.float16], ids=dtype_id)
+@pytest.mark.parametrize("func,nargs", FUNCS, ids=[f.__name__ for f, _ in FUNCS])
+def test_fused_reduction_kernels_compile_in_ci(func, nargs, dtype):
+    fused = cp.fuse(func)
+    kinds = tuple([np.dtype(dtype)] * nargs) + ((float,) if func is scaled_max else ())
+    if func is masked_min:
+        kinds = (np.dtype(dtype), np.dtype(dtype))
+    if func is scaled_max:
+        kinds = (np.dtype(dtype), float)
+    tag, handle, in_types, out_loop, result, axis, keepdims = fused._compile(kinds)
+    assert tag == "reduction"
+    for layout, vec, partial in ((0, 2, True), (1, 1, False), (2, 1, False)):
+        src = _core._reduction_source(handle, [str(t) for t in in_types], str(out_loop), str(result), layout, vec, partial)
+        assert _compile_together([src])[:4] == b"\x7fELF"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", [(3, 4, 5), (1000,), (64, 1, 33), (2, 3, 4097)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.float16], ids=dtype_id)
+@pytest.mark.parametrize("func,nargs", FUNCS, ids=[f.__name__ for f, _ in FUNCS])
+def test_fused_reductions_match_unfused(func, nargs, dtype, shape):
+    if func is masked_min and len(shape) < 3:
+        pytest.skip("reduces axes (0, 2)")
+    arrays, scalars = _args(nargs, shape, dtype, func)
+    args = [cp.asarray(a) for a in arrays] + scalars
+    expected = func(*args)
+    got = cp.fuse(func)(*args)
+    tol = {"rtol": 5e-3, "atol": 0.5} if np.dtype(dtype) == np.float16 else {"rtol": 1e-5}
+    assert_same(got, expected.get(), **tol)
+
+
+@pytest.mark.gpu
+def test_fused_reduction_is_compiled_once_per_signature():
+    f = cp.fuse(squared_diff_sum)
+    x, y = cp.arange(10, dtype=cp.float32), cp.ones(10, dtype=cp.float32)
+    assert float(f(x, y)) == float(((cp.arange(10.0) - 1) ** 2).sum())
+    f(x, y)
+    assert len(f._kernels) == 1
+    f(x.astype(cp.float64), y)
+    assert len(f._kernels) == 2
+
+
+def test_using_a_reduced_value_further_is_an_error():
+    def bad(x):
+        return cp.sum(x) + 1
+
+    with pytest.raises(NotImplementedError, match="result of a reduction"):
+        cp.fuse(bad)._compile((np.dtype(np.float32),))
+
+
+def test_unsupported_reduction_in_fuse_names_it():
+    def bad(x):
+        return cp.argmax(x * 2)
+
+    with pytest.raises(NotImplementedError, match="argmax"):
+        cp.fuse(bad)._compile((np.dtype(np.float32),))
+
+    def two(x):
+        return cp.sum(x), cp.max(x)
+
+    with pytest.raises(NotImplementedError, match="one reduction"):
+        cp.fuse(two)._compile((np.dtype(np.float32),))
