@@ -54,8 +54,8 @@ def _classify(k):
             return ("bool0", bool(h)) if h.ndim == 0 else ("bool", h)
         if h.size == 0 and h.dtype.kind == "f" and not isinstance(k, numpy.ndarray):
             h = h.astype(numpy.intp)  # [] indexes nothing
-        if h.dtype.kind not in "iu":
-            raise IndexError(_NOT_INTEGER)
+        if h.dtype.kind not in "iu":  # NumPy words it differently for arrays and for sequences
+            raise IndexError(_NOT_INTEGER if isinstance(k, numpy.ndarray) else _VALID)
         return ("int", int(h)) if h.ndim == 0 else ("array", h)
     if isinstance(k, (float, complex, str, bytes)):
         raise IndexError(_VALID)
@@ -77,23 +77,25 @@ def _check_host(h, size, axis):
         raise _bounds_error(int(bad), axis, size)
 
 
-def _plan(a, key):
-    """(view, axes, indices, insert_at, labels, mode): Note [Advanced index plan]."""
+def _parse(shape, key):
+    """(basic key, [(view axis, index array, source axis)], insert_at, trusted) for indexing an array of
+    `shape` with `key` (Note [Advanced index plan]). Index arrays stay where they came from: host (NumPy)
+    arrays are checked here, and are all in bounds when `trusted`. Needs a device only for device arrays."""
     items = [_classify(k) for k in (key if isinstance(key, tuple) else (key,))]
     if sum(kind == "ellipsis" for kind, _ in items) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
+    ndim = len(shape)
     consumed = sum(v.ndim if kind == "bool" else kind in ("slice", "int", "array") for kind, v in items)
-    if consumed > a.ndim:
-        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {consumed} were indexed")
+    if consumed > ndim:
+        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {consumed} were indexed")
     advanced = any(kind in ("bool0", "bool", "array") for kind, _ in items)
-    basic, axes, indices, labels = [], [], [], []
+    basic, entries = [], []
     view_dim = src_dim = 0
     first = None  # the view position of the first advanced item
     gap = split = False
-    trusted = True  # every index is known to be in bounds
+    trusted = True
     for kind, v in items:
-        is_advanced = kind in ("bool0", "bool", "array") or (kind == "int" and advanced)
-        if is_advanced:
+        if kind in ("bool0", "bool", "array") or (kind == "int" and advanced):
             split = split or gap
             first = view_dim if first is None else first
         elif first is not None:
@@ -102,7 +104,7 @@ def _plan(a, key):
             basic.append(None)
             view_dim += 1
         elif kind == "ellipsis":
-            n = a.ndim - consumed
+            n = ndim - consumed
             basic.append(Ellipsis)
             view_dim, src_dim = view_dim + n, src_dim + n
         elif kind in ("slice", "int"):
@@ -111,38 +113,38 @@ def _plan(a, key):
             src_dim += 1
         elif kind == "bool0":  # a new axis of length 1, indexed by [0] (True) or [] (False)
             basic.append(None)
-            axes.append(view_dim)
-            indices.append(_to_device(numpy.zeros(1 if v else 0, numpy.int64)))
-            labels.append(src_dim)
+            entries.append((view_dim, numpy.zeros(1 if v else 0, numpy.int64), src_dim))
             view_dim += 1
         elif kind == "bool":
             for j in range(v.ndim):
-                if v.shape[j] != a.shape[src_dim + j]:
+                if v.shape[j] != shape[src_dim + j]:
                     raise IndexError(f"boolean index did not match indexed array along axis {src_dim + j}; size of "
-                                     f"axis is {a.shape[src_dim + j]} but size of corresponding boolean axis is "
+                                     f"axis is {shape[src_dim + j]} but size of corresponding boolean axis is "
                                      f"{v.shape[j]}")
             coords = numpy.nonzero(v) if isinstance(v, numpy.ndarray) else nonzero(v)
             for j, c in enumerate(coords):
                 basic.append(slice(None))
-                axes.append(view_dim + j)
-                indices.append(_to_device(c) if isinstance(c, numpy.ndarray) else c)
-                labels.append(src_dim + j)
+                entries.append((view_dim + j, c, src_dim + j))
             view_dim, src_dim = view_dim + v.ndim, src_dim + v.ndim
         else:  # an integer array
-            size = a.shape[src_dim]
             if isinstance(v, numpy.ndarray):
-                _check_host(v, size, src_dim)
-                v = _to_device(v.astype(numpy.int64, copy=False))
+                _check_host(v, shape[src_dim], src_dim)
             else:
                 trusted = False
             basic.append(slice(None))
-            axes.append(view_dim)
-            indices.append(v)
-            labels.append(src_dim)
+            entries.append((view_dim, v, src_dim))
             view_dim, src_dim = view_dim + 1, src_dim + 1
-    view = a[tuple(basic)]
-    insert_at = 0 if split else first
-    return view, axes, indices, insert_at, labels, "inbounds" if trusted else "raise"
+    return tuple(basic), entries, 0 if split else first, trusted
+
+
+def _plan(a, key):
+    """(view, axes, device indices, insert_at, labels, mode) for the core's gather and scatter."""
+    basic, entries, insert_at, trusted = _parse(a.shape, key)
+    indices = [_to_device(i.astype(numpy.int64, copy=False)) if isinstance(i, numpy.ndarray) else i
+               for _, i, _ in entries]
+    axes = [e[0] for e in entries]
+    labels = [e[2] for e in entries]
+    return a[basic], axes, indices, insert_at, labels, "inbounds" if trusted else "raise"
 
 
 def _getitem(a, key):

@@ -120,7 +120,7 @@ def sort_complex(a):
     s = sort(a)
     if s.dtype.kind == "c":
         return s
-    return s.astype(numpy.complex64 if s.dtype.char in "bhBHe" else numpy.complex128)
+    return s.astype(numpy.complex64 if s.dtype.char in "bhBH" else numpy.complex128)
 
 
 def searchsorted(a, v, side="left", sorter=None):
