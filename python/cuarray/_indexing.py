@@ -149,6 +149,8 @@ def _plan(a, key):
 
 def _getitem(a, key):
     view, axes, indices, insert_at, labels, mode = _plan(a, key)
+    if not axes:  # only 0-d integer arrays: a basic index after all
+        return view
     return _core._gather(view, axes, indices, insert_at, labels, mode)
 
 
@@ -160,6 +162,9 @@ def _setitem(a, key, value):
             _assign_masked(a, mask, value)
             return
     view, axes, indices, insert_at, labels, mode = _plan(a, key)
+    if not axes:
+        _core._assign(view, value)
+        return
     if not isinstance(value, ndarray):
         value = _to_device(numpy.asarray(value, dtype=a.dtype))
     _core._scatter(view, axes, indices, insert_at, labels, value, mode)
