@@ -17,6 +17,7 @@ import cases_bandwidth
 import cases_lessons
 import cases_library
 import cases_overhead
+import cases_sorting
 import cases_startup
 import cases_transfer
 import harness
@@ -27,6 +28,7 @@ CASES = [
     *cases_bandwidth.CASES,
     *cases_transfer.CASES,
     *cases_library.CASES,
+    *cases_sorting.CASES,
     *cases_startup.CASES,
     *cases_lessons.CASES,
 ]

@@ -28,6 +28,10 @@ from cuarray._ufuncs import *  # noqa: E402,F401,F403
 from cuarray._ufuncs import ufunc  # noqa: E402,F401
 from cuarray._math import *  # noqa: E402,F401,F403
 from cuarray._reduction import *  # noqa: E402,F401,F403
+from cuarray._scan import *  # noqa: E402,F401,F403
+from cuarray._indexing import *  # noqa: E402,F401,F403
+from cuarray._sorting import *  # noqa: E402,F401,F403
+from cuarray._histogram import *  # noqa: E402,F401,F403
 from cuarray.cuda.memory import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
 
 __version__ = "0.1.0"

@@ -11,6 +11,7 @@ import numpy
 
 from cuarray import _ufuncs as _u
 from cuarray._creation import empty, zeros_like
+from cuarray._indexing import nonzero
 from cuarray._manipulation import copyto
 from cuarray._ndarray import ndarray
 from cuarray._transfer import array, asarray
@@ -108,10 +109,10 @@ def clip(a, a_min=numpy._NoValue, a_max=numpy._NoValue, out=None, *, min=numpy._
 
 
 def where(condition, x=None, y=None):
-    """Elements of `x` where `condition` holds, else of `y`, in numpy.result_type(x, y)."""
+    """Elements of `x` where `condition` holds, else of `y`, in numpy.result_type(x, y); with `condition`
+    alone, nonzero(condition)."""
     if x is None and y is None:
-        raise NotImplementedError("cuarray.where(condition) with one argument (nonzero) is not supported; "
-                                  "pass x and y")
+        return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     return _u._where(condition, x, y)

@@ -167,11 +167,40 @@ def _math(name):
     return method
 
 
+def _late(module, name):
+    """A method that calls `name` of cuarray module `module`, imported on first use (they import this one)."""
+
+    def method(self, *args, **kwargs):
+        import importlib
+
+        return getattr(importlib.import_module(module), name)(self, *args, **kwargs)
+
+    method.__name__ = name
+    return method
+
+
+def _compress(self, condition, axis=None, out=None):
+    import cuarray
+
+    return cuarray.compress(condition, self, axis, out)
+
+
 _methods = {
     "conj": _math("conjugate"),
     "conjugate": _math("conjugate"),
     "round": _math("around"),
     "clip": _math("clip"),
+    "cumsum": _math("cumsum"),
+    "cumprod": _math("cumprod"),
+    "nonzero": _math("nonzero"),
+    "take": _math("take"),
+    "put": _math("put"),
+    "compress": _compress,
+    "searchsorted": _math("searchsorted"),
+    "argsort": _math("argsort"),
+    "argpartition": _math("argpartition"),
+    "sort": _late("cuarray._sorting", "_sort_in_place"),
+    "partition": _late("cuarray._sorting", "_partition_in_place"),
     "real": property(_math("real")),
     "imag": property(_math("imag")),
     "__repr__": lambda self: repr(self.get()),

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <climits>
+#include <optional>
 
 #include "convert.h"
 #include "cuarray/error.h"
@@ -85,7 +86,9 @@ py::array to_numpy(const NdArray& self, py::handle out) {
   return host;
 }
 
-std::vector<ops::IndexItem> to_index(py::handle key) {
+// The items of a basic index (ints, slices, None, Ellipsis), or nothing when `key` holds anything else
+// (arrays, lists, bools): advanced indexing, which cuarray._indexing handles (and rejects bad keys).
+std::optional<std::vector<ops::IndexItem>> to_index(py::handle key) {
   std::vector<ops::IndexItem> items;
   auto add = [&](py::handle k) {
     ops::IndexItem it{ops::IndexItem::Integer};
@@ -100,26 +103,29 @@ std::vector<ops::IndexItem> to_index(py::handle key) {
       it.start = start == PY_SSIZE_T_MIN ? INT64_MIN : start == PY_SSIZE_T_MAX ? INT64_MAX : start;
       it.stop = stop == PY_SSIZE_T_MIN ? INT64_MIN : stop == PY_SSIZE_T_MAX ? INT64_MAX : stop;
       it.step = step;
-    } else if (PyLong_Check(k.ptr()) || (!PyBool_Check(k.ptr()) && !PyFloat_Check(k.ptr()) &&
-                                         !py::isinstance(k, g_ndarray_type) && !py::isinstance<py::array>(k) &&
-                                         py::hasattr(k, "__index__"))) {
+    } else if (!PyBool_Check(k.ptr()) &&
+               (PyLong_Check(k.ptr()) || (!PyFloat_Check(k.ptr()) && !py::isinstance(k, g_ndarray_type) &&
+                                          !py::isinstance<py::array>(k) && py::hasattr(k, "__index__")))) {
       it.start = py::cast<std::int64_t>(k.attr("__index__")());
-    } else if (py::isinstance(k, g_ndarray_type) || py::isinstance<py::array>(k) || py::isinstance<py::list>(k) ||
-               PyBool_Check(k.ptr())) {
-      throw py::type_error("integer-array and boolean-mask indexing are not implemented in cuarray yet; "
-                           "use integers, slices, None and Ellipsis");
     } else {
-      throw IndexError(
-          "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays "
-          "are valid indices");
+      return false;
     }
     items.push_back(it);
+    return true;
   };
-  if (PyTuple_Check(key.ptr()))
-    for (auto k : py::reinterpret_borrow<py::tuple>(key)) add(k);
-  else
-    add(key);
+  if (PyTuple_Check(key.ptr())) {
+    for (auto k : py::reinterpret_borrow<py::tuple>(key))
+      if (!add(k)) return std::nullopt;
+  } else if (!add(key)) {
+    return std::nullopt;
+  }
   return items;
+}
+
+// cuarray._indexing's _getitem / _setitem, for keys that are not basic; never freed (see numpy()).
+py::object advanced(const char* name) {
+  static py::handle module = py::module_::import("cuarray._indexing").release();
+  return module.attr(name);
 }
 
 // Writes `value` (scalar, NumPy array, sequence or ndarray) into the view `dst`, broadcasting.
@@ -172,13 +178,18 @@ void init_array(py::module_& m) {
              return s.array.shape()[0];
            })
       .def("__getitem__",
-           [](py::object self, py::handle key) {
+           [](py::object self, py::handle key) -> py::object {
              const NdArray& s = self.cast<const NdArray&>();
-             return NdArray::view_of(s, self, ops::basic_index(s.array, to_index(key)));
+             auto items = to_index(key);
+             if (!items) return advanced("_getitem")(self, key);
+             return py::cast(NdArray::view_of(s, self, ops::basic_index(s.array, *items)));
            })
       .def("__setitem__",
-           [](const NdArray& s, py::handle key, py::handle value) {
-             assign(ops::basic_index(s.array, to_index(key)), value);
+           [](py::object self, py::handle key, py::handle value) {
+             const NdArray& s = self.cast<const NdArray&>();
+             auto items = to_index(key);
+             if (!items) advanced("_setitem")(self, key, value);
+             else assign(ops::basic_index(s.array, *items), value);
            })
       .def("reshape",
            [](py::object self, py::args args, py::kwargs kwargs) {

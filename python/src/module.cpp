@@ -11,6 +11,9 @@ void init_array(py::module_& m);
 void init_ufunc(py::module_& m);
 void init_kernel(py::module_& m);
 void init_reduction(py::module_& m);
+void init_scan(py::module_& m);
+void init_indexing(py::module_& m);
+void init_sorting(py::module_& m);
 }  // namespace cuarray::bind
 
 PYBIND11_MODULE(_core, m) {
@@ -22,4 +25,7 @@ PYBIND11_MODULE(_core, m) {
   cuarray::bind::init_ufunc(m);
   cuarray::bind::init_kernel(m);
   cuarray::bind::init_reduction(m);
+  cuarray::bind::init_scan(m);
+  cuarray::bind::init_indexing(m);
+  cuarray::bind::init_sorting(m);
 }

@@ -11,7 +11,12 @@
 
 namespace cuarray::ops {
 
-enum class KernelKind : std::uint8_t { Copy, CopyContiguous, CopyTranspose, Fill, FillContiguous, Arange, Linspace, Eye };
+enum class KernelKind : std::uint8_t {
+  Copy, CopyContiguous, CopyTranspose, Fill, FillContiguous, Arange, Linspace, Eye,
+  // scans, indexing and sorting
+  ScanTiles, ScanRows, CountNonzero, WriteNonzero, Gather, Scatter, IndexBounds, Bincount, Histogram,
+  RadixHistogram, RadixOffsets, RadixPass, SegmentSort, SearchSorted,
+};
 
 // Packs small fields into a key. Fields must stay within their declared widths.
 class KernelKey {

@@ -1,0 +1,87 @@
+// Warp and block primitives built on shuffles and ballots: scans and reductions of integer, floating and
+// complex values, and loads that bypass L1 for data other blocks publish.
+#pragma once
+
+#include "cuarray/types.cuh"
+
+namespace ca {
+
+constexpr unsigned kFullWarp = 0xffffffffu;
+
+__device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x & 31u); }
+__device__ __forceinline__ int warp_id() { return static_cast<int>(threadIdx.x >> 5); }
+__device__ __forceinline__ unsigned lanes_below() { return (1u << lane_id()) - 1u; }
+
+template <class T> __device__ __forceinline__ T shfl_up(T v, int delta) {
+  if constexpr (is_complex_v<T>) return T(shfl_up(v.re, delta), shfl_up(v.im, delta));
+  else return __shfl_up_sync(kFullWarp, v, delta);
+}
+template <class T> __device__ __forceinline__ T shfl_xor(T v, int mask) {
+  if constexpr (is_complex_v<T>) return T(shfl_xor(v.re, mask), shfl_xor(v.im, mask));
+  else return __shfl_xor_sync(kFullWarp, v, mask);
+}
+template <class T> __device__ __forceinline__ T shfl_idx(T v, int lane) {
+  if constexpr (is_complex_v<T>) return T(shfl_idx(v.re, lane), shfl_idx(v.im, lane));
+  else return __shfl_sync(kFullWarp, v, lane);
+}
+
+// An L2 load: sees what other blocks stored after they raised a flag (plain loads may hit a stale L1 line).
+template <class T> __device__ __forceinline__ T load_cg(const T* p) {
+  if constexpr (is_complex_v<T>) {
+    const typename T::value_type* r = &p->re;
+    return T(__ldcg(r), __ldcg(r + 1));
+  } else {
+    return __ldcg(p);
+  }
+}
+
+struct SumOp {
+  template <class T> static __device__ __forceinline__ T apply(T a, T b) { return a + b; }
+  template <class T> static __device__ __forceinline__ T identity() { return T(0); }
+};
+struct ProdOp {
+  template <class T> static __device__ __forceinline__ T apply(T a, T b) { return a * b; }
+  template <class T> static __device__ __forceinline__ T identity() { return T(1); }
+};
+
+// Inclusive scan over the lanes of a warp, in lane order; every lane takes part.
+template <class Op, class T> __device__ __forceinline__ T warp_inclusive_scan(T v) {
+  const int lane = lane_id();
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    T other = shfl_up(v, d);
+    if (lane >= d) v = Op::apply(other, v);
+  }
+  return v;
+}
+
+// The warp's total, in every lane.
+template <class Op, class T> __device__ __forceinline__ T warp_reduce(T v) {
+#pragma unroll
+  for (int m = 16; m >= 1; m >>= 1) v = Op::apply(v, shfl_xor(v, m));
+  return v;
+}
+
+// Exclusive scan of one value per thread over a block of Block threads (a multiple of 32), in thread order;
+// `total` gets the block's total. `scratch` holds Block / 32 values in shared memory; two calls with the
+// same scratch must be separated by __syncthreads().
+template <class Op, int Block, class T>
+__device__ __forceinline__ T block_exclusive_scan(T v, T* scratch, T& total) {
+  const int lane = lane_id(), warp = warp_id();
+  T inclusive = warp_inclusive_scan<Op>(v);
+  if (lane == 31) scratch[warp] = inclusive;
+  __syncthreads();
+  T before = Op::template identity<T>();
+  total = Op::template identity<T>();
+#pragma unroll
+  for (int w = 0; w < Block / 32; ++w) {
+    T s = scratch[w];
+    if (w < warp) before = Op::apply(before, s);
+    total = Op::apply(total, s);
+  }
+  T exclusive = shfl_up(inclusive, 1);
+  if (lane == 0) exclusive = Op::template identity<T>();
+  return Op::apply(before, exclusive);
+}
+
+}  // namespace ca

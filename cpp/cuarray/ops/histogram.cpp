@@ -1,0 +1,110 @@
+#include "cuarray/ops/histogram.h"
+
+#include <string>
+
+#include "cuarray/cuda/stream.h"
+#include "cuarray/error.h"
+#include "cuarray/jit/launch.h"
+#include "cuarray/ops/copy.h"
+#include "cuarray/ops/creation.h"
+#include "cuarray/ops/gather.h"
+
+namespace cuarray::ops {
+
+namespace {
+
+// Weights as the kernels read them: float64 for floats, int64 bits (summed modulo 2^64) for integers.
+Array weights_for(const Array& w, std::int64_t n, const char* op) {
+  check_same_device(w, op);
+  if (w.size() != n) throw ValueError("The weights and list don't have the same length.");
+  if (is_complex(w.dtype())) throw TypeError(std::string(op) + ": complex weights are not supported");
+  DType t = is_floating(w.dtype()) ? DType::Float64 : DType::Int64;
+  return w.dtype() == t && w.c_contiguous() ? w : astype(w, t, 'C');
+}
+
+Array zeros_of(std::int64_t n, DType t) { return zeros({n}, t); }
+
+}  // namespace
+
+KernelSource bincount_source(bool weighted) {
+  const char* w = weighted ? "double" : "unsigned long long";
+  return kernel_source("indexing.cuh", weighted ? "bincount_weighted" : "bincount",
+                       std::string("const long long* x, const ") + w + "* weights, long long n, " + w + "* counts",
+                       std::string("ca::bincount<") + w + ">(x, weights, n, counts);");
+}
+
+KernelSource histogram_source(DType t, DType bin_type, bool float_weights, bool uniform) {
+  const char* w = float_weights ? "double" : "unsigned long long";
+  return kernel_source("indexing.cuh",
+                       std::string("histogram_") + name(t) + "_" + name(bin_type) + (float_weights ? "_f" : "_i") +
+                           (uniform ? "_uniform" : "_edges"),
+                       std::string("const ") + cuda_type(t) + "* a, const " + w + "* weights, long long n, "
+                           "const double* edges, long long bins, double span, " + w + "* counts",
+                       std::string("ca::histogram<") + cuda_type(t) + ", " + cuda_type(bin_type) + ", " + w + ", " +
+                           (uniform ? "true" : "false") + ">(a, weights, n, edges, bins, span, counts);");
+}
+
+Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t minlength) {
+  check_same_device(x, "bincount");
+  if (x.ndim() != 1) throw ValueError("object too deep for desired array");
+  if ((!is_integer(x.dtype()) && x.dtype() != DType::Bool) || x.dtype() == DType::UInt64)
+    throw TypeError("Cannot cast array data from dtype('" + std::string(name(x.dtype())) +
+                    "') to dtype('int64') according to the rule 'safe'");
+  if (minlength < 0) throw ValueError("'minlength' must not be negative");
+  const std::int64_t n = x.size();
+  Array xi = x.dtype() == DType::Int64 && x.c_contiguous() ? x : astype(x, DType::Int64, 'C');
+  std::optional<Array> w;
+  if (weights) {
+    Array wf = weights_for(*weights, n, "bincount");  // NumPy sums weights in float64
+    w = wf.dtype() == DType::Float64 ? wf : astype(wf, DType::Float64, 'C');
+  }
+  std::int64_t bins = minlength;
+  if (n > 0) {
+    auto [lo, hi] = index_ranges({xi})[0];
+    if (lo < 0) throw ValueError("'list' argument must have no negative elements");
+    bins = std::max(bins, hi + 1);
+  }
+  Array counts = zeros_of(bins, w ? DType::Float64 : DType::Int64);
+  if (n == 0) return counts;
+  KernelKey key(KernelKind::Bincount);
+  key.add(w.has_value(), 1);
+  jit::Kernel k = cached_kernel(key, [&] { return bincount_source(w.has_value()); });
+  const void* x_ptr = xi.data();
+  const void* w_ptr = w ? w->data() : nullptr;
+  void* c_ptr = counts.data();
+  std::int64_t n_arg = n;
+  void* args[] = {&x_ptr, &w_ptr, &n_arg, &c_ptr};
+  jit::launch(k, jit::grid_for(n), dim3(jit::kBlockSize), args, 0, cuda::current_stream()->handle());
+  return counts;
+}
+
+Array histogram(const Array& a, const std::vector<double>& edges, DType bin_type, bool uniform, double span,
+                const std::optional<Array>& weights) {
+  check_same_device(a, "histogram");
+  if (is_complex(a.dtype())) throw TypeError("histogram: complex input is not supported");
+  if (edges.size() < 2) throw ValueError("histogram: at least two bin edges are needed");
+  if (!is_floating(bin_type)) throw ValueError("histogram: the bins' type must be a floating type");
+  const std::int64_t bins = static_cast<std::int64_t>(edges.size()) - 1, n = a.size();
+  Array flat = ascontiguous(a);
+  std::optional<Array> w;
+  if (weights) w = weights_for(*weights, n, "histogram");
+  bool float_weights = w && w->dtype() == DType::Float64;
+  Array counts = zeros_of(bins, float_weights ? DType::Float64 : DType::Int64);
+  if (n == 0) return counts;
+  cudaStream_t stream = cuda::current_stream()->handle();
+  Array edges_dev({bins + 1}, DType::Float64);
+  CUARRAY_CHECK_CUDA(cudaMemcpyAsync(edges_dev.data(), edges.data(), 8 * edges.size(), cudaMemcpyHostToDevice, stream));
+  KernelKey key(KernelKind::Histogram);
+  key.add(static_cast<int>(a.dtype()), 5).add(static_cast<int>(bin_type), 5).add(float_weights, 1).add(uniform, 1);
+  jit::Kernel k = cached_kernel(key, [&] { return histogram_source(a.dtype(), bin_type, float_weights, uniform); });
+  const void* a_ptr = flat.data();
+  const void* w_ptr = w ? w->data() : nullptr;
+  const void* e_ptr = edges_dev.data();
+  void* c_ptr = counts.data();
+  std::int64_t n_arg = n, bins_arg = bins;
+  void* args[] = {&a_ptr, &w_ptr, &n_arg, &e_ptr, &bins_arg, &span, &c_ptr};
+  jit::launch(k, jit::grid_for(n), dim3(jit::kBlockSize), args, 0, stream);
+  return counts;
+}
+
+}  // namespace cuarray::ops

@@ -1,0 +1,155 @@
+#include "cuarray/ops/scan.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "cuarray/cuda/stream.h"
+#include "cuarray/error.h"
+#include "cuarray/jit/launch.h"
+#include "cuarray/ops/copy.h"
+#include "cuarray/ops/strided_args.h"
+
+namespace cuarray::ops {
+
+namespace {
+
+using std::to_string;
+
+constexpr std::int64_t kTile = 256 * 8;  // kernels/scan.cuh: kScanBlock * kScanItems
+
+// The type the scan accumulates in for output dtype `out`: integers wrap in 64 bits and are truncated on
+// store, which gives the same result as accumulating in the narrower type.
+const char* accumulator(DType out) {
+  switch (kind(out)) {
+    case Kind::Float:
+      return out == DType::Float64 ? "double" : "float";
+    case Kind::Complex:
+      return cuda_type(out);
+    default:
+      return "unsigned long long";
+  }
+}
+
+int accumulator_size(DType out) {
+  switch (kind(out)) {
+    case Kind::Float:
+      return out == DType::Float64 ? 8 : 4;
+    case Kind::Complex:
+      return itemsize(out);
+    default:
+      return 8;
+  }
+}
+
+std::string template_args(DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
+  return std::string(cuda_type(in)) + ", " + cuda_type(out) + ", " + accumulator(out) + ", " +
+         (op == ScanOp::Sum ? "ca::SumOp" : "ca::ProdOp") + ", " + (skip_nan ? "true" : "false") + ", " +
+         to_string(ndim);
+}
+
+std::string kernel_name(const char* kind, DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
+  return std::string(kind) + "_" + name(in) + "_" + name(out) + (op == ScanOp::Sum ? "_sum" : "_prod") +
+         (skip_nan ? "_nan_" : "_") + to_string(ndim);
+}
+
+KernelKey scan_key(KernelKind kind, DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
+  KernelKey key(kind);
+  key.add(static_cast<int>(in), 5).add(static_cast<int>(out), 5).add(static_cast<int>(op), 1).add(skip_nan, 1).add(ndim, 7);
+  return key;
+}
+
+bool same_view(const Array& a, const Array& b) {
+  return a.data() == b.data() && a.shape() == b.shape() && a.strides() == b.strides();
+}
+
+bool overlaps(const Array& a, const Array& b) {
+  if (a.buffer() != b.buffer()) return false;
+  auto [a_lo, a_hi] = byte_extent(a.shape(), a.strides(), a.itemsize());
+  auto [b_lo, b_hi] = byte_extent(b.shape(), b.strides(), b.itemsize());
+  return a.offset() + a_lo < b.offset() + b_hi && b.offset() + b_lo < a.offset() + a_hi;
+}
+
+}  // namespace
+
+KernelSource scan_tiles_source(DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
+  std::string c = accumulator(out), n = to_string(ndim);
+  return kernel_source("scan.cuh", kernel_name("scan_tiles", in, out, op, skip_nan, ndim),
+                       "const char* in, char* out, ca::Strided<" + n + ", 2> rows, long long n, long long in_step, "
+                       "long long out_step, long long tiles_per_row, int* flags, " + c + "* aggregates, " + c +
+                           "* prefixes, unsigned long long* counter",
+                       "ca::scan_tiles<" + template_args(in, out, op, skip_nan, ndim) +
+                           ">(in, out, rows, n, in_step, out_step, tiles_per_row, flags, aggregates, prefixes, "
+                           "counter);");
+}
+
+KernelSource scan_rows_source(DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
+  std::string n = to_string(ndim);
+  return kernel_source("scan.cuh", kernel_name("scan_rows", in, out, op, skip_nan, ndim),
+                       "const char* in, char* out, ca::Strided<" + n + ", 2> rows, long long nrows, long long n, "
+                       "long long in_step, long long out_step",
+                       "ca::scan_rows<" + template_args(in, out, op, skip_nan, ndim) +
+                           ">(in, out, rows, nrows, n, in_step, out_step);");
+}
+
+void scan(const Array& a, int axis, ScanOp op, bool skip_nan, const Array& out) {
+  check_same_device(a, "scan");
+  check_same_device(out, "scan");
+  if (a.shape() != out.shape())
+    throw ValueError("scan: the output has shape " + shape_str(out.shape()) + " but the input has shape " +
+                     shape_str(a.shape()));
+  if (a.ndim() == 0) throw ValueError("scan: the input must have at least one dimension");
+  axis = normalize_axis(axis, a.ndim());
+  if (a.size() == 0) return;
+  if (!same_view(a, out) && overlaps(a, out)) {
+    Array tmp = Array::like(out, out.dtype());
+    scan(a, axis, op, skip_nan, tmp);
+    copy_into(out, tmp);
+    return;
+  }
+  const std::int64_t n = a.shape()[axis], nrows = a.size() / n;
+  std::int64_t in_step = a.strides()[axis], out_step = out.strides()[axis];
+  Shape rows_shape;
+  std::vector<Strides> rows_strides(2);
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (d == axis) continue;
+    rows_shape.push_back(a.shape()[d]);
+    rows_strides[0].push_back(a.strides()[d]);
+    rows_strides[1].push_back(out.strides()[d]);
+  }
+  StridedArgs rows(coalesce_in_memory_order(rows_shape, rows_strides));
+  const int nd = rows.ndim();
+  cudaStream_t stream = cuda::current_stream()->handle();
+  const void* src = a.data();
+  void* dst = out.data();
+
+  // Many short rows, or rows whose neighbours lie closer in memory than their elements: a thread per row.
+  if (n <= 16 || (nrows >= 4096 && std::llabs(in_step) != a.itemsize())) {
+    KernelKey key = scan_key(KernelKind::ScanRows, a.dtype(), out.dtype(), op, skip_nan, nd);
+    jit::Kernel k = cached_kernel(key, [&] { return scan_rows_source(a.dtype(), out.dtype(), op, skip_nan, nd); });
+    std::int64_t nrows_arg = nrows, n_arg = n;
+    void* args[] = {&src, &dst, rows.data(), &nrows_arg, &n_arg, &in_step, &out_step};
+    jit::launch(k, jit::grid_for(nrows), dim3(jit::kBlockSize), args, 0, stream);
+    return;
+  }
+
+  std::int64_t tiles_per_row = (n + kTile - 1) / kTile, tiles = nrows * tiles_per_row;
+  if (tiles > INT32_MAX) throw ValueError("scan: the array is too large (" + to_string(tiles) + " tiles)");
+  // Scratch: the tile counter, one flag per tile, then aggregates and prefixes (Note [Single-pass scan]).
+  const std::int64_t c_size = accumulator_size(out.dtype());
+  const std::int64_t flags_end = (16 + 4 * tiles + 15) / 16 * 16;
+  Array scratch({flags_end + 2 * c_size * tiles}, DType::UInt8);
+  char* base = scratch.data();
+  CUARRAY_CHECK_CUDA(cudaMemsetAsync(base, 0, flags_end, stream));
+  void* counter = base;
+  void* flags = base + 16;
+  void* aggregates = base + flags_end;
+  void* prefixes = base + flags_end + c_size * tiles;
+  KernelKey key = scan_key(KernelKind::ScanTiles, a.dtype(), out.dtype(), op, skip_nan, nd);
+  jit::Kernel k = cached_kernel(key, [&] { return scan_tiles_source(a.dtype(), out.dtype(), op, skip_nan, nd); });
+  std::int64_t n_arg = n;
+  void* args[] = {&src, &dst, rows.data(), &n_arg, &in_step, &out_step, &tiles_per_row, &flags, &aggregates,
+                  &prefixes, &counter};
+  jit::launch(k, dim3(static_cast<unsigned>(tiles)), dim3(256), args, 0, stream);
+}
+
+}  // namespace cuarray::ops

@@ -1,0 +1,332 @@
+"""Advanced indexing (integer arrays, boolean masks) with NumPy's rules, and the functions built on it:
+nonzero, flatnonzero, argwhere, take, put, compress, take_along_axis, place-free mask assignment.
+
+Basic keys (ints, slices, None, Ellipsis) never come here: ndarray.__getitem__ (python/src/array.cpp)
+handles them in C++ and calls _getitem/_setitem only for keys that hold arrays, lists or bools.
+
+Note [Advanced index plan]
+A key is split into a basic key, applied first as a view, and advanced items: index arrays, each on one
+axis of that view (a boolean array of k dimensions becomes k index arrays through nonzero). Integers
+next to arrays count as advanced for NumPy's placement rule but stay basic here (they broadcast as
+0-d arrays and change nothing else). The broadcast index shape replaces the indexed axes in place when
+all advanced items are adjacent in the key, else it goes first. Host indices are checked on the host
+and need no synchronization; device index arrays are checked on the device (one synchronization).
+"""
+
+import operator
+
+import numpy
+
+from cuarray import _core
+from cuarray._ndarray import ndarray
+
+__all__ = ["nonzero", "flatnonzero", "argwhere", "take", "put", "compress", "take_along_axis", "put_along_axis"]
+
+_VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays "
+          "are valid indices")
+_NOT_INTEGER = "arrays used as indices must be of integer (or boolean) type"
+
+
+def _to_device(host):
+    return _core._from_numpy(numpy.ascontiguousarray(host))
+
+
+def _classify(k):
+    """(kind, value) for one key item: basic ('none', 'ellipsis', 'slice', 'int'), or advanced ('bool0',
+    'bool', 'array'), with host values as NumPy arrays."""
+    if k is None:
+        return "none", k
+    if k is Ellipsis:
+        return "ellipsis", k
+    if isinstance(k, slice):
+        return "slice", k
+    if isinstance(k, (bool, numpy.bool_)):
+        return "bool0", bool(k)
+    if isinstance(k, ndarray):
+        if k.dtype == numpy.bool_:
+            return ("bool0", bool(k.item())) if k.ndim == 0 else ("bool", k)
+        if k.dtype.kind not in "iu":
+            raise IndexError(_NOT_INTEGER)
+        return ("int", int(k.item())) if k.ndim == 0 else ("array", k)
+    if isinstance(k, (numpy.ndarray, list, tuple)):
+        h = numpy.asarray(k)
+        if h.dtype == numpy.bool_:
+            return ("bool0", bool(h)) if h.ndim == 0 else ("bool", h)
+        if h.size == 0 and h.dtype.kind == "f" and not isinstance(k, numpy.ndarray):
+            h = h.astype(numpy.intp)  # [] indexes nothing
+        if h.dtype.kind not in "iu":  # NumPy words it differently for arrays and for sequences
+            raise IndexError(_NOT_INTEGER if isinstance(k, numpy.ndarray) else _VALID)
+        return ("int", int(h)) if h.ndim == 0 else ("array", h)
+    if isinstance(k, (float, complex, str, bytes)):
+        raise IndexError(_VALID)
+    try:
+        return "int", operator.index(k)
+    except TypeError:
+        raise IndexError(_VALID) from None
+
+
+def _bounds_error(value, axis, size):
+    return IndexError(f"index {value} is out of bounds for axis {axis} with size {size}")
+
+
+def _check_host(h, size, axis):
+    """Host index array h must address an axis of `size`; raises NumPy's IndexError for the first that
+    does not."""
+    if h.size and (h.max() >= size or h.min() < -size):
+        bad = h[(h >= size) | (h < -size)].flat[0]
+        raise _bounds_error(int(bad), axis, size)
+
+
+def _parse(shape, key):
+    """(basic key, [(view axis, index array, source axis)], insert_at, trusted) for indexing an array of
+    `shape` with `key` (Note [Advanced index plan]). Index arrays stay where they came from: host (NumPy)
+    arrays are checked here, and are all in bounds when `trusted`. Needs a device only for device arrays."""
+    items = [_classify(k) for k in (key if isinstance(key, tuple) else (key,))]
+    if sum(kind == "ellipsis" for kind, _ in items) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    ndim = len(shape)
+    consumed = sum(v.ndim if kind == "bool" else kind in ("slice", "int", "array") for kind, v in items)
+    if consumed > ndim:
+        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {consumed} were indexed")
+    advanced = any(kind in ("bool0", "bool", "array") for kind, _ in items)
+    basic, entries = [], []
+    view_dim = src_dim = 0
+    first = None  # the view position of the first advanced item
+    gap = split = False
+    trusted = True
+    for kind, v in items:
+        if kind in ("bool0", "bool", "array") or (kind == "int" and advanced):
+            split = split or gap
+            first = view_dim if first is None else first
+        elif first is not None:
+            gap = True
+        if kind == "none":
+            basic.append(None)
+            view_dim += 1
+        elif kind == "ellipsis":
+            n = ndim - consumed
+            basic.append(Ellipsis)
+            view_dim, src_dim = view_dim + n, src_dim + n
+        elif kind in ("slice", "int"):
+            basic.append(v)
+            view_dim += kind == "slice"
+            src_dim += 1
+        elif kind == "bool0":  # a new axis of length 1, indexed by [0] (True) or [] (False)
+            basic.append(None)
+            entries.append((view_dim, numpy.zeros(1 if v else 0, numpy.int64), src_dim))
+            view_dim += 1
+        elif kind == "bool":
+            for j in range(v.ndim):
+                if v.shape[j] != shape[src_dim + j]:
+                    raise IndexError(f"boolean index did not match indexed array along axis {src_dim + j}; size of "
+                                     f"axis is {shape[src_dim + j]} but size of corresponding boolean axis is "
+                                     f"{v.shape[j]}")
+            coords = numpy.nonzero(v) if isinstance(v, numpy.ndarray) else nonzero(v)
+            for j, c in enumerate(coords):
+                basic.append(slice(None))
+                entries.append((view_dim + j, c, src_dim + j))
+            view_dim, src_dim = view_dim + v.ndim, src_dim + v.ndim
+        else:  # an integer array
+            if isinstance(v, numpy.ndarray):
+                _check_host(v, shape[src_dim], src_dim)
+            else:
+                trusted = False
+            basic.append(slice(None))
+            entries.append((view_dim, v, src_dim))
+            view_dim, src_dim = view_dim + 1, src_dim + 1
+    return tuple(basic), entries, 0 if split else first, trusted
+
+
+def _plan(a, key):
+    """(view, axes, device indices, insert_at, labels, mode) for the core's gather and scatter."""
+    basic, entries, insert_at, trusted = _parse(a.shape, key)
+    indices = [_to_device(i.astype(numpy.int64, copy=False)) if isinstance(i, numpy.ndarray) else i
+               for _, i, _ in entries]
+    axes = [e[0] for e in entries]
+    labels = [e[2] for e in entries]
+    return a[basic], axes, indices, insert_at, labels, "inbounds" if trusted else "raise"
+
+
+def _getitem(a, key):
+    view, axes, indices, insert_at, labels, mode = _plan(a, key)
+    if not axes:  # only 0-d integer arrays: a basic index after all
+        return view
+    return _core._gather(view, axes, indices, insert_at, labels, mode)
+
+
+def _setitem(a, key, value):
+    items = key if isinstance(key, tuple) else (key,)
+    if len(items) == 1 and _is_scalar(value):
+        kind, mask = _classify(items[0])
+        if kind == "bool" and mask.shape == a.shape[: mask.ndim]:
+            _assign_masked(a, mask, value)
+            return
+    view, axes, indices, insert_at, labels, mode = _plan(a, key)
+    if not axes:
+        _core._assign(view, value)
+        return
+    if not isinstance(value, ndarray):
+        value = _to_device(numpy.asarray(value, dtype=a.dtype))
+    _core._scatter(view, axes, indices, insert_at, labels, value, mode)
+
+
+def _is_scalar(value):
+    return numpy.ndim(value) == 0 if not isinstance(value, ndarray) else value.ndim == 0
+
+
+def _assign_masked(a, mask, value):
+    """a[mask] = scalar as one elementwise pass, with no compaction: where(mask, value, a) into a."""
+    from cuarray import _ufuncs
+
+    if isinstance(mask, numpy.ndarray):
+        mask = _to_device(mask)
+    mask = mask.reshape(mask.shape + (1,) * (a.ndim - mask.ndim))
+    if isinstance(value, ndarray):
+        value = value.astype(a.dtype, copy=False)
+    else:
+        value = numpy.asarray(value, dtype=a.dtype)[()]
+    _ufuncs._where(mask, value, a, out=a)
+
+
+def _device_array(x, name):
+    if isinstance(x, ndarray):
+        return x
+    if isinstance(x, numpy.ndarray):
+        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
+    return _to_device(numpy.asarray(x))
+
+
+def nonzero(a):
+    """The indices of the nonzero elements: one int64 array per axis, in C order."""
+    a = _device_array(a, "nonzero")
+    if a.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() "
+                         "instead. If the context of this function is of the form `arr[nonzero(cond)]`, just use "
+                         "`arr[cond]`.")
+    rows = _core._nonzero(a, "rows")
+    return tuple(rows[i] for i in range(a.ndim))
+
+
+def flatnonzero(a):
+    """Indices of the nonzero elements of the flattened array."""
+    return _core._nonzero(_device_array(a, "flatnonzero"), "flat")
+
+
+def argwhere(a):
+    """The indices of the nonzero elements as a (count, ndim) array."""
+    a = _device_array(a, "argwhere")
+    if a.ndim == 0:
+        return _core._nonzero(a.reshape(1), "columns")[:, :0]
+    return _core._nonzero(a, "columns")
+
+
+def _index_array(indices, size, axis, mode, name):
+    """(device int array, mode for the core) for take/put indices; host indices are checked here."""
+    if isinstance(indices, ndarray):
+        if indices.dtype.kind not in "iu":
+            raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') according to the "
+                            "rule 'safe'")
+        return indices, mode
+    h = numpy.asarray(indices)
+    if h.dtype.kind not in "iu":
+        if h.size == 0:
+            h = h.astype(numpy.intp)
+        else:
+            raise TypeError(f"Cannot cast array data from {h.dtype!r} to dtype('int64') according to the rule 'safe'")
+    if mode == "raise":
+        _check_host(h, size, axis)
+        mode = "inbounds"
+    elif size == 0 and h.size:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    return _to_device(h.astype(numpy.int64, copy=False)), mode
+
+
+def _check_mode(mode):
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """Elements of `a` at `indices` along `axis` (of the flattened array for None); mode raise/wrap/clip."""
+    _check_mode(mode)
+    a = _device_array(a, "take")
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    else:
+        axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
+    idx, mode = _index_array(indices, a.shape[axis], axis, mode, "take")
+    result = _core._gather(a, [axis], [idx], axis, [axis], mode)
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        raise ValueError("output array does not match result of ndarray.take")
+    out[...] = result
+    return out
+
+
+def put(a, ind, v, mode="raise"):
+    """a.flat[ind] = v, with v repeated as needed; mode raise/wrap/clip."""
+    from cuarray._creation import arange
+
+    _check_mode(mode)
+    if not isinstance(a, ndarray):
+        raise TypeError(f"put() argument 1 must be cuarray.ndarray, not {type(a).__name__}")
+    if not a._c_contiguous:
+        flat = a.copy()
+        put(flat, ind, v, mode)
+        a[...] = flat
+        return
+    flat = a.reshape(-1)
+    idx, mode = _index_array(ind, flat.size, 0, mode, "put")
+    idx = idx.reshape(-1)
+    values = v if isinstance(v, ndarray) else _to_device(numpy.asarray(v, dtype=a.dtype))
+    values = values.reshape(-1)
+    if values.size == 0 or idx.size == 0:
+        return
+    if values.size != idx.size:
+        values = take(values, arange(idx.size) % values.size)
+    _core._scatter(flat, [0], [idx], 0, [0], values, mode)
+
+
+def compress(condition, a, axis=None, out=None):
+    """The slices of `a` along `axis` where `condition` (1-D) is true."""
+    cond = _device_array(condition, "compress")
+    if cond.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    a = _device_array(a, "compress")
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    return take(a, _core._nonzero(cond.astype(numpy.bool_, copy=False), "flat"), axis=axis, out=out)
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """arr's elements at `indices` along `axis`, matching the other axes (argsort's inverse)."""
+    arr, key = _along_axis(arr, indices, axis, "take_along_axis")
+    return arr[key]
+
+
+def put_along_axis(arr, indices, values, axis):
+    """arr[... indices along axis ...] = values, matching the other axes."""
+    arr, key = _along_axis(arr, indices, axis, "put_along_axis")
+    arr[key] = values
+
+
+def _along_axis(arr, indices, axis, name):
+    """(arr, key): the advanced index that pairs `indices` along `axis` with every position of the others."""
+    from cuarray._creation import arange
+
+    arr, indices = _device_array(arr, name), _device_array(indices, name)
+    if axis is None:
+        arr, axis = arr.reshape(-1), 0
+    axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), arr.ndim)
+    if indices.ndim != arr.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    key = []
+    for d in range(arr.ndim):
+        if d == axis:
+            key.append(indices)
+        else:
+            shape = [1] * arr.ndim
+            shape[d] = arr.shape[d]
+            key.append(arange(arr.shape[d]).reshape(tuple(shape)))
+    return arr, tuple(key)

@@ -1,0 +1,145 @@
+"""Cumulative sums and products (cumsum, cumprod, nancumsum, nancumprod) and diff, with NumPy's dtypes.
+
+The scans run on the device in one pass (Note [Single-pass scan] in cpp/cuarray/kernels/scan.cuh).
+"""
+
+import operator
+import warnings
+
+import numpy
+
+from cuarray import _core
+from cuarray._creation import empty
+from cuarray._ndarray import ndarray
+from cuarray._transfer import asarray
+
+__all__ = ["cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod", "diff"]
+
+
+def _as_array(a, name):
+    if isinstance(a, numpy.ndarray):
+        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
+    return a if isinstance(a, ndarray) else asarray(a)
+
+
+def _default_dtype(dt):
+    """NumPy's accumulator: the platform integer for smaller integers and bool, else the input's dtype."""
+    if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < 8):
+        return numpy.dtype(numpy.int64)
+    if dt.kind == "u" and dt.itemsize < 8:
+        return numpy.dtype(numpy.uint64)
+    return dt
+
+
+def _scan(a, axis, dtype, out, product, skip_nan, name):
+    a = _as_array(a, name)
+    if axis is None or a.ndim == 0:
+        if a.ndim == 0 and axis not in (None, 0, -1):
+            numpy.lib.array_utils.normalize_axis_index(axis, 0)  # NumPy's AxisError
+        a, axis = a.reshape(-1), 0
+    else:
+        axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError(f"cuarray.{name}: out must be a cuarray.ndarray")
+        if out.shape != a.shape:
+            raise ValueError(f"{name}: out has shape {out.shape} but the result has shape {a.shape}")
+    if dtype is None:
+        dtype = out.dtype if out is not None else _default_dtype(a.dtype)
+    dtype = numpy.dtype(dtype)
+    if a.dtype.kind == "c" and dtype.kind not in "cb":
+        warnings.warn("Casting complex values to real discards the imaginary part", numpy.exceptions.ComplexWarning,
+                      stacklevel=3)
+    skip_nan = skip_nan and a.dtype.kind in "fc"
+    if out is not None and out.dtype == dtype:
+        _core._scan(a, axis, product, skip_nan, out)
+        return out
+    result = empty(a.shape, dtype)
+    _core._scan(a, axis, product, skip_nan, result)
+    if out is None:
+        return result
+    _core._copyto(out, result)
+    return out
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """Cumulative sum along `axis` (the flattened array for None)."""
+    return _scan(a, axis, dtype, out, False, False, "cumsum")
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    """Cumulative product along `axis` (the flattened array for None)."""
+    return _scan(a, axis, dtype, out, True, False, "cumprod")
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """Cumulative sum treating NaNs as zero."""
+    return _scan(a, axis, dtype, out, False, True, "nancumsum")
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """Cumulative product treating NaNs as one."""
+    return _scan(a, axis, dtype, out, True, True, "nancumprod")
+
+
+def _cumulative(x, axis, dtype, out, include_initial, product, name):
+    x = _as_array(x, name)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError("axis must be specified for multi-dimensional arrays")
+        axis = 0
+    if not include_initial:
+        return _scan(x, axis, dtype, out, product, False, name)
+    x = x.reshape(1) if x.ndim == 0 else x
+    axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), x.ndim)
+    shape = list(x.shape)
+    shape[axis] += 1
+    res = empty(tuple(shape), _default_dtype(x.dtype) if dtype is None else dtype) if out is None else out
+    head = (slice(None),) * axis
+    res[head + (0,)] = 1 if product else 0
+    _scan(x, axis, res.dtype, res[head + (slice(1, None),)], product, False, name)
+    return res
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """The array API's cumulative sum: cumsum, optionally starting with 0."""
+    return _cumulative(x, axis, dtype, out, include_initial, False, "cumulative_sum")
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """The array API's cumulative product: cumprod, optionally starting with 1."""
+    return _cumulative(x, axis, dtype, out, include_initial, True, "cumulative_prod")
+
+
+def diff(a, n=1, axis=-1, prepend=numpy._NoValue, append=numpy._NoValue):
+    """The n-th discrete difference along `axis` (not_equal for booleans), after joining prepend/append."""
+    from cuarray import _ufuncs as _u
+    from cuarray._joining import concatenate
+
+    n = operator.index(n)
+    if n == 0:
+        return a
+    if n < 0:
+        raise ValueError("order must be non-negative but got " + repr(n))
+    a = _as_array(a, "diff")
+    if a.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
+    parts = []
+    for value in (prepend, append):
+        if value is numpy._NoValue:
+            parts.append(None)
+            continue
+        value = _as_array(value, "diff")
+        if value.ndim == 0:
+            shape = list(a.shape)
+            shape[axis] = 1
+            value = value._broadcast_to(tuple(shape))
+        parts.append(value)
+    if parts[0] is not None or parts[1] is not None:
+        a = concatenate([p for p in (parts[0], a, parts[1]) if p is not None], axis=axis)
+    op = _u.not_equal if a.dtype == numpy.bool_ else _u.subtract
+    head = (slice(None),) * axis
+    for _ in range(n):
+        a = op(a[head + (slice(1, None),)], a[head + (slice(None, -1),)])
+    return a

@@ -1,0 +1,190 @@
+"""Sorting, searching and unique values in NumPy's order (NaNs last; Note [Sort order] in
+cpp/cuarray/kernels/sort.cuh): sort, argsort, partition, argpartition, lexsort, sort_complex, searchsorted,
+unique.
+
+Every sort is stable, whatever `kind` says (NumPy's 'quicksort' promises no order among equal elements, so
+a stable order is one of its valid results).
+"""
+
+import operator
+
+import numpy
+
+from cuarray import _core
+from cuarray._ndarray import ndarray
+from cuarray._transfer import asarray
+
+__all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "sort_complex", "searchsorted", "unique"]
+
+_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+
+
+def _device(a, name):
+    if isinstance(a, numpy.ndarray):
+        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
+    return a if isinstance(a, ndarray) else asarray(a)
+
+
+def _check(kind, order):
+    if kind not in _KINDS:
+        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+
+
+def _axis(a, axis):
+    """(array, axis): the flattened array for axis None."""
+    if axis is None:
+        return a.reshape(-1), 0
+    return a, numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """A sorted copy of `a` along `axis` (the flattened array for None)."""
+    _check(kind, order)
+    a, axis = _axis(_device(a, "sort"), axis)
+    return _core._sort(a, axis)
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """The int64 indices that sort `a` along `axis`; equal elements keep their order."""
+    _check(kind, order)
+    a, axis = _axis(_device(a, "argsort"), axis)
+    return _core._argsort(a, axis)
+
+
+def _sort_in_place(self, axis=-1, kind=None, order=None, *, stable=None):
+    """ndarray.sort: sorts the array in place along `axis`."""
+    _check(kind, order)
+    axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), self.ndim)
+    self[...] = _core._sort(self, axis)
+
+
+def _partition_in_place(self, kth, axis=-1, kind="introselect", order=None):
+    """ndarray.partition: partitions the array in place (by sorting it)."""
+    self[...] = partition(self, kth, axis, kind, order)
+
+
+def _check_kth(kth, n):
+    kth = numpy.asarray(kth)
+    if kth.dtype.kind not in "iu":
+        raise TypeError("Partition index must be integer")
+    for k in kth.ravel().tolist():
+        if not -n <= k < n:
+            raise ValueError(f"kth(={k}) out of bounds ({n})")
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """`a` with the k-th element of each row in its sorted place, smaller ones before and larger after (here
+    the rows are fully sorted, which satisfies that)."""
+    if kind != "introselect":
+        raise ValueError(f"partition kind must be 'introselect' (got {kind!r})")
+    a, axis = _axis(_device(a, "partition"), axis)
+    _check_kth(kth, a.shape[axis])
+    return _core._sort(a, axis)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """The indices that partition `a` (see partition)."""
+    if kind != "introselect":
+        raise ValueError(f"partition kind must be 'introselect' (got {kind!r})")
+    a, axis = _axis(_device(a, "argpartition"), axis)
+    _check_kth(kth, a.shape[axis])
+    return _core._argsort(a, axis)
+
+
+def lexsort(keys, axis=-1):
+    """Indices that sort by the last key, then the one before it, ...: stable sorts from the first key."""
+    from cuarray._indexing import take_along_axis
+
+    if isinstance(keys, ndarray):
+        keys = [keys[i] for i in range(keys.shape[0])]
+    keys = [_device(k, "lexsort") for k in keys]
+    if not keys:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    shape = keys[0].shape
+    if any(k.shape != shape for k in keys):
+        raise ValueError("all keys need to be the same shape")
+    if len(shape) == 0:
+        return asarray(numpy.intp(0))
+    axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), len(shape))
+    order = _core._argsort(keys[0], axis)
+    for k in keys[1:]:
+        order = take_along_axis(order, _core._argsort(take_along_axis(k, order, axis), axis), axis)
+    return order
+
+
+def sort_complex(a):
+    """`a` sorted (real part first, then imaginary), as complex."""
+    a = _device(a, "sort_complex")
+    s = sort(a)
+    if s.dtype.kind == "c":
+        return s
+    return s.astype(numpy.complex64 if s.dtype.char in "bhBH" else numpy.complex128)
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """Indices at which the values `v` would be inserted into the sorted 1-D `a` to keep it sorted."""
+    if side not in ("left", "right"):
+        raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
+    a = _device(a, "searchsorted")
+    scalar = not isinstance(v, ndarray) and numpy.ndim(v) == 0
+    if isinstance(v, ndarray):
+        common = numpy.result_type(a.dtype, v.dtype)
+    else:
+        host = numpy.asarray(v)
+        common = numpy.result_type(a.dtype, v if scalar and isinstance(v, (int, float, complex)) else host.dtype)
+        v = asarray(host)
+    if sorter is not None:
+        sorter = _device(sorter, "searchsorted")
+    out = _core._searchsorted(a.astype(common, copy=False), v.astype(common, copy=False), side == "right", sorter)
+    return out.reshape(()) if scalar else out
+
+
+def _take(a, indices):
+    """a[indices] for indices known to be in bounds (no check, no synchronization)."""
+    return _core._gather(a, [0], [indices], 0, [0], "inbounds")
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
+           sorted=True):
+    """The sorted unique values of `ar` (flattened), optionally with the index of each value's first
+    occurrence, the indices that rebuild `ar` from them (ar's shape), and their counts."""
+    from cuarray import _ufuncs as _u
+    from cuarray._creation import empty
+    from cuarray._indexing import flatnonzero
+    from cuarray._scan import cumsum
+
+    if axis is not None:
+        raise NotImplementedError("cuarray.unique: axis is not supported")
+    ar = _device(ar, "unique")
+    flat = ar.reshape(-1)
+    if return_index or return_inverse:
+        perm = _core._argsort(flat, 0)
+        aux = _take(flat, perm)
+    else:
+        aux = _core._sort(flat, 0)
+    n = aux.size
+    mask = empty((n,), numpy.bool_)
+    if n:
+        mask[:1] = True
+        _u.not_equal(aux[1:], aux[:-1], out=mask[1:])
+        if equal_nan and aux.dtype.kind in "fc" and bool(_u.isnan(aux[-1])):
+            # Every NaN is one value: keep the first (NaNs sort last).
+            first_nan = int(searchsorted(_u.isnan(aux), True, side="left"))
+            mask[first_nan] = True
+            mask[first_nan + 1:] = False
+    where = flatnonzero(mask)
+    result = (_take(aux, where),)
+    if return_index:
+        result += (_take(perm, where),)
+    if return_inverse:
+        inverse = empty((n,), numpy.int64)
+        _core._scatter(inverse, [0], [perm], 0, [0], cumsum(mask, dtype=numpy.int64) - 1, "inbounds")
+        result += (inverse.reshape(ar.shape),)
+    if return_counts:
+        bounds = empty((where.size + 1,), numpy.int64)
+        bounds[:-1] = where
+        bounds[-1:] = n
+        result += (bounds[1:] - bounds[:-1],)
+    return result[0] if len(result) == 1 else result
