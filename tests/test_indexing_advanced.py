@@ -442,7 +442,8 @@ def test_histogram(dtype):
         counts, edges = cp.histogram(x, **kwargs)
         expected, expected_edges = np.histogram(a, **kwargs)
         assert_same(counts, expected)
-        assert_same(edges, expected_edges)
+        # float16 edges: NumPy's linspace rounds through float16 arithmetic, so they may differ by one ulp.
+        assert_same(edges, expected_edges, **({"rtol": 1e-3} if dtype == "float16" else {}))
 
 
 @pytest.mark.gpu

@@ -147,7 +147,7 @@ def test_out_argument():
     out16 = cp.zeros((4, 5), np.int16)
     cp.cumsum(x, axis=1, dtype=np.int8, out=out16)
     assert_same(out16, np.cumsum(a, axis=1, dtype=np.int8, out=np.zeros((4, 5), np.int16)))
-    base = cp.zeros((5, 8), np.int64)
+    base = cp.zeros((5, 10), np.int64)
     view = base[::-1, ::2][:4]
     cp.cumprod(x, axis=1, out=view)
     assert_same(view, np.cumprod(a, axis=1))

@@ -261,21 +261,15 @@ class Fusion:
         functools.update_wrapper(self, func)
 
     def __call__(self, *args):
-        kinds = tuple(_arg_kind(a) for a in args)
+        kinds = tuple([a.dtype if type(a) is ndarray else _arg_kind(a) for a in args])
         kernel = self._kernels.get(kinds)
         if kernel is None:
             kernel = self._kernels[kinds] = self._compile(kinds)
         if kernel[0] == "reduction":
             return self._call_reduction(kernel, args)
         handle, in_types, out_types, tuple_result = kernel
-        inputs = [a if isinstance(a, ndarray) else (a.item() if isinstance(a, numpy.generic) else a) for a in args]
-        shapes = [a.shape for a in args if isinstance(a, ndarray)]
-        shape = numpy.broadcast_shapes(*shapes) if shapes else ()
-        from cuarray._creation import empty
-
-        outputs = [empty(shape, t) for t in out_types]
-        _core._elementwise_call(handle, in_types, out_types, inputs, [False] * len(inputs), outputs, shape)
-        return tuple(outputs) if tuple_result else outputs[0]
+        result = _core._fused_call(handle, in_types, out_types, args)
+        return (result,) if tuple_result and len(out_types) == 1 else result
 
     def _call_reduction(self, kernel, args):
         _, handle, in_types, out_loop, result, axis, keepdims = kernel
@@ -330,7 +324,7 @@ class Fusion:
         lines += [f"out{o} = ca::cast<{_compute(t)}>({r._src});" for o, (r, t) in enumerate(zip(results, out_types))]
         body = "{\n        " + "\n        ".join(lines) + "\n      }"
         handle = _core._elementwise_def(self.name, body, "", len(kinds), len(results), False, [])
-        return handle, in_types, out_types, tuple_result
+        return handle, tuple(in_types), tuple(out_types), tuple_result
 
 
 def fuse(*args, kernel_name=None):

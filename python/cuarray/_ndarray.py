@@ -135,7 +135,7 @@ def _array_function(self, func, types, args, kwargs):
 
     module = func.__module__.replace("numpy", "cuarray", 1) if func.__module__.startswith("numpy") else None
     try:
-        ours = getattr(importlib.import_module(module), func.__name__) if module else None
+        ours = getattr(importlib.import_module(module), func.__name__, None) if module else None
     except ImportError:
         ours = None
     if ours is None or ours is func or not callable(ours):

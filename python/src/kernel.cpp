@@ -134,6 +134,43 @@ void init_kernel(py::module_& m) {
     ops::elementwise(*def, in_t.data(), out_t.data(), in.data(), out.data(), to_shape(shape));
   });
 
+  // A fused function's call: `args` (ndarrays and scalars) broadcast together; new outputs of `out_types`.
+  // Everything per call happens here, so a fused call costs one Python-to-C++ crossing.
+  m.def("_fused_call", [](std::size_t handle, const py::tuple& in_types, const py::tuple& out_types,
+                          const py::tuple& args) -> py::object {
+    const ops::ElementwiseDef* def;
+    {
+      std::lock_guard<std::mutex> lock(g_defs_mutex);
+      def = &g_defs.at(handle);
+    }
+    const size_t nin = args.size(), nout = out_types.size();
+    if (in_types.size() != nin || nin > 12 || nout > 12) throw ValueError("fused call: argument count mismatch");
+    DType in_t[12], out_t[12];
+    std::vector<ops::Input> in(nin);
+    Shape shape;
+    bool first = true;
+    for (size_t i = 0; i < nin; ++i) {
+      in_t[i] = to_dtype(in_types[i]);
+      if (py::isinstance(args[i], ndarray_type())) {
+        in[i].array = &args[i].cast<const NdArray&>().array;
+        shape = first ? in[i].array->shape() : broadcast_shapes(shape, in[i].array->shape());
+        first = false;
+      } else {
+        scalar_into(args[i], in_t[i], in[i].value);
+      }
+    }
+    std::vector<Array> out;
+    for (size_t o = 0; o < nout; ++o) {
+      out_t[o] = to_dtype(out_types[o]);
+      out.emplace_back(shape, out_t[o]);
+    }
+    ops::elementwise(*def, in_t, out_t, in.data(), out.data(), shape);
+    if (nout == 1) return py::cast(NdArray{std::move(out[0]), py::none()});
+    py::tuple result(nout);
+    for (size_t o = 0; o < nout; ++o) result[o] = py::cast(NdArray{std::move(out[o]), py::none()});
+    return result;
+  });
+
   // The source of one variant of a definition's kernel (all inputs arrays of their loop types), for tests
   // that compile generated kernels without a device.
   m.def("_elementwise_source", [](std::size_t handle, const std::vector<py::handle>& in_types,
