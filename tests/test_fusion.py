@@ -51,9 +51,9 @@ def test_result_types_follow_numpy():
     _, _, out_types, tuple_result = cp.fuse(mixed)._compile((np.dtype("float32"), float, np.dtype("float64")))
     assert tuple_result and out_types == (np.dtype("float32"), np.dtype("float64"))
     _, _, out_types, _ = cp.fuse(squared_diff)._compile((np.dtype("int8"), int))
-    assert out_types == [np.dtype("int8")]
+    assert out_types == (np.dtype("int8"),)
     _, _, out_types, _ = cp.fuse(squared_diff)._compile((np.dtype("int32"), float))
-    assert out_types == [np.dtype("float64")]
+    assert out_types == (np.dtype("float64"),)
 
 
 def test_decorator_forms():
