@@ -9,6 +9,7 @@
 #include "cuarray/jit/nvrtc.h"
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/creation.h"
+#include "cuarray/ops/matmul.h"
 #include "cuarray/ops/ufunc.h"
 
 using namespace py::literals;
@@ -77,6 +78,7 @@ void init_jit(py::module_& m) {
     throw ValueError("ufunc '" + name + "' has no loop " + signature);
   });
   s.def("eye", [](py::handle t, bool wide) { return as_tuple(ops::eye_source(to_dtype(t), wide)); });
+  s.def("matmul_integer", [](py::handle t, bool wide) { return as_tuple(ops::matmul_integer_source(to_dtype(t), wide)); });
 }
 
 }  // namespace cuarray::bind

@@ -11,7 +11,10 @@
 
 namespace cuarray::ops {
 
-enum class KernelKind : std::uint8_t { Copy, CopyContiguous, CopyTranspose, Fill, FillContiguous, Arange, Linspace, Eye };
+enum class KernelKind : std::uint8_t {
+  Copy, CopyContiguous, CopyTranspose, Fill, FillContiguous, Arange, Linspace, Eye,
+  MatmulInteger, LuSlogdet, ZeroTriangle,  // linalg (ops/matmul.cpp, ops/linalg.cpp)
+};
 
 // Packs small fields into a key. Fields must stay within their declared widths.
 class KernelKey {
