@@ -74,10 +74,11 @@ def _parse(subscripts, operands):
     else:
         inputs, output = subscripts, None
     terms = inputs.split(",")
+    # NumPy's two messages, as NumPy words them (each names the other case).
     if len(terms) > len(operands):
-        raise ValueError("fewer operands provided to einstein sum function than specified in the subscripts string")
-    if len(terms) < len(operands):
         raise ValueError("more operands provided to einstein sum function than specified in the subscripts string")
+    if len(terms) < len(operands):
+        raise ValueError("fewer operands provided to einstein sum function than specified in the subscripts string")
     labels = [_parse_term(t, op.ndim, i) for i, (t, op) in enumerate(zip(terms, operands))]
     n_ellipsis = max(sum(isinstance(x, int) for x in ls) for ls in labels)
     if output is None:  # implicit: the ellipsis dimensions, then the letters used once, in ASCII order

@@ -9,6 +9,7 @@
 #include "cuarray/jit/nvrtc.h"
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/creation.h"
+#include "cuarray/ops/linalg.h"
 #include "cuarray/ops/matmul.h"
 #include "cuarray/ops/ufunc.h"
 
@@ -79,6 +80,8 @@ void init_jit(py::module_& m) {
   });
   s.def("eye", [](py::handle t, bool wide) { return as_tuple(ops::eye_source(to_dtype(t), wide)); });
   s.def("matmul_integer", [](py::handle t, bool wide) { return as_tuple(ops::matmul_integer_source(to_dtype(t), wide)); });
+  s.def("lu_slogdet", [](py::handle t) { return as_tuple(ops::lu_slogdet_source(to_dtype(t))); });
+  s.def("zero_triangle", [](py::handle t, bool wide) { return as_tuple(ops::zero_triangle_source(to_dtype(t), wide)); });
 }
 
 }  // namespace cuarray::bind

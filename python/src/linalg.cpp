@@ -6,6 +6,8 @@
 // resolve_dtypes, asked once per (dtype, dtype, dtype=, casting) through cuarray._ufuncs._resolve and cached.
 // Operands are cast to the loop's input type (bfloat16 computes in float32, as ml_dtypes registers it) and the
 // product is computed in the loop's output type.
+#include "cuarray/ops/linalg.h"
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -163,6 +165,14 @@ void install_matmul(py::module_& m) {
   PyType_Modified(&t->ht_type);
 }
 
+py::object wrap(Array a) { return py::cast(NdArray{std::move(a), py::none()}); }
+
+py::tuple wrap_all(std::vector<Array> arrays) {
+  py::tuple t(arrays.size());
+  for (size_t i = 0; i < arrays.size(); ++i) t[i] = wrap(std::move(arrays[i]));
+  return t;
+}
+
 }  // namespace
 
 void init_linalg(py::module_& m) {
@@ -189,6 +199,35 @@ void init_linalg(py::module_& m) {
       [] { return py::dict("cublas"_a = lib::cublas::version(), "cusolver"_a = lib::cusolver::version()); },
       "Loads cuBLAS and cuSOLVER and resolves every function cuarray calls (no device needed).");
   l.def("tf32", &lib::cublas::tf32, "Whether float32 GEMMs use TF32 (CUARRAY_TF32 / CUPY_TF32 at first use).");
+
+  // cuSOLVER: stacks of float32/float64/complex64/complex128 matrices (cuarray.linalg converts and checks).
+  l.def("det", [](const NdArray& a) { return wrap(ops::det(a.array)); });
+  l.def("slogdet", [](const NdArray& a) {
+    auto [sign, logdet] = ops::slogdet(a.array);
+    return wrap_all({sign, logdet});
+  });
+  l.def("inv", [](const NdArray& a) { return wrap(ops::inv(a.array)); });
+  l.def("solve", [](const NdArray& a, const NdArray& b) { return wrap(ops::solve(a.array, b.array)); });
+  l.def(
+      "cholesky", [](const NdArray& a, bool upper) { return wrap(ops::cholesky(a.array, upper)); }, "a"_a,
+      "upper"_a = false);
+  l.def(
+      "qr", [](const NdArray& a, const std::string& mode) { return wrap_all(ops::qr(a.array, mode)); }, "a"_a,
+      "mode"_a = "reduced");
+  l.def(
+      "eigh",
+      [](const NdArray& a, const std::string& uplo, bool vectors) {
+        if (uplo.size() != 1) throw ValueError("UPLO argument must be 'L' or 'U'");
+        auto [w, v] = ops::eigh(a.array, uplo[0], vectors);
+        return vectors ? wrap_all({w, v}) : wrap_all({w});
+      },
+      "a"_a, "uplo"_a = "L", "vectors"_a = true);
+  l.def(
+      "svd",
+      [](const NdArray& a, bool full_matrices, bool compute_uv) {
+        return wrap_all(ops::svd(a.array, full_matrices, compute_uv));
+      },
+      "a"_a, "full_matrices"_a = true, "compute_uv"_a = true);
 }
 
 }  // namespace cuarray::bind

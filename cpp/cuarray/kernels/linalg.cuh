@@ -16,8 +16,7 @@ struct MatmulStrides {
 // c[t] = a[t] @ b[t] for `count` stacked (n x k) @ (k x m) products. Integers wrap as NumPy's loops do (the sum
 // is taken modulo 2**64 and truncated to T); bools give the OR of ANDs. One thread per element of c.
 template <class T, class Index>
-__device__ void matmul_integer(T* c, const T* a, const T* b, Index n, Index m, Index k, Index count,
-                               MatmulStrides s) {
+__device__ void matmul_integer(T* c, const T* a, const T* b, Index n, Index m, Index k, Index count, MatmulStrides s) {
   Index total = count * n * m;
   for (Index idx = global_thread<Index>(); idx < total; idx += grid_threads<Index>()) {
     Index j = idx % m, rest = idx / m;
@@ -38,8 +37,14 @@ __device__ void matmul_integer(T* c, const T* a, const T* b, Index n, Index m, I
   }
 }
 
-template <class T> __device__ __forceinline__ T magnitude(T x) { return ::fabs(x); }
-template <class T> __device__ __forceinline__ T magnitude(complex<T> z) { return cabs(z); }
+template <class T>
+__device__ __forceinline__ T magnitude(T x) {
+  return ::fabs(x);
+}
+template <class T>
+__device__ __forceinline__ T magnitude(complex<T> z) {
+  return cabs(z);
+}
 
 // NumPy's slogdet from the LU factors of `count` column-major n x n matrices (getrf's output, `stride` elements
 // apart) and their 1-based pivots: sign (T; a unit complex number for complex T) and log|det| (R), and with
@@ -87,8 +92,10 @@ __device__ void lu_slogdet(const T* lu, const long long* ipiv, long long n, long
     if (logdet) logdet[blockIdx.x] = lgd;
     if (det) {
       R e = ::exp(lgd);
-      if constexpr (is_complex_v<T>) det[blockIdx.x] = T(sgn.re * e, sgn.im * e);
-      else det[blockIdx.x] = sgn * e;
+      if constexpr (is_complex_v<T>)
+        det[blockIdx.x] = T(sgn.re * e, sgn.im * e);
+      else
+        det[blockIdx.x] = sgn * e;
     }
   }
 }
@@ -96,8 +103,8 @@ __device__ void lu_slogdet(const T* lu, const long long* ipiv, long long n, long
 // Zeroes the elements of `count` stacked rows x cols matrices that lie above diagonal k (keep_lower) or below
 // it (otherwise). Strides are in elements: (batch, row, column).
 template <class T, class Index>
-__device__ void zero_triangle(T* a, Index rows, Index cols, Index count, long long batch_stride,
-                              long long row_stride, long long col_stride, long long k, bool keep_lower) {
+__device__ void zero_triangle(T* a, Index rows, Index cols, Index count, long long batch_stride, long long row_stride,
+                              long long col_stride, long long k, bool keep_lower) {
   Index total = count * rows * cols;
   for (Index idx = global_thread<Index>(); idx < total; idx += grid_threads<Index>()) {
     Index j = idx % cols, rest = idx / cols;

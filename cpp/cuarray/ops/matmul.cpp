@@ -187,8 +187,11 @@ void matmul_stacks(const Array& a, const Array& b, const Array& c, const Shape& 
   DType t = c.dtype();
   int isz = c.itemsize();
   int64_t n = c.shape()[c.ndim() - 2], m = c.shape()[c.ndim() - 1], k = a.shape()[a.ndim() - 1];
-  Strides c_batch(c.strides().begin(), c.strides().begin() + batch.size());
-  Coalesced runs = coalesce(batch, {batch_strides(a, batch), batch_strides(b, batch), c_batch});
+  Coalesced runs;  // stays empty for single matrices: the common case skips the stack logic
+  if (!batch.empty()) {
+    Strides c_batch(c.strides().begin(), c.strides().begin() + batch.size());
+    runs = coalesce(batch, {batch_strides(a, batch), batch_strides(b, batch), c_batch});
+  }
   int64_t count = runs.shape.empty() ? 1 : runs.shape.back();
   auto inner = [&](int op) { return runs.shape.empty() ? 0 : runs.strides[op].back() / isz; };
   size_t outer_nd = runs.shape.empty() ? 0 : runs.shape.size() - 1;
