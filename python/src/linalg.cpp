@@ -165,6 +165,12 @@ void install_matmul(py::module_& m) {
   PyType_Modified(&t->ht_type);
 }
 
+template <class F>
+auto without_gil(F&& f) {
+  py::gil_scoped_release release;
+  return f();
+}
+
 py::object wrap(Array a) { return py::cast(NdArray{std::move(a), py::none()}); }
 
 py::tuple wrap_all(std::vector<Array> arrays) {
@@ -201,31 +207,38 @@ void init_linalg(py::module_& m) {
   l.def("tf32", &lib::cublas::tf32, "Whether float32 GEMMs use TF32 (CUARRAY_TF32 / CUPY_TF32 at first use).");
 
   // cuSOLVER: stacks of float32/float64/complex64/complex128 matrices (cuarray.linalg converts and checks).
-  l.def("det", [](const NdArray& a) { return wrap(ops::det(a.array)); });
+  // The GIL is released while they run: a large factorisation takes milliseconds.
+  l.def("det", [](const NdArray& a) { return wrap(without_gil([&] { return ops::det(a.array); })); });
   l.def("slogdet", [](const NdArray& a) {
-    auto [sign, logdet] = ops::slogdet(a.array);
+    auto [sign, logdet] = without_gil([&] { return ops::slogdet(a.array); });
     return wrap_all({sign, logdet});
   });
-  l.def("inv", [](const NdArray& a) { return wrap(ops::inv(a.array)); });
-  l.def("solve", [](const NdArray& a, const NdArray& b) { return wrap(ops::solve(a.array, b.array)); });
+  l.def("inv", [](const NdArray& a) { return wrap(without_gil([&] { return ops::inv(a.array); })); });
+  l.def("solve", [](const NdArray& a, const NdArray& b) {
+    return wrap(without_gil([&] { return ops::solve(a.array, b.array); }));
+  });
   l.def(
-      "cholesky", [](const NdArray& a, bool upper) { return wrap(ops::cholesky(a.array, upper)); }, "a"_a,
-      "upper"_a = false);
+      "cholesky",
+      [](const NdArray& a, bool upper) { return wrap(without_gil([&] { return ops::cholesky(a.array, upper); })); },
+      "a"_a, "upper"_a = false);
   l.def(
-      "qr", [](const NdArray& a, const std::string& mode) { return wrap_all(ops::qr(a.array, mode)); }, "a"_a,
-      "mode"_a = "reduced");
+      "qr",
+      [](const NdArray& a, const std::string& mode) {
+        return wrap_all(without_gil([&] { return ops::qr(a.array, mode); }));
+      },
+      "a"_a, "mode"_a = "reduced");
   l.def(
       "eigh",
       [](const NdArray& a, const std::string& uplo, bool vectors) {
         if (uplo.size() != 1) throw ValueError("UPLO argument must be 'L' or 'U'");
-        auto [w, v] = ops::eigh(a.array, uplo[0], vectors);
+        auto [w, v] = without_gil([&] { return ops::eigh(a.array, uplo[0], vectors); });
         return vectors ? wrap_all({w, v}) : wrap_all({w});
       },
       "a"_a, "uplo"_a = "L", "vectors"_a = true);
   l.def(
       "svd",
       [](const NdArray& a, bool full_matrices, bool compute_uv) {
-        return wrap_all(ops::svd(a.array, full_matrices, compute_uv));
+        return wrap_all(without_gil([&] { return ops::svd(a.array, full_matrices, compute_uv); }));
       },
       "a"_a, "full_matrices"_a = true, "compute_uv"_a = true);
 }
