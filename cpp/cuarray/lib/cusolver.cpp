@@ -165,8 +165,15 @@ struct Workspace {
   void* host_ptr() { return host_bytes ? host.data() : nullptr; }
 };
 
+// The library-side type of the dtypes cuSOLVER's routines take; TypeError for others.
+cudaDataType solver_type(DType t) {
+  if (t != DType::Float32 && t != DType::Float64 && t != DType::Complex64 && t != DType::Complex128)
+    throw TypeError(std::string("cuSOLVER does not take ") + name(t) + " matrices");
+  return data_type(t);
+}
+
 // The type cuSOLVER computes in for data type `t` (the data type itself).
-cudaDataType compute(DType t) { return data_type(t); }
+cudaDataType compute(DType t) { return solver_type(t); }
 
 // The real type of the eigenvalues and singular values of `t`.
 cudaDataType real_type(DType t) { return t == DType::Float32 || t == DType::Complex64 ? CUDA_R_32F : CUDA_R_64F; }
@@ -183,7 +190,7 @@ int as_int(std::int64_t v, const char* what) {
 
 void getrf(DType t, std::int64_t n, void* a, std::int64_t lda, std::int64_t* ipiv, int* info) {
   const auto& s = slot();
-  cudaDataType dt = data_type(t);
+  cudaDataType dt = solver_type(t);
   Workspace w;
   check(api().getrf_size(s.handle, s.params, n, n, dt, a, lda, compute(t), &w.device_bytes, &w.host_bytes),
         "cusolverDnXgetrf_bufferSize");
@@ -196,13 +203,13 @@ void getrf(DType t, std::int64_t n, void* a, std::int64_t lda, std::int64_t* ipi
 void getrs(DType t, cublasOperation_t op, std::int64_t n, std::int64_t nrhs, const void* a, std::int64_t lda,
            const std::int64_t* ipiv, void* b, std::int64_t ldb, int* info) {
   const auto& s = slot();
-  check(api().getrs(s.handle, s.params, op, n, nrhs, data_type(t), a, lda, ipiv, data_type(t), b, ldb, info),
+  check(api().getrs(s.handle, s.params, op, n, nrhs, solver_type(t), a, lda, ipiv, solver_type(t), b, ldb, info),
         "cusolverDnXgetrs");
 }
 
 void geqrf(DType t, std::int64_t m, std::int64_t n, void* a, std::int64_t lda, void* tau, int* info) {
   const auto& s = slot();
-  cudaDataType dt = data_type(t);
+  cudaDataType dt = solver_type(t);
   Workspace w;
   check(api().geqrf_size(s.handle, s.params, m, n, dt, a, lda, dt, tau, compute(t), &w.device_bytes, &w.host_bytes),
         "cusolverDnXgeqrf_bufferSize");
@@ -254,13 +261,13 @@ void orgqr(DType t, std::int64_t m64, std::int64_t n64, std::int64_t k64, void* 
       break;
     }
     default:
-      data_type(t);  // throws TypeError
+      throw TypeError(std::string("cuSOLVER's orgqr does not take ") + name(t) + " matrices");
   }
 }
 
 void potrf(DType t, cublasFillMode_t uplo, std::int64_t n, void* a, std::int64_t lda, int* info) {
   const auto& s = slot();
-  cudaDataType dt = data_type(t);
+  cudaDataType dt = solver_type(t);
   Workspace w;
   check(api().potrf_size(s.handle, s.params, uplo, n, dt, a, lda, compute(t), &w.device_bytes, &w.host_bytes),
         "cusolverDnXpotrf_bufferSize");
@@ -273,7 +280,7 @@ void potrf(DType t, cublasFillMode_t uplo, std::int64_t n, void* a, std::int64_t
 void syevd(DType t, bool vectors, cublasFillMode_t uplo, std::int64_t n, void* a, std::int64_t lda, void* w_values,
            int* info) {
   const auto& s = slot();
-  cudaDataType dt = data_type(t);
+  cudaDataType dt = solver_type(t);
   cusolverEigMode_t jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   Workspace w;
   check(api().syevd_size(s.handle, s.params, jobz, uplo, n, dt, a, lda, real_type(t), w_values, compute(t),
@@ -288,7 +295,7 @@ void syevd(DType t, bool vectors, cublasFillMode_t uplo, std::int64_t n, void* a
 void gesvd(DType t, char jobu, char jobvt, std::int64_t m, std::int64_t n, void* a, std::int64_t lda, void* sv, void* u,
            std::int64_t ldu, void* vt, std::int64_t ldvt, int* info) {
   const auto& s = slot();
-  cudaDataType dt = data_type(t);
+  cudaDataType dt = solver_type(t);
   Workspace w;
   check(api().gesvd_size(s.handle, s.params, jobu, jobvt, m, n, dt, a, lda, real_type(t), sv, dt, u, ldu, dt, vt, ldvt,
                          compute(t), &w.device_bytes, &w.host_bytes),
@@ -302,7 +309,7 @@ void gesvd(DType t, char jobu, char jobvt, std::int64_t m, std::int64_t n, void*
 double gesvdp(DType t, bool vectors, bool economic, std::int64_t m, std::int64_t n, void* a, std::int64_t lda, void* sv,
               void* u, std::int64_t ldu, void* v, std::int64_t ldv, int* info) {
   const auto& s = slot();
-  cudaDataType dt = data_type(t);
+  cudaDataType dt = solver_type(t);
   cusolverEigMode_t jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   Workspace w;
   check(api().gesvdp_size(s.handle, s.params, jobz, economic, m, n, dt, a, lda, real_type(t), sv, dt, u, ldu, dt, v,
