@@ -7,6 +7,7 @@ those only they share are its inner dimension. A last transpose puts the result 
 expression that sums nothing (a transpose, a diagonal) returns a view, as NumPy's does.
 """
 
+import math
 import operator
 import string
 
@@ -125,9 +126,7 @@ def _sum_axes(x, labels, drop):
     summed = [i for i, lb in enumerate(labels) if lb in drop]
     if not summed:
         return x, labels
-    k = 1
-    for i in summed:
-        k *= x.shape[i]
+    k = math.prod(x.shape[i] for i in summed)
     kept_shape = tuple(x.shape[i] for i in keep)
     x = x.transpose(keep + summed).reshape(kept_shape + (k,))
     return matmul(x, ones(k, x.dtype)), [labels[i] for i in keep]
@@ -165,10 +164,7 @@ def _contract(a, la, b, lb, needed, sizes):
         return x.reshape(shape)
 
     def size(ls):
-        n = 1
-        for x in ls:
-            n *= sizes[x]
-        return n
+        return math.prod(sizes[x] for x in ls)
 
     a_batch = tuple(a.shape[la.index(x)] for x in batch)
     b_batch = tuple(b.shape[lb.index(x)] for x in batch)

@@ -5,6 +5,7 @@ checks and messages are NumPy's. Every 1-D dot product goes through _core.linalg
 diagonal with a matrix-vector product against ones, so it needs no reduction kernel.
 """
 
+import math
 import operator
 
 import numpy
@@ -57,19 +58,11 @@ def _contract(a, b, a_axes, b_axes):
     """Sums a and b over the paired axes: transpose, reshape to one matrix product, reshape back."""
     a_free = [d for d in range(a.ndim) if d not in a_axes]
     b_free = [d for d in range(b.ndim) if d not in b_axes]
-    k = 1
-    for d in a_axes:
-        k *= a.shape[d]
     m_shape = tuple(a.shape[d] for d in a_free)
     n_shape = tuple(b.shape[d] for d in b_free)
-    rows = 1
-    for s in m_shape:
-        rows *= s
-    cols = 1
-    for s in n_shape:
-        cols *= s
-    at = a.transpose(a_free + list(a_axes)).reshape(rows, k)  # a copy only where the strides need one
-    bt = b.transpose(list(b_axes) + b_free).reshape(k, cols)
+    k = math.prod(a.shape[d] for d in a_axes)
+    at = a.transpose(a_free + list(a_axes)).reshape(math.prod(m_shape), k)  # a copy only where strides need one
+    bt = b.transpose(list(b_axes) + b_free).reshape(k, math.prod(n_shape))
     return matmul(at, bt).reshape(m_shape + n_shape)
 
 

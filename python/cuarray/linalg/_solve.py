@@ -1,6 +1,7 @@
 """Determinants, inverses and solutions: det, slogdet, inv, solve, lstsq, tensorsolve, tensorinv, and what
 is built from them and the SVD: matrix_power, matrix_rank, pinv."""
 
+import math
 import operator
 from collections import namedtuple
 
@@ -156,9 +157,7 @@ def tensorsolve(a, b, axes=None):
             order.insert(an, k)
         a = a.transpose(order)
     old_shape = a.shape[-(an - b.ndim):]
-    prod = 1
-    for k in old_shape:
-        prod *= k
+    prod = math.prod(old_shape)
     if a.size != prod**2:
         raise c.LinAlgError("Input arrays must satisfy the requirement             "
                             "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
@@ -172,7 +171,5 @@ def tensorinv(a, ind=2):
     if ind <= 0:
         raise ValueError("Invalid ind argument.")
     inv_shape = old_shape[ind:] + old_shape[:ind]
-    prod = 1
-    for k in old_shape[ind:]:
-        prod *= k
+    prod = math.prod(old_shape[ind:])
     return inv(a.reshape(prod, -1)).reshape(inv_shape)
