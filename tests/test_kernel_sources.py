@@ -35,6 +35,7 @@ def _compile_together(kernels):
 
 
 PAIRS = list(itertools.product(DTYPES, DTYPES))
+SOLVER_DTYPES = ["float32", "float64", "complex64", "complex128"]
 GROUPS = {
     "copy_contiguous": lambda: [S.copy_contiguous(a, b, w) for a, b in PAIRS for w in (False, True)],
     "copy_strided": lambda: [S.copy_strided(a, b, nd, w) for a, b in PAIRS for nd, w in ((1, False), (3, True))],
@@ -45,6 +46,9 @@ GROUPS = {
     "creation": lambda: [S.arange(a, w) for a in DTYPES if not a.startswith("complex") for w in (False, True)]
     + [S.linspace(a, w) for a in DTYPES for w in (False, True)]
     + [S.eye(a, w) for a in DTYPES for w in (False, True)],
+    "linalg": lambda: [S.matmul_integer(a, w) for a in DTYPES if a == "bool" or "int" in a for w in (False, True)]
+    + [S.lu_slogdet(a) for a in SOLVER_DTYPES]
+    + [S.zero_triangle(a, w) for a in SOLVER_DTYPES for w in (False, True)],
 }
 
 

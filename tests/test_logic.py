@@ -13,11 +13,14 @@ CASES = [
 ]
 
 
-def test_mixing_numpy_arrays_is_type_error():
-    with pytest.raises(TypeError, match="numpy.ndarray"):
-        cp.allclose(np.zeros(3), np.zeros(3))
-    with pytest.raises(TypeError, match="numpy.ndarray"):
-        cp.array_equal(np.zeros(3), np.zeros(3))
+@pytest.mark.gpu
+def test_comparing_a_device_result_with_a_host_one_as_lesson_004():
+    cpu = make_data((5, 6), "float64")
+    gpu = cp.asarray(cpu) * 1.0
+    r = np.allclose(gpu, cpu)
+    assert isinstance(r, cp.ndarray) and r.shape == () and repr(r) == "array(True)"
+    assert bool(cp.allclose(cpu, gpu)) and bool(cp.array_equal(gpu, cpu))
+    assert not bool(cp.array_equal(gpu, cpu[:2]))
 
 
 def test_testing_module_is_importable_without_gpu():

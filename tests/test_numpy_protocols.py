@@ -21,7 +21,7 @@ def test_numpy_functions_dispatch_to_cuarray():
     x = cp.arange(6, dtype=cp.float64)
     r = np.reshape(x, (2, 3))
     assert isinstance(r, cp.ndarray) and r.shape == (2, 3)
-    assert np.allclose(x, x) is True
+    assert bool(np.allclose(x, x)) is True
     assert isinstance(np.where(x > 2, x, 0.0), cp.ndarray)
     c = np.concatenate([x, x])
     assert isinstance(c, cp.ndarray) and c.shape == (12,)

@@ -249,6 +249,8 @@ def test_vdot_and_1d_dot_as_reductions():
     assert_same(_dot_1d(cp.asarray(a), cp.asarray(b)), np.dot(a, b), rtol=1e-5)
     c, d = make_data((3, 4), np.complex128), make_data((4, 3), np.complex128, seed=2)
     assert_same(cp.vdot(cp.asarray(c), cp.asarray(d)), np.vdot(c, d))
+    assert_same(cp.dot(cp.asarray(a), cp.asarray(b)), np.dot(a, b), rtol=1e-5)
+    assert_same(cp.inner(cp.asarray(a), cp.asarray(b)), np.inner(a, b), rtol=1e-5)
     with pytest.raises(ValueError, match="not aligned"):
         _dot_1d(cp.ones(3), cp.ones(4))
 

@@ -62,6 +62,12 @@ struct AxisError : std::out_of_range {
   using std::out_of_range::out_of_range;
 };
 
+// A factorisation failed on the values given (a singular or indefinite matrix, no convergence); the bindings
+// raise numpy.linalg.LinAlgError.
+struct LinAlgError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // Throws CudaError naming `call` when `status` is not cudaSuccess.
 void check_cuda(cudaError_t status, const char* call);
 

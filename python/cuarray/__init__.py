@@ -23,6 +23,7 @@ from cuarray._joining import *  # noqa: E402,F401,F403
 from cuarray._logic import *  # noqa: E402,F401,F403
 from cuarray._manipulation import *  # noqa: E402,F401,F403
 from cuarray._ndarray import ndarray  # noqa: E402
+from cuarray._products import *  # noqa: E402,F401,F403
 from cuarray._transfer import *  # noqa: E402,F401,F403
 from cuarray._ufuncs import *  # noqa: E402,F401,F403
 from cuarray._ufuncs import ufunc  # noqa: E402,F401
@@ -56,7 +57,8 @@ finfo, iinfo, issubdtype = _numpy.finfo, _numpy.iinfo, _numpy.issubdtype
 # Imported on first use, to keep `import cuarray` fast.
 _LAZY = {"ElementwiseKernel": "cuarray._kernel", "RawKernel": "cuarray._kernel", "RawModule": "cuarray._kernel",
          "ReductionKernel": "cuarray._reduction_kernel",
-         "fuse": "cuarray._fusion", "linalg": "cuarray.linalg", "testing": "cuarray.testing", "bfloat16": "ml_dtypes"}
+         "fuse": "cuarray._fusion", "linalg": "cuarray.linalg", "einsum": "cuarray._einsum", "testing": "cuarray.testing",
+         "bfloat16": "ml_dtypes"}
 
 
 def __getattr__(name):

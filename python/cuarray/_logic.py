@@ -1,7 +1,8 @@
 """Comparing whole arrays: isclose, allclose, array_equal, array_equiv, with NumPy's rules.
 
-isclose is elementwise on the device; allclose and the array_equal family reduce its result on the device and
-return a Python bool.
+isclose is elementwise on the device; allclose and the array_equal family reduce its result on the device and, as
+CuPy's, return a 0-d bool array. A NumPy array among the inputs is copied to the device: comparing a GPU result
+with a CPU one (`np.allclose(gpu, cpu)`, lesson 004) is what these functions are for.
 """
 
 import numpy
@@ -15,10 +16,7 @@ __all__ = ["isclose", "allclose", "array_equal", "array_equiv"]
 
 
 def _device(a, name):
-    if isinstance(a, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x) or "
-                        "compare on the host with .get()")
-    return a
+    return asarray(a) if isinstance(a, numpy.ndarray) else a
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -38,7 +36,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def _all(x):
-    return bool(_reduction.all(x)) if isinstance(x, ndarray) else bool(numpy.all(x))
+    return _reduction.all(x) if isinstance(x, ndarray) else asarray(numpy.all(x))
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -50,7 +48,7 @@ def array_equal(a1, a2, equal_nan=False):
     """True when both have the same shape and equal elements (NaNs equal with equal_nan)."""
     a1, a2 = asarray(_device(a1, "array_equal")), asarray(_device(a2, "array_equal"))
     if a1.shape != a2.shape:
-        return False
+        return asarray(False)
     same = _u.equal(a1, a2)
     if equal_nan and a1.dtype.kind in "fc" and a2.dtype.kind in "fc":
         same = _u.bitwise_or(same, _u.bitwise_and(_u.isnan(a1), _u.isnan(a2)))
@@ -63,5 +61,5 @@ def array_equiv(a1, a2):
     try:
         numpy.broadcast_shapes(a1.shape, a2.shape)
     except ValueError:
-        return False
+        return asarray(False)
     return _all(_u.equal(a1, a2))

@@ -121,10 +121,12 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     import cuarray
 
     ours = getattr(cuarray, ufunc.__name__, None)
-    if method != "__call__" or not isinstance(ours, cuarray.ufunc):
+    if method != "__call__" or not (isinstance(ours, cuarray.ufunc) or ours is cuarray.matmul):
         return NotImplemented
     # NumPy hands its scalars over as 0-d arrays; they are scalars to cuarray.
     inputs = [x[()] if isinstance(x, numpy.ndarray) and x.ndim == 0 else x for x in inputs]
+    if ours is cuarray.matmul and isinstance(kwargs.get("out"), tuple):  # NumPy passes out= as a tuple
+        (kwargs["out"],) = kwargs["out"]
     return ours(*inputs, **kwargs)
 
 
@@ -201,6 +203,8 @@ _methods = {
     "argpartition": _math("argpartition"),
     "sort": _late("cuarray._sorting", "_sort_in_place"),
     "partition": _late("cuarray._sorting", "_partition_in_place"),
+    "dot": _math("dot"),
+    "trace": _math("trace"),
     "real": property(_math("real")),
     "imag": property(_math("imag")),
     "__repr__": lambda self: repr(self.get()),

@@ -17,7 +17,7 @@ from cuarray._manipulation import broadcast_to as _broadcast_to
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax", "argmin", "all", "any",
            "count_nonzero", "ptp", "average", "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd",
-           "nanargmax", "nanargmin", "vdot"]
+           "nanargmax", "nanargmin"]
 
 _INDEX = {name: i for i, name in enumerate(_core._reduction_names())}
 _reduce = _core._reduce
@@ -222,13 +222,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
         avg = _u.divide(sum(_u.multiply(a, w, dtype=t), axis, keepdims=keepdims), scale)
     return (avg, scale) if returned else avg
-
-
-def vdot(a, b):
-    """Dot product of the flattened arrays, conjugating the first when complex."""
-    if a.size != b.size:
-        raise ValueError("cannot reshape array of size %d into shape (%d,)" % (b.size, a.size))
-    return _reduce(_INDEX["vdot"], a.ravel(), None, None, None, False, 0.0, b.ravel())
 
 
 def _dot_1d(a, b, out=None):

@@ -30,6 +30,9 @@ void init_errors(py::module_&) {
     } catch (const CudaError& e) {
       py::object cls = error_class("CUDARuntimeError");
       raise(cls, cls(e.code(), e.what()));
+    } catch (const LinAlgError& e) {
+      py::object cls = py::module_::import("numpy.linalg").attr("LinAlgError");
+      raise(cls, cls(e.what()));
     } catch (const AxisError& e) {
       py::object cls = py::module_::import("numpy").attr("exceptions").attr("AxisError");
       raise(cls, cls(e.what()));

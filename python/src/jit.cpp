@@ -10,6 +10,8 @@
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/creation.h"
 #include "cuarray/ops/reduction.h"
+#include "cuarray/ops/linalg.h"
+#include "cuarray/ops/matmul.h"
 #include "cuarray/ops/ufunc.h"
 
 using namespace py::literals;
@@ -88,6 +90,9 @@ void init_jit(py::module_& m) {
                                           static_cast<ops::ReduceLayout>(layout), vec, partial, out_ndim, red_ndim, wide));
   });
   s.def("eye", [](py::handle t, bool wide) { return as_tuple(ops::eye_source(to_dtype(t), wide)); });
+  s.def("matmul_integer", [](py::handle t, bool wide) { return as_tuple(ops::matmul_integer_source(to_dtype(t), wide)); });
+  s.def("lu_slogdet", [](py::handle t) { return as_tuple(ops::lu_slogdet_source(to_dtype(t))); });
+  s.def("zero_triangle", [](py::handle t, bool wide) { return as_tuple(ops::zero_triangle_source(to_dtype(t), wide)); });
 }
 
 }  // namespace cuarray::bind

@@ -22,6 +22,7 @@
 #include "cuarray/ops/creation.h"
 #include "cuarray/ops/ufunc.h"
 #include "ndarray.h"
+#include "operators.h"
 
 using namespace py::literals;
 
@@ -55,17 +56,6 @@ struct Operand {
   py::handle object;
   const NdArray* array = nullptr;
 };
-
-[[noreturn]] void unsupported(py::handle obj, const char* ufunc) {
-  std::string type = py::str(py::type::handle_of(obj).attr("__module__")).cast<std::string>() + "." +
-                     py::str(py::type::handle_of(obj).attr("__qualname__")).cast<std::string>();
-  if (py::isinstance<py::array>(obj))
-    throw TypeError(std::string("Unsupported type ") + type + " in cuarray." + ufunc +
-                    ": cuarray operations take cuarray arrays and scalars; move the NumPy array to the GPU with "
-                    "cuarray.asarray(x) (or bring the cuarray array back with .get())");
-  throw TypeError(std::string("Unsupported type ") + type + " in cuarray." + ufunc +
-                  ": expected a cuarray.ndarray or a scalar");
-}
 
 Operand classify(py::handle obj, const char* ufunc) {
   PyObject* p = obj.ptr();
@@ -326,31 +316,6 @@ py::object call_unary(const char* name, py::handle a) {
   return call(index_of(name), args, 1, nullptr, py::none(), "same_kind");
 }
 
-// Note [Operator slots]
-// `a + b` on an ndarray goes straight to these C functions, installed in the type's number and
-// rich-comparison slots: no attribute lookup, no argument-parsing dispatcher. Exceptions become Python
-// errors through pybind11's registered translators (errors.cpp).
-template <class F>
-PyObject* guarded(F&& f) {
-  try {
-    return f().release().ptr();
-  } catch (py::error_already_set& e) {
-    e.restore();
-  } catch (...) {
-    py::detail::try_translate_exceptions();
-  }
-  return nullptr;
-}
-
-// Operands cuarray cannot take (lists, strings, ...) give NotImplemented, so Python can try the other side;
-// NumPy arrays get the TypeError that explains the fix.
-bool takes(PyObject* p) {
-  static py::handle generic = py::object(py::module_::import("numpy").attr("generic")).release();
-  return PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p) || PyBool_Check(p) ||
-         py::isinstance(p, ndarray_type()) || PyObject_IsInstance(p, generic.ptr()) == 1 ||
-         py::isinstance<py::array>(p);
-}
-
 template <const char* Name>
 PyObject* binary_slot(PyObject* a, PyObject* b) {
   if (!takes(a) || !takes(b)) Py_RETURN_NOTIMPLEMENTED;
@@ -431,6 +396,24 @@ void install_slots(py::handle type) {
 }
 
 }  // namespace
+
+[[noreturn]] void unsupported(py::handle obj, const char* op) {
+  std::string type = py::str(py::type::handle_of(obj).attr("__module__")).cast<std::string>() + "." +
+                     py::str(py::type::handle_of(obj).attr("__qualname__")).cast<std::string>();
+  if (py::isinstance<py::array>(obj))
+    throw TypeError(std::string("Unsupported type ") + type + " in cuarray." + op +
+                    ": cuarray operations take cuarray arrays and scalars; move the NumPy array to the GPU with "
+                    "cuarray.asarray(x) (or bring the cuarray array back with .get())");
+  throw TypeError(std::string("Unsupported type ") + type + " in cuarray." + op +
+                  ": expected a cuarray.ndarray or a scalar");
+}
+
+bool takes(PyObject* p) {
+  static py::handle generic = py::object(py::module_::import("numpy").attr("generic")).release();
+  return PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p) || PyBool_Check(p) ||
+         py::isinstance(p, ndarray_type()) || PyObject_IsInstance(p, generic.ptr()) == 1 ||
+         py::isinstance<py::array>(p);
+}
 
 void init_ufunc(py::module_& m) {
   m.def("_set_ufunc_resolver", [](py::object f) { g_resolver = f; });

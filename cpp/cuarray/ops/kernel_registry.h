@@ -16,6 +16,7 @@ enum class KernelKind : std::uint8_t {
   // scans, indexing and sorting
   ScanTiles, ScanRows, CountNonzero, WriteNonzero, Gather, Scatter, IndexBounds, Bincount, Histogram,
   RadixHistogram, RadixOffsets, RadixPass, SegmentSort, SearchSorted,
+  MatmulInteger, LuSlogdet, ZeroTriangle,  // linalg (ops/matmul.cpp, ops/linalg.cpp)
 };
 
 // Packs small fields into a key. Fields must stay within their declared widths.

@@ -301,8 +301,10 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
     block = dim3(bx, kBlockThreads / bx);
     std::int64_t blocks = (columns + bx - 1) / bx;
     std::int64_t per_thread = n_red / block.y;
-    if (blocks < target_blocks && per_thread >= 32)
-      splits = std::min<std::int64_t>({(target_blocks + blocks - 1) / blocks, per_thread / 16, 65535});
+    // Whole splits that fit one wave of resident blocks: every block streams at once, with no partial last wave.
+    const std::int64_t wave = target_blocks / 2;
+    if (blocks < wave && per_thread >= 32)
+      splits = std::max<std::int64_t>(1, std::min<std::int64_t>({wave / blocks, per_thread / 16, 65535}));
     grid = dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(splits));
   }
   if (grid.x > 0x7fffffffu) throw ValueError("reduce: too many outputs for one launch");

@@ -1,0 +1,117 @@
+// Small kernels around the CUDA math libraries: matrix products of integers and bools (which cuBLAS does not
+// compute), the determinant from an LU factorisation, and zeroing one triangle of stacked matrices.
+#pragma once
+
+#include "cuarray/cast.cuh"
+#include "cuarray/complex.cuh"
+#include "cuarray/strided.cuh"
+
+namespace ca {
+
+// Element strides (batch, row, column) of the three operands of a stacked matrix product.
+struct MatmulStrides {
+  long long a[3], b[3], c[3];
+};
+
+// c[t] = a[t] @ b[t] for `count` stacked (n x k) @ (k x m) products. Integers wrap as NumPy's loops do (the sum
+// is taken modulo 2**64 and truncated to T); bools give the OR of ANDs. One thread per element of c.
+template <class T, class Index>
+__device__ void matmul_integer(T* c, const T* a, const T* b, Index n, Index m, Index k, Index count, MatmulStrides s) {
+  Index total = count * n * m;
+  for (Index idx = global_thread<Index>(); idx < total; idx += grid_threads<Index>()) {
+    Index j = idx % m, rest = idx / m;
+    Index i = rest % n, t = rest / n;
+    const T* ap = a + t * s.a[0] + i * s.a[1];
+    const T* bp = b + t * s.b[0] + j * s.b[2];
+    T* cp = c + t * s.c[0] + i * s.c[1] + j * s.c[2];
+    if constexpr (is_same_v<T, bool>) {
+      bool any = false;
+      for (Index p = 0; p < k && !any; ++p) any = ap[p * s.a[2]] && bp[p * s.b[1]];
+      *cp = any;
+    } else {
+      unsigned long long sum = 0;
+      for (Index p = 0; p < k; ++p)
+        sum += static_cast<unsigned long long>(ap[p * s.a[2]]) * static_cast<unsigned long long>(bp[p * s.b[1]]);
+      *cp = static_cast<T>(sum);
+    }
+  }
+}
+
+template <class T>
+__device__ __forceinline__ T magnitude(T x) {
+  return ::fabs(x);
+}
+template <class T>
+__device__ __forceinline__ T magnitude(complex<T> z) {
+  return cabs(z);
+}
+
+// NumPy's slogdet from the LU factors of `count` column-major n x n matrices (getrf's output, `stride` elements
+// apart) and their 1-based pivots: sign (T; a unit complex number for complex T) and log|det| (R), and with
+// `det` non-null, det = sign * exp(logdet) as NumPy computes it. One block of 256 threads per matrix.
+template <class T, class R>
+__device__ void lu_slogdet(const T* lu, const long long* ipiv, long long n, long long stride, T* sign, R* logdet,
+                           T* det) {
+  __shared__ T s_sign[256];
+  __shared__ R s_log[256];
+  __shared__ int s_swaps[256];
+  const T* a = lu + static_cast<long long>(blockIdx.x) * stride;
+  const long long* p = ipiv + static_cast<long long>(blockIdx.x) * n;
+  T sg = T(1);
+  R lg = R(0);
+  int swaps = 0;
+  for (long long i = threadIdx.x; i < n; i += blockDim.x) {
+    T d = a[i * (n + 1)];
+    R mag = magnitude(d);
+    if (mag == R(0)) {
+      sg = T(0);
+    } else if constexpr (is_complex_v<T>) {
+      sg = sg * T(d.re / mag, d.im / mag);
+    } else {
+      sg = d < 0 ? -sg : sg;
+    }
+    lg += ::log(mag);
+    swaps += p[i] != i + 1;
+  }
+  s_sign[threadIdx.x] = sg;
+  s_log[threadIdx.x] = lg;
+  s_swaps[threadIdx.x] = swaps;
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) {
+      s_sign[threadIdx.x] = s_sign[threadIdx.x] * s_sign[threadIdx.x + half];
+      s_log[threadIdx.x] += s_log[threadIdx.x + half];
+      s_swaps[threadIdx.x] += s_swaps[threadIdx.x + half];
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    T sgn = s_swaps[0] % 2 ? -s_sign[0] : s_sign[0];
+    R lgd = s_log[0];
+    if (sign) sign[blockIdx.x] = sgn;
+    if (logdet) logdet[blockIdx.x] = lgd;
+    if (det) {
+      R e = ::exp(lgd);
+      if constexpr (is_complex_v<T>)
+        det[blockIdx.x] = T(sgn.re * e, sgn.im * e);
+      else
+        det[blockIdx.x] = sgn * e;
+    }
+  }
+}
+
+// Zeroes the elements of `count` stacked rows x cols matrices that lie above diagonal k (keep_lower) or below
+// it (otherwise). Strides are in elements: (batch, row, column).
+template <class T, class Index>
+__device__ void zero_triangle(T* a, Index rows, Index cols, Index count, long long batch_stride, long long row_stride,
+                              long long col_stride, long long k, bool keep_lower) {
+  Index total = count * rows * cols;
+  for (Index idx = global_thread<Index>(); idx < total; idx += grid_threads<Index>()) {
+    Index j = idx % cols, rest = idx / cols;
+    Index i = rest % rows, t = rest / rows;
+    long long d = static_cast<long long>(j) - static_cast<long long>(i);
+    if (keep_lower ? d > k : d < k) a[t * batch_stride + i * row_stride + j * col_stride] = T(0);
+  }
+}
+
+}  // namespace ca

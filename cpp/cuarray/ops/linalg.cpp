@@ -1,0 +1,305 @@
+#include "cuarray/ops/linalg.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuarray/cuda/stream.h"
+#include "cuarray/error.h"
+#include "cuarray/jit/launch.h"
+#include "cuarray/lib/cusolver.h"
+#include "cuarray/ops/copy.h"
+#include "cuarray/ops/matrix_stack.h"
+#include "cuarray/ops/shape_ops.h"
+#include "cuarray/ops/transfer.h"
+
+namespace cuarray::ops {
+
+namespace {
+
+using std::int64_t;
+namespace cusolver = lib::cusolver;
+
+DType real_of(DType t) { return t == DType::Complex64 ? DType::Float32 : t == DType::Complex128 ? DType::Float64 : t; }
+
+MatrixStack square_stack(const Array& a, const char* op) {
+  MatrixStack s = matrix_stack(a, op);
+  if (s.rows != s.cols)
+    throw ValueError(std::string(op) + ": the matrices must be square, got " + std::to_string(s.rows) + " x " +
+                     std::to_string(s.cols));
+  return s;
+}
+
+Shape with(Shape batch, std::initializer_list<int64_t> dims) {
+  batch.insert(batch.end(), dims);
+  return batch;
+}
+
+// Element i * per of the contiguous `x`: the start of its i-th run of `per` elements.
+void* at(const Array& x, int64_t i, int64_t per) { return x.data() + i * per * x.itemsize(); }
+
+std::int64_t* pivots_of(const Array& pivots, int64_t i, int64_t n) { return static_cast<int64_t*>(at(pivots, i, n)); }
+
+// The LU factors of the transposes of a's matrices (Note [Transposed factorisations]), with their pivots.
+struct LU {
+  Array factors, pivots;
+};
+
+LU lu(const Array& a, const MatrixStack& s, const Infos& infos) {
+  LU f{row_major_copy(a), Array(with(s.batch, {s.rows}), DType::Int64)};
+  int64_t n = s.rows;
+  if (n > 0)
+    for (int64_t i = 0; i < s.count; ++i)
+      cusolver::getrf(a.dtype(), n, matrix(f.factors, i), n, pivots_of(f.pivots, i, n), infos.at(i));
+  return f;
+}
+
+// sign, log|det| and det (each may be null) of every matrix from its LU factors.
+void lu_slogdet(const LU& f, const MatrixStack& s, Array* sign, Array* logdet, Array* det) {
+  if (s.count == 0) return;
+  DType t = f.factors.dtype();
+  KernelKey key(KernelKind::LuSlogdet);
+  key.add(static_cast<int>(t), 5);
+  jit::Kernel k = cached_kernel(key, [&] { return lu_slogdet_source(t); });
+  void* lu_p = f.factors.data();
+  void* piv = f.pivots.data();
+  long long n = s.rows, stride = s.rows * s.rows;
+  void* sp = sign ? sign->data() : nullptr;
+  void* lp = logdet ? logdet->data() : nullptr;
+  void* dp = det ? det->data() : nullptr;
+  void* args[] = {&lu_p, &piv, &n, &stride, &sp, &lp, &dp};
+  jit::launch(k, dim3(static_cast<unsigned>(s.count)), dim3(256), args, 0, cuda::current_stream()->handle());
+}
+
+// conj(x^T) for each matrix: a view for real dtypes, a new array for complex ones.
+Array conj_transpose(const Array& x) { return conjugate(transpose_matrices(x)); }
+
+// A new column-major stack of rows x cols matrices (matrix i at matrix(x, i)).
+Array column_major_stack(const Shape& batch, int64_t rows, int64_t cols, DType t) {
+  return transpose_matrices(Array(with(batch, {cols, rows}), t));
+}
+
+// Element 0 of the 0-d view `x` at byte `offset`, as a double (waits for the stream).
+double read_real(const Array& x, int64_t offset) {
+  Array v = x.view(Shape{}, Strides{}, offset);
+  if (x.dtype() == DType::Float32) {
+    float f = 0;
+    copy_to_host(&f, v);
+    return f;
+  }
+  double d = 0;
+  copy_to_host(&d, v);
+  return d;
+}
+
+// Whether the real array `x` holds a NaN (reads it back: for small results only).
+bool has_nan(const Array& x) {
+  Array c = row_major_copy(x);
+  if (x.dtype() == DType::Float32) {
+    std::vector<float> v(c.size());
+    copy_to_host(v.data(), c);
+    return std::any_of(v.begin(), v.end(), [](float f) { return f != f; });
+  }
+  std::vector<double> v(c.size());
+  copy_to_host(v.data(), c);
+  return std::any_of(v.begin(), v.end(), [](double d) { return d != d; });
+}
+
+}  // namespace
+
+KernelSource lu_slogdet_source(DType t) {
+  std::string ct = cuda_type(t), rt = cuda_type(real_of(t));
+  return kernel_source("linalg.cuh", std::string("lu_slogdet_") + name(t),
+                       "const " + ct + "* lu, const long long* ipiv, long long n, long long stride, " + ct +
+                           "* sign, " + rt + "* logdet, " + ct + "* det",
+                       "ca::lu_slogdet<" + ct + ", " + rt + ">(lu, ipiv, n, stride, sign, logdet, det);");
+}
+
+Array det(const Array& a) {
+  MatrixStack s = square_stack(a, "det");
+  Infos infos(s.count);  // a singular matrix is no error: its determinant is 0
+  LU f = lu(a, s, infos);
+  Array d(s.batch, a.dtype());
+  lu_slogdet(f, s, nullptr, nullptr, &d);
+  return d;
+}
+
+std::pair<Array, Array> slogdet(const Array& a) {
+  MatrixStack s = square_stack(a, "slogdet");
+  Infos infos(s.count);
+  LU f = lu(a, s, infos);
+  Array sign(s.batch, a.dtype()), logdet(s.batch, real_of(a.dtype()));
+  lu_slogdet(f, s, &sign, &logdet, nullptr);
+  return {sign, logdet};
+}
+
+Array inv(const Array& a) {
+  MatrixStack s = square_stack(a, "inv");
+  int64_t n = s.rows;
+  Infos infos(2 * s.count);  // getrf's, then getrs's
+  LU f = lu(a, s, infos);
+  // Solving A^T X = I gives X = inv(A)^T column-major, which is inv(A) row-major.
+  Array x = identity_stack(s.batch, n, a.dtype());
+  if (n > 0)
+    for (int64_t i = 0; i < s.count; ++i)
+      cusolver::getrs(a.dtype(), CUBLAS_OP_N, n, n, matrix(f.factors, i), n, pivots_of(f.pivots, i, n), matrix(x, i), n,
+                      infos.at(s.count + i));
+  infos.check("cusolverDnXgetrf", "Singular matrix");
+  return x;
+}
+
+Array solve(const Array& a, const Array& b) {
+  MatrixStack sa = square_stack(a, "solve"), sb = matrix_stack(b, "solve");
+  int64_t n = sa.rows, k = sb.cols;
+  if (sb.rows != n) throw ValueError("solve: b has " + std::to_string(sb.rows) + " rows, a has " + std::to_string(n));
+  Shape batch = broadcast_shapes(sa.batch, sb.batch);
+  MatrixStack s{batch, size_of(batch), n, n};
+  Infos infos(2 * s.count);
+  LU f = lu(broadcast_to(a, with(batch, {n, n})), s, infos);
+  Array x = column_major_copy(broadcast_to(b, with(batch, {n, k})));
+  // getrf factored A^T; solving with its transpose solves A x = b.
+  if (n > 0 && k > 0)
+    for (int64_t i = 0; i < s.count; ++i)
+      cusolver::getrs(a.dtype(), CUBLAS_OP_T, n, k, matrix(f.factors, i), n, pivots_of(f.pivots, i, n), matrix(x, i), n,
+                      infos.at(s.count + i));
+  infos.check("cusolverDnXgetrf", "Singular matrix");
+  return x;
+}
+
+Array cholesky(const Array& a, bool upper) {
+  MatrixStack s = square_stack(a, "cholesky");
+  int64_t n = s.rows;
+  // Row-major A is column-major A^T: its upper triangle is A's lower one, and the factor potrf leaves there,
+  // read row-major, is L (Note [Transposed factorisations]); likewise for `upper`.
+  Array x = row_major_copy(a);
+  Infos infos(s.count);
+  if (n > 0)
+    for (int64_t i = 0; i < s.count; ++i)
+      cusolver::potrf(a.dtype(), upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, n, matrix(x, i), n,
+                      infos.at(i));
+  infos.check("cusolverDnXpotrf", "Matrix is not positive definite");
+  zero_triangle(x, !upper);
+  return x;
+}
+
+std::vector<Array> qr(const Array& a, const std::string& mode) {
+  if (mode != "reduced" && mode != "complete" && mode != "r" && mode != "raw")
+    throw ValueError("Unrecognized mode '" + mode + "'");
+  MatrixStack s = matrix_stack(a, "qr");
+  int64_t m = s.rows, n = s.cols, k = std::min(m, n);
+  DType t = a.dtype();
+  Array x = column_major_copy(a);  // geqrf's R above the diagonal, its reflectors below
+  Array tau(with(s.batch, {k}), t);
+  Infos infos(2 * s.count);  // only arguments can fail: never read, so QR needs no synchronisation
+  if (k > 0)
+    for (int64_t i = 0; i < s.count; ++i) cusolver::geqrf(t, m, n, matrix(x, i), m, at(tau, i, k), infos.at(i));
+  if (mode == "raw") return {transpose_matrices(x), tau};  // h: (..., n, m), C-contiguous as NumPy's
+
+  int64_t r_rows = mode == "complete" ? m : k;
+  Array r(with(s.batch, {r_rows, n}), t);
+  Strides x_strides = x.strides();
+  copy_into(r, x.view(r.shape(), x_strides));
+  zero_triangle(r, false);
+  if (mode == "r") return {r};
+
+  int64_t q_cols = mode == "complete" ? m : k;
+  if (k == 0) {
+    Array q = mode == "complete" ? identity_stack(s.batch, m, t) : Array(with(s.batch, {m, 0}), t);
+    return {q, r};
+  }
+  Array q = x.view(with(s.batch, {m, q_cols}), x_strides);
+  if (q_cols > n) {  // complete Q of a tall matrix: more columns than x has; the reflectors go first
+    q = column_major_stack(s.batch, m, m, t);
+    copy_into(q.view(x.shape(), q.strides()), x);
+  }
+  for (int64_t i = 0; i < s.count; ++i)  // a view of x keeps x's matrix stride
+    cusolver::orgqr(t, m, q_cols, k, q_cols > n ? matrix(q, i) : matrix(x, i), m, at(tau, i, k), infos.at(s.count + i));
+  return {q, r};
+}
+
+std::pair<Array, Array> eigh(const Array& a, char uplo, bool vectors) {
+  if (uplo != 'L' && uplo != 'U') throw ValueError("UPLO argument must be 'L' or 'U'");
+  MatrixStack s = square_stack(a, "eigh");
+  int64_t n = s.rows;
+  Array v = column_major_copy(a);
+  Array w(with(s.batch, {n}), real_of(a.dtype()));
+  Infos infos(s.count);
+  if (n > 0)
+    for (int64_t i = 0; i < s.count; ++i)
+      cusolver::syevd(a.dtype(), vectors, uplo == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER, n,
+                      matrix(v, i), n, at(w, i, n), infos.at(i));
+  infos.check("cusolverDnXsyevd", "Eigenvalues did not converge");
+  return {w, v};
+}
+
+// Note [SVD algorithm]
+// cuSOLVER's gesvd (QR iteration on a bidiagonal form, as LAPACK's) spends most of its time in memory-bound
+// bidiagonalisation and is slow for large matrices (CuPy's 413 ms for 2000 x 2000 float64). gesvdp computes
+// the polar decomposition by QDWH (QR- and Cholesky-based, compute-bound) and the eigendecomposition of the
+// Hermitian factor with syevd; cuSOLVER documents it as much faster. It is backward stable, except that for
+// a matrix with singular values near zero it perturbs the input, by h_err_sigma, to make the iteration
+// converge. So matrices with min(m, n) >= kPolarMinimum go to gesvdp, and any whose perturbation is not below
+// max(m, n) * eps * min(s_max, 1) (LAPACK's error bound, whichever way h_err_sigma is scaled; a zero matrix
+// always) is computed again with gesvd: float64 results keep gesvd's accuracy. Small matrices, where gesvdp's fixed
+// costs dominate, go straight to gesvd. Both want m >= n, so a wide A is decomposed as A^H = V S U^H.
+constexpr int64_t kPolarMinimum = 128;
+
+std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
+  MatrixStack s = matrix_stack(a, "svd");
+  DType t = a.dtype(), rt = real_of(t);
+  int64_t m = s.rows, n = s.cols, p = std::max(m, n), q = std::min(m, n);
+  bool wide = m < n;
+  Array sv(with(s.batch, {q}), rt);
+  if (q == 0) {  // NumPy's results: identities where full_matrices asks for square factors
+    if (!compute_uv) return {sv};
+    Array u = full_matrices ? identity_stack(s.batch, m, t) : Array(with(s.batch, {m, 0}), t);
+    Array vh = full_matrices ? identity_stack(s.batch, n, t) : Array(with(s.batch, {0, n}), t);
+    return {u, sv, vh};
+  }
+  // X (p x q, tall, column-major): A itself, or A^H read from a row-major copy.
+  auto tall_copy = [&] { return wide ? (is_complex(t) ? conjugate(a) : row_major_copy(a)) : column_major_copy(a); };
+  Array x = tall_copy();
+  int64_t u_cols = full_matrices ? p : q;
+  std::optional<Array> ux, v, vt;  // X's factors: U (p x u_cols), and V (gesvdp) or V^H (gesvd), q x q
+  if (compute_uv) ux = column_major_stack(s.batch, p, u_cols, t);
+  char jobu = compute_uv ? (full_matrices ? 'A' : 'S') : 'N', jobvt = compute_uv ? 'A' : 'N';
+  void* u_ptr = nullptr;
+  void* v_ptr = nullptr;
+  Infos infos(s.count);
+  bool polar = q >= kPolarMinimum;
+  if (polar) {
+    Array pristine = tall_copy();  // gesvdp destroys X; a matrix it cannot do accurately is done again
+    if (compute_uv) v = column_major_stack(s.batch, q, q, t);
+    double eps = rt == DType::Float32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+    for (int64_t i = 0; i < s.count; ++i) {
+      if (compute_uv) u_ptr = matrix(*ux, i), v_ptr = matrix(*v, i);
+      double err = cusolver::gesvdp(t, compute_uv, !full_matrices, p, q, matrix(x, i), p, at(sv, i, q), u_ptr, p, v_ptr,
+                                    q, infos.at(i));
+      double s_max = read_real(sv, i * q * sv.itemsize());
+      if (infos.value(i) == 0 && err < static_cast<double>(p) * eps * std::min(s_max, 1.0)) continue;
+      CUARRAY_CHECK_CUDA(cudaMemcpyAsync(matrix(x, i), matrix(pristine, i), p * q * x.itemsize(),
+                                         cudaMemcpyDeviceToDevice, cuda::current_stream()->handle()));
+      Array vt_i = column_major_stack({}, q, q, t);
+      cusolver::gesvd(t, jobu, jobvt, p, q, matrix(x, i), p, at(sv, i, q), u_ptr, p, compute_uv ? vt_i.data() : nullptr,
+                      q, infos.at(i));
+      if (compute_uv)  // gesvd gives V^H; this stack holds V
+        copy_into(v->view(vt_i.shape(), vt_i.strides(), i * q * q * x.itemsize()), conj_transpose(vt_i));
+    }
+  } else {
+    if (compute_uv) vt = column_major_stack(s.batch, q, q, t);
+    for (int64_t i = 0; i < s.count; ++i)
+      cusolver::gesvd(t, jobu, jobvt, p, q, matrix(x, i), p, at(sv, i, q), compute_uv ? matrix(*ux, i) : nullptr, p,
+                      compute_uv ? matrix(*vt, i) : nullptr, q, infos.at(i));
+  }
+  infos.check("cusolverDnXgesvd", "SVD did not converge");
+  if (has_nan(sv)) throw LinAlgError("SVD did not converge");  // NaN input: gesvd may not report it
+  if (!compute_uv) return {sv};
+  // X = Ux S Vx^H. For A = X: U = Ux, Vh = Vx^H. For A = X^H: U = Vx, Vh = Ux^H.
+  if (!wide) return {*ux, sv, polar ? conj_transpose(*v) : *vt};
+  return {polar ? *v : conj_transpose(*vt), sv, conj_transpose(*ux)};
+}
+
+}  // namespace cuarray::ops

@@ -1,0 +1,168 @@
+"""Products of arrays with NumPy's semantics: matmul, dot, vdot, inner, outer, tensordot, kron, trace.
+
+Matrix products run on cuBLAS (integers and bools on a generated kernel) through _core.matmul, whose shape
+checks and messages are NumPy's. Dot products of two vectors (dot, vdot, inner) are one reduction kernel
+(cpp/cuarray/ops/reductions.def), which reads both at full memory bandwidth; trace is a sum of the diagonal.
+"""
+
+import math
+import operator
+
+import numpy
+
+from cuarray import _core, _reduction
+from cuarray import _ufuncs as _u
+from cuarray._manipulation import copyto
+from cuarray._ndarray import ndarray
+from cuarray._transfer import asarray
+
+__all__ = ["dot", "inner", "kron", "matmul", "outer", "tensordot", "trace", "vdot"]
+
+matmul = _core.matmul
+
+
+def _array(x, name):
+    """A device array for an operand: cuarray arrays as they are, Python scalars and sequences copied over.
+    NumPy arrays are refused, as everywhere in cuarray: moving data is the caller's explicit choice."""
+    if isinstance(x, ndarray):
+        return x
+    if isinstance(x, numpy.ndarray):
+        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
+    return asarray(x)
+
+
+def _common(a, b):
+    """a and b in matmul's loop type for their dtypes (NumPy's choice)."""
+    t = numpy.matmul.resolve_dtypes((a.dtype, b.dtype, None))[2]
+    return a.astype(t, copy=False), b.astype(t, copy=False)
+
+
+def _not_aligned(a_shape, b_shape, a_dim, b_dim):
+    sa, sb = (str(s).replace(" ", "") for s in (a_shape, b_shape))
+    return ValueError(f"shapes {sa} and {sb} not aligned: {a_shape[a_dim]} (dim {a_dim}) != "
+                      f"{b_shape[b_dim]} (dim {b_dim})")
+
+
+def _check_dot_out(out, shape, dtype):
+    if not isinstance(out, ndarray):
+        raise TypeError("output array must be a cuarray.ndarray")
+    if out.shape != shape:
+        raise ValueError("output array has wrong dimensions")
+    if out.dtype != dtype or not out.flags.c_contiguous:
+        raise ValueError("output array is not acceptable (must have the right datatype, number of dimensions, and "
+                         "be a C-Array)")
+
+
+def _contract(a, b, a_axes, b_axes):
+    """Sums a and b over the paired axes: transpose, reshape to one matrix product, reshape back."""
+    a_free = [d for d in range(a.ndim) if d not in a_axes]
+    b_free = [d for d in range(b.ndim) if d not in b_axes]
+    m_shape = tuple(a.shape[d] for d in a_free)
+    n_shape = tuple(b.shape[d] for d in b_free)
+    k = math.prod(a.shape[d] for d in a_axes)
+    at = a.transpose(a_free + list(a_axes)).reshape(math.prod(m_shape), k)  # a copy only where strides need one
+    bt = b.transpose(list(b_axes) + b_free).reshape(k, math.prod(n_shape))
+    return matmul(at, bt).reshape(m_shape + n_shape)
+
+
+def dot(a, b, out=None):
+    """NumPy's dot: a product of scalars, the inner product of vectors, matrix products, and for N-D arrays the
+    sum over a's last axis and b's second-to-last."""
+    a, b = _array(a, "dot"), _array(b, "dot")
+    if a.ndim == 0 or b.ndim == 0:
+        return _u.multiply(a, b, out=out)
+    b_axis = 0 if b.ndim == 1 else b.ndim - 2
+    if a.shape[-1] != b.shape[b_axis]:
+        raise _not_aligned(a.shape, b.shape, a.ndim - 1, b_axis)
+    a, b = _common(a, b)
+    if a.ndim == 1 and b.ndim == 1:
+        if out is not None:
+            _check_dot_out(out, (), a.dtype)
+        return _reduction._dot_1d(a, b, out)
+    if a.ndim == 1 or b.ndim <= 2:  # where dot and matmul agree (both stack over a's leading axes)
+        if out is not None:
+            _check_dot_out(out, _core.linalg.matmul_shapes(a.shape, b.shape), a.dtype)
+        return matmul(a, b, out=out) if out is not None else matmul(a, b)
+    result = _contract(a, b, [a.ndim - 1], [b.ndim - 2])
+    if out is None:
+        return result
+    _check_dot_out(out, result.shape, result.dtype)
+    copyto(out, result)
+    return out
+
+
+def vdot(a, b):
+    """The dot product of the flattened arrays, conjugating the first (the complex inner product)."""
+    a, b = _array(a, "vdot").ravel(), _array(b, "vdot").ravel()
+    if a.size != b.size:
+        raise ValueError(f"cannot reshape array of size {b.size} into shape ({a.size},)")
+    a, b = _common(a, b)
+    return _core._reduce(_reduction._INDEX["vdot"], a, None, None, None, False, 0.0, b)
+
+
+def inner(a, b):
+    """The sum over the last axes of a and b (a product where either is a scalar)."""
+    a, b = _array(a, "inner"), _array(b, "inner")
+    if a.ndim == 0 or b.ndim == 0:
+        return _u.multiply(a, b)
+    if a.shape[-1] != b.shape[-1]:
+        b_shape = b.shape[-1:] + b.shape[:-1]  # NumPy reports the transposed b it multiplies by
+        raise _not_aligned(a.shape, b_shape, a.ndim - 1, 0)
+    a, b = _common(a, b)
+    if a.ndim == 1 and b.ndim == 1:
+        return _reduction._dot_1d(a, b)
+    return _contract(a, b, [a.ndim - 1], [b.ndim - 1])
+
+
+def outer(a, b, out=None):
+    """a.ravel()[:, None] * b.ravel()[None, :]."""
+    a, b = _array(a, "outer").ravel(), _array(b, "outer").ravel()
+    return _u.multiply(a._expand_dims(1), b._expand_dims(0), out=out)
+
+
+def _tensordot_axes(axes, a, b):
+    try:
+        a_axes, b_axes = axes
+    except TypeError:
+        n = operator.index(axes)
+        if n < 0:
+            raise ValueError("negative dimensions are not allowed")
+        if n > a.ndim or n > b.ndim:
+            raise ValueError("shape-mismatch for sum")
+        return list(range(a.ndim - n, a.ndim)), list(range(n))
+    a_axes = [operator.index(a_axes)] if numpy.ndim(a_axes) == 0 else [operator.index(x) for x in a_axes]
+    b_axes = [operator.index(b_axes)] if numpy.ndim(b_axes) == 0 else [operator.index(x) for x in b_axes]
+    if len(a_axes) != len(b_axes):
+        raise ValueError("shape-mismatch for sum")
+    norm = numpy.lib.array_utils.normalize_axis_index
+    return [norm(x, a.ndim) for x in a_axes], [norm(x, b.ndim) for x in b_axes]
+
+
+def tensordot(a, b, axes=2):
+    """Sums products over the given axes: an int N pairs a's last N axes with b's first N; a pair of sequences
+    names them."""
+    a, b = _array(a, "tensordot"), _array(b, "tensordot")
+    a_axes, b_axes = _tensordot_axes(axes, a, b)
+    for x, y in zip(a_axes, b_axes):
+        if a.shape[x] != b.shape[y]:
+            raise ValueError("shape-mismatch for sum")
+    a, b = _common(a, b)
+    return _contract(a, b, a_axes, b_axes)
+
+
+def kron(a, b):
+    """The Kronecker product: blocks a[i, j, ...] * b, through one broadcast multiply."""
+    a, b = _array(a, "kron"), _array(b, "kron")
+    nd = max(a.ndim, b.ndim)
+    a = a.reshape((1,) * (nd - a.ndim) + a.shape)
+    b = b.reshape((1,) * (nd - b.ndim) + b.shape)
+    a_shape = sum(((s, 1) for s in a.shape), ())
+    b_shape = sum(((1, s) for s in b.shape), ())
+    product = _u.multiply(a.reshape(a_shape), b.reshape(b_shape))
+    return product.reshape(tuple(x * y for x, y in zip(a.shape, b.shape)))
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """The sum along a diagonal, in NumPy's sum dtype (bool and small integers sum as int64/uint64)."""
+    a = _array(a, "trace")
+    return _reduction.sum(a.diagonal(offset, axis1, axis2), -1, dtype, out)

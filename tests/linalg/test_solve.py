@@ -1,0 +1,251 @@
+"""det, slogdet, inv, solve, lstsq, matrix_power, matrix_rank, pinv, tensorsolve and tensorinv against NumPy:
+every dtype (integers computed in float64), stacks and broadcasting, singular matrices, NumPy's errors."""
+
+import os
+import sys
+
+import cuarray as cp
+import numpy as np
+import pytest
+from conftest import make_data
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from linalghelpers import INEXACT, assert_rel, host, random, same_error, tol, well_conditioned
+
+pytestmark = pytest.mark.gpu
+
+ids = [t.name for t in INEXACT]
+SQUARE = [(4, 4), (3, 5, 5), (2, 2, 3, 3), (1, 1), (0, 0), (2, 0, 0), (64, 64)]
+
+
+def _dtype_of(got, want):
+    __tracebackhide__ = True
+    assert isinstance(got, cp.ndarray)
+    assert got.dtype == np.asarray(want).dtype, f"dtype {got.dtype} != {np.asarray(want).dtype}"
+    assert got.shape == np.shape(want), f"shape {got.shape} != {np.shape(want)}"
+
+
+@pytest.mark.parametrize("dtype", INEXACT, ids=ids)
+@pytest.mark.parametrize("shape", SQUARE, ids=str)
+def test_det_and_slogdet(dtype, shape):
+    n = shape[-1]  # scaled so that determinants stay far from overflow in single precision
+    a = (well_conditioned(shape, dtype) / n).astype(dtype) if n else np.zeros(shape, dtype)
+    got, want = cp.linalg.det(cp.asarray(a)), np.linalg.det(a)
+    _dtype_of(got, want)
+    np.testing.assert_allclose(host(got), want, rtol=tol(dtype, 100))
+    sign, logdet = cp.linalg.slogdet(cp.asarray(a))
+    nsign, nlogdet = np.linalg.slogdet(a)
+    _dtype_of(sign, nsign)
+    _dtype_of(logdet, nlogdet)
+    np.testing.assert_allclose(host(sign), nsign, rtol=tol(dtype, 100), atol=tol(dtype, 100))
+    np.testing.assert_allclose(host(logdet), nlogdet, rtol=tol(dtype, 100), atol=tol(dtype, 100))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "bool", "int64"])
+def test_det_of_integers_is_float64(dtype):
+    a = make_data((4, 4), dtype, 3)
+    got, want = cp.linalg.det(cp.asarray(a)), np.linalg.det(a)
+    _dtype_of(got, want)
+    np.testing.assert_allclose(host(got), want, rtol=1e-10, atol=1e-8)
+
+
+def test_det_of_singular_and_permuted_matrices():
+    singular = np.array([[1.0, 2.0], [2.0, 4.0]])
+    assert host(cp.linalg.det(cp.asarray(singular))) == 0.0
+    sign, logdet = cp.linalg.slogdet(cp.asarray(singular))
+    assert host(sign) == 0.0 and host(logdet) == -np.inf
+    p = np.eye(5)[[3, 0, 4, 1, 2]]  # an odd-or-even permutation: the pivots' parity decides the sign
+    assert host(cp.linalg.det(cp.asarray(p))) == pytest.approx(np.linalg.det(p))
+    c = np.diag([1j, 2.0, -1.0]).astype(np.complex128)
+    np.testing.assert_allclose(host(cp.linalg.det(cp.asarray(c))), np.linalg.det(c))
+    np.testing.assert_allclose(host(cp.linalg.slogdet(cp.asarray(c))[0]), np.linalg.slogdet(c)[0])
+
+
+def test_det_lesson_size_float32():
+    a = random((512, 512), "float32", 4)
+    sign, logdet = cp.linalg.slogdet(cp.asarray(a))
+    nsign, nlogdet = np.linalg.slogdet(a.astype(np.float64))
+    assert host(sign) == nsign
+    assert host(logdet) == pytest.approx(nlogdet, rel=1e-4)
+
+
+@pytest.mark.parametrize("dtype", INEXACT, ids=ids)
+@pytest.mark.parametrize("shape", SQUARE, ids=str)
+def test_inv(dtype, shape):
+    a = well_conditioned(shape, dtype) if shape[-1] else np.zeros(shape, dtype)
+    got, want = cp.linalg.inv(cp.asarray(a)), np.linalg.inv(a)
+    _dtype_of(got, want)
+    if a.size:
+        assert_rel(got, want, tol(dtype, 100))
+        n = shape[-1]
+        assert_rel(a @ host(got), np.broadcast_to(np.eye(n), a.shape), tol(dtype, 100))
+
+
+def test_inv_of_views_and_integers():
+    a = well_conditioned((6, 6), "float64")
+    d = cp.asarray(a)
+    assert_rel(cp.linalg.inv(d.T), np.linalg.inv(a.T), 1e-12)
+    assert_rel(cp.linalg.inv(d[::-1, ::-1]), np.linalg.inv(a[::-1, ::-1]), 1e-12)
+    np.testing.assert_array_equal(host(d), a)
+    i = np.array([[2, 1], [1, 3]], np.int32)
+    got = cp.linalg.inv(cp.asarray(i))
+    _dtype_of(got, np.linalg.inv(i))
+    assert_rel(got, np.linalg.inv(i), 1e-14)
+
+
+def test_inv_on_streams():
+    a = well_conditioned((100, 100), "float32")
+    s1, s2 = cp.cuda.Stream(), cp.cuda.Stream()
+    with s1:
+        r1 = cp.linalg.inv(cp.asarray(a))
+    with s2:
+        r2 = cp.linalg.inv(cp.asarray(a))
+    s1.synchronize()
+    s2.synchronize()
+    assert_rel(r1, np.linalg.inv(a.astype(np.float64)), 1e-4)
+    assert_rel(r2, np.linalg.inv(a.astype(np.float64)), 1e-4)
+
+
+def test_singular_matrix_errors_match_numpy():
+    same_error(lambda xp: xp.linalg.inv(xp.asarray(np.zeros((2, 2)))))
+    same_error(lambda xp: xp.linalg.inv(xp.asarray(np.stack([np.eye(2), np.zeros((2, 2))]))))
+    same_error(lambda xp: xp.linalg.solve(xp.asarray(np.zeros((2, 2))), xp.asarray(np.ones(2))))
+    same_error(lambda xp: xp.linalg.solve(xp.asarray([[1.0, 2.0], [2.0, 4.0]]), xp.asarray(np.ones((2, 3)))))
+
+
+@pytest.mark.parametrize(
+    "fn", ["det", "slogdet", "inv", "matrix_power", "cholesky", "eigh", "eigvalsh"])
+def test_square_and_dimension_errors_match_numpy(fn):
+    def call(xp, a):
+        f = getattr(xp.linalg, fn)
+        return f(a, 2) if fn == "matrix_power" else f(a)
+
+    same_error(lambda xp: call(xp, xp.asarray(np.ones((2, 3)))))
+    same_error(lambda xp: call(xp, xp.asarray(np.ones((4, 2, 3)))))
+    same_error(lambda xp: call(xp, xp.asarray(np.ones(3))))
+    if fn != "matrix_power":
+        same_error(lambda xp: call(xp, xp.asarray(np.ones((2, 2), np.float16))))
+
+
+@pytest.mark.parametrize("dtype", INEXACT, ids=ids)
+@pytest.mark.parametrize(
+    "shapes", [((4, 4), (4,)), ((4, 4), (4, 3)), ((3, 4, 4), (4,)), ((3, 4, 4), (3, 4, 2)), ((3, 4, 4), (4, 2)),
+               ((1, 4, 4), (5, 4, 1)), ((0, 0), (0,)), ((0, 0), (0, 3)), ((4, 4), (4, 0))], ids=str)
+def test_solve(dtype, shapes):
+    a = well_conditioned(shapes[0], dtype) if shapes[0][-1] else np.zeros(shapes[0], dtype)
+    b = random(shapes[1], dtype, 3)
+    got, want = cp.linalg.solve(cp.asarray(a), cp.asarray(b)), np.linalg.solve(a, b)
+    _dtype_of(got, want)
+    if want.size:
+        assert_rel(got, want, tol(dtype, 100))
+
+
+def test_solve_mixed_dtypes_and_errors():
+    a = well_conditioned((3, 3), "float32")
+    b = np.arange(3)
+    got, want = cp.linalg.solve(cp.asarray(a), cp.asarray(b)), np.linalg.solve(a, b)
+    _dtype_of(got, want)
+    assert_rel(got, want, 1e-10)
+    same_error(lambda xp: xp.linalg.solve(xp.asarray(np.eye(2)), xp.asarray(np.ones(3))))
+    same_error(lambda xp: xp.linalg.solve(xp.asarray(np.eye(2)), xp.asarray(np.ones((3, 1)))))
+    same_error(lambda xp: xp.linalg.solve(xp.asarray(np.stack([np.eye(2)] * 3)), xp.asarray(np.ones((3, 2)))))
+    same_error(lambda xp: xp.linalg.solve(xp.asarray(np.ones((2, 3))), xp.asarray(np.ones(2))))
+
+
+@pytest.mark.parametrize("dtype", INEXACT, ids=ids)
+@pytest.mark.parametrize("shapes", [((8, 3), (8,)), ((8, 3), (8, 2)), ((3, 8), (3,)), ((5, 5), (5, 2)), ((0, 3), (0,)),
+                                    ((4, 3), (4, 0))], ids=str)
+def test_lstsq(dtype, shapes):
+    a, b = random(shapes[0], dtype, 1), random(shapes[1], dtype, 2)
+    x, res, rank, s = cp.linalg.lstsq(cp.asarray(a), cp.asarray(b))
+    nx, nres, nrank, ns = np.linalg.lstsq(a, b)
+    _dtype_of(x, nx)
+    _dtype_of(res, nres)
+    _dtype_of(s, ns)
+    assert rank == nrank and isinstance(rank, int)
+    if nx.size:
+        assert_rel(x, nx, tol(dtype, 100))
+    if nres.size:
+        np.testing.assert_allclose(host(res), nres, rtol=tol(dtype, 1000))
+    if ns.size:
+        np.testing.assert_allclose(host(s), ns, rtol=tol(dtype, 100))
+
+
+def test_lstsq_rank_deficient_and_errors():
+    a = np.outer(np.arange(1.0, 7.0), np.arange(1.0, 4.0))
+    b = np.arange(6.0)
+    x, res, rank, s = cp.linalg.lstsq(cp.asarray(a), cp.asarray(b))
+    nx, nres, nrank, ns = np.linalg.lstsq(a, b)
+    assert rank == nrank == 1 and res.shape == nres.shape == (0,)
+    assert_rel(x, nx, 1e-10)
+    np.testing.assert_allclose(host(s), ns, atol=1e-12 * ns[0])
+    same_error(lambda xp: xp.linalg.lstsq(xp.asarray(np.ones((2, 2, 2))), xp.asarray(np.ones(2))))
+    same_error(lambda xp: xp.linalg.lstsq(xp.asarray(np.ones((3, 2))), xp.asarray(np.ones(2))))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 7, -1, -2])
+def test_matrix_power(n):
+    a = well_conditioned((2, 4, 4), "float64") / 4
+    got, want = cp.linalg.matrix_power(cp.asarray(a), n), np.linalg.matrix_power(a, n)
+    _dtype_of(got, want)
+    assert_rel(got, want, 1e-11)
+
+
+def test_matrix_power_integers_and_errors():
+    i = make_data((3, 3), "int64", 2) // 10
+    got, want = cp.linalg.matrix_power(cp.asarray(i), 5), np.linalg.matrix_power(i, 5)
+    _dtype_of(got, want)
+    np.testing.assert_array_equal(host(got), want)
+    same_error(lambda xp: xp.linalg.matrix_power(xp.asarray(np.eye(2)), 1.5))
+    same_error(lambda xp: xp.linalg.matrix_power(xp.asarray(np.zeros((2, 2))), -1))
+
+
+@pytest.mark.parametrize("dtype", INEXACT, ids=ids)
+def test_matrix_rank(dtype):
+    full = random((6, 6), dtype, 1)
+    low = (random((6, 2), dtype, 2) @ random((2, 5), dtype, 3)).astype(dtype)
+    stack = np.stack([full[:, :5], low])
+    for a in (full, low, stack, np.zeros((3, 3), dtype)):
+        got, want = cp.linalg.matrix_rank(cp.asarray(a)), np.linalg.matrix_rank(a)
+        np.testing.assert_array_equal(host(got), want)
+    assert cp.linalg.matrix_rank(cp.asarray(low), tol=1e-3) == np.linalg.matrix_rank(low, tol=1e-3)
+    assert host(cp.linalg.matrix_rank(cp.asarray(full), rtol=0.5)) == np.linalg.matrix_rank(full, rtol=0.5)
+    assert cp.linalg.matrix_rank(cp.asarray(np.zeros(3))) == 0
+    assert cp.linalg.matrix_rank(cp.asarray(np.ones(3))) == 1
+    same_error(lambda xp: xp.linalg.matrix_rank(xp.asarray(full), tol=1.0, rtol=1.0))
+
+
+@pytest.mark.parametrize("dtype", INEXACT, ids=ids)
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (2, 5, 3), (0, 3)], ids=str)
+def test_pinv(dtype, shape):
+    a = random(shape, dtype, 1)
+    got, want = cp.linalg.pinv(cp.asarray(a)), np.linalg.pinv(a)
+    _dtype_of(got, want)
+    if want.size:
+        assert_rel(got, want, tol(dtype, 1000))
+
+
+def test_pinv_rank_deficient_and_rtol():
+    low = np.outer(np.arange(1.0, 5.0), np.arange(1.0, 4.0))
+    assert_rel(cp.linalg.pinv(cp.asarray(low)), np.linalg.pinv(low), 1e-10)
+    assert_rel(cp.linalg.pinv(cp.asarray(low), rtol=None), np.linalg.pinv(low, rtol=None), 1e-10)
+    same_error(lambda xp: xp.linalg.pinv(xp.asarray(low), rcond=0.1, rtol=0.1))
+
+
+def test_tensorsolve_and_tensorinv():
+    a = well_conditioned((6, 6), "float64").reshape(6, 2, 3)
+    b = random((6,), "float64", 2)
+    got, want = cp.linalg.tensorsolve(cp.asarray(a), cp.asarray(b)), np.linalg.tensorsolve(a, b)
+    _dtype_of(got, want)
+    assert_rel(got, want, 1e-11)
+    a2 = well_conditioned((24, 24), "float64").reshape(4, 6, 8, 3)
+    got, want = cp.linalg.tensorinv(cp.asarray(a2), 2), np.linalg.tensorinv(a2, 2)
+    _dtype_of(got, want)
+    assert_rel(got, want, 1e-11)
+    a3 = well_conditioned((6, 6), "float64").reshape(2, 3, 6)
+    got, want = (cp.linalg.tensorsolve(cp.asarray(a3), cp.asarray(b), axes=(0, 1)),
+                 np.linalg.tensorsolve(a3, b, axes=(0, 1)))
+    assert_rel(got, want, 1e-11)
+    same_error(lambda xp: xp.linalg.tensorsolve(xp.asarray(np.ones((2, 3))), xp.asarray(np.ones(2))))
+    same_error(lambda xp: xp.linalg.tensorinv(xp.asarray(np.ones((2, 3))), ind=1))
+    same_error(lambda xp: xp.linalg.tensorinv(xp.asarray(np.ones((2, 2))), ind=0))
