@@ -1,0 +1,54 @@
+"""Checks for the lessons' exercises. `pytest examples/exercises` checks the solutions (*_solution.py);
+`EXERCISE=starter pytest examples/exercises` runs the same checks on the starters (*_starter.py), which fail
+with a hint until they are fixed. Tests marked gpu skip where cuarray finds no GPU."""
+
+import importlib.util
+import os
+import pathlib
+
+import cuarray
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "gpu: needs a CUDA device; skipped when cuarray.cuda.is_available() is False")
+
+
+def pytest_collection_modifyitems(config, items):
+    if cuarray.cuda.is_available():
+        return
+    skip = pytest.mark.skip(reason="no CUDA device available (cuarray.cuda.is_available() is False)")
+    for item in items:
+        if HERE in pathlib.Path(item.path).parents and item.get_closest_marker("gpu") is not None:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def exercise_path():
+    """exercise_path(name): the file of exercise `name` that $EXERCISE selects (solution by default)."""
+    variant = os.environ.get("EXERCISE", "solution")
+
+    def path(name):
+        found = HERE / f"{name}_{variant}.py"
+        if not found.is_file():
+            pytest.fail(f"EXERCISE={variant}: no file {found.name}; use EXERCISE=solution or EXERCISE=starter",
+                        pytrace=False)
+        return found
+
+    return path
+
+
+@pytest.fixture
+def load_exercise(exercise_path):
+    """load_exercise(name): the module of exercise `name` that $EXERCISE selects, freshly imported."""
+
+    def load(name):
+        path = exercise_path(name)
+        spec = importlib.util.spec_from_file_location(f"exercise_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    return load

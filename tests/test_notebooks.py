@@ -1,0 +1,131 @@
+"""The lesson notebooks (notebooks/*.ipynb): their format and code without a GPU; on a GPU, every code cell runs in
+order, one fresh process per notebook, through notebooks/run.py."""
+
+import ast
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import cuarray
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RUNNER = ROOT / "notebooks" / "run.py"
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+IDS = [p.stem for p in NOTEBOOKS]
+OPTIONAL_MODULES = ("matplotlib", "scipy")  # imported by some notebooks; not cuarray's dependencies
+TIMEOUT_S = 900
+
+
+def load(path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def sources(cells, kind="code"):
+    return [(i, "".join(c["source"])) for i, c in enumerate(cells) if c["cell_type"] == kind]
+
+
+def imported_modules(path):
+    names = set()
+    for _, src in sources(load(path)["cells"]):
+        for node in ast.walk(ast.parse(src)):
+            if isinstance(node, ast.Import):
+                names.update(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names.add(node.module.split(".")[0])
+    return names
+
+
+def run_notebook(path, *extra, timeout=TIMEOUT_S):
+    env = dict(os.environ)
+    # The child imports the cuarray this test imported, whatever the working directory.
+    package_parent = str(pathlib.Path(cuarray.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
+    return subprocess.run([sys.executable, str(RUNNER), str(path), *extra], env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_one_notebook_per_lesson():
+    numbers = [p.name[:3] for p in NOTEBOOKS]
+    assert numbers == ["00_", "01_", "02_", "03_", "04_"], f"expected notebooks 00_ to 04_ (lessons 000-004), found {numbers}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_notebook_format(path):
+    nb = load(path)
+    assert nb["nbformat"] == 4 and nb["nbformat_minor"] >= 4, f"{path.name}: not nbformat 4"
+    assert nb["metadata"]["kernelspec"]["name"] == "python3", f"{path.name}: kernel is not python3"
+    ids = [c.get("id") for c in nb["cells"]]
+    if nb["nbformat_minor"] >= 5:
+        assert all(isinstance(i, str) and re.fullmatch(r"[A-Za-z0-9_-]{1,64}", i) for i in ids), ids
+        assert len(set(ids)) == len(ids), f"{path.name}: duplicate cell ids"
+    for i, cell in enumerate(nb["cells"]):
+        assert cell["cell_type"] in ("markdown", "code"), f"{path.name} cell {i}: {cell['cell_type']}"
+        assert isinstance(cell["source"], (list, str)) and "".join(cell["source"]).strip(), f"{path.name} cell {i} empty"
+        if cell["cell_type"] == "code":
+            assert cell["outputs"] == [] and cell["execution_count"] is None, f"{path.name} cell {i} stores outputs"
+    kinds = {c["cell_type"] for c in nb["cells"]}
+    assert kinds == {"markdown", "code"}, f"{path.name}: needs both explanations and code"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_code_cells_compile(path):
+    for i, src in sources(load(path)["cells"]):
+        try:
+            compile(src, f"<{path.name} cell {i}>", "exec")
+        except SyntaxError as error:  # IPython magics (%timeit, !cmd) land here too
+            pytest.fail(f"{path.name} cell {i} is not plain Python: {error}\n{src}", pytrace=False)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_code_uses_cuarray_not_cupy(path):
+    cells = sources(load(path)["cells"])
+    offending = [(i, line) for i, src in cells for line in src.splitlines() if re.search(r"\bcupyx?\b", line)]
+    assert not offending, f"{path.name} uses CuPy's module names: {offending}"
+    assert any("import cuarray as cp" in src for _, src in cells), f"{path.name} never imports cuarray as cp"
+
+
+def test_runner_reports_the_failing_cell(tmp_path):
+    pytest.importorskip("matplotlib")
+    cells = [
+        {"cell_type": "code", "source": ["x = 41\n", "x += 1"], "outputs": [], "execution_count": None, "metadata": {}},
+        {"cell_type": "markdown", "source": ["text"], "metadata": {}},
+        {"cell_type": "code", "source": "import matplotlib.pyplot as plt\nplt.plot([x])\nplt.show()", "outputs": [],
+         "execution_count": None, "metadata": {}},
+        {"cell_type": "code", "source": "print('value', x)\nraise ValueError(f'boom {x}')", "outputs": [],
+         "execution_count": None, "metadata": {}},
+        {"cell_type": "code", "source": "print('not reached')", "outputs": [], "execution_count": None, "metadata": {}},
+    ]
+    path = tmp_path / "t.ipynb"
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}))
+    result = run_notebook(path, "--figures", str(tmp_path / "figs"), timeout=120)
+    assert result.returncode == 1, result
+    assert "value 42" in result.stdout and "not reached" not in result.stdout
+    assert "t.ipynb: cell 3 raised" in result.stderr and "raise ValueError(f'boom {x}')" in result.stderr
+    assert "ValueError: boom 42" in result.stderr
+    assert [p.name for p in (tmp_path / "figs").iterdir()] == ["t_cell02_fig0.png"]
+
+    path.write_text(json.dumps({"cells": cells[:3], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}))
+    result = run_notebook(path, timeout=120)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_notebook_runs(path, tmp_path):
+    for name in OPTIONAL_MODULES:
+        if name in imported_modules(path):
+            pytest.importorskip(name)
+    try:
+        result = run_notebook(path, "--figures", str(tmp_path))
+    except subprocess.TimeoutExpired as error:
+        output = error.stdout.decode() if isinstance(error.stdout, bytes) else error.stdout
+        pytest.fail(f"{path.name} did not finish in {TIMEOUT_S} s; output so far:\n{output}", pytrace=False)
+    if result.returncode != 0:
+        pytest.fail(f"{result.stderr}\n--- last output:\n{result.stdout[-3000:]}", pytrace=False)
+    shows = sum(src.count("plt.show()") for _, src in sources(load(path)["cells"]))
+    figures = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert len(figures) == shows, f"{path.name}: {shows} plt.show() calls but figures {figures}"
