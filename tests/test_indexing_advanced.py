@@ -358,7 +358,8 @@ def test_take_errors():
 def test_put(mode):
     a = make_data((3, 4), np.int32)
     x = cp.asarray(a)
-    ind = [0, 5, -1] if mode == "raise" else [0, 15, -20]
+    # No two indices land on one element (which value would win is not defined): clip sends -20 to 0.
+    ind = [0, 5, -1] if mode == "raise" else [0, 15, -20] if mode == "wrap" else [1, 15, -20]
     np.put(a, ind, [7, 8, 9], mode=mode)
     cp.put(x, ind, [7, 8, 9], mode=mode)
     assert_same(x, a)
@@ -443,7 +444,7 @@ def test_histogram(dtype):
         expected, expected_edges = np.histogram(a, **kwargs)
         assert_same(counts, expected)
         # float16 edges: NumPy's linspace rounds through float16 arithmetic, so they may differ by one ulp.
-        assert_same(edges, expected_edges, **({"rtol": 1e-3} if dtype == "float16" else {}))
+        assert_same(edges, expected_edges, **({"rtol": 2e-3} if dtype == "float16" else {}))
 
 
 @pytest.mark.gpu

@@ -269,7 +269,8 @@ std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
   void* u_ptr = nullptr;
   void* v_ptr = nullptr;
   Infos infos(s.count);
-  bool polar = q >= kPolarMinimum;
+  // Values only: gesvd. cuSOLVER's gesvdp fails without vectors (CUSOLVER_STATUS_EXECUTION_FAILED on an H200).
+  bool polar = compute_uv && q >= kPolarMinimum;
   if (polar) {
     Array pristine = tall_copy();  // gesvdp destroys X; a matrix it cannot do accurately is done again
     if (compute_uv) v = column_major_stack(s.batch, q, q, t);
