@@ -101,6 +101,20 @@ def test_scan_many_tiles_and_rows(shape, axis, dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int8", "complex128", "float16"])
+@pytest.mark.parametrize("start", [0, 1, 3])
+def test_scan_long_rows_vector_and_scalar_paths(dtype, start):
+    """Rows of more than 32 tiles (look-back beyond one window, packed and split tile status), read and
+    written with vector accesses (start 0) or element by element (views that are not aligned)."""
+    full = make_data(600_007, dtype, seed=5)  # sums of these are exact in every order
+    a, x = full[start:], cp.asarray(full)[start:]
+    out = "float64" if dtype == "float16" else None
+    assert_same(cp.cumsum(x, dtype=out), np.cumsum(a, dtype=out))
+    two = np.stack([full[:300_001], full[1:300_002]])  # the second row starts unaligned: element by element
+    assert_same(cp.cumsum(cp.asarray(two), axis=1, dtype=out), np.cumsum(two, axis=1, dtype=out))
+
+
+@pytest.mark.gpu
 def test_cumsum_large_float32_matches_float64_reference():
     a = np.random.default_rng(0).random(3_000_001).astype(np.float32)
     got = cp.cumsum(cp.asarray(a)).get()

@@ -72,6 +72,18 @@ def test_sort_and_stable_argsort(dtype, n):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float32", "int64", "uint8", "complex128"])
+def test_radix_rows_of_many_tiles(dtype):
+    """Rows of more than one look-back window of tiles, and several such rows."""
+    a = sort_data(400_003, dtype, seed=6)
+    x = cp.asarray(a)
+    assert_same(cp.sort(x), np.sort(a, kind="stable"))
+    assert_same(cp.argsort(x), np.argsort(a, kind="stable"))
+    b = a[:3 * 100_001].reshape(3, 100_001)
+    assert_same(cp.argsort(cp.asarray(b), axis=1), np.argsort(b, axis=1, kind="stable"))
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "float16", "float32", "float64", "complex64"])
 def test_values_keep_their_bits(dtype):
     """-0.0 and 0.0 tie (NumPy's stable order keeps them as they came); NaNs keep their payload and sign."""

@@ -3,15 +3,27 @@
 //
 // Note [Single-pass scan]
 // Each block takes the next tile from a global counter (so every tile it waits on belongs to a block that
-// started earlier), scans it, publishes its aggregate (flag 1) and then, once it has combined its
-// predecessors', its inclusive prefix (flag 2). Warp 0 looks back 32 tiles at a time: the nearest tile with
-// a prefix ends the walk. Values are stored before a fence and the flag after it; readers spin on the
-// flag, fence, and read values from L2. Tiles never span rows; a row's first tile needs no look-back.
+// started earlier and will finish), scans it, publishes its aggregate (flag 1) and then, once it has
+// combined its predecessors', its inclusive prefix (flag 2). Warp 0 looks back 32 tiles at a time: the
+// nearest tile with a prefix ends the walk. How fast prefixes travel down the row bounds the whole scan
+// (about 32 tiles per round trip to L2), so tiles are large: kScanBlock threads of kScanChunks chunks,
+// 128 bytes of accumulators per thread. A 4-byte accumulator shares one 64-bit word with its flag, so a
+// look-back read is one load; wider ones are stored before a fence and the flag after it, and readers spin
+// on the flag, fence, and read the value from L2. Tiles never span rows; a row's first tile needs no
+// look-back.
+//
+// Note [Scan chunks]
+// A warp scans 32 * kScanChunks * V consecutive elements of its tile as kScanChunks chunks; in a chunk,
+// lane l holds the V consecutive elements from l * V (V = 16 / sizeof(C): one 16-byte vector of
+// accumulators). A lane scans its V elements alone, then one warp scan of the lanes' totals places them,
+// so shuffles cost 7 / V per element. Contiguous, aligned rows move each lane's V elements as one vector
+// access; others fall back to V strided scalar accesses.
 #pragma once
 
 #include "cuarray/cast.cuh"
 #include "cuarray/complex.cuh"
 #include "cuarray/strided.cuh"
+#include "cuarray/vector.cuh"
 #include "cuarray/warp.cuh"
 
 namespace ca {
@@ -27,69 +39,124 @@ template <class T> __device__ __forceinline__ bool is_nan_value(T x) {
 // An input element as the accumulator type C: cast to the output type O first, as NumPy casts the input
 // to the loop type; the nan- variants read NaN as the identity.
 template <class C, class O, class Op, bool SkipNan, class T>
-__device__ __forceinline__ C scan_load(const char* p) {
-  T x = *reinterpret_cast<const T*>(p);
+__device__ __forceinline__ C scan_value(T x) {
   if constexpr (SkipNan) {
     if (is_nan_value(x)) return Op::template identity<C>();
   }
   return cast<C>(cast<O>(x));
 }
 
+template <class T, class O, class C, class Op, bool SkipNan>
+__device__ __forceinline__ C scan_load(const char* p) {
+  return scan_value<C, O, Op, SkipNan>(*reinterpret_cast<const T*>(p));
+}
+
+// ---- look-back status (Note [Single-pass scan]) ----
+
+constexpr int kScanAggregate = 1, kScanPrefix = 2;
+
+// One 64-bit word per tile: the flag in the high half, the accumulator's bits in the low half.
+template <class C> struct PackedScanStatus {
+  static_assert(sizeof(C) == 4, "a packed status holds a 4-byte accumulator");
+  union Bits {
+    C value;
+    unsigned bits;
+  };
+  unsigned long long* words;
+  __device__ void publish(long long tile, int flag, C value) {
+    Bits b;
+    b.value = value;
+    const unsigned long long w = (static_cast<unsigned long long>(flag) << 32) | b.bits;
+    reinterpret_cast<volatile unsigned long long*>(words)[tile] = w;
+  }
+  __device__ int read(long long tile, C& value) {  // spins until the tile has published
+    unsigned long long w;
+    do {
+      w = reinterpret_cast<volatile unsigned long long*>(words)[tile];
+    } while ((w >> 32) == 0);
+    Bits b;
+    b.bits = static_cast<unsigned>(w);
+    value = b.value;
+    return static_cast<int>(w >> 32);
+  }
+};
+
+// A flag per tile, and the aggregate and the prefix in arrays of their own, ordered by fences.
+template <class C> struct SplitScanStatus {
+  int* flags;
+  C* aggregates;
+  C* prefixes;
+  __device__ void publish(long long tile, int flag, C value) {
+    (flag == kScanPrefix ? prefixes : aggregates)[tile] = value;
+    __threadfence();
+    reinterpret_cast<volatile int*>(flags)[tile] = flag;
+  }
+  __device__ int read(long long tile, C& value) {
+    int f;
+    do {
+      f = reinterpret_cast<volatile int*>(flags)[tile];
+    } while (f == 0);
+    __threadfence();
+    value = load_cg((f == kScanPrefix ? prefixes : aggregates) + tile);
+    return f;
+  }
+};
+
+template <class C> constexpr bool kPackedScanStatus = sizeof(C) <= 4;
+
+// The status of `tiles` tiles in `scratch`, laid out as the host sized it (ops/scan.cpp): packed words, or
+// flags (padded to 16 bytes), aggregates, prefixes. Only the words or the flags need zeroing.
+template <class C> __device__ __forceinline__ auto scan_status(char* scratch, long long tiles) {
+  if constexpr (kPackedScanStatus<C>) {
+    return PackedScanStatus<C>{reinterpret_cast<unsigned long long*>(scratch)};
+  } else {
+    C* aggregates = reinterpret_cast<C*>(scratch + (4 * tiles + 15) / 16 * 16);
+    return SplitScanStatus<C>{reinterpret_cast<int*>(scratch), aggregates, aggregates + tiles};
+  }
+}
+
 // Warp 0 of tile `tile` (the t-th of its row) combines its predecessors' values; returns the exclusive
 // prefix in every lane and publishes the tile's inclusive prefix. Note [Single-pass scan].
-template <class Op, class C>
-__device__ C scan_lookback(long long tile, long long t, C aggregate, int* flags, C* aggregates, C* prefixes) {
+template <class Op, class C, class Status>
+__device__ C scan_lookback(long long tile, long long t, C aggregate, Status status) {
   const int lane = lane_id();
-  volatile int* vflags = flags;
   if (t == 0) {
-    if (lane == 0) {
-      prefixes[tile] = aggregate;
-      __threadfence();
-      vflags[tile] = 2;
-    }
+    if (lane == 0) status.publish(tile, kScanPrefix, aggregate);
     return Op::template identity<C>();
   }
-  if (lane == 0) {
-    aggregates[tile] = aggregate;
-    __threadfence();
-    vflags[tile] = 1;
-  }
+  if (lane == 0) status.publish(tile, kScanAggregate, aggregate);
   C exclusive = Op::template identity<C>();
   for (long long p = t - 1;; p -= 32) {
     const long long q = p - lane;  // index of the examined tile within the row
-    int f = 2;
+    int f = kScanPrefix;
     C value = Op::template identity<C>();
-    if (q >= 0) {
-      const long long g = tile - t + q;
-      do {
-        f = vflags[g];
-      } while (f == 0);
-      __threadfence();
-      value = f == 2 ? load_cg(prefixes + g) : load_cg(aggregates + g);
-    }
-    const unsigned done = __ballot_sync(kFullWarp, f == 2);
+    if (q >= 0) f = status.read(tile - t + q, value);
+    const unsigned done = __ballot_sync(kFullWarp, f == kScanPrefix);
     if (done && lane > __ffs(done) - 1) value = Op::template identity<C>();
     exclusive = Op::apply(exclusive, warp_reduce<Op>(value));
     if (done) break;
   }
-  if (lane == 0) {
-    prefixes[tile] = Op::apply(exclusive, aggregate);
-    __threadfence();
-    vflags[tile] = 2;
-  }
+  if (lane == 0) status.publish(tile, kScanPrefix, Op::apply(exclusive, aggregate));
   return exclusive;
 }
 
+// ---- tiles (Note [Scan chunks]) ----
+
 constexpr int kScanBlock = 256;
-constexpr int kScanItems = 8;  // per thread: a tile is 2048 elements of one row
+constexpr int kScanChunks = 8;
+template <class C> constexpr int scan_vector = sizeof(C) >= 16 ? 1 : 16 / static_cast<int>(sizeof(C));
+// A tile: kScanBlock * kScanChunks * scan_vector<C> elements of one row (ops/scan.cpp sizes it the same).
+template <class C> constexpr int scan_tile = kScanBlock * kScanChunks * scan_vector<C>;
 
 // Rows of `n` elements; element i of row r is at in + off_in(r) + i * in_step (bytes), likewise out.
-// Launched with kScanBlock threads and one block per tile (tiles_per_row for each row).
+// `vector`: every row is contiguous and aligned to scan_vector<C> elements of T and of O. Launched with
+// kScanBlock threads and one block per tile (tiles_per_row for each row, `tiles` in all); `scratch` holds
+// the tiles' status (scan_status) and `counter` the next tile to take, both zeroed.
 template <class T, class O, class C, class Op, bool SkipNan, int N>
 __device__ void scan_tiles(const char* in, char* out, const Strided<N, 2>& rows, long long n, long long in_step,
-                           long long out_step, long long tiles_per_row, int* flags, C* aggregates, C* prefixes,
+                           long long out_step, bool vector, long long tiles_per_row, long long tiles, char* scratch,
                            unsigned long long* counter) {
-  constexpr int kWarps = kScanBlock / 32;
+  constexpr int V = scan_vector<C>, kWarps = kScanBlock / 32;
   __shared__ long long s_tile;
   __shared__ C s_warp[kWarps];
   __shared__ C s_prefix;
@@ -101,17 +168,38 @@ __device__ void scan_tiles(const char* in, char* out, const Strided<N, 2>& rows,
   const char* src = in + off[0];
   char* dst = out + off[1];
   const int lane = lane_id(), warp = warp_id();
-  const long long start = t * (kScanBlock * kScanItems) + static_cast<long long>(warp) * 32 * kScanItems;
+  // Element v of this lane in chunk c is first + c * 32 * V + v.
+  const long long first = t * scan_tile<C> + (static_cast<long long>(warp) * kScanChunks * 32 + lane) * V;
 
-  // Each warp scans its 32 * kScanItems consecutive elements, 32 at a time, carrying the running value.
-  C v[kScanItems];
+  // Load every chunk first, so that all of the thread's loads are in flight together.
+  C v[kScanChunks][V];
+#pragma unroll
+  for (int c = 0; c < kScanChunks; ++c) {
+    const long long i = first + c * 32 * V;
+    if (vector && i + V <= n) {
+      T x[V];
+      load<V, true, T, T>(reinterpret_cast<const T*>(src) + i, x);
+#pragma unroll
+      for (int e = 0; e < V; ++e) v[c][e] = scan_value<C, O, Op, SkipNan>(x[e]);
+    } else {
+#pragma unroll
+      for (int e = 0; e < V; ++e)
+        v[c][e] = i + e < n ? scan_load<T, O, C, Op, SkipNan>(src + (i + e) * in_step) : Op::template identity<C>();
+    }
+  }
+
+  // Scan each chunk (lane alone, then across the warp), carrying the warp's running value.
   C carry = Op::template identity<C>();
 #pragma unroll
-  for (int k = 0; k < kScanItems; ++k) {
-    const long long i = start + k * 32 + lane;
-    C x = i < n ? scan_load<C, O, Op, SkipNan, T>(src + i * in_step) : Op::template identity<C>();
-    v[k] = Op::apply(carry, warp_inclusive_scan<Op>(x));
-    carry = shfl_idx(v[k], 31);
+  for (int c = 0; c < kScanChunks; ++c) {
+#pragma unroll
+    for (int e = 1; e < V; ++e) v[c][e] = Op::apply(v[c][e - 1], v[c][e]);
+    const C inclusive = warp_inclusive_scan<Op>(v[c][V - 1]);
+    C before = shfl_up(inclusive, 1);
+    before = lane == 0 ? carry : Op::apply(carry, before);
+#pragma unroll
+    for (int e = 0; e < V; ++e) v[c][e] = Op::apply(before, v[c][e]);
+    carry = Op::apply(carry, shfl_idx(inclusive, 31));
   }
   if (lane == 0) s_warp[warp] = carry;
   __syncthreads();
@@ -123,15 +211,24 @@ __device__ void scan_tiles(const char* in, char* out, const Strided<N, 2>& rows,
     aggregate = Op::apply(aggregate, s);
   }
   if (warp == 0) {
-    C exclusive = scan_lookback<Op>(tile, t, aggregate, flags, aggregates, prefixes);
+    C exclusive = scan_lookback<Op>(tile, t, aggregate, scan_status<C>(scratch, tiles));
     if (lane == 0) s_prefix = exclusive;
   }
   __syncthreads();
   const C prefix = Op::apply(s_prefix, before);
 #pragma unroll
-  for (int k = 0; k < kScanItems; ++k) {
-    const long long i = start + k * 32 + lane;
-    if (i < n) *reinterpret_cast<O*>(dst + i * out_step) = cast<O>(Op::apply(prefix, v[k]));
+  for (int c = 0; c < kScanChunks; ++c) {
+    const long long i = first + c * 32 * V;
+    O y[V];
+#pragma unroll
+    for (int e = 0; e < V; ++e) y[e] = cast<O>(Op::apply(prefix, v[c][e]));
+    if (vector && i + V <= n) {
+      store<V, true, O, O>(reinterpret_cast<O*>(dst) + i, y);
+    } else {
+#pragma unroll
+      for (int e = 0; e < V; ++e)
+        if (i + e < n) *reinterpret_cast<O*>(dst + (i + e) * out_step) = y[e];
+    }
   }
 }
 
@@ -144,7 +241,7 @@ __device__ void scan_rows(const char* in, char* out, const Strided<N, 2>& rows, 
     offsets<long long, N, 2>(rows, r, off);
     C acc = Op::template identity<C>();
     for (long long i = 0; i < n; ++i) {
-      acc = Op::apply(acc, scan_load<C, O, Op, SkipNan, T>(in + off[0] + i * in_step));
+      acc = Op::apply(acc, scan_load<T, O, C, Op, SkipNan>(in + off[0] + i * in_step));
       *reinterpret_cast<O*>(out + off[1] + i * out_step) = cast<O>(acc);
     }
   }

@@ -11,13 +11,19 @@
 // extra top bits (real is NaN, imaginary is NaN) above the real and imaginary parts' keys.
 //
 // Note [Radix sort pass]
+// One histogram kernel counts every pass's digits in a single read of the keys (blocks count a span of a
+// row into shared counters, then add them to the row's); then one kernel per nontrivial digit scatters.
 // Each block takes the next tile (kRadixBlock * items keys of one row) from a global counter and ranks its
 // keys by digit: warps rank their keys 32 at a time with ballots on the digit's bits (peers with the same
 // digit in lower lanes come first), into per-warp counters; a scan over warps and digits gives every key
-// its place in the tile. Thread d publishes the tile's count of digit d (flag A), looks back over earlier
-// tiles of the row for the count before it (stopping at an inclusive count, flag P) and publishes that
-// (flag P). Keys are staged in shared memory in their sorted order and written out from there, so each
-// digit's run is stored contiguously. Every pass is stable, so the passes together are.
+// its place in the tile. Thread d publishes the tile's count of digit d (flag A), stages the keys in shared
+// memory in sorted order, and looks back over earlier tiles of the row for the count before it, reading
+// kRadixWindow of their status words at once and stopping at the nearest inclusive count (flag P); then it
+// publishes its own inclusive count (flag P). Reading a window at a time matters: P flags travel down the
+// row only as fast as a look-back can reach the last one, which one status at a time made the limit on
+// the whole pass. Every tile a block waits on was taken earlier, by a block already running, so the waits
+// end. Keys are written from the stage, so each digit's run is stored contiguously. Every pass is stable,
+// so the passes together are.
 #pragma once
 
 #include "cuarray/strided.cuh"
@@ -160,29 +166,48 @@ __device__ void segment_sort(const T* in, T* keys_out, long long* idx_out, long 
 
 constexpr int kRadixBlock = 256;
 constexpr unsigned kRadixFlagA = 1u << 30, kRadixFlagP = 2u << 30, kRadixCount = (1u << 30) - 1;
+constexpr int kRadixWindow = 16;  // earlier tiles a digit's thread reads at once when it looks back
+constexpr int kHistogramSpan = 256 * kRadixBlock;  // keys of one row per histogram block
 
-template <class T> constexpr int radix_items = sizeof(T) <= 4 ? 16 : 8;  // keys per thread
+template <class T> constexpr int radix_items = sizeof(T) <= 4 ? 16 : sizeof(T) == 8 ? 12 : 8;  // keys per thread
+// Blocks of radix_pass per SM that its launch bounds ask registers for: 4 (64 registers, a few spilled) keep
+// enough 4-byte keys loading while other blocks rank or wait; wider keys need more registers.
+template <class T> constexpr int radix_min_blocks = sizeof(T) <= 4 ? 4 : 3;
 
-// hist[row][pass][digit] += the count of each digit of every pass, for one tile per block.
+// hist[row][pass][digit] += the count of each digit of every pass, for kHistogramSpan keys of one row per
+// block (blocks_per_row blocks to a row). Lanes count into kCopies copies of the counters in turn, so that
+// keys sharing a digit (the top byte of floats of one magnitude, say) contend less for one counter.
 template <class T>
-__device__ void radix_histogram(const T* keys, long long n, long long tiles_per_row, unsigned* hist) {
-  constexpr int kPasses = radix_digits<T>::value, kTile = kRadixBlock * radix_items<T>;
-  __shared__ unsigned counts[kPasses * 256];
-  for (int e = threadIdx.x; e < kPasses * 256; e += kRadixBlock) counts[e] = 0;
+__device__ void radix_histogram(const T* keys, long long n, long long blocks_per_row, unsigned* hist) {
+  constexpr int kPasses = radix_digits<T>::value, kBatch = 8;
+  constexpr int kCopies = 8192 / (kPasses * 256) > 8 ? 8 : (8192 / (kPasses * 256) < 1 ? 1 : 8192 / (kPasses * 256));
+  __shared__ unsigned counts[kCopies][kPasses * 256];
+  for (int e = threadIdx.x; e < kCopies * kPasses * 256; e += kRadixBlock) (&counts[0][0])[e] = 0;
   __syncthreads();
-  const long long row = blockIdx.x / tiles_per_row, t = blockIdx.x - row * tiles_per_row;
+  const long long row = blockIdx.x / blocks_per_row, b = blockIdx.x - row * blocks_per_row;
+  const long long end = (b + 1) * kHistogramSpan < n ? (b + 1) * kHistogramSpan : n;
   const T* src = keys + row * n;
-  for (int k = 0; k < radix_items<T>; ++k) {
-    const long long i = t * kTile + k * kRadixBlock + threadIdx.x;
-    if (i >= n) break;
-    const T x = src[i];
+  unsigned* mine = counts[lane_id() % kCopies];
+  for (long long i0 = b * kHistogramSpan + threadIdx.x; i0 < end; i0 += kBatch * kRadixBlock) {
+    T x[kBatch];  // loaded together, then counted
 #pragma unroll
-    for (int p = 0; p < kPasses; ++p) atomicAdd(&counts[p * 256 + radix_digit(x, p)], 1u);
+    for (int k = 0; k < kBatch; ++k)
+      if (i0 + k * kRadixBlock < end) x[k] = src[i0 + k * kRadixBlock];
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      if (i0 + k * kRadixBlock >= end) break;
+#pragma unroll
+      for (int p = 0; p < kPasses; ++p) atomicAdd(&mine[p * 256 + radix_digit(x[k], p)], 1u);
+    }
   }
   __syncthreads();
   unsigned* out = hist + row * kPasses * 256;
-  for (int e = threadIdx.x; e < kPasses * 256; e += kRadixBlock)
-    if (counts[e]) atomicAdd(out + e, counts[e]);
+  for (int e = threadIdx.x; e < kPasses * 256; e += kRadixBlock) {
+    unsigned c = 0;
+#pragma unroll
+    for (int k = 0; k < kCopies; ++k) c += counts[k][e];
+    if (c) atomicAdd(out + e, c);
+  }
 }
 
 // In place: each (row, pass) histogram becomes its exclusive scan (where each digit's keys start in the
@@ -198,6 +223,26 @@ __device__ inline void radix_offsets(unsigned* hist, long long n, int passes, un
   if (c != 0 && c != static_cast<unsigned long long>(n)) atomicOr(nontrivial + blockIdx.x % passes, 1u);
 }
 
+// The count of digit d in the tiles of the row before `tile` (the t-th of its row), from their status
+// words (flag | count); kRadixWindow tiles are read at once, and the nearest inclusive count (flag P) ends
+// the walk. A status of 0 is a tile whose block has started (tiles are taken in order) but not yet counted.
+__device__ __forceinline__ unsigned radix_lookback(const unsigned* status, long long tile, long long t, int d) {
+  const volatile unsigned* vstatus = status;
+  const long long row_first = tile - t;
+  unsigned before = 0;
+  for (long long p = tile - 1;; p -= kRadixWindow) {
+    unsigned s[kRadixWindow];
+#pragma unroll
+    for (int j = 0; j < kRadixWindow; ++j) s[j] = p - j >= row_first ? vstatus[(p - j) * 256 + d] : kRadixFlagP;
+#pragma unroll
+    for (int j = 0; j < kRadixWindow; ++j) {
+      while (s[j] == 0) s[j] = vstatus[(p - j) * 256 + d];
+      before += s[j] & kRadixCount;
+      if (s[j] & kRadixFlagP) return before;
+    }
+  }
+}
+
 // One pass: scatters keys (and int64 values: read, or the keys' original indices when Iota) by digit `pass`.
 // offsets: the row-major [row][passes][256] exclusive digit starts; status: [tiles][256], zeroed.
 template <class T, bool Values, bool Iota>
@@ -209,7 +254,7 @@ __device__ void radix_pass(const T* keys_in, T* keys_out, const long long* vals_
   __shared__ alignas(16) unsigned char stage[kStage];
   __shared__ unsigned warp_counts[kWarps][256];
   __shared__ unsigned digit_start[256];
-  __shared__ long long digit_base[256];
+  __shared__ long long digit_shift[256];  // a staged key's slot + digit_shift[its digit] = its place in keys_out
   __shared__ unsigned scratch[kWarps];
   __shared__ long long s_tile;
   T* skeys = reinterpret_cast<T*>(stage);
@@ -220,17 +265,21 @@ __device__ void radix_pass(const T* keys_in, T* keys_out, const long long* vals_
   for (int e = lane; e < 256; e += 32) warp_counts[warp][e] = 0;
   __syncthreads();
   const long long tile = s_tile, row = tile / tiles_per_row, t = tile - row * tiles_per_row;
-  const long long first = t * kTile + static_cast<long long>(warp) * 32 * kItems;  // this warp's keys
-  const T* src = keys_in + row * n;
+  const int in_tile = static_cast<int>(n - t * kTile < kTile ? n - t * kTile : kTile);
+  // Key j of this thread is the tile's key warp * 32 * kItems + j * 32 + lane; it exists when j * 32 < limit.
+  const int limit = in_tile - warp * 32 * kItems - lane;
+  const long long first = row * n + t * kTile + warp * 32 * kItems + lane;  // key 0 in the row-major input
 
-  // Rank each key among the warp's keys with the same digit (Note [Radix sort pass]).
+  // Load the thread's keys together, then rank each among the warp's keys with the same digit (Note [Radix
+  // sort pass]).
   T key[kItems];
+#pragma unroll
+  for (int j = 0; j < kItems; ++j)
+    if (j * 32 < limit) key[j] = keys_in[first + j * 32];
   unsigned rank[kItems];
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
-    const long long i = first + j * 32 + lane;
-    const bool valid = i < n;
-    if (valid) key[j] = src[i];
+    const bool valid = j * 32 < limit;
     const unsigned d = valid ? radix_digit(key[j], pass) : 0u;
     unsigned peers = __ballot_sync(kFullWarp, valid);
 #pragma unroll
@@ -260,34 +309,29 @@ __device__ void radix_pass(const T* keys_in, T* keys_out, const long long* vals_
   volatile unsigned* vstatus = status;
   vstatus[tile * 256 + d0] = (t == 0 ? kRadixFlagP : kRadixFlagA) | count;
   unsigned tile_total;
-  digit_start[d0] = block_exclusive_scan<SumOp, kRadixBlock>(count, scratch, tile_total);
-
-  // Look back over the row's earlier tiles for the keys of digit d0 before this tile.
-  unsigned before = 0;
-  if (t > 0) {
-    for (long long p = tile - 1;; --p) {
-      unsigned s;
-      do {
-        s = vstatus[p * 256 + d0];
-      } while (s == 0);
-      before += s & kRadixCount;
-      if (s & kRadixFlagP) break;
-    }
-    vstatus[tile * 256 + d0] = kRadixFlagP | (before + count);
-  }
-  digit_base[d0] = row * n + offsets[(row * passes + pass) * 256 + d0] + before;
+  const unsigned start = block_exclusive_scan<SumOp, kRadixBlock>(count, scratch, tile_total);
+  digit_start[d0] = start;
   __syncthreads();
 
-  // Stage the keys in sorted order, then write each digit's run to its place.
+  // Stage the keys in sorted order; their registers are free while the look-back waits.
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
-    if (first + j * 32 + lane >= n) continue;
+    if (j * 32 >= limit) continue;
     const unsigned d = radix_digit(key[j], pass);
     rank[j] += digit_start[d] + warp_counts[warp][d];
     skeys[rank[j]] = key[j];
   }
+
+  // The keys of digit d0 in earlier tiles of the row; then this tile's inclusive count.
+  unsigned before = 0;
+  if (t > 0) {
+    before = radix_lookback(status, tile, t, d0);
+    vstatus[tile * 256 + d0] = kRadixFlagP | (before + count);
+  }
+  digit_shift[d0] = row * n + offsets[(row * passes + pass) * 256 + d0] + before - start;
   __syncthreads();
-  const int in_tile = static_cast<int>(n - t * kTile < kTile ? n - t * kTile : kTile);
+
+  // Write each digit's run to its place, in order.
   unsigned char slot_digit[kItems];
 #pragma unroll
   for (int k = 0; k < kItems; ++k) {
@@ -296,23 +340,21 @@ __device__ void radix_pass(const T* keys_in, T* keys_out, const long long* vals_
     const T x = skeys[i];
     const unsigned d = radix_digit(x, pass);
     slot_digit[k] = static_cast<unsigned char>(d);
-    keys_out[digit_base[d] + i - digit_start[d]] = x;
+    keys_out[digit_shift[d] + i] = x;
   }
   if constexpr (Values) {
     __syncthreads();  // the stage is reused for the values
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
-      const long long i = first + j * 32 + lane;
-      if (i >= n) continue;
-      svals[rank[j]] = Iota ? i : vals_in[row * n + i];
+      if (j * 32 >= limit) continue;
+      svals[rank[j]] = Iota ? first - row * n + j * 32 : vals_in[first + j * 32];
     }
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < kItems; ++k) {
       const int i = k * kRadixBlock + threadIdx.x;
       if (i >= in_tile) continue;
-      const unsigned d = slot_digit[k];
-      vals_out[digit_base[d] + i - digit_start[d]] = svals[i];
+      vals_out[digit_shift[slot_digit[k]] + i] = svals[i];
     }
   }
 }

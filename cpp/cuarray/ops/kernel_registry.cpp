@@ -46,9 +46,9 @@ jit::Kernel find_kernel(const WideKey& key) { return wide.find(key); }
 void store_kernel(const WideKey& key, jit::Kernel kernel) { wide.store(key, kernel); }
 
 KernelSource kernel_source(const char* header, const std::string& name, const std::string& params,
-                           const std::string& body) {
-  return {std::string("#include \"cuarray/") + header + "\"\nextern \"C\" __global__ void " + name + "(" + params +
-              ") {\n  " + body + "\n}\n",
+                           const std::string& body, const std::string& bounds) {
+  return {std::string("#include \"cuarray/") + header + "\"\nextern \"C\" __global__ void " +
+              (bounds.empty() ? "" : bounds + " ") + name + "(" + params + ") {\n  " + body + "\n}\n",
           name};
 }
 

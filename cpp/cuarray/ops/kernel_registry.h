@@ -62,9 +62,9 @@ jit::Kernel cached_kernel(const KernelKey& key, MakeSource&& make) {
 }
 
 // A one-kernel program: includes `header` (in kernels/) and defines
-// `extern "C" __global__ void name(params) { body }`.
+// `extern "C" __global__ void <bounds> name(params) { body }`; `bounds` is empty or a __launch_bounds__(...).
 KernelSource kernel_source(const char* header, const std::string& name, const std::string& params,
-                           const std::string& body);
+                           const std::string& body, const std::string& bounds = "");
 
 // "int" or "long long": the index type of a kernel for a wide or narrow iteration space.
 inline const char* index_type(bool wide) { return wide ? "long long" : "int"; }

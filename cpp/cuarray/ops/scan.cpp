@@ -1,5 +1,7 @@
 #include "cuarray/ops/scan.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -15,7 +17,7 @@ namespace {
 
 using std::to_string;
 
-constexpr std::int64_t kTile = 256 * 8;  // kernels/scan.cuh: kScanBlock * kScanItems
+constexpr std::int64_t kScanBlock = 256, kScanChunks = 8;  // kernels/scan.cuh
 
 // The type the scan accumulates in for output dtype `out`: integers wrap in 64 bits and are truncated on
 // store, which gives the same result as accumulating in the narrower type.
@@ -39,6 +41,19 @@ int accumulator_size(DType out) {
     default:
       return 8;
   }
+}
+
+// Elements a lane holds per chunk, and elements per tile (kernels/scan.cuh: scan_vector, scan_tile).
+std::int64_t scan_vector(DType out) { return accumulator_size(out) >= 16 ? 1 : 16 / accumulator_size(out); }
+std::int64_t scan_tile(DType out) { return kScanBlock * kScanChunks * scan_vector(out); }
+
+// Whether every row starts at a multiple of `bytes` and its elements are adjacent.
+bool rows_aligned(const void* data, std::int64_t step, std::int64_t itemsize, const Strides& row_strides,
+                  std::int64_t bytes) {
+  if (step != itemsize || reinterpret_cast<std::uintptr_t>(data) % bytes != 0) return false;
+  for (std::int64_t s : row_strides)
+    if (s % bytes != 0) return false;
+  return true;
 }
 
 std::string template_args(DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
@@ -72,14 +87,13 @@ bool overlaps(const Array& a, const Array& b) {
 }  // namespace
 
 KernelSource scan_tiles_source(DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
-  std::string c = accumulator(out), n = to_string(ndim);
+  std::string n = to_string(ndim);
   return kernel_source("scan.cuh", kernel_name("scan_tiles", in, out, op, skip_nan, ndim),
                        "const char* in, char* out, ca::Strided<" + n + ", 2> rows, long long n, long long in_step, "
-                       "long long out_step, long long tiles_per_row, int* flags, " + c + "* aggregates, " + c +
-                           "* prefixes, unsigned long long* counter",
+                       "long long out_step, bool vector, long long tiles_per_row, long long tiles, char* scratch, "
+                       "unsigned long long* counter",
                        "ca::scan_tiles<" + template_args(in, out, op, skip_nan, ndim) +
-                           ">(in, out, rows, n, in_step, out_step, tiles_per_row, flags, aggregates, prefixes, "
-                           "counter);");
+                           ">(in, out, rows, n, in_step, out_step, vector, tiles_per_row, tiles, scratch, counter);");
 }
 
 KernelSource scan_rows_source(DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
@@ -132,24 +146,31 @@ void scan(const Array& a, int axis, ScanOp op, bool skip_nan, const Array& out) 
     return;
   }
 
-  std::int64_t tiles_per_row = (n + kTile - 1) / kTile, tiles = nrows * tiles_per_row;
+  const std::int64_t tile = scan_tile(out.dtype());
+  std::int64_t tiles_per_row = (n + tile - 1) / tile, tiles = nrows * tiles_per_row;
   if (tiles > INT32_MAX) throw ValueError("scan: the array is too large (" + to_string(tiles) + " tiles)");
-  // Scratch: the tile counter, one flag per tile, then aggregates and prefixes (Note [Single-pass scan]).
+  // Vector accesses when each lane's scan_vector elements are adjacent and aligned in the input and output.
+  const std::int64_t vec = scan_vector(out.dtype());
+  const std::int64_t in_bytes = std::min<std::int64_t>(16, vec * a.itemsize());
+  const std::int64_t out_bytes = std::min<std::int64_t>(16, vec * out.itemsize());
+  bool vector = rows_aligned(src, in_step, a.itemsize(), rows_strides[0], in_bytes) &&
+                rows_aligned(dst, out_step, out.itemsize(), rows_strides[1], out_bytes);
+  // Scratch: the tile counter, then the tiles' status (kernels/scan.cuh: scan_status, Note [Single-pass
+  // scan]): a 64-bit word per tile for 4-byte accumulators, else flags, aggregates and prefixes.
   const std::int64_t c_size = accumulator_size(out.dtype());
-  const std::int64_t flags_end = (16 + 4 * tiles + 15) / 16 * 16;
-  Array scratch({flags_end + 2 * c_size * tiles}, DType::UInt8);
+  const std::int64_t flags_bytes = c_size <= 4 ? 8 * tiles : (4 * tiles + 15) / 16 * 16;
+  const std::int64_t status_bytes = c_size <= 4 ? flags_bytes : flags_bytes + 2 * c_size * tiles;
+  Array scratch({16 + status_bytes}, DType::UInt8);
   char* base = scratch.data();
-  CUARRAY_CHECK_CUDA(cudaMemsetAsync(base, 0, flags_end, stream));
+  CUARRAY_CHECK_CUDA(cudaMemsetAsync(base, 0, 16 + flags_bytes, stream));
   void* counter = base;
-  void* flags = base + 16;
-  void* aggregates = base + flags_end;
-  void* prefixes = base + flags_end + c_size * tiles;
+  void* status = base + 16;
   KernelKey key = scan_key(KernelKind::ScanTiles, a.dtype(), out.dtype(), op, skip_nan, nd);
   jit::Kernel k = cached_kernel(key, [&] { return scan_tiles_source(a.dtype(), out.dtype(), op, skip_nan, nd); });
   std::int64_t n_arg = n;
-  void* args[] = {&src, &dst, rows.data(), &n_arg, &in_step, &out_step, &tiles_per_row, &flags, &aggregates,
-                  &prefixes, &counter};
-  jit::launch(k, dim3(static_cast<unsigned>(tiles)), dim3(256), args, 0, stream);
+  void* args[] = {&src, &dst, rows.data(), &n_arg, &in_step, &out_step, &vector, &tiles_per_row,
+                  &tiles, &status, &counter};
+  jit::launch(k, dim3(static_cast<unsigned>(tiles)), dim3(kScanBlock), args, 0, stream);
 }
 
 }  // namespace cuarray::ops

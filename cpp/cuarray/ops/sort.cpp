@@ -19,10 +19,13 @@ using std::to_string;
 
 constexpr std::int64_t kSegmentCapacity = 2048;  // kernels/sort.cuh
 constexpr std::int64_t kRadixBlock = 256;
+constexpr std::int64_t kHistogramSpan = 256 * kRadixBlock;  // keys per histogram block
 constexpr std::int64_t kMaxRadixRow = (1 << 30) - 1;  // counts carry 30 bits (kRadixCount)
 
 int radix_digits(DType t) { return is_complex(t) ? itemsize(t) + 1 : itemsize(t); }
-std::int64_t radix_tile(DType t) { return kRadixBlock * (itemsize(t) <= 4 ? 16 : 8); }
+std::int64_t radix_tile(DType t) {  // kernels/sort.cuh: kRadixBlock * radix_items
+  return kRadixBlock * (itemsize(t) <= 4 ? 16 : itemsize(t) == 8 ? 12 : 8);
+}
 
 const char* flag(bool b) { return b ? "true" : "false"; }
 
@@ -71,8 +74,9 @@ void radix_sort(const Array& keys, const Array* sorted, const Array* order, std:
     KernelKey key(KernelKind::RadixHistogram);
     key.add(static_cast<int>(t), 5);
     jit::Kernel k = cached_kernel(key, [&] { return radix_histogram_source(t); });
-    void* args[] = {&keys_ptr, &n_arg, &tpr, &hist_ptr};
-    jit::launch(k, dim3(static_cast<unsigned>(tiles)), dim3(kRadixBlock), args, 0, stream);
+    std::int64_t blocks_per_row = (n + kHistogramSpan - 1) / kHistogramSpan;
+    void* args[] = {&keys_ptr, &n_arg, &blocks_per_row, &hist_ptr};
+    jit::launch(k, dim3(static_cast<unsigned>(rows * blocks_per_row)), dim3(kRadixBlock), args, 0, stream);
   }
   {
     jit::Kernel k = cached_kernel(KernelKey(KernelKind::RadixOffsets), [] { return radix_offsets_source(); });
@@ -171,8 +175,8 @@ KernelSource segment_sort_source(DType t, bool keys, bool indices) {
 KernelSource radix_histogram_source(DType t) {
   std::string ty = cuda_type(t);
   return kernel_source("sort.cuh", std::string("radix_histogram_") + name(t),
-                       "const " + ty + "* keys, long long n, long long tiles_per_row, unsigned* hist",
-                       "ca::radix_histogram<" + ty + ">(keys, n, tiles_per_row, hist);");
+                       "const " + ty + "* keys, long long n, long long blocks_per_row, unsigned* hist",
+                       "ca::radix_histogram<" + ty + ">(keys, n, blocks_per_row, hist);");
 }
 
 KernelSource radix_offsets_source() {
@@ -189,7 +193,8 @@ KernelSource radix_pass_source(DType t, bool values, bool iota) {
                        "unsigned* status, unsigned* counter",
                        "ca::radix_pass<" + ty + ", " + flag(values) + ", " + flag(iota) +
                            ">(keys_in, keys_out, vals_in, vals_out, n, tiles_per_row, offsets, passes, pass, status, "
-                           "counter);");
+                           "counter);",
+                       "__launch_bounds__(ca::kRadixBlock, ca::radix_min_blocks<" + ty + ">)");
 }
 
 KernelSource searchsorted_source(DType t, bool right) {
