@@ -10,6 +10,7 @@ void init_jit(py::module_& m);
 void init_array(py::module_& m);
 void init_ufunc(py::module_& m);
 void init_kernel(py::module_& m);
+void init_random(py::module_& m);
 }  // namespace cuarray::bind
 
 PYBIND11_MODULE(_core, m) {
@@ -20,4 +21,5 @@ PYBIND11_MODULE(_core, m) {
   cuarray::bind::init_array(m);
   cuarray::bind::init_ufunc(m);
   cuarray::bind::init_kernel(m);
+  cuarray::bind::init_random(m);
 }

@@ -11,7 +11,23 @@
 
 namespace cuarray::ops {
 
-enum class KernelKind : std::uint8_t { Copy, CopyContiguous, CopyTranspose, Fill, FillContiguous, Arange, Linspace, Eye };
+enum class KernelKind : std::uint8_t {
+  Copy,
+  CopyContiguous,
+  CopyTranspose,
+  Fill,
+  FillContiguous,
+  Arange,
+  Linspace,
+  Eye,
+  Random,
+  RandomIntegers,
+  RandomChoice,
+  PermutationKeys,
+  BitonicStep,
+  BitonicBlock,
+  GatherRows,
+};
 
 // Packs small fields into a key. Fields must stay within their declared widths.
 class KernelKey {
