@@ -70,7 +70,7 @@ def _host(value):
 class Sampler:
     """A Philox state and the samplers built on it."""
 
-    def __init__(self, seed):
+    def __init__(self, seed=None):
         self._state = _core.random.State(seed_value(seed))
 
     def _reseed(self, seed):
@@ -193,12 +193,11 @@ class Sampler:
             a = a.item()
         pool = None
         if isinstance(a, ndarray) or numpy.ndim(a) != 0:
-            pool = a if isinstance(a, ndarray) else _transfer.asarray(a)
+            pool = a if isinstance(a, ndarray) else numpy.asarray(a)  # moved to the device once checked
             if one_dimensional and pool.ndim != 1:
                 raise ValueError("a must be 1-dimensional")
             axis = normalize_axis_index(axis, pool.ndim)
-            pool = _manipulation.moveaxis(pool, axis, 0)
-            pop_size = pool.shape[0]
+            pop_size = pool.shape[axis]
             if pop_size == 0 and count != 0:
                 raise ValueError("'a' cannot be empty unless no samples are taken")
         else:
@@ -223,6 +222,7 @@ class Sampler:
             index = self._integers(0, pop_size, (count,), numpy.int64, "choice")
         if pool is None:
             return index.reshape(out_shape)
+        pool = _manipulation.moveaxis(_transfer.asarray(pool), axis, 0)
         rows = self._take_rows(pool, index).reshape(out_shape + pool.shape[1:])
         k = len(out_shape)
         return _manipulation.moveaxis(rows, tuple(range(k)), tuple(range(axis, axis + k))) if k else rows
