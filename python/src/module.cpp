@@ -11,6 +11,7 @@ void init_array(py::module_& m);
 void init_ufunc(py::module_& m);
 void init_kernel(py::module_& m);
 void init_random(py::module_& m);
+void init_signal(py::module_& m);
 }  // namespace cuarray::bind
 
 PYBIND11_MODULE(_core, m) {
@@ -22,4 +23,5 @@ PYBIND11_MODULE(_core, m) {
   cuarray::bind::init_ufunc(m);
   cuarray::bind::init_kernel(m);
   cuarray::bind::init_random(m);
+  cuarray::bind::init_signal(m);
 }

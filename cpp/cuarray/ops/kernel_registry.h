@@ -27,6 +27,8 @@ enum class KernelKind : std::uint8_t {
   BitonicStep,
   BitonicBlock,
   GatherRows,
+  CorrelateNd,
+  Correlate2d,
 };
 
 // Packs small fields into a key. Fields must stay within their declared widths.
