@@ -50,7 +50,7 @@ finfo, iinfo, issubdtype = _numpy.finfo, _numpy.iinfo, _numpy.issubdtype
 
 # Imported on first use, to keep `import cuarray` fast.
 _LAZY = {"ElementwiseKernel": "cuarray._kernel", "RawKernel": "cuarray._kernel", "RawModule": "cuarray._kernel",
-         "fuse": "cuarray._fusion", "testing": "cuarray.testing", "bfloat16": "ml_dtypes", "random": "cuarray.random",
+         "fuse": "cuarray._fusion", "testing": "cuarray.testing", "bfloat16": "ml_dtypes", "random": "cuarray.random", "fft": "cuarray.fft",
          "convolve": "cuarray._convolution", "correlate": "cuarray._convolution"}
 
 

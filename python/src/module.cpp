@@ -12,6 +12,7 @@ void init_ufunc(py::module_& m);
 void init_kernel(py::module_& m);
 void init_random(py::module_& m);
 void init_signal(py::module_& m);
+void init_fft(py::module_& m);
 }  // namespace cuarray::bind
 
 PYBIND11_MODULE(_core, m) {
@@ -24,4 +25,5 @@ PYBIND11_MODULE(_core, m) {
   cuarray::bind::init_kernel(m);
   cuarray::bind::init_random(m);
   cuarray::bind::init_signal(m);
+  cuarray::bind::init_fft(m);
 }
