@@ -106,6 +106,9 @@ NDCASES = [
     ((2, 3, 4, 5, 2), (4, 3, 2, 5, 3), None),
     ((3, 4, 5), (-1, 6), (1, 2)),  # -1: the input's own size
     ((4, 6), None, (0, 0)),  # a repeated axis is transformed twice
+    ((4, 1, 6), None, None),  # length-1 axes are identities cuFFT does not plan
+    ((5, 1), None, None),
+    ((1, 5), (1, 1), None),
 ]
 
 

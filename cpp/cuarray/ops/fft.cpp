@@ -7,6 +7,7 @@
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/lib/cufft.h"
+#include "cuarray/ops/copy.h"
 
 namespace cuarray::ops {
 
@@ -55,8 +56,18 @@ void fft(const Array& in, const Array& out, FftKind kind, int rank, bool inverse
   if (!in.c_contiguous() || !out.c_contiguous()) throw ValueError("fft: arrays must be C-contiguous");
   check_same_device(in, "fft");
   check_same_device(out, "fft");
-  std::vector<long long> n = transform_sizes(in, out, kind, rank);
+  std::vector<long long> sizes = transform_sizes(in, out, kind, rank);
+  if (kind != FftKind::C2C && sizes.back() == 1)
+    throw ValueError("fft: a real transform's last axis must be longer than 1 (a length-1 one is a cast)");
   if (in.size() == 0 || out.size() == 0) return;
+  // A length-1 axis transforms as the identity and leaves the layout as it is: cuFFT plans only the others.
+  std::vector<long long> n;
+  for (long long s : sizes)
+    if (s != 1) n.push_back(s);
+  if (n.empty()) {
+    copy_into(out, in);
+    return;
+  }
   long long batch = 1;
   for (int d = 0; d < in.ndim() - rank; ++d) batch *= in.shape()[d];
 

@@ -105,6 +105,8 @@ def r2c(a, sizes, axes, norm):
     """rfftn of real `a`: a real transform over the last of `axes`, then complex ones over the others."""
     if a.dtype.kind == "c":
         raise TypeError(f"rfft takes real input, not {a.dtype}; use fft for complex input")
+    if sizes[-1] == 1:  # one point: the real transform is a cast, and the other axes are complex transforms
+        return c2c(a, sizes, axes, norm, False)
     norm = check_norm(norm)
     x = _last(a, axes, sizes, real_type(a.dtype), copy=True)  # cuFFT may overwrite a real transform's input
     k = len(axes)
@@ -126,9 +128,12 @@ def c2r(a, n, axis, norm):
     edges = [0, n // 2] if n % 2 == 0 else [0]
     for e in edges:
         _core._copyto(x[..., e], _ufuncs._real(x[..., e]))
-    out = _creation.empty(x.shape[:-1] + (n,), out_type)
-    _core.fft.execute(x, out, "c2r", 1, True)
-    _scale(out, n, norm, True)
+    if n == 1:  # one point: the real part of the zero frequency
+        out = _ufuncs._real(x)
+    else:
+        out = _creation.empty(x.shape[:-1] + (n,), out_type)
+        _core.fft.execute(x, out, "c2r", 1, True)
+        _scale(out, n, norm, True)
     if a.dtype == numpy.float16:  # NumPy keeps a float16 input's precision in the result
         out = out.astype(numpy.float16)
     return _back(out, (axis,))
