@@ -119,7 +119,12 @@ def test_nd(func, shape, s, axes):
     x, a = _data(shape, "float64" if func == "rfftn" else "complex128")
     with np.testing.suppress_warnings() as sup:
         sup.filter(DeprecationWarning)
-        expected = getattr(np.fft, func)(a, s, axes)
+        try:
+            expected = getattr(np.fft, func)(a, s, axes)
+        except ValueError:  # irfftn of a last axis of length 1: zero output points
+            with pytest.raises(ValueError, match="Invalid number of FFT data points"):
+                getattr(cp.fft, func)(x, s, axes)
+            return
     assert_fft_close(getattr(cp.fft, func)(x, s, axes), expected)
 
 
