@@ -1,5 +1,5 @@
 // Random numbers generated on the device from Philox streams (kernels/philox.cuh, Note [Random streams]):
-// the same (seed, offset) gives the same numbers on every device and every run.
+// the same (seed, offset) gives the same numbers on every run and every device of one kind.
 #pragma once
 
 #include <cstdint>

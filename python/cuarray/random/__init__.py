@@ -1,7 +1,7 @@
 """cuarray.random: CuPy's random functions, generated on the device from Philox streams.
 
 The process-wide generator of each device is seeded from CUARRAY_SEED (or CuPy's CUPY_SEED) when set, else
-from fresh entropy; the same seed gives the same numbers on every run and every device.
+from fresh entropy; the same seed gives the same numbers on every run and every device of one kind.
 """
 
 import numpy

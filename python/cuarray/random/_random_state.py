@@ -13,7 +13,7 @@ def _float(dtype):
 
 class RandomState(Sampler):
     """A Philox generator seeded with `seed` (an integer in [0, 2**64), or None for fresh entropy). The same seed
-    gives the same numbers on every device and every run."""
+    gives the same numbers on every run and every device of one kind."""
 
     def seed(self, seed=None):
         """Restart from `seed` (None: fresh entropy)."""
