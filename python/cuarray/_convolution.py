@@ -160,7 +160,7 @@ def next_fast_len(n):
 def full_fft(in1, in2, axes):
     """The full convolution of in1 and in2 along `axes` by FFTs (other axes broadcast); real inputs use real
     transforms, so float32 stays float32."""
-    from cuarray import fft, _ufuncs
+    from cuarray import _ufuncs, fft
 
     full = [s1 + s2 - 1 for s1, s2 in zip(in1.shape, in2.shape)]
     fshape = [next_fast_len(full[a]) for a in axes]

@@ -1,9 +1,10 @@
 // Bindings for the cuFFT transforms (cuarray._core.fft).
+#include "cuarray/ops/fft.h"
+
 #include <pybind11/pybind11.h>
 
 #include "cuarray/error.h"
 #include "cuarray/lib/cufft.h"
-#include "cuarray/ops/fft.h"
 #include "ndarray.h"
 
 using namespace py::literals;
@@ -23,9 +24,12 @@ ops::FftKind to_kind(const std::string& name) {
 
 void init_fft(py::module_& m) {
   py::module_ f = m.def_submodule("fft", "cuFFT transforms");
-  f.def("execute", [](const NdArray& in, const NdArray& out, const std::string& kind, int rank, bool inverse) {
+  f.def(
+      "execute",
+      [](const NdArray& in, const NdArray& out, const std::string& kind, int rank, bool inverse) {
         ops::fft(in.array, out.array, to_kind(kind), rank, inverse);
-      }, "in"_a, "out"_a, "kind"_a, "rank"_a, "inverse"_a);
+      },
+      "in"_a, "out"_a, "kind"_a, "rank"_a, "inverse"_a);
   f.def("version", &lib::cufft::version);
 }
 

@@ -11,23 +11,27 @@ namespace ca {
 
 // The type sums are formed in: integers wrap in 64 bits (the low bits are those of T's own arithmetic), bool
 // counts true products (cast back: any), the 16-bit floats use float.
-template <class T> struct conv_acc { using type = T; };
-template <> struct conv_acc<half> { using type = float; };
-template <> struct conv_acc<bfloat16> { using type = float; };
-template <> struct conv_acc<bool> { using type = unsigned long long; };
-template <> struct conv_acc<signed char> { using type = unsigned long long; };
-template <> struct conv_acc<short> { using type = unsigned long long; };
-template <> struct conv_acc<int> { using type = unsigned long long; };
-template <> struct conv_acc<long long> { using type = unsigned long long; };
-template <> struct conv_acc<unsigned char> { using type = unsigned long long; };
-template <> struct conv_acc<unsigned short> { using type = unsigned long long; };
-template <> struct conv_acc<unsigned int> { using type = unsigned long long; };
-template <class T> using conv_acc_t = typename conv_acc<T>::type;
+template <class T, bool Wrap = is_integer_v<T> || is_same_v<T, bool>, bool Low = is_low_precision_v<T>>
+struct conv_acc {
+  using type = T;
+};
+template <class T>
+struct conv_acc<T, true, false> {
+  using type = unsigned long long;
+};
+template <class T>
+struct conv_acc<T, false, true> {
+  using type = float;
+};
+template <class T>
+using conv_acc_t = typename conv_acc<T>::type;
 
 template <class A, class T>
 __device__ __forceinline__ A to_acc(T v) {
-  if constexpr (is_complex_v<T> || is_floating_v<A>) return static_cast<A>(v);
-  else return static_cast<A>(static_cast<long long>(v));  // sign-extends, then wraps to 64 bits
+  if constexpr (is_complex_v<T> || is_floating_v<A>)
+    return static_cast<A>(v);
+  else
+    return static_cast<A>(static_cast<long long>(v));  // sign-extends, then wraps to 64 bits
 }
 
 template <int N>
@@ -95,7 +99,8 @@ __device__ void correlate2d(T* out, const T* x, const T* w, long long out_rows, 
   __shared__ T patch[kPatch][kPatch + 1];
   __shared__ T taps[kConvChunk][kConvChunk];
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kConvTile + tx, nthreads = kConvTile * 8;
-  const long long r0 = static_cast<long long>(blockIdx.y) * kConvTile, c0 = static_cast<long long>(blockIdx.x) * kConvTile;
+  const long long r0 = static_cast<long long>(blockIdx.y) * kConvTile,
+                  c0 = static_cast<long long>(blockIdx.x) * kConvTile;
   A acc[kConvRowsPerThread];
 #pragma unroll
   for (int r = 0; r < kConvRowsPerThread; ++r) acc[r] = A(0);

@@ -25,12 +25,13 @@ struct Stream {
   unsigned k0, k1;
   uint4 ctr;
   uint4 buf;
-  int left = 0;          // words of buf not yet used
+  int left = 0;            // words of buf not yet used
   bool has_spare = false;  // a second Box-Muller normal is waiting in `spare`
   double spare = 0;
 
   __device__ Stream(unsigned long long seed, unsigned long long position)
-      : k0(static_cast<unsigned>(seed)), k1(static_cast<unsigned>(seed >> 32)),
+      : k0(static_cast<unsigned>(seed)),
+        k1(static_cast<unsigned>(seed >> 32)),
         ctr{0u, static_cast<unsigned>(position), static_cast<unsigned>(position >> 32), 0u} {}
 
   // Four fresh words (the next draw).

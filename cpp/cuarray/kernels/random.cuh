@@ -269,8 +269,10 @@ struct FromCdf {
       long long lo = 0, hi = size - 1;
       while (lo < hi) {
         const long long mid = lo + (hi - lo) / 2;
-        if (cdf[mid] > u) hi = mid;
-        else lo = mid + 1;
+        if (cdf[mid] > u)
+          hi = mid;
+        else
+          lo = mid + 1;
       }
       v[j] = lo;
     }

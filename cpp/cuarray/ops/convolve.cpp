@@ -41,8 +41,19 @@ void launch_2d(const Array& out, const Array& x, const Array& w, const std::vect
   const void* wp = w.data();
   int b = static_cast<int>(boundary);
   alignas(16) static const char zero[16] = {};
-  void* args[] = {&o,       &xp,      &wp,      &dims[0], &dims[1], &dims[2], &dims[3], &dims[4],
-                  &dims[5], &dims[6], &dims[7], &b,       const_cast<void*>(fill ? fill : zero)};
+  void* args[] = {&o,
+                  &xp,
+                  &wp,
+                  &dims[0],
+                  &dims[1],
+                  &dims[2],
+                  &dims[3],
+                  &dims[4],
+                  &dims[5],
+                  &dims[6],
+                  &dims[7],
+                  &b,
+                  const_cast<void*>(fill ? fill : zero)};
   jit::launch(k, dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y)), dim3(kTile, 8), args, 0,
               cuda::current_stream()->handle());
 }
@@ -74,13 +85,14 @@ KernelSource correlate_nd_source(DType t, int ndim) {
 
 KernelSource correlate2d_source(DType t) {
   std::string T = cuda_type(t);
-  return kernel_source("convolve.cuh", std::string("correlate2d_") + name(t),
-                       T + "* out, const " + T + "* x, const " + T +
-                           "* w, long long out_rows, long long out_cols, long long x_rows, long long x_cols, "
-                           "long long w_rows, long long w_cols, long long origin_r, long long origin_c, int boundary, " +
-                           T + " fill",
-                       "ca::correlate2d(out, x, w, out_rows, out_cols, x_rows, x_cols, w_rows, w_cols, origin_r, "
-                       "origin_c, boundary, fill);");
+  return kernel_source(
+      "convolve.cuh", std::string("correlate2d_") + name(t),
+      T + "* out, const " + T + "* x, const " + T +
+          "* w, long long out_rows, long long out_cols, long long x_rows, long long x_cols, "
+          "long long w_rows, long long w_cols, long long origin_r, long long origin_c, int boundary, " +
+          T + " fill",
+      "ca::correlate2d(out, x, w, out_rows, out_cols, x_rows, x_cols, w_rows, w_cols, origin_r, "
+      "origin_c, boundary, fill);");
 }
 
 void correlate(const Array& out, const Array& x, const Array& w, const std::vector<std::int64_t>& origin,
@@ -89,8 +101,10 @@ void correlate(const Array& out, const Array& x, const Array& w, const std::vect
   if (boundary != Boundary::Fill && (out.ndim() != 2 || (x.size() == 0 && out.size() != 0)))
     throw ValueError("correlate: wrap and symmetric boundaries need a non-empty 2-D input");
   if (out.size() == 0) return;
-  if (out.ndim() == 2) launch_2d(out, x, w, origin, boundary, fill);
-  else launch_nd(out, x, w, origin);
+  if (out.ndim() == 2)
+    launch_2d(out, x, w, origin, boundary, fill);
+  else
+    launch_nd(out, x, w, origin);
 }
 
 }  // namespace cuarray::ops

@@ -18,17 +18,19 @@ namespace cufft = lib::cufft;
 // The cuFFT type for these dtypes, or TypeError when cuFFT has no such transform.
 cufftType fft_type(FftKind kind, DType in, DType out) {
   bool single = in == DType::Float32 || in == DType::Complex64;
-  bool ok = kind == FftKind::C2C   ? in == out && (in == DType::Complex64 || in == DType::Complex128)
-            : kind == FftKind::R2C ? (in == DType::Float32 && out == DType::Complex64) ||
-                                         (in == DType::Float64 && out == DType::Complex128)
-                                   : (in == DType::Complex64 && out == DType::Float32) ||
-                                         (in == DType::Complex128 && out == DType::Float64);
-  if (!ok)
-    throw TypeError(std::string("fft: no cuFFT transform from ") + name(in) + " to " + name(out));
+  bool ok =
+      kind == FftKind::C2C ? in == out && (in == DType::Complex64 || in == DType::Complex128)
+      : kind == FftKind::R2C
+          ? (in == DType::Float32 && out == DType::Complex64) || (in == DType::Float64 && out == DType::Complex128)
+          : (in == DType::Complex64 && out == DType::Float32) || (in == DType::Complex128 && out == DType::Float64);
+  if (!ok) throw TypeError(std::string("fft: no cuFFT transform from ") + name(in) + " to " + name(out));
   switch (kind) {
-    case FftKind::C2C: return single ? CUFFT_C2C : CUFFT_Z2Z;
-    case FftKind::R2C: return single ? CUFFT_R2C : CUFFT_D2Z;
-    default: return single ? CUFFT_C2R : CUFFT_Z2D;
+    case FftKind::C2C:
+      return single ? CUFFT_C2C : CUFFT_Z2Z;
+    case FftKind::R2C:
+      return single ? CUFFT_R2C : CUFFT_D2Z;
+    default:
+      return single ? CUFFT_C2R : CUFFT_Z2D;
   }
 }
 
@@ -43,15 +45,16 @@ std::vector<long long> transform_sizes(const Array& in, const Array& out, FftKin
     ok = other[d] == expect;
   }
   if (!ok)
-    throw ValueError("fft: shapes " + shape_str(in.shape()) + " and " + shape_str(out.shape()) +
-                     " do not fit a rank-" + std::to_string(rank) + " transform");
+    throw ValueError("fft: shapes " + shape_str(in.shape()) + " and " + shape_str(out.shape()) + " do not fit a rank-" +
+                     std::to_string(rank) + " transform");
   return std::vector<long long>(real.end() - rank, real.end());
 }
 
 }  // namespace
 
 void fft(const Array& in, const Array& out, FftKind kind, int rank, bool inverse) {
-  if (rank < 1 || rank > 3) throw ValueError("fft: cuFFT transforms 1 to 3 axes at a time, not " + std::to_string(rank));
+  if (rank < 1 || rank > 3)
+    throw ValueError("fft: cuFFT transforms 1 to 3 axes at a time, not " + std::to_string(rank));
   cufftType type = fft_type(kind, in.dtype(), out.dtype());
   if (!in.c_contiguous() || !out.c_contiguous()) throw ValueError("fft: arrays must be C-contiguous");
   check_same_device(in, "fft");
@@ -93,14 +96,16 @@ void fft(const Array& in, const Array& out, FftKind kind, int rank, bool inverse
                    "cufftExecZ2Z");
       break;
     case CUFFT_R2C:
-      cufft::check(api.exec_r2c(plan.handle, static_cast<cufftReal*>(i), static_cast<cufftComplex*>(o)), "cufftExecR2C");
+      cufft::check(api.exec_r2c(plan.handle, static_cast<cufftReal*>(i), static_cast<cufftComplex*>(o)),
+                   "cufftExecR2C");
       break;
     case CUFFT_D2Z:
       cufft::check(api.exec_d2z(plan.handle, static_cast<cufftDoubleReal*>(i), static_cast<cufftDoubleComplex*>(o)),
                    "cufftExecD2Z");
       break;
     case CUFFT_C2R:
-      cufft::check(api.exec_c2r(plan.handle, static_cast<cufftComplex*>(i), static_cast<cufftReal*>(o)), "cufftExecC2R");
+      cufft::check(api.exec_c2r(plan.handle, static_cast<cufftComplex*>(i), static_cast<cufftReal*>(o)),
+                   "cufftExecC2R");
       break;
     default:
       cufft::check(api.exec_z2d(plan.handle, static_cast<cufftDoubleComplex*>(i), static_cast<cufftDoubleReal*>(o)),

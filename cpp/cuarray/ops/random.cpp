@@ -20,9 +20,12 @@ struct DistInfo {
 
 // Indexed by Distribution.
 constexpr DistInfo kDists[] = {
-    {"uniform", "ca::Uniform", 2, false},  {"normal", "ca::Normal", 2, false},
-    {"exponential", "ca::Exponential", 1, false}, {"gamma", "ca::Gamma", 2, false},
-    {"beta", "ca::Beta", 2, false},        {"poisson", "ca::Poisson", 1, true},
+    {"uniform", "ca::Uniform", 2, false},
+    {"normal", "ca::Normal", 2, false},
+    {"exponential", "ca::Exponential", 1, false},
+    {"gamma", "ca::Gamma", 2, false},
+    {"beta", "ca::Beta", 2, false},
+    {"poisson", "ca::Poisson", 1, true},
     {"binomial", "ca::Binomial", 2, true},
 };
 
@@ -40,10 +43,10 @@ bool wide_for(std::int64_t n) { return n > INT32_MAX - 8; }
 // A kernel over ca::random_fill with the sampler `dist` passed by value as its last parameter.
 KernelSource fill_source(const std::string& name, DType t, bool wide, const std::string& dist) {
   std::string T = cuda_type(t), idx = index_type(wide);
-  return kernel_source("random.cuh", name + "_" + cuarray::name(t) + (wide ? "_w" : ""),
-                       T + "* out, " + idx + " n, unsigned long long seed, unsigned long long offset, bool aligned, " +
-                           dist + " d",
-                       "ca::random_fill(out, n, seed, offset, aligned, d);");
+  return kernel_source(
+      "random.cuh", name + "_" + cuarray::name(t) + (wide ? "_w" : ""),
+      T + "* out, " + idx + " n, unsigned long long seed, unsigned long long offset, bool aligned, " + dist + " d",
+      "ca::random_fill(out, n, seed, offset, aligned, d);");
 }
 
 // Runs a random_fill kernel over `out`; `sampler` points at the sampler's bytes. Advances the state past the
@@ -56,8 +59,7 @@ void launch_fill(const jit::Kernel& k, const Array& out, bool wide, void* sample
   std::int64_t n64 = n;
   int n32 = static_cast<int>(n);
   unsigned long long seed = state.seed, offset = state.offset;
-  void* args[] = {&ptr, wide ? static_cast<void*>(&n64) : static_cast<void*>(&n32), &seed, &offset, &aligned,
-                  sampler};
+  void* args[] = {&ptr, wide ? static_cast<void*>(&n64) : static_cast<void*>(&n32), &seed, &offset, &aligned, sampler};
   jit::launch(k, jit::grid_for(groups), dim3(jit::kBlockSize), args, 0, cuda::current_stream()->handle());
   state.offset += static_cast<std::uint64_t>(groups);
 }
@@ -76,9 +78,7 @@ void check_params(Distribution dist, const Array& out, const std::vector<RandomP
   }
 }
 
-std::string dtype_list(bool integer) {
-  return integer ? "an integer type" : "float32 or float64";
-}
+std::string dtype_list(bool integer) { return integer ? "an integer type" : "float32 or float64"; }
 
 }  // namespace
 
