@@ -90,8 +90,10 @@ def irfftn(a, s=None, axes=None, norm=None):
         raise IndexError("irfftn needs at least one axis")
     if len(axes) > 1:
         head, sizes = axes[:-1], s[:-1]
-        a = _one_by_one(ifft, a, sizes, head, norm) if len(set(head)) != len(head) else _fft.c2c(
-            a, sizes, head, norm, True)
+        if len(set(head)) != len(head):
+            a = _one_by_one(ifft, a, sizes, head, norm)
+        else:  # NumPy transforms these axes in order, the first in the input's precision
+            a = _fft.c2c(a, sizes, head, norm, True, first=0)
     return _fft.c2r(a, s[-1], axes[-1], norm)
 
 

@@ -5,7 +5,6 @@ transposing copy (which also pads or truncates them and casts the dtype) and mov
 NumPy 2: float16, float32 and complex64 transform in single precision, everything else in double.
 """
 
-import math
 import operator
 
 import numpy
@@ -49,12 +48,27 @@ def real_type(dtype):
     return numpy.dtype(numpy.float32 if dtype in _SINGLE else numpy.float64)
 
 
-def _scale(out, n, norm, inverse):
-    """NumPy's normalisation: 1/n on the inverse for 'backward', on the forward for 'forward', 1/sqrt(n) both."""
+def _factor(n, norm, inverse, dtype):
+    """NumPy's normalisation factor for one axis of n points: 1/n on the inverse for 'backward', on the forward
+    for 'forward', 1/sqrt(n) for 'ortho'; computed in the real precision of the array the axis is transformed
+    in, as NumPy computes it (float16 inputs get a float16 factor)."""
+    real = numpy.result_type(numpy.empty(0, dtype).real.dtype, 1.0)
     if norm == "ortho":
-        _ufuncs.multiply(out, 1 / math.sqrt(n), out=out)
-    elif (norm == "backward") == inverse:
-        _ufuncs.multiply(out, 1 / n, out=out)
+        return float(numpy.reciprocal(numpy.sqrt(n, dtype=real)))
+    if (norm == "backward") == inverse:
+        return float(numpy.reciprocal(real.type(n)))
+    return 1.0
+
+
+def _scale(out, sizes, norm, inverse, dtype, first=-1):
+    """Applies the factors of all transformed axes; NumPy transforms axis `first` of `sizes` on the input (of
+    `dtype`) and the others on complex results."""
+    factor = _factor(sizes[first], norm, inverse, dtype)
+    for i, n in enumerate(sizes):
+        if i != first % len(sizes):
+            factor *= _factor(n, norm, inverse, complex_type(dtype))
+    if factor != 1.0:
+        _ufuncs.multiply(out, factor, out=out)
 
 
 def _last(a, axes, sizes, dtype, copy):
@@ -92,12 +106,13 @@ def _c2c_axes(x, positions, inverse):
     return x
 
 
-def c2c(a, sizes, axes, norm, inverse):
-    """fftn / ifftn of `a` over `axes` (distinct, normalised) with `sizes`."""
+def c2c(a, sizes, axes, norm, inverse, first=-1):
+    """fftn / ifftn of `a` over `axes` (distinct, normalised) with `sizes`; `first`: the axis NumPy transforms
+    first (its normalisation factor has the input's precision)."""
     norm = check_norm(norm)
     x = _last(a, axes, sizes, complex_type(a.dtype), copy=False)
     out = _c2c_axes(x, range(x.ndim - len(axes), x.ndim), inverse)
-    _scale(out, math.prod(sizes), norm, inverse)
+    _scale(out, sizes, norm, inverse, a.dtype, first)
     return _back(out, axes)
 
 
@@ -115,7 +130,7 @@ def r2c(a, sizes, axes, norm):
     _core.fft.execute(x, out, "r2c", rank, False)
     if k > rank:  # the transform's other axes, as complex ones
         out = _c2c_axes(out, range(out.ndim - k, out.ndim - rank), False)
-    _scale(out, math.prod(sizes), norm, False)
+    _scale(out, sizes, norm, False, a.dtype)
     return _back(out, axes)
 
 
@@ -133,7 +148,7 @@ def c2r(a, n, axis, norm):
     else:
         out = _creation.empty(x.shape[:-1] + (n,), out_type)
         _core.fft.execute(x, out, "c2r", 1, True)
-        _scale(out, n, norm, True)
+        _scale(out, [n], norm, True, a.dtype)
     if a.dtype == numpy.float16:  # NumPy keeps a float16 input's precision in the result
         out = out.astype(numpy.float16)
     return _back(out, (axis,))
