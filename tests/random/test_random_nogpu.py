@@ -62,7 +62,7 @@ def test_bad_distribution_and_dtype_in_the_core():
         S.random("cauchy", "float32", False)
 
 
-def test_import_is_lazy_and_loads_no_library():
+def test_random_is_imported_lazily():
     from conftest import describe, run_python
 
     proc = run_python(code="import sys, cuarray\nprint('cuarray.random' in sys.modules)\n"
