@@ -58,7 +58,8 @@ finfo, iinfo, issubdtype = _numpy.finfo, _numpy.iinfo, _numpy.issubdtype
 _LAZY = {"ElementwiseKernel": "cuarray._kernel", "RawKernel": "cuarray._kernel", "RawModule": "cuarray._kernel",
          "ReductionKernel": "cuarray._reduction_kernel",
          "fuse": "cuarray._fusion", "linalg": "cuarray.linalg", "einsum": "cuarray._einsum", "testing": "cuarray.testing",
-         "bfloat16": "ml_dtypes"}
+         "bfloat16": "ml_dtypes", "random": "cuarray.random", "fft": "cuarray.fft", "convolve": "cuarray._convolution",
+         "correlate": "cuarray._convolution"}
 
 
 def __getattr__(name):

@@ -15,6 +15,9 @@ void init_scan(py::module_& m);
 void init_indexing(py::module_& m);
 void init_sorting(py::module_& m);
 void init_linalg(py::module_& m);
+void init_random(py::module_& m);
+void init_signal(py::module_& m);
+void init_fft(py::module_& m);
 }  // namespace cuarray::bind
 
 PYBIND11_MODULE(_core, m) {
@@ -30,4 +33,7 @@ PYBIND11_MODULE(_core, m) {
   cuarray::bind::init_indexing(m);
   cuarray::bind::init_sorting(m);
   cuarray::bind::init_linalg(m);
+  cuarray::bind::init_random(m);
+  cuarray::bind::init_signal(m);
+  cuarray::bind::init_fft(m);
 }

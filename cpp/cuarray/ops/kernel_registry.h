@@ -17,6 +17,9 @@ enum class KernelKind : std::uint8_t {
   ScanTiles, ScanRows, CountNonzero, WriteNonzero, Gather, Scatter, IndexBounds, Bincount, Histogram,
   RadixHistogram, RadixOffsets, RadixPass, SegmentSort, SearchSorted,
   MatmulInteger, LuSlogdet, ZeroTriangle,  // linalg (ops/matmul.cpp, ops/linalg.cpp)
+  // random numbers and convolution (ops/random.cpp, ops/convolve.cpp)
+  Random, RandomIntegers, RandomChoice, PermutationKeys, BitonicStep, BitonicBlock, GatherRows, CorrelateNd,
+  Correlate2d,
 };
 
 // Packs small fields into a key. Fields must stay within their declared widths.

@@ -1,0 +1,116 @@
+#include "cuarray/ops/fft.h"
+
+#include <string>
+#include <vector>
+
+#include "cuarray/cuda/memory_pool.h"
+#include "cuarray/cuda/stream.h"
+#include "cuarray/error.h"
+#include "cuarray/lib/cufft.h"
+#include "cuarray/ops/copy.h"
+
+namespace cuarray::ops {
+
+namespace {
+
+namespace cufft = lib::cufft;
+
+// The cuFFT type for these dtypes, or TypeError when cuFFT has no such transform.
+cufftType fft_type(FftKind kind, DType in, DType out) {
+  bool single = in == DType::Float32 || in == DType::Complex64;
+  bool ok =
+      kind == FftKind::C2C ? in == out && (in == DType::Complex64 || in == DType::Complex128)
+      : kind == FftKind::R2C
+          ? (in == DType::Float32 && out == DType::Complex64) || (in == DType::Float64 && out == DType::Complex128)
+          : (in == DType::Complex64 && out == DType::Float32) || (in == DType::Complex128 && out == DType::Float64);
+  if (!ok) throw TypeError(std::string("fft: no cuFFT transform from ") + name(in) + " to " + name(out));
+  switch (kind) {
+    case FftKind::C2C:
+      return single ? CUFFT_C2C : CUFFT_Z2Z;
+    case FftKind::R2C:
+      return single ? CUFFT_R2C : CUFFT_D2Z;
+    default:
+      return single ? CUFFT_C2R : CUFFT_Z2D;
+  }
+}
+
+// The transform's sizes (the real lengths for R2C and C2R) after checking the shapes agree.
+std::vector<long long> transform_sizes(const Array& in, const Array& out, FftKind kind, int rank) {
+  const Shape& real = kind == FftKind::C2R ? out.shape() : in.shape();
+  const Shape& other = kind == FftKind::C2R ? in.shape() : out.shape();
+  int nd = in.ndim();
+  bool ok = out.ndim() == nd && nd >= rank;
+  for (int d = 0; ok && d < nd; ++d) {
+    std::int64_t expect = kind != FftKind::C2C && d == nd - 1 ? real[d] / 2 + 1 : real[d];
+    ok = other[d] == expect;
+  }
+  if (!ok)
+    throw ValueError("fft: shapes " + shape_str(in.shape()) + " and " + shape_str(out.shape()) + " do not fit a rank-" +
+                     std::to_string(rank) + " transform");
+  return std::vector<long long>(real.end() - rank, real.end());
+}
+
+}  // namespace
+
+void fft(const Array& in, const Array& out, FftKind kind, int rank, bool inverse) {
+  if (rank < 1 || rank > 3)
+    throw ValueError("fft: cuFFT transforms 1 to 3 axes at a time, not " + std::to_string(rank));
+  cufftType type = fft_type(kind, in.dtype(), out.dtype());
+  if (!in.c_contiguous() || !out.c_contiguous()) throw ValueError("fft: arrays must be C-contiguous");
+  check_same_device(in, "fft");
+  check_same_device(out, "fft");
+  std::vector<long long> sizes = transform_sizes(in, out, kind, rank);
+  if (kind != FftKind::C2C && sizes.back() == 1)
+    throw ValueError("fft: a real transform's last axis must be longer than 1 (a length-1 one is a cast)");
+  if (in.size() == 0 || out.size() == 0) return;
+  // A length-1 axis transforms as the identity and leaves the layout as it is: cuFFT plans only the others.
+  std::vector<long long> n;
+  for (long long s : sizes)
+    if (s != 1) n.push_back(s);
+  if (n.empty()) {
+    copy_into(out, in);
+    return;
+  }
+  long long batch = 1;
+  for (int d = 0; d < in.ndim() - rank; ++d) batch *= in.shape()[d];
+
+  cufft::Plan plan = cufft::plan(type, n, batch);
+  const cufft::Api& api = cufft::api();
+  cufft::check(api.set_stream(plan.handle, cuda::current_stream()->handle()), "cufftSetStream");
+  std::shared_ptr<cuda::Buffer> work;  // returned to the pool after the transform, in stream order
+  if (plan.work_size) {
+    work = cuda::allocate(plan.work_size);
+    cufft::check(api.set_work_area(plan.handle, work->ptr()), "cufftSetWorkArea");
+  }
+  void* i = in.data();
+  void* o = out.data();
+  int direction = inverse ? CUFFT_INVERSE : CUFFT_FORWARD;
+  switch (type) {
+    case CUFFT_C2C:
+      cufft::check(api.exec_c2c(plan.handle, static_cast<cufftComplex*>(i), static_cast<cufftComplex*>(o), direction),
+                   "cufftExecC2C");
+      break;
+    case CUFFT_Z2Z:
+      cufft::check(api.exec_z2z(plan.handle, static_cast<cufftDoubleComplex*>(i), static_cast<cufftDoubleComplex*>(o),
+                                direction),
+                   "cufftExecZ2Z");
+      break;
+    case CUFFT_R2C:
+      cufft::check(api.exec_r2c(plan.handle, static_cast<cufftReal*>(i), static_cast<cufftComplex*>(o)),
+                   "cufftExecR2C");
+      break;
+    case CUFFT_D2Z:
+      cufft::check(api.exec_d2z(plan.handle, static_cast<cufftDoubleReal*>(i), static_cast<cufftDoubleComplex*>(o)),
+                   "cufftExecD2Z");
+      break;
+    case CUFFT_C2R:
+      cufft::check(api.exec_c2r(plan.handle, static_cast<cufftComplex*>(i), static_cast<cufftReal*>(o)),
+                   "cufftExecC2R");
+      break;
+    default:
+      cufft::check(api.exec_z2d(plan.handle, static_cast<cufftDoubleComplex*>(i), static_cast<cufftDoubleReal*>(o)),
+                   "cufftExecZ2D");
+  }
+}
+
+}  // namespace cuarray::ops

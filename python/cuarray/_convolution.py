@@ -1,0 +1,239 @@
+"""Convolution and correlation: NumPy's convolve and correlate, and the pieces cuarray.scipy.signal builds on.
+
+Every direct method is one call of the core's correlation (cpp/cuarray/ops/convolve.cpp):
+out[o] = sum over taps t of x[o + origin + t] * w[t]. A plan (a pure function of the shapes and the mode, so
+it is tested against NumPy and SciPy without a device) says which input is x, how the taps are made from the
+other (flipped for a convolution, conjugated for a correlation), the origin and the output's shape, and what
+to do to the result (reverse it, conjugate it). The FFT method computes the full convolution and takes the
+same window.
+"""
+
+import math
+import operator
+from typing import NamedTuple
+
+import numpy
+
+from cuarray import _core
+from cuarray._ndarray import ndarray
+
+__all__ = ["convolve", "correlate"]
+
+MODES = ("valid", "same", "full")
+
+
+def require_device(*arrays):
+    """CuPy's error for arguments that are not device arrays (NumPy arrays included)."""
+    for a in arrays:
+        if not isinstance(a, ndarray):
+            raise TypeError(f"Unsupported type {type(a)}")
+
+
+class Plan(NamedTuple):
+    swap: bool  # x is the second input and the taps come from the first
+    flip: bool  # taps reversed on every axis (convolution)
+    conj: bool  # taps conjugated (correlation)
+    start: tuple  # first element of the full convolution (or correlation) that the output holds
+    origin: tuple  # the core's origin: start - (taps' shape - 1)
+    shape: tuple  # the output's shape
+    reverse: bool = False  # reverse the result on every axis
+    conj_out: bool = False  # conjugate the result
+
+
+def _plan(swap, flip, conj, start, shape, taps_shape, reverse=False, conj_out=False):
+    origin = tuple(s - (k - 1) for s, k in zip(start, taps_shape))
+    return Plan(swap, flip, conj, tuple(start), origin, tuple(shape), reverse, conj_out)
+
+
+def _numpy_window(n, m, mode):
+    """(start, length) of NumPy's mode in the full result of lengths n >= m."""
+    if mode == "full":
+        return 0, n + m - 1
+    if mode == "same":
+        return (m - 1) // 2, n
+    return m - 1, n - m + 1
+
+
+def plan_numpy(kind, n_a, n_v, mode):
+    """NumPy's 1-D convolve(a, v) or correlate(a, v) (kind 'convolve'/'correlate'): the longer input is x.
+    A correlation with v longer is the reversed conjugate of correlate(v, a)."""
+    swap = n_v > n_a
+    n, m = (n_v, n_a) if swap else (n_a, n_v)
+    start, length = _numpy_window(n, m, mode)
+    if kind == "convolve":
+        return _plan(swap, True, False, (start,), (length,), (m,))
+    return _plan(swap, False, True, (start,), (length,), (m,), reverse=swap, conj_out=swap)
+
+
+def _scipy_window(s1, s2, mode, same_start):
+    """(start, length) of SciPy's mode on one axis of the full result of in1 (length s1) and in2 (s2)."""
+    if mode == "full":
+        return 0, s1 + s2 - 1
+    if mode == "same":
+        return same_start(s2), s1
+    return min(s1, s2) - 1, abs(s1 - s2) + 1
+
+
+def check_valid_shapes(mode, shape1, shape2):
+    """SciPy's rule for 'valid': one input at least as large as the other in every dimension. True when the
+    second is the larger."""
+    if mode != "valid":
+        return False
+    if all(a >= b for a, b in zip(shape1, shape2)):
+        return False
+    if all(b >= a for a, b in zip(shape1, shape2)):
+        return True
+    raise ValueError("For 'valid' mode, one must be at least as large as the other in every dimension")
+
+
+def plan_scipy(shape1, shape2, mode):
+    """scipy.signal.convolve(in1, in2): the full convolution is symmetric, so the smaller input gives the taps."""
+    check_valid_shapes(mode, shape1, shape2)
+    start, shape = zip(*(_scipy_window(a, b, mode, lambda k: (k - 1) // 2) for a, b in zip(shape1, shape2)))
+    swap = math.prod(shape2) > math.prod(shape1)
+    return _plan(swap, True, False, start, shape, shape1 if swap else shape2)
+
+
+def plan_scipy_2d(kind, shape1, shape2, mode):
+    """convolve2d / correlate2d: in1 is the image that the boundary extends (in 'valid' mode the larger input);
+    a correlation's 'same' window starts at k // 2, and a swapped correlation is reversed."""
+    swap = check_valid_shapes(mode, shape1, shape2)
+    if swap:
+        shape1, shape2 = shape2, shape1
+    same_start = (lambda k: (k - 1) // 2) if kind == "convolve" else (lambda k: k // 2)
+    start, shape = zip(*(_scipy_window(a, b, mode, same_start) for a, b in zip(shape1, shape2)))
+    if kind == "convolve":
+        return _plan(swap, True, False, start, shape, shape2)
+    return _plan(swap, False, True, start, shape, shape2, reverse=swap)
+
+
+def _reversed(a):
+    return a[(slice(None, None, -1),) * a.ndim]
+
+
+def run_direct(plan, in1, in2, dtype, boundary="fill", fillvalue=0):
+    """The plan's result by direct summation, in `dtype`."""
+    from cuarray import _creation, _transfer, _ufuncs
+
+    x, w = (in2, in1) if plan.swap else (in1, in2)
+    x = _transfer.ascontiguousarray(x.astype(dtype, copy=False))
+    taps = w.astype(dtype, copy=False)
+    if plan.flip:
+        taps = _reversed(taps)
+    if plan.conj and dtype.kind == "c":
+        taps = _ufuncs.conjugate(taps)
+    taps = _transfer.ascontiguousarray(taps)
+    out = _creation.empty(plan.shape, dtype)
+    _core.signal.correlate(out, x, taps, list(plan.origin), boundary, fillvalue)
+    return _finish(plan, out)
+
+
+def _finish(plan, out):
+    from cuarray import _transfer, _ufuncs
+
+    if plan.reverse:
+        out = _transfer.ascontiguousarray(_reversed(out))
+    if plan.conj_out and out.dtype.kind == "c":
+        out = _ufuncs.conjugate(out)
+    return out
+
+
+def next_fast_len(n):
+    """The smallest 7-smooth size >= n (sizes cuFFT transforms fastest)."""
+    best = 1 << max(0, (n - 1).bit_length())
+    p7 = 1
+    while p7 < best:
+        p5 = p7
+        while p5 < best:
+            p3 = p5
+            while p3 < best:
+                p2 = p3
+                while p2 < n:
+                    p2 *= 2
+                best = min(best, p2)
+                p3 *= 3
+            p5 *= 5
+        p7 *= 7
+    return best
+
+
+def full_fft(in1, in2, axes):
+    """The full convolution of in1 and in2 along `axes` by FFTs (other axes broadcast); real inputs use real
+    transforms, so float32 stays float32."""
+    from cuarray import _ufuncs, fft
+
+    full = [s1 + s2 - 1 for s1, s2 in zip(in1.shape, in2.shape)]
+    fshape = [next_fast_len(full[a]) for a in axes]
+    if in1.dtype.kind == "c" or in2.dtype.kind == "c":
+        ret = fft.ifftn(_ufuncs.multiply(fft.fftn(in1, fshape, axes), fft.fftn(in2, fshape, axes)), fshape, axes)
+    else:
+        ret = fft.irfftn(_ufuncs.multiply(fft.rfftn(in1, fshape, axes), fft.rfftn(in2, fshape, axes)), fshape, axes)
+    keep = tuple(slice(0, full[a]) if a in axes else slice(None) for a in range(ret.ndim))
+    return ret[keep]
+
+
+def float_inputs(in1, in2):
+    """Integer and bool inputs as float64, float16 as float32, for the FFT method."""
+    def convert(a):
+        if a.dtype.kind in "biu":
+            return a.astype(numpy.float64)
+        return a.astype(numpy.float32) if a.dtype == numpy.float16 else a
+
+    return convert(in1), convert(in2)
+
+
+def fft_cheaper(out_size, taps, fft_size):
+    """Whether the FFT method should beat direct summation: direct costs one multiply-add per output and tap;
+    three transforms and a product cost about a few hundred of those per element of the padded size, plus a
+    fixed overhead of about 1e8 (launches)."""
+    return out_size * taps > 300 * fft_size + 1e8
+
+
+def _numpy_args(a, v, mode, names):
+    """The 1-D inputs and the mode's name, checked as NumPy checks them; `names` label the inputs in errors."""
+    require_device(a, v)
+    if isinstance(mode, str):
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    else:
+        try:
+            mode = MODES[operator.index(mode)]
+        except (TypeError, IndexError):
+            raise ValueError("integer convolve/correlate mode must be 0, 1, or 2") from None
+    a = a.reshape(1) if a.ndim == 0 else a
+    v = v.reshape(1) if v.ndim == 0 else v
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    for x, name in zip((a, v), names):
+        if x.shape[0] == 0:
+            raise ValueError(f"{name} cannot be empty")
+    return a, v, mode
+
+
+def _numpy_conv(kind, a, v, mode):
+    dtype = numpy.result_type(a.dtype, v.dtype)
+    plan = plan_numpy(kind, a.shape[0], v.shape[0], mode)
+    n_taps = min(a.shape[0], v.shape[0])
+    if dtype.kind in "fc" and fft_cheaper(plan.shape[0], n_taps, next_fast_len(a.shape[0] + v.shape[0] - 1)):
+        x, w = (v, a) if plan.swap else (a, v)
+        if kind == "correlate":
+            from cuarray import _ufuncs
+
+            w = _reversed(_ufuncs.conjugate(w) if dtype.kind == "c" else w)
+        x, w = float_inputs(x, w)
+        full = full_fft(x, w, (0,))
+        out = full[plan.start[0] : plan.start[0] + plan.shape[0]].astype(dtype)
+        return _finish(plan, out)
+    return run_direct(plan, a, v, dtype)
+
+
+def convolve(a, v, mode="full"):
+    """NumPy's convolve: the discrete linear convolution of two 1-D device arrays (the shorter is the kernel)."""
+    a, v, mode = _numpy_args(a, v, mode, ("a", "v"))
+    return _numpy_conv("convolve", a, v, mode)
+
+
+def correlate(a, v, mode="valid"):
+    """NumPy's correlate: c[k] = sum over n of a[n + k] * conj(v[n]), for two 1-D device arrays."""
+    a, v, mode = _numpy_args(a, v, mode, ("first array argument", "second array argument"))
+    return _numpy_conv("correlate", a, v, mode)

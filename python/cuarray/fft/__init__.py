@@ -1,0 +1,141 @@
+"""cuarray.fft: NumPy's discrete Fourier transforms on device arrays, computed by cuFFT (loaded on first use).
+
+Plans are cached per thread and device and run on the current stream. float16, float32 and complex64 inputs
+transform in single precision (as NumPy 2 and CuPy), everything else in double.
+"""
+
+import operator
+
+import numpy
+
+from cuarray import _joining, _transfer, _ufuncs
+from cuarray.fft import _fft
+
+__all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn",
+           "rfftn", "irfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+
+
+def _same(m):
+    return m
+
+
+def _half_to_full(m):
+    return 2 * (m - 1)
+
+
+def fft(a, n=None, axis=-1, norm=None):
+    axis, n = _fft.axis_and_points(a, n, axis, _same)
+    return _fft.c2c(a, [n], [axis], norm, False)
+
+
+def ifft(a, n=None, axis=-1, norm=None):
+    axis, n = _fft.axis_and_points(a, n, axis, _same)
+    return _fft.c2c(a, [n], [axis], norm, True)
+
+
+def rfft(a, n=None, axis=-1, norm=None):
+    axis, n = _fft.axis_and_points(a, n, axis, _same)
+    return _fft.r2c(a, [n], [axis], norm)
+
+
+def irfft(a, n=None, axis=-1, norm=None):
+    axis, n = _fft.axis_and_points(a, n, axis, _half_to_full)
+    return _fft.c2r(a, n, axis, norm)
+
+
+def hfft(a, n=None, axis=-1, norm=None):
+    """The FFT of a signal with Hermitian symmetry, given by its first half: irfft of the conjugate."""
+    _fft.check_array(a)
+    return irfft(_ufuncs.conjugate(a) if a.dtype.kind == "c" else a, n, axis, _fft.swap_direction(norm))
+
+
+def ihfft(a, n=None, axis=-1, norm=None):
+    _fft.check_array(a)
+    return _ufuncs.conjugate(rfft(a, n, axis, _fft.swap_direction(norm)))
+
+
+def _one_by_one(func, a, s, axes, norm):
+    """NumPy's axis-by-axis order (last axis first), for repeated axes."""
+    for n, axis in reversed(list(zip(s, axes))):
+        a = func(a, n, axis, norm)
+    return a
+
+
+def fftn(a, s=None, axes=None, norm=None):
+    s, axes = _fft.nd_args(a, s, axes)
+    if len(set(axes)) != len(axes):
+        return _one_by_one(fft, a, s, axes, norm)
+    return _fft.c2c(a, s, axes, norm, False) if axes else a  # NumPy: no axes, no transform
+
+
+def ifftn(a, s=None, axes=None, norm=None):
+    s, axes = _fft.nd_args(a, s, axes)
+    if len(set(axes)) != len(axes):
+        return _one_by_one(ifft, a, s, axes, norm)
+    return _fft.c2c(a, s, axes, norm, True) if axes else a
+
+
+def rfftn(a, s=None, axes=None, norm=None):
+    s, axes = _fft.nd_args(a, s, axes)
+    if not axes:
+        raise IndexError("rfftn needs at least one axis")
+    if len(set(axes)) != len(axes):
+        return _one_by_one(fft, rfft(a, s[-1], axes[-1], norm), s[:-1], axes[:-1], norm)
+    return _fft.r2c(a, s, axes, norm)
+
+
+def irfftn(a, s=None, axes=None, norm=None):
+    s, axes = _fft.nd_args(a, s, axes, _half_to_full)
+    if not axes:
+        raise IndexError("irfftn needs at least one axis")
+    if len(axes) > 1:
+        head, sizes = axes[:-1], s[:-1]
+        if len(set(head)) != len(head):
+            a = _one_by_one(ifft, a, sizes, head, norm)
+        else:  # NumPy transforms these axes in order, the first in the input's precision
+            a = _fft.c2c(a, sizes, head, norm, True, first=0)
+    return _fft.c2r(a, s[-1], axes[-1], norm)
+
+
+def fft2(a, s=None, axes=(-2, -1), norm=None):
+    return fftn(a, s, axes, norm)
+
+
+def ifft2(a, s=None, axes=(-2, -1), norm=None):
+    return ifftn(a, s, axes, norm)
+
+
+def rfft2(a, s=None, axes=(-2, -1), norm=None):
+    return rfftn(a, s, axes, norm)
+
+
+def irfft2(a, s=None, axes=(-2, -1), norm=None):
+    return irfftn(a, s, axes, norm)
+
+
+def fftfreq(n, d=1.0):
+    """The sample frequencies of an n-point FFT (NumPy's values, as a float64 device array)."""
+    return _transfer.asarray(numpy.fft.fftfreq(operator.index(n), d))
+
+
+def rfftfreq(n, d=1.0):
+    return _transfer.asarray(numpy.fft.rfftfreq(operator.index(n), d))
+
+
+def _shift(x, axes, sign):
+    _fft.check_array(x)
+    if axes is None:
+        axes = tuple(range(x.ndim))
+    if numpy.ndim(axes) == 0:
+        return _joining.roll(x, sign * (x.shape[axes] // 2), axes)
+    return _joining.roll(x, [sign * (x.shape[ax] // 2) for ax in axes], axes)
+
+
+def fftshift(x, axes=None):
+    """Moves the zero frequency to the centre: a roll by n // 2 along `axes` (default all)."""
+    return _shift(x, axes, 1)
+
+
+def ifftshift(x, axes=None):
+    """The inverse of fftshift: a roll by -(n // 2)."""
+    return _shift(x, axes, -1)

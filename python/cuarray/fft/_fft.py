@@ -1,0 +1,180 @@
+"""NumPy's discrete Fourier transforms on cuFFT (cpp/cuarray/ops/fft.cpp).
+
+cuFFT transforms the trailing axes of C-contiguous arrays, so the axes to transform are moved last by a
+transposing copy (which also pads or truncates them and casts the dtype) and moved back as a view. Dtypes follow
+NumPy 2: float16, float32 and complex64 transform in single precision, everything else in double.
+"""
+
+import operator
+
+import numpy
+from numpy.lib.array_utils import normalize_axis_index
+
+from cuarray import _core, _creation, _manipulation, _transfer, _ufuncs
+from cuarray._ndarray import ndarray
+
+_SINGLE = (numpy.dtype(numpy.float16), numpy.dtype(numpy.float32), numpy.dtype(numpy.complex64))
+_MAX_RANK = 3  # axes cuFFT transforms in one plan
+
+
+def check_array(a):
+    if not isinstance(a, ndarray):
+        raise TypeError(f"Unsupported type {type(a)}")
+    return a
+
+
+def check_norm(norm):
+    if norm not in (None, "backward", "ortho", "forward"):
+        raise ValueError(f'Invalid norm value {norm}; should be "backward","ortho" or "forward".')
+    return norm or "backward"
+
+
+def swap_direction(norm):
+    return {"backward": "forward", "ortho": "ortho", "forward": "backward"}[check_norm(norm)]
+
+
+def points(n):
+    n = operator.index(n)
+    if n < 1:
+        raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+    return n
+
+
+def complex_type(dtype):
+    return numpy.dtype(numpy.complex64 if dtype in _SINGLE else numpy.complex128)
+
+
+def real_type(dtype):
+    return numpy.dtype(numpy.float32 if dtype in _SINGLE else numpy.float64)
+
+
+def _factor(n, norm, inverse, dtype):
+    """NumPy's normalisation factor for one axis of n points: 1/n on the inverse for 'backward', on the forward
+    for 'forward', 1/sqrt(n) for 'ortho'; computed in the real precision of the array the axis is transformed
+    in, as NumPy computes it (float16 inputs get a float16 factor)."""
+    real = numpy.result_type(numpy.empty(0, dtype).real.dtype, 1.0)
+    if norm == "ortho":
+        return float(numpy.reciprocal(numpy.sqrt(n, dtype=real)))
+    if (norm == "backward") == inverse:
+        return float(numpy.reciprocal(real.type(n)))
+    return 1.0
+
+
+def _scale(out, sizes, norm, inverse, dtype, first=-1):
+    """Applies the factors of all transformed axes; NumPy transforms axis `first` of `sizes` on the input (of
+    `dtype`) and the others on complex results."""
+    factor = _factor(sizes[first], norm, inverse, dtype)
+    for i, n in enumerate(sizes):
+        if i != first % len(sizes):
+            factor *= _factor(n, norm, inverse, complex_type(dtype))
+    if factor != 1.0:
+        _ufuncs.multiply(out, factor, out=out)
+
+
+def _last(a, axes, sizes, dtype, copy):
+    """A C-contiguous array of `dtype` holding `a` with `axes` moved last (in order) and each truncated or
+    zero-padded to `sizes`. Without `copy`, `a` itself when it already is that array."""
+    k = len(axes)
+    moved = _manipulation.moveaxis(a, tuple(axes), tuple(range(a.ndim - k, a.ndim)))
+    shape = moved.shape[: a.ndim - k] + tuple(sizes)
+    keep = tuple(slice(0, min(s, m)) for s, m in zip(shape, moved.shape))
+    src = moved[keep]
+    if not copy and src.shape == shape and src.dtype == dtype and src.flags.c_contiguous:
+        return src
+    out = (_creation.empty if src.shape == shape else _creation.zeros)(shape, dtype)
+    _core._copyto(out[keep], src)
+    return out
+
+
+def _back(out, axes):
+    """Moves the trailing axes of a transform's output back to `axes` (a view)."""
+    k = len(axes)
+    return _manipulation.moveaxis(out, tuple(range(out.ndim - k, out.ndim)), tuple(axes))
+
+
+def _c2c_axes(x, positions, inverse):
+    """The unscaled C2C transform of complex `x` over the axes at `positions`, in plans of up to 3 trailing axes
+    of a contiguous array (a transposing copy brings each group last; the result may be a transposed view)."""
+    positions = list(positions)
+    while positions:
+        group, positions = positions[-_MAX_RANK:], positions[:-_MAX_RANK]
+        order = [d for d in range(x.ndim) if d not in group] + group
+        y = _transfer.ascontiguousarray(x.transpose(order))
+        out = _creation.empty(y.shape, y.dtype)
+        _core.fft.execute(y, out, "c2c", len(group), inverse)
+        x = out.transpose(tuple(numpy.argsort(order)))
+    return x
+
+
+def c2c(a, sizes, axes, norm, inverse, first=-1):
+    """fftn / ifftn of `a` over `axes` (distinct, normalised) with `sizes`; `first`: the axis NumPy transforms
+    first (its normalisation factor has the input's precision)."""
+    norm = check_norm(norm)
+    x = _last(a, axes, sizes, complex_type(a.dtype), copy=False)
+    out = _c2c_axes(x, range(x.ndim - len(axes), x.ndim), inverse)
+    _scale(out, sizes, norm, inverse, a.dtype, first)
+    return _back(out, axes)
+
+
+def r2c(a, sizes, axes, norm):
+    """rfftn of real `a`: a real transform over the last of `axes`, then complex ones over the others."""
+    if a.dtype.kind == "c":
+        raise TypeError(f"rfft takes real input, not {a.dtype}; use fft for complex input")
+    if sizes[-1] == 1:  # one point: the real transform is a cast, and the other axes are complex transforms
+        return c2c(a, sizes, axes, norm, False)
+    norm = check_norm(norm)
+    x = _last(a, axes, sizes, real_type(a.dtype), copy=True)  # cuFFT may overwrite a real transform's input
+    k = len(axes)
+    rank = min(_MAX_RANK, k)
+    out = _creation.empty(x.shape[:-1] + (x.shape[-1] // 2 + 1,), complex_type(a.dtype))
+    _core.fft.execute(x, out, "r2c", rank, False)
+    if k > rank:  # the transform's other axes, as complex ones
+        out = _c2c_axes(out, range(out.ndim - k, out.ndim - rank), False)
+    _scale(out, sizes, norm, False, a.dtype)
+    return _back(out, axes)
+
+
+def c2r(a, n, axis, norm):
+    """irfft of `a` along `axis` to n real points. NumPy ignores the imaginary parts of the zero frequency and
+    (for even n) the Nyquist one; cuFFT needs them zero, so they are cleared."""
+    norm = check_norm(norm)
+    out_type = real_type(a.dtype)
+    x = _last(a, (axis,), (n // 2 + 1,), complex_type(a.dtype), copy=True)  # cuFFT overwrites C2R's input
+    edges = [0, n // 2] if n % 2 == 0 else [0]
+    for e in edges:
+        _core._copyto(x[..., e], _ufuncs._real(x[..., e]))
+    if n == 1:  # one point: the real part of the zero frequency
+        out = _ufuncs._real(x)
+    else:
+        out = _creation.empty(x.shape[:-1] + (n,), out_type)
+        _core.fft.execute(x, out, "c2r", 1, True)
+        _scale(out, [n], norm, True, a.dtype)
+    if a.dtype == numpy.float16:  # NumPy keeps a float16 input's precision in the result
+        out = out.astype(numpy.float16)
+    return _back(out, (axis,))
+
+
+def axis_and_points(a, n, axis, default):
+    """The normalised axis (AxisError when out of range) and the number of points (`default` for None)."""
+    check_array(a)
+    axis = normalize_axis_index(axis, a.ndim)
+    return axis, points(default(a.shape[axis]) if n is None else n)
+
+
+def nd_args(a, s, axes, last_default=None):
+    """NumPy's (s, axes) for the n-D transforms: axes default to all (or the last len(s)); s to the input's
+    sizes, -1 meaning the input's size; `last_default` maps the last axis's input size for irfftn."""
+    check_array(a)
+    if axes is None:
+        axes = list(range(a.ndim)) if s is None else list(range(a.ndim - len(s), a.ndim))
+    axes = [normalize_axis_index(ax, a.ndim) for ax in (axes if numpy.ndim(axes) else [axes])]
+    if s is None:
+        s = [a.shape[ax] for ax in axes]
+        if last_default is not None and axes:
+            s[-1] = last_default(s[-1])
+    else:
+        s = list(s) if numpy.ndim(s) else [s]
+        if len(s) != len(axes):
+            raise ValueError("Shape and axes have different lengths.")
+        s = [a.shape[ax] if operator.index(n) == -1 else n for n, ax in zip(s, axes)]
+    return [points(n) for n in s], axes

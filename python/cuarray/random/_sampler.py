@@ -1,0 +1,291 @@
+"""What RandomState and Generator share: a Philox state (seed, offset) and the checked calls into the core.
+
+Every sample is made on the device from the state's streams (cpp/cuarray/kernels/philox.cuh, Note [Random
+streams]); a call advances the offset past the positions it used. Parameters are checked on the host as
+NumPy checks them; array parameters are broadcast to the output's shape on the device.
+"""
+
+import math
+import operator
+import os
+
+import numpy
+from numpy.lib.array_utils import normalize_axis_index
+
+from cuarray import _core, _creation, _manipulation, _transfer
+from cuarray._ndarray import ndarray
+
+_FLOAT_TYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+
+
+def seed_value(seed):
+    """A 64-bit seed: an integer in [0, 2**64), or fresh entropy for None."""
+    if seed is None:
+        return int.from_bytes(os.urandom(8), "little")
+    if isinstance(seed, ndarray):
+        seed = seed.item()
+    try:
+        seed = operator.index(seed)
+    except TypeError:
+        raise TypeError(f"seed must be an integer or None, not {type(seed).__name__}") from None
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"Seed must be between 0 and 2**64 - 1 (got {seed})")
+    return seed
+
+
+def environment_seed():
+    """The seed from CUARRAY_SEED (or CuPy's CUPY_SEED), or None when neither is set."""
+    for var in ("CUARRAY_SEED", "CUPY_SEED"):
+        text = os.environ.get(var)
+        if text is not None:
+            try:
+                return seed_value(int(text))
+            except (TypeError, ValueError):
+                raise ValueError(f"{var} must be an integer in [0, 2**64), got {text!r}") from None
+    return None
+
+
+def shape_of(size):
+    """`size` as a shape tuple (None stays None); negative dimensions are NumPy's ValueError."""
+    if size is None:
+        return None
+    shape = (operator.index(size),) if numpy.ndim(size) == 0 else tuple(operator.index(s) for s in size)
+    if any(s < 0 for s in shape):
+        raise ValueError("negative dimensions are not allowed")
+    return shape
+
+
+def float_dtype(dtype, message):
+    dt = numpy.dtype(dtype)
+    if dt not in _FLOAT_TYPES:
+        raise TypeError(message.format(dt=dt))
+    return dt
+
+
+def _host(value):
+    """A parameter's values on the host, for checking (a device array is copied back)."""
+    return value.get() if isinstance(value, ndarray) else numpy.asarray(value)
+
+
+class Sampler:
+    """A Philox state and the samplers built on it."""
+
+    def __init__(self, seed=None):
+        self._state = _core.random.State(seed_value(seed))
+
+    def _reseed(self, seed):
+        self._state.seed = seed_value(seed)
+        self._state.offset = 0
+
+    # ---------------------------------------------------------------- parameters and shapes
+
+    @staticmethod
+    def _params(size, params):
+        """(shape, params for the core): scalars as floats; arrays broadcast to the output's shape as contiguous
+        float64 device arrays. The shape is `size`, or the parameters' broadcast shape when size is None."""
+        shape = shape_of(size)
+        arrays = [p for p in params if numpy.ndim(p) != 0]
+        if not arrays:
+            return (() if shape is None else shape), [float(_host(p)) for p in params]
+        shapes = [numpy.shape(p) for p in arrays]
+        broadcast = numpy.broadcast_shapes(*shapes)
+        if shape is None:
+            shape = broadcast
+        elif numpy.broadcast_shapes(broadcast, shape) != shape:
+            raise ValueError(f"shape mismatch: objects cannot be broadcast to a single shape. The parameters' shape "
+                             f"{broadcast} does not broadcast to size {shape}.")
+        out = []
+        for p in params:
+            if numpy.ndim(p) == 0:
+                out.append(float(_host(p)))
+            else:
+                dev = _transfer.asarray(p, dtype=numpy.float64)
+                out.append(_transfer.ascontiguousarray(_manipulation.broadcast_to(dev, shape)))
+        return shape, out
+
+    def _sample(self, dist, size, dtype, *params):
+        shape, values = self._params(size, params)
+        return _core.random.sample(dist, shape, dtype, values, self._state)
+
+    # ---------------------------------------------------------------- distributions
+
+    def _uniform(self, low, high, size, dtype):
+        if numpy.ndim(low) == 0 and numpy.ndim(high) == 0:
+            span = float(_host(high)) - float(_host(low))
+            if not math.isfinite(span):
+                raise OverflowError("Range exceeds valid bounds")
+        elif not numpy.all(numpy.isfinite(_host(high) - _host(low))):
+            raise OverflowError("Range exceeds valid bounds")
+        return self._sample("uniform", size, dtype, low, high)
+
+    def _normal(self, loc, scale, size, dtype):
+        if numpy.any(_host(scale) < 0):
+            raise ValueError("scale < 0")
+        return self._sample("normal", size, dtype, loc, scale)
+
+    def _exponential(self, scale, size, dtype):
+        if numpy.any(_host(scale) < 0):
+            raise ValueError("scale < 0")
+        return self._sample("exponential", size, dtype, scale)
+
+    def _gamma(self, shape, scale, size, dtype):
+        if numpy.any(_host(shape) < 0):
+            raise ValueError("shape < 0")
+        if numpy.any(_host(scale) < 0):
+            raise ValueError("scale < 0")
+        return self._sample("gamma", size, dtype, shape, scale)
+
+    def _beta(self, a, b, size, dtype):
+        if numpy.any(_host(a) <= 0):
+            raise ValueError("a <= 0")
+        if numpy.any(_host(b) <= 0):
+            raise ValueError("b <= 0")
+        return self._sample("beta", size, dtype, a, b)
+
+    def _poisson(self, lam, size, dtype):
+        host = _host(lam)
+        if numpy.any(numpy.isnan(host)) or numpy.any(host < 0):
+            raise ValueError("lam < 0 or lam is NaN")
+        # NumPy's limit: far enough below 2**63 that samples never overflow int64.
+        if numpy.any(host > 9.223372006484771e18):
+            raise ValueError("lam value too large")
+        return self._sample("poisson", size, _int_dtype(dtype, "poisson"), lam)
+
+    def _binomial(self, n, p, size, dtype):
+        hn = _host(n).astype(numpy.int64)  # NumPy takes n as int64: a float n is truncated
+        if numpy.any(hn < 0):
+            raise ValueError("n < 0")
+        hp = _host(p)
+        if numpy.any(numpy.isnan(hp)) or numpy.any(hp < 0) or numpy.any(hp > 1):
+            raise ValueError("p < 0, p > 1 or p is NaN")
+        n = float(hn) if hn.ndim == 0 else hn.astype(numpy.float64)
+        return self._sample("binomial", size, _int_dtype(dtype, "binomial"), n, p)
+
+    # ---------------------------------------------------------------- integers, choice, permutations
+
+    def _integers(self, low, high, size, dtype, name, endpoint=False):
+        """Uniform integers in [low, high) as `dtype` ([low, high] with `endpoint`)."""
+        dt = numpy.dtype(dtype)
+        if dt.kind not in "biu":
+            raise TypeError(f"Unsupported dtype {dt!r} for {name}")
+        if numpy.ndim(low) != 0 or numpy.ndim(high) != 0:
+            raise NotImplementedError(f"cuarray.random {name} takes scalar bounds; array bounds are not supported")
+        low, high = _integer(low), _integer(high) - (0 if endpoint else 1)
+        info = (0, 1) if dt.kind == "b" else (numpy.iinfo(dt).min, numpy.iinfo(dt).max)
+        if low < info[0]:
+            raise ValueError(f"low is out of bounds for {dt}")
+        if high > info[1]:
+            raise ValueError(f"high is out of bounds for {dt}")
+        if low > high:
+            raise ValueError("low > high" if endpoint else "low >= high")
+        shape = shape_of(size)
+        return _core.random.integers(() if shape is None else shape, dt, low % 2**64, high - low, self._state)
+
+    def _permutation_indices(self, n):
+        return _core.random.permutation(n, self._state)
+
+    def _choice(self, a, size, replace, p, one_dimensional, axis=0):
+        """NumPy's choice along `axis` of `a` (or of arange(a) for an integer); RandomState's takes a 1-D `a`."""
+        shape = shape_of(size)
+        count = 1 if shape is None else math.prod(shape)
+        out_shape = () if shape is None else shape
+        if isinstance(a, ndarray) and a.ndim == 0:
+            a = a.item()
+        pool = None
+        if isinstance(a, ndarray) or numpy.ndim(a) != 0:
+            pool = a if isinstance(a, ndarray) else numpy.asarray(a)  # moved to the device once checked
+            if one_dimensional and pool.ndim != 1:
+                raise ValueError("a must be 1-dimensional")
+            axis = normalize_axis_index(axis, pool.ndim)
+            pop_size = pool.shape[axis]
+            if pop_size == 0 and count != 0:
+                raise ValueError("'a' cannot be empty unless no samples are taken")
+        else:
+            try:
+                pop_size = operator.index(a)
+            except TypeError:
+                raise ValueError("a must be 1-dimensional or an integer") from None
+            if pop_size <= 0 and count != 0:
+                raise ValueError("a must be greater than 0 unless no samples are taken")
+        cdf = None if p is None else _cdf(p, pop_size)
+        if not replace:
+            if count > pop_size:
+                raise ValueError("Cannot take a larger sample than population when 'replace=False'")
+            if p is not None:
+                raise NotImplementedError("cuarray.random: choice without replacement and with p is not supported")
+            index = self._permutation_indices(pop_size)[:count]
+        elif count == 0:
+            index = _creation.empty(0, numpy.int64)
+        elif cdf is not None:
+            index = _core.random.choice((count,), _transfer.asarray(cdf), self._state)
+        else:
+            index = self._integers(0, pop_size, (count,), numpy.int64, "choice")
+        if pool is None:
+            return index.reshape(out_shape)
+        pool = _manipulation.moveaxis(_transfer.asarray(pool), axis, 0)
+        rows = self._take_rows(pool, index).reshape(out_shape + pool.shape[1:])
+        k = len(out_shape)
+        return _manipulation.moveaxis(rows, tuple(range(k)), tuple(range(axis, axis + k))) if k else rows
+
+    @staticmethod
+    def _take_rows(src, index):
+        """src[index] along axis 0, as a new C-contiguous array."""
+        src = _transfer.ascontiguousarray(src)
+        out = _creation.empty((index.shape[0],) + src.shape[1:], src.dtype)
+        _core.random.gather_rows(out, src, _transfer.ascontiguousarray(index))
+        return out
+
+    def _permutation(self, x, axis):
+        if not isinstance(x, ndarray) and numpy.ndim(x) == 0:
+            try:
+                n = operator.index(x)
+            except TypeError:
+                raise IndexError("x must be an integer or at least 1-dimensional") from None
+            return self._permutation_indices(max(n, 0))
+        arr = x if isinstance(x, ndarray) else _transfer.asarray(x)
+        if arr.ndim == 0:
+            raise IndexError("x must be an integer or at least 1-dimensional")
+        moved = _manipulation.moveaxis(arr, axis, 0)
+        out = self._take_rows(moved, self._permutation_indices(moved.shape[0]))
+        return _manipulation.moveaxis(out, 0, axis)
+
+    def _shuffle(self, x, axis):
+        if not isinstance(x, ndarray):
+            raise TypeError(f"shuffle takes a cuarray.ndarray, not {type(x).__module__}.{type(x).__name__}")
+        if x.ndim == 0:
+            raise TypeError("len() of unsized object")
+        moved = _manipulation.moveaxis(x, axis, 0)
+        shuffled = self._take_rows(moved, self._permutation_indices(moved.shape[0]))
+        _core._copyto(moved, shuffled)
+
+
+def _integer(value):
+    """A bound as a Python int (NumPy truncates float bounds)."""
+    if isinstance(value, ndarray):
+        value = value.item()
+    try:
+        return operator.index(value)
+    except TypeError:
+        return int(value)
+
+
+def _cdf(p, pop_size):
+    """The running sum of the probabilities `p`, checked as NumPy checks them, ending at exactly 1."""
+    hp = numpy.asarray(_host(p), dtype=numpy.float64)
+    if hp.ndim != 1:
+        raise ValueError("'p' must be 1-dimensional")
+    if hp.size != pop_size:
+        raise ValueError("'a' and 'p' must have same size")
+    if numpy.any(hp < 0) or numpy.any(numpy.isnan(hp)):
+        raise ValueError("probabilities are not non-negative")
+    if abs(math.fsum(hp) - 1.0) > math.sqrt(numpy.finfo(numpy.float64).eps):
+        raise ValueError("probabilities do not sum to 1")
+    cdf = numpy.cumsum(hp)
+    return cdf / cdf[-1]
+
+
+def _int_dtype(dtype, name):
+    dt = numpy.dtype(dtype)
+    if dt.kind not in "iu":
+        raise TypeError(f"Unsupported dtype {dt!r} for {name}")
+    return dt

@@ -1,0 +1,166 @@
+"""SciPy's convolve, correlate, convolve2d, correlate2d, fftconvolve, oaconvolve and choose_conv_method on
+device arrays (host arrays are CuPy's TypeError). Direct sums run on the core's correlation, the FFT method on
+cuarray.fft; see cuarray/_convolution.py for the plans."""
+
+import math
+
+import numpy
+from numpy.lib.array_utils import normalize_axis_tuple
+
+from cuarray import _creation, _math, _ufuncs
+from cuarray._convolution import (MODES, check_valid_shapes, fft_cheaper, float_inputs, full_fft, next_fast_len,
+                                  plan_scipy, plan_scipy_2d, require_device, run_direct)
+
+_BOUNDARIES = {"fill": "fill", "pad": "fill", "wrap": "wrap", "circular": "wrap", "symm": "symm",
+               "symmetric": "symm"}
+
+
+def _empty_result():
+    return _creation.zeros(0, numpy.float64)  # SciPy's np.array([]) for an empty input
+
+
+def _check_nd(in1, in2, mode, message):
+    require_device(in1, in2)
+    if in1.ndim != in2.ndim:
+        raise ValueError("in1 and in2 should have the same dimensionality")
+    if mode not in MODES:
+        raise ValueError(message)
+
+
+def choose_conv_method(in1, in2, mode="full"):
+    """'direct' or 'fft' for convolve(in1, in2, mode): direct for integer and bool inputs (exact), else
+    whichever the cost estimate (cuarray._convolution.fft_cheaper) says is faster."""
+    require_device(in1, in2)
+    if any(a.dtype.kind in "biu" for a in (in1, in2)):
+        return "direct"
+    if in1.ndim > 8:
+        return "fft"
+    if mode == "full":
+        out = [a + b - 1 for a, b in zip(in1.shape, in2.shape)]
+    elif mode == "same":
+        out = list(in1.shape)
+    else:
+        out = [abs(a - b) + 1 for a, b in zip(in1.shape, in2.shape)]
+    taps = min(in1.size, in2.size) * (1 if in1.ndim <= 2 else 4)  # the N-D kernel is slower than the tiled ones
+    fft_size = math.prod(next_fast_len(a + b - 1) for a, b in zip(in1.shape, in2.shape))
+    return "fft" if fft_cheaper(math.prod(out), taps, fft_size) else "direct"
+
+
+def convolve(in1, in2, mode="full", method="auto"):
+    """N-D convolution of two device arrays of equal ndim (SciPy's modes and methods)."""
+    _check_nd(in1, in2, mode, f"Acceptable mode flags are 'valid', 'same', or 'full', not mode={mode}")
+    if method not in ("auto", "direct", "fft"):
+        raise ValueError("Acceptable method flags are 'auto', 'direct', or 'fft'.")
+    if in1.ndim == 0:
+        return _ufuncs.multiply(in1, in2)
+    if in1.size == 0 or in2.size == 0:
+        return _empty_result()
+    check_valid_shapes(mode, in1.shape, in2.shape)
+    if method == "auto":
+        method = choose_conv_method(in1, in2, mode)
+    dtype = numpy.result_type(in1.dtype, in2.dtype)
+    if method == "fft":
+        out = fftconvolve(in1, in2, mode)
+        if dtype.kind in "ui":
+            out = _math.around(out)
+        return out.astype(dtype, copy=False)
+    return run_direct(plan_scipy(in1.shape, in2.shape, mode), in1, in2, dtype)
+
+
+def correlate(in1, in2, mode="full", method="auto"):
+    """N-D cross-correlation: convolve(in1, in2 reversed and conjugated)."""
+    _check_nd(in1, in2, mode, "Acceptable mode flags are 'valid', 'same', or 'full'.")
+    if in1.ndim == 0:
+        return _ufuncs.multiply(in1, _ufuncs.conjugate(in2))
+    taps = in2[(slice(None, None, -1),) * in2.ndim]
+    return convolve(in1, _ufuncs.conjugate(taps) if taps.dtype.kind == "c" else taps, mode, method)
+
+
+def _fill_value(fillvalue, dtype):
+    """The fill value in the output's type, checked as SciPy checks it."""
+    host = numpy.asarray(fillvalue.get() if hasattr(fillvalue, "get") else fillvalue)
+    if host.size != 1:
+        raise ValueError("`fillvalue` must be scalar or an array with one element.")
+    value = complex(host.reshape(()).item())
+    error = ValueError("could not cast `fillvalue` directly to the output type (it was first converted to complex).")
+    if dtype.kind == "c":
+        return value
+    if value.imag != 0:
+        raise error
+    if dtype.kind == "f":
+        return value.real
+    if not math.isfinite(value.real):
+        raise error
+    info = numpy.iinfo(dtype)
+    integer = int(value.real)
+    if not info.min <= integer <= info.max:
+        raise error
+    return integer
+
+
+def _two_d(kind, in1, in2, mode, boundary, fillvalue):
+    require_device(in1, in2)
+    if not in1.ndim == in2.ndim == 2:
+        raise ValueError(f"{kind}2d inputs must both be 2-D arrays")
+    if mode not in MODES:
+        raise ValueError("Acceptable mode flags are 'valid', 'same', or 'full'.")
+    if boundary not in _BOUNDARIES:
+        raise ValueError("Acceptable boundary flags are 'fill', 'circular' (or 'wrap'), and 'symmetric' "
+                         "(or 'symm').")
+    dtype = numpy.result_type(in1.dtype, in2.dtype)
+    if dtype.kind not in "iufc" or dtype == numpy.float16:
+        raise ValueError(f"{kind}2d not available for this type.")
+    fill = _fill_value(fillvalue, dtype)
+    plan = plan_scipy_2d(kind, in1.shape, in2.shape, mode)
+    return run_direct(plan, in1, in2, dtype, _BOUNDARIES[boundary], fill)
+
+
+def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    """2-D convolution with SciPy's modes and boundary extensions of in1 (fill, wrap, symm)."""
+    return _two_d("convolve", in1, in2, mode, boundary, fillvalue)
+
+
+def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    """2-D cross-correlation with SciPy's modes and boundary extensions of in1 (fill, wrap, symm)."""
+    return _two_d("correlate", in1, in2, mode, boundary, fillvalue)
+
+
+def _centered(a, shape):
+    start = [(n - m) // 2 for n, m in zip(a.shape, shape)]
+    return a[tuple(slice(s, s + m) for s, m in zip(start, shape))].copy()
+
+
+def fftconvolve(in1, in2, mode="full", axes=None):
+    """N-D convolution by FFTs along `axes` (default all); the other axes must match or be 1 (broadcast)."""
+    require_device(in1, in2)
+    if in1.ndim != in2.ndim:
+        raise ValueError("in1 and in2 should have the same dimensionality")
+    if in1.ndim == 0:
+        return _ufuncs.multiply(in1, in2)
+    if in1.size == 0 or in2.size == 0:
+        return _empty_result()
+    if mode not in MODES:
+        raise ValueError("acceptable mode flags are 'valid', 'same', or 'full'")
+    axes = range(in1.ndim) if axes is None else normalize_axis_tuple(axes, in1.ndim)
+    for a in range(in1.ndim):
+        if a not in axes and in1.shape[a] != in2.shape[a] and 1 not in (in1.shape[a], in2.shape[a]):
+            raise ValueError(f"incompatible shapes for in1 and in2: {in1.shape} and {in2.shape}")
+    axes = tuple(a for a in axes if in1.shape[a] != 1 and in2.shape[a] != 1)
+    s1, s2 = in1.shape, in2.shape
+    if check_valid_shapes(mode, [s1[a] for a in axes], [s2[a] for a in axes]):
+        in1, in2, s1, s2 = in2, in1, s2, s1
+    if not axes:
+        return _ufuncs.multiply(in1, in2)
+    full = full_fft(*float_inputs(in1, in2), axes)
+    if mode == "full":
+        return full
+    if mode == "same":
+        return _centered(full, s1)
+    return _centered(full, [s1[a] - s2[a] + 1 if a in axes else full.shape[a] for a in range(full.ndim)])
+
+
+def oaconvolve(in1, in2, mode="full", axes=None):
+    """SciPy's overlap-add convolution: the same result, which cuarray computes with one FFT of the full size
+    (fftconvolve) rather than block by block."""
+    return fftconvolve(in1, in2, mode, axes)
+

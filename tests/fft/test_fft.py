@@ -1,0 +1,273 @@
+"""cuarray.fft against numpy.fft: every function, dtype rule, n/s padding and truncation, axis choice, norm,
+non-contiguous inputs, plan reuse across shapes, threads and streams; and NumPy's errors."""
+
+import threading
+import warnings
+
+import cuarray as cp
+import numpy as np
+import pytest
+from conftest import make_data
+
+gpu = pytest.mark.gpu
+
+REAL_DTYPES = ["bool", "int8", "int32", "uint16", "int64", "float16", "float32", "float64"]
+ALL_DTYPES = REAL_DTYPES + ["complex64", "complex128"]
+
+
+def assert_fft_close(got, expected):
+    """Same dtype and shape as NumPy's result; values within the precision's error, relative to the largest."""
+    __tracebackhide__ = True
+    expected = np.asarray(expected)
+    assert isinstance(got, cp.ndarray)
+    assert got.dtype == expected.dtype, f"dtype {got.dtype} != NumPy's {expected.dtype}"
+    assert got.shape == expected.shape, f"shape {got.shape} != NumPy's {expected.shape}"
+    host = cp.asnumpy(got)
+    single = expected.dtype in (np.float32, np.complex64, np.float16)
+    tol = {np.dtype(np.float16): 2e-2}.get(expected.dtype, 2e-5 if single else 1e-11)
+    scale = max(1.0, float(np.max(np.abs(expected.astype(np.complex128)))) if expected.size else 1.0)
+    np.testing.assert_allclose(host.astype(np.complex128), expected.astype(np.complex128), rtol=0, atol=tol * scale)
+
+
+def _data(shape, dtype, seed=0):
+    a = make_data(shape, dtype, seed)
+    return cp.asarray(a), a
+
+
+@gpu
+@pytest.mark.parametrize("func", ["fft", "ifft"])
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_c2c_dtypes(func, dtype):
+    x, a = _data((3, 16), dtype)
+    assert_fft_close(getattr(cp.fft, func)(x), getattr(np.fft, func)(a))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", REAL_DTYPES)
+def test_rfft_dtypes(dtype):
+    x, a = _data((2, 15), dtype)
+    assert_fft_close(cp.fft.rfft(x), np.fft.rfft(a))
+    assert_fft_close(cp.fft.ihfft(x), np.fft.ihfft(a))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("n", [None, 7, 8, 20])
+def test_irfft_and_hfft(dtype, n):
+    # Random complex input is not Hermitian: NumPy ignores the imaginary parts of the zero and Nyquist terms.
+    x, a = _data((3, 9), dtype)
+    assert_fft_close(cp.fft.irfft(x, n), np.fft.irfft(a, n))
+    assert_fft_close(cp.fft.hfft(x, n), np.fft.hfft(a, n))
+
+
+@gpu
+@pytest.mark.parametrize("func", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"])
+@pytest.mark.parametrize("norm", [None, "backward", "ortho", "forward"])
+def test_norms(func, norm):
+    x, a = _data((4, 12), "float64" if func in ("rfft", "ihfft") else "complex128")
+    assert_fft_close(getattr(cp.fft, func)(x, norm=norm), getattr(np.fft, func)(a, norm=norm))
+
+
+@gpu
+@pytest.mark.parametrize("func", ["fft", "ifft", "rfft", "irfft"])
+@pytest.mark.parametrize("n", [1, 5, 16, 17, 100])
+@pytest.mark.parametrize("axis", [0, 1, -1, -3])
+def test_n_and_axis(func, n, axis):
+    x, a = _data((6, 10, 4), "float32" if func == "rfft" else "complex64")
+    assert_fft_close(getattr(cp.fft, func)(x, n, axis), getattr(np.fft, func)(a, n, axis))
+
+
+@gpu
+@pytest.mark.parametrize("layout", ["transposed", "strided", "negative"])
+@pytest.mark.parametrize("func", ["fft", "rfft", "irfft", "fft2", "rfftn", "irfftn"])
+def test_non_contiguous_inputs(layout, func):
+    base, host_base = _data((12, 10), "float64" if func.startswith("rfft") else "complex128")
+    view = {"transposed": lambda v: v.T, "strided": lambda v: v[::2, 1::3], "negative": lambda v: v[::-1, ::-2]}[layout]
+    before = cp.asnumpy(base)
+    assert_fft_close(getattr(cp.fft, func)(view(base)), getattr(np.fft, func)(view(host_base)))
+    np.testing.assert_array_equal(cp.asnumpy(base), before)  # inputs are never overwritten
+
+
+@gpu
+def test_inputs_are_not_overwritten_when_contiguous():
+    for func, dtype in [("fft", "complex64"), ("rfft", "float32"), ("irfft", "complex128"), ("hfft", "complex64"),
+                        ("ifftn", "complex128"), ("irfftn", "complex64")]:
+        x, a = _data((8, 6), dtype)
+        getattr(cp.fft, func)(x)
+        np.testing.assert_array_equal(cp.asnumpy(x), a)
+
+
+NDCASES = [
+    ((5, 6), None, None),
+    ((5, 6), (8, 4), None),
+    ((4, 5, 6), None, (0, 2)),
+    ((4, 5, 6), (3, 7), (2, 0)),
+    ((3, 4, 5), None, None),
+    ((2, 3, 4, 5), None, None),  # four axes: two cuFFT plans
+    ((2, 3, 4, 5, 2), (4, 3, 2, 5, 3), None),
+    ((3, 4, 5), (-1, 6), (1, 2)),  # -1: the input's own size
+    ((4, 6), None, (0, 0)),  # a repeated axis is transformed twice
+    ((4, 1, 6), None, None),  # length-1 axes are identities cuFFT does not plan
+    ((5, 1), None, None),
+    ((1, 5), (1, 1), None),
+]
+
+
+@gpu
+@pytest.mark.parametrize("func", ["fftn", "ifftn", "rfftn", "irfftn"])
+@pytest.mark.parametrize("shape,s,axes", NDCASES)
+def test_nd(func, shape, s, axes):
+    x, a = _data(shape, "float64" if func == "rfftn" else "complex128")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # NumPy's: s without axes
+        try:
+            expected = getattr(np.fft, func)(a, s, axes)
+        except ValueError:  # irfftn of a last axis of length 1: zero output points
+            with pytest.raises(ValueError, match="Invalid number of FFT data points"):
+                getattr(cp.fft, func)(x, s, axes)
+            return
+    assert_fft_close(getattr(cp.fft, func)(x, s, axes), expected)
+
+
+@gpu
+@pytest.mark.parametrize("func", ["fft2", "ifft2", "rfft2", "irfft2"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int16"])
+def test_2d(func, dtype):
+    if func == "rfft2" and dtype.startswith("complex"):
+        pytest.skip("complex input to a real transform")
+    x, a = _data((3, 8, 10), dtype)
+    assert_fft_close(getattr(cp.fft, func)(x), getattr(np.fft, func)(a))
+    assert_fft_close(getattr(cp.fft, func)(x, s=(5, 6), axes=(0, 2)), getattr(np.fft, func)(a, s=(5, 6), axes=(0, 2)))
+
+
+@gpu
+def test_round_trips_and_large_size():
+    x, a = _data(1 << 20, "complex64")
+    assert_fft_close(cp.fft.ifft(cp.fft.fft(x)), a)
+    r, ra = _data((16, 1000), "float64")
+    assert_fft_close(cp.fft.irfft(cp.fft.rfft(r), 1000), ra)
+    assert_fft_close(cp.fft.irfftn(cp.fft.rfftn(r), r.shape), ra)
+    big, big_host = _data(1 << 24, "complex64")
+    got = cp.asnumpy(cp.fft.fft(big))
+    expected = np.fft.fft(big_host)
+    np.testing.assert_allclose(got[:1000], expected[:1000], atol=2e-5 * np.abs(expected).max())
+
+
+@gpu
+def test_empty_batches():
+    x = cp.zeros((0, 8), np.complex64)
+    assert cp.fft.fft(x).shape == (0, 8)
+    assert cp.fft.rfft(cp.zeros((3, 0, 8))).shape == (3, 0, 5)
+    assert cp.fft.irfft(cp.zeros((0, 5), np.complex128)).shape == (0, 8)
+
+
+@gpu
+def test_many_shapes_evict_plans():
+    # More shapes than the plan cache holds (lib/cufft.h's kMaxPlans), then the first ones again.
+    for n in list(range(2, 40)) + [2, 3, 4]:
+        x, a = _data((3, n), "complex128", seed=n)
+        assert_fft_close(cp.fft.fft(x), np.fft.fft(a))
+
+
+@gpu
+def test_threads_and_streams():
+    x, a = _data((64, 256), "complex64")
+    expected = np.fft.fft(a)
+    results, errors = {}, []
+
+    def work(i):
+        try:
+            with cp.cuda.Stream() as s:
+                for _ in range(20):
+                    out = cp.fft.fft(x)
+                s.synchronize()
+            results[i] = cp.asnumpy(out)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for got in results.values():
+        np.testing.assert_allclose(got, expected, atol=2e-5 * np.abs(expected).max())
+
+
+@gpu
+def test_numpy_dispatch():
+    x, a = _data(32, "float64")
+    got = np.fft.rfft(x)
+    assert isinstance(got, cp.ndarray)
+    assert_fft_close(got, np.fft.rfft(a))
+
+
+@gpu
+@pytest.mark.parametrize("n", [1, 2, 7, 8])
+@pytest.mark.parametrize("d", [1.0, 0.25])
+def test_frequencies(n, d):
+    assert_fft_close(cp.fft.fftfreq(n, d), np.fft.fftfreq(n, d))
+    assert_fft_close(cp.fft.rfftfreq(n, d), np.fft.rfftfreq(n, d))
+
+
+@gpu
+@pytest.mark.parametrize("shape,axes", [((7,), None), ((4, 5), None), ((4, 5), 1), ((4, 5, 6), (0, 2)), ((6,), 0)])
+def test_shifts(shape, axes):
+    x, a = _data(shape, "int32")
+    np.testing.assert_array_equal(cp.asnumpy(cp.fft.fftshift(x, axes)), np.fft.fftshift(a, axes))
+    np.testing.assert_array_equal(cp.asnumpy(cp.fft.ifftshift(x, axes)), np.fft.ifftshift(a, axes))
+    np.testing.assert_array_equal(cp.asnumpy(cp.fft.ifftshift(cp.fft.fftshift(x, axes), axes)), a)
+
+
+# ---------------------------------------------------------------- errors (raised before any device work)
+
+
+ERRORS = {
+    "n_zero": (lambda x: cp.fft.fft(x, n=0), ValueError, r"Invalid number of FFT data points \(0\) specified\."),
+    "n_negative": (lambda x: cp.fft.ifft(x, n=-3), ValueError, r"Invalid number of FFT data points \(-3\) specified\."),
+    "irfft_n_zero": (lambda x: cp.fft.irfft(x, 0), ValueError, r"Invalid number of FFT data points \(0\)"),
+    "irfft_one_point": (lambda x: cp.fft.irfft(x[:, :1]), ValueError, r"Invalid number of FFT data points \(0\)"),
+    "n_float": (lambda x: cp.fft.fft(x, n=2.5), TypeError, "integer"),
+    "axis": (lambda x: cp.fft.fft(x, axis=2), np.exceptions.AxisError, "axis 2 is out of bounds"),
+    "axis_negative": (lambda x: cp.fft.rfft(x, axis=-3), np.exceptions.AxisError, "out of bounds"),
+    "axes_nd": (lambda x: cp.fft.fftn(x, axes=(0, 5)), np.exceptions.AxisError, "out of bounds"),
+    "norm": (lambda x: cp.fft.fft(x, norm="bad"), ValueError, 'Invalid norm value bad; should be "backward","ortho" or "forward"'),
+    "norm_hfft": (lambda x: cp.fft.hfft(x, norm="bad"), ValueError, "Invalid norm value"),
+    "s_axes": (lambda x: cp.fft.fftn(x, s=(2, 3), axes=(0,)), ValueError, "Shape and axes have different lengths"),
+    "s_zero": (lambda x: cp.fft.fft2(x, s=(0, 3)), ValueError, r"Invalid number of FFT data points \(0\)"),
+    "rfft_complex": (lambda x: cp.fft.rfft(x.astype(np.complex64)), TypeError, "real input"),
+    "zero_d": (lambda x: cp.fft.fft(x[0, 0]), IndexError, "out of bounds"),
+    "empty_axis": (lambda x: cp.fft.fft(x[:, :0]), ValueError, r"Invalid number of FFT data points \(0\)"),
+}
+
+
+@gpu
+@pytest.mark.parametrize("case", list(ERRORS))
+def test_errors(case):
+    call, exc, match = ERRORS[case]
+    with pytest.raises(exc, match=match):
+        call(cp.ones((3, 4)))
+
+
+def test_axis_error_is_an_index_error_as_numpy_raises():
+    assert issubclass(np.exceptions.AxisError, IndexError) and issubclass(np.exceptions.AxisError, ValueError)
+    with pytest.raises(IndexError):
+        np.fft.fft(np.ones(4), axis=1)
+
+
+@pytest.mark.parametrize("func", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
+                                  "fftn", "ifftn", "rfftn", "irfftn", "fftshift", "ifftshift"])
+def test_host_arrays_are_unsupported(func):
+    with pytest.raises(TypeError, match=r"^Unsupported type <class 'numpy.ndarray'>$"):
+        getattr(cp.fft, func)(np.ones((4, 4)))
+
+
+def test_import_does_not_load_cufft():
+    from conftest import describe, run_python
+
+    code = ("import cuarray as cp\nimport cuarray.fft\nmaps = open('/proc/self/maps').read()\n"
+            "print('libcufft' in maps)\n")
+    proc = run_python(code=code)
+    assert proc.returncode == 0, describe(proc)
+    assert proc.stdout.strip() == "False"

@@ -1,0 +1,323 @@
+"""Convolution on the device against NumPy and SciPy: cp.convolve / cp.correlate (and np.convolve on device
+arrays), cuarray.scipy.signal's convolve, correlate, convolve2d, correlate2d, fftconvolve, oaconvolve and
+choose_conv_method; every mode, boundary and dtype, odd sizes, non-contiguous inputs, and the errors."""
+
+import cuarray as cp
+import cuarray.scipy.signal as sig
+import numpy as np
+import pytest
+import scipy.signal as ss
+from conftest import make_data
+
+pytestmark = pytest.mark.gpu
+
+MODES = ["full", "same", "valid"]
+
+
+def assert_conv(got, expected, tol=None):
+    """Same dtype and shape; integers and bools exact, floats within the precision relative to the largest
+    value (sums are formed in another order than NumPy's and SciPy's)."""
+    __tracebackhide__ = True
+    expected = np.asarray(expected)
+    assert isinstance(got, cp.ndarray), type(got)
+    assert got.dtype == expected.dtype, f"dtype {got.dtype} != {expected.dtype}"
+    assert got.shape == expected.shape, f"shape {got.shape} != {expected.shape}"
+    host = cp.asnumpy(got)
+    if expected.dtype.kind in "biu":
+        np.testing.assert_array_equal(host, expected)
+        return
+    if tol is None:
+        tol = {"e": 1e-2, "f": 1e-5, "F": 1e-5}.get(expected.dtype.char, 1e-12)
+    scale = max(1.0, float(np.max(np.abs(expected))) if expected.size else 1.0)
+    np.testing.assert_allclose(host, expected, rtol=0, atol=tol * scale)
+
+
+def pair(shape, dtype, seed=0):
+    a = make_data(shape, dtype, seed)
+    return cp.asarray(a), a
+
+
+# ---------------------------------------------------------------- NumPy's convolve and correlate
+
+NP_DTYPES = ["bool", "int8", "int32", "uint8", "int64", "float16", "float32", "float64", "complex64", "complex128"]
+
+
+@pytest.mark.parametrize("func", ["convolve", "correlate"])
+@pytest.mark.parametrize("mode", MODES + [0, 1, 2])
+@pytest.mark.parametrize("n,m", [(10, 3), (3, 10), (7, 7), (1, 5), (5, 1), (1, 1), (16, 4), (4, 16)])
+def test_numpy_modes_and_lengths(func, mode, n, m):
+    (x, a), (y, v) = pair(n, "complex128", 1), pair(m, "complex128", 2)
+    assert_conv(getattr(cp, func)(x, y, mode), getattr(np, func)(a, v, mode))
+
+
+@pytest.mark.parametrize("func", ["convolve", "correlate"])
+@pytest.mark.parametrize("dtype", NP_DTYPES)
+def test_numpy_dtypes(func, dtype):
+    (x, a), (y, v) = pair(37, dtype, 3), pair(6, dtype, 4)
+    for mode in MODES:
+        assert_conv(getattr(cp, func)(x, y, mode), getattr(np, func)(a, v, mode))
+
+
+def test_numpy_mixed_dtypes_and_wrapping():
+    (x, a), (y, v) = pair(20, "int8", 5), pair(4, "float32", 6)
+    assert_conv(cp.convolve(x, y), np.convolve(a, v))
+    big = np.array([100, 100], np.int8)  # int8 sums wrap as NumPy's do: 200 -> -56, 400 -> -112
+    assert_conv(cp.convolve(cp.asarray(big), cp.asarray(np.array([2, 2], np.int8))),
+                np.convolve(big, np.array([2, 2], np.int8)))
+
+
+@pytest.mark.parametrize("layout", ["strided", "negative"])
+def test_numpy_non_contiguous(layout):
+    (x, a), (y, v) = pair(41, "float64", 7), pair(9, "float64", 8)
+    view = (lambda t: t[1::3]) if layout == "strided" else (lambda t: t[::-2])
+    assert_conv(cp.convolve(view(x), view(y)), np.convolve(view(a), view(v)))
+    assert_conv(cp.correlate(view(y), view(x), "full"), np.correlate(view(v), view(a), "full"))
+
+
+def test_numpy_zero_d_inputs():
+    assert_conv(cp.convolve(cp.asarray(3.0), cp.asarray([1.0, 2.0])), np.convolve(3.0, [1.0, 2.0]))
+
+
+@pytest.mark.parametrize("func", ["convolve", "correlate"])
+@pytest.mark.parametrize("dtype", ["float64", "complex64"])
+@pytest.mark.parametrize("n,m", [(200000, 3000), (3000, 200000)])
+def test_numpy_long_kernels_use_fft(func, dtype, n, m):
+    (x, a), (y, v) = pair(n, dtype, 9), pair(m, dtype, 10)
+    for mode in MODES:
+        assert_conv(getattr(cp, func)(x, y, mode), getattr(np, func)(a, v, mode), tol=1e-4 if dtype == "complex64" else 1e-10)
+
+
+def test_numpy_long_integer_kernels_stay_exact():
+    (x, a), (y, v) = pair(100000, "int64", 11), pair(2000, "int64", 12)
+    assert_conv(cp.convolve(x, y), np.convolve(a, v))
+
+
+def test_lesson_np_convolve_on_device_arrays():
+    deltas = np.zeros((2048, 2048))
+    deltas[8::16, 8::16] = 1
+    xx, yy = np.meshgrid(np.linspace(-2, 2, 15), np.linspace(-2, 2, 15))
+    gauss = np.exp(-((np.sqrt(xx * xx + yy * yy)) ** 2 / 2.0))
+    deltas_1d, gauss_1d = deltas.ravel(), gauss.diagonal()
+    got = np.convolve(cp.asarray(deltas_1d), cp.asarray(gauss_1d))  # NumPy hands the call to cuarray
+    assert isinstance(got, cp.ndarray)
+    assert_conv(got, np.convolve(deltas_1d, gauss_1d))
+
+
+NP_ERRORS = {
+    "empty_a": (lambda: cp.convolve(cp.zeros(0), cp.ones(3)), ValueError, "a cannot be empty"),
+    "empty_v": (lambda: cp.convolve(cp.ones(3), cp.zeros(0)), ValueError, "v cannot be empty"),
+    "empty_first": (lambda: cp.correlate(cp.zeros(0), cp.ones(3)), ValueError, "first array argument cannot be empty"),
+    "empty_second": (lambda: cp.correlate(cp.ones(3), cp.zeros(0)), ValueError, "second array argument cannot be empty"),
+    "two_d": (lambda: cp.convolve(cp.ones((2, 2)), cp.ones(2)), ValueError, "object too deep for desired array"),
+    "mode": (lambda: cp.convolve(cp.ones(3), cp.ones(2), "bad"), ValueError,
+             r"mode must be one of 'valid', 'same', or 'full' \(got 'bad'\)"),
+    "int_mode": (lambda: cp.correlate(cp.ones(3), cp.ones(2), 3), ValueError, "integer convolve/correlate mode must be 0, 1, or 2"),
+    "numpy_mixed": (lambda: np.convolve(cp.ones(3), np.ones(2)), TypeError, r"Unsupported type <class 'numpy.ndarray'>"),
+}
+
+
+@pytest.mark.parametrize("case", list(NP_ERRORS))
+def test_numpy_errors(case):
+    call, exc, match = NP_ERRORS[case]
+    with pytest.raises(exc, match=match):
+        call()
+
+
+def test_numpy_raises_the_same():
+    for call in (lambda: np.convolve([], [1.0]), lambda: np.convolve(np.ones((2, 2)), np.ones(2)),
+                 lambda: np.convolve([1.0], [1.0], "bad"), lambda: np.correlate([1.0], [1.0], 3)):
+        with pytest.raises(ValueError):
+            call()
+
+
+# ---------------------------------------------------------------- scipy.signal.convolve / correlate (N-D)
+
+SCIPY_DTYPES = ["bool", "int16", "int64", "uint8", "float32", "float64", "complex64", "complex128"]
+ND_SHAPES = [((20,), (5,)), ((5,), (20,)), ((9, 11), (3, 4)), ((3, 4), (9, 11)), ((6, 7, 8), (2, 3, 4)),
+             ((5, 4, 3, 2), (2, 2, 2, 2)), ((8, 9), (8, 2))]
+
+
+@pytest.mark.parametrize("func", ["convolve", "correlate"])
+@pytest.mark.parametrize("method", ["direct", "fft", "auto"])
+@pytest.mark.parametrize("shapes", ND_SHAPES, ids=str)
+def test_scipy_nd(func, method, shapes):
+    (x, a), (y, b) = pair(shapes[0], "complex128", 13), pair(shapes[1], "complex128", 14)
+    for mode in MODES:
+        try:
+            expected = getattr(ss, func)(a, b, mode, method="direct")
+        except ValueError:
+            with pytest.raises(ValueError, match="at least as large"):
+                getattr(sig, func)(x, y, mode, method)
+            continue
+        assert_conv(getattr(sig, func)(x, y, mode, method), expected, tol=1e-10)
+
+
+@pytest.mark.parametrize("func", ["convolve", "correlate"])
+@pytest.mark.parametrize("dtype", SCIPY_DTYPES)
+def test_scipy_nd_dtypes(func, dtype):
+    (x, a), (y, b) = pair((13, 10), dtype, 15), pair((4, 3), dtype, 16)
+    for mode in MODES:
+        if dtype == "bool":  # a sum of bool products is True where any product is
+            expected = getattr(ss, func)(a.astype(np.int64), b.astype(np.int64), mode, method="direct") != 0
+        else:
+            expected = getattr(ss, func)(a, b, mode, method="direct")
+        assert_conv(getattr(sig, func)(x, y, mode, "direct"), expected)
+        if dtype != "bool":  # SciPy rounds integer FFT results back to the integer type
+            assert_conv(getattr(sig, func)(x, y, mode, "fft"), getattr(ss, func)(a, b, mode, method="fft"), tol=1e-4)
+
+
+def test_scipy_nd_edges():
+    assert_conv(sig.convolve(cp.zeros((0, 3)), cp.ones((2, 2))), np.array([]))
+    assert_conv(sig.correlate(cp.ones(3), cp.zeros(0)), np.array([]))
+    assert_conv(sig.convolve(cp.asarray(2.0), cp.asarray(3.0)), ss.convolve(np.array(2.0), np.array(3.0)))
+    (x, a), (y, b) = pair((40, 30), "float32", 17), pair((40, 30), "float32", 18)
+    assert_conv(sig.convolve(x, y), ss.convolve(a, b))  # large kernel: auto may pick the FFT
+    assert sig.convolve(x, y, method="fft").dtype == np.float32
+
+
+SCIPY_ERRORS = {
+    "ndim": (lambda: sig.convolve(cp.ones((3, 3)), cp.ones(2)), "in1 and in2 should have the same dimensionality"),
+    "mode": (lambda: sig.convolve(cp.ones(3), cp.ones(2), "bad"), "Acceptable mode flags are 'valid', 'same', or 'full'"),
+    "method": (lambda: sig.convolve(cp.ones(3), cp.ones(2), method="bad"), "Acceptable method flags are 'auto', 'direct', or 'fft'"),
+    "valid": (lambda: sig.convolve(cp.ones((3, 3)), cp.ones((2, 4)), "valid"), "at least as large as the other"),
+    "corr_ndim": (lambda: sig.correlate(cp.ones((3, 3)), cp.ones(2)), "same dimensionality"),
+    "fft_ndim": (lambda: sig.fftconvolve(cp.ones((3, 3)), cp.ones(2)), "same dimensionality"),
+    "fft_mode": (lambda: sig.fftconvolve(cp.ones(3), cp.ones(2), "bad"), "acceptable mode flags"),
+    "fft_valid": (lambda: sig.fftconvolve(cp.ones((3, 3)), cp.ones((2, 4)), "valid"), "at least as large"),
+    "fft_shapes": (lambda: sig.fftconvolve(cp.ones((3, 4)), cp.ones((2, 3)), axes=0), "incompatible shapes"),
+}
+
+
+@pytest.mark.parametrize("case", list(SCIPY_ERRORS))
+def test_scipy_errors(case):
+    call, match = SCIPY_ERRORS[case]
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+# ---------------------------------------------------------------- convolve2d / correlate2d
+
+BOUNDARIES = ["fill", "wrap", "symm", "circular", "symmetric"]
+SHAPES_2D = [((37, 70), (3, 5)), ((37, 70), (4, 6)), ((6, 5), (9, 11)), ((50, 40), (20, 35)), ((64, 64), (1, 1)),
+             ((1, 33), (1, 4)), ((2, 3), (17, 40))]
+
+
+@pytest.mark.parametrize("func", ["convolve2d", "correlate2d"])
+@pytest.mark.parametrize("boundary", BOUNDARIES)
+@pytest.mark.parametrize("shapes", SHAPES_2D, ids=str)
+def test_2d_modes_boundaries_shapes(func, boundary, shapes):
+    (x, a), (y, b) = pair(shapes[0], "complex128", 19), pair(shapes[1], "complex128", 20)
+    for mode in MODES:
+        try:
+            expected = getattr(ss, func)(a, b, mode, boundary, 0.5 - 1.5j)
+        except ValueError:
+            with pytest.raises(ValueError, match="at least as large"):
+                getattr(sig, func)(x, y, mode, boundary, 0.5 - 1.5j)
+            continue
+        assert_conv(getattr(sig, func)(x, y, mode, boundary, 0.5 - 1.5j), expected, tol=1e-11)
+
+
+@pytest.mark.parametrize("func", ["convolve2d", "correlate2d"])
+@pytest.mark.parametrize("dtypes", [("int8", "int8"), ("int32", "int32"), ("uint16", "int8"), ("int64", "int64"),
+                                    ("float32", "float32"), ("float32", "float64"), ("float64", "float64"),
+                                    ("complex64", "complex64"), ("float64", "complex128"), ("int16", "float32")])
+def test_2d_dtypes(func, dtypes):
+    (x, a), (y, b) = pair((23, 31), dtypes[0], 21), pair((5, 4), dtypes[1], 22)
+    for mode in MODES:
+        for boundary, fill in (("fill", 0), ("fill", 2), ("wrap", 0), ("symm", 0)):
+            assert_conv(getattr(sig, func)(x, y, mode, boundary, fill), getattr(ss, func)(a, b, mode, boundary, fill))
+
+
+@pytest.mark.parametrize("layout", ["transposed", "strided", "negative"])
+def test_2d_non_contiguous(layout):
+    (x, a), (y, b) = pair((30, 24), "float64", 23), pair((7, 6), "float64", 24)
+    view = {"transposed": lambda t: t.T, "strided": lambda t: t[::2, 1::2], "negative": lambda t: t[::-1, ::-3]}[layout]
+    for func in ("convolve2d", "correlate2d"):
+        assert_conv(getattr(sig, func)(view(x), view(y), "same", "symm"), getattr(ss, func)(view(a), view(b), "same", "symm"))
+
+
+def test_2d_empty_image_with_fill():
+    # SciPy's result for an empty image is the fill value times the kernel's sum.
+    got = sig.convolve2d(cp.ones((0, 3)), cp.ones((2, 2)), fillvalue=1.5)
+    assert_conv(got, ss.convolve2d(np.ones((0, 3)), np.ones((2, 2)), fillvalue=1.5))
+    with pytest.raises(ValueError, match="non-empty"):
+        sig.convolve2d(cp.ones((0, 3)), cp.ones((2, 2)), boundary="wrap")
+
+
+def test_lesson_convolve2d():
+    deltas = np.zeros((2048, 2048))
+    deltas[8::16, 8::16] = 1
+    xx, yy = np.meshgrid(np.linspace(-2, 2, 15), np.linspace(-2, 2, 15))
+    gauss = np.exp(-((np.sqrt(xx * xx + yy * yy) - 0.0) ** 2 / (2.0 * 1**2)))
+    expected = ss.convolve2d(deltas, gauss)
+    got = sig.convolve2d(cp.asarray(deltas), cp.asarray(gauss))
+    assert_conv(got, expected)
+    assert np.allclose(cp.asnumpy(got), expected)
+
+
+ERRORS_2D = {
+    "ndim": (lambda: sig.convolve2d(cp.ones(3), cp.ones((2, 2))), ValueError, "convolve2d inputs must both be 2-D arrays"),
+    "corr_ndim": (lambda: sig.correlate2d(cp.ones((3, 3)), cp.ones(2)), ValueError, "correlate2d inputs must both be 2-D arrays"),
+    "mode": (lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 2)), "bad"), ValueError,
+             "Acceptable mode flags are 'valid', 'same', or 'full'."),
+    "boundary": (lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 2)), boundary="bad"), ValueError,
+                 r"Acceptable boundary flags are 'fill', 'circular' \(or 'wrap'\), and 'symmetric' \(or 'symm'\)."),
+    "bool": (lambda: sig.convolve2d(cp.ones((3, 3), bool), cp.ones((2, 2), bool)), ValueError, "convolve2d not available for this type."),
+    "float16": (lambda: sig.convolve2d(cp.ones((3, 3), np.float16), cp.ones((2, 2), np.float16)), ValueError, "not available for this type"),
+    "fill_size": (lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 2)), fillvalue=np.array([1, 2])), ValueError,
+                  "`fillvalue` must be scalar or an array with one element."),
+    "fill_complex": (lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 2)), fillvalue=1j), ValueError,
+                     "could not cast `fillvalue` directly to the output type"),
+    "fill_range": (lambda: sig.convolve2d(cp.ones((3, 3), np.int8), cp.ones((2, 2), np.int8), fillvalue=300), ValueError,
+                   "could not cast `fillvalue`"),
+    "valid": (lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 4)), "valid"), ValueError, "at least as large"),
+    "numpy": (lambda: sig.convolve2d(np.ones((3, 3)), np.ones((2, 2))), TypeError, r"^Unsupported type <class 'numpy.ndarray'>$"),
+    "numpy_kernel": (lambda: sig.convolve2d(cp.ones((3, 3)), np.ones((2, 2))), TypeError, r"^Unsupported type <class 'numpy.ndarray'>$"),
+}
+
+
+@pytest.mark.parametrize("case", list(ERRORS_2D))
+def test_2d_errors(case):
+    call, exc, match = ERRORS_2D[case]
+    with pytest.raises(exc, match=match):
+        call()
+
+
+def test_scipy_raises_the_same_for_2d():
+    for call in (lambda: ss.convolve2d(np.ones(3), np.ones((2, 2))), lambda: ss.convolve2d(np.ones((3, 3)), np.ones((2, 2)), "bad"),
+                 lambda: ss.convolve2d(np.ones((3, 3), bool), np.ones((2, 2), bool)),
+                 lambda: ss.convolve2d(np.ones((3, 3)), np.ones((2, 2)), fillvalue=np.array([1, 2])),
+                 lambda: ss.convolve2d(np.ones((3, 3)), np.ones((2, 2)), fillvalue=1j)):
+        with pytest.raises(ValueError):
+            call()
+
+
+# ---------------------------------------------------------------- FFT convolution and the method choice
+
+
+@pytest.mark.parametrize("func", ["fftconvolve", "oaconvolve"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "int32"])
+def test_fftconvolve(func, dtype):
+    (x, a), (y, b) = pair((30, 41), dtype, 25), pair((7, 12), dtype, 26)
+    for mode in MODES:
+        tol = 1e-4 if dtype in ("float32", "complex64") else 1e-10
+        assert_conv(getattr(sig, func)(x, y, mode), getattr(ss, func)(a, b, mode), tol=tol)
+
+
+@pytest.mark.parametrize("axes", [0, 1, -1, (0,), (1, 0)])
+def test_fftconvolve_axes_broadcast(axes):
+    (x, a), (y, b) = pair((9, 12), "float64", 27), pair((1, 12) if axes in (0, (0,)) else (9, 1), "float64", 28)
+    for mode in MODES:
+        try:
+            expected = ss.fftconvolve(a, b, mode, axes=axes)
+        except ValueError:
+            continue
+        assert_conv(sig.fftconvolve(x, y, mode, axes=axes), expected, tol=1e-10)
+
+
+def test_choose_conv_method():
+    assert sig.choose_conv_method(cp.ones(1000, np.int32), cp.ones(1000, np.int32)) == "direct"
+    assert sig.choose_conv_method(cp.ones(100), cp.ones(5)) == "direct"
+    assert sig.choose_conv_method(cp.ones(10**6), cp.ones(10**5)) == "fft"
+    for shapes in [((2048, 2048), (15, 15)), ((4, 4), (2, 2)), ((500, 500), (100, 100))]:
+        assert sig.choose_conv_method(cp.ones(shapes[0]), cp.ones(shapes[1])) in ("direct", "fft")
