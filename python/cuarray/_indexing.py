@@ -254,8 +254,11 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         a, axis = a.reshape(-1), 0
     else:
         axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
+    zero_d = (indices.ndim if isinstance(indices, ndarray) else numpy.ndim(indices)) == 0
     idx, mode = _index_array(indices, a.shape[axis], axis, mode, "take")
     result = _core._gather(a, [axis], [idx], axis, [axis], mode)
+    if zero_d and result.ndim == a.ndim:  # a scalar index removes the axis, as NumPy's take does
+        result = result.reshape(result.shape[:axis] + result.shape[axis + 1:])
     if out is None:
         return result
     if out.shape != result.shape:

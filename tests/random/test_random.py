@@ -243,7 +243,8 @@ def test_uniform(dtype):
     u = host(r.random_sample(N, dtype=dtype))
     assert u.min() >= 0.0 and u.max() < 1.0
     assert ks(u, stats.uniform().cdf) > P_MIN
-    assert len(np.unique(u)) > 0.99 * N  # 24 or 53 random bits, not fewer
+    # 24 (float32) or 53 random bits, not fewer: 2^20 draws of 24 bits repeat about 1/32 of the time.
+    assert len(np.unique(u)) > (0.96 if dtype == np.float32 else 0.99) * N
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
