@@ -14,6 +14,7 @@ void init_reduction(py::module_& m);
 void init_scan(py::module_& m);
 void init_indexing(py::module_& m);
 void init_sorting(py::module_& m);
+void init_interop(py::module_& m);
 }  // namespace cuarray::bind
 
 PYBIND11_MODULE(_core, m) {
@@ -28,4 +29,5 @@ PYBIND11_MODULE(_core, m) {
   cuarray::bind::init_scan(m);
   cuarray::bind::init_indexing(m);
   cuarray::bind::init_sorting(m);
+  cuarray::bind::init_interop(m);
 }
