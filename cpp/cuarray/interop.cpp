@@ -88,22 +88,6 @@ int pointer_device(const void* p) {
                   " is host memory, not device memory; copy host data with cuarray.asarray(numpy.asarray(x))");
 }
 
-// A view of external memory: the Buffer spans the bytes the view can reach (negative strides included), so
-// its pointer is the lowest address and its size the extent, as for pool memory.
-Array external_view(char* data, Shape shape, Strides strides, DType dtype, int device, std::function<void()> release) {
-  std::int64_t lo = 0, hi = 0;
-  if (size_of(shape) > 0) {
-    hi = itemsize(dtype);
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-      std::int64_t span = (shape[i] - 1) * strides[i];
-      (span < 0 ? lo : hi) += span;
-    }
-  }
-  auto buffer =
-      std::make_shared<cuda::Buffer>(data + lo, static_cast<std::size_t>(hi - lo), device, std::move(release));
-  return Array(std::move(buffer), -lo, std::move(shape), std::move(strides), dtype);
-}
-
 }  // namespace
 
 DLDataType to_dlpack_dtype(DType t) {
@@ -156,6 +140,22 @@ DType from_dlpack_dtype(DLDataType t) {
   }
   throw TypeError("cuarray does not support the DLPack data type " + dlpack_type_name(t) +
                   " (supported: bool, int8-64, uint8-64, float16, bfloat16, float32, float64, complex64, complex128)");
+}
+
+// The Buffer spans the bytes the view can reach (negative strides included), so its pointer is the lowest
+// address and its size the extent, as for pool memory.
+Array external_view(char* data, Shape shape, Strides strides, DType dtype, int device, std::function<void()> release) {
+  std::int64_t lo = 0, hi = 0;
+  if (size_of(shape) > 0) {
+    hi = itemsize(dtype);
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      std::int64_t span = (shape[i] - 1) * strides[i];
+      (span < 0 ? lo : hi) += span;
+    }
+  }
+  auto buffer =
+      std::make_shared<cuda::Buffer>(data + lo, static_cast<std::size_t>(hi - lo), device, std::move(release));
+  return Array(std::move(buffer), -lo, std::move(shape), std::move(strides), dtype);
 }
 
 DLManagedTensor* to_dlpack(const Array& a) { return make_export<DLManagedTensor>(a); }

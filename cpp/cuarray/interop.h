@@ -23,6 +23,11 @@ namespace cuarray::interop {
 DLDataType to_dlpack_dtype(DType t);
 DType from_dlpack_dtype(DLDataType t);
 
+// A view (`shape`, byte strides, `dtype`) of memory at `data` on `device` that another owner holds: `release`
+// runs when the last view dies, and never if this throws. Makes no CUDA call.
+Array external_view(char* data, Shape shape, Strides byte_strides, DType dtype, int device,
+                    std::function<void()> release);
+
 // DLPack export of `a`, whose manager context keeps a's buffer alive; the consumer frees it with the
 // deleter. BufferError for byte strides that are not a multiple of the itemsize.
 DLManagedTensor* to_dlpack(const Array& a);

@@ -58,6 +58,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
     elif hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
         kind, device_id = x.__dlpack_device__()
         _check_dlpack_device(kind)
+        _core.cuda.check_device(device_id)
         stream = _current_stream_arg(device_id)
         try:
             capsule = x.__dlpack__(stream=stream, max_version=(1, 0))

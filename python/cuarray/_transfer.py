@@ -29,15 +29,15 @@ class _core_device:
         _core.cuda.set_device(self.previous)
 
 
-# Objects that cannot be another library's device array: skip the protocol look-ups for them.
-_HOST_TYPES = (numpy.ndarray, numpy.generic, list, tuple, int, float, complex)
+# Objects that are not another library's device array: no protocol look-ups for them.
+_NOT_FOREIGN = (ndarray, numpy.ndarray, numpy.generic, list, tuple, int, float, complex)
 
 
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
     """A device array from a host object (list, scalar, NumPy array), another device array, or another library's
     device array (``__cuda_array_interface__``, else CUDA DLPack): a view of that one's memory on its own
     device unless a copy or another dtype is asked for."""
-    view = None if isinstance(obj, (ndarray, *_HOST_TYPES)) else _interop._device_view(obj)
+    view = None if isinstance(obj, _NOT_FOREIGN) else _interop._device_view(obj)
     if view is not None and not copy:
         with view.device:
             out = view.astype(view.dtype if dtype is None else dtype, order=order, copy=False)
