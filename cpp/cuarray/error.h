@@ -61,6 +61,10 @@ struct IndexError : std::out_of_range {
 struct AxisError : std::out_of_range {
   using std::out_of_range::out_of_range;
 };
+// Python's BufferError: memory that cannot be exported or imported as asked (DLPack's error type).
+struct BufferError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // A factorisation failed on the values given (a singular or indefinite matrix, no convergence); the bindings
 // raise numpy.linalg.LinAlgError.

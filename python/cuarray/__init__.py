@@ -33,9 +33,11 @@ from cuarray._scan import *  # noqa: E402,F401,F403
 from cuarray._indexing import *  # noqa: E402,F401,F403
 from cuarray._sorting import *  # noqa: E402,F401,F403
 from cuarray._histogram import *  # noqa: E402,F401,F403
+from cuarray._interop import *  # noqa: E402,F401,F403
 from cuarray.cuda.memory import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
 
 __version__ = "0.1.0"
+__array_api_version__ = "2024.12"
 
 # NumPy's scalar types and dtype helpers, as CuPy re-exports them.
 bool_ = _numpy.bool_

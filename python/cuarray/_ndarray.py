@@ -146,6 +146,8 @@ def _array_function(self, func, types, args, kwargs):
 
 
 def _cuda_array_interface(self):
+    """Version 3: `stream` is the stream the array's work is ordered on (the current stream of its device; 1 for
+    the legacy default stream); consumers make their own stream wait on it."""
     return {
         "shape": self.shape,
         "typestr": self.dtype.str,
@@ -153,7 +155,7 @@ def _cuda_array_interface(self):
         "data": (self._ptr if self.size else 0, False),
         "strides": None if self._c_contiguous else self.strides,
         "version": 3,
-        "stream": 1,
+        "stream": _core.cuda.current_stream(self._device_id).ptr or 1,
     }
 
 

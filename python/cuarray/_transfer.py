@@ -2,7 +2,7 @@
 
 import numpy
 
-from cuarray import _core
+from cuarray import _core, _interop
 from cuarray._ndarray import ndarray
 
 __all__ = ["array", "asarray", "asnumpy", "ascontiguousarray", "asfortranarray"]
@@ -29,9 +29,20 @@ class _core_device:
         _core.cuda.set_device(self.previous)
 
 
+# Objects that are not another library's device array: no protocol look-ups for them.
+_NOT_FOREIGN = (ndarray, numpy.ndarray, numpy.generic, list, tuple, int, float, complex)
+
+
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
-    """A device array from a host object (list, scalar, NumPy array) or another device array."""
-    if isinstance(obj, ndarray):
+    """A device array from a host object (list, scalar, NumPy array), another device array, or another library's
+    device array (``__cuda_array_interface__``, else CUDA DLPack): a view of that one's memory on its own
+    device unless a copy or another dtype is asked for."""
+    view = None if isinstance(obj, _NOT_FOREIGN) else _interop._device_view(obj)
+    if view is not None and not copy:
+        with view.device:
+            out = view.astype(view.dtype if dtype is None else dtype, order=order, copy=False)
+    elif isinstance(obj, ndarray) or view is not None:
+        obj = obj if view is None else view
         src = _to_current_device(obj)
         moved = src is not obj
         target = src.dtype if dtype is None else dtype

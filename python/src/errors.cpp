@@ -42,6 +42,8 @@ void init_errors(py::module_&) {
       PyErr_SetString(PyExc_TypeError, e.what());
     } catch (const ValueError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const BufferError& e) {
+      PyErr_SetString(PyExc_BufferError, e.what());
     }
   });
 }

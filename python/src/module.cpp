@@ -18,6 +18,7 @@ void init_linalg(py::module_& m);
 void init_random(py::module_& m);
 void init_signal(py::module_& m);
 void init_fft(py::module_& m);
+void init_interop(py::module_& m);
 }  // namespace cuarray::bind
 
 PYBIND11_MODULE(_core, m) {
@@ -36,4 +37,5 @@ PYBIND11_MODULE(_core, m) {
   cuarray::bind::init_random(m);
   cuarray::bind::init_signal(m);
   cuarray::bind::init_fft(m);
+  cuarray::bind::init_interop(m);
 }

@@ -40,4 +40,13 @@ void stream_wait_event(cudaStream_t stream, const Event& event) {
   CUARRAY_CHECK_CUDA(cudaStreamWaitEvent(stream, event.handle(), 0));
 }
 
+void stream_wait_stream(cudaStream_t waiter, cudaStream_t signaller) {
+  auto legacy = [](cudaStream_t s) { return s ? s : cudaStreamLegacy; };
+  if (legacy(waiter) == legacy(signaller)) return;
+  // The event may be destroyed at once: CUDA keeps it until the queued wait has used it.
+  Event event(false, false);
+  event.record(signaller);
+  stream_wait_event(waiter, event);
+}
+
 }  // namespace cuarray::cuda

@@ -28,5 +28,8 @@ class Event {
 float elapsed_ms(const Event& start, const Event& end);
 // Makes `stream` wait for the work captured by `event`.
 void stream_wait_event(cudaStream_t stream, const Event& event);
+// Makes later work on `waiter` wait for the work queued so far on `signaller` (a stream of the current
+// device); nothing when they are the same stream. Null handles mean the legacy default stream.
+void stream_wait_stream(cudaStream_t waiter, cudaStream_t signaller);
 
 }  // namespace cuarray::cuda

@@ -76,7 +76,11 @@ struct MemoryPool::Impl {
 };
 
 Buffer::~Buffer() {
-  if (ptr_) pool_->release(ptr_, nbytes_, stream_);
+  if (pool_) {
+    if (ptr_) pool_->release(ptr_, nbytes_, stream_);
+  } else if (release_) {
+    release_();
+  }
 }
 
 MemoryPool& MemoryPool::of(int device) {

@@ -25,10 +25,14 @@ namespace cuarray::cuda {
 class MemoryPool;
 
 // One device allocation. Freed (returned to its pool, ordered on its stream) when the last owner drops it.
+// A Buffer may instead wrap memory another library owns (DLPack, __cuda_array_interface__): `release`
+// then runs when the last owner drops it, and the pool is not involved.
 class Buffer {
  public:
   Buffer(void* ptr, std::size_t nbytes, int device, std::shared_ptr<Stream> stream, MemoryPool* pool)
       : ptr_(ptr), nbytes_(nbytes), device_(device), stream_(std::move(stream)), pool_(pool) {}
+  Buffer(void* ptr, std::size_t nbytes, int device, std::function<void()> release)
+      : ptr_(ptr), nbytes_(nbytes), device_(device), pool_(nullptr), release_(std::move(release)) {}
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -42,7 +46,8 @@ class Buffer {
   std::size_t nbytes_;
   int device_;
   std::shared_ptr<Stream> stream_;
-  MemoryPool* pool_;
+  MemoryPool* pool_;              // null for external memory
+  std::function<void()> release_;  // external memory only
 };
 
 class MemoryPool {

@@ -1,0 +1,217 @@
+#include "cuarray/interop.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuarray/cuda/device.h"
+#include "cuarray/cuda/event.h"
+#include "cuarray/cuda/stream.h"
+#include "cuarray/error.h"
+
+namespace cuarray::interop {
+
+namespace {
+
+// "uint32", "float8 (DLPack type code 8)", "int32 with 4 lanes" ...
+std::string dlpack_type_name(DLDataType t) {
+  static const char* const names[] = {"int", "uint", "float", "opaque handle ", "bfloat", "complex", "bool"};
+  std::string bits = std::to_string(t.bits);
+  std::string s = t.code < 7     ? names[t.code] + bits
+                  : t.code <= 17 ? "float" + bits + " (DLPack type code " + std::to_string(t.code) + ")"
+                                 : "DLPack type code " + std::to_string(t.code) + " of " + bits + " bits";
+  if (t.lanes != 1) s += " with " + std::to_string(t.lanes) + " lanes";
+  return s;
+}
+
+// What one DLPack export owns: the managed tensor handed out, and the buffer, shape and strides it points to.
+template <class Managed>
+struct Export {
+  Managed managed{};
+  std::shared_ptr<cuda::Buffer> buffer;
+  std::vector<std::int64_t> shape, strides;
+};
+
+template <class Managed>
+void delete_export(Managed* self) {
+  delete static_cast<Export<Managed>*>(self->manager_ctx);
+}
+
+template <class Managed>
+Managed* make_export(const Array& a) {
+  auto e = std::make_unique<Export<Managed>>();
+  e->buffer = a.buffer();
+  e->shape = a.shape();
+  const int item = a.itemsize();
+  for (int i = 0; i < a.ndim(); ++i) {
+    std::int64_t s = a.strides()[i];
+    // A stride along an axis of length 0 or 1 is never used; any value will do there.
+    if (s % item != 0 && a.shape()[i] > 1)
+      throw BufferError("DLPack strides count elements, but axis " + std::to_string(i) + " of this " + name(a.dtype()) +
+                        " array steps " + std::to_string(s) + " bytes, which is not a multiple of its itemsize " +
+                        std::to_string(item) + "; export a copy (x.copy())");
+    e->strides.push_back(s / item);
+  }
+  DLTensor& t = e->managed.dl_tensor;
+  t.data = a.data();
+  t.device = DLDevice{kDLCUDA, a.device()};
+  t.ndim = a.ndim();
+  t.dtype = to_dlpack_dtype(a.dtype());
+  t.shape = e->shape.data();
+  t.strides = e->strides.data();
+  t.byte_offset = 0;
+  e->managed.manager_ctx = e.get();
+  e->managed.deleter = &delete_export<Managed>;
+  return &e.release()->managed;
+}
+
+cudaStream_t protocol_stream(std::int64_t v) {
+  if (v == 1) return cudaStreamLegacy;
+  if (v == 2) return cudaStreamPerThread;
+  if (v <= 0)
+    throw ValueError("stream " + std::to_string(v) +
+                     " is not allowed: pass 1 for the legacy default stream, 2 for the per-thread default stream, "
+                     "or a cudaStream_t handle (0 is ambiguous)");
+  return reinterpret_cast<cudaStream_t>(static_cast<std::uintptr_t>(v));
+}
+
+// The device that owns `p`; TypeError for host memory.
+int pointer_device(const void* p) {
+  cuda::device_count();  // a clear error where there is no driver or device
+  cudaPointerAttributes attr{};
+  CUARRAY_CHECK_CUDA(cudaPointerGetAttributes(&attr, p));
+  if (attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged) return attr.device;
+  char address[32];
+  std::snprintf(address, sizeof address, "%p", p);
+  throw TypeError(std::string("the data pointer ") + address +
+                  " is host memory, not device memory; copy host data with cuarray.asarray(numpy.asarray(x))");
+}
+
+}  // namespace
+
+DLDataType to_dlpack_dtype(DType t) {
+  const auto bits = static_cast<std::uint8_t>(itemsize(t) * 8);
+  switch (kind(t)) {
+    case Kind::Bool:
+      return DLDataType{kDLBool, 8, 1};
+    case Kind::Signed:
+      return DLDataType{kDLInt, bits, 1};
+    case Kind::Unsigned:
+      return DLDataType{kDLUInt, bits, 1};
+    case Kind::Complex:
+      return DLDataType{kDLComplex, bits, 1};
+    case Kind::Float:
+      return DLDataType{t == DType::BFloat16 ? kDLBfloat : kDLFloat, bits, 1};
+  }
+  throw TypeError("no DLPack type for " + std::string(name(t)));
+}
+
+DType from_dlpack_dtype(DLDataType t) {
+  if (t.lanes == 1) {
+    switch (t.code) {
+      case kDLBool:
+        if (t.bits == 8) return DType::Bool;
+        break;
+      case kDLInt:
+      case kDLUInt: {
+        const bool u = t.code == kDLUInt;
+        if (t.bits == 8) return u ? DType::UInt8 : DType::Int8;
+        if (t.bits == 16) return u ? DType::UInt16 : DType::Int16;
+        if (t.bits == 32) return u ? DType::UInt32 : DType::Int32;
+        if (t.bits == 64) return u ? DType::UInt64 : DType::Int64;
+        break;
+      }
+      case kDLFloat:
+        if (t.bits == 16) return DType::Float16;
+        if (t.bits == 32) return DType::Float32;
+        if (t.bits == 64) return DType::Float64;
+        break;
+      case kDLBfloat:
+        if (t.bits == 16) return DType::BFloat16;
+        break;
+      case kDLComplex:
+        if (t.bits == 64) return DType::Complex64;
+        if (t.bits == 128) return DType::Complex128;
+        break;
+      default:
+        break;
+    }
+  }
+  throw TypeError("cuarray does not support the DLPack data type " + dlpack_type_name(t) +
+                  " (supported: bool, int8-64, uint8-64, float16, bfloat16, float32, float64, complex64, complex128)");
+}
+
+// The Buffer spans the bytes the view can reach (negative strides included), so its pointer is the lowest
+// address and its size the extent, as for pool memory.
+Array external_view(char* data, Shape shape, Strides strides, DType dtype, int device, std::function<void()> release) {
+  std::int64_t lo = 0, hi = 0;
+  if (size_of(shape) > 0) {
+    hi = itemsize(dtype);
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      std::int64_t span = (shape[i] - 1) * strides[i];
+      (span < 0 ? lo : hi) += span;
+    }
+  }
+  auto buffer =
+      std::make_shared<cuda::Buffer>(data + lo, static_cast<std::size_t>(hi - lo), device, std::move(release));
+  return Array(std::move(buffer), -lo, std::move(shape), std::move(strides), dtype);
+}
+
+DLManagedTensor* to_dlpack(const Array& a) { return make_export<DLManagedTensor>(a); }
+
+DLManagedTensorVersioned* to_dlpack_versioned(const Array& a, bool copied) {
+  DLManagedTensorVersioned* m = make_export<DLManagedTensorVersioned>(a);
+  m->version = DLPackVersion{1, 0};
+  m->flags = copied ? kDLPackFlagIsCopied : 0;
+  return m;
+}
+
+void hand_off(int device, std::int64_t consumer_stream) {
+  if (consumer_stream == -1) return;
+  cudaStream_t consumer = protocol_stream(consumer_stream);
+  cuda::DeviceGuard guard(device);
+  cuda::stream_wait_stream(consumer, cuda::current_stream(device)->handle());
+}
+
+Array from_dlpack(const DLTensor& t, std::function<void()> release) {
+  const std::int32_t type = t.device.device_type;
+  if (type == kDLCPU || type == kDLCUDAHost)
+    throw BufferError("the DLPack tensor is in host memory (DLPack device type " + std::to_string(type) +
+                      "); cuarray.from_dlpack takes device memory: copy host data with "
+                      "cuarray.asarray(numpy.from_dlpack(x))");
+  if (type != kDLCUDA && type != kDLCUDAManaged)
+    throw BufferError("cuarray imports DLPack tensors on CUDA devices (device type 2 or 13), not device type " +
+                      std::to_string(type));
+  DType dtype = from_dlpack_dtype(t.dtype);
+  if (t.ndim < 0 || (t.ndim > 0 && !t.shape))
+    throw BufferError("malformed DLPack tensor: ndim " + std::to_string(t.ndim) + " without a shape");
+  Shape shape(t.shape, t.shape + t.ndim);
+  checked_size(shape, itemsize(dtype));
+  Strides strides = c_strides(shape, itemsize(dtype));
+  if (t.strides)
+    for (int i = 0; i < t.ndim; ++i) strides[i] = t.strides[i] * itemsize(dtype);
+  cuda::check_device(t.device.device_id);
+  return external_view(static_cast<char*>(t.data) + t.byte_offset, std::move(shape), std::move(strides), dtype,
+                       t.device.device_id, std::move(release));
+}
+
+Array from_device_pointer(std::uintptr_t data, Shape shape, std::optional<Strides> byte_strides, DType dtype,
+                          std::optional<std::int64_t> producer_stream, std::function<void()> release) {
+  checked_size(shape, itemsize(dtype));
+  if (byte_strides && byte_strides->size() != shape.size())
+    throw ValueError("strides " + shape_str(*byte_strides) + " do not match shape " + shape_str(shape));
+  Strides strides = byte_strides ? *byte_strides : c_strides(shape, itemsize(dtype));
+  char* ptr = reinterpret_cast<char*>(data);
+  if (size_of(shape) == 0)  // nothing to read: the pointer may be null or dangling
+    return external_view(ptr, std::move(shape), std::move(strides), dtype, cuda::current_device(), std::move(release));
+  int device = pointer_device(ptr);
+  if (producer_stream) {
+    cudaStream_t producer = protocol_stream(*producer_stream);
+    cuda::DeviceGuard guard(device);
+    cuda::stream_wait_stream(cuda::current_stream(device)->handle(), producer);
+  }
+  return external_view(ptr, std::move(shape), std::move(strides), dtype, device, std::move(release));
+}
+
+}  // namespace cuarray::interop

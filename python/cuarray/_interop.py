@@ -1,0 +1,200 @@
+"""Zero-copy exchange with other GPU libraries, and the array API's namespace basics.
+
+DLPack out (``ndarray.__dlpack__``, ``__dlpack_device__``) and in (``from_dlpack``); views of objects with
+``__cuda_array_interface__`` (``asarray`` takes them, preferring it to DLPack as CuPy does). Each side's
+streams are handed over as Note [Interop stream hand-off] in cpp/cuarray/interop.h says. Imported arrays are
+views of the producer's memory on the producer's device and keep the producer alive. cuarray arrays have no
+read-only flag: read-only producer memory (DLPack's READ_ONLY flag, CAI's ``data[1]``) is accepted, and
+writing to it is the caller's responsibility.
+"""
+
+import operator
+
+import numpy
+
+from cuarray import _core
+from cuarray._ndarray import ndarray
+
+__all__ = ["from_dlpack"]
+
+_kDLCPU, _kDLCUDA, _kDLCUDAHost, _kDLCUDAManaged = 1, 2, 3, 13
+_SUPPORTED = frozenset(numpy.dtype(t) for t in ("?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8",
+                                                "c8", "c16"))
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
+_HOST_DATA = "; copy host data with cuarray.asarray(numpy.from_dlpack(x))"
+
+
+def _current_stream_arg(device_id):
+    """Our current stream on `device_id` as a protocol integer (1: the legacy default stream)."""
+    return _core.cuda.current_stream(device_id).ptr or 1
+
+
+def _check_dlpack_device(kind):
+    if kind in (_kDLCPU, _kDLCUDAHost):
+        raise BufferError(f"the DLPack tensor is in host memory (DLPack device type {kind}); cuarray.from_dlpack "
+                          "takes device memory" + _HOST_DATA)
+    if kind not in (_kDLCUDA, _kDLCUDAManaged):
+        raise BufferError(f"cuarray imports DLPack tensors on CUDA devices (device type 2 or 13), not device type {kind}")
+
+
+def _target_device(device):
+    from cuarray.cuda.device import Device
+
+    if isinstance(device, Device):
+        return device
+    if device == "cpu":
+        raise ValueError("cuarray arrays live on GPUs and cannot be moved to 'cpu'; use x.get() or "
+                         "cuarray.asnumpy(x) for a NumPy copy")
+    raise TypeError(f"device must be a cuarray.cuda.Device, got {device!r}")
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """A cuarray array sharing `x`'s device memory (zero copy), through DLPack: `x` has ``__dlpack__`` and
+    ``__dlpack_device__``, or is a "dltensor" PyCapsule. ``copy=True`` returns a copy; ``device`` (a
+    cuarray.cuda.Device) another device to copy to, which ``copy=False`` forbids."""
+    target = None if device is None else _target_device(device)
+    if type(x).__name__ == "PyCapsule":  # a bare capsule: its producer cannot be asked to order streams
+        out = _core._from_dlpack(x)
+    elif hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
+        kind, device_id = x.__dlpack_device__()
+        _check_dlpack_device(kind)
+        _core.cuda.check_device(device_id)
+        stream = _current_stream_arg(device_id)
+        try:
+            capsule = x.__dlpack__(stream=stream, max_version=(1, 0))
+        except TypeError:  # a producer older than the 2023.12 standard takes no max_version
+            capsule = x.__dlpack__(stream=stream)
+        out = _core._from_dlpack(capsule, x)
+    else:
+        raise TypeError("from_dlpack takes an object with __dlpack__ and __dlpack_device__, or a DLPack capsule; "
+                        f"got {type(x).__name__}")
+    if target is not None and target.id != out._device_id:
+        if copy is False:
+            raise ValueError(f"from_dlpack: the data is on device {out._device_id}, not {target.id}, and copy=False")
+        return _to_device(out, target)
+    if copy:
+        with out.device:
+            return out.copy()
+    return out
+
+
+def _dtype_of(typestr):
+    try:
+        dt = numpy.dtype(typestr)
+    except (TypeError, ValueError):
+        raise TypeError(f"__cuda_array_interface__ typestr {typestr!r} is not a NumPy type string") from None
+    if not dt.isnative:
+        raise TypeError(f"__cuda_array_interface__ typestr {typestr!r} has non-native byte order; cuarray reads "
+                        "native-endian data only")
+    if dt not in _SUPPORTED:
+        hint = " (bfloat16 has no type string: exchange it through DLPack)" if dt.kind == "V" else ""
+        raise TypeError(f"cuarray does not support the data type {typestr!r} ({dt}){hint}; supported: bool, "
+                        "int8-64, uint8-64, float16, float32, float64, complex64, complex128")
+    return dt
+
+
+def _from_cuda_array_interface(obj, desc):
+    """A view of the device memory that `desc` (obj's __cuda_array_interface__, v0 to v3) describes, keeping obj
+    alive. Every check here runs before any CUDA call."""
+    try:
+        shape = tuple(operator.index(n) for n in desc["shape"])
+        typestr = desc["typestr"]
+        ptr, _readonly = desc["data"]
+    except KeyError as e:
+        raise ValueError(f"__cuda_array_interface__ lacks the required key {e}") from None
+    dtype = _dtype_of(typestr)
+    if any(n < 0 for n in shape):
+        raise ValueError(f"__cuda_array_interface__ shape {shape} has a negative dimension")
+    strides = desc.get("strides")
+    if strides is not None:
+        strides = tuple(operator.index(s) for s in strides)
+        if len(strides) != len(shape):
+            raise ValueError(f"__cuda_array_interface__ strides {strides} do not match shape {shape}")
+    if desc.get("mask") is not None:
+        raise ValueError("cuarray does not support masked arrays (__cuda_array_interface__ 'mask' must be None)")
+    stream = desc.get("stream")  # v3; None or absent: no synchronization needed
+    if stream is not None:
+        stream = operator.index(stream)
+        if stream == 0:
+            raise ValueError("__cuda_array_interface__ stream 0 is forbidden by the protocol as ambiguous "
+                             "(1: legacy default stream, 2: per-thread default stream)")
+    ptr = operator.index(ptr)
+    if ptr == 0 and 0 not in shape:
+        raise ValueError(f"__cuda_array_interface__ has a null data pointer for a non-empty array of shape {shape}")
+    return _core._from_cuda_array(ptr, shape, strides, dtype, stream, obj)
+
+
+def _device_view(obj):
+    """A zero-copy view of another library's device array, or None when `obj` is not one."""
+    try:
+        desc = getattr(obj, "__cuda_array_interface__", None)
+    except TypeError:  # a type the interface cannot name (PyTorch's bfloat16): DLPack may still carry it
+        if not hasattr(obj, "__dlpack__"):
+            raise
+        desc = None
+    if desc is not None:
+        return _from_cuda_array_interface(obj, desc)
+    cuda = (_kDLCUDA, _kDLCUDAManaged)
+    if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__") and obj.__dlpack_device__()[0] in cuda:
+        return from_dlpack(obj)
+    return None
+
+
+def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
+    """A DLPack capsule of this array's memory (a copy's with copy=True), ordered for the consumer's `stream`
+    (None or 1: the legacy default stream, 2: the per-thread default stream, -1: no ordering, else a
+    cudaStream_t)."""
+    if dl_device is not None and tuple(dl_device) != (_kDLCUDA, self._device_id):
+        if dl_device[0] == _kDLCPU:
+            raise BufferError("cuarray exports device memory only; use x.get() for a NumPy copy in host memory")
+        raise BufferError(f"cannot export an array on CUDA device {self._device_id} to DLPack device {dl_device}")
+    stream = 1 if stream is None else operator.index(stream)
+    versioned = max_version is not None and max_version[0] >= 1
+    src = self
+    if copy:
+        with self.device:
+            src = self.copy()
+    return _core._to_dlpack(src, stream, versioned, bool(copy))
+
+
+def _dlpack_device(self):
+    return (_kDLCUDA, self._device_id)
+
+
+def _to_device(self, device, /, *, stream=None):
+    """This array on `device` (a cuarray.cuda.Device): itself when already there, else a copy there."""
+    from cuarray._transfer import array
+
+    target = _target_device(device)
+    if target.id == self._device_id:
+        return self
+    with target:
+        if stream is None:
+            return array(self)
+        with stream:
+            return array(self)
+
+
+def _array_namespace(self, /, *, api_version=None):
+    if api_version is not None and api_version not in _API_VERSIONS:
+        raise ValueError(f"cuarray does not support array API version {api_version!r} (supported: "
+                         f"{', '.join(_API_VERSIONS)})")
+    import cuarray
+
+    return cuarray
+
+
+def _matrix_transpose(self):
+    if self.ndim < 2:
+        raise ValueError(f"x.mT needs an array of at least 2 dimensions, got {self.ndim}")
+    return self.swapaxes(-1, -2)
+
+
+for _name, _value in {
+    "__dlpack__": _dlpack,
+    "__dlpack_device__": _dlpack_device,
+    "to_device": _to_device,
+    "__array_namespace__": _array_namespace,
+    "mT": property(_matrix_transpose),
+}.items():
+    setattr(ndarray, _name, _value)

@@ -1,0 +1,131 @@
+// Bindings for DLPack and __cuda_array_interface__: PyCapsules out and in, and other libraries' device
+// memory seen as cuarray arrays. The protocols' Python side (arguments, dictionaries) is cuarray/_interop.py.
+#include "cuarray/interop.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <type_traits>
+
+#include "convert.h"
+#include "cuarray/error.h"
+#include "ndarray.h"
+
+using namespace py::literals;
+
+namespace cuarray::bind {
+
+namespace {
+
+template <class Managed>
+constexpr bool kVersioned = std::is_same_v<Managed, DLManagedTensorVersioned>;
+template <class Managed>
+const char* capsule_name() {
+  return kVersioned<Managed> ? "dltensor_versioned" : "dltensor";
+}
+template <class Managed>
+const char* used_name() {
+  return kVersioned<Managed> ? "used_dltensor_versioned" : "used_dltensor";
+}
+
+// A capsule nobody consumed still owns its tensor; a consumer renames it "used_..." and calls the deleter itself.
+template <class Managed>
+void destroy_capsule(PyObject* capsule) {
+  if (!PyCapsule_IsValid(capsule, capsule_name<Managed>())) return;
+  auto* m = static_cast<Managed*>(PyCapsule_GetPointer(capsule, capsule_name<Managed>()));
+  if (m->deleter) m->deleter(m);
+}
+
+template <class Managed>
+py::object make_capsule(Managed* m) {
+  PyObject* capsule = PyCapsule_New(m, capsule_name<Managed>(), &destroy_capsule<Managed>);
+  if (!capsule) {
+    m->deleter(m);
+    throw py::error_already_set();
+  }
+  return py::reinterpret_steal<py::object>(capsule);
+}
+
+// Runs `f` holding the GIL without disturbing a pending Python error. Memory views can die on any thread;
+// once the interpreter is gone, leaking is the only safe choice.
+template <class F>
+void with_gil(F f) noexcept {
+  if (!Py_IsInitialized()) return;
+  py::gil_scoped_acquire gil;
+  py::error_scope keep;
+  f();
+}
+
+// Release callback that drops one reference to `owner`: exactly once, whether the callback runs or is
+// discarded because the import failed.
+std::function<void()> reference_to(py::handle owner) {
+  std::shared_ptr<PyObject> ref(owner.inc_ref().ptr(), [](PyObject* o) { with_gil([o] { Py_DECREF(o); }); });
+  return [ref]() mutable { ref.reset(); };
+}
+
+template <class Managed>
+NdArray import_capsule(py::handle capsule, py::object base) {
+  auto* m = static_cast<Managed*>(PyCapsule_GetPointer(capsule.ptr(), capsule_name<Managed>()));
+  if (!m) throw py::error_already_set();
+  if constexpr (kVersioned<Managed>) {
+    if (m->version.major > 1)
+      throw BufferError("the DLPack tensor has version " + std::to_string(m->version.major) + "." +
+                        std::to_string(m->version.minor) + "; cuarray reads DLPack 1.x");
+  }
+  // If from_dlpack throws, the capsule stays unconsumed and its own destructor frees the tensor.
+  Array a = interop::from_dlpack(m->dl_tensor, [m] {
+    with_gil([m] {
+      if (m->deleter) m->deleter(m);
+    });
+  });
+  PyCapsule_SetName(capsule.ptr(), used_name<Managed>());
+  return NdArray{std::move(a), base.is_none() ? py::reinterpret_borrow<py::object>(capsule) : std::move(base)};
+}
+
+}  // namespace
+
+void init_interop(py::module_& m) {
+  m.def(
+      "_to_dlpack",
+      [](const NdArray& a, std::int64_t stream, bool versioned, bool copied) {
+        py::object capsule = versioned ? make_capsule(interop::to_dlpack_versioned(a.array, copied))
+                                       : make_capsule(interop::to_dlpack(a.array));
+        interop::hand_off(a.array.device(), stream);
+        return capsule;
+      },
+      "a"_a, "stream"_a, "versioned"_a, "copied"_a);
+  m.def(
+      "_from_dlpack",
+      [](py::handle capsule, py::object base) {
+        if (PyCapsule_IsValid(capsule.ptr(), capsule_name<DLManagedTensorVersioned>()))
+          return import_capsule<DLManagedTensorVersioned>(capsule, std::move(base));
+        if (PyCapsule_IsValid(capsule.ptr(), capsule_name<DLManagedTensor>()))
+          return import_capsule<DLManagedTensor>(capsule, std::move(base));
+        throw TypeError(
+            "expected a DLPack PyCapsule named 'dltensor' or 'dltensor_versioned' (a capsule can be "
+            "consumed only once), got " +
+            py::repr(capsule).cast<std::string>());
+      },
+      "capsule"_a, "base"_a = py::none());
+  m.def(
+      "_from_cuda_array",
+      [](std::uintptr_t ptr, py::handle shape, py::handle strides, py::handle dtype, std::optional<std::int64_t> stream,
+         py::object owner) {
+        std::optional<Strides> byte_strides;
+        if (!strides.is_none()) byte_strides = to_shape(strides);
+        Array a = interop::from_device_pointer(ptr, to_shape(shape), std::move(byte_strides), to_dtype(dtype), stream,
+                                               reference_to(owner));
+        return NdArray{std::move(a), std::move(owner)};
+      },
+      "ptr"_a, "shape"_a, "strides"_a, "dtype"_a, "stream"_a, "owner"_a);
+  // DLPack's type for a dtype, and back: the conversion tables, testable without a device.
+  m.def("_dlpack_dtype", [](py::handle dtype) {
+    DLDataType t = interop::to_dlpack_dtype(to_dtype(dtype));
+    return py::make_tuple(t.code, t.bits, t.lanes);
+  });
+  m.def("_dtype_from_dlpack", [](std::uint8_t code, std::uint8_t bits, std::uint16_t lanes) {
+    return to_numpy_dtype(interop::from_dlpack_dtype(DLDataType{code, bits, lanes}));
+  });
+}
+
+}  // namespace cuarray::bind

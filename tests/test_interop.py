@@ -1,0 +1,729 @@
+"""Zero-copy interop: DLPack and __cuda_array_interface__ out and in (PyTorch, CuPy, Numba, JAX, and cuarray
+itself), stream hand-off, lifetimes, and the array API basics (__array_namespace__, to_device, mT).
+
+The tests at the top need no GPU: dtype tables and every check that must fail before touching a device.
+"""
+
+import ctypes
+import gc
+import os
+
+import cuarray as cp
+import numpy as np
+import pytest
+from conftest import ALL_DTYPES, LAYOUT_NAMES, LAYOUTS, dtype_id, make_data, make_pair
+
+# Layouts every DLPack consumer takes (PyTorch and JAX have no negative strides).
+NONNEGATIVE_LAYOUTS = [n for n in LAYOUT_NAMES if n not in ("negative", "1d_negative", "3d_permuted")]
+DLPACK_CODES = {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}
+
+
+def used_strides(x):
+    """The strides that address memory: those of axes longer than 1 (none for an empty array)."""
+    return [s for s, n in zip(x.strides, x.shape) if n > 1] if x.size else []
+
+
+# ---- no GPU needed ------------------------------------------------------------------------------
+
+
+def test_array_api_version():
+    assert cp.__array_api_version__ == "2024.12"
+    assert cp.ndarray.__array_namespace__(None) is cp
+    assert cp.ndarray.__array_namespace__(None, api_version="2024.12") is cp
+    with pytest.raises(ValueError, match="2099.01"):
+        cp.ndarray.__array_namespace__(None, api_version="2099.01")
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+def test_dlpack_dtype_table(dtype):
+    code, bits, lanes = cp._core._dlpack_dtype(dtype)
+    assert (code, bits, lanes) == (DLPACK_CODES[dtype.kind], dtype.itemsize * 8, 1)
+    assert cp._core._dtype_from_dlpack(code, bits, lanes) == dtype
+
+
+def test_dlpack_bfloat16_is_code_4():
+    bfloat16 = pytest.importorskip("ml_dtypes").bfloat16
+    assert cp._core._dlpack_dtype(bfloat16) == (4, 16, 1)
+    assert cp._core._dtype_from_dlpack(4, 16, 1) == np.dtype(bfloat16)
+
+
+@pytest.mark.parametrize("code,bits,lanes,named", [
+    (1, 32, 4, "uint32 with 4 lanes"), (2, 32, 2, "float32 with 2 lanes"), (8, 8, 1, "float8"),
+    (12, 8, 1, "float8"), (2, 8, 1, "float8"), (3, 64, 1, "opaque handle"), (6, 1, 1, "bool1"),
+    (5, 32, 1, "complex32"), (0, 128, 1, "int128"), (4, 32, 1, "bfloat32"), (99, 16, 1, "code 99")])
+def test_dlpack_unsupported_dtype_is_type_error(code, bits, lanes, named):
+    with pytest.raises(TypeError, match=named):
+        cp._core._dtype_from_dlpack(code, bits, lanes)
+
+
+class _CAI:
+    def __init__(self, **desc):
+        self.__cuda_array_interface__ = {"shape": (3,), "typestr": "<f4", "data": (0xDEAD00, False), "version": 3,
+                                         **desc}
+
+
+@pytest.fixture
+def no_device(monkeypatch):
+    """Fails the test if the CUDA array interface import reaches the core (which queries the device)."""
+    calls = []
+
+    def record(*args):
+        calls.append(args)
+        return "reached the core"
+
+    monkeypatch.setattr(cp._core, "_from_cuda_array", record)
+    return calls
+
+
+@pytest.mark.parametrize("typestr", ["<f3", ">f4", ">i8", "<V2", "|O8", "<M8[s]", "<U4", "nonsense", "<f16"])
+def test_cai_bad_typestr_is_type_error_before_the_device(no_device, typestr):
+    with pytest.raises(TypeError, match="typestr|data type"):
+        cp.asarray(_CAI(typestr=typestr))
+    assert no_device == []
+
+
+@pytest.mark.parametrize("desc,match", [
+    ({"mask": object()}, "mask"),
+    ({"stream": 0}, "stream 0"),
+    ({"strides": (4, 4)}, "strides"),
+    ({"shape": (2, -1)}, "negative"),
+    ({"data": (0, False)}, "null data pointer"),
+])
+def test_cai_bad_descriptor_is_value_error_before_the_device(no_device, desc, match):
+    with pytest.raises(ValueError, match=match):
+        cp.asarray(_CAI(**desc))
+    assert no_device == []
+
+
+def test_cai_missing_key(no_device):
+    obj = _CAI()
+    del obj.__cuda_array_interface__["typestr"]
+    with pytest.raises(ValueError, match="typestr"):
+        cp.asarray(obj)
+
+
+@pytest.mark.parametrize("desc,expected", [
+    ({}, (0xDEAD00, (3,), None, np.dtype("f4"), None)),
+    ({"shape": (2, 3), "typestr": "|b1", "strides": (1, 2), "stream": 1, "data": (0xBEEF, True)},
+     (0xBEEF, (2, 3), (1, 2), np.dtype("?"), 1)),
+    ({"shape": (4,), "typestr": "<c16", "strides": (-16,), "version": 2, "mask": None},
+     (0xDEAD00, (4,), (-16,), np.dtype("c16"), None)),
+    ({"shape": (0, 5), "data": (0, False), "stream": None}, (0, (0, 5), None, np.dtype("f4"), None)),
+])
+def test_cai_descriptor_reaches_the_core(no_device, desc, expected):
+    obj = _CAI(**desc)
+    # (read-only data is accepted: cuarray arrays have no read-only flag)
+    assert cp._interop._device_view(obj) == "reached the core"
+    ((ptr, shape, strides, dtype, stream, owner),) = no_device
+    assert (ptr, shape, strides, dtype, stream) == expected
+    assert owner is obj
+
+
+class _DLPackObject:
+    def __init__(self, device):
+        self.device, self.calls = device, 0
+
+    def __dlpack_device__(self):
+        return self.device
+
+    def __dlpack__(self, **kwargs):
+        self.calls += 1
+        raise AssertionError("__dlpack__ must not be called for memory cuarray cannot import")
+
+
+@pytest.mark.parametrize("device,match", [((1, 0), "host memory"), ((3, 0), "host memory"), ((4, 0), "device type 4")])
+def test_from_dlpack_of_non_cuda_memory(device, match):
+    obj = _DLPackObject(device)
+    with pytest.raises(BufferError, match=match):
+        cp.from_dlpack(obj)
+    assert obj.calls == 0
+
+
+def test_from_dlpack_needs_the_protocol():
+    with pytest.raises(TypeError, match="__dlpack__"):
+        cp.from_dlpack([1, 2, 3])
+
+
+def test_to_device_cpu_is_refused():
+    with pytest.raises(ValueError, match=r"\.get\(\)"):
+        cp.ndarray.to_device(None, "cpu")
+    with pytest.raises(TypeError, match="Device"):
+        cp.ndarray.to_device(None, 0)
+
+
+# A DLPack capsule made by hand (ctypes), as a foreign producer would make it.
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+class _DLManagedTensor(ctypes.Structure):
+    _fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+
+class _DLManagedTensorVersioned(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32), ("manager_ctx", ctypes.c_void_p),
+                ("deleter", ctypes.c_void_p), ("flags", ctypes.c_uint64), ("dl_tensor", _DLTensor)]
+
+
+_capsule_new = ctypes.pythonapi.PyCapsule_New
+_capsule_new.restype, _capsule_new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+_capsule_name = ctypes.pythonapi.PyCapsule_GetName
+_capsule_name.restype, _capsule_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+
+
+def _capsule(device_type, code, bits, name=b"dltensor", major=None):
+    """A capsule holding a 2x3 tensor description (no deleter: the structures stay alive in `keep`)."""
+    shape = (ctypes.c_int64 * 2)(2, 3)
+    if major is None:
+        managed = _DLManagedTensor()
+        tensor = managed.dl_tensor
+    else:
+        managed = _DLManagedTensorVersioned(major=major, minor=0)
+        tensor = managed.dl_tensor
+    tensor.data, tensor.ndim, tensor.shape = 0xDEAD00, 2, shape
+    tensor.device = _DLDevice(device_type, 0)
+    tensor.dtype = _DLDataType(code, bits, 1)
+    cap = _capsule_new(ctypes.addressof(managed), name, None)
+    _capsule.keep.append((managed, shape))
+    return cap
+
+
+_capsule.keep = []
+
+
+@pytest.mark.parametrize("device_type,code,bits,error,match", [
+    (1, 2, 32, BufferError, "host memory"),
+    (3, 2, 32, BufferError, "host memory"),
+    (10, 2, 32, BufferError, "device type 10"),
+    (2, 8, 8, TypeError, "float8"),
+    (2, 1, 32 * 4, TypeError, "uint128"),
+])
+def test_foreign_capsule_refused_before_the_device_and_not_consumed(device_type, code, bits, error, match):
+    cap = _capsule(device_type, code, bits)
+    with pytest.raises(error, match=match):
+        cp.from_dlpack(cap)
+    assert _capsule_name(cap) == b"dltensor"  # still the producer's to free
+
+
+def test_capsule_of_a_newer_dlpack_major_version_is_refused():
+    cap = _capsule(2, 2, 32, name=b"dltensor_versioned", major=2)
+    with pytest.raises(BufferError, match="version 2.0"):
+        cp.from_dlpack(cap)
+    assert _capsule_name(cap) == b"dltensor_versioned"
+
+
+@pytest.mark.parametrize("name", [b"used_dltensor", b"something"])
+def test_consumed_or_foreign_capsule_is_type_error(name):
+    with pytest.raises(TypeError, match="consumed only once"):
+        cp.from_dlpack(_capsule(2, 2, 32, name=name))
+
+
+# ---- cuarray with itself (GPU) ------------------------------------------------------------------
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+@pytest.mark.parametrize("route", ["dlpack", "capsule", "versioned_capsule", "cai"])
+def test_round_trip_with_itself(route, layout, dtype):
+    x, a = make_pair(layout, dtype)
+    if route == "dlpack":
+        y = cp.from_dlpack(x)
+    elif route == "capsule":
+        y = cp.from_dlpack(x.__dlpack__())
+    elif route == "versioned_capsule":
+        y = cp.from_dlpack(x.__dlpack__(max_version=(1, 0)))
+    else:
+        y = cp.asarray(_Wrapped(x))
+    assert y.shape == a.shape and y.dtype == a.dtype and used_strides(y) == used_strides(x)
+    if a.size:
+        assert y.data.ptr == x.data.ptr
+    np.testing.assert_array_equal(y.get(), a)
+    if a.size:  # writes are visible both ways
+        y[...] = 0
+        assert not x.any()
+        x[...] = 1
+        assert y.all()
+
+
+class _Wrapped:
+    """Something that only exposes another array's __cuda_array_interface__."""
+
+    def __init__(self, x):
+        self.__cuda_array_interface__ = x.__cuda_array_interface__
+
+
+@pytest.mark.gpu
+def test_capsule_names_and_single_use():
+    x = cp.arange(6)
+    assert '"dltensor"' in repr(x.__dlpack__())
+    assert '"dltensor"' in repr(x.__dlpack__(max_version=(0, 8)))
+    assert '"dltensor_versioned"' in repr(x.__dlpack__(max_version=(1, 0)))
+    assert '"dltensor_versioned"' in repr(x.__dlpack__(max_version=(1, 3)))
+    cap = x.__dlpack__()
+    cp.from_dlpack(cap)
+    assert _capsule_name(cap) == b"used_dltensor"
+    with pytest.raises(TypeError, match="consumed only once"):
+        cp.from_dlpack(cap)
+
+
+@pytest.mark.gpu
+def test_dlpack_device_and_cai_fields():
+    x = cp.zeros((2, 3), dtype=np.float32)
+    assert x.__dlpack_device__() == (2, x.device.id)
+    cai = x.__cuda_array_interface__
+    assert cai["version"] == 3 and cai["stream"] == 1 and cai["data"] == (x.data.ptr, False)
+    assert cai["shape"] == (2, 3) and cai["strides"] is None and cai["typestr"] == "<f4"
+    assert x[:, ::2].__cuda_array_interface__["strides"] == (12, 8)
+    s = cp.cuda.Stream(non_blocking=True)
+    with s:
+        assert x.__cuda_array_interface__["stream"] == s.ptr
+
+
+@pytest.mark.gpu
+def test_export_errors():
+    x = cp.arange(4, dtype=np.int32)
+    with pytest.raises(BufferError, match=r"\.get\(\)"):
+        x.__dlpack__(dl_device=(1, 0))
+    with pytest.raises(BufferError, match="device"):
+        x.__dlpack__(dl_device=(2, x.device.id + 1))
+    with pytest.raises(ValueError, match="stream 0"):
+        x.__dlpack__(stream=0)
+    with pytest.raises(ValueError, match="stream -5"):
+        x.__dlpack__(stream=-5)
+    # Byte strides that are not a multiple of the itemsize (possible through the CUDA array interface).
+    odd = cp.asarray(_CAI(shape=(3,), typestr="<i4", strides=(6,), data=(x.data.ptr, False)))
+    with pytest.raises(BufferError, match="not a multiple of its itemsize 4"):
+        odd.__dlpack__()
+    assert x.__dlpack__(dl_device=(2, x.device.id), stream=-1) is not None
+
+
+@pytest.mark.gpu
+def test_export_copy():
+    x = cp.arange(6, dtype=np.float32)
+    y = cp.from_dlpack(x.__dlpack__(copy=True, max_version=(1, 0)))
+    assert y.data.ptr != x.data.ptr
+    np.testing.assert_array_equal(y.get(), np.arange(6, dtype=np.float32))
+    z = cp.from_dlpack(x, copy=True)
+    assert z.data.ptr != x.data.ptr
+    np.testing.assert_array_equal(z.get(), x.get())
+
+
+def _used_bytes():
+    gc.collect()
+    return cp.get_default_memory_pool().used_bytes()
+
+
+@pytest.mark.gpu
+def test_unconsumed_capsule_frees_the_memory():
+    before = _used_bytes()
+    x = cp.empty(1 << 20, dtype=np.uint8)
+    cap = x.__dlpack__()
+    del x
+    assert _used_bytes() >= before + (1 << 20)
+    del cap
+    assert _used_bytes() == before
+
+
+@pytest.mark.gpu
+def test_import_keeps_memory_until_the_last_view():
+    before = _used_bytes()
+    x = cp.arange(1 << 18, dtype=np.float32)
+    y = cp.from_dlpack(x)[::2]
+    del x
+    gc.collect()
+    for _ in range(3):  # same-size allocations would reuse the block if it had been freed
+        cp.zeros(1 << 18, dtype=np.float32)
+    np.testing.assert_array_equal(y.get(), np.arange(0, 1 << 18, 2, dtype=np.float32))
+    del y
+    assert _used_bytes() == before
+
+
+@pytest.mark.gpu
+def test_array_api_methods():
+    x = cp.asarray(make_data((2, 3, 4), np.float32))
+    assert x.__array_namespace__() is cp
+    assert x.to_device(x.device) is x
+    assert x.mT.shape == (2, 4, 3)
+    np.testing.assert_array_equal(x.mT.get(), np.swapaxes(x.get(), -1, -2))
+    assert x.mT.base is x
+    with pytest.raises(ValueError, match="at least 2 dimensions"):
+        _ = cp.arange(3).mT
+    with pytest.raises(ValueError, match="at least 2 dimensions"):
+        _ = cp.asarray(1.0).mT
+    with pytest.raises(ValueError, match="cpu"):
+        x.to_device("cpu")
+
+
+@pytest.mark.multi_gpu
+def test_to_device_other_gpu_copies():
+    x = cp.asarray(make_data((5, 7), np.float64))[::2]
+    y = x.to_device(cp.cuda.Device(1))
+    assert y.device.id == 1 and x.device.id == 0
+    np.testing.assert_array_equal(y.get(), x.get())
+
+
+# ---- PyTorch ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def torch():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch has no CUDA device")
+    return torch
+
+
+def _torch_dtype(torch, dtype):
+    if not hasattr(torch, dtype.name):
+        pytest.skip(f"this PyTorch has no {dtype.name}")
+    return getattr(torch, dtype.name)
+
+
+def _torch_to_numpy(t):
+    return t.detach().cpu().numpy()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("layout", NONNEGATIVE_LAYOUTS)
+def test_torch_from_cuarray(torch, layout, dtype):
+    x, a = make_pair(layout, dtype)
+    assert torch.from_dlpack(x).dtype == _torch_dtype(torch, dtype)
+    t = torch.from_dlpack(x)
+    assert tuple(t.shape) == a.shape
+    if a.size:
+        assert t.data_ptr() == x.data.ptr
+        assert tuple(t.stride()) == tuple(s // a.itemsize for s in x.strides)
+    np.testing.assert_array_equal(_torch_to_numpy(t), a)
+    if a.size:
+        t.zero_()
+        assert not x.any()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("route", ["from_dlpack", "asarray_cai"])
+def test_cuarray_from_torch(torch, route, dtype):
+    a = make_data((4, 6), dtype)
+    base = torch.from_numpy(a).cuda()
+    for t, expected in [(base, a), (base[:, 1::2], a[:, 1::2]), (base.T, a.T), (base[2], a[2]), (base[0, 0], a[0, 0]),
+                        (base[:0], a[:0])]:
+        x = cp.from_dlpack(t) if route == "from_dlpack" else cp.asarray(t)
+        assert x.shape == expected.shape and x.dtype == dtype
+        if expected.size:
+            assert x.data.ptr == t.data_ptr()
+            assert used_strides(x) == [s * a.itemsize for s, n in zip(t.stride(), t.shape) if n > 1]
+        np.testing.assert_array_equal(x.get(), expected)
+    x = cp.from_dlpack(base) if route == "from_dlpack" else cp.asarray(base)
+    x[...] = x[::-1].copy()
+    np.testing.assert_array_equal(_torch_to_numpy(base), a[::-1])
+
+
+@pytest.mark.gpu
+def test_torch_bfloat16(torch):
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    a = make_data((3, 5), np.float32).astype(ml_dtypes.bfloat16)
+    x = cp.asarray(a)
+    t = torch.from_dlpack(x)
+    assert t.dtype == torch.bfloat16 and t.data_ptr() == x.data.ptr
+    np.testing.assert_array_equal(_torch_to_numpy(t.float()), a.astype(np.float32))
+    y = cp.from_dlpack(t * 2)
+    assert y.dtype == ml_dtypes.bfloat16
+    np.testing.assert_array_equal(y.get().astype(np.float32), a.astype(np.float32) * 2)
+    z = cp.asarray(t)  # PyTorch's __cuda_array_interface__ has no bfloat16: asarray goes through DLPack
+    assert z.dtype == ml_dtypes.bfloat16 and z.data.ptr == t.data_ptr()
+
+
+@pytest.mark.gpu
+def test_torch_legacy_capsules(torch):
+    from torch.utils import dlpack
+
+    x = cp.arange(10, dtype=np.int64)
+    t = dlpack.from_dlpack(x.__dlpack__())
+    assert t.data_ptr() == x.data.ptr
+    y = cp.from_dlpack(dlpack.to_dlpack(t))
+    assert y.data.ptr == x.data.ptr
+    np.testing.assert_array_equal(y.get(), np.arange(10))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("route", ["from_dlpack", "asarray_cai"])
+def test_torch_tensor_deleted_before_the_view(torch, route):
+    t = torch.arange(1 << 20, device="cuda", dtype=torch.float32)
+    x = (cp.from_dlpack(t) if route == "from_dlpack" else cp.asarray(t))[1::3]
+    del t
+    gc.collect()
+    torch.cuda.empty_cache()
+    junk = [torch.full((1 << 20,), -1.0, device="cuda") for _ in range(4)]
+    np.testing.assert_array_equal(x.get(), np.arange(1, 1 << 20, 3, dtype=np.float32))
+    del junk
+
+
+@pytest.mark.gpu
+def test_cuarray_deleted_before_the_torch_view(torch):
+    x = cp.arange(1 << 18, dtype=np.float32)
+    t = torch.from_dlpack(x)
+    del x
+    gc.collect()
+    junk = [cp.full(1 << 18, -1.0, dtype=np.float32) for _ in range(4)]
+    np.testing.assert_array_equal(_torch_to_numpy(t), np.arange(1 << 18, dtype=np.float32))
+    del junk
+
+
+_N = 1 << 24  # 64 MiB of float32: long enough for an unordered reader to see partial results
+
+
+def _slow_fill(x, times):
+    for _ in range(times):
+        x += 1
+
+
+@pytest.mark.gpu
+def test_stream_hand_off_cuarray_to_torch(torch):
+    s = cp.cuda.Stream(non_blocking=True)
+    ts = torch.cuda.Stream()
+    for _ in range(3):
+        with s:
+            x = cp.zeros(_N, dtype=np.float32)
+            _slow_fill(x, 50)
+            with torch.cuda.stream(ts):
+                t = torch.from_dlpack(x)  # torch passes ts; cuarray's current stream is s
+                least = t.min()
+        assert least.item() == 50.0
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("route", ["from_dlpack", "asarray_cai"])
+def test_stream_hand_off_torch_to_cuarray(torch, route):
+    s = cp.cuda.Stream(non_blocking=True)
+    ts = torch.cuda.Stream()
+    for _ in range(3):
+        with torch.cuda.stream(ts):
+            t = torch.zeros(_N, device="cuda")
+            for _ in range(50):
+                t += 1
+            with s:
+                x = cp.from_dlpack(t) if route == "from_dlpack" else cp.asarray(t)
+                least = float(x.min())
+        assert least == 50.0
+
+
+@pytest.mark.multi_gpu
+def test_import_stays_on_the_producers_device(torch):
+    t = torch.arange(5, device="cuda:1", dtype=torch.float32)
+    with cp.cuda.Device(0):
+        for x in (cp.from_dlpack(t), cp.asarray(t)):
+            assert x.device.id == 1
+            with x.device:
+                np.testing.assert_array_equal(x.get(), np.arange(5, dtype=np.float32))
+        y = cp.array(t)  # a copy is made on the current device, as for cuarray arrays
+        assert y.device.id == 0
+        np.testing.assert_array_equal(y.get(), np.arange(5, dtype=np.float32))
+
+
+@pytest.mark.gpu
+def test_asarray_copy_and_dtype_on_foreign_arrays(torch):
+    t = torch.arange(6, device="cuda", dtype=torch.int32)
+    x = cp.array(t)
+    assert x.data.ptr != t.data_ptr()
+    y = cp.asarray(t, dtype=np.float64)
+    assert y.dtype == np.float64
+    np.testing.assert_array_equal(y.get(), np.arange(6.0))
+    z = cp.array(t, copy=False, ndmin=3)
+    assert z.shape == (1, 1, 6) and z.data.ptr == t.data_ptr()
+
+
+# ---- CuPy ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cupy():
+    cupy = pytest.importorskip("cupy")
+    try:
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            pytest.skip("CuPy sees no CUDA device")
+    except Exception as e:  # noqa: BLE001 - CuPy's own CUDA errors
+        pytest.skip(f"CuPy cannot use the GPU: {e}")
+    return cupy
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+@pytest.mark.parametrize("route", ["asarray_cai", "from_dlpack"])
+def test_cupy_from_cuarray(cupy, route, layout, dtype):
+    x, a = make_pair(layout, dtype)
+    c = cupy.asarray(x) if route == "asarray_cai" else cupy.from_dlpack(x)
+    assert c.shape == a.shape and c.dtype == a.dtype
+    if a.size:
+        assert c.data.ptr == x.data.ptr
+        assert [s for s, n in zip(c.strides, c.shape) if n > 1] == [s for s, n in zip(x.strides, x.shape) if n > 1]
+    np.testing.assert_array_equal(cupy.asnumpy(c), a)
+    if a.size:
+        c[...] = 0
+        assert not x.any()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+@pytest.mark.parametrize("route", ["asarray_cai", "from_dlpack"])
+def test_cuarray_from_cupy(cupy, route, layout, dtype):
+    shape, view = LAYOUTS[layout]
+    base = make_data(shape, dtype)
+    c, a = view(cupy.asarray(base)), view(base)
+    x = cp.asarray(c) if route == "asarray_cai" else cp.from_dlpack(c)
+    assert x.shape == a.shape and x.dtype == a.dtype
+    if a.size:
+        assert x.data.ptr == c.data.ptr
+        assert x.strides == c.strides
+    np.testing.assert_array_equal(x.get(), a)
+    if a.size:
+        x[...] = 0
+        assert not c.any()
+
+
+@pytest.mark.gpu
+def test_cupy_array_deleted_before_the_view(cupy):
+    c = cupy.arange(1 << 20, dtype=cupy.float32)
+    x = cp.asarray(c)[::-1]
+    y = cp.from_dlpack(c)[5:]
+    del c
+    gc.collect()
+    cupy.get_default_memory_pool().free_all_blocks()
+    junk = [cupy.full(1 << 20, -1.0, dtype=cupy.float32) for _ in range(4)]
+    np.testing.assert_array_equal(x.get(), np.arange(1 << 20, dtype=np.float32)[::-1])
+    np.testing.assert_array_equal(y.get(), np.arange(5, 1 << 20, dtype=np.float32))
+    del junk
+
+
+@pytest.mark.gpu
+def test_stream_hand_off_cuarray_to_cupy(cupy):
+    s = cp.cuda.Stream(non_blocking=True)
+    cs = cupy.cuda.Stream(non_blocking=True)
+    for route in ("asarray_cai", "from_dlpack"):
+        with s:
+            x = cp.zeros(_N, dtype=np.float32)
+            _slow_fill(x, 50)
+            with cs:  # CuPy waits on the CAI stream, or passes cs to __dlpack__
+                c = cupy.asarray(x) if route == "asarray_cai" else cupy.from_dlpack(x)
+                least = float(c.min())
+        assert least == 50.0, route
+
+
+# ---- Numba --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def numba_cuda():
+    numba = pytest.importorskip("numba")
+    from numba import cuda
+
+    if not cuda.is_available():
+        pytest.skip("Numba sees no CUDA device")
+    return numba.cuda
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_numba_from_cuarray(numba_cuda, layout, dtype):
+    x, a = make_pair(layout, dtype)
+    d = numba_cuda.as_cuda_array(x)
+    assert d.shape == a.shape and d.dtype == a.dtype
+    if a.size:
+        assert d.device_ctypes_pointer.value == x.data.ptr
+        assert d.strides == x.strides
+    if a.flags.c_contiguous or a.flags.f_contiguous:
+        np.testing.assert_array_equal(d.copy_to_host(), a)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+def test_cuarray_from_numba(numba_cuda, dtype):
+    a = make_data((5, 4), dtype)
+    d = numba_cuda.to_device(a)
+    for view, expected in [(d, a), (d[1::2, ::-1], a[1::2, ::-1]), (d.T, a.T), (d[3], a[3])]:
+        x = cp.asarray(view)
+        assert x.data.ptr == view.device_ctypes_pointer.value
+        assert x.strides == view.strides
+        np.testing.assert_array_equal(x.get(), expected)
+    x = cp.asarray(d)
+    x[...] = 0
+    assert not d.copy_to_host().any()
+    del d
+    gc.collect()
+    np.testing.assert_array_equal(x.get(), np.zeros_like(a))
+
+
+# ---- JAX ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def jax():
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # leave the GPU's memory to the others
+    jax = pytest.importorskip("jax")
+    try:
+        jax.devices("gpu")
+    except RuntimeError as e:
+        pytest.skip(f"JAX has no GPU: {e}")
+    return jax
+
+
+# JAX's default (32-bit) types; 64-bit ones need jax_enable_x64, which would change the process for others.
+JAX_DTYPES = [np.dtype(n) for n in ("bool", "int8", "int32", "uint8", "uint32", "float16", "float32", "complex64")]
+
+
+def _jax_pointer(j):
+    return j.unsafe_buffer_pointer()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", JAX_DTYPES, ids=dtype_id)
+def test_jax_from_cuarray(jax, dtype):
+    x, a = make_pair("c2d", dtype)
+    j = jax.numpy.from_dlpack(x)
+    assert j.shape == a.shape and j.dtype == a.dtype
+    assert _jax_pointer(j) == x.data.ptr
+    np.testing.assert_array_equal(np.asarray(j), a)
+    del x
+    gc.collect()
+    junk = [cp.full(a.shape, 0, dtype=dtype) for _ in range(4)]
+    np.testing.assert_array_equal(np.asarray(j), a)  # the capsule keeps the memory alive
+    del junk
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", JAX_DTYPES, ids=dtype_id)
+def test_cuarray_from_jax(jax, dtype):
+    a = make_data((3, 8), dtype)
+    j = jax.device_put(a, jax.devices("gpu")[0])
+    x = cp.from_dlpack(j)
+    assert x.shape == a.shape and x.dtype == a.dtype and x.flags.c_contiguous
+    assert x.data.ptr == _jax_pointer(j)
+    np.testing.assert_array_equal(x.get(), a)
+    del j
+    gc.collect()
+    np.testing.assert_array_equal(x.get(), a)
+
+
+@pytest.mark.gpu
+def test_jax_bfloat16(jax):
+    a = make_data((4, 4), np.float32).astype(jax.numpy.bfloat16)
+    x = cp.asarray(a)
+    j = jax.numpy.from_dlpack(x)
+    assert j.dtype == jax.numpy.bfloat16
+    np.testing.assert_array_equal(np.asarray(j).astype(np.float32), a.astype(np.float32))
+    y = cp.from_dlpack(j + 1)
+    np.testing.assert_array_equal(y.get().astype(np.float32), a.astype(np.float32) + 1)
