@@ -258,18 +258,21 @@ class Fusion:
         self.func = func
         self.name = name
         self._kernels = {}
+        self._cache = _core._FusedCache(self._entry)
         functools.update_wrapper(self, func)
 
     def __call__(self, *args):
-        kinds = tuple([a.dtype if type(a) is ndarray else _arg_kind(a) for a in args])
+        return self._cache(args)
+
+    def _entry(self, args):
+        """What the core's signature cache runs for these arguments' kinds (compiling on the first call)."""
+        kinds = tuple(_arg_kind(a) for a in args)
         kernel = self._kernels.get(kinds)
         if kernel is None:
             kernel = self._kernels[kinds] = self._compile(kinds)
         if kernel[0] == "reduction":
-            return self._call_reduction(kernel, args)
-        handle, in_types, out_types, tuple_result = kernel
-        result = _core._fused_call(handle, in_types, out_types, args)
-        return (result,) if tuple_result and len(out_types) == 1 else result
+            return "python", lambda *a: self._call_reduction(kernel, a)
+        return ("elementwise",) + kernel
 
     def _call_reduction(self, kernel, args):
         _, handle, in_types, out_loop, result, axis, keepdims = kernel

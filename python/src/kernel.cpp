@@ -6,6 +6,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <unordered_map>
 
 #include "convert.h"
 #include "cuarray/cuda/stream.h"
@@ -93,6 +94,103 @@ struct RawFunction {
   }
 };
 
+// One launch of a fused elementwise function: `args` (ndarrays and scalars) broadcast together; new outputs.
+py::object fused_launch(const ops::ElementwiseDef& def, const std::vector<DType>& in_t, const std::vector<DType>& out_t,
+                        bool tuple_result, const py::tuple& args) {
+  const size_t nin = args.size(), nout = out_t.size();
+  std::vector<ops::Input> in(nin);
+  Shape shape;
+  bool first = true;
+  for (size_t i = 0; i < nin; ++i) {
+    if (py::isinstance(args[i], ndarray_type())) {
+      in[i].array = &args[i].cast<const NdArray&>().array;
+      shape = first ? in[i].array->shape() : broadcast_shapes(shape, in[i].array->shape());
+      first = false;
+    } else {
+      scalar_into(args[i], in_t[i], in[i].value);
+    }
+  }
+  std::vector<Array> out;
+  for (size_t o = 0; o < nout; ++o) out.emplace_back(shape, out_t[o]);
+  ops::elementwise(def, in_t.data(), out_t.data(), in.data(), out.data(), shape);
+  if (nout == 1 && !tuple_result) return py::cast(NdArray{std::move(out[0]), py::none()});
+  py::tuple result(nout);
+  for (size_t o = 0; o < nout; ++o) result[o] = py::cast(NdArray{std::move(out[o]), py::none()});
+  return result;
+}
+
+// The calls of one cuarray.fuse function: a signature (argument dtypes and Python scalar kinds) maps to its
+// compiled kernel, so a call with a known signature goes from arguments to launch without Python code.
+// Unknown signatures (and arguments this key cannot describe, such as NumPy scalars) ask `compile_`, which
+// returns ("elementwise", def handle, in dtypes, out dtypes, tuple_result) or ("python", callable).
+class FusedCache {
+ public:
+  explicit FusedCache(py::object compile) : compile_(std::move(compile)) {}
+
+  py::object call(const py::tuple& args) {
+    std::uint64_t key = 0;
+    bool cacheable = signature(args, key);
+    auto it = cacheable ? entries_.find(key) : entries_.end();
+    if (it == entries_.end()) {
+      Entry e = make_entry(compile_(args));
+      if (!cacheable) return run(e, args);
+      it = entries_.emplace(key, std::move(e)).first;
+    }
+    return run(it->second, args);
+  }
+
+ private:
+  struct Entry {
+    const ops::ElementwiseDef* def = nullptr;
+    std::vector<DType> in, out;
+    bool tuple_result = false;
+    py::object python;  // the Python path (reductions), when set
+  };
+
+  // 6 bits per argument: 1 + dtype for arrays, then Python bool, int, float, complex; at most 9 arguments.
+  static bool signature(const py::tuple& args, std::uint64_t& key) {
+    if (args.size() > 9) return false;
+    key = args.size();
+    for (auto a : args) {
+      PyObject* p = a.ptr();
+      std::uint64_t code;
+      if (py::isinstance(a, ndarray_type())) code = 1 + static_cast<std::uint64_t>(a.cast<const NdArray&>().array.dtype());
+      else if (PyBool_Check(p)) code = 40;
+      else if (PyLong_CheckExact(p)) code = 41;
+      else if (PyFloat_CheckExact(p)) code = 42;
+      else if (PyComplex_CheckExact(p)) code = 43;
+      else return false;
+      key = (key << 6) | code;
+    }
+    return true;
+  }
+
+  static Entry make_entry(const py::tuple& r) {
+    Entry e;
+    if (r[0].cast<std::string>() == "python") {
+      e.python = r[1];
+      return e;
+    }
+    {
+      std::lock_guard<std::mutex> lock(g_defs_mutex);
+      e.def = &g_defs.at(r[1].cast<std::size_t>());
+    }
+    for (auto t : r[2]) e.in.push_back(to_dtype(t));
+    for (auto t : r[3]) e.out.push_back(to_dtype(t));
+    e.tuple_result = r[4].cast<bool>();
+    return e;
+  }
+
+  static py::object run(const Entry& e, const py::tuple& args) {
+    if (e.python) return e.python(*args);
+    if (args.size() != e.in.size()) throw TypeError("fused function called with a different number of arguments");
+    return fused_launch(*e.def, e.in, e.out, e.tuple_result, args);
+  }
+
+  py::object compile_;
+  std::unordered_map<std::uint64_t, Entry> entries_;  // used with the GIL held
+};
+
 struct RawModule {
   jit::Module module;
 };
@@ -134,42 +232,9 @@ void init_kernel(py::module_& m) {
     ops::elementwise(*def, in_t.data(), out_t.data(), in.data(), out.data(), to_shape(shape));
   });
 
-  // A fused function's call: `args` (ndarrays and scalars) broadcast together; new outputs of `out_types`.
-  // Everything per call happens here, so a fused call costs one Python-to-C++ crossing.
-  m.def("_fused_call", [](std::size_t handle, const py::tuple& in_types, const py::tuple& out_types,
-                          const py::tuple& args) -> py::object {
-    const ops::ElementwiseDef* def;
-    {
-      std::lock_guard<std::mutex> lock(g_defs_mutex);
-      def = &g_defs.at(handle);
-    }
-    const size_t nin = args.size(), nout = out_types.size();
-    if (in_types.size() != nin || nin > 12 || nout > 12) throw ValueError("fused call: argument count mismatch");
-    DType in_t[12], out_t[12];
-    std::vector<ops::Input> in(nin);
-    Shape shape;
-    bool first = true;
-    for (size_t i = 0; i < nin; ++i) {
-      in_t[i] = to_dtype(in_types[i]);
-      if (py::isinstance(args[i], ndarray_type())) {
-        in[i].array = &args[i].cast<const NdArray&>().array;
-        shape = first ? in[i].array->shape() : broadcast_shapes(shape, in[i].array->shape());
-        first = false;
-      } else {
-        scalar_into(args[i], in_t[i], in[i].value);
-      }
-    }
-    std::vector<Array> out;
-    for (size_t o = 0; o < nout; ++o) {
-      out_t[o] = to_dtype(out_types[o]);
-      out.emplace_back(shape, out_t[o]);
-    }
-    ops::elementwise(*def, in_t, out_t, in.data(), out.data(), shape);
-    if (nout == 1) return py::cast(NdArray{std::move(out[0]), py::none()});
-    py::tuple result(nout);
-    for (size_t o = 0; o < nout; ++o) result[o] = py::cast(NdArray{std::move(out[o]), py::none()});
-    return result;
-  });
+  py::class_<FusedCache>(m, "_FusedCache")
+      .def(py::init<py::object>(), "compile"_a)
+      .def("__call__", &FusedCache::call, "args"_a);
 
   // The source of one variant of a definition's kernel (all inputs arrays of their loop types), for tests
   // that compile generated kernels without a device.
