@@ -47,6 +47,7 @@ GROUPS = {
     + [S.linspace(a, w) for a in DTYPES for w in (False, True)]
     + [S.eye(a, w) for a in DTYPES for w in (False, True)],
     "linalg": lambda: [S.matmul_integer(a, w) for a in DTYPES if a == "bool" or "int" in a for w in (False, True)]
+    + [S.matmul_small(a) for a in SOLVER_DTYPES]
     + [S.lu_slogdet(a) for a in SOLVER_DTYPES]
     + [S.zero_triangle(a, w) for a in SOLVER_DTYPES for w in (False, True)],
 }

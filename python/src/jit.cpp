@@ -90,6 +90,7 @@ void init_jit(py::module_& m) {
                                           static_cast<ops::ReduceLayout>(layout), vec, partial, out_ndim, red_ndim, wide));
   });
   s.def("eye", [](py::handle t, bool wide) { return as_tuple(ops::eye_source(to_dtype(t), wide)); });
+  s.def("matmul_small", [](py::handle t) { return as_tuple(ops::matmul_small_source(to_dtype(t))); });
   s.def("matmul_integer", [](py::handle t, bool wide) { return as_tuple(ops::matmul_integer_source(to_dtype(t), wide)); });
   s.def("lu_slogdet", [](py::handle t) { return as_tuple(ops::lu_slogdet_source(to_dtype(t))); });
   s.def("zero_triangle", [](py::handle t, bool wide) { return as_tuple(ops::zero_triangle_source(to_dtype(t), wide)); });

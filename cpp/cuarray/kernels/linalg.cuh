@@ -37,6 +37,32 @@ __device__ void matmul_integer(T* c, const T* a, const T* b, Index n, Index m, I
   }
 }
 
+// c[t] = a[t] @ b[t] for small matrices, in one launch: at these sizes cuBLAS's host cost is most of the call.
+// A Tile x Tile block computes a tile of c, staging Tile-wide slices of a and b in shared memory; each element
+// accumulates in T over k in order.
+template <class T, int Tile>
+__device__ void matmul_small(T* c, const T* a, const T* b, int n, int m, int k, MatmulStrides s) {
+  __shared__ alignas(16) unsigned char raw[2 * Tile * (Tile + 1) * sizeof(T)];
+  T(*as)[Tile + 1] = reinterpret_cast<T(*)[Tile + 1]>(raw);
+  T(*bs)[Tile + 1] = as + Tile;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int i = blockIdx.y * Tile + ty, j = blockIdx.x * Tile + tx;
+  const long long t = blockIdx.z;
+  a += t * s.a[0];
+  b += t * s.b[0];
+  c += t * s.c[0];
+  T sum = T(0);
+  for (int p0 = 0; p0 < k; p0 += Tile) {
+    as[ty][tx] = i < n && p0 + tx < k ? a[i * s.a[1] + (p0 + tx) * s.a[2]] : T(0);
+    bs[ty][tx] = p0 + ty < k && j < m ? b[(p0 + ty) * s.b[1] + j * s.b[2]] : T(0);
+    __syncthreads();
+#pragma unroll
+    for (int p = 0; p < Tile; ++p) sum = sum + as[ty][p] * bs[p][tx];
+    __syncthreads();
+  }
+  if (i < n && j < m) c[i * s.c[1] + j * s.c[2]] = sum;
+}
+
 template <class T>
 __device__ __forceinline__ T magnitude(T x) {
   return ::fabs(x);

@@ -179,6 +179,30 @@ void matmul_integer(DType t, int64_t count, int64_t n, int64_t m, int64_t k, con
   jit::launch(kernel, jit::grid_for(total), dim3(jit::kBlockSize), args, 0, cuda::current_stream()->handle());
 }
 
+constexpr int kSmallTile = 16;
+
+// Products small enough for matmul_small: cuBLAS's dtypes computed in their own type (float32 only without TF32,
+// which cuBLAS would apply), at most a few million multiply-adds.
+bool is_small(DType t, int64_t count, int64_t n, int64_t m, int64_t k) {
+  bool type = t == DType::Float64 || t == DType::Complex64 || t == DType::Complex128 ||
+              (t == DType::Float32 && !lib::cublas::tf32());
+  return type && count <= 65535 && n <= 256 && m <= 256 && k <= 512 && n * m * k <= (int64_t(1) << 22);
+}
+
+void matmul_small(DType t, int64_t count, int64_t n, int64_t m, int64_t k, const char* a, const char* b, char* c,
+                  MatmulStrides strides) {
+  KernelKey key(KernelKind::MatmulSmall);
+  key.add(static_cast<int>(t), 5);
+  jit::Kernel kernel = cached_kernel(key, [&] { return matmul_small_source(t); });
+  void* pc = c;
+  const void *pa = a, *pb = b;
+  int dims[3] = {static_cast<int>(n), static_cast<int>(m), static_cast<int>(k)};
+  void* args[7] = {&pc, &pa, &pb, &dims[0], &dims[1], &dims[2], &strides};
+  dim3 grid(static_cast<unsigned>((m + kSmallTile - 1) / kSmallTile), static_cast<unsigned>((n + kSmallTile - 1) / kSmallTile),
+            static_cast<unsigned>(count));
+  jit::launch(kernel, grid, dim3(kSmallTile, kSmallTile), args, 0, cuda::current_stream()->handle());
+}
+
 bool shares_buffer(const Array& x, const Array& y) { return x.buffer() == y.buffer(); }
 
 // c = a @ b over the broadcast stacks: a (batch, n, k), b (batch, k, m), c (batch, n, m), one dtype. Stack
@@ -218,7 +242,9 @@ void matmul_stacks(const Array& a, const Array& b, const Array& c, const Shape& 
     char* pa = a.data() + offset[0];
     char* pb = b.data() + offset[1];
     char* pc = c.data() + offset[2];
-    if (blas) {
+    if (blas && is_small(t, count, n, m, k)) {
+      matmul_small(t, count, n, m, k, pa, pb, pc, strides);
+    } else if (blas) {
       ma.ptr = pa, mb.ptr = pb, mc.ptr = pc;
       gemm(t, count, n, m, k, ma, mb, mc);
     } else {
@@ -365,6 +391,13 @@ void vector_dot(const Array& a_in, const Array& b_in, bool conjugate, const Arra
                                                           dt, b.strides()[0] / b.itemsize(), out.data(), dt, exec);
   lib::cublas::check(blas.set_pointer_mode(h, CUBLAS_POINTER_MODE_HOST), "cublasSetPointerMode_v2");
   lib::cublas::check(status, conjugate && is_complex(t) ? "cublasDotcEx_64" : "cublasDotEx_64");
+}
+
+KernelSource matmul_small_source(DType t) {
+  std::string ct = cuda_type(t), tile = std::to_string(kSmallTile);
+  return kernel_source("linalg.cuh", std::string("matmul_small_") + name(t),
+                       ct + "* c, const " + ct + "* a, const " + ct + "* b, int n, int m, int k, ca::MatmulStrides s",
+                       "ca::matmul_small<" + ct + ", " + tile + ">(c, a, b, n, m, k, s);");
 }
 
 KernelSource matmul_integer_source(DType t, bool wide) {

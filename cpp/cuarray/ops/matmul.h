@@ -30,5 +30,7 @@ void vector_dot(const Array& a, const Array& b, bool conjugate, const Array& out
 
 // The generated kernel, exposed so that tests can compile every variant without a device.
 KernelSource matmul_integer_source(DType t, bool wide);
+// The one-launch kernel for small float and complex products (every dimension a few hundred at most).
+KernelSource matmul_small_source(DType t);
 
 }  // namespace cuarray::ops
