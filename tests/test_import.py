@@ -108,3 +108,21 @@ def test_is_available_never_raises():
     first = cp.cuda.is_available()
     assert isinstance(first, bool)
     assert cp.cuda.is_available() is first
+
+
+def test_bfloat16_without_ml_dtypes_is_a_missing_attribute():
+    code = (
+        "import sys\n"
+        "sys.modules['ml_dtypes'] = None  # as if it were not installed\n"
+        "import cuarray\n"
+        "print(hasattr(cuarray, 'bfloat16'))\n"
+        "try:\n"
+        "    cuarray.bfloat16\n"
+        "except AttributeError as e:\n"
+        "    print(e)\n"
+    )
+    proc = run_python(code=code, timeout=120)
+    assert proc.returncode == 0, describe(proc)
+    lines = proc.stdout.strip().splitlines()
+    assert lines[-2] == "False"
+    assert "ml_dtypes" in lines[-1] and "bfloat16" in lines[-1], lines[-1]

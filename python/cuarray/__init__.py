@@ -70,7 +70,10 @@ def __getattr__(name):
         raise AttributeError(f"module 'cuarray' has no attribute '{name}'")
     import importlib
 
-    imported = importlib.import_module(module)
+    try:
+        imported = importlib.import_module(module)
+    except ImportError as e:  # bfloat16 without ml_dtypes: hasattr() must say False, not raise
+        raise AttributeError(f"cuarray.{name} needs the '{e.name}' package (pip install {e.name})") from e
     value = imported if module == f"{__name__}.{name}" else getattr(imported, name)
     globals()[name] = value
     return value

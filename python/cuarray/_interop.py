@@ -132,12 +132,24 @@ def _device_view(obj):
         if not hasattr(obj, "__dlpack__"):
             raise
         desc = None
-    if desc is not None:
-        return _from_cuda_array_interface(obj, desc)
     cuda = (_kDLCUDA, _kDLCUDAManaged)
-    if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__") and obj.__dlpack_device__()[0] in cuda:
+    dlpack = hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__") and obj.__dlpack_device__()[0] in cuda
+    if desc is not None and not (dlpack and _dlpack_is_safer(desc)):
+        return _from_cuda_array_interface(obj, desc)
+    if dlpack:
         return from_dlpack(obj)
     return None
+
+
+def _dlpack_is_safer(desc):
+    """Whether a producer's DLPack export beats this interface description: the interface cannot name the
+    type (bfloat16 is '<V2'), or it names no stream (v2, as PyTorch's), so a read could overtake the
+    producer's pending writes, while DLPack orders the two streams."""
+    try:
+        kind = numpy.dtype(desc.get("typestr")).kind
+    except (TypeError, ValueError):
+        return True
+    return kind == "V" or desc.get("stream") is None
 
 
 def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
