@@ -55,6 +55,11 @@ void set_device(int id) {
   tls_device = id;
 }
 
+void restore_device(int id) noexcept {
+  cudaSetDevice(id);
+  tls_device = id;
+}
+
 const cudaDeviceProp& properties(int id) {
   check_device(id);
   static std::mutex mutex;

@@ -17,6 +17,8 @@ int device_count();
 int current_device();
 // Makes `id` current for the calling thread; throws CudaError naming an invalid ordinal.
 void set_device(int id);
+// Makes `id`, a device this thread used before, current again without checks (for destructors).
+void restore_device(int id) noexcept;
 // Throws CudaError unless 0 <= id < device_count().
 void check_device(int id);
 
@@ -34,7 +36,7 @@ class DeviceGuard {
     if (id != previous_) set_device(id);
   }
   ~DeviceGuard() {
-    if (current_device() != previous_) cudaSetDevice(previous_);
+    if (current_device() != previous_) restore_device(previous_);
   }
   DeviceGuard(const DeviceGuard&) = delete;
   DeviceGuard& operator=(const DeviceGuard&) = delete;
