@@ -3,7 +3,7 @@
 import cuarray as cp
 import numpy as np
 import pytest
-from conftest import ALL_DTYPES, LAYOUT_NAMES, SOME_DTYPES, assert_same, dtype_id, make_pair
+from conftest import ALL_DTYPES, LAYOUT_NAMES, SOME_DTYPES, assert_same, describe, dtype_id, make_pair, run_python
 
 pytestmark = pytest.mark.gpu
 
@@ -49,6 +49,45 @@ def test_dtype_and_order(fn, dtype, order):
 def test_dtype_specifiers(spec):
     assert_same(cp.zeros(3, dtype=spec), np.zeros(3, dtype=spec))
     assert_same(cp.ones((2, 2), spec), np.ones((2, 2), spec))
+
+
+@pytest.mark.parametrize("nbytes", [8, 4000, 8192, 65536, 65537, 1 << 20])
+def test_zeros_on_reused_memory(nbytes):
+    """Small zeros come from blocks zeroed in batches (Note [Zeroed blocks]): dirty blocks of the same size
+    first, then more zeros than one batch, on the default stream and on another one."""
+    pool = cp.get_default_memory_pool()
+    n = nbytes // 8 or 1
+    for stream in (None, cp.cuda.Stream(non_blocking=True)):
+        with stream if stream is not None else cp.cuda.Stream.null:
+            used = pool.used_bytes()
+            dirty = [cp.full(n, 7.5) for _ in range(80)]
+            del dirty
+            zs = [cp.zeros(n) for _ in range(70)] + [cp.zeros((n, 1), dtype=np.float64, order="F")]
+            host = cp.asnumpy(cp.stack([z.ravel() for z in zs]))
+            assert not host.any()
+            for k in range(5):
+                zs[k] += 1  # written blocks go back to the ordinary cache, never to the zeroed stock
+            del zs
+            zs = [cp.zeros(n) for _ in range(40)]
+            assert not cp.asnumpy(cp.stack(zs)).any()
+            del zs
+            assert pool.used_bytes() == used
+
+
+def test_zeros_stock_is_returned_by_free_all_blocks():
+    code = (
+        "import cuarray as cp\n"
+        "pool = cp.get_default_memory_pool()\n"
+        "z = cp.zeros(100)\n"
+        "del z\n"
+        "held = pool.total_bytes()\n"
+        "pool.free_all_blocks()\n"
+        "print(held, pool.total_bytes(), pool.used_bytes(), cp.zeros(100).get().any())\n"
+    )
+    proc = run_python(code=code, timeout=120)
+    assert proc.returncode == 0, describe(proc)
+    held, total, used, nonzero = proc.stdout.split()
+    assert int(held) > 0 and int(total) == 0 and int(used) == 0 and nonzero == "False", proc.stdout
 
 
 def test_empty_is_writable():

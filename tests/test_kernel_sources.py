@@ -45,7 +45,8 @@ GROUPS = {
     + [S.fill_strided(a, nd, w) for a in DTYPES for nd, w in ((1, False), (4, True))],
     "creation": lambda: [S.arange(a, w) for a in DTYPES if not a.startswith("complex") for w in (False, True)]
     + [S.linspace(a, w) for a in DTYPES for w in (False, True)]
-    + [S.eye(a, w) for a in DTYPES for w in (False, True)],
+    + [S.eye(a, w) for a in DTYPES for w in (False, True)]
+    + [S.zero_blocks()],
     "linalg": lambda: [S.matmul_integer(a, w) for a in DTYPES if a == "bool" or "int" in a for w in (False, True)]
     + [S.matmul_small(a) for a in SOLVER_DTYPES]
     + [S.lu_slogdet(a) for a in SOLVER_DTYPES]

@@ -67,18 +67,19 @@ void init_jit(py::module_& m) {
   s.def("arange", [](py::handle t, bool wide) { return as_tuple(ops::arange_source(to_dtype(t), wide)); });
   s.def("linspace", [](py::handle t, bool wide) { return as_tuple(ops::linspace_source(to_dtype(t), wide)); });
   // One variant of ufunc `name`'s kernel for loop `signature` ("ff->f"): inputs stored as their loop types,
-  // scalars where `scalars` says so.
+  // scalars where `scalars` says so; `tiled`/`tile` as ops::Layout.
   s.def("ufunc", [](const std::string& name, const std::string& signature, std::vector<bool> scalars, bool contiguous,
-                    int ndim, bool aligned, bool wide) {
+                    int ndim, bool aligned, bool wide, std::uint32_t tiled, int tile) {
     const ops::Ufunc& u = ops::ufuncs()[ops::ufunc_index(name)];
     for (const auto& l : u.loops) {
       if (l.signature != signature) continue;
       std::uint8_t sc[3] = {};
       for (size_t i = 0; i < scalars.size() && i < 3; ++i) sc[i] = scalars[i] ? 1 : 0;
-      return as_tuple(ops::elementwise_source(u.def, l.in, l.out, l.in, sc, l.out, contiguous, ndim, aligned, wide));
+      return as_tuple(ops::elementwise_source(u.def, l.in, l.out, l.in, sc, l.out,
+                                              ops::Layout{contiguous, ndim, tiled, tile, aligned, wide}));
     }
     throw ValueError("ufunc '" + name + "' has no loop " + signature);
-  });
+  }, "name"_a, "signature"_a, "scalars"_a, "contiguous"_a, "ndim"_a, "aligned"_a, "wide"_a, "tiled"_a = 0, "tile"_a = 0);
   // One variant of built-in reduction `name`: loop types, storage types, layout (0 rows, 1 columns, 2 finish).
   s.def("reduction", [](const std::string& name, std::vector<py::handle> in_types, py::handle out_type,
                         std::vector<py::handle> in_storage, py::handle out_storage, int layout, int vec, bool partial,
@@ -90,6 +91,7 @@ void init_jit(py::module_& m) {
                                           static_cast<ops::ReduceLayout>(layout), vec, partial, out_ndim, red_ndim, wide));
   });
   s.def("eye", [](py::handle t, bool wide) { return as_tuple(ops::eye_source(to_dtype(t), wide)); });
+  s.def("zero_blocks", [] { return as_tuple(ops::zero_blocks_source()); });
   s.def("matmul_small", [](py::handle t) { return as_tuple(ops::matmul_small_source(to_dtype(t))); });
   s.def("matmul_integer", [](py::handle t, bool wide) { return as_tuple(ops::matmul_integer_source(to_dtype(t), wide)); });
   s.def("lu_slogdet", [](py::handle t) { return as_tuple(ops::lu_slogdet_source(to_dtype(t))); });

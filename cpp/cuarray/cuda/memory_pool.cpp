@@ -17,8 +17,13 @@ constexpr std::size_t kRound = 512;
 // Only small blocks are worth a host-side cache: for large ones the kernel time dwarfs cudaMallocAsync.
 constexpr std::size_t kMaxCachedBlock = std::size_t(1) << 20;
 constexpr std::size_t kMaxCachedBytes = std::size_t(64) << 20;
+// Note [Zeroed blocks]: blocks up to this size are zeroed in batches of kZeroBatch.
+constexpr std::size_t kMaxZeroedBlock = std::size_t(64) << 10;
+constexpr int kZeroBatch = 32;
 
 std::size_t round_up(std::size_t n) { return (n + kRound - 1) / kRound * kRound; }
+
+MemoryPool::ZeroBlocks g_zero_blocks = nullptr;
 
 std::function<void()>& reclaim_hook() {
   static std::function<void()> hook;
@@ -70,9 +75,21 @@ struct MemoryPool::Impl {
   mutable std::mutex mutex;
   cudaMemPool_t pool = nullptr;
   std::unordered_map<BinKey, Bin, BinKeyHash> cache;
+  std::unordered_map<BinKey, Bin, BinKeyHash> zeroed;  // Note [Zeroed blocks]
   std::size_t used = 0;
   std::size_t cached = 0;
   std::size_t limit = 0;
+
+  // A block of `bins` for (stream, nbytes), now counted as used; null when there is none. Callers lock.
+  void* take(std::unordered_map<BinKey, Bin, BinKeyHash>& bins, std::size_t nbytes, const Stream* stream) {
+    auto it = bins.find(BinKey{stream, nbytes});
+    if (it == bins.end() || it->second.blocks.empty()) return nullptr;
+    void* p = it->second.blocks.back();
+    it->second.blocks.pop_back();
+    cached -= nbytes;
+    used += nbytes;
+    return p;
+  }
 };
 
 Buffer::~Buffer() {
@@ -106,14 +123,7 @@ void MemoryPool::set_reclaim_hook(std::function<void()> hook) { reclaim_hook() =
 void* MemoryPool::try_allocate(std::size_t nbytes, const std::shared_ptr<Stream>& stream) {
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
-    auto it = impl_->cache.find(BinKey{stream.get(), nbytes});
-    if (it != impl_->cache.end() && !it->second.blocks.empty()) {
-      void* p = it->second.blocks.back();
-      it->second.blocks.pop_back();
-      impl_->cached -= nbytes;
-      impl_->used += nbytes;
-      return p;
-    }
+    if (void* p = impl_->take(impl_->cache, nbytes, stream.get())) return p;
     if (impl_->limit && impl_->used + nbytes > impl_->limit) return nullptr;
   }
   DeviceGuard guard(device_);
@@ -150,6 +160,50 @@ std::shared_ptr<Buffer> MemoryPool::allocate(std::size_t nbytes, const std::shar
   return std::make_shared<Buffer>(p, rounded, device_, stream, this);
 }
 
+void MemoryPool::set_zero_blocks(ZeroBlocks zero) { g_zero_blocks = zero; }
+
+// A stocked zeroed block, restocking by one batched launch when the stock is empty; null when nothing
+// could be allocated.
+void* MemoryPool::take_zeroed(std::size_t nbytes, const std::shared_ptr<Stream>& stream) {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (void* p = impl_->take(impl_->zeroed, nbytes, stream.get())) return p;
+  }
+  void* blocks[kZeroBatch];
+  int count = 0;
+  while (count < kZeroBatch && (blocks[count] = try_allocate(nbytes, stream))) ++count;
+  if (count == 0) return nullptr;
+  DeviceGuard guard(device_);
+  g_zero_blocks(blocks, count, nbytes, stream->handle());
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  Bin& bin = impl_->zeroed[BinKey{stream.get(), nbytes}];
+  if (!bin.stream) bin.stream = stream;
+  bin.blocks.insert(bin.blocks.end(), blocks + 1, blocks + count);
+  impl_->used -= (count - 1) * nbytes;
+  impl_->cached += (count - 1) * nbytes;
+  return blocks[0];
+}
+
+std::shared_ptr<Buffer> MemoryPool::allocate_zeroed(std::size_t nbytes, const std::shared_ptr<Stream>& stream) {
+  std::size_t rounded = round_up(nbytes);
+  if (nbytes == 0 || rounded > kMaxZeroedBlock || !g_zero_blocks) {
+    std::shared_ptr<Buffer> b = allocate(nbytes, stream);
+    if (nbytes) {
+      DeviceGuard guard(device_);
+      CUARRAY_CHECK_CUDA(cudaMemsetAsync(b->ptr(), 0, nbytes, stream->handle()));
+    }
+    return b;
+  }
+  void* p = take_zeroed(rounded, stream);
+  if (!p) {  // out of memory: the plain path frees what it can, retries and reports
+    std::shared_ptr<Buffer> b = allocate(nbytes, stream);
+    DeviceGuard guard(device_);
+    CUARRAY_CHECK_CUDA(cudaMemsetAsync(b->ptr(), 0, nbytes, stream->handle()));
+    return b;
+  }
+  return std::make_shared<Buffer>(p, rounded, device_, stream, this);
+}
+
 void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<Stream>& stream) {
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
@@ -167,16 +221,18 @@ void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<St
 }
 
 void MemoryPool::flush_cache() {
-  std::unordered_map<BinKey, Bin, BinKeyHash> cache;
+  std::unordered_map<BinKey, Bin, BinKeyHash> cache, zeroed;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     cache.swap(impl_->cache);
+    zeroed.swap(impl_->zeroed);
     impl_->cached = 0;
   }
   DeviceGuard guard(device_);
-  for (auto& [key, bin] : cache)
-    for (void* p : bin.blocks)
-      if (cudaFreeAsync(p, bin.stream->handle()) != cudaSuccess) cudaGetLastError();
+  for (auto* bins : {&cache, &zeroed})
+    for (auto& [key, bin] : *bins)
+      for (void* p : bin.blocks)
+        if (cudaFreeAsync(p, bin.stream->handle()) != cudaSuccess) cudaGetLastError();
 }
 
 void MemoryPool::free_all_blocks() {
@@ -208,13 +264,26 @@ std::size_t MemoryPool::limit() const {
   return impl_->limit;
 }
 
-std::shared_ptr<Buffer> allocate(std::size_t nbytes) {
-  int device = current_device();
-  // Pools live for the whole process, so each thread can remember them without taking the registry's lock.
+namespace {
+
+// Pools live for the whole process, so each thread can remember them without taking the registry's lock.
+MemoryPool& current_pool(int device) {
   thread_local MemoryPool* pools[64] = {};
   MemoryPool*& pool = pools[device];
   if (!pool) pool = &MemoryPool::of(device);
-  return pool->allocate(nbytes, current_stream(device));
+  return *pool;
+}
+
+}  // namespace
+
+std::shared_ptr<Buffer> allocate(std::size_t nbytes) {
+  int device = current_device();
+  return current_pool(device).allocate(nbytes, current_stream(device));
+}
+
+std::shared_ptr<Buffer> allocate_zeroed(std::size_t nbytes) {
+  int device = current_device();
+  return current_pool(device).allocate_zeroed(nbytes, current_stream(device));
 }
 
 }  // namespace cuarray::cuda

@@ -9,6 +9,13 @@
 // CUDA call. Blocks leave the host cache through cudaFreeAsync on their own stream, so the CUDA pool sees
 // the correct ordering. Every Buffer keeps its Stream alive, so a stream handle is never reused while
 // memory ordered on it may still be in flight.
+//
+// Note [Zeroed blocks]
+// zeros() of a small array would cost a memset launch (~2.5 us of host time) on top of its allocation. The
+// pool keeps, per (stream, size), a stock of small blocks that work on that stream has already zeroed: when
+// a stock runs dry, up to kZeroBatch blocks are taken at once and zeroed by one launch (the ZeroBlocks
+// function, set by the layer that owns kernels), so a small zeros() costs one allocation. Stocked blocks are
+// cached memory: free_all_blocks() returns them to the device.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -57,6 +64,12 @@ class MemoryPool {
 
   // Throws OutOfMemory (after releasing cached blocks and retrying) when the limit or the device is exhausted.
   std::shared_ptr<Buffer> allocate(std::size_t nbytes, const std::shared_ptr<Stream>& stream);
+  // A block whose bytes are zero in `stream`'s order (Note [Zeroed blocks]).
+  std::shared_ptr<Buffer> allocate_zeroed(std::size_t nbytes, const std::shared_ptr<Stream>& stream);
+
+  // Zeroes `count` blocks of `nbytes` (a multiple of 512) each on `stream`.
+  using ZeroBlocks = void (*)(void* const* blocks, int count, std::size_t nbytes, cudaStream_t stream);
+  static void set_zero_blocks(ZeroBlocks zero);
 
   std::size_t used_bytes() const;   // bytes held by live Buffers
   std::size_t total_bytes() const;  // bytes the pool holds from the device (used + cached)
@@ -75,6 +88,7 @@ class MemoryPool {
   void release(void* ptr, std::size_t nbytes, const std::shared_ptr<Stream>& stream);
   void flush_cache();
   void* try_allocate(std::size_t nbytes, const std::shared_ptr<Stream>& stream);
+  void* take_zeroed(std::size_t nbytes, const std::shared_ptr<Stream>& stream);
 
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -83,5 +97,7 @@ class MemoryPool {
 
 // An allocation on the current device, ordered on the current stream.
 std::shared_ptr<Buffer> allocate(std::size_t nbytes);
+// The same, its bytes zero.
+std::shared_ptr<Buffer> allocate_zeroed(std::size_t nbytes);
 
 }  // namespace cuarray::cuda

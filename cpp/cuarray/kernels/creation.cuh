@@ -54,4 +54,16 @@ __device__ void eye(T* dst, Index rows, Index cols, long long k) {
   }
 }
 
+// Up to 32 blocks to zero, passed by value (Note [Zeroed blocks] in cuda/memory_pool.h).
+struct BlockList {
+  uint4* ptr[32];
+};
+
+// Zeroes `words` 16-byte words of block blockIdx.y.
+template <class Index>
+__device__ void zero_blocks(const BlockList& blocks, Index words) {
+  uint4* dst = blocks.ptr[blockIdx.y];
+  for (Index i = global_thread<Index>(); i < words; i += grid_threads<Index>()) dst[i] = make_uint4(0u, 0u, 0u, 0u);
+}
+
 }  // namespace ca

@@ -75,11 +75,34 @@ KernelSource eye_source(DType dt, bool wide) {
                        "ca::eye<" + t + ", " + idx + ">(dst, rows, cols, k);");
 }
 
+KernelSource zero_blocks_source() {
+  return kernel_source("creation.cuh", "zero_blocks", "ca::BlockList blocks, int words",
+                       "ca::zero_blocks<int>(blocks, words);");
+}
+
+namespace {
+
+// The pool's batched zeroing (Note [Zeroed blocks] in cuda/memory_pool.h): one row of the grid per block.
+void zero_blocks(void* const* blocks, int count, std::size_t nbytes, cudaStream_t stream) {
+  jit::Kernel k = cached_kernel(key_for(KernelKind::ZeroBlocks, DType::UInt8, false), zero_blocks_source);
+  void* list[32] = {};
+  std::copy(blocks, blocks + count, list);
+  int words = static_cast<int>(nbytes / 16);
+  void* args[] = {list, &words};
+  dim3 grid = jit::grid_for(words);
+  grid.y = static_cast<unsigned>(count);
+  jit::launch(k, grid, dim3(jit::kBlockSize), args, 0, stream);
+}
+
+}  // namespace
+
 Array zeros(Shape shape, DType dtype, Order order) {
-  Array out(std::move(shape), dtype, order);
-  if (out.nbytes())
-    CUARRAY_CHECK_CUDA(cudaMemsetAsync(out.data(), 0, out.nbytes(), cuda::current_stream()->handle()));
-  return out;
+  static const bool registered = (cuda::MemoryPool::set_zero_blocks(zero_blocks), true);
+  (void)registered;
+  std::int64_t size = checked_size(shape, itemsize(dtype));
+  Strides strides = order == Order::C ? c_strides(shape, itemsize(dtype)) : f_strides(shape, itemsize(dtype));
+  auto buffer = cuda::allocate_zeroed(static_cast<std::size_t>(size * itemsize(dtype)));
+  return Array(std::move(buffer), 0, std::move(shape), std::move(strides), dtype);
 }
 
 void fill(const Array& dst, const void* value) {

@@ -24,5 +24,6 @@ KernelSource fill_strided_source(DType t, int ndim, bool wide);
 KernelSource arange_source(DType t, bool wide);
 KernelSource linspace_source(DType t, bool wide);
 KernelSource eye_source(DType t, bool wide);
+KernelSource zero_blocks_source();
 
 }  // namespace cuarray::ops

@@ -12,7 +12,7 @@
 namespace cuarray::ops {
 
 enum class KernelKind : std::uint8_t {
-  Copy, CopyContiguous, CopyTranspose, Fill, FillContiguous, Arange, Linspace, Eye,
+  Copy, CopyContiguous, CopyTranspose, Fill, FillContiguous, Arange, Linspace, Eye, ZeroBlocks,
   // scans, indexing and sorting
   ScanTiles, ScanRows, CountNonzero, WriteNonzero, Gather, Scatter, IndexBounds, Bincount, Histogram,
   RadixHistogram, RadixOffsets, RadixPass, SegmentSort, SearchSorted,
