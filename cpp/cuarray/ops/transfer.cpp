@@ -20,6 +20,7 @@ constexpr std::size_t kSlotBytes = std::size_t(8) << 20;
 constexpr int kSlots = 4;
 constexpr std::size_t kParallelPart = std::size_t(1) << 20;  // below this a single memcpy is faster
 constexpr std::size_t kPinnedCheck = std::size_t(1) << 20;   // below this, not worth asking the driver
+constexpr std::size_t kPage = 4096;
 
 // A few threads that split large host memcpys between them and the caller.
 class MemcpyPool {
@@ -29,31 +30,45 @@ class MemcpyPool {
     return *p;
   }
 
-  void copy(void* dst, const void* src, std::size_t n) {
+  void copy(void* dst, const void* src, std::size_t n) { run(static_cast<char*>(dst), static_cast<const char*>(src), n); }
+
+  // Writes every page of dst (contents undefined until it is copied into) so that the page faults of fresh
+  // host memory are taken by all threads at once, while DMAs run, instead of inside the copies after them.
+  void prefault(void* dst, std::size_t n) { run(static_cast<char*>(dst), nullptr, n); }
+
+ private:
+  struct Job {
+    char* dst;
+    const char* src;  // null: prefault
+    std::size_t n;
+  };
+
+  static void execute(const Job& job) {
+    if (job.src) {
+      std::memcpy(job.dst, job.src, job.n);
+      return;
+    }
+    for (std::size_t off = 0; off < job.n; off += kPage) static_cast<volatile char*>(job.dst)[off] = 0;
+  }
+
+  void run(char* dst, const char* src, std::size_t n) {
     std::size_t parts = std::min<std::size_t>(workers_ + 1, n / kParallelPart);
     if (parts <= 1) {
-      std::memcpy(dst, src, n);
+      execute({dst, src, n});
       return;
     }
     std::size_t part = (n / parts + 63) / 64 * 64;
     std::unique_lock<std::mutex> lock(mutex_);
     jobs_.clear();
     for (std::size_t off = part; off < n; off += part)
-      jobs_.push_back({static_cast<char*>(dst) + off, static_cast<const char*>(src) + off, std::min(part, n - off)});
+      jobs_.push_back({dst + off, src ? src + off : nullptr, std::min(part, n - off)});
     pending_ = jobs_.size();
     lock.unlock();
     work_.notify_all();
-    std::memcpy(dst, src, std::min(part, n));
+    execute({dst, src, std::min(part, n)});
     lock.lock();
     done_.wait(lock, [this] { return pending_ == 0; });
   }
-
- private:
-  struct Job {
-    char* dst;
-    const char* src;
-    std::size_t n;
-  };
 
   MemcpyPool() : workers_(std::min(7u, std::max(1u, std::thread::hardware_concurrency() / 2))) {
     for (unsigned i = 0; i < workers_; ++i) std::thread([this] { loop(); }).detach();
@@ -66,7 +81,7 @@ class MemcpyPool {
       Job job = jobs_.back();
       jobs_.pop_back();
       lock.unlock();
-      std::memcpy(job.dst, job.src, job.n);
+      execute(job);
       lock.lock();
       if (--pending_ == 0) done_.notify_one();
     }
@@ -172,6 +187,7 @@ void copy_to_host(void* dst, const Array& src) {
     slot_of[c] = k;
   };
   for (std::size_t c = 0; c < std::min<std::size_t>(chunks, kSlots - 1); ++c) issue(c);
+  if (chunks > 1) MemcpyPool::instance().prefault(dst, n);
   for (std::size_t c = 0; c < chunks; ++c) {
     if (c + kSlots - 1 < chunks) issue(c + kSlots - 1);
     int k = slot_of[c];
