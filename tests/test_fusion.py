@@ -42,8 +42,8 @@ SIGNATURES = [
 @pytest.mark.parametrize("func,kinds", SIGNATURES, ids=lambda v: getattr(v, "__name__", None) or str(v))
 def test_fused_kernels_compile_for_sm90(func, kinds):
     handle, in_types, out_types, _ = cp.fuse(func)._compile(kinds)
-    for contiguous, ndim in ((True, 0), (False, 2)):
-        src, name = _core._elementwise_source(handle, in_types, out_types, contiguous, ndim)
+    for contiguous, ndim, tiled in ((True, 0, 0), (False, 2, 0), (False, 3, 1)):
+        src, name = _core._elementwise_source(handle, in_types, out_types, contiguous, ndim, tiled)
         assert _core.jit.compile(src, name, [], 90, _headers())[:4] == b"\x7fELF"
 
 

@@ -139,16 +139,26 @@ def test_where_and_clip_rows_cover_numpys_choices():
 
 
 def _kernels(name):
-    """Each loop's kernel: contiguous aligned and unaligned, strided 3-d with 64-bit indices, and (with two or
-    more inputs) strided 2-d with input 1 a scalar."""
+    """Each loop's kernel: contiguous aligned and unaligned, strided 3-d with 64-bit indices, tiled 3-d with input
+    0 through tiles, and (with two or more inputs) strided 2-d with input 1 a scalar and tiled 2-d with 64-bit
+    indices and every input through 32-wide tiles."""
     nin, _, loops = TABLE[name]
     arrays = [False] * nin
-    variants = [(arrays, True, 0, True, False), (arrays, True, 0, False, False),
-                (arrays, False, 3, False, True)]
+    variants = [(arrays, True, 0, True, False), (arrays, True, 0, False, False), (arrays, False, 3, False, True)]
     if nin >= 2:
         variants.append(([False, True] + [False] * (nin - 2), False, 2, False, False))
     loops = [sig for sig in loops if BFLOAT16 is not None or "E" not in sig]
-    return [S.ufunc(name, sig, *v) for v in variants for sig in loops]
+    tiled = [(arrays, False, 3, False, False, 1), (arrays, False, 2, False, True, (1 << nin) - 1)]
+    return [S.ufunc(name, sig, *v) for v in variants for sig in loops] + [
+        S.ufunc(name, sig, *v, _tile(sig, v[-1])) for v in tiled for sig in loops if _tile(sig, v[-1])
+    ]
+
+
+def _tile(signature, mask):
+    """The tile edge the engine picks for these tiled inputs: 64 or 32, the larger whose tiles fit in 48 KiB;
+    0 when neither does (the engine then takes the strided class)."""
+    size = sum(_dtype(c).itemsize for i, c in enumerate(signature.split("->")[0]) if mask >> i & 1)
+    return next((t for t in (64, 32) if t * (t + 1) * size <= 48 * 1024), 0)
 
 
 @pytest.mark.parametrize("name", sorted(TABLE))

@@ -239,7 +239,8 @@ void init_kernel(py::module_& m) {
   // The source of one variant of a definition's kernel (all inputs arrays of their loop types), for tests
   // that compile generated kernels without a device.
   m.def("_elementwise_source", [](std::size_t handle, const std::vector<py::handle>& in_types,
-                                  const std::vector<py::handle>& out_types, bool contiguous, int ndim) {
+                                  const std::vector<py::handle>& out_types, bool contiguous, int ndim,
+                                  std::uint32_t tiled) {
     const ops::ElementwiseDef* def;
     {
       std::lock_guard<std::mutex> lock(g_defs_mutex);
@@ -250,9 +251,9 @@ void init_kernel(py::module_& m) {
     for (auto t : out_types) out_t.push_back(to_dtype(t));
     std::vector<std::uint8_t> kinds(in_t.size(), 0);
     ops::KernelSource k = ops::elementwise_source(*def, in_t.data(), out_t.data(), in_t.data(), kinds.data(),
-                                                  out_t.data(), contiguous, ndim, contiguous, false);
+                                                  out_t.data(), ops::Layout{contiguous, ndim, tiled, 64, contiguous, false});
     return py::make_tuple(k.source, k.name);
-  });
+  }, "handle"_a, "in_types"_a, "out_types"_a, "contiguous"_a, "ndim"_a, "tiled"_a = 0);
 
   py::class_<RawFunction>(m, "_RawFunction")
       .def("__call__", &RawFunction::call, "grid"_a, "block"_a, "args"_a, "shared_mem"_a = 0, "stream"_a = py::none())

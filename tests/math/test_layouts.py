@@ -377,3 +377,65 @@ def test_bfloat16_layouts(layout):
     assert_results(cp.add(x, x), np.add(a, a))
     assert_results(cp.multiply(x, 3), np.multiply(a, 3))
     assert_close(x.astype(np.float32), a.astype(np.float32), exact=True)
+
+
+# ---- inputs whose unit stride is not the output's: the tiled class (Note [Layout classes]) ----------------
+
+TILED_CASES = {
+    # name: (input shape, view of the input matching the output's shape)
+    "2d_exact": ((64, 128), lambda a: a.T),
+    "2d_ragged": ((67, 45), lambda a: a.T),
+    "2d_flipped": ((50, 33), lambda a: a.T[::-1, ::2]),
+    "3d_batched": ((5, 40, 70), lambda a: a.transpose(0, 2, 1)),
+    "3d_reversed": ((20, 6, 30), lambda a: a.transpose(2, 1, 0)),
+    "4d_middle": ((3, 17, 4, 19), lambda a: a.transpose(0, 3, 2, 1)),
+    "many_batches": ((70000, 16, 16), lambda a: a.transpose(0, 2, 1)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TILED_CASES))
+@pytest.mark.parametrize("dtype", ["float32", "float16", "complex128", "int8"])
+def test_transposed_input(case, dtype):
+    shape, view = TILED_CASES[case]
+    a = view(make_data(shape, dtype, seed=1))
+    b = make_data(a.shape, dtype, seed=2)
+    x, y = view(cp.asarray(make_data(shape, dtype, seed=1))), cp.asarray(b)
+    assert_results(cp.add(x, y), np.add(a, b))
+    assert_results(cp.subtract(y, x), np.subtract(b, a))
+    assert_results(x * 3, a * np.asarray(3, dtype))
+
+
+def test_transposed_inputs_mixed_types_and_broadcasting():
+    a0, c0 = make_data((48, 80), "float16", seed=3), make_data((48, 80), "complex64", seed=5)
+    a, c = a0.T, c0.T                                # (80, 48): tiled inputs of two types
+    b = make_data((80, 48), "float64", seed=4)       # read directly
+    col = make_data((80, 1), "float32", seed=6)      # broadcast along the output's unit stride
+    x, z = cp.asarray(a0).T, cp.asarray(c0).T
+    y, w = cp.asarray(b), cp.asarray(col)
+    assert_results((x + y) * z - w, (a + b) * c - col)
+    assert_results(cp.where(y > 0, x, z), np.where(b > 0, a, c))
+
+
+def test_transposed_input_into_out_and_in_place():
+    a = make_data((90, 70), "float32", seed=7)
+    x = cp.asarray(a)
+    out = cp.zeros((70, 90), np.float32)
+    cp.multiply(x.T, 2, out=out)
+    assert_results(out, a.T * 2)
+    y = cp.asarray(np.ascontiguousarray(a.T))
+    y += x.T
+    assert_results(y, a.T + a.T)
+    # An output that is itself transposed takes the strided class; the values are the same.
+    o = cp.zeros((90, 70), np.float32)
+    cp.add(x, y.T, out=o.T.T)
+    assert_results(o, a + (a.T + a.T).T)
+
+
+def test_transposed_input_in_user_kernels():
+    a = make_data((40, 72), "float32", seed=8)
+    b = make_data((72, 40), "float32", seed=9)
+    x, y = cp.asarray(a), cp.asarray(b)
+    k = cp.ElementwiseKernel("float32 p, float32 q", "float32 r", "r = p * q + 1.0f", "tiled_user")
+    assert_results(k(x.T, y), a.T * b + 1)
+    fused = cp.fuse(lambda p, q: p * q + 1)
+    assert_results(fused(x.T, y), a.T * b + 1)

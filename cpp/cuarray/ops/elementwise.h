@@ -39,12 +39,21 @@ struct Input {
 void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* out_types, const Input* inputs,
                  const Array* outputs, const Shape& shape);
 
-// Kernel source for one variant, for tests that compile every variant without a device. `scalar[i]` says
-// input i is a scalar; `in_storage`/`out_storage` are the arrays' dtypes.
-// `kinds[i]`: 0 array, 1 scalar, 2 raw array.
+// How a launch walks its operands (Note [Layout classes] in elementwise.cpp).
+struct Layout {
+  bool contiguous = false;  // every array has the output's shape and memory order: vectorised, flat
+  int ndim = 1;             // otherwise: the coalesced dimensions
+  std::uint32_t tiled = 0;  // bit i: input i is read through shared-memory tiles (the tiled class)
+  int tile = 0;             // the tiled class's tile edge
+  bool aligned = true;      // contiguous: every pointer suits 16-byte accesses
+  bool wide = false;        // 64-bit indexing
+};
+
+// Kernel source for one variant, for tests that compile every variant without a device.
+// `in_storage`/`out_storage` are the arrays' dtypes; `kinds[i]`: 0 array, 1 scalar, 2 raw array.
 KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types, const DType* out_types,
                                 const DType* in_storage, const std::uint8_t* kinds, const DType* out_storage,
-                                bool contiguous, int ndim, bool aligned, bool wide);
+                                const Layout& layout);
 
 // A process-unique id for an ElementwiseDef that is not a ufunc (ufuncs use their table index).
 std::uint32_t new_elementwise_id();
