@@ -291,8 +291,14 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
   return py::make_tuple(result(0), result(1));
 }
 
-// Index of a ufunc by name, looked up once per call site.
+// Index of a ufunc by name: a search of the table, so call sites look it up once.
 int index_of(const char* name) { return ops::ufunc_index(name); }
+
+template <const char* Name>
+int index_of() {
+  static const int index = index_of(Name);
+  return index;
+}
 
 struct PyUfunc {
   int index;
@@ -300,38 +306,40 @@ struct PyUfunc {
 
 
 
-py::object call_binary(const char* name, py::handle a, py::handle b) {
+py::object call_binary(int index, py::handle a, py::handle b) {
   py::handle args[2] = {a, b};
-  return call(index_of(name), args, 2, nullptr, py::none(), "same_kind");
+  return call(index, args, 2, nullptr, py::none(), "same_kind");
 }
 
-py::object call_inplace(const char* name, py::handle self, py::handle b) {
+py::object call_inplace(int index, py::handle self, py::handle b) {
   py::handle args[2] = {self, b};
   py::handle outs[1] = {self};
-  return call(index_of(name), args, 2, outs, py::none(), "same_kind");
+  return call(index, args, 2, outs, py::none(), "same_kind");
 }
 
-py::object call_unary(const char* name, py::handle a) {
+py::object call_unary(int index, py::handle a) {
   py::handle args[1] = {a};
-  return call(index_of(name), args, 1, nullptr, py::none(), "same_kind");
+  return call(index, args, 1, nullptr, py::none(), "same_kind");
 }
 
 template <const char* Name>
 PyObject* binary_slot(PyObject* a, PyObject* b) {
   if (!takes(a) || !takes(b)) Py_RETURN_NOTIMPLEMENTED;
-  return guarded([&] { return call_binary(Name, a, b); });
+  return guarded([&] { return call_binary(index_of<Name>(), a, b); });
 }
 
 template <const char* Name>
 PyObject* inplace_slot(PyObject* a, PyObject* b) {
   if (!takes(b)) Py_RETURN_NOTIMPLEMENTED;
-  return guarded([&] { return call_inplace(Name, a, b); });
+  return guarded([&] { return call_inplace(index_of<Name>(), a, b); });
 }
 
 template <const char* Name>
 PyObject* unary_slot(PyObject* a) {
-  return guarded([&] { return call_unary(Name, a); });
+  return guarded([&] { return call_unary(index_of<Name>(), a); });
 }
+
+constexpr char kPow[] = "power";
 
 PyObject* power_slot(PyObject* a, PyObject* b, PyObject* mod) {
   if (mod != Py_None) {
@@ -339,18 +347,19 @@ PyObject* power_slot(PyObject* a, PyObject* b, PyObject* mod) {
     return nullptr;
   }
   if (!takes(a) || !takes(b)) Py_RETURN_NOTIMPLEMENTED;
-  return guarded([&] { return call_binary("power", a, b); });
+  return guarded([&] { return call_binary(index_of<kPow>(), a, b); });
 }
 
 PyObject* inplace_power_slot(PyObject* a, PyObject* b, PyObject*) {
   if (!takes(b)) Py_RETURN_NOTIMPLEMENTED;
-  return guarded([&] { return call_inplace("power", a, b); });
+  return guarded([&] { return call_inplace(index_of<kPow>(), a, b); });
 }
 
 PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
-  static const char* names[] = {"less", "less_equal", "equal", "not_equal", "greater", "greater_equal"};
+  static const int indices[] = {index_of("less"),      index_of("less_equal"), index_of("equal"),
+                                index_of("not_equal"), index_of("greater"),    index_of("greater_equal")};
   if (!takes(b)) Py_RETURN_NOTIMPLEMENTED;
-  return guarded([&] { return call_binary(names[op], a, b); });
+  return guarded([&] { return call_binary(indices[op], a, b); });
 }
 
 constexpr char kDivmod[] = "divmod";
@@ -496,7 +505,7 @@ void init_ufunc(py::module_& m) {
                                  {"pow", "power"},         {"and", "bitwise_and"}, {"or", "bitwise_or"},
                                  {"xor", "bitwise_xor"},   {"lshift", "left_shift"}, {"rshift", "right_shift"}};
   for (auto& [op, uf] : arithmetic) {
-    const char* u = uf;
+    int u = index_of(uf);
     std::string plain = "__" + std::string(op) + "__", reflected = "__r" + std::string(op) + "__",
                 inplace = "__i" + std::string(op) + "__";
     nd.attr(plain.c_str()) = py::cpp_function([u](py::handle a, py::handle b) { return call_binary(u, a, b); },
@@ -506,9 +515,10 @@ void init_ufunc(py::module_& m) {
     nd.attr(inplace.c_str()) = py::cpp_function([u](py::handle a, py::handle b) { return call_inplace(u, a, b); },
                                                 py::name(inplace.c_str()), py::is_method(nd));
   }
-  nd.attr("__divmod__") = py::cpp_function([](py::handle a, py::handle b) { return call_binary("divmod", a, b); },
+  int divmod = index_of("divmod");
+  nd.attr("__divmod__") = py::cpp_function([divmod](py::handle a, py::handle b) { return call_binary(divmod, a, b); },
                                            py::name("__divmod__"), py::is_method(nd));
-  nd.attr("__rdivmod__") = py::cpp_function([](py::handle a, py::handle b) { return call_binary("divmod", b, a); },
+  nd.attr("__rdivmod__") = py::cpp_function([divmod](py::handle a, py::handle b) { return call_binary(divmod, b, a); },
                                             py::name("__rdivmod__"), py::is_method(nd));
   nd.attr("__hash__") = py::none();  // mutable arrays are unhashable, as in NumPy
   install_slots(nd);
