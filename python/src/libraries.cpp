@@ -10,7 +10,7 @@ namespace cuarray::bind {
 
 void init_libraries(py::module_& m) {
   py::module_ l = m.def_submodule("libraries", "where the CUDA math libraries load from");
-  // [{name, file, path, version, error}] for cuBLAS, cuSOLVER and cuFFT, each opened and closed again.
+  // [{name, file, path, version, error}] for cuBLAS, cuSOLVER and cuFFT.
   l.def("probe", [] {
     py::list out;
     for (const lib::Library& library : {lib::kCublas, lib::kCusolver, lib::kCufft}) {

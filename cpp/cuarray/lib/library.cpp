@@ -49,7 +49,6 @@ LibraryInfo probe(const Library& library) {
   } else {
     info.error = std::string("lib") + library.stem + " lacks " + library.get_property;
   }
-  dlclose(h);
   return info;
 }
 

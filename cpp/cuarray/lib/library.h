@@ -26,8 +26,9 @@ inline constexpr Library kCufft{"cuFFT", "cufft", "12", "cufftGetProperty"};
 // /usr/local/cuda). Throws CudaError naming the library and how to install it when none loads.
 void* open_library(const std::string& stem, const std::string& major);
 
-// Where open_library would load `library` from, for reports: the file is opened and closed again, so cuarray's
-// own use of it (handles, settings read on first use) is untouched.
+// Where open_library would load `library` from, for reports. The file stays mapped (unloading a library that
+// registered kernels with the CUDA runtime is not safe), but cuarray's own use of it (handles, settings read on
+// first use) is untouched.
 struct LibraryInfo {
   std::string path;   // empty when it does not load
   int version = 0;    // major * 10000 + minor * 100 + patch
