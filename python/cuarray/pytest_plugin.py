@@ -7,7 +7,8 @@ conftest (``pytest_plugins = ["cuarray.pytest_plugin"]``; both at once register 
 - ``@pytest.mark.requires_gpus(n)``: skip, with a reason saying how many devices were found, where there are
   fewer than `n` (``cuarray.testing.requires_gpus(n)`` does the same without the plugin).
 
-cuarray is imported only when a test needs to know the devices, so the plugin costs nothing elsewhere.
+Loading the plugin imports cuarray (which needs no device); the devices are counted once, and only where a
+collected test is marked.
 """
 
 import importlib

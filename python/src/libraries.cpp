@@ -16,8 +16,8 @@ void init_libraries(py::module_& m) {
     for (const lib::Library& library : {lib::kCublas, lib::kCusolver, lib::kCufft}) {
       lib::LibraryInfo info = lib::probe(library);
       out.append(py::dict("name"_a = library.name,
-                          "file"_a = std::string("lib") + library.stem + ".so." + library.major,
-                          "path"_a = info.path, "version"_a = info.version, "error"_a = info.error));
+                          "file"_a = std::string("lib") + library.stem + ".so." + library.major, "path"_a = info.path,
+                          "version"_a = info.version, "error"_a = info.error));
     }
     return out;
   });
