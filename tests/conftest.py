@@ -1,9 +1,11 @@
 """Shared fixtures and helpers for the cuarray test suite.
 
-Markers:
-  gpu        needs a CUDA device; skipped when ``cuarray.cuda.is_available()`` is False.
+Markers, with the `xp` fixture, from cuarray's pytest plugin (cuarray.pytest_plugin):
+  gpu               needs a CUDA device; skipped with a reason where cuarray finds none.
+  requires_gpus(n)  needs at least n CUDA devices; skipped with a reason saying how many were found.
+This suite's own:
   nogpu      tests the behaviour on a machine without GPU or driver; skipped when a GPU is available.
-  multi_gpu  needs at least two CUDA devices (also implies ``gpu``).
+  multi_gpu  needs at least two CUDA devices: requires_gpus(2).
 
 Test modules import the helpers below with ``from conftest import ...``.
 """
@@ -16,6 +18,10 @@ import cuarray
 import cuarray as cp
 import numpy as np
 import pytest
+from cuarray.testing import _devices
+
+# Registered once, also where the installed package's entry point registers it.
+pytest_plugins = ["cuarray.pytest_plugin"]
 
 # Make ``from conftest import ...`` work whatever pytest's import mode is.
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -24,54 +30,23 @@ if _HERE not in sys.path:
 
 
 # ---------------------------------------------------------------------------------------------
-# Markers and GPU detection
+# Markers
 # ---------------------------------------------------------------------------------------------
-
-_gpu_state = None
-
-
-def gpu_state():
-    """(available, device_count), computed once. is_available() must not raise; if it does, the
-    error is remembered and reported by tests/test_import.py, and the run proceeds as without GPU."""
-    global _gpu_state
-    if _gpu_state is None:
-        try:
-            available = bool(cuarray.cuda.is_available())
-        except Exception:  # noqa: BLE001 - reported by test_import.py::test_is_available_never_raises
-            available = False
-        count = 0
-        if available:
-            try:
-                count = int(cuarray.cuda.runtime.getDeviceCount())
-            except Exception:  # noqa: BLE001 - tests/cuda/test_device.py reports it
-                count = 0
-        _gpu_state = (available, count)
-    return _gpu_state
 
 
 def pytest_configure(config):
     config.addinivalue_line(
-        "markers", "gpu: needs a CUDA device; skipped when cuarray.cuda.is_available() is False"
-    )
-    config.addinivalue_line(
         "markers", "nogpu: checks the behaviour without GPU or driver; skipped when a GPU is available"
     )
-    config.addinivalue_line("markers", "multi_gpu: needs at least two CUDA devices")
+    config.addinivalue_line("markers", "multi_gpu: needs at least two CUDA devices (requires_gpus(2))")
 
 
 def pytest_collection_modifyitems(config, items):
-    available, count = gpu_state()
-    skip_gpu = pytest.mark.skip(reason="no CUDA device available (cuarray.cuda.is_available() is False)")
     skip_nogpu = pytest.mark.skip(reason="a CUDA device is available; this test checks the no-GPU behaviour")
-    skip_multi = pytest.mark.skip(reason=f"needs at least 2 CUDA devices, found {count}")
     for item in items:
-        needs_multi = item.get_closest_marker("multi_gpu") is not None
-        needs_gpu = needs_multi or item.get_closest_marker("gpu") is not None
-        if needs_gpu and not available:
-            item.add_marker(skip_gpu)
-        elif needs_multi and count < 2:
-            item.add_marker(skip_multi)
-        if item.get_closest_marker("nogpu") is not None and available:
+        if item.get_closest_marker("multi_gpu") is not None:
+            item.add_marker(pytest.mark.requires_gpus(2))
+        if item.get_closest_marker("nogpu") is not None and _devices.device_count() > 0:
             item.add_marker(skip_nogpu)
 
 

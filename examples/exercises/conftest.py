@@ -6,23 +6,12 @@ import importlib.util
 import os
 import pathlib
 
-import cuarray
 import pytest
 
 HERE = pathlib.Path(__file__).resolve().parent
 
-
-def pytest_configure(config):
-    config.addinivalue_line("markers", "gpu: needs a CUDA device; skipped when cuarray.cuda.is_available() is False")
-
-
-def pytest_collection_modifyitems(config, items):
-    if cuarray.cuda.is_available():
-        return
-    skip = pytest.mark.skip(reason="no CUDA device available (cuarray.cuda.is_available() is False)")
-    for item in items:
-        if HERE in pathlib.Path(item.path).parents and item.get_closest_marker("gpu") is not None:
-            item.add_marker(skip)
+# The `gpu` marker (and `requires_gpus(n)`, and the `xp` fixture) from cuarray's pytest plugin.
+pytest_plugins = ["cuarray.pytest_plugin"]
 
 
 @pytest.fixture

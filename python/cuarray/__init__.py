@@ -61,7 +61,7 @@ _LAZY = {"ElementwiseKernel": "cuarray._kernel", "RawKernel": "cuarray._kernel",
          "ReductionKernel": "cuarray._reduction_kernel",
          "fuse": "cuarray._fusion", "linalg": "cuarray.linalg", "einsum": "cuarray._einsum", "testing": "cuarray.testing",
          "bfloat16": "ml_dtypes", "random": "cuarray.random", "fft": "cuarray.fft", "convolve": "cuarray._convolution",
-         "correlate": "cuarray._convolution"}
+         "correlate": "cuarray._convolution", "show_config": "cuarray._config"}
 
 
 def __getattr__(name):

@@ -1,13 +1,96 @@
-"""cuarray.profiler.benchmark: CPU and GPU time of a function, printed as CuPy's profiler prints it."""
+"""cuarray.profiler: `benchmark` (CPU and GPU time of a function, printed as CuPy's profiler prints it),
+`time_range` (NVTX ranges that Nsight Systems shows on its timeline) and `profile` (the span a profiler
+started with collection off records)."""
 
+import contextlib
+import functools
 import math
 import time
 
 import numpy
 
-from cuarray import cuda
+from cuarray import _core, cuda
 
-__all__ = ["benchmark"]
+__all__ = ["benchmark", "profile", "time_range"]
+
+# The colours of `color_id` 0, 1, ... (ARGB): green, blue, yellow, magenta, cyan, red, white.
+_COLORS = (0xFF00FF00, 0xFF0000FF, 0xFFFFFF00, 0xFFFF00FF, 0xFF00FFFF, 0xFFFF0000, 0xFFFFFFFF)
+
+
+class time_range:
+    """Marks a block (``with time_range("step"):``) or every call of a function (``@time_range()``, named after
+    the function unless `message` is given) as an NVTX range. `color_id` picks one of a few colours (-1: the
+    profiler's default), `argb_color` gives one as 0xAARRGGBB; `sync` synchronizes the current device before
+    the range opens and before it closes, so that it spans the GPU work queued inside. Without a profiler
+    attached a range costs a function call and needs no GPU."""
+
+    def __init__(self, message=None, color_id=None, argb_color=None, sync=False):
+        if color_id is not None and argb_color is not None:
+            raise ValueError("Only either color_id or argb_color can be specified")
+        if message is not None and not isinstance(message, str):
+            raise TypeError(f"message must be a str, not {type(message).__name__}")
+        for arg, value in (("color_id", color_id), ("argb_color", argb_color)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise TypeError(f"{arg} must be an int, not {type(value).__name__}")
+        if argb_color is not None and not 0 <= argb_color <= 0xFFFFFFFF:
+            raise ValueError(f"argb_color must be a 32-bit ARGB value (0 to 0xFFFFFFFF), got {argb_color:#x}")
+        self.message = message
+        self.color_id = -1 if color_id is None else color_id
+        self.argb_color = argb_color
+        self.sync = sync
+
+    def _argb(self):
+        if self.argb_color is not None:
+            return self.argb_color
+        return None if self.color_id < 0 else _COLORS[self.color_id % len(_COLORS)]
+
+    def __enter__(self):
+        if self.message is None:
+            raise ValueError("when used as a context manager, the message argument cannot be None")
+        self._push(self.message)
+        return self
+
+    def __exit__(self, exc_type, exc_value, tb):
+        self._pop()
+
+    def _push(self, message):
+        if self.sync:
+            cuda.Device().synchronize()
+        _core.profiler.range_push(message, self._argb())
+
+    def _pop(self):
+        try:
+            if self.sync:
+                cuda.Device().synchronize()
+        finally:
+            _core.profiler.range_pop()
+
+    def __call__(self, func):
+        if not callable(func):
+            raise TypeError(f"time_range decorates functions, not {type(func).__name__} objects")
+        message = func.__name__ if self.message is None else self.message
+
+        @functools.wraps(func)
+        def ranged(*args, **kwargs):
+            self._push(message)
+            try:
+                return func(*args, **kwargs)
+            finally:
+                self._pop()
+
+        return ranged
+
+
+@contextlib.contextmanager
+def profile():
+    """Turns the attached profiler's collection on for the block (cudaProfilerStart) and off after it
+    (cudaProfilerStop): run under ``nsys profile --capture-range=cudaProfilerApi`` or
+    ``ncu --profile-from-start off`` to record only the block. Raises CUDARuntimeError without a GPU."""
+    _core.profiler.start()
+    try:
+        yield
+    finally:
+        _core.profiler.stop()
 
 
 class _PerfCaseResult:

@@ -34,6 +34,7 @@ void init_jit(py::module_& m) {
     return py::dict("memory_hits"_a = s.memory_hits, "disk_hits"_a = s.disk_hits, "compiles"_a = s.compiles);
   });
   j.def("nvrtc_version", &jit::nvrtc_version);
+  j.def("nvrtc_path", &jit::nvrtc_path);
   jit::set_warning_handler([](const std::string& message) {
     py::gil_scoped_acquire gil;
     if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) PyErr_Clear();

@@ -19,6 +19,8 @@ void init_random(py::module_& m);
 void init_signal(py::module_& m);
 void init_fft(py::module_& m);
 void init_interop(py::module_& m);
+void init_profiler(py::module_& m);
+void init_libraries(py::module_& m);
 }  // namespace cuarray::bind
 
 PYBIND11_MODULE(_core, m) {
@@ -38,4 +40,6 @@ PYBIND11_MODULE(_core, m) {
   cuarray::bind::init_signal(m);
   cuarray::bind::init_fft(m);
   cuarray::bind::init_interop(m);
+  cuarray::bind::init_profiler(m);
+  cuarray::bind::init_libraries(m);
 }

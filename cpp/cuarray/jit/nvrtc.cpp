@@ -92,6 +92,11 @@ int nvrtc_version() {
   return major * 1000 + minor * 10;
 }
 
+std::string nvrtc_path() {
+  Dl_info info;
+  return dladdr(reinterpret_cast<void*>(api().version), &info) && info.dli_fname ? info.dli_fname : "";
+}
+
 int target_arch(int arch) {
   int best = 0;
   for (int a : supported_archs()) {

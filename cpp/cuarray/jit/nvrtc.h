@@ -22,6 +22,8 @@ Binary compile(const std::string& source, const std::string& name, const std::ve
 
 // NVRTC's version as major * 1000 + minor * 10 (CUDA's convention); throws CudaError-like text if missing.
 int nvrtc_version();
+// The file NVRTC was loaded from (loads it; throws as nvrtc_version does).
+std::string nvrtc_path();
 // The architecture code is generated for: `arch` itself, or the newest NVRTC supports when `arch` is newer.
 int target_arch(int arch);
 

@@ -39,8 +39,8 @@ const Api& api() {
   static std::once_flag once;
   static Api a;
   std::call_once(once, [] {
-    const std::string stem = "cublas";
-    void* h = open_library(stem, "13");
+    const std::string stem = kCublas.stem;
+    void* h = open_library(stem, kCublas.major);
     resolve(a.create, h, "cublasCreate_v2", stem);
     resolve(a.destroy, h, "cublasDestroy_v2", stem);
     resolve(a.set_stream, h, "cublasSetStream_v2", stem);

@@ -88,8 +88,8 @@ const Api& api() {
   static std::once_flag once;
   static Api a;
   std::call_once(once, [] {
-    const std::string stem = "cufft";
-    void* h = open_library(stem, "12");
+    const std::string stem = kCufft.stem;
+    void* h = open_library(stem, kCufft.major);
     resolve(a.create, h, "cufftCreate", stem);
     resolve(a.destroy, h, "cufftDestroy", stem);
     resolve(a.set_auto_allocation, h, "cufftSetAutoAllocation", stem);

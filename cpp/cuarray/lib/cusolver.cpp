@@ -50,8 +50,8 @@ const Api& api() {
   static std::once_flag once;
   static Api a;
   std::call_once(once, [] {
-    const std::string stem = "cusolver";
-    void* h = open_library(stem, "12");
+    const std::string stem = kCusolver.stem;
+    void* h = open_library(stem, kCusolver.major);
     resolve(a.create, h, "cusolverDnCreate", stem);
     resolve(a.destroy, h, "cusolverDnDestroy", stem);
     resolve(a.set_stream, h, "cusolverDnSetStream", stem);

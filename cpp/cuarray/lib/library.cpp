@@ -9,21 +9,52 @@
 
 namespace cuarray::lib {
 
-void* open_library(const std::string& stem, const std::string& major) {
+namespace {
+
+// dlopen()s the first of open_library's candidates that loads; nullptr, with the first failure in `error`, when
+// none does.
+void* try_open(const std::string& stem, const std::string& major, std::string& error) {
   std::string file = "lib" + stem + ".so";
   std::vector<std::string> candidates = {file + "." + major, file};
   for (const char* var : {"CUDA_PATH", "CUDA_HOME"})
     if (const char* dir = std::getenv(var)) candidates.push_back(std::string(dir) + "/lib64/" + file + "." + major);
   candidates.push_back("/usr/local/cuda/lib64/" + file + "." + major);
-  std::string first_error;
   for (const auto& c : candidates) {
     if (void* h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
-    if (first_error.empty()) first_error = dlerror();
+    if (error.empty()) error = dlerror();
   }
+  return nullptr;
+}
+
+}  // namespace
+
+void* open_library(const std::string& stem, const std::string& major) {
+  std::string error;
+  if (void* h = try_open(stem, major, error)) return h;
   throw CudaError("dlopen", 0,
-                  file + "." + major + " could not be loaded (" + first_error +
+                  "lib" + stem + ".so." + major + " could not be loaded (" + error +
                       "): install the CUDA toolkit or the nvidia-" + stem +
                       " package, or set CUDA_PATH to the toolkit's directory");
+}
+
+LibraryInfo probe(const Library& library) {
+  LibraryInfo info;
+  void* h = try_open(library.stem, library.major, info.error);
+  if (!h) return info;
+  // Every *GetProperty returns its library's int-sized status enum.
+  using GetProperty = int (*)(libraryPropertyType, int*);
+  if (void* f = dlsym(h, library.get_property)) {
+    info.path = file_of(f);
+    info.version = version(reinterpret_cast<GetProperty>(f));
+  } else {
+    info.error = std::string("lib") + library.stem + " lacks " + library.get_property;
+  }
+  return info;
+}
+
+std::string file_of(const void* symbol) {
+  Dl_info info;
+  return dladdr(symbol, &info) && info.dli_fname ? info.dli_fname : "";
 }
 
 void* symbol(void* library, const char* name, const std::string& stem) {

@@ -1,31 +1,16 @@
-"""Assertions for tests and exercises that accept cuarray and NumPy arrays alike (compared on the host)."""
+"""Test support for cuarray and for tests written against it.
 
-import numpy
-import numpy.testing as _npt
+- Assertions (``assert_allclose``, ...) that take cuarray and NumPy arrays alike.
+- ``numpy_cuarray_allclose``, ``numpy_cuarray_array_equal``, ``numpy_cuarray_array_less`` and
+  ``numpy_cuarray_raises``: run a test body with ``xp=numpy`` and with ``xp=cuarray`` and compare.
+- ``for_all_dtypes``, ``for_float_dtypes``, ...: run a test once per dtype.
+- ``requires_gpus(n)``: skip where fewer than `n` CUDA devices are found.
 
-from cuarray._ndarray import ndarray
+The assertions need NumPy alone; the decorators need pytest, imported when they are used. The ``xp`` fixture
+and the ``gpu`` and ``requires_gpus`` markers come from the pytest plugin ``cuarray.pytest_plugin``.
+"""
 
-__all__ = ["assert_allclose", "assert_array_almost_equal", "assert_array_equal", "assert_array_less"]
-
-
-def _host(x):
-    return x.get() if isinstance(x, ndarray) else numpy.asarray(x)
-
-
-def assert_allclose(actual, desired, rtol=1e-7, atol=0, equal_nan=True, err_msg="", verbose=True, *,
-                    strict=False):
-    _npt.assert_allclose(_host(actual), _host(desired), rtol=rtol, atol=atol, equal_nan=equal_nan,
-                         err_msg=err_msg, verbose=verbose, strict=strict)
-
-
-def assert_array_almost_equal(actual, desired, decimal=6, err_msg="", verbose=True):
-    _npt.assert_array_almost_equal(_host(actual), _host(desired), decimal=decimal, err_msg=err_msg,
-                                   verbose=verbose)
-
-
-def assert_array_equal(actual, desired, err_msg="", verbose=True, *, strict=False):
-    _npt.assert_array_equal(_host(actual), _host(desired), err_msg=err_msg, verbose=verbose, strict=strict)
-
-
-def assert_array_less(x, y, err_msg="", verbose=True, *, strict=False):
-    _npt.assert_array_less(_host(x), _host(y), err_msg=err_msg, verbose=verbose, strict=strict)
+from cuarray.testing._assertions import *
+from cuarray.testing._comparison import *
+from cuarray.testing._devices import *
+from cuarray.testing._dtypes import *
