@@ -46,7 +46,8 @@ _kernel = None
 
 
 def digest(x):
-    """32 hex digits that depend on every byte of `x` in memory order ('K'), computed on x's device."""
+    """32 hex digits that depend on every byte of `x` in C order (whatever its layout), computed on x's
+    device."""
     global _kernel
     if _kernel is None:
         from cuarray._kernel import ElementwiseKernel
@@ -54,7 +55,7 @@ def digest(x):
         _kernel = ElementwiseKernel("raw T x, U w, uint64 n", "raw uint64 h", _DIGEST, "cuarray_digest",
                                     preamble=_MIX)
     with Device(x._device_id):
-        flat = _transfer.ascontiguousarray(x.ravel(order="K"))
+        flat = _transfer.ascontiguousarray(x).reshape(-1)
         width = next(w for w in _WORDS if flat.data.ptr % w == 0 and flat.nbytes % w == 0)
         n = flat.nbytes // width
         threads = min(n, _THREADS)
