@@ -46,7 +46,7 @@ def one_worker_per_gpu(ids):
 
 def worker_gpu():
     """Run on each worker: the GPU it sees."""
-    return os.environ.get("CUDA_VISIBLE_DEVICES"), cuarray.cuda.runtime.getDeviceProperties(0)["name"]
+    return os.environ.get("CUDA_VISIBLE_DEVICES"), cuarray.cuda.runtime.getDeviceProperties(0)["name"].decode()
 
 
 def compare(label, gpu, expected, rtol):

@@ -186,6 +186,26 @@ def test_philox_bit_generator_spawns_as_dask_needs():
     assert pickle.loads(pickle.dumps(bg)).seed == bg.seed
 
 
+def test_dask_generator_seeds_each_block_from_the_bit_generator(monkeypatch):
+    """Dask's plumbing around cuarray's bit generator, with NumPy drawing the numbers (no device here)."""
+    seeds = []
+
+    def default_rng(bit_generator):
+        seeds.append(bit_generator.seed)
+        return np.random.default_rng(bit_generator.seed)
+
+    monkeypatch.setattr(cp.random, "default_rng", default_rng)
+    x = da.random.Generator(cp.random.Philox4x3210(3)).random((40,), chunks=10)
+    y = da.random.Generator(cp.random.Philox4x3210(3)).random((40,), chunks=10)
+    assert x.name == y.name
+    seeds.clear()
+    values = x.compute(scheduler="sync")
+    assert len(set(seeds)) == 4 and values.shape == (40,)  # a stream of its own for each block
+    streams = {s: np.random.default_rng(s).random(10) for s in seeds}
+    for block in np.split(values, 4):
+        assert any(np.array_equal(block, v) for v in streams.values())
+
+
 def test_seed_from_a_sequence_of_integers():
     from cuarray.random._sampler import seed_value
 
