@@ -1,4 +1,9 @@
-"""Array creation: empty, zeros, ones, full, their *_like forms, arange, linspace, eye, identity."""
+"""Array creation: empty, zeros, ones, full, their *_like forms, arange, linspace, eye, identity.
+
+`like=` (NumPy's, for arrays of another library) is taken where NumPy takes it and changes nothing: the
+result is a cuarray array. NumPy's functions called with ``like=`` a cuarray array come here
+(``__array_function__``).
+"""
 
 import math
 import operator
@@ -12,19 +17,19 @@ __all__ = ["empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_l
            "linspace", "eye", "identity"]
 
 
-def empty(shape, dtype=float, order="C"):
+def empty(shape, dtype=float, order="C", *, like=None):
     return _core.empty(shape, dtype, order)
 
 
-def zeros(shape, dtype=float, order="C"):
+def zeros(shape, dtype=float, order="C", *, like=None):
     return _core.zeros(shape, dtype, order)
 
 
-def ones(shape, dtype=float, order="C"):
+def ones(shape, dtype=float, order="C", *, like=None):
     return _core._full(shape, 1, dtype, order)
 
 
-def full(shape, fill_value, dtype=None, order="C"):
+def full(shape, fill_value, dtype=None, order="C", *, like=None):
     if isinstance(fill_value, ndarray):
         out = empty(shape, fill_value.dtype if dtype is None else dtype, order)
         _core._copyto(out, fill_value)
@@ -63,8 +68,9 @@ def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
     return out
 
 
-def arange(start, stop=None, step=None, dtype=None):
-    """NumPy's arange: its length rule, and its dtype rule (the arguments' types, at least the default int)."""
+def arange(start, stop=None, step=None, dtype=None, *, like=None):
+    """NumPy's arange: its length rule, and its dtype rule (the arguments' types, at least the default
+    int)."""
     if stop is None:
         start, stop = 0, start
     if step is None:
@@ -111,9 +117,9 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return out
 
 
-def eye(N, M=None, k=0, dtype=float, order="C"):
+def eye(N, M=None, k=0, dtype=float, order="C", *, like=None):
     return _core._eye(operator.index(N), operator.index(N if M is None else M), operator.index(k), dtype, order)
 
 
-def identity(n, dtype=float):
+def identity(n, dtype=float, *, like=None):
     return eye(n, dtype=dtype)

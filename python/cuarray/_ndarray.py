@@ -142,7 +142,17 @@ def _array_function(self, func, types, args, kwargs):
         ours = None
     if ours is None or ours is func or not callable(ours):
         return NotImplemented
+    if "device" in kwargs and kwargs["device"] is None:  # NumPy's ones, full, eye (like=) pass it on
+        kwargs = {k: v for k, v in kwargs.items() if k != "device"}
     return ours(*args, **kwargs)
+
+
+def _reduce(self):
+    """Pickling copies the values to the host; unpickling makes a device array of them on the current
+    device."""
+    from cuarray._transfer import asarray
+
+    return asarray, (self.get(),)
 
 
 def _cuda_array_interface(self):
@@ -221,6 +231,8 @@ _methods = {
     "__bool__": lambda self: _scalar(self, bool),
     "__index__": _index,
     "__iter__": _iter,
+    "__reduce__": _reduce,
+    "__dask_tokenize__": _late("cuarray._dask_hooks", "tokenize"),
     "__copy__": lambda self: self.copy(),
     "__deepcopy__": lambda self, memo: self.copy(),
     "tolist": lambda self: self.get().tolist(),

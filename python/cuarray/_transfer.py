@@ -33,10 +33,11 @@ class _core_device:
 _NOT_FOREIGN = (ndarray, numpy.ndarray, numpy.generic, list, tuple, int, float, complex)
 
 
-def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
+          like=None):
     """A device array from a host object (list, scalar, NumPy array), another device array, or another library's
     device array (``__cuda_array_interface__``, else CUDA DLPack): a view of that one's memory on its own
-    device unless a copy or another dtype is asked for."""
+    device unless a copy or another dtype is asked for. `like` (NumPy's) changes nothing."""
     view = None if isinstance(obj, _NOT_FOREIGN) else _interop._device_view(obj)
     if view is not None and not copy:
         with view.device:
@@ -57,7 +58,7 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
     return out
 
 
-def asarray(a, dtype=None, order=None):
+def asarray(a, dtype=None, order=None, *, like=None):
     """`a` itself when it already is a device array of that dtype on the current device, else a copy."""
     return array(a, dtype=dtype, copy=False, order="K" if order is None else order)
 
@@ -74,14 +75,14 @@ def asnumpy(a, stream=None, order="C", out=None):
     return numpy.asarray(a, order=order)
 
 
-def ascontiguousarray(a, dtype=None):
+def ascontiguousarray(a, dtype=None, *, like=None):
     a = asarray(a, dtype)
     if a.ndim == 0:
         return a.reshape(1)
     return a if a.flags.c_contiguous else a.copy(order="C")
 
 
-def asfortranarray(a, dtype=None):
+def asfortranarray(a, dtype=None, *, like=None):
     a = asarray(a, dtype)
     if a.ndim == 0:
         return a.reshape(1)

@@ -7,14 +7,14 @@ from fresh entropy; the same seed gives the same numbers on every run and every 
 import numpy
 
 from cuarray import _core
-from cuarray.random._generator import Generator, default_rng
+from cuarray.random._generator import Generator, Philox4x3210, default_rng
 from cuarray.random._random_state import RandomState
 from cuarray.random._sampler import environment_seed
 
-__all__ = ["Generator", "RandomState", "beta", "binomial", "choice", "default_rng", "exponential", "gamma",
-           "get_random_state", "normal", "permutation", "poisson", "rand", "randint", "randn", "random",
-           "random_integers", "random_sample", "ranf", "reset_states", "sample", "seed", "set_random_state",
-           "shuffle", "standard_normal", "uniform"]
+__all__ = ["Generator", "Philox4x3210", "RandomState", "beta", "binomial", "choice", "default_rng",
+           "exponential", "gamma", "get_random_state", "normal", "permutation", "poisson", "rand", "randint",
+           "randn", "random", "random_integers", "random_sample", "ranf", "reset_states", "sample", "seed",
+           "set_random_state", "shuffle", "standard_normal", "uniform"]
 
 _states = {}  # device id -> RandomState
 

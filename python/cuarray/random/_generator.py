@@ -69,11 +69,27 @@ class Generator(Sampler):
         self._shuffle(x, axis)
 
 
+class Philox4x3210:
+    """A bit generator: the seed of a Generator, drawn from a numpy.random.SeedSequence (made from `seed`, an
+    integer, a sequence of them or None, or given), as CuPy's and NumPy's bit generators are. Dask spawns
+    one per block from `_seed_seq` (da.random.default_rng with the "cuarray" array backend)."""
+
+    def __init__(self, seed=None):
+        sequence = isinstance(seed, numpy.random.SeedSequence)
+        self._seed_seq = seed if sequence else numpy.random.SeedSequence(seed)
+        self.seed = int(self._seed_seq.generate_state(1, numpy.uint64)[0])
+
+    def __repr__(self):
+        return f"Philox4x3210(seed={self.seed})"
+
+
 def default_rng(seed=None):
-    """A Generator seeded with `seed` (a non-negative integer, or None for fresh entropy); a Generator is
-    returned as it is."""
+    """A Generator seeded with `seed` (a non-negative integer, a Philox4x3210 bit generator, or None for fresh
+    entropy); a Generator is returned as it is."""
     if isinstance(seed, Generator):
         return seed
+    if isinstance(seed, Philox4x3210):
+        return Generator(seed.seed)
     if seed is not None and not isinstance(seed, ndarray) and operator.index(seed) < 0:
         raise ValueError("expected non-negative integer")
     return Generator(seed)

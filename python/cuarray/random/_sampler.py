@@ -19,11 +19,15 @@ _FLOAT_TYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
 
 def seed_value(seed):
-    """A 64-bit seed: an integer in [0, 2**64), or fresh entropy for None."""
+    """A 64-bit seed: an integer in [0, 2**64); for a 1-d sequence of non-negative integers (NumPy's
+    RandomState takes them, and Dask seeds its blocks so), 64 bits that numpy.random.SeedSequence draws from
+    it; fresh entropy for None."""
     if seed is None:
         return int.from_bytes(os.urandom(8), "little")
     if isinstance(seed, ndarray):
-        seed = seed.item()
+        seed = seed.get() if seed.ndim else seed.item()
+    if isinstance(seed, (list, tuple, numpy.ndarray)) and numpy.ndim(seed) == 1:
+        return int(numpy.random.SeedSequence(seed).generate_state(1, numpy.uint64)[0])
     try:
         seed = operator.index(seed)
     except TypeError:
