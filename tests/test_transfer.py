@@ -293,3 +293,50 @@ def test_asnumpy_from_other_device():
     with cp.cuda.Device(0):
         np.testing.assert_array_equal(cp.asnumpy(x1), a)
         np.testing.assert_array_equal(x1.get(), a)
+
+
+@pytest.mark.multi_gpu
+@pytest.mark.parametrize("layout", ["c", "f", "strided", "empty"])
+def test_peer_copy_orders_against_both_devices(layout):
+    """The copy waits for work queued on the source's stream, and the source's memory, freed at once, is not
+    reused before the copy has read it (Note [Peer copies])."""
+    n = 1 << 22
+    with cp.cuda.Device(0):
+        x0 = cp.zeros(n, np.float32)
+        for _ in range(20):  # queued work the copy must wait for
+            x0 += 1
+        src = {"c": x0.reshape(1024, -1), "f": x0.reshape(1024, -1).T, "strided": x0[::3], "empty": x0[:0]}[layout]
+    with cp.cuda.Device(1):
+        y = cp.asarray(src)
+    del src, x0
+    with cp.cuda.Device(0):
+        junk = [cp.full(n, -7.0, np.float32) for _ in range(4)]  # would overwrite a block freed too early
+    with cp.cuda.Device(1):
+        assert y.device.id == 1
+        host = y.get()
+    expected_shape = {"c": (1024, n // 1024), "f": (n // 1024, 1024), "strided": ((n + 2) // 3,), "empty": (0,)}
+    assert host.shape == expected_shape[layout]
+    assert (host == 20).all()
+    if layout == "f":
+        assert y.flags.f_contiguous
+    del junk
+
+
+@pytest.mark.multi_gpu
+def test_freeing_another_devices_array_keeps_the_current_device():
+    with cp.cuda.Device(1):
+        x1 = cp.arange(10)
+    with cp.cuda.Device(0):
+        del x1  # returned to device 1's pool from device 0
+        assert cp.cuda.runtime.getDevice() == 0
+        assert cp.arange(3).device.id == 0
+
+
+@pytest.mark.multi_gpu
+def test_elementwise_with_inputs_on_two_devices_raises():
+    with cp.cuda.Device(1):
+        x1 = cp.arange(6.0)
+    with cp.cuda.Device(0):
+        x0 = cp.arange(6.0)
+        with pytest.raises(ValueError, match=r"device 1.*device 0|device 0.*device 1"):
+            x0 + x1

@@ -9,24 +9,11 @@ __all__ = ["array", "asarray", "asnumpy", "ascontiguousarray", "asfortranarray"]
 
 
 def _to_current_device(a):
-    """`a` itself when it lives on the current device, else a copy made there."""
+    """`a` itself when it lives on the current device, else a copy made there, device to device (Note [Peer
+    copies] in cpp/cuarray/ops/transfer.h)."""
     if a._device_id == _core.cuda.current_device():
         return a
-    with _core_device(a._device_id):
-        host = a.get()
-    return _core._from_numpy(host)
-
-
-class _core_device:
-    def __init__(self, device):
-        self.device = device
-
-    def __enter__(self):
-        self.previous = _core.cuda.current_device()
-        _core.cuda.set_device(self.device)
-
-    def __exit__(self, *exc):
-        _core.cuda.set_device(self.previous)
+    return _core._copy_from_device(a)
 
 
 # Objects that are not another library's device array: no protocol look-ups for them.

@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "cuarray/cuda/device.h"
+#include "cuarray/cuda/event.h"
 #include "cuarray/cuda/pinned_memory.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
+#include "cuarray/ops/copy.h"
 
 namespace cuarray::ops {
 
@@ -196,6 +198,31 @@ void copy_to_host(void* dst, const Array& src) {
     std::size_t off = c * kSlotBytes;
     MemcpyPool::instance().copy(static_cast<char*>(dst) + off, st.ptr(k), std::min(kSlotBytes, n - off));
   }
+}
+
+Array copy_from_device(const Array& src) {
+  const int here = cuda::current_device(), there = src.device();
+  const cudaStream_t stream = cuda::current_stream()->handle();
+  Array from = src;
+  cudaStream_t from_stream;
+  {
+    cuda::DeviceGuard guard(there);
+    from_stream = cuda::current_stream()->handle();
+    if (!src.c_contiguous() && !src.f_contiguous()) {
+      from = Array(src.shape(), src.dtype());
+      copy_into(from, src);
+    }
+    cuda::Event ready(false, false);
+    ready.record(from_stream);
+    cuda::stream_wait_event(stream, ready);
+  }
+  Array dst(src.shape(), src.dtype(), from.c_contiguous() ? Order::C : Order::F);
+  if (dst.nbytes() == 0) return dst;
+  CUARRAY_CHECK_CUDA(cudaMemcpyPeerAsync(dst.data(), here, from.data(), there, dst.nbytes(), stream));
+  cuda::Event copied(false, false);
+  copied.record(stream);
+  cuda::stream_wait_event(from_stream, copied);
+  return dst;
 }
 
 }  // namespace cuarray::ops

@@ -18,4 +18,13 @@ void copy_from_host(const Array& dst, const void* src);
 // Copies the contiguous `src` into host memory; returns when the bytes are there (synchronises the stream).
 void copy_to_host(void* dst, const Array& src);
 
+// Note [Peer copies]
+// An array of another device is copied device to device (cudaMemcpyPeerAsync: NVLink or PCIe peer DMA where
+// the GPUs have it, staged by the driver where they do not), on the current stream after the work queued on
+// the source device's current stream; that stream then waits for the copy, so the source's pool cannot
+// hand its memory to new work before the copy has read it. No host synchronisation.
+
+// A copy of `src` (any device, any layout) on the current device, C-contiguous unless `src` is F-contiguous.
+Array copy_from_device(const Array& src);
+
 }  // namespace cuarray::ops
