@@ -104,6 +104,27 @@ def test_inv_on_streams():
     s2.synchronize()
     assert_rel(r1, np.linalg.inv(a.astype(np.float64)), 1e-4)
     assert_rel(r2, np.linalg.inv(a.astype(np.float64)), 1e-4)
+    # inv and solve return once LU is checked, with their solves still queued: the results stay right, and a
+    # singular matrix anywhere in a stack still raises on a side stream.
+    b = make_data((100, 3), np.float32)
+    e1, e2 = cp.cuda.Event(), cp.cuda.Event()
+    with s1:
+        x1 = cp.linalg.solve(cp.asarray(a), cp.asarray(b))
+        e1.record(s1)
+    with s2:
+        x2 = cp.linalg.inv(cp.asarray(a)) @ cp.asarray(b)
+        e2.record(s2)
+    e1.synchronize()
+    e2.synchronize()
+    expected = np.linalg.solve(a.astype(np.float64), b.astype(np.float64))
+    assert_rel(x1, expected, 1e-4)
+    assert_rel(x2, expected, 1e-3)
+    stack = np.stack([np.eye(3), 2 * np.eye(3), np.ones((3, 3))])
+    with s2:
+        with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+            cp.linalg.inv(cp.asarray(stack))
+        with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+            cp.linalg.solve(cp.asarray(stack), cp.asarray(np.ones((3, 3, 1))))
 
 
 def test_singular_matrix_errors_match_numpy():

@@ -139,8 +139,9 @@ std::pair<Array, Array> slogdet(const Array& a) {
 Array inv(const Array& a) {
   MatrixStack s = square_stack(a, "inv");
   int64_t n = s.rows;
-  Infos infos(2 * s.count);  // getrf's, then getrs's
+  Infos infos(2 * s.count);  // getrf's, then getrs's (which fail on bad arguments only)
   LU f = lu(a, s, infos);
+  infos.snapshot();
   // Solving A^T X = I gives X = inv(A)^T column-major, which is inv(A) row-major.
   Array x = identity_stack(s.batch, n, a.dtype());
   if (n > 0)
@@ -159,6 +160,7 @@ Array solve(const Array& a, const Array& b) {
   MatrixStack s{batch, size_of(batch), n, n};
   Infos infos(2 * s.count);
   LU f = lu(broadcast_to(a, with(batch, {n, n})), s, infos);
+  infos.snapshot();
   Array x = column_major_copy(broadcast_to(b, with(batch, {n, k})));
   // getrf factored A^T; solving with its transpose solves A x = b.
   if (n > 0 && k > 0)

@@ -1,5 +1,6 @@
 #include "cuarray/ops/matrix_stack.h"
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -71,10 +72,25 @@ char* matrix(const Array& stack, std::int64_t i) {
 // Zeroed: a matrix no routine ran on (an empty one) counts as a success.
 Infos::Infos(std::int64_t count) : count_(count), values_(zeros(Shape{count}, DType::Int32)) {}
 
+void Infos::snapshot() {
+  if (count_ == 0) return;
+  std::size_t bytes = static_cast<std::size_t>(count_) * sizeof(int);
+  cudaStream_t stream = cuda::current_stream()->handle();
+  host_ = cuda::allocate_pinned(bytes);
+  CUARRAY_CHECK_CUDA(cudaMemcpyAsync(host_->ptr(), values_.data(), bytes, cudaMemcpyDeviceToHost, stream));
+  taken_ = std::make_shared<cuda::Event>(false, false);
+  taken_->record(stream);
+}
+
 void Infos::check(const char* routine, const char* message) const {
   if (count_ == 0) return;
   std::vector<int> host(count_);
-  copy_to_host(host.data(), values_);
+  if (host_) {
+    taken_->synchronize();
+    std::memcpy(host.data(), host_->ptr(), host.size() * sizeof(int));
+  } else {
+    copy_to_host(host.data(), values_);
+  }
   for (int v : host) {
     if (v > 0) throw LinAlgError(message);
     if (v < 0)

@@ -5,6 +5,8 @@
 #include <cstdint>
 
 #include "cuarray/array.h"
+#include "cuarray/cuda/event.h"
+#include "cuarray/cuda/pinned_memory.h"
 
 namespace cuarray::ops {
 
@@ -33,8 +35,11 @@ class Infos {
  public:
   explicit Infos(std::int64_t count);
   int* at(std::int64_t i) const { return reinterpret_cast<int*>(values_.data()) + i; }
-  // Waits for the current stream and reads them back: LinAlgError(`message`) if any is positive; a negative
-  // one (an argument cuSOLVER rejected) is CudaError naming `routine`.
+  // Queues a copy of the values as the work queued so far leaves them, so that check() waits for that work
+  // only: inv() checks getrf's values while its getrs still runs, and another stream can be fed meanwhile.
+  void snapshot();
+  // Waits for the snapshot (else the current stream) and reads the values: LinAlgError(`message`) if any is
+  // positive; a negative one (an argument cuSOLVER rejected) is CudaError naming `routine`.
   void check(const char* routine, const char* message) const;
   // Value i, after waiting for the current stream.
   int value(std::int64_t i) const;
@@ -42,6 +47,8 @@ class Infos {
  private:
   std::int64_t count_;
   Array values_;
+  std::shared_ptr<cuda::PinnedBuffer> host_;  // the snapshot, once taken
+  std::shared_ptr<cuda::Event> taken_;
 };
 
 // Zeroes the elements of every matrix of `a` above diagonal 0 (keep_lower) or below it, in place.
