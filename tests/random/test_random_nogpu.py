@@ -41,8 +41,10 @@ INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "u
 
 
 def test_random_kernels_compile_for_sm90():
-    kernels = [S.random(d, t, w) for d in FLOAT_DISTS for t in ("float32", "float64") for w in (False, True)]
-    kernels += [S.random(d, t, w) for d in ("poisson", "binomial") for t in INT_DTYPES for w in (False, True)]
+    kernels = [S.random(d, t, w, a) for d in FLOAT_DISTS for t in ("float32", "float64") for w in (False, True)
+               for a in (False, True)]
+    kernels += [S.random(d, t, w, a) for d in ("poisson", "binomial") for t in INT_DTYPES for w in (False, True)
+                for a in (False, True)]
     kernels += [S.random_integers(t, w) for t in ["bool"] + INT_DTYPES for w in (False, True)]
     kernels += [S.random_choice(w) for w in (False, True)]
     kernels += [f(w) for f in (S.permutation_keys, S.bitonic_step, S.bitonic_block) for w in (False, True)]
@@ -53,7 +55,8 @@ def test_random_kernels_compile_for_sm90():
 
 
 def test_kernel_names():
-    assert S.random("normal", np.float32, False)[1] == "random_normal_float32"
+    assert S.random("normal", np.float32, False, False)[1] == "random_normal_float32"
+    assert S.random("normal", np.float32, False, True)[1] == "random_normal_arrays_float32"
     assert S.random_integers("uint8", True)[1] == "random_integers_uint8_w"
 
 

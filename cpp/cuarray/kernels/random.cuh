@@ -9,11 +9,16 @@
 
 namespace ca {
 
-// A distribution parameter: one value, or one per output element (a contiguous float64 array).
+// A distribution parameter: one value, or one per output element (a contiguous float64 array). Kernels for
+// calls whose parameters are all values take Arrays = false: no per-element loads or index arithmetic.
+template <bool Arrays>
 struct Param {
   const double* ptr;
   double value;
-  __device__ __forceinline__ double at(long long i) const { return ptr ? ptr[i] : value; }
+  __device__ __forceinline__ double at(long long i) const {
+    if constexpr (Arrays) return ptr ? ptr[i] : value;
+    return value;
+  }
 };
 
 // Fills out[0, n), four elements per work item. `idx` gives each of the four its element index for
@@ -51,9 +56,9 @@ __device__ __forceinline__ void uniform4(Stream& s, T (&u)[4]) {
 }
 
 // low + (high - low) * u, in T (NumPy's uniform).
-template <class T>
+template <class T, bool Arrays>
 struct Uniform {
-  Param low, high;
+  Param<Arrays> low, high;
   __device__ void operator()(Stream& s, const long long (&idx)[4], T (&v)[4]) const {
     T u[4];
     uniform4(s, u);
@@ -65,9 +70,9 @@ struct Uniform {
   }
 };
 
-template <class T>
+template <class T, bool Arrays>
 struct Normal {
-  Param loc, scale;
+  Param<Arrays> loc, scale;
   __device__ void operator()(Stream& s, const long long (&idx)[4], T (&v)[4]) const {
     T z[4];
     const uint4 a = s.next4();
@@ -85,9 +90,9 @@ struct Normal {
 };
 
 // scale * -log(1 - u).
-template <class T>
+template <class T, bool Arrays>
 struct Exponential {
-  Param scale;
+  Param<Arrays> scale;
   __device__ void operator()(Stream& s, const long long (&idx)[4], T (&v)[4]) const {
     T u[4];
     uniform4(s, u);
@@ -124,9 +129,9 @@ __device__ inline double standard_gamma(Stream& s, double k) {
   return gamma_marsaglia_tsang(s, k);
 }
 
-template <class T>
+template <class T, bool Arrays>
 struct Gamma {
-  Param shape, scale;
+  Param<Arrays> shape, scale;
   __device__ void operator()(Stream& s, const long long (&idx)[4], T (&v)[4]) const {
     for (int j = 0; j < 4; ++j) v[j] = static_cast<T>(scale.at(idx[j]) * standard_gamma(s, shape.at(idx[j])));
   }
@@ -152,9 +157,9 @@ __device__ inline double beta(Stream& s, double a, double b) {
   return x / (x + y);
 }
 
-template <class T>
+template <class T, bool Arrays>
 struct Beta {
-  Param a, b;
+  Param<Arrays> a, b;
   __device__ void operator()(Stream& s, const long long (&idx)[4], T (&v)[4]) const {
     for (int j = 0; j < 4; ++j) v[j] = static_cast<T>(beta(s, a.at(idx[j]), b.at(idx[j])));
   }
@@ -182,9 +187,9 @@ __device__ inline long long poisson(Stream& s, double lam) {
   }
 }
 
-template <class T>
+template <class T, bool Arrays>
 struct Poisson {
-  Param lam;
+  Param<Arrays> lam;
   __device__ void operator()(Stream& s, const long long (&idx)[4], T (&v)[4]) const {
     for (int j = 0; j < 4; ++j) v[j] = static_cast<T>(poisson(s, lam.at(idx[j])));
   }
@@ -221,9 +226,9 @@ __device__ inline double binomial_half(Stream& s, double n, double p) {
   }
 }
 
-template <class T>
+template <class T, bool Arrays>
 struct Binomial {
-  Param n, p;
+  Param<Arrays> n, p;
   __device__ void operator()(Stream& s, const long long (&idx)[4], T (&v)[4]) const {
     for (int j = 0; j < 4; ++j) {
       const double nj = n.at(idx[j]), pj = p.at(idx[j]);

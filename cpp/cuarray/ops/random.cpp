@@ -84,9 +84,9 @@ std::string dtype_list(bool integer) { return integer ? "an integer type" : "flo
 
 int parameter_count(Distribution d) { return info(d).params; }
 
-KernelSource random_source(Distribution dist, DType t, bool wide) {
-  return fill_source(std::string("random_") + info(dist).name, t, wide,
-                     std::string(info(dist).device_type) + "<" + cuda_type(t) + ">");
+KernelSource random_source(Distribution dist, DType t, bool wide, bool arrays) {
+  return fill_source(std::string("random_") + info(dist).name + (arrays ? "_arrays" : ""), t, wide,
+                     std::string(info(dist).device_type) + "<" + cuda_type(t) + (arrays ? ", true>" : ", false>"));
 }
 
 KernelSource random_integers_source(DType t, bool wide) {
@@ -139,9 +139,10 @@ Array random(Distribution dist, const Shape& shape, DType dtype, const std::vect
   check_params(dist, out, params);
   if (out.size() == 0) return out;
   bool wide = wide_for(out.size());
+  bool arrays = std::any_of(params.begin(), params.end(), [](const RandomParam& p) { return p.values.has_value(); });
   KernelKey key(KernelKind::Random);
-  key.add(static_cast<int>(dist), 4).add(static_cast<int>(dtype), 5).add(wide, 1);
-  jit::Kernel k = cached_kernel(key, [&] { return random_source(dist, dtype, wide); });
+  key.add(static_cast<int>(dist), 4).add(static_cast<int>(dtype), 5).add(wide, 1).add(arrays, 1);
+  jit::Kernel k = cached_kernel(key, [&] { return random_source(dist, dtype, wide, arrays); });
   DeviceParam device_params[2] = {};
   for (std::size_t i = 0; i < params.size(); ++i)
     device_params[i] = {params[i].values ? params[i].values->data() : nullptr, params[i].value};

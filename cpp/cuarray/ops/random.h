@@ -40,7 +40,8 @@ Array random_permutation(std::int64_t n, RandomState& state);
 void gather_rows(const Array& dst, const Array& src, const Array& index);
 
 // The generated kernels, exposed so that tests can compile every variant without a device.
-KernelSource random_source(Distribution dist, DType dtype, bool wide);
+// `arrays`: some parameter is an array (one value per element).
+KernelSource random_source(Distribution dist, DType dtype, bool wide, bool arrays);
 KernelSource random_integers_source(DType dtype, bool wide);
 KernelSource random_choice_source(bool wide);
 KernelSource permutation_keys_source(bool wide);
