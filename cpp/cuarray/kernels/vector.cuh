@@ -60,4 +60,29 @@ __device__ __forceinline__ void store(S* p, const C (&v)[E]) {
   }
 }
 
+// A thread's E elements in E / P chunks of P consecutive elements, chunk c at p + c * stride: with stride =
+// blockDim.x * P, each access instruction of a warp covers 32 consecutive chunks, whole sectors (Note
+// [Layout classes] in ops/elementwise.cpp).
+template <int E, int P, bool Aligned, class C, class S, class Index>
+__device__ __forceinline__ void load_chunks(const S* p, Index stride, C (&v)[E]) {
+#pragma unroll
+  for (int c = 0; c < E / P; ++c) {
+    C part[P];
+    load<P, Aligned>(p + c * stride, part);
+#pragma unroll
+    for (int j = 0; j < P; ++j) v[c * P + j] = part[j];
+  }
+}
+
+template <int E, int P, bool Aligned, class S, class C, class Index>
+__device__ __forceinline__ void store_chunks(S* p, Index stride, const C (&v)[E]) {
+#pragma unroll
+  for (int c = 0; c < E / P; ++c) {
+    C part[P];
+#pragma unroll
+    for (int j = 0; j < P; ++j) part[j] = v[c * P + j];
+    store<P, Aligned>(p + c * stride, part);
+  }
+}
+
 }  // namespace ca

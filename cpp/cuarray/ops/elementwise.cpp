@@ -151,19 +151,25 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
 
   std::string body;
   if (contiguous) {
-    int e = items_per_thread(in_storage, scalar, def.nin, out_storage, def.nout);
-    std::string E = to_string(e), A = aligned ? "true" : "false";
-    body += "  const " + idx + " base = (static_cast<" + idx + ">(blockIdx.x) * blockDim.x + threadIdx.x) * " + E + ";\n";
-    body += "  if (base + " + E + " <= n) {\n";
+    // A block covers blockDim.x * E elements; each thread's are two chunks of P, one 16-byte access of the
+    // widest operand each, blockDim.x * P apart, so every warp access covers whole sectors.
+    int e = items_per_thread(in_storage, scalar, def.nin, out_storage, def.nout), p = e / 2 ? e / 2 : 1;
+    std::string E = to_string(e), P = to_string(p), A = aligned ? "true" : "false";
+    std::string chunks = "<" + E + ", " + P + ", " + A + ">";
+    body += "  const " + idx + " block_base = static_cast<" + idx + ">(blockIdx.x) * blockDim.x * " + E + ";\n";
+    body += "  if (block_base + static_cast<" + idx + ">(blockDim.x) * " + E + " <= n) {\n";
+    body += "    const " + idx + " base = block_base + threadIdx.x * " + P + ", stride = static_cast<" + idx +
+            ">(blockDim.x) * " + P + ";\n";
     for (int i = 0; i < def.nin; ++i) {
       if (scalar[i]) continue;
       std::string c = compute_type(in_types[i]), n = "in" + to_string(i);
       if (in_storage[i] == in_types[i] || c == cuda_type(in_types[i]))
-        body += "    " + c + " " + n + "_v[" + E + "];\n    ca::load<" + E + ", " + A + ">(" + n + "_p + base, " + n + "_v);\n";
+        body += "    " + c + " " + n + "_v[" + E + "];\n    ca::load_chunks" + chunks + "(" + n + "_p + base, stride, " + n +
+                "_v);\n";
       else
-        body += "    " + std::string(cuda_type(in_types[i])) + " " + n + "_l[" + E + "];\n    ca::load<" + E + ", " + A +
-                ">(" + n + "_p + base, " + n + "_l);\n    " + c + " " + n + "_v[" + E + "];\n    for (int j = 0; j < " +
-                E + "; ++j) " + n + "_v[j] = ca::cast<" + c + ">(" + n + "_l[j]);\n";
+        body += "    " + std::string(cuda_type(in_types[i])) + " " + n + "_l[" + E + "];\n    ca::load_chunks" + chunks +
+                "(" + n + "_p + base, stride, " + n + "_l);\n    " + c + " " + n + "_v[" + E +
+                "];\n    for (int j = 0; j < " + E + "; ++j) " + n + "_v[j] = ca::cast<" + c + ">(" + n + "_l[j]);\n";
     }
     for (int o = 0; o < def.nout; ++o)
       body += "    " + std::string(cuda_type(out_types[o])) + " out" + to_string(o) + "_v[" + E + "];\n";
@@ -171,8 +177,8 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
     body += element([&](int i) { return scalar[i] ? "in" + to_string(i) + "_s" : "in" + to_string(i) + "_v[j]"; },
                     [&](int o) { return "out" + to_string(o) + "_v[j] = ca::cast<" + std::string(cuda_type(out_types[o])) + ">(out" + to_string(o) + ")"; });
     for (int o = 0; o < def.nout; ++o)
-      body += "    ca::store<" + E + ", " + A + ">(out" + to_string(o) + "_p + base, out" + to_string(o) + "_v);\n";
-    body += "  } else {\n    for (" + idx + " i = base; i < n; ++i) ";
+      body += "    ca::store_chunks" + chunks + "(out" + to_string(o) + "_p + base, stride, out" + to_string(o) + "_v);\n";
+    body += "  } else {\n    for (" + idx + " i = block_base + threadIdx.x; i < n; i += blockDim.x) ";
     body += element(
         [&](int i) { return scalar[i] ? "in" + to_string(i) + "_s" : load_expr("in" + to_string(i) + "_p[i]", in_storage[i], in_types[i]); },
         [&](int o) { return "out" + to_string(o) + "_p[i] = " + store_expr("out" + to_string(o), out_types[o], out_storage[o]); });
@@ -314,7 +320,7 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
     if (layout.tiled) grid = tile_grid(c.shape, layout.tile);
     sa.emplace(c);
   }
-  layout.wide = contiguous ? n > INT32_MAX - 64 : sa->wide();
+  layout.wide = contiguous ? n > INT32_MAX - jit::kBlockSize * 32 : sa->wide();  // a block's end must fit
   layout.ndim = contiguous ? 0 : sa->ndim();
 
   WideKey key;
