@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "cuarray/cuda/graph.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"
@@ -73,6 +74,7 @@ Infos::Infos(std::int64_t count) : count_(count), values_(zeros(Shape{count}, DT
 
 void Infos::check(const char* routine, const char* message) const {
   if (count_ == 0) return;
+  cuda::check_not_capturing(*cuda::current_stream(), std::string("Checking the result of ") + routine + " (linalg)");
   std::vector<int> host(count_);
   copy_to_host(host.data(), values_);
   for (int v : host) {
