@@ -4,6 +4,7 @@ Replays are compared with the same operations run eagerly (bit for bit: the same
 """
 
 import gc
+from types import SimpleNamespace
 
 import cuarray as cp
 import numpy as np
@@ -118,8 +119,8 @@ def test_replay_follows_input_changes(stream):
 def test_capture_records_without_running(stream):
     x = cp.asarray(host(0))
     w = cp.zeros(4, dtype=np.float32)
-    capture(stream, lambda: None)
     with stream:
+        ops(cp, x, cp.zeros(4, dtype=np.float32))  # kernels compiled before the capture
         stream.begin_capture()
         assert stream.is_capturing()
         ops(cp, x, w)
@@ -390,65 +391,56 @@ def test_begin_capture_twice(stream):
     assert not stream.is_capturing()
 
 
-def _host_waits(stream):
-    """Operations that wait for the device or use host memory, each with words its error must name."""
-    a = cp.asarray(host(0))
-    idx = cp.asarray(np.array([0, 3, 5]))
-    spd = cp.asarray(np.eye(3) * 2.0)
-    long_row = cp.asarray(np.arange(5000, 0, -1).astype(np.float32))
-    with stream:  # warm: libraries and kernels loaded before any capture
-        cp.linalg.cholesky(spd)
-        cp.sort(long_row)
-        a[idx]
-        a[a > 1]
-    return {
-        "get": (lambda: a.get(), "device-to-host copy"),
-        "asnumpy": (lambda: cp.asnumpy(a), "device-to-host copy"),
-        "float": (lambda: float(a[0]), "device-to-host copy"),
-        "repr": (lambda: repr(a), "device-to-host copy"),
-        "asarray": (lambda: cp.asarray(np.ones(3)), "host-to-device copy"),
-        "set": (lambda: a.set(host(1)), "host-to-device copy"),
-        "boolean_mask": (lambda: a[a > 1], "nonzero"),
-        "nonzero": (lambda: cp.nonzero(a), "nonzero"),
-        "device_index": (lambda: a[idx], "bounds check"),
-        "take": (lambda: cp.take(a, idx), "bounds check"),
-        "cholesky": (lambda: cp.linalg.cholesky(spd), "linalg"),
-        "radix_sort": (lambda: cp.sort(long_row), "2048"),
-        "stream_synchronize": (lambda: stream.synchronize(), "Stream.synchronize"),
-        "device_synchronize": (lambda: cuda.Device().synchronize(), "Device.synchronize"),
-        "free_all_blocks": (lambda: cp.get_default_memory_pool().free_all_blocks(), "free_all_blocks"),
-    }
+def _inputs(stream):
+    """The arrays the operations below use, made and used once before any capture (libraries and kernels
+    loaded)."""
+    c = SimpleNamespace(
+        stream=stream,
+        a=cp.asarray(host(0)),
+        idx=cp.asarray(np.array([0, 3, 5])),
+        spd=cp.asarray(np.eye(3) * 2.0),
+        long_row=cp.asarray(np.arange(5000, 0, -1).astype(np.float32)),
+    )
+    with stream:
+        cp.linalg.cholesky(c.spd)
+        cp.sort(c.long_row)
+        c.a[c.idx]
+        c.a[c.a > 1]
+    return c
 
 
-HOST_WAITS = [
-    "get",
-    "asnumpy",
-    "float",
-    "repr",
-    "asarray",
-    "set",
-    "boolean_mask",
-    "nonzero",
-    "device_index",
-    "take",
-    "cholesky",
-    "radix_sort",
-    "stream_synchronize",
-    "device_synchronize",
-    "free_all_blocks",
-]
+# Operations that wait for the device or use host memory, each with words its error must contain.
+HOST_WAITS = {
+    "get": (lambda c: c.a.get(), "device-to-host copy"),
+    "asnumpy": (lambda c: cp.asnumpy(c.a), "device-to-host copy"),
+    "float": (lambda c: float(c.a[0]), "device-to-host copy"),
+    "repr": (lambda c: repr(c.a), "device-to-host copy"),
+    "asarray": (lambda c: cp.asarray(np.ones(3)), "host-to-device copy"),
+    "set": (lambda c: c.a.set(host(1)), "host-to-device copy"),
+    "boolean_mask": (lambda c: c.a[c.a > 1], "nonzero"),
+    "nonzero": (lambda c: cp.nonzero(c.a), "nonzero"),
+    "device_index": (lambda c: c.a[c.idx], "bounds check"),
+    "take": (lambda c: cp.take(c.a, c.idx), "bounds check"),
+    "cholesky": (lambda c: cp.linalg.cholesky(c.spd), "linalg"),
+    "radix_sort": (lambda c: cp.sort(c.long_row), "2048"),
+    "stream_synchronize": (lambda c: c.stream.synchronize(), "Stream.synchronize"),
+    "stream_done": (lambda c: c.stream.done, "Stream.done"),
+    "device_synchronize": (lambda c: cuda.Device().synchronize(), "Device.synchronize"),
+    "free_all_blocks": (lambda c: cp.get_default_memory_pool().free_all_blocks(), "free_all_blocks"),
+}
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", HOST_WAITS)
 def test_host_waits_during_capture_raise_and_end_it(stream, name):
-    op, words = _host_waits(stream)[name]
+    op, words = HOST_WAITS[name]
+    c = _inputs(stream)
     x = cp.asarray(host(0))
     with stream:
         stream.begin_capture()
         y = x * 2  # work captured before the error is discarded with the capture
         with pytest.raises(cuda.CUDARuntimeError, match="capturing a CUDA graph") as e:
-            op()
+            op(c)
         del y  # made by the discarded capture: it never had memory
     assert words in str(e.value)
     assert "capture was ended" in str(e.value)
