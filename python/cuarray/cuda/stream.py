@@ -71,9 +71,10 @@ class Stream:
     def begin_capture(self, mode=None):
         """Starts recording the work queued on this stream into a CUDA graph, returned by end_capture.
 
-        While capturing, nothing runs. Operations that wait for the device or use host memory (``get``,
-        ``float(x)``, ``nonzero``, bounds checks of device indices, ``synchronize``) raise CUDARuntimeError and
-        end the capture. `mode` is a ``runtime.streamCaptureMode*`` value; the default is
+        While capturing, nothing runs: arrays created meanwhile get their memory from the graph, usable once it
+        has been launched (never, if the capture fails). Operations that wait for the device or use host memory
+        (``get``, ``float(x)``, ``nonzero``, bounds checks of device indices, ``synchronize``) raise
+        CUDARuntimeError and end the capture. `mode` is a ``runtime.streamCaptureMode*`` value; the default is
         ``streamCaptureModeRelaxed``, as in CuPy (Note [Capture mode] in cpp/cuarray/cuda/graph.h). The legacy
         null stream cannot be captured.
         """
