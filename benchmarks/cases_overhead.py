@@ -71,6 +71,41 @@ def _matmul64(lib):
     return lambda: a @ b
 
 
+def _ten_ops(x, y):
+    """Ten small elementwise operations: what one replay of a CUDA graph stands in for."""
+    t = x * 2.0
+    t = t + y
+    t = t - 1.0
+    t = t * t
+    t = t / 3.0
+    t = t + x
+    t = abs(t)
+    t = t * 0.5
+    t = t - y
+    return t + 1.0
+
+
+def _ten_ops_eager(lib):
+    x, y = _pair(lib)
+    return lambda: _ten_ops(x, y)
+
+
+def _ten_ops_graph(lib):
+    x, y = _pair(lib)
+    stream = lib.xp.cuda.Stream(non_blocking=True)
+    with stream:
+        _ten_ops(x, y)  # kernels compiled before the capture
+        stream.begin_capture()
+        out = _ten_ops(x, y)
+        graph = stream.end_capture()
+
+    def replay():
+        graph.launch(stream)
+
+    replay.keep = (x, y, out)  # the graph reads and writes these by address
+    return replay
+
+
 def _case(name, make, target=None, libs=LIBS):
     return Case(name, "overhead", make, "us", timer="wall", target=target, libs=libs)
 
@@ -86,4 +121,6 @@ CASES = [
     _case("reshape(25, 40) view", _reshape),
     _case("fused (x-y)*(x-y)", _fused, at_most(3.0), libs=CUPY_LIKE),
     _case("matmul 64x64 f32", _matmul64, at_most(6.0)),
+    _case("10 elementwise ops, eager", _ten_ops_eager),
+    _case("10 elementwise ops, one CUDA graph launch", _ten_ops_graph, libs=CUPY_LIKE),
 ]

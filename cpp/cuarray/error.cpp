@@ -36,6 +36,18 @@ void check_cuda(cudaError_t status, const char* call) {
     case cudaErrorInvalidPc:
       message += ". A kernel faulted; the CUDA context is now unusable and the process must be restarted";
       break;
+    case cudaErrorStreamCaptureUnsupported:
+    case cudaErrorStreamCaptureInvalidated:
+    case cudaErrorStreamCaptureMerge:
+    case cudaErrorStreamCaptureUnmatched:
+    case cudaErrorStreamCaptureUnjoined:
+    case cudaErrorStreamCaptureIsolation:
+    case cudaErrorStreamCaptureImplicit:
+    case cudaErrorCapturedEvent:
+      message +=
+          ". The operation cannot be captured into a CUDA graph and invalidated the capture in progress: "
+          "end it with Stream.end_capture()";
+      break;
     default:
       break;
   }

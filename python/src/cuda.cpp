@@ -1,9 +1,10 @@
-// Bindings for cuarray.cuda: devices, streams, events, the memory pools and pinned memory.
+// Bindings for cuarray.cuda: devices, streams, graphs, events, the memory pools and pinned memory.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/event.h"
+#include "cuarray/cuda/graph.h"
 #include "cuarray/cuda/memory_pool.h"
 #include "cuarray/cuda/pinned_memory.h"
 #include "cuarray/cuda/stream.h"
@@ -17,6 +18,7 @@ namespace cuarray::bind {
 namespace {
 
 using cuda::Event;
+using cuda::Graph;
 using cuda::MemoryPool;
 using cuda::PinnedBuffer;
 using cuda::Stream;
@@ -93,7 +95,16 @@ void init_cuda(py::module_& m) {
       .def_property_readonly("device", &Stream::device)
       .def_property_readonly("non_blocking", &Stream::non_blocking)
       .def("synchronize", &Stream::synchronize, release_gil())
-      .def_property_readonly("done", &Stream::done);
+      .def_property_readonly("done", &Stream::done)
+      .def(
+          "begin_capture", [](const StreamPtr& s, int mode) { cuda::begin_capture(s, cudaStreamCaptureMode(mode)); },
+          "mode"_a)
+      .def("end_capture", &cuda::end_capture)
+      .def_property_readonly("capturing", &Stream::capturing);
+  py::class_<Graph, std::shared_ptr<Graph>>(c, "Graph")
+      .def("launch", &Graph::launch, "stream"_a)
+      .def("upload", &Graph::upload, "stream"_a)
+      .def_property_readonly("device", &Graph::device);
   c.def("set_current_stream", &cuda::set_current_stream, "stream"_a);
   c.def("current_stream", [](int device) { return cuda::current_stream(device); }, "device"_a);
 

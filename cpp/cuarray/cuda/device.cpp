@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cuarray/cuda/graph.h"
 #include "cuarray/error.h"
 
 namespace cuarray::cuda {
@@ -86,6 +87,7 @@ std::pair<std::size_t, std::size_t> mem_info(int id) {
 }
 
 void synchronize_device(int id) {
+  check_device_not_capturing(id, "Device.synchronize");
   DeviceGuard guard(id);
   CUARRAY_CHECK_CUDA(cudaDeviceSynchronize());
 }

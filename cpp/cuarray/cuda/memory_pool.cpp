@@ -1,5 +1,6 @@
 #include "cuarray/cuda/memory_pool.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "cuarray/cuda/device.h"
+#include "cuarray/cuda/graph.h"
 #include "cuarray/error.h"
 
 namespace cuarray::cuda {
@@ -68,6 +70,11 @@ struct Bin {
   std::shared_ptr<Stream> stream;
   std::vector<void*> blocks;
 };
+struct Deferred {
+  void* ptr;
+  std::size_t nbytes;
+  std::shared_ptr<Stream> stream;
+};
 
 }  // namespace
 
@@ -76,6 +83,7 @@ struct MemoryPool::Impl {
   cudaMemPool_t pool = nullptr;
   std::unordered_map<BinKey, Bin, BinKeyHash> cache;
   std::unordered_map<BinKey, Bin, BinKeyHash> zeroed;  // Note [Zeroed blocks]
+  std::vector<Deferred> deferred;  // freed on a capturing stream: released when its capture ends
   std::size_t used = 0;
   std::size_t cached = 0;
   std::size_t limit = 0;
@@ -94,7 +102,7 @@ struct MemoryPool::Impl {
 
 Buffer::~Buffer() {
   if (pool_) {
-    if (ptr_) pool_->release(ptr_, nbytes_, stream_);
+    if (ptr_) pool_->release(ptr_, nbytes_, stream_, capture_.get());
   } else if (release_) {
     release_();
   }
@@ -123,7 +131,9 @@ void MemoryPool::set_reclaim_hook(std::function<void()> hook) { reclaim_hook() =
 void* MemoryPool::try_allocate(std::size_t nbytes, const std::shared_ptr<Stream>& stream) {
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
-    if (void* p = impl_->take(impl_->cache, nbytes, stream.get())) return p;
+    // A capturing stream allocates in its graph, never from the cache (Note [Graph capture and the pool]).
+    if (!stream->capturing())
+      if (void* p = impl_->take(impl_->cache, nbytes, stream.get())) return p;
     if (impl_->limit && impl_->used + nbytes > impl_->limit) return nullptr;
   }
   DeviceGuard guard(device_);
@@ -143,9 +153,10 @@ std::shared_ptr<Buffer> MemoryPool::allocate(std::size_t nbytes, const std::shar
   if (nbytes == 0) return std::make_shared<Buffer>(nullptr, 0, device_, stream, this);
   std::size_t rounded = round_up(nbytes);
   if (rounded < nbytes) rounded = nbytes;  // overflow: let the device refuse it
+  std::shared_ptr<Capture> capture = stream->capturing() ? stream->capture() : nullptr;
   void* p = try_allocate(rounded, stream);
   if (!p) {
-    free_all_blocks();
+    if (!device_capturing(device_)) free_all_blocks();  // it waits for the device, which a capture forbids
     if (auto& hook = reclaim_hook()) hook();
     p = try_allocate(rounded, stream);
   }
@@ -157,7 +168,8 @@ std::shared_ptr<Buffer> MemoryPool::allocate(std::size_t nbytes, const std::shar
     msg += ").";
     throw OutOfMemory(static_cast<std::int64_t>(nbytes), static_cast<std::int64_t>(used), msg);
   }
-  return std::make_shared<Buffer>(p, rounded, device_, stream, this);
+  if (capture) capture->add(p);
+  return std::make_shared<Buffer>(p, rounded, device_, stream, this, std::move(capture));
 }
 
 void MemoryPool::set_zero_blocks(ZeroBlocks zero) { g_zero_blocks = zero; }
@@ -186,7 +198,7 @@ void* MemoryPool::take_zeroed(std::size_t nbytes, const std::shared_ptr<Stream>&
 
 std::shared_ptr<Buffer> MemoryPool::allocate_zeroed(std::size_t nbytes, const std::shared_ptr<Stream>& stream) {
   std::size_t rounded = round_up(nbytes);
-  if (nbytes == 0 || rounded > kMaxZeroedBlock || !g_zero_blocks) {
+  if (nbytes == 0 || rounded > kMaxZeroedBlock || !g_zero_blocks || stream->capturing()) {
     std::shared_ptr<Buffer> b = allocate(nbytes, stream);
     if (nbytes) {
       DeviceGuard guard(device_);
@@ -204,11 +216,15 @@ std::shared_ptr<Buffer> MemoryPool::allocate_zeroed(std::size_t nbytes, const st
   return std::make_shared<Buffer>(p, rounded, device_, stream, this);
 }
 
-void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<Stream>& stream) {
+void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<Stream>& stream, Capture* capture) {
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (!capture && stream->capturing()) {  // held back, still in use, until the capture ends
+      impl_->deferred.push_back({ptr, nbytes, stream});
+      return;
+    }
     impl_->used -= nbytes;
-    if (nbytes <= kMaxCachedBlock && impl_->cached + nbytes <= kMaxCachedBytes) {
+    if (!capture && nbytes <= kMaxCachedBlock && impl_->cached + nbytes <= kMaxCachedBytes) {
       Bin& bin = impl_->cache[BinKey{stream.get(), nbytes}];
       if (!bin.stream) bin.stream = stream;
       bin.blocks.push_back(ptr);
@@ -216,8 +232,24 @@ void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<St
       return;
     }
   }
+  if (capture) {
+    capture->release(ptr);
+    return;
+  }
   DeviceGuard guard(device_);
   if (cudaFreeAsync(ptr, stream->handle()) != cudaSuccess) cudaGetLastError();  // at exit the runtime may be gone
+}
+
+void MemoryPool::capture_ended(const Stream& stream) {
+  std::vector<Deferred> mine;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    auto& all = impl_->deferred;
+    auto rest = std::partition(all.begin(), all.end(), [&](const Deferred& d) { return d.stream.get() != &stream; });
+    mine.assign(std::make_move_iterator(rest), std::make_move_iterator(all.end()));
+    all.erase(rest, all.end());
+  }
+  for (Deferred& d : mine) release(d.ptr, d.nbytes, d.stream, nullptr);
 }
 
 void MemoryPool::flush_cache() {
@@ -236,6 +268,7 @@ void MemoryPool::flush_cache() {
 }
 
 void MemoryPool::free_all_blocks() {
+  check_device_not_capturing(device_, "MemoryPool.free_all_blocks");
   flush_cache();
   DeviceGuard guard(device_);
   // Trimming returns only memory whose frees have completed, so wait for them first.

@@ -9,13 +9,14 @@
 // CUDA call. Blocks leave the host cache through cudaFreeAsync on their own stream, so the CUDA pool sees
 // the correct ordering. Every Buffer keeps its Stream alive, so a stream handle is never reused while
 // memory ordered on it may still be in flight.
+// A capturing stream allocates and frees differently: Note [Graph capture and the pool] in graph.h.
 //
 // Note [Zeroed blocks]
 // zeros() of a small array would cost a memset launch (~2.5 us of host time) on top of its allocation. The
 // pool keeps, per (stream, size), a stock of small blocks that work on that stream has already zeroed: when
 // a stock runs dry, up to kZeroBatch blocks are taken at once and zeroed by one launch (the ZeroBlocks
 // function, set by the layer that owns kernels), so a small zeros() costs one allocation. Stocked blocks are
-// cached memory: free_all_blocks() returns them to the device.
+// cached memory: free_all_blocks() returns them to the device. A capturing stream takes the plain path.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -36,8 +37,14 @@ class MemoryPool;
 // then runs when the last owner drops it, and the pool is not involved.
 class Buffer {
  public:
-  Buffer(void* ptr, std::size_t nbytes, int device, std::shared_ptr<Stream> stream, MemoryPool* pool)
-      : ptr_(ptr), nbytes_(nbytes), device_(device), stream_(std::move(stream)), pool_(pool) {}
+  Buffer(void* ptr, std::size_t nbytes, int device, std::shared_ptr<Stream> stream, MemoryPool* pool,
+         std::shared_ptr<Capture> capture = nullptr)
+      : ptr_(ptr),
+        nbytes_(nbytes),
+        device_(device),
+        stream_(std::move(stream)),
+        pool_(pool),
+        capture_(std::move(capture)) {}
   Buffer(void* ptr, std::size_t nbytes, int device, std::function<void()> release)
       : ptr_(ptr), nbytes_(nbytes), device_(device), pool_(nullptr), release_(std::move(release)) {}
   ~Buffer();
@@ -53,8 +60,9 @@ class Buffer {
   std::size_t nbytes_;
   int device_;
   std::shared_ptr<Stream> stream_;
-  MemoryPool* pool_;              // null for external memory
-  std::function<void()> release_;  // external memory only
+  MemoryPool* pool_;                  // null for external memory
+  std::shared_ptr<Capture> capture_;  // the capture that allocated it in its graph, if any
+  std::function<void()> release_;     // external memory only
 };
 
 class MemoryPool {
@@ -78,6 +86,8 @@ class MemoryPool {
   void set_limit(std::size_t bytes);  // 0 = no limit
   std::size_t limit() const;
   int device() const { return device_; }
+  // Takes back the blocks freed on `stream` while it was capturing, now that the capture has ended.
+  void capture_ended(const Stream& stream);
 
   // Called when an allocation fails, before the retry (the bindings collect Python garbage there).
   static void set_reclaim_hook(std::function<void()> hook);
@@ -85,7 +95,7 @@ class MemoryPool {
  private:
   friend class Buffer;
   explicit MemoryPool(int device);
-  void release(void* ptr, std::size_t nbytes, const std::shared_ptr<Stream>& stream);
+  void release(void* ptr, std::size_t nbytes, const std::shared_ptr<Stream>& stream, Capture* capture);
   void flush_cache();
   void* try_allocate(std::size_t nbytes, const std::shared_ptr<Stream>& stream);
   void* take_zeroed(std::size_t nbytes, const std::shared_ptr<Stream>& stream);

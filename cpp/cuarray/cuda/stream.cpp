@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cuarray/cuda/device.h"
+#include "cuarray/cuda/graph.h"
 #include "cuarray/error.h"
 
 namespace cuarray::cuda {
@@ -40,11 +41,13 @@ Stream::~Stream() {
 }
 
 void Stream::synchronize() const {
+  check_not_capturing(*this, "Stream.synchronize");
   DeviceGuard guard(device_);
   CUARRAY_CHECK_CUDA(cudaStreamSynchronize(handle_));
 }
 
 bool Stream::done() const {
+  check_not_capturing(*this, "Stream.done");
   DeviceGuard guard(device_);
   cudaError_t status = cudaStreamQuery(handle_);
   if (status == cudaErrorNotReady) {
@@ -53,6 +56,17 @@ bool Stream::done() const {
   }
   check_cuda(status, "cudaStreamQuery");
   return true;
+}
+
+std::shared_ptr<Capture> Stream::capture() const {
+  std::lock_guard<std::mutex> lock(capture_mutex_);
+  return capture_;
+}
+
+void Stream::set_capture(std::shared_ptr<Capture> capture) {
+  std::lock_guard<std::mutex> lock(capture_mutex_);
+  capturing_.store(capture != nullptr, std::memory_order_release);
+  capture_ = std::move(capture);
 }
 
 const std::shared_ptr<Stream>& current_stream() { return current_stream(current_device()); }

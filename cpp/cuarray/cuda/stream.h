@@ -3,9 +3,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 
 namespace cuarray::cuda {
+
+class Capture;
 
 // A CUDA stream, or the legacy null stream of a device. Held by shared_ptr: every device allocation made
 // on a stream keeps it alive, so its handle is never reused by a new stream while memory ordered on it
@@ -26,6 +30,13 @@ class Stream {
   void synchronize() const;  // blocks until all work queued so far has finished
   bool done() const;         // true when no queued work is pending
 
+  // Whether a capture begun by begin_capture (graph.h) is in progress: one atomic load, cheap enough for
+  // every allocation and free to ask (Note [Graph capture and the pool] in graph.h).
+  bool capturing() const { return capturing_.load(std::memory_order_acquire); }
+  // The capture in progress, or null. Set only by begin_capture and end_capture.
+  std::shared_ptr<Capture> capture() const;
+  void set_capture(std::shared_ptr<Capture> capture);
+
  private:
   Stream(cudaStream_t handle, int device, bool owned, bool non_blocking)
       : handle_(handle), device_(device), owned_(owned), non_blocking_(non_blocking) {}
@@ -33,6 +44,9 @@ class Stream {
   int device_;
   bool owned_;
   bool non_blocking_;
+  mutable std::mutex capture_mutex_;
+  std::shared_ptr<Capture> capture_;
+  std::atomic<bool> capturing_{false};
 };
 
 // The calling thread's current stream on the current device (the null stream until set).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "cuarray/cuda/graph.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"
@@ -71,6 +72,7 @@ KernelSource index_bounds_source() {
 
 Array nonzero(const Array& a, NonzeroLayout layout) {
   check_same_device(a, "nonzero");
+  cuda::check_not_capturing(*cuda::current_stream(), "nonzero (also boolean-mask indexing, argwhere, compress)");
   const std::int64_t n = a.size();
   const std::int64_t nd = a.ndim();
   auto result = [&](std::int64_t count) {
@@ -121,6 +123,7 @@ std::vector<std::pair<std::int64_t, std::int64_t>> index_ranges(const std::vecto
     host[2 * k + 1] = INT64_MIN;
   }
   if (indices.empty()) return {};
+  cuda::check_not_capturing(*cuda::current_stream(), "The bounds check of device indices (mode='raise')");
   cudaStream_t stream = cuda::current_stream()->handle();
   Array result({static_cast<std::int64_t>(host.size())}, DType::Int64);
   CUARRAY_CHECK_CUDA(cudaMemcpyAsync(result.data(), host.data(), 8 * host.size(), cudaMemcpyHostToDevice, stream));

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "cuarray/cuda/graph.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"
@@ -91,6 +92,7 @@ Array histogram(const Array& a, const std::vector<double>& edges, DType bin_type
   bool float_weights = w && w->dtype() == DType::Float64;
   Array counts = zeros_of(bins, float_weights ? DType::Float64 : DType::Int64);
   if (n == 0) return counts;
+  cuda::check_not_capturing(*cuda::current_stream(), "histogram (it copies its bin edges from the host)");
   cudaStream_t stream = cuda::current_stream()->handle();
   Array edges_dev({bins + 1}, DType::Float64);
   CUARRAY_CHECK_CUDA(cudaMemcpyAsync(edges_dev.data(), edges.data(), 8 * edges.size(), cudaMemcpyHostToDevice, stream));

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cuarray/cuda/graph.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"
@@ -84,6 +85,7 @@ void Infos::snapshot() {
 
 void Infos::check(const char* routine, const char* message) const {
   if (count_ == 0) return;
+  cuda::check_not_capturing(*cuda::current_stream(), std::string("Checking the result of ") + routine + " (linalg)");
   std::vector<int> host(count_);
   if (host_) {
     taken_->synchronize();

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cuarray/cuda/graph.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"
@@ -60,6 +61,7 @@ void radix_sort(const Array& keys, const Array* sorted, const Array* order, std:
   const int passes = radix_digits(t);
   const std::int64_t tiles_per_row = (n + radix_tile(t) - 1) / radix_tile(t), tiles = rows * tiles_per_row;
   if (tiles > INT32_MAX) throw ValueError("sort: the array is too large");
+  cuda::check_not_capturing(*cuda::current_stream(), "Sorting rows of more than 2048 elements (a radix sort)");
   cudaStream_t stream = cuda::current_stream()->handle();
 
   // Digit counts of every pass in one read, then their exclusive scans and which passes matter.

@@ -9,6 +9,7 @@
 
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/event.h"
+#include "cuarray/cuda/graph.h"
 #include "cuarray/cuda/pinned_memory.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
@@ -149,6 +150,8 @@ void copy_from_host(const Array& dst, const void* src) {
   std::size_t n = static_cast<std::size_t>(dst.nbytes());
   if (n == 0) return;
   check_same_device(dst, "copy_from_host");
+  // A graph would copy from host memory that changes after the capture (the staging slots, the caller's).
+  cuda::check_not_capturing(*cuda::current_stream(), "A host-to-device copy (asarray, ndarray.set, ...)");
   cudaStream_t stream = cuda::current_stream()->handle();
   char* d = dst.data();
   if (is_pinned(src, n)) {
@@ -170,6 +173,7 @@ void copy_to_host(void* dst, const Array& src) {
   std::size_t n = static_cast<std::size_t>(src.nbytes());
   if (n == 0) return;
   check_same_device(src, "copy_to_host");
+  cuda::check_not_capturing(*cuda::current_stream(), "A device-to-host copy (ndarray.get, asnumpy, item, float, ...)");
   cudaStream_t stream = cuda::current_stream()->handle();
   const char* s = src.data();
   if (is_pinned(dst, n)) {

@@ -4,6 +4,7 @@ from cuarray import _core
 from cuarray._errors import CUDARuntimeError, OutOfMemoryError
 from cuarray.cuda import compiler, memory, runtime
 from cuarray.cuda.device import Device
+from cuarray.cuda.graph import Graph
 from cuarray.cuda.memory import (
     MemoryPool,
     PinnedMemoryPool,
@@ -19,6 +20,6 @@ def is_available():
     return _core.cuda.is_available()
 
 
-__all__ = ["CUDARuntimeError", "OutOfMemoryError", "Device", "Stream", "Event", "MemoryPool", "PinnedMemoryPool",
+__all__ = ["CUDARuntimeError", "OutOfMemoryError", "Device", "Stream", "Event", "Graph", "MemoryPool", "PinnedMemoryPool",
            "alloc_pinned_memory", "get_default_memory_pool", "get_default_pinned_memory_pool",
            "get_current_stream", "get_elapsed_time", "is_available", "runtime", "memory", "compiler"]

@@ -6,7 +6,13 @@ from cuarray._errors import CUDARuntimeError
 _cuda = _core.cuda
 
 __all__ = ["CUDARuntimeError", "getDeviceCount", "getDevice", "setDevice", "getDeviceProperties",
-           "driverGetVersion", "runtimeGetVersion", "deviceSynchronize", "memGetInfo"]
+           "driverGetVersion", "runtimeGetVersion", "deviceSynchronize", "memGetInfo",
+           "streamCaptureModeGlobal", "streamCaptureModeThreadLocal", "streamCaptureModeRelaxed"]
+
+# cudaStreamCaptureMode, for Stream.begin_capture(mode=...)
+streamCaptureModeGlobal = 0
+streamCaptureModeThreadLocal = 1
+streamCaptureModeRelaxed = 2
 
 
 def getDeviceCount():

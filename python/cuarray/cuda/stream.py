@@ -3,6 +3,7 @@
 import threading
 
 from cuarray import _core
+from cuarray.cuda import runtime
 
 _cuda = _core.cuda
 _local = threading.local()
@@ -66,6 +67,32 @@ class Stream:
     def wait_event(self, event):
         """Makes later work on this stream wait for `event`."""
         _cuda.stream_wait_event(self._handle(), event._core)
+
+    def begin_capture(self, mode=None):
+        """Starts recording the work queued on this stream into a CUDA graph, returned by end_capture.
+
+        While capturing, nothing runs: arrays created meanwhile get their memory from the graph, usable once it
+        has been launched (never, if the capture fails). Operations that wait for the device or use host memory
+        (``get``, ``float(x)``, ``nonzero``, bounds checks of device indices, ``synchronize``) raise
+        CUDARuntimeError and end the capture. `mode` is a ``runtime.streamCaptureMode*`` value; the default is
+        ``streamCaptureModeRelaxed``, as in CuPy (Note [Capture mode] in cpp/cuarray/cuda/graph.h). The legacy
+        null stream cannot be captured.
+        """
+        if mode is None:
+            mode = runtime.streamCaptureModeRelaxed
+        if mode not in (0, 1, 2):
+            raise ValueError(f"mode must be a cuda.runtime.streamCaptureMode* value (0, 1 or 2), got {mode!r}")
+        self._handle().begin_capture(int(mode))
+
+    def end_capture(self):
+        """Ends the capture begun on this stream and returns the captured work as a Graph."""
+        from cuarray.cuda.graph import Graph
+
+        return Graph._from_core(self._handle().end_capture())
+
+    def is_capturing(self):
+        """True between begin_capture and end_capture."""
+        return self._handle().capturing
 
     def __eq__(self, other):
         return isinstance(other, Stream) and self.ptr == other.ptr and (self.ptr != 0 or self is other)

@@ -1,0 +1,213 @@
+#include "cuarray/cuda/graph.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+
+#include "cuarray/cuda/device.h"
+#include "cuarray/cuda/event.h"
+#include "cuarray/cuda/memory_pool.h"
+#include "cuarray/error.h"
+
+namespace cuarray::cuda {
+
+namespace {
+
+constexpr int kMaxDevices = 64;
+
+// The streams capturing on each device, for the operations that wait for a whole device.
+std::mutex registry_mutex;
+std::vector<std::shared_ptr<Stream>> registry[kMaxDevices];
+
+std::string stream_name(const Stream& stream) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%#llx",
+                static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(stream.handle())));
+  return std::string("stream ") + buf;
+}
+
+// The capture on `stream` is over (ended or discarded): the stream allocates and frees as usual again.
+void stop(const std::shared_ptr<Stream>& stream) {
+  stream->set_capture(nullptr);
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    auto& streams = registry[stream->device()];
+    streams.erase(std::remove(streams.begin(), streams.end(), stream), streams.end());
+  }
+  MemoryPool::of(stream->device()).capture_ended(*stream);
+}
+
+[[noreturn]] void refuse(const std::vector<std::shared_ptr<Stream>>& streams, const std::string& operation) {
+  bool ended = true;
+  for (const auto& s : streams) ended = discard_capture(s) && ended;
+  throw CudaError(operation, cudaErrorStreamCaptureUnsupported,
+                  operation + " cannot run while " + stream_name(*streams.front()) +
+                      " is capturing a CUDA graph: it waits for the device or uses host memory, which a graph cannot "
+                      "record. " +
+                      (ended ? "The capture was ended and the work captured so far discarded."
+                             : "End the capture with Stream.end_capture() on the thread that began it."));
+}
+
+}  // namespace
+
+void Capture::add(void* ptr) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  blocks_.push_back({ptr, true, false});
+}
+
+void Capture::release(void* ptr) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = std::find_if(blocks_.begin(), blocks_.end(), [&](const Block& b) { return b.ptr == ptr; });
+  if (it == blocks_.end()) return;
+  if (state_ == State::Capturing) {
+    DeviceGuard guard(stream_->device());
+    // A free node. It fails, harmlessly, where an error has already invalidated the capture.
+    if (cudaFreeAsync(ptr, stream_->handle()) != cudaSuccess) cudaGetLastError();
+    blocks_.erase(it);
+    return;
+  }
+  if (it->live) free_block(*it);
+  if (state_ == State::Finished)
+    blocks_.erase(it);
+  else
+    it->owned = false;  // a later launch recreates it: the Graph frees it when it dies
+}
+
+void Capture::free_block(Block& block) {
+  DeviceGuard guard(stream_->device());
+  if (cudaFreeAsync(block.ptr, last_launch_->handle()) != cudaSuccess) cudaGetLastError();  // at exit
+  block.live = false;
+}
+
+void Capture::finish() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  state_ = State::Finished;
+  for (Block& b : blocks_)
+    if (!b.owned && b.live) free_block(b);
+  blocks_.erase(std::remove_if(blocks_.begin(), blocks_.end(), [](const Block& b) { return !b.owned; }), blocks_.end());
+}
+
+Graph::~Graph() {
+  capture_->finish();
+  // Errors at exit are not worth reporting; an executable still running is freed when it completes.
+  cudaGraphExecDestroy(exec_);
+  cudaGraphDestroy(graph_);
+}
+
+void Graph::check_stream(const Stream& stream, const char* method) const {
+  if (stream.device() != device_)
+    throw CudaError(method, cudaErrorInvalidDevice,
+                    std::string(method) + ": the graph was captured on device " + std::to_string(device_) +
+                        " and cannot run on a stream of device " + std::to_string(stream.device()));
+  if (stream.capturing())
+    throw CudaError(method, cudaErrorStreamCaptureUnsupported,
+                    std::string(method) + ": " + stream_name(stream) +
+                        " is capturing; a graph cannot be launched into another capture");
+}
+
+void Graph::launch(const std::shared_ptr<Stream>& stream) {
+  check_stream(*stream, "Graph.launch");
+  DeviceGuard guard(device_);
+  std::lock_guard<std::mutex> lock(capture_->mutex_);
+  std::shared_ptr<Stream>& last = capture_->last_launch_;
+  if (last && last != stream) stream_wait_stream(stream->handle(), last->handle());
+  CUARRAY_CHECK_CUDA(cudaGraphLaunch(exec_, stream->handle()));
+  last = stream;
+  for (auto& b : capture_->blocks_) b.live = true;
+}
+
+void Graph::upload(const std::shared_ptr<Stream>& stream) {
+  check_stream(*stream, "Graph.upload");
+  DeviceGuard guard(device_);
+  CUARRAY_CHECK_CUDA(cudaGraphUpload(exec_, stream->handle()));
+}
+
+void begin_capture(const std::shared_ptr<Stream>& stream, cudaStreamCaptureMode mode) {
+  if (!stream->handle())
+    throw CudaError("cudaStreamBeginCapture", cudaErrorStreamCaptureUnsupported,
+                    "Stream.begin_capture: the legacy null stream (Stream.null) cannot be captured; capture on a "
+                    "stream of your own, such as cuarray.cuda.Stream(non_blocking=True)");
+  if (stream->capturing())
+    throw CudaError("cudaStreamBeginCapture", cudaErrorIllegalState,
+                    "Stream.begin_capture: " + stream_name(*stream) + " is already capturing; call end_capture first");
+  DeviceGuard guard(stream->device());
+  CUARRAY_CHECK_CUDA(cudaStreamBeginCapture(stream->handle(), mode));
+  stream->set_capture(std::make_shared<Capture>(stream));
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  registry[stream->device()].push_back(stream);
+}
+
+std::shared_ptr<Graph> end_capture(const std::shared_ptr<Stream>& stream) {
+  std::shared_ptr<Capture> capture = stream->capture();
+  if (!capture)
+    throw CudaError("cudaStreamEndCapture", cudaErrorIllegalState,
+                    "Stream.end_capture: " + stream_name(*stream) + " is not capturing; call begin_capture first");
+  DeviceGuard guard(stream->device());
+  cudaGraph_t graph = nullptr;
+  cudaError_t status;
+  {
+    // Under the capture's lock, so that no Buffer frees into a capture that has just ended.
+    std::lock_guard<std::mutex> lock(capture->mutex_);
+    status = cudaStreamEndCapture(stream->handle(), &graph);
+    if (status == cudaErrorStreamCaptureWrongThread) check_cuda(status, "cudaStreamEndCapture");  // still capturing
+    capture->state_ = Capture::State::Launchable;
+  }
+  stop(stream);
+  if (status != cudaSuccess || !graph) {
+    cudaGetLastError();
+    capture->finish();
+    throw CudaError("cudaStreamEndCapture", status,
+                    "Stream.end_capture: an operation that cannot be captured invalidated the capture (" +
+                        std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status) +
+                        "); the capture has ended and its work was discarded");
+  }
+  cudaGraphExec_t exec = nullptr;
+  status = cudaGraphInstantiateWithFlags(&exec, graph, cudaGraphInstantiateFlagAutoFreeOnLaunch);
+  if (status != cudaSuccess) {
+    cudaGraphDestroy(graph);
+    capture->finish();
+    check_cuda(status, "cudaGraphInstantiateWithFlags");
+  }
+  return std::make_shared<Graph>(graph, exec, stream->device(), std::move(capture));
+}
+
+bool discard_capture(const std::shared_ptr<Stream>& stream) {
+  std::shared_ptr<Capture> capture = stream->capture();
+  if (!capture) return true;
+  DeviceGuard guard(stream->device());
+  cudaGraph_t graph = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(capture->mutex_);
+    if (cudaStreamEndCapture(stream->handle(), &graph) == cudaErrorStreamCaptureWrongThread) {
+      cudaGetLastError();
+      return false;
+    }
+    cudaGetLastError();
+    capture->state_ = Capture::State::Finished;
+  }
+  if (graph) cudaGraphDestroy(graph);
+  stop(stream);
+  capture->finish();
+  return true;
+}
+
+void check_not_capturing(const Stream& stream, const std::string& operation) {
+  if (!stream.capturing()) return;
+  if (std::shared_ptr<Capture> capture = stream.capture()) refuse({capture->stream_}, operation);
+}
+
+void check_device_not_capturing(int device, const std::string& operation) {
+  std::vector<std::shared_ptr<Stream>> streams;
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    streams = registry[device];
+  }
+  if (!streams.empty()) refuse(streams, operation);
+}
+
+bool device_capturing(int device) {
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  return !registry[device].empty();
+}
+
+}  // namespace cuarray::cuda

@@ -1,0 +1,123 @@
+// CUDA graphs made by stream capture, as CuPy offers them: Stream.begin_capture / end_capture -> Graph.launch.
+//
+// Note [Graph capture and the pool]
+// While a stream captures, the work queued on it is recorded into a graph instead of running; a Graph then
+// replays it with one launch. The pool (memory_pool.h) keeps to the programming guide's rules for graph memory
+// nodes:
+// - On a capturing stream, allocations skip the host cache and call cudaMallocAsync, which the capture records
+//   as an allocation node. Its address is fixed for the graph's life, but the memory exists only from the
+//   moment a launch reaches the node: an array made during a capture holds data once the graph has been
+//   launched (the latest launch's values), and must not be used before.
+// - A Buffer that dies while its capture is in progress is freed with cudaFreeAsync on the capturing stream:
+//   a free node, after which the graph may give the memory to later allocations of the same launch.
+// - A block allocated before the capture and freed on the capturing stream cannot be freed there (a captured
+//   free must name a graph allocation), nor be sure of a place in the size-capped cache: its release waits for
+//   the end of the capture (counted as used until then), then goes through the cache as usual.
+// - Graphs are instantiated with cudaGraphInstantiateFlagAutoFreeOnLaunch: a relaunch first frees what the
+//   previous launch left allocated, so outputs still alive do not keep the graph from running again.
+// - A graph allocation that outlives its capture never enters the host cache. When its Buffer dies it is
+//   freed with cudaFreeAsync on the stream of the graph's last launch, ordered after it, if a launch made it
+//   exist; if the graph never ran, there is nothing to free. Destroying a graph does not free its allocations,
+//   so the Graph frees, when it dies, those a launch recreated after their Buffer was gone.
+// - A launch on another stream than the previous one first waits for that stream, so that frees ordered
+//   there come before the relaunch that recreates the memory.
+// Captured work names arrays by address: arrays made before the capture that it reads or writes must stay
+// alive as long as the graph may run, as in CUDA and CuPy. Only the stream that began the capture is known to
+// capture; work forked to other streams through events is not supported.
+//
+// Note [Capture mode]
+// begin_capture defaults to cudaStreamCaptureModeRelaxed, as CuPy does. The first use of a kernel during a
+// capture compiles and loads it (NVRTC, cudaLibraryLoadData) and a transfer may allocate pinned staging:
+// calls that the global and thread-local modes refuse while a capture runs ("potentially unsafe API calls").
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cuarray/cuda/stream.h"
+
+namespace cuarray::cuda {
+
+class Graph;
+
+// One capture: the graph allocations it made, and where its graph last ran. Shared by the capturing stream
+// (while capturing), the Graph and every Buffer it allocated, so whichever dies last frees what is left.
+class Capture {
+ public:
+  explicit Capture(std::shared_ptr<Stream> stream) : stream_(std::move(stream)) {}
+  Capture(const Capture&) = delete;
+  Capture& operator=(const Capture&) = delete;
+
+  // Records a graph allocation made by cudaMallocAsync on the capturing stream.
+  void add(void* ptr);
+  // The Buffer that owned `ptr` died (Note [Graph capture and the pool]).
+  void release(void* ptr);
+
+ private:
+  friend class Graph;
+  friend std::shared_ptr<Graph> end_capture(const std::shared_ptr<Stream>& stream);
+  friend bool discard_capture(const std::shared_ptr<Stream>& stream);
+  friend void check_not_capturing(const Stream& stream, const std::string& operation);
+
+  enum class State { Capturing, Launchable, Finished };
+  struct Block {
+    void* ptr;
+    bool owned;  // a Buffer still holds it
+    bool live;   // a launch created it and nothing has freed it since
+  };
+  void free_block(Block& block);  // cudaFreeAsync after the last launch; mutex_ held
+  void finish();                  // no launch will come: frees what no Buffer holds
+
+  std::mutex mutex_;
+  State state_ = State::Capturing;
+  std::vector<Block> blocks_;
+  std::shared_ptr<Stream> stream_;       // the capturing stream
+  std::shared_ptr<Stream> last_launch_;  // where the graph last ran
+};
+
+// An instantiated graph. Destroyed (graph and executable) when the last owner drops it.
+class Graph {
+ public:
+  Graph(cudaGraph_t graph, cudaGraphExec_t exec, int device, std::shared_ptr<Capture> capture)
+      : graph_(graph), exec_(exec), device_(device), capture_(std::move(capture)) {}
+  ~Graph();
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  // Runs the captured work on `stream`, which must belong to the graph's device and not be capturing.
+  void launch(const std::shared_ptr<Stream>& stream);
+  // Prepares the launch on `stream` (maps the graph's memory) without running anything.
+  void upload(const std::shared_ptr<Stream>& stream);
+  int device() const { return device_; }
+
+ private:
+  void check_stream(const Stream& stream, const char* method) const;
+  cudaGraph_t graph_;
+  cudaGraphExec_t exec_;
+  int device_;
+  std::shared_ptr<Capture> capture_;
+};
+
+// Starts recording the work queued on `stream` (not the legacy null stream) into a graph.
+void begin_capture(const std::shared_ptr<Stream>& stream, cudaStreamCaptureMode mode);
+// Ends the capture begun on `stream` and instantiates its graph. Throws CudaError if the stream is not
+// capturing, or if an operation invalidated the capture (the capture is over either way).
+std::shared_ptr<Graph> end_capture(const std::shared_ptr<Stream>& stream);
+// Ends the capture on `stream` and drops the work captured so far (the error path of check_not_capturing).
+// False if CUDA refused to end it (a global or thread-local capture, from another thread).
+bool discard_capture(const std::shared_ptr<Stream>& stream);
+
+// Throws CudaError (cudaErrorStreamCaptureUnsupported) naming `operation` if `stream` is capturing: the
+// operation waits for the device or uses host memory, which a graph cannot record. The capture is discarded
+// first, so the stream is usable again.
+void check_not_capturing(const Stream& stream, const std::string& operation);
+// The same for an operation that waits for every stream of `device`.
+void check_device_not_capturing(int device, const std::string& operation);
+// Whether some stream of `device` is capturing.
+bool device_capturing(int device);
+
+}  // namespace cuarray::cuda
