@@ -57,9 +57,38 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
     return out
 
 
-def asarray(a, dtype=None, order=None):
-    """`a` itself when it already is a device array of that dtype on the current device, else a copy."""
-    return array(a, dtype=dtype, copy=False, order="K" if order is None else order)
+_NO_COPY = "Unable to avoid copy while creating an array as requested."
+
+
+def asarray(a, dtype=None, order=None, *, device=None, copy=None):
+    """`a` itself when it already is a device array of that dtype on the current device, else a copy.
+    ``device`` (a cuarray.cuda.Device or number): the device to put it on instead of the current one.
+    ``copy``: True always copies; False never does, raising ValueError where a copy would be needed (host data,
+    another dtype or device); None copies when needed."""
+    order = "K" if order is None else order
+    if copy is False:
+        return _asarray_no_copy(a, dtype, order, device)
+    if device is None:
+        return array(a, dtype=dtype, copy=bool(copy), order=order)
+    target = _interop._target_device(device)
+    with target:
+        out = array(a, dtype=dtype, copy=bool(copy), order=order)
+    return out.to_device(target)  # another library's array stays a view on its own device in array()
+
+
+def _asarray_no_copy(a, dtype, order, device):
+    if isinstance(a, ndarray):
+        source = a
+    else:
+        source = None if isinstance(a, _NOT_FOREIGN) else _interop._device_view(a)
+        if source is None:
+            raise ValueError(_NO_COPY + " The data are in host memory.")
+    target = source.device if device is None else _interop._target_device(device)
+    with target:
+        out = array(source, dtype=dtype, copy=False, order=order)
+    if out is not source and (out._ptr != source._ptr or out._device_id != source._device_id):
+        raise ValueError(_NO_COPY)
+    return out
 
 
 def asnumpy(a, stream=None, order="C", out=None):
