@@ -67,7 +67,7 @@ def test_version_and_dtype_names():
 
 # NumPy's functions that cuarray now has: NumPy's __array_function__ / __array_ufunc__ dispatch finds each by its
 # module and name (python/cuarray/_ndarray.py).
-DISPATCHED = [np.cross, np.astype, np.concat, np.permute_dims, np.matrix_transpose, np.unstack,
+DISPATCHED = [np.pad, np.rollaxis, np.cross, np.astype, np.concat, np.permute_dims, np.matrix_transpose, np.unstack,
               np.unique_values, np.unique_counts, np.unique_inverse, np.unique_all, np.isdtype, np.median, np.nanmedian,
               np.percentile, np.quantile, np.cov, np.corrcoef, np.linalg.matrix_norm,
               np.linalg.vector_norm, np.linalg.svdvals, np.linalg.outer, np.linalg.diagonal, np.linalg.cross,

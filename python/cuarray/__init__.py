@@ -34,6 +34,7 @@ from cuarray._indexing import *  # noqa: E402,F401,F403
 from cuarray._sorting import *  # noqa: E402,F401,F403
 from cuarray._histogram import *  # noqa: E402,F401,F403
 from cuarray._interop import *  # noqa: E402,F401,F403
+from cuarray._pad import *  # noqa: E402,F401,F403
 from cuarray._statistics import *  # noqa: E402,F401,F403
 from cuarray._array_api import *  # noqa: E402,F401,F403
 from cuarray.cuda.memory import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401

@@ -1,13 +1,13 @@
 """Shape and layout functions: reshape, ravel, transpose (permute_dims), matrix_transpose, swapaxes, moveaxis,
-squeeze, expand_dims, broadcasting, astype, copyto."""
+rollaxis, squeeze, expand_dims, broadcasting, astype, copyto."""
 
 import numpy
 
 from cuarray import _core
 from cuarray._ndarray import ndarray
 
-__all__ = ["reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis", "squeeze",
-           "expand_dims", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "astype", "copyto",
+__all__ = ["reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis", "rollaxis",
+           "squeeze", "expand_dims", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "astype", "copyto",
            "shape", "ndim", "size"]
 
 
@@ -63,6 +63,24 @@ def moveaxis(a, source, destination):
     for d, s in sorted(zip(dest, order)):
         rest.insert(d, s)
     return a.transpose(rest)
+
+
+def rollaxis(a, axis, start=0):
+    """`a` with `axis` moved to before position `start` (moveaxis is the clearer spelling)."""
+    a = _check(a, "rollaxis")
+    n = a.ndim
+    axis = numpy.lib.array_utils.normalize_axis_index(axis, n)
+    if start < 0:
+        start += n
+    if not 0 <= start < n + 1:
+        raise numpy.exceptions.AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return a[...]
+    order = [d for d in range(n) if d != axis]
+    order.insert(start, axis)
+    return a.transpose(order)
 
 
 def squeeze(a, axis=None):
