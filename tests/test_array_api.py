@@ -69,7 +69,8 @@ def test_version_and_dtype_names():
 # module and name (python/cuarray/_ndarray.py).
 DISPATCHED = [np.pad, np.rollaxis, np.cross, np.astype, np.concat, np.permute_dims, np.matrix_transpose, np.unstack,
               np.unique_values, np.unique_counts, np.unique_inverse, np.unique_all, np.isdtype, np.median, np.nanmedian,
-              np.percentile, np.quantile, np.cov, np.corrcoef, np.linalg.matrix_norm,
+              np.percentile, np.quantile, np.cov, np.corrcoef, np.digitize, np.unravel_index, np.ravel_multi_index,
+              np.select, np.extract, np.interp, np.copy, np.logspace, np.tri, np.diagflat, np.linalg.matrix_norm,
               np.linalg.vector_norm, np.linalg.svdvals, np.linalg.outer, np.linalg.diagonal, np.linalg.cross,
               np.linalg.trace, np.linalg.matrix_transpose, np.linalg.vecdot, np.linalg.multi_dot, np.linalg.cond]
 

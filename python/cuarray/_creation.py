@@ -1,4 +1,4 @@
-"""Array creation: empty, zeros, ones, full, their *_like forms, arange, linspace, eye, identity.
+"""Array creation: empty, zeros, ones, full, their *_like forms, arange, linspace, logspace, eye, identity.
 
 Each takes the array API's ``device=`` (a cuarray.cuda.Device or device number): the array is made there
 instead of on the current device.
@@ -14,7 +14,7 @@ from cuarray._interop import _target_device
 from cuarray._ndarray import ndarray
 
 __all__ = ["empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "arange",
-           "linspace", "eye", "identity"]
+           "linspace", "logspace", "eye", "identity"]
 
 
 def _made_on(device, make, *args):
@@ -133,6 +133,14 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         step = (stop - start) / div if div > 0 else numpy.nan
         return out, computed.type(step)
     return out
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """base ** linspace(start, stop, num, endpoint): numbers spaced evenly on a log scale."""
+    from cuarray import _ufuncs
+
+    y = _ufuncs.power(numpy.asarray(base)[()], linspace(start, stop, num, endpoint))
+    return y if dtype is None else y.astype(dtype, copy=False)
 
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None):

@@ -1,6 +1,6 @@
 """Joining, splitting and rearranging arrays (NumPy's names), built from views and device copies:
 concatenate (concat), stack, vstack, hstack, dstack, column_stack, atleast_1d/2d/3d, split, array_split,
-unstack, flip, fliplr, flipud, roll, rot90, tile, repeat, diag, tril, triu, meshgrid, indices."""
+unstack, flip, fliplr, flipud, roll, rot90, tile, repeat, diag, diagflat, tri, tril, triu, meshgrid, indices."""
 
 import operator
 
@@ -15,7 +15,7 @@ from cuarray._transfer import asarray
 
 __all__ = ["concatenate", "concat", "stack", "vstack", "hstack", "dstack", "column_stack", "atleast_1d",
            "atleast_2d", "atleast_3d", "split", "array_split", "unstack", "flip", "fliplr", "flipud", "roll", "rot90", "tile", "repeat",
-           "diag", "tril", "triu", "meshgrid", "indices"]
+           "diag", "diagflat", "tri", "tril", "triu", "meshgrid", "indices"]
 
 
 def _arrays(arrays, name):
@@ -269,6 +269,18 @@ def diag(v, k=0):
     if v.ndim == 2:
         return v.diagonal(k).copy()
     raise ValueError("Input must be 1- or 2-d.")
+
+
+def diagflat(v, k=0):
+    """A 2-D array with the flattened `v` on its k-th diagonal, zeros elsewhere."""
+    return diag(_arrays([v], "diagflat")[0].ravel(), k)
+
+
+def tri(N, M=None, k=0, dtype=float):
+    """An N x M array with ones at and below the k-th diagonal, zeros above."""
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    return _tri_mask((N, M), operator.index(k), True).astype(dtype, copy=False)
 
 
 def _tri_mask(shape, k, lower):

@@ -1,11 +1,11 @@
-"""Moving data between the host and devices: array, asarray, asnumpy, ascontiguousarray, asfortranarray."""
+"""Moving data between the host and devices: array, asarray, copy, asnumpy, ascontiguousarray, asfortranarray."""
 
 import numpy
 
 from cuarray import _core, _interop
 from cuarray._ndarray import ndarray
 
-__all__ = ["array", "asarray", "asnumpy", "ascontiguousarray", "asfortranarray"]
+__all__ = ["array", "asarray", "copy", "asnumpy", "ascontiguousarray", "asfortranarray"]
 
 
 def _to_current_device(a):
@@ -89,6 +89,11 @@ def _asarray_no_copy(a, dtype, order, device):
     if out is not source and (out._ptr != source._ptr or out._device_id != source._device_id):
         raise ValueError(_NO_COPY)
     return out
+
+
+def copy(a, order="K", subok=False):
+    """A new device array with the values of `a` (on the current device)."""
+    return array(a, copy=True, order=order)
 
 
 def asnumpy(a, stream=None, order="C", out=None):
