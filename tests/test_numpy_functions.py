@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from conftest import ALL_DTYPES, assert_same, dtype_id, make_data, make_pair
 
-pytestmark = pytest.mark.gpu
+gpu = pytest.mark.gpu
 
 
 def _same_error(call, *args):
@@ -18,6 +18,7 @@ def _same_error(call, *args):
     assert str(got.value) == str(want.value)
 
 
+@gpu
 @pytest.mark.parametrize("layout", ["c2d", "f2d", "negative", "0d", "empty"])
 def test_copy(layout):
     x, a = make_pair(layout, np.float32)
@@ -29,6 +30,7 @@ def test_copy(layout):
     assert_same(np.copy(x), np.copy(a))
 
 
+@gpu
 @pytest.mark.parametrize("args", [(0, 2, 5), (1, -1, 4), (0, 3, 4, False), (2, 3, 6, True, 2.0), (0, 1, 0)], ids=str)
 def test_logspace(args):
     np.testing.assert_allclose(cp.logspace(*args).get(), np.logspace(*args), rtol=1e-13)
@@ -36,12 +38,14 @@ def test_logspace(args):
     assert_same(cp.logspace(0, 2, 3, dtype=np.int32), np.logspace(0, 2, 3, dtype=np.int32))
 
 
+@gpu
 @pytest.mark.parametrize("N,M,k", [(3, None, 0), (3, 5, 1), (4, 2, -1), (0, 3, 0), (3, 3, -5)])
 def test_tri(N, M, k):
     assert_same(cp.tri(N, M, k), np.tri(N, M, k))
     assert_same(cp.tri(N, M, k, dtype=np.int8), np.tri(N, M, k, dtype=np.int8))
 
 
+@gpu
 @pytest.mark.parametrize("k", [-2, 0, 1])
 def test_diagflat(k):
     x, a = make_pair("f2d", np.int16)
@@ -49,6 +53,7 @@ def test_diagflat(k):
     assert_same(cp.diagflat([1, 2], k), np.diagflat([1, 2], k))
 
 
+@gpu
 @pytest.mark.parametrize("dtype", ["int32", "float32", "float64"])
 @pytest.mark.parametrize("right", [False, True])
 @pytest.mark.parametrize("bins", [[-10, 0, 5, 20], [20, 5, 0, -10], [1, 1, 2], [3], [], [2, 2, 2]], ids=str)
@@ -58,6 +63,7 @@ def test_digitize(dtype, right, bins):
     assert_same(cp.digitize(cp.asarray(a), cp.asarray(b), right=right), np.digitize(a, b, right=right))
 
 
+@gpu
 def test_digitize_errors_are_numpys():
     a = np.arange(4.0)
     _same_error(lambda xp, x, b: xp.digitize(x, b), a, np.array([1.0, 3.0, 2.0]))
@@ -66,6 +72,7 @@ def test_digitize_errors_are_numpys():
     _same_error(lambda xp, x, b: xp.digitize(x, b), a.astype(complex), np.array([1.0, 2.0]))
 
 
+@gpu
 @pytest.mark.parametrize("order", ["C", "F"])
 @pytest.mark.parametrize("shape", [(3, 4), (2, 3, 4), (7,), 12])
 def test_unravel_index(order, shape):
@@ -79,6 +86,7 @@ def test_unravel_index(order, shape):
             assert_same(g, np.asarray(w, dtype=np.int64))
 
 
+@gpu
 def test_unravel_index_errors_are_numpys():
     for bad in ([6], [-1], [2, 6, 1]):
         _same_error(lambda xp, i: xp.unravel_index(i, (2, 3)), np.array(bad))
@@ -88,6 +96,7 @@ def test_unravel_index_errors_are_numpys():
         cp.unravel_index(cp.asarray([1]), (2, 3), order="K")
 
 
+@gpu
 @pytest.mark.parametrize("order", ["C", "F"])
 @pytest.mark.parametrize("mode", ["raise", "wrap", "clip", ("wrap", "clip", "raise")], ids=str)
 def test_ravel_multi_index(order, mode):
@@ -103,6 +112,7 @@ def test_ravel_multi_index(order, mode):
                 np.ravel_multi_index((coords[0], coords[1], 2), dims, mode=mode, order=order))
 
 
+@gpu
 def test_ravel_multi_index_errors_are_numpys():
     _same_error(lambda xp, i, j: xp.ravel_multi_index((i, j), (2, 3)), np.array([1, 2]), np.array([0, 4]))
     _same_error(lambda xp, i, j: xp.ravel_multi_index((i, j), (2, 3)), np.array([-1]), np.array([0]))
@@ -111,6 +121,7 @@ def test_ravel_multi_index_errors_are_numpys():
     _same_error(lambda xp, i, j: xp.ravel_multi_index((i, j), (2, 3)), np.array([1.0]), np.array([0]))
 
 
+@gpu
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
 def test_select(dtype):
     a = make_data((3, 4), dtype)
@@ -122,6 +133,7 @@ def test_select(dtype):
     assert_same(cp.select([d2], [1.5], default=0), np.select([c2], [1.5], default=0))
 
 
+@gpu
 def test_select_errors_are_numpys():
     c = np.array([True, False])
     _same_error(lambda xp, c: xp.select([c], []), c)
@@ -129,6 +141,7 @@ def test_select_errors_are_numpys():
     _same_error(lambda xp, c: xp.select([c.astype(int)], [c]), c)
 
 
+@gpu
 @pytest.mark.parametrize("layout", ["c2d", "negative", "3d_permuted", "0d", "empty"])
 def test_extract(layout):
     x, a = make_pair(layout, np.float64)
@@ -137,6 +150,7 @@ def test_extract(layout):
     assert_same(cp.extract(cp.asarray(a.astype(np.int8)), x), np.extract(a.astype(np.int8), a))
 
 
+@gpu
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "complex128"])
 def test_interp(dtype):
     xp = np.array([-3.0, -1.0, 0.5, 2.0, 2.0, 6.0])
@@ -150,6 +164,7 @@ def test_interp(dtype):
     assert_same(cp.interp(dx, dxp[:1], dfp[:1]), np.interp(x, xp[:1], fp[:1]), rtol=1e-6)
 
 
+@gpu
 def test_interp_periodic():
     xp = np.array([190, -190, 350, -350], np.float64)
     fp = np.array([5, 10, 3, 4], np.float64)
@@ -158,6 +173,7 @@ def test_interp_periodic():
                 np.interp(x, xp, fp, period=360), rtol=1e-12)
 
 
+@gpu
 def test_interp_errors_are_numpys():
     x = np.array([1.0])
     _same_error(lambda xp, x, a, b: xp.interp(x, a, b), x, np.array([]), np.array([]))
@@ -165,3 +181,17 @@ def test_interp_errors_are_numpys():
     _same_error(lambda xp, x, a, b: xp.interp(x, a, b), x, np.ones((2, 2)), np.ones((2, 2)))
     _same_error(lambda xp, x, a, b: xp.interp(x, a, b, period=0), x, np.array([1.0, 2.0]), np.array([1.0, 2.0]))
     _same_error(lambda xp, x, a, b: xp.interp(x, a, b, period=3), x, np.ones((2, 2)), np.array([1.0, 2.0]))
+
+
+def test_host_index_errors_need_no_device():
+    # Host indices and coordinates are checked and converted by NumPy before anything reaches the GPU.
+    with pytest.raises(ValueError, match="index 6 is out of bounds for array with size 6"):
+        cp.unravel_index(6, (2, 3))
+    with pytest.raises(TypeError, match="only int indices permitted"):
+        cp.unravel_index([1.0], (2, 3))
+    with pytest.raises(ValueError, match="invalid entry in coordinates array"):
+        cp.ravel_multi_index(([1, 2], [0, 4]), (2, 3))
+    with pytest.raises(ValueError, match="parameter multi_index must be a sequence of length 2"):
+        cp.ravel_multi_index(([1],), (2, 3))
+    with pytest.raises(ValueError, match="ddof must be integer"):
+        cp.cov([[1.0, 2.0]], ddof=1.5)

@@ -148,8 +148,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     """Piecewise-linear interpolation of the points (xp, fp) (xp increasing) at `x`, with NumPy's values at and
     beyond the ends (`left`, `right`: fp's first and last by default) and its periodic form; float64, or
     complex128 for complex fp."""
-    from cuarray._indexing import take
-    from cuarray._sorting import argsort, searchsorted
+    from cuarray._sorting import _take, argsort, searchsorted
 
     fp = _as_array(fp)
     t = numpy.complex128 if fp.dtype.kind == "c" else numpy.float64
@@ -166,7 +165,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
             raise ValueError("fp and xp are not of the same length")
         x, xp = _u.remainder(x, period), _u.remainder(xp, period)
         order = argsort(xp)
-        xp, fp = take(xp, order), take(fp, order)
+        xp, fp = _take(xp, order), _take(fp, order)
         from cuarray._joining import concatenate
 
         xp = concatenate([_u.subtract(xp[-1:], period), xp, _u.add(xp[:1], period)])
@@ -188,8 +187,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     # xp[j] <= x < xp[j + 1]; j = n - 1 at and beyond the last point, -1 before the first.
     j = _u.subtract(searchsorted(xp, x, side="right"), 1)
     k = _u.minimum(_u.maximum(j, 0), n - 2)
-    x0, x1 = take(xp, k), take(xp, _u.add(k, 1))
-    y0, y1 = take(fp, k), take(fp, _u.add(k, 1))
+    x0, x1 = _take(xp, k), _take(xp, _u.add(k, 1))  # k is clipped in range: no bounds check needed
+    y0, y1 = _take(fp, k), _take(fp, _u.add(k, 1))
     slope = _u.divide(_u.subtract(y1, y0), _u.subtract(x1, x0))
     r = _u.add(_u.multiply(slope, _u.subtract(x, x0)), y0)
     # NumPy's fallbacks for non-finite slopes: from the right neighbour, then a flat segment's value.

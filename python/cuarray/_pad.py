@@ -13,7 +13,7 @@ import numpy
 
 from cuarray import _reduction
 from cuarray import _ufuncs as _u
-from cuarray._creation import arange, empty
+from cuarray._creation import arange, empty, full
 from cuarray._ndarray import ndarray
 from cuarray._transfer import asarray
 
@@ -101,15 +101,18 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if not callable(mode):
         _check_mode(mode, kwargs)
     array = array if isinstance(array, ndarray) else asarray(array)
-    padded, inner = _allocate(array, widths)
     if callable(mode):
-        return _pad_with_function(padded, inner, widths, mode, kwargs)
+        return _pad_with_function(_allocate(array, widths, 0)[0], widths, mode, kwargs)
     if mode == "constant":
-        values = _as_pairs(kwargs.get("constant_values", 0), ndim)
-        for axis, (before, after) in enumerate(widths):
+        values = _host(kwargs.get("constant_values", 0))
+        if numpy.size(values) == 1:  # one value everywhere: fill the whole array, then copy the data in
+            return _allocate(array, widths, numpy.asarray(values).ravel()[0])[0]
+        padded, inner = _allocate(array, widths)
+        for axis, ((before, after), pair) in enumerate(zip(widths, _as_pairs(values, ndim))):
             if before or after:
-                _fill(_region(padded, inner, axis), axis, before, after, *values[axis])
+                _fill(_region(padded, inner, axis), axis, before, after, *pair)
         return padded
+    padded, inner = _allocate(array, widths)
     if mode == "empty":
         return padded
     if array.size == 0:
@@ -140,11 +143,12 @@ def pad(array, pad_width, mode="constant", **kwargs):
     return padded
 
 
-def _allocate(array, widths):
-    """(padded array with `array` copied into its middle, the slices of that middle)."""
+def _allocate(array, widths, fill=None):
+    """(padded array with `array` copied into its middle and `fill` around it (None: left unset), the slices
+    of that middle)."""
     shape = tuple(before + n + after for n, (before, after) in zip(array.shape, widths))
     order = "F" if array.flags.f_contiguous and not array.flags.c_contiguous else "C"
-    padded = empty(shape, array.dtype, order)
+    padded = empty(shape, array.dtype, order) if fill is None else full(shape, fill, array.dtype, order)
     inner = tuple(slice(before, before + n) for n, (before, _) in zip(array.shape, widths))
     padded[inner] = array
     return padded, inner
@@ -254,15 +258,11 @@ def _mirror_into(region, axis, target, src, edge):
     region[_along(axis, target)] = src if edge is None else _u.subtract(_u.multiply(edge, 2), src)
 
 
-def _pad_with_function(padded, inner, widths, function, kwargs):
-    """NumPy's legacy callable mode: the pad areas start as zeros, then function(line, (before, after), axis,
-    kwargs) modifies each 1-D line along each axis in place (one Python call per line)."""
+def _pad_with_function(padded, widths, function, kwargs):
+    """NumPy's legacy callable mode: on the zero-padded array, function(line, (before, after), axis, kwargs)
+    modifies each 1-D line along each axis in place (one Python call per line)."""
     from cuarray._manipulation import moveaxis
 
-    for axis, (before, after) in enumerate(widths):
-        n = padded.shape[axis]
-        padded[_along(axis, slice(0, before))] = 0
-        padded[_along(axis, slice(n - after, n))] = 0
     for axis in range(padded.ndim):
         lines = moveaxis(padded, axis, -1)
         for index in numpy.ndindex(lines.shape[:-1]):

@@ -15,6 +15,7 @@ import numpy
 
 from cuarray import _core, _reduction
 from cuarray import _ufuncs as _u
+from cuarray._joining import stack
 from cuarray._manipulation import copyto, moveaxis
 from cuarray._ndarray import ndarray
 from cuarray._transfer import asarray
@@ -188,7 +189,7 @@ def vecdot(x1, x2, /, *, axis=-1):
         raise ValueError("vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
                          f"(n),(n)->() (size {b.shape[-1]} is different from {a.shape[-1]})")
     t = numpy.result_type(a.dtype, b.dtype)
-    if t.kind == "c":
+    if a.dtype.kind == "c":
         a = _u.conjugate(a)
     return _reduction.sum(_u.multiply(a, b, dtype=t), -1, t)
 
@@ -216,8 +217,6 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     b2 = b[..., 2] if nb == 3 else None
     x = _cross_part(a1, b2, a2, b1, t)
     y = _cross_part(a2, b0, a0, b2, t)
-    from cuarray._joining import stack
-
     out = stack([x, y, z], -1)
     return moveaxis(out, -1, _normalize(axisc, out.ndim, "axisc"))
 
