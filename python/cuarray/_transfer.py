@@ -84,9 +84,11 @@ def _asarray_no_copy(a, dtype, order, device):
         if source is None:
             raise ValueError(_NO_COPY + " The data are in host memory.")
     target = source.device if device is None else _interop._target_device(device)
+    if target.id != source._device_id:
+        raise ValueError(_NO_COPY + f" The data are on device {source._device_id}, not {target.id}.")
     with target:
         out = array(source, dtype=dtype, copy=False, order=order)
-    if out is not source and (out._ptr != source._ptr or out._device_id != source._device_id):
+    if out is not source and out._ptr != source._ptr:  # another dtype or memory order
         raise ValueError(_NO_COPY)
     return out
 
