@@ -621,3 +621,13 @@ def test_cross_errors_are_numpys():
         cp.linalg.cross(x, cp.ones((2, 2)))
     with pytest.raises(np.exceptions.AxisError, match="axisa"):
         cp.cross(x, x, axisa=2)
+
+
+@gpu
+def test_unary_operator_methods():
+    x, a = make_pair("negative", np.int16)
+    assert_same(x.__neg__(), -a)
+    assert_same(x.__pos__(), +a)
+    assert_same(x.__abs__(), abs(a))
+    assert_same(x.__invert__(), ~a)
+    assert_same(-x, -a)  # the operator slots still run
