@@ -148,7 +148,7 @@ def test_to_device_cpu_is_refused():
     with pytest.raises(ValueError, match=r"\.get\(\)"):
         cp.ndarray.to_device(None, "cpu")
     with pytest.raises(TypeError, match="Device"):
-        cp.ndarray.to_device(None, 0)
+        cp.ndarray.to_device(None, 1.5)
 
 
 # A DLPack capsule made by hand (ctypes), as a foreign producer would make it.

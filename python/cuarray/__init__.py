@@ -34,13 +34,16 @@ from cuarray._indexing import *  # noqa: E402,F401,F403
 from cuarray._sorting import *  # noqa: E402,F401,F403
 from cuarray._histogram import *  # noqa: E402,F401,F403
 from cuarray._interop import *  # noqa: E402,F401,F403
+from cuarray._pad import *  # noqa: E402,F401,F403
+from cuarray._statistics import *  # noqa: E402,F401,F403
+from cuarray._array_api import *  # noqa: E402,F401,F403
 from cuarray.cuda.memory import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
 
-# NumPy's scalar types and dtype helpers, as CuPy re-exports them.
-bool_ = _numpy.bool_
+# NumPy's scalar types and dtype helpers, as CuPy re-exports them (bool is the array API's name for bool_).
+bool = bool_ = _numpy.bool_
 int8, int16, int32, int64 = _numpy.int8, _numpy.int16, _numpy.int32, _numpy.int64
 uint8, uint16, uint32, uint64 = _numpy.uint8, _numpy.uint16, _numpy.uint32, _numpy.uint64
 float16, float32, float64 = _numpy.float16, _numpy.float32, _numpy.float64
@@ -52,8 +55,7 @@ csingle, cdouble = _numpy.csingle, _numpy.cdouble
 dtype = _numpy.dtype
 newaxis = None
 pi, e, inf, nan = _numpy.pi, _numpy.e, _numpy.inf, _numpy.nan
-result_type, can_cast, promote_types = _numpy.result_type, _numpy.can_cast, _numpy.promote_types
-finfo, iinfo, issubdtype = _numpy.finfo, _numpy.iinfo, _numpy.issubdtype
+promote_types, issubdtype = _numpy.promote_types, _numpy.issubdtype
 
 
 # Imported on first use, to keep `import cuarray` fast.

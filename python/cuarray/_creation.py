@@ -1,8 +1,8 @@
-"""Array creation: empty, zeros, ones, full, their *_like forms, arange, linspace, eye, identity.
+"""Array creation: empty, zeros, ones, full, their *_like forms, arange, linspace, logspace, eye, identity.
 
-`like=` (NumPy's, for arrays of another library) is taken where NumPy takes it and changes nothing: the
-result is a cuarray array. NumPy's functions called with ``like=`` a cuarray array come here
-(``__array_function__``).
+Each takes the array API's ``device=`` (a cuarray.cuda.Device or device number): the array is made there
+instead of on the current device. NumPy's ``like=`` is taken where NumPy takes it and changes nothing: the
+result is a cuarray array (NumPy's functions called with ``like=`` a cuarray array come here).
 """
 
 import math
@@ -11,25 +11,40 @@ import operator
 import numpy
 
 from cuarray import _core
+from cuarray._interop import _target_device
 from cuarray._ndarray import ndarray
 
 __all__ = ["empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "arange",
-           "linspace", "eye", "identity"]
+           "linspace", "logspace", "eye", "identity"]
 
 
-def empty(shape, dtype=float, order="C", *, like=None):
+def _made_on(device, make, *args):
+    """make(*args) with `device` current, so that the new array lives there."""
+    with _target_device(device):
+        return make(*args)
+
+
+def empty(shape, dtype=float, order="C", *, device=None, like=None):
+    if device is not None:
+        return _made_on(device, empty, shape, dtype, order)
     return _core.empty(shape, dtype, order)
 
 
-def zeros(shape, dtype=float, order="C", *, like=None):
+def zeros(shape, dtype=float, order="C", *, device=None, like=None):
+    if device is not None:
+        return _made_on(device, zeros, shape, dtype, order)
     return _core.zeros(shape, dtype, order)
 
 
-def ones(shape, dtype=float, order="C", *, like=None):
+def ones(shape, dtype=float, order="C", *, device=None, like=None):
+    if device is not None:
+        return _made_on(device, ones, shape, dtype, order)
     return _core._full(shape, 1, dtype, order)
 
 
-def full(shape, fill_value, dtype=None, order="C", *, like=None):
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    if device is not None:
+        return _made_on(device, full, shape, fill_value, dtype, order)
     if isinstance(fill_value, ndarray):
         out = empty(shape, fill_value.dtype if dtype is None else dtype, order)
         _core._copyto(out, fill_value)
@@ -39,8 +54,10 @@ def full(shape, fill_value, dtype=None, order="C", *, like=None):
     return _core._full(shape, fill_value, dtype, order)
 
 
-def empty_like(a, dtype=None, order="K", subok=None, shape=None):
+def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
     """A new array with a's shape and dtype; order 'K' keeps a's memory layout, as NumPy does."""
+    if device is not None:
+        return _made_on(device, empty_like, a, dtype, order, subok, shape)
     if dtype is None:
         dtype = a.dtype
     if shape is None and order in ("K", None):
@@ -50,27 +67,26 @@ def empty_like(a, dtype=None, order="K", subok=None, shape=None):
     return empty(a.shape if shape is None else shape, dtype, order)
 
 
-def zeros_like(a, dtype=None, order="K", subok=None, shape=None):
-    out = empty_like(a, dtype, order, subok, shape)
-    _core._assign(out, 0)
-    return out
+def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    return full_like(a, 0, dtype, order, subok, shape, device=device)
 
 
-def ones_like(a, dtype=None, order="K", subok=None, shape=None):
-    out = empty_like(a, dtype, order, subok, shape)
-    _core._assign(out, 1)
-    return out
+def ones_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    return full_like(a, 1, dtype, order, subok, shape, device=device)
 
 
-def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
+def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    if device is not None:
+        return _made_on(device, full_like, a, fill_value, dtype, order, subok, shape)
     out = empty_like(a, dtype, order, subok, shape)
     _core._assign(out, fill_value)
     return out
 
 
-def arange(start, stop=None, step=None, dtype=None, *, like=None):
-    """NumPy's arange: its length rule, and its dtype rule (the arguments' types, at least the default
-    int)."""
+def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
+    """NumPy's arange: its length rule, and its dtype rule (the arguments' types, at least the default int)."""
+    if device is not None:
+        return _made_on(device, arange, start, stop, step, dtype)
     if stop is None:
         start, stop = 0, start
     if step is None:
@@ -96,7 +112,7 @@ def arange(start, stop=None, step=None, dtype=None, *, like=None):
     return _core._arange(n, start, start + step, dtype)
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
@@ -109,7 +125,10 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     computed = numpy.result_type(start, stop, float(num))
     if dtype is None:
         dtype = computed
-    out = _core._linspace(complex(start), complex(stop), num, bool(endpoint), dtype)
+    if device is not None:
+        out = _made_on(device, _core._linspace, complex(start), complex(stop), num, bool(endpoint), dtype)
+    else:
+        out = _core._linspace(complex(start), complex(stop), num, bool(endpoint), dtype)
     if retstep:
         div = (num - 1) if endpoint else num
         step = (stop - start) / div if div > 0 else numpy.nan
@@ -117,9 +136,18 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return out
 
 
-def eye(N, M=None, k=0, dtype=float, order="C", *, like=None):
-    return _core._eye(operator.index(N), operator.index(N if M is None else M), operator.index(k), dtype, order)
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """base ** linspace(start, stop, num, endpoint): numbers spaced evenly on a log scale."""
+    from cuarray import _ufuncs
+
+    y = _ufuncs.power(numpy.asarray(base)[()], linspace(start, stop, num, endpoint))
+    return y if dtype is None else y.astype(dtype, copy=False)
 
 
-def identity(n, dtype=float, *, like=None):
-    return eye(n, dtype=dtype)
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    args = operator.index(N), operator.index(N if M is None else M), operator.index(k), dtype, order
+    return _core._eye(*args) if device is None else _made_on(device, _core._eye, *args)
+
+
+def identity(n, dtype=float, *, device=None, like=None):
+    return eye(n, dtype=dtype, device=device)

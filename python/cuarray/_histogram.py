@@ -1,14 +1,16 @@
-"""Counting into bins on the device with atomics: bincount and histogram (NumPy's bin rules)."""
+"""Counting into bins on the device with atomics: bincount and histogram (NumPy's bin rules); digitize, the
+bin of each value, by binary search."""
 
 import operator
 
 import numpy
 
 from cuarray import _core, _reduction
+from cuarray import _ufuncs as _u
 from cuarray._ndarray import ndarray
 from cuarray._transfer import asarray
 
-__all__ = ["bincount", "histogram"]
+__all__ = ["bincount", "digitize", "histogram"]
 
 
 def _device(a, name):
@@ -84,3 +86,23 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         host = counts.get().astype(numpy.float64)
         return asarray(host / width / host.sum()), edges_dev
     return counts, edges_dev
+
+
+def digitize(x, bins, right=False):
+    """For each value of `x`, the index i of the bin with bins[i - 1] <= x < bins[i] (bins increasing; right=True
+    closes bins on the right instead; decreasing bins count from the other end), as NumPy's digitize."""
+    from cuarray._sorting import searchsorted
+
+    x, bins = _device(x, "digitize"), _device(bins, "digitize")
+    if x.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    if bins.ndim != 1:
+        raise ValueError("object of too small depth for desired array" if bins.ndim == 0 else
+                         "object too deep for desired array")
+    side = "left" if right else "right"
+    step_down = _reduction.any(_u.less(bins[1:], bins[:-1]))
+    if not bool(step_down):  # NumPy's order of checks: equal neighbours (and NaNs) fit either direction
+        return searchsorted(bins, x, side=side)
+    if bool(_reduction.any(_u.greater(bins[1:], bins[:-1]))):
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    return _u.subtract(bins.size, searchsorted(bins[::-1], x, side=side))

@@ -1,5 +1,6 @@
 """Advanced indexing (integer arrays, boolean masks) with NumPy's rules, and the functions built on it:
-nonzero, flatnonzero, argwhere, take, put, compress, take_along_axis, place-free mask assignment.
+nonzero, flatnonzero, argwhere, take, put, compress, extract, take_along_axis, place-free mask assignment;
+conversions between flat indices and coordinates (unravel_index, ravel_multi_index).
 
 Basic keys (ints, slices, None, Ellipsis) never come here: ndarray.__getitem__ (python/src/array.cpp)
 handles them in C++ and calls _getitem/_setitem only for keys that hold arrays, lists or bools.
@@ -13,6 +14,7 @@ all advanced items are adjacent in the key, else it goes first. Host indices are
 and need no synchronization; device index arrays are checked on the device (one synchronization).
 """
 
+import math
 import operator
 
 import numpy
@@ -20,7 +22,8 @@ import numpy
 from cuarray import _core
 from cuarray._ndarray import ndarray
 
-__all__ = ["nonzero", "flatnonzero", "argwhere", "take", "put", "compress", "take_along_axis", "put_along_axis"]
+__all__ = ["nonzero", "flatnonzero", "argwhere", "take", "put", "compress", "extract", "take_along_axis",
+           "put_along_axis", "unravel_index", "ravel_multi_index"]
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays "
           "are valid indices")
@@ -302,6 +305,12 @@ def compress(condition, a, axis=None, out=None):
     return take(a, _core._nonzero(cond.astype(numpy.bool_, copy=False), "flat"), axis=axis, out=out)
 
 
+def extract(condition, arr):
+    """The elements of the flattened `arr` where the flattened `condition` is nonzero."""
+    arr = _device_array(arr, "extract").reshape(-1)
+    return take(arr, flatnonzero(condition))
+
+
 def take_along_axis(arr, indices, axis=-1):
     """arr's elements at `indices` along `axis`, matching the other axes (argsort's inverse)."""
     arr, key = _along_axis(arr, indices, axis, "take_along_axis")
@@ -333,3 +342,74 @@ def _along_axis(arr, indices, axis, name):
             shape[d] = arr.shape[d]
             key.append(arange(arr.shape[d]).reshape(tuple(shape)))
     return arr, tuple(key)
+
+
+def _dims(shape):
+    return (operator.index(shape),) if numpy.ndim(shape) == 0 else tuple(operator.index(d) for d in shape)
+
+
+def unravel_index(indices, shape, order="C"):
+    """The coordinates in an array of `shape` of the flat `indices`: a tuple of int64 arrays of indices' shape.
+    Device indices are checked on the device (one synchronization)."""
+    from cuarray import _reduction
+    from cuarray import _ufuncs as _u
+
+    shape = _dims(shape)
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    if not isinstance(indices, ndarray):  # host indices: NumPy checks and converts them
+        return tuple(_core._from_numpy(numpy.asarray(c, dtype=numpy.int64))
+                     for c in numpy.unravel_index(indices, shape, order))
+    if indices.dtype.kind not in "iu":
+        raise TypeError("only int indices permitted")
+    size = math.prod(shape)
+    flat = indices.astype(numpy.int64, copy=False)
+    bad = _u.logical_or(_u.less(flat, 0), _u.greater_equal(flat, size))
+    if bool(_reduction.any(bad)):
+        raise ValueError(f"index {int(flat[bad][0].item())} is out of bounds for array with size {size}")
+    coords = []
+    for n in reversed(shape) if order == "C" else shape:  # the fastest-varying axis first
+        coords.append(_u.remainder(flat, n))
+        flat = _u.floor_divide(flat, n)
+    return tuple(reversed(coords)) if order == "C" else tuple(coords)
+
+
+_CLIP_MODES = ("raise", "wrap", "clip")
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """The flat indices in an array of shape `dims` of the coordinate arrays `multi_index` (broadcast together),
+    out-of-range coordinates raising, wrapping or clipped per `mode` (one, or one per axis)."""
+    from cuarray import _reduction
+    from cuarray import _ufuncs as _u
+
+    dims = _dims(dims)
+    if not any(isinstance(c, ndarray) for c in multi_index):  # host coordinates: NumPy does it all
+        flat = numpy.ravel_multi_index(multi_index, dims, mode, order)
+        return _core._from_numpy(numpy.asarray(flat, dtype=numpy.int64))
+    if len(multi_index) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    if len(modes) != len(dims):
+        raise ValueError(f"parameter clipmode must be a sequence of length {len(dims)}")
+    for m in modes:
+        _check_mode(m)
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    coords = [_device_array(c, "ravel_multi_index") for c in multi_index]
+    if any(c.dtype.kind not in "iu" for c in coords):
+        raise TypeError("only int indices permitted")
+    strides = [math.prod(dims[k + 1:]) if order == "C" else math.prod(dims[:k]) for k in range(len(dims))]
+    flat = None
+    for c, n, m, stride in zip(coords, dims, modes, strides):
+        c = c.astype(numpy.int64, copy=False)
+        if m == "raise":
+            if bool(_reduction.any(_u.logical_or(_u.less(c, 0), _u.greater_equal(c, n)))):
+                raise ValueError("invalid entry in coordinates array")
+        elif m == "wrap":
+            c = _u.remainder(c, n)
+        else:
+            c = _u.minimum(_u.maximum(c, 0), n - 1)
+        term = _u.multiply(c, stride)
+        flat = term if flat is None else _u.add(flat, term)
+    return flat

@@ -38,20 +38,26 @@ def _check_dlpack_device(kind):
 
 
 def _target_device(device):
+    """The cuarray.cuda.Device that a `device=` argument names: a Device, or a device number."""
     from cuarray.cuda.device import Device
 
     if isinstance(device, Device):
         return device
-    if device == "cpu":
+    if isinstance(device, str) and device == "cpu":
         raise ValueError("cuarray arrays live on GPUs and cannot be moved to 'cpu'; use x.get() or "
                          "cuarray.asnumpy(x) for a NumPy copy")
-    raise TypeError(f"device must be a cuarray.cuda.Device, got {device!r}")
+    if not isinstance(device, (bool, numpy.bool_)):
+        try:
+            return Device(operator.index(device))
+        except TypeError:
+            pass
+    raise TypeError(f"device must be a cuarray.cuda.Device or a device number, got {device!r}")
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
     """A cuarray array sharing `x`'s device memory (zero copy), through DLPack: `x` has ``__dlpack__`` and
     ``__dlpack_device__``, or is a "dltensor" PyCapsule. ``copy=True`` returns a copy; ``device`` (a
-    cuarray.cuda.Device) another device to copy to, which ``copy=False`` forbids."""
+    cuarray.cuda.Device or device number) another device to copy to, which ``copy=False`` forbids."""
     target = None if device is None else _target_device(device)
     if type(x).__name__ == "PyCapsule":  # a bare capsule: its producer cannot be asked to order streams
         out = _core._from_dlpack(x)
@@ -174,7 +180,7 @@ def _dlpack_device(self):
 
 
 def _to_device(self, device, /, *, stream=None):
-    """This array on `device` (a cuarray.cuda.Device): itself when already there, else a copy there."""
+    """This array on `device` (a cuarray.cuda.Device or device number): itself when already there, else a copy there."""
     from cuarray._transfer import array
 
     target = _target_device(device)

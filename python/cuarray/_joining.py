@@ -1,20 +1,21 @@
 """Joining, splitting and rearranging arrays (NumPy's names), built from views and device copies:
-concatenate, stack, vstack, hstack, dstack, column_stack, atleast_1d/2d/3d, split, array_split, flip,
-fliplr, flipud, roll, rot90, tile, repeat, diag, tril, triu, meshgrid, indices."""
+concatenate (concat), stack, vstack, hstack, dstack, column_stack, atleast_1d/2d/3d, split, array_split,
+unstack, flip, fliplr, flipud, roll, rot90, tile, repeat, diag, diagflat, tri, tril, triu, meshgrid, indices."""
 
 import operator
 
 import numpy
 
+from cuarray import _core
 from cuarray import _ufuncs as _u
 from cuarray._creation import arange, empty, zeros
 from cuarray._manipulation import copyto
 from cuarray._ndarray import ndarray
 from cuarray._transfer import asarray
 
-__all__ = ["concatenate", "stack", "vstack", "hstack", "dstack", "column_stack", "atleast_1d", "atleast_2d",
-           "atleast_3d", "split", "array_split", "flip", "fliplr", "flipud", "roll", "rot90", "tile", "repeat",
-           "diag", "tril", "triu", "meshgrid", "indices"]
+__all__ = ["concatenate", "concat", "stack", "vstack", "hstack", "dstack", "column_stack", "atleast_1d",
+           "atleast_2d", "atleast_3d", "split", "array_split", "unstack", "flip", "fliplr", "flipud", "roll", "rot90", "tile", "repeat",
+           "diag", "diagflat", "tri", "tril", "triu", "meshgrid", "indices"]
 
 
 def _arrays(arrays, name):
@@ -61,6 +62,9 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
         copyto(out[index], a, casting=casting)
         start += a.shape[axis]
     return out
+
+
+concat = concatenate  # the array API's name, as NumPy's
 
 
 def atleast_1d(*arys):
@@ -135,6 +139,16 @@ def split(ary, indices_or_sections, axis=0):
     return array_split(ary, indices_or_sections, axis)
 
 
+def unstack(x, /, *, axis=0):
+    """The views x[..., i, ...] along `axis`, as a tuple."""
+    x = _arrays([x], "unstack")[0]
+    if x.ndim == 0:
+        raise ValueError("Input array must be at least 1-d.")
+    axis = _axis(axis, x.ndim)
+    head = (slice(None),) * axis
+    return tuple(x[head + (i,)] for i in range(x.shape[axis]))
+
+
 def flip(m, axis=None):
     axes = range(m.ndim) if axis is None else [_axis(a, m.ndim) for a in numpy.atleast_1d(axis)]
     index = [slice(None)] * m.ndim
@@ -200,18 +214,50 @@ def tile(A, reps):
 
 
 def repeat(a, repeats, axis=None):
-    if numpy.ndim(repeats) != 0:
-        raise NotImplementedError("cuarray.repeat takes one repeat count for every element")
-    repeats = operator.index(repeats)
-    if repeats < 0:
-        raise ValueError("negative dimensions are not allowed")
+    """Each element (of the flattened `a` for axis None) `repeats` times along `axis`: one count for all, or
+    one per element (a sequence, or a device array: its total costs one synchronization)."""
+    a = _arrays([a], "repeat")[0]
     if axis is None:
         a, axis = a.ravel(), 0
     axis = _axis(axis, a.ndim)
+    if isinstance(repeats, ndarray):
+        if repeats.ndim > 1:
+            raise ValueError("object too deep for desired array")
+        if repeats.size != 1:
+            return _repeat_each(a, repeats, axis)
+        repeats = repeats.item()
+    elif numpy.ndim(repeats) != 0:
+        counts = numpy.asarray(repeats)
+        if counts.size != 1:  # NumPy checks the counts and builds the gather index on the host
+            index = numpy.repeat(numpy.arange(a.shape[axis]), counts.astype(numpy.intp, copy=False))
+            return _core._gather(a, [axis], [asarray(index.astype(numpy.int64))], axis, [axis], "inbounds")
+        repeats = counts.ravel()[0]
+    repeats = int(repeats)
+    if repeats < 0:
+        raise ValueError("negative dimensions are not allowed")
     expanded = a._expand_dims(axis + 1)
     shape = a.shape[: axis + 1] + (repeats,) + a.shape[axis + 1 :]
     out_shape = a.shape[:axis] + (a.shape[axis] * repeats,) + a.shape[axis + 1 :]
     return expanded._broadcast_to(shape).reshape(out_shape)
+
+
+def _repeat_each(a, counts, axis):
+    """repeat with one device count per element along `axis`: output position j takes element i where
+    cumsum(counts)[i - 1] <= j < cumsum(counts)[i]."""
+    from cuarray._reduction import any as any_
+    from cuarray._scan import cumsum
+    from cuarray._sorting import searchsorted
+
+    n = a.shape[axis]
+    if counts.size != n:
+        raise ValueError(f"operands could not be broadcast together with shape ({n},) ({counts.size},)")
+    counts = counts.astype(numpy.int64, copy=False)
+    if bool(any_(_u.less(counts, 0))):
+        raise ValueError("repeats may not contain negative values.")
+    ends = cumsum(counts)
+    total = int(ends[-1].item()) if n else 0
+    index = searchsorted(ends, arange(total), side="right")
+    return _core._gather(a, [axis], [index], axis, [axis], "inbounds")
 
 
 def diag(v, k=0):
@@ -223,6 +269,18 @@ def diag(v, k=0):
     if v.ndim == 2:
         return v.diagonal(k).copy()
     raise ValueError("Input must be 1- or 2-d.")
+
+
+def diagflat(v, k=0):
+    """A 2-D array with the flattened `v` on its k-th diagonal, zeros elsewhere."""
+    return diag(_arrays([v], "diagflat")[0].ravel(), k)
+
+
+def tri(N, M=None, k=0, dtype=float):
+    """An N x M array with ones at and below the k-th diagonal, zeros above."""
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    return _tri_mask((N, M), operator.index(k), True).astype(dtype, copy=False)
 
 
 def _tri_mask(shape, k, lower):

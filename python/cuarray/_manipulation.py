@@ -1,12 +1,14 @@
-"""Shape and layout functions: reshape, ravel, transpose, squeeze, expand_dims, broadcasting, copyto."""
+"""Shape and layout functions: reshape, ravel, transpose (permute_dims), matrix_transpose, swapaxes, moveaxis,
+rollaxis, squeeze, expand_dims, broadcasting, astype, copyto."""
 
 import numpy
 
 from cuarray import _core
 from cuarray._ndarray import ndarray
 
-__all__ = ["reshape", "ravel", "transpose", "swapaxes", "moveaxis", "squeeze", "expand_dims", "broadcast_to",
-           "broadcast_arrays", "broadcast_shapes", "copyto", "shape", "ndim", "size"]
+__all__ = ["reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis", "rollaxis",
+           "squeeze", "expand_dims", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "astype", "copyto",
+           "shape", "ndim", "size"]
 
 
 def _check(a, name):
@@ -16,8 +18,14 @@ def _check(a, name):
     return a
 
 
-def reshape(a, newshape, order="C"):
-    return _check(a, "reshape").reshape(newshape, order=order)
+def reshape(a, /, shape, order="C", *, copy=None):
+    """`a` with a new shape: a view where the strides allow, else a copy; copy=True always copies, copy=False
+    raises where a copy would be needed."""
+    r = _check(a, "reshape").reshape(shape, order=order)
+    copied = r.base is None and a.size > 0
+    if copy is False and copied:
+        raise ValueError("Unable to avoid creating a copy while reshaping.")
+    return r.copy() if copy and not copied else r
 
 
 def ravel(a, order="C"):
@@ -26,6 +34,17 @@ def ravel(a, order="C"):
 
 def transpose(a, axes=None):
     return _check(a, "transpose").transpose(axes)
+
+
+permute_dims = transpose  # the array API's name, as NumPy's
+
+
+def matrix_transpose(x, /):
+    """The last two axes swapped (a view)."""
+    x = _check(x, "matrix_transpose")
+    if x.ndim < 2:
+        raise ValueError(f"Input array must be at least 2-dimensional, but it is {x.ndim}")
+    return x.swapaxes(-1, -2)
 
 
 def swapaxes(a, axis1, axis2):
@@ -46,11 +65,30 @@ def moveaxis(a, source, destination):
     return a.transpose(rest)
 
 
+def rollaxis(a, axis, start=0):
+    """`a` with `axis` moved to before position `start` (moveaxis is the clearer spelling)."""
+    a = _check(a, "rollaxis")
+    n = a.ndim
+    axis = numpy.lib.array_utils.normalize_axis_index(axis, n)
+    if start < 0:
+        start += n
+    if not 0 <= start < n + 1:
+        raise numpy.exceptions.AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return a[...]
+    order = [d for d in range(n) if d != axis]
+    order.insert(start, axis)
+    return a.transpose(order)
+
+
 def squeeze(a, axis=None):
     return _check(a, "squeeze").squeeze(axis)
 
 
-def expand_dims(a, axis):
+def expand_dims(a, axis=0):
+    """A view of `a` with new axes of length 1 at `axis` (an int or a tuple, positions in the result)."""
     return _check(a, "expand_dims")._expand_dims(axis)
 
 
@@ -65,6 +103,19 @@ def broadcast_to(array, shape, subok=False):
 def broadcast_arrays(*args, subok=False):
     shape = numpy.broadcast_shapes(*(_check(a, "broadcast_arrays").shape for a in args))
     return [a if a.shape == shape else a._broadcast_to(shape) for a in args]
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    """`x` cast to `dtype` (the array API's and NumPy's function form of ndarray.astype); `x` itself when
+    copy=False and nothing changes. `device` (a cuarray.cuda.Device or number): the result's device."""
+    x = _check(x, "astype")
+    if device is not None:
+        from cuarray._interop import _target_device
+
+        moved = x.to_device(_target_device(device))
+        if moved is not x:
+            return moved.astype(dtype, copy=False)
+    return x.astype(dtype, copy=copy)
 
 
 def copyto(dst, src, casting="same_kind", where=None):

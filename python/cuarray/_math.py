@@ -1,5 +1,6 @@
 """NumPy's elementwise functions that are not ufuncs, built on the ufunc table with NumPy's own algorithms:
-fix, around/round, clip, where, real, imag, angle, nan_to_num (conj/conjugate are ufuncs, in _ufuncs).
+fix, around/round, clip, where, select, real, imag, angle, nan_to_num, interp (conj/conjugate are ufuncs, in
+_ufuncs).
 
 The table rows named with a leading underscore (_where, _clip, _real, _imag, _complex) exist for these;
 _ufuncs._resolve picks their loops.
@@ -10,13 +11,13 @@ import operator
 import numpy
 
 from cuarray import _ufuncs as _u
-from cuarray._creation import empty, zeros_like
+from cuarray._creation import empty, full, zeros_like
 from cuarray._indexing import nonzero
 from cuarray._manipulation import copyto
 from cuarray._ndarray import ndarray
 from cuarray._transfer import array, asarray
 
-__all__ = ["angle", "around", "clip", "fix", "imag", "nan_to_num", "real", "round", "where"]
+__all__ = ["angle", "around", "clip", "fix", "imag", "interp", "nan_to_num", "real", "round", "select", "where"]
 
 
 def _as_array(a):
@@ -116,6 +117,88 @@ def where(condition, x=None, y=None):
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     return _u._where(condition, x, y)
+
+
+def select(condlist, choicelist, default=0):
+    """Elements of the first choice whose condition holds, else `default` (NumPy's select)."""
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    choices = [c if type(c) in (int, float, complex) else _as_array(c) for c in list(choicelist) + [default]]
+    try:
+        dtype = numpy.result_type(*(c.dtype if isinstance(c, ndarray) else c for c in choices))
+    except TypeError as e:
+        raise TypeError(f"Choicelist and default value do not have a common dtype: {e}") from None
+    conds = [_as_array(c) for c in condlist]
+    for i, cond in enumerate(conds):
+        if cond.dtype != numpy.bool_:
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    cond_shape = numpy.broadcast_shapes(*(c.shape for c in conds))
+    choice_shape = numpy.broadcast_shapes(*(numpy.shape(c) if not isinstance(c, ndarray) else c.shape
+                                            for c in choices))
+    shape = numpy.broadcast_shapes(cond_shape, choice_shape) if choice_shape else cond_shape
+    result = full(shape, choices[-1], dtype)
+    for cond, choice in zip(conds[::-1], choices[-2::-1]):  # the first true condition wins
+        _u._where(cond, choice, result, out=result)
+    return result
+
+
+def interp(x, xp, fp, left=None, right=None, period=None):
+    """Piecewise-linear interpolation of the points (xp, fp) (xp increasing) at `x`, with NumPy's values at and
+    beyond the ends (`left`, `right`: fp's first and last by default) and its periodic form; float64, or
+    complex128 for complex fp."""
+    from cuarray._sorting import _take, argsort, searchsorted
+
+    fp = _as_array(fp)
+    t = numpy.complex128 if fp.dtype.kind == "c" else numpy.float64
+    x, xp = _as_array(x).astype(numpy.float64, copy=False), _as_array(xp).astype(numpy.float64, copy=False)
+    fp = fp.astype(t, copy=False)
+    if period is not None:
+        if period == 0:
+            raise ValueError("period must be a non-zero value")
+        period = abs(period)
+        left = right = None
+        if xp.ndim != 1 or fp.ndim != 1:
+            raise ValueError("Data points must be 1-D sequences")
+        if xp.shape[0] != fp.shape[0]:
+            raise ValueError("fp and xp are not of the same length")
+        x, xp = _u.remainder(x, period), _u.remainder(xp, period)
+        order = argsort(xp)
+        xp, fp = _take(xp, order), _take(fp, order)
+        from cuarray._joining import concatenate
+
+        xp = concatenate([_u.subtract(xp[-1:], period), xp, _u.add(xp[:1], period)])
+        fp = concatenate([fp[-1:], fp, fp[:1]])
+    for a in (xp, fp):
+        if a.ndim != 1:
+            raise ValueError("object too deep for desired array" if a.ndim else
+                             "object of too small depth for desired array")
+    n = xp.shape[0]
+    if n == 0:
+        raise ValueError("array of sample points is empty")
+    if fp.shape[0] != n:
+        raise ValueError("fp and xp are not of the same length.")
+    left = fp[0] if left is None else left
+    right = fp[-1] if right is None else right
+    if n == 1:
+        inside = _u._where(_u.greater(x, xp[0]), right, fp[0])
+        return _u._where(_u.less(x, xp[0]), left, inside).astype(t, copy=False)
+    # xp[j] <= x < xp[j + 1]; j = n - 1 at and beyond the last point, -1 before the first.
+    j = _u.subtract(searchsorted(xp, x, side="right"), 1)
+    k = _u.minimum(_u.maximum(j, 0), n - 2)
+    x0, x1 = _take(xp, k), _take(xp, _u.add(k, 1))  # k is clipped in range: no bounds check needed
+    y0, y1 = _take(fp, k), _take(fp, _u.add(k, 1))
+    slope = _u.divide(_u.subtract(y1, y0), _u.subtract(x1, x0))
+    r = _u.add(_u.multiply(slope, _u.subtract(x, x0)), y0)
+    # NumPy's fallbacks for non-finite slopes: from the right neighbour, then a flat segment's value.
+    r = _u._where(_u.isnan(r), _u.add(_u.multiply(slope, _u.subtract(x, x1)), y1), r)
+    r = _u._where(_u.logical_and(_u.isnan(r), _u.equal(y0, y1)), y0, r)
+    r = _u._where(_u.equal(x, x0), y0, r)
+    r = _u._where(_u.equal(j, n - 1), fp[-1], r)
+    r = _u._where(_u.less(x, xp[0]), left, r)
+    r = _u._where(_u.greater(x, xp[-1]), right, r)
+    return _u._where(_u.isnan(x), x, r).astype(t, copy=False)
 
 
 def real(val):

@@ -121,7 +121,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     import cuarray
 
     ours = getattr(cuarray, ufunc.__name__, None)
-    if method != "__call__" or not (isinstance(ours, cuarray.ufunc) or ours is cuarray.matmul):
+    if method != "__call__" or not (isinstance(ours, cuarray.ufunc) or ours in (cuarray.matmul, cuarray.vecdot)):
         return NotImplemented
     # NumPy hands its scalars over as 0-d arrays; they are scalars to cuarray.
     inputs = [x[()] if isinstance(x, numpy.ndarray) and x.ndim == 0 else x for x in inputs]

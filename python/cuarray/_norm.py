@@ -1,22 +1,28 @@
-"""linalg.norm: vector and matrix norms with NumPy's orders, built on the device reductions."""
+"""linalg norms and condition numbers with NumPy's orders, built on the device reductions: norm, vector_norm,
+matrix_norm, cond."""
 
+import math
 import operator
 
 import numpy
 
 from cuarray import _core
 from cuarray import _ufuncs as _u
-from cuarray._reduction import _INDEX, count_nonzero, max, min, sum
+from cuarray._reduction import _INDEX, any, count_nonzero, max, min, sum
 
 _L2 = _INDEX["l2norm"]
 
 
+def _inexact(x, name):
+    """x as an array of a floating or complex type (other types as float64, as NumPy)."""
+    if not isinstance(x, _core.ndarray):
+        raise TypeError(f"Unsupported type {type(x)}: cuarray.linalg.{name} takes a cuarray array")
+    return x if x.dtype.kind in "fc" else x.astype(numpy.float64)
+
+
 def norm(x, ord=None, axis=None, keepdims=False):
     """Matrix or vector norm (NumPy's numpy.linalg.norm): ord None/'fro'/'nuc'/inf/-inf/0/1/-1/2/-2/p."""
-    if not isinstance(x, _core.ndarray):
-        raise TypeError(f"Unsupported type {type(x)}: cuarray.linalg.norm takes a cuarray array")
-    if x.dtype.kind not in "fc":
-        x = x.astype(numpy.float64)
+    x = _inexact(x, "norm")
     nd = x.ndim
     if axis is None:
         if ord is None or (ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
@@ -78,3 +84,57 @@ def _matrix_norm(x, ord, axis, keepdims):
         shape[row] = shape[col] = 1
         r = r.reshape(shape)
     return r
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """The vector norm of order `ord` over `axis` (None: all elements, as one vector; a tuple: those axes as
+    one vector)."""
+    x = _inexact(x, "vector_norm")
+    if axis is not None:
+        axis = numpy.lib.array_utils.normalize_axis_tuple(axis, x.ndim)
+    return _vector_norm(x, ord, axis, keepdims)
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """The matrix norm of order `ord` of each matrix in the stack `x` (its last two axes)."""
+    return norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
+
+
+def cond(x, p=None):
+    """The condition number of each matrix in the stack `x` in norm `p` (None: the 2-norm, from the singular
+    values); singular matrices give inf (NaN where `x` holds NaN), as NumPy."""
+    from cuarray.linalg import _checks, svd
+
+    if not isinstance(x, _core.ndarray):
+        raise TypeError(f"Unsupported type {type(x)}: cuarray.linalg.cond takes a cuarray array")
+    if x.size == 0 and math.prod(x.shape[-2:]) == 0:
+        raise _checks.LinAlgError("cond is not defined on empty arrays")
+    x = x.astype(_checks.result_dtype(x.dtype), copy=False)
+    if p is None or p == 2 or p == -2:
+        s = svd(x, compute_uv=False)
+        r = _u.divide(s[..., -1], s[..., 0]) if p == -2 else _u.divide(s[..., 0], s[..., -1])
+    else:
+        _checks.check_stacked_2d(x.shape)
+        _checks.check_stacked_square(x.shape)
+        r = _u.multiply(norm(x, p, axis=(-2, -1)), norm(_inverse_or_nan(x), p, axis=(-2, -1)))
+    # NaN from a singular matrix means an infinite condition number; NaN from NaN input stays.
+    singular = _u.logical_and(_u.isnan(r), _u.logical_not(any(_u.isnan(x), axis=(-2, -1))))
+    return _u._where(singular, numpy.inf, r)
+
+
+def _inverse_or_nan(a):
+    """The inverses of a stack of matrices, NaN where one is singular (NumPy's inv under errstate(all='ignore'),
+    which cond uses)."""
+    from cuarray.linalg import LinAlgError, inv
+
+    try:
+        return inv(a)
+    except LinAlgError:
+        out = _core.empty(a.shape, a.dtype, "C")
+        flat_in, flat_out = a.reshape((-1,) + a.shape[-2:]), out.reshape((-1,) + a.shape[-2:])
+        for i in range(flat_in.shape[0]):  # only after a failure: find the singular ones one by one
+            try:
+                flat_out[i] = inv(flat_in[i])
+            except LinAlgError:
+                flat_out[i] = numpy.nan
+        return out

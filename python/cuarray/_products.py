@@ -1,22 +1,26 @@
-"""Products of arrays with NumPy's semantics: matmul, dot, vdot, inner, outer, tensordot, kron, trace.
+"""Products of arrays with NumPy's semantics: matmul, dot, vdot, vecdot, inner, outer, tensordot, kron, cross,
+trace.
 
 Matrix products run on cuBLAS (integers and bools on a generated kernel) through _core.matmul, whose shape
 checks and messages are NumPy's. Dot products of two vectors (dot, vdot, inner) are one reduction kernel
-(cpp/cuarray/ops/reductions.def), which reads both at full memory bandwidth; trace is a sum of the diagonal.
+(cpp/cuarray/ops/reductions.def), which reads both at full memory bandwidth; trace is a sum of the diagonal;
+vecdot and cross are elementwise products and sums over broadcast stacks of vectors.
 """
 
 import math
 import operator
+import warnings
 
 import numpy
 
 from cuarray import _core, _reduction
 from cuarray import _ufuncs as _u
-from cuarray._manipulation import copyto
+from cuarray._joining import stack
+from cuarray._manipulation import copyto, moveaxis
 from cuarray._ndarray import ndarray
 from cuarray._transfer import asarray
 
-__all__ = ["dot", "inner", "kron", "matmul", "outer", "tensordot", "trace", "vdot"]
+__all__ = ["cross", "dot", "inner", "kron", "matmul", "outer", "tensordot", "trace", "vdot", "vecdot"]
 
 matmul = _core.matmul
 
@@ -166,3 +170,65 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """The sum along a diagonal, in NumPy's sum dtype (bool and small integers sum as int64/uint64)."""
     a = _array(a, "trace")
     return _reduction.sum(a.diagonal(offset, axis1, axis2), -1, dtype, out)
+
+
+def _normalize(axis, ndim, name):
+    return numpy.lib.array_utils.normalize_axis_index(operator.index(axis), ndim, name)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """Dot products of the vectors along `axis` (counted in each operand) over broadcast stacks, conjugating
+    x1: sum(conj(x1) * x2, axis), in the operands' common dtype (NumPy's vecdot)."""
+    x1, x2 = _array(x1, "vecdot"), _array(x2, "vecdot")
+    for i, x in enumerate((x1, x2)):
+        if x.ndim == 0:
+            raise ValueError(f"vecdot: Input operand {i} does not have enough dimensions (has 0, gufunc core with "
+                             "signature (n),(n)->() requires 1)")
+    a, b = _move_last(x1, axis, None), _move_last(x2, axis, None)
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError("vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                         f"(n),(n)->() (size {b.shape[-1]} is different from {a.shape[-1]})")
+    t = numpy.result_type(a.dtype, b.dtype)
+    if a.dtype.kind == "c":
+        a = _u.conjugate(a)
+    return _reduction.sum(_u.multiply(a, b, dtype=t), -1, t)
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """Cross products of 3-vectors (and NumPy's deprecated 2-vectors) along the given axes, broadcast over the
+    others (NumPy's cross)."""
+    a, b = _array(a, "cross"), _array(b, "cross")
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a = _move_last(a, axisa, "axisa")
+    b = _move_last(b, axisb, "axisb")
+    na, nb = a.shape[-1], b.shape[-1]
+    if na not in (2, 3) or nb not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if na == 2 or nb == 2:
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors "
+                      "instead. (deprecated in NumPy 2.0)", DeprecationWarning, stacklevel=2)
+    a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+    t = numpy.result_type(a.dtype, b.dtype)
+    z = _u.subtract(_u.multiply(a0, b1, dtype=t), _u.multiply(a1, b0, dtype=t))  # the third component
+    if na == 2 and nb == 2:
+        return z
+    a2 = a[..., 2] if na == 3 else None
+    b2 = b[..., 2] if nb == 3 else None
+    x = _cross_part(a1, b2, a2, b1, t)
+    y = _cross_part(a2, b0, a0, b2, t)
+    out = stack([x, y, z], -1)
+    return moveaxis(out, -1, _normalize(axisc, out.ndim, "axisc"))
+
+
+def _cross_part(p, q, r, s, t):
+    """p*q - r*s, where a missing (None) third component counts as 0."""
+    if p is None or q is None:
+        return _u.negative(_u.multiply(r, s, dtype=t))
+    if r is None or s is None:
+        return _u.multiply(p, q, dtype=t)
+    return _u.subtract(_u.multiply(p, q, dtype=t), _u.multiply(r, s, dtype=t))
+
+
+def _move_last(x, axis, name):
+    return moveaxis(x, _normalize(axis, x.ndim, name), -1)

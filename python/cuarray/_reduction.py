@@ -140,13 +140,24 @@ def _dof_warning(a, axis, ddof, stacklevel=3):
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=stacklevel)
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+def _ddof(ddof, correction):
+    """The delta degrees of freedom: `ddof`, or the array API's name for it, `correction` (not both)."""
+    if correction is numpy._NoValue:
+        return ddof
+    if ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return correction
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=numpy._NoValue):
     """Variance (mean squared deviation, divided by n - ddof) over `axis`, in one pass over the data."""
+    ddof = _ddof(ddof, correction)
     _dof_warning(a, axis, ddof)
     return _reduce(_INDEX["var"], a, axis, dtype, out, keepdims, float(ddof), None)
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=numpy._NoValue):
+    ddof = _ddof(ddof, correction)
     _dof_warning(a, axis, ddof)
     return _reduce(_INDEX["std"], a, axis, dtype, out, keepdims, float(ddof), None)
 
@@ -172,12 +183,12 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     return _reduce(_INDEX["nanmean"], a, axis, dtype, out, keepdims, 0.0, None)
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    return _reduce(_INDEX["nanvar"], a, axis, dtype, out, keepdims, float(ddof), None)
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=numpy._NoValue):
+    return _reduce(_INDEX["nanvar"], a, axis, dtype, out, keepdims, float(_ddof(ddof, correction)), None)
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    return _reduce(_INDEX["nanstd"], a, axis, dtype, out, keepdims, float(ddof), None)
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=numpy._NoValue):
+    return _reduce(_INDEX["nanstd"], a, axis, dtype, out, keepdims, float(_ddof(ddof, correction)), None)
 
 
 def _nanarg(name, a, axis, out, keepdims):

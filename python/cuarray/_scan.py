@@ -112,7 +112,8 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=Fa
 
 
 def diff(a, n=1, axis=-1, prepend=numpy._NoValue, append=numpy._NoValue):
-    """The n-th discrete difference along `axis` (not_equal for booleans), after joining prepend/append."""
+    """The n-th discrete difference along `axis` (not_equal for booleans), after joining prepend/append (None,
+    the array API's default, is none)."""
     from cuarray import _ufuncs as _u
     from cuarray._joining import concatenate
 
@@ -127,7 +128,7 @@ def diff(a, n=1, axis=-1, prepend=numpy._NoValue, append=numpy._NoValue):
     axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
     parts = []
     for value in (prepend, append):
-        if value is numpy._NoValue:
+        if value is numpy._NoValue or value is None:
             parts.append(None)
             continue
         value = _as_array(value, "diff")

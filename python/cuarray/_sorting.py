@@ -1,12 +1,14 @@
 """Sorting, searching and unique values in NumPy's order (NaNs last; Note [Sort order] in
 cpp/cuarray/kernels/sort.cuh): sort, argsort, partition, argpartition, lexsort, sort_complex, searchsorted,
-unique.
+unique, and the array API's unique_values, unique_counts, unique_inverse, unique_all.
 
-Every sort is stable, whatever `kind` says (NumPy's 'quicksort' promises no order among equal elements, so
-a stable order is one of its valid results).
+Every sort is stable, whatever `kind` or `stable` says (NumPy's 'quicksort' promises no order among equal
+elements, so a stable order is one of its valid results). The array API's ``descending=True`` reverses the
+order, NaNs first, and keeps equal elements in their original order.
 """
 
 import operator
+from collections import namedtuple
 
 import numpy
 
@@ -14,7 +16,12 @@ from cuarray import _core
 from cuarray._ndarray import ndarray
 from cuarray._transfer import asarray
 
-__all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "sort_complex", "searchsorted", "unique"]
+__all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "sort_complex", "searchsorted", "unique",
+           "unique_values", "unique_counts", "unique_inverse", "unique_all"]
+
+UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 
@@ -39,18 +46,32 @@ def _axis(a, axis):
     return a, numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
 
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """A sorted copy of `a` along `axis` (the flattened array for None)."""
+def _reversed(a, axis):
+    return a[(slice(None),) * axis + (slice(None, None, -1),)]
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """A sorted copy of `a` along `axis` (the flattened array for None); largest first with descending=True
+    (then a view of that copy with a negative stride)."""
     _check(kind, order)
     a, axis = _axis(_device(a, "sort"), axis)
-    return _core._sort(a, axis)
+    out = _core._sort(a, axis)
+    return _reversed(out, axis) if descending else out
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """The int64 indices that sort `a` along `axis`; equal elements keep their order."""
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """The int64 indices that sort `a` along `axis`; equal elements keep their order, also with
+    descending=True."""
     _check(kind, order)
     a, axis = _axis(_device(a, "argsort"), axis)
-    return _core._argsort(a, axis)
+    if not descending:
+        return _core._argsort(a, axis)
+    # Sorting the reversed rows stably, then reversing the result, puts equal elements last-seen-first;
+    # mapped back to original positions (n - 1 - i), they come out first-seen-first.
+    from cuarray import _ufuncs as _u
+
+    order = _reversed(_core._argsort(_reversed(a, axis), axis), axis)
+    return _u.subtract(a.shape[axis] - 1, order)
 
 
 def _sort_in_place(self, axis=-1, kind=None, order=None, *, stable=None):
@@ -188,3 +209,26 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         bounds[-1:] = n
         result += (bounds[1:] - bounds[:-1],)
     return result[0] if len(result) == 1 else result
+
+
+def unique_values(x, /):
+    """The unique elements of `x` (flattened), sorted; each NaN is its own value, as the array API says."""
+    return unique(x, equal_nan=False)
+
+
+def unique_counts(x, /):
+    """UniqueCountsResult(values, counts): the unique elements and how often each occurs."""
+    return UniqueCountsResult(*unique(x, return_counts=True, equal_nan=False))
+
+
+def unique_inverse(x, /):
+    """UniqueInverseResult(values, inverse_indices): the unique elements, and for each element of `x` (in x's
+    shape) the index of its value among them."""
+    return UniqueInverseResult(*unique(x, return_inverse=True, equal_nan=False))
+
+
+def unique_all(x, /):
+    """UniqueAllResult(values, indices, inverse_indices, counts): unique_inverse and unique_counts, with the
+    index of each value's first occurrence in the flattened `x`."""
+    return UniqueAllResult(*unique(x, return_index=True, return_inverse=True, return_counts=True,
+                                   equal_nan=False))

@@ -1,11 +1,11 @@
-"""Moving data between the host and devices: array, asarray, asnumpy, ascontiguousarray, asfortranarray."""
+"""Moving data between the host and devices: array, asarray, copy, asnumpy, ascontiguousarray, asfortranarray."""
 
 import numpy
 
 from cuarray import _core, _interop
 from cuarray._ndarray import ndarray
 
-__all__ = ["array", "asarray", "asnumpy", "ascontiguousarray", "asfortranarray"]
+__all__ = ["array", "asarray", "copy", "asnumpy", "ascontiguousarray", "asfortranarray"]
 
 
 def _to_current_device(a):
@@ -45,9 +45,45 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
     return out
 
 
-def asarray(a, dtype=None, order=None, *, like=None):
-    """`a` itself when it already is a device array of that dtype on the current device, else a copy."""
-    return array(a, dtype=dtype, copy=False, order="K" if order is None else order)
+_NO_COPY = "Unable to avoid copy while creating an array as requested."
+
+
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """`a` itself when it already is a device array of that dtype on the current device, else a copy.
+    ``device`` (a cuarray.cuda.Device or number): the device to put it on instead of the current one.
+    ``copy``: True always copies; False never does, raising ValueError where a copy would be needed (host data,
+    another dtype or device); None copies when needed."""
+    order = "K" if order is None else order
+    if copy is False:
+        return _asarray_no_copy(a, dtype, order, device)
+    if device is None:
+        return array(a, dtype=dtype, copy=bool(copy), order=order)
+    target = _interop._target_device(device)
+    with target:
+        out = array(a, dtype=dtype, copy=bool(copy), order=order)
+    return out.to_device(target)  # another library's array stays a view on its own device in array()
+
+
+def _asarray_no_copy(a, dtype, order, device):
+    if isinstance(a, ndarray):
+        source = a
+    else:
+        source = None if isinstance(a, _NOT_FOREIGN) else _interop._device_view(a)
+        if source is None:
+            raise ValueError(_NO_COPY + " The data are in host memory.")
+    target = source.device if device is None else _interop._target_device(device)
+    if target.id != source._device_id:
+        raise ValueError(_NO_COPY + f" The data are on device {source._device_id}, not {target.id}.")
+    with target:
+        out = array(source, dtype=dtype, copy=False, order=order)
+    if out is not source and out._ptr != source._ptr:  # another dtype or memory order
+        raise ValueError(_NO_COPY)
+    return out
+
+
+def copy(a, order="K", subok=False):
+    """A new device array with the values of `a` (on the current device)."""
+    return array(a, copy=True, order=order)
 
 
 def asnumpy(a, stream=None, order="C", out=None):

@@ -520,6 +520,12 @@ void init_ufunc(py::module_& m) {
                                            py::name("__divmod__"), py::is_method(nd));
   nd.attr("__rdivmod__") = py::cpp_function([divmod](py::handle a, py::handle b) { return call_binary(divmod, b, a); },
                                             py::name("__rdivmod__"), py::is_method(nd));
+  const char* unary[][2] = {{"__neg__", "negative"}, {"__pos__", "positive"}, {"__abs__", "absolute"},
+                            {"__invert__", "invert"}};
+  for (auto& [op, uf] : unary) {
+    int u = index_of(uf);
+    nd.attr(op) = py::cpp_function([u](py::handle a) { return call_unary(u, a); }, py::name(op), py::is_method(nd));
+  }
   nd.attr("__hash__") = py::none();  // mutable arrays are unhashable, as in NumPy
   install_slots(nd);
 }

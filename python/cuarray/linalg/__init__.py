@@ -1,14 +1,26 @@
-"""cuarray.linalg: NumPy's linear algebra on the GPU (cuSOLVER factorisations, cuBLAS products).
+"""cuarray.linalg: NumPy's linear algebra on the GPU (cuSOLVER factorisations, cuBLAS products), with the array
+API standard's linalg extension.
 
 Every function takes stacks of matrices where NumPy does, computes in NumPy's result dtype (float32 and
 complex64 stay in single precision) and raises numpy.linalg.LinAlgError with NumPy's messages. Loaded on first
 use of cuarray.linalg; the CUDA libraries load on the first call that needs them.
 """
 
-from cuarray._norm import norm
+from cuarray._norm import cond, matrix_norm, norm, vector_norm
 from cuarray._products import matmul, tensordot
 from cuarray.linalg._checks import LinAlgError
-from cuarray.linalg._decompositions import EighResult, QRResult, SVDResult, cholesky, eigh, eigvalsh, qr, svd
+from cuarray.linalg._decompositions import (
+    EighResult,
+    QRResult,
+    SVDResult,
+    cholesky,
+    eigh,
+    eigvalsh,
+    qr,
+    svd,
+    svdvals,
+)
+from cuarray.linalg._products import cross, diagonal, matrix_transpose, multi_dot, outer, trace, vecdot
 from cuarray.linalg._solve import (
     SlogdetResult,
     det,
@@ -23,6 +35,7 @@ from cuarray.linalg._solve import (
     tensorsolve,
 )
 
-__all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "det", "eigh",
-           "eigvalsh", "inv", "lstsq", "matmul", "matrix_power", "matrix_rank", "norm", "pinv", "qr", "slogdet", "solve",
-           "svd", "tensordot", "tensorinv", "tensorsolve"]
+__all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond", "cross", "det",
+           "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
+           "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
+           "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm"]

@@ -1,4 +1,4 @@
-"""Factorisations: qr, cholesky, eigh, eigvalsh, svd (cuSOLVER through _core.linalg)."""
+"""Factorisations: qr, cholesky, eigh, eigvalsh, svd, svdvals (cuSOLVER through _core.linalg)."""
 
 from collections import namedtuple
 
@@ -61,3 +61,8 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     `hermitian` is accepted for NumPy's signature; the general algorithm serves Hermitian input as well."""
     out = _L.svd(_prepared(a, "svd", False), full_matrices, compute_uv)
     return SVDResult(*out) if compute_uv else out[0]
+
+
+def svdvals(x, /):
+    """The singular values of each matrix in the stack `x`, in descending order (svd without U and Vh)."""
+    return svd(x, compute_uv=False)

@@ -1,0 +1,189 @@
+"""median, nanmedian, quantile, percentile, cov and corrcoef against NumPy: dtypes, axes, keepdims, NaNs, every
+quantile method, weights, NumPy's errors."""
+
+import warnings
+
+import cuarray as cp
+import numpy as np
+import pytest
+from conftest import assert_same, make_data
+
+pytestmark = pytest.mark.gpu
+
+AXES = [None, 0, -1, (0, 2), (2, 0, 1)]
+METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
+           "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint", "nearest"]
+
+
+def _close(got, want, rtol=1e-12):
+    __tracebackhide__ = True
+    want = np.asarray(want)
+    assert isinstance(got, cp.ndarray) and got.dtype == want.dtype and got.shape == want.shape, (
+        f"{got.dtype}{got.shape} != {want.dtype}{want.shape}")
+    np.testing.assert_allclose(got.get(), want, rtol=rtol, atol=0, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", ["int16", "uint8", "float16", "float32", "float64"])
+@pytest.mark.parametrize("axis", AXES)
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("shape", [(3, 4, 5), (2, 3, 4)])
+def test_median(dtype, axis, keepdims, shape):
+    a = make_data(shape, dtype)
+    x = cp.asarray(a)[::-1]
+    _close(cp.median(x, axis=axis, keepdims=keepdims), np.median(a[::-1], axis=axis, keepdims=keepdims),
+           1e-3 if dtype == "float16" else 1e-6)
+
+
+def test_median_with_nans_zero_d_and_empty():
+    a = make_data((4, 5), np.float64)
+    a[1, 2] = np.nan
+    x = cp.asarray(a)
+    for axis in (None, 0, 1):
+        _close(cp.median(x, axis=axis), np.median(a, axis=axis))
+    _close(cp.median(cp.asarray(2.5)), np.median(2.5))
+    e = np.zeros((0, 3))
+    with pytest.warns(RuntimeWarning):
+        got = cp.median(cp.asarray(e), axis=0)
+    with pytest.warns(RuntimeWarning):
+        want = np.median(e, axis=0)
+    _close(got, want)
+    out = cp.empty(5)
+    assert cp.median(x, axis=0, out=out) is out
+    _close(out, np.median(a, axis=0))
+    assert_same(np.median(x, axis=1), np.median(a, axis=1))  # NumPy's function on a device array
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("axis", AXES)
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_nanmedian(dtype, axis, keepdims):
+    a = make_data((3, 4, 5), dtype)
+    a[a > 15] = np.nan
+    a[0, 0, :] = np.nan  # all-NaN along the last axis
+    x = cp.asarray(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices warn (checked below)
+        want = np.nanmedian(a, axis=axis, keepdims=keepdims)
+        got = cp.nanmedian(x, axis=axis, keepdims=keepdims)
+    _close(got, want, 1e-6)
+
+
+def test_nanmedian_warns_for_all_nan_slices_and_takes_integers():
+    a = np.array([[np.nan, np.nan], [1.0, 2.0]])
+    with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
+        got = cp.nanmedian(cp.asarray(a), axis=1)
+    _close(got, np.array([np.nan, 1.5]))
+    b = make_data((3, 4), np.int32)
+    _close(cp.nanmedian(cp.asarray(b), axis=0), np.nanmedian(b, axis=0))
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("q", [0.5, 0.0, 1.0, [0.1, 0.25, 0.9], np.float32(0.3), np.array([[0.2, 0.7]])], ids=str)
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64"])
+def test_quantile_methods(method, q, dtype):
+    a = make_data((4, 7), dtype)
+    x = cp.asarray(a)
+    for axis in (None, 1, 0):
+        _close(cp.quantile(x, q, axis=axis, method=method), np.quantile(a, q, axis=axis, method=method), 1e-6)
+
+
+@pytest.mark.parametrize("axis", AXES)
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_quantile_axes_and_keepdims(axis, keepdims):
+    a = make_data((3, 4, 5), np.float64)
+    q = [0.2, 0.5, 0.95]
+    _close(cp.quantile(cp.asarray(a), q, axis=axis, keepdims=keepdims), np.quantile(a, q, axis=axis, keepdims=keepdims))
+    _close(cp.percentile(cp.asarray(a), 40, axis=axis, keepdims=keepdims),
+           np.percentile(a, 40, axis=axis, keepdims=keepdims))
+
+
+def test_quantile_integer_q_keeps_the_dtype_and_nans_propagate():
+    a = make_data((5, 6), np.int64)
+    _close(cp.quantile(cp.asarray(a), 1, axis=0), np.quantile(a, 1, axis=0))
+    _close(cp.quantile(cp.asarray(a), [0, 1]), np.quantile(a, [0, 1]))
+    f = make_data((5, 6), np.float32)
+    f[2, 3] = np.nan
+    for method in ("linear", "lower", "nearest"):
+        _close(cp.quantile(cp.asarray(f), 0.4, axis=0, method=method), np.quantile(f, 0.4, axis=0, method=method))
+    _close(cp.percentile(cp.asarray(f), [10, 90], axis=1), np.percentile(f, [10, 90], axis=1), 1e-6)
+    _close(cp.percentile(cp.asarray(f), cp.asarray([10.0, 90.0])), np.percentile(f, np.array([10.0, 90.0])), 1e-6)
+
+
+def test_quantile_out():
+    a = make_data((5, 6), np.float64)
+    out = cp.empty((2, 6))
+    assert cp.quantile(cp.asarray(a), [0.1, 0.6], axis=0, out=out) is out
+    _close(out, np.quantile(a, [0.1, 0.6], axis=0))
+
+
+def _same_error(call):
+    __tracebackhide__ = True
+    with pytest.raises(Exception) as want:
+        call(np, np.arange(6.0))
+    with pytest.raises(want.type) as got:
+        call(cp, cp.arange(6.0))
+    assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp, a: xp.quantile(a, 1.5),
+    lambda xp, a: xp.quantile(a, [-0.1, 0.5]),
+    lambda xp, a: xp.percentile(a, 101),
+    lambda xp, a: xp.quantile(a, 0.5, method="nope"),
+    lambda xp, a: xp.quantile(a, [[[0.5]]]),
+    lambda xp, a: xp.quantile(a[:0], 0.5),
+    lambda xp, a: xp.quantile(a.astype(complex), 0.5),
+    lambda xp, a: xp.median(a, axis=1),
+])
+def test_order_statistic_errors_are_numpys(call):
+    _same_error(call)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64", "complex128"])
+@pytest.mark.parametrize("rowvar", [True, False])
+@pytest.mark.parametrize("bias,ddof", [(False, None), (True, None), (False, 0), (False, 3)])
+def test_cov(dtype, rowvar, bias, ddof):
+    m = make_data((3, 8), dtype)
+    y = make_data((2, 8), dtype, seed=1)
+    if not rowvar:
+        m, y = m.T.copy(), y.T.copy()
+    x = cp.asarray(m)
+    _close(cp.cov(x, rowvar=rowvar, bias=bias, ddof=ddof), np.cov(m, rowvar=rowvar, bias=bias, ddof=ddof), 1e-5)
+    _close(cp.cov(x, cp.asarray(y), rowvar=rowvar, bias=bias, ddof=ddof),
+           np.cov(m, y, rowvar=rowvar, bias=bias, ddof=ddof), 1e-5)
+    _close(cp.corrcoef(x, rowvar=rowvar), np.corrcoef(m, rowvar=rowvar), 1e-5)
+
+
+def test_cov_weights_and_shapes():
+    m = make_data((3, 6), np.float64)
+    f = np.array([1, 2, 0, 3, 1, 1])
+    w = np.array([0.5, 1.0, 2.0, 0.25, 1.0, 3.0])
+    x = cp.asarray(m)
+    _close(cp.cov(x, fweights=cp.asarray(f)), np.cov(m, fweights=f))
+    _close(cp.cov(x, aweights=w), np.cov(m, aweights=w))
+    _close(cp.cov(x, fweights=f, aweights=cp.asarray(w), ddof=2), np.cov(m, fweights=f, aweights=w, ddof=2))
+    v = m[0]
+    _close(cp.cov(cp.asarray(v)), np.cov(v))  # one variable: a 0-d variance
+    _close(cp.corrcoef(cp.asarray(v)), np.corrcoef(v))
+    _close(cp.cov(cp.asarray(v), cp.asarray(m[1])), np.cov(v, m[1]))
+    _close(cp.cov(x, dtype=np.float32), np.cov(m, dtype=np.float32), 1e-5)
+    assert cp.cov(cp.zeros((0, 3))).shape == (0, 0)
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0"):
+        got = cp.cov(cp.asarray(m[:, :1]))
+    with pytest.warns(RuntimeWarning):
+        want = np.cov(m[:, :1])
+    _close(got, want)
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp, a: xp.cov(a, ddof=1.5),
+    lambda xp, a: xp.cov(a.reshape(1, 2, 3)),
+    lambda xp, a: xp.cov(a, a.reshape(1, 2, 3)),
+    lambda xp, a: xp.cov(a, fweights=[1, 2]),
+    lambda xp, a: xp.cov(a, fweights=[1.5, 1, 1, 1, 1, 1]),
+    lambda xp, a: xp.cov(a, fweights=[-1, 1, 1, 1, 1, 1]),
+    lambda xp, a: xp.cov(a, aweights=[[1, 1, 1, 1, 1, 1]]),
+    lambda xp, a: xp.cov(a, aweights=[-1, 1, 1, 1, 1, 1]),
+])
+def test_cov_errors_are_numpys(call):
+    _same_error(call)
