@@ -29,7 +29,8 @@ def skip_lines(result):
     return [line for line in result.stdout.lines if line.startswith("SKIPPED")]
 
 
-def test_markers_are_registered_once(pytester):
+def test_markers_are_registered_once(pytester, devices):
+    devices(0)
     out = run(pytester, *PLUGIN, "--markers").stdout.str()
     assert out.count("@pytest.mark.gpu:") == 1
     assert out.count("@pytest.mark.requires_gpus(n):") == 1

@@ -92,7 +92,10 @@ __device__ inline double Stream::normal() {
 __device__ __forceinline__ void box_muller_fast(unsigned a, unsigned b, float& z0, float& z1) {
   float u1 = fmaf(static_cast<float>(a), 0x1p-32f, 0x1p-33f), t = fmaxf(-2.0f * __logf(u1), 0.0f), r, s, c;
   asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(t));
-  __sincosf(static_cast<float>(static_cast<int>(b)) * (6.283185307179586f * 0x1p-32f), &s, &c);
+  // The angle's uniform in [-1/2, 1/2) from 23 bits placed in a float's mantissa: an integer-to-float
+  // conversion would take the special-function unit the logarithm, square root and sincos already load.
+  const float turn = __uint_as_float(0x3F800000u | (b >> 9)) - 1.5f;
+  __sincosf(turn * 6.283185307179586f, &s, &c);
   z0 = r * c;
   z1 = r * s;
 }

@@ -60,7 +60,10 @@ void launch_fill(const jit::Kernel& k, const Array& out, bool wide, void* sample
   int n32 = static_cast<int>(n);
   unsigned long long seed = state.seed, offset = state.offset;
   void* args[] = {&ptr, wide ? static_cast<void*>(&n64) : static_cast<void*>(&n32), &seed, &offset, &aligned, sampler};
-  jit::launch(k, jit::grid_for(groups), dim3(jit::kBlockSize), args, 0, cuda::current_stream()->handle());
+  // At most 64K blocks: each thread then draws several groups, with its Philox key schedule computed once.
+  dim3 grid = jit::grid_for(groups);
+  grid.x = std::min(grid.x, 65536u);
+  jit::launch(k, grid, dim3(jit::kBlockSize), args, 0, cuda::current_stream()->handle());
   state.offset += static_cast<std::uint64_t>(groups);
 }
 
