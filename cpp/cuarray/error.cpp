@@ -28,13 +28,17 @@ void check_cuda(cudaError_t status, const char* call) {
       message = name + " failed: no CUDA driver or device was found (" + cudaGetErrorName(status) + ": " +
                 cudaGetErrorString(status) + ")";
       break;
+    // Sticky errors: the context is corrupt and every later CUDA call in this process fails.
     case cudaErrorIllegalAddress:
     case cudaErrorLaunchFailure:
     case cudaErrorIllegalInstruction:
     case cudaErrorMisalignedAddress:
     case cudaErrorHardwareStackError:
+    case cudaErrorInvalidAddressSpace:
     case cudaErrorInvalidPc:
-      message += ". A kernel faulted; the CUDA context is now unusable and the process must be restarted";
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+      message += ". A kernel failed on the device; the CUDA context is now unusable and the process must be restarted";
       break;
     case cudaErrorStreamCaptureUnsupported:
     case cudaErrorStreamCaptureInvalidated:
@@ -52,6 +56,15 @@ void check_cuda(cudaError_t status, const char* call) {
       break;
   }
   throw CudaError(name, static_cast<int>(status), message);
+}
+
+bool check_ready(cudaError_t status, const char* call) {
+  if (status == cudaErrorNotReady) {
+    cudaGetLastError();
+    return false;
+  }
+  check_cuda(status, call);
+  return true;
 }
 
 }  // namespace cuarray

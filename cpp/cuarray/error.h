@@ -74,6 +74,8 @@ struct LinAlgError : std::runtime_error {
 
 // Throws CudaError naming `call` when `status` is not cudaSuccess.
 void check_cuda(cudaError_t status, const char* call);
+// For cudaStreamQuery and cudaEventQuery: false while the work is pending, true once done; throws as check_cuda.
+bool check_ready(cudaError_t status, const char* call);
 
 }  // namespace cuarray
 
