@@ -2,6 +2,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
+
+#include "cuarray/blocking.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/event.h"
 #include "cuarray/cuda/graph.h"
@@ -71,9 +74,37 @@ py::dict properties_dict(int id) {
   return d;
 }
 
+bool finalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing();
+#else
+  return _Py_IsFinalizing();
+#endif
+}
+
+// Note [Interruptible waits] (cpp/cuarray/blocking.h), Python's side: blocking work runs without the GIL,
+// and the interrupt check runs Python's signal handlers in the main thread (the only one that receives
+// them), so Ctrl-C raises KeyboardInterrupt out of the wait.
+void install_host_hooks() {
+  static const unsigned long main_thread =
+      py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+  set_host_hooks(
+      [](const std::function<void()>& work) {
+        if (finalizing() || !PyGILState_Check()) return work();
+        py::gil_scoped_release nogil;
+        work();
+      },
+      [] {
+        if (PyThread_get_thread_ident() != main_thread || finalizing()) return;
+        py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      });
+}
+
 }  // namespace
 
 void init_cuda(py::module_& m) {
+  install_host_hooks();
   py::module_ c = m.def_submodule("cuda", "CUDA devices, streams, events and memory");
 
   c.def("is_available", &cuda::is_available);
@@ -82,6 +113,11 @@ void init_cuda(py::module_& m) {
   c.def("set_device", &cuda::set_device, "id"_a);
   c.def("check_device", &cuda::check_device, "id"_a);
   c.def("synchronize_device", &cuda::synchronize_device, "id"_a, release_gil());
+  // Polls the clock through the core's wait for `seconds`: tests check Ctrl-C and the GIL without a device.
+  c.def("_wait_seconds", [](double seconds) {
+        auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        wait_until([end] { return std::chrono::steady_clock::now() >= end; });
+      }, "seconds"_a, release_gil());
   c.def("compute_capability", &cuda::compute_capability, "id"_a);
   c.def("mem_info", &cuda::mem_info, "id"_a);
   c.def("driver_version", &cuda::driver_version);

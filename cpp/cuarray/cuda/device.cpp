@@ -86,12 +86,6 @@ std::pair<std::size_t, std::size_t> mem_info(int id) {
   return {free, total};
 }
 
-void synchronize_device(int id) {
-  check_device_not_capturing(id, "Device.synchronize");
-  DeviceGuard guard(id);
-  CUARRAY_CHECK_CUDA(cudaDeviceSynchronize());
-}
-
 int driver_version() {
   int v = 0;
   CUARRAY_CHECK_CUDA(cudaDriverGetVersion(&v));

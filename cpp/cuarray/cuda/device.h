@@ -25,7 +25,6 @@ void check_device(int id);
 const cudaDeviceProp& properties(int id);
 int compute_capability(int id);  // 90 for sm_90
 std::pair<std::size_t, std::size_t> mem_info(int id);  // (free, total) bytes
-void synchronize_device(int id);
 int driver_version();
 int runtime_version();
 

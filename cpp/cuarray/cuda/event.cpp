@@ -1,11 +1,12 @@
 #include "cuarray/cuda/event.h"
 
+#include "cuarray/blocking.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/error.h"
 
 namespace cuarray::cuda {
 
-Event::Event(bool blocking, bool timing, bool interprocess) : device_(current_device()) {
+Event::Event(bool blocking, bool timing, bool interprocess) : device_(current_device()), blocking_(blocking) {
   device_count();
   unsigned flags = (blocking ? cudaEventBlockingSync : 0u) | (timing ? 0u : cudaEventDisableTiming) |
                    (interprocess ? cudaEventInterprocess : 0u);
@@ -18,16 +19,12 @@ Event::~Event() {
 
 void Event::record(cudaStream_t stream) { CUARRAY_CHECK_CUDA(cudaEventRecord(handle_, stream)); }
 
-void Event::synchronize() const { CUARRAY_CHECK_CUDA(cudaEventSynchronize(handle_)); }
+void Event::synchronize() const { wait(handle_, !blocking_); }
 
-bool Event::done() const {
-  cudaError_t status = cudaEventQuery(handle_);
-  if (status == cudaErrorNotReady) {
-    cudaGetLastError();
-    return false;
-  }
-  check_cuda(status, "cudaEventQuery");
-  return true;
+bool Event::done() const { return check_ready(cudaEventQuery(handle_), "cudaEventQuery"); }
+
+void wait(cudaEvent_t event, bool spin) {
+  wait_until([event] { return check_ready(cudaEventQuery(event), "cudaEventQuery"); }, spin);
 }
 
 float elapsed_ms(const Event& start, const Event& end) {

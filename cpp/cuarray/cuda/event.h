@@ -7,7 +7,7 @@ namespace cuarray::cuda {
 
 class Event {
  public:
-  // `blocking`: synchronize() sleeps instead of spinning. `timing`: usable with elapsed_ms.
+  // `blocking`: synchronize() sleeps from the start instead of first spinning. `timing`: usable with elapsed_ms.
   Event(bool blocking, bool timing, bool interprocess = false);
   ~Event();
   Event(const Event&) = delete;
@@ -16,13 +16,17 @@ class Event {
   cudaEvent_t handle() const { return handle_; }
   int device() const { return device_; }
   void record(cudaStream_t stream);
-  void synchronize() const;
+  void synchronize() const;  // waits (interruptibly) for the work the event captured
   bool done() const;
 
  private:
   cudaEvent_t handle_ = nullptr;
   int device_;
+  bool blocking_;
 };
+
+// Waits (Note [Interruptible waits] in blocking.h) for the work `event` captured; `spin` as in wait_until.
+void wait(cudaEvent_t event, bool spin = true);
 
 // Milliseconds between two recorded events.
 float elapsed_ms(const Event& start, const Event& end);

@@ -1,8 +1,10 @@
 #include "cuarray/cuda/stream.h"
 
+#include <algorithm>
 #include <mutex>
 #include <vector>
 
+#include "cuarray/blocking.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/graph.h"
 #include "cuarray/error.h"
@@ -13,6 +15,19 @@ namespace {
 
 constexpr int kMaxDevices = 64;
 thread_local std::shared_ptr<Stream> tls_stream[kMaxDevices];
+
+// Every stream create() made, so that synchronize_device can wait for each of them interruptibly.
+struct Registry {
+  std::mutex mutex;
+  std::vector<std::weak_ptr<Stream>> streams;
+};
+
+Registry& registry() {
+  static Registry* r = new Registry;  // never destroyed, like the streams it may outlive
+  return *r;
+}
+
+bool idle(cudaStream_t stream) { return check_ready(cudaStreamQuery(stream), "cudaStreamQuery"); }
 
 }  // namespace
 
@@ -33,7 +48,13 @@ std::shared_ptr<Stream> Stream::create(bool non_blocking, int priority) {
   unsigned flags = non_blocking ? cudaStreamNonBlocking : cudaStreamDefault;
   cudaStream_t handle = nullptr;
   CUARRAY_CHECK_CUDA(cudaStreamCreateWithPriority(&handle, flags, priority));
-  return std::shared_ptr<Stream>(new Stream(handle, device, true, non_blocking));
+  std::shared_ptr<Stream> stream(new Stream(handle, device, true, non_blocking));
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.streams.erase(std::remove_if(r.streams.begin(), r.streams.end(), [](auto& w) { return w.expired(); }),
+                  r.streams.end());
+  r.streams.push_back(stream);
+  return stream;
 }
 
 Stream::~Stream() {
@@ -43,19 +64,13 @@ Stream::~Stream() {
 void Stream::synchronize() const {
   check_not_capturing(*this, "Stream.synchronize");
   DeviceGuard guard(device_);
-  CUARRAY_CHECK_CUDA(cudaStreamSynchronize(handle_));
+  wait(handle_);
 }
 
 bool Stream::done() const {
   check_not_capturing(*this, "Stream.done");
   DeviceGuard guard(device_);
-  cudaError_t status = cudaStreamQuery(handle_);
-  if (status == cudaErrorNotReady) {
-    cudaGetLastError();
-    return false;
-  }
-  check_cuda(status, "cudaStreamQuery");
-  return true;
+  return idle(handle_);
 }
 
 std::shared_ptr<Capture> Stream::capture() const {
@@ -78,5 +93,28 @@ const std::shared_ptr<Stream>& current_stream(int device) {
 }
 
 void set_current_stream(const std::shared_ptr<Stream>& stream) { tls_stream[stream->device()] = stream; }
+
+void wait(cudaStream_t stream) {
+  wait_until([stream] { return idle(stream); });
+}
+
+void finish_readback(cudaStream_t stream) {
+  run_blocking([stream] { CUARRAY_CHECK_CUDA(cudaStreamSynchronize(stream)); });
+}
+
+void synchronize_device(int id) {
+  check_device_not_capturing(id, "Device.synchronize");
+  DeviceGuard guard(id);
+  std::vector<std::shared_ptr<Stream>> streams;
+  {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (auto& w : r.streams)
+      if (auto s = w.lock(); s && s->device() == id) streams.push_back(std::move(s));
+  }
+  wait(nullptr);
+  for (auto& s : streams) wait(s->handle());
+  CUARRAY_CHECK_CUDA(cudaDeviceSynchronize());
+}
 
 }  // namespace cuarray::cuda

@@ -27,7 +27,7 @@ class Stream {
   cudaStream_t handle() const { return handle_; }
   int device() const { return device_; }
   bool non_blocking() const { return non_blocking_; }
-  void synchronize() const;  // blocks until all work queued so far has finished
+  void synchronize() const;  // waits (interruptibly) until all work queued so far has finished
   bool done() const;         // true when no queued work is pending
 
   // Whether a capture begun by begin_capture (graph.h) is in progress: one atomic load, cheap enough for
@@ -54,5 +54,15 @@ const std::shared_ptr<Stream>& current_stream();
 const std::shared_ptr<Stream>& current_stream(int device);
 // Makes `stream` current for the calling thread on its device.
 void set_current_stream(const std::shared_ptr<Stream>& stream);
+
+// Waits (Note [Interruptible waits] in blocking.h) for the work queued so far on `stream`, a stream of the
+// current device (null: its legacy default stream). Throws CudaError if that work failed.
+void wait(cudaStream_t stream);
+// Waits for `stream` after a copy into host memory that the caller owns. Not interruptible: an abandoned
+// wait would let the copy land in memory freed by then; the host's other threads run meanwhile.
+void finish_readback(cudaStream_t stream);
+// Waits for every stream of device `id` that cuarray created, then for the device itself (work that other
+// libraries queued on their own streams is waited for uninterruptibly).
+void synchronize_device(int id);
 
 }  // namespace cuarray::cuda

@@ -104,7 +104,7 @@ Array nonzero(const Array& a, NonzeroLayout layout) {
   std::int64_t total = 0;
   CUARRAY_CHECK_CUDA(cudaMemcpyAsync(&total, static_cast<char*>(inclusive_ptr) + 8 * (tiles - 1), 8,
                                      cudaMemcpyDeviceToHost, stream));
-  CUARRAY_CHECK_CUDA(cudaStreamSynchronize(stream));
+  cuda::finish_readback(stream);
   Array out = result(total);
   if (total == 0 || (layout != NonzeroLayout::Flat && nd == 0)) return out;
   KernelKey key(KernelKind::WriteNonzero);
@@ -141,7 +141,7 @@ std::vector<std::pair<std::int64_t, std::int64_t>> index_ranges(const std::vecto
     jit::launch(k, grid, dim3(jit::kBlockSize), args, 0, stream);
   }
   CUARRAY_CHECK_CUDA(cudaMemcpyAsync(host.data(), result.data(), 8 * host.size(), cudaMemcpyDeviceToHost, stream));
-  CUARRAY_CHECK_CUDA(cudaStreamSynchronize(stream));
+  cuda::finish_readback(stream);
   std::vector<std::pair<std::int64_t, std::int64_t>> out;
   for (size_t k = 0; k < indices.size(); ++k) out.emplace_back(host[2 * k], host[2 * k + 1]);
   return out;

@@ -91,7 +91,7 @@ void radix_sort(const Array& keys, const Array* sorted, const Array* order, std:
   std::vector<unsigned> nontrivial(passes);
   CUARRAY_CHECK_CUDA(
       cudaMemcpyAsync(nontrivial.data(), nontrivial_ptr, 4 * passes, cudaMemcpyDeviceToHost, stream));
-  CUARRAY_CHECK_CUDA(cudaStreamSynchronize(stream));
+  cuda::finish_readback(stream);
   std::vector<int> run;
   for (int p = 0; p < passes; ++p)
     if (nontrivial[p]) run.push_back(p);

@@ -114,7 +114,7 @@ struct Staging {
       CUARRAY_CHECK_CUDA(cudaEventCreateWithFlags(&done[s], cudaEventDisableTiming));
     }
     if (pending[s]) {
-      CUARRAY_CHECK_CUDA(cudaEventSynchronize(done[s]));
+      cuda::wait(done[s]);
       pending[s] = false;
     }
     return s;
@@ -177,8 +177,10 @@ void copy_to_host(void* dst, const Array& src) {
   cudaStream_t stream = cuda::current_stream()->handle();
   const char* s = src.data();
   if (is_pinned(dst, n)) {
+    // The copy lands in the caller's memory, so only the wait for the work before it may be interrupted.
+    cuda::wait(stream);
     CUARRAY_CHECK_CUDA(cudaMemcpyAsync(dst, s, n, cudaMemcpyDeviceToHost, stream));
-    CUARRAY_CHECK_CUDA(cudaStreamSynchronize(stream));
+    cuda::finish_readback(stream);
     return;
   }
   Staging& st = staging(src.device());
@@ -197,7 +199,7 @@ void copy_to_host(void* dst, const Array& src) {
   for (std::size_t c = 0; c < chunks; ++c) {
     if (c + kSlots - 1 < chunks) issue(c + kSlots - 1);
     int k = slot_of[c];
-    CUARRAY_CHECK_CUDA(cudaEventSynchronize(st.done[k]));
+    cuda::wait(st.done[k]);  // interruptible: the copies land in staging slots, which outlive an abandoned wait
     st.pending[k] = false;
     std::size_t off = c * kSlotBytes;
     MemcpyPool::instance().copy(static_cast<char*>(dst) + off, st.ptr(k), std::min(kSlotBytes, n - off));

@@ -1,0 +1,112 @@
+// The core's polling wait (Note [Interruptible waits] in cpp/cuarray/blocking.h) with a clock for a query:
+// the hooks it calls, how often, and how soon it returns. No device is involved.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <stdexcept>
+
+#include "cuarray/blocking.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+struct Counts {
+  int blocking = 0, interrupts = 0;
+};
+
+// Installs counting hooks for one test; `throw_at` > 0 makes that interrupt check throw.
+class Hooks {
+ public:
+  explicit Hooks(Counts& c, int throw_at = 0) {
+    cuarray::set_host_hooks(
+        [&c](const std::function<void()>& work) {
+          ++c.blocking;
+          work();
+        },
+        [&c, throw_at] {
+          if (++c.interrupts == throw_at) throw std::runtime_error("interrupted");
+        });
+  }
+  ~Hooks() { cuarray::set_host_hooks(nullptr, nullptr); }
+};
+
+std::function<bool()> ready_after(milliseconds delay) {
+  auto at = Clock::now() + delay;
+  return [at] { return Clock::now() >= at; };
+}
+
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+TEST(WaitUntil, ReadyAtOnceCallsNoHook) {
+  Counts c;
+  Hooks h(c);
+  int queries = 0;
+  cuarray::wait_until([&] { return ++queries > 0; });
+  EXPECT_EQ(queries, 1);
+  EXPECT_EQ(c.blocking, 0);
+  EXPECT_EQ(c.interrupts, 0);
+}
+
+TEST(WaitUntil, ShortWaitPollsInsideOneBlockingCall) {
+  Counts c;
+  Hooks h(c);
+  auto start = Clock::now();
+  cuarray::wait_until(ready_after(milliseconds(20)));
+  double waited = ms_since(start);
+  EXPECT_GE(waited, 20.0);
+  EXPECT_LT(waited, 35.0);  // the sleeps grow to 20/16 ms at most by then
+  EXPECT_EQ(c.blocking, 1);
+  EXPECT_EQ(c.interrupts, 0);
+}
+
+TEST(WaitUntil, ChecksForInterruptsEvery50Milliseconds) {
+  Counts c;
+  Hooks h(c);
+  cuarray::wait_until(ready_after(milliseconds(180)), false);
+  EXPECT_EQ(c.interrupts, 3);  // at 50, 100 and 150 ms
+  EXPECT_EQ(c.blocking, 4);
+}
+
+TEST(WaitUntil, AnInterruptEndsTheWait) {
+  Counts c;
+  Hooks h(c, 2);
+  auto start = Clock::now();
+  EXPECT_THROW(cuarray::wait_until(ready_after(std::chrono::seconds(10))), std::runtime_error);
+  double waited = ms_since(start);
+  EXPECT_GE(waited, 100.0);
+  EXPECT_LT(waited, 1000.0);
+  EXPECT_EQ(c.interrupts, 2);
+}
+
+TEST(WaitUntil, QueryErrorsPropagate) {
+  Counts c;
+  Hooks h(c);
+  int queries = 0;
+  EXPECT_THROW(cuarray::wait_until([&]() -> bool {
+                 if (++queries == 3) throw std::logic_error("device error");
+                 return false;
+               }),
+               std::logic_error);
+  EXPECT_EQ(queries, 3);
+}
+
+TEST(WaitUntil, WithoutHooksItStillWaits) {
+  auto start = Clock::now();
+  cuarray::wait_until(ready_after(milliseconds(60)));
+  EXPECT_GE(ms_since(start), 60.0);
+}
+
+TEST(RunBlocking, RunsTheWorkThroughTheHook) {
+  Counts c;
+  Hooks h(c);
+  int ran = 0;
+  cuarray::run_blocking([&] { ++ran; });
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(c.blocking, 1);
+}
+
+}  // namespace
