@@ -51,6 +51,14 @@ void init_jit(py::module_& m) {
         return py::bytes(b.code);
       }, "source"_a, "name"_a, "options"_a, "arch"_a, "headers"_a);
 
+  // The binary through the disk cache alone, and whether it came from there: tests of the cache without a device.
+  j.def("cached_binary", [](const std::string& source, const std::string& name, const std::vector<std::string>& options,
+                            int arch) {
+        bool from_disk = false;
+        jit::Binary b = jit::cached_binary(source, name, options, arch, from_disk);
+        return py::make_tuple(py::bytes(b.code), from_disk);
+      }, "source"_a, "name"_a, "options"_a, "arch"_a);
+
   py::module_ s = j.def_submodule("sources", "the generated kernels' source text");
   s.def("copy_contiguous", [](py::handle to, py::handle from, bool wide) {
     return as_tuple(ops::copy_contiguous_source(to_dtype(to), to_dtype(from), wide));

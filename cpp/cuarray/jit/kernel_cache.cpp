@@ -12,6 +12,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "cuarray/blocking.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/hash.h"
@@ -23,10 +24,11 @@ namespace cuarray::jit {
 
 namespace {
 
-constexpr char kMagic[8] = {'C', 'U', 'A', 'R', 'K', 'E', 'R', '1'};
+constexpr char kMagic[8] = {'C', 'U', 'A', 'R', 'K', 'E', 'R', '2'};
 
 struct FileHeader {
   char magic[8];
+  std::uint64_t key_lo, key_hi;  // a valid entry copied or renamed from another key is foreign
   std::uint64_t payload_size;
   std::uint64_t payload_hash_lo, payload_hash_hi;
   std::uint32_t is_cubin;
@@ -53,7 +55,7 @@ State& state() {
 }
 
 std::string default_cache_dir() {
-  if (const char* env = std::getenv("CUARRAY_CACHE_DIR")) return env;
+  if (const char* env = std::getenv("CUARRAY_CACHE_DIR"); env && *env) return env;
   const char* home = std::getenv("HOME");
   return std::string(home ? home : "/tmp") + "/.cache/cuarray/kernels";
 }
@@ -79,12 +81,14 @@ void load_headers(State& s) {
   s.headers_loaded = true;
 }
 
-bool read_cached(const std::string& path, Binary& out) {
+bool read_cached(const std::string& path, const Hash128& key, Binary& out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   FileHeader hdr{};
   if (!in.read(reinterpret_cast<char*>(&hdr), sizeof hdr)) return false;
-  if (std::memcmp(hdr.magic, kMagic, sizeof kMagic) != 0 || hdr.payload_size > (std::uint64_t(1) << 32)) return false;
+  if (std::memcmp(hdr.magic, kMagic, sizeof kMagic) != 0 || hdr.key_lo != key.lo || hdr.key_hi != key.hi ||
+      hdr.payload_size > (std::uint64_t(1) << 32))
+    return false;
   std::string payload(hdr.payload_size, '\0');
   if (!in.read(payload.data(), static_cast<std::streamsize>(payload.size()))) return false;
   if (in.peek() != std::char_traits<char>::eof()) return false;
@@ -97,12 +101,14 @@ bool read_cached(const std::string& path, Binary& out) {
 }
 
 // Returns false when the directory cannot be written.
-bool write_cached(const std::string& dir, const std::string& path, const Binary& bin) {
+bool write_cached(const std::string& dir, const std::string& path, const Hash128& key, const Binary& bin) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return false;
   FileHeader hdr{};
   std::memcpy(hdr.magic, kMagic, sizeof kMagic);
+  hdr.key_lo = key.lo;
+  hdr.key_hi = key.hi;
   Hash128 h;
   h.add(bin.code);
   hdr.payload_size = bin.code.size();
@@ -136,63 +142,96 @@ cudaLibrary_t load(const Binary& bin) {
   return lib;
 }
 
+// What finding one kernel needs: its key (Note [Kernel cache key]), the headers it may include, and its
+// file in the disk cache ("" when the disk cache is off).
+struct Entry {
+  Hash128 key;
+  Headers headers;
+  std::string dir, path;
+};
+
+// Must be called with the state's mutex held.
+Entry entry_for(State& s, const std::string& source, const std::vector<std::string>& options, int arch) {
+  load_headers(s);
+  if (!s.cache_dir_set) {
+    s.cache_dir = default_cache_dir();
+    s.cache_dir_set = true;
+  }
+  Entry e;
+  e.key.add(source).add(s.headers_hash).add(static_cast<std::uint64_t>(arch));
+  for (auto& o : options) e.key.add(o);
+  // The toolkit version cuarray was built with, not the loaded NVRTC's: asking NVRTC would load it (about
+  // 5 ms) even when the kernel is on disk. A binary that a different NVRTC made and the driver refuses is
+  // recompiled (get_library).
+  e.key.add(static_cast<std::uint64_t>(CUDART_VERSION));
+  if (!s.disk_disabled) {
+    e.dir = s.cache_dir;
+    e.path = e.dir + "/" + e.key.hex() + ".bin";
+  }
+  return e;
+}
+
+// Compiles the kernel and writes it to the disk cache; the first write that fails turns the disk cache off
+// for the process, with one warning.
+Binary compile_and_store(const Entry& e, const std::string& source, const std::string& name,
+                         const std::vector<std::string>& options, int arch) {
+  State& s = state();
+  Binary bin;
+  bool stored = true;
+  run_blocking([&] {
+    bin = compile(source, name, options, arch, e.headers);
+    if (!e.path.empty()) stored = write_cached(e.dir, e.path, e.key, bin);
+  });
+  if (!stored) {
+    std::function<void(const std::string&)> warn;
+    {
+      std::lock_guard<std::mutex> lock(s.mutex);
+      if (!s.disk_disabled) warn = s.warn;
+      s.disk_disabled = true;
+    }
+    if (warn)
+      warn("cuarray: the kernel cache directory '" + e.dir +
+           "' is not writable; compiled kernels are cached in memory only for this process");
+  }
+  return bin;
+}
+
+// The kernel's binary from the disk cache (from_disk), else compiled and stored there.
+Binary find_or_compile(const Entry& e, const std::string& source, const std::string& name,
+                       const std::vector<std::string>& options, int arch, bool& from_disk) {
+  Binary bin;
+  from_disk = false;
+  if (!e.path.empty()) run_blocking([&] { from_disk = read_cached(e.path, e.key, bin); });
+  return from_disk ? bin : compile_and_store(e, source, name, options, arch);
+}
+
 cudaLibrary_t get_library(const std::string& source, const std::string& name, const std::vector<std::string>& options) {
   State& s = state();
   int arch = cuda::compute_capability(cuda::current_device());
-  Headers headers;
-  std::string dir;
-  Hash128 key;
+  Entry e;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
-    load_headers(s);
-    if (!s.cache_dir_set) {
-      s.cache_dir = default_cache_dir();
-      s.cache_dir_set = true;
-    }
-    key.add(source).add(s.headers_hash).add(static_cast<std::uint64_t>(arch));
-    for (auto& o : options) key.add(o);
-    // The toolkit version cuarray was built with, not the loaded NVRTC's: asking NVRTC would load it (about
-    // 5 ms) even when the kernel is on disk. A binary that a different NVRTC made and the driver refuses is
-    // recompiled below.
-    key.add(static_cast<std::uint64_t>(CUDART_VERSION));
-    auto it = s.libraries.find(key.hex());
+    e = entry_for(s, source, options, arch);
+    auto it = s.libraries.find(e.key.hex());
     if (it != s.libraries.end()) {
       ++s.stats.memory_hits;
       return it->second;
     }
-    headers = s.headers;
-    if (!s.disk_disabled) dir = s.cache_dir;
+    e.headers = s.headers;
   }
-  std::string hex = key.hex();
-  std::string path = dir.empty() ? "" : dir + "/" + hex + ".bin";
-  Binary bin;
+  bool from_disk = false;
+  Binary bin = find_or_compile(e, source, name, options, arch, from_disk);
   cudaLibrary_t lib = nullptr;
-  bool from_disk = !path.empty() && read_cached(path, bin);
-  if (from_disk) {
-    try {
-      lib = load(bin);
-    } catch (const CudaError&) {
-      from_disk = false;  // a file that passed its checksum but does not load: recompile it
-    }
-  }
-  if (!from_disk) {
-    bin = compile(source, name, options, arch, headers);
+  try {
     lib = load(bin);
-    if (!path.empty() && !write_cached(dir, path, bin)) {
-      std::function<void(const std::string&)> warn;
-      {
-        std::lock_guard<std::mutex> lock(s.mutex);
-        if (!s.disk_disabled) warn = s.warn;
-        s.disk_disabled = true;
-      }
-      if (warn)
-        warn("cuarray: the kernel cache directory '" + dir +
-             "' is not writable; compiled kernels are cached in memory only for this process");
-    }
+  } catch (const CudaError&) {
+    if (!from_disk) throw;
+    from_disk = false;  // a file that passed its checks but does not load (another NVRTC made it): replace it
+    lib = load(compile_and_store(e, source, name, options, arch));
   }
   std::lock_guard<std::mutex> lock(s.mutex);
   ++(from_disk ? s.stats.disk_hits : s.stats.compiles);
-  auto [it, inserted] = s.libraries.emplace(hex, lib);
+  auto [it, inserted] = s.libraries.emplace(e.key.hex(), lib);
   if (!inserted) cudaLibraryUnload(lib);  // another thread loaded it first
   return it->second;
 }
@@ -235,6 +274,18 @@ Kernel get_kernel(const std::string& source, const std::string& name, const std:
 
 Module get_module(const std::string& source, const std::vector<std::string>& options) {
   return Module{get_library(source, "module", options)};
+}
+
+Binary cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
+                     int arch, bool& from_disk) {
+  State& s = state();
+  Entry e;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    e = entry_for(s, source, options, arch);
+    e.headers = s.headers;
+  }
+  return find_or_compile(e, source, name, options, arch, from_disk);
 }
 
 CacheStats cache_stats() {

@@ -3,9 +3,11 @@
 // Note [Kernel cache key]
 // A kernel's identity is a 128-bit hash of its source, the text of every kernel header (kernels/*.cuh),
 // the compile options, the target architecture and the CUDA version cuarray was built with. The same key names its file in the
-// disk cache (CUARRAY_CACHE_DIR, default ~/.cache/cuarray/kernels). Each file carries a magic number, the
-// payload's size and the payload's hash, so a truncated, corrupt or foreign file is recompiled, never
-// loaded; files are written to a temporary name and renamed, so concurrent processes see whole files.
+// disk cache (CUARRAY_CACHE_DIR, default ~/.cache/cuarray/kernels). Each file carries a magic number, the key,
+// the payload's size and the payload's hash, so a truncated, corrupt or foreign file (another key's, or not
+// ours at all) is recompiled and replaced, never loaded; files are written to a temporary name and renamed,
+// so concurrent processes see whole files. A directory that cannot be written turns the disk cache off for
+// the process, with one warning.
 // Ops keep their own small caches from a compact key (dtypes, ndim, layout) to a Kernel, so the hot path
 // never builds or hashes source text.
 #pragma once
@@ -15,6 +17,8 @@
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "cuarray/jit/nvrtc.h"
 
 namespace cuarray::jit {
 
@@ -41,6 +45,11 @@ struct Module {
   Kernel function(const std::string& name) const;
 };
 Module get_module(const std::string& source, const std::vector<std::string>& options = {});
+
+// The binary of `name` in `source` for compute capability `arch` (90 -> sm_90), through the disk cache alone
+// (no device needed): read from it when there (`from_disk`), else compiled and written to it.
+Binary cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
+                     int arch, bool& from_disk);
 
 struct CacheStats {
   std::size_t memory_hits = 0, disk_hits = 0, compiles = 0;
