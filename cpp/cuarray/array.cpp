@@ -18,6 +18,35 @@ Array::Array(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape sh
   update_flags();
 }
 
+Array Array::from_memory(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape shape,
+                         std::optional<Strides> given, DType dtype, Order order) {
+  const int item = cuarray::itemsize(dtype);
+  checked_size(shape, item);
+  if (!buffer && !given) return Array(std::move(shape), dtype, order);
+  Strides strides = given ? std::move(*given) : order == Order::C ? c_strides(shape, item) : f_strides(shape, item);
+  if (strides.size() != shape.size()) throw ValueError("strides, if given, must be the same length as shape");
+  for (auto s : strides)
+    if (s % item != 0)
+      throw ValueError("strides " + shape_str(strides) + " must be multiples of the itemsize (" +
+                       std::to_string(item) + " bytes)");
+  auto [lo, hi] = byte_extent(shape, strides, item);
+  const char* incompatible = "strides is incompatible with shape of requested array and size of buffer";
+  if (!buffer) {
+    if (lo < 0) throw ValueError(incompatible);
+    buffer = cuda::allocate(static_cast<std::size_t>(hi));
+    offset = 0;
+  } else {
+    auto address = reinterpret_cast<std::uintptr_t>(buffer->ptr()) + static_cast<std::uintptr_t>(offset);
+    if (address % static_cast<std::uintptr_t>(item) != 0)
+      throw ValueError("memptr is not aligned to the itemsize (" + std::to_string(item) + " bytes)");
+    std::int64_t first = 0, last = 0;
+    bool outside = __builtin_add_overflow(offset, lo, &first) || __builtin_add_overflow(offset, hi, &last) ||
+                   first < 0 || last > static_cast<std::int64_t>(buffer->nbytes());
+    if (hi > lo && outside) throw ValueError(incompatible);
+  }
+  return Array(std::move(buffer), offset, std::move(shape), std::move(strides), dtype);
+}
+
 Array Array::like(const Array& like, DType dtype) {
   if (like.c_contiguous()) return Array(like.shape(), dtype, Order::C);
   if (like.f_contiguous()) return Array(like.shape(), dtype, Order::F);

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "cuarray/cuda/memory_pool.h"
 #include "cuarray/dtype.h"
@@ -20,6 +21,13 @@ class Array {
   static Array like(const Array& like, DType dtype);
   // A view of `buffer` starting `offset` bytes in.
   Array(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape shape, Strides strides, DType dtype);
+  // ndarray(shape, dtype, memptr, strides): a view of `buffer` at byte `offset` with the given strides (a new
+  // buffer just large enough when `buffer` is null), checked first, as NumPy checks its buffer arguments:
+  // one stride per axis, strides and address multiples of the itemsize (the device faults on misaligned
+  // loads), every element inside the buffer. Throws ValueError otherwise.
+  // No strides: C or F order's.
+  static Array from_memory(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape shape,
+                           std::optional<Strides> strides, DType dtype, Order order);
 
   const Shape& shape() const { return shape_; }
   const Strides& strides() const { return strides_; }

@@ -36,6 +36,18 @@ bool has_zero_extent(const Shape& shape) {
   return false;
 }
 
+std::pair<std::int64_t, std::int64_t> byte_extent(const Shape& shape, const Strides& strides, int itemsize) {
+  if (has_zero_extent(shape)) return {0, 0};
+  std::int64_t lo = 0, hi = itemsize;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    std::int64_t span = 0;
+    bool overflow = __builtin_mul_overflow(shape[d] - 1, strides[d], &span);
+    overflow = overflow || __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
+    if (overflow) throw ValueError("array is too big; the strides address more bytes than fit in int64");
+  }
+  return {lo, hi};
+}
+
 // New arrays with no elements get all-zero strides, as in NumPy.
 Strides c_strides(const Shape& shape, std::int64_t itemsize) {
   Strides s(shape.size());

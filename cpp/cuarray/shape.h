@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cuarray {
@@ -17,6 +18,9 @@ std::int64_t size_of(const Shape& shape);
 bool has_zero_extent(const Shape& shape);
 Strides c_strides(const Shape& shape, std::int64_t itemsize);
 Strides f_strides(const Shape& shape, std::int64_t itemsize);
+// Lowest and one-past-highest byte touched by a view, relative to its first element ({0, 0} when empty);
+// throws ValueError when that overflows int64.
+std::pair<std::int64_t, std::int64_t> byte_extent(const Shape& shape, const Strides& strides, int itemsize);
 // NumPy's flag rules: dimensions of length 1 (and arrays of size 0 or 1) do not constrain strides.
 bool is_c_contiguous(const Shape& shape, const Strides& strides, std::int64_t itemsize);
 bool is_f_contiguous(const Shape& shape, const Strides& strides, std::int64_t itemsize);

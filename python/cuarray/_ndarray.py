@@ -40,17 +40,34 @@ class Flags:
 
 
 class MemoryPointer:
-    """A device address (``x.data.ptr``) and the device it lives on."""
+    """A device address (``x.data.ptr``), the device it lives on, and the array whose memory it points into
+    (kept alive by it; ``ndarray(shape, dtype, memptr)`` views that memory). ``p + n`` is ``n`` bytes further."""
 
-    __slots__ = ("ptr", "device_id")
+    __slots__ = ("ptr", "device_id", "_owner")
 
-    def __init__(self, ptr, device_id):
+    def __init__(self, ptr, device_id, owner):
         self.ptr = ptr
         self.device_id = device_id
+        self._owner = owner
 
     @property
     def device(self):
         return Device(self.device_id)
+
+    def __add__(self, offset):
+        try:
+            offset = operator.index(offset)
+        except TypeError:
+            return NotImplemented
+        return MemoryPointer(self.ptr + offset, self.device_id, self._owner)
+
+    __radd__ = __add__
+
+    def __sub__(self, offset):
+        try:
+            return self + -operator.index(offset)
+        except TypeError:
+            return NotImplemented
 
     def __int__(self):
         return self.ptr
@@ -240,7 +257,7 @@ _methods = {
     "ravel": _ravel,
     "view": _view,
     "flags": property(lambda self: Flags(self._c_contiguous, self._f_contiguous, self.base is None)),
-    "data": property(lambda self: MemoryPointer(self._ptr, self._device_id)),
+    "data": property(lambda self: MemoryPointer(self._ptr, self._device_id, self)),
     "device": property(lambda self: Device(self._device_id)),
     "__cuda_array_interface__": property(_cuda_array_interface),
     "__array_priority__": 100,

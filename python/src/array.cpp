@@ -160,6 +160,31 @@ NdArray to_ndarray(py::handle obj) {
 void init_array(py::module_& m) {
   py::class_<NdArray> cls(m, "ndarray");
   g_ndarray_type = cls;
+  // CuPy's ndarray(shape, dtype=float, memptr=None, strides=None, order='C'); memptr is a MemoryPointer
+  // (x.data, or x.data + offset), whose array the new one is a view of.
+  cls.def(py::init([](py::handle shape, py::handle dtype, py::handle memptr, py::handle strides, py::handle order) {
+            char o = to_order(order, 'C');
+            if (o != 'C' && o != 'F') throw ValueError("order must be 'C' or 'F'");
+            std::shared_ptr<cuda::Buffer> buffer;
+            std::int64_t offset = 0;
+            py::object base = py::none();
+            if (!memptr.is_none()) {
+              py::object src = py::getattr(memptr, "_owner", py::none());
+              if (!py::isinstance(src, g_ndarray_type))
+                throw TypeError("memptr must be a cuarray MemoryPointer (x.data, or x.data + offset) or None");
+              const NdArray& a = src.cast<const NdArray&>();
+              buffer = a.array.buffer();
+              offset = memptr.attr("ptr").cast<std::int64_t>() - reinterpret_cast<std::int64_t>(buffer->ptr());
+              base = a.base.is_none() ? src : a.base;
+            }
+            std::optional<Strides> st;
+            if (!strides.is_none()) st = to_shape(strides);
+            Array r = Array::from_memory(std::move(buffer), offset, to_shape(shape), std::move(st), to_dtype(dtype),
+                                         o == 'F' ? Order::F : Order::C);
+            return NdArray{std::move(r), base};
+          }),
+          "shape"_a, "dtype"_a = py::none(), "memptr"_a = py::none(), "strides"_a = py::none(),
+          "order"_a = "C");
   cls.def_property_readonly("shape", [](const NdArray& s) { return to_tuple(s.array.shape()); })
       .def_property_readonly("strides", [](const NdArray& s) { return to_tuple(s.array.strides()); })
       .def_property_readonly("dtype", [](const NdArray& s) { return to_numpy_dtype(s.array.dtype()); })

@@ -67,7 +67,12 @@ std::int64_t to_index(py::handle item) {
   if (PyFloat_Check(item.ptr()) || !py::hasattr(item, "__index__"))
     throw TypeError("'" + py::str(item.get_type().attr("__name__")).cast<std::string>() +
                     "' object cannot be interpreted as an integer");
-  return py::cast<std::int64_t>(item.attr("__index__")());
+  py::object v = item.attr("__index__")();
+  int overflow = 0;
+  long long n = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow) throw ValueError("Maximum allowed dimension exceeded");
+  if (n == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return n;
 }
 
 }  // namespace

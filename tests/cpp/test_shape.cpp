@@ -262,18 +262,25 @@ TEST(Coalesce, NegativeStridesMergeWhenConsistent) {
   EXPECT_EQ(d.shape, (Shape{2, 3}));
 }
 
-// ---- strided_args.h ---------------------------------------------------------------------------
+// ---- byte_extent and strided_args.h ------------------------------------------------------------
 
 TEST(ByteExtent, PositiveNegativeAndEmpty) {
   using P = std::pair<std::int64_t, std::int64_t>;
-  EXPECT_EQ(cuarray::ops::byte_extent({3}, {8}, 8), (P{0, 24}));
-  EXPECT_EQ(cuarray::ops::byte_extent({3}, {-8}, 8), (P{-16, 8}));
-  EXPECT_EQ(cuarray::ops::byte_extent({2, 3}, {-24, 8}, 8), (P{-24, 24}));
-  EXPECT_EQ(cuarray::ops::byte_extent({4, 3}, {48, 16}, 8), (P{0, 184}));
-  EXPECT_EQ(cuarray::ops::byte_extent({4}, {0}, 4), (P{0, 4}));   // broadcast
-  EXPECT_EQ(cuarray::ops::byte_extent({}, {}, 16), (P{0, 16}));   // 0-d
-  EXPECT_EQ(cuarray::ops::byte_extent({0, 3}, {-24, 8}, 8), (P{0, 0}));
-  EXPECT_EQ(cuarray::ops::byte_extent({3, 0}, {8, 8}, 8), (P{0, 0}));
+  EXPECT_EQ(cuarray::byte_extent({3}, {8}, 8), (P{0, 24}));
+  EXPECT_EQ(cuarray::byte_extent({3}, {-8}, 8), (P{-16, 8}));
+  EXPECT_EQ(cuarray::byte_extent({2, 3}, {-24, 8}, 8), (P{-24, 24}));
+  EXPECT_EQ(cuarray::byte_extent({4, 3}, {48, 16}, 8), (P{0, 184}));
+  EXPECT_EQ(cuarray::byte_extent({4}, {0}, 4), (P{0, 4}));   // broadcast
+  EXPECT_EQ(cuarray::byte_extent({}, {}, 16), (P{0, 16}));   // 0-d
+  EXPECT_EQ(cuarray::byte_extent({0, 3}, {-24, 8}, 8), (P{0, 0}));
+  EXPECT_EQ(cuarray::byte_extent({3, 0}, {8, 8}, 8), (P{0, 0}));
+}
+
+TEST(ByteExtent, OverflowIsValueError) {
+  EXPECT_THAT(message_of<cuarray::ValueError>([] { cuarray::byte_extent({3}, {kI64Max / 2 + 1}, 8); }),
+              HasSubstr("array is too big"));
+  EXPECT_THROW(cuarray::byte_extent({2, 2}, {kI64Max / 2, kI64Max / 2}, 8), cuarray::ValueError);
+  EXPECT_THROW(cuarray::byte_extent({2, 2}, {-kI64Max, -kI64Max}, 8), cuarray::ValueError);
 }
 
 TEST(CoalesceInMemoryOrder, TransposedOperandZero) {

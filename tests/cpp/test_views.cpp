@@ -461,4 +461,68 @@ TEST(BasicIndex, ZeroStepIsValueError) {
             "slice step cannot be zero");
 }
 
+// ---- Array::from_memory (the ndarray(shape, dtype, memptr, strides) constructor) -----------------
+
+std::shared_ptr<cuarray::cuda::Buffer> fake_buffer(std::size_t nbytes) {
+  return std::make_shared<cuarray::cuda::Buffer>(nullptr, nbytes, 0, nullptr, nullptr);
+}
+
+Array from_memory(std::size_t nbytes, std::int64_t offset, Shape shape, std::optional<Strides> strides,
+                  DType dtype = DType::Float64) {
+  return Array::from_memory(fake_buffer(nbytes), offset, std::move(shape), std::move(strides), dtype,
+                            cuarray::Order::C);
+}
+
+TEST(FromMemory, ViewsTheBufferWithTheGivenStrides) {
+  Array a = from_memory(96, 0, {3, 4}, Strides{32, 8});
+  EXPECT_EQ(a.strides(), (Strides{32, 8}));
+  EXPECT_TRUE(a.c_contiguous());
+  Array b = from_memory(96, 88, {12}, Strides{-8});  // the last element backwards to the first
+  EXPECT_EQ(b.offset(), 88);
+  Array c = from_memory(96, 8, {2, 2}, std::nullopt);  // C strides, 32 bytes from byte 8
+  EXPECT_EQ(c.strides(), (Strides{16, 8}));
+  Array d = from_memory(8, 0, {5, 3}, Strides{0, 0});  // broadcast: every element is the first
+  EXPECT_EQ(d.size(), 15);
+  Array e = from_memory(0, 0, {0, 3}, Strides{24, 8});  // nothing to address
+  EXPECT_EQ(e.size(), 0);
+}
+
+TEST(FromMemory, ElementsOutsideTheBufferAreValueError) {
+  const std::string incompatible = "strides is incompatible with shape of requested array and size of buffer";
+  EXPECT_EQ(message_of<cuarray::ValueError>([] { from_memory(96, 0, {13}, Strides{8}); }), incompatible);
+  EXPECT_EQ(message_of<cuarray::ValueError>([] { from_memory(96, 0, {3}, Strides{-8}); }), incompatible);
+  EXPECT_EQ(message_of<cuarray::ValueError>([] { from_memory(96, 8, {12}, std::nullopt); }), incompatible);
+  EXPECT_EQ(message_of<cuarray::ValueError>([] { from_memory(96, -8, {2}, std::nullopt); }), incompatible);
+  EXPECT_THROW(from_memory(96, 0, {2, 2}, Strides{8, 96}), cuarray::ValueError);
+}
+
+TEST(FromMemory, MisalignedStridesOrAddressAreValueError) {
+  EXPECT_THAT(message_of<cuarray::ValueError>([] { from_memory(96, 0, {3}, Strides{12}); }),
+              HasSubstr("multiples of the itemsize (8 bytes)"));
+  EXPECT_THROW(from_memory(96, 0, {3, 2}, Strides{-4, 8}), cuarray::ValueError);
+  EXPECT_THAT(message_of<cuarray::ValueError>([] { from_memory(96, 4, {2}, std::nullopt); }),
+              HasSubstr("not aligned"));
+  EXPECT_NO_THROW(from_memory(96, 4, {2}, Strides{4}, DType::Float32));
+}
+
+TEST(FromMemory, BadShapesAndStrideCountsAreValueError) {
+  EXPECT_EQ(message_of<cuarray::ValueError>([] { from_memory(96, 0, {3}, Strides{8, 8}); }),
+            "strides, if given, must be the same length as shape");
+  EXPECT_EQ(message_of<cuarray::ValueError>([] { from_memory(96, 0, {-1}, std::nullopt); }),
+            "negative dimensions are not allowed");
+  std::int64_t big = std::int64_t(1) << 40;
+  EXPECT_THAT(message_of<cuarray::ValueError>([&] { from_memory(96, 0, {big, big}, std::nullopt); }),
+              HasSubstr("array is too big"));
+  EXPECT_THAT(message_of<cuarray::ValueError>([] { from_memory(96, 0, {3}, Strides{std::int64_t(1) << 62}); }),
+              HasSubstr("array is too big"));
+}
+
+TEST(FromMemory, NewMemoryWithNegativeStridesIsValueErrorBeforeAllocating) {
+  // No buffer: one would be allocated, which needs a device; the checks come first.
+  EXPECT_THROW(Array::from_memory(nullptr, 0, {3}, Strides{-8}, DType::Float64, cuarray::Order::C),
+               cuarray::ValueError);
+  EXPECT_THROW(Array::from_memory(nullptr, 0, {3}, Strides{6}, DType::Float64, cuarray::Order::C),
+               cuarray::ValueError);
+}
+
 }  // namespace

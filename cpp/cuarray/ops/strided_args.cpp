@@ -6,16 +6,6 @@
 
 namespace cuarray::ops {
 
-std::pair<std::int64_t, std::int64_t> byte_extent(const Shape& shape, const Strides& strides, int itemsize) {
-  std::int64_t lo = 0, hi = 0;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 0) return {0, 0};
-    std::int64_t span = (shape[d] - 1) * strides[d];
-    (span < 0 ? lo : hi) += span;
-  }
-  return {lo, hi + itemsize};
-}
-
 Coalesced coalesce_in_memory_order(const Shape& shape, const std::vector<Strides>& strides) {
   std::vector<int> perm(shape.size());
   std::iota(perm.begin(), perm.end(), 0);

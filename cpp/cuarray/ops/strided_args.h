@@ -10,9 +10,6 @@
 
 namespace cuarray::ops {
 
-// Lowest and one-past-highest byte touched by a view, relative to its start.
-std::pair<std::int64_t, std::int64_t> byte_extent(const Shape& shape, const Strides& strides, int itemsize);
-
 // Coalesces after ordering dimensions by operand 0's memory order (largest |stride| first), so the
 // fastest-moving index walks operand 0's memory contiguously.
 Coalesced coalesce_in_memory_order(const Shape& shape, const std::vector<Strides>& strides);
