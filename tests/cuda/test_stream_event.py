@@ -216,3 +216,121 @@ def test_work_in_threads_on_their_own_streams():
     assert not errors, errors
     for i in range(4):
         np.testing.assert_array_equal(results[i], np.arange(i, i + 1000)[::-1])
+
+
+# ---- ordering against a kernel that is still running ------------------------------------------------------
+
+# Spins for `ns` of the GPU's global timer, then writes dst[i] = 2 * src[i] (src == null: i + 1).
+SPIN_THEN_WRITE = r"""
+extern "C" __global__ void spin_then_write(unsigned long long ns, const float* src, float* dst, int n) {
+    unsigned long long start, now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    do {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    } while (now - start < ns);
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        dst[i] = src ? 2.0f * src[i] : i + 1.0f;
+}
+"""
+BUSY_NS = np.uint64(300_000_000)  # 0.3 s: the other stream's work is certainly done before this ends
+
+
+def spin_then_write(src, dst, stream, ns=BUSY_NS):
+    kernel = cp.RawKernel(SPIN_THEN_WRITE, "spin_then_write")
+    n = dst.size
+    src = np.uint64(0) if src is None else src  # a null pointer
+    kernel((min(64, (n + 255) // 256),), (256,), (ns, src, dst, np.int32(n)), stream=stream)
+
+
+@pytest.mark.parametrize("n", [1000, 1 << 20], ids=["host_cached_block", "cuda_pool_block"])
+def test_memory_freed_on_a_busy_stream_is_not_overwritten_early(n):
+    # Note [Memory pool stream rule]: a kernel on A still reads `src` after it is freed; an array allocated
+    # for B at once (same size, so the same block if the pool broke the rule) and written must not change
+    # what A reads.
+    values = np.arange(n, dtype=np.float32) % 1000
+    a, b = cuda.Stream(non_blocking=True), cuda.Stream(non_blocking=True)
+    with a:
+        src = cp.asarray(values)
+        out = cp.zeros(n, dtype=np.float32)
+        a.synchronize()
+        spin_then_write(src, out, a)
+        del src
+    with b:
+        others = [cp.empty(n, dtype=np.float32) for _ in range(3)]
+        for o in others:
+            o.fill(-7.0)
+        assert a.done is False, "the kernel on A ended before the test could overlap it"
+    b.synchronize()
+    a.synchronize()
+    assert_same(out, 2 * values)
+    for o in others:
+        assert_same(o, np.full(n, -7.0, dtype=np.float32))
+
+
+def test_wait_event_orders_work_after_a_running_kernel():
+    n = 4096
+    a, b = cuda.Stream(non_blocking=True), cuda.Stream(non_blocking=True)
+    with a:
+        x = cp.zeros(n, dtype=np.float32)
+        a.synchronize()
+        spin_then_write(None, x, a)
+        e = a.record()
+    assert e.done is False and a.done is False
+    b.wait_event(e)
+    with b:
+        y = x * 2  # must see A's writes
+    b.synchronize()
+    assert e.done is True and a.done is True
+    assert_same(y, 2 * (np.arange(n, dtype=np.float32) + 1))
+
+
+def test_without_wait_event_the_other_stream_runs_ahead():
+    # The control for the test above: without the wait, B reads x before A's kernel writes it, so a
+    # wait_event that did nothing would fail there.
+    n = 4096
+    a, b = cuda.Stream(non_blocking=True), cuda.Stream(non_blocking=True)
+    with a:
+        x = cp.zeros(n, dtype=np.float32)
+        a.synchronize()
+        spin_then_write(None, x, a)
+    with b:
+        y = x * 2
+    b.synchronize()
+    assert a.done is False
+    a.synchronize()
+    assert_same(y, np.zeros(n, dtype=np.float32))
+
+
+def test_event_waits_only_for_work_recorded_before_it():
+    a = cuda.Stream(non_blocking=True)
+    with a:
+        x = cp.zeros(16, dtype=np.float32)
+        before = a.record()
+        spin_then_write(None, x, a)
+        after = a.record()
+    before.synchronize()  # returns at once: nothing was queued before it
+    assert after.done is False
+    after.synchronize()
+    assert after.done is True
+    assert cuda.get_elapsed_time(before, after) >= 0.29e3
+    assert_same(x, np.arange(1, 17, dtype=np.float32))
+
+
+@pytest.mark.multi_gpu
+def test_wait_event_across_devices():
+    # A stream of device 1 that waits for an event of device 0 finishes only after device 0's kernel.
+    with cuda.Device(0):
+        a = cuda.Stream(non_blocking=True)
+        with a:
+            x = cp.zeros(16, dtype=np.float32)
+            a.synchronize()
+            spin_then_write(None, x, a)
+            e = a.record()
+    with cuda.Device(1):
+        b = cuda.Stream(non_blocking=True)
+        b.wait_event(e)
+        f = b.record()
+        assert f.done is False
+        f.synchronize()
+    assert a.done is True
+    assert_same(x, np.arange(1, 17, dtype=np.float32))
