@@ -219,6 +219,34 @@ def assert_write_through(cp_base, np_base, cp_res, np_res):
 
 
 # ---------------------------------------------------------------------------------------------
+# A long-running kernel, for tests of waits, interrupts and stream ordering
+# ---------------------------------------------------------------------------------------------
+
+# Spins for `ns` nanoseconds of the GPU's global timer, then writes dst[i] = 2 * src[i] (src null: i + 1), i < n.
+SPIN_SOURCE = r"""
+extern "C" __global__ void spin_then_write(unsigned long long ns, const float* src, float* dst, int n) {
+    unsigned long long start, now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    do {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    } while (now - start < ns);
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        dst[i] = src ? 2.0f * src[i] : i + 1.0f;
+}
+"""
+
+
+def spin_then_write(seconds, dst=None, src=None, stream=None):
+    """Launches SPIN_SOURCE's kernel on `stream` (default: the current one); None arrays are null pointers."""
+    null = np.uint64(0)
+    n = 0 if dst is None else dst.size
+    kernel = cp.RawKernel(SPIN_SOURCE, "spin_then_write")
+    kernel((max(1, min(64, (n + 255) // 256)),), (256,),
+           (np.uint64(seconds * 1e9), null if src is None else src, null if dst is None else dst, np.int32(n)),
+           stream=stream)
+
+
+# ---------------------------------------------------------------------------------------------
 # Subprocesses
 # ---------------------------------------------------------------------------------------------
 

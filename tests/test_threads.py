@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import describe, run_python
+from conftest import describe, run_python, spin_then_write
 
 import cuarray as cp
 
@@ -119,28 +119,16 @@ def longest_pause_while(blocking_call):
     return time.perf_counter() - start, longest
 
 
-SPIN = r"""
-extern "C" __global__ void spin(unsigned long long ns) {
-    unsigned long long start, now;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-    do {
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-    } while (now - start < ns);
-}
-"""
-
-
 @pytest.mark.gpu
 @pytest.mark.parametrize("call", ["stream_synchronize", "device_synchronize", "event_synchronize", "get"])
 def test_blocking_on_the_device_lets_other_threads_run(call):
-    kernel = cp.RawKernel(SPIN, "spin")
     stream = cp.cuda.Stream(non_blocking=True)
     x = cp.arange(10)
     cp.cuda.Device().synchronize()
 
     def blocking_call():
         with stream:
-            kernel((1,), (1,), (np.uint64(1_000_000_000),))
+            spin_then_write(1.0)
             if call == "stream_synchronize":
                 stream.synchronize()
             elif call == "device_synchronize":

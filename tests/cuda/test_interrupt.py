@@ -11,21 +11,9 @@ import time
 
 import numpy as np
 import pytest
-from conftest import subprocess_env
+from conftest import SPIN_SOURCE, spin_then_write, subprocess_env
 
 import cuarray as cp
-
-# A kernel that runs for `ns` nanoseconds of the GPU's global timer, then writes 1..n into out.
-SPIN = r"""
-extern "C" __global__ void spin(unsigned long long ns, float* out, int n) {
-    unsigned long long start, now;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-    do {
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-    } while (now - start < ns);
-    for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = i + 1;
-}
-"""
 
 # argv[1]: the call to interrupt. Prints READY just before the call, then INTERRUPTED <monotonic time> or
 # NOT INTERRUPTED, then AFTER <a later result>.
@@ -39,8 +27,8 @@ which = sys.argv[1]
 n = (1 << 20) if which == "get_pinned" else 1000
 out = cp.zeros(n, dtype=np.float32)
 stream = cp.cuda.Stream(non_blocking=True) if which == "stream" else cp.cuda.Stream.null
-kernel = cp.RawKernel(SPIN, "spin")
-kernel((1,), (128,), (np.uint64(3_000_000_000), out, np.int32(n)), stream=stream)
+kernel = cp.RawKernel(SPIN, "spin_then_write")
+kernel((64,), (256,), (np.uint64(3_000_000_000), np.uint64(0), out, np.int32(n)), stream=stream)
 
 def pinned_get():
     host = np.frombuffer(cp.cuda.alloc_pinned_memory(out.nbytes), np.float32, n)
@@ -71,7 +59,7 @@ except KeyboardInterrupt:
 cp.cuda.Device().synchronize()  # the kernel ends
 after = (cp.arange(3) + 1).get().tolist()
 print("AFTER", after, out[:3].get().tolist(), flush=True)
-""" % SPIN
+""" % SPIN_SOURCE
 
 CALLS = ["device", "stream", "null_stream", "event", "blocking_event", "get", "get_pinned", "asnumpy", "scalar"]
 
@@ -145,15 +133,12 @@ def test_synchronize_on_an_idle_stream_stays_cheap():
 @pytest.mark.parametrize("ms", [0.05, 0.5, 2, 20])
 def test_synchronize_returns_soon_after_the_work_ends(ms):
     # Polling adds at most ~1/16 of the wait (and 1 ms) after the first millisecond of spinning.
-    kernel = cp.RawKernel(SPIN, "spin")
-    out = cp.zeros(1, dtype=np.float32)
-    ns = np.uint64(ms * 1e6)
-    kernel((1,), (1,), (ns, out, np.int32(1)))
+    spin_then_write(ms / 1e3)
     cp.cuda.Device().synchronize()
     overheads = []
     for _ in range(5):
         t = time.perf_counter()
-        kernel((1,), (1,), (ns, out, np.int32(1)))
+        spin_then_write(ms / 1e3)
         cp.cuda.Stream.null.synchronize()
         overheads.append(time.perf_counter() - t - ms / 1e3)
     assert min(overheads) < 0.2e-3 + ms / 1e3 / 10, f"{min(overheads) * 1e3:.3f} ms past a {ms} ms kernel"

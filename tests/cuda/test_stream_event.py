@@ -5,7 +5,7 @@ import threading
 import cuarray as cp
 import numpy as np
 import pytest
-from conftest import assert_same
+from conftest import assert_same, spin_then_write
 
 pytestmark = pytest.mark.gpu
 
@@ -220,26 +220,7 @@ def test_work_in_threads_on_their_own_streams():
 
 # ---- ordering against a kernel that is still running ------------------------------------------------------
 
-# Spins for `ns` of the GPU's global timer, then writes dst[i] = 2 * src[i] (src == null: i + 1).
-SPIN_THEN_WRITE = r"""
-extern "C" __global__ void spin_then_write(unsigned long long ns, const float* src, float* dst, int n) {
-    unsigned long long start, now;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-    do {
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-    } while (now - start < ns);
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-        dst[i] = src ? 2.0f * src[i] : i + 1.0f;
-}
-"""
-BUSY_NS = np.uint64(300_000_000)  # 0.3 s: the other stream's work is certainly done before this ends
-
-
-def spin_then_write(src, dst, stream, ns=BUSY_NS):
-    kernel = cp.RawKernel(SPIN_THEN_WRITE, "spin_then_write")
-    n = dst.size
-    src = np.uint64(0) if src is None else src  # a null pointer
-    kernel((min(64, (n + 255) // 256),), (256,), (ns, src, dst, np.int32(n)), stream=stream)
+BUSY = 0.3  # seconds: the other stream's work is certainly done before the kernel ends
 
 
 @pytest.mark.parametrize("n", [1000, 1 << 20], ids=["host_cached_block", "cuda_pool_block"])
@@ -253,7 +234,7 @@ def test_memory_freed_on_a_busy_stream_is_not_overwritten_early(n):
         src = cp.asarray(values)
         out = cp.zeros(n, dtype=np.float32)
         a.synchronize()
-        spin_then_write(src, out, a)
+        spin_then_write(BUSY, out, src, a)
         del src
     with b:
         others = [cp.empty(n, dtype=np.float32) for _ in range(3)]
@@ -273,7 +254,7 @@ def test_wait_event_orders_work_after_a_running_kernel():
     with a:
         x = cp.zeros(n, dtype=np.float32)
         a.synchronize()
-        spin_then_write(None, x, a)
+        spin_then_write(BUSY, x, stream=a)
         e = a.record()
     assert e.done is False and a.done is False
     b.wait_event(e)
@@ -292,7 +273,7 @@ def test_without_wait_event_the_other_stream_runs_ahead():
     with a:
         x = cp.zeros(n, dtype=np.float32)
         a.synchronize()
-        spin_then_write(None, x, a)
+        spin_then_write(BUSY, x, stream=a)
     with b:
         y = x * 2
     b.synchronize()
@@ -306,7 +287,7 @@ def test_event_waits_only_for_work_recorded_before_it():
     with a:
         x = cp.zeros(16, dtype=np.float32)
         before = a.record()
-        spin_then_write(None, x, a)
+        spin_then_write(BUSY, x, stream=a)
         after = a.record()
     before.synchronize()  # returns at once: nothing was queued before it
     assert after.done is False
@@ -324,7 +305,7 @@ def test_wait_event_across_devices():
         with a:
             x = cp.zeros(16, dtype=np.float32)
             a.synchronize()
-            spin_then_write(None, x, a)
+            spin_then_write(BUSY, x, stream=a)
             e = a.record()
     with cuda.Device(1):
         b = cuda.Stream(non_blocking=True)
