@@ -1,25 +1,301 @@
-"""Behaviour on a machine without CUDA driver or device (CI): clear errors, never a crash."""
+"""Behaviour on a machine without CUDA driver or device (CI): clear errors, never a crash.
 
-import cuarray as cp
+Every public callable of cuarray, cuarray.linalg, cuarray.fft, cuarray.random, cuarray.cuda (and its runtime)
+and cuarray.scipy.signal is called once with simple valid arguments. Each appears in one table: it needs a
+device (CUDARuntimeError, the same no-device message everywhere), it takes device arrays (a host array gets
+CuPy's TypeError before anything touches a device), or it needs no device (it works)."""
+
+import contextlib
+import io
+import re
+import types
+
 import numpy as np
 import pytest
 from conftest import describe, run_python
+
+import cuarray as cp
+import cuarray.cuda.runtime
+import cuarray.fft
+import cuarray.linalg
+import cuarray.random
+import cuarray.scipy.signal
 
 pytestmark = pytest.mark.nogpu
 
 NO_DEVICE = r"(?i)no CUDA driver or device"
 
+MODULES = {"": cp, "linalg": cp.linalg, "fft": cp.fft, "random": cp.random, "cuda": cp.cuda,
+           "cuda.runtime": cp.cuda.runtime, "scipy.signal": cp.scipy.signal}
+
+H1 = np.arange(1.0, 4.0)  # host values where a device array would go
+H2 = np.eye(2) + 1.0
+KERNEL = 'extern "C" __global__ void k(float* x) { x[0] = 1.0f; }'
+
+# Every ufunc is called with Python scalars (a 0-d device result) and with host arrays (TypeError); these rows
+# replace that for ufuncs that take no scalars.
+UFUNC_EXCEPTIONS = {"matmul"}
+
+# Calls that need a device: CUDARuntimeError with the no-device message.
 NEEDS_DEVICE = {
-    "zeros": lambda: cp.zeros(3),
-    "empty": lambda: cp.empty((2, 2)),
+    "arange": lambda: cp.arange(3),
+    "array": lambda: cp.array([1, 2]),
+    "asarray": lambda: cp.asarray(H1),
+    "ascontiguousarray": lambda: cp.ascontiguousarray(H2.T),
+    "asfortranarray": lambda: cp.asfortranarray(H2),
+    "empty": lambda: cp.empty(3),
+    "zeros": lambda: cp.zeros((2, 2)),
     "ones": lambda: cp.ones(3, dtype=np.int32),
-    "arange": lambda: cp.arange(10),
-    "array_from_list": lambda: cp.array([1, 2, 3]),
-    "asarray_from_numpy": lambda: cp.asarray(np.arange(4.0)),
-    "Device_use": lambda: cp.cuda.Device(0).use(),
-    "getDeviceCount": lambda: cp.cuda.runtime.getDeviceCount(),
-    "Stream": lambda: cp.cuda.Stream(),
+    "full": lambda: cp.full(3, 7.0),
+    "empty_like": lambda: cp.empty_like(H1),
+    "zeros_like": lambda: cp.zeros_like(H1),
+    "ones_like": lambda: cp.ones_like(H2),
+    "full_like": lambda: cp.full_like(H1, 2),
+    "eye": lambda: cp.eye(2),
+    "identity": lambda: cp.identity(3),
+    "linspace": lambda: cp.linspace(0, 1, 5),
+    "indices": lambda: cp.indices((2, 2)),
+    "diag": lambda: cp.diag(H1),
+    "allclose": lambda: cp.allclose(H1, H1),
+    "isclose": lambda: cp.isclose(H1, H1),
+    "array_equal": lambda: cp.array_equal(H1, H1),
+    "array_equiv": lambda: cp.array_equiv(H1, H1),
+    "clip": lambda: cp.clip(H1, 0, 1),
+    "angle": lambda: cp.angle(H1),
+    "around": lambda: cp.around(H1),
+    "round": lambda: cp.round(H1),
+    "fix": lambda: cp.fix(H1),
+    "real": lambda: cp.real(H1),
+    "imag": lambda: cp.imag(H1),
+    "nan_to_num": lambda: cp.nan_to_num(H1),
+    "ndarray": lambda: cp.ndarray((2, 3)),
+    "get_default_memory_pool": lambda: cp.get_default_memory_pool().used_bytes(),
+    "fuse": lambda: cp.fuse(lambda x: x * 2 + 1)(1.5),
+    "RawKernel": lambda: cp.RawKernel(KERNEL, "k")((1,), (1,), ()),
+    "RawModule": lambda: cp.RawModule(code=KERNEL).get_function("k"),
+    "random.rand": lambda: cp.random.rand(3),
+    "random.randn": lambda: cp.random.randn(2, 2),
+    "random.random": lambda: cp.random.random(3),
+    "random.random_sample": lambda: cp.random.random_sample(3),
+    "random.ranf": lambda: cp.random.ranf(3),
+    "random.sample": lambda: cp.random.sample(3),
+    "random.standard_normal": lambda: cp.random.standard_normal(3),
+    "random.uniform": lambda: cp.random.uniform(size=3),
+    "random.normal": lambda: cp.random.normal(size=3),
+    "random.exponential": lambda: cp.random.exponential(size=3),
+    "random.gamma": lambda: cp.random.gamma(2.0, size=3),
+    "random.beta": lambda: cp.random.beta(1.0, 2.0, size=3),
+    "random.poisson": lambda: cp.random.poisson(size=3),
+    "random.binomial": lambda: cp.random.binomial(5, 0.5, size=3),
+    "random.randint": lambda: cp.random.randint(3, size=2),
+    "random.random_integers": lambda: cp.random.random_integers(3),
+    "random.choice": lambda: cp.random.choice(3),
+    "random.permutation": lambda: cp.random.permutation(3),
+    "fft.fftfreq": lambda: cp.fft.fftfreq(4),
+    "fft.rfftfreq": lambda: cp.fft.rfftfreq(4),
+    "cuda.Device": lambda: cp.cuda.Device(0),
+    "cuda.Stream": lambda: cp.cuda.Stream(),
+    "cuda.Event": lambda: cp.cuda.Event(),
+    "cuda.get_elapsed_time": lambda: cp.cuda.get_elapsed_time(cp.cuda.Event(), cp.cuda.Event()),
+    "cuda.alloc_pinned_memory": lambda: cp.cuda.alloc_pinned_memory(64),
+    "cuda.get_default_memory_pool": lambda: cp.cuda.get_default_memory_pool().used_bytes(),
+    "cuda.MemoryPool": lambda: cp.cuda.MemoryPool().used_bytes(),
+    "cuda.runtime.getDeviceCount": lambda: cp.cuda.runtime.getDeviceCount(),
+    "cuda.runtime.getDevice": lambda: cp.cuda.runtime.getDevice(),
+    "cuda.runtime.setDevice": lambda: cp.cuda.runtime.setDevice(0),
+    "cuda.runtime.getDeviceProperties": lambda: cp.cuda.runtime.getDeviceProperties(0),
+    "cuda.runtime.memGetInfo": lambda: cp.cuda.runtime.memGetInfo(),
+    "cuda.runtime.deviceSynchronize": lambda: cp.cuda.runtime.deviceSynchronize(),
 }
+
+# Functions that take device arrays: given host arrays they raise CuPy's error, naming numpy.ndarray.
+_T = (TypeError, r"numpy\.ndarray|<class 'numpy\.ndarray'>|must be cuarray\.ndarray, not ndarray")
+TAKES_DEVICE_ARRAYS = {
+    "from_dlpack": (lambda: cp.from_dlpack(H1), (BufferError, "host memory")),
+    "random.shuffle": (lambda: cp.random.shuffle(H1.copy()), _T),
+    "matmul": (lambda: cp.matmul(H2, H2), _T),
+}
+_ARRAY_CALLS = {
+    "all": lambda f: f(H1), "amax": lambda f: f(H1), "amin": lambda f: f(H1), "any": lambda f: f(H1),
+    "argmax": lambda f: f(H1), "argmin": lambda f: f(H1), "argpartition": lambda f: f(H1, 1),
+    "argsort": lambda f: f(H1), "argwhere": lambda f: f(H1), "array_split": lambda f: f(H1, 2),
+    "atleast_1d": lambda f: f(H1), "atleast_2d": lambda f: f(H1), "atleast_3d": lambda f: f(H1),
+    "average": lambda f: f(H1), "bincount": lambda f: f(np.arange(3)), "broadcast_arrays": lambda f: f(H1, H1),
+    "broadcast_to": lambda f: f(H1, (2, 3)), "column_stack": lambda f: f([H1, H1]), "compress": lambda f: f(H1 > 1, H1),
+    "concatenate": lambda f: f([H1, H1]), "copyto": lambda f: f(H1.copy(), H1), "count_nonzero": lambda f: f(H1),
+    "cumprod": lambda f: f(H1), "cumsum": lambda f: f(H1), "cumulative_prod": lambda f: f(H1),
+    "cumulative_sum": lambda f: f(H1), "diff": lambda f: f(H1), "dot": lambda f: f(H1, H1),
+    "dstack": lambda f: f([H1, H1]), "einsum": lambda f: f("i->", H1), "expand_dims": lambda f: f(H1, 0),
+    "flatnonzero": lambda f: f(H1), "flip": lambda f: f(H1), "fliplr": lambda f: f(H2), "flipud": lambda f: f(H2),
+    "histogram": lambda f: f(H1), "hstack": lambda f: f([H1, H1]), "inner": lambda f: f(H1, H1),
+    "kron": lambda f: f(H1, H1), "lexsort": lambda f: f(H2), "max": lambda f: f(H1), "mean": lambda f: f(H1),
+    "meshgrid": lambda f: f(H1, H1), "min": lambda f: f(H1), "moveaxis": lambda f: f(H2, 0, 1),
+    "nanargmax": lambda f: f(H1), "nanargmin": lambda f: f(H1), "nancumprod": lambda f: f(H1),
+    "nancumsum": lambda f: f(H1), "nanmax": lambda f: f(H1), "nanmean": lambda f: f(H1), "nanmin": lambda f: f(H1),
+    "nanprod": lambda f: f(H1), "nanstd": lambda f: f(H1), "nansum": lambda f: f(H1), "nanvar": lambda f: f(H1),
+    "nonzero": lambda f: f(H1), "outer": lambda f: f(H1, H1), "partition": lambda f: f(H1, 1),
+    "prod": lambda f: f(H1), "ptp": lambda f: f(H1), "put": lambda f: f(H1.copy(), [0], [5.0]),
+    "put_along_axis": lambda f: f(H1.copy(), np.zeros(1, np.int64), 5.0, 0), "ravel": lambda f: f(H2),
+    "repeat": lambda f: f(H1, 2), "reshape": lambda f: f(H1, (3, 1)), "roll": lambda f: f(H1, 1),
+    "rot90": lambda f: f(H2), "searchsorted": lambda f: f(H1, H1), "sort": lambda f: f(H1),
+    "sort_complex": lambda f: f(H1), "split": lambda f: f(H1, 3), "squeeze": lambda f: f(H1[None]),
+    "stack": lambda f: f([H1, H1]), "std": lambda f: f(H1), "sum": lambda f: f(H1), "swapaxes": lambda f: f(H2, 0, 1),
+    "take": lambda f: f(H1, [0]), "take_along_axis": lambda f: f(H1, np.zeros(1, np.int64)),
+    "tensordot": lambda f: f(H2, H2), "tile": lambda f: f(H1, 2), "trace": lambda f: f(H2),
+    "transpose": lambda f: f(H2), "tril": lambda f: f(H2), "triu": lambda f: f(H2), "unique": lambda f: f(H1),
+    "var": lambda f: f(H1), "vdot": lambda f: f(H1, H1), "vstack": lambda f: f([H1, H1]),
+    "where": lambda f: f(H1 > 1), "convolve": lambda f: f(H1, H1), "correlate": lambda f: f(H1, H1),
+    "linalg.cholesky": lambda f: f(H2), "linalg.det": lambda f: f(H2), "linalg.eigh": lambda f: f(H2),
+    "linalg.eigvalsh": lambda f: f(H2), "linalg.inv": lambda f: f(H2), "linalg.lstsq": lambda f: f(H2, H1[:2]),
+    "linalg.matmul": lambda f: f(H2, H2), "linalg.matrix_power": lambda f: f(H2, 2),
+    "linalg.matrix_rank": lambda f: f(H2), "linalg.norm": lambda f: f(H1), "linalg.pinv": lambda f: f(H2),
+    "linalg.qr": lambda f: f(H2), "linalg.slogdet": lambda f: f(H2), "linalg.solve": lambda f: f(H2, H1[:2]),
+    "linalg.svd": lambda f: f(H2), "linalg.tensordot": lambda f: f(H2, H2), "linalg.tensorinv": lambda f: f(H2, 1),
+    "linalg.tensorsolve": lambda f: f(H2, H1[:2]),
+    **{f"fft.{n}": (lambda f: f(H1)) for n in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn",
+                                               "rfftn", "irfftn", "fftshift", "ifftshift")},
+    **{f"fft.{n}": (lambda f: f(H2)) for n in ("fft2", "ifft2", "rfft2", "irfft2")},
+    **{f"scipy.signal.{n}": (lambda f: f(H1, H1)) for n in ("convolve", "correlate", "fftconvolve", "oaconvolve",
+                                                             "choose_conv_method")},
+    **{f"scipy.signal.{n}": (lambda f: f(H2, H2)) for n in ("convolve2d", "correlate2d")},
+}
+
+# Callables that need no device: they run.
+NO_DEVICE_NEEDED = {
+    "asnumpy": lambda: cp.asnumpy(H1),  # host input is returned as NumPy's, as CuPy does
+    "get_array_module": lambda: cp.get_array_module(H1),
+    "broadcast_shapes": lambda: cp.broadcast_shapes((2, 1), (1, 3)),
+    "can_cast": lambda: cp.can_cast(np.int8, np.int16),
+    "promote_types": lambda: cp.promote_types(np.int8, np.uint8),
+    "result_type": lambda: cp.result_type(np.int8, 1.0),
+    "dtype": lambda: cp.dtype("f4"),
+    "finfo": lambda: cp.finfo(np.float32),
+    "iinfo": lambda: cp.iinfo(np.int8),
+    "issubdtype": lambda: cp.issubdtype(np.float32, np.floating),
+    "shape": lambda: cp.shape([[1, 2]]),
+    "ndim": lambda: cp.ndim([[1, 2]]),
+    "size": lambda: cp.size([[1, 2]]),
+    "is_available": lambda: cp.is_available(),
+    "ufunc": lambda: cp.ufunc("add"),
+    "ElementwiseKernel": lambda: cp.ElementwiseKernel("float32 x", "float32 y", "y = x * 2", "double_it"),
+    "ReductionKernel": lambda: cp.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "my_sum"),
+    "bfloat16": lambda: cp.bfloat16(1.5),
+    "get_default_pinned_memory_pool": lambda: cp.get_default_pinned_memory_pool().used_bytes(),
+    "show_config": lambda: cp.show_config(),
+    "linalg.LinAlgError": lambda: cp.linalg.LinAlgError("singular"),
+    "linalg.EighResult": lambda: cp.linalg.EighResult(1, 2),
+    "linalg.QRResult": lambda: cp.linalg.QRResult(1, 2),
+    "linalg.SVDResult": lambda: cp.linalg.SVDResult(1, 2, 3),
+    "linalg.SlogdetResult": lambda: cp.linalg.SlogdetResult(1, 2),
+    "random.seed": lambda: cp.random.seed(1),
+    "random.RandomState": lambda: cp.random.RandomState(1),
+    "random.Generator": lambda: cp.random.Generator(1),
+    "random.default_rng": lambda: cp.random.default_rng(1),
+    "random.get_random_state": lambda: cp.random.get_random_state(),
+    "random.set_random_state": lambda: cp.random.set_random_state(cp.random.RandomState(2)),
+    "random.reset_states": lambda: cp.random.reset_states(),
+    "random.environment_seed": lambda: cp.random.environment_seed(),
+    "cuda.is_available": lambda: cp.cuda.is_available(),
+    "cuda.get_current_stream": lambda: cp.cuda.get_current_stream(),
+    "cuda.CUDARuntimeError": lambda: cp.cuda.CUDARuntimeError(100, "no device"),
+    "cuda.OutOfMemoryError": lambda: cp.cuda.OutOfMemoryError(1, 2, "out of memory"),
+    "cuda.PinnedMemoryPool": lambda: cp.cuda.PinnedMemoryPool(),
+    "cuda.get_default_pinned_memory_pool": lambda: cp.cuda.get_default_pinned_memory_pool(),
+    "cuda.runtime.CUDARuntimeError": lambda: cp.cuda.runtime.CUDARuntimeError(100, "no device"),
+    "cuda.runtime.driverGetVersion": lambda: cp.cuda.runtime.driverGetVersion(),
+    "cuda.runtime.runtimeGetVersion": lambda: cp.cuda.runtime.runtimeGetVersion(),
+}
+OPTIONAL = {"show_config", "bfloat16"}  # public where present (bfloat16: with ml_dtypes)
+
+
+def _resolve(qualname):
+    module, _, name = qualname.rpartition(".")
+    return getattr(MODULES[module], name)
+
+
+def _ufuncs():
+    return sorted(n for n in dir(cp) if isinstance(getattr(cp, n), cp.ufunc) and n not in UFUNC_EXCEPTIONS)
+
+
+def public_callables():
+    """Qualified names (relative to cuarray) of every public callable of the walked modules, lazy ones included."""
+    names = set()
+    for prefix, module in MODULES.items():
+        listed = set(dir(module)) | (set(cp._LAZY) if module is cp else set())
+        for n in listed:
+            if n.startswith("_"):
+                continue
+            obj = getattr(module, n)
+            if isinstance(obj, types.ModuleType) or not callable(obj):
+                continue
+            if isinstance(obj, type) and issubclass(obj, np.generic) and n != "bfloat16":
+                continue  # NumPy's scalar types, re-exported
+            names.add(f"{prefix}.{n}" if prefix else n)
+    return names
+
+
+def test_every_public_callable_is_in_one_table():
+    tables = [set(NEEDS_DEVICE), set(TAKES_DEVICE_ARRAYS) | set(_ARRAY_CALLS), set(NO_DEVICE_NEEDED), set(_ufuncs())]
+    listed = set().union(*tables)
+    assert sum(len(t) for t in tables) == len(listed), "a name is in two tables"
+    public = public_callables()
+    missing = sorted(public - listed)
+    assert not missing, ("public callables with no row in tests/test_no_gpu.py (add each to NEEDS_DEVICE, "
+                         f"_ARRAY_CALLS or NO_DEVICE_NEEDED): {missing}")
+    stale = sorted(listed - public - OPTIONAL)
+    assert not stale, f"rows for names that are not public (any more): {stale}"
+
+
+def _ufunc_with_scalars(name):
+    f = getattr(cp, name)
+    return f(*[3] * f.nin)
+
+
+@pytest.mark.parametrize("name", sorted(NEEDS_DEVICE))
+def test_needs_device_raises_cuda_runtime_error(name):
+    for _ in range(2):  # asking again gives the same answer, not a crash or another error
+        with pytest.raises(cp.cuda.CUDARuntimeError, match=NO_DEVICE):
+            NEEDS_DEVICE[name]()
+
+
+@pytest.mark.parametrize("name", _ufuncs())
+def test_ufunc_needs_a_device_for_scalars_and_rejects_host_arrays(name):
+    with pytest.raises(cp.cuda.CUDARuntimeError, match=NO_DEVICE):
+        _ufunc_with_scalars(name)
+    f = getattr(cp, name)
+    with pytest.raises(TypeError, match=_T[1]):
+        f(*[H1] * f.nin)
+
+
+def test_the_no_device_message_is_the_same_everywhere():
+    calls = list(NEEDS_DEVICE.values()) + [lambda n=n: _ufunc_with_scalars(n) for n in _ufuncs()]
+    messages = set()
+    for call in calls:
+        with pytest.raises(cp.cuda.CUDARuntimeError) as ei:
+            call()
+        messages.add(str(ei.value))
+    assert len(messages) == 1, messages
+    (message,) = messages
+    assert re.search(NO_DEVICE, message) and "Traceback" not in message
+
+
+@pytest.mark.parametrize("name", sorted(set(TAKES_DEVICE_ARRAYS) | set(_ARRAY_CALLS)))
+def test_takes_device_arrays_rejects_host_arrays(name):
+    if name in TAKES_DEVICE_ARRAYS:
+        call, (exc, match) = TAKES_DEVICE_ARRAYS[name]
+    else:
+        f = _resolve(name)
+        call, (exc, match) = (lambda: _ARRAY_CALLS[name](f)), _T
+    with pytest.raises(exc, match=match):
+        call()
+
+
+@pytest.mark.parametrize("name", sorted(NO_DEVICE_NEEDED))
+def test_needs_no_device(name):
+    if name in OPTIONAL and not hasattr(cp, name):
+        pytest.skip(f"cuarray.{name} does not exist in this build")
+    with contextlib.redirect_stdout(io.StringIO()):
+        NO_DEVICE_NEEDED[name]()
 
 
 def test_is_available_is_false():
@@ -27,13 +303,12 @@ def test_is_available_is_false():
     assert cp.cuda.is_available() is False  # and again, after the first answer was cached
 
 
-@pytest.mark.parametrize("call", list(NEEDS_DEVICE), ids=list(NEEDS_DEVICE))
-def test_device_call_raises_cuda_runtime_error(call):
-    with pytest.raises(cp.cuda.CUDARuntimeError, match=NO_DEVICE):
-        NEEDS_DEVICE[call]()
-    # Asking again gives the same answer, not a crash or a different error.
-    with pytest.raises(cp.cuda.CUDARuntimeError, match=NO_DEVICE):
-        NEEDS_DEVICE[call]()
+@pytest.mark.skipif(not hasattr(cp, "show_config"), reason="cuarray.show_config does not exist in this build")
+def test_show_config_says_there_is_no_device():
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        cp.show_config()
+    assert re.search(NO_DEVICE, out.getvalue()), out.getvalue()
 
 
 def test_no_crash_in_fresh_process():

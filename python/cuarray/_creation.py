@@ -55,12 +55,15 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
 
 
 def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
-    """A new array with a's shape and dtype; order 'K' keeps a's memory layout, as NumPy does."""
+    """A new array with a's shape and dtype; order 'K' keeps a's memory layout, as NumPy does. A host
+    prototype (as CuPy takes) gives its shape, dtype and C or F layout."""
     if device is not None:
         return _made_on(device, empty_like, a, dtype, order, subok, shape)
+    if not isinstance(a, ndarray):
+        a = numpy.asarray(a)
     if dtype is None:
         dtype = a.dtype
-    if shape is None and order in ("K", None):
+    if shape is None and order in ("K", None) and isinstance(a, ndarray):
         return _core._empty_like(a, dtype)
     if order in ("K", "A", None):
         order = "F" if a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous else "C"

@@ -119,6 +119,7 @@ def column_stack(tup):
 
 
 def array_split(ary, indices_or_sections, axis=0):
+    (ary,) = _arrays([ary], "array_split")
     axis_n = ary.shape[axis]
     if numpy.ndim(indices_or_sections) == 0:
         sections = operator.index(indices_or_sections)
@@ -134,6 +135,7 @@ def array_split(ary, indices_or_sections, axis=0):
 
 
 def split(ary, indices_or_sections, axis=0):
+    (ary,) = _arrays([ary], "split")
     if numpy.ndim(indices_or_sections) == 0 and ary.shape[axis] % operator.index(indices_or_sections):
         raise ValueError("array split does not result in an equal division")
     return array_split(ary, indices_or_sections, axis)
@@ -150,6 +152,7 @@ def unstack(x, /, *, axis=0):
 
 
 def flip(m, axis=None):
+    (m,) = _arrays([m], "flip")
     axes = range(m.ndim) if axis is None else [_axis(a, m.ndim) for a in numpy.atleast_1d(axis)]
     index = [slice(None)] * m.ndim
     for a in axes:
@@ -158,12 +161,14 @@ def flip(m, axis=None):
 
 
 def fliplr(m):
+    (m,) = _arrays([m], "fliplr")
     if m.ndim < 2:
         raise ValueError("Input must be >= 2-d.")
     return m[:, ::-1]
 
 
 def flipud(m):
+    (m,) = _arrays([m], "flipud")
     if m.ndim < 1:
         raise ValueError("Input must be >= 1-d.")
     return m[::-1]
@@ -186,6 +191,7 @@ def roll(a, shift, axis=None):
 
 
 def rot90(m, k=1, axes=(0, 1)):
+    (m,) = _arrays([m], "rot90")
     a0, a1 = (_axis(x, m.ndim) for x in axes)
     if a0 == a1:
         raise ValueError("Axes must be different.")
@@ -291,10 +297,12 @@ def _tri_mask(shape, k, lower):
 
 
 def tril(m, k=0):
+    (m,) = _arrays([m], "tril")
     return _u._where(_tri_mask(m.shape, k, True), m, zeros((), m.dtype))
 
 
 def triu(m, k=0):
+    (m,) = _arrays([m], "triu")
     return _u._where(_tri_mask(m.shape, k, False), m, zeros((), m.dtype))
 
 

@@ -148,12 +148,14 @@ def _can_cast(value, from_dtype, to_dtype, casting):
 
 
 def shape(a):
-    return a.shape
+    return a.shape if isinstance(a, ndarray) else numpy.shape(a)
 
 
 def ndim(a):
-    return a.ndim
+    return a.ndim if isinstance(a, ndarray) else numpy.ndim(a)
 
 
 def size(a, axis=None):
+    if not isinstance(a, ndarray):
+        return numpy.size(a, axis)
     return a.size if axis is None else a.shape[axis]

@@ -51,6 +51,10 @@ def _resolve(name, operands, dtype, casting):
     if custom is not None:
         return custom(operands, dtype, casting)
     np_ufunc = getattr(numpy, name)
+    if all(o in (int, float, complex) for o in operands):
+        # Python scalars alone: NumPy computes on 0-d arrays of their default dtypes, whereas its loop search on
+        # the Python types picks object loops for comparisons.
+        operands = tuple(numpy.dtype(o) for o in operands)
     kwargs = {"casting": casting}
     if dtype is not None:
         kwargs["signature"] = (None,) * np_ufunc.nin + (dtype,) * np_ufunc.nout

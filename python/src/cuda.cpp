@@ -113,11 +113,12 @@ void init_cuda(py::module_& m) {
   c.def("set_device", &cuda::set_device, "id"_a);
   c.def("check_device", &cuda::check_device, "id"_a);
   c.def("synchronize_device", &cuda::synchronize_device, "id"_a, release_gil());
-  // Polls the clock through the core's wait for `seconds`: tests check Ctrl-C and the GIL without a device.
+  // Polls the clock through the core's wait for `seconds`, called with the GIL held as internal waits are: tests
+  // check Ctrl-C and the GIL without a device.
   c.def("_wait_seconds", [](double seconds) {
         auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
         wait_until([end] { return std::chrono::steady_clock::now() >= end; });
-      }, "seconds"_a, release_gil());
+      }, "seconds"_a);
   c.def("compute_capability", &cuda::compute_capability, "id"_a);
   c.def("mem_info", &cuda::mem_info, "id"_a);
   c.def("driver_version", &cuda::driver_version);

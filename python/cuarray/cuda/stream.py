@@ -142,4 +142,6 @@ class Event:
 
 def get_elapsed_time(start_event, end_event):
     """Milliseconds between two recorded events."""
+    if not (isinstance(start_event, Event) and isinstance(end_event, Event)):
+        raise TypeError("get_elapsed_time takes two cuarray.cuda.Event objects")
     return _cuda.elapsed_ms(start_event._core, end_event._core)
