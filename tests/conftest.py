@@ -8,6 +8,10 @@ This suite's own:
   multi_gpu  needs at least two CUDA devices: requires_gpus(2).
 
 Test modules import the helpers below with ``from conftest import ...``.
+
+Hypothesis profiles (CUARRAY_HYPOTHESIS_PROFILE): ``ci`` (the default) draws a fixed, derandomized set of
+examples, the same on every run; ``gpu-long`` draws twenty times as many, fresh each run (a failure prints the
+seed that reproduces it), for runs on a GPU machine.
 """
 
 import os
@@ -19,6 +23,7 @@ import cuarray as cp
 import numpy as np
 import pytest
 from cuarray.testing import _devices
+from hypothesis import HealthCheck, settings
 
 # Registered once, also where the installed package's entry point registers it.
 pytest_plugins = ["cuarray.pytest_plugin"]
@@ -27,6 +32,17 @@ pytest_plugins = ["cuarray.pytest_plugin"]
 _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
+
+
+# ---------------------------------------------------------------------------------------------
+# Hypothesis profiles
+# ---------------------------------------------------------------------------------------------
+
+settings.register_profile("ci", max_examples=60, derandomize=True, deadline=None, database=None,
+                          suppress_health_check=list(HealthCheck))
+settings.register_profile("gpu-long", max_examples=1200, deadline=None, print_blob=True,
+                          suppress_health_check=list(HealthCheck))
+settings.load_profile(os.environ.get("CUARRAY_HYPOTHESIS_PROFILE", "ci"))
 
 
 # ---------------------------------------------------------------------------------------------

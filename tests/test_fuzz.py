@@ -1,22 +1,19 @@
 """Property-based differential tests against NumPy (hypothesis): random shapes (0-d, zero-size, length-1 axes),
 random views (slices with negative steps, transposes), every dtype, over ufuncs, operators, reductions,
 indexing and assignment, astype and reshape. Same values (within the dtype's tolerance) or the same exception
-type as NumPy. CI-visible settings are fixed and derandomised; CUARRAY_FUZZ_EXAMPLES asks for a longer run."""
-
-import os
+type as NumPy. The number of examples and their seed come from the hypothesis profile (tests/conftest.py):
+fixed in CI, CUARRAY_HYPOTHESIS_PROFILE=gpu-long for a longer run. tests/test_fuzz_crash.py calls the public
+API with junk in a child process."""
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import cuarray as cp
 from conftest import ALL_DTYPES
 
 pytestmark = pytest.mark.gpu
-
-SETTINGS = settings(max_examples=int(os.environ.get("CUARRAY_FUZZ_EXAMPLES", "60")), deadline=None,
-                    derandomize=True, suppress_health_check=list(HealthCheck), database=None)
 
 shapes = st.lists(st.integers(0, 5), min_size=0, max_size=4).map(tuple)
 dtypes = st.sampled_from(ALL_DTYPES)
@@ -86,7 +83,6 @@ def _compare(np_call, cp_call):
 UFUNCS = ["add", "subtract", "multiply", "maximum", "minimum", "equal", "less", "logical_and"]
 
 
-@SETTINGS
 @given(views(), st.sampled_from(UFUNCS), st.integers(0, 3))
 def test_binary_ufuncs_broadcast_against_numpy(pair, name, which):
     a, x = pair
@@ -98,7 +94,6 @@ def test_binary_ufuncs_broadcast_against_numpy(pair, name, which):
 REDUCTIONS = ["sum", "prod", "max", "min", "mean", "argmax", "any", "all", "var"]
 
 
-@SETTINGS
 @given(views(), st.sampled_from(REDUCTIONS), st.data())
 def test_reductions_against_numpy(pair, name, data):
     a, x = pair
@@ -117,14 +112,12 @@ def test_reductions_against_numpy(pair, name, data):
     _compare(expected, lambda: getattr(cp, name)(x, axis=axis, keepdims=keepdims))
 
 
-@SETTINGS
 @given(views(), dtypes)
 def test_astype_against_numpy(pair, dtype):
     a, x = pair
     _compare(lambda: a.astype(dtype), lambda: x.astype(dtype))
 
 
-@SETTINGS
 @given(views(), st.data())
 def test_reshape_and_transpose_against_numpy(pair, data):
     a, x = pair
@@ -133,7 +126,6 @@ def test_reshape_and_transpose_against_numpy(pair, data):
     _compare(lambda: a.T.copy(), lambda: x.T.copy())
 
 
-@SETTINGS
 @given(views(), st.data())
 def test_indexing_and_assignment_against_numpy(pair, data):
     a, x = pair
@@ -163,22 +155,3 @@ def test_indexing_and_assignment_against_numpy(pair, data):
         return y
 
     _compare(np_set, cp_set)
-
-
-API = [cp.sum, cp.max, cp.zeros, cp.ones, cp.arange, cp.empty, cp.reshape, cp.transpose, cp.concatenate, cp.argmax,
-       cp.asarray, cp.add, cp.sqrt, cp.mean, cp.linspace, cp.full, cp.eye, cp.where, cp.clip]
-JUNK = [None, -1, 0, 2**70, -(2**63), 1.5, float("nan"), float("inf"), "abc", (), (2**40, 2**40), [1, "x"],
-        np.ones(2), object(), b"\x00", {"a": 1}, cp.float32, (3, -1), slice(None)]
-
-
-@SETTINGS
-@given(st.sampled_from(API), st.lists(st.sampled_from(JUNK), max_size=3))
-def test_public_api_with_junk_arguments_never_crashes(func, args):
-    """Only Python exceptions (or a result): no crash, hang or corrupted state."""
-    try:
-        func(*args)
-    except (TypeError, ValueError, IndexError, OverflowError, MemoryError, NotImplementedError, RuntimeError,
-            KeyError, AttributeError, np.exceptions.AxisError):
-        pass
-    # The device is still usable afterwards.
-    assert int(cp.arange(4).sum()) == 6

@@ -24,6 +24,9 @@ def _made_on(device, make, *args):
         return make(*args)
 
 
+_MAX_SIZE = 2**63 - 1  # elements in an array: int64's range, as in NumPy
+
+
 def empty(shape, dtype=float, order="C", *, device=None, like=None):
     if device is not None:
         return _made_on(device, empty, shape, dtype, order)
@@ -109,6 +112,8 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     if math.isnan(span) or math.isinf(span):
         raise ValueError("arange: cannot compute length")
     n = max(0, math.ceil(span))
+    if n > _MAX_SIZE:
+        raise ValueError("Maximum allowed size exceeded")
     if dtype.kind == "c":  # NumPy's complex arange steps along the real axis here; the core fills reals
         real = _core._arange(n, complex(start).real, complex(start + step).real, numpy.float64)
         return real.astype(dtype)
@@ -119,6 +124,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    if num > _MAX_SIZE:
+        raise ValueError("Maximum allowed size exceeded")
     if numpy.ndim(start) or numpy.ndim(stop):
         raise NotImplementedError("cuarray.linspace takes scalar start and stop")
     if isinstance(start, ndarray):

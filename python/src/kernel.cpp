@@ -60,7 +60,9 @@ struct RawFunction {
     for (size_t i = 0; i < args.size(); ++i) {
       py::handle a = args[i];
       if (py::isinstance(a, ndarray_type())) {
-        ptrs[i] = a.cast<const NdArray&>().array.data();
+        const Array& arr = a.cast<const NdArray&>().array;
+        check_same_device(arr, "RawKernel");  // another device's address would fault, poisoning the context
+        ptrs[i] = arr.data();
         argv[i] = &ptrs[i];
         continue;
       }
@@ -83,7 +85,13 @@ struct RawFunction {
       argv[i] = storage[i].data();
     }
     cudaStream_t s = cuda::current_stream()->handle();
-    if (!stream.is_none()) s = stream.attr("_handle")().cast<std::shared_ptr<cuda::Stream>>()->handle();
+    if (!stream.is_none()) {
+      auto st = stream.attr("_handle")().cast<std::shared_ptr<cuda::Stream>>();
+      if (st->device() != cuda::current_device())
+        throw ValueError("RawKernel: the stream is on device " + std::to_string(st->device()) +
+                         " but the current device is " + std::to_string(cuda::current_device()));
+      s = st->handle();
+    }
     jit::launch(kernel, to_dim3(grid), to_dim3(block), argv.data(), shared_mem, s);
   }
 

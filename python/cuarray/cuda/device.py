@@ -1,5 +1,7 @@
 """cuarray.cuda.Device: a CUDA device, and the calling thread's current device."""
 
+import operator
+
 from cuarray import _core
 
 _cuda = _core.cuda
@@ -15,7 +17,7 @@ class Device:
             device = _cuda.current_device()
         elif isinstance(device, Device):
             device = device.id
-        device = int(device)
+        device = operator.index(device)
         _cuda.check_device(device)
         self.id = device
         self._previous = []

@@ -1,5 +1,7 @@
 """CuPy-style thin wrappers over the CUDA runtime (cuarray.cuda.runtime)."""
 
+import operator
+
 from cuarray import _core
 from cuarray._errors import CUDARuntimeError
 
@@ -25,11 +27,11 @@ def getDevice():
 
 
 def setDevice(device):
-    _cuda.set_device(int(device))
+    _cuda.set_device(operator.index(device))
 
 
 def getDeviceProperties(device):
-    return _cuda.device_properties(int(device))
+    return _cuda.device_properties(operator.index(device))
 
 
 def driverGetVersion():
