@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "cuarray/blocking.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/event.h"
 #include "cuarray/cuda/graph.h"
@@ -126,6 +127,14 @@ struct Staging {
   }
 };
 
+// Its holder may be in an interruptible wait, whose interrupt check needs the host's lock (the GIL): wait for
+// it through the blocking hook, so that a caller holding the host's lock lets go of it meanwhile.
+std::unique_lock<std::mutex> lock(Staging& st) {
+  std::unique_lock<std::mutex> held(st.mutex, std::try_to_lock);
+  if (!held) run_blocking([&] { held.lock(); });
+  return held;
+}
+
 Staging& staging(int device) {
   static std::mutex mutex;
   static std::vector<Staging*> all(64, nullptr);  // never destroyed, like the pools
@@ -159,7 +168,7 @@ void copy_from_host(const Array& dst, const void* src) {
     return;
   }
   Staging& st = staging(dst.device());
-  std::lock_guard<std::mutex> lock(st.mutex);
+  auto held = lock(st);
   for (std::size_t off = 0; off < n; off += kSlotBytes) {
     std::size_t len = std::min(kSlotBytes, n - off);
     int s = st.acquire();
@@ -184,7 +193,7 @@ void copy_to_host(void* dst, const Array& src) {
     return;
   }
   Staging& st = staging(src.device());
-  std::lock_guard<std::mutex> lock(st.mutex);
+  auto held = lock(st);
   std::size_t chunks = (n + kSlotBytes - 1) / kSlotBytes;
   std::vector<int> slot_of(chunks);
   auto issue = [&](std::size_t c) {
