@@ -67,7 +67,7 @@ struct BinKeyHash {
   }
 };
 struct Bin {
-  std::shared_ptr<Stream> stream;
+  cudaStream_t stream = nullptr;  // its blocks are freed on it (the bins go before the Stream does)
   std::vector<void*> blocks;
 };
 struct Deferred {
@@ -108,14 +108,51 @@ Buffer::~Buffer() {
   }
 }
 
+namespace {
+
+std::mutex pools_mutex;
+std::vector<MemoryPool*>& pools() {
+  static auto* p = new std::vector<MemoryPool*>;  // never destroyed: Buffers may outlive static destruction
+  return *p;
+}
+
+}  // namespace
+
 MemoryPool& MemoryPool::of(int device) {
-  static std::mutex mutex;
-  static std::vector<MemoryPool*> pools;  // never destroyed: Buffers may outlive static destruction
   check_device(device);
-  std::lock_guard<std::mutex> lock(mutex);
-  if (pools.empty()) pools.resize(device_count(), nullptr);
-  if (!pools[device]) pools[device] = new MemoryPool(device);
-  return *pools[device];
+  std::lock_guard<std::mutex> lock(pools_mutex);
+  if (pools().empty()) pools().resize(device_count(), nullptr);
+  if (!pools()[device]) pools()[device] = new MemoryPool(device);
+  return *pools()[device];
+}
+
+void MemoryPool::stream_destroyed(const Stream& stream) noexcept {
+  MemoryPool* pool = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(pools_mutex);
+    if (stream.device() < static_cast<int>(pools().size())) pool = pools()[stream.device()];
+  }
+  if (!pool) return;
+  std::vector<void*> blocks;
+  {
+    std::lock_guard<std::mutex> lock(pool->impl_->mutex);
+    for (auto* bins : {&pool->impl_->cache, &pool->impl_->zeroed})
+      for (auto it = bins->begin(); it != bins->end();) {
+        if (it->first.stream != &stream) {
+          ++it;
+          continue;
+        }
+        pool->impl_->cached -= it->first.size * it->second.blocks.size();
+        blocks.insert(blocks.end(), it->second.blocks.begin(), it->second.blocks.end());
+        it = bins->erase(it);
+      }
+  }
+  if (blocks.empty()) return;
+  int previous = current_device();
+  cudaSetDevice(stream.device());
+  for (void* p : blocks)
+    if (cudaFreeAsync(p, stream.handle()) != cudaSuccess) cudaGetLastError();  // at exit the runtime may be gone
+  restore_device(previous);
 }
 
 MemoryPool::MemoryPool(int device) : impl_(std::make_unique<Impl>()), device_(device) {
@@ -189,7 +226,7 @@ void* MemoryPool::take_zeroed(std::size_t nbytes, const std::shared_ptr<Stream>&
   g_zero_blocks(blocks, count, nbytes, stream->handle());
   std::lock_guard<std::mutex> lock(impl_->mutex);
   Bin& bin = impl_->zeroed[BinKey{stream.get(), nbytes}];
-  if (!bin.stream) bin.stream = stream;
+  bin.stream = stream->handle();
   bin.blocks.insert(bin.blocks.end(), blocks + 1, blocks + count);
   impl_->used -= (count - 1) * nbytes;
   impl_->cached += (count - 1) * nbytes;
@@ -226,7 +263,7 @@ void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<St
     impl_->used -= nbytes;
     if (!capture && nbytes <= kMaxCachedBlock && impl_->cached + nbytes <= kMaxCachedBytes) {
       Bin& bin = impl_->cache[BinKey{stream.get(), nbytes}];
-      if (!bin.stream) bin.stream = stream;
+      bin.stream = stream->handle();
       bin.blocks.push_back(ptr);
       impl_->cached += nbytes;
       return;
@@ -264,7 +301,7 @@ void MemoryPool::flush_cache() {
   for (auto* bins : {&cache, &zeroed})
     for (auto& [key, bin] : *bins)
       for (void* p : bin.blocks)
-        if (cudaFreeAsync(p, bin.stream->handle()) != cudaSuccess) cudaGetLastError();
+        if (cudaFreeAsync(p, bin.stream) != cudaSuccess) cudaGetLastError();
 }
 
 void MemoryPool::free_all_blocks() {

@@ -8,7 +8,8 @@
 // stream A is handed out again only for stream A, where stream order makes the reuse safe, and costs no
 // CUDA call. Blocks leave the host cache through cudaFreeAsync on their own stream, so the CUDA pool sees
 // the correct ordering. Every Buffer keeps its Stream alive, so a stream handle is never reused while
-// memory ordered on it may still be in flight.
+// memory ordered on it may still be in flight; cached blocks do not, and a Stream being destroyed first
+// frees the blocks cached for it on its handle (so a bin's key never outlives its stream).
 // A capturing stream allocates and frees differently: Note [Graph capture and the pool] in graph.h.
 //
 // Note [Zeroed blocks]
@@ -91,6 +92,10 @@ class MemoryPool {
 
   // Called when an allocation fails, before the retry (the bindings collect Python garbage there).
   static void set_reclaim_hook(std::function<void()> hook);
+
+  // Frees the blocks cached for `stream`, which is being destroyed: cached blocks do not keep a stream alive
+  // (arrays do), so a session that makes streams in a loop does not accumulate them.
+  static void stream_destroyed(const Stream& stream) noexcept;
 
  private:
   friend class Buffer;

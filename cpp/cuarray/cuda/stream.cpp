@@ -7,6 +7,7 @@
 #include "cuarray/blocking.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/graph.h"
+#include "cuarray/cuda/memory_pool.h"
 #include "cuarray/error.h"
 
 namespace cuarray::cuda {
@@ -58,7 +59,9 @@ std::shared_ptr<Stream> Stream::create(bool non_blocking, int priority) {
 }
 
 Stream::~Stream() {
-  if (owned_ && handle_) cudaStreamDestroy(handle_);  // errors at exit are not worth reporting
+  if (!owned_ || !handle_) return;
+  MemoryPool::stream_destroyed(*this);
+  cudaStreamDestroy(handle_);  // errors at exit are not worth reporting
 }
 
 void Stream::synchronize() const {
