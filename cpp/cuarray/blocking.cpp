@@ -1,6 +1,7 @@
 #include "cuarray/blocking.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -27,18 +28,25 @@ Hooks& hooks() {
   return *h;
 }
 
-// Polls `ready` until it is true (returns true) or `until` passes (returns false).
+// The most a sleep has overrun what was asked: the host's timer granularity (about 2 ms on some VMs).
+std::atomic<Clock::rep> g_oversleep{0};
+
+// Polls `ready` until it is true (returns true) or `until` passes (returns false). Sleeps only where a
+// sleep's overrun stays under 1/16 of the time waited, so a wait ends at most ~1/16 late.
 bool poll(const std::function<bool()>& ready, Clock::time_point start, Clock::time_point until, bool spin) {
   for (;;) {
     if (ready()) return true;
     auto now = Clock::now();
     if (now >= until) return false;
     auto waited = now - start;
-    if (spin && waited < kSpin) {
+    if ((spin && waited < kSpin) || waited / 16 < Clock::duration(g_oversleep.load(std::memory_order_relaxed))) {
       std::this_thread::yield();
     } else {
-      auto nap = std::clamp<Clock::duration>(waited / 16, kMinSleep, kMaxSleep);
-      std::this_thread::sleep_for(std::min<Clock::duration>(nap, until - now));
+      auto nap = std::min<Clock::duration>(std::clamp<Clock::duration>(waited / 16, kMinSleep, kMaxSleep), until - now);
+      std::this_thread::sleep_for(nap);
+      auto over = (Clock::now() - now - nap).count();
+      for (auto seen = g_oversleep.load(std::memory_order_relaxed); over > seen;)
+        if (g_oversleep.compare_exchange_weak(seen, over, std::memory_order_relaxed)) break;
     }
   }
 }
