@@ -19,7 +19,7 @@ Array::Array(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape sh
 }
 
 Array Array::from_memory(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape shape,
-                         std::optional<Strides> given, DType dtype, Order order) {
+                         std::optional<Strides> given, DType dtype, Order order, std::int64_t limit) {
   const int item = cuarray::itemsize(dtype);
   checked_size(shape, item);
   if (!buffer && !given) return Array(std::move(shape), dtype, order);
@@ -41,7 +41,7 @@ Array Array::from_memory(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offs
       throw ValueError("memptr is not aligned to the itemsize (" + std::to_string(item) + " bytes)");
     std::int64_t first = 0, last = 0;
     bool outside = __builtin_add_overflow(offset, lo, &first) || __builtin_add_overflow(offset, hi, &last) ||
-                   first < 0 || last > static_cast<std::int64_t>(buffer->nbytes());
+                   first < 0 || last > (limit < 0 ? static_cast<std::int64_t>(buffer->nbytes()) : limit);
     if (hi > lo && outside) throw ValueError(incompatible);
   }
   return Array(std::move(buffer), offset, std::move(shape), std::move(strides), dtype);

@@ -26,8 +26,10 @@ class Array {
   // one stride per axis, strides and address multiples of the itemsize (the device faults on misaligned
   // loads), every element inside the buffer. Throws ValueError otherwise.
   // No strides: C or F order's.
+  // `limit`: the bytes of `buffer` the memory may use (the array that owns it may be smaller than the pool's
+  // rounded block); -1 for all of them.
   static Array from_memory(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape shape,
-                           std::optional<Strides> strides, DType dtype, Order order);
+                           std::optional<Strides> strides, DType dtype, Order order, std::int64_t limit = -1);
 
   const Shape& shape() const { return shape_; }
   const Strides& strides() const { return strides_; }

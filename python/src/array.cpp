@@ -166,7 +166,7 @@ void init_array(py::module_& m) {
             char o = to_order(order, 'C');
             if (o != 'C' && o != 'F') throw ValueError("order must be 'C' or 'F'");
             std::shared_ptr<cuda::Buffer> buffer;
-            std::int64_t offset = 0;
+            std::int64_t offset = 0, limit = -1;
             py::object base = py::none();
             if (!memptr.is_none()) {
               py::object src = py::getattr(memptr, "_owner", py::none());
@@ -176,11 +176,14 @@ void init_array(py::module_& m) {
               buffer = a.array.buffer();
               offset = memptr.attr("ptr").cast<std::int64_t>() - reinterpret_cast<std::int64_t>(buffer->ptr());
               base = a.base.is_none() ? src : a.base;
+              // The buffer is the memory of the array that owns it, as NumPy's is the base's.
+              const Array& owner = base.cast<const NdArray&>().array;
+              limit = owner.offset() + byte_extent(owner.shape(), owner.strides(), owner.itemsize()).second;
             }
             std::optional<Strides> st;
             if (!strides.is_none()) st = to_shape(strides);
             Array r = Array::from_memory(std::move(buffer), offset, to_shape(shape), std::move(st), to_dtype(dtype),
-                                         o == 'F' ? Order::F : Order::C);
+                                         o == 'F' ? Order::F : Order::C, limit);
             return NdArray{std::move(r), base};
           }),
           "shape"_a, "dtype"_a = py::none(), "memptr"_a = py::none(), "strides"_a = py::none(),
