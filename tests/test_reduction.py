@@ -108,6 +108,12 @@ def test_empty_reduction_without_identity_is_numpys_value_error():
     with pytest.raises(ValueError, match="attempt to get argmax of an empty sequence"):
         cp.argmax(cp.zeros(0))
     assert cp.max(cp.zeros((3, 0)), axis=0).shape == (0,)  # no output element: nothing to reduce
+    # NumPy refuses these although the result is empty too: the reduced length is zero.
+    for shape, axis in [((0, 0), 0), ((2, 0, 0), (1,)), ((0, 0), (0, 1))]:
+        with pytest.raises(ValueError, match="zero-size array to reduction operation maximum"):
+            cp.max(cp.zeros(shape), axis=axis)
+    with pytest.raises(ValueError, match="attempt to get argmin of an empty sequence"):
+        cp.argmin(cp.zeros((0, 0)), axis=0)
 
 
 def test_mean_of_empty_warns_and_is_nan():

@@ -223,8 +223,9 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   std::int64_t n_red = 1;
   for (size_t d = 0; d < shape.size(); ++d)
     if (reduced[d]) n_red *= shape[d];
-  if (out.size() == 0) return;
+  // NumPy refuses an empty reduction without identity even when the result is empty too ((0, 0) along 0).
   if (n_red == 0 && !def.has_identity) throw ValueError(empty_reduction_message(def.name));
+  if (out.size() == 0) return;
 
   // An output in an input's memory is written through a temporary, so no input is overwritten while read.
   for (int k = 0; k < K; ++k)
