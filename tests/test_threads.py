@@ -124,6 +124,9 @@ def longest_pause_while(blocking_call):
 def test_blocking_on_the_device_lets_other_threads_run(call):
     stream = cp.cuda.Stream(non_blocking=True)
     x = cp.arange(10)
+    with stream:  # the kernels loaded now: loading a module waits for the device (the driver holds the caller)
+        (x + 1).get()
+        spin_then_write(0.0)
     cp.cuda.Device().synchronize()
 
     def blocking_call():

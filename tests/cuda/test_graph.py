@@ -50,6 +50,7 @@ def stream():
 
 def capture(stream, fn, *args):
     """Runs fn once eagerly (kernels compiled outside the capture), then captures it: (graph, fn's result)."""
+    cuda.Stream.null.synchronize()  # inputs uploaded on the null stream, which a non-blocking stream ignores
     with stream:
         fn(*args)
         stream.begin_capture()
@@ -93,8 +94,9 @@ def test_no_device(call):
 
 @pytest.mark.gpu
 def test_replay_follows_input_changes(stream):
-    x = cp.asarray(host(0))
-    w = cp.zeros(4, dtype=np.float32)
+    with stream:
+        x = cp.asarray(host(0))
+        w = cp.zeros(4, dtype=np.float32)
     graph, (y, z) = capture(stream, ops, cp, x, w)
     assert isinstance(graph, cuda.Graph)
     for seed in range(1, 4):
@@ -105,6 +107,7 @@ def test_replay_follows_input_changes(stream):
             stream.synchronize()
             x_eager, w_eager = cp.asarray(h), cp.zeros(4, dtype=np.float32)
             y_eager, z_eager = ops(cp, x_eager, w_eager)
+            stream.synchronize()  # the reads below are on the null stream, which a non-blocking one ignores
         # The same kernels ran: bit-identical to eager cuarray, and close to NumPy.
         np.testing.assert_array_equal(y.get(), y_eager.get())
         np.testing.assert_array_equal(z.get(), z_eager.get())
@@ -182,8 +185,10 @@ def test_upload_then_launch(stream):
 @pytest.mark.gpu
 def test_many_replays_do_not_grow_the_pool(stream):
     pool = cp.get_default_memory_pool()
-    x = cp.asarray(host(0))
-    w = cp.zeros(4, dtype=np.float32)
+    with stream:
+        x = cp.asarray(host(0))
+        w = cp.zeros(4, dtype=np.float32)
+    gc.collect()  # earlier tests' garbage must not be freed between the two readings
     before = pool.used_bytes()
     graph, (y, z) = capture(stream, ops, cp, x, w)
     gc.collect()
@@ -394,14 +399,14 @@ def test_begin_capture_twice(stream):
 def _inputs(stream):
     """The arrays the operations below use, made and used once before any capture (libraries and kernels
     loaded)."""
-    c = SimpleNamespace(
-        stream=stream,
-        a=cp.asarray(host(0)),
-        idx=cp.asarray(np.array([0, 3, 5])),
-        spd=cp.asarray(np.eye(3) * 2.0),
-        long_row=cp.asarray(np.arange(5000, 0, -1).astype(np.float32)),
-    )
-    with stream:
+    with stream:  # made on the stream that uses them: a non-blocking stream does not wait for the null one
+        c = SimpleNamespace(
+            stream=stream,
+            a=cp.asarray(host(0)),
+            idx=cp.asarray(np.array([0, 3, 5])),
+            spd=cp.asarray(np.eye(3) * 2.0),
+            long_row=cp.asarray(np.arange(5000, 0, -1).astype(np.float32)),
+        )
         cp.linalg.cholesky(c.spd)
         cp.sort(c.long_row)
         c.a[c.idx]
