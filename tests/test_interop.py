@@ -500,6 +500,7 @@ def test_stream_hand_off_cuarray_to_torch(torch):
             with torch.cuda.stream(ts):
                 t = torch.from_dlpack(x)  # torch passes ts; cuarray's current stream is s
                 least = t.min()
+        ts.synchronize()  # PyTorch's streams do not block: item() on its default stream would not wait for ts
         assert least.item() == 50.0
 
 
