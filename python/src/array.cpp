@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "convert.h"
+#include "cuarray/cuda/device.h"
 #include "cuarray/error.h"
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/creation.h"
@@ -58,6 +59,7 @@ NdArray from_numpy(py::handle obj, py::handle dtype) {
 
 py::array to_numpy(const NdArray& self, py::handle out) {
   const Array& a = self.array;
+  cuda::DeviceGuard guard(a.device());  // an array of another device is read there, as CuPy's get() does
   Array src = a.c_contiguous() || a.f_contiguous() ? a : ops::ascontiguous(a);
   bool f_layout = !src.c_contiguous();
   Shape shape = src.shape();

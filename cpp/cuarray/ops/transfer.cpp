@@ -158,7 +158,8 @@ bool is_pinned(const void* p, std::size_t n) {
 void copy_from_host(const Array& dst, const void* src) {
   std::size_t n = static_cast<std::size_t>(dst.nbytes());
   if (n == 0) return;
-  check_same_device(dst, "copy_from_host");
+  // On the array's device, ordered on that device's current stream (ndarray.set of another device's array).
+  cuda::DeviceGuard guard(dst.device());
   // A graph would copy from host memory that changes after the capture (the staging slots, the caller's).
   cuda::check_not_capturing(*cuda::current_stream(), "A host-to-device copy (asarray, ndarray.set, ...)");
   cudaStream_t stream = cuda::current_stream()->handle();
@@ -181,7 +182,8 @@ void copy_from_host(const Array& dst, const void* src) {
 void copy_to_host(void* dst, const Array& src) {
   std::size_t n = static_cast<std::size_t>(src.nbytes());
   if (n == 0) return;
-  check_same_device(src, "copy_to_host");
+  // On the array's device, after the work queued on that device's current stream, as CuPy's get() does.
+  cuda::DeviceGuard guard(src.device());
   cuda::check_not_capturing(*cuda::current_stream(), "A device-to-host copy (ndarray.get, asnumpy, item, float, ...)");
   cudaStream_t stream = cuda::current_stream()->handle();
   const char* s = src.data();
