@@ -87,7 +87,14 @@ void Stream::set_capture(std::shared_ptr<Capture> capture) {
   capture_ = std::move(capture);
 }
 
-const std::shared_ptr<Stream>& current_stream() { return current_stream(current_device()); }
+const std::shared_ptr<Stream>& current_stream() {
+  int device = current_device();
+  // Another library in the process (JAX, PyTorch) may have switched the runtime's device behind this thread's
+  // back; the work about to be queued must run on the device cuarray thinks is current.
+  int runtime = device;
+  if (cudaGetDevice(&runtime) == cudaSuccess && runtime != device) cudaSetDevice(device);
+  return current_stream(device);
+}
 
 const std::shared_ptr<Stream>& current_stream(int device) {
   auto& s = tls_stream[device];
