@@ -66,10 +66,13 @@ def from_dlpack(x, /, *, device=None, copy=None):
         _check_dlpack_device(kind)
         _core.cuda.check_device(device_id)
         stream = _current_stream_arg(device_id)
-        try:
-            capsule = x.__dlpack__(stream=stream, max_version=(1, 0))
-        except TypeError:  # a producer older than the 2023.12 standard takes no max_version
-            capsule = x.__dlpack__(stream=stream)
+        # On the producer's device: a stream argument is one of that device's, and PyTorch checks that it is
+        # current there.
+        with _target_device(device_id):
+            try:
+                capsule = x.__dlpack__(stream=stream, max_version=(1, 0))
+            except TypeError:  # a producer older than the 2023.12 standard takes no max_version
+                capsule = x.__dlpack__(stream=stream)
         out = _core._from_dlpack(capsule, x)
     else:
         raise TypeError("from_dlpack takes an object with __dlpack__ and __dlpack_device__, or a DLPack capsule; "
