@@ -112,9 +112,11 @@ def astype(x, dtype, /, *, copy=True, device=None):
     if device is not None:
         from cuarray._interop import _target_device
 
-        moved = x.to_device(_target_device(device))
+        target = _target_device(device)
+        moved = x.to_device(target)
         if moved is not x:
-            return moved.astype(dtype, copy=False)
+            with target:  # the cast runs where the copy now lives
+                return moved.astype(dtype, copy=False)
     return x.astype(dtype, copy=copy)
 
 
