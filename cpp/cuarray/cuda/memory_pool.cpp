@@ -235,22 +235,16 @@ void* MemoryPool::take_zeroed(std::size_t nbytes, const std::shared_ptr<Stream>&
 
 std::shared_ptr<Buffer> MemoryPool::allocate_zeroed(std::size_t nbytes, const std::shared_ptr<Stream>& stream) {
   std::size_t rounded = round_up(nbytes);
-  if (nbytes == 0 || rounded > kMaxZeroedBlock || !g_zero_blocks || stream->capturing()) {
-    std::shared_ptr<Buffer> b = allocate(nbytes, stream);
-    if (nbytes) {
-      DeviceGuard guard(device_);
-      CUARRAY_CHECK_CUDA(cudaMemsetAsync(b->ptr(), 0, nbytes, stream->handle()));
-    }
-    return b;
-  }
-  void* p = take_zeroed(rounded, stream);
-  if (!p) {  // out of memory: the plain path frees what it can, retries and reports
-    std::shared_ptr<Buffer> b = allocate(nbytes, stream);
+  bool stocked = nbytes != 0 && rounded <= kMaxZeroedBlock && g_zero_blocks && !stream->capturing();
+  if (void* p = stocked ? take_zeroed(rounded, stream) : nullptr)
+    return std::make_shared<Buffer>(p, rounded, device_, stream, this);
+  // The plain path (also when the stock could not be refilled: it frees what it can, retries and reports).
+  std::shared_ptr<Buffer> b = allocate(nbytes, stream);
+  if (nbytes) {
     DeviceGuard guard(device_);
     CUARRAY_CHECK_CUDA(cudaMemsetAsync(b->ptr(), 0, nbytes, stream->handle()));
-    return b;
   }
-  return std::make_shared<Buffer>(p, rounded, device_, stream, this);
+  return b;
 }
 
 void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<Stream>& stream, Capture* capture) {
