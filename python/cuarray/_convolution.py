@@ -8,6 +8,7 @@ to do to the result (reverse it, conjugate it). The FFT method computes the full
 same window.
 """
 
+import functools
 import math
 import operator
 from typing import NamedTuple
@@ -138,6 +139,7 @@ def _finish(plan, out):
     return out
 
 
+@functools.lru_cache(maxsize=256)
 def next_fast_len(n):
     """The smallest 7-smooth size >= n (sizes cuFFT transforms fastest)."""
     best = 1 << max(0, (n - 1).bit_length())
@@ -182,11 +184,15 @@ def float_inputs(in1, in2):
     return convert(in1), convert(in2)
 
 
-def fft_cheaper(out_size, taps, fft_size):
+def fft_cheaper(out_size, taps, full_shape):
     """Whether the FFT method should beat direct summation: direct costs one multiply-add per output and tap;
-    three transforms and a product cost about a few hundred of those per element of the padded size, plus a
-    fixed overhead of about 1e8 (launches)."""
-    return out_size * taps > 300 * fft_size + 1e8
+    three transforms and a product cost about a few hundred of those per element of the padded size (the
+    full convolution's shape, `full_shape`, rounded up to 7-smooth sizes), plus a fixed overhead of about 1e8
+    (launches). The padded size is at least the full one, which usually settles it without rounding up."""
+    direct = out_size * taps
+    if direct <= 300 * math.prod(full_shape) + 1e8:
+        return False
+    return direct > 300 * math.prod(next_fast_len(n) for n in full_shape) + 1e8
 
 
 def _numpy_args(a, v, mode, names):
@@ -214,7 +220,7 @@ def _numpy_conv(kind, a, v, mode):
     dtype = numpy.result_type(a.dtype, v.dtype)
     plan = plan_numpy(kind, a.shape[0], v.shape[0], mode)
     n_taps = min(a.shape[0], v.shape[0])
-    if dtype.kind in "fc" and fft_cheaper(plan.shape[0], n_taps, next_fast_len(a.shape[0] + v.shape[0] - 1)):
+    if dtype.kind in "fc" and fft_cheaper(plan.shape[0], n_taps, (a.shape[0] + v.shape[0] - 1,)):
         x, w = (v, a) if plan.swap else (a, v)
         if kind == "correlate":
             from cuarray import _ufuncs

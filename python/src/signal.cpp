@@ -38,6 +38,7 @@ void init_signal(py::module_& m) {
 
   py::module_ src = m.attr("jit").attr("sources").cast<py::module_>();
   src.def("correlate_nd", [](py::handle t, int nd) { return as_tuple(ops::correlate_nd_source(to_dtype(t), nd)); });
+  src.def("correlate1d", [](py::handle t) { return as_tuple(ops::correlate1d_source(to_dtype(t))); });
   src.def("correlate2d", [](py::handle t) { return as_tuple(ops::correlate2d_source(to_dtype(t))); });
 }
 

@@ -1,6 +1,6 @@
 // Direct correlation: out[o] = sum over taps t of x[o + origin + t] * w[t]. Convolution is correlation with
-// the taps flipped (the host prepares the taps). N-D with zeros outside x, and a shared-memory tiled 2-D
-// kernel with SciPy's boundary extensions (fill, wrap, symmetric).
+// the taps flipped (the host prepares the taps). N-D with zeros outside x, a shared-memory tiled 1-D kernel,
+// and a tiled 2-D kernel with SciPy's boundary extensions (fill, wrap, symmetric).
 #pragma once
 
 #include "cuarray/cast.cuh"
@@ -70,6 +70,46 @@ __device__ void correlate_nd(T* out, const T* x, const T* w, ConvShape<N> s, lon
       }
     }
     out[o] = cast<T>(acc);
+  }
+}
+
+// 1-D tiles: a block of kConv1dThreads threads makes kConv1dTile consecutive outputs (each thread
+// kConv1dPerThread of them, kConv1dThreads apart), taking the taps in chunks of kConv1dChunk with the input
+// span they need staged in shared memory. Thread-per-output with taps read from global memory spent its time
+// on index arithmetic and load latency instead.
+constexpr int kConv1dThreads = 256, kConv1dPerThread = 4, kConv1dTile = kConv1dThreads * kConv1dPerThread,
+              kConv1dChunk = 128;
+
+template <class T>
+__device__ void correlate1d(T* out, const T* x, const T* w, long long n_out, long long n_x, long long n_w,
+                            long long origin, T zero) {
+  using A = conv_acc_t<T>;
+  __shared__ T span[kConv1dTile + kConv1dChunk - 1];
+  __shared__ T taps[kConv1dChunk];
+  const int tid = threadIdx.x;
+  const long long o0 = static_cast<long long>(blockIdx.x) * kConv1dTile;
+  A acc[kConv1dPerThread];
+#pragma unroll
+  for (int r = 0; r < kConv1dPerThread; ++r) acc[r] = A(0);
+  for (long long j0 = 0; j0 < n_w; j0 += kConv1dChunk) {
+    const int cw = static_cast<int>(n_w - j0 < kConv1dChunk ? n_w - j0 : kConv1dChunk);
+    for (int e = tid; e < kConv1dTile + cw - 1; e += kConv1dThreads) {
+      const long long i = o0 + origin + j0 + e;
+      span[e] = i >= 0 && i < n_x ? x[i] : zero;
+    }
+    for (int e = tid; e < cw; e += kConv1dThreads) taps[e] = w[j0 + e];
+    __syncthreads();
+    for (int j = 0; j < cw; ++j) {
+      const A t = to_acc<A>(taps[j]);
+#pragma unroll
+      for (int r = 0; r < kConv1dPerThread; ++r) acc[r] = acc[r] + to_acc<A>(span[tid + kConv1dThreads * r + j]) * t;
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int r = 0; r < kConv1dPerThread; ++r) {
+    const long long o = o0 + tid + kConv1dThreads * r;
+    if (o < n_out) out[o] = cast<T>(acc[r]);
   }
 }
 

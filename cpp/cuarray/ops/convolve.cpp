@@ -12,6 +12,8 @@ namespace {
 
 constexpr int kMaxDims = 8;
 constexpr int kTile = 32;  // kernels/convolve.cuh's kConvTile; blocks of kTile x 8 threads
+constexpr int kTile1d = 1024, kThreads1d = 256;  // kernels/convolve.cuh's kConv1dTile and kConv1dThreads
+alignas(16) constexpr char kZero[16] = {};   // T's zero, for every T
 
 void check_arrays(const Array& out, const Array& x, const Array& w, const std::vector<std::int64_t>& origin) {
   int nd = out.ndim();
@@ -40,7 +42,6 @@ void launch_2d(const Array& out, const Array& x, const Array& w, const std::vect
   const void* xp = x.data();
   const void* wp = w.data();
   int b = static_cast<int>(boundary);
-  alignas(16) static const char zero[16] = {};
   void* args[] = {&o,
                   &xp,
                   &wp,
@@ -53,9 +54,24 @@ void launch_2d(const Array& out, const Array& x, const Array& w, const std::vect
                   &dims[6],
                   &dims[7],
                   &b,
-                  const_cast<void*>(fill ? fill : zero)};
+                  const_cast<void*>(fill ? fill : kZero)};
   jit::launch(k, dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y)), dim3(kTile, 8), args, 0,
               cuda::current_stream()->handle());
+}
+
+void launch_1d(const Array& out, const Array& x, const Array& w, std::int64_t origin) {
+  long long n_out = out.size(), n_x = x.size(), n_w = w.size(), org = origin;
+  long long blocks = (n_out + kTile1d - 1) / kTile1d;
+  if (blocks > INT32_MAX)
+    throw ValueError("correlate: an output of " + shape_str(out.shape()) + " is too large for one launch");
+  KernelKey key(KernelKind::Correlate1d);
+  key.add(static_cast<int>(out.dtype()), 5);
+  jit::Kernel k = cached_kernel(key, [&] { return correlate1d_source(out.dtype()); });
+  void* o = out.data();
+  const void* xp = x.data();
+  const void* wp = w.data();
+  void* args[] = {&o, &xp, &wp, &n_out, &n_x, &n_w, &org, const_cast<char*>(kZero)};
+  jit::launch(k, dim3(static_cast<unsigned>(blocks)), dim3(kThreads1d), args, 0, cuda::current_stream()->handle());
 }
 
 void launch_nd(const Array& out, const Array& x, const Array& w, const std::vector<std::int64_t>& origin) {
@@ -83,6 +99,14 @@ KernelSource correlate_nd_source(DType t, int ndim) {
                        "ca::correlate_nd<" + T + ", " + n + ">(out, x, w, s, n_out, n_taps);");
 }
 
+KernelSource correlate1d_source(DType t) {
+  std::string T = cuda_type(t);
+  return kernel_source("convolve.cuh", std::string("correlate1d_") + name(t),
+                       T + "* out, const " + T + "* x, const " + T +
+                           "* w, long long n_out, long long n_x, long long n_w, long long origin, " + T + " zero",
+                       "ca::correlate1d(out, x, w, n_out, n_x, n_w, origin, zero);");
+}
+
 KernelSource correlate2d_source(DType t) {
   std::string T = cuda_type(t);
   return kernel_source(
@@ -101,7 +125,9 @@ void correlate(const Array& out, const Array& x, const Array& w, const std::vect
   if (boundary != Boundary::Fill && (out.ndim() != 2 || (x.size() == 0 && out.size() != 0)))
     throw ValueError("correlate: wrap and symmetric boundaries need a non-empty 2-D input");
   if (out.size() == 0) return;
-  if (out.ndim() == 2)
+  if (out.ndim() == 1)
+    launch_1d(out, x, w, origin[0]);
+  else if (out.ndim() == 2)
     launch_2d(out, x, w, origin, boundary, fill);
   else
     launch_nd(out, x, w, origin);

@@ -21,6 +21,7 @@ void correlate(const Array& out, const Array& x, const Array& w, const std::vect
 
 // The generated kernels, exposed so that tests can compile every variant without a device.
 KernelSource correlate_nd_source(DType t, int ndim);
+KernelSource correlate1d_source(DType t);
 KernelSource correlate2d_source(DType t);
 
 }  // namespace cuarray::ops

@@ -19,7 +19,7 @@ enum class KernelKind : std::uint8_t {
   MatmulInteger, MatmulSmall, LuSlogdet, ZeroTriangle,  // linalg (ops/matmul.cpp, ops/linalg.cpp)
   // random numbers and convolution (ops/random.cpp, ops/convolve.cpp)
   Random, RandomIntegers, RandomChoice, PermutationKeys, BitonicStep, BitonicBlock, GatherRows, CorrelateNd,
-  Correlate2d,
+  Correlate1d, Correlate2d,
 };
 
 // Packs small fields into a key. Fields must stay within their declared widths.

@@ -8,7 +8,7 @@ import numpy
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from cuarray import _creation, _math, _ufuncs
-from cuarray._convolution import (MODES, check_valid_shapes, fft_cheaper, float_inputs, full_fft, next_fast_len,
+from cuarray._convolution import (MODES, check_valid_shapes, fft_cheaper, float_inputs, full_fft,
                                   plan_scipy, plan_scipy_2d, require_device, run_direct)
 
 _BOUNDARIES = {"fill": "fill", "pad": "fill", "wrap": "wrap", "circular": "wrap", "symm": "symm",
@@ -42,8 +42,8 @@ def choose_conv_method(in1, in2, mode="full"):
     else:
         out = [abs(a - b) + 1 for a, b in zip(in1.shape, in2.shape)]
     taps = min(in1.size, in2.size) * (1 if in1.ndim <= 2 else 4)  # the N-D kernel is slower than the tiled ones
-    fft_size = math.prod(next_fast_len(a + b - 1) for a, b in zip(in1.shape, in2.shape))
-    return "fft" if fft_cheaper(math.prod(out), taps, fft_size) else "direct"
+    full = [a + b - 1 for a, b in zip(in1.shape, in2.shape)]
+    return "fft" if fft_cheaper(math.prod(out), taps, full) else "direct"
 
 
 def convolve(in1, in2, mode="full", method="auto"):
