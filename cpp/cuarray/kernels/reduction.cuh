@@ -87,6 +87,26 @@ template <class T> __device__ __forceinline__ Moments<T> moments_combine(const M
   T delta = b.mean - a.mean;
   return {a.mean + delta * T(fb), a.m2 + b.m2 + abs2(delta) * a.n * fb, n};
 }
+// The moments of V groups together (the mean of their means, weighted by count, and the sum of their m2s and
+// of their means' squared deviations from it), combined into acc: one division for the V instead of one for
+// each, which made var compute-bound.
+template <class T, int V>
+__device__ __forceinline__ Moments<T> moments_fold(const Moments<T>& acc, const Moments<T> (&m)[V]) {
+  using R = typename real_of<T>::type;
+  R n = 0;
+  T s = T(0);
+#pragma unroll
+  for (int j = 0; j < V; ++j) {
+    n += m[j].n;
+    s = s + m[j].mean * T(m[j].n);
+  }
+  if (n == 0) return acc;
+  const T mean = s * T(n == R(V) ? R(1) / R(V) : R(1) / n);  // 1 / V is a constant
+  R m2 = 0;
+#pragma unroll
+  for (int j = 0; j < V; ++j) m2 += m[j].m2 + abs2(m[j].mean - mean) * m[j].n;
+  return moments_combine(acc, Moments<T>{mean, m2, n});
+}
 // m2 / max(n - ddof, 0), as NumPy divides (inf or nan where no degrees of freedom are left).
 template <class T> __device__ __forceinline__ typename real_of<T>::type moments_var(const Moments<T>& m, double ddof) {
   using R = typename real_of<T>::type;
@@ -106,6 +126,17 @@ template <class T> __device__ __forceinline__ T mean_of(T sum, long long n) {
 }
 
 // ---- launch-independent pieces ----
+
+// Folds V mapped elements into acc in order; Moments accumulators fold them as one group (moments_fold).
+template <class Op, class A, int V> __device__ __forceinline__ A fold_mapped(A acc, const A (&m)[V]) {
+#pragma unroll
+  for (int j = 0; j < V; ++j) acc = Op::reduce(acc, m[j]);
+  return acc;
+}
+template <class Op, class T, int V>
+__device__ __forceinline__ Moments<T> fold_mapped(const Moments<T>& acc, const Moments<T> (&m)[V]) {
+  return moments_fold(acc, m);
+}
 
 template <int K> struct Ptrs {
   const char* p[K];

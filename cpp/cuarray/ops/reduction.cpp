@@ -135,8 +135,8 @@ std::string op_struct(const ReductionDef& def, const DType* in_types, DType out_
   s += "  template <int V> __device__ static acc_t map_lane(const Pack<V>& pk, int j, long long _j) {\n    return map(" +
        loads([&](int k) { return "pk.x" + to_string(k) + "[j]"; }) + "_j);\n  }\n";
   s += "  template <int V> __device__ static acc_t fold(acc_t acc, const Pack<V>& pk, long long e) {\n";
-  s += "#pragma unroll\n    for (int j = 0; j < V; ++j) acc = reduce(acc, map(" +
-       loads([&](int k) { return "pk.x" + to_string(k) + "[j]"; }) + "e + j));\n    return acc;\n  }\n};\n";
+  s += "    acc_t m[V];\n#pragma unroll\n    for (int j = 0; j < V; ++j) m[j] = map(" +
+       loads([&](int k) { return "pk.x" + to_string(k) + "[j]"; }) + "e + j);\n    return ca::fold_mapped<Op>(acc, m);\n  }\n};\n";
   return s;
 }
 
