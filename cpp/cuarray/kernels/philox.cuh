@@ -87,17 +87,23 @@ __device__ inline double Stream::normal() {
   return z0;
 }
 
-// Two float32 normals from two words with the hardware's fast log, sqrt and sincos (the float32 path must
-// keep up with memory bandwidth): u1 in (0, 1] from 32 bits, the angle in [-pi, pi).
-__device__ __forceinline__ void box_muller_fast(unsigned a, unsigned b, float& z0, float& z1) {
-  float u1 = fmaf(static_cast<float>(a), 0x1p-32f, 0x1p-33f), t = fmaxf(-2.0f * __logf(u1), 0.0f), r, s, c;
-  asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(t));
-  // The angle's uniform in [-1/2, 1/2) from 23 bits placed in a float's mantissa: an integer-to-float
+// Two float32 normals from two words with the hardware's approximate log2, sqrt and sincos (the float32 path
+// must keep up with memory bandwidth): u1 in (0, 1] from 32 bits, the angle in [-pi, pi). u1 and -2 ln(u1)
+// are never subnormal (u1 >= 2^-33), so the .ftz forms skip the subnormal fix-ups __logf and sqrtf carry.
+// Returns loc + scale * z for each normal z (the scale folds into the radius).
+__device__ __forceinline__ void box_muller_fast(unsigned a, unsigned b, float loc, float scale, float& z0, float& z1) {
+  const float u1 = fmaf(static_cast<float>(a), 0x1p-32f, 0x1p-33f);
+  float lg, r, s, c;
+  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(lg) : "f"(u1));
+  const float t = fmaxf(-1.3862943611198906f * lg, 0.0f);  // -2 ln(u1); u1 rounds up to 1 at the top
+  asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(t));
+  // The angle's uniform from 23 bits placed in a float's mantissa (m in [1, 2)): an integer-to-float
   // conversion would take the special-function unit the logarithm, square root and sincos already load.
-  const float turn = __uint_as_float(0x3F800000u | (b >> 9)) - 1.5f;
-  __sincosf(turn * 6.283185307179586f, &s, &c);
-  z0 = r * c;
-  z1 = r * s;
+  const float m = __uint_as_float(0x3F800000u | (b >> 9));
+  __sincosf(fmaf(m, 6.283185307179586f, -9.42477796076938f), &s, &c);  // 2 pi m - 3 pi
+  r *= scale;
+  z0 = fmaf(r, c, loc);
+  z1 = fmaf(r, s, loc);
 }
 
 }  // namespace ca

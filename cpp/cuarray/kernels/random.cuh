@@ -76,9 +76,14 @@ struct Normal {
   __device__ void operator()(Stream& s, const long long (&idx)[4], T (&v)[4]) const {
     T z[4];
     const uint4 a = s.next4();
-    if constexpr (is_same_v<T, float>) {
-      box_muller_fast(a.x, a.y, z[0], z[1]);
-      box_muller_fast(a.z, a.w, z[2], z[3]);
+    if constexpr (is_same_v<T, float> && !Arrays) {  // loc and scale fold into the transform
+      const float lo = static_cast<float>(loc.value), sc = static_cast<float>(scale.value);
+      box_muller_fast(a.x, a.y, lo, sc, v[0], v[1]);
+      box_muller_fast(a.z, a.w, lo, sc, v[2], v[3]);
+      return;
+    } else if constexpr (is_same_v<T, float>) {
+      box_muller_fast(a.x, a.y, 0.0f, 1.0f, z[0], z[1]);
+      box_muller_fast(a.z, a.w, 0.0f, 1.0f, z[2], z[3]);
     } else {
       const uint4 b = s.next4();
       box_muller(1.0 - unit53(a.x, a.y), unit53(a.z, a.w), z[0], z[1]);
