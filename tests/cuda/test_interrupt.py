@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import SPIN_SOURCE, spin_then_write, subprocess_env
+from conftest import SPIN_SOURCE, subprocess_env
 
 import cuarray as cp
 
@@ -133,25 +133,44 @@ def test_synchronize_on_an_idle_stream_stays_cheap():
         assert np.median(times) < 20e-6, f"{sync}: median {np.median(times) * 1e6:.1f} us on an idle stream"
 
 
+# argv[1]: the kernel's length in ms. Prints the kernel's true end (what a busy loop on Stream.done sees: the
+# spinning kernel's own length depends on the GPU's timer, which ticks coarsely on some hosts) and how much
+# later synchronize returned, both in seconds, each the best of fifteen (other processes' kernels on the same
+# GPU can delay any one run).
+LATENESS_CHILD = r"""
+import sys, time
+import numpy as np
+import cuarray as cp
+
+kernel = cp.RawKernel(%r, "spin_then_write")
+null = cp.cuda.Stream.null
+seconds = float(sys.argv[1]) / 1e3
+
+def busy_wait():
+    while not null.done:
+        pass
+
+def returns_after(wait):
+    kernel((1,), (256,), (np.uint64(seconds * 1e9), np.uint64(0), np.uint64(0), np.int32(0)))
+    t = time.perf_counter()
+    wait()
+    return time.perf_counter() - t
+
+returns_after(null.synchronize)
+end = min(returns_after(busy_wait) for _ in range(15))
+late = min(returns_after(null.synchronize) for _ in range(15)) - end
+print(end, late)
+""" % SPIN_SOURCE
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("ms", [0.05, 0.5, 2, 20])
 def test_synchronize_returns_soon_after_the_work_ends(ms):
-    # Polling adds at most ~1/16 of the wait (and 1 ms) after the first millisecond of spinning. The kernel's
-    # true end is what a busy loop on Stream.done sees: the spinning kernel's own length depends on the GPU's
-    # timer, which ticks coarsely on some hosts.
-    null = cp.cuda.Stream.null
-
-    def busy_wait():
-        while not null.done:
-            pass
-
-    def returns_after(wait):
-        spin_then_write(ms / 1e3)
-        t = time.perf_counter()
-        wait()
-        return time.perf_counter() - t
-
-    returns_after(null.synchronize)
-    end = min(returns_after(busy_wait) for _ in range(5))
-    late = min(returns_after(null.synchronize) for _ in range(5)) - end
+    # Polling adds at most ~1/16 of the wait (and 1 ms) after the first millisecond of spinning. Measured in a
+    # child process: a thread that another test left running Python code in this one would hold the GIL for
+    # up to its switch interval (5 ms) when the wait wants it back.
+    out = subprocess.run([sys.executable, "-c", LATENESS_CHILD, str(ms)], capture_output=True, text=True,
+                         env=subprocess_env(), timeout=120)
+    assert out.returncode == 0, out.stderr
+    end, late = map(float, out.stdout.split())
     assert late < 0.2e-3 + end / 10, f"synchronize returned {late * 1e3:.3f} ms after the {end * 1e3:.3f} ms kernel ended"
