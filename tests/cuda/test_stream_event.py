@@ -299,7 +299,10 @@ def test_event_waits_only_for_work_recorded_before_it():
 
 @pytest.mark.multi_gpu
 def test_wait_event_across_devices():
-    # A stream of device 1 that waits for an event of device 0 finishes only after device 0's kernel.
+    # A stream of device 1 that waits for an event of device 0 finishes only after device 0's kernel. Whether
+    # an event recorded behind such a wait reads as done meanwhile is the driver's business: on a pair of H200s
+    # it sometimes does, with CuPy's events as with ours, while synchronizing it still waits. Only the order
+    # counts.
     with cuda.Device(0):
         a = cuda.Stream(non_blocking=True)
         with a:
@@ -311,7 +314,6 @@ def test_wait_event_across_devices():
         b = cuda.Stream(non_blocking=True)
         b.wait_event(e)
         f = b.record()
-        assert f.done is False
         f.synchronize()
     assert a.done is True
     assert_same(x, np.arange(1, 17, dtype=np.float32))
