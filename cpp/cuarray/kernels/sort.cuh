@@ -294,7 +294,7 @@ __device__ void radix_pass(const T* keys_in, T* keys_out, const long long* vals_
     const unsigned below = __popc(peers & lanes_below());
     if (valid && below == 0) warp_counts[warp][d] = base + __popc(peers);
     __syncwarp();
-    rank[j] = base + below;
+    rank[j] = (base + below) | (d << 16);  // the digit rides along (ranks < 2^16), not computed again
   }
   __syncthreads();
 
@@ -317,8 +317,8 @@ __device__ void radix_pass(const T* keys_in, T* keys_out, const long long* vals_
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     if (j * 32 >= limit) continue;
-    const unsigned d = radix_digit(key[j], pass);
-    rank[j] += digit_start[d] + warp_counts[warp][d];
+    const unsigned d = rank[j] >> 16;
+    rank[j] = (rank[j] & 0xffffu) + digit_start[d] + warp_counts[warp][d];
     skeys[rank[j]] = key[j];
   }
 
