@@ -113,7 +113,7 @@ def _bw(name, make, gib, fraction=None, libs=LIBS, ceiling=COPY):
         ceiling=ceiling,
         libs=libs,
         target=of_ceiling(fraction) if fraction else None,
-        numpy_quick=False,
+        quick_skips=("numpy",),
     )
 
 

@@ -88,7 +88,7 @@ def _mm(name, dtype, target_libs, tf32=False, **kw):
         work=_flops(MATMUL_N),
         target=vs_cupy(0.98),
         libs=target_libs,
-        numpy_quick=False,
+        quick_skips=("numpy",),
         **kw,
     )
 
@@ -101,12 +101,12 @@ CASES = [
     _call("linalg.qr 512² f64", _linalg("qr", 512, "float64"), target=vs_cupy(0.95)),
     _call("linalg.qr 2048² f64", _linalg("qr", 2048, "float64"), target=vs_cupy(0.95)),
     _call("linalg.det 512² f32", _linalg("det", 512, "float32"), target=vs_cupy(0.95)),
-    _call("linalg.inv 6000² f32", _linalg("inv", 6000, "float32"), target=vs_cupy(0.95), numpy_quick=False),
+    _call("linalg.inv 6000² f32", _linalg("inv", 6000, "float32"), target=vs_cupy(0.95), quick_skips=("numpy",)),
     _call(
         "linalg.solve 4096² f64, one right-hand side",
         _linalg("solve", 4096, "float64", rhs=True),
         target=vs_cupy(0.95),
-        numpy_quick=False,
+        quick_skips=("numpy",),
     ),
     _call("linalg.svd 2000² f64", _linalg("svd", 2000, "float64"), target=vs_cupy(2.0), only="full"),
     _call(
@@ -123,10 +123,10 @@ CASES = [
         work=GIB,
         ceiling=FILL,
         target=of_ceiling(0.80),
-        numpy_quick=False,
+        quick_skips=("numpy",),
     ),
     _call(
-        "scipy.signal.convolve2d 2048² f64 × 15², full", _convolve2d, target=at_most(0.85), numpy_quick=False
+        "scipy.signal.convolve2d 2048² f64 × 15², full", _convolve2d, target=at_most(0.85), quick_skips=("numpy",)
     ),
     _call("convolve 4M × 15 f64, full", _convolve1d, target=at_most(0.2)),
 ]

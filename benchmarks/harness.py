@@ -85,7 +85,7 @@ class Case:
     target: Target | None = None
     ceiling: str | None = None  # name of the case whose best rate is 100% for this one
     libs: tuple = LIBS  # libraries with a sensible equivalent; the others show '—'
-    numpy_quick: bool = True  # False where one NumPy call takes seconds: NumPy skipped under --quick
+    quick_skips: tuple = ()  # libraries whose calls take seconds here: skipped under --quick
     only: str | None = None  # 'quick' or 'full': the case runs in that mode only
     env: dict | None = None  # measured in a fresh process with these variables set
     reps: tuple = (3, 7)  # (quick, full) repeats for timer='self'
@@ -423,8 +423,8 @@ def run_case(case, libs, budget, in_child=False):
     for name, lib in libs.items():
         if name not in case.libs:
             out[name] = {"skipped": "no equivalent"}
-        elif name == "numpy" and budget.quick and not case.numpy_quick:
-            out[name] = {"skipped": "NumPy takes seconds here: skipped under --quick"}
+        elif budget.quick and name in case.quick_skips:
+            out[name] = {"skipped": f"{name} takes seconds here: skipped under --quick"}
         elif case.env and not in_child:
             out[name] = run_in_child(case, name, budget)
         else:
