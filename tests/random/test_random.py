@@ -38,6 +38,15 @@ def test_raw_words_are_philox4x32_10(n):
     np.testing.assert_array_equal(got2, reference_words(seed, groups, 2))
 
 
+def test_every_group_of_a_call_longer_than_the_grid():
+    # The fill kernel's grid stops at 16 blocks of 256 threads per SM, so each thread draws many groups in
+    # turn: whole groups with vector stores, then the partial last one. Each must come from its own counter.
+    sms = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["multiProcessorCount"]
+    n = 3 * 16 * sms * 256 * 4 + 7
+    got = host(cp.random.RandomState(5).randint(0, 2**32, size=n, dtype=np.uint32))
+    np.testing.assert_array_equal(got, reference_words(5, 0, (n + 3) // 4)[:n])
+
+
 def test_uniform_from_words():
     # float32 uniforms take the top 24 bits of each word; float64 ones 53 bits of two words, the work item's
     # four values from its draws 0 and 1.

@@ -10,7 +10,7 @@ M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
 
 
 def philox4x32_10(counter, key):
-    """Philox4x32-10 in plain Python (Random123's definition)."""
+    """Philox4x32-10 (Random123's definition) on Python ints, or elementwise on uint64 arrays of 32-bit words."""
     c, k = list(counter), list(key)
     for _ in range(10):
         p0, p1 = M0 * c[0], M1 * c[2]
@@ -21,12 +21,9 @@ def philox4x32_10(counter, key):
 
 def reference_words(seed, offset, groups, draw=0):
     """Draw `draw` of each work item at positions offset .. offset + groups - 1 (Note [Random streams])."""
-    key = [seed & 0xFFFFFFFF, seed >> 32]
-    words = []
-    for g in range(groups):
-        pos = offset + g
-        words += philox4x32_10([draw, pos & 0xFFFFFFFF, pos >> 32, 0], key)
-    return np.array(words, dtype=np.uint32)
+    pos = np.arange(offset, offset + groups, dtype=np.uint64)
+    counter = [np.full(groups, draw, np.uint64), pos & 0xFFFFFFFF, pos >> 32, np.zeros(groups, np.uint64)]
+    return np.stack(philox4x32_10(counter, [seed & 0xFFFFFFFF, seed >> 32]), axis=1).astype(np.uint32).reshape(-1)
 
 
 def test_philox_reference_matches_random123_known_answers():
@@ -34,6 +31,15 @@ def test_philox_reference_matches_random123_known_answers():
     assert philox4x32_10([0xFFFFFFFF] * 4, [0xFFFFFFFF] * 2) == [0x408F276D, 0x41C83B0E, 0xA20BC7C6, 0x6D5451FD]
     assert philox4x32_10([0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344], [0xA4093822, 0x299F31D0]) == [
         0xD16CFE09, 0x94FDCCEB, 0x5001E420, 0x24126EA1]
+
+
+def test_reference_words_on_arrays_match_one_counter_at_a_time():
+    seed, offset = 0x0123456789ABCDEF, 2**32 - 2  # positions that carry into the counter's third word
+    words = reference_words(seed, offset, 4, draw=1)
+    for g in range(4):
+        pos = offset + g
+        expected = philox4x32_10([1, pos & 0xFFFFFFFF, pos >> 32, 0], [seed & 0xFFFFFFFF, seed >> 32])
+        assert words[4 * g:4 * g + 4].tolist() == expected
 
 
 FLOAT_DISTS = ["uniform", "normal", "exponential", "gamma", "beta"]

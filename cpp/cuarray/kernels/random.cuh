@@ -26,8 +26,21 @@ struct Param {
 template <class T, class Dist, class Index>
 __device__ void random_fill(T* out, Index n, unsigned long long seed, unsigned long long offset, bool aligned,
                             const Dist& d) {
-  const Index groups = n / 4 + (n % 4 != 0);
-  for (Index g = global_thread<Index>(); g < groups; g += grid_threads<Index>()) {
+  const Index groups = n / 4 + (n % 4 != 0), stride = grid_threads<Index>();
+  // Whole groups of an aligned output first: vector stores, no per-element bounds. The rest (the last,
+  // partial group, or all of an unaligned output) continue each thread's sequence of groups.
+  const Index whole = aligned ? n / 4 : 0;
+  Index g = global_thread<Index>();
+  for (; g < whole; g += stride) {
+    Stream s(seed, offset + static_cast<unsigned long long>(g));
+    long long idx[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) idx[j] = g * 4 + j;
+    T v[4];
+    d(s, idx, v);
+    store<4, true>(out + g * 4, v);
+  }
+  for (; g < groups; g += stride) {
     Stream s(seed, offset + static_cast<unsigned long long>(g));
     const Index base = g * 4;
     long long idx[4];
@@ -35,11 +48,7 @@ __device__ void random_fill(T* out, Index n, unsigned long long seed, unsigned l
     for (int j = 0; j < 4; ++j) idx[j] = base + j < n ? base + j : n - 1;
     T v[4];
     d(s, idx, v);
-    if (aligned && base + 4 <= n) {
-      store<4, true>(out + base, v);
-    } else {
-      for (int j = 0; j < 4 && base + j < n; ++j) out[base + j] = v[j];
-    }
+    for (int j = 0; j < 4 && base + j < n; ++j) out[base + j] = v[j];
   }
 }
 

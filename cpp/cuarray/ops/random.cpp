@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "cuarray/cuda/device.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"
@@ -60,9 +61,12 @@ void launch_fill(const jit::Kernel& k, const Array& out, bool wide, void* sample
   int n32 = static_cast<int>(n);
   unsigned long long seed = state.seed, offset = state.offset;
   void* args[] = {&ptr, wide ? static_cast<void*>(&n64) : static_cast<void*>(&n32), &seed, &offset, &aligned, sampler};
-  // At most 64K blocks: each thread then draws several groups, with its Philox key schedule computed once.
+  // At most 16 blocks per SM: each thread then draws many groups, so its set-up (the Philox key schedule,
+  // the bounds) is spread over them; more blocks measured slower (randn 2^28 float32 on an H200: 0.86 of a
+  // fill's bandwidth at 2112 blocks, 0.80 at 65536).
   dim3 grid = jit::grid_for(groups);
-  grid.x = std::min(grid.x, 65536u);
+  const unsigned sms = static_cast<unsigned>(cuda::properties(cuda::current_device()).multiProcessorCount);
+  grid.x = std::min(grid.x, 16 * sms);
   jit::launch(k, grid, dim3(jit::kBlockSize), args, 0, cuda::current_stream()->handle());
   state.offset += static_cast<std::uint64_t>(groups);
 }
