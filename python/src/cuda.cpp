@@ -12,6 +12,7 @@
 #include "cuarray/cuda/pinned_memory.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
+#include "cuarray/ops/transfer.h"
 
 namespace py = pybind11;
 using namespace py::literals;
@@ -178,7 +179,7 @@ void init_cuda(py::module_& m) {
   c.def("alloc_pinned", &cuda::allocate_pinned, "nbytes"_a);
   c.def("pinned_used_bytes", [] { return cuda::pinned_pool_stats().used_bytes; });
   c.def("pinned_free_bytes", [] { return cuda::pinned_pool_stats().cached_bytes; });
-  c.def("pinned_free_all_blocks", &cuda::free_pinned_blocks);
+  c.def("pinned_free_all_blocks", &ops::free_pinned_blocks);
 }
 
 }  // namespace cuarray::bind

@@ -125,6 +125,20 @@ struct Staging {
     CUARRAY_CHECK_CUDA(cudaEventRecord(done[s], stream));
     pending[s] = true;
   }
+  // Returns every slot to the pinned pool once its last DMA has finished.
+  void release() {
+    for (int s = 0; s < kSlots; ++s) {
+      if (!slot[s]) continue;
+      if (pending[s]) {
+        cuda::wait(done[s]);
+        pending[s] = false;
+      }
+      CUARRAY_CHECK_CUDA(cudaEventDestroy(done[s]));
+      done[s] = {};
+      slot[s].reset();
+    }
+    next = 0;
+  }
 };
 
 // Its holder may be in an interruptible wait, whose interrupt check needs the host's lock (the GIL): wait for
@@ -135,12 +149,21 @@ std::unique_lock<std::mutex> lock(Staging& st) {
   return held;
 }
 
+struct StagingSet {
+  std::mutex mutex;
+  std::vector<Staging*> per_device = std::vector<Staging*>(64, nullptr);
+};
+
+StagingSet& staging_set() {
+  static StagingSet* set = new StagingSet;  // never destroyed, like the pools
+  return *set;
+}
+
 Staging& staging(int device) {
-  static std::mutex mutex;
-  static std::vector<Staging*> all(64, nullptr);  // never destroyed, like the pools
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!all[device]) all[device] = new Staging;
-  return *all[device];
+  StagingSet& set = staging_set();
+  std::lock_guard<std::mutex> lock(set.mutex);
+  if (!set.per_device[device]) set.per_device[device] = new Staging;
+  return *set.per_device[device];
 }
 
 bool is_pinned(const void* p, std::size_t n) {
@@ -154,6 +177,22 @@ bool is_pinned(const void* p, std::size_t n) {
 }
 
 }  // namespace
+
+void free_pinned_blocks() {
+  std::vector<std::pair<int, Staging*>> used;
+  {
+    StagingSet& set = staging_set();
+    std::lock_guard<std::mutex> lock(set.mutex);
+    for (int d = 0; d < static_cast<int>(set.per_device.size()); ++d)
+      if (set.per_device[d]) used.emplace_back(d, set.per_device[d]);
+  }
+  for (auto& [device, st] : used) {
+    cuda::DeviceGuard guard(device);
+    auto held = lock(*st);
+    st->release();
+  }
+  cuda::free_pinned_blocks();
+}
 
 void copy_from_host(const Array& dst, const void* src) {
   std::size_t n = static_cast<std::size_t>(dst.nbytes());

@@ -17,6 +17,9 @@ namespace cuarray::ops {
 void copy_from_host(const Array& dst, const void* src);
 // Copies the contiguous `src` into host memory; returns when the bytes are there (synchronises the stream).
 void copy_to_host(void* dst, const Array& src);
+// Returns the staging slots to the pinned pool (after their last copies), then the pool's cached blocks to
+// the system: the pinned pool's free_all_blocks, after which a leak checker sees no pinned memory of ours.
+void free_pinned_blocks();
 
 // Note [Peer copies]
 // An array of another device is copied device to device (cudaMemcpyPeerAsync: NVLink or PCIe peer DMA where
