@@ -15,15 +15,16 @@
 // row into shared counters, then add them to the row's); then one kernel per nontrivial digit scatters.
 // Each block takes the next tile (kRadixBlock * items keys of one row) from a global counter and ranks its
 // keys by digit: warps rank their keys 32 at a time with ballots on the digit's bits (peers with the same
-// digit in lower lanes come first), into per-warp counters; a scan over warps and digits gives every key
+// digit in lower lanes come first), into per-warp counters. The ranking is most of the pass's instructions,
+// so whole tiles (all but a row's last) skip its bounds checks. A scan over warps and digits gives every key
 // its place in the tile. Thread d publishes the tile's count of digit d (flag A), stages the keys in shared
 // memory in sorted order, and looks back over earlier tiles of the row for the count before it, reading
 // kRadixWindow of their status words at once and stopping at the nearest inclusive count (flag P); then it
 // publishes its own inclusive count (flag P). Reading a window at a time matters: P flags travel down the
 // row only as fast as a look-back can reach the last one, which one status at a time made the limit on
 // the whole pass. Every tile a block waits on was taken earlier, by a block already running, so the waits
-// end. Keys are written from the stage, so each digit's run is stored contiguously. Every pass is stable,
-// so the passes together are.
+// end. Keys are written from the stage, so each digit's run is stored contiguously; their digits are staged
+// beside them, not computed from the keys again. Every pass is stable, so the passes together are.
 #pragma once
 
 #include "cuarray/strided.cuh"
@@ -170,7 +171,7 @@ constexpr int kRadixWindow = 16;  // earlier tiles a digit's thread reads at onc
 constexpr int kHistogramSpan = 256 * kRadixBlock;  // keys of one row per histogram block
 
 template <class T> constexpr int radix_items = sizeof(T) <= 4 ? 16 : sizeof(T) == 8 ? 12 : 8;  // keys per thread
-// Blocks of radix_pass per SM that its launch bounds ask registers for: 4 (64 registers, a few spilled) keep
+// Blocks of radix_pass per SM that its launch bounds ask registers for: 4 (64 registers) keep
 // enough 4-byte keys loading while other blocks rank or wait; wider keys need more registers.
 template <class T> constexpr int radix_min_blocks = sizeof(T) <= 4 ? 4 : 3;
 
@@ -243,6 +244,47 @@ __device__ __forceinline__ unsigned radix_lookback(const unsigned* status, long 
   }
 }
 
+// The lanes whose `bit` of x equals this lane's. In PTX so that the bit stays one predicate, used by the vote
+// and then to complement it: from C++ the compiler derives the bit again for a select (7 instructions a bit
+// instead of about 3 on sm_90).
+__device__ __forceinline__ unsigned same_bit_lanes(unsigned x, unsigned bit) {
+  unsigned lanes;
+  asm("{\n\t.reg .pred p;\n\t"
+      "and.b32 %0, %1, %2;\n\t"
+      "setp.ne.u32 p, %0, 0;\n\t"
+      "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
+      "@!p not.b32 %0, %0;\n\t}"
+      : "=r"(lanes)
+      : "r"(x), "r"(bit));
+  return lanes;
+}
+
+// Loads a thread's keys (src[j * 32], those with j * 32 < limit) and ranks each among its warp's keys with the
+// same digit, counting them in the warp's `counts`: rank = (place among them) | digit << 16. Full: the tile is
+// whole (every tile of a row but its last), so no key needs its bounds checked.
+template <class T, int kItems, bool Full>
+__device__ __forceinline__ void radix_rank(const T* src, int limit, int pass, unsigned* counts, T (&key)[kItems],
+                                           unsigned (&rank)[kItems]) {
+#pragma unroll
+  for (int j = 0; j < kItems; ++j)
+    if (Full || j * 32 < limit) key[j] = src[j * 32];
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const bool valid = Full || j * 32 < limit;
+    const unsigned d = valid ? radix_digit(key[j], pass) : 0u;
+    unsigned peers = Full ? kFullWarp : __ballot_sync(kFullWarp, valid);
+#pragma unroll
+    for (int b = 0; b < 8; ++b) peers &= same_bit_lanes(d, 1u << b);
+    unsigned base = 0;
+    if (valid) base = counts[d];
+    __syncwarp();
+    const unsigned below = __popc(peers & lanes_below());
+    if (valid && below == 0) counts[d] = base + __popc(peers);
+    __syncwarp();
+    rank[j] = (base + below) | (d << 16);  // the digit rides along (ranks < 2^16), not computed again
+  }
+}
+
 // One pass: scatters keys (and int64 values: read, or the keys' original indices when Iota) by digit `pass`.
 // offsets: the row-major [row][passes][256] exclusive digit starts; status: [tiles][256], zeroed.
 template <class T, bool Values, bool Iota>
@@ -252,6 +294,7 @@ __device__ void radix_pass(const T* keys_in, T* keys_out, const long long* vals_
   constexpr int kItems = radix_items<T>, kTile = kRadixBlock * kItems, kWarps = kRadixBlock / 32;
   constexpr int kStage = Values && sizeof(T) < 8 ? 8 * kTile : static_cast<int>(sizeof(T)) * kTile;
   __shared__ alignas(16) unsigned char stage[kStage];
+  __shared__ unsigned char sdigit[kTile];  // each staged key's digit
   __shared__ unsigned warp_counts[kWarps][256];
   __shared__ unsigned digit_start[256];
   __shared__ long long digit_shift[256];  // a staged key's slot + digit_shift[its digit] = its place in keys_out
@@ -273,29 +316,9 @@ __device__ void radix_pass(const T* keys_in, T* keys_out, const long long* vals_
   // Load the thread's keys together, then rank each among the warp's keys with the same digit (Note [Radix
   // sort pass]).
   T key[kItems];
-#pragma unroll
-  for (int j = 0; j < kItems; ++j)
-    if (j * 32 < limit) key[j] = keys_in[first + j * 32];
   unsigned rank[kItems];
-#pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const bool valid = j * 32 < limit;
-    const unsigned d = valid ? radix_digit(key[j], pass) : 0u;
-    unsigned peers = __ballot_sync(kFullWarp, valid);
-#pragma unroll
-    for (int b = 0; b < 8; ++b) {
-      const bool bit = (d >> b) & 1u;
-      const unsigned votes = __ballot_sync(kFullWarp, bit);
-      peers &= bit ? votes : ~votes;
-    }
-    unsigned base = 0;
-    if (valid) base = warp_counts[warp][d];
-    __syncwarp();
-    const unsigned below = __popc(peers & lanes_below());
-    if (valid && below == 0) warp_counts[warp][d] = base + __popc(peers);
-    __syncwarp();
-    rank[j] = (base + below) | (d << 16);  // the digit rides along (ranks < 2^16), not computed again
-  }
+  if (in_tile == kTile) radix_rank<T, kItems, true>(keys_in + first, limit, pass, warp_counts[warp], key, rank);
+  else radix_rank<T, kItems, false>(keys_in + first, limit, pass, warp_counts[warp], key, rank);
   __syncthreads();
 
   // Digit d0: where each warp's keys start among the tile's, and the tile's count; publish it.
@@ -320,6 +343,7 @@ __device__ void radix_pass(const T* keys_in, T* keys_out, const long long* vals_
     const unsigned d = rank[j] >> 16;
     rank[j] = (rank[j] & 0xffffu) + digit_start[d] + warp_counts[warp][d];
     skeys[rank[j]] = key[j];
+    sdigit[rank[j]] = static_cast<unsigned char>(d);
   }
 
   // The keys of digit d0 in earlier tiles of the row; then this tile's inclusive count.
@@ -338,7 +362,7 @@ __device__ void radix_pass(const T* keys_in, T* keys_out, const long long* vals_
     const int i = k * kRadixBlock + threadIdx.x;
     if (i >= in_tile) continue;
     const T x = skeys[i];
-    const unsigned d = radix_digit(x, pass);
+    const unsigned d = sdigit[i];
     slot_digit[k] = static_cast<unsigned char>(d);
     keys_out[digit_shift[d] + i] = x;
   }
