@@ -198,3 +198,14 @@ def test_cache_command_counts_and_clears_without_a_gpu(tmp_path):
     proc = run_python("-m", "cuarray", "cache", "clear", env=env, timeout=120)
     assert proc.returncode == 0, describe(proc)
     assert sorted(os.listdir(d)) == ["README.txt"]
+
+
+def test_embedded_headers_are_the_source_trees():
+    """The extension carries the kernel headers (jit/kernel_headers.h): the same files, byte for byte, as
+    cpp/cuarray/kernels, so a build that missed a header change is caught here."""
+    from cuarray import _core
+
+    d = os.path.join(os.path.dirname(__file__), "..", "cpp", "cuarray", "kernels")
+    files = sorted(f for f in os.listdir(d) if f.endswith(".cuh"))
+    expected = [("cuarray/" + f, open(os.path.join(d, f), encoding="utf-8").read()) for f in files]
+    assert _core.jit.headers() == expected

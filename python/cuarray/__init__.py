@@ -4,16 +4,9 @@
 library: the first call that needs a device says so if there is none.
 """
 
-import os as _os
-
 import numpy as _numpy
 
 from cuarray import _core
-
-_kernel_dir = _os.path.join(_os.path.dirname(__file__), "kernels")
-if not _os.path.isdir(_kernel_dir):  # running from a source tree
-    _kernel_dir = _os.path.join(_os.path.dirname(__file__), "..", "..", "cpp", "cuarray", "kernels")
-_core.jit.set_kernel_dir(_os.path.abspath(_kernel_dir))
 
 from cuarray import _ndarray  # noqa: E402,F401  (attaches the Python-level ndarray methods)
 from cuarray import cuda  # noqa: E402

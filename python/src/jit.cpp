@@ -26,7 +26,7 @@ py::tuple as_tuple(const ops::KernelSource& k) { return py::make_tuple(k.source,
 
 void init_jit(py::module_& m) {
   py::module_ j = m.def_submodule("jit", "NVRTC compilation and the kernel cache");
-  j.def("set_kernel_dir", &jit::set_kernel_dir, "path"_a);
+  j.def("headers", [] { return jit::kernel_headers(); }, "the kernel headers NVRTC is given: (name, text) pairs");
   j.def("set_cache_dir", &jit::set_cache_dir, "path"_a);
   j.def("cache_dir", &jit::cache_dir);
   j.def("cache_stats", [] {

@@ -16,6 +16,7 @@
 #include "cuarray/cuda/device.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/hash.h"
+#include "cuarray/jit/kernel_headers.h"
 #include "cuarray/jit/nvrtc.h"
 
 namespace fs = std::filesystem;
@@ -37,13 +38,9 @@ struct FileHeader {
 
 struct State {
   std::mutex mutex;
-  std::string kernel_dir;
   std::string cache_dir;
   bool cache_dir_set = false;
   bool disk_disabled = false;
-  bool headers_loaded = false;
-  Headers headers;
-  std::string headers_hash;
   std::unordered_map<std::string, cudaLibrary_t> libraries;  // by key hex
   std::function<void(const std::string&)> warn;
   CacheStats stats;
@@ -58,27 +55,6 @@ std::string default_cache_dir() {
   if (const char* env = std::getenv("CUARRAY_CACHE_DIR"); env && *env) return env;
   const char* home = std::getenv("HOME");
   return std::string(home ? home : "/tmp") + "/.cache/cuarray/kernels";
-}
-
-// Must be called with the state's mutex held.
-void load_headers(State& s) {
-  if (s.headers_loaded) return;
-  Hash128 h;
-  if (!s.kernel_dir.empty() && fs::is_directory(s.kernel_dir)) {
-    std::vector<fs::path> files;
-    for (auto& e : fs::directory_iterator(s.kernel_dir))
-      if (e.path().extension() == ".cuh") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    for (auto& f : files) {
-      std::ifstream in(f, std::ios::binary);
-      std::stringstream text;
-      text << in.rdbuf();
-      s.headers.emplace_back("cuarray/" + f.filename().string(), text.str());
-      h.add(s.headers.back().first).add(s.headers.back().second);
-    }
-  }
-  s.headers_hash = h.hex();
-  s.headers_loaded = true;
 }
 
 bool read_cached(const std::string& path, const Hash128& key, Binary& out) {
@@ -142,23 +118,21 @@ cudaLibrary_t load(const Binary& bin) {
   return lib;
 }
 
-// What finding one kernel needs: its key (Note [Kernel cache key]), the headers it may include, and its
-// file in the disk cache ("" when the disk cache is off).
+// What finding one kernel needs: its key (Note [Kernel cache key]) and its file in the disk cache ("" when the
+// disk cache is off).
 struct Entry {
   Hash128 key;
-  Headers headers;
   std::string dir, path;
 };
 
 // Must be called with the state's mutex held.
 Entry entry_for(State& s, const std::string& source, const std::vector<std::string>& options, int arch) {
-  load_headers(s);
   if (!s.cache_dir_set) {
     s.cache_dir = default_cache_dir();
     s.cache_dir_set = true;
   }
   Entry e;
-  e.key.add(source).add(s.headers_hash).add(static_cast<std::uint64_t>(arch));
+  e.key.add(source).add(kKernelHeadersHash).add(static_cast<std::uint64_t>(arch));
   for (auto& o : options) e.key.add(o);
   // The toolkit version cuarray was built with, not the loaded NVRTC's: asking NVRTC would load it (about
   // 5 ms) even when the kernel is on disk. A binary that a different NVRTC made and the driver refuses is
@@ -179,7 +153,7 @@ Binary compile_and_store(const Entry& e, const std::string& source, const std::s
   Binary bin;
   bool stored = true;
   run_blocking([&] {
-    bin = compile(source, name, options, arch, e.headers);
+    bin = compile(source, name, options, arch, kernel_headers());
     if (!e.path.empty()) stored = write_cached(e.dir, e.path, e.key, bin);
   });
   if (!stored) {
@@ -217,7 +191,6 @@ cudaLibrary_t get_library(const std::string& source, const std::string& name, co
       ++s.stats.memory_hits;
       return it->second;
     }
-    e.headers = s.headers;
   }
   bool from_disk = false;
   Binary bin = find_or_compile(e, source, name, options, arch, from_disk);
@@ -238,11 +211,13 @@ cudaLibrary_t get_library(const std::string& source, const std::string& name, co
 
 }  // namespace
 
-void set_kernel_dir(const std::string& dir) {
-  std::lock_guard<std::mutex> lock(state().mutex);
-  state().kernel_dir = dir;
-  state().headers_loaded = false;
-  state().headers.clear();
+const Headers& kernel_headers() {
+  static const Headers* headers = [] {
+    auto* h = new Headers;  // never destroyed, as state()
+    for (int i = 0; i < kKernelHeaderCount; ++i) h->emplace_back(kKernelHeaders[i].name, kKernelHeaders[i].text);
+    return h;
+  }();
+  return *headers;
 }
 
 void set_cache_dir(const std::string& dir) {
@@ -283,7 +258,6 @@ Binary cached_binary(const std::string& source, const std::string& name, const s
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     e = entry_for(s, source, options, arch);
-    e.headers = s.headers;
   }
   return find_or_compile(e, source, name, options, arch, from_disk);
 }

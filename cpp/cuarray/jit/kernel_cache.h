@@ -1,13 +1,13 @@
 // Compiled kernels, found by key in memory, else on disk, else compiled by NVRTC.
 //
 // Note [Kernel cache key]
-// A kernel's identity is a 128-bit hash of its source, the text of every kernel header (kernels/*.cuh),
-// the compile options, the target architecture and the CUDA version cuarray was built with. The same key names its file in the
-// disk cache (CUARRAY_CACHE_DIR, default ~/.cache/cuarray/kernels). Each file carries a magic number, the key,
-// the payload's size and the payload's hash, so a truncated, corrupt or foreign file (another key's, or not
-// ours at all) is recompiled and replaced, never loaded; files are written to a temporary name and renamed,
-// so concurrent processes see whole files. A directory that cannot be written turns the disk cache off for
-// the process, with one warning.
+// A kernel's identity is a 128-bit hash of its source, the kernel headers (kernels/*.cuh, through their hash
+// taken at build time: jit/kernel_headers.h), the compile options, the target architecture and the CUDA
+// version cuarray was built with. The same key names its file in the disk cache (CUARRAY_CACHE_DIR, default
+// ~/.cache/cuarray/kernels). Each file carries a magic number, the key, the payload's size and the payload's
+// hash, so a truncated, corrupt or foreign file (another key's, or not ours at all) is recompiled and
+// replaced, never loaded; files are written to a temporary name and renamed, so concurrent processes see
+// whole files. A directory that cannot be written turns the disk cache off for the process, with one warning.
 // Ops keep their own small caches from a compact key (dtypes, ndim, layout) to a Kernel, so the hot path
 // never builds or hashes source text.
 #pragma once
@@ -28,8 +28,8 @@ struct Kernel {
   explicit operator bool() const { return handle != nullptr; }
 };
 
-// Where the kernel headers (*.cuh) are read from; set once at import by the Python package.
-void set_kernel_dir(const std::string& dir);
+// The kernel headers (kernels/*.cuh) as NVRTC is given them: ("cuarray/<file>.cuh", text) pairs.
+const Headers& kernel_headers();
 // Where compiled kernels are kept; "" disables the disk cache.
 void set_cache_dir(const std::string& dir);
 std::string cache_dir();
