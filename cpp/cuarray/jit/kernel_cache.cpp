@@ -9,7 +9,6 @@
 #include <fstream>
 #include <mutex>
 #include <random>
-#include <sstream>
 #include <unordered_map>
 
 #include "cuarray/blocking.h"
