@@ -219,9 +219,9 @@ def test_seed_from_a_sequence_of_integers():
 
 def test_digest_kernel_body_compiles_for_sm90():
     from cuarray import _core
-    from test_kernel_sources import _headers
+    from test_kernel_sources import MINIMAL_ONLY, _headers
 
-    src = ('#include "cuarray/elementwise.cuh"\n' + _dask_hooks._MIX +
+    src = (MINIMAL_ONLY + '#include "cuarray/elementwise.cuh"\n' + _dask_hooks._MIX +
            'extern "C" __global__ void digest_test(ca::Raw<double> x, unsigned long long n, '
            'ca::Raw<unsigned long long> h) {\n  typedef double T; typedef unsigned int U;\n'
            '  const long long i = blockIdx.x * blockDim.x + threadIdx.x;\n'
