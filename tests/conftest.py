@@ -17,6 +17,7 @@ seed that reproduces it), for runs on a GPU machine.
 import os
 import subprocess
 import sys
+import time
 
 import cuarray
 import cuarray as cp
@@ -55,6 +56,16 @@ def pytest_configure(config):
         "markers", "nogpu: checks the behaviour without GPU or driver; skipped when a GPU is available"
     )
     config.addinivalue_line("markers", "multi_gpu: needs at least two CUDA devices (requires_gpus(2))")
+
+
+# tests/sanitize.py --minutes sets it: tests that would start later are skipped, so that processes under a
+# sanitizer end normally, and write their summaries, before a hard time limit.
+_DEADLINE = float(os.environ.get("CUARRAY_TEST_DEADLINE", "inf"))
+
+
+def pytest_runtest_setup(item):
+    if time.time() > _DEADLINE:
+        pytest.skip("past CUARRAY_TEST_DEADLINE")
 
 
 def pytest_collection_modifyitems(config, items):

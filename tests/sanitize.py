@@ -1,0 +1,90 @@
+"""Runs the GPU tests under compute-sanitizer, split over several processes, and sums up what the sanitizer found.
+
+    python tests/sanitize.py memcheck [-j 14] [--minutes M] [paths or pytest options ...]
+    python tests/sanitize.py racecheck -j 8 tests/test_scan.py tests/test_sort.py
+
+Each shard is one pytest process (no pytest-xdist: its workers are slow to start under the sanitizer), given
+every j-th test of the collected list, with its own sanitizer log in --logs. With --minutes, tests that would
+start after that time are skipped (CUARRAY_TEST_DEADLINE), so every process still ends normally and writes its
+summary. Exit status 0 only when every shard passed and every summary says 0 errors (or 0 hazards).
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+# Tests that fault or time out on purpose, and the CUDA-graph tests, which memcheck reports falsely (README).
+LEFT_OUT = ["tests/cuda/test_faults.py", "tests/cuda/test_interrupt.py", "tests/test_notebooks.py",
+            "tests/cuda/test_graph.py"]
+# The sanitizer runs one kernel at a time, so the tests that need two streams' kernels to overlap cannot pass.
+DESELECTED = ["tests/cuda/test_stream_event.py::test_without_wait_event_the_other_stream_runs_ahead",
+              "tests/cuda/test_stream_event.py::test_memory_freed_on_a_busy_stream_is_not_overwritten_early"]
+# memcheck also counts failed CUDA API calls as errors: those the tests cause on purpose (out of memory, a
+# missing kernel name), and those of other libraries the interop tests load. cuarray turns a failed call into
+# a Python exception, which the tests check; here only the device code's accesses are counted.
+TOOL_OPTIONS = {"memcheck": ["--report-api-errors", "no"], "racecheck": []}
+SUMMARY = re.compile(r"(ERROR|RACECHECK) SUMMARY: (\d+) (errors?|hazards?)")
+LATE = re.compile(r"SKIPPED \[(\d+)\] .*past CUARRAY_TEST_DEADLINE")
+
+
+def collect(pytest_args, root):
+    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "gpu", *pytest_args],
+                         capture_output=True, text=True, cwd=root)
+    ids = [line for line in out.stdout.splitlines() if "::" in line]
+    if not ids:
+        sys.exit(f"no GPU tests were collected:\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
+    return ids
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("tool", choices=["memcheck", "racecheck"])
+    p.add_argument("-j", type=int, default=os.cpu_count(), help="processes (default: one a CPU)")
+    p.add_argument("--minutes", type=float, help="skip the tests that would start after this long")
+    p.add_argument("--logs", type=Path, default=Path("sanitizer-logs"), help="folder for the logs")
+    args, pytest_args = p.parse_known_args()
+    root = Path(__file__).resolve().parent.parent
+    pytest_args = pytest_args or [str(root / "tests")]
+    pytest_args += [f"--ignore={root / f}" for f in LEFT_OUT] + [f"--deselect={d}" for d in DESELECTED]
+
+    ids = collect(pytest_args, root)
+    args.logs = args.logs.resolve()
+    args.logs.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    if args.minutes:
+        env["CUARRAY_TEST_DEADLINE"] = str(time.time() + 60 * args.minutes)
+    shards = []
+    for k in range(min(args.j, len(ids))):
+        listing = args.logs / f"shard{k}.txt"
+        listing.write_text("\n".join(ids[k::args.j]) + "\n")
+        cmd = ["compute-sanitizer", "--tool", args.tool, *TOOL_OPTIONS[args.tool],
+               "--log-file", str(args.logs / f"shard{k}.{args.tool}.log"), sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", "--tb=short",
+               "-rfEs", f"@{listing}"]
+        with open(args.logs / f"shard{k}.pytest.log", "w") as log:
+            shards.append(subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root))
+    print(f"{len(ids)} tests in {len(shards)} shards under {args.tool}; logs in {args.logs}", flush=True)
+
+    ok, late = True, 0
+    for k, proc in enumerate(shards):
+        proc.wait()
+        text = (args.logs / f"shard{k}.pytest.log").read_text()
+        result = text.strip().splitlines()
+        late += sum(int(n) for n in LATE.findall(text))
+        sanitizer_log = args.logs / f"shard{k}.{args.tool}.log"
+        found = SUMMARY.findall(sanitizer_log.read_text()) if sanitizer_log.exists() else []
+        clean = proc.returncode == 0 and bool(found) and all(n == "0" for _, n, _ in found)
+        ok &= clean
+        summary = ", ".join(f"{kind} {n} {what}" for kind, n, what in found) or "no sanitizer summary"
+        print(f"shard {k}: {result[-1] if result else 'no output'} | {summary}", flush=True)
+    if late:
+        print(f"{late} tests were not run: they would have started after --minutes")
+    print("clean" if ok else "NOT clean: see the shards above and their logs")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
