@@ -18,7 +18,7 @@ while [ "${1#--}" != "$1" ]; do
   shift 2
 done
 "$@"; rc=$?
-echo "========= ERROR SUMMARY: ${FAKE_ERRORS:-0} errors" > "$log"
+echo "========= CUARRAY_SANITIZER=$CUARRAY_SANITIZER ERROR SUMMARY: ${FAKE_ERRORS:-0} errors" > "$log"
 exit $rc
 """
 
@@ -51,12 +51,25 @@ def test_shards_cover_every_test_once_but_the_deselected(tmp_path):
     assert any("test_memory_freed_on_a_busy_stream" in i for i in _collected())
     assert set(listed) == {i for i in _collected() if "busy_stream" not in i and "runs_ahead" not in i}
     assert "shard 2:" in out.stdout and "ERROR 0 errors" in out.stdout
+    assert "CUARRAY_SANITIZER=memcheck " in (logs / "shard0.memcheck.log").read_text()
 
 
 def test_errors_in_a_summary_fail_the_run(tmp_path):
     out, _ = _run(tmp_path, errors=2)
     assert out.returncode == 1
     assert "ERROR 2 errors" in out.stdout and "NOT clean" in out.stdout
+
+
+def test_the_tests_left_at_the_deadline_are_listed_for_the_next_run(tmp_path):
+    out, logs = _run(tmp_path, 0, "--minutes", "1e-9")
+    late = (logs / "late.txt").read_text().splitlines()
+    assert sorted(late) == sorted(i for i in _collected() if "busy_stream" not in i and "runs_ahead" not in i)
+    assert f"{len(late)} tests were not run" in out.stdout and f"@{logs / 'late.txt'}" in out.stdout
+    again = subprocess.run([sys.executable, str(RUNNER), "memcheck", "-j", "2", "--logs", str(tmp_path / "again"),
+                            f"@{logs / 'late.txt'}"], capture_output=True, text=True, cwd=ROOT, timeout=300,
+                           env=dict(os.environ, PATH=f"{tmp_path / 'bin'}:{os.environ['PATH']}"))
+    assert again.returncode == 0 and f"{len(late)} tests in 2 shards" in again.stdout, again.stdout + again.stderr
+    assert (tmp_path / "again" / "late.txt").read_text() == "" and "not run" not in again.stdout
 
 
 @pytest.mark.parametrize("deadline, skipped", [("0", True), (None, False)])
