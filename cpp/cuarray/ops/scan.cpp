@@ -17,7 +17,7 @@ namespace {
 
 using std::to_string;
 
-constexpr std::int64_t kScanBlock = 256, kScanChunks = 8;  // kernels/scan.cuh
+constexpr std::int64_t kScanBlock = 128, kScanChunks = 24;  // kernels/scan.cuh
 
 // The type the scan accumulates in for output dtype `out`: integers wrap in 64 bits and are truncated on
 // store, which gives the same result as accumulating in the narrower type.
