@@ -103,6 +103,59 @@ def test_no_cuda_math_library_loaded_at_import():
     assert not loaded, f"importing cuarray loaded {loaded}"
 
 
+# A child forked after the import tries the GPU, then the parent does: (child's error or result, parent's sum).
+FORK = """
+import os, cuarray as cp
+r, w = os.pipe()
+if os.fork() == 0:
+    os.close(r)
+    try:
+        msg = repr(int(cp.arange(3).sum()))
+    except Exception as e:
+        msg = type(e).__name__ + ": " + str(e)
+    os.write(w, msg.encode())
+    os._exit(0)
+os.close(w)
+os.wait()
+print(os.read(r, 4096).decode() or "child wrote nothing")
+try:
+    print(int(cp.arange(4).sum()))
+except cp.cuda.CUDARuntimeError as e:
+    print(e)
+"""
+
+
+def _fork_outputs():
+    proc = run_python(code=FORK, timeout=120)
+    assert proc.returncode == 0, describe(proc)
+    return proc.stdout.strip().splitlines()[-2:]
+
+
+@pytest.mark.gpu
+def test_child_forked_after_import_is_told_why_cuda_fails():
+    # import cuarray starts CUDA (Note [Starting CUDA early]), which a forked child cannot use.
+    child, parent = _fork_outputs()
+    assert child.startswith("CUDARuntimeError: ") and "forked after its parent started CUDA" in child, child
+    assert "'spawn' or 'forkserver'" in child, child
+    assert parent == "6"
+
+
+@pytest.mark.nogpu
+def test_child_forked_without_a_driver_gets_the_no_device_error():
+    child, parent = _fork_outputs()
+    assert child.startswith("CUDARuntimeError: ") and "no CUDA driver or device was found" in child, child
+    assert "no CUDA driver or device was found" in parent
+
+
+def test_cuda_start_finishes_and_knows_whether_cuda_started():
+    from cuarray import _cuda_start
+
+    _cuda_start.finish()
+    _cuda_start.finish()
+    if cp.cuda.is_available():
+        assert _cuda_start.started
+
+
 def test_is_available_never_raises():
     # Must answer on every machine: True with a usable device, False without driver or device.
     first = cp.cuda.is_available()

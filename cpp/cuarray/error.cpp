@@ -14,7 +14,12 @@ std::string call_name(const char* call) {
   return s;
 }
 
+bool g_forked_after_cuda = false;
+
 }  // namespace
+
+void mark_forked_after_cuda() { g_forked_after_cuda = true; }
+bool forked_after_cuda() { return g_forked_after_cuda; }
 
 void check_cuda(cudaError_t status, const char* call) {
   if (status == cudaSuccess) return;
@@ -55,6 +60,11 @@ void check_cuda(cudaError_t status, const char* call) {
     default:
       break;
   }
+  // CUDA fails every call there, whatever the error says.
+  if (g_forked_after_cuda)
+    message = name + " failed: this process was forked after its parent started CUDA (import cuarray starts it), "
+                     "and CUDA cannot be used in such a child; create worker processes with multiprocessing's "
+                     "'spawn' or 'forkserver' start method (" + cudaGetErrorName(status) + ")";
   throw CudaError(name, static_cast<int>(status), message);
 }
 

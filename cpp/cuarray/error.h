@@ -10,6 +10,11 @@
 
 namespace cuarray {
 
+// Marks this process as forked after CUDA started in its parent, where CUDA cannot work: check_cuda's
+// errors then say so rather than that no driver was found.
+void mark_forked_after_cuda();
+bool forked_after_cuda();
+
 // A failed CUDA runtime call: `call` names it, `code` is the cudaError_t.
 class CudaError : public std::runtime_error {
  public:

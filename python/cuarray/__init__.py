@@ -4,9 +4,17 @@
 library: the first call that needs a device says so if there is none.
 """
 
-import numpy as _numpy
+import atexit as _atexit
+import os as _os
 
-from cuarray import _core
+from cuarray import _cuda_start  # first: CUDA starts while the rest is imported
+
+_os.register_at_fork(before=_cuda_start.finish, after_in_child=_cuda_start.forked_child)
+_atexit.register(_cuda_start.finish)
+
+import numpy as _numpy  # noqa: E402
+
+from cuarray import _core  # noqa: E402
 
 from cuarray import _ndarray  # noqa: E402,F401  (attaches the Python-level ndarray methods)
 from cuarray import cuda  # noqa: E402

@@ -109,6 +109,7 @@ void init_cuda(py::module_& m) {
   py::module_ c = m.def_submodule("cuda", "CUDA devices, streams, events and memory");
 
   c.def("is_available", &cuda::is_available);
+  c.def("_note_forked_child", &cuda::note_forked_child, "started_in_parent"_a);
   c.def("device_count", &cuda::device_count);
   c.def("current_device", &cuda::current_device);
   c.def("set_device", &cuda::set_device, "id"_a);

@@ -1,5 +1,6 @@
 #include "cuarray/cuda/device.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -14,6 +15,8 @@ namespace {
 
 thread_local int tls_device = 0;
 
+std::atomic<bool> g_cuda_started{false};  // cuInit succeeded in this process (or the one it was forked from)
+
 // Device count, or the error status that kept us from getting it. Asked once per process.
 std::pair<int, cudaError_t> probe() {
   static const std::pair<int, cudaError_t> result = [] {
@@ -24,6 +27,8 @@ std::pair<int, cudaError_t> probe() {
       n = 0;
     } else if (n == 0) {
       status = cudaErrorNoDevice;
+    } else {
+      g_cuda_started = true;
     }
     return std::make_pair(n, status);
   }();
@@ -32,9 +37,14 @@ std::pair<int, cudaError_t> probe() {
 
 }  // namespace
 
-bool is_available() { return probe().second == cudaSuccess; }
+bool is_available() { return !forked_after_cuda() && probe().second == cudaSuccess; }
+
+void note_forked_child(bool started_in_parent) {
+  if (started_in_parent || g_cuda_started) mark_forked_after_cuda();
+}
 
 int device_count() {
+  if (forked_after_cuda()) check_cuda(cudaErrorInitializationError, "cuInit");
   auto [n, status] = probe();
   check_cuda(status, "cudaGetDeviceCount");
   return n;

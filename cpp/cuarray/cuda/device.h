@@ -10,6 +10,12 @@ namespace cuarray::cuda {
 
 // False where there is no driver or no device; never throws.
 bool is_available();
+
+// Called in the child of a fork. If CUDA had started in the parent (here, or where the caller says so: Note
+// [Starting CUDA early] in python/cuarray/_cuda_start.py), CUDA cannot work in the child: device_count and
+// current_stream then raise, before any CUDA call, an error that says why and what to do instead.
+void note_forked_child(bool started_in_parent);
+
 // Number of devices; throws CudaError ("no CUDA driver or device was found") where there is none.
 int device_count();
 

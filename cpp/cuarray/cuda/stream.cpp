@@ -97,6 +97,9 @@ const std::shared_ptr<Stream>& current_stream() {
 }
 
 const std::shared_ptr<Stream>& current_stream(int device) {
+  // Every queued operation asks for its stream: in a child forked after CUDA started, this is where it stops
+  // (note_forked_child in device.h).
+  if (forked_after_cuda()) check_cuda(cudaErrorInitializationError, "cuInit");
   auto& s = tls_stream[device];
   if (!s) s = Stream::null(device);
   return s;
