@@ -27,11 +27,13 @@ def test_scan_kernels_compile_for_sm90():
         out = _default_out(t)
         nan = t.startswith(("float", "complex", "bfloat"))
         for product in (False, True):
-            kernels.append(S.scan_tiles(t, out, product, nan, 1))
+            kernels.append(S.scan_tiles(t, out, product, nan, 1, product))
             kernels.append(S.scan_rows(t, out, product, nan, 2))
-    kernels += [S.scan_tiles("int8", "int8", False, False, 3), S.scan_tiles("float64", "int32", True, False, 1),
-                S.scan_rows("complex128", "float32", False, False, 1), S.scan_tiles("int64", "bool", False, False, 2),
-                S.scan_tiles("bool", "float16", True, False, 1)]
+    kernels += [S.scan_tiles("int8", "int8", False, False, 3, True),
+                S.scan_tiles("float64", "int32", True, False, 1, False),
+                S.scan_rows("complex128", "float32", False, False, 1),
+                S.scan_tiles("int64", "bool", False, False, 2, True),
+                S.scan_tiles("bool", "float16", True, False, 1, False)]
     cubin = _compile_together(kernels)
     for _, name in kernels:
         assert name.encode() in cubin

@@ -15,9 +15,9 @@ void init_scan(py::module_& m) {
   }, "a"_a, "axis"_a, "product"_a, "skip_nan"_a, "out"_a);
 
   py::module_ s = m.attr("jit").attr("sources").cast<py::module_>();
-  s.def("scan_tiles", [](py::handle in, py::handle out, bool product, bool skip_nan, int ndim) {
+  s.def("scan_tiles", [](py::handle in, py::handle out, bool product, bool skip_nan, int ndim, bool vector) {
     auto k = ops::scan_tiles_source(to_dtype(in), to_dtype(out), product ? ops::ScanOp::Prod : ops::ScanOp::Sum,
-                                    skip_nan, ndim);
+                                    skip_nan, ndim, vector);
     return py::make_tuple(k.source, k.name);
   });
   s.def("scan_rows", [](py::handle in, py::handle out, bool product, bool skip_nan, int ndim) {

@@ -85,4 +85,34 @@ __device__ __forceinline__ void store_chunks(S* p, Index stride, const C (&v)[E]
   }
 }
 
+// Starts copying Bytes (4, 8 or 16; both addresses aligned to it) from global to shared memory without
+// passing through registers. The copies a thread has started are sent on as one group by
+// commit_async_copies (until then they may wait) and waited for by wait_async_copies. Before sm_80, a
+// plain copy.
+template <int Bytes> __device__ __forceinline__ void copy_async(void* shared, const void* global) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async moves 4, 8 or 16 bytes");
+#if __CUDA_ARCH__ >= 800
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  if constexpr (Bytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address), "l"(global) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(address), "l"(global), "n"(Bytes) : "memory");
+#else
+  using V = typename vec_bits<Bytes>::type;
+  *static_cast<V*>(shared) = *static_cast<const V*>(global);
+#endif
+}
+
+__device__ __forceinline__ void commit_async_copies() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void wait_async_copies() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
 }  // namespace ca

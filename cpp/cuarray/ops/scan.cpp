@@ -17,7 +17,7 @@ namespace {
 
 using std::to_string;
 
-constexpr std::int64_t kScanBlock = 128, kScanChunks = 24;  // kernels/scan.cuh
+constexpr std::int64_t kScanBlock = 128, kScanChunks = 24, kScanStaged = 16;  // kernels/scan.cuh
 
 // The type the scan accumulates in for output dtype `out`: integers wrap in 64 bits and are truncated on
 // store, which gives the same result as accumulating in the narrower type.
@@ -43,9 +43,14 @@ int accumulator_size(DType out) {
   }
 }
 
-// Elements a lane holds per chunk, and elements per tile (kernels/scan.cuh: scan_vector, scan_tile).
+// Elements a lane holds per chunk, and elements per tile (kernels/scan.cuh: scan_vector, scan_staged,
+// scan_tile).
 std::int64_t scan_vector(DType out) { return accumulator_size(out) >= 16 ? 1 : 16 / accumulator_size(out); }
-std::int64_t scan_tile(DType out) { return kScanBlock * kScanChunks * scan_vector(out); }
+std::int64_t scan_tile(DType in, DType out) {
+  const std::int64_t staged_bytes = scan_vector(out) * itemsize(in);
+  const bool staged = staged_bytes == 4 || staged_bytes == 8 || staged_bytes == 16;
+  return kScanBlock * (kScanChunks + (staged ? kScanStaged : 0)) * scan_vector(out);
+}
 
 // Whether every row starts at a multiple of `bytes` and its elements are adjacent.
 bool rows_aligned(const void* data, std::int64_t step, std::int64_t itemsize, const Strides& row_strides,
@@ -86,14 +91,15 @@ bool overlaps(const Array& a, const Array& b) {
 
 }  // namespace
 
-KernelSource scan_tiles_source(DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
+KernelSource scan_tiles_source(DType in, DType out, ScanOp op, bool skip_nan, int ndim, bool vector) {
   std::string n = to_string(ndim);
-  return kernel_source("scan.cuh", kernel_name("scan_tiles", in, out, op, skip_nan, ndim),
+  return kernel_source("scan.cuh", kernel_name(vector ? "scan_tiles_v" : "scan_tiles", in, out, op, skip_nan, ndim),
                        "const char* in, char* out, ca::Strided<" + n + ", 2> rows, long long n, long long in_step, "
-                       "long long out_step, bool vector, long long tiles_per_row, long long tiles, char* scratch, "
+                       "long long out_step, long long tiles_per_row, long long tiles, char* scratch, "
                        "unsigned long long* counter",
                        "ca::scan_tiles<" + template_args(in, out, op, skip_nan, ndim) +
-                           ">(in, out, rows, n, in_step, out_step, vector, tiles_per_row, tiles, scratch, counter);");
+                           (vector ? ", true" : ", false") +
+                           ">(in, out, rows, n, in_step, out_step, tiles_per_row, tiles, scratch, counter);");
 }
 
 KernelSource scan_rows_source(DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
@@ -146,14 +152,14 @@ void scan(const Array& a, int axis, ScanOp op, bool skip_nan, const Array& out) 
     return;
   }
 
-  const std::int64_t tile = scan_tile(out.dtype());
+  const std::int64_t tile = scan_tile(a.dtype(), out.dtype());
   std::int64_t tiles_per_row = (n + tile - 1) / tile, tiles = nrows * tiles_per_row;
   if (tiles > INT32_MAX) throw ValueError("scan: the array is too large (" + to_string(tiles) + " tiles)");
   // Vector accesses when each lane's scan_vector elements are adjacent and aligned in the input and output.
   const std::int64_t vec = scan_vector(out.dtype());
   const std::int64_t in_bytes = std::min<std::int64_t>(16, vec * a.itemsize());
   const std::int64_t out_bytes = std::min<std::int64_t>(16, vec * out.itemsize());
-  bool vector = rows_aligned(src, in_step, a.itemsize(), rows_strides[0], in_bytes) &&
+  const bool vector = rows_aligned(src, in_step, a.itemsize(), rows_strides[0], in_bytes) &&
                 rows_aligned(dst, out_step, out.itemsize(), rows_strides[1], out_bytes);
   // Scratch: the tile counter, then the tiles' status (kernels/scan.cuh: scan_status, Note [Single-pass
   // scan]): a 64-bit word per tile for 4-byte accumulators, else flags, aggregates and prefixes.
@@ -166,10 +172,11 @@ void scan(const Array& a, int axis, ScanOp op, bool skip_nan, const Array& out) 
   void* counter = base;
   void* status = base + 16;
   KernelKey key = scan_key(KernelKind::ScanTiles, a.dtype(), out.dtype(), op, skip_nan, nd);
-  jit::Kernel k = cached_kernel(key, [&] { return scan_tiles_source(a.dtype(), out.dtype(), op, skip_nan, nd); });
+  key.add(vector, 1);
+  jit::Kernel k =
+      cached_kernel(key, [&] { return scan_tiles_source(a.dtype(), out.dtype(), op, skip_nan, nd, vector); });
   std::int64_t n_arg = n;
-  void* args[] = {&src, &dst, rows.data(), &n_arg, &in_step, &out_step, &vector, &tiles_per_row,
-                  &tiles, &status, &counter};
+  void* args[] = {&src, &dst, rows.data(), &n_arg, &in_step, &out_step, &tiles_per_row, &tiles, &status, &counter};
   jit::launch(k, dim3(static_cast<unsigned>(tiles)), dim3(kScanBlock), args, 0, stream);
 }
 

@@ -16,7 +16,7 @@ enum class ScanOp : std::uint8_t { Sum, Prod };
 void scan(const Array& a, int axis, ScanOp op, bool skip_nan, const Array& out);
 
 // The generated kernels, for tests that compile every variant without a device.
-KernelSource scan_tiles_source(DType in, DType out, ScanOp op, bool skip_nan, int ndim);
+KernelSource scan_tiles_source(DType in, DType out, ScanOp op, bool skip_nan, int ndim, bool vector);
 KernelSource scan_rows_source(DType in, DType out, ScanOp op, bool skip_nan, int ndim);
 
 }  // namespace cuarray::ops
