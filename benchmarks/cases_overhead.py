@@ -106,6 +106,37 @@ def _ten_ops_graph(lib):
     return replay
 
 
+def _launch_floor(lib):
+    """One launch of an empty kernel on the default stream through CuPy's thin driver binding: the host cost
+    below which no library's per-op time can go on this machine."""
+    cupy = lib.xp
+    kernel = cupy.RawKernel('extern "C" __global__ void noop() {}', "noop")
+    kernel((1,), (32,), ())
+    function, stream = kernel.kernel.ptr, cupy.cuda.get_current_stream().ptr
+    launch = cupy.cuda.driver.launchKernel
+
+    def once():
+        launch(function, 1, 1, 1, 32, 1, 1, 0, stream, 0, 0)
+
+    once.keep = kernel  # owns the module the function lives in
+    return once
+
+
+def _readback_floor(lib):
+    """A 4 KB device-to-host copy into pinned memory and a stream synchronize, through CuPy's thin runtime
+    binding: the floor of an asnumpy of 4 KB."""
+    cupy = lib.xp
+    runtime = cupy.cuda.runtime
+    src, pinned = cupy.zeros(1024, cupy.float32), cupy.cuda.alloc_pinned_memory(4096)
+    stream = cupy.cuda.get_current_stream().ptr
+
+    def readback():
+        runtime.memcpyAsync(pinned.ptr, src.data.ptr, 4096, runtime.memcpyDeviceToHost, stream)
+        runtime.streamSynchronize(stream)
+
+    return readback
+
+
 def _case(name, make, target=None, libs=LIBS):
     return Case(name, "overhead", make, "us", timer="wall", target=target, libs=libs)
 
@@ -123,4 +154,6 @@ CASES = [
     _case("matmul 64x64 f32", _matmul64, at_most(6.0)),
     _case("10 elementwise ops, eager", _ten_ops_eager),
     _case("10 elementwise ops, one CUDA graph launch", _ten_ops_graph, libs=CUPY_LIKE),
+    _case("floor: empty kernel launch (CuPy's cuLaunchKernel binding)", _launch_floor, libs=("cupy",)),
+    _case("floor: 4 KB device->host copy + sync (CuPy's runtime binding)", _readback_floor, libs=("cupy",)),
 ]
