@@ -117,6 +117,23 @@ def test_scan_long_rows_vector_and_scalar_paths(dtype, start):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float16", "bool", "int16", "uint32"])
+@pytest.mark.parametrize("start", [0, 1])
+def test_scan_full_tiles_of_inputs_narrower_than_the_sum(dtype, start):
+    """Many whole tiles of an input narrower than its accumulator (the body without bound checks), then a
+    partial one; float16 values whose running sums float16 holds exactly, so NumPy's order gives the same."""
+    rng = np.random.default_rng(7)
+    if dtype == "float16":
+        values = rng.integers(1, 4, 250_005).astype(np.float16)
+        full = np.empty(500_009, np.float16)
+        full[0::2], full[1::2] = values, -values[:-1]  # each pair sums to zero
+    else:
+        full = rng.integers(0, 2 if dtype == "bool" else 100, 500_009).astype(dtype)
+    a, x = full[start:], cp.asarray(full)[start:]
+    assert_same(cp.cumsum(x), np.cumsum(a))
+
+
+@pytest.mark.gpu
 def test_cumsum_large_float32_matches_float64_reference():
     a = np.random.default_rng(0).random(3_000_001).astype(np.float32)
     got = cp.cumsum(cp.asarray(a)).get()
