@@ -65,6 +65,14 @@ after = (cp.arange(3) + 1).get().tolist()
 print("AFTER", after, out[:3].get().tolist(), flush=True)
 """ % SPIN_SOURCE
 
+
+
+def _default_sigint():
+    """In the child, SIGINT's default action, as in a terminal: a shell that starts the test run in the
+    background (`cmd &`) leaves SIGINT ignored, and Python then installs no KeyboardInterrupt handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 CALLS = ["device", "stream", "null_stream", "event", "blocking_event", "get", "get_pinned", "asnumpy", "scalar"]
 
 
@@ -72,7 +80,7 @@ CALLS = ["device", "stream", "null_stream", "event", "blocking_event", "get", "g
 @pytest.mark.parametrize("which", CALLS)
 def test_ctrl_c_interrupts_a_wait_for_a_long_kernel(which):
     proc = subprocess.Popen([sys.executable, "-c", CHILD, which], env=subprocess_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
     try:
         line = proc.stdout.readline()  # after import, compilation and the launch
         assert line.strip() == "READY", line + proc.stderr.read()
@@ -106,7 +114,7 @@ except KeyboardInterrupt:
 def test_ctrl_c_interrupts_the_core_wait_without_a_device():
     # The same wait loop and hooks as above, polling the clock instead of the device.
     proc = subprocess.Popen([sys.executable, "-c", NO_DEVICE_CHILD], env=subprocess_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
     try:
         assert proc.stdout.readline().strip() == "READY"
         time.sleep(0.3)
