@@ -66,7 +66,6 @@ print("AFTER", after, out[:3].get().tolist(), flush=True)
 """ % SPIN_SOURCE
 
 
-
 def _default_sigint():
     """In the child, SIGINT's default action, as in a terminal: a shell that starts the test run in the
     background (`cmd &`) leaves SIGINT ignored, and Python then installs no KeyboardInterrupt handler."""
