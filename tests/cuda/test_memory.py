@@ -249,6 +249,26 @@ def test_default_pinned_memory_pool():
         assert cp.get_default_pinned_memory_pool() is p
 
 
+def test_small_copies_stage_through_small_pinned_slots():
+    # Pinning an 8 MiB slot takes milliseconds: the first readbacks of a process (item(), a small get()) each
+    # paid that, one slot per copy, when small copies shared the large slots.
+    pool = cp.cuda.get_default_pinned_memory_pool()
+    pool.free_all_blocks()
+    base = pool.used_bytes()
+    x = np.arange(1000, dtype=np.float64)
+    d = cp.asarray(x)
+    for k in range(6):  # more copies than there are slots, both ways
+        np.testing.assert_array_equal(cp.asnumpy(d + k), x + k)
+        d = cp.asarray(x + k + 1) - k - 1
+    staged = pool.used_bytes() - base
+    assert 0 < staged <= 4 * (64 << 10), staged
+    big = np.arange(2 << 20, dtype=np.float32)  # 8 MiB: the large slots
+    np.testing.assert_array_equal(cp.asnumpy(cp.asarray(big)), big)
+    assert pool.used_bytes() - base >= staged + (8 << 20)
+    pool.free_all_blocks()
+    assert pool.used_bytes() == base
+
+
 def test_pinned_free_all_blocks_returns_the_staging_buffers():
     # Pageable copies stage through pinned slots kept between copies; free_all_blocks gives those back too
     # (so that a leak checker sees no pinned memory of ours at exit), and the next copy allocates them again.

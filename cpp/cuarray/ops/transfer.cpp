@@ -21,6 +21,7 @@ namespace cuarray::ops {
 namespace {
 
 constexpr std::size_t kSlotBytes = std::size_t(8) << 20;
+constexpr std::size_t kSmallSlotBytes = std::size_t(64) << 10;
 constexpr int kSlots = 4;
 constexpr std::size_t kParallelPart = std::size_t(1) << 20;  // below this a single memcpy is faster
 constexpr std::size_t kPinnedCheck = std::size_t(1) << 20;   // below this, not worth asking the driver
@@ -98,20 +99,29 @@ class MemcpyPool {
   std::size_t pending_ = 0;
 };
 
-// The pinned slots of one device, each with an event marking when its last DMA finished.
-struct Staging {
-  std::mutex mutex;
+// A host memcpy, split among the pool's threads when it is large enough to gain; the pool's threads are
+// started only then, not by a process's first small readback.
+void host_copy(void* dst, const void* src, std::size_t n) {
+  if (n < 2 * kParallelPart) std::memcpy(dst, src, n);
+  else MemcpyPool::instance().copy(dst, src, n);
+}
+
+// Pinned slots of one size, each with an event marking when its last DMA finished.
+struct Ring {
+  const std::size_t slot_bytes;
   std::shared_ptr<cuda::PinnedBuffer> slot[kSlots];
   cudaEvent_t done[kSlots] = {};
   bool pending[kSlots] = {};
   int next = 0;
+
+  explicit Ring(std::size_t bytes) : slot_bytes(bytes) {}
 
   // A free slot: waits for its previous DMA.
   int acquire() {
     int s = next;
     next = (next + 1) % kSlots;
     if (!slot[s]) {
-      slot[s] = cuda::allocate_pinned(kSlotBytes);
+      slot[s] = cuda::allocate_pinned(slot_bytes);
       CUARRAY_CHECK_CUDA(cudaEventCreateWithFlags(&done[s], cudaEventDisableTiming));
     }
     if (pending[s]) {
@@ -138,6 +148,19 @@ struct Staging {
       slot[s].reset();
     }
     next = 0;
+  }
+};
+
+// The staging slots of one device. Pinning a slot costs about 0.5 ms a megabyte, so small transfers (item(),
+// a scalar's get()) have slots of their own: the first few readbacks of a process each pinned 8 MB before.
+struct Staging {
+  std::mutex mutex;
+  Ring small{kSmallSlotBytes}, large{kSlotBytes};
+
+  Ring& ring_for(std::size_t nbytes) { return nbytes <= kSmallSlotBytes ? small : large; }
+  void release() {
+    small.release();
+    large.release();
   }
 };
 
@@ -209,12 +232,13 @@ void copy_from_host(const Array& dst, const void* src) {
   }
   Staging& st = staging(dst.device());
   auto held = lock(st);
-  for (std::size_t off = 0; off < n; off += kSlotBytes) {
-    std::size_t len = std::min(kSlotBytes, n - off);
-    int s = st.acquire();
-    MemcpyPool::instance().copy(st.ptr(s), static_cast<const char*>(src) + off, len);
-    CUARRAY_CHECK_CUDA(cudaMemcpyAsync(d + off, st.ptr(s), len, cudaMemcpyHostToDevice, stream));
-    st.record(s, stream);
+  Ring& ring = st.ring_for(n);
+  for (std::size_t off = 0; off < n; off += ring.slot_bytes) {
+    std::size_t len = std::min(ring.slot_bytes, n - off);
+    int s = ring.acquire();
+    host_copy(ring.ptr(s), static_cast<const char*>(src) + off, len);
+    CUARRAY_CHECK_CUDA(cudaMemcpyAsync(d + off, ring.ptr(s), len, cudaMemcpyHostToDevice, stream));
+    ring.record(s, stream);
   }
 }
 
@@ -235,13 +259,14 @@ void copy_to_host(void* dst, const Array& src) {
   }
   Staging& st = staging(src.device());
   auto held = lock(st);
-  std::size_t chunks = (n + kSlotBytes - 1) / kSlotBytes;
+  Ring& ring = st.ring_for(n);
+  const std::size_t chunk = ring.slot_bytes, chunks = (n + chunk - 1) / chunk;
   std::vector<int> slot_of(chunks);
   auto issue = [&](std::size_t c) {
-    std::size_t off = c * kSlotBytes, len = std::min(kSlotBytes, n - off);
-    int k = st.acquire();
-    CUARRAY_CHECK_CUDA(cudaMemcpyAsync(st.ptr(k), s + off, len, cudaMemcpyDeviceToHost, stream));
-    st.record(k, stream);
+    std::size_t off = c * chunk, len = std::min(chunk, n - off);
+    int k = ring.acquire();
+    CUARRAY_CHECK_CUDA(cudaMemcpyAsync(ring.ptr(k), s + off, len, cudaMemcpyDeviceToHost, stream));
+    ring.record(k, stream);
     slot_of[c] = k;
   };
   for (std::size_t c = 0; c < std::min<std::size_t>(chunks, kSlots - 1); ++c) issue(c);
@@ -249,10 +274,10 @@ void copy_to_host(void* dst, const Array& src) {
   for (std::size_t c = 0; c < chunks; ++c) {
     if (c + kSlots - 1 < chunks) issue(c + kSlots - 1);
     int k = slot_of[c];
-    cuda::wait(st.done[k]);  // interruptible: the copies land in staging slots, which outlive an abandoned wait
-    st.pending[k] = false;
-    std::size_t off = c * kSlotBytes;
-    MemcpyPool::instance().copy(static_cast<char*>(dst) + off, st.ptr(k), std::min(kSlotBytes, n - off));
+    cuda::wait(ring.done[k]);  // interruptible: the copies land in staging slots, which outlive an abandoned wait
+    ring.pending[k] = false;
+    std::size_t off = c * chunk;
+    host_copy(static_cast<char*>(dst) + off, ring.ptr(k), std::min(chunk, n - off));
   }
 }
 
