@@ -179,3 +179,23 @@ def test_bfloat16_without_ml_dtypes_is_a_missing_attribute():
     lines = proc.stdout.strip().splitlines()
     assert lines[-2] == "False"
     assert "ml_dtypes" in lines[-1] and "bfloat16" in lines[-1], lines[-1]
+
+
+@pytest.mark.gpu
+def test_arrays_import_ml_dtypes_only_for_bfloat16():
+    # Importing ml_dtypes cost every process's first array about 5 ms; bfloat16 must still work when ml_dtypes
+    # is imported after the first arrays were made.
+    pytest.importorskip("ml_dtypes")
+    code = (
+        "import sys\n"
+        "import cuarray as cp\n"
+        "a = cp.arange(3, dtype=cp.float32)\n"
+        "print(a.get().tolist(), 'ml_dtypes' in sys.modules)\n"
+        "import ml_dtypes\n"
+        "b = cp.asarray(a.get().astype(ml_dtypes.bfloat16))\n"
+        "print(b.dtype, (b + b).get().astype('float32').tolist())\n"
+        "print(cp.zeros(2, dtype=cp.bfloat16).get().dtype)\n"
+    )
+    proc = run_python(code=code, timeout=120)
+    assert proc.returncode == 0, describe(proc)
+    assert proc.stdout.strip().splitlines() == ["[0.0, 1.0, 2.0] False", "bfloat16 [0.0, 2.0, 4.0]", "bfloat16"]

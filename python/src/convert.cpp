@@ -14,25 +14,33 @@ py::object numpy() {
   return py::reinterpret_borrow<py::object>(np);
 }
 
-// numpy.dtype for each DType, or None where unavailable (bfloat16 without ml_dtypes).
-const std::vector<py::object>& numpy_dtypes() {
+// numpy.dtype for each DType; bfloat16's stays None until bfloat16_dtype() finds ml_dtypes.
+std::vector<py::object>& numpy_dtypes() {
   static std::vector<py::object>* table = [] {
     auto* t = new std::vector<py::object>;
     for (int i = 0; i < kNumDTypes; ++i) {
       auto d = static_cast<DType>(i);
-      if (d == DType::BFloat16) {
-        try {
-          t->push_back(numpy().attr("dtype")(py::module_::import("ml_dtypes").attr("bfloat16")));
-        } catch (py::error_already_set&) {
-          t->push_back(py::none());
-        }
-      } else {
-        t->push_back(numpy().attr("dtype")(name(d)));
-      }
+      t->push_back(d == DType::BFloat16 ? py::object(py::none()) : numpy().attr("dtype")(name(d)));
     }
     return t;
   }();
   return *table;
+}
+
+// ml_dtypes' bfloat16 as a numpy.dtype, or None. Importing ml_dtypes takes about 5 ms, which the first array of
+// every process paid when the table imported it: a dtype no other entry matches looks for it only among the
+// modules already imported (a bfloat16 dtype object cannot exist before), and a bfloat16 array imports it.
+const py::object& bfloat16_dtype(bool import) {
+  py::object& slot = numpy_dtypes()[static_cast<int>(DType::BFloat16)];
+  if (slot.is_none()) {
+    PyObject* mod = import ? PyImport_ImportModule("ml_dtypes") : PyImport_GetModule(py::str("ml_dtypes").ptr());
+    if (!mod) {
+      PyErr_Clear();
+      return slot;
+    }
+    slot = numpy().attr("dtype")(py::reinterpret_steal<py::object>(mod).attr("bfloat16"));
+  }
+  return slot;
 }
 
 }  // namespace
@@ -45,7 +53,8 @@ DType to_dtype(py::handle obj) {
   py::object dt = numpy().attr("dtype")(obj);
   const auto& table = numpy_dtypes();
   for (int i = 0; i < kNumDTypes; ++i) {
-    if (!table[i].is_none() && dt.equal(table[i])) {
+    const py::object& entry = static_cast<DType>(i) == DType::BFloat16 ? bfloat16_dtype(false) : table[i];
+    if (!entry.is_none() && dt.equal(entry)) {
       if (PyObject_Hash(obj.ptr()) != -1) (*cache)[obj] = i;
       else PyErr_Clear();
       return static_cast<DType>(i);
@@ -56,7 +65,7 @@ DType to_dtype(py::handle obj) {
 }
 
 py::dtype to_numpy_dtype(DType t) {
-  const py::object& d = numpy_dtypes()[static_cast<int>(t)];
+  const py::object& d = t == DType::BFloat16 ? bfloat16_dtype(true) : numpy_dtypes()[static_cast<int>(t)];
   if (d.is_none()) throw TypeError("bfloat16 needs the ml_dtypes package");
   return py::reinterpret_borrow<py::dtype>(d);
 }
