@@ -1,21 +1,24 @@
 """Starts CUDA on a thread of its own while NumPy is imported.
 
 Note [Starting CUDA early]
-cuInit takes about 0.1 s and creating a context about 0.1 s more (H200), as long as NumPy's import, so
-`import cuarray` runs both on a thread begun before NumPy is imported, and the first result comes about
-0.2 s sooner. The context is created only where exactly one device is visible: with several, a process may
-use any of them, and a context it never used would take memory from that device's other users. The thread
-calls the driver alone, which is thread-safe; the runtime later finds the primary context made. This is
-done here, through ctypes, because it has to begin before NumPy and the extension are loaded (loading
-cuarray._core before NumPy made a later `import ml_dtypes` crash). As in any process that has started
-CUDA, a child forked after the import cannot use the GPU: the package waits for the thread before a fork,
-so that no lock is inherited held, and marks the child (note_forked_child in cpp/cuarray/cuda/device.h).
+cuInit takes about 0.1 s and creating a context about 0.1 s more (H200), as long as NumPy's import, so `import
+cuarray` runs both on a thread begun before NumPy is imported, and the first result comes about 0.2 s sooner;
+the thread also makes the first device and pinned allocations. The context is created only where exactly one
+device is visible: with several, a process may use any of them, and a context it never used would take memory
+from that device's other users. The thread calls the driver alone, which is thread-safe; the runtime later
+finds the primary context made. This is done here, through ctypes, because it has to begin before NumPy and
+the extension are loaded (loading cuarray._core before NumPy made a later `import ml_dtypes` crash). As in any
+process that has started CUDA, a child forked after the import cannot use the GPU: the package waits for the
+thread before a fork, so that no lock is inherited held, and marks the child (note_forked_child in
+cpp/cuarray/cuda/device.h).
 """
 
 import ctypes
 import threading
 
 started = False  # cuInit succeeded
+_RELEASE_THRESHOLD = 4  # CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
+_HOST_ALLOC_PORTABLE = 1  # CU_MEMHOSTALLOC_PORTABLE
 
 
 def _start():
@@ -28,9 +31,31 @@ def _start():
         return
     started = True
     count, device, context = ctypes.c_int(), ctypes.c_int(), ctypes.c_void_p()
-    if driver.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value == 1:
-        if driver.cuDeviceGet(ctypes.byref(device), 0) == 0:
-            driver.cuDevicePrimaryCtxRetain(ctypes.byref(context), device)
+    if driver.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value != 1:
+        return
+    if driver.cuDeviceGet(ctypes.byref(device), 0) != 0:
+        return
+    if driver.cuDevicePrimaryCtxRetain(ctypes.byref(context), device) != 0:
+        return
+    if driver.cuCtxSetCurrent(context) == 0:
+        _warm_allocations(driver, device)
+
+
+def _warm_allocations(driver, device):
+    """The first allocation from the device's memory pool maps memory for it (about 12 ms on an H100 host), and
+    the first pinned host allocation costs about 1.3 ms more than later ones: both are made here, the pool's with
+    the release threshold the package sets (MemoryPool in cpp/cuarray/cuda/memory_pool.cpp), so that the block
+    freed stays mapped for the first array."""
+    pool, ptr, host = ctypes.c_void_p(), ctypes.c_uint64(), ctypes.c_void_p()
+    keep_all = ctypes.c_uint64(2**64 - 1)
+    if driver.cuMemHostAlloc(ctypes.byref(host), ctypes.c_size_t(1 << 16), _HOST_ALLOC_PORTABLE) == 0:
+        driver.cuMemFreeHost(host)
+    if driver.cuDeviceGetDefaultMemPool(ctypes.byref(pool), device) != 0:
+        return
+    if driver.cuMemPoolSetAttribute(pool, _RELEASE_THRESHOLD, ctypes.byref(keep_all)) != 0:
+        return
+    if driver.cuMemAllocAsync(ctypes.byref(ptr), ctypes.c_size_t(512), None) == 0:  # on the legacy default stream
+        driver.cuMemFreeAsync(ptr, None)
 
 
 _thread = threading.Thread(target=_start, name="cuarray-cuda-start", daemon=True)
