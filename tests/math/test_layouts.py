@@ -231,6 +231,21 @@ def test_misaligned_offsets(offset, n):
     assert_close(out, e, exact=True)
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float16", "float32", "float64", "complex128"])
+def test_partial_last_blocks(dtype):
+    """Lengths around a contiguous kernel's blocks: the last block takes its threads' elements a group at a time
+    and stops at the array's end (Note [Partial blocks]); what lies past the end is left as it was."""
+    for n in (1, 255, 257, 1000, 1024, 1025, 2049, 3000, 4095, 4097, 8191, 8193, 12345):
+        a = (np.arange(n) % 7).astype(dtype)
+        b = (np.arange(n) * 3 % 5).astype(dtype)
+        xa, xb = cp.asarray(a), cp.asarray(b)
+        base = cp.full(n + 64, 1, dtype=dtype)
+        cp.add(xa, xb, out=base[:n])
+        expected = np.concatenate([np.add(a, b), np.ones(64, dtype)])
+        np.testing.assert_array_equal(base.get(), expected, err_msg=f"n={n}")
+        np.testing.assert_array_equal(cp.less(xa, xb).get(), np.less(a, b), err_msg=f"n={n}")
+
+
 def test_many_dimensions():
     shape = (2, 1, 3, 2, 1, 2, 3, 2)
     a = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
