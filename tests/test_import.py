@@ -173,12 +173,17 @@ def test_bfloat16_without_ml_dtypes_is_a_missing_attribute():
         "    cuarray.bfloat16\n"
         "except AttributeError as e:\n"
         "    print(e)\n"
+        "try:  # a dtype cuarray lacks is still a TypeError, needing no device to find out\n"
+        "    cuarray._core.jit.sources.copy_contiguous('object', 'float32', False)\n"
+        "except TypeError as e:\n"
+        "    print('TypeError', e)\n"
     )
     proc = run_python(code=code, timeout=120)
     assert proc.returncode == 0, describe(proc)
     lines = proc.stdout.strip().splitlines()
-    assert lines[-2] == "False"
-    assert "ml_dtypes" in lines[-1] and "bfloat16" in lines[-1], lines[-1]
+    assert lines[-3] == "False"
+    assert "ml_dtypes" in lines[-2] and "bfloat16" in lines[-2], lines[-2]
+    assert lines[-1].startswith("TypeError cuarray does not support the data type object"), lines[-1]
 
 
 @pytest.mark.gpu

@@ -33,12 +33,14 @@ std::vector<py::object>& numpy_dtypes() {
 const py::object& bfloat16_dtype(bool import) {
   py::object& slot = numpy_dtypes()[static_cast<int>(DType::BFloat16)];
   if (slot.is_none()) {
-    PyObject* mod = import ? PyImport_ImportModule("ml_dtypes") : PyImport_GetModule(py::str("ml_dtypes").ptr());
-    if (!mod) {
+    // sys.modules holds None for a module marked absent (PyImport_GetModule returns it; importing raises).
+    auto mod = py::reinterpret_steal<py::object>(import ? PyImport_ImportModule("ml_dtypes")
+                                                        : PyImport_GetModule(py::str("ml_dtypes").ptr()));
+    if (!mod || mod.is_none()) {
       PyErr_Clear();
       return slot;
     }
-    slot = numpy().attr("dtype")(py::reinterpret_steal<py::object>(mod).attr("bfloat16"));
+    slot = numpy().attr("dtype")(mod.attr("bfloat16"));
   }
   return slot;
 }
