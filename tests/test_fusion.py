@@ -83,6 +83,11 @@ def test_unsupported_arguments():
         cp.fuse(lambda x: 3)._compile((np.dtype("float32"),))
 
 
+def test_keyword_arguments_are_refused():
+    with pytest.raises(TypeError, match=r"fused function squared_diff\(\) takes positional arguments only"):
+        cp.fuse(squared_diff)(1.0, y=2.0)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "float16"])
 @pytest.mark.parametrize("shape", [(1000,), (7, 33), (0,), ()])

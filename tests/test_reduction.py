@@ -225,6 +225,24 @@ def test_methods_match_functions():
     assert_same(x.std(ddof=1), a.std(ddof=1), rtol=1e-5)
 
 
+def test_methods_take_numpys_parameters_positionally_and_by_keyword():
+    a = make_data((4, 5), np.int32)
+    x = cp.asarray(a)
+    assert_same(x.sum(1, np.float64, None, True), a.sum(1, np.float64, None, True))
+    assert_same(x.prod(axis=0, dtype=np.int64), a.prod(axis=0, dtype=np.int64))
+    assert_same(x.max(0, None, True), a.max(0, None, True))
+    assert_same(x.any(keepdims=1, axis=1), a.any(keepdims=1, axis=1))
+    out = cp.zeros(5, np.int32)
+    assert x.min(0, out) is out
+    assert_same(out, a.min(0))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'initial'"):
+        x.sum(initial=0)
+    with pytest.raises(TypeError, match="multiple values for argument 'axis'"):
+        x.max(0, axis=1)
+    with pytest.raises(TypeError, match=r"at most 3 positional arguments \(4 given\)"):
+        x.all(0, None, False, 1)
+
+
 def test_var_std_ddof_and_complex():
     a = make_data((5, 8), np.complex64)
     for ddof in (0, 1, 3):

@@ -251,18 +251,16 @@ def _arg_kind(value):
     raise TypeError(f"cuarray.fuse: unsupported argument of type {type(value).__name__}")
 
 
-class Fusion:
-    """A fused function: call it as the original; the first call per argument signature compiles."""
+class Fusion(_core._FusedFunction):
+    """A fused function: call it as the original; the first call per argument signature compiles. Calls go
+    to the core, which keeps a kernel per signature and asks `_entry` for new ones."""
 
     def __init__(self, func, name):
+        super().__init__()
         self.func = func
         self.name = name
         self._kernels = {}
-        self._cache = _core._FusedCache(self._entry)
         functools.update_wrapper(self, func)
-
-    def __call__(self, *args):
-        return self._cache(args)
 
     def _entry(self, args):
         """What the core's signature cache runs for these arguments' kinds (compiling on the first call)."""

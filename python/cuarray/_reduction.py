@@ -243,28 +243,9 @@ def _dot_1d(a, b, out=None):
 
 
 def _install_methods():
-    nd = _core.ndarray
-
-    def _max(self, axis=None, out=None, keepdims=False):
-        return max(self, axis, out, keepdims)
-
-    def _min(self, axis=None, out=None, keepdims=False):
-        return min(self, axis, out, keepdims)
-
-    def _all(self, axis=None, out=None, keepdims=False):
-        return all(self, axis, out, keepdims)
-
-    def _any(self, axis=None, out=None, keepdims=False):
-        return any(self, axis, out, keepdims)
-
-    def _sum(self, axis=None, dtype=None, out=None, keepdims=False):
-        return _reduce(0, self, axis, dtype, out, keepdims, 0.0, None)
-
-    for name, f in (("sum", _sum), ("prod", prod), ("max", _max), ("min", _min), ("argmax", argmax),
-                    ("argmin", argmin), ("all", _all), ("any", _any), ("mean", mean), ("var", var), ("std", std),
-                    ("ptp", ptp)):
-        f.__name__ = name
-        setattr(nd, name, f)
+    # sum, prod, max, min, all and any are the core's own methods (python/src/reduction.cpp).
+    for f in (argmax, argmin, mean, var, std, ptp):
+        setattr(_core.ndarray, f.__name__, f)
 
 
 _install_methods()

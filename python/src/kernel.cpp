@@ -15,6 +15,7 @@
 #include "cuarray/jit/launch.h"
 #include "cuarray/ops/elementwise.h"
 #include "ndarray.h"
+#include "operators.h"
 
 using namespace py::literals;
 
@@ -129,18 +130,17 @@ py::object fused_launch(const ops::ElementwiseDef& def, const std::vector<DType>
 
 // The calls of one cuarray.fuse function: a signature (argument dtypes and Python scalar kinds) maps to its
 // compiled kernel, so a call with a known signature goes from arguments to launch without Python code.
-// Unknown signatures (and arguments this key cannot describe, such as NumPy scalars) ask `compile_`, which
-// returns ("elementwise", def handle, in dtypes, out dtypes, tuple_result) or ("python", callable).
-class FusedCache {
+// Unknown signatures (and arguments this key cannot describe, such as NumPy scalars) ask the function's
+// `_entry` method (cuarray._fusion.Fusion, a Python subclass), which returns ("elementwise", def handle,
+// in dtypes, out dtypes, tuple_result) or ("python", callable).
+class FusedFunction {
  public:
-  explicit FusedCache(py::object compile) : compile_(std::move(compile)) {}
-
-  py::object call(const py::tuple& args) {
+  py::object call(py::handle self, const py::tuple& args) {
     std::uint64_t key = 0;
     bool cacheable = signature(args, key);
     auto it = cacheable ? entries_.find(key) : entries_.end();
     if (it == entries_.end()) {
-      Entry e = make_entry(compile_(args));
+      Entry e = make_entry(self.attr("_entry")(args));
       if (!cacheable) return run(e, args);
       it = entries_.emplace(key, std::move(e)).first;
     }
@@ -195,9 +195,18 @@ class FusedCache {
     return fused_launch(*e.def, e.in, e.out, e.tuple_result, args);
   }
 
-  py::object compile_;
   std::unordered_map<std::uint64_t, Entry> entries_;  // used with the GIL held
 };
+
+// The fused function type's tp_call (Note [Operator slots]); Python subclasses inherit it.
+PyObject* fused_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
+  return guarded([&] {
+    if (kwargs && PyDict_GET_SIZE(kwargs) > 0)
+      throw TypeError("fused function " + py::str(py::getattr(self, "__name__", py::str("?"))).cast<std::string>() +
+                      "() takes positional arguments only");
+    return py::handle(self).cast<FusedFunction&>().call(self, py::reinterpret_borrow<py::tuple>(args));
+  });
+}
 
 struct RawModule {
   jit::Module module;
@@ -240,9 +249,10 @@ void init_kernel(py::module_& m) {
     ops::elementwise(*def, in_t.data(), out_t.data(), in.data(), out.data(), to_shape(shape));
   });
 
-  py::class_<FusedCache>(m, "_FusedCache")
-      .def(py::init<py::object>(), "compile"_a)
-      .def("__call__", &FusedCache::call, "args"_a);
+  // A slot set before the type is made ready gets a `__call__` wrapper, which subclasses resolve to the slot.
+  py::class_<FusedFunction>(m, "_FusedFunction",
+                            py::custom_type_setup([](PyHeapTypeObject* t) { t->ht_type.tp_call = fused_slot; }))
+      .def(py::init<>());
 
   // The source of one variant of a definition's kernel (all inputs arrays of their loop types), for tests
   // that compile generated kernels without a device.

@@ -15,6 +15,7 @@
 #include "cuarray/error.h"
 #include "cuarray/ops/reduction.h"
 #include "ndarray.h"
+#include "operators.h"
 
 namespace cuarray::bind {
 
@@ -69,10 +70,10 @@ std::optional<std::vector<std::int64_t>> to_axis(py::handle axis) {
 }
 
 // `def` over `axis` of `inputs`; the result is a new array of dtype `result`, or `out_obj`.
-py::object run(const ops::ReductionDef& def, const DType* in_types, DType out_loop, DType result,
-               const std::vector<Array>& inputs, py::handle axis, py::handle out_obj, bool keepdims, double ddof) {
+py::object run(const ops::ReductionDef& def, const DType* in_types, DType out_loop, DType result, const Array* inputs,
+               int nin, py::handle axis, py::handle out_obj, bool keepdims, double ddof) {
   Shape shape = inputs[0].shape();
-  for (const Array& a : inputs) shape = broadcast_shapes(shape, a.shape());
+  for (int k = 1; k < nin; ++k) shape = broadcast_shapes(shape, inputs[k].shape());
   std::vector<bool> reduced = ops::reduced_axes(static_cast<int>(shape.size()), to_axis(axis));
   Shape result_shape = ops::reduced_shape(shape, reduced, false);
   Shape kept_shape = keepdims ? ops::reduced_shape(shape, reduced, true) : result_shape;
@@ -85,11 +86,11 @@ py::object run(const ops::ReductionDef& def, const DType* in_types, DType out_lo
     Strides strides;
     for (size_t d = 0; d < kept_shape.size(); ++d)
       if (!(keepdims && reduced[d])) strides.push_back(out.array.strides()[d]);
-    ops::reduce(def, in_types, out_loop, inputs.data(), out.array.view(result_shape, strides), reduced, ddof);
+    ops::reduce(def, in_types, out_loop, inputs, out.array.view(result_shape, strides), reduced, ddof);
     return py::reinterpret_borrow<py::object>(out_obj);
   }
   Array out(result_shape, result);
-  ops::reduce(def, in_types, out_loop, inputs.data(), out, reduced, ddof);
+  ops::reduce(def, in_types, out_loop, inputs, out, reduced, ddof);
   if (keepdims) out = out.view(kept_shape, c_strides(kept_shape, out.itemsize()));
   return py::cast(NdArray{std::move(out), py::none()});
 }
@@ -103,10 +104,84 @@ py::object reduce(int index, py::handle a_obj, py::handle axis, py::handle dtype
   const NdArray* in[2] = {&as_array(a_obj), nullptr};
   if (def.nin == 2) in[1] = &as_array(b_obj);
   const Resolved& types = resolve(index, in, def.nin, dtype);
-  std::vector<Array> inputs;
-  for (int k = 0; k < def.nin; ++k) inputs.push_back(in[k]->array);
-  return run(def, types.in, types.out_loop, types.result, inputs, axis, out_obj, keepdims, ddof);
+  if (def.nin == 1)  // the array itself: no copy of its shape and strides
+    return run(def, types.in, types.out_loop, types.result, &in[0]->array, 1, axis, out_obj, keepdims, ddof);
+  const Array inputs[2] = {in[0]->array, in[1]->array};
+  return run(def, types.in, types.out_loop, types.result, inputs, 2, axis, out_obj, keepdims, ddof);
 }
+
+int reduction_index(const char* name) {
+  const auto& defs = ops::reductions();
+  for (size_t i = 0; i < defs.size(); ++i)
+    if (defs[i].name == name) return static_cast<int>(i);
+  throw ValueError(std::string("no reduction named ") + name);
+}
+
+py::handle or_none(PyObject* p) { return p ? py::handle(p) : py::handle(py::none()); }
+
+bool truth(PyObject* p) {
+  int t = p ? PyObject_IsTrue(p) : 0;
+  if (t < 0) throw py::error_already_set();
+  return t;
+}
+
+// _core._reduce(index, a, axis, dtype, out, keepdims, ddof, b): the functions of cuarray._reduction call
+// it with every argument, in this order (Note [Operator slots]).
+PyObject* reduce_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  return guarded([&] {
+    if (nargs != 8) throw TypeError("_reduce takes 8 arguments (index, a, axis, dtype, out, keepdims, ddof, b)");
+    long index = PyLong_AsLong(args[0]);
+    double ddof = PyFloat_AsDouble(args[6]);
+    if (PyErr_Occurred()) throw py::error_already_set();
+    if (index < 0 || index >= static_cast<long>(ops::reductions().size()))
+      throw ValueError("_reduce: no reduction number " + std::to_string(index));
+    return reduce(static_cast<int>(index), args[1], args[2], args[3], args[4], truth(args[5]), ddof, args[7]);
+  });
+}
+
+// ndarray.sum and its kin, with NumPy's parameters: (axis, dtype, out, keepdims), or (axis, out, keepdims).
+template <const char* Name>
+PyObject* method_with_dtype(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&] {
+    static const int index = reduction_index(Name);
+    static const char* const names[] = {"axis", "dtype", "out", "keepdims"};
+    PyObject* v[4];
+    match_args(Name, names, args, nargs, kwnames, v);
+    return reduce(index, self, or_none(v[0]), or_none(v[1]), or_none(v[2]), truth(v[3]), 0.0, py::none());
+  });
+}
+
+template <const char* Name>
+PyObject* method(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&] {
+    static const int index = reduction_index(Name);
+    static const char* const names[] = {"axis", "out", "keepdims"};
+    PyObject* v[3];
+    match_args(Name, names, args, nargs, kwnames, v);
+    return reduce(index, self, or_none(v[0]), py::none(), or_none(v[1]), truth(v[2]), 0.0, py::none());
+  });
+}
+
+constexpr char kSum[] = "sum", kProd[] = "prod", kMax[] = "max", kMin[] = "min", kAll[] = "all", kAny[] = "any";
+
+#define CUARRAY_METHOD(f, name, params, what)                                                                \
+  {name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f)), METH_FASTCALL | METH_KEYWORDS,          \
+   name "($self, /, " params ")\n--\n\n" what " over `axis` (None: all); see cuarray." name "."}
+#define CUARRAY_WITH_DTYPE "axis=None, dtype=None, out=None, keepdims=False"
+#define CUARRAY_NO_DTYPE "axis=None, out=None, keepdims=False"
+PyMethodDef g_methods[] = {
+    CUARRAY_METHOD(method_with_dtype<kSum>, "sum", CUARRAY_WITH_DTYPE, "Sum of the elements"),
+    CUARRAY_METHOD(method_with_dtype<kProd>, "prod", CUARRAY_WITH_DTYPE, "Product of the elements"),
+    CUARRAY_METHOD(method<kMax>, "max", CUARRAY_NO_DTYPE, "Largest element"),
+    CUARRAY_METHOD(method<kMin>, "min", CUARRAY_NO_DTYPE, "Smallest element"),
+    CUARRAY_METHOD(method<kAll>, "all", CUARRAY_NO_DTYPE, "Whether every element is true"),
+    CUARRAY_METHOD(method<kAny>, "any", CUARRAY_NO_DTYPE, "Whether any element is true"),
+};
+#undef CUARRAY_METHOD
+#undef CUARRAY_WITH_DTYPE
+#undef CUARRAY_NO_DTYPE
+PyMethodDef g_reduce_def = {"_reduce", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(reduce_call)),
+                            METH_FASTCALL, "_reduce(index, a, axis, dtype, out, keepdims, ddof, b)"};
 
 // Reductions defined at run time (ReductionKernel, fused functions); a deque keeps references stable.
 std::mutex g_defs_mutex;
@@ -132,7 +207,13 @@ void init_reduction(py::module_& m) {
     for (const auto& d : ops::reductions()) names.push_back(d.name);
     return names;
   });
-  m.def("_reduce", &reduce);
+  m.add_object("_reduce", py::reinterpret_steal<py::object>(PyCFunction_NewEx(&g_reduce_def, nullptr, nullptr)));
+  for (PyMethodDef& def : g_methods) {
+    auto* type = reinterpret_cast<PyTypeObject*>(ndarray_type().ptr());
+    py::object descr = py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, &def));
+    if (!descr) throw py::error_already_set();
+    py::setattr(ndarray_type(), def.ml_name, descr);
+  }
   // Tracing for cuarray.fuse: a reduction of a traced value hands the call to `hook`.
   m.def("_set_reduction_fusion_hook", [](py::object traced_type, py::object hook) {
     g_fusion_type = traced_type;
@@ -164,7 +245,8 @@ void init_reduction(py::module_& m) {
     std::vector<Array> arrays;
     for (auto a : inputs) arrays.push_back(as_array(a).array);
     std::vector<DType> in_t = to_dtypes(in_types);
-    return run(def, in_t.data(), to_dtype(out_loop), to_dtype(result), arrays, axis, out, keepdims, 0.0);
+    return run(def, in_t.data(), to_dtype(out_loop), to_dtype(result), arrays.data(), def.nin, axis, out, keepdims,
+               0.0);
   });
   // The source of one variant of definition `handle`'s kernels (inputs stored as their loop types), for tests
   // that compile generated kernels without a device. layout: 0 rows, 1 columns, 2 finish.

@@ -362,6 +362,56 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
   return guarded([&] { return call_binary(indices[op], a, b); });
 }
 
+// A ufunc object's call, `cp.add(a, b, out=..., dtype=..., casting=...)`: NumPy's parameters. `kwargs` may be
+// null.
+py::object call_ufunc(const PyUfunc& self, PyObject* args, PyObject* kwargs) {
+  const Ufunc& u = ops::ufuncs()[self.index];
+  int nin = u.def.nin, nout = u.def.nout;
+  int n = static_cast<int>(PyTuple_GET_SIZE(args));
+  if (g_fusion_type)
+    for (int i = 0; i < n; ++i)
+      if (py::isinstance(PyTuple_GET_ITEM(args, i), g_fusion_type)) {
+        py::dict kw = kwargs ? py::reinterpret_borrow<py::dict>(kwargs) : py::dict();
+        return g_fusion_hook(u.def.name, *py::reinterpret_borrow<py::tuple>(args), **kw);
+      }
+  py::handle in[3], out[2] = {py::none(), py::none()};
+  if (n > nin + nout)
+    throw TypeError(u.def.name + "() takes from " + std::to_string(nin) + " to " + std::to_string(nin + nout) +
+                    " positional arguments but " + std::to_string(n) + " were given");
+  for (int i = 0; i < std::min(n, nin); ++i) in[i] = PyTuple_GET_ITEM(args, i);
+  for (int i = nin; i < n; ++i) out[i - nin] = PyTuple_GET_ITEM(args, i);
+  py::handle dtype = py::none();
+  std::string casting = "same_kind";
+  PyObject *k, *v;
+  for (Py_ssize_t pos = 0; kwargs && PyDict_Next(kwargs, &pos, &k, &v);) {
+    std::string key = py::str(k);
+    if (key == "out") {
+      if (n > nin) throw TypeError("cannot specify 'out' as both a positional and keyword argument");
+      if (PyTuple_Check(v)) {
+        if (static_cast<int>(PyTuple_GET_SIZE(v)) != nout)
+          throw ValueError("The 'out' tuple must have exactly one entry per ufunc output");
+        for (int o = 0; o < nout; ++o) out[o] = PyTuple_GET_ITEM(v, o);
+      } else {
+        if (nout != 1) throw TypeError("'out' must be a tuple of arrays for a ufunc with several outputs");
+        out[0] = v;
+      }
+    } else if (key == "dtype") {
+      dtype = v;
+    } else if (key == "casting") {
+      casting = py::str(v);
+    } else if (key == "where" && v == Py_True) {
+    } else {
+      throw TypeError(u.def.name + "() got an unexpected keyword argument '" + key + "' (cuarray)");
+    }
+  }
+  return call(self.index, in, std::min(n, nin), out, dtype, casting.c_str());
+}
+
+// The ufunc type's tp_call (Note [Operator slots]).
+PyObject* ufunc_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
+  return guarded([&] { return call_ufunc(py::handle(self).cast<const PyUfunc&>(), args, kwargs); });
+}
+
 constexpr char kDivmod[] = "divmod";
 constexpr char kAdd[] = "add", kSub[] = "subtract", kMul[] = "multiply", kDiv[] = "divide",
                kFloorDiv[] = "floor_divide", kMod[] = "remainder", kAnd[] = "bitwise_and", kOr[] = "bitwise_or",
@@ -444,48 +494,11 @@ void init_ufunc(py::module_& m) {
     return names;
   });
 
-  py::class_<PyUfunc>(m, "ufunc", py::dynamic_attr())
-      .def(py::init([](const std::string& name) { return PyUfunc{ops::ufunc_index(name)}; }))
-      .def("__call__",
-           [](const PyUfunc& self, py::args args, py::kwargs kwargs) -> py::object {
-             const Ufunc& u = ops::ufuncs()[self.index];
-             if (g_fusion_type)
-               for (auto a : args)
-                 if (py::isinstance(a, g_fusion_type)) return g_fusion_hook(u.def.name, *args, **kwargs);
-             int nin = u.def.nin, nout = u.def.nout;
-             py::handle in[3], out[2] = {py::none(), py::none()};
-             int n = static_cast<int>(args.size());
-             if (n > nin + nout)
-               throw TypeError(u.def.name + "() takes from " + std::to_string(nin) + " to " + std::to_string(nin + nout) +
-                               " positional arguments but " + std::to_string(n) + " were given");
-             for (int i = 0; i < std::min(n, nin); ++i) in[i] = args[i];
-             for (int i = nin; i < n; ++i) out[i - nin] = args[i];
-             py::handle dtype = py::none();
-             std::string casting = "same_kind";
-             for (auto [k, v] : kwargs) {
-               std::string key = py::str(k);
-               if (key == "out") {
-                 if (n > nin) throw TypeError("cannot specify 'out' as both a positional and keyword argument");
-                 if (py::isinstance<py::tuple>(v)) {
-                   auto t = py::reinterpret_borrow<py::tuple>(v);
-                   if (static_cast<int>(t.size()) != nout)
-                     throw ValueError("The 'out' tuple must have exactly one entry per ufunc output");
-                   for (int o = 0; o < nout; ++o) out[o] = t[o];
-                 } else {
-                   if (nout != 1) throw TypeError("'out' must be a tuple of arrays for a ufunc with several outputs");
-                   out[0] = v;
-                 }
-               } else if (key == "dtype") {
-                 dtype = v;
-               } else if (key == "casting") {
-                 casting = py::str(v);
-               } else if (key == "where" && v.ptr() == Py_True) {
-               } else {
-                 throw TypeError(u.def.name + "() got an unexpected keyword argument '" + key + "' (cuarray)");
-               }
-             }
-             return call(self.index, in, std::min(n, nin), out, dtype, casting.c_str());
-           })
+  py::class_<PyUfunc> ufunc_type(m, "ufunc", py::dynamic_attr());
+  ufunc_type.def(py::init([](const std::string& name) { return PyUfunc{ops::ufunc_index(name)}; }))
+      .def("__call__", [](const PyUfunc& self, py::args args, py::kwargs kwargs) {
+        return call_ufunc(self, args.ptr(), kwargs.ptr());
+      })
       .def_property_readonly("nin", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nin; })
       .def_property_readonly("nout", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nout; })
       .def_property_readonly("nargs", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nin + ops::ufuncs()[s.index].def.nout; })
@@ -496,6 +509,8 @@ void init_ufunc(py::module_& m) {
         return t;
       })
       .def("__repr__", [](const PyUfunc& s) { return "<ufunc '" + ops::ufuncs()[s.index].def.name + "'>"; });
+  // After every def: `__call__` above is for help() and explicit u.__call__(...); calls take this slot.
+  reinterpret_cast<PyTypeObject*>(ufunc_type.ptr())->tp_call = ufunc_slot;
 
   py::object nd = py::reinterpret_borrow<py::object>(ndarray_type());
   // Python-level names for the operators (help(), reflected calls such as a.__radd__(b)); the slots below
