@@ -214,7 +214,7 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   Shape shape = inputs[0].shape();
   for (int k = 0; k < K; ++k) {
     check_same_device(inputs[k], def.name.c_str());
-    shape = broadcast_shapes(shape, inputs[k].shape());
+    if (inputs[k].shape() != shape) shape = broadcast_shapes(shape, inputs[k].shape());
   }
   if (reduced.size() != shape.size()) throw ValueError("reduce: one flag per axis of the inputs is needed");
   if (out.shape() != reduced_shape(shape, reduced, false))
@@ -237,11 +237,18 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
     }
 
   std::vector<Dim> out_dims, red_dims;
-  std::vector<Strides> in_strides(K);
-  for (int k = 0; k < K; ++k) in_strides[k] = broadcast_strides(inputs[k].shape(), inputs[k].strides(), shape);
+  Strides broadcast[kMaxInputs];
+  const Strides* in_strides[kMaxInputs];
+  for (int k = 0; k < K; ++k) {
+    in_strides[k] = &inputs[k].strides();
+    if (inputs[k].shape() != shape) {
+      broadcast[k] = broadcast_strides(inputs[k].shape(), inputs[k].strides(), shape);
+      in_strides[k] = &broadcast[k];
+    }
+  }
   for (size_t d = 0, j = 0; d < shape.size(); ++d) {
     Dim dim{shape[d], reduced[d] ? 0 : out.strides()[j++], {}};
-    for (int k = 0; k < K; ++k) dim.in_strides[k] = in_strides[k][d];
+    for (int k = 0; k < K; ++k) dim.in_strides[k] = (*in_strides[k])[d];
     (reduced[d] ? red_dims : out_dims).push_back(dim);
   }
   sort_by_memory_order(out_dims);
