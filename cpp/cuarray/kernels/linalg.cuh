@@ -38,13 +38,15 @@ __device__ void matmul_integer(T* c, const T* a, const T* b, Index n, Index m, I
 }
 
 // c[t] = a[t] @ b[t] for small matrices, in one launch: at these sizes cuBLAS's host cost is most of the call.
-// A Tile x Tile block computes a tile of c, staging Tile-wide slices of a and b in shared memory; each element
-// accumulates in T over k in order.
+// A Tile x Tile block computes a tile of c. k is walked in chunks of up to 4 tiles: each thread issues its loads
+// of a and of b for a chunk together, so a chunk costs one wait for memory instead of one a tile (the kernel's
+// time at these sizes). Each element accumulates in T over k in order.
 template <class T, int Tile>
 __device__ void matmul_small(T* c, const T* a, const T* b, int n, int m, int k, MatmulStrides s) {
-  __shared__ alignas(16) unsigned char raw[2 * Tile * (Tile + 1) * sizeof(T)];
-  T(*as)[Tile + 1] = reinterpret_cast<T(*)[Tile + 1]>(raw);
-  T(*bs)[Tile + 1] = as + Tile;
+  constexpr int Chunk = 4 * Tile;
+  __shared__ alignas(16) unsigned char raw[(Tile * (Chunk + 1) + Chunk * (Tile + 1)) * sizeof(T)];
+  T(*as)[Chunk + 1] = reinterpret_cast<T(*)[Chunk + 1]>(raw);  // a's rows of the tile, one chunk of k
+  T(*bs)[Tile + 1] = reinterpret_cast<T(*)[Tile + 1]>(raw + Tile * (Chunk + 1) * sizeof(T));
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int i = blockIdx.y * Tile + ty, j = blockIdx.x * Tile + tx;
   const long long t = blockIdx.z;
@@ -52,12 +54,18 @@ __device__ void matmul_small(T* c, const T* a, const T* b, int n, int m, int k, 
   b += t * s.b[0];
   c += t * s.c[0];
   T sum = T(0);
-  for (int p0 = 0; p0 < k; p0 += Tile) {
-    as[ty][tx] = i < n && p0 + tx < k ? a[i * s.a[1] + (p0 + tx) * s.a[2]] : T(0);
-    bs[ty][tx] = p0 + ty < k && j < m ? b[(p0 + ty) * s.b[1] + j * s.b[2]] : T(0);
-    __syncthreads();
+  for (int p0 = 0; p0 < k; p0 += Chunk) {
 #pragma unroll
-    for (int p = 0; p < Tile; ++p) sum = sum + as[ty][p] * bs[p][tx];
+    for (int q = 0; q < Chunk; q += Tile) {  // no early exit: the loads stay together
+      as[ty][q + tx] = i < n && p0 + q + tx < k ? a[i * s.a[1] + (p0 + q + tx) * s.a[2]] : T(0);
+      bs[q + ty][tx] = p0 + q + ty < k && j < m ? b[(p0 + q + ty) * s.b[1] + j * s.b[2]] : T(0);
+    }
+    __syncthreads();
+    const int end = min(Chunk, k - p0);  // whole tiles: the last one holds zeros past k
+    for (int q = 0; q < end; q += Tile) {
+#pragma unroll
+      for (int p = q; p < q + Tile; ++p) sum = sum + as[ty][p] * bs[p][tx];
+    }
     __syncthreads();
   }
   if (i < n && j < m) c[i * s.c[1] + j * s.c[2]] = sum;
