@@ -119,6 +119,18 @@ def test_from_numpy_odd_strides():
         assert_same(cp.asarray(a), a)
 
 
+def test_from_numpy_subclasses_and_byte_orders():
+    base = make_data((3, 4), np.float64)
+    for a in (np.asmatrix(base), np.ma.masked_array(base, mask=base > 0), base[:, ::-2].view(np.recarray)):
+        assert_same(cp.asarray(a), np.asarray(a))
+        assert_same(cp.array(a), np.array(a))
+    for t in (">f8", ">i2", ">c8"):  # big-endian data, as files hold it: native on the device, same values
+        swapped = base.astype(t)
+        x = cp.asarray(swapped)
+        assert x.dtype == swapped.dtype.newbyteorder("=")
+        assert_same(x, swapped.astype(x.dtype))
+
+
 def test_from_numpy_special_values():
     a = np.array([np.nan, np.inf, -np.inf, -0.0, 1e-45, 3.4e38], dtype=np.float32)
     x = cp.asarray(a)

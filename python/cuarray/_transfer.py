@@ -38,7 +38,9 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
     else:
         if order not in ("K", "A", "C", "F", None):
             raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
-        host = numpy.asarray(obj, dtype=dtype, order=None if order in ("K", "A", None) else order)
+        keep = order in ("K", "A", None)
+        host = obj if keep and dtype is None and type(obj) is numpy.ndarray else \
+            numpy.asarray(obj, dtype=dtype, order=None if keep else order)
         out = _core._from_numpy(host)
     if out.ndim < ndmin:
         out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)

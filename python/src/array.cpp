@@ -43,8 +43,12 @@ void warn_complex_to_real() {
 
 // A host NumPy array -> a new device array with the same values, dtype and (C or F) layout.
 NdArray from_numpy(py::handle obj, py::handle dtype) {
-  py::array host = numpy().attr("asarray")(obj, dtype.is_none() ? py::object(py::none()) : py::reinterpret_borrow<py::object>(dtype));
-  DType dt = to_dtype(host.attr("dtype"));
+  py::array host = dtype.is_none() && py::isinstance<py::array>(obj)
+                       ? py::reinterpret_borrow<py::array>(obj)
+                       : numpy().attr("asarray")(obj, dtype.is_none() ? py::object(py::none()) : py::reinterpret_borrow<py::object>(dtype));
+  // Data in the other byte order (read from a file, say) is swapped on the host: GPUs read native order.
+  if (host.dtype().byteorder() == '>') host = host.attr("astype")(host.dtype().attr("newbyteorder")("="));
+  DType dt = to_dtype(host.dtype());
   bool f_layout = host.ndim() > 1 && !(host.flags() & py::array::c_style) && (host.flags() & py::array::f_style);
   if (!f_layout && !(host.flags() & py::array::c_style)) host = numpy().attr("ascontiguousarray")(host);
   Shape shape(host.shape(), host.shape() + host.ndim());
