@@ -131,8 +131,9 @@ PyObject* reduce_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   return guarded([&] {
     if (nargs != 8) throw TypeError("_reduce takes 8 arguments (index, a, axis, dtype, out, keepdims, ddof, b)");
     long index = PyLong_AsLong(args[0]);
+    if (index == -1 && PyErr_Occurred()) throw py::error_already_set();
     double ddof = PyFloat_AsDouble(args[6]);
-    if (PyErr_Occurred()) throw py::error_already_set();
+    if (ddof == -1.0 && PyErr_Occurred()) throw py::error_already_set();
     if (index < 0 || index >= static_cast<long>(ops::reductions().size()))
       throw ValueError("_reduce: no reduction number " + std::to_string(index));
     return reduce(static_cast<int>(index), args[1], args[2], args[3], args[4], truth(args[5]), ddof, args[7]);
