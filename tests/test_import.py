@@ -86,21 +86,52 @@ def test_error_types():
     assert issubclass(cp.cuda.memory.OutOfMemoryError, MemoryError)
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="needs Linux /proc/self/maps")
-def test_no_cuda_math_library_loaded_at_import():
-    code = (
-        "import json, cuarray\n"
-        "with open('/proc/self/maps') as f:\n"
-        "    maps = f.read()\n"
-        "paths = sorted({line.split()[-1] for line in maps.splitlines() if '/' in line})\n"
-        "print(json.dumps(paths))\n"
-    )
+needs_maps = pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="needs Linux /proc/self/maps")
+
+# Child code: mapped() lists the files the process has mapped.
+MAPPED = (
+    "def mapped():\n"
+    "    with open('/proc/self/maps') as f:\n"
+    "        return sorted({line.split()[-1] for line in f if '/' in line})\n"
+)
+
+
+def _child_json(code):
     proc = run_python(code=code, timeout=120)
     assert proc.returncode == 0, describe(proc)
-    paths = json.loads(proc.stdout.strip().splitlines()[-1])
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@needs_maps
+def test_no_cuda_math_library_loaded_at_import():
+    paths = _child_json("import json, cuarray\n" + MAPPED + "print(json.dumps(mapped()))\n")
     assert paths, "could not read the child's memory map"
     loaded = [p for p in paths if os.path.basename(p).startswith(CUDA_MATH_LIBRARIES)]
     assert not loaded, f"importing cuarray loaded {loaded}"
+
+
+def _nvrtc(paths):
+    return [p for p in paths if "libnvrtc.so" in os.path.basename(p)]
+
+
+@needs_maps
+def test_nvrtc_is_warmed_at_import_where_there_is_a_driver():
+    # Note [Warming NVRTC]: the library warmed must be the one the kernel JIT then uses, not a second copy.
+    code = (
+        "import ctypes, json, os, cuarray\n"
+        "from cuarray import _core, _cuda_start\n" + MAPPED + "_cuda_start.finish()\n"
+        "try:\n"
+        "    ctypes.CDLL('libcuda.so.1')\n"
+        "    driver = True\n"
+        "except OSError:\n"
+        "    driver = False\n"
+        "at_import = mapped()\n"
+        "_core.jit._warm_up()\n"
+        "print(json.dumps([driver, at_import, mapped(), os.path.realpath(_core.jit.nvrtc_path())]))\n"
+    )
+    driver, at_import, warmed, used = _child_json(code)
+    assert _nvrtc(warmed) == [used], f"warming mapped {_nvrtc(warmed)}; the kernel JIT uses {used}"
+    assert _nvrtc(at_import) == (_nvrtc(warmed) if driver else []), f"driver: {driver}; mapped at import: {at_import}"
 
 
 # A child forked after the import tries the GPU, then the parent does: (child's error or result, parent's sum).

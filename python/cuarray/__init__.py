@@ -16,6 +16,8 @@ import numpy as _numpy  # noqa: E402
 
 from cuarray import _core  # noqa: E402
 
+_cuda_start.warm_nvrtc(_core.jit._warm_up)
+
 from cuarray import _ndarray  # noqa: E402,F401  (attaches the Python-level ndarray methods)
 from cuarray import cuda  # noqa: E402
 from cuarray import profiler  # noqa: E402,F401

@@ -35,6 +35,7 @@ void init_jit(py::module_& m) {
   });
   j.def("nvrtc_version", &jit::nvrtc_version);
   j.def("nvrtc_path", &jit::nvrtc_path);
+  j.def("_warm_up", &jit::warm_up, py::call_guard<py::gil_scoped_release>());
   jit::set_warning_handler([](const std::string& message) {
     py::gil_scoped_acquire gil;
     if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) PyErr_Clear();

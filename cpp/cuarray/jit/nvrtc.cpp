@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <nvrtc.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -95,6 +96,16 @@ int nvrtc_version() {
 std::string nvrtc_path() {
   Dl_info info;
   return dladdr(reinterpret_cast<void*>(api().version), &info) && info.dli_fname ? info.dli_fname : "";
+}
+
+void warm_up() noexcept {
+  try {
+    const std::vector<int>& archs = supported_archs();
+    if (archs.empty()) return;
+    // A real architecture, so that ptxas, which NVRTC runs inside itself, is set up too.
+    compile("extern \"C\" __global__ void warm() {}", "warm", {}, *std::max_element(archs.begin(), archs.end()), {});
+  } catch (const std::exception&) {
+  }
 }
 
 int target_arch(int arch) {

@@ -24,6 +24,10 @@ Binary compile(const std::string& source, const std::string& name, const std::ve
 int nvrtc_version();
 // The file NVRTC was loaded from (loads it; throws as nvrtc_version does).
 std::string nvrtc_path();
+// Loads NVRTC and compiles an empty kernel, so that the first real compile in the process does not pay
+// NVRTC's first-use set-up (Note [Warming NVRTC] in python/cuarray/_cuda_start.py). Never throws: where NVRTC
+// cannot be loaded, the first real compile says why.
+void warm_up() noexcept;
 // The architecture code is generated for: `arch` itself, or the newest NVRTC supports when `arch` is newer.
 int target_arch(int arch);
 
