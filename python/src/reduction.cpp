@@ -110,13 +110,6 @@ py::object reduce(int index, py::handle a_obj, py::handle axis, py::handle dtype
   return run(def, types.in, types.out_loop, types.result, inputs, 2, axis, out_obj, keepdims, ddof);
 }
 
-int reduction_index(const char* name) {
-  const auto& defs = ops::reductions();
-  for (size_t i = 0; i < defs.size(); ++i)
-    if (defs[i].name == name) return static_cast<int>(i);
-  throw ValueError(std::string("no reduction named ") + name);
-}
-
 py::handle or_none(PyObject* p) { return p ? py::handle(p) : py::handle(py::none()); }
 
 bool truth(PyObject* p) {
@@ -144,7 +137,7 @@ PyObject* reduce_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
 template <const char* Name>
 PyObject* method_with_dtype(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&] {
-    static const int index = reduction_index(Name);
+    static const int index = static_cast<int>(ops::reduction(Name).id);  // a built-in's id is its index
     static const char* const names[] = {"axis", "dtype", "out", "keepdims"};
     PyObject* v[4];
     match_args(Name, names, args, nargs, kwnames, v);
@@ -155,7 +148,7 @@ PyObject* method_with_dtype(PyObject* self, PyObject* const* args, Py_ssize_t na
 template <const char* Name>
 PyObject* method(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&] {
-    static const int index = reduction_index(Name);
+    static const int index = static_cast<int>(ops::reduction(Name).id);  // a built-in's id is its index
     static const char* const names[] = {"axis", "out", "keepdims"};
     PyObject* v[3];
     match_args(Name, names, args, nargs, kwnames, v);
