@@ -55,6 +55,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     ``device`` (a cuarray.cuda.Device or number): the device to put it on instead of the current one.
     ``copy``: True always copies; False never does, raising ValueError where a copy would be needed (host data,
     another dtype or device); None copies when needed."""
+    if type(a) is numpy.ndarray and dtype is None and order is None and copy is None and device is None:
+        return _core._from_numpy(a)  # what array() would do, without its checks: 0.3 us of a 6 us call
     order = "K" if order is None else order
     if copy is False:
         return _asarray_no_copy(a, dtype, order, device)
