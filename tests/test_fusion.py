@@ -115,3 +115,20 @@ def test_fused_lesson_squared_diff():
     x = cp.arange(10000)
     y = cp.arange(10000)[::-1]
     np.testing.assert_array_equal(cp.fuse(squared_diff)(x, y).get(), squared_diff(x, y).get())
+
+
+def _sum11(a, b, c, d, e, f, g, h, i, j, k):
+    return a + b + c + d + e + f + g + h + i + j + k
+
+
+def _sum12(a, b, c, d, e, f, g, h, i, j, k, m):
+    return a + b + c + d + e + f + g + h + i + j + k + m
+
+
+@pytest.mark.gpu
+def test_fused_arguments_up_to_the_kernel_limit():
+    # 11 arrays and the result: 12 operands, the most one kernel takes; with 12 arrays, a clear error.
+    xs = [cp.arange(5, dtype=np.float32) * (n + 1) for n in range(12)]
+    np.testing.assert_array_equal(cp.fuse(_sum11)(*xs[:11]).get(), _sum11(*xs[:11]).get())
+    with pytest.raises(ValueError, match="at most 12 arguments and results together"):
+        cp.fuse(_sum12)(*xs)

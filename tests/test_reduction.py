@@ -280,6 +280,24 @@ def test_vdot_and_1d_dot_as_reductions():
         _dot_1d(cp.ones(3), cp.ones(4))
 
 
+def test_sixty_four_dimensions_reduce_and_sixty_five_are_refused():
+    # NumPy's most dimensions: the reduction's fixed-size dim lists are full; past it, NumPy's error.
+    shape = (1,) * 30 + (3,) + (1,) * 30 + (2, 1, 5)
+    h = make_data(shape, np.float32)
+    x = cp.asarray(h)
+    assert x.ndim == 64
+    for axis in (None, 30, (30, 63), (61, 63, 0)):
+        assert_same(x.sum(axis=axis), h.sum(axis=axis), rtol=1e-6)
+    assert_same(x.max(axis=-1, keepdims=True), h.max(axis=-1, keepdims=True))
+    assert_same(cp.argmax(x, axis=30), np.argmax(h, axis=30))
+    with pytest.raises(ValueError, match="maximum supported dimension for an ndarray is currently 64, found 65"):
+        cp.ones((1,) * 65)
+    with pytest.raises(ValueError, match="maximum supported dimension for an ndarray is currently 64, found 65"):
+        x.reshape((1,) + shape)
+    with pytest.raises(IndexError, match=r"number of dimensions must be within \[0, 64\]"):
+        x[None]
+
+
 def test_bad_axes_are_numpys_errors():
     x = cp.ones((2, 3))
     with pytest.raises(np.exceptions.AxisError):

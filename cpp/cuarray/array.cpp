@@ -6,6 +6,7 @@
 namespace cuarray {
 
 Array::Array(Shape shape, DType dtype, Order order) : shape_(std::move(shape)), dtype_(dtype) {
+  check_ndim(shape_.size());
   size_ = checked_size(shape_, itemsize());
   strides_ = order == Order::C ? c_strides(shape_, itemsize()) : f_strides(shape_, itemsize());
   buffer_ = cuda::allocate(static_cast<std::size_t>(size_ * itemsize()));
@@ -14,6 +15,7 @@ Array::Array(Shape shape, DType dtype, Order order) : shape_(std::move(shape)), 
 
 Array::Array(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape shape, Strides strides, DType dtype)
     : buffer_(std::move(buffer)), offset_(offset), shape_(std::move(shape)), strides_(std::move(strides)), dtype_(dtype) {
+  check_ndim(shape_.size());
   size_ = size_of(shape_);
   update_flags();
 }

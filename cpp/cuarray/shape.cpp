@@ -9,6 +9,12 @@
 
 namespace cuarray {
 
+void check_ndim(std::size_t ndim) {
+  if (ndim > kMaxDims)
+    throw ValueError("maximum supported dimension for an ndarray is currently " + std::to_string(kMaxDims) +
+                     ", found " + std::to_string(ndim));
+}
+
 std::int64_t checked_size(const Shape& shape, int itemsize) {
   // As NumPy: the nonzero extents times the itemsize must fit in int64 even when another extent is 0.
   std::int64_t nonzero = 1;

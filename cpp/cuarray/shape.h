@@ -12,6 +12,11 @@ namespace cuarray {
 using Shape = std::vector<std::int64_t>;
 using Strides = std::vector<std::int64_t>;
 
+// NumPy's limit on dimensions, which every Array keeps to (ops size their fixed arrays by it).
+constexpr int kMaxDims = 64;
+// Throws NumPy's ValueError for more than kMaxDims dimensions.
+void check_ndim(std::size_t ndim);
+
 // Number of elements; throws ValueError for a negative dimension or a size that overflows int64.
 std::int64_t checked_size(const Shape& shape, int itemsize);
 std::int64_t size_of(const Shape& shape);

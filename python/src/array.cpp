@@ -64,30 +64,31 @@ NdArray from_numpy(py::handle obj, py::handle dtype) {
 py::array to_numpy(const NdArray& self, py::handle out) {
   const Array& a = self.array;
   cuda::DeviceGuard guard(a.device());  // an array of another device is read there, as CuPy's get() does
-  Array src = a.c_contiguous() || a.f_contiguous() ? a : ops::ascontiguous(a);
-  bool f_layout = !src.c_contiguous();
-  Shape shape = src.shape();
+  std::optional<Array> copied;
+  const Array* src = a.c_contiguous() || a.f_contiguous() ? &a : &copied.emplace(ops::ascontiguous(a));
+  bool f_layout = !src->c_contiguous();
+  const Shape& shape = src->shape();
   py::array host;
   if (out.is_none()) {
-    Strides strides = f_layout ? f_strides(shape, src.itemsize()) : c_strides(shape, src.itemsize());
-    host = py::array(to_numpy_dtype(src.dtype()), shape, strides);
+    Strides strides = f_layout ? f_strides(shape, src->itemsize()) : c_strides(shape, src->itemsize());
+    host = py::array(to_numpy_dtype(src->dtype()), shape, strides);
   } else {
     host = py::reinterpret_borrow<py::array>(out);
     if (!py::isinstance<py::array>(out)) throw TypeError("out must be a numpy.ndarray");
     Shape out_shape(host.shape(), host.shape() + host.ndim());
-    if (out_shape != shape || !to_numpy_dtype(src.dtype()).equal(host.dtype()))
-      throw ValueError("out must have shape " + shape_str(shape) + " and dtype " + name(src.dtype()));
+    if (out_shape != shape || !to_numpy_dtype(src->dtype()).equal(host.dtype()))
+      throw ValueError("out must have shape " + shape_str(shape) + " and dtype " + name(src->dtype()));
     if (!(host.flags() & py::array::c_style)) {
       py::array tmp = to_numpy(self, py::none());
       numpy().attr("copyto")(host, tmp);
       return host;
     }
-    if (f_layout) src = ops::ascontiguous(src);
+    if (f_layout) src = &copied.emplace(ops::ascontiguous(*src));
   }
   void* dst = host.mutable_data();
   {
     py::gil_scoped_release nogil;
-    ops::copy_to_host(dst, src);
+    ops::copy_to_host(dst, *src);
   }
   return host;
 }

@@ -107,21 +107,31 @@ struct RawFunction {
 py::object fused_launch(const ops::ElementwiseDef& def, const std::vector<DType>& in_t, const std::vector<DType>& out_t,
                         bool tuple_result, const py::tuple& args) {
   const size_t nin = args.size(), nout = out_t.size();
-  std::vector<ops::Input> in(nin);
-  Shape shape;
-  bool first = true;
+  if (nin + nout > ops::kMaxOperands)
+    throw ValueError("a fused function takes at most " + std::to_string(ops::kMaxOperands) +
+                     " arguments and results together");
+  ops::Input in[ops::kMaxOperands];
+  const Shape* shape = nullptr;
+  Shape broadcast;
   for (size_t i = 0; i < nin; ++i) {
     if (py::isinstance(args[i], ndarray_type())) {
       in[i].array = &args[i].cast<const NdArray&>().array;
-      shape = first ? in[i].array->shape() : broadcast_shapes(shape, in[i].array->shape());
-      first = false;
+      const Shape& s = in[i].array->shape();
+      if (!shape) shape = &s;
+      else if (*shape != s) {
+        broadcast = broadcast_shapes(*shape, s);
+        shape = &broadcast;
+      }
     } else {
       scalar_into(args[i], in_t[i], in[i].value);
     }
   }
+  static const Shape scalar_shape;
+  if (!shape) shape = &scalar_shape;
   std::vector<Array> out;
-  for (size_t o = 0; o < nout; ++o) out.emplace_back(shape, out_t[o]);
-  ops::elementwise(def, in_t.data(), out_t.data(), in.data(), out.data(), shape);
+  out.reserve(nout);
+  for (size_t o = 0; o < nout; ++o) out.emplace_back(*shape, out_t[o]);
+  ops::elementwise(def, in_t.data(), out_t.data(), in, out.data(), *shape);
   if (nout == 1 && !tuple_result) return py::cast(NdArray{std::move(out[0]), py::none()});
   py::tuple result(nout);
   for (size_t o = 0; o < nout; ++o) result[o] = py::cast(NdArray{std::move(out[o]), py::none()});

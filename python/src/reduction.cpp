@@ -72,8 +72,14 @@ std::optional<std::vector<std::int64_t>> to_axis(py::handle axis) {
 // `def` over `axis` of `inputs`; the result is a new array of dtype `result`, or `out_obj`.
 py::object run(const ops::ReductionDef& def, const DType* in_types, DType out_loop, DType result, const Array* inputs,
                int nin, py::handle axis, py::handle out_obj, bool keepdims, double ddof) {
-  Shape shape = inputs[0].shape();
-  for (int k = 1; k < nin; ++k) shape = broadcast_shapes(shape, inputs[k].shape());
+  const Shape* shape_ptr = &inputs[0].shape();
+  Shape broadcast;
+  for (int k = 1; k < nin; ++k)
+    if (inputs[k].shape() != *shape_ptr) {
+      broadcast = broadcast_shapes(*shape_ptr, inputs[k].shape());
+      shape_ptr = &broadcast;
+    }
+  const Shape& shape = *shape_ptr;
   std::vector<bool> reduced = ops::reduced_axes(static_cast<int>(shape.size()), to_axis(axis));
   Shape result_shape = ops::reduced_shape(shape, reduced, false);
   Shape kept_shape = keepdims ? ops::reduced_shape(shape, reduced, true) : result_shape;

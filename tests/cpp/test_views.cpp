@@ -525,4 +525,20 @@ TEST(FromMemory, NewMemoryWithNegativeStridesIsValueErrorBeforeAllocating) {
                cuarray::ValueError);
 }
 
+TEST(MaxDims, SixtyFourDimensionsAndNoMore) {
+  // NumPy's limit and messages: np.ones((1,) * 65), and np.ones((1,) * 64)[..., None].
+  Shape ones(64, 1);
+  Array a = make_view(ones, Strides(64, 8));
+  EXPECT_EQ(a.ndim(), 64);
+  EXPECT_EQ(message_of<cuarray::ValueError>([] { make_view(Shape(65, 1), Strides(65, 8)); }),
+            "maximum supported dimension for an ndarray is currently 64, found 65");
+  EXPECT_EQ(message_of<cuarray::ValueError>([] { Array(Shape(65, 1), DType::Float64); }),
+            "maximum supported dimension for an ndarray is currently 64, found 65");
+  std::vector<IndexItem> items{IndexItem{IndexItem::Ellipsis}, IndexItem{IndexItem::NewAxis}};
+  EXPECT_EQ(message_of<cuarray::IndexError>([&] { cuarray::ops::basic_index(a, items); }),
+            "number of dimensions must be within [0, 64], indexing result would have 65");
+  EXPECT_THROW(cuarray::ops::expand_dims(a, {0}), cuarray::ValueError);
+  EXPECT_THROW(cuarray::ops::broadcast_to(a, Shape(65, 1)), cuarray::ValueError);
+}
+
 }  // namespace

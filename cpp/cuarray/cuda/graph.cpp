@@ -37,11 +37,11 @@ void stop(const std::shared_ptr<Stream>& stream) {
   MemoryPool::of(stream->device()).capture_ended(*stream);
 }
 
-[[noreturn]] void refuse(const std::vector<std::shared_ptr<Stream>>& streams, const std::string& operation) {
+[[noreturn]] void refuse(const std::vector<std::shared_ptr<Stream>>& streams, std::string_view operation) {
   bool ended = true;
   for (const auto& s : streams) ended = discard_capture(s) && ended;
-  throw CudaError(operation, cudaErrorStreamCaptureUnsupported,
-                  operation + " cannot run while " + stream_name(*streams.front()) +
+  throw CudaError(std::string(operation), cudaErrorStreamCaptureUnsupported,
+                  std::string(operation) + " cannot run while " + stream_name(*streams.front()) +
                       " is capturing a CUDA graph: it waits for the device or uses host memory, which a graph cannot "
                       "record. " +
                       (ended ? "The capture was ended and the work captured so far discarded."
@@ -191,12 +191,12 @@ bool discard_capture(const std::shared_ptr<Stream>& stream) {
   return true;
 }
 
-void check_not_capturing(const Stream& stream, const std::string& operation) {
+void check_not_capturing(const Stream& stream, std::string_view operation) {
   if (!stream.capturing()) return;
   if (std::shared_ptr<Capture> capture = stream.capture()) refuse({capture->stream_}, operation);
 }
 
-void check_device_not_capturing(int device, const std::string& operation) {
+void check_device_not_capturing(int device, std::string_view operation) {
   std::vector<std::shared_ptr<Stream>> streams;
   {
     std::lock_guard<std::mutex> lock(registry_mutex);

@@ -36,6 +36,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cuarray/cuda/stream.h"
@@ -61,7 +62,7 @@ class Capture {
   friend class Graph;
   friend std::shared_ptr<Graph> end_capture(const std::shared_ptr<Stream>& stream);
   friend bool discard_capture(const std::shared_ptr<Stream>& stream);
-  friend void check_not_capturing(const Stream& stream, const std::string& operation);
+  friend void check_not_capturing(const Stream& stream, std::string_view operation);
 
   enum class State { Capturing, Launchable, Finished };
   struct Block {
@@ -114,9 +115,9 @@ bool discard_capture(const std::shared_ptr<Stream>& stream);
 // Throws CudaError (cudaErrorStreamCaptureUnsupported) naming `operation` if `stream` is capturing: the
 // operation waits for the device or uses host memory, which a graph cannot record. The capture is discarded
 // first, so the stream is usable again.
-void check_not_capturing(const Stream& stream, const std::string& operation);
+void check_not_capturing(const Stream& stream, std::string_view operation);
 // The same for an operation that waits for every stream of `device`.
-void check_device_not_capturing(int device, const std::string& operation);
+void check_device_not_capturing(int device, std::string_view operation);
 // Whether some stream of `device` is capturing.
 bool device_capturing(int device);
 

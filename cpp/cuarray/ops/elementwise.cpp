@@ -19,7 +19,6 @@ namespace {
 
 using std::to_string;
 
-constexpr int kMaxOperands = 12;
 
 // Elements per thread for contiguous kernels: two 16-byte accesses of the widest operand.
 int items_per_thread(const DType* in_storage, const bool* scalar, int nin, const DType* out_storage, int nout) {
@@ -286,7 +285,7 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
 void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* out_types, const Input* inputs,
                  const Array* outputs, const Shape& shape) {
   int nin = def.nin, nout = def.nout;
-  if (nin + nout > kMaxOperands) throw ValueError("an elementwise kernel takes at most 12 operands");
+  if (nin + nout > kMaxOperands) throw ValueError("an elementwise kernel takes at most " + std::to_string(kMaxOperands) + " operands");
   for (int o = 0; o < nout; ++o) check_same_device(outputs[o], def.name.c_str());
   for (int i = 0; i < nin; ++i)
     if (inputs[i].array) check_same_device(*inputs[i].array, def.name.c_str());

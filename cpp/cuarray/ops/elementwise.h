@@ -25,6 +25,9 @@ struct ElementwiseDef {
   std::vector<std::string> options;  // extra NVRTC options
 };
 
+// Inputs and outputs of one kernel together, at most.
+constexpr int kMaxOperands = 12;
+
 // An input: a device array (any strides, broadcastable to the output shape), a scalar passed by value, or a
 // raw array: a C-contiguous array passed whole (ca::Raw<T>) for the body to index itself.
 struct Input {

@@ -77,6 +77,9 @@ Array basic_index(const Array& a, const std::vector<IndexItem>& items) {
     shape.push_back(a.shape()[dim]);
     strides.push_back(a.strides()[dim]);
   }
+  if (shape.size() > kMaxDims)
+    throw IndexError("number of dimensions must be within [0, " + std::to_string(kMaxDims) +
+                     "], indexing result would have " + std::to_string(shape.size()));
   return a.view(std::move(shape), std::move(strides), offset);
 }
 

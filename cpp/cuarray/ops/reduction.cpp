@@ -41,13 +41,26 @@ struct Dim {
   std::int64_t in_strides[kMaxInputs];
 };
 
+// The output or the reduced dims of the iteration space, held in place: a reduction's launch allocates
+// nothing on the host beyond its output.
+struct Dims {
+  Dim d[kMaxDims + 1];  // no Array has more dims; + 1: coalescing no dims leaves one of extent 1
+  int n = 0;
+  Dim* begin() { return d; }
+  Dim* end() { return d + n; }
+  const Dim* begin() const { return d; }
+  const Dim* end() const { return d + n; }
+  const Dim& back() const { return d[n - 1]; }
+};
+
 // Merges neighbouring dims (outermost first) that are contiguous in every operand; drops extent-1 dims.
-std::vector<Dim> coalesce_dims(const std::vector<Dim>& dims, int nin) {
-  std::vector<Dim> out;
-  for (const Dim& d : dims) {
+void coalesce_dims(Dims& dims, int nin) {
+  int n = 0;
+  for (int i = 0; i < dims.n; ++i) {
+    const Dim& d = dims.d[i];
     if (d.extent == 1) continue;
-    if (!out.empty()) {
-      Dim& prev = out.back();
+    if (n > 0) {
+      Dim& prev = dims.d[n - 1];
       bool mergeable = prev.out_stride == d.out_stride * d.extent;
       for (int k = 0; k < nin && mergeable; ++k) mergeable = prev.in_strides[k] == d.in_strides[k] * d.extent;
       if (mergeable) {
@@ -57,14 +70,15 @@ std::vector<Dim> coalesce_dims(const std::vector<Dim>& dims, int nin) {
         continue;
       }
     }
-    out.push_back(d);
+    dims.d[n++] = d;
   }
-  if (out.empty()) out.push_back(Dim{1, 0, {}});
-  return out;
+  if (n == 0) dims.d[n++] = Dim{1, 0, {}};
+  dims.n = n;
 }
 
 // Outermost first by input 0's |stride|, so the last dim walks input 0's memory most closely.
-void sort_by_memory_order(std::vector<Dim>& dims) {
+void sort_by_memory_order(Dims& dims) {
+  if (dims.n < 2) return;  // std::stable_sort allocates a buffer even for one element
   std::stable_sort(dims.begin(), dims.end(),
                    [](const Dim& a, const Dim& b) { return std::llabs(a.in_strides[0]) > std::llabs(b.in_strides[0]); });
 }
@@ -211,14 +225,23 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   const int K = def.nin;
   if (K < 1 || K > kMaxInputs) throw ValueError("a reduction takes 1 to 8 inputs");
   check_same_device(out, def.name.c_str());
-  Shape shape = inputs[0].shape();
+  const Shape* shape_ptr = &inputs[0].shape();
+  Shape broadcast_shape;
   for (int k = 0; k < K; ++k) {
     check_same_device(inputs[k], def.name.c_str());
-    if (inputs[k].shape() != shape) shape = broadcast_shapes(shape, inputs[k].shape());
+    if (inputs[k].shape() != *shape_ptr) {
+      broadcast_shape = broadcast_shapes(*shape_ptr, inputs[k].shape());
+      shape_ptr = &broadcast_shape;
+    }
   }
+  const Shape& shape = *shape_ptr;
   if (reduced.size() != shape.size()) throw ValueError("reduce: one flag per axis of the inputs is needed");
-  if (out.shape() != reduced_shape(shape, reduced, false))
-    throw ValueError("reduce: output shape " + shape_str(out.shape()) + " does not match the reduction's " +
+  const Shape& out_shape = out.shape();
+  bool out_matches = out_shape.size() == shape.size() - std::count(reduced.begin(), reduced.end(), true);
+  for (size_t d = 0, j = 0; d < shape.size() && out_matches; ++d)
+    if (!reduced[d]) out_matches = out_shape[j++] == shape[d];
+  if (!out_matches)
+    throw ValueError("reduce: output shape " + shape_str(out_shape) + " does not match the reduction's " +
                      shape_str(reduced_shape(shape, reduced, false)));
   std::int64_t n_red = 1;
   for (size_t d = 0; d < shape.size(); ++d)
@@ -236,7 +259,7 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
       return;
     }
 
-  std::vector<Dim> out_dims, red_dims;
+  Dims out_dims, red_dims;
   Strides broadcast[kMaxInputs];
   const Strides* in_strides[kMaxInputs];
   for (int k = 0; k < K; ++k) {
@@ -249,13 +272,14 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   for (size_t d = 0, j = 0; d < shape.size(); ++d) {
     Dim dim{shape[d], reduced[d] ? 0 : out.strides()[j++], {}};
     for (int k = 0; k < K; ++k) dim.in_strides[k] = (*in_strides[k])[d];
-    (reduced[d] ? red_dims : out_dims).push_back(dim);
+    Dims& side = reduced[d] ? red_dims : out_dims;
+    side.d[side.n++] = dim;
   }
   sort_by_memory_order(out_dims);
   if (!def.uses_index) sort_by_memory_order(red_dims);
-  out_dims = coalesce_dims(out_dims, K);
-  red_dims = coalesce_dims(red_dims, K);
-  const int no = static_cast<int>(out_dims.size()), nr = static_cast<int>(red_dims.size());
+  coalesce_dims(out_dims, K);
+  coalesce_dims(red_dims, K);
+  const int no = out_dims.n, nr = red_dims.n;
   const std::int64_t n_out = out.size();
 
   // Layout (Note [Reduction layouts]): rows when the reduced elements are closer in memory than the outputs.
@@ -273,7 +297,7 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   if (layout == ReduceLayout::Rows && nr == 1 && 16 / widest >= 2 && n_red >= 2 * (16 / widest)) {
     bool ok = true;
     for (int k = 0; k < K && ok; ++k) {
-      ok = red_dims[0].in_strides[k] == itemsize(in_storage[k]) && reinterpret_cast<std::uintptr_t>(inputs[k].data()) % 16 == 0;
+      ok = red_dims.d[0].in_strides[k] == itemsize(in_storage[k]) && reinterpret_cast<std::uintptr_t>(inputs[k].data()) % 16 == 0;
       for (const Dim& d : out_dims) ok = ok && (d.extent == 1 || d.in_strides[k] % 16 == 0);
     }
     if (ok) vec = 16 / widest;
@@ -285,7 +309,7 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   if (layout == ReduceLayout::Columns && no == 1 && column_vec >= 2 && n_out % column_vec == 0) {
     bool ok = true;
     for (int k = 0; k < K && ok; ++k) {
-      ok = out_dims[0].in_strides[k] == itemsize(in_storage[k]) && reinterpret_cast<std::uintptr_t>(inputs[k].data()) % 16 == 0;
+      ok = out_dims.d[0].in_strides[k] == itemsize(in_storage[k]) && reinterpret_cast<std::uintptr_t>(inputs[k].data()) % 16 == 0;
       for (const Dim& d : red_dims) ok = ok && d.in_strides[k] % 16 == 0;
     }
     if (ok) vec = column_vec;
@@ -339,17 +363,17 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   };
 
   // Kernel arguments: ReduceShape<no, nr, K> packed as 64-bit words, in the struct's order.
-  std::vector<std::int64_t> packed;
-  packed.reserve(2 + 2 * no + nr + K * (no + nr));
-  packed.push_back(n_out);
-  packed.push_back(n_red);
-  for (const Dim& d : out_dims) packed.push_back(d.extent);
-  for (const Dim& d : red_dims) packed.push_back(d.extent);
-  for (const Dim& d : out_dims) packed.push_back(d.out_stride);
+  std::int64_t packed[2 + (2 + kMaxInputs) * (kMaxDims + 1)];
+  int w = 0;
+  packed[w++] = n_out;
+  packed[w++] = n_red;
+  for (const Dim& d : out_dims) packed[w++] = d.extent;
+  for (const Dim& d : red_dims) packed[w++] = d.extent;
+  for (const Dim& d : out_dims) packed[w++] = d.out_stride;
   for (int k = 0; k < K; ++k)
-    for (const Dim& d : out_dims) packed.push_back(d.in_strides[k]);
+    for (const Dim& d : out_dims) packed[w++] = d.in_strides[k];
   for (int k = 0; k < K; ++k)
-    for (const Dim& d : red_dims) packed.push_back(d.in_strides[k]);
+    for (const Dim& d : red_dims) packed[w++] = d.in_strides[k];
   const char* ptrs[kMaxInputs];
   for (int k = 0; k < K; ++k) ptrs[k] = inputs[k].data();
   char* out_ptr = out.data();
@@ -357,7 +381,7 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   if (partial) workspace.emplace(Shape{splits * n_out * kMaxAccBytes}, DType::UInt8);
   void* partial_ptr = partial ? static_cast<void*>(workspace->data()) : nullptr;
   int splits32 = static_cast<int>(splits);
-  void* args[] = {&out_ptr, ptrs, &partial_ptr, &splits32, packed.data(), &ddof};
+  void* args[] = {&out_ptr, ptrs, &partial_ptr, &splits32, packed, &ddof};
   cudaStream_t stream = cuda::current_stream()->handle();
   jit::launch(kernel_for(layout, vec, partial), grid, block, args, 0, stream);
   if (partial) {

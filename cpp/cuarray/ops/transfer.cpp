@@ -261,19 +261,19 @@ void copy_to_host(void* dst, const Array& src) {
   auto held = lock(st);
   Ring& ring = st.ring_for(n);
   const std::size_t chunk = ring.slot_bytes, chunks = (n + chunk - 1) / chunk;
-  std::vector<int> slot_of(chunks);
+  int slot_of[kSlots];  // chunk c's slot, at c % kSlots: fewer than kSlots chunks are in flight
   auto issue = [&](std::size_t c) {
     std::size_t off = c * chunk, len = std::min(chunk, n - off);
     int k = ring.acquire();
     CUARRAY_CHECK_CUDA(cudaMemcpyAsync(ring.ptr(k), s + off, len, cudaMemcpyDeviceToHost, stream));
     ring.record(k, stream);
-    slot_of[c] = k;
+    slot_of[c % kSlots] = k;
   };
   for (std::size_t c = 0; c < std::min<std::size_t>(chunks, kSlots - 1); ++c) issue(c);
   if (chunks > 1) MemcpyPool::instance().prefault(dst, n);
   for (std::size_t c = 0; c < chunks; ++c) {
     if (c + kSlots - 1 < chunks) issue(c + kSlots - 1);
-    int k = slot_of[c];
+    int k = slot_of[c % kSlots];
     cuda::wait(ring.done[k]);  // interruptible: the copies land in staging slots, which outlive an abandoned wait
     ring.pending[k] = false;
     std::size_t off = c * chunk;
