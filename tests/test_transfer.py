@@ -15,6 +15,7 @@ from conftest import (
     make_data,
     make_pair,
     np_layout,
+    spin_then_write,
 )
 
 pytestmark = pytest.mark.gpu
@@ -237,6 +238,41 @@ def test_get_on_a_stream():
     cp.asnumpy(x, stream=s, out=out)
     s.synchronize()
     np.testing.assert_array_equal(out, a)
+
+
+def test_get_on_a_stream_waits_for_that_stream():
+    # The writer runs on a non-blocking stream, which the null stream does not wait for: only a copy queued
+    # on `s` itself sees its result.
+    s = cp.cuda.Stream(non_blocking=True)
+    for read in (lambda x: x.get(stream=s), lambda x: cp.asnumpy(x, s), lambda x: x.get(stream=s, blocking=False)):
+        x = cp.zeros(1000, dtype=np.float32)
+        cp.cuda.Device().synchronize()
+        spin_then_write(0.05, dst=x, stream=s)
+        np.testing.assert_array_equal(read(x), np.arange(1, 1001, dtype=np.float32))
+    assert cp.cuda.get_current_stream().ptr == 0  # the current stream is restored
+
+
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+@pytest.mark.parametrize("order", ["C", "F", "A", "K", "c", "f"])
+def test_get_lays_the_result_out_in_order(layout, order):
+    # CuPy's get(order=): 'C' or 'F'; 'A' (and 'K'): F for an F- but not C-contiguous array, else C.
+    x, a = make_pair(layout, np.float32)
+    o = order.upper()
+    want_f = o == "F" or (o in "AK" and a.flags.f_contiguous and not a.flags.c_contiguous)
+    for got in (x.get(order=order), cp.asnumpy(x, order=order)):
+        np.testing.assert_array_equal(got, a, strict=True)
+        assert got.flags.f_contiguous if want_f else got.flags.c_contiguous, (got.strides, a.strides)
+    if layout == "f2d":  # out= keeps its own layout, whatever `order` says
+        out = np.empty(a.shape, a.dtype, order="C")
+        assert x.get(out=out, order=order) is out
+        np.testing.assert_array_equal(out, a, strict=True)
+
+
+def test_get_with_a_bad_order_is_value_error():
+    x = cp.arange(3)
+    for bad in ("X", "CF", 1):
+        with pytest.raises(ValueError, match="order must be one of 'C', 'F', 'A', or 'K'"):
+            x.get(order=bad)
 
 
 # ---- ndarray.set --------------------------------------------------------------------------------

@@ -61,29 +61,35 @@ NdArray from_numpy(py::handle obj, py::handle dtype) {
   return owner(std::move(out));
 }
 
-py::array to_numpy(const NdArray& self, py::handle out) {
+// The values of `self` in a new NumPy array laid out in `order` ('C', 'F'; 'A' and 'K': F when the array is F-
+// but not C-contiguous, as CuPy's get()), or in `out` (any layout; `order` is then ignored, as in CuPy).
+py::array to_numpy(const NdArray& self, py::handle out, char order) {
   const Array& a = self.array;
   cuda::DeviceGuard guard(a.device());  // an array of another device is read there, as CuPy's get() does
-  std::optional<Array> copied;
-  const Array* src = a.c_contiguous() || a.f_contiguous() ? &a : &copied.emplace(ops::ascontiguous(a));
-  bool f_layout = !src->c_contiguous();
-  const Shape& shape = src->shape();
   py::array host;
-  if (out.is_none()) {
-    Strides strides = f_layout ? f_strides(shape, src->itemsize()) : c_strides(shape, src->itemsize());
-    host = py::array(to_numpy_dtype(src->dtype()), shape, strides);
-  } else {
-    host = py::reinterpret_borrow<py::array>(out);
+  if (!out.is_none()) {
     if (!py::isinstance<py::array>(out)) throw TypeError("out must be a numpy.ndarray");
+    host = py::reinterpret_borrow<py::array>(out);
     Shape out_shape(host.shape(), host.shape() + host.ndim());
-    if (out_shape != shape || !to_numpy_dtype(src->dtype()).equal(host.dtype()))
-      throw ValueError("out must have shape " + shape_str(shape) + " and dtype " + name(src->dtype()));
-    if (!(host.flags() & py::array::c_style)) {
-      py::array tmp = to_numpy(self, py::none());
-      numpy().attr("copyto")(host, tmp);
+    if (out_shape != a.shape() || !to_numpy_dtype(a.dtype()).equal(host.dtype()))
+      throw ValueError("out must have shape " + shape_str(a.shape()) + " and dtype " + name(a.dtype()));
+    if (host.flags() & py::array::c_style) order = 'C';
+    else if (host.flags() & py::array::f_style) order = 'F';
+    else {
+      numpy().attr("copyto")(host, to_numpy(self, py::none(), 'C'));
       return host;
     }
-    if (f_layout) src = &copied.emplace(ops::ascontiguous(*src));
+  }
+  const bool f_layout = order == 'F' || ((order == 'A' || order == 'K') && a.f_contiguous() && !a.c_contiguous());
+  std::optional<Array> copied;
+  const Array* src = &a;
+  if (f_layout ? !a.f_contiguous() : !a.c_contiguous()) {
+    src = &copied.emplace(a.shape(), a.dtype(), f_layout ? Order::F : Order::C);
+    ops::copy_into(*copied, a);
+  }
+  if (out.is_none()) {
+    Strides strides = f_layout ? f_strides(a.shape(), a.itemsize()) : c_strides(a.shape(), a.itemsize());
+    host = py::array(to_numpy_dtype(a.dtype()), a.shape(), strides);
   }
   void* dst = host.mutable_data();
   {
@@ -314,8 +320,21 @@ void init_array(py::module_& m) {
            },
            "order"_a = "C")
       .def("fill", [](const NdArray& s, py::handle value) { assign(s.array, value); }, "value"_a)
-      .def("get", [](const NdArray& s, py::handle stream, py::handle order, py::handle out) { return to_numpy(s, out); },
-           "stream"_a = py::none(), "order"_a = "C", "out"_a = py::none())
+      // blocking=False is accepted: the copy is complete on return, which a caller of either kind may rely on.
+      .def("get", [](const NdArray& s, py::handle stream, py::handle order, py::handle out, bool /*blocking*/) {
+             char o = to_order(order, 'C');
+             if (stream.is_none()) return to_numpy(s, out, o);
+             stream.attr("__enter__")();  // the copy is queued on `stream`, as in CuPy
+             try {
+               py::array host = to_numpy(s, out, o);
+               stream.attr("__exit__")(py::none(), py::none(), py::none());
+               return host;
+             } catch (...) {
+               stream.attr("__exit__")(py::none(), py::none(), py::none());
+               throw;
+             }
+           },
+           "stream"_a = py::none(), "order"_a = "C", "out"_a = py::none(), "blocking"_a = true)
       .def("set",
            [](const NdArray& s, py::handle arr, py::handle stream) {
              if (!py::isinstance<py::array>(arr)) throw TypeError("set() takes a numpy.ndarray");
@@ -334,7 +353,7 @@ void init_array(py::module_& m) {
   m.def("_from_numpy", &from_numpy, "obj"_a, "dtype"_a = py::none());
   m.def("_copy_from_device", [](const NdArray& a) { return NdArray{ops::copy_from_device(a.array), py::none()}; },
         "a"_a);
-  m.def("_to_numpy", &to_numpy, "a"_a, "out"_a = py::none());
+
   m.def("_copyto", [](const NdArray& dst, const NdArray& src) { ops::copy_into(dst.array, src.array); });
   m.def("_assign", [](const NdArray& dst, py::handle value) { assign(dst.array, value); });
   m.def("empty", [](py::handle shape, py::handle dtype, py::handle order) {

@@ -117,12 +117,13 @@ std::string scalar_bytes(py::handle value, DType dtype) {
 
 char to_order(py::handle obj, char dflt) {
   if (obj.is_none()) return dflt;
-  std::string s = py::str(obj);
-  if (s.size() == 1) {
-    char c = static_cast<char>(std::toupper(s[0]));
-    if (c == 'C' || c == 'F' || c == 'A' || c == 'K') return c;
+  PyObject* p = obj.ptr();
+  if (PyUnicode_Check(p) && PyUnicode_GET_LENGTH(p) == 1) {
+    Py_UCS4 c = PyUnicode_READ_CHAR(p, 0);
+    if (c < 128) c = static_cast<Py_UCS4>(std::toupper(static_cast<int>(c)));
+    if (c == 'C' || c == 'F' || c == 'A' || c == 'K') return static_cast<char>(c);
   }
-  throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got '" + s + "')");
+  throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got " + py::repr(obj).cast<std::string>() + ")");
 }
 
 }  // namespace cuarray::bind
