@@ -82,6 +82,42 @@ def test_reshape_dtypes(dtype):
     assert_same(x[:, ::-1].reshape((3, 8), order="F"), a[:, ::-1].reshape((3, 8), order="F"))
 
 
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_reshape_order_a_and_copy(layout):
+    xb, ab, x, a = make_pair_with_base(layout, np.float32)
+    shape = (a.size,)
+    assert_same(x.reshape(shape, order="A"), a.reshape(shape, order="A"))
+    for copy in (None, True, False):
+        for call in (lambda: x.reshape(shape, copy=copy), lambda: cp.reshape(x, shape, copy=copy)):
+            try:
+                e = a.reshape(shape, copy=copy)
+            except ValueError as err:
+                assert str(err) == "Unable to avoid creating a copy while reshaping."
+                with pytest.raises(ValueError, match="Unable to avoid creating a copy while reshaping"):
+                    call()
+                continue
+            r = call()
+            assert_same(r, e)
+            assert_write_through(xb, ab, r, e)  # a copy exactly when NumPy's is
+
+
+def test_reshape_bad_arguments_are_numpys_errors():
+    x = cp.arange(6)
+    with pytest.raises(TypeError, match=r"reshape\(\) takes exactly 1 argument \(0 given\)"):
+        x.reshape()
+    with pytest.raises(TypeError, match="'shape' is an invalid keyword argument"):
+        x.reshape(shape=(2, 3))
+    with pytest.raises(TypeError, match="'tuple' object cannot be interpreted as an integer"):
+        x.reshape((2, 3), 1)
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        x.reshape(2.0, 3)
+    with pytest.raises(ValueError, match="order 'K' is not permitted for reshaping"):
+        x.reshape(2, 3, order="K")
+    with pytest.raises(ValueError, match="cannot reshape array of size 6 into shape"):
+        x.reshape(4, 2)
+    assert x.reshape(np.int64(2), np.int32(3)).shape == (2, 3)
+
+
 # ---- ravel / flatten ----------------------------------------------------------------------------
 
 

@@ -21,11 +21,7 @@ def _check(a, name):
 def reshape(a, /, shape, order="C", *, copy=None):
     """`a` with a new shape: a view where the strides allow, else a copy; copy=True always copies, copy=False
     raises where a copy would be needed."""
-    r = _check(a, "reshape").reshape(shape, order=order)
-    copied = r.base is None and a.size > 0
-    if copy is False and copied:
-        raise ValueError("Unable to avoid creating a copy while reshaping.")
-    return r.copy() if copy and not copied else r
+    return _check(a, "reshape").reshape(shape, order=order, copy=copy)
 
 
 def ravel(a, order="C"):

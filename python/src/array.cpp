@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <climits>
+#include <cstring>
 #include <optional>
 
 #include "convert.h"
@@ -15,6 +16,7 @@
 #include "cuarray/ops/shape_ops.h"
 #include "cuarray/ops/transfer.h"
 #include "ndarray.h"
+#include "operators.h"
 
 using namespace py::literals;
 
@@ -161,6 +163,42 @@ void assign(const Array& dst, py::handle value) {
   }
 }
 
+// ndarray.reshape(*shape, order='C', copy=None), as NumPy's. A METH_FASTCALL method (Note [Operator slots]):
+// views are taken in loops, and pybind11's dispatcher cost more than the view itself.
+PyObject* reshape_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&]() -> py::object {
+    PyObject* order_obj = Py_None;
+    std::optional<bool> copy;
+    for (Py_ssize_t k = 0, nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0; k < nkw; ++k) {
+      const char* key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+      if (!key) throw py::error_already_set();
+      PyObject* value = args[nargs + k];
+      if (!std::strcmp(key, "order")) order_obj = value;
+      else if (!std::strcmp(key, "copy")) copy = value == Py_None ? std::nullopt : std::optional<bool>(truth(value));
+      else throw TypeError(std::string("'") + key + "' is an invalid keyword argument for this function");
+    }
+    if (nargs == 0) throw TypeError("reshape() takes exactly 1 argument (0 given)");
+    py::handle self_obj(self);
+    const NdArray& s = self_obj.cast<const NdArray&>();
+    char order = to_order(order_obj, 'C');
+    if (order == 'K') throw ValueError("order 'K' is not permitted for reshaping");
+    if (order == 'A') order = s.array.f_contiguous() && !s.array.c_contiguous() ? 'F' : 'C';
+    Shape shape;
+    if (nargs == 1) shape = to_shape(args[0]);
+    else
+      for (Py_ssize_t i = 0; i < nargs; ++i) shape.push_back(to_integer(args[i]));
+    Array r = ops::reshape(s.array, std::move(shape), order, copy);
+    if (r.buffer() != s.array.buffer()) return py::cast(owner(std::move(r)));
+    return py::cast(NdArray::view_of(s, self_obj, std::move(r)));
+  });
+}
+
+PyMethodDef g_reshape_def = {"reshape", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(reshape_method)),
+                             METH_FASTCALL | METH_KEYWORDS,
+                             "reshape($self, /, *shape, order='C', copy=None)\n--\n\n"
+                             "A view with a new shape where the strides allow, else a copy; copy=True always copies, "
+                             "copy=False raises ValueError where a copy would be needed."};
+
 }  // namespace
 
 py::handle ndarray_type() { return g_ndarray_type; }
@@ -173,6 +211,12 @@ NdArray to_ndarray(py::handle obj) {
 void init_array(py::module_& m) {
   py::class_<NdArray> cls(m, "ndarray");
   g_ndarray_type = cls;
+  {
+    py::object reshape = py::reinterpret_steal<py::object>(
+        PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(cls.ptr()), &g_reshape_def));
+    if (!reshape) throw py::error_already_set();
+    py::setattr(cls, "reshape", reshape);
+  }
   // CuPy's ndarray(shape, dtype=float, memptr=None, strides=None, order='C'); memptr is a MemoryPointer
   // (x.data, or x.data + offset), whose array the new one is a view of.
   cls.def(py::init([](py::handle shape, py::handle dtype, py::handle memptr, py::handle strides, py::handle order) {
@@ -231,18 +275,6 @@ void init_array(py::module_& m) {
              auto items = to_index(key);
              if (!items) advanced("_setitem")(self, key, value);
              else assign(ops::basic_index(s.array, *items), value);
-           })
-      .def("reshape",
-           [](py::object self, py::args args, py::kwargs kwargs) {
-             const NdArray& s = self.cast<const NdArray&>();
-             py::object order_obj = py::none();
-             if (kwargs.contains("order")) order_obj = kwargs["order"];
-             char order = to_order(order_obj, 'C');
-             if (order != 'C' && order != 'F') throw ValueError("order must be 'C' or 'F' for reshape");
-             py::object shape_obj = args.size() == 1 ? py::object(args[0]) : py::object(args);
-             Array r = ops::reshape(s.array, to_shape(shape_obj), order);
-             if (r.buffer() != s.array.buffer()) return owner(std::move(r));
-             return NdArray::view_of(s, self, std::move(r));
            })
       .def("transpose",
            [](py::object self, py::args axes) {

@@ -72,26 +72,26 @@ py::dtype to_numpy_dtype(DType t) {
   return py::reinterpret_borrow<py::dtype>(d);
 }
 
-namespace {
-
-std::int64_t to_index(py::handle item) {
-  if (PyFloat_Check(item.ptr()) || !py::hasattr(item, "__index__"))
-    throw TypeError("'" + py::str(item.get_type().attr("__name__")).cast<std::string>() +
-                    "' object cannot be interpreted as an integer");
-  py::object v = item.attr("__index__")();
+std::int64_t to_integer(py::handle item) {
+  PyObject* p = item.ptr();
+  py::object index;
+  if (!PyLong_CheckExact(p)) {
+    // TypeError "'float' object cannot be interpreted as an integer" for what has no __index__.
+    index = py::reinterpret_steal<py::object>(PyNumber_Index(p));
+    if (!index) throw py::error_already_set();
+    p = index.ptr();
+  }
   int overflow = 0;
-  long long n = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  long long n = PyLong_AsLongLongAndOverflow(p, &overflow);
   if (overflow) throw ValueError("Maximum allowed dimension exceeded");
   if (n == -1 && PyErr_Occurred()) throw py::error_already_set();
   return n;
 }
 
-}  // namespace
-
 Shape to_shape(py::handle obj) {
-  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) return Shape{to_index(obj)};
+  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) return Shape{to_integer(obj)};
   Shape s;
-  for (auto item : py::reinterpret_borrow<py::sequence>(obj)) s.push_back(to_index(item));
+  for (auto item : py::reinterpret_borrow<py::sequence>(obj)) s.push_back(to_integer(item));
   return s;
 }
 

@@ -19,6 +19,8 @@ namespace cuarray::bind {
 DType to_dtype(py::handle obj);
 // DType -> numpy.dtype (bfloat16 comes from ml_dtypes).
 py::dtype to_numpy_dtype(DType t);
+// An integer (anything with __index__) -> int64; TypeError for anything else, ValueError past int64.
+std::int64_t to_integer(py::handle item);
 // An int or a sequence of ints -> Shape; TypeError for anything else.
 Shape to_shape(py::handle obj);
 std::vector<std::int64_t> to_axes(py::handle obj);  // None -> empty, int -> one, sequence -> many

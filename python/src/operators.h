@@ -42,6 +42,13 @@ bool takes(PyObject* p);
 // how to move it to the device).
 [[noreturn]] void unsupported(py::handle obj, const char* op);
 
+// Python's truth of an argument; false when it was not given (nullptr).
+inline bool truth(PyObject* p) {
+  int t = p ? PyObject_IsTrue(p) : 0;
+  if (t < 0) throw py::error_already_set();
+  return t;
+}
+
 // Matches a METH_FASTCALL | METH_KEYWORDS call's arguments to the parameters `names`, in order: values[i]
 // is the argument for names[i], or nullptr when not given. Python's TypeErrors for too many positional
 // arguments, unknown keywords and arguments given twice.

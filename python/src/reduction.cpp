@@ -118,12 +118,6 @@ py::object reduce(int index, py::handle a_obj, py::handle axis, py::handle dtype
 
 py::handle or_none(PyObject* p) { return p ? py::handle(p) : py::handle(py::none()); }
 
-bool truth(PyObject* p) {
-  int t = p ? PyObject_IsTrue(p) : 0;
-  if (t < 0) throw py::error_already_set();
-  return t;
-}
-
 // _core._reduce(index, a, axis, dtype, out, keepdims, ddof, b): the functions of cuarray._reduction call
 // it with every argument, in this order (Note [Operator slots]).
 PyObject* reduce_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {

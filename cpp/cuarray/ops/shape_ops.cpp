@@ -81,10 +81,13 @@ std::optional<Strides> reshape_strides(const Array& a, const Shape& shape, char 
   return out;
 }
 
-Array reshape(const Array& a, Shape shape, char order) {
+Array reshape(const Array& a, Shape shape, char order, std::optional<bool> copy_wanted) {
   shape = infer_shape(shape, a.size());
-  if (shape == a.shape()) return a.view(a.shape(), a.strides());
-  if (auto strides = reshape_strides(a, shape, order)) return a.view(std::move(shape), std::move(*strides));
+  if (copy_wanted != true) {
+    if (shape == a.shape()) return a.view(a.shape(), a.strides());
+    if (auto strides = reshape_strides(a, shape, order)) return a.view(std::move(shape), std::move(*strides));
+    if (copy_wanted == false) throw ValueError("Unable to avoid creating a copy while reshaping.");
+  }
   Array copy = astype(a, a.dtype(), order == 'F' ? 'F' : 'C');
   return copy.view(shape, order == 'F' ? f_strides(shape, a.itemsize()) : c_strides(shape, a.itemsize()));
 }

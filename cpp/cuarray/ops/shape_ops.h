@@ -8,8 +8,9 @@
 
 namespace cuarray::ops {
 
-// `shape` may hold one -1. Order 'C' or 'F'. A view when the strides allow it, else a copy.
-Array reshape(const Array& a, Shape shape, char order = 'C');
+// `shape` may hold one -1. Order 'C' or 'F'. A view when the strides allow it, else a copy; copy=true always
+// copies, copy=false throws NumPy's ValueError where a copy would be needed.
+Array reshape(const Array& a, Shape shape, char order = 'C', std::optional<bool> copy = std::nullopt);
 // The strides that view `a` as `shape` in `order`, if any (NumPy's no-copy reshape rule).
 std::optional<Strides> reshape_strides(const Array& a, const Shape& shape, char order);
 // Resolves a -1 and checks the size; throws ValueError as NumPy does.
