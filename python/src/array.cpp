@@ -385,7 +385,6 @@ void init_array(py::module_& m) {
   m.def("_from_numpy", &from_numpy, "obj"_a, "dtype"_a = py::none());
   m.def("_copy_from_device", [](const NdArray& a) { return NdArray{ops::copy_from_device(a.array), py::none()}; },
         "a"_a);
-
   m.def("_copyto", [](const NdArray& dst, const NdArray& src) { ops::copy_into(dst.array, src.array); });
   m.def("_assign", [](const NdArray& dst, py::handle value) { assign(dst.array, value); });
   m.def("empty", [](py::handle shape, py::handle dtype, py::handle order) {
