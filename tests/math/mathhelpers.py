@@ -32,7 +32,7 @@ UFUNC_NAMES = [
     "copysign", "nextafter", "heaviside", "logical_and", "logical_or", "logical_xor", "logical_not",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert", "left_shift", "right_shift",
     "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "conj", "conjugate", "divmod",
-    "modf", "frexp", "ldexp", "gcd", "lcm"
+    "modf", "frexp", "ldexp", "gcd", "lcm", "bitwise_count"
 ]
 
 # Plain functions in NumPy (not ufuncs).
@@ -61,7 +61,8 @@ MATH_UFUNCS = [
 COMPARISON_LOGIC_BITWISE_UFUNCS = [
     "maximum", "minimum", "fmax", "fmin", "isnan", "isinf", "isfinite", "signbit", "logical_and",
     "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "invert",
-    "left_shift", "right_shift", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"
+    "left_shift", "right_shift", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+    "bitwise_count"
 ]
 assert sorted(ARITHMETIC_UFUNCS + MATH_UFUNCS + COMPARISON_LOGIC_BITWISE_UFUNCS) == sorted(CANONICAL_UFUNCS)
 

@@ -100,6 +100,13 @@ template <class T> __device__ __forceinline__ wide_unsigned_t<T> unsigned_gcd(T 
   return y;
 }
 
+// NumPy counts the 1-bits of |a|.
+template <class T> __device__ __forceinline__ unsigned char bitwise_count(T a) {
+  auto u = unsigned_abs(a);
+  if constexpr (sizeof(u) == 8) return static_cast<unsigned char>(__popcll(u));
+  else return static_cast<unsigned char>(__popc(u));
+}
+
 template <class T> __device__ __forceinline__ T gcd(T a, T b) { return T(unsigned_gcd(a, b)); }
 
 template <class T> __device__ __forceinline__ T lcm(T a, T b) {
