@@ -81,6 +81,24 @@ def test_public_names(module):
     assert not missing, f"{module} lacks {missing}"
 
 
+@pytest.mark.parametrize("module", sorted(cp._LAZY_MODULES))
+def test_lazy_names_are_each_modules_public_names(module):
+    # The table in cuarray/__init__.py must list exactly what the module exports: a name left out of it is
+    # unreachable as cp.<name>, one too many an AttributeError on first use.
+    import importlib
+
+    assert sorted(cp._LAZY_MODULES[module].split()) == sorted(importlib.import_module(module).__all__)
+
+
+def test_dir_lists_the_lazy_names_without_importing_them():
+    proc = run_python(code="import sys, cuarray\n"
+                           "names = dir(cuarray)\n"
+                           "print(all(n in names for n in ('fft', 'linalg', 'fuse', 'poly1d', 'RawKernel')),"
+                           " 'cuarray._polynomial' in sys.modules)", timeout=120)
+    assert proc.returncode == 0, describe(proc)
+    assert proc.stdout.split() == ["True", "False"]
+
+
 def test_error_types():
     assert issubclass(cp.cuda.CUDARuntimeError, Exception)
     assert issubclass(cp.cuda.memory.OutOfMemoryError, MemoryError)

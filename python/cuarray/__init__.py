@@ -61,12 +61,32 @@ pi, e, inf, nan = _numpy.pi, _numpy.e, _numpy.inf, _numpy.nan
 promote_types, issubdtype = _numpy.promote_types, _numpy.issubdtype
 
 
-# Imported on first use, to keep `import cuarray` fast.
-_LAZY = {"ElementwiseKernel": "cuarray._kernel", "RawKernel": "cuarray._kernel", "RawModule": "cuarray._kernel",
-         "ReductionKernel": "cuarray._reduction_kernel",
-         "fuse": "cuarray._fusion", "linalg": "cuarray.linalg", "einsum": "cuarray._einsum", "testing": "cuarray.testing",
-         "bfloat16": "ml_dtypes", "random": "cuarray.random", "fft": "cuarray.fft", "convolve": "cuarray._convolution",
-         "correlate": "cuarray._convolution", "show_config": "cuarray._config"}
+# NumPy's abstract scalar types, its C-named aliases and constants, and its helpers that take dtypes or
+# scalars: the same objects, as CuPy re-exports them.
+generic, number, integer, signedinteger, unsignedinteger = (_numpy.generic, _numpy.number, _numpy.integer,
+                                                            _numpy.signedinteger, _numpy.unsignedinteger)
+inexact, floating, complexfloating = _numpy.inexact, _numpy.floating, _numpy.complexfloating
+long, ulong, longlong, ulonglong, uint = _numpy.long, _numpy.ulong, _numpy.longlong, _numpy.ulonglong, _numpy.uint
+euler_gamma = _numpy.euler_gamma
+exceptions, ndindex, index_exp, s_ = _numpy.exceptions, _numpy.ndindex, _numpy.index_exp, _numpy.s_
+min_scalar_type, mintypecode, typename = _numpy.min_scalar_type, _numpy.mintypecode, _numpy.typename
+base_repr, binary_repr = _numpy.base_repr, _numpy.binary_repr
+format_float_positional, format_float_scientific = _numpy.format_float_positional, _numpy.format_float_scientific
+set_printoptions, get_printoptions, printoptions = _numpy.set_printoptions, _numpy.get_printoptions, _numpy.printoptions
+
+# Imported on first use, to keep `import cuarray` fast: module -> the names it gives.
+_LAZY_MODULES = {
+    "cuarray._kernel": "ElementwiseKernel RawKernel RawModule",
+    "cuarray._reduction_kernel": "ReductionKernel",
+    "cuarray._fusion": "fuse",
+    "cuarray._einsum": "einsum",
+    "cuarray._convolution": "convolve correlate",
+    "cuarray._config": "show_config",
+}
+# Submodules, and names from other packages.
+_LAZY = {"linalg": "cuarray.linalg", "testing": "cuarray.testing", "random": "cuarray.random", "fft": "cuarray.fft",
+         "bfloat16": "ml_dtypes"}
+_LAZY.update((name, module) for module, names in _LAZY_MODULES.items() for name in names.split())
 
 
 def __getattr__(name):
@@ -82,6 +102,14 @@ def __getattr__(name):
     value = imported if module == f"{__name__}.{name}" else getattr(imported, name)
     globals()[name] = value
     return value
+
+
+def __dir__():
+    # The lazy names too, for tab completion (bfloat16 only where ml_dtypes is installed).
+    import importlib.util
+
+    lazy = [n for n in _LAZY if n != "bfloat16" or importlib.util.find_spec("ml_dtypes") is not None]
+    return sorted(set(globals()) | set(lazy))
 
 
 def get_array_module(*args):
