@@ -236,6 +236,13 @@ void init_linalg(py::module_& m) {
       },
       "a"_a, "uplo"_a = "L", "vectors"_a = true);
   l.def(
+      "eig",
+      [](const NdArray& a, bool vectors) {
+        auto [w, v] = without_gil([&] { return ops::eig(a.array, vectors); });
+        return vectors ? wrap_all({w, v}) : wrap_all({w});
+      },
+      "a"_a, "vectors"_a = true);
+  l.def(
       "svd",
       [](const NdArray& a, bool full_matrices, bool compute_uv) {
         return wrap_all(without_gil([&] { return ops::svd(a.array, full_matrices, compute_uv); }));

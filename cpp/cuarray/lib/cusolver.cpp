@@ -40,6 +40,8 @@ struct Api {
   decltype(&cusolverDnXpotrf) potrf;
   decltype(&cusolverDnXsyevd_bufferSize) syevd_size;
   decltype(&cusolverDnXsyevd) syevd;
+  decltype(&cusolverDnXgeev_bufferSize) geev_size;
+  decltype(&cusolverDnXgeev) geev;
   decltype(&cusolverDnXgesvd_bufferSize) gesvd_size;
   decltype(&cusolverDnXgesvd) gesvd;
   decltype(&cusolverDnXgesvdp_bufferSize) gesvdp_size;
@@ -75,6 +77,8 @@ const Api& api() {
     resolve(a.potrf, h, "cusolverDnXpotrf", stem);
     resolve(a.syevd_size, h, "cusolverDnXsyevd_bufferSize", stem);
     resolve(a.syevd, h, "cusolverDnXsyevd", stem);
+    resolve(a.geev_size, h, "cusolverDnXgeev_bufferSize", stem);
+    resolve(a.geev, h, "cusolverDnXgeev", stem);
     resolve(a.gesvd_size, h, "cusolverDnXgesvd_bufferSize", stem);
     resolve(a.gesvd, h, "cusolverDnXgesvd", stem);
     resolve(a.gesvdp_size, h, "cusolverDnXgesvdp_bufferSize", stem);
@@ -177,6 +181,9 @@ cudaDataType compute(DType t) { return solver_type(t); }
 
 // The real type of the eigenvalues and singular values of `t`.
 cudaDataType real_type(DType t) { return t == DType::Float32 || t == DType::Complex64 ? CUDA_R_32F : CUDA_R_64F; }
+
+// The complex type of the eigenvalues of `t` (geev's W; for a real `t`, cuSOLVER still computes in real arithmetic).
+cudaDataType complex_type(DType t) { return t == DType::Float32 || t == DType::Complex64 ? CUDA_C_32F : CUDA_C_64F; }
 
 int as_int(std::int64_t v, const char* what) {
   if (v > INT32_MAX)
@@ -290,6 +297,23 @@ void syevd(DType t, bool vectors, cublasFillMode_t uplo, std::int64_t n, void* a
   check(api().syevd(s.handle, s.params, jobz, uplo, n, dt, a, lda, real_type(t), w_values, compute(t), w.device_ptr(),
                     w.device_bytes, w.host_ptr(), w.host_bytes, info),
         "cusolverDnXsyevd");
+}
+
+void geev(DType t, bool vectors, std::int64_t n, void* a, std::int64_t lda, void* w_values, void* vr, std::int64_t ldvr,
+          int* info) {
+  const auto& s = slot();
+  cudaDataType dt = solver_type(t);
+  cusolverEigMode_t jobvr = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  // cuSOLVER computes no left eigenvectors (jobvl must be NOVECTOR); their leading dimension must still be valid.
+  Workspace w;
+  check(api().geev_size(s.handle, s.params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr, n, dt, a, lda, complex_type(t), w_values,
+                        dt, nullptr, n, dt, vr, ldvr, compute(t), &w.device_bytes, &w.host_bytes),
+        "cusolverDnXgeev_bufferSize");
+  w.allocate();
+  check(api().geev(s.handle, s.params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr, n, dt, a, lda, complex_type(t), w_values, dt,
+                   nullptr, n, dt, vr, ldvr, compute(t), w.device_ptr(), w.device_bytes, w.host_ptr(), w.host_bytes,
+                   info),
+        "cusolverDnXgeev");
 }
 
 void gesvd(DType t, char jobu, char jobvt, std::int64_t m, std::int64_t n, void* a, std::int64_t lda, void* sv, void* u,

@@ -27,6 +27,12 @@ void orgqr(DType t, std::int64_t m, std::int64_t n, std::int64_t k, void* a, std
 void potrf(DType t, cublasFillMode_t uplo, std::int64_t n, void* a, std::int64_t lda, int* info);
 // Eigenvalues (ascending, real type) to `w`, and with `vectors` the eigenvectors into `a`'s columns.
 void syevd(DType t, bool vectors, cublasFillMode_t uplo, std::int64_t n, void* a, std::int64_t lda, void* w, int* info);
+// Eigenvalues of the general n x n matrix `a`, destroying it: n complex values (in a's precision) to `w`, and
+// with `vectors` the right eigenvectors (unit 2-norm, largest component real) into the columns of `vr`, in a's
+// dtype. For a real `a` they are LAPACK's: an eigenvalue with positive imaginary part comes just before its
+// conjugate, and their eigenvectors are vr(:, j) +- i vr(:, j + 1).
+void geev(DType t, bool vectors, std::int64_t n, void* a, std::int64_t lda, void* w, void* vr, std::int64_t ldvr,
+          int* info);
 // SVD of the m x n matrix `a` (m >= n), destroying it: LAPACK's jobu/jobvt ('A', 'S' or 'N').
 void gesvd(DType t, char jobu, char jobvt, std::int64_t m, std::int64_t n, void* a, std::int64_t lda, void* s, void* u,
            std::int64_t ldu, void* vt, std::int64_t ldvt, int* info);

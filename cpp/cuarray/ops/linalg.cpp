@@ -24,6 +24,9 @@ using std::int64_t;
 namespace cusolver = lib::cusolver;
 
 DType real_of(DType t) { return t == DType::Complex64 ? DType::Float32 : t == DType::Complex128 ? DType::Float64 : t; }
+DType complex_of(DType t) {
+  return t == DType::Float32 ? DType::Complex64 : t == DType::Float64 ? DType::Complex128 : t;
+}
 
 MatrixStack square_stack(const Array& a, const char* op) {
   MatrixStack s = matrix_stack(a, op);
@@ -234,6 +237,21 @@ std::pair<Array, Array> eigh(const Array& a, char uplo, bool vectors) {
       cusolver::syevd(a.dtype(), vectors, uplo == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER, n,
                       matrix(v, i), n, at(w, i, n), infos.at(i));
   infos.check("cusolverDnXsyevd", "Eigenvalues did not converge");
+  return {w, v};
+}
+
+std::pair<Array, Array> eig(const Array& a, bool vectors) {
+  MatrixStack s = square_stack(a, "eig");
+  int64_t n = s.rows;
+  DType t = a.dtype();
+  Array x = column_major_copy(a);  // geev destroys it; A^T would give the left eigenvectors
+  Array w(with(s.batch, {n}), complex_of(t));
+  Array v = vectors ? column_major_stack(s.batch, n, n, t) : x;
+  Infos infos(s.count);
+  if (n > 0)
+    for (int64_t i = 0; i < s.count; ++i)
+      cusolver::geev(t, vectors, n, matrix(x, i), n, at(w, i, n), vectors ? matrix(v, i) : nullptr, n, infos.at(i));
+  infos.check("cusolverDnXgeev", "Eigenvalues did not converge");
   return {w, v};
 }
 

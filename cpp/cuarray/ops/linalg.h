@@ -5,7 +5,7 @@
 // Note [Transposed factorisations]
 // cuSOLVER is column-major, and a C-contiguous matrix read column-major is its transpose. Where the transpose
 // serves as well, it is used as it is: det A = det A^T, inv A = (inv A^T)^T, A X = B is (A^T)^T X = B, and the
-// Cholesky factor of the transpose, read back row-major, is the factor wanted. QR, SVD and eigh copy each
+// Cholesky factor of the transpose, read back row-major, is the factor wanted. QR, SVD, eigh and eig copy each
 // matrix to column-major first.
 //
 // A value the routines report through LAPACK's `info` (a singular matrix, no convergence) is read back after
@@ -38,6 +38,11 @@ std::vector<Array> qr(const Array& a, const std::string& mode);
 // dtype) and the eigenvectors as columns (only with `vectors`: otherwise the second array holds scratch);
 // LinAlgError "Eigenvalues did not converge".
 std::pair<Array, Array> eigh(const Array& a, char uplo, bool vectors);
+// (..., n, n) general -> eigenvalues (..., n) in the complex dtype of a's precision, and with `vectors` the right
+// eigenvectors as columns (unit 2-norm, largest component real), in a's dtype: for real `a` in LAPACK's layout
+// (see cusolver::geev; cuarray.linalg makes them complex). Without `vectors` the second array holds scratch.
+// LinAlgError "Eigenvalues did not converge".
+std::pair<Array, Array> eig(const Array& a, bool vectors);
 // (..., m, n) -> {u, s, vh} (s descending, real dtype), or {s} without `compute_uv`; LinAlgError "SVD did not
 // converge". See Note [SVD algorithm] in linalg.cpp.
 std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv);

@@ -11,10 +11,13 @@ from cuarray._products import matmul, tensordot
 from cuarray.linalg._checks import LinAlgError
 from cuarray.linalg._decompositions import (
     EighResult,
+    EigResult,
     QRResult,
     SVDResult,
     cholesky,
+    eig,
     eigh,
+    eigvals,
     eigvalsh,
     qr,
     svd,
@@ -35,7 +38,7 @@ from cuarray.linalg._solve import (
     tensorsolve,
 )
 
-__all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond", "cross", "det",
-           "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
-           "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
-           "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm"]
+__all__ = ["EigResult", "EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond",
+           "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm",
+           "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet",
+           "solve", "svd", "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm"]

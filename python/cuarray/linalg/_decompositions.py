@@ -1,15 +1,25 @@
-"""Factorisations: qr, cholesky, eigh, eigvalsh, svd, svdvals (cuSOLVER through _core.linalg)."""
+"""Factorisations: qr, cholesky, eigh, eigvalsh, eig, eigvals, svd, svdvals (cuSOLVER through _core.linalg)."""
 
 from collections import namedtuple
 
+import numpy
+
 from cuarray import _core
+from cuarray import _ufuncs as _u
+from cuarray._creation import zeros
+from cuarray._joining import concatenate
 from cuarray.linalg import _checks as c
 
 QRResult = namedtuple("QRResult", ["Q", "R"])
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
 
 _L = _core.linalg
+
+# NumPy before 2.5 gives real eig/eigvals results for real input whose eigenvalues are all real; 2.5 always
+# gives complex ones. cuarray follows the NumPy it runs with (as for ufunc types): asked once, on a 1 x 1 matrix.
+_EIG_REAL_WHEN_POSSIBLE = numpy.linalg.eigvals(numpy.ones((1, 1))).dtype.kind == "f"
 
 
 def _prepared(a, name, square):
@@ -54,6 +64,47 @@ def eigvalsh(a, UPLO="L"):
     """The eigenvalues of Hermitian matrices, in ascending order."""
     UPLO = _uplo(UPLO)
     return _L.eigh(_prepared(a, "eigvalsh", True), UPLO, False)[0]
+
+
+def _general_eig(a, name, vectors):
+    """NumPy's eig (with `vectors`) or eigvals: cuSOLVER's geev, then, for real input, complex results, or with
+    NumPy < 2.5 real ones where every eigenvalue of the stack is real."""
+    a = c.as_array(a, name)
+    c.check_stacked_2d(a.shape)
+    c.check_stacked_square(a.shape)
+    # NumPy's order of checks: finiteness before the dtype. One small readback (integers are always finite).
+    if a.dtype.kind not in "biu" and not bool(_u.isfinite(a).all()):
+        raise c.LinAlgError("Array must not contain infs or NaNs")
+    a = a.astype(c.result_dtype(a.dtype), copy=False)
+    out = _L.eig(a, vectors)
+    if a.dtype.kind == "c":
+        return out
+    w, wi = out[0], _u._imag(out[0])
+    if _EIG_REAL_WHEN_POSSIBLE and bool(_u.equal(wi, 0).all()):  # the dtype depends on the values: one readback
+        return (_u._real(w),) + tuple(out[1:])  # geev's real eigenvectors are then NumPy's
+    if not vectors:
+        return (w,)
+    # LAPACK's layout: for a pair w[j] (imaginary part > 0), w[j + 1] = conj(w[j]), the eigenvectors are
+    # vr[:, j] + i vr[:, j + 1] and its conjugate. Column j's neighbours come from the stack shifted by one.
+    vr = out[1]
+    pad = zeros(vr.shape[:-1] + (1,), vr.dtype)
+    following = concatenate([vr[..., 1:], pad], axis=-1)
+    preceding = concatenate([pad, vr[..., :-1]], axis=-1)
+    first, second = _u.greater(wi, 0)[..., None, :], _u.less(wi, 0)[..., None, :]
+    real = _u._where(second, preceding, vr)
+    imag = _u._where(first, following, _u._where(second, _u.negative(vr), 0))
+    return w, _u._complex(real, imag)
+
+
+def eig(a):
+    """EigResult(eigenvalues, eigenvectors) of general square matrices: eigenvectors as columns of unit 2-norm,
+    each with its largest component real (LAPACK's). Complex, or real as NumPy < 2.5 gives them (_general_eig)."""
+    return EigResult(*_general_eig(a, "eig", True))
+
+
+def eigvals(a):
+    """The eigenvalues of general square matrices, in eig's dtype."""
+    return _general_eig(a, "eigvals", False)[0]
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
