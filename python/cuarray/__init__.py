@@ -82,6 +82,7 @@ _LAZY_MODULES = {
     "cuarray._einsum": "einsum",
     "cuarray._convolution": "convolve correlate",
     "cuarray._config": "show_config",
+    "cuarray._setops": "isin intersect1d union1d setdiff1d setxor1d ediff1d trim_zeros",
 }
 # Submodules, and names from other packages.
 _LAZY = {"linalg": "cuarray.linalg", "testing": "cuarray.testing", "random": "cuarray.random", "fft": "cuarray.fft",

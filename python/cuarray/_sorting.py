@@ -7,6 +7,7 @@ elements, so a stable order is one of its valid results). The array API's ``desc
 order, NaNs first, and keeps equal elements in their original order.
 """
 
+import math
 import operator
 from collections import namedtuple
 
@@ -16,8 +17,8 @@ from cuarray import _core
 from cuarray._ndarray import ndarray
 from cuarray._transfer import asarray
 
-__all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "sort_complex", "searchsorted", "unique",
-           "unique_values", "unique_counts", "unique_inverse", "unique_all"]
+__all__ = ["argpartition", "argsort", "lexsort", "partition", "searchsorted", "sort", "sort_complex", "unique",
+           "unique_all", "unique_counts", "unique_inverse", "unique_values"]
 
 UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
@@ -167,42 +168,72 @@ def _take(a, indices):
     return _core._gather(a, [0], [indices], 0, [0], "inbounds")
 
 
+def _sorted_rows(rows):
+    """(perm, rows[perm]) for the (n, m) `rows` sorted lexicographically, stably (NaNs last in each column)."""
+    from cuarray._creation import arange
+
+    n, m = rows.shape
+    if n == 0 or m == 0:  # no rows, or rows that are all equal: the identity order
+        perm = arange(n, dtype=numpy.int64)
+    else:
+        perm = lexsort([rows[:, j] for j in range(m - 1, -1, -1)])  # lexsort's last key is the primary one
+    return perm, _take(rows, perm)
+
+
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
            sorted=True):
     """The sorted unique values of `ar` (flattened), optionally with the index of each value's first
-    occurrence, the indices that rebuild `ar` from them (ar's shape), and their counts."""
+    occurrence, the indices that rebuild `ar` from them (ar's shape), and their counts. With an integer
+    `axis`, the unique sub-arrays along it, in lexicographic order; as NumPy's, these compare with ==, so a
+    sub-array holding a NaN is unique whatever `equal_nan` says, and the inverse is 1-D."""
+    from cuarray import _reduction
     from cuarray import _ufuncs as _u
     from cuarray._creation import empty
     from cuarray._indexing import flatnonzero
+    from cuarray._manipulation import moveaxis
     from cuarray._scan import cumsum
 
-    if axis is not None:
-        raise NotImplementedError("cuarray.unique: axis is not supported")
     ar = _device(ar, "unique")
-    flat = ar.reshape(-1)
-    if return_index or return_inverse:
+    rows_shape = None
+    if axis is not None:
+        axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), ar.ndim)
+        if ar.ndim > 1:
+            # Sub-arrays along `axis` become the rows of an (n, m) array.
+            moved = moveaxis(ar, axis, 0)
+            rows_shape = moved.shape
+            ar = moved.reshape(rows_shape[0], math.prod(rows_shape[1:]))
+    if rows_shape is not None:
+        perm, aux = _sorted_rows(ar)
+    elif return_index or return_inverse:
+        flat = ar.reshape(-1)
         perm = _core._argsort(flat, 0)
         aux = _take(flat, perm)
     else:
-        aux = _core._sort(flat, 0)
-    n = aux.size
+        aux = _core._sort(ar.reshape(-1), 0)
+    n = aux.shape[0]
     mask = empty((n,), numpy.bool_)
     if n:
         mask[:1] = True
-        _u.not_equal(aux[1:], aux[:-1], out=mask[1:])
-        if equal_nan and aux.dtype.kind in "fc" and bool(_u.isnan(aux[-1])):
+        if rows_shape is not None:
+            mask[1:] = _reduction.any(_u.not_equal(aux[1:], aux[:-1]), axis=1)
+        else:
+            _u.not_equal(aux[1:], aux[:-1], out=mask[1:])
+        if rows_shape is None and equal_nan and aux.dtype.kind in "fc" and bool(_u.isnan(aux[-1])):
             # Every NaN is one value: keep the first (NaNs sort last).
             first_nan = int(searchsorted(_u.isnan(aux), True, side="left"))
             mask[first_nan] = True
             mask[first_nan + 1:] = False
     where = flatnonzero(mask)
-    result = (_take(aux, where),)
+    values = _take(aux, where)
+    if rows_shape is not None:
+        values = moveaxis(values.reshape((where.size,) + rows_shape[1:]), 0, axis)
+    result = (values,)
     if return_index:
         result += (_take(perm, where),)
     if return_inverse:
         inverse = empty((n,), numpy.int64)
         _core._scatter(inverse, [0], [perm], 0, [0], cumsum(mask, dtype=numpy.int64) - 1, "inbounds")
-        result += (inverse.reshape(ar.shape),)
+        result += (inverse if rows_shape is not None else inverse.reshape(ar.shape),)
     if return_counts:
         bounds = empty((where.size + 1,), numpy.int64)
         bounds[:-1] = where
