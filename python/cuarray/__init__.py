@@ -82,6 +82,8 @@ _LAZY_MODULES = {
     "cuarray._einsum": "einsum",
     "cuarray._convolution": "convolve correlate",
     "cuarray._config": "show_config",
+    "cuarray._index_tricks": "r_ c_ ix_ mgrid ogrid tril_indices triu_indices tril_indices_from triu_indices_from "
+                             "diag_indices diag_indices_from mask_indices fill_diagonal",
     "cuarray._setops": "isin intersect1d union1d setdiff1d setxor1d ediff1d trim_zeros",
 }
 # Submodules, and names from other packages.

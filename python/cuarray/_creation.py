@@ -1,4 +1,5 @@
-"""Array creation: empty, zeros, ones, full, their *_like forms, arange, linspace, logspace, eye, identity.
+"""Array creation: empty, zeros, ones, full, their *_like forms, arange, linspace, logspace, eye, identity,
+fromfunction.
 
 Each takes the array API's ``device=`` (a cuarray.cuda.Device or device number): the array is made there
 instead of on the current device. NumPy's ``like=`` is taken where NumPy takes it and changes nothing: the
@@ -14,8 +15,8 @@ from cuarray import _core
 from cuarray._interop import _target_device
 from cuarray._ndarray import ndarray
 
-__all__ = ["empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "arange",
-           "linspace", "logspace", "eye", "identity"]
+__all__ = ["arange", "empty", "empty_like", "eye", "fromfunction", "full", "full_like", "identity", "linspace",
+           "logspace", "ones", "ones_like", "zeros", "zeros_like"]
 
 
 def _made_on(device, make, *args):
@@ -161,3 +162,11 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
 
 def identity(n, dtype=float, *, device=None, like=None):
     return eye(n, dtype=dtype, device=device)
+
+
+def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
+    """function(*index_arrays, **kwargs), where the k-th device array of `shape` holds each element's k-th index
+    (as `dtype`); whatever `function` returns is the result."""
+    from cuarray._joining import indices  # _joining imports this module
+
+    return function(*indices(shape, dtype=dtype), **kwargs)

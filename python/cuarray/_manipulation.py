@@ -1,14 +1,14 @@
 """Shape and layout functions: reshape, ravel, transpose (permute_dims), matrix_transpose, swapaxes, moveaxis,
-rollaxis, squeeze, expand_dims, broadcasting, astype, copyto."""
+rollaxis, squeeze, expand_dims, broadcasting (with NumPy's broadcast object), astype, copyto."""
 
 import numpy
 
 from cuarray import _core
 from cuarray._ndarray import ndarray
 
-__all__ = ["reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis", "rollaxis",
-           "squeeze", "expand_dims", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "astype", "copyto",
-           "shape", "ndim", "size"]
+__all__ = ["astype", "broadcast", "broadcast_arrays", "broadcast_shapes", "broadcast_to", "copyto", "expand_dims",
+           "matrix_transpose", "moveaxis", "ndim", "permute_dims", "ravel", "reshape", "rollaxis", "shape", "size",
+           "squeeze", "swapaxes", "transpose"]
 
 
 def _check(a, name):
@@ -99,6 +99,58 @@ def broadcast_to(array, shape, subok=False):
 def broadcast_arrays(*args, subok=False):
     shape = numpy.broadcast_shapes(*(_check(a, "broadcast_arrays").shape for a in args))
     return [a if a.shape == shape else a._broadcast_to(shape) for a in args]
+
+
+class broadcast:
+    """NumPy's broadcast object for device arrays: the broadcast shape of the arguments (arrays, scalars,
+    sequences, broadcast objects) and, as CuPy's, their broadcast views in ``values``. It does not iterate."""
+
+    def __init__(self, *args):
+        from cuarray._transfer import asarray
+
+        arrays = []
+        for a in args:
+            if isinstance(a, broadcast):  # NumPy takes the nested object's operands one by one
+                arrays.extend(a.values)
+            elif isinstance(a, numpy.ndarray):
+                raise TypeError("cuarray.broadcast: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
+            else:
+                arrays.append(a if isinstance(a, ndarray) else asarray(a))
+        if len(arrays) > 64:
+            raise ValueError("Need at least 0 and at most 64 array objects.")
+        self.shape = numpy.broadcast_shapes(*(a.shape for a in arrays))
+        self.values = tuple(a if a.shape == self.shape else a._broadcast_to(self.shape) for a in arrays)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    nd = ndim
+
+    @property
+    def size(self):
+        return int(numpy.prod(self.shape, dtype=numpy.int64))
+
+    @property
+    def numiter(self):
+        return len(self.values)
+
+    @property
+    def index(self):
+        return 0  # iteration, which would move it, is not supported
+
+    def reset(self):
+        """Nothing to reset: the index stays 0."""
+
+    @property
+    def iters(self):
+        raise NotImplementedError("cuarray.broadcast does not iterate (no iters); use its `values`, the broadcast "
+                                  "arrays")
+
+    def __iter__(self):
+        raise NotImplementedError("cuarray.broadcast does not iterate; use its `values`, the broadcast arrays")
+
+    __next__ = __iter__
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
