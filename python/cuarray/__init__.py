@@ -85,6 +85,9 @@ _LAZY_MODULES = {
     "cuarray._index_tricks": "r_ c_ ix_ mgrid ogrid tril_indices triu_indices tril_indices_from triu_indices_from "
                              "diag_indices diag_indices_from mask_indices fill_diagonal",
     "cuarray._setops": "isin intersect1d union1d setdiff1d setxor1d ediff1d trim_zeros",
+    "cuarray._selection": "choose place putmask diagonal",
+    "cuarray._functional": "piecewise apply_along_axis apply_over_axes vectorize",
+    "cuarray._bits": "packbits unpackbits",
 }
 # Submodules, and names from other packages.
 _LAZY = {"linalg": "cuarray.linalg", "testing": "cuarray.testing", "random": "cuarray.random", "fft": "cuarray.fft",

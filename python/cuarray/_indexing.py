@@ -377,10 +377,24 @@ def unravel_index(indices, shape, order="C"):
 _CLIP_MODES = ("raise", "wrap", "clip")
 
 
+def _in_range(index, n, mode, message):
+    """int64 `index` made to point into n items by NumPy's `mode`: 'raise' checks (one synchronization) and
+    raises ValueError(message), 'wrap' takes it modulo n, 'clip' clamps it."""
+    from cuarray import _reduction
+    from cuarray import _ufuncs as _u
+
+    if mode == "raise":
+        if bool(_reduction.any(_u.logical_or(_u.less(index, 0), _u.greater_equal(index, n)))):
+            raise ValueError(message)
+        return index
+    if mode == "wrap":
+        return _u.remainder(index, n)
+    return _u.minimum(_u.maximum(index, 0), n - 1)
+
+
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """The flat indices in an array of shape `dims` of the coordinate arrays `multi_index` (broadcast together),
     out-of-range coordinates raising, wrapping or clipped per `mode` (one, or one per axis)."""
-    from cuarray import _reduction
     from cuarray import _ufuncs as _u
 
     dims = _dims(dims)
@@ -402,14 +416,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     strides = [math.prod(dims[k + 1:]) if order == "C" else math.prod(dims[:k]) for k in range(len(dims))]
     flat = None
     for c, n, m, stride in zip(coords, dims, modes, strides):
-        c = c.astype(numpy.int64, copy=False)
-        if m == "raise":
-            if bool(_reduction.any(_u.logical_or(_u.less(c, 0), _u.greater_equal(c, n)))):
-                raise ValueError("invalid entry in coordinates array")
-        elif m == "wrap":
-            c = _u.remainder(c, n)
-        else:
-            c = _u.minimum(_u.maximum(c, 0), n - 1)
+        c = _in_range(c.astype(numpy.int64, copy=False), n, m, "invalid entry in coordinates array")
         term = _u.multiply(c, stride)
         flat = term if flat is None else _u.add(flat, term)
     return flat

@@ -1,21 +1,25 @@
 """Joining, splitting and rearranging arrays (NumPy's names), built from views and device copies:
-concatenate (concat), stack, vstack, hstack, dstack, column_stack, atleast_1d/2d/3d, split, array_split,
-unstack, flip, fliplr, flipud, roll, rot90, tile, repeat, diag, diagflat, tri, tril, triu, meshgrid, indices."""
+concatenate (concat), stack, vstack, row_stack, hstack, dstack, column_stack, atleast_1d/2d/3d, split,
+array_split, hsplit, vsplit, dsplit, unstack, append, insert, delete, resize, flip, fliplr, flipud, roll, rot90,
+tile, repeat, diag, diagflat, tri, tril, triu, meshgrid, indices."""
 
+import itertools
 import operator
+import warnings
 
 import numpy
 
 from cuarray import _core
 from cuarray import _ufuncs as _u
-from cuarray._creation import arange, empty, zeros
+from cuarray._creation import arange, empty, ones, zeros
 from cuarray._manipulation import copyto
 from cuarray._ndarray import ndarray
 from cuarray._transfer import asarray
 
-__all__ = ["concatenate", "concat", "stack", "vstack", "hstack", "dstack", "column_stack", "atleast_1d",
-           "atleast_2d", "atleast_3d", "split", "array_split", "unstack", "flip", "fliplr", "flipud", "roll", "rot90", "tile", "repeat",
-           "diag", "diagflat", "tri", "tril", "triu", "meshgrid", "indices"]
+__all__ = ["append", "array_split", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack", "concat",
+           "concatenate", "delete", "diag", "diagflat", "dsplit", "dstack", "flip", "fliplr", "flipud",
+           "hsplit", "hstack", "indices", "insert", "meshgrid", "repeat", "resize", "roll", "rot90",
+           "row_stack", "split", "stack", "tile", "tri", "tril", "triu", "unstack", "vsplit", "vstack"]
 
 
 def _arrays(arrays, name):
@@ -104,6 +108,12 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     return concatenate(atleast_2d(*tup) if len(tup) > 1 else [atleast_2d(*tup)], 0, dtype=dtype, casting=casting)
 
 
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """vstack's alias, deprecated in NumPy 2.0: warns as NumPy's does."""
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
+
+
 def hstack(tup, *, dtype=None, casting="same_kind"):
     arrs = atleast_1d(*tup) if len(tup) > 1 else [atleast_1d(*tup)]
     return concatenate(arrs, 0 if arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
@@ -131,7 +141,7 @@ def array_split(ary, indices_or_sections, axis=0):
     else:
         bounds = [0] + list(indices_or_sections) + [axis_n]
     axis = _axis(axis, ary.ndim)
-    return [ary[(slice(None),) * axis + (slice(lo, hi),)] for lo, hi in zip(bounds[:-1], bounds[1:])]
+    return [ary[(slice(None),) * axis + (slice(lo, hi),)] for lo, hi in itertools.pairwise(bounds)]
 
 
 def split(ary, indices_or_sections, axis=0):
@@ -139,6 +149,30 @@ def split(ary, indices_or_sections, axis=0):
     if numpy.ndim(indices_or_sections) == 0 and ary.shape[axis] % operator.index(indices_or_sections):
         raise ValueError("array split does not result in an equal division")
     return array_split(ary, indices_or_sections, axis)
+
+
+def hsplit(ary, indices_or_sections):
+    """split along axis 1 (axis 0 for 1-D arrays)."""
+    (ary,) = _arrays([ary], "hsplit")
+    if ary.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    """split along axis 0 of an array of 2 or more dimensions."""
+    (ary,) = _arrays([ary], "vsplit")
+    if ary.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return split(ary, indices_or_sections, 0)
+
+
+def dsplit(ary, indices_or_sections):
+    """split along axis 2 of an array of 3 or more dimensions."""
+    (ary,) = _arrays([ary], "dsplit")
+    if ary.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return split(ary, indices_or_sections, 2)
 
 
 def unstack(x, /, *, axis=0):
@@ -149,6 +183,132 @@ def unstack(x, /, *, axis=0):
     axis = _axis(axis, x.ndim)
     head = (slice(None),) * axis
     return tuple(x[head + (i,)] for i in range(x.shape[axis]))
+
+
+def append(arr, values, axis=None):
+    """arr with `values` joined at the end of `axis` (both flattened for axis None)."""
+    arr, values = _arrays([arr, values], "append")
+    if axis is None:
+        arr, values, axis = arr.ravel(), values.ravel(), 0
+    return concatenate((arr, values), axis=axis)
+
+
+def _along(arr, axis, name):
+    """(arr, axis) for delete and insert: the flattened array for axis None."""
+    (arr,) = _arrays([arr], name)
+    if axis is None:
+        return arr.ravel(), 0
+    return arr, _axis(axis, arr.ndim)
+
+
+def delete(arr, obj, axis=None):
+    """A copy of `arr` without the entries `obj` (an int, slice, sequence of ints or bools, or a device int or
+    bool array) along `axis` (of the flattened array for None)."""
+    arr, axis = _along(arr, axis, "delete")
+    n = arr.shape[axis]
+    head = (slice(None),) * axis
+    if isinstance(obj, ndarray):
+        if obj.dtype == numpy.bool_:
+            if obj.shape != (n,):
+                raise ValueError("boolean array argument obj to delete must be one dimensional and match the axis "
+                                 f"length of {n}")
+            keep = _u.logical_not(obj)
+        else:
+            keep = ones(n, numpy.bool_)
+            keep[obj] = False  # device indices, checked on the device (NumPy's IndexError)
+        # The result's length is the number of entries kept: the boolean index reads it back.
+        return arr[head + (keep,)]
+    if isinstance(obj, (int, numpy.integer)) and not isinstance(obj, bool):
+        if not -n <= obj < n:
+            raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
+        obj = operator.index(obj) % n
+        return concatenate((arr[head + (slice(None, obj),)], arr[head + (slice(obj + 1, None),)]), axis)
+    # Host obj: NumPy finds the kept positions (and raises its errors), the device gathers them.
+    kept = numpy.delete(numpy.arange(n), obj)
+    return _core._gather(arr, [axis], [asarray(kept.astype(numpy.int64))], axis, [axis], "inbounds")
+
+
+def insert(arr, obj, values, axis=None):
+    """A copy of `arr` with `values` inserted along `axis` (of the flattened array for None) before the indices
+    `obj` (an int, slice, sequence of ints, boolean mask, or device array), with NumPy's rules: one index takes
+    all of `values` there, several take one slice of `values` each."""
+    from cuarray._indexing import flatnonzero
+    from cuarray._manipulation import moveaxis
+    from cuarray._sorting import argsort, searchsorted
+    from cuarray._transfer import array
+
+    if isinstance(values, numpy.ndarray):
+        raise TypeError("cuarray.insert: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
+    arr, axis = _along(arr, axis, "insert")
+    n = arr.shape[axis]
+    head = (slice(None),) * axis
+    if isinstance(obj, slice):
+        indices = numpy.arange(*obj.indices(n))
+    else:
+        indices = obj if isinstance(obj, ndarray) else numpy.array(obj)
+        if indices.dtype == numpy.bool_:
+            if indices.ndim != 1:
+                raise ValueError("boolean array argument obj to insert must be one dimensional")
+            # A device mask's count sets the result's length: flatnonzero reads it back.
+            indices = flatnonzero(indices) if isinstance(indices, ndarray) else numpy.flatnonzero(indices)
+        elif indices.ndim > 1:
+            raise ValueError("index array argument obj to insert must be one dimensional or scalar")
+    if indices.size == 1:
+        # One index (a device one is read back: it places the slices) takes all of `values`.
+        index = operator.index(indices.item())
+        if not -n <= index <= n:
+            raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
+        if index < 0:
+            index += n
+        values = array(values, dtype=arr.dtype, copy=False, ndmin=arr.ndim)
+        if indices.ndim == 0:  # as arr[..., i:i+1, ...] = values, not arr[..., i, ...] = values
+            values = moveaxis(values, 0, axis)
+        count = values.shape[axis]
+        shape = arr.shape[:axis] + (n + count,) + arr.shape[axis + 1:]
+        new = empty(shape, arr.dtype)
+        new[head + (slice(None, index),)] = arr[head + (slice(None, index),)]
+        new[head + (slice(index, index + count),)] = values
+        new[head + (slice(index + count, None),)] = arr[head + (slice(index, None),)]
+        return new
+    if not isinstance(indices, ndarray):
+        if indices.size == 0 and not isinstance(obj, numpy.ndarray):
+            indices = indices.astype(numpy.intp)
+        indices = asarray(indices)
+    if indices.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    idx = indices.astype(numpy.int64, copy=False)
+    idx = _u._where(_u.less(idx, 0), _u.add(idx, n), idx)
+    count = idx.size
+    # NumPy's placement: in stable sorted order, the k-th new entry goes to its index + k; old entry j moves up
+    # by the number of indices <= j.
+    order = argsort(idx)
+    ordered = _core._gather(idx, [0], [order], 0, [0], "inbounds")
+    where_new = empty(count, numpy.int64)
+    _core._scatter(where_new, [0], [order], 0, [0], _u.add(ordered, arange(count)), "inbounds")
+    where_old = _u.add(arange(n), searchsorted(ordered, arange(n), side="right"))
+    new = empty(arr.shape[:axis] + (n + count,) + arr.shape[axis + 1:], arr.dtype)
+    new[head + (where_new,)] = values  # bounds checked on the device: NumPy's IndexError for indices past n
+    _core._scatter(new, [axis], [where_old], axis, [axis], arr, "inbounds")
+    return new
+
+
+def resize(a, new_shape):
+    """An array of `new_shape` filled with a's elements in C order, repeated as needed (NumPy's function, not
+    ndarray.resize: no zero fill); zeros when `a` is empty."""
+    (a,) = _arrays([a], "resize")
+    new_shape = (new_shape,) if isinstance(new_shape, (int, numpy.integer)) else tuple(new_shape)
+    new_shape = tuple(operator.index(d) for d in new_shape)
+    if any(d < 0 for d in new_shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    size = 1
+    for d in new_shape:
+        size *= d
+    flat = a.ravel()
+    if flat.size == 0 or size == 0:
+        return zeros(new_shape, a.dtype)
+    if size <= flat.size:
+        return flat[:size].copy().reshape(new_shape)
+    return tile(flat, -(-size // flat.size))[:size].reshape(new_shape)
 
 
 def flip(m, axis=None):
