@@ -88,6 +88,7 @@ _LAZY_MODULES = {
     "cuarray._selection": "choose place putmask diagonal",
     "cuarray._functional": "piecewise apply_along_axis apply_over_axes vectorize",
     "cuarray._bits": "packbits unpackbits",
+    "cuarray._polynomial": "poly1d poly polyadd polysub polymul polydiv polyval polyfit polyder polyint roots vander",
 }
 # Submodules, and names from other packages.
 _LAZY = {"linalg": "cuarray.linalg", "testing": "cuarray.testing", "random": "cuarray.random", "fft": "cuarray.fft",
