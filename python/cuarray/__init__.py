@@ -89,6 +89,8 @@ _LAZY_MODULES = {
     "cuarray._functional": "piecewise apply_along_axis apply_over_axes vectorize",
     "cuarray._bits": "packbits unpackbits",
     "cuarray._polynomial": "poly1d poly polyadd polysub polymul polydiv polyval polyfit polyder polyint roots vander",
+    "cuarray._windows": "bartlett blackman hamming hanning kaiser",
+    "cuarray._calculus": "gradient trapezoid",
 }
 # Submodules, and names from other packages.
 _LAZY = {"linalg": "cuarray.linalg", "testing": "cuarray.testing", "random": "cuarray.random", "fft": "cuarray.fft",

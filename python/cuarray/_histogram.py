@@ -1,6 +1,9 @@
 """Counting into bins on the device with atomics: bincount and histogram (NumPy's bin rules); digitize, the
-bin of each value, by binary search."""
+bin of each value, by binary search; histogram2d and histogramdd, which search each coordinate's bin and count
+the flat bin numbers."""
 
+import builtins
+import math
 import operator
 
 import numpy
@@ -8,9 +11,10 @@ import numpy
 from cuarray import _core, _reduction
 from cuarray import _ufuncs as _u
 from cuarray._ndarray import ndarray
+from cuarray._scan import diff
 from cuarray._transfer import asarray
 
-__all__ = ["bincount", "digitize", "histogram"]
+__all__ = ["bincount", "digitize", "histogram", "histogram2d", "histogramdd"]
 
 
 def _device(a, name):
@@ -106,3 +110,109 @@ def digitize(x, bins, right=False):
     if bool(_reduction.any(_u.greater(bins[1:], bins[:-1]))):
         raise ValueError("bins must be monotonically increasing or decreasing")
     return _u.subtract(bins.size, searchsorted(bins[::-1], x, side=side))
+
+
+def _sample(sample):
+    """histogramdd's (N, D) sample: a 2-d array as it is, else NumPy's atleast_2d(sample).T (a sequence of the
+    D coordinate arrays, or one 1-d array)."""
+    from cuarray._joining import stack
+
+    if isinstance(sample, ndarray) and sample.ndim == 2:
+        return sample
+    if isinstance(sample, (list, tuple)) and any(isinstance(s, (ndarray, numpy.ndarray)) for s in sample):
+        sample = stack([_device(s, "histogramdd") for s in sample])
+    else:
+        sample = _device(sample, "histogramdd")
+    if sample.ndim > 2:
+        raise ValueError("too many values to unpack (expected 2)")
+    return sample.reshape((1,) * (2 - sample.ndim) + sample.shape).T
+
+
+def _edges(column, bins, range, i):
+    """The edges of dimension i, as NumPy's histogramdd makes them: `bins` uniform bins over `range` (or the
+    data's extent), or the given increasing edges."""
+    ndim = bins.ndim if isinstance(bins, ndarray) else numpy.ndim(bins)
+    if ndim == 0:
+        if isinstance(bins, ndarray):
+            bins = bins.item()
+        if bins < 1:
+            raise ValueError(f"`bins[{i}]` must be positive, when an integer")
+        first, last = _outer_edges(column, range)
+        try:
+            n = operator.index(bins)
+        except TypeError as e:
+            raise TypeError(f"`bins[{i}]` must be an integer, when a scalar") from e
+        # NumPy's linspace runs in the type of the outer edges: the data's (at least a float), or the range's.
+        if range is None and column.size:
+            dtype = numpy.result_type(column.dtype, 1.0)
+        else:
+            dtype = numpy.result_type(*(range if range is not None else (0, 1)), 1.0)
+        return asarray(numpy.linspace(dtype.type(first), dtype.type(last), n + 1))
+    if ndim != 1:
+        raise ValueError(f"`bins[{i}]` must be a scalar or 1d array")
+    edges = _device(bins, "histogramdd")
+    if bool(_reduction.any(_u.greater(edges[:-1], edges[1:]))):
+        raise ValueError(f"`bins[{i}]` must be monotonically increasing, when an array")
+    return edges
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    """NumPy's histogramdd: (counts, list of each dimension's edges) of the (N, D) sample (or a sequence of D
+    coordinate arrays). `bins`: one count or edge array for all dimensions, or one per dimension; values on a
+    dimension's last edge count in its last bin. Counts are float64, as NumPy's."""
+    from cuarray._sorting import searchsorted
+
+    sample = _sample(sample)
+    D = sample.shape[1]
+    if weights is not None:
+        weights = _device(weights, "histogramdd")
+    try:
+        M = len(bins)
+    except TypeError:
+        bins = D * [bins]
+    else:
+        if M != D:
+            raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+    if range is None:
+        range = (None,) * D
+    elif len(range) != D:
+        raise ValueError("range argument must have one entry per dimension")
+    edges = [_edges(sample[:, i], bins[i], range[i], i) for i in builtins.range(D)]
+    nbin = [e.shape[0] + 1 for e in edges]  # with an outlier bin at each end
+    if D == 0:
+        raise ValueError("object of too small depth for desired array")
+    if math.prod(nbin) > numpy.iinfo(numpy.intp).max:
+        raise ValueError("invalid dims: array size defined by dims is larger than the maximum possible size.")
+
+    # Each coordinate's bin (values on the last edge go into the last bin), flattened in C order over nbin.
+    flat = None
+    for i, e in enumerate(edges):
+        column = sample[:, i]
+        index = _u.subtract(searchsorted(e, column, side="right"), _u.equal(column, e[-1]))
+        flat = index if flat is None else _u.add(_u.multiply(flat, nbin[i]), index)
+    hist = bincount(flat, weights, minlength=math.prod(nbin)).reshape(tuple(nbin))
+    hist = hist.astype(numpy.float64, copy=False)[(slice(1, -1),) * D]  # without the outlier bins
+    if density:
+        total = _reduction.sum(hist)
+        for i, e in enumerate(edges):
+            shape = [1] * D
+            shape[i] = nbin[i] - 2
+            hist = _u.divide(hist, diff(e).reshape(tuple(shape)))
+        hist = _u.divide(hist, total)
+    return hist, edges
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    """NumPy's histogram2d: (counts, x edges, y edges) of the points (x, y). `bins`: a count or edge array for
+    both coordinates, or a pair of them."""
+    x, y = _device(x, "histogram2d"), _device(y, "histogram2d")
+    if len(x) != len(y):
+        raise ValueError("x and y must have the same length.")
+    try:
+        N = len(bins)
+    except TypeError:
+        N = 1
+    if N not in {1, 2}:
+        bins = [bins, bins]  # one edge array for both coordinates
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
+    return hist, edges[0], edges[1]

@@ -1,6 +1,6 @@
 """NumPy's elementwise functions that are not ufuncs, built on the ufunc table with NumPy's own algorithms:
-fix, around/round, clip, where, select, real, imag, angle, nan_to_num, interp (conj/conjugate are ufuncs, in
-_ufuncs).
+fix, around/round, clip, where, select, real, imag, angle, nan_to_num, interp, sinc, i0 (a small user kernel
+over CUDA's Bessel function), unwrap, isposinf and isneginf (conj/conjugate are ufuncs, in _ufuncs).
 
 The table rows named with a leading underscore (_where, _clip, _real, _imag, _complex) exist for these;
 _ufuncs._resolve picks their loops.
@@ -17,11 +17,18 @@ from cuarray._manipulation import copyto
 from cuarray._ndarray import ndarray
 from cuarray._transfer import array, asarray
 
-__all__ = ["angle", "around", "clip", "fix", "imag", "interp", "nan_to_num", "real", "round", "select", "where"]
+__all__ = ["angle", "around", "clip", "fix", "i0", "imag", "interp", "isneginf", "isposinf", "nan_to_num", "real",
+           "round", "select", "sinc", "unwrap", "where"]
 
 
 def _as_array(a):
     return a if isinstance(a, ndarray) else asarray(a)
+
+
+def _device(a, name):
+    if isinstance(a, numpy.ndarray):
+        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
+    return _as_array(a)
 
 
 def fix(x, out=None):
@@ -249,3 +256,87 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     for d in parts:
         _replace_non_finite(d, nan, posinf, neginf)
     return _u._complex(*parts, out=x)
+
+
+def sinc(x):
+    """sin(pi x) / (pi x), 1 at 0 (NumPy's sinc: x = 0 is replaced by the dtype's eps, 1e-20 for complex)."""
+    x = _u.multiply(numpy.pi, _device(x, "sinc"))
+    eps = numpy.finfo(x.dtype).eps if x.dtype.kind == "f" else 1e-20
+    y = _u._where(_u.not_equal(x, 0), x, eps)
+    return _u.divide(_u.sin(y), y)
+
+
+# I0 from CUDA's math library. NumPy's Cephes form is exp(|x|) * (a series), divided by sqrt(|x|) beyond 8: it
+# is inf wherever exp(|x|) overflows the dtype (`top` is its largest value; e * top is inf in T) and NaN at
+# +-inf (inf / inf).
+_I0_PREAMBLE = """
+__device__ __forceinline__ float cuarray_i0(float x) { return cyl_bessel_i0f(x); }
+__device__ __forceinline__ double cuarray_i0(double x) { return cyl_bessel_i0(x); }
+"""
+_I0_BODY = "const T a = fabs(x); const T e = exp(a); y = isinf(a) ? a - a : (e > top ? e * top : cuarray_i0(a))"
+_i0_kernel = None
+
+
+def i0(x):
+    """The modified Bessel function of the first kind, order 0, elementwise: float64 for integer and bool input,
+    else the input's float dtype (NumPy's i0; complex input raises TypeError)."""
+    global _i0_kernel
+    x = _device(x, "i0")
+    if x.dtype.kind == "c":
+        raise TypeError("i0 not supported for complex values")
+    if x.dtype.kind != "f":
+        x = x.astype(numpy.float64)
+    if _i0_kernel is None:
+        from cuarray._kernel import ElementwiseKernel
+
+        _i0_kernel = ElementwiseKernel("T x, T top", "T y", _I0_BODY, "cuarray_i0", preamble=_I0_PREAMBLE)
+    return _i0_kernel(x, x.dtype.type(numpy.finfo(x.dtype).max))
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * numpy.pi):
+    """Unwraps `p` along `axis`: steps larger than max(discont, period / 2) become their remainder modulo
+    `period` (NumPy's unwrap, integer input and periods too)."""
+    from cuarray._scan import cumsum, diff
+
+    p = _device(p, "unwrap")
+    dd = diff(p, axis=axis)
+    if discont is None:
+        discont = period / 2
+    slice1 = [slice(None)] * p.ndim
+    slice1[axis] = slice(1, None)
+    slice1 = tuple(slice1)
+    dtype = numpy.result_type(dd.dtype, period)
+    if dtype.kind in "iu":
+        interval_high, rem = divmod(period, 2)
+        boundary_ambiguous = rem == 0
+    else:
+        interval_high = period / 2
+        boundary_ambiguous = True
+    interval_low = -interval_high
+    ddmod = _u.add(_u.remainder(_u.subtract(dd, interval_low), period), interval_low)
+    if boundary_ambiguous:
+        # Steps of exactly +-period/2 came out as -period/2: they keep dd's sign.
+        _u._where(_u.logical_and(_u.equal(ddmod, interval_low), _u.greater(dd, 0)), interval_high, ddmod,
+                  out=ddmod)
+    ph_correct = _u.subtract(ddmod, dd)
+    _u._where(_u.less(_u.absolute(dd), discont), 0, ph_correct, out=ph_correct)
+    up = array(p, copy=True, dtype=dtype)
+    up[slice1] = _u.add(p[slice1], cumsum(ph_correct, axis=axis))
+    return up
+
+
+def _infinite(x, name):
+    x = _device(x, name)
+    if x.dtype.kind == "c":  # NumPy's signbit has no complex loop
+        raise TypeError(f"This operation is not supported for {x.dtype} values because it would be ambiguous.")
+    return x
+
+
+def isposinf(x, out=None):
+    """True where `x` is +inf (False for every integer and bool)."""
+    return _u.equal(_infinite(x, "isposinf"), numpy.inf, out=out)
+
+
+def isneginf(x, out=None):
+    """True where `x` is -inf (False for every integer and bool)."""
+    return _u.equal(_infinite(x, "isneginf"), -numpy.inf, out=out)
