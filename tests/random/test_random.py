@@ -230,7 +230,12 @@ def chi2_discrete(sample, pmf):
     ks_ = np.arange(lo, hi + 1)
     observed = np.zeros(len(ks_))
     observed[values - lo] = counts
-    expected = pmf(ks_) * len(sample)
+    return chisquare_merged(observed, pmf(ks_) * len(sample))
+
+
+def chisquare_merged(observed, expected):
+    """Chi-square p-value of bin counts against expected counts, each bin expecting fewer than 5 merged into
+    the next; the expected mass outside the bins goes to the kept bins in proportion."""
     obs, exp, o, e = [], [], 0.0, 0.0
     for oi, ei in zip(observed, expected):
         o, e = o + oi, e + ei
@@ -239,7 +244,8 @@ def chi2_discrete(sample, pmf):
             o = e = 0.0
     obs[-1] += o
     exp[-1] += e
-    exp = np.array(exp) * (sum(obs) / sum(exp))  # the mass outside [lo, hi] goes to the kept bins
+    assert len(obs) > 1
+    exp = np.array(exp) * (sum(obs) / sum(exp))
     return stats.chisquare(obs, exp).pvalue
 
 

@@ -11,10 +11,14 @@ from cuarray.random._generator import Generator, Philox4x3210, default_rng
 from cuarray.random._random_state import RandomState
 from cuarray.random._sampler import environment_seed
 
-__all__ = ["Generator", "Philox4x3210", "RandomState", "beta", "binomial", "choice", "default_rng",
-           "exponential", "gamma", "get_random_state", "normal", "permutation", "poisson", "rand", "randint",
-           "randn", "random", "random_integers", "random_sample", "ranf", "reset_states", "sample", "seed",
-           "set_random_state", "shuffle", "standard_normal", "uniform"]
+__all__ = ["Generator", "Philox4x3210", "RandomState", "beta", "binomial", "bytes", "chisquare", "choice",
+           "default_rng", "dirichlet", "exponential", "f", "gamma", "geometric", "get_random_state",
+           "gumbel", "hypergeometric", "laplace", "logistic", "lognormal", "logseries", "multinomial",
+           "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f", "normal",
+           "pareto", "permutation", "poisson", "power", "rand", "randint", "randn", "random",
+           "random_integers", "random_sample", "ranf", "rayleigh", "reset_states", "sample", "seed",
+           "set_random_state", "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma",
+           "standard_normal", "standard_t", "triangular", "uniform", "vonmises", "wald", "weibull", "zipf"]
 
 _states = {}  # device id -> RandomState
 
@@ -110,3 +114,116 @@ def permutation(x):
 
 def shuffle(x):
     get_random_state().shuffle(x)
+
+
+def chisquare(df, size=None, dtype=float):
+    return get_random_state().chisquare(df, size, dtype)
+
+
+def dirichlet(alpha, size=None, dtype=float):
+    return get_random_state().dirichlet(alpha, size, dtype)
+
+
+def f(dfnum, dfden, size=None, dtype=float):
+    return get_random_state().f(dfnum, dfden, size, dtype)
+
+
+def geometric(p, size=None, dtype=numpy.int64):
+    return get_random_state().geometric(p, size, dtype)
+
+
+def gumbel(loc=0.0, scale=1.0, size=None, dtype=float):
+    return get_random_state().gumbel(loc, scale, size, dtype)
+
+
+def hypergeometric(ngood, nbad, nsample, size=None, dtype=numpy.int64):
+    return get_random_state().hypergeometric(ngood, nbad, nsample, size, dtype)
+
+
+def laplace(loc=0.0, scale=1.0, size=None, dtype=float):
+    return get_random_state().laplace(loc, scale, size, dtype)
+
+
+def logistic(loc=0.0, scale=1.0, size=None, dtype=float):
+    return get_random_state().logistic(loc, scale, size, dtype)
+
+
+def lognormal(mean=0.0, sigma=1.0, size=None, dtype=float):
+    return get_random_state().lognormal(mean, sigma, size, dtype)
+
+
+def logseries(p, size=None, dtype=numpy.int64):
+    return get_random_state().logseries(p, size, dtype)
+
+
+def multinomial(n, pvals, size=None):
+    return get_random_state().multinomial(n, pvals, size)
+
+
+def multivariate_normal(mean, cov, size=None, check_valid="warn", tol=1e-8, method="svd", dtype=float):
+    return get_random_state().multivariate_normal(mean, cov, size, check_valid, tol, method, dtype)
+
+
+def negative_binomial(n, p, size=None, dtype=numpy.int64):
+    return get_random_state().negative_binomial(n, p, size, dtype)
+
+
+def noncentral_chisquare(df, nonc, size=None, dtype=float):
+    return get_random_state().noncentral_chisquare(df, nonc, size, dtype)
+
+
+def noncentral_f(dfnum, dfden, nonc, size=None, dtype=float):
+    return get_random_state().noncentral_f(dfnum, dfden, nonc, size, dtype)
+
+
+def pareto(a, size=None, dtype=float):
+    return get_random_state().pareto(a, size, dtype)
+
+
+def power(a, size=None, dtype=float):
+    return get_random_state().power(a, size, dtype)
+
+
+def rayleigh(scale=1.0, size=None, dtype=float):
+    return get_random_state().rayleigh(scale, size, dtype)
+
+
+def standard_cauchy(size=None, dtype=float):
+    return get_random_state().standard_cauchy(size, dtype)
+
+
+def standard_exponential(size=None, dtype=float):
+    return get_random_state().standard_exponential(size, dtype)
+
+
+def standard_gamma(shape, size=None, dtype=float):
+    return get_random_state().standard_gamma(shape, size, dtype)
+
+
+def standard_t(df, size=None, dtype=float):
+    return get_random_state().standard_t(df, size, dtype)
+
+
+def triangular(left, mode, right, size=None, dtype=float):
+    return get_random_state().triangular(left, mode, right, size, dtype)
+
+
+def vonmises(mu, kappa, size=None, dtype=float):
+    return get_random_state().vonmises(mu, kappa, size, dtype)
+
+
+def wald(mean, scale, size=None, dtype=float):
+    return get_random_state().wald(mean, scale, size, dtype)
+
+
+def weibull(a, size=None, dtype=float):
+    return get_random_state().weibull(a, size, dtype)
+
+
+def zipf(a, size=None, dtype=numpy.int64):
+    return get_random_state().zipf(a, size, dtype)
+
+
+def bytes(length):
+    """`length` random bytes from the current device's RandomState."""
+    return get_random_state().bytes(length)

@@ -6,10 +6,14 @@ import numpy
 
 from cuarray import _core
 from cuarray._ndarray import ndarray
-from cuarray.random._sampler import Sampler, float_dtype
+from cuarray.random._discrete import Distributions
+from cuarray.random._sampler import float_dtype
+
+F8 = numpy.dtype(numpy.float64)
+I8 = numpy.dtype(numpy.int64)
 
 
-class Generator(Sampler):
+class Generator(Distributions):
     """NumPy's Generator methods on a Philox state (made by default_rng)."""
 
     def _into(self, out, size, make):
@@ -67,6 +71,97 @@ class Generator(Sampler):
 
     def shuffle(self, x, axis=0):
         self._shuffle(x, axis)
+
+    # ---------------------------------------------------------------- NumPy's other distributions
+
+    def bytes(self, length):
+        """`length` random bytes (a Python bytes object, read back from the device)."""
+        return self._bytes(length)
+
+    def chisquare(self, df, size=None):
+        return self._chisquare(df, size, F8)
+
+    def dirichlet(self, alpha, size=None):
+        return self._dirichlet(alpha, size, F8, legacy=False)
+
+    def f(self, dfnum, dfden, size=None):
+        return self._f(dfnum, dfden, size, F8)
+
+    def geometric(self, p, size=None):
+        return self._geometric(p, size, I8)
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None):
+        return self._gumbel(loc, scale, size, F8)
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None):
+        return self._hypergeometric(ngood, nbad, nsample, size, I8, legacy=False)
+
+    def laplace(self, loc=0.0, scale=1.0, size=None):
+        return self._laplace(loc, scale, size, F8)
+
+    def logistic(self, loc=0.0, scale=1.0, size=None):
+        return self._logistic(loc, scale, size, F8)
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None):
+        return self._lognormal(mean, sigma, size, F8)
+
+    def logseries(self, p, size=None):
+        return self._logseries(p, size, I8)
+
+    def multinomial(self, n, pvals, size=None):
+        """Counts of each outcome in n trials; n and pvals[..., :-1] broadcast (int64, shape + (k,))."""
+        return self._multinomial(n, pvals, size, legacy=False)
+
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
+        return self._multivariate_normal(mean, cov, size, check_valid, tol, method, F8)
+
+    def negative_binomial(self, n, p, size=None):
+        return self._negative_binomial(n, p, size, I8, legacy=False)
+
+    def noncentral_chisquare(self, df, nonc, size=None):
+        return self._noncentral_chisquare(df, nonc, size, F8)
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None):
+        return self._noncentral_f(dfnum, dfden, nonc, size, F8)
+
+    def pareto(self, a, size=None):
+        return self._pareto(a, size, F8)
+
+    def power(self, a, size=None):
+        return self._power(a, size, F8)
+
+    def rayleigh(self, scale=1.0, size=None):
+        return self._rayleigh(scale, size, F8)
+
+    def standard_cauchy(self, size=None):
+        return self._standard_cauchy(size, F8)
+
+    def standard_exponential(self, size=None, dtype=numpy.float64, method="zig", out=None):
+        """Drawn by inversion whatever `method` says (NumPy's 'zig' and 'inv' give the same law)."""
+        dt = float_dtype(dtype, "Unsupported dtype {dt!r} for standard_exponential")
+        return self._into(out, size, lambda s: self._sample("exponential", s, dt, 1.0))
+
+    def standard_gamma(self, shape, size=None, dtype=numpy.float64, out=None):
+        dt = float_dtype(dtype, "Unsupported dtype {dt!r} for standard_gamma")
+        return self._into(out, size, lambda s: self._standard_gamma(shape, s, dt))
+
+    def standard_t(self, df, size=None):
+        return self._standard_t(df, size, F8)
+
+    def triangular(self, left, mode, right, size=None):
+        return self._triangular(left, mode, right, size, F8)
+
+    def vonmises(self, mu, kappa, size=None):
+        return self._vonmises(mu, kappa, size, F8)
+
+    def wald(self, mean, scale, size=None):
+        return self._wald(mean, scale, size, F8)
+
+    def weibull(self, a, size=None):
+        return self._weibull(a, size, F8)
+
+    def zipf(self, a, size=None):
+        return self._zipf(a, size, I8)
 
 
 class Philox4x3210:

@@ -2,7 +2,8 @@
 
 import numpy
 
-from cuarray.random._sampler import Sampler, float_dtype
+from cuarray.random._discrete import Distributions
+from cuarray.random._sampler import _int_dtype, float_dtype
 
 _FLOAT_ONLY = "cuarray.random only supports float32 and float64 (got {dt})"
 
@@ -11,7 +12,7 @@ def _float(dtype):
     return float_dtype(dtype, _FLOAT_ONLY)
 
 
-class RandomState(Sampler):
+class RandomState(Distributions):
     """A Philox generator seeded with `seed` (an integer in [0, 2**64), or None for fresh entropy). The same seed
     gives the same numbers on every run and every device of one kind."""
 
@@ -80,3 +81,92 @@ class RandomState(Sampler):
         """Shuffles the device array `x` along axis 0, in place."""
         self._shuffle(x, 0)
 
+
+    # ---------------------------------------------------------------- NumPy's other distributions
+
+    def chisquare(self, df, size=None, dtype=float):
+        return self._chisquare(df, size, _float(dtype))
+
+    def dirichlet(self, alpha, size=None, dtype=float):
+        return self._dirichlet(alpha, size, _float(dtype), legacy=True)
+
+    def f(self, dfnum, dfden, size=None, dtype=float):
+        return self._f(dfnum, dfden, size, _float(dtype))
+
+    def geometric(self, p, size=None, dtype=numpy.int64):
+        return self._geometric(p, size, _int_dtype(dtype, "geometric"))
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        return self._gumbel(loc, scale, size, _float(dtype))
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None, dtype=numpy.int64):
+        return self._hypergeometric(ngood, nbad, nsample, size, _int_dtype(dtype, "hypergeometric"), legacy=True)
+
+    def laplace(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        return self._laplace(loc, scale, size, _float(dtype))
+
+    def logistic(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        return self._logistic(loc, scale, size, _float(dtype))
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None, dtype=float):
+        return self._lognormal(mean, sigma, size, _float(dtype))
+
+    def logseries(self, p, size=None, dtype=numpy.int64):
+        return self._logseries(p, size, _int_dtype(dtype, "logseries"))
+
+    def multinomial(self, n, pvals, size=None):
+        """Counts of each of len(pvals) outcomes in n trials (int64, shape size + (len(pvals),))."""
+        return self._multinomial(n, pvals, size, legacy=True)
+
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, method="svd", dtype=float):
+        """NumPy's check_valid and tol; CuPy's method ('svd', NumPy's, 'eigh' or 'cholesky') and dtype."""
+        return self._multivariate_normal(mean, cov, size, check_valid, tol, method, _float(dtype))
+
+    def negative_binomial(self, n, p, size=None, dtype=numpy.int64):
+        return self._negative_binomial(n, p, size, _int_dtype(dtype, "negative_binomial"), legacy=True)
+
+    def noncentral_chisquare(self, df, nonc, size=None, dtype=float):
+        return self._noncentral_chisquare(df, nonc, size, _float(dtype))
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None, dtype=float):
+        return self._noncentral_f(dfnum, dfden, nonc, size, _float(dtype))
+
+    def pareto(self, a, size=None, dtype=float):
+        return self._pareto(a, size, _float(dtype))
+
+    def power(self, a, size=None, dtype=float):
+        return self._power(a, size, _float(dtype))
+
+    def rayleigh(self, scale=1.0, size=None, dtype=float):
+        return self._rayleigh(scale, size, _float(dtype))
+
+    def standard_cauchy(self, size=None, dtype=float):
+        return self._standard_cauchy(size, _float(dtype))
+
+    def standard_exponential(self, size=None, dtype=float):
+        return self._sample("exponential", size, _float(dtype), 1.0)
+
+    def standard_gamma(self, shape, size=None, dtype=float):
+        return self._standard_gamma(shape, size, _float(dtype))
+
+    def standard_t(self, df, size=None, dtype=float):
+        return self._standard_t(df, size, _float(dtype))
+
+    def triangular(self, left, mode, right, size=None, dtype=float):
+        return self._triangular(left, mode, right, size, _float(dtype))
+
+    def vonmises(self, mu, kappa, size=None, dtype=float):
+        return self._vonmises(mu, kappa, size, _float(dtype))
+
+    def wald(self, mean, scale, size=None, dtype=float):
+        return self._wald(mean, scale, size, _float(dtype))
+
+    def weibull(self, a, size=None, dtype=float):
+        return self._weibull(a, size, _float(dtype))
+
+    def zipf(self, a, size=None, dtype=numpy.int64):
+        return self._zipf(a, size, _int_dtype(dtype, "zipf"))
+
+    def bytes(self, length):
+        """`length` random bytes (a Python bytes object, read back from the device)."""
+        return self._bytes(length)
