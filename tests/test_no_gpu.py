@@ -31,6 +31,19 @@ MODULES = {"": cp, "linalg": cp.linalg, "fft": cp.fft, "random": cp.random, "cud
 H1 = np.arange(1.0, 4.0)  # host values where a device array would go
 H2 = np.eye(2) + 1.0
 KERNEL = 'extern "C" __global__ void k(float* x) { x[0] = 1.0f; }'
+_NPY_FILE = io.BytesIO()
+np.save(_NPY_FILE, H1)
+_NPY = _NPY_FILE.getvalue()  # a .npy file's bytes
+
+
+def _host_file():
+    """A file of a few bytes, for fromfile."""
+    import tempfile
+
+    f = tempfile.NamedTemporaryFile(suffix=".bin", delete=False)  # noqa: SIM115  (closed by tofile)
+    H1.tofile(f)
+    f.close()
+    return f.name
 
 # Every ufunc is called with Python scalars (a 0-d device result) and with host arrays (TypeError); these rows
 # replace that for ufuncs that take no scalars.
@@ -112,8 +125,59 @@ NEEDS_DEVICE = {
     "cuda.runtime.setDevice": lambda: cp.cuda.runtime.setDevice(0),
     "cuda.runtime.getDeviceProperties": lambda: cp.cuda.runtime.getDeviceProperties(0),
     "cuda.runtime.memGetInfo": lambda: cp.cuda.runtime.memGetInfo(),
+    "tril_indices": lambda: cp.tril_indices(3),
+    "triu_indices": lambda: cp.triu_indices(3),
+    "diag_indices": lambda: cp.diag_indices(3),
+    "mask_indices": lambda: cp.mask_indices(3, cp.triu),
+    "fromfunction": lambda: cp.fromfunction(lambda i: i, (3,)),
+    **{n: (lambda n=n: getattr(cp, n)(5)) for n in ("bartlett", "blackman", "hamming", "hanning")},
+    "kaiser": lambda: cp.kaiser(5, 2.0),
+    "asanyarray": lambda: cp.asanyarray(H1),
+    "asarray_chkfinite": lambda: cp.asarray_chkfinite(H1),
+    "require": lambda: cp.require(H1, requirements="C"),
+    "frombuffer": lambda: cp.frombuffer(H1.tobytes()),
+    "fromiter": lambda: cp.fromiter(range(3), float),
+    "fromstring": lambda: cp.fromstring("1 2", sep=" "),
+    "fromfile": lambda: cp.fromfile(_host_file(), np.uint8),
+    "load": lambda: cp.load(io.BytesIO(_NPY)),
+    "loadtxt": lambda: cp.loadtxt(io.StringIO("1 2")),
+    "genfromtxt": lambda: cp.genfromtxt(io.StringIO("1 2")),
+    "random.bytes": lambda: cp.random.bytes(4),
+    "random.chisquare": lambda: cp.random.chisquare(2.0, 3),
+    "random.dirichlet": lambda: cp.random.dirichlet([1.0, 2.0], 3),
+    "random.f": lambda: cp.random.f(2.0, 3.0, 3),
+    "random.geometric": lambda: cp.random.geometric(0.5, 3),
+    "random.gumbel": lambda: cp.random.gumbel(size=3),
+    "random.hypergeometric": lambda: cp.random.hypergeometric(5, 5, 3, 3),
+    "random.laplace": lambda: cp.random.laplace(size=3),
+    "random.logistic": lambda: cp.random.logistic(size=3),
+    "random.lognormal": lambda: cp.random.lognormal(size=3),
+    "random.logseries": lambda: cp.random.logseries(0.5, 3),
+    "random.multinomial": lambda: cp.random.multinomial(5, [0.5, 0.5], 3),
+    "random.multivariate_normal": lambda: cp.random.multivariate_normal([0.0, 0.0], [[1.0, 0.0], [0.0, 1.0]]),
+    "random.negative_binomial": lambda: cp.random.negative_binomial(2, 0.5, 3),
+    "random.noncentral_chisquare": lambda: cp.random.noncentral_chisquare(2.0, 1.0, 3),
+    "random.noncentral_f": lambda: cp.random.noncentral_f(2.0, 3.0, 1.0, 3),
+    "random.pareto": lambda: cp.random.pareto(2.0, 3),
+    "random.power": lambda: cp.random.power(2.0, 3),
+    "random.rayleigh": lambda: cp.random.rayleigh(size=3),
+    "random.standard_cauchy": lambda: cp.random.standard_cauchy(3),
+    "random.standard_exponential": lambda: cp.random.standard_exponential(3),
+    "random.standard_gamma": lambda: cp.random.standard_gamma(2.0, 3),
+    "random.standard_t": lambda: cp.random.standard_t(3.0, 3),
+    "random.triangular": lambda: cp.random.triangular(0.0, 0.5, 1.0, 3),
+    "random.vonmises": lambda: cp.random.vonmises(0.0, 1.0, 3),
+    "random.wald": lambda: cp.random.wald(1.0, 1.0, 3),
+    "random.weibull": lambda: cp.random.weibull(2.0, 3),
+    "random.zipf": lambda: cp.random.zipf(2.0, 3),
     "cuda.runtime.deviceSynchronize": lambda: cp.cuda.runtime.deviceSynchronize(),
 }
+
+def _deprecated(f, *args):
+    """f(*args) without its DeprecationWarning."""
+    with pytest.deprecated_call():
+        return f(*args)
+
 
 # Functions that take device arrays: given host arrays they raise CuPy's error, naming numpy.ndarray.
 _T = (TypeError, r"numpy\.ndarray|<class 'numpy\.ndarray'>|must be cuarray\.ndarray, not ndarray")
@@ -122,6 +186,7 @@ TAKES_DEVICE_ARRAYS = {
     "random.shuffle": (lambda: cp.random.shuffle(H1.copy()), _T),
     "matmul": (lambda: cp.matmul(H2, H2), _T),
     "cuda.Graph": (lambda: cp.cuda.Graph(), (NotImplementedError, "begin_capture")),  # only a capture makes one
+    "row_stack": (lambda: _deprecated(cp.row_stack, [H1, H1]), _T),
 }
 _ARRAY_CALLS = {
     "all": lambda f: f(H1), "amax": lambda f: f(H1), "amin": lambda f: f(H1), "any": lambda f: f(H1),
@@ -172,6 +237,27 @@ _ARRAY_CALLS = {
     "linalg.matrix_norm": lambda f: f(H2), "linalg.matrix_transpose": lambda f: f(H2),
     "linalg.multi_dot": lambda f: f([H2, H2]), "linalg.outer": lambda f: f(H1, H1), "linalg.svdvals": lambda f: f(H2),
     "linalg.trace": lambda f: f(H2), "linalg.vecdot": lambda f: f(H1, H1), "linalg.vector_norm": lambda f: f(H1),
+    "linalg.eig": lambda f: f(H2), "linalg.eigvals": lambda f: f(H2),
+    "append": lambda f: f(H1, H1), "apply_along_axis": lambda f: f(np.sum, 0, H2),
+    "apply_over_axes": lambda f: f(np.sum, H2, [0]), "array2string": lambda f: f(H1), "array_repr": lambda f: f(H1),
+    "array_str": lambda f: f(H1), "broadcast": lambda f: f(H1, H1), "choose": lambda f: f(np.zeros(3, int), [H1]),
+    "delete": lambda f: f(H1, 0), "diag_indices_from": lambda f: f(H2), "diagonal": lambda f: f(H2),
+    "dsplit": lambda f: f(np.ones((2, 2, 2)), 2), "ediff1d": lambda f: f(H1), "fill_diagonal": lambda f: f(H2.copy(), 1),
+    "gradient": lambda f: f(H1), "histogram2d": lambda f: f(H1, H1), "histogramdd": lambda f: f(H2),
+    "hsplit": lambda f: f(H1, 3), "i0": lambda f: f(H1), "insert": lambda f: f(H1, 0, 5.0),
+    "intersect1d": lambda f: f(H1, H1), "iscomplex": lambda f: f(H1), "isfortran": lambda f: f(H2),
+    "isin": lambda f: f(H1, H1), "isneginf": lambda f: f(H1), "isposinf": lambda f: f(H1), "isreal": lambda f: f(H1),
+    "ix_": lambda f: f(np.arange(2)), "may_share_memory": lambda f: f(H1, H1), "packbits": lambda f: f(H1 > 1),
+    "piecewise": lambda f: f(H1, [H1 > 1], [0.0]), "place": lambda f: f(H1.copy(), H1 > 1, [0.0]),
+    "poly": lambda f: f(H1), "poly1d": lambda f: f(H1), "polyadd": lambda f: f(H1, H1), "polyder": lambda f: f(H1),
+    "polydiv": lambda f: f(H1, H1), "polyfit": lambda f: f(H1, H1, 1), "polyint": lambda f: f(H1),
+    "polymul": lambda f: f(H1, H1), "polysub": lambda f: f(H1, H1), "polyval": lambda f: f(H1, H1),
+    "putmask": lambda f: f(H1.copy(), H1 > 1, 0.0), "real_if_close": lambda f: f(H1), "resize": lambda f: f(H1, 4),
+    "roots": lambda f: f(H1), "setdiff1d": lambda f: f(H1, H1), "setxor1d": lambda f: f(H1, H1),
+    "shares_memory": lambda f: f(H1, H1), "sinc": lambda f: f(H1), "trapezoid": lambda f: f(H1),
+    "tril_indices_from": lambda f: f(H2), "triu_indices_from": lambda f: f(H2), "trim_zeros": lambda f: f(H1),
+    "union1d": lambda f: f(H1, H1), "unpackbits": lambda f: f(np.ones(2, np.uint8)), "unwrap": lambda f: f(H1),
+    "vander": lambda f: f(H1), "vsplit": lambda f: f(H2, 2),
     **{f"fft.{n}": (lambda f: f(H1)) for n in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn",
                                                "rfftn", "irfftn", "fftshift", "ifftshift")},
     **{f"fft.{n}": (lambda f: f(H2)) for n in ("fft2", "ifft2", "rfft2", "irfft2")},
@@ -225,6 +311,29 @@ NO_DEVICE_NEEDED = {
     "cuda.get_default_pinned_memory_pool": lambda: cp.cuda.get_default_pinned_memory_pool(),
     "cuda.runtime.CUDARuntimeError": lambda: cp.cuda.runtime.CUDARuntimeError(100, "no device"),
     "cuda.runtime.driverGetVersion": lambda: cp.cuda.runtime.driverGetVersion(),
+    "linalg.EigResult": lambda: cp.linalg.EigResult(1, 2),
+    "vectorize": lambda: cp.vectorize(lambda x: x + 1),
+    "isscalar": lambda: cp.isscalar(1.0),
+    "iterable": lambda: cp.iterable([1]),
+    "iscomplexobj": lambda: cp.iscomplexobj(H1),  # only the dtype is read
+    "isrealobj": lambda: cp.isrealobj(H1),
+    "common_type": lambda: cp.common_type(H1),
+    "min_scalar_type": lambda: cp.min_scalar_type(10),
+    "mintypecode": lambda: cp.mintypecode("f"),
+    "typename": lambda: cp.typename("f"),
+    "base_repr": lambda: cp.base_repr(5, 3),
+    "binary_repr": lambda: cp.binary_repr(5),
+    "format_float_positional": lambda: cp.format_float_positional(1.5),
+    "format_float_scientific": lambda: cp.format_float_scientific(1.5),
+    "get_printoptions": lambda: cp.get_printoptions(),
+    "set_printoptions": lambda: cp.set_printoptions(precision=np.get_printoptions()["precision"]),
+    "printoptions": lambda: cp.printoptions(precision=3),
+    "ndindex": lambda: list(cp.ndindex(2, 2)),
+    # Writers take host arrays as they are (numpy.savez(f, a=host, b=device) comes here with both).
+    "save": lambda: cp.save(io.BytesIO(), H1),
+    "savez": lambda: cp.savez(io.BytesIO(), H1),
+    "savez_compressed": lambda: cp.savez_compressed(io.BytesIO(), H1),
+    "savetxt": lambda: cp.savetxt(io.StringIO(), H1),
     "cuda.runtime.runtimeGetVersion": lambda: cp.cuda.runtime.runtimeGetVersion(),
 }
 OPTIONAL = {"show_config", "bfloat16"}  # public where present (bfloat16: with ml_dtypes)

@@ -100,6 +100,8 @@ def place(arr, mask, vals):
 def putmask(a, mask, values):
     """In place: a.flat[i] = values.flat[i % values.size] wherever mask.flat[i] is true (values repeat over the
     whole of `a`, unlike a[mask] = values)."""
+    if isinstance(a, numpy.ndarray):
+        raise TypeError("cuarray.putmask: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
     if not isinstance(a, ndarray):
         raise TypeError("putmask: first argument must be an array")
     mask = _mask(mask, a, "putmask")
