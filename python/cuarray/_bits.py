@@ -8,16 +8,9 @@ import numpy
 from cuarray import _reduction
 from cuarray import _ufuncs as _u
 from cuarray._creation import arange, zeros
-from cuarray._ndarray import ndarray
-from cuarray._transfer import asarray
+from cuarray._transfer import device_array as _device
 
 __all__ = ["packbits", "unpackbits"]
-
-
-def _device(a, name):
-    if isinstance(a, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
-    return a if isinstance(a, ndarray) else asarray(a)
 
 
 def _shifts(bitorder, trailing):

@@ -8,15 +8,9 @@ from cuarray import _ufuncs as _u
 from cuarray._creation import empty_like
 from cuarray._ndarray import ndarray
 from cuarray._scan import diff
-from cuarray._transfer import asarray
+from cuarray._transfer import device_array as _device
 
 __all__ = ["gradient", "trapezoid"]
-
-
-def _device(a, name):
-    if isinstance(a, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
-    return a if isinstance(a, ndarray) else asarray(a)
 
 
 def _ndim(a):

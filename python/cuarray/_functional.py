@@ -10,15 +10,9 @@ from cuarray._creation import zeros, zeros_like
 from cuarray._fusion import _Traced, fuse
 from cuarray._manipulation import expand_dims
 from cuarray._ndarray import ndarray
-from cuarray._transfer import asarray
+from cuarray._transfer import device_array as _device
 
 __all__ = ["apply_along_axis", "apply_over_axes", "piecewise", "vectorize"]
-
-
-def _device(a, name):
-    if isinstance(a, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
-    return a if isinstance(a, ndarray) else asarray(a)
 
 
 def piecewise(x, condlist, funclist, *args, **kw):

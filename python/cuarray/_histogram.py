@@ -12,15 +12,9 @@ from cuarray import _core, _reduction
 from cuarray import _ufuncs as _u
 from cuarray._ndarray import ndarray
 from cuarray._scan import diff
-from cuarray._transfer import asarray
+from cuarray._transfer import asarray, device_array as _device
 
 __all__ = ["bincount", "digitize", "histogram", "histogram2d", "histogramdd"]
-
-
-def _device(a, name):
-    if isinstance(a, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
-    return a if isinstance(a, ndarray) else asarray(a)
 
 
 def bincount(x, weights=None, minlength=0):

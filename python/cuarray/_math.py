@@ -15,7 +15,7 @@ from cuarray._creation import empty, full, zeros_like
 from cuarray._indexing import nonzero
 from cuarray._manipulation import copyto
 from cuarray._ndarray import ndarray
-from cuarray._transfer import array, asarray
+from cuarray._transfer import array, asarray, device_array as _device
 
 __all__ = ["angle", "around", "clip", "fix", "i0", "imag", "interp", "isneginf", "isposinf", "nan_to_num", "real",
            "round", "select", "sinc", "unwrap", "where"]
@@ -23,12 +23,6 @@ __all__ = ["angle", "around", "clip", "fix", "i0", "imag", "interp", "isneginf",
 
 def _as_array(a):
     return a if isinstance(a, ndarray) else asarray(a)
-
-
-def _device(a, name):
-    if isinstance(a, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
-    return _as_array(a)
 
 
 def fix(x, out=None):

@@ -15,7 +15,7 @@ from cuarray import _ufuncs as _u
 from cuarray._creation import ones, zeros
 from cuarray._math import imag, real
 from cuarray._ndarray import ndarray
-from cuarray._transfer import array, asarray
+from cuarray._transfer import array, asarray, device_array as _device
 
 __all__ = ["asanyarray", "asarray_chkfinite", "common_type", "iscomplex", "iscomplexobj", "isfortran",
            "isreal", "isrealobj", "isscalar", "iterable", "may_share_memory", "real_if_close", "require",
@@ -26,12 +26,6 @@ isscalar = numpy.isscalar
 
 # cuarray has no ndarray subclasses.
 asanyarray = asarray
-
-
-def _device(a, name):
-    if isinstance(a, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
-    return a if isinstance(a, ndarray) else asarray(a)
 
 
 def iterable(y):

@@ -4,16 +4,13 @@ print options (set_printoptions, printoptions) apply."""
 
 import numpy
 
-from cuarray._ndarray import ndarray
-from cuarray._transfer import asarray
+from cuarray._transfer import device_array
 
 __all__ = ["array2string", "array_repr", "array_str"]
 
 
 def _host(a, name):
-    if isinstance(a, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
-    return (a if isinstance(a, ndarray) else asarray(a)).get()
+    return device_array(a, name).get()
 
 
 def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):

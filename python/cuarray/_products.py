@@ -18,21 +18,11 @@ from cuarray import _ufuncs as _u
 from cuarray._joining import stack
 from cuarray._manipulation import copyto, moveaxis
 from cuarray._ndarray import ndarray
-from cuarray._transfer import asarray
+from cuarray._transfer import device_array as _array
 
 __all__ = ["cross", "dot", "inner", "kron", "matmul", "outer", "tensordot", "trace", "vdot", "vecdot"]
 
 matmul = _core.matmul
-
-
-def _array(x, name):
-    """A device array for an operand: cuarray arrays as they are, Python scalars and sequences copied over.
-    NumPy arrays are refused, as everywhere in cuarray: moving data is the caller's explicit choice."""
-    if isinstance(x, ndarray):
-        return x
-    if isinstance(x, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
-    return asarray(x)
 
 
 def _common(a, b):

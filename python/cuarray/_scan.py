@@ -11,15 +11,9 @@ import numpy
 from cuarray import _core
 from cuarray._creation import empty
 from cuarray._ndarray import ndarray
-from cuarray._transfer import asarray
+from cuarray._transfer import device_array as _as_array
 
 __all__ = ["cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod", "diff"]
-
-
-def _as_array(a, name):
-    if isinstance(a, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
-    return a if isinstance(a, ndarray) else asarray(a)
 
 
 def _default_dtype(dt):

@@ -9,15 +9,9 @@ from cuarray._creation import arange, empty
 from cuarray._indexing import _check_mode, _in_range, take
 from cuarray._ndarray import ndarray
 from cuarray._scan import cumsum
-from cuarray._transfer import asarray
+from cuarray._transfer import asarray, device_array as _device
 
 __all__ = ["choose", "diagonal", "place", "putmask"]
-
-
-def _device(a, name):
-    if isinstance(a, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
-    return a if isinstance(a, ndarray) else asarray(a)
 
 
 def _values(values, dtype, name):

@@ -8,17 +8,10 @@ from cuarray import _ufuncs as _u
 from cuarray._creation import empty, full
 from cuarray._indexing import flatnonzero
 from cuarray._joining import concatenate, stack
-from cuarray._ndarray import ndarray
 from cuarray._sorting import _take, argsort, searchsorted, unique
-from cuarray._transfer import asarray
+from cuarray._transfer import device_array as _device
 
 __all__ = ["ediff1d", "intersect1d", "isin", "setdiff1d", "setxor1d", "trim_zeros", "union1d"]
-
-
-def _device(a, name):
-    if isinstance(a, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
-    return a if isinstance(a, ndarray) else asarray(a)
 
 
 def _compress(a, mask):

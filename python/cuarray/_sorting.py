@@ -15,7 +15,7 @@ import numpy
 
 from cuarray import _core
 from cuarray._ndarray import ndarray
-from cuarray._transfer import asarray
+from cuarray._transfer import asarray, device_array as _device
 
 __all__ = ["argpartition", "argsort", "lexsort", "partition", "searchsorted", "sort", "sort_complex", "unique",
            "unique_all", "unique_counts", "unique_inverse", "unique_values"]
@@ -25,12 +25,6 @@ UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
-
-
-def _device(a, name):
-    if isinstance(a, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
-    return a if isinstance(a, ndarray) else asarray(a)
 
 
 def _check(kind, order):

@@ -17,15 +17,9 @@ from cuarray._indexing import take, take_along_axis
 from cuarray._joining import concatenate
 from cuarray._manipulation import moveaxis
 from cuarray._ndarray import ndarray
-from cuarray._transfer import asarray
+from cuarray._transfer import asarray, device_array as _device
 
 __all__ = ["corrcoef", "cov", "median", "nanmedian", "percentile", "quantile"]
-
-
-def _device(a, name):
-    if isinstance(a, numpy.ndarray):
-        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
-    return a if isinstance(a, ndarray) else asarray(a)
 
 
 def _with_last_axis(a, axis):

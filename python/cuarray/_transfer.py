@@ -8,6 +8,16 @@ from cuarray._ndarray import ndarray
 __all__ = ["array", "asarray", "copy", "asnumpy", "ascontiguousarray", "asfortranarray"]
 
 
+def device_array(a, name):
+    """`a` as a device array for cuarray.<name>: cuarray arrays as they are, Python scalars and sequences copied
+    over. NumPy arrays are refused: moving data is the caller's explicit choice."""
+    if isinstance(a, ndarray):
+        return a
+    if isinstance(a, numpy.ndarray):
+        raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
+    return asarray(a)
+
+
 def _to_current_device(a):
     """`a` itself when it lives on the current device, else a copy made there, device to device (Note [Peer
     copies] in cpp/cuarray/ops/transfer.h)."""
