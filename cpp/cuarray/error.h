@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "cuarray/cuda/launch_queue.h"
+
 namespace cuarray {
 
 // Marks this process as forked after CUDA started in its parent, where CUDA cannot work: check_cuda's
@@ -84,4 +86,5 @@ bool check_ready(cudaError_t status, const char* call);
 
 }  // namespace cuarray
 
-#define CUARRAY_CHECK_CUDA(expr) ::cuarray::check_cuda((expr), #expr)
+// Every checked CUDA call comes after the kernel launches queued before it (Note [Launch queue]).
+#define CUARRAY_CHECK_CUDA(expr) ::cuarray::check_cuda((::cuarray::cuda::drain_launches(), (expr)), #expr)

@@ -145,6 +145,7 @@ DType from_dlpack_dtype(DLDataType t) {
 // The Buffer spans the bytes the view can reach (negative strides included), so its pointer is the lowest
 // address and its size the extent, as for pool memory.
 Array external_view(char* data, Shape shape, Strides strides, DType dtype, int device, std::function<void()> release) {
+  cuda::share_with_other_code();
   std::int64_t lo = 0, hi = 0;
   if (size_of(shape) > 0) {
     hi = itemsize(dtype);
@@ -168,6 +169,7 @@ DLManagedTensorVersioned* to_dlpack_versioned(const Array& a, bool copied) {
 }
 
 void hand_off(int device, std::int64_t consumer_stream) {
+  cuda::share_with_other_code();
   if (consumer_stream == -1) return;
   cudaStream_t consumer = protocol_stream(consumer_stream);
   cuda::DeviceGuard guard(device);

@@ -15,6 +15,7 @@ cpp/cuarray/cuda/device.h).
 """
 
 import ctypes
+import sys
 import threading
 
 started = False  # cuInit succeeded
@@ -92,10 +93,15 @@ def warm_nvrtc(warm_up):
 
 
 def finish():
-    """Waits for the start: before a fork, and before the interpreter exits."""
+    """Waits for the start, and issues the queued kernel launches and stops their worker thread (Note [Launch
+    queue] in cpp/cuarray/cuda/launch_queue.h; a later launch starts it again): before a fork, and before the
+    interpreter exits."""
     _thread.join()
     if _nvrtc_thread is not None:
         _nvrtc_thread.join()
+    core = sys.modules.get("cuarray._core")
+    if core is not None:
+        core.cuda.stop_launch_worker()
 
 
 def forked_child():

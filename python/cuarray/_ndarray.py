@@ -172,9 +172,17 @@ def _reduce(self):
     return asarray, (self.get(),)
 
 
+def _data(self):
+    """The address, for other code: the kernels cuarray has queued are issued before it is handed out."""
+    _core.cuda.share_with_other_code()
+    return MemoryPointer(self._ptr, self._device_id, self)
+
+
 def _cuda_array_interface(self):
     """Version 3: `stream` is the stream the array's work is ordered on (the current stream of its device; 1 for
-    the legacy default stream); consumers make their own stream wait on it."""
+    the legacy default stream); consumers make their own stream wait on it. The kernels cuarray has queued are
+    issued first."""
+    _core.cuda.share_with_other_code()
     return {
         "shape": self.shape,
         "typestr": self.dtype.str,
@@ -257,7 +265,7 @@ _methods = {
     "ravel": _ravel,
     "view": _view,
     "flags": property(lambda self: Flags(self._c_contiguous, self._f_contiguous, self.base is None)),
-    "data": property(lambda self: MemoryPointer(self._ptr, self._device_id, self)),
+    "data": property(_data),
     "device": property(lambda self: Device(self._device_id)),
     "__cuda_array_interface__": property(_cuda_array_interface),
     "__array_priority__": 100,

@@ -121,6 +121,9 @@ void init_cuda(py::module_& m) {
         auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
         wait_until([end] { return std::chrono::steady_clock::now() >= end; });
       }, "seconds"_a);
+  c.def("share_with_other_code", &cuda::share_with_other_code);
+  c.def("_launch_counts", &cuda::launch_counts);
+  c.def("stop_launch_worker", [] { cuda::stop_launch_worker(); }, release_gil());
   c.def("compute_capability", &cuda::compute_capability, "id"_a);
   c.def("mem_info", &cuda::mem_info, "id"_a);
   c.def("driver_version", &cuda::driver_version);

@@ -93,7 +93,7 @@ struct RawFunction {
                          " but the current device is " + std::to_string(cuda::current_device()));
       s = st->handle();
     }
-    jit::launch(kernel, to_dim3(grid), to_dim3(block), argv.data(), shared_mem, s);
+    jit::launch_now(kernel, to_dim3(grid), to_dim3(block), argv.data(), shared_mem, s);
   }
 
   cudaFuncAttributes attributes() const {

@@ -21,13 +21,18 @@ void Event::record(cudaStream_t stream) { CUARRAY_CHECK_CUDA(cudaEventRecord(han
 
 void Event::synchronize() const { wait(handle_, !blocking_); }
 
-bool Event::done() const { return check_ready(cudaEventQuery(handle_), "cudaEventQuery"); }
+bool Event::done() const {
+  drain_launches();
+  return check_ready(cudaEventQuery(handle_), "cudaEventQuery");
+}
 
 void wait(cudaEvent_t event, bool spin) {
+  check_launches();
   wait_until([event] { return check_ready(cudaEventQuery(event), "cudaEventQuery"); }, spin);
 }
 
 void finish_readback(cudaEvent_t event) {
+  check_launches();
   run_blocking([event] { CUARRAY_CHECK_CUDA(cudaEventSynchronize(event)); });
 }
 

@@ -62,6 +62,7 @@ void Capture::release(void* ptr) {
   if (state_ == State::Capturing) {
     DeviceGuard guard(stream_->device());
     // A free node. It fails, harmlessly, where an error has already invalidated the capture.
+    drain_launches();
     if (cudaFreeAsync(ptr, stream_->handle()) != cudaSuccess) cudaGetLastError();
     blocks_.erase(it);
     return;
@@ -75,6 +76,7 @@ void Capture::release(void* ptr) {
 
 void Capture::free_block(Block& block) {
   DeviceGuard guard(stream_->device());
+  drain_launches();
   if (cudaFreeAsync(block.ptr, last_launch_->handle()) != cudaSuccess) cudaGetLastError();  // at exit
   block.live = false;
 }

@@ -104,6 +104,7 @@ Buffer::~Buffer() {
   if (pool_) {
     if (ptr_) pool_->release(ptr_, nbytes_, stream_, capture_.get());
   } else if (release_) {
+    drain_launches();  // the owner may reuse the memory at once
     release_();
   }
 }
@@ -150,6 +151,7 @@ void MemoryPool::stream_destroyed(const Stream& stream) noexcept {
   if (blocks.empty()) return;
   int previous = current_device();
   cudaSetDevice(stream.device());
+  drain_launches();
   for (void* p : blocks)
     if (cudaFreeAsync(p, stream.handle()) != cudaSuccess) cudaGetLastError();  // at exit the runtime may be gone
   restore_device(previous);
@@ -268,6 +270,7 @@ void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<St
     return;
   }
   DeviceGuard guard(device_);
+  drain_launches();
   if (cudaFreeAsync(ptr, stream->handle()) != cudaSuccess) cudaGetLastError();  // at exit the runtime may be gone
 }
 
@@ -292,6 +295,7 @@ void MemoryPool::flush_cache() {
     impl_->cached = 0;
   }
   DeviceGuard guard(device_);
+  drain_launches();
   for (auto* bins : {&cache, &zeroed})
     for (auto& [key, bin] : *bins)
       for (void* p : bin.blocks)

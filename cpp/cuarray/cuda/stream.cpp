@@ -28,7 +28,10 @@ Registry& registry() {
   return *r;
 }
 
-bool idle(cudaStream_t stream) { return check_ready(cudaStreamQuery(stream), "cudaStreamQuery"); }
+bool idle(cudaStream_t stream) {
+  drain_launches();
+  return check_ready(cudaStreamQuery(stream), "cudaStreamQuery");
+}
 
 }  // namespace
 
@@ -61,6 +64,7 @@ std::shared_ptr<Stream> Stream::create(bool non_blocking, int priority) {
 Stream::~Stream() {
   if (!owned_ || !handle_) return;
   MemoryPool::stream_destroyed(*this);
+  drain_launches();
   cudaStreamDestroy(handle_);  // errors at exit are not worth reporting
 }
 
@@ -83,6 +87,8 @@ std::shared_ptr<Capture> Stream::capture() const {
 
 void Stream::set_capture(std::shared_ptr<Capture> capture) {
   std::lock_guard<std::mutex> lock(capture_mutex_);
+  if (capture && !capture_) capture_began();
+  if (!capture && capture_) capture_ended();
   capturing_.store(capture != nullptr, std::memory_order_release);
   capture_ = std::move(capture);
 }
@@ -109,15 +115,18 @@ const std::shared_ptr<Stream>& current_stream(int device) {
 void set_current_stream(const std::shared_ptr<Stream>& stream) { tls_stream[stream->device()] = stream; }
 
 void wait(cudaStream_t stream) {
+  check_launches();
   wait_until([stream] { return idle(stream); });
 }
 
 void finish_readback(cudaStream_t stream) {
+  check_launches();
   run_blocking([stream] { CUARRAY_CHECK_CUDA(cudaStreamSynchronize(stream)); });
 }
 
 void synchronize_device(int id) {
   check_device_not_capturing(id, "Device.synchronize");
+  check_launches();
   DeviceGuard guard(id);
   std::vector<std::shared_ptr<Stream>> streams;
   {

@@ -35,7 +35,9 @@ bool env_flag(const char* name) {
 
 }  // namespace
 
+// Every call into the library goes through here, after the kernel launches queued before it.
 const Api& api() {
+  cuda::drain_launches();
   static std::once_flag once;
   static Api a;
   std::call_once(once, [] {

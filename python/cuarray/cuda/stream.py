@@ -30,6 +30,8 @@ class Stream:
 
     @property
     def ptr(self):
+        """The cudaStream_t, for other libraries: the kernels cuarray has queued are issued to it first."""
+        _cuda.share_with_other_code()
         return 0 if self._core is None else self._core.ptr
 
     @property

@@ -1,0 +1,313 @@
+#include "cuarray/cuda/launch_queue.h"
+
+#include <cuda.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+
+#include "cuarray/cuda/device.h"
+#include "cuarray/error.h"
+
+namespace cuarray::cuda {
+
+namespace detail {
+std::atomic<std::uint64_t> queued{0}, issued{0};
+}  // namespace detail
+
+namespace {
+
+constexpr std::size_t kSlots = 256;
+constexpr std::size_t kParamBytes = 4096;
+// How long the worker spins for more work before it sleeps, and how soon after an op issued by its caller a
+// second one wakes it.
+constexpr std::int64_t kSpinNs = 500'000;
+constexpr std::int64_t kBurstNs = 100'000;
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+struct Slot {
+  const void* func;
+  const ParamLayout* layout;
+  dim3 grid, block;
+  std::size_t shared_mem;
+  cudaStream_t stream;
+  int device;
+  alignas(16) unsigned char params[kParamBytes];
+};
+
+struct Queue {
+  Slot slots[kSlots];
+  std::mutex producer;  // one thread writes a slot at a time
+  std::mutex consumer;  // one thread issues a launch at a time: the worker, or a thread draining
+  std::uint64_t next = 0;  // the next slot to issue; guarded by `consumer`
+  std::atomic<bool> asleep{true};  // no worker is running (or it is about to sleep)
+  std::atomic<bool> stopping{false};
+  std::atomic<std::int64_t> last_issued_by_caller{0};
+  std::atomic<int> captures{0};
+  std::atomic<bool> shared{false};
+  std::mutex sleep_mutex;  // guards the fields below
+  std::condition_variable wake;
+  bool wake_requested = false;
+  bool exiting = false;
+  bool exit_hook = false;
+  std::thread worker;
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+  std::atomic<std::uint64_t> issued_by_worker{0};
+};
+
+std::atomic<Queue*> g_queue{nullptr};
+
+Queue& queue() {
+  Queue* q = g_queue.load(std::memory_order_acquire);
+  if (q) return *q;
+  static std::once_flag once;
+  std::call_once(once, [] { g_queue.store(new Queue, std::memory_order_release); });  // lives for the process
+  return *g_queue.load(std::memory_order_acquire);
+}
+
+void record_error(Queue& q, cudaError_t status) {
+  try {
+    check_cuda(status, "cudaLaunchKernel");
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(q.error_mutex);
+    if (!q.error) q.error = std::current_exception();
+    q.failed.store(true, std::memory_order_release);
+  }
+}
+
+// Issues the oldest queued launch if it is older than `below` and no other thread is issuing one. `device` is
+// the runtime device the calling thread is known to have (-1: unknown); it is updated. Callers that must wait
+// spin: blocking on the lock would add a sleep and a wake-up to every wait for a launch in flight.
+bool try_issue(Queue& q, int& device, std::uint64_t below) {
+  std::unique_lock<std::mutex> lock(q.consumer, std::try_to_lock);
+  if (!lock || q.next >= below || q.next == detail::queued.load(std::memory_order_acquire)) return false;
+  Slot& s = q.slots[q.next % kSlots];
+  void* argv[ParamLayout::kMaxParams];
+  for (int i = 0; i < s.layout->count; ++i) argv[i] = s.params + s.layout->offset[i];
+  if (device != s.device && cudaSetDevice(s.device) == cudaSuccess) device = s.device;
+  cudaError_t status = cudaLaunchKernel(s.func, s.grid, s.block, argv, s.shared_mem, s.stream);
+  if (status != cudaSuccess) record_error(q, status);
+  ++q.next;
+  detail::issued.store(q.next, std::memory_order_release);
+  return true;
+}
+
+// Issues every launch queued before the call from the calling thread, leaving its runtime device as it was.
+void issue_queued(Queue& q) {
+  const std::uint64_t target = detail::queued.load(std::memory_order_acquire);
+  int previous = -1;
+  if (device_count() > 1) cudaGetDevice(&previous);
+  int device = device_count() > 1 ? previous : current_device();
+  while (detail::issued.load(std::memory_order_acquire) < target)
+    if (!try_issue(q, device, target)) cpu_relax();
+  if (previous >= 0 && device != previous) cudaSetDevice(previous);
+}
+
+void worker_main(Queue* q) {
+  int device = -1;
+  for (;;) {
+    std::int64_t idle_since = now_ns();
+    while (!q->stopping.load(std::memory_order_acquire)) {
+      if (detail::queued.load(std::memory_order_acquire) != detail::issued.load(std::memory_order_acquire)) {
+        if (try_issue(*q, device, UINT64_MAX)) {
+          q->issued_by_worker.fetch_add(1, std::memory_order_relaxed);
+          idle_since = now_ns();
+        } else {
+          cpu_relax();
+        }
+      } else if (now_ns() - idle_since > kSpinNs) {
+        break;
+      } else {
+        cpu_relax();
+      }
+    }
+    q->asleep.store(true, std::memory_order_seq_cst);
+    // A launch queued before the store above is either seen here or issued by its own thread (which then
+    // sees `asleep`): both sides store, then load, sequentially consistent.
+    if (!q->stopping.load() && detail::queued.load(std::memory_order_seq_cst) != detail::issued.load()) {
+      q->asleep.store(false, std::memory_order_seq_cst);
+      continue;
+    }
+    std::unique_lock<std::mutex> lock(q->sleep_mutex);
+    q->wake.wait(lock, [q] { return q->wake_requested || q->stopping.load(); });
+    q->wake_requested = false;
+    if (q->stopping.load()) return;
+    q->asleep.store(false, std::memory_order_seq_cst);
+  }
+}
+
+void stop_at_exit() { stop_launch_worker(true); }
+
+void wake_worker(Queue& q) {
+  std::lock_guard<std::mutex> lock(q.sleep_mutex);
+  if (q.exiting || q.stopping.load()) return;
+  if (q.worker.joinable()) {
+    q.wake_requested = true;
+    q.wake.notify_one();
+    return;
+  }
+  // Registered after CUDA started, so it runs before the runtime's own teardown.
+  if (!q.exit_hook) q.exit_hook = std::atexit(stop_at_exit) == 0;
+  q.asleep.store(false, std::memory_order_seq_cst);
+  q.worker = std::thread(worker_main, &q);
+}
+
+using KernelGetParamInfo = CUresult (*)(CUkernel, std::size_t, std::size_t*, std::size_t*);
+
+KernelGetParamInfo kernel_get_param_info() {
+  static KernelGetParamInfo f = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found;
+    if (cudaGetDriverEntryPointByVersion("cuKernelGetParamInfo", &fn, 12040, cudaEnableDefault, &found) !=
+            cudaSuccess ||
+        found != cudaDriverEntryPointSuccess) {
+      cudaGetLastError();
+      fn = nullptr;
+    }
+    return reinterpret_cast<KernelGetParamInfo>(fn);
+  }();
+  return f;
+}
+
+}  // namespace
+
+const ParamLayout* param_layout(cudaKernel_t kernel) {
+  static std::mutex mutex;
+  static auto* layouts = new std::unordered_map<cudaKernel_t, std::unique_ptr<ParamLayout>>;  // never destroyed
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = layouts->find(kernel);
+  if (it != layouts->end()) return it->second.get();
+  std::unique_ptr<ParamLayout> layout;
+  if (KernelGetParamInfo info = kernel_get_param_info()) {
+    layout = std::make_unique<ParamLayout>();
+    for (std::size_t i = 0;; ++i) {
+      std::size_t offset = 0, size = 0;
+      CUresult r = info(reinterpret_cast<CUkernel>(kernel), i, &offset, &size);
+      if (r == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter
+      if (r != CUDA_SUCCESS || i == ParamLayout::kMaxParams || offset + size > kParamBytes) {
+        layout.reset();
+        break;
+      }
+      layout->offset[i] = static_cast<std::uint16_t>(offset);
+      layout->size[i] = static_cast<std::uint16_t>(size);
+      layout->count = static_cast<int>(i + 1);
+      layout->bytes = offset + size;
+    }
+  }
+  return layouts->emplace(kernel, std::move(layout)).first->second.get();
+}
+
+void launch_kernel(cudaKernel_t kernel, void** args, dim3 grid, dim3 block, std::size_t shared_mem,
+                   cudaStream_t stream) {
+  Queue& q = queue();
+  if (q.failed.load(std::memory_order_acquire)) check_launches();
+  const void* func = reinterpret_cast<const void*>(kernel);
+  const bool at_once = q.captures.load(std::memory_order_acquire) > 0 || q.shared.load(std::memory_order_acquire);
+  if (!at_once && q.asleep.load(std::memory_order_seq_cst)) {
+    // An isolated launch is issued here; a second one soon after wakes the worker for the ones that follow.
+    const std::int64_t now = now_ns();
+    const bool burst = now - q.last_issued_by_caller.exchange(now, std::memory_order_relaxed) < kBurstNs;
+    CUARRAY_CHECK_CUDA(cudaLaunchKernel(func, grid, block, args, shared_mem, stream));
+    if (burst) wake_worker(q);
+    return;
+  }
+  // Found on the first queued launch of the kernel, not at its load: an isolated launch never needs it.
+  const ParamLayout* layout = at_once ? nullptr : param_layout(kernel);
+  if (!layout) {
+    CUARRAY_CHECK_CUDA(cudaLaunchKernel(func, grid, block, args, shared_mem, stream));
+    return;
+  }
+  const int device = current_device();
+  {
+    std::lock_guard<std::mutex> lock(q.producer);
+    const std::uint64_t slot = detail::queued.load(std::memory_order_relaxed);
+    int known = device;
+    while (slot - detail::issued.load(std::memory_order_acquire) >= kSlots)  // full: help issue the oldest
+      if (!try_issue(q, known, slot)) cpu_relax();
+    if (known != device) cudaSetDevice(device);
+    Slot& s = q.slots[slot % kSlots];
+    s.func = func;
+    s.layout = layout;
+    s.grid = grid;
+    s.block = block;
+    s.shared_mem = shared_mem;
+    s.stream = stream;
+    s.device = device;
+    for (int i = 0; i < layout->count; ++i) std::memcpy(s.params + layout->offset[i], args[i], layout->size[i]);
+    detail::queued.store(slot + 1, std::memory_order_seq_cst);
+  }
+  // The worker went to sleep meanwhile, perhaps without seeing this launch: both sides store, then load,
+  // sequentially consistent, so one of them issues it.
+  if (q.asleep.load(std::memory_order_seq_cst)) issue_queued(q);
+}
+
+void detail::drain_slow() { issue_queued(queue()); }
+
+void check_launches() {
+  drain_launches();
+  Queue* q = g_queue.load(std::memory_order_acquire);
+  if (!q || !q->failed.load(std::memory_order_acquire)) return;
+  std::exception_ptr error;
+  {
+    std::lock_guard<std::mutex> lock(q->error_mutex);
+    error = std::exchange(q->error, nullptr);
+    q->failed.store(false, std::memory_order_release);
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+std::pair<std::uint64_t, std::uint64_t> launch_counts() {
+  Queue* q = g_queue.load(std::memory_order_acquire);
+  return {detail::queued.load(), q ? q->issued_by_worker.load() : 0};
+}
+
+void share_with_other_code() {
+  queue().shared.store(true, std::memory_order_release);
+  drain_launches();
+}
+
+void capture_began() { queue().captures.fetch_add(1, std::memory_order_acq_rel); }
+void capture_ended() { queue().captures.fetch_sub(1, std::memory_order_acq_rel); }
+
+void stop_launch_worker(bool at_exit) {
+  Queue* q = g_queue.load(std::memory_order_acquire);
+  if (!q) return;
+  std::thread worker;
+  {
+    std::lock_guard<std::mutex> lock(q->sleep_mutex);
+    if (at_exit) q->exiting = true;
+    q->stopping.store(true);
+    q->wake.notify_one();
+    worker = std::move(q->worker);
+  }
+  if (worker.joinable()) worker.join();
+  {
+    std::lock_guard<std::mutex> lock(q->sleep_mutex);
+    q->stopping.store(false);
+  }
+  q->asleep.store(true, std::memory_order_seq_cst);
+  drain_launches();
+}
+
+}  // namespace cuarray::cuda

@@ -1,0 +1,84 @@
+// Kernel launches issued by a worker thread, in the order they were queued.
+//
+// Note [Launch queue]
+// cudaLaunchKernel costs 2.6-2.8 us of host time on the H100/H200 hosts: more than everything else a small op
+// does. So an op does not launch its kernel: it copies the kernel's parameters into a slot of a ring and
+// returns, and a worker thread issues the queued launches in order. A loop of small ops then costs, per op,
+// the larger of the two threads' times rather than their sum.
+//
+// Everything else that touches a stream must come after the launches queued before it. drain_launches()
+// returns once all of them have been issued (the calling thread issues any still waiting itself, so it never
+// waits for the worker to wake), and the core calls it before every other CUDA call: CUARRAY_CHECK_CUDA does,
+// as do the math library wrappers, stream and event queries, the frees of the pool, the end of a capture, the
+// destruction of a stream and the release of memory another library owns.
+//
+// Other libraries cannot drain the queue: work they issue on a stream they share with cuarray would overtake
+// cuarray's queued launches. So once memory or a stream has been shared with other code (DLPack and
+// __cuda_array_interface__, either way, .data.ptr, Stream.ptr), every later launch of the process is issued at
+// once, as if there were no queue (share_with_other_code).
+//
+// The worker spins for a short while after its last launch, then sleeps. While it sleeps a launch is issued
+// by the calling thread at once, so an isolated op costs what it did without the queue; a second launch soon
+// after wakes the worker. Launches into a capturing stream, and kernels whose parameters do not fit a slot,
+// are issued at once too. A launch that fails on the worker is reported by the next check_launches().
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace cuarray::cuda {
+
+// Where a kernel's parameters lie in its parameter buffer (cuKernelGetParamInfo).
+struct ParamLayout {
+  static constexpr int kMaxParams = 64;
+  int count = 0;
+  std::uint16_t offset[kMaxParams] = {};
+  std::uint16_t size[kMaxParams] = {};
+  std::size_t bytes = 0;
+};
+
+// The layout of `kernel`'s parameters, found once per kernel and kept for the process; null when the driver
+// cannot tell it (before CUDA 12.4) or they do not fit a slot: the kernel is then always launched at once.
+const ParamLayout* param_layout(cudaKernel_t kernel);
+
+// Queues (or issues, Note [Launch queue]) the launch of `kernel` with the parameter values args[i]. Throws the
+// error of an earlier launch that failed.
+void launch_kernel(cudaKernel_t kernel, void** args, dim3 grid, dim3 block, std::size_t shared_mem,
+                   cudaStream_t stream);
+
+namespace detail {
+extern std::atomic<std::uint64_t> queued, issued;
+void drain_slow();
+}  // namespace detail
+
+// Returns once every launch queued so far has been issued to CUDA. Never throws: a failed launch is kept for
+// check_launches.
+inline void drain_launches() {
+  if (detail::issued.load(std::memory_order_acquire) != detail::queued.load(std::memory_order_acquire))
+    detail::drain_slow();
+}
+// drain_launches, then throws the CudaError of a queued launch that failed (once). Called by every launch and
+// every wait for the device.
+void check_launches();
+
+// Memory or a stream is being shared with other code: drains the queue, and from now on every launch is issued
+// at once (Note [Launch queue]).
+void share_with_other_code();
+
+// Counts captures in progress; while there is one, launches are issued at once.
+void capture_began();
+void capture_ended();
+
+// Launches queued so far, and how many of them the worker issued (the rest were issued by their own or a
+// draining thread): for tests.
+std::pair<std::uint64_t, std::uint64_t> launch_counts();
+
+// Drains the queue and joins the worker: before a fork (a later launch starts a new worker) and at exit (after
+// which launches are issued at once).
+void stop_launch_worker(bool at_exit = false);
+
+}  // namespace cuarray::cuda
