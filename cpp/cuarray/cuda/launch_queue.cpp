@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 
@@ -44,15 +45,18 @@ void cpu_relax() {
 #endif
 }
 
+// Trivially constructible (no dim3), so that making the ring touches none of its pages: a process that never
+// queues a launch never pays the page faults of its megabyte.
 struct Slot {
   const void* func;
   const ParamLayout* layout;
-  dim3 grid, block;
+  unsigned grid[3], block[3];
   std::size_t shared_mem;
   cudaStream_t stream;
   int device;
   alignas(16) unsigned char params[kParamBytes];
 };
+static_assert(std::is_trivially_default_constructible_v<Slot>);
 
 struct Queue {
   Slot slots[kSlots];
@@ -106,7 +110,8 @@ bool try_issue(Queue& q, int& device, std::uint64_t below) {
   void* argv[ParamLayout::kMaxParams];
   for (int i = 0; i < s.layout->count; ++i) argv[i] = s.params + s.layout->offset[i];
   if (device != s.device && cudaSetDevice(s.device) == cudaSuccess) device = s.device;
-  cudaError_t status = cudaLaunchKernel(s.func, s.grid, s.block, argv, s.shared_mem, s.stream);
+  cudaError_t status = cudaLaunchKernel(s.func, dim3(s.grid[0], s.grid[1], s.grid[2]),
+                                       dim3(s.block[0], s.block[1], s.block[2]), argv, s.shared_mem, s.stream);
   if (status != cudaSuccess) record_error(q, status);
   ++q.next;
   detail::issued.store(q.next, std::memory_order_release);
@@ -249,8 +254,8 @@ void launch_kernel(cudaKernel_t kernel, void** args, dim3 grid, dim3 block, std:
     Slot& s = q.slots[slot % kSlots];
     s.func = func;
     s.layout = layout;
-    s.grid = grid;
-    s.block = block;
+    s.grid[0] = grid.x, s.grid[1] = grid.y, s.grid[2] = grid.z;
+    s.block[0] = block.x, s.block[1] = block.y, s.block[2] = block.z;
     s.shared_mem = shared_mem;
     s.stream = stream;
     s.device = device;
