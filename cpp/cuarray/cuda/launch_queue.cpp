@@ -31,6 +31,9 @@ constexpr std::size_t kParamBytes = 4096;
 // second one wakes it.
 constexpr std::int64_t kSpinNs = 500'000;
 constexpr std::int64_t kBurstNs = 100'000;
+// The most launches replayed as one graph (Note [Launch queue]); runs are cut to a power of two, so a stream
+// has at most five graphs.
+constexpr std::size_t kMaxBatch = 32;
 
 std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -58,11 +61,33 @@ struct Slot {
 };
 static_assert(std::is_trivially_default_constructible_v<Slot>);
 
+// A straight chain of kernel nodes, instantiated once for a stream and a length and replayed with each batch's
+// parameters.
+struct Batch {
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  cudaGraphNode_t nodes[kMaxBatch] = {};
+};
+
+struct BatchKey {
+  cudaStream_t stream;
+  int device;
+  std::size_t size;
+  bool operator==(const BatchKey& o) const { return stream == o.stream && device == o.device && size == o.size; }
+};
+
+struct BatchKeyHash {
+  std::size_t operator()(const BatchKey& k) const {
+    return std::hash<const void*>()(k.stream) ^ (static_cast<std::size_t>(k.device) << 8) ^ k.size;
+  }
+};
+
 struct Queue {
   Slot slots[kSlots];
   std::mutex producer;  // one thread writes a slot at a time
   std::mutex consumer;  // one thread issues a launch at a time: the worker, or a thread draining
   std::uint64_t next = 0;  // the next slot to issue; guarded by `consumer`
+  std::unordered_map<BatchKey, Batch, BatchKeyHash> batches;  // guarded by `consumer`
   std::atomic<bool> asleep{true};  // no worker is running (or it is about to sleep)
   std::atomic<bool> stopping{false};
   std::atomic<std::int64_t> last_issued_by_caller{0};
@@ -78,6 +103,7 @@ struct Queue {
   std::exception_ptr error;
   std::atomic<bool> failed{false};
   std::atomic<std::uint64_t> issued_by_worker{0};
+  std::atomic<std::uint64_t> replayed{0};  // launches issued as part of a graph
 };
 
 std::atomic<Queue*> g_queue{nullptr};
@@ -100,22 +126,90 @@ void record_error(Queue& q, cudaError_t status) {
   }
 }
 
-// Issues the oldest queued launch if it is older than `below` and no other thread is issuing one. `device` is
-// the runtime device the calling thread is known to have (-1: unknown); it is updated. Callers that must wait
-// spin: blocking on the lock would add a sleep and a wake-up to every wait for a launch in flight.
-bool try_issue(Queue& q, int& device, std::uint64_t below) {
-  std::unique_lock<std::mutex> lock(q.consumer, std::try_to_lock);
-  if (!lock || q.next >= below || q.next == detail::queued.load(std::memory_order_acquire)) return false;
-  Slot& s = q.slots[q.next % kSlots];
+void kernel_node(const Slot& s, void** argv, cudaKernelNodeParams& p) {
+  for (int i = 0; i < s.layout->count; ++i) argv[i] = const_cast<unsigned char*>(s.params) + s.layout->offset[i];
+  p.func = const_cast<void*>(s.func);
+  p.gridDim = dim3(s.grid[0], s.grid[1], s.grid[2]);
+  p.blockDim = dim3(s.block[0], s.block[1], s.block[2]);
+  p.sharedMemBytes = static_cast<unsigned>(s.shared_mem);
+  p.kernelParams = argv;
+  p.extra = nullptr;
+}
+
+void destroy(Batch& b) {
+  if (b.exec) cudaGraphExecDestroy(b.exec);
+  if (b.graph) cudaGraphDestroy(b.graph);
+  b = Batch{};
+}
+
+// Issues the `n` launches from slot `first` on as one replay of a graph of their stream and length, made on
+// first use. False when CUDA refused a step: nothing was issued then, and the caller issues them one by one,
+// so that a launch CUDA refuses is reported as it would be without batching.
+bool launch_as_graph(Queue& q, std::uint64_t first, std::size_t n) {
+  const Slot& head = q.slots[first % kSlots];
   void* argv[ParamLayout::kMaxParams];
-  for (int i = 0; i < s.layout->count; ++i) argv[i] = s.params + s.layout->offset[i];
-  if (device != s.device && cudaSetDevice(s.device) == cudaSuccess) device = s.device;
-  cudaError_t status = cudaLaunchKernel(s.func, dim3(s.grid[0], s.grid[1], s.grid[2]),
-                                       dim3(s.block[0], s.block[1], s.block[2]), argv, s.shared_mem, s.stream);
-  if (status != cudaSuccess) record_error(q, status);
-  ++q.next;
-  detail::issued.store(q.next, std::memory_order_release);
+  cudaKernelNodeParams p{};
+  auto [it, made] = q.batches.try_emplace(BatchKey{head.stream, head.device, n});
+  Batch& b = it->second;
+  if (made) {
+    bool ok = cudaGraphCreate(&b.graph, 0) == cudaSuccess;
+    for (std::size_t i = 0; ok && i < n; ++i) {
+      kernel_node(q.slots[(first + i) % kSlots], argv, p);
+      ok = cudaGraphAddKernelNode(&b.nodes[i], b.graph, i ? &b.nodes[i - 1] : nullptr, i ? 1 : 0, &p) ==
+           cudaSuccess;
+    }
+    if (!ok || cudaGraphInstantiate(&b.exec, b.graph, 0) != cudaSuccess) {
+      cudaGetLastError();
+      destroy(b);
+      q.batches.erase(it);
+      return false;
+    }
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      kernel_node(q.slots[(first + i) % kSlots], argv, p);
+      if (cudaGraphExecKernelNodeSetParams(b.exec, b.nodes[i], &p) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+      }
+    }
+  }
+  if (cudaGraphLaunch(b.exec, head.stream) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  q.replayed.fetch_add(n, std::memory_order_relaxed);
   return true;
+}
+
+// Issues the oldest queued launches older than `below`, if no other thread is issuing: a run of them into one
+// stream as a graph, else the oldest alone. Returns how many it issued. `device` is the runtime device the
+// calling thread is known to have (-1: unknown); it is updated. Callers that must wait spin: blocking on the
+// lock would add a sleep and a wake-up to every wait for a launch in flight.
+std::size_t try_issue(Queue& q, int& device, std::uint64_t below) {
+  std::unique_lock<std::mutex> lock(q.consumer, std::try_to_lock);
+  if (!lock) return 0;
+  const std::uint64_t end = std::min(below, detail::queued.load(std::memory_order_acquire));
+  if (q.next >= end) return 0;
+  const Slot& s = q.slots[q.next % kSlots];
+  if (device != s.device && cudaSetDevice(s.device) == cudaSuccess) device = s.device;
+  std::size_t run = 1;
+  while (run < kMaxBatch && q.next + run < end && q.slots[(q.next + run) % kSlots].stream == s.stream &&
+         q.slots[(q.next + run) % kSlots].device == s.device)
+    ++run;
+  std::size_t n = run >= 2 && q.captures.load(std::memory_order_acquire) == 0
+                      ? std::size_t{1} << (63 - __builtin_clzll(run))
+                      : 1;
+  if (n == 1 || !launch_as_graph(q, q.next, n)) {
+    n = 1;
+    void* argv[ParamLayout::kMaxParams];
+    cudaKernelNodeParams p{};
+    kernel_node(s, argv, p);
+    cudaError_t status = cudaLaunchKernel(p.func, p.gridDim, p.blockDim, argv, s.shared_mem, s.stream);
+    if (status != cudaSuccess) record_error(q, status);
+  }
+  q.next += n;
+  detail::issued.store(q.next, std::memory_order_release);
+  return n;
 }
 
 // Issues every launch queued before the call from the calling thread, leaving its runtime device as it was.
@@ -135,8 +229,8 @@ void worker_main(Queue* q) {
     std::int64_t idle_since = now_ns();
     while (!q->stopping.load(std::memory_order_acquire)) {
       if (detail::queued.load(std::memory_order_acquire) != detail::issued.load(std::memory_order_acquire)) {
-        if (try_issue(*q, device, UINT64_MAX)) {
-          q->issued_by_worker.fetch_add(1, std::memory_order_relaxed);
+        if (std::size_t n = try_issue(*q, device, UINT64_MAX)) {
+          q->issued_by_worker.fetch_add(n, std::memory_order_relaxed);
           idle_since = now_ns();
         } else {
           cpu_relax();
@@ -282,14 +376,29 @@ void check_launches() {
   if (error) std::rethrow_exception(error);
 }
 
-std::pair<std::uint64_t, std::uint64_t> launch_counts() {
+std::tuple<std::uint64_t, std::uint64_t, std::uint64_t> launch_counts() {
   Queue* q = g_queue.load(std::memory_order_acquire);
-  return {detail::queued.load(), q ? q->issued_by_worker.load() : 0};
+  return {detail::queued.load(), q ? q->issued_by_worker.load() : 0, q ? q->replayed.load() : 0};
 }
 
 void share_with_other_code() {
   queue().shared.store(true, std::memory_order_release);
   drain_launches();
+}
+
+void forget_stream(cudaStream_t stream) {
+  Queue* q = g_queue.load(std::memory_order_acquire);
+  if (!q) return;
+  drain_launches();
+  std::lock_guard<std::mutex> lock(q->consumer);
+  for (auto it = q->batches.begin(); it != q->batches.end();) {
+    if (it->first.stream != stream) {
+      ++it;
+      continue;
+    }
+    destroy(it->second);
+    it = q->batches.erase(it);
+  }
 }
 
 void capture_began() { queue().captures.fetch_add(1, std::memory_order_acq_rel); }

@@ -17,6 +17,12 @@
 // __cuda_array_interface__, either way, .data.ptr, Stream.ptr), every later launch of the process is issued at
 // once, as if there were no queue (share_with_other_code).
 //
+// A run of queued launches into one stream is issued as one replay of a CUDA graph: a chain of kernel nodes,
+// made once per stream and length (a power of two up to 32), whose parameters are set anew for each replay.
+// On an H100 setting a node's parameters took 0.3-0.6 us and a replay 2.5-4 us, against 3.4-4.3 us for each
+// cudaLaunchKernel; the GPU, too, runs a graph's small kernels back to back faster (1.0-1.1 us each, against
+// 2.4 us when launched one by one). A replay is ordered in its stream like the launches it stands for.
+//
 // The worker spins for a short while after its last launch, then sleeps. While it sleeps a launch is issued
 // by the calling thread at once, so an isolated op costs what it did without the queue; a second launch soon
 // after wakes the worker. Launches into a capturing stream, and kernels whose parameters do not fit a slot,
@@ -28,7 +34,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <utility>
+#include <tuple>
 
 namespace cuarray::cuda {
 
@@ -69,13 +75,16 @@ void check_launches();
 // at once (Note [Launch queue]).
 void share_with_other_code();
 
+// `stream` is about to be destroyed: drains the queue and drops the graphs that replayed its launches.
+void forget_stream(cudaStream_t stream);
+
 // Counts captures in progress; while there is one, launches are issued at once.
 void capture_began();
 void capture_ended();
 
-// Launches queued so far, and how many of them the worker issued (the rest were issued by their own or a
-// draining thread): for tests.
-std::pair<std::uint64_t, std::uint64_t> launch_counts();
+// Launches queued so far, how many of them the worker issued (the rest were issued by their own or a draining
+// thread), and how many were issued within a graph: for tests.
+std::tuple<std::uint64_t, std::uint64_t, std::uint64_t> launch_counts();
 
 // Drains the queue and joins the worker: before a fork (a later launch starts a new worker) and at exit (after
 // which launches are issued at once).

@@ -64,7 +64,7 @@ std::shared_ptr<Stream> Stream::create(bool non_blocking, int priority) {
 Stream::~Stream() {
   if (!owned_ || !handle_) return;
   MemoryPool::stream_destroyed(*this);
-  drain_launches();
+  forget_stream(handle_);
   cudaStreamDestroy(handle_);  // errors at exit are not worth reporting
 }
 
