@@ -57,6 +57,25 @@ for i in range(STEPS):  # a run of two kernels, alternating
     x += 1
     two += i
 check("two kernels", (x.get() == 2 * STEPS).all() and (two.get() == STEPS * (STEPS - 1) // 2).all())
+s1, s2 = cp.cuda.Stream(non_blocking=True), cp.cuda.Stream(non_blocking=True)
+with s1:
+    x1 = cp.zeros(256, np.float32)
+with s2:
+    x2 = cp.zeros(256, np.float32)
+cp.cuda.Device().synchronize()
+for _ in range(STEPS):  # runs of one launch per stream, then of several
+    with s1:
+        x1 += 1
+    with s2:
+        x2 += 1
+with s1:
+    for _ in range(STEPS):
+        x1 += 1
+with s2:
+    for _ in range(STEPS):
+        x2 += 1
+cp.cuda.Device().synchronize()
+check("two streams", (x1.get() == 2 * STEPS).all() and (x2.get() == 2 * STEPS).all())
 
 check("asnumpy", (cp.asnumpy(counted()) == STEPS).all())
 check("float of a reduction", float(counted().max()) == STEPS)
