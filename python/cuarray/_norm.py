@@ -125,7 +125,11 @@ def cond(x, p=None):
 def _inverse_or_nan(a):
     """The inverses of a stack of matrices, NaN where one is singular (NumPy's inv under errstate(all='ignore'),
     which cond uses)."""
-    from cuarray.linalg import LinAlgError, inv
+    from cuarray.linalg import LinAlgError
+    from cuarray.linalg._decompositions import _prepared
+
+    def inv(x):  # checked at the call on any stream (Note [Deferred checks] in cuda/deferred_checks.h)
+        return _core.linalg.inv(_prepared(x, "cond", True), check_now=True)
 
     try:
         return inv(a)

@@ -104,8 +104,7 @@ def test_inv_on_streams():
     s2.synchronize()
     assert_rel(r1, np.linalg.inv(a.astype(np.float64)), 1e-4)
     assert_rel(r2, np.linalg.inv(a.astype(np.float64)), 1e-4)
-    # inv and solve return once LU is checked, with their solves still queued: the results stay right, and a
-    # singular matrix anywhere in a stack still raises on a side stream.
+    # The results stay right with the checks made later (below).
     b = make_data((100, 3), np.float32)
     e1, e2 = cp.cuda.Event(), cp.cuda.Event()
     with s1:
@@ -119,12 +118,82 @@ def test_inv_on_streams():
     expected = np.linalg.solve(a.astype(np.float64), b.astype(np.float64))
     assert_rel(x1, expected, 1e-4)
     assert_rel(x2, expected, 1e-3)
-    stack = np.stack([np.eye(3), 2 * np.eye(3), np.ones((3, 3))])
-    with s2:
-        with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
-            cp.linalg.inv(cp.asarray(stack))
-        with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
-            cp.linalg.solve(cp.asarray(stack), cp.asarray(np.ones((3, 3, 1))))
+
+
+SINGULAR_STACK = np.stack([np.eye(3), 2 * np.eye(3), np.ones((3, 3))])
+
+
+def _waits():
+    """Each way of waiting for the device: it raises the checks of linalg work queued earlier on a stream of
+    one's own (Note [Deferred checks])."""
+
+    def event(stream):
+        e = cp.cuda.Event()
+        e.record(stream)
+        e.synchronize()
+
+    return {
+        "Stream.synchronize": lambda stream, x: stream.synchronize(),
+        "Event.synchronize": lambda stream, x: event(stream),
+        "Device.synchronize": lambda stream, x: cp.cuda.Device().synchronize(),
+        "get": lambda stream, x: x.get(),
+        "item": lambda stream, x: x[0, 0, 0].item(),
+    }
+
+
+@pytest.mark.parametrize("wait", list(_waits()))
+@pytest.mark.parametrize("op", ["inv", "solve", "cholesky"])
+def test_checks_on_a_stream_of_ones_own_are_raised_at_the_next_wait(op, wait):
+    call = {
+        "inv": lambda m: cp.linalg.inv(m),
+        "solve": lambda m: cp.linalg.solve(m, cp.ones((3, 3, 1))),
+        "cholesky": lambda m: cp.linalg.cholesky(m),
+    }[op]
+    message = "Matrix is not positive definite" if op == "cholesky" else "Singular matrix"
+    stream = cp.cuda.Stream()
+    with stream:
+        m = cp.asarray(SINGULAR_STACK)
+        x = call(m)  # returns without waiting for the factorisation
+        with pytest.raises(np.linalg.LinAlgError, match=message + r" \(cusolverDnX\w+, in work queued earlier"):
+            _waits()[wait](stream, x)
+        _waits()[wait](stream, x)  # raised once
+        # Work that passes its check raises nothing at the wait.
+        good = call(cp.asarray(np.stack([2 * np.eye(3)] * 3)))
+        _waits()[wait](stream, good)
+    # On the null stream the check is made at the call, as NumPy makes it.
+    with pytest.raises(np.linalg.LinAlgError, match=f"^{message}$"):
+        call(cp.asarray(SINGULAR_STACK))
+
+
+def test_deferred_checks_belong_to_their_thread():
+    import threading
+
+    stream = cp.cuda.Stream()
+    with stream:
+        cp.linalg.inv(cp.asarray(SINGULAR_STACK))
+    errors = []
+
+    def other():
+        try:
+            stream.synchronize()  # this thread queued nothing that failed
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    t = threading.Thread(target=other)
+    t.start()
+    t.join()
+    assert errors == []
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        stream.synchronize()
+
+
+def test_cond_of_a_singular_matrix_on_a_stream_of_ones_own():
+    # cond needs inv's check at once: the singular matrices get an infinite condition number.
+    m = np.stack([np.eye(3), np.ones((3, 3))])
+    with cp.cuda.Stream() as stream:
+        got = cp.linalg.cond(cp.asarray(m), 1)
+        stream.synchronize()
+    np.testing.assert_array_equal(got.get(), np.linalg.cond(m, 1))
 
 
 def test_singular_matrix_errors_match_numpy():

@@ -1,6 +1,7 @@
 #include "cuarray/cuda/event.h"
 
 #include "cuarray/blocking.h"
+#include "cuarray/cuda/deferred_checks.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/error.h"
 
@@ -19,7 +20,10 @@ Event::~Event() {
 
 void Event::record(cudaStream_t stream) { CUARRAY_CHECK_CUDA(cudaEventRecord(handle_, stream)); }
 
-void Event::synchronize() const { wait(handle_, !blocking_); }
+void Event::synchronize() const {
+  wait(handle_, !blocking_);
+  run_deferred_checks();
+}
 
 bool Event::done() const {
   drain_launches();

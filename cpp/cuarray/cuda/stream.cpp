@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cuarray/blocking.h"
+#include "cuarray/cuda/deferred_checks.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/graph.h"
 #include "cuarray/cuda/memory_pool.h"
@@ -72,6 +73,7 @@ void Stream::synchronize() const {
   check_not_capturing(*this, "Stream.synchronize");
   DeviceGuard guard(device_);
   wait(handle_);
+  run_deferred_checks();
 }
 
 bool Stream::done() const {
@@ -138,6 +140,7 @@ void synchronize_device(int id) {
   wait(nullptr);
   for (auto& s : streams) wait(s->handle());
   CUARRAY_CHECK_CUDA(cudaDeviceSynchronize());
+  run_deferred_checks();
 }
 
 }  // namespace cuarray::cuda

@@ -25,8 +25,9 @@ namespace cuarray::ops {
 Array det(const Array& a);
 // (..., n, n) -> (sign in a's dtype, log|det| in its real dtype).
 std::pair<Array, Array> slogdet(const Array& a);
-// (..., n, n) -> the inverses; LinAlgError "Singular matrix".
-Array inv(const Array& a);
+// (..., n, n) -> the inverses; LinAlgError "Singular matrix", raised at the call when `check_now`, else as
+// Note [Deferred checks] in cuda/deferred_checks.h says.
+Array inv(const Array& a, bool check_now = false);
 // a (..., n, n), b (..., n, k), stack dimensions broadcast -> x with a x = b; LinAlgError "Singular matrix".
 Array solve(const Array& a, const Array& b);
 // (..., n, n) -> L with A = L L^H from A's lower triangle, or with `upper` U with A = U^H U from its upper one;

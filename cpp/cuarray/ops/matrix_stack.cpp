@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cuarray/cuda/deferred_checks.h"
 #include "cuarray/cuda/graph.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
@@ -70,6 +71,23 @@ char* matrix(const Array& stack, std::int64_t i) {
   return stack.data() + i * stack.shape()[nd - 2] * stack.shape()[nd - 1] * stack.itemsize();
 }
 
+namespace {
+
+// LinAlgError(`message`) if any of the `count` info values is positive; CudaError naming `routine` if one is
+// negative (an argument cuSOLVER rejected).
+void validate(const int* values, std::int64_t count, const char* routine, const char* message) {
+  for (std::int64_t i = 0; i < count; ++i) {
+    int v = values[i];
+    if (v > 0) throw LinAlgError(message);
+    if (v < 0)
+      throw CudaError(routine, v,
+                      std::string(routine) + " rejected its argument " + std::to_string(-v) + " (LAPACK info " +
+                          std::to_string(v) + ")");
+  }
+}
+
+}  // namespace
+
 // Zeroed: a matrix no routine ran on (an empty one) counts as a success.
 Infos::Infos(std::int64_t count) : count_(count), values_(zeros(Shape{count}, DType::Int32)) {}
 
@@ -83,9 +101,20 @@ void Infos::snapshot() {
   taken_->record(stream);
 }
 
-void Infos::check(const char* routine, const char* message) const {
+void Infos::check(const char* routine, const char* message, bool now) {
   if (count_ == 0) return;
-  cuda::check_not_capturing(*cuda::current_stream(), std::string("Checking the result of ") + routine + " (linalg)");
+  const cuda::Stream& stream = *cuda::current_stream();
+  cuda::check_not_capturing(stream, std::string("Checking the result of ") + routine + " (linalg)");
+  if (!now && stream.handle()) {
+    if (!host_) snapshot();
+    std::string why = std::string(message) + " (" + routine +
+                      ", in work queued earlier on a non-default stream: such checks are reported at the next "
+                      "wait for the device)";
+    cuda::defer_check(taken_, [host = host_, count = count_, routine = std::string(routine), why] {
+      validate(static_cast<const int*>(host->ptr()), count, routine.c_str(), why.c_str());
+    });
+    return;
+  }
   std::vector<int> host(count_);
   if (host_) {
     cuda::finish_readback(taken_->handle());  // the snapshot lands in host_, freed if the wait were abandoned
@@ -93,13 +122,7 @@ void Infos::check(const char* routine, const char* message) const {
   } else {
     copy_to_host(host.data(), values_);
   }
-  for (int v : host) {
-    if (v > 0) throw LinAlgError(message);
-    if (v < 0)
-      throw CudaError(routine, v,
-                      std::string(routine) + " rejected its argument " + std::to_string(-v) + " (LAPACK info " +
-                          std::to_string(v) + ")");
-  }
+  validate(host.data(), count_, routine, message);
 }
 
 int Infos::value(std::int64_t i) const {

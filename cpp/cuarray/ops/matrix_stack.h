@@ -39,8 +39,9 @@ class Infos {
   // only: inv() checks getrf's values while its getrs still runs, and another stream can be fed meanwhile.
   void snapshot();
   // Waits for the snapshot (else the current stream) and reads the values: LinAlgError(`message`) if any is
-  // positive; a negative one (an argument cuSOLVER rejected) is CudaError naming `routine`.
-  void check(const char* routine, const char* message) const;
+  // positive; a negative one (an argument cuSOLVER rejected) is CudaError naming `routine`. On a stream the user
+  // made, unless `now`, the values are read at the thread's next wait instead (Note [Deferred checks]).
+  void check(const char* routine, const char* message, bool now = false);
   // Value i, after waiting for the current stream.
   int value(std::int64_t i) const;
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cuarray/blocking.h"
+#include "cuarray/cuda/deferred_checks.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/event.h"
 #include "cuarray/cuda/graph.h"
@@ -255,6 +256,7 @@ void copy_to_host(void* dst, const Array& src) {
     cuda::wait(stream);
     CUARRAY_CHECK_CUDA(cudaMemcpyAsync(dst, s, n, cudaMemcpyDeviceToHost, stream));
     cuda::finish_readback(stream);
+    cuda::run_deferred_checks();
     return;
   }
   Staging& st = staging(src.device());
@@ -279,6 +281,7 @@ void copy_to_host(void* dst, const Array& src) {
     std::size_t off = c * chunk;
     host_copy(static_cast<char*>(dst) + off, ring.ptr(k), std::min(chunk, n - off));
   }
+  cuda::run_deferred_checks();
 }
 
 Array copy_from_device(const Array& src) {
