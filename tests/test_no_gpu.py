@@ -356,6 +356,8 @@ def public_callables():
         for n in listed:
             if n.startswith("_"):
                 continue
+            if not hasattr(module, n):  # an optional name whose package is missing (bfloat16 without ml_dtypes)
+                continue
             obj = getattr(module, n)
             if isinstance(obj, types.ModuleType) or not callable(obj):
                 continue
