@@ -170,24 +170,43 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
     body += "  if (block_base + static_cast<" + idx + ">(blockDim.x) * " + E + " <= n) {\n";
     body += "    const " + idx + " base = block_base + threadIdx.x * " + P + ", stride = static_cast<" + idx +
             ">(blockDim.x) * " + P + ";\n";
+    // float16 is moved as float16 and widened and narrowed a thread's elements at once, after all the loads
+    // are issued (Note [Float16 conversions] in kernels/vector.cuh).
+    auto is_half = [](DType t) { return t == DType::Float16; };
     for (int i = 0; i < def.nin; ++i) {
       if (scalar[i]) continue;
       std::string c = compute_type(in_types[i]), n = "in" + to_string(i);
-      if (in_storage[i] == in_types[i] || c == cuda_type(in_types[i]))
-        body += "    " + c + " " + n + "_v[" + E + "];\n    ca::load_chunks" + chunks + "(" + n + "_p + base, stride, " + n +
-                "_v);\n";
-      else
-        body += "    " + std::string(cuda_type(in_types[i])) + " " + n + "_l[" + E + "];\n    ca::load_chunks" + chunks +
-                "(" + n + "_p + base, stride, " + n + "_l);\n    " + c + " " + n + "_v[" + E +
-                "];\n    for (int j = 0; j < " + E + "; ++j) " + n + "_v[j] = ca::cast<" + c + ">(" + n + "_l[j]);\n";
+      bool direct = !is_half(in_types[i]) && (in_storage[i] == in_types[i] || c == cuda_type(in_types[i]));
+      std::string held = direct ? c : cuda_type(in_types[i]), array = n + (direct ? "_v" : "_l");
+      body += "    " + held + " " + array + "[" + E + "];\n    ca::load_chunks" + chunks + "(" + n + "_p + base, stride, " +
+              array + ");\n";
     }
-    for (int o = 0; o < def.nout; ++o)
-      body += "    " + std::string(cuda_type(out_types[o])) + " out" + to_string(o) + "_v[" + E + "];\n";
+    for (int i = 0; i < def.nin; ++i) {
+      if (scalar[i]) continue;
+      std::string c = compute_type(in_types[i]), n = "in" + to_string(i);
+      if (is_half(in_types[i]))
+        body += "    float " + n + "_v[" + E + "];\n    ca::widen(" + n + "_l, " + n + "_v);\n";
+      else if (in_storage[i] != in_types[i] && c != cuda_type(in_types[i]))
+        body += "    " + c + " " + n + "_v[" + E + "];\n    for (int j = 0; j < " + E + "; ++j) " + n + "_v[j] = ca::cast<" + c +
+                ">(" + n + "_l[j]);\n";
+    }
+    // Stored as pairs of float16, words: where the chunks are aligned and hold whole pairs.
+    auto narrowed = [&](int o) { return is_half(out_types[o]) && out_storage[o] == out_types[o] && aligned && p % 2 == 0; };
+    auto held = [&](int o) { return std::string(narrowed(o) ? "float" : cuda_type(out_types[o])); };
+    for (int o = 0; o < def.nout; ++o) body += "    " + held(o) + " out" + to_string(o) + "_v[" + E + "];\n";
     body += "#pragma unroll\n    for (int j = 0; j < " + E + "; ++j) ";
     body += element([&](int i) { return scalar[i] ? "in" + to_string(i) + "_s" : "in" + to_string(i) + "_v[j]"; },
-                    [&](int o) { return "out" + to_string(o) + "_v[j] = ca::cast<" + std::string(cuda_type(out_types[o])) + ">(out" + to_string(o) + ")"; });
-    for (int o = 0; o < def.nout; ++o)
-      body += "    ca::store_chunks" + chunks + "(out" + to_string(o) + "_p + base, stride, out" + to_string(o) + "_v);\n";
+                    [&](int o) { return "out" + to_string(o) + "_v[j] = ca::cast<" + held(o) + ">(out" + to_string(o) + ")"; });
+    for (int o = 0; o < def.nout; ++o) {
+      std::string n = "out" + to_string(o);
+      if (narrowed(o)) {
+        body += "    unsigned " + n + "_w[" + to_string(e / 2) + "];\n    ca::narrow(" + n + "_v, " + n + "_w);\n";
+        body += "    ca::store_chunks<" + to_string(e / 2) + ", " + to_string(p / 2) + ", true>(reinterpret_cast<unsigned*>(" + n +
+                "_p + base), stride / 2, " + n + "_w);\n";
+      } else {
+        body += "    ca::store_chunks" + chunks + "(" + n + "_p + base, stride, " + n + "_v);\n";
+      }
+    }
     // The last block, partial: element j of a thread is blockDim.x * j after its first, and the loads of a
     // group are issued before its first store, so that a small array costs one round trip to memory, not one
     // for each blockDim.x elements (Note [Partial blocks]).
