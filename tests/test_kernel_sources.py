@@ -86,6 +86,20 @@ def test_source_that_needs_the_full_language_is_compiled_without_minimal():
     assert _core.jit.compile(src, "k", [], 90, [])[:4] == b"\x7fELF"
 
 
+@pytest.mark.parametrize("dtype,header", [("float32", "elementwise"), ("float16", "elementwise"), ("int64", "elementwise"),
+                                          ("complex64", "ufunc"), ("complex128", "ufunc")])
+def test_user_kernels_include_what_their_types_need(dtype, header):
+    """A user's ElementwiseKernel of real types includes the kernels' support alone, which compiles faster; one of
+    complex numbers also gets their arithmetic (Note [Kernel headers] in cpp/cuarray/ops/elementwise.cpp)."""
+    k = cuarray.ElementwiseKernel("T x, T y", "T z", "z = x * y + x", "user_fma")
+    t = numpy.dtype(dtype)
+    handle = k._definition((t, t), (t,), {"T": t})
+    for contiguous, ndim in ((True, 0), (False, 2)):
+        src, name = _core._elementwise_source(handle, [t, t], [t], contiguous, ndim)
+        assert src.startswith(f'#include "cuarray/{header}.cuh"\n')
+        assert _core.jit.compile(MINIMAL_ONLY + src, name, [], 90, _headers())[:4] == b"\x7fELF"
+
+
 def test_kernel_names_encode_dtypes():
     assert S.copy_strided("float32", "int8", 2, False)[1] == "copy_strided_float32_int8_2"
     assert S.copy_contiguous(numpy.float64, numpy.bool_, True)[1] == "copy_contiguous_float64_bool_w"

@@ -175,8 +175,12 @@ class ElementwiseKernel:
                     lines.append(f"{_CTYPES[numpy.dtype(t).name]}& {p.name} = out{out_k};")
                     out_k += 1
             body = "{\n        " + "\n        ".join(lines) + "\n        " + self.operation + ";\n      }"
+            # Complex numbers' arithmetic comes with the ufuncs' header; real types need only the kernels'
+            # support, which compiles faster (Note [Kernel headers] in cpp/cuarray/ops/elementwise.cpp).
+            complex_types = any(numpy.dtype(t).kind == "c" for t in in_types + out_types)
+            header = "cuarray/ufunc.cuh" if complex_types else "cuarray/elementwise.cuh"
             handle = _core._elementwise_def(self.name, body, self.preamble, raw_in, out_k, self._uses_index,
-                                            list(self.options))
+                                            list(self.options), header)
             self._defs[key] = handle
         return handle
 

@@ -226,12 +226,13 @@ struct RawModule {
 
 void init_kernel(py::module_& m) {
   m.def("_elementwise_def", [](const std::string& name, const std::string& body, const std::string& preamble, int nin,
-                               int nout, bool uses_index, const std::vector<std::string>& options) {
+                               int nout, bool uses_index, const std::vector<std::string>& options,
+                               const std::string& header) {
     std::lock_guard<std::mutex> lock(g_defs_mutex);
     g_defs.push_back(
-        ops::ElementwiseDef{ops::new_elementwise_id(), name, body, preamble, nin, nout, uses_index, options});
+        ops::ElementwiseDef{ops::new_elementwise_id(), name, body, preamble, nin, nout, uses_index, options, header});
     return g_defs.size() - 1;
-  });
+  }, "name"_a, "body"_a, "preamble"_a, "nin"_a, "nout"_a, "uses_index"_a, "options"_a, "header"_a = "cuarray/ufunc.cuh");
   // Runs definition `handle` with loop types over `shape`: `inputs` are ndarrays or scalars (raw[i] marks raw
   // arrays, passed whole), `outputs` ndarrays of that shape.
   m.def("_elementwise_call", [](std::size_t handle, const std::vector<py::handle>& in_types,

@@ -1,10 +1,10 @@
-// Support for generated elementwise kernels: vectorised loads and stores with a cast, and the headers the
-// ufunc expressions use. See ops/elementwise.cpp for the kernels' shape.
+// Support for generated elementwise kernels: vectorised loads and stores with a cast, strided offsets, and
+// the parameters of user kernels. See ops/elementwise.cpp for the kernels' shape. The ufuncs' and fused
+// kernels' expressions also need ufunc.cuh; a user's ElementwiseKernel of real types includes only this, as
+// each header costs every new kernel its compile time (Note [Kernel headers] in ops/elementwise.cpp).
 #pragma once
 
 #include "cuarray/cast.cuh"
-#include "cuarray/complex.cuh"
-#include "cuarray/math.cuh"
 #include "cuarray/strided.cuh"
 #include "cuarray/vector.cuh"
 

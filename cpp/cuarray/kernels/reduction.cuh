@@ -9,7 +9,7 @@
 // combine in a fixed tree, so the same input, shape and device give bit-identical output.
 #pragma once
 
-#include "cuarray/elementwise.cuh"
+#include "cuarray/ufunc.cuh"
 
 namespace ca {
 

@@ -23,6 +23,7 @@ struct ElementwiseDef {
   int nin, nout;
   bool uses_index = false;  // the body reads `i` (the element's C-order index) or `_ind.size()`
   std::vector<std::string> options;  // extra NVRTC options
+  std::string header = "cuarray/ufunc.cuh";  // the kernel header the body needs (Note [Kernel headers])
 };
 
 // Inputs and outputs of one kernel together, at most.
