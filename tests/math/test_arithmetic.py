@@ -195,6 +195,19 @@ def test_negative_of_zero_flips_sign():
         assert np.signbit(got).tolist() == [False, False]
 
 
+@pytest.mark.parametrize("dtype", REAL_FLOATS + [np.dtype("complex64"), np.dtype("complex128")], ids=dtype_id)
+def test_negative_flips_the_sign_of_nan(dtype):
+    """NumPy negates by flipping the sign bit: -nan is a NaN with its sign set, and back."""
+    nan = np.array([np.nan, -np.nan])
+    a = nan.astype(dtype)
+    if dtype.kind == "c":
+        a.imag = nan[::-1]
+    for x in (a, np.negative(a)):
+        got, expected = cp.asnumpy(cp.negative(cp.asarray(x))), np.negative(x)
+        for part in ((lambda v: v),) if a.dtype.kind != "c" else (np.real, np.imag):
+            assert np.signbit(part(got)).tolist() == np.signbit(part(expected)).tolist()
+
+
 def test_sign_of_special_values():
     a = np.array([-0.0, 0.0, np.nan, -np.inf, np.inf, -3.5], dtype=np.float64)
     _check("sign", a, zero_signs=True, exact=True)  # NumPy: sign(-0.0) is +0.0

@@ -83,6 +83,16 @@ template <class T> __device__ __forceinline__ complex<T> reciprocal(complex<T> z
   return {r / d, T(-1) / d};
 }
 
+// A float's sign bit flipped, as NumPy negates on x86: a NaN keeps its payload and changes sign, where PTX's
+// neg returns the canonical NaN.
+template <class T> __device__ __forceinline__ T negative(T x) {
+  if constexpr (is_same_v<T, float>) return __uint_as_float(__float_as_uint(x) ^ 0x80000000u);
+  else if constexpr (is_same_v<T, double>)
+    return __longlong_as_double(__double_as_longlong(x) ^ static_cast<long long>(0x8000000000000000ull));
+  else return -x;
+}
+template <class T> __device__ __forceinline__ complex<T> negative(complex<T> z) { return {negative(z.re), negative(z.im)}; }
+
 // |MIN| is MIN, as NumPy's wrapping negation gives.
 template <class T> __device__ __forceinline__ T absolute(T x) {
   if constexpr (is_signed_int_v<T>) return T(unsigned_abs(x));
