@@ -172,7 +172,7 @@ def markdown(records, meta, libs):
 # ---------------------------------------------------------------- files
 
 
-def collect_meta(libs, missing, quick, filters, elapsed):
+def collect_meta(libs, missing, quick, filters, elapsed, stopped=None):
     infos = {name: lib.info() for name, lib in libs.items()}
     gpu = next((i["device"] for n, i in infos.items() if n in GPU_LIBS and i.get("device")), None)
     return {
@@ -180,7 +180,8 @@ def collect_meta(libs, missing, quick, filters, elapsed):
         "gpu": gpu or "no GPU",
         "driver": _nvidia_smi("driver_version"),
         "cpu": _cpu_name(),
-        "mode": ("quick" if quick else "full") + (f", filter {' | '.join(filters)}" if filters else ""),
+        "mode": ("quick" if quick else "full") + (f", filter {' | '.join(filters)}" if filters else "")
+        + (f", {stopped}" if stopped else ""),
         "elapsed_s": elapsed,
         "cuda": {
             n: {k: v for k, v in i.items() if k not in ("version", "device")}
@@ -225,9 +226,9 @@ def _cpu_name():
         return platform.processor() or platform.machine()
 
 
-def file_stem(meta, quick, filters):
+def file_stem(meta, quick, partial):
     stem = re.sub(r"[^A-Za-z0-9.]+", "-", meta["gpu"]).strip("-")
-    return stem + ("-quick" if quick else "") + ("-partial" if filters else "")
+    return stem + ("-quick" if quick else "") + ("-partial" if partial else "")
 
 
 def write_all(records, meta, libs, out_dir, stem):

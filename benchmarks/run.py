@@ -9,6 +9,7 @@ chart, to benchmarks/results/<gpu-name>[-quick][-partial].{md,json,png}. See REA
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -75,6 +76,10 @@ def run_child(args, budget):
     return 0
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv=None):
     args = parse_args(argv)
     budget = harness.QUICK if args.quick else harness.FULL
@@ -96,14 +101,19 @@ def main(argv=None):
     for note in notes:
         print(note, file=sys.stderr)
 
-    records, best_rates = [], {}
-    for i, case in enumerate(cases, 1):
-        raw = harness.run_case(case, libs, budget)
-        records.append(report.summarize(case, raw, best_rates))
-        print(f"[{i:>3}/{len(cases)}] {report.progress_line(records[-1], libs)}", file=sys.stderr, flush=True)
+    records, best_rates, stopped = [], {}, None
+    signal.signal(signal.SIGTERM, _interrupt)  # as `timeout` and job schedulers stop a run
+    try:
+        for i, case in enumerate(cases, 1):
+            raw = harness.run_case(case, libs, budget)
+            records.append(report.summarize(case, raw, best_rates))
+            print(f"[{i:>3}/{len(cases)}] {report.progress_line(records[-1], libs)}", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:  # the cases measured so far are kept, as a partial run
+        stopped = f"stopped after {len(records)} of {len(cases)} cases"
+        print(stopped, file=sys.stderr)
 
-    meta = report.collect_meta(libs, missing, args.quick, args.filter, time.perf_counter() - started)
-    stem = report.file_stem(meta, args.quick, args.filter)
+    meta = report.collect_meta(libs, missing, args.quick, args.filter, time.perf_counter() - started, stopped)
+    stem = report.file_stem(meta, args.quick, args.filter or stopped)
     paths, chart_note = report.write_all(records, meta, list(libs), args.out, stem)
     lines = [
         *notes,
