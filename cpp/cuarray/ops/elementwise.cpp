@@ -51,7 +51,7 @@ bool overlaps_partially(const Array& out, const Array& in) {
 // Note [Kernel headers]
 // NVRTC parses every header a kernel includes and optimises every function it instantiates, so each one
 // lengthens the compile of every new kernel: a user's ElementwiseKernel on float32 compiled in 42 ms with
-// ufunc.cuh (NumPy's math and complex numbers), in 37 ms with elementwise.cuh alone (NVRTC 13 on the build
+// ufunc.cuh (NumPy's math and complex numbers), in 36 ms with elementwise.cuh alone (NVRTC 13 on the build
 // host's CPU). So a definition names the header its body needs; user kernels of real types take the smaller.
 //
 // Note [Partial blocks]
@@ -196,7 +196,7 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
         body += "    " + c + " " + n + "_v[" + E + "];\n    for (int j = 0; j < " + E + "; ++j) " + n + "_v[j] = ca::cast<" + c +
                 ">(" + n + "_l[j]);\n";
     }
-    // Stored as pairs of float16, words: where the chunks are aligned and hold whole pairs.
+    // float16 results go to memory two to a word where the chunks are aligned and hold whole pairs.
     auto narrowed = [&](int o) { return is_half(out_types[o]) && out_storage[o] == out_types[o] && aligned && p % 2 == 0; };
     auto held = [&](int o) { return std::string(narrowed(o) ? "float" : cuda_type(out_types[o])); };
     for (int o = 0; o < def.nout; ++o) body += "    " + held(o) + " out" + to_string(o) + "_v[" + E + "];\n";
