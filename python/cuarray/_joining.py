@@ -371,12 +371,23 @@ def tile(A, reps):
     d = max(len(reps), A.ndim)
     reps = (1,) * (d - len(reps)) + reps
     A = A.reshape((1,) * (d - A.ndim) + A.shape)
-    # Broadcast a (r0, n0, r1, n1, ...) view of A, then copy it into shape (r0*n0, r1*n1, ...).
+    # Broadcast a (r0, n0, r1, n1, ...) view of A, then copy it into shape (r0*n0, r1*n1, ...) (Note [Tile and
+    # repeat copy]).
     view_shape, expanded = [], A
     for i, (r, n) in enumerate(zip(reps, A.shape)):
         expanded = expanded._expand_dims(2 * i)
         view_shape += [r, n]
-    return expanded._broadcast_to(tuple(view_shape)).reshape(tuple(r * n for r, n in zip(reps, A.shape)))
+    out_shape = tuple(r * n for r, n in zip(reps, A.shape))
+    return expanded._broadcast_to(tuple(view_shape)).reshape(out_shape, copy=True)
+
+
+# Note [Tile and repeat copy]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# tile and repeat are a broadcast view of the input reshaped to the result's shape. Where the broadcast axes
+# have length 1 (reps or repeats of 1, or a size-1 input) that reshape needs no copy and would give a view of
+# the input, but NumPy's tile and repeat always return a new array: writing into the result must not change
+# the input, nor the input the result. reshape(copy=True) always copies, in the one strided copy kernel that
+# the other cases run anyway.
 
 
 def repeat(a, repeats, axis=None):
@@ -404,7 +415,7 @@ def repeat(a, repeats, axis=None):
     expanded = a._expand_dims(axis + 1)
     shape = a.shape[: axis + 1] + (repeats,) + a.shape[axis + 1 :]
     out_shape = a.shape[:axis] + (a.shape[axis] * repeats,) + a.shape[axis + 1 :]
-    return expanded._broadcast_to(shape).reshape(out_shape)
+    return expanded._broadcast_to(shape).reshape(out_shape, copy=True)  # Note [Tile and repeat copy]
 
 
 def _repeat_each(a, counts, axis):
@@ -433,7 +444,7 @@ def diag(v, k=0):
         out.diagonal(k)[...] = v
         return out
     if v.ndim == 2:
-        return v.diagonal(k).copy()
+        return v.diagonal(k)  # a view, as NumPy's (read-only there) and CuPy's
     raise ValueError("Input must be 1- or 2-d.")
 
 
