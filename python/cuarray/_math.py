@@ -203,15 +203,16 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 
 
 def real(val):
-    """The real part: a copy for complex arrays (NumPy returns a view); other arrays are returned as they are."""
+    """The real part: of a complex array a view (writing into it writes into `val`, as in NumPy and CuPy);
+    other arrays are returned as they are."""
     val = _as_array(val)
-    return _u._real(val) if val.dtype.kind == "c" else val
+    return val._part(False) if val.dtype.kind == "c" else val
 
 
 def imag(val):
-    """The imaginary part: a copy for complex arrays (NumPy returns a view), zeros for others."""
+    """The imaginary part: of a complex array a view (as real's), of others a new array of zeros."""
     val = _as_array(val)
-    return _u._imag(val) if val.dtype.kind == "c" else zeros_like(val)
+    return val._part(True) if val.dtype.kind == "c" else zeros_like(val)
 
 
 def angle(z, deg=False):

@@ -218,6 +218,20 @@ def _late(module, name):
     return method
 
 
+def _set_part(imag):
+    """ndarray.real's (imag=False) or ndarray.imag's setter: `a.real = v` writes into a's real parts, as NumPy's."""
+
+    def setter(self, value):
+        if self.dtype.kind == "c":
+            self._part(imag)[...] = value
+        elif imag:
+            raise TypeError("array does not have imaginary part to set")
+        else:
+            self[...] = value
+
+    return setter
+
+
 def _compress(self, condition, axis=None, out=None):
     import cuarray
 
@@ -242,8 +256,8 @@ _methods = {
     "partition": _late("cuarray._sorting", "_partition_in_place"),
     "dot": _math("dot"),
     "trace": _math("trace"),
-    "real": property(_math("real")),
-    "imag": property(_math("imag")),
+    "real": property(_math("real"), _set_part(False)),
+    "imag": property(_math("imag"), _set_part(True)),
     "__repr__": lambda self: repr(self.get()),
     "__str__": lambda self: str(self.get()),
     "__format__": lambda self, spec: format(self.get(), spec),

@@ -67,7 +67,7 @@ def poly(seq_of_zeros):
     if a.dtype.kind == "c":
         zc = z.astype(numpy.complex128, copy=False)
         if bool(_reduction.all(_u.equal(sort(zc), sort(_u.conjugate(zc))))):  # the result's dtype depends on it
-            a = real(a)
+            a = real(a).copy()  # NumPy's a.real.copy(): a contiguous array, not a view of the complex one
     return a
 
 

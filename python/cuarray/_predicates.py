@@ -74,7 +74,7 @@ def isreal(x):
 
 def real_if_close(a, tol=100):
     """The real part of complex `a` if every imaginary part is below `tol` (in machine epsilons of a's dtype
-    when tol > 1), else `a`. The real part is a copy (NumPy's is a view)."""
+    when tol > 1), else `a`. The real part is a view of `a`, as NumPy's."""
     a = _device(a, "real_if_close")
     if a.dtype.kind != "c":
         return a

@@ -326,6 +326,17 @@ void init_array(py::module_& m) {
                throw ValueError("view: dtypes must have the same itemsize in cuarray");
              return NdArray::view_of(s, self, s.array.view(dt));
            })
+      // The real (imag=False) or imaginary part of a complex array: a view of the same memory with the float
+      // dtype of half the itemsize, the imaginary part one float further on (NumPy's and CuPy's .real, .imag).
+      .def("_part",
+           [](py::object self, bool imag) {
+             const NdArray& s = self.cast<const NdArray&>();
+             if (!is_complex(s.array.dtype())) throw TypeError("_part: the array must be complex");
+             DType part = s.array.dtype() == DType::Complex64 ? DType::Float32 : DType::Float64;
+             Array view = s.array.view(s.array.shape(), s.array.strides(), imag ? itemsize(part) : 0).view(part);
+             return NdArray::view_of(s, self, std::move(view));
+           },
+           "imag"_a)
       .def("astype",
            [](py::object self, py::handle dtype, py::handle order, py::handle casting, bool subok, bool copy) {
              const NdArray& s = self.cast<const NdArray&>();
