@@ -78,7 +78,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     counts = _core._histogram(a, edges.astype(numpy.float64).tolist(), bin_type, uniform, span, weights)
     if weights is not None and counts.dtype != weights.dtype:
         counts = counts.astype(weights.dtype)
-    edges_dev = asarray(edges)
+    edges_dev = bins if isinstance(bins, ndarray) else asarray(edges)  # NumPy returns asarray(bins) too
     if density:
         width = numpy.diff(edges).astype(numpy.float64)
         host = counts.get().astype(numpy.float64)

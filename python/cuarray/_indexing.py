@@ -152,8 +152,10 @@ def _plan(a, key):
 
 def _getitem(a, key):
     view, axes, indices, insert_at, labels, mode = _plan(a, key)
-    if not axes:  # only 0-d integer arrays: a basic index after all
-        return view
+    if not axes:
+        # Only 0-d integer arrays: a basic index after all, but an array index gives a new array in NumPy and
+        # CuPy (NumPy a scalar where one element is left).
+        return view.copy()
     return _core._gather(view, axes, indices, insert_at, labels, mode)
 
 
