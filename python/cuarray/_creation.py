@@ -156,7 +156,9 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
 
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
-    args = operator.index(N), operator.index(N if M is None else M), operator.index(k), dtype, order
+    n, m, k = operator.index(N), operator.index(N if M is None else M), operator.index(k)
+    # A diagonal past the last column or row leaves only zeros: any such k, however large, is the same.
+    args = n, m, max(min(k, m), -n), dtype, order
     return _core._eye(*args) if device is None else _made_on(device, _core._eye, *args)
 
 
