@@ -134,3 +134,53 @@ def test_setitem_through_a_mask_with_an_axis_of_length_zero(mask_shape):
     a[cp.ones(mask_shape, dtype=bool)] = 5
     h[np.ones(mask_shape, dtype=bool)] = 5
     testing.assert_array_equal(a, h)
+
+
+# ---- copyto(where=), and the tuples NumPy 2 returns ---------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize("src", ["array", "row", "scalar", "float"])
+@pytest.mark.parametrize("where", ["array", "row", "column", "list", False])
+@testing.numpy_cuarray_array_equal()
+def test_copyto_where(xp, src, where):
+    dst = xp.arange(12, dtype=xp.float32).reshape(3, 4)
+    source = {"array": xp.full((3, 4), -1.0, xp.float32), "row": xp.asarray([10, 20, 30, 40], xp.int16),
+              "scalar": 7, "float": 2.5}[src]
+    mask = {"array": (xp.arange(12).reshape(3, 4) % 3) == 0, "row": xp.asarray([True, False, False, True]),
+            "column": xp.asarray([[True], [False], [True]]), "list": [True, False, True, False],
+            False: False}[where]
+    xp.copyto(dst, source, where=mask)
+    return dst
+
+
+@gpu
+@pytest.mark.parametrize("case", ["int mask", "mask too big", "src too big", "unsafe cast"])
+@testing.numpy_cuarray_raises()
+def test_copyto_where_errors(xp, case):
+    dst = xp.zeros(3, dtype=xp.int32)
+    if case == "int mask":
+        xp.copyto(dst, 1, where=xp.asarray([1, 0, 1]))
+    elif case == "mask too big":
+        xp.copyto(dst, 1, where=xp.ones((2, 1), dtype=bool))
+    elif case == "src too big":
+        xp.copyto(dst, xp.ones((2, 3), dtype=xp.int32), where=xp.ones(3, dtype=bool))
+    else:
+        xp.copyto(dst, xp.ones(3), where=xp.ones(3, dtype=bool))
+
+
+@gpu
+def test_copyto_where_leaves_the_rest():
+    dst = cp.arange(5)
+    cp.copyto(dst, cp.zeros(5, dtype=cp.int64), where=cp.asarray([True, False, True, False, False]))
+    testing.assert_array_equal(dst, [0, 1, 0, 3, 4])
+
+
+@gpu
+@pytest.mark.parametrize("func", ["meshgrid", "broadcast_arrays"])
+def test_meshgrid_and_broadcast_arrays_return_tuples(func):
+    out = getattr(cp, func)(cp.arange(3), cp.arange(2)[:, None])
+    expected = getattr(np, func)(np.arange(3), np.arange(2)[:, None])
+    assert type(out) is tuple and type(expected) is tuple and len(out) == len(expected)
+    for o, e in zip(out, expected):
+        testing.assert_array_equal(o, e)
