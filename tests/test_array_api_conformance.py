@@ -184,3 +184,44 @@ def test_meshgrid_and_broadcast_arrays_return_tuples(func):
     assert type(out) is tuple and type(expected) is tuple and len(out) == len(expected)
     for o, e in zip(out, expected):
         testing.assert_array_equal(o, e)
+
+
+# ---- linspace and logspace with array bounds ----------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize("start, stop", [([0, 1], 5), (0, [1.0, 2.0, 3.0]), ([[0], [10]], [1, 2, 3]),
+                                         ([1.5, 2.5], [1.5, 7.0])])
+@pytest.mark.parametrize("num, endpoint", [(5, True), (4, False), (1, True), (0, True)])
+@pytest.mark.parametrize("axis", [0, -1])
+@testing.numpy_cuarray_allclose(rtol=1e-15)
+def test_linspace_array_bounds(xp, start, stop, num, endpoint, axis):
+    return xp.linspace(xp.asarray(start), stop, num, endpoint=endpoint, axis=axis)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float32", "int32", "complex64"])
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_linspace_array_bounds_dtype(xp, dtype):
+    return xp.linspace(xp.asarray([0, 3], dtype=xp.float32), xp.asarray([7, 12], dtype=xp.float32), 6, dtype=dtype)
+
+
+@gpu
+def test_linspace_array_bounds_retstep():
+    y, step = cp.linspace(cp.asarray([0.0, 1.0]), 3.0, 4, retstep=True)
+    ny, nstep = np.linspace(np.asarray([0.0, 1.0]), 3.0, 4, retstep=True)
+    testing.assert_allclose(y, ny)
+    testing.assert_allclose(step, nstep)
+
+
+@gpu
+@pytest.mark.parametrize("base", [10.0, [2.0, 10.0]])
+@pytest.mark.parametrize("axis", [0, 1])
+@testing.numpy_cuarray_allclose(rtol=1e-13)
+def test_logspace_array_bounds(xp, base, axis):
+    return xp.logspace(xp.asarray([0.0, 1.0]), 3.0, 4, base=base if numpy_scalar(base) else xp.asarray(base),
+                       axis=axis)
+
+
+def numpy_scalar(x):
+    return np.ndim(x) == 0
