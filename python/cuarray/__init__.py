@@ -99,7 +99,7 @@ _LAZY_MODULES = {
 }
 # Submodules, and names from other packages.
 _LAZY = {"linalg": "cuarray.linalg", "testing": "cuarray.testing", "random": "cuarray.random", "fft": "cuarray.fft",
-         "bfloat16": "ml_dtypes"}
+         "lib": "cuarray.lib", "bfloat16": "ml_dtypes"}
 _LAZY.update((name, module) for module, names in _LAZY_MODULES.items() for name in names.split())
 
 

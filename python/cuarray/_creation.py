@@ -128,7 +128,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if num > _MAX_SIZE:
         raise ValueError("Maximum allowed size exceeded")
     if numpy.ndim(start) or numpy.ndim(stop):
-        raise NotImplementedError("cuarray.linspace takes scalar start and stop")
+        return _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device)
     if isinstance(start, ndarray):
         start = start.item()
     if isinstance(stop, ndarray):
@@ -147,16 +147,58 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return out
 
 
-def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    """base ** linspace(start, stop, num, endpoint): numbers spaced evenly on a log scale."""
-    from cuarray import _ufuncs
+def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
+    """linspace of array bounds, computed on the device in NumPy's steps (so that the values round the same):
+    the samples run along a new axis `axis` of the broadcast shape of start and stop."""
+    from cuarray import _ufuncs as u
+    from cuarray._manipulation import moveaxis
+    from cuarray._transfer import asarray
 
-    y = _ufuncs.power(numpy.asarray(base)[()], linspace(start, stop, num, endpoint))
+    start, stop = (u.multiply(asarray(x, device=device), 1.0) for x in (start, stop))
+    computed = numpy.result_type(start.dtype, stop.dtype, float(num))
+    dtype = computed if dtype is None else numpy.dtype(dtype)
+    delta = u.subtract(stop, start, dtype=computed)
+    y = arange(0, num, dtype=computed, device=device).reshape((-1,) + (1,) * delta.ndim)
+    div = (num - 1) if endpoint else num
+    if div > 0:
+        step = u.true_divide(delta, div)
+        y = u.multiply(u.true_divide(y, div), delta) if bool((step == 0).any()) else u.multiply(y, step)
+    else:
+        step = numpy.nan
+        y = u.multiply(y, delta)
+    y = u.add(y, start)
+    if endpoint and num > 1:
+        y[-1, ...] = stop
+    if axis != 0:
+        y = moveaxis(y, 0, axis)
+    if dtype.kind in "iu":
+        u.floor(y, out=y)
+    y = y.astype(dtype, copy=False)
+    return (y, step) if retstep else y
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """base ** linspace(start, stop, num, endpoint): numbers spaced evenly on a log scale; start, stop and base
+    may be arrays, broadcast together, with the samples along `axis`."""
+    from cuarray import _ufuncs
+    from cuarray._manipulation import expand_dims
+    from cuarray._transfer import asarray
+
+    if numpy.ndim(start) or numpy.ndim(stop) or numpy.ndim(base):
+        ndmax = len(numpy.broadcast_shapes(*(numpy.shape(x) for x in (start, stop, base))))
+        start, stop, base = (asarray(x).reshape((1,) * (ndmax - numpy.ndim(x)) + numpy.shape(x))
+                             for x in (start, stop, base))
+        y = linspace(start, stop, num, endpoint, axis=axis)
+        y = _ufuncs.power(expand_dims(base, axis), y)
+    else:
+        y = _ufuncs.power(numpy.asarray(base)[()], linspace(start, stop, num, endpoint))
     return y if dtype is None else y.astype(dtype, copy=False)
 
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
-    args = operator.index(N), operator.index(N if M is None else M), operator.index(k), dtype, order
+    n, m, k = operator.index(N), operator.index(N if M is None else M), operator.index(k)
+    # A diagonal past the last column or row leaves only zeros: any such k, however large, is the same.
+    args = n, m, max(min(k, m), -n), dtype, order
     return _core._eye(*args) if device is None else _made_on(device, _core._eye, *args)
 
 

@@ -120,7 +120,8 @@ def _parse(shape, key):
             view_dim += 1
         elif kind == "bool":
             for j in range(v.ndim):
-                if v.shape[j] != shape[src_dim + j]:
+                # NumPy lets an axis of length 0 select nothing along an axis of any length.
+                if v.shape[j] not in (0, shape[src_dim + j]):
                     raise IndexError(f"boolean index did not match indexed array along axis {src_dim + j}; size of "
                                      f"axis is {shape[src_dim + j]} but size of corresponding boolean axis is "
                                      f"{v.shape[j]}")

@@ -489,7 +489,7 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     if not sparse:
         shape = numpy.broadcast_shapes(*(g.shape for g in grids))
         grids = [g._broadcast_to(shape) for g in grids]
-    return [g.copy() for g in grids] if copy else grids
+    return tuple(g.copy() for g in grids) if copy else tuple(grids)  # NumPy 2: a tuple
 
 
 def indices(dimensions, dtype=int, sparse=False):

@@ -98,7 +98,7 @@ def broadcast_to(array, shape, subok=False):
 
 def broadcast_arrays(*args, subok=False):
     shape = numpy.broadcast_shapes(*(_check(a, "broadcast_arrays").shape for a in args))
-    return [a if a.shape == shape else a._broadcast_to(shape) for a in args]
+    return tuple(a if a.shape == shape else a._broadcast_to(shape) for a in args)  # NumPy 2: a tuple
 
 
 class broadcast:
@@ -169,10 +169,9 @@ def astype(x, dtype, /, *, copy=True, device=None):
 
 
 def copyto(dst, src, casting="same_kind", where=None):
-    """Copies `src` into `dst` with broadcasting, refusing casts that `casting` forbids (NumPy's rules)."""
+    """Copies `src` into `dst` with broadcasting, refusing casts that `casting` forbids (NumPy's rules); with
+    `where` (booleans broadcast to dst), only where it is True."""
     _check(dst, "copyto")
-    if where is not None:
-        raise NotImplementedError("copyto(where=...) is not implemented in cuarray yet")
     if isinstance(src, ndarray):
         src_dtype = src.dtype
     elif isinstance(src, (bool, int, float, complex)):
@@ -184,7 +183,31 @@ def copyto(dst, src, casting="same_kind", where=None):
         what = "scalar" if isinstance(src_dtype, type) else "array data"
         shown = numpy.dtype(src_dtype) if isinstance(src_dtype, type) else src_dtype
         raise TypeError(f"Cannot cast {what} from {shown!r} to {dst.dtype!r} according to the rule '{casting}'")
-    _core._assign(dst, src)
+    if where is None or where is True:
+        _core._assign(dst, src)
+    else:
+        _copy_where(dst, src, where)
+
+
+def _copy_where(dst, src, where):
+    from cuarray import _ufuncs
+    from cuarray._transfer import asarray
+
+    mask = where if isinstance(where, ndarray) else asarray(numpy.asarray(where))
+    if mask.dtype != numpy.bool_:
+        raise TypeError(f"Cannot cast array data from {mask.dtype!r} to dtype('bool') according to the rule 'safe'")
+    for what, shape in (("input array", numpy.shape(src)), ("where mask", mask.shape)):
+        try:
+            fits = numpy.broadcast_shapes(dst.shape, shape) == dst.shape
+        except ValueError:
+            fits = False
+        if not fits:
+            raise ValueError(f"could not broadcast {what} from shape {shape} into shape {dst.shape}")
+    if isinstance(src, ndarray):
+        src = src.astype(dst.dtype, copy=False)
+    else:
+        src = asarray(numpy.asarray(src, dtype=dst.dtype))
+    _ufuncs._where(mask, src, dst, out=dst)
 
 
 def _can_cast(value, from_dtype, to_dtype, casting):

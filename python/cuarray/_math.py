@@ -80,19 +80,21 @@ def around(a, decimals=0, out=None):
 round = around  # NumPy 2's name; around is its alias
 
 
-def clip(a, a_min=numpy._NoValue, a_max=numpy._NoValue, out=None, *, min=numpy._NoValue, max=numpy._NoValue,
+def clip(a, min=numpy._NoValue, max=numpy._NoValue, out=None, *, a_min=numpy._NoValue, a_max=numpy._NoValue,
          **kwargs):
-    """Limit the values of `a` to [a_min, a_max]; NaNs propagate, and a_min > a_max gives a_max everywhere."""
-    if a_min is numpy._NoValue and a_max is numpy._NoValue:
+    """Limit the values of `a` to [min, max] (either may be None: no bound); NaNs propagate, and min > max gives
+    max everywhere. The bounds are named as in the array API (NumPy's a_min and a_max keywords work too, and a
+    single positional bound is the lower one, where NumPy asks for both)."""
+    if a_min is not numpy._NoValue or a_max is not numpy._NoValue:
+        if min is not numpy._NoValue or max is not numpy._NoValue:
+            raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is "
+                             "forbidden.")
+        if a_min is numpy._NoValue or a_max is numpy._NoValue:
+            missing = "a_min" if a_min is numpy._NoValue else "a_max"
+            raise TypeError(f"clip() missing 1 required argument: '{missing}'")
+    else:
         a_min = None if min is numpy._NoValue else min
         a_max = None if max is numpy._NoValue else max
-    elif a_min is numpy._NoValue:
-        raise TypeError("clip() missing 1 required positional argument: 'a_min'")
-    elif a_max is numpy._NoValue:
-        raise TypeError("clip() missing 1 required positional argument: 'a_max'")
-    elif min is not numpy._NoValue or max is not numpy._NoValue:
-        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is "
-                         "forbidden.")
     a = _as_array(a)
     if a.dtype.kind in "iu":
         # Python ints beyond the dtype's range are no bound at all (NEP 50: no value-based promotion).

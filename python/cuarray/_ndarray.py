@@ -18,25 +18,46 @@ _IMPLICIT_CONVERSION = (
 )
 
 
+_FLAG_KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+              "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+              "OWNDATA": "owndata", "O": "owndata", "FNC": "fnc", "FORC": "forc"}
+
+
 class Flags:
-    """Layout flags of an ndarray (c_contiguous, f_contiguous, owndata)."""
+    """Layout flags of an ndarray, read-only as NumPy's: c_contiguous, f_contiguous, owndata, and NumPy's
+    derived fnc (Fortran and not C) and forc (Fortran or C)."""
 
-    __slots__ = ("c_contiguous", "f_contiguous", "owndata")
-
+    __slots__ = ("_c", "_f", "_own")
     def __init__(self, c_contiguous, f_contiguous, owndata):
-        self.c_contiguous = c_contiguous
-        self.f_contiguous = f_contiguous
-        self.owndata = owndata
+        object.__setattr__(self, "_c", c_contiguous)
+        object.__setattr__(self, "_f", f_contiguous)
+        object.__setattr__(self, "_own", owndata)
+
+    c_contiguous = property(lambda self: self._c)
+    f_contiguous = property(lambda self: self._f)
+    owndata = property(lambda self: self._own)
+    fnc = property(lambda self: self._f and not self._c)
+    forc = property(lambda self: self._f or self._c)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"attribute '{name}' of 'flagsobj' objects is not writable")
 
     def __getitem__(self, name):
-        key = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
-               "F": "f_contiguous", "OWNDATA": "owndata"}.get(name)
+        key = _FLAG_KEYS.get(name)
         if key is None:
             raise KeyError(name)
         return getattr(self, key)
 
+    def __setitem__(self, name, value):
+        raise KeyError("Unknown flag")
+
+    def __eq__(self, other):
+        return isinstance(other, Flags) and (self._c, self._f, self._own) == (other._c, other._f, other._own)
+
+    __hash__ = None
+
     def __repr__(self):
-        return "\n".join(f"  {k.upper()} : {getattr(self, k)}" for k in self.__slots__)
+        return "\n".join(f"  {k.upper()} : {getattr(self, k)}" for k in ("c_contiguous", "f_contiguous", "owndata"))
 
 
 class MemoryPointer:
@@ -130,7 +151,23 @@ def _ravel(self, order="C"):
 
 
 def _view(self, dtype=None):
-    return self[...] if dtype is None else self._view_as(dtype)
+    """A view of the same memory, as `dtype`. A dtype of another itemsize changes the length of the last axis,
+    which must then be contiguous (NumPy's rule)."""
+    if dtype is None:
+        return self[...]
+    dtype = numpy.dtype(dtype)
+    if dtype.itemsize == self.itemsize:
+        return self._view_as(dtype)
+    if self.ndim == 0:
+        raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
+    if self.size and self.shape[-1] != 1 and self.strides[-1] != self.itemsize:
+        raise ValueError("To change to a dtype of a different size, the last axis must be contiguous")
+    last = self.shape[-1] * self.itemsize
+    if last % dtype.itemsize:
+        raise ValueError("When changing to a larger dtype, its size must be a divisor of the total size in bytes "
+                         "of the last axis of the array.")
+    shape = self.shape[:-1] + (last // dtype.itemsize,)
+    return ndarray(shape, dtype, MemoryPointer(self._ptr, self._device_id, self), self.strides[:-1] + (dtype.itemsize,))
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):

@@ -49,12 +49,57 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
         if order not in ("K", "A", "C", "F", None):
             raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
         keep = order in ("K", "A", None)
-        host = obj if keep and dtype is None and type(obj) is numpy.ndarray else \
-            numpy.asarray(obj, dtype=dtype, order=None if keep else order)
-        out = _core._from_numpy(host)
+        try:
+            host = obj if keep and dtype is None and type(obj) is numpy.ndarray else \
+                numpy.asarray(obj, dtype=dtype, order=None if keep else order)
+        except TypeError:
+            # A sequence holding device arrays (NumPy asked one of them for __array__): built on the device.
+            if not isinstance(obj, (list, tuple)) or not _holds_device_array(obj):
+                raise
+            out = _from_nested(obj, dtype, order)
+        else:
+            out = _core._from_numpy(host)
     if out.ndim < ndmin:
         out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
     return out
+
+
+def _holds_device_array(seq):
+    return any(isinstance(e, ndarray) or (isinstance(e, (list, tuple)) and _holds_device_array(e)) for e in seq)
+
+
+def _from_nested(seq, dtype, order):
+    """A device array from nested lists and tuples of device arrays and scalars, as CuPy builds one: the
+    elements' own dtypes (Python scalars as NumPy types them in a list) decide the result type, as NumPy's
+    array() of the same values on the host; every device array stays on the device."""
+    from cuarray._joining import stack  # _joining imports this module
+
+    def leaves(obj):
+        if isinstance(obj, (list, tuple)):
+            for e in obj:
+                yield from leaves(e)
+        else:
+            yield obj
+
+    if dtype is None:
+        dtype = numpy.result_type(*[e.dtype if isinstance(e, ndarray) else numpy.asarray(e).dtype
+                                    for e in leaves(seq)])
+
+    def build(obj):
+        if isinstance(obj, ndarray):
+            return _to_current_device(obj).astype(dtype, copy=False)
+        if not isinstance(obj, (list, tuple)):
+            return _core._from_numpy(numpy.asarray(obj, dtype=dtype))
+        parts = [build(e) for e in obj]
+        if not parts:
+            return _core._from_numpy(numpy.empty(0, dtype))
+        if len({p.shape for p in parts}) != 1:
+            raise ValueError("setting an array element with a sequence. The requested array has an inhomogeneous "
+                             f"shape: its elements have the shapes {sorted({p.shape for p in parts})}")
+        return stack(parts)
+
+    out = build(seq)
+    return out.astype(dtype, order="F") if order == "F" else out
 
 
 _NO_COPY = "Unable to avoid copy while creating an array as requested."

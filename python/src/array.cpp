@@ -3,8 +3,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
+#include <numeric>
 #include <optional>
 
 #include "convert.h"
@@ -245,7 +247,19 @@ void init_array(py::module_& m) {
           }),
           "shape"_a, "dtype"_a = py::none(), "memptr"_a = py::none(), "strides"_a = py::none(),
           "order"_a = "C");
-  cls.def_property_readonly("shape", [](const NdArray& s) { return to_tuple(s.array.shape()); })
+  // Setting the shape is NumPy's in-place reshape: allowed only where a view can give the new shape.
+  cls.def_property(
+         "shape", [](const NdArray& s) { return to_tuple(s.array.shape()); },
+         [](NdArray& s, py::handle shape) {
+           std::optional<Array> view;
+           try {
+             view = ops::reshape(s.array, to_shape(shape), 'C', false);
+           } catch (const ValueError&) {
+             throw py::attribute_error("Incompatible shape for in-place modification. Use `.reshape()` to make a "
+                                       "copy with the desired shape.");
+           }
+           s.array = std::move(*view);
+         })
       .def_property_readonly("strides", [](const NdArray& s) { return to_tuple(s.array.strides()); })
       .def_property_readonly("dtype", [](const NdArray& s) { return to_numpy_dtype(s.array.dtype()); })
       .def_property_readonly("ndim", [](const NdArray& s) { return s.array.ndim(); })
@@ -357,9 +371,16 @@ void init_array(py::module_& m) {
       .def("flatten",
            [](const NdArray& s, py::handle order) {
              char o = to_order(order, 'C');
-             if (o == 'K' || o == 'A')
-               throw ValueError("cuarray: flatten takes order 'C' or 'F'; use ravel(order='K') for memory order");
-             return owner(ops::reshape(ops::astype(s.array, s.array.dtype(), o), {-1}, o));
+             const Array& a = s.array;
+             if (o == 'A') o = a.f_contiguous() && !a.c_contiguous() ? 'F' : 'C';
+             if (o != 'K') return owner(ops::reshape(ops::astype(a, a.dtype(), o), {-1}, o));
+             // Memory order: the axes by decreasing |stride|, as NumPy's order='K'.
+             std::vector<std::int64_t> axes(a.ndim());
+             std::iota(axes.begin(), axes.end(), 0);
+             std::stable_sort(axes.begin(), axes.end(), [&](std::int64_t i, std::int64_t j) {
+               return std::llabs(a.strides()[i]) > std::llabs(a.strides()[j]);
+             });
+             return owner(ops::reshape(ops::astype(ops::transpose(a, axes), a.dtype(), 'C'), {-1}, 'C'));
            },
            "order"_a = "C")
       .def("fill", [](const NdArray& s, py::handle value) { assign(s.array, value); }, "value"_a)

@@ -113,13 +113,23 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None):
     return irfftn(a, s, axes, norm)
 
 
-def fftfreq(n, d=1.0):
-    """The sample frequencies of an n-point FFT (NumPy's values, as a float64 device array)."""
-    return _transfer.asarray(numpy.fft.fftfreq(operator.index(n), d))
+def fftfreq(n, d=1.0, *, dtype=None, device=None):
+    """The sample frequencies of an n-point FFT: NumPy's values, as a device array of `dtype` (a real floating
+    type; float64 by default) on `device` (the current one by default)."""
+    return _transfer.asarray(numpy.fft.fftfreq(operator.index(n), d), dtype=_freq_dtype(dtype), device=device)
 
 
-def rfftfreq(n, d=1.0):
-    return _transfer.asarray(numpy.fft.rfftfreq(operator.index(n), d))
+def rfftfreq(n, d=1.0, *, dtype=None, device=None):
+    """The sample frequencies of an n-point real FFT (see fftfreq)."""
+    return _transfer.asarray(numpy.fft.rfftfreq(operator.index(n), d), dtype=_freq_dtype(dtype), device=device)
+
+
+def _freq_dtype(dtype):
+    if dtype is None:
+        return numpy.float64
+    if numpy.dtype(dtype).kind != "f":
+        raise ValueError(f"dtype must be a real floating-point data type, got {numpy.dtype(dtype)}")
+    return dtype
 
 
 def _shift(x, axes, sign):

@@ -1,0 +1,106 @@
+"""ndarray behaviours compared with NumPy on the same inputs: view() to a dtype of another itemsize, the flags
+object, flatten's orders, and setting the shape in place."""
+
+import cuarray as cp
+import numpy as np
+import pytest
+from cuarray import testing
+from cuarray._ndarray import Flags
+
+gpu = pytest.mark.gpu
+
+
+def _layout(xp, dtype, layout):
+    a = xp.arange(48).astype(dtype).reshape(4, 12)
+    return {"c": a, "rows": a[::2], "reversed rows": a[::-1], "last one": a[:, :1], "empty": a[:0],
+            "sliced": a[1:3, 4:8]}[layout]
+
+
+@gpu
+@pytest.mark.parametrize("src, dst", [("int16", "int32"), ("int32", "int16"), ("float64", "uint8"),
+                                      ("complex64", "float32"), ("float32", "complex64"), ("int8", "float64")])
+@pytest.mark.parametrize("layout", ["c", "rows", "reversed rows", "last one", "empty", "sliced"])
+@testing.numpy_cuarray_array_equal(accept_error=ValueError)
+def test_view_to_another_itemsize(xp, src, dst, layout):
+    a = _layout(xp, src, layout)
+    out = a.view(dst)
+    assert out.base is not None and xp.shares_memory(out, a) == (out.size > 0)
+    return out
+
+
+@gpu
+@pytest.mark.parametrize("case", ["0-d", "strided last axis", "transposed", "not a divisor"])
+@testing.numpy_cuarray_raises()
+def test_view_to_another_itemsize_errors(xp, case):
+    a = xp.arange(12, dtype=xp.int16).reshape(3, 4)
+    {"0-d": lambda: xp.asarray(5, dtype=xp.int16).view(xp.int32),
+     "strided last axis": lambda: a[:, ::2].view(xp.int8),
+     "transposed": lambda: a.T.view(xp.int32),
+     "not a divisor": lambda: a[:, :3].view(xp.int32)}[case]()
+
+
+@gpu
+def test_view_writes_through():
+    a = cp.zeros(4, dtype=cp.int32)
+    a.view(cp.int16)[::2] = 1
+    testing.assert_array_equal(a, np.ones(4, np.int32))
+
+
+@gpu
+@pytest.mark.parametrize("layout", ["c", "f", "strided", "0-d", "column"])
+def test_flags_as_numpy(layout):
+    def make(xp):
+        a = xp.arange(12.0).reshape(3, 4)
+        return {"c": a, "f": xp.asfortranarray(a), "strided": a[:, ::2], "0-d": a[1, 1] * 1,
+                "column": a[:, :1]}[layout]
+    ours, theirs = make(cp).flags, make(np).flags
+    for key in ("c_contiguous", "f_contiguous", "fnc", "forc"):
+        assert getattr(ours, key) == getattr(theirs, key), key
+    for key in ("C_CONTIGUOUS", "C", "F_CONTIGUOUS", "F", "FNC", "FORC", "CONTIGUOUS", "FORTRAN"):
+        assert ours[key] == theirs[key], key
+
+
+def test_flags_cannot_be_set():
+    flags = Flags(True, False, True)
+    with pytest.raises(AttributeError, match="not writable"):
+        flags.c_contiguous = False
+    with pytest.raises(KeyError):
+        flags["C_CONTIGUOUS"] = False
+    with pytest.raises(KeyError):
+        flags["WHATEVER"]
+    assert flags.forc and not flags.fnc
+
+
+@gpu
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+@pytest.mark.parametrize("layout", ["c", "f", "transposed 3-d", "reversed", "strided"])
+@testing.numpy_cuarray_array_equal()
+def test_flatten_orders(xp, order, layout):
+    a = xp.arange(24).reshape(2, 3, 4)
+    a = {"c": a, "f": xp.asfortranarray(a), "transposed 3-d": a.transpose(1, 2, 0), "reversed": a[::-1, :, ::-1],
+         "strided": a[:, ::2, 1:]}[layout]
+    out = a.flatten(order)
+    assert not xp.shares_memory(out, a)
+    return out
+
+
+@gpu
+@pytest.mark.parametrize("layout, shape", [("c", (6, 4)), ("c", (-1,)), ("c", 24), ("strided", (2, 6)),
+                                           ("c", (2, 3, 4, 1)), ("empty", (0, 5))])
+@testing.numpy_cuarray_array_equal()
+def test_set_shape(xp, layout, shape):
+    a = xp.arange(24).reshape(4, 6)
+    a = {"c": a, "strided": a[::2], "empty": a[:0]}[layout]
+    base = a
+    a.shape = shape
+    assert xp.shares_memory(a, base) or a.size == 0
+    return a
+
+
+@gpu
+@pytest.mark.parametrize("layout, shape", [("transposed", (24,)), ("c", (5, 5)), ("c", (-1, -1))])
+@testing.numpy_cuarray_raises()
+def test_set_shape_errors(xp, layout, shape):
+    a = xp.arange(24).reshape(4, 6)
+    a = a.T if layout == "transposed" else a
+    a.shape = shape
