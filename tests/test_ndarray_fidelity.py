@@ -104,3 +104,95 @@ def test_set_shape_errors(xp, layout, shape):
     a = xp.arange(24).reshape(4, 6)
     a = a.T if layout == "transposed" else a
     a.shape = shape
+
+
+# ---- flat, byteswap, choose, toDlpack -----------------------------------------------------------------------
+
+
+def _flat_input(xp, layout):
+    a = xp.arange(12).reshape(3, 4)
+    return {"c": a, "transposed": a.T, "strided": a[:, ::2], "reversed": a[::-1]}[layout]
+
+
+@gpu
+@pytest.mark.parametrize("layout", ["c", "transposed", "strided", "reversed"])
+@pytest.mark.parametrize("key", [slice(1, 5), slice(None, None, -2), Ellipsis, [0, 5, 2], "mask", -1])
+@testing.numpy_cuarray_array_equal()
+def test_flat_get(xp, layout, key):
+    a = _flat_input(xp, layout)
+    if key == "mask":
+        key = (a > 4).ravel()
+    out = a.flat[key]
+    if getattr(out, "ndim", 0):
+        assert not xp.shares_memory(out, a)
+    return out
+
+
+@gpu
+@pytest.mark.parametrize("layout", ["c", "transposed", "strided", "reversed"])
+@pytest.mark.parametrize("key, value", [(slice(None, None, 2), [10, 20]), (slice(1, 4), 7), ([0, 3], [-1, -2]),
+                                        (Ellipsis, 5), (2, 9), (-1, 9), ("mask", -3)])
+@testing.numpy_cuarray_array_equal()
+def test_flat_set(xp, layout, key, value):
+    a = _flat_input(xp, layout)
+    base = a.base if a.base is not None else a
+    if key == "mask":
+        key = (a > 6).ravel()
+    a.flat[key] = value
+    return base
+
+
+@gpu
+@pytest.mark.parametrize("case", ["out of bounds", "two indices"])
+@testing.numpy_cuarray_raises()
+def test_flat_errors(xp, case):
+    a = xp.arange(6).reshape(2, 3)
+    if case == "out of bounds":
+        a.flat[10] = 1
+    else:
+        a.flat[1, 2]
+
+
+@gpu
+def test_flat_len_iter_copy_base():
+    a = cp.arange(6).reshape(2, 3).T
+    assert len(a.flat) == 6 and a.flat.base is a
+    assert [int(x) for x in a.flat] == list(np.arange(6).reshape(2, 3).T.flat)
+    testing.assert_array_equal(a.flat.copy(), np.arange(6).reshape(2, 3).T.flatten())
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["int8", "int16", "uint32", "float32", "float64", "complex64", "complex128",
+                                   "bool"])
+@pytest.mark.parametrize("layout", ["c", "transposed", "0-d", "empty"])
+@testing.numpy_cuarray_array_equal()
+def test_byteswap(xp, dtype, layout):
+    a = xp.arange(1, 13).astype(dtype).reshape(3, 4)
+    a = {"c": a, "transposed": a.T, "0-d": a[1, 2] * 1, "empty": a[:0]}[layout]
+    out = a.byteswap()
+    assert not xp.shares_memory(out, a) or out.size == 0
+    return out
+
+
+@gpu
+@testing.numpy_cuarray_array_equal()
+def test_byteswap_inplace(xp):
+    a = xp.arange(6, dtype=xp.int32).reshape(2, 3)[:, ::2]
+    assert a.byteswap(inplace=True) is a
+    return a
+
+
+@gpu
+@testing.numpy_cuarray_array_equal()
+def test_choose_method(xp):
+    return xp.asarray([0, 1, 2, 1]).choose([xp.arange(4), xp.arange(4) * 10, xp.arange(4) * 100])
+
+
+@gpu
+def test_toDlpack_gives_a_dlpack_capsule():
+    import ctypes
+
+    get_name = ctypes.pythonapi.PyCapsule_GetName
+    get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+    capsule = cp.arange(5.0).toDlpack()
+    assert type(capsule).__name__ == "PyCapsule" and get_name(capsule) == b"dltensor"
