@@ -196,3 +196,44 @@ def test_toDlpack_gives_a_dlpack_capsule():
     get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
     capsule = cp.arange(5.0).toDlpack()
     assert type(capsule).__name__ == "PyCapsule" and get_name(capsule) == b"dltensor"
+
+
+# ---- == and != with objects that are no arrays ---------------------------------------------------------------
+
+
+class _Plain:
+    pass
+
+
+@gpu
+@pytest.mark.parametrize("other", [None, "text", _Plain()], ids=["None", "str", "object"])
+@pytest.mark.parametrize("op", ["==", "!="])
+@pytest.mark.parametrize("shape", [(3,), (2, 0), (2, 3)])
+@testing.numpy_cuarray_array_equal()
+def test_equality_with_objects_compares_every_element(xp, other, op, shape):
+    a = xp.ones(shape)
+    return (a == other) if op == "==" else (a != other)
+
+
+@gpu
+@pytest.mark.parametrize("other", [None, "text"])
+@testing.numpy_cuarray_raises()
+def test_ordering_with_objects_raises(xp, other):
+    return xp.arange(3) < other
+
+
+@gpu
+@pytest.mark.parametrize("other", [[0, 1, 2], (0, 1, 2)])
+def test_equality_with_sequences_raises_as_cupy(other):
+    # CuPy's operators take no Python sequences; a silent `False` from Python's fallback would be wrong.
+    with pytest.raises(TypeError, match="Unsupported type"):
+        cp.arange(3) == other
+    with pytest.raises(TypeError, match="Unsupported type"):
+        cp.arange(3) != other
+
+
+@gpu
+def test_equality_with_other_arrays_is_elementwise():
+    a = cp.arange(3)
+    testing.assert_array_equal(a == np.int64(1), [False, True, False])
+    testing.assert_array_equal(a == cp.asarray([0, 5, 2]), [True, False, True])

@@ -74,7 +74,8 @@ NEW_ARRAYS = [
     ("stack-one", [_v(3)], lambda xp, x: xp.stack([x])),
     ("vstack-one-2d", [_m(2, 3)], lambda xp, x: xp.vstack([x])),
     ("vstack-one-1d", [_v(3)], lambda xp, x: xp.vstack([x])),
-    ("row_stack-one", [_m(2, 3)], lambda xp, x: _deprecated(lambda: xp.row_stack([x]))),
+    # NumPy 2.5 dropped row_stack (deprecated since 2.0); cuarray keeps it for CuPy's users.
+    ("row_stack-one", [_m(2, 3)], lambda xp, x: _deprecated(lambda: getattr(xp, "row_stack", xp.vstack)([x]))),
     ("hstack-one-1d", [_v(3)], lambda xp, x: xp.hstack([x])),
     ("hstack-one-2d", [_m(2, 3)], lambda xp, x: xp.hstack([x])),
     ("dstack-one-3d", [np.ones((1, 2, 3))], lambda xp, x: xp.dstack([x])),

@@ -74,7 +74,7 @@ def byteswap(a, inplace=False):
     if unit == 1 or a.size == 0:
         return a if inplace else a.copy()
     flat = a.reshape(-1).copy() if a.ndim else a.reshape(1).copy()
-    swapped = flat.view(numpy.uint8).reshape(-1, unit)[:, ::-1].copy().view(a.dtype).reshape(a.shape)
+    swapped = flat.view(numpy.uint8).reshape(-1, unit)[:, ::-1].copy().reshape(-1).view(a.dtype).reshape(a.shape)
     if not inplace:
         return swapped
     a[...] = swapped

@@ -86,12 +86,12 @@ def clip(a, min=numpy._NoValue, max=numpy._NoValue, out=None, *, a_min=numpy._No
     max everywhere. The bounds are named as in the array API (NumPy's a_min and a_max keywords work too, and a
     single positional bound is the lower one, where NumPy asks for both)."""
     if a_min is not numpy._NoValue or a_max is not numpy._NoValue:
-        if min is not numpy._NoValue or max is not numpy._NoValue:
-            raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is "
-                             "forbidden.")
         if a_min is numpy._NoValue or a_max is numpy._NoValue:
             missing = "a_min" if a_min is numpy._NoValue else "a_max"
             raise TypeError(f"clip() missing 1 required argument: '{missing}'")
+        if min is not numpy._NoValue or max is not numpy._NoValue:
+            raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is "
+                             "forbidden.")
     else:
         a_min = None if min is numpy._NoValue else min
         a_max = None if max is numpy._NoValue else max

@@ -251,14 +251,12 @@ void init_array(py::module_& m) {
   cls.def_property(
          "shape", [](const NdArray& s) { return to_tuple(s.array.shape()); },
          [](NdArray& s, py::handle shape) {
-           std::optional<Array> view;
-           try {
-             view = ops::reshape(s.array, to_shape(shape), 'C', false);
-           } catch (const ValueError&) {
+           Shape target = ops::infer_shape(to_shape(shape), s.array.size());  // NumPy's ValueErrors
+           auto strides = target == s.array.shape() ? s.array.strides() : ops::reshape_strides(s.array, target, 'C');
+           if (!strides)
              throw py::attribute_error("Incompatible shape for in-place modification. Use `.reshape()` to make a "
                                        "copy with the desired shape.");
-           }
-           s.array = std::move(*view);
+           s.array = s.array.view(std::move(target), std::move(*strides));
          })
       .def_property_readonly("strides", [](const NdArray& s) { return to_tuple(s.array.strides()); })
       .def_property_readonly("dtype", [](const NdArray& s) { return to_numpy_dtype(s.array.dtype()); })

@@ -355,10 +355,31 @@ PyObject* inplace_power_slot(PyObject* a, PyObject* b, PyObject*) {
   return guarded([&] { return call_inplace(index_of<kPow>(), a, b); });
 }
 
+// An object no array protocol knows (None, a string, a plain object): NumPy's == and != compare it with every
+// element, all unequal. Other libraries' arrays and anything NumPy could convert are left to their own methods.
+bool incomparable(PyObject* b) {
+  if (PyList_Check(b) || PyTuple_Check(b)) return false;
+  for (const char* name : {"__array_ufunc__", "__array_priority__", "__array__", "__array_interface__",
+                           "__cuda_array_interface__", "__dlpack__"})
+    if (PyObject_HasAttrString(b, name)) return false;
+  return true;
+}
+
 PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
   static const int indices[] = {index_of("less"),      index_of("less_equal"), index_of("equal"),
                                 index_of("not_equal"), index_of("greater"),    index_of("greater_equal")};
-  if (!takes(b)) Py_RETURN_NOTIMPLEMENTED;
+  if (!takes(b)) {
+    if ((op == Py_EQ || op == Py_NE) && (PyList_Check(b) || PyTuple_Check(b)))
+      return guarded([&]() -> py::object { unsupported(b, op == Py_EQ ? "equal" : "not_equal"); });
+    if ((op == Py_EQ || op == Py_NE) && incomparable(b))
+      return guarded([&] {
+        Array out = ops::zeros(py::handle(a).cast<const NdArray&>().array.shape(), DType::Bool);
+        const bool unequal = op == Py_NE;
+        if (unequal && out.size()) ops::fill(out, &unequal);
+        return py::cast(NdArray{std::move(out), py::none()});
+      });
+    Py_RETURN_NOTIMPLEMENTED;
+  }
   return guarded([&] { return call_binary(indices[op], a, b); });
 }
 
