@@ -227,9 +227,9 @@ def test_ordering_with_objects_raises(xp, other):
 def test_equality_with_sequences_raises_as_cupy(other):
     # CuPy's operators take no Python sequences; a silent `False` from Python's fallback would be wrong.
     with pytest.raises(TypeError, match="Unsupported type"):
-        cp.arange(3) == other
+        _ = cp.arange(3) == other
     with pytest.raises(TypeError, match="Unsupported type"):
-        cp.arange(3) != other
+        _ = cp.arange(3) != other
 
 
 @gpu
