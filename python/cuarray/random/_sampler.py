@@ -28,6 +28,8 @@ def seed_value(seed):
         seed = seed.get() if seed.ndim else seed.item()
     if isinstance(seed, (list, tuple, numpy.ndarray)) and numpy.ndim(seed) == 1:
         return int(numpy.random.SeedSequence(seed).generate_state(1, numpy.uint64)[0])
+    if isinstance(seed, (bool, numpy.bool_)):  # CuPy's seed takes booleans, as integers
+        seed = int(seed)
     try:
         seed = operator.index(seed)
     except TypeError:
@@ -64,6 +66,23 @@ def float_dtype(dtype, message):
     if dt not in _FLOAT_TYPES:
         raise TypeError(message.format(dt=dt))
     return dt
+
+
+def any_dtype(dtype, kind):
+    """(the dtype to sample in, the dtype asked for) for a distribution whose CuPy kernel stores its samples into
+    an array of any numeric dtype (beta, gamma, chisquare, poisson, geometric, ...). A dtype the sampler makes
+    itself is sampled so (float32 or float64 for kind 'f', an integer type for kind 'i', counts); any other is
+    sampled as float64 (kind 'f') or int64 (kind 'i') and cast, as CuPy's store converts."""
+    dt = numpy.dtype(dtype)
+    if dt.kind not in "biufc":
+        raise TypeError(f"Unsupported dtype {dt!r}: the samples are numbers")
+    native = dt in _FLOAT_TYPES if kind == "f" else dt.kind in "iu"
+    return (dt if native else numpy.dtype(numpy.float64 if kind == "f" else numpy.int64)), dt
+
+
+def cast(x, dtype):
+    """x as `dtype` (x itself when it has it)."""
+    return x if x.dtype == dtype else x.astype(dtype)
 
 
 def _host(value):
