@@ -3,15 +3,19 @@ cupy.random._sample)."""
 
 import numpy
 
+from cuarray.random import _distributions
 from cuarray.random._generator import get_random_state
 
 
 def rand(*size, dtype=float):
-    return get_random_state().rand(*size, dtype=dtype)
+    """Uniform floats on [0, 1) of shape `size` (random_sample(size=size, dtype=dtype), as CuPy's)."""
+    return random_sample(size=size, dtype=dtype)
 
 
 def randn(*size, dtype=float):
-    return get_random_state().randn(*size, dtype=dtype)
+    """Standard normals of shape `size` (_distributions.normal(size=size, dtype=dtype), as CuPy's: the same
+    numbers as RandomState.randn)."""
+    return _distributions.normal(size=size, dtype=dtype)
 
 
 def random_sample(size=None, dtype=float):
@@ -26,7 +30,10 @@ def randint(low, high=None, size=None, dtype=numpy.int64):
 
 
 def random_integers(low, high=None, size=None):
-    return get_random_state().random_integers(low, high, size)
+    """Integers in [low, high] ([1, low] without high): randint(low, high + 1, size), as NumPy's and CuPy's."""
+    if high is None:
+        low, high = 1, low
+    return randint(low, high + 1, size)
 
 
 def choice(a, size=None, replace=True, p=None):

@@ -137,8 +137,11 @@ class Sampler:
             span = float(_host(high)) - float(_host(low))
             if not math.isfinite(span):
                 raise OverflowError("Range exceeds valid bounds")
-        elif not numpy.all(numpy.isfinite(_host(high) - _host(low))):
-            raise OverflowError("Range exceeds valid bounds")
+        else:
+            with numpy.errstate(over="ignore", invalid="ignore"):
+                span = numpy.asarray(_host(high), numpy.float64) - numpy.asarray(_host(low), numpy.float64)
+            if not numpy.all(numpy.isfinite(span)):
+                raise OverflowError("Range exceeds valid bounds")
         return self._sample("uniform", size, dtype, low, high)
 
     def _normal(self, loc, scale, size, dtype):
