@@ -179,6 +179,26 @@ def test_generator_draws_from_its_bit_generator_state():
     assert cp.random.Generator(5)._state.seed == 5  # an integer seed, as before
 
 
+def test_pickling_keeps_the_stream_position():
+    import copy
+    import pickle
+
+    for bg in BIT_GENERATORS:
+        b = bg(42)
+        b._state.offset = 7
+        c = pickle.loads(pickle.dumps(b))
+        assert type(c) is bg and (c.seed, c._state.offset) == (b.seed, 7) and c._seed_seq.entropy == 42
+        assert [x.seed for x in (type(c)(s) for s in c._seed_seq.spawn(2))] == \
+            [x.seed for x in (type(b)(s) for s in b._seed_seq.spawn(2))]
+    rs = cp.random.RandomState(3, method=101)
+    rs._state.offset = 5
+    for r in (pickle.loads(pickle.dumps(rs)), copy.deepcopy(rs)):
+        assert (r._state.seed, r._state.offset, r.method) == (3, 5, 101) and r._state is not rs._state
+    g = cp.random.default_rng(cp.random.MRG32k3a(4))
+    h = pickle.loads(pickle.dumps(g))
+    assert type(h.bit_generator) is cp.random.MRG32k3a and h._state.seed == g._state.seed
+
+
 # ---------------------------------------------------------------- argument errors, as NumPy's
 
 _ARRAY_PARAM_ERRORS = {

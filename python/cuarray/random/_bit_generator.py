@@ -18,7 +18,7 @@ import numpy
 
 from cuarray import _core
 from cuarray._ndarray import ndarray
-from cuarray.random._sampler import shape_of
+from cuarray.random._sampler import PhiloxOwner, shape_of
 
 __all__ = ["XORWOW", "BitGenerator", "MRG32k3a", "Philox4x3210"]
 
@@ -33,7 +33,7 @@ def _seed_sequence(seed):
     return numpy.random.SeedSequence(seed)
 
 
-class BitGenerator:
+class BitGenerator(PhiloxOwner):
     """The base of the bit generators: a Philox state keyed from a numpy.random.SeedSequence (Note [Bit
     generators]). Subclasses name the SeedSequence word their key is."""
 

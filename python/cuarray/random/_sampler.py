@@ -90,7 +90,26 @@ def _host(value):
     return value.get() if isinstance(value, ndarray) else numpy.asarray(value)
 
 
-class Sampler:
+class PhiloxOwner:
+    """Pickling for an object holding a Philox state as `_state` (RandomState, the bit generators): the state
+    travels as its (seed, offset), so a copy continues the stream where the original stands, as NumPy's do."""
+
+    def __getstate__(self):
+        fields = dict(self.__dict__)
+        state = fields.pop("_state", None)
+        if state is not None:
+            fields["_philox"] = (state.seed, state.offset)
+        return fields
+
+    def __setstate__(self, fields):
+        fields = dict(fields)
+        philox = fields.pop("_philox", None)
+        self.__dict__.update(fields)
+        if philox is not None:
+            self._state = _core.random.State(*philox)
+
+
+class Sampler(PhiloxOwner):
     """A Philox state and the samplers built on it."""
 
     def __init__(self, seed=None):
