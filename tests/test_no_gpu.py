@@ -186,6 +186,7 @@ TAKES_DEVICE_ARRAYS = {
     "random.shuffle": (lambda: cp.random.shuffle(H1.copy()), _T),
     "matmul": (lambda: cp.matmul(H2, H2), _T),
     "cuda.Graph": (lambda: cp.cuda.Graph(), (NotImplementedError, "begin_capture")),  # only a capture makes one
+    "random.BitGenerator": (lambda: cp.random.BitGenerator(1), (NotImplementedError, "base class")),
     "row_stack": (lambda: _deprecated(cp.row_stack, [H1, H1]), _T),
 }
 _ARRAY_CALLS = {
@@ -280,6 +281,8 @@ NO_DEVICE_NEEDED = {
     "issubdtype": lambda: cp.issubdtype(np.float32, np.floating),
     "isdtype": lambda: cp.isdtype(np.float32, "real floating"),
     "random.Philox4x3210": lambda: cp.random.Philox4x3210(1),
+    "random.XORWOW": lambda: cp.random.XORWOW(1),
+    "random.MRG32k3a": lambda: cp.random.MRG32k3a(1),
     "shape": lambda: cp.shape([[1, 2]]),
     "ndim": lambda: cp.ndim([[1, 2]]),
     "size": lambda: cp.size([[1, 2]]),

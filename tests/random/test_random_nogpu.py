@@ -122,7 +122,7 @@ ERRORS = {
     "poisson_negative": (lambda: rs.poisson(-1), ValueError, "lam < 0 or lam is NaN"),
     "poisson_nan": (lambda: rs.poisson(np.nan), ValueError, "lam < 0 or lam is NaN"),
     "poisson_large": (lambda: rs.poisson(1e20), ValueError, "lam value too large"),
-    "poisson_float_dtype": (lambda: rs.poisson(1, dtype=np.float32), TypeError, "Unsupported dtype"),
+    "poisson_str_dtype": (lambda: rs.poisson(1, dtype="U3"), TypeError, "Unsupported dtype"),
     "binomial_n": (lambda: rs.binomial(-1, 0.5), ValueError, "n < 0"),
     "binomial_p": (lambda: rs.binomial(3, 1.5), ValueError, "p < 0, p > 1 or p is NaN"),
     "binomial_p_nan": (lambda: rs.binomial(3, np.nan), ValueError, "p < 0, p > 1 or p is NaN"),

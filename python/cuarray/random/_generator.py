@@ -1,190 +1,273 @@
-"""Generator and default_rng: NumPy's newer sampling interface, generated on the device."""
+"""RandomState (CuPy's and NumPy's legacy sampling methods, generated on the device) and the process-wide
+RandomState of each device (get_random_state, set_random_state, reset_states, seed), laid out as CuPy's
+cupy.random._generator."""
 
 import operator
+import threading
 
 import numpy
 
 from cuarray import _core
-from cuarray._ndarray import ndarray
 from cuarray.random._discrete import Distributions
-from cuarray.random._sampler import float_dtype
+from cuarray.random._sampler import any_dtype, cast, environment_seed, float_dtype
 
-F8 = numpy.dtype(numpy.float64)
-I8 = numpy.dtype(numpy.int64)
+_FLOAT_ONLY = "cuarray.random only supports float32 and float64 (got {dt})"
+_UINT32_MAX = 2**32 - 1
 
 
-class Generator(Distributions):
-    """NumPy's Generator methods on a Philox state (made by default_rng)."""
+def _float(dtype):
+    return float_dtype(dtype, _FLOAT_ONLY)
 
-    def _into(self, out, size, make):
-        """make(size), written into `out` when given (whose shape is then the size)."""
-        if out is None:
-            return make(size)
-        if not isinstance(out, ndarray):
-            raise TypeError("out must be a cuarray.ndarray")
-        if size is not None and tuple(numpy.atleast_1d(size)) != out.shape:
-            raise ValueError("size must match out.shape when used together")
-        _core._copyto(out, make(out.shape))
-        return out
 
-    def random(self, size=None, dtype=numpy.float64, out=None):
-        dt = float_dtype(dtype, "Unsupported dtype {dt!r} for random")
-        return self._into(out, size, lambda s: self._sample("uniform", s, dt, 0.0, 1.0))
+def _check_and_get_dtype(dtype):
+    """`dtype` as a numpy.dtype when it is float32 or float64, else TypeError (CuPy's check of the dtypes its
+    float samplers make)."""
+    return _float(dtype)
 
-    def integers(self, low, high=None, size=None, dtype=numpy.int64, endpoint=False):
-        """Integers in [low, high) ([low, high] with `endpoint`); [0, low) without high."""
+
+class RandomState(Distributions):
+    """A Philox generator seeded with `seed` (an integer in [0, 2**64), a 1-d sequence of them, or None for fresh
+    entropy). The same seed gives the same numbers on every run and every device of one kind.
+
+    Note [RandomState output dtypes]
+    ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    `dtype=` follows CuPy's RandomState method by method. The methods CuPy builds on cuRAND's float generators
+    (random_sample, rand, randn, uniform, normal, standard_normal, lognormal, exponential, standard_exponential,
+    gumbel, laplace, logistic, pareto, power, rayleigh, weibull, standard_cauchy, triangular, wald,
+    multivariate_normal) take float32 or float64 only (TypeError otherwise). The ones whose CuPy kernel stores
+    into an array of the asked dtype (beta, gamma, standard_gamma, chisquare, f, noncentral_chisquare,
+    noncentral_f, standard_t, vonmises, dirichlet; binomial, poisson, geometric, negative_binomial, zipf,
+    logseries, hypergeometric) take any numeric dtype: a dtype the sampler does not make is drawn as float64
+    (int64 for counts) and cast (_sampler.any_dtype). float32 and float64 draws are unchanged by this, so seeds
+    keep their numbers.
+    """
+
+    def __init__(self, seed=None, method=None):
+        """`method` names a cuRAND generator in CuPy; every cuarray sample comes from Philox streams (Note [Bit
+        generators]), so it is kept as `self.method` and unused."""
+        super().__init__(seed)
+        self.method = method
+
+    def seed(self, seed=None):
+        """Restart from `seed` (None: fresh entropy)."""
+        self._reseed(seed)
+
+    def random_sample(self, size=None, dtype=float):
+        """Uniform floats on [0, 1)."""
+        return self._sample("uniform", size, _float(dtype), 0.0, 1.0)
+
+    random = random_sample
+    ranf = random_sample
+    sample = random_sample
+
+    def rand(self, *size, dtype=float):
+        return self.random_sample(size, dtype)
+
+    def randn(self, *size, dtype=float):
+        return self.standard_normal(size, dtype)
+
+    def uniform(self, low=0.0, high=1.0, size=None, dtype=float):
+        return self._uniform(low, high, size, _float(dtype))
+
+    def normal(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        return self._normal(loc, scale, size, _float(dtype))
+
+    def standard_normal(self, size=None, dtype=float):
+        return self._sample("normal", size, _float(dtype), 0.0, 1.0)
+
+    def exponential(self, scale=1.0, size=None, dtype=float):
+        return self._exponential(scale, size, _float(dtype))
+
+    def gamma(self, shape, scale=1.0, size=None, dtype=float):
+        s, dt = any_dtype(dtype, "f")
+        return cast(self._gamma(shape, scale, size, s), dt)
+
+    def beta(self, a, b, size=None, dtype=float):
+        s, dt = any_dtype(dtype, "f")
+        return cast(self._beta(a, b, size, s), dt)
+
+    def poisson(self, lam=1.0, size=None, dtype=numpy.int64):
+        s, dt = any_dtype(dtype, "i")
+        return cast(self._poisson(lam, size, s), dt)
+
+    def binomial(self, n, p, size=None, dtype=numpy.int64):
+        s, dt = any_dtype(dtype, "i")
+        return cast(self._binomial(n, p, size, s), dt)
+
+    def randint(self, low, high=None, size=None, dtype=numpy.int64):
+        """Integers in [low, high) (or [0, low) without high)."""
         if high is None:
             low, high = 0, low
-        return self._integers(low, high, size, dtype, "integers", endpoint)
+        return self._integers(low, high, size, dtype, "randint")
 
-    def standard_normal(self, size=None, dtype=numpy.float64, out=None):
-        dt = float_dtype(dtype, "Unsupported dtype {dt!r} for standard_normal")
-        return self._into(out, size, lambda s: self._sample("normal", s, dt, 0.0, 1.0))
+    def random_integers(self, low, high=None, size=None):
+        """Integers in [low, high] (or [1, low] without high)."""
+        if high is None:
+            low, high = 1, low
+        return self._integers(low, high, size, numpy.int64, "random_integers", endpoint=True)
 
-    def normal(self, loc=0.0, scale=1.0, size=None):
-        return self._normal(loc, scale, size, numpy.float64)
+    def choice(self, a, size=None, replace=True, p=None):
+        return self._choice(a, size, replace, p, one_dimensional=True)
 
-    def uniform(self, low=0.0, high=1.0, size=None):
-        return self._uniform(low, high, size, numpy.float64)
+    def permutation(self, x):
+        """A shuffled copy of `x` along axis 0, or a permutation of range(x) for an integer."""
+        return self._permutation(x, 0)
 
-    def exponential(self, scale=1.0, size=None):
-        return self._exponential(scale, size, numpy.float64)
+    def shuffle(self, x):
+        """Shuffles the device array `x` along axis 0, in place."""
+        self._shuffle(x, 0)
 
-    def gamma(self, shape, scale=1.0, size=None):
-        return self._gamma(shape, scale, size, numpy.float64)
-
-    def beta(self, a, b, size=None):
-        return self._beta(a, b, size, numpy.float64)
-
-    def poisson(self, lam=1.0, size=None):
-        return self._poisson(lam, size, numpy.int64)
-
-    def binomial(self, n, p, size=None):
-        return self._binomial(n, p, size, numpy.int64)
-
-    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
-        """Samples along `axis` of `a`; without replacement the sample is always in random order."""
-        return self._choice(a, size, replace, p, one_dimensional=False, axis=axis)
-
-    def permutation(self, x, axis=0):
-        return self._permutation(x, axis)
-
-    def shuffle(self, x, axis=0):
-        self._shuffle(x, axis)
 
     # ---------------------------------------------------------------- NumPy's other distributions
+
+    def chisquare(self, df, size=None, dtype=float):
+        s, dt = any_dtype(dtype, "f")
+        return cast(self._chisquare(df, size, s), dt)
+
+    def dirichlet(self, alpha, size=None, dtype=float):
+        s, dt = any_dtype(dtype, "f")
+        return cast(self._dirichlet(alpha, size, s, legacy=True), dt)
+
+    def f(self, dfnum, dfden, size=None, dtype=float):
+        s, dt = any_dtype(dtype, "f")
+        return cast(self._f(dfnum, dfden, size, s), dt)
+
+    def geometric(self, p, size=None, dtype=numpy.int64):
+        s, dt = any_dtype(dtype, "i")
+        return cast(self._geometric(p, size, s), dt)
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        return self._gumbel(loc, scale, size, _float(dtype))
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None, dtype=numpy.int64):
+        s, dt = any_dtype(dtype, "i")
+        return cast(self._hypergeometric(ngood, nbad, nsample, size, s, legacy=True), dt)
+
+    def laplace(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        return self._laplace(loc, scale, size, _float(dtype))
+
+    def logistic(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        return self._logistic(loc, scale, size, _float(dtype))
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None, dtype=float):
+        return self._lognormal(mean, sigma, size, _float(dtype))
+
+    def logseries(self, p, size=None, dtype=numpy.int64):
+        s, dt = any_dtype(dtype, "i")
+        return cast(self._logseries(p, size, s), dt)
+
+    def multinomial(self, n, pvals, size=None):
+        """Counts of each of len(pvals) outcomes in n trials (int64, shape size + (len(pvals),))."""
+        return self._multinomial(n, pvals, size, legacy=True)
+
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, method="svd", dtype=float):
+        """NumPy's check_valid and tol; CuPy's method ('svd', NumPy's, 'eigh' or 'cholesky') and dtype."""
+        return self._multivariate_normal(mean, cov, size, check_valid, tol, method, _float(dtype))
+
+    def negative_binomial(self, n, p, size=None, dtype=numpy.int64):
+        s, dt = any_dtype(dtype, "i")
+        return cast(self._negative_binomial(n, p, size, s, legacy=True), dt)
+
+    def noncentral_chisquare(self, df, nonc, size=None, dtype=float):
+        s, dt = any_dtype(dtype, "f")
+        return cast(self._noncentral_chisquare(df, nonc, size, s), dt)
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None, dtype=float):
+        s, dt = any_dtype(dtype, "f")
+        return cast(self._noncentral_f(dfnum, dfden, nonc, size, s), dt)
+
+    def pareto(self, a, size=None, dtype=float):
+        return self._pareto(a, size, _float(dtype))
+
+    def power(self, a, size=None, dtype=float):
+        return self._power(a, size, _float(dtype))
+
+    def rayleigh(self, scale=1.0, size=None, dtype=float):
+        return self._rayleigh(scale, size, _float(dtype))
+
+    def standard_cauchy(self, size=None, dtype=float):
+        return self._standard_cauchy(size, _float(dtype))
+
+    def standard_exponential(self, size=None, dtype=float):
+        return self._sample("exponential", size, _float(dtype), 1.0)
+
+    def standard_gamma(self, shape, size=None, dtype=float):
+        s, dt = any_dtype(dtype, "f")
+        return cast(self._standard_gamma(shape, size, s), dt)
+
+    def standard_t(self, df, size=None, dtype=float):
+        s, dt = any_dtype(dtype, "f")
+        return cast(self._standard_t(df, size, s), dt)
+
+    def triangular(self, left, mode, right, size=None, dtype=float):
+        return self._triangular(left, mode, right, size, _float(dtype))
+
+    def vonmises(self, mu, kappa, size=None, dtype=float):
+        s, dt = any_dtype(dtype, "f")
+        return cast(self._vonmises(mu, kappa, size, s), dt)
+
+    def wald(self, mean, scale, size=None, dtype=float):
+        return self._wald(mean, scale, size, _float(dtype))
+
+    def weibull(self, a, size=None, dtype=float):
+        return self._weibull(a, size, _float(dtype))
+
+    def zipf(self, a, size=None, dtype=numpy.int64):
+        s, dt = any_dtype(dtype, "i")
+        return cast(self._zipf(a, size, s), dt)
+
+    def tomaxint(self, size=None):
+        """Uniform integers in [0, numpy.iinfo(numpy.int_).max] (int_, the C long)."""
+        info = numpy.iinfo(numpy.int_)
+        return self._integers(0, info.max, size, numpy.int_, "tomaxint", endpoint=True)
+
+    def _interval(self, mx, size):
+        """CuPy's RandomState._interval: uniform integers in [0, mx], uint32 for mx < 2**32 else uint64."""
+        mx = operator.index(mx)
+        if mx < 0:
+            raise ValueError(f"mx must be non-negative (actual: {mx})")
+        if mx >= 2**64:
+            raise ValueError(f"mx must be within uint64 range (actual: {mx})")
+        dtype = numpy.uint32 if mx <= _UINT32_MAX else numpy.uint64
+        return self._integers(0, mx, size, dtype, "_interval", endpoint=True)
 
     def bytes(self, length):
         """`length` random bytes (a Python bytes object, read back from the device)."""
         return self._bytes(length)
 
-    def chisquare(self, df, size=None):
-        return self._chisquare(df, size, F8)
 
-    def dirichlet(self, alpha, size=None):
-        return self._dirichlet(alpha, size, F8, legacy=False)
+# ---------------------------------------------------------------- the process-wide RandomState of each device
 
-    def f(self, dfnum, dfden, size=None):
-        return self._f(dfnum, dfden, size, F8)
-
-    def geometric(self, p, size=None):
-        return self._geometric(p, size, I8)
-
-    def gumbel(self, loc=0.0, scale=1.0, size=None):
-        return self._gumbel(loc, scale, size, F8)
-
-    def hypergeometric(self, ngood, nbad, nsample, size=None):
-        return self._hypergeometric(ngood, nbad, nsample, size, I8, legacy=False)
-
-    def laplace(self, loc=0.0, scale=1.0, size=None):
-        return self._laplace(loc, scale, size, F8)
-
-    def logistic(self, loc=0.0, scale=1.0, size=None):
-        return self._logistic(loc, scale, size, F8)
-
-    def lognormal(self, mean=0.0, sigma=1.0, size=None):
-        return self._lognormal(mean, sigma, size, F8)
-
-    def logseries(self, p, size=None):
-        return self._logseries(p, size, I8)
-
-    def multinomial(self, n, pvals, size=None):
-        """Counts of each outcome in n trials; n and pvals[..., :-1] broadcast (int64, shape + (k,))."""
-        return self._multinomial(n, pvals, size, legacy=False)
-
-    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
-        return self._multivariate_normal(mean, cov, size, check_valid, tol, method, F8)
-
-    def negative_binomial(self, n, p, size=None):
-        return self._negative_binomial(n, p, size, I8, legacy=False)
-
-    def noncentral_chisquare(self, df, nonc, size=None):
-        return self._noncentral_chisquare(df, nonc, size, F8)
-
-    def noncentral_f(self, dfnum, dfden, nonc, size=None):
-        return self._noncentral_f(dfnum, dfden, nonc, size, F8)
-
-    def pareto(self, a, size=None):
-        return self._pareto(a, size, F8)
-
-    def power(self, a, size=None):
-        return self._power(a, size, F8)
-
-    def rayleigh(self, scale=1.0, size=None):
-        return self._rayleigh(scale, size, F8)
-
-    def standard_cauchy(self, size=None):
-        return self._standard_cauchy(size, F8)
-
-    def standard_exponential(self, size=None, dtype=numpy.float64, method="zig", out=None):
-        """Drawn by inversion whatever `method` says (NumPy's 'zig' and 'inv' give the same law)."""
-        dt = float_dtype(dtype, "Unsupported dtype {dt!r} for standard_exponential")
-        return self._into(out, size, lambda s: self._sample("exponential", s, dt, 1.0))
-
-    def standard_gamma(self, shape, size=None, dtype=numpy.float64, out=None):
-        dt = float_dtype(dtype, "Unsupported dtype {dt!r} for standard_gamma")
-        return self._into(out, size, lambda s: self._standard_gamma(shape, s, dt))
-
-    def standard_t(self, df, size=None):
-        return self._standard_t(df, size, F8)
-
-    def triangular(self, left, mode, right, size=None):
-        return self._triangular(left, mode, right, size, F8)
-
-    def vonmises(self, mu, kappa, size=None):
-        return self._vonmises(mu, kappa, size, F8)
-
-    def wald(self, mean, scale, size=None):
-        return self._wald(mean, scale, size, F8)
-
-    def weibull(self, a, size=None):
-        return self._weibull(a, size, F8)
-
-    def zipf(self, a, size=None):
-        return self._zipf(a, size, I8)
+_random_states = {}  # device id -> RandomState
+_lock = threading.Lock()
 
 
-class Philox4x3210:
-    """A bit generator: the seed of a Generator, drawn from a numpy.random.SeedSequence (made from `seed`, an
-    integer, a sequence of them or None, or given), as CuPy's and NumPy's bit generators are. Dask spawns
-    one per block from `_seed_seq` (da.random.default_rng with the "cuarray" array backend)."""
+def get_random_state():
+    """The current device's process-wide RandomState, made on first use and seeded from the environment
+    (CUARRAY_SEED, or CuPy's CUPY_SEED) or fresh entropy."""
+    device = _core.cuda.current_device()
+    state = _random_states.get(device)
+    if state is None:
+        with _lock:  # one RandomState per device however many threads ask first
+            state = _random_states.get(device)
+            if state is None:
+                state = _random_states[device] = RandomState(environment_seed())
+    return state
 
-    def __init__(self, seed=None):
-        sequence = isinstance(seed, numpy.random.SeedSequence)
-        self._seed_seq = seed if sequence else numpy.random.SeedSequence(seed)
-        self.seed = int(self._seed_seq.generate_state(1, numpy.uint64)[0])
 
-    def __repr__(self):
-        return f"Philox4x3210(seed={self.seed})"
+def set_random_state(rs):
+    """Makes `rs` the current device's process-wide RandomState."""
+    if not isinstance(rs, RandomState):
+        raise TypeError(f"set_random_state takes a RandomState, not {type(rs).__name__}")
+    _random_states[_core.cuda.current_device()] = rs
 
 
-def default_rng(seed=None):
-    """A Generator seeded with `seed` (a non-negative integer, a Philox4x3210 bit generator, or None for fresh
-    entropy); a Generator is returned as it is."""
-    if isinstance(seed, Generator):
-        return seed
-    if isinstance(seed, Philox4x3210):
-        return Generator(seed.seed)
-    if seed is not None and not isinstance(seed, ndarray) and operator.index(seed) < 0:
-        raise ValueError("expected non-negative integer")
-    return Generator(seed)
+def reset_states():
+    """Forgets every device's RandomState; the next use seeds a new one from the environment."""
+    global _random_states
+    _random_states = {}
+
+
+def seed(seed=None):
+    """Reseeds the current device's RandomState (None: fresh entropy)."""
+    get_random_state().seed(seed)

@@ -28,6 +28,8 @@ def seed_value(seed):
         seed = seed.get() if seed.ndim else seed.item()
     if isinstance(seed, (list, tuple, numpy.ndarray)) and numpy.ndim(seed) == 1:
         return int(numpy.random.SeedSequence(seed).generate_state(1, numpy.uint64)[0])
+    if isinstance(seed, (bool, numpy.bool_)):  # CuPy's seed takes booleans, as integers
+        seed = int(seed)
     try:
         seed = operator.index(seed)
     except TypeError:
@@ -66,12 +68,48 @@ def float_dtype(dtype, message):
     return dt
 
 
+def any_dtype(dtype, kind):
+    """(the dtype to sample in, the dtype asked for) for a distribution whose CuPy kernel stores its samples into
+    an array of any numeric dtype (beta, gamma, chisquare, poisson, geometric, ...). A dtype the sampler makes
+    itself is sampled so (float32 or float64 for kind 'f', an integer type for kind 'i', counts); any other is
+    sampled as float64 (kind 'f') or int64 (kind 'i') and cast, as CuPy's store converts."""
+    dt = numpy.dtype(dtype)
+    if dt.kind not in "biufc":
+        raise TypeError(f"Unsupported dtype {dt!r}: the samples are numbers")
+    native = dt in _FLOAT_TYPES if kind == "f" else dt.kind in "iu"
+    return (dt if native else numpy.dtype(numpy.float64 if kind == "f" else numpy.int64)), dt
+
+
+def cast(x, dtype):
+    """x as `dtype` (x itself when it has it)."""
+    return x if x.dtype == dtype else x.astype(dtype)
+
+
 def _host(value):
     """A parameter's values on the host, for checking (a device array is copied back)."""
     return value.get() if isinstance(value, ndarray) else numpy.asarray(value)
 
 
-class Sampler:
+class PhiloxOwner:
+    """Pickling for an object holding a Philox state as `_state` (RandomState, the bit generators): the state
+    travels as its (seed, offset), so a copy continues the stream where the original stands, as NumPy's do."""
+
+    def __getstate__(self):
+        fields = dict(self.__dict__)
+        state = fields.pop("_state", None)
+        if state is not None:
+            fields["_philox"] = (state.seed, state.offset)
+        return fields
+
+    def __setstate__(self, fields):
+        fields = dict(fields)
+        philox = fields.pop("_philox", None)
+        self.__dict__.update(fields)
+        if philox is not None:
+            self._state = _core.random.State(*philox)
+
+
+class Sampler(PhiloxOwner):
     """A Philox state and the samplers built on it."""
 
     def __init__(self, seed=None):
@@ -118,8 +156,11 @@ class Sampler:
             span = float(_host(high)) - float(_host(low))
             if not math.isfinite(span):
                 raise OverflowError("Range exceeds valid bounds")
-        elif not numpy.all(numpy.isfinite(_host(high) - _host(low))):
-            raise OverflowError("Range exceeds valid bounds")
+        else:
+            with numpy.errstate(over="ignore", invalid="ignore"):
+                span = numpy.asarray(_host(high), numpy.float64) - numpy.asarray(_host(low), numpy.float64)
+            if not numpy.all(numpy.isfinite(span)):
+                raise OverflowError("Range exceeds valid bounds")
         return self._sample("uniform", size, dtype, low, high)
 
     def _normal(self, loc, scale, size, dtype):
