@@ -37,8 +37,6 @@ bool driver_initialized() {
 // (Note [Starting CUDA on first use]).
 std::pair<int, cudaError_t> probe() {
   static const std::pair<int, cudaError_t> result = [] {
-    // The runtime loads the driver library next in any case; loading it first tells whether there is one.
-    if (auto hook = g_first_use_hook.load(); hook && dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)) hook();
     int n = 0;
     cudaError_t status = cudaGetDeviceCount(&n);
     if (status != cudaSuccess) {
@@ -48,6 +46,8 @@ std::pair<int, cudaError_t> probe() {
       status = cudaErrorNoDevice;
     } else {
       g_cuda_started = true;
+      // After cuInit, whose loading of the driver library would otherwise wait for NVRTC's (the loader's lock).
+      if (auto hook = g_first_use_hook.load()) hook();
     }
     return std::make_pair(n, status);
   }();

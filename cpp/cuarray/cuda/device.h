@@ -16,11 +16,12 @@ bool is_available();
 // imported by processes that never use them on the GPU (Dask schedulers and workers, notebooks, test runners),
 // and a process that has started CUDA cannot fork a child that uses the GPU. CUDA starts on the first call
 // that needs a device, in probe() (the device count, which every such call asks first). Work that does not
-// need the driver begins there too, on a thread beside cuInit: set_first_use_hook's hook, which warms NVRTC
-// (Note [Warming NVRTC] in cpp/cuarray/jit/nvrtc.h). The price: the first call waits for cuInit and the
-// context (about 0.2 s on an H200), which could otherwise overlap NumPy's import.
+// need the driver begins there too, on a thread of its own while the calling thread creates the context:
+// set_first_use_hook's hook, which warms NVRTC (Note [Warming NVRTC] in cpp/cuarray/jit/nvrtc.h). The price:
+// the first call waits for cuInit and the context (about 0.2 s on an H200), which a thread begun at import
+// could overlap with NumPy's import.
 //
-// Sets the function probe() calls once, before cuInit, where the CUDA driver library is present.
+// Sets the function probe() calls once, after cuInit, where there is a device.
 void set_first_use_hook(void (*hook)());
 
 // Before a fork: notes whether CUDA has started in this process, by cuarray or any other library. In the
