@@ -18,8 +18,8 @@ bool is_available();
 // that needs a device, in probe() (the device count, which every such call asks first). Work that does not
 // need the driver begins there too, on a thread of its own while the calling thread creates the context:
 // set_first_use_hook's hook, which warms NVRTC (Note [Warming NVRTC] in cpp/cuarray/jit/nvrtc.h). The price:
-// the first call waits for cuInit and the context (about 0.2 s on an H200), which a thread begun at import
-// could overlap with NumPy's import.
+// the first call waits for cuInit and the context's creation, which take about as long as NumPy's import and
+// which a thread begun at import could hide behind it.
 //
 // Sets the function probe() calls once, after cuInit, where there is a device.
 void set_first_use_hook(void (*hook)());

@@ -25,13 +25,13 @@ int nvrtc_version();
 // The file NVRTC was loaded from (loads it; throws as nvrtc_version does).
 std::string nvrtc_path();
 // Note [Warming NVRTC]
-// A process's first NVRTC compile costs about 11 ms more than later ones (libnvrtc is 110 MB to load, then
-// NVRTC and the ptxas inside it set themselves up), and the first kernel a program needs that is not in the
-// disk cache pays it. So the first device query of a process, where it finds a device (kernels will run),
-// calls start_warm_up, which compiles an empty kernel on a thread of its own while the calling thread creates
-// the context (Note [Starting CUDA on first use] in cpp/cuarray/cuda/device.h). The thread
-// holds no GIL and touches no driver state; it ends when the compile does. The cost: about 50 MB more
-// resident memory, shared with the page cache, in a process that never compiles.
+// A process's first NVRTC compile costs more than later ones (libnvrtc is a large library to load, then NVRTC
+// and the ptxas inside it set themselves up), and the first kernel a program needs that is not in the disk
+// cache pays it. So the first device query of a process, where it finds a device (kernels will run), calls
+// start_warm_up, which compiles an empty kernel on a thread of its own while the calling thread creates the
+// context (Note [Starting CUDA on first use] in cpp/cuarray/cuda/device.h). The thread holds no GIL and
+// touches no driver state; it ends when the compile does. The cost: the library's resident memory, shared
+// with the page cache, in a process that never compiles.
 //
 // Loads NVRTC and compiles an empty kernel. Never throws: where NVRTC cannot be loaded, the first real compile
 // says why.
