@@ -26,7 +26,7 @@ import pytest
 from cuarray.testing import _devices
 from hypothesis import HealthCheck, settings
 
-# Registered once, also where the installed package's entry point registers it.
+# The plugin is opt-in (no pytest11 entry point): named here, and registered once if -p names it too.
 pytest_plugins = ["cuarray.pytest_plugin"]
 
 # Make ``from conftest import ...`` work whatever pytest's import mode is.

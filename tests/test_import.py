@@ -2,6 +2,7 @@
 
 import json
 import os
+import sys
 
 import cuarray as cp
 import pytest
@@ -133,76 +134,160 @@ def _nvrtc(paths):
 
 
 @needs_maps
-def test_nvrtc_is_warmed_at_import_where_there_is_a_driver():
+def test_nvrtc_is_warmed_on_the_first_device_query_not_at_import():
     # Note [Warming NVRTC]: the library warmed must be the one the kernel JIT then uses, not a second copy.
     code = (
         "import ctypes, json, os, cuarray\n"
-        "from cuarray import _core, _cuda_start\n" + MAPPED + "_cuda_start.finish()\n"
+        "from cuarray import _core\n" + MAPPED + "at_import = mapped()\n"
+        "cuarray.cuda.is_available()\n"
+        "_core.cuda._finish_threads()\n"
         "try:\n"
         "    ctypes.CDLL('libcuda.so.1')\n"
         "    driver = True\n"
         "except OSError:\n"
         "    driver = False\n"
-        "at_import = mapped()\n"
+        "at_first_query = mapped()\n"
         "_core.jit._warm_up()\n"
-        "print(json.dumps([driver, at_import, mapped(), os.path.realpath(_core.jit.nvrtc_path())]))\n"
+        "print(json.dumps([driver, at_import, at_first_query, mapped(), os.path.realpath(_core.jit.nvrtc_path())]))\n"
     )
-    driver, at_import, warmed, used = _child_json(code)
+    driver, at_import, at_first_query, warmed, used = _child_json(code)
+    assert _nvrtc(at_import) == [], f"mapped at import: {_nvrtc(at_import)}"
     assert _nvrtc(warmed) == [used], f"warming mapped {_nvrtc(warmed)}; the kernel JIT uses {used}"
-    assert _nvrtc(at_import) == (_nvrtc(warmed) if driver else []), f"driver: {driver}; mapped at import: {at_import}"
+    assert _nvrtc(at_first_query) == (_nvrtc(warmed) if driver else []), \
+        f"driver: {driver}; mapped at the first device query: {_nvrtc(at_first_query)}"
 
 
-# A child forked after the import tries the GPU, then the parent does: (child's error or result, parent's sum).
+# OpenBLAS, under NumPy, starts its threads as it loads: one, so that the threads counted are cuarray's.
+ONE_BLAS_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+THREADS = """
+import json, os, threading
+def tasks():
+    return len(os.listdir('/proc/self/task'))
+import numpy
+after_numpy = tasks()
+import cuarray
+print(json.dumps([after_numpy, tasks(), threading.active_count()]))
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc/self/task")
+@pytest.mark.parametrize("env", [ONE_BLAS_THREAD, None], ids=["one_blas_thread", "default"])
+def test_import_starts_no_thread(env):
+    # Note [Starting CUDA on first use]: a thread at import would make Python warn at every os.fork().
+    proc = run_python(code=THREADS, env=env, timeout=120)
+    assert proc.returncode == 0, describe(proc)
+    after_numpy, after_cuarray, python_threads = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert (after_cuarray, python_threads) == (after_numpy, 1)
+    if env is not None:
+        assert after_cuarray == 1
+
+
+FORK_WARNING = """
+import os, sys, warnings
+import cuarray
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+os.waitpid(pid, 0)
+print([str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)])
+"""
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="Python warns at a multi-threaded fork from 3.12 on")
+def test_fork_after_import_does_not_warn_of_threads():
+    proc = run_python(code=FORK_WARNING, env=ONE_BLAS_THREAD, timeout=120)
+    assert proc.returncode == 0, describe(proc)
+    assert proc.stdout.strip().splitlines()[-1] == "[]"
+
+
+# A child forked after the import tries the GPU, then the parent does: (child's result or error, parent's
+# result). `before` runs in the parent before the fork.
 FORK = """
-import os, cuarray as cp
+import os, warnings, cuarray as cp
+{before}
 r, w = os.pipe()
-if os.fork() == 0:
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    pid = os.fork()
+if pid == 0:
     os.close(r)
     try:
-        msg = repr(int(cp.arange(3).sum()))
+        msg = repr((cp.arange(10) + 1).get().tolist())
     except Exception as e:
         msg = type(e).__name__ + ": " + str(e)
     os.write(w, msg.encode())
     os._exit(0)
 os.close(w)
-os.wait()
+os.waitpid(pid, 0)
+print([str(m.message) for m in caught if issubclass(m.category, DeprecationWarning)])
 print(os.read(r, 4096).decode() or "child wrote nothing")
 try:
-    print(int(cp.arange(4).sum()))
+    print((cp.arange(4) * 2).get().tolist())
 except cp.cuda.CUDARuntimeError as e:
     print(e)
 """
 
 
-def _fork_outputs():
-    proc = run_python(code=FORK, timeout=120)
+def _fork_outputs(before=""):
+    proc = run_python(code=FORK.format(before=before), env=ONE_BLAS_THREAD, timeout=120)
     assert proc.returncode == 0, describe(proc)
-    return proc.stdout.strip().splitlines()[-2:]
+    return proc.stdout.strip().splitlines()[-3:]
 
 
 @pytest.mark.gpu
-def test_child_forked_after_import_is_told_why_cuda_fails():
-    # import cuarray starts CUDA (Note [Starting CUDA early]), which a forked child cannot use.
-    child, parent = _fork_outputs()
+def test_child_forked_after_import_uses_the_gpu():
+    # Note [Starting CUDA on first use]: the import starts nothing, so the child starts CUDA for itself.
+    warned, child, parent = _fork_outputs()
+    assert warned == "[]"
+    assert child == repr(list(range(1, 11))), child
+    assert parent == "[0, 2, 4, 6]"
+
+
+@pytest.mark.gpu
+def test_child_forked_after_the_parent_used_the_gpu_is_told_why_cuda_fails():
+    _, child, parent = _fork_outputs(before="cp.arange(3).get()")
     assert child.startswith("CUDARuntimeError: ") and "forked after its parent started CUDA" in child, child
     assert "'spawn' or 'forkserver'" in child, child
-    assert parent == "6"
+    assert parent == "[0, 2, 4, 6]"
 
 
 @pytest.mark.nogpu
 def test_child_forked_without_a_driver_gets_the_no_device_error():
-    child, parent = _fork_outputs()
+    _, child, parent = _fork_outputs()
     assert child.startswith("CUDARuntimeError: ") and "no CUDA driver or device was found" in child, child
     assert "no CUDA driver or device was found" in parent
 
 
-def test_cuda_start_finishes_and_knows_whether_cuda_started():
-    from cuarray import _cuda_start
+# The primary context of device 0, asked of the driver itself (cuInit here does not create it).
+CONTEXT = """
+import ctypes, json
+import cuarray as cp
+def active():
+    driver = ctypes.CDLL("libcuda.so.1")
+    device, flags, on = ctypes.c_int(), ctypes.c_uint(), ctypes.c_int()
+    assert driver.cuInit(0) == 0 and driver.cuDeviceGet(ctypes.byref(device), 0) == 0
+    assert driver.cuDevicePrimaryCtxGetState(device, ctypes.byref(flags), ctypes.byref(on)) == 0
+    return on.value
+after_import = active()
+cp.arange(3).get()
+print(json.dumps([after_import, active()]))
+"""
 
-    _cuda_start.finish()
-    _cuda_start.finish()
-    if cp.cuda.is_available():
-        assert _cuda_start.started
+
+@pytest.mark.gpu
+def test_import_creates_no_cuda_context():
+    assert _child_json(CONTEXT) == [0, 1]
+
+
+def test_fork_hooks_can_run_any_time():
+    from cuarray import _core
+
+    for _ in range(2):
+        _core.cuda._finish_threads()
+        _core.cuda._prepare_fork()
 
 
 def test_is_available_never_raises():

@@ -7,6 +7,7 @@ same through real kernel launches on a GPU."""
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -209,3 +210,37 @@ def test_embedded_headers_are_the_source_trees():
     files = sorted(f for f in os.listdir(d) if f.endswith(".cuh"))
     expected = [("cuarray/" + f, open(os.path.join(d, f), encoding="utf-8").read()) for f in files]
     assert _core.jit.headers() == expected
+
+
+# Note [Kernel cache log]: compiles and disk-cache reads on the "cuarray" logger at DEBUG level; argv[1] is the
+# level the logging is configured at ("none": logging never imported).
+LOGGED = r"""
+import sys
+if sys.argv[1] != "none":
+    import logging
+    logging.basicConfig(level=getattr(logging, sys.argv[1]), format="%(name)s %(levelname)s %(message)s",
+                        stream=sys.stdout)
+from cuarray import _core
+_core.jit.cached_binary('extern "C" __global__ void logged(float* x) { x[0] = 1.0f; }', "logged", [], 90)
+print("done")
+"""
+
+
+def test_compiles_and_disk_cache_loads_are_logged_at_debug_level(cache_dir):
+    def run(level):
+        proc = run_python(level, code=LOGGED, env={"CUARRAY_CACHE_DIR": cache_dir}, timeout=180)
+        assert proc.returncode == 0, describe(proc)
+        lines = proc.stdout.strip().splitlines()
+        assert lines[-1] == "done", describe(proc)
+        return lines[:-1]
+
+    [compiled] = run("DEBUG")
+    match = re.fullmatch(r"cuarray DEBUG compiled kernel logged \(key ([0-9a-f]{12})\) in [0-9.]+ ms", compiled)
+    assert match, compiled
+    [entry] = os.listdir(cache_dir)
+    assert entry.startswith(match[1]), (entry, compiled)
+    [loaded] = run("DEBUG")
+    assert re.fullmatch(rf"cuarray DEBUG loaded kernel logged \(key {match[1]}\) from the disk cache in [0-9.]+ ms",
+                        loaded), loaded
+    assert run("INFO") == []
+    assert run("none") == []

@@ -4,6 +4,8 @@ The number of devices is fixed by monkeypatching cuarray.testing._devices.device
 same results on machines with and without GPUs.
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from cuarray.testing import _comparison, _devices
@@ -152,13 +154,8 @@ def test_requires_gpus_decorator_needs_no_plugin(pytester, devices):
 
 
 def test_plugin_named_twice_registers_once(pytester, devices):
-    """The entry point of an installed cuarray, -p and a conftest's pytest_plugins name the same plugin."""
+    """A conftest's pytest_plugins and -p name the same plugin."""
     devices(0)
-    dist = pytester.mkdir("site") / "cuarray_plugin_check-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: cuarray-plugin-check\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text("[pytest11]\ncuarray.pytest_plugin = cuarray.pytest_plugin\n")
-    pytester.syspathinsert(pytester.path / "site")
     pytester.makeconftest('pytest_plugins = ["cuarray.pytest_plugin"]\n')
     pytester.makepyfile("import pytest\n\n@pytest.mark.gpu\ndef test_f():\n    pass\n")
     for args in ((), PLUGIN):
@@ -167,6 +164,15 @@ def test_plugin_named_twice_registers_once(pytester, devices):
         assert len(skip_lines(result)) == 1
     out = run(pytester, *PLUGIN, "--markers").stdout.str()
     assert out.count("@pytest.mark.gpu:") == 1
+
+
+def test_plugin_is_opt_in():
+    """No pytest11 entry point: installing cuarray adds nothing to other projects' pytest runs."""
+    tomllib = pytest.importorskip("tomllib")
+    root = Path(__file__).resolve().parents[1]
+    with open(root / "pyproject.toml", "rb") as f:
+        entry_points = tomllib.load(f)["project"].get("entry-points", {})
+    assert "pytest11" not in entry_points, entry_points.get("pytest11")
 
 
 def test_project_markers_use_the_plugin(pytester, devices):

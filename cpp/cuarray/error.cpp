@@ -62,9 +62,11 @@ void check_cuda(cudaError_t status, const char* call) {
   }
   // CUDA fails every call there, whatever the error says.
   if (g_forked_after_cuda)
-    message = name + " failed: this process was forked after its parent started CUDA (import cuarray starts it), "
-                     "and CUDA cannot be used in such a child; create worker processes with multiprocessing's "
-                     "'spawn' or 'forkserver' start method (" + cudaGetErrorName(status) + ")";
+    message = name +
+              " failed: this process was forked after its parent started CUDA (with its first GPU call), and CUDA "
+              "cannot be used in such a child; fork before the parent's first GPU call, or create worker processes "
+              "with multiprocessing's 'spawn' or 'forkserver' start method (" +
+              cudaGetErrorName(status) + ")";
   throw CudaError(name, static_cast<int>(status), message);
 }
 

@@ -1,22 +1,19 @@
 """cuarray: NumPy-compatible arrays on NVIDIA GPUs.
 
 ``import cuarray as cp`` gives CuPy's names with NumPy's semantics. Importing needs no GPU, driver or CUDA
-library: the first call that needs a device says so if there is none.
+library, and touches none: CUDA starts on the first call that needs a device, which says so if there is none
+(Note [Starting CUDA on first use] in cpp/cuarray/cuda/device.h).
 """
 
 import atexit as _atexit
 import os as _os
 
-from cuarray import _cuda_start  # first: CUDA starts while the rest is imported
+import numpy as _numpy
 
-_os.register_at_fork(before=_cuda_start.finish, after_in_child=_cuda_start.forked_child)
-_atexit.register(_cuda_start.finish)
+from cuarray import _core  # after NumPy: loading it first made a later `import ml_dtypes` crash
 
-import numpy as _numpy  # noqa: E402
-
-from cuarray import _core  # noqa: E402
-
-_cuda_start.warm_nvrtc(_core.jit._warm_up)
+_os.register_at_fork(before=_core.cuda._prepare_fork, after_in_child=_core.cuda._note_forked_child)
+_atexit.register(_core.cuda._finish_threads)
 
 from cuarray import _ndarray  # noqa: E402,F401  (attaches the Python-level ndarray methods)
 from cuarray import cuda  # noqa: E402

@@ -1,27 +1,38 @@
 """``python -m cuarray``: the GPUs and versions, a self-check against NumPy and a small speed comparison.
 
-``python -m cuarray cache`` shows the kernel cache; ``python -m cuarray cache clear`` empties it.
+``python -m cuarray cache`` shows the kernel cache; ``python -m cuarray cache clear`` empties it;
+``python -m cuarray --help`` says so.
 """
 
 import os
 import sys
 import time
 
+USAGE = """\
+usage: python -m cuarray [cache [clear]]
 
-def _cache(args):
+  (no arguments)  list the GPUs with their memory and compute capability, the CUDA driver, runtime and NVRTC
+                  versions and the kernel cache directory; check a few results against NumPy; measure a device
+                  copy and a host-to-device transfer (exits 1 without a GPU or if a check fails)
+  cache           show the kernel cache: its directory, number of kernels and size
+  cache clear     empty the kernel cache
+  -h, --help      show this help and exit
+
+The kernel cache directory is $CUARRAY_CACHE_DIR, by default ~/.cache/cuarray/kernels.
+"""
+
+
+def _cache(clear):
     from cuarray import _core
 
     directory = _core.jit.cache_dir()
     files = [os.path.join(directory, f) for f in os.listdir(directory)] if os.path.isdir(directory) else []
     files = [f for f in files if f.endswith(".bin")]
-    if args[:1] == ["clear"]:
+    if clear:
         for f in files:
             os.remove(f)
         print(f"Removed {len(files)} kernels from {directory}")
         return 0
-    if args:
-        print(f"unknown cache command: {' '.join(args)} (use: python -m cuarray cache [clear])", file=sys.stderr)
-        return 2
     size = sum(os.path.getsize(f) for f in files)
     print(f"Kernel cache directory: {directory}")
     print(f"Kernels: {len(files)}")
@@ -79,8 +90,14 @@ def _speed(cp, np):
 
 
 def main(argv):
-    if argv[:1] == ["cache"]:
-        return _cache(argv[1:])
+    if "-h" in argv or "--help" in argv:
+        print(USAGE, end="")
+        return 0
+    if argv in (["cache"], ["cache", "clear"]):
+        return _cache(clear=len(argv) == 2)
+    if argv:
+        print(f"python -m cuarray: unrecognized arguments: {' '.join(argv)}\n\n{USAGE}", end="", file=sys.stderr)
+        return 2
     import numpy as np
 
     import cuarray as cp

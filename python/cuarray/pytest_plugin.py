@@ -1,5 +1,6 @@
-"""cuarray's pytest plugin, active wherever cuarray is installed (the ``pytest11`` entry point) or named in a
-conftest (``pytest_plugins = ["cuarray.pytest_plugin"]``; both at once register it once).
+"""cuarray's pytest plugin, opt-in: a conftest names it (``pytest_plugins = ["cuarray.pytest_plugin"]``), or the
+command line does (``pytest -p cuarray.pytest_plugin``; both at once register it once). Installing cuarray adds
+no plugin to other projects' test runs.
 
 - ``xp``: a fixture that runs a test twice, with ``numpy`` (id ``numpy``) and with ``cuarray`` (id ``cuarray``,
   marked ``gpu``).
@@ -7,8 +8,8 @@ conftest (``pytest_plugins = ["cuarray.pytest_plugin"]``; both at once register 
 - ``@pytest.mark.requires_gpus(n)``: skip, with a reason saying how many devices were found, where there are
   fewer than `n` (``cuarray.testing.requires_gpus(n)`` does the same without the plugin).
 
-Loading the plugin imports cuarray (which needs no device); the devices are counted once, and only where a
-collected test is marked.
+Loading the plugin imports cuarray, which touches no GPU (Note [Starting CUDA on first use]); the devices are
+counted once, and only where a collected test is marked.
 """
 
 import importlib

@@ -12,6 +12,7 @@
 #include "cuarray/cuda/pinned_memory.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
+#include "cuarray/jit/nvrtc.h"
 #include "cuarray/ops/transfer.h"
 
 namespace py = pybind11;
@@ -109,7 +110,19 @@ void init_cuda(py::module_& m) {
   py::module_ c = m.def_submodule("cuda", "CUDA devices, streams, events and memory");
 
   c.def("is_available", &cuda::is_available);
-  c.def("_note_forked_child", &cuda::note_forked_child, "started_in_parent"_a);
+  // Before a fork and before the interpreter exits: the NVRTC warm-up thread and the launch worker are joined
+  // (a later launch starts the worker again), so that a child inherits no lock held and nothing runs during
+  // teardown; before a fork, whether CUDA has started is noted for the child.
+  c.def("_finish_threads", [] {
+        jit::finish_warm_up();
+        cuda::stop_launch_worker();
+      }, release_gil());
+  c.def("_prepare_fork", [] {
+        jit::finish_warm_up();
+        cuda::stop_launch_worker();
+        cuda::prepare_fork();
+      }, release_gil());
+  c.def("_note_forked_child", &cuda::note_forked_child);
   c.def("device_count", &cuda::device_count);
   c.def("current_device", &cuda::current_device);
   c.def("set_device", &cuda::set_device, "id"_a);

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "convert.h"
+#include "cuarray/cuda/device.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/kernel_cache.h"
 #include "cuarray/jit/nvrtc.h"
@@ -36,6 +37,16 @@ void init_jit(py::module_& m) {
   j.def("nvrtc_version", &jit::nvrtc_version);
   j.def("nvrtc_path", &jit::nvrtc_path);
   j.def("_warm_up", &jit::warm_up, py::call_guard<py::gil_scoped_release>());
+  cuda::set_first_use_hook(&jit::start_warm_up);  // Note [Warming NVRTC]
+  // Note [Kernel cache log]: compiles and disk-cache loads only, to cuarray.cuda.compiler's logger.
+  jit::set_event_handler([](const jit::CacheEvent& e) {
+    if (!Py_IsInitialized()) return;
+    py::gil_scoped_acquire gil;
+    try {
+      py::module_::import("cuarray.cuda.compiler").attr("_log_kernel")(e.name, e.key, e.compiled, e.ms);
+    } catch (py::error_already_set&) {  // a failing log handler must not fail the op that needed the kernel
+    }
+  });
   jit::set_warning_handler([](const std::string& message) {
     py::gil_scoped_acquire gil;
     if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) PyErr_Clear();

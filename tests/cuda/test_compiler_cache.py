@@ -193,3 +193,37 @@ def test_cache_command_shows_dir_count_and_size_then_clear_empties(cache_dir, pr
 
     run_kernels(env)  # the cleared cache fills up again
     assert cache_files(cache_dir)
+
+
+# cuarray.cuda.compiler.warmup and the "cuarray" logger, through a user's kernel: compiled in the first
+# process, from the disk cache in the second, from memory (neither counted nor logged) on the second warm-up.
+WARMUP = r"""
+import json, logging, sys
+logging.basicConfig(level=logging.DEBUG, format="%(name)s %(message)s", stream=sys.stdout)
+import cuarray as cp
+from cuarray.cuda import compiler
+kernel = cp.ElementwiseKernel("float32 x", "float32 y", "y = x * 3.0f", "warmup_triple")
+x = cp.arange(5, dtype=cp.float32)
+first = compiler.warmup(kernel, x)
+second = compiler.warmup(kernel, x)
+print(json.dumps([first, second, kernel(x).get().tolist()]))
+"""
+
+
+def test_warmup_counts_and_logs_the_kernels_a_function_needs(cache_dir):
+    def run():
+        proc = run_python(code=WARMUP, env={"CUARRAY_CACHE_DIR": cache_dir}, timeout=300)
+        assert proc.returncode == 0, describe(proc)
+        lines = proc.stdout.strip().splitlines()
+        return [line for line in lines[:-1] if "warmup_triple" in line], json.loads(lines[-1])
+
+    logged, (first, second, result) = run()
+    assert result == [0.0, 3.0, 6.0, 9.0, 12.0]
+    assert first["compiled"] >= 1 and second == {"compiled": 0, "from_disk": 0}, (first, second)
+    assert len(logged) == 1 and re.fullmatch(r"cuarray compiled kernel \S*warmup_triple\S* \(key [0-9a-f]{12}\) "
+                                             r"in [0-9.]+ ms", logged[0]), logged
+    logged, (first, second, _) = run()
+    assert first == {"compiled": 0, "from_disk": first["from_disk"]} and first["from_disk"] >= 1, first
+    assert second == {"compiled": 0, "from_disk": 0}
+    assert len(logged) == 1 and re.fullmatch(r"cuarray loaded kernel \S*warmup_triple\S* \(key [0-9a-f]{12}\) "
+                                             r"from the disk cache in [0-9.]+ ms", logged[0]), logged

@@ -1,5 +1,7 @@
 #include "cuarray/cuda/device.h"
 
+#include <dlfcn.h>
+
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -16,8 +18,23 @@ namespace {
 thread_local int tls_device = 0;
 
 std::atomic<bool> g_cuda_started{false};  // cuInit succeeded in this process (or the one it was forked from)
+std::atomic<void (*)()> g_first_use_hook{nullptr};
+bool g_started_before_fork = false;  // set by prepare_fork, read in the child
 
-// Device count, or the error status that kept us from getting it. Asked once per process.
+// Whether cuInit has succeeded in this process, whoever called it: before, cuDeviceGetCount answers
+// CUDA_ERROR_NOT_INITIALIZED. Loads nothing (RTLD_NOLOAD).
+bool driver_initialized() {
+  void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!driver) return false;
+  auto get_count = reinterpret_cast<int (*)(int*)>(dlsym(driver, "cuDeviceGetCount"));
+  int n = 0;
+  bool initialized = get_count && get_count(&n) == 0;
+  dlclose(driver);  // the reference RTLD_NOLOAD took
+  return initialized;
+}
+
+// Device count, or the error status that kept us from getting it. Asked once per process; CUDA starts here
+// (Note [Starting CUDA on first use]).
 std::pair<int, cudaError_t> probe() {
   static const std::pair<int, cudaError_t> result = [] {
     int n = 0;
@@ -29,6 +46,8 @@ std::pair<int, cudaError_t> probe() {
       status = cudaErrorNoDevice;
     } else {
       g_cuda_started = true;
+      // After cuInit, whose loading of the driver library would otherwise wait for NVRTC's (the loader's lock).
+      if (auto hook = g_first_use_hook.load()) hook();
     }
     return std::make_pair(n, status);
   }();
@@ -39,8 +58,12 @@ std::pair<int, cudaError_t> probe() {
 
 bool is_available() { return !forked_after_cuda() && probe().second == cudaSuccess; }
 
-void note_forked_child(bool started_in_parent) {
-  if (started_in_parent || g_cuda_started) mark_forked_after_cuda();
+void set_first_use_hook(void (*hook)()) { g_first_use_hook = hook; }
+
+void prepare_fork() { g_started_before_fork = g_cuda_started || driver_initialized(); }
+
+void note_forked_child() {
+  if (g_started_before_fork) mark_forked_after_cuda();
 }
 
 int device_count() {

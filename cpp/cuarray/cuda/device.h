@@ -11,10 +11,24 @@ namespace cuarray::cuda {
 // False where there is no driver or no device; never throws.
 bool is_available();
 
-// Called in the child of a fork. If CUDA had started in the parent (here, or where the caller says so: Note
-// [Starting CUDA early] in python/cuarray/_cuda_start.py), CUDA cannot work in the child: device_count and
-// current_stream then raise, before any CUDA call, an error that says why and what to do instead.
-void note_forked_child(bool started_in_parent);
+// Note [Starting CUDA on first use]
+// Importing cuarray touches no GPU: no cuInit, no context, no thread, no device or pinned memory. Libraries are
+// imported by processes that never use them on the GPU (Dask schedulers and workers, notebooks, test runners),
+// and a process that has started CUDA cannot fork a child that uses the GPU. CUDA starts on the first call
+// that needs a device, in probe() (the device count, which every such call asks first). Work that does not
+// need the driver begins there too, on a thread of its own while the calling thread creates the context:
+// set_first_use_hook's hook, which warms NVRTC (Note [Warming NVRTC] in cpp/cuarray/jit/nvrtc.h). The price:
+// the first call waits for cuInit and the context's creation, which take about as long as NumPy's import and
+// which a thread begun at import could hide behind it.
+//
+// Sets the function probe() calls once, after cuInit, where there is a device.
+void set_first_use_hook(void (*hook)());
+
+// Before a fork: notes whether CUDA has started in this process, by cuarray or any other library. In the
+// child (note_forked_child), CUDA then cannot work: device_count and current_stream raise, before any CUDA
+// call, an error that says why and what to do instead. A child forked before CUDA started uses the GPU freely.
+void prepare_fork();
+void note_forked_child();
 
 // Number of devices; throws CudaError ("no CUDA driver or device was found") where there is none.
 int device_count();

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -42,6 +43,7 @@ struct State {
   bool disk_disabled = false;
   std::unordered_map<std::string, cudaLibrary_t> libraries;  // by key hex
   std::function<void(const std::string&)> warn;
+  std::function<void(const CacheEvent&)> on_event;
   CacheStats stats;
 };
 
@@ -178,6 +180,19 @@ Binary find_or_compile(const Entry& e, const std::string& source, const std::str
   return from_disk ? bin : compile_and_store(e, source, name, options, arch);
 }
 
+using Clock = std::chrono::steady_clock;
+
+// Note [Kernel cache log]: called for compiles and disk-cache reads alone, without the state's lock.
+void report(const Entry& e, const std::string& name, bool from_disk, Clock::time_point start) {
+  std::chrono::duration<double, std::milli> took = Clock::now() - start;
+  std::function<void(const CacheEvent&)> on_event;
+  {
+    std::lock_guard<std::mutex> lock(state().mutex);
+    on_event = state().on_event;
+  }
+  if (on_event) on_event(CacheEvent{name, e.key.hex().substr(0, 12), !from_disk, took.count()});
+}
+
 cudaLibrary_t get_library(const std::string& source, const std::string& name, const std::vector<std::string>& options) {
   State& s = state();
   int arch = cuda::compute_capability(cuda::current_device());
@@ -191,6 +206,7 @@ cudaLibrary_t get_library(const std::string& source, const std::string& name, co
       return it->second;
     }
   }
+  auto start = Clock::now();
   bool from_disk = false;
   Binary bin = find_or_compile(e, source, name, options, arch, from_disk);
   cudaLibrary_t lib = nullptr;
@@ -201,11 +217,15 @@ cudaLibrary_t get_library(const std::string& source, const std::string& name, co
     from_disk = false;  // a file that passed its checks but does not load (another NVRTC made it): replace it
     lib = load(compile_and_store(e, source, name, options, arch));
   }
-  std::lock_guard<std::mutex> lock(s.mutex);
-  ++(from_disk ? s.stats.disk_hits : s.stats.compiles);
-  auto [it, inserted] = s.libraries.emplace(e.key.hex(), lib);
-  if (!inserted) cudaLibraryUnload(lib);  // another thread loaded it first
-  return it->second;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    ++(from_disk ? s.stats.disk_hits : s.stats.compiles);
+    auto [it, inserted] = s.libraries.emplace(e.key.hex(), lib);
+    if (!inserted) cudaLibraryUnload(lib);  // another thread loaded it first
+    lib = it->second;
+  }
+  report(e, name, from_disk, start);
+  return lib;
 }
 
 }  // namespace
@@ -236,6 +256,11 @@ void set_warning_handler(std::function<void(const std::string&)> handler) {
   state().warn = std::move(handler);
 }
 
+void set_event_handler(std::function<void(const CacheEvent&)> handler) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().on_event = std::move(handler);
+}
+
 Kernel Module::function(const std::string& name) const {
   Kernel k;
   CUARRAY_CHECK_CUDA(cudaLibraryGetKernel(&k.handle, library, name.c_str()));
@@ -258,7 +283,10 @@ Binary cached_binary(const std::string& source, const std::string& name, const s
     std::lock_guard<std::mutex> lock(s.mutex);
     e = entry_for(s, source, options, arch);
   }
-  return find_or_compile(e, source, name, options, arch, from_disk);
+  auto start = Clock::now();
+  Binary bin = find_or_compile(e, source, name, options, arch, from_disk);
+  report(e, name, from_disk, start);
+  return bin;
 }
 
 CacheStats cache_stats() {

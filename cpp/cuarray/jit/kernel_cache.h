@@ -51,6 +51,21 @@ Module get_module(const std::string& source, const std::vector<std::string>& opt
 Binary cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
                      int arch, bool& from_disk);
 
+// Note [Kernel cache log]
+// A kernel found in memory is the hot path of every op and is not reported. Compiling one (tens of ms) or
+// loading one from the disk cache (under a millisecond, once per kernel and process) is: the handler gets
+// a CacheEvent, which cuarray logs on the "cuarray" logger at DEBUG level (cuarray.cuda.compiler). Nothing
+// is called for memory hits, so a disabled logger costs nothing where it matters.
+struct CacheEvent {
+  std::string name;  // the kernel's name ("module" for a RawModule)
+  std::string key;   // the start of its key (Note [Kernel cache key]): the start of its file's name
+  bool compiled;     // else loaded from the disk cache
+  double ms;         // the compile or the read, with the load into CUDA
+};
+// Receives every CacheEvent (of get_kernel, get_module and cached_binary), on the thread that needed the
+// kernel, without the cache's lock held.
+void set_event_handler(std::function<void(const CacheEvent&)> handler);
+
 struct CacheStats {
   std::size_t memory_hits = 0, disk_hits = 0, compiles = 0;
 };

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "cuarray/error.h"
 
@@ -106,6 +107,32 @@ void warm_up() noexcept {
     compile("extern \"C\" __global__ void warm() {}", "warm", {}, *std::max_element(archs.begin(), archs.end()), {});
   } catch (const std::exception&) {
   }
+}
+
+namespace {
+std::mutex g_warm_mutex;
+std::thread* g_warm_thread = nullptr;  // never destroyed: a joinable std::thread's destructor would terminate
+bool g_warm_started = false;
+}  // namespace
+
+void start_warm_up() noexcept {
+  std::lock_guard<std::mutex> lock(g_warm_mutex);
+  if (g_warm_started) return;
+  g_warm_started = true;
+  try {
+    g_warm_thread = new std::thread(warm_up);
+  } catch (const std::exception&) {  // no thread to spare: the first compile pays the set-up instead
+  }
+}
+
+void finish_warm_up() noexcept {
+  std::thread* thread = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(g_warm_mutex);
+    std::swap(thread, g_warm_thread);
+  }
+  if (thread && thread->joinable()) thread->join();
+  delete thread;
 }
 
 int target_arch(int arch) {

@@ -1,6 +1,6 @@
 """The device memory pool (one per device, stream-ordered and caching) and pinned host memory."""
 
-from cuarray import _core, _cuda_start
+from cuarray import _core
 from cuarray._errors import OutOfMemoryError
 
 _cuda = _core.cuda
@@ -25,8 +25,6 @@ class MemoryPool:
 
     def free_all_blocks(self, stream=None):
         """Returns every cached block to the device."""
-        # The start thread's first allocation (Note [Starting CUDA early]) may still be on its way to the pool.
-        _cuda_start.finish()
         _cuda.pool_free_all_blocks(_cuda.current_device())
 
     def set_limit(self, size=None, fraction=None):
