@@ -118,6 +118,7 @@ Queue& queue() {
 
 void record_error(Queue& q, cudaError_t status) {
   try {
+    KeepCaptures keep;  // the caller holds `consumer`, which ending a capture takes (through drain_launches)
     check_cuda(status, "cudaLaunchKernel");
   } catch (...) {
     std::lock_guard<std::mutex> lock(q.error_mutex);

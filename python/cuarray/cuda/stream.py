@@ -49,14 +49,20 @@ class Stream:
         self._previous.append(get_current_stream())
         return self.use()
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, exc, tb):
         self._previous.pop().use()
+        # An exception leaving the block of a capturing stream ends the capture (Note [Failed captures] in
+        # cpp/cuarray/cuda/graph.h): no capture is left open behind an error.
+        if exc_type is not None and self._core is not None and self._core.capturing:
+            self._core.discard_capture(f"a {exc_type.__name__} leaving its `with stream:` block")
 
     def synchronize(self):
         self._handle().synchronize()
 
     @property
     def done(self):
+        """True when the work queued on this stream has finished. Queried during a capture it reads False and
+        invalidates the capture, as in CuPy: the capture ends there, and end_capture raises."""
         return self._handle().done
 
     def record(self, event=None):
@@ -87,14 +93,23 @@ class Stream:
         self._handle().begin_capture(int(mode))
 
     def end_capture(self):
-        """Ends the capture begun on this stream and returns the captured work as a Graph."""
+        """Ends the capture begun on this stream and returns the captured work as a Graph.
+
+        Raises CUDARuntimeError: cudaErrorStreamCaptureInvalidated if an error ended the capture before (an
+        operation that cannot be captured, ``done`` queried, an exception leaving ``with stream:``; the capture
+        was ended then and its work discarded), cudaErrorIllegalState if no capture was begun.
+        """
         from cuarray.cuda.graph import Graph
 
         return Graph._from_core(self._handle().end_capture())
 
     def is_capturing(self):
-        """True between begin_capture and end_capture."""
-        return self._handle().capturing
+        """True between begin_capture and end_capture, False once an error has ended the capture.
+
+        ``Stream.null.is_capturing()`` raises CUDARuntimeError (cudaErrorStreamCaptureImplicit) while a blocking
+        stream of the device captures, as CuPy's does.
+        """
+        return self._handle().is_capturing()
 
     def __eq__(self, other):
         return isinstance(other, Stream) and self.ptr == other.ptr and (self.ptr != 0 or self is other)
