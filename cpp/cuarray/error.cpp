@@ -1,5 +1,8 @@
 #include "cuarray/error.h"
 
+#include "cuarray/cuda/device.h"
+#include "cuarray/cuda/graph.h"
+
 namespace cuarray {
 
 namespace {
@@ -15,6 +18,18 @@ std::string call_name(const char* call) {
 }
 
 bool g_forked_after_cuda = false;
+thread_local int t_keep_captures = 0;
+
+// The captures that a cudaErrorStreamCaptureImplicit invalidated, ended (Note [Failed captures] in
+// cuda/graph.h); "" if none was cuarray's or this thread may not end them now.
+std::string end_implicit_captures(const std::string& call) {
+  if (t_keep_captures) return {};
+  try {
+    return cuda::end_implicit_captures(cuda::current_device(), call);
+  } catch (...) {
+    return {};
+  }
+}
 
 }  // namespace
 
@@ -45,13 +60,24 @@ void check_cuda(cudaError_t status, const char* call) {
     case cudaErrorLaunchTimeout:
       message += ". A kernel failed on the device; the CUDA context is now unusable and the process must be restarted";
       break;
+    case cudaErrorStreamCaptureImplicit:
+      if (std::string ended = end_implicit_captures(name); !ended.empty()) {
+        message +=
+            ". CUDA refuses work on the legacy null stream while a blocking stream captures a CUDA graph, "
+            "and invalidated the capture of " +
+            ended +
+            ": that capture was ended and its work discarded "
+            "(its end_capture() raises cudaErrorStreamCaptureInvalidated). Capture on a "
+            "cuarray.cuda.Stream(non_blocking=True) to keep using the null stream meanwhile";
+        break;
+      }
+      [[fallthrough]];
     case cudaErrorStreamCaptureUnsupported:
     case cudaErrorStreamCaptureInvalidated:
     case cudaErrorStreamCaptureMerge:
     case cudaErrorStreamCaptureUnmatched:
     case cudaErrorStreamCaptureUnjoined:
     case cudaErrorStreamCaptureIsolation:
-    case cudaErrorStreamCaptureImplicit:
     case cudaErrorCapturedEvent:
       message +=
           ". The operation cannot be captured into a CUDA graph and invalidated the capture in progress: "
@@ -69,6 +95,9 @@ void check_cuda(cudaError_t status, const char* call) {
               cudaGetErrorName(status) + ")";
   throw CudaError(name, static_cast<int>(status), message);
 }
+
+KeepCaptures::KeepCaptures() { ++t_keep_captures; }
+KeepCaptures::~KeepCaptures() { --t_keep_captures; }
 
 bool check_ready(cudaError_t status, const char* call) {
   if (status == cudaErrorNotReady) {

@@ -79,8 +79,17 @@ struct LinAlgError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Throws CudaError naming `call` when `status` is not cudaSuccess.
+// Throws CudaError naming `call` when `status` is not cudaSuccess. A cudaErrorStreamCaptureImplicit first ends
+// the captures it invalidated (Note [Failed captures] in cuda/graph.h).
 void check_cuda(cudaError_t status, const char* call);
+// While one lives, check_cuda on this thread ends no capture: for callers that hold the launch queue's locks,
+// which ending a capture takes.
+struct KeepCaptures {
+  KeepCaptures();
+  ~KeepCaptures();
+  KeepCaptures(const KeepCaptures&) = delete;
+  KeepCaptures& operator=(const KeepCaptures&) = delete;
+};
 // For cudaStreamQuery and cudaEventQuery: false while the work is pending, true once done; throws as check_cuda.
 bool check_ready(cudaError_t status, const char* call);
 

@@ -105,7 +105,8 @@ class ElementwiseKernel:
 
     def __call__(self, *args, size=None, stream=None):
         if len(args) not in (self.nin, self.nargs):
-            raise TypeError(f"{self.name} takes {self.nin} or {self.nargs} arguments ({len(args)} given)")
+            raise TypeError(f"Wrong number of arguments for {self.name}: it takes {self.nin} or {self.nargs} "
+                            f"arguments ({len(args)} given)")
         inputs = list(args[: self.nin])
         outputs = list(args[self.nin:]) or [None] * self.nout
         for p, a in zip(self.in_params + self.out_params, inputs + outputs):

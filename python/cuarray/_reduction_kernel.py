@@ -48,7 +48,8 @@ class ReductionKernel:
 
     def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
         if len(args) not in (self.nin, self.nargs):
-            raise TypeError(f"{self.name} takes {self.nin} or {self.nargs} arguments ({len(args)} given)")
+            raise TypeError(f"Wrong number of arguments for {self.name}: it takes {self.nin} or {self.nargs} "
+                            f"arguments ({len(args)} given)")
         if len(args) == self.nargs:
             if out is not None:
                 raise TypeError(f"{self.name}: the output was passed both positionally and as out=")

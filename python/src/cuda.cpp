@@ -155,6 +155,10 @@ void init_cuda(py::module_& m) {
           "begin_capture", [](const StreamPtr& s, int mode) { cuda::begin_capture(s, cudaStreamCaptureMode(mode)); },
           "mode"_a)
       .def("end_capture", &cuda::end_capture)
+      .def(
+          "discard_capture",
+          [](const StreamPtr& s, std::string reason) { cuda::discard_capture(s, std::move(reason)); }, "reason"_a)
+      .def("is_capturing", &cuda::is_capturing)
       .def_property_readonly("capturing", &Stream::capturing);
   py::class_<Graph, std::shared_ptr<Graph>>(c, "Graph")
       .def("launch", &Graph::launch, "stream"_a)

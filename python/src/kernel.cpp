@@ -3,14 +3,17 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <mutex>
 #include <unordered_map>
 
 #include "convert.h"
+#include "cuarray/cuda/launch_queue.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
+#include "cuarray/jit/kernel_args.h"
 #include "cuarray/jit/kernel_cache.h"
 #include "cuarray/jit/launch.h"
 #include "cuarray/ops/elementwise.h"
@@ -49,42 +52,78 @@ dim3 to_dim3(py::handle v) {
   return dim3(v.cast<unsigned>());
 }
 
+// A RawKernel argument: an ndarray (its address) or a scalar, with the size of its NumPy dtype as in CuPy
+// (a Python int is an int64, a float a float64).
+jit::KernelArg kernel_arg(py::handle a, std::size_t i) {
+  using Kind = jit::KernelArg::Kind;
+  if (py::isinstance(a, ndarray_type())) {
+    const Array& arr = a.cast<const NdArray&>().array;
+    check_same_device(arr, "RawKernel");  // another device's address would fault, poisoning the context
+    const void* ptr = arr.data();
+    return {Kind::Pointer, std::string(reinterpret_cast<const char*>(&ptr), sizeof ptr), "cuarray array (a pointer)"};
+  }
+  PyObject* p = a.ptr();
+  py::object np = py::module_::import("numpy");
+  py::array v;
+  std::string what;
+  if (py::isinstance(a, np.attr("generic")))
+    v = np.attr("asarray")(a);  // first: numpy.float64 is a float
+  else if (PyBool_Check(p))
+    v = np.attr("array")(a, "bool"), what = "Python bool (bool)";
+  else if (PyLong_Check(p))
+    v = np.attr("array")(a, "int64"), what = "Python int (int64)";
+  else if (PyFloat_Check(p))
+    v = np.attr("array")(a, "float64"), what = "Python float (float64)";
+  else if (PyComplex_Check(p))
+    v = np.attr("array")(a, "complex128"), what = "Python complex (complex128)";
+  else if (py::isinstance<py::array>(a))
+    throw TypeError("RawKernel argument " + std::to_string(i) +
+                    " is a numpy.ndarray: pass a cuarray array (cuarray.asarray(x)) or a NumPy scalar");
+  else if (py::isinstance(a, py::module_::import("cuarray._ndarray").attr("MemoryPointer"))) {
+    const auto ptr = a.attr("ptr").cast<std::uintptr_t>();  // x.data, as CuPy accepts it
+    return {Kind::Pointer, std::string(reinterpret_cast<const char*>(&ptr), sizeof ptr), "cuarray MemoryPointer"};
+  } else
+    throw TypeError("RawKernel argument " + std::to_string(i) + " has unsupported type " +
+                    py::str(py::type::handle_of(a).attr("__name__")).cast<std::string>());
+  const char kind = v.dtype().kind();
+  if (what.empty()) what = "numpy." + py::str(v.dtype()).cast<std::string>() + " scalar";
+  return {kind == 'i'                  ? Kind::SignedInt
+          : kind == 'u' || kind == 'b' ? Kind::UnsignedInt
+          : kind == 'f' || kind == 'c' ? Kind::Float
+                                       : Kind::Other,
+          std::string(static_cast<const char*>(v.data()), static_cast<std::size_t>(v.itemsize())), what};
+}
+
+std::vector<jit::KernelArg> kernel_args(py::sequence args) {
+  std::vector<jit::KernelArg> out;
+  out.reserve(args.size());
+  for (std::size_t i = 0; i < args.size(); ++i) out.push_back(kernel_arg(args[i], i));
+  return out;
+}
+
 // A function of a RawModule: launched with CuPy's (grid, block, args, shared_mem, stream) call.
 struct RawFunction {
   jit::Kernel kernel;
   std::string name;
+  // The kernel's parameter sizes, asked of the driver at the first launch (Note [RawKernel arguments]).
+  mutable bool params_known = false, params_asked = false;
+  mutable std::vector<std::size_t> params;
 
   void call(py::handle grid, py::handle block, py::sequence args, std::size_t shared_mem, py::handle stream) const {
-    std::vector<std::string> storage(args.size());
-    std::vector<void*> ptrs(args.size());
-    std::vector<void*> argv(args.size());
-    for (size_t i = 0; i < args.size(); ++i) {
-      py::handle a = args[i];
-      if (py::isinstance(a, ndarray_type())) {
-        const Array& arr = a.cast<const NdArray&>().array;
-        check_same_device(arr, "RawKernel");  // another device's address would fault, poisoning the context
-        ptrs[i] = arr.data();
-        argv[i] = &ptrs[i];
-        continue;
-      }
-      PyObject* p = a.ptr();
-      py::object np = py::module_::import("numpy");
-      py::array v;
-      if (PyBool_Check(p)) v = np.attr("array")(a, "bool");
-      else if (PyLong_Check(p)) v = np.attr("array")(a, "int64");
-      else if (PyFloat_Check(p)) v = np.attr("array")(a, "float64");
-      else if (PyComplex_Check(p)) v = np.attr("array")(a, "complex128");
-      else if (py::isinstance(a, np.attr("generic"))) v = np.attr("asarray")(a);
-      else if (py::isinstance<py::array>(a))
-        throw TypeError("RawKernel argument " + std::to_string(i) +
-                        " is a numpy.ndarray: pass a cuarray array (cuarray.asarray(x)) or a NumPy scalar");
-      else
-        throw TypeError("RawKernel argument " + std::to_string(i) + " has unsupported type " +
-                        py::str(py::type::handle_of(a).attr("__name__")).cast<std::string>());
-      storage[i].assign(static_cast<const char*>(v.data()), static_cast<size_t>(v.itemsize()));
-      storage[i].resize(16, '\0');
-      argv[i] = storage[i].data();
+    std::vector<jit::KernelArg> given = kernel_args(args);
+    if (!params_asked) {
+      params_known = cuda::param_sizes(kernel.handle, params);
+      params_asked = true;
     }
+    std::vector<std::string> packed;
+    if (params_known) {
+      packed = jit::pack_kernel_args(name, params, given);
+    } else {  // unchecked, as in CuPy; padded so that a larger parameter reads zeros, not other memory
+      for (auto& a : given) a.bytes.resize(std::max<std::size_t>(a.bytes.size(), 16), '\0');
+      for (auto& a : given) packed.push_back(std::move(a.bytes));
+    }
+    std::vector<void*> argv(packed.size());
+    for (std::size_t i = 0; i < packed.size(); ++i) argv[i] = packed[i].data();
     cudaStream_t s = cuda::current_stream()->handle();
     if (!stream.is_none()) {
       auto st = stream.attr("_handle")().cast<std::shared_ptr<cuda::Stream>>();
@@ -283,6 +322,17 @@ void init_kernel(py::module_& m) {
                                                   out_t.data(), ops::Layout{contiguous, ndim, tiled, 64, contiguous, false});
     return py::make_tuple(k.source, k.name);
   }, "handle"_a, "in_types"_a, "out_types"_a, "contiguous"_a, "ndim"_a, "tiled"_a = 0);
+
+  // RawKernel's argument check and packing for a kernel with parameters of `sizes` bytes, without a device
+  // (for tests; scalars only, since arrays need one).
+  m.def(
+      "_pack_kernel_args",
+      [](const std::string& name, const std::vector<std::size_t>& sizes, py::sequence args) {
+        py::list out;
+        for (const auto& b : jit::pack_kernel_args(name, sizes, kernel_args(args))) out.append(py::bytes(b));
+        return out;
+      },
+      "name"_a, "sizes"_a, "args"_a);
 
   py::class_<RawFunction>(m, "_RawFunction")
       .def("__call__", &RawFunction::call, "grid"_a, "block"_a, "args"_a, "shared_mem"_a = 0, "stream"_a = py::none())

@@ -212,6 +212,40 @@ def test_context_manager_restores_previous_device():
 
 
 @pytest.mark.multi_gpu
+def test_same_device_entered_by_two_threads_left_in_the_other_order():
+    d0 = cp.cuda.Device(0)
+    steps = [threading.Event() for _ in range(3)]
+    seen, errors = {}, []
+
+    def other_thread():
+        try:
+            runtime.setDevice(1)  # this thread's device before the block
+            d0.__enter__()
+            steps[0].set()
+            assert steps[1].wait(10)  # the main thread has entered too
+            d0.__exit__(None, None, None)  # leaves first
+            seen["other"] = runtime.getDevice()
+            steps[2].set()
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+            for s in steps:
+                s.set()
+
+    runtime.setDevice(0)
+    t = threading.Thread(target=other_thread)
+    t.start()
+    assert steps[0].wait(10)
+    with d0:
+        steps[1].set()
+        assert steps[2].wait(10)
+        assert runtime.getDevice() == 0
+    assert runtime.getDevice() == 0  # its own previous device, not the other thread's
+    t.join()
+    assert not errors, errors
+    assert seen == {"other": 1}
+
+
+@pytest.mark.multi_gpu
 def test_current_device_is_per_thread():
     runtime.setDevice(0)
     ready, go_on = threading.Event(), threading.Event()

@@ -14,6 +14,8 @@ from conftest import assert_same
 cuda = cp.cuda
 N = 1000
 CAPTURE_UNSUPPORTED = 900  # cudaErrorStreamCaptureUnsupported
+CAPTURE_INVALIDATED = 901  # cudaErrorStreamCaptureInvalidated
+CAPTURE_IMPLICIT = 906  # cudaErrorStreamCaptureImplicit
 ILLEGAL_STATE = 401  # cudaErrorIllegalState
 NO_DEVICE = r"(?i)no CUDA driver or device"
 
@@ -429,7 +431,6 @@ HOST_WAITS = {
     "cholesky": (lambda c: cp.linalg.cholesky(c.spd), "linalg"),
     "radix_sort": (lambda c: cp.sort(c.long_row), "2048"),
     "stream_synchronize": (lambda c: c.stream.synchronize(), "Stream.synchronize"),
-    "stream_done": (lambda c: c.stream.done, "Stream.done"),
     "device_synchronize": (lambda c: cuda.Device().synchronize(), "Device.synchronize"),
     "free_all_blocks": (lambda c: cp.get_default_memory_pool().free_all_blocks(), "free_all_blocks"),
 }
@@ -449,8 +450,14 @@ def test_host_waits_during_capture_raise_and_end_it(stream, name):
         del y  # made by the discarded capture: it never had memory
     assert words in str(e.value)
     assert "capture was ended" in str(e.value)
+    assert "cudaErrorStreamCaptureUnsupported" in str(e.value)  # as CuPy's message names it
     assert e.value.status == CAPTURE_UNSUPPORTED
     assert not stream.is_capturing()
+    # As in CuPy, the end_capture that follows says the capture was invalidated (Note [Failed captures]).
+    with pytest.raises(cuda.CUDARuntimeError, match="cudaErrorStreamCaptureInvalidated") as e:
+        stream.end_capture()
+    assert e.value.status == CAPTURE_INVALIDATED
+    assert words in str(e.value)
     with pytest.raises(cuda.CUDARuntimeError, match="not capturing"):
         stream.end_capture()
     with stream:  # the stream and the process are usable again
@@ -474,16 +481,19 @@ def test_device_synchronize_ends_a_capture_on_another_stream(stream):
 @pytest.mark.gpu
 def test_capture_invalidated_by_cuda_ends_cleanly():
     # A blocking stream captures; work on the legacy null stream would wait for it, which CUDA refuses and
-    # which invalidates the capture. end_capture says so and leaves the stream usable.
+    # which invalidates the capture: the capture is ended there, and end_capture says so.
     blocking = cuda.Stream()
     x = cp.asarray(host(0))
     x + 1
     blocking.begin_capture()
-    with pytest.raises(cuda.CUDARuntimeError):
+    with pytest.raises(cuda.CUDARuntimeError, match="cudaErrorStreamCaptureImplicit") as e:
         x + 1  # on the null stream
-    assert blocking.is_capturing()
-    with pytest.raises(cuda.CUDARuntimeError, match="invalidated"):
+    assert e.value.status == CAPTURE_IMPLICIT
+    assert not blocking.is_capturing()
+    assert_same(x + 3, host(0) + np.float32(3))  # the null stream works again
+    with pytest.raises(cuda.CUDARuntimeError, match="invalidated") as e:
         blocking.end_capture()
+    assert e.value.status == CAPTURE_INVALIDATED
     assert not blocking.is_capturing()
     with blocking:
         assert_same(x + 2, host(0) + np.float32(2))

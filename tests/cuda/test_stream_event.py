@@ -58,6 +58,108 @@ def test_with_stream_restores_after_exception():
     assert cuda.get_current_stream() == cuda.Stream.null
 
 
+def test_same_stream_entered_by_two_threads_left_in_the_other_order():
+    # Each thread gets back its own previous stream (Note [Current stream and with] in cuda/stream.py).
+    shared, mine = cuda.Stream(), cuda.Stream(non_blocking=True)
+    steps = [threading.Event() for _ in range(4)]
+    seen, errors = {}, []
+
+    def other_thread():
+        try:
+            mine.use()  # this thread's stream before the block
+            shared.__enter__()
+            steps[0].set()
+            assert steps[1].wait(10)  # the main thread has entered too
+            shared.__exit__(None, None, None)  # leaves first
+            seen["other_after_exit"] = cuda.get_current_stream() == mine
+            steps[2].set()
+            assert steps[3].wait(10)
+            seen["other_at_end"] = cuda.get_current_stream() == mine
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+            for s in steps:
+                s.set()
+
+    t = threading.Thread(target=other_thread)
+    t.start()
+    assert steps[0].wait(10)
+    with shared:
+        steps[1].set()
+        assert steps[2].wait(10)  # the other thread has left its block
+        assert cuda.get_current_stream() == shared  # not changed by the other thread's exit
+    assert cuda.get_current_stream() == cuda.Stream.null  # not the other thread's previous stream
+    steps[3].set()
+    t.join()
+    assert not errors, errors
+    assert seen == {"other_after_exit": True, "other_at_end": True}
+
+
+def test_same_stream_nested_in_one_thread():
+    s, other = cuda.Stream(), cuda.Stream()
+    with s:
+        with s:
+            assert cuda.get_current_stream() == s
+            with other:
+                with s:
+                    assert cuda.get_current_stream() == s
+                assert cuda.get_current_stream() == other
+            assert cuda.get_current_stream() == s
+        assert cuda.get_current_stream() == s
+    assert cuda.get_current_stream() == cuda.Stream.null
+
+
+def test_use_inside_with_lasts_until_the_block_ends():
+    # CuPy's test_mix_use_context: leaving a block restores the enclosing block's stream, not one use()d inside.
+    s1, s2, s3 = cuda.Stream(), cuda.Stream(), cuda.Stream()
+    with s1:
+        s2.use()
+        assert cuda.get_current_stream() == s2
+        with s3:
+            assert cuda.get_current_stream() == s3
+        assert cuda.get_current_stream() == s1
+    assert cuda.get_current_stream() == cuda.Stream.null
+
+
+def test_use_outside_with_is_restored_after_the_block():
+    # CuPy's test_mix_use_context_reset (cupy/cupy#8377).
+    s1, s2 = cuda.Stream(), cuda.Stream()
+    s1.use()
+    with s2:
+        assert cuda.get_current_stream() == s2
+        with s1:
+            assert cuda.get_current_stream() == s1
+        assert cuda.get_current_stream() == s2
+    assert cuda.get_current_stream() == s1
+
+
+def test_with_restores_after_exception_in_nested_blocks():
+    s1, s2 = cuda.Stream(), cuda.Stream()
+    with s1:
+        with pytest.raises(ValueError), s2:
+            raise ValueError("inner")
+        assert cuda.get_current_stream() == s1
+        x = cp.arange(10)
+    s1.synchronize()
+    assert_same(x, np.arange(10))
+    assert cuda.get_current_stream() == cuda.Stream.null
+
+
+@pytest.mark.multi_gpu
+def test_with_restores_the_stream_of_its_own_device():
+    s0 = cuda.Stream()
+    try:
+        with s0:
+            cuda.Device(1).use()
+            s1 = cuda.Stream()
+            s1.use()
+        assert cuda.get_current_stream(0) == cuda.Stream.null
+        assert cuda.get_current_stream(1) == s1  # use() on the other device is kept
+    finally:
+        cuda.Stream.null.use()
+        cuda.Device(0).use()
+        cuda.Stream.null.use()
+
+
 def test_use():
     s = cuda.Stream()
     s.use()

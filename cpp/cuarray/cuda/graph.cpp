@@ -39,13 +39,24 @@ void stop(const std::shared_ptr<Stream>& stream) {
 
 [[noreturn]] void refuse(const std::vector<std::shared_ptr<Stream>>& streams, std::string_view operation) {
   bool ended = true;
-  for (const auto& s : streams) ended = discard_capture(s) && ended;
+  for (const auto& s : streams)
+    ended = discard_capture(s, std::string(operation) + ", which cannot be captured,") && ended;
   throw CudaError(std::string(operation), cudaErrorStreamCaptureUnsupported,
                   std::string(operation) + " cannot run while " + stream_name(*streams.front()) +
-                      " is capturing a CUDA graph: it waits for the device or uses host memory, which a graph cannot "
-                      "record. " +
+                      " is capturing a CUDA graph (cudaErrorStreamCaptureUnsupported): it waits for the device or "
+                      "uses host memory, which a graph cannot record. " +
                       (ended ? "The capture was ended and the work captured so far discarded."
                              : "End the capture with Stream.end_capture() on the thread that began it."));
+}
+
+// The capturing blocking streams of `device`: the captures that work on its legacy null stream invalidates.
+std::vector<std::shared_ptr<Stream>> blocking_captures(int device) {
+  std::vector<std::shared_ptr<Stream>> streams;
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  if (device < 0 || device >= kMaxDevices) return streams;
+  for (const auto& s : registry[device])
+    if (!s->non_blocking()) streams.push_back(s);
+  return streams;
 }
 
 }  // namespace
@@ -141,9 +152,15 @@ void begin_capture(const std::shared_ptr<Stream>& stream, cudaStreamCaptureMode 
 
 std::shared_ptr<Graph> end_capture(const std::shared_ptr<Stream>& stream) {
   std::shared_ptr<Capture> capture = stream->capture();
-  if (!capture)
+  if (!capture) {
+    if (std::string reason = stream->take_invalidated(); !reason.empty())
+      throw CudaError("cudaStreamEndCapture", cudaErrorStreamCaptureInvalidated,
+                      "Stream.end_capture: " + reason + " invalidated the capture on " + stream_name(*stream) +
+                          " (cudaErrorStreamCaptureInvalidated); that capture was ended then and its work "
+                          "discarded");
     throw CudaError("cudaStreamEndCapture", cudaErrorIllegalState,
                     "Stream.end_capture: " + stream_name(*stream) + " is not capturing; call begin_capture first");
+  }
   DeviceGuard guard(stream->device());
   cudaGraph_t graph = nullptr;
   cudaError_t status;
@@ -173,7 +190,7 @@ std::shared_ptr<Graph> end_capture(const std::shared_ptr<Stream>& stream) {
   return std::make_shared<Graph>(graph, exec, stream->device(), std::move(capture));
 }
 
-bool discard_capture(const std::shared_ptr<Stream>& stream) {
+bool discard_capture(const std::shared_ptr<Stream>& stream, std::string reason) {
   std::shared_ptr<Capture> capture = stream->capture();
   if (!capture) return true;
   DeviceGuard guard(stream->device());
@@ -189,8 +206,36 @@ bool discard_capture(const std::shared_ptr<Stream>& stream) {
   }
   if (graph) cudaGraphDestroy(graph);
   stop(stream);
+  if (!reason.empty()) stream->set_invalidated(std::move(reason));
   capture->finish();
   return true;
+}
+
+bool invalidate_capture(const Stream& stream, std::string_view reason) {
+  std::shared_ptr<Capture> capture = stream.capture();
+  if (!capture) return false;
+  discard_capture(capture->stream_, std::string(reason));
+  return true;
+}
+
+std::string end_implicit_captures(int device, std::string_view operation) {
+  std::string names;
+  for (const auto& s : blocking_captures(device))
+    if (discard_capture(s, std::string(operation) + ", work on the legacy null stream,"))
+      names += (names.empty() ? "" : ", ") + stream_name(*s);
+  return names;
+}
+
+bool is_capturing(const Stream& stream) {
+  if (stream.handle()) return stream.capturing();
+  std::vector<std::shared_ptr<Stream>> blocking = blocking_captures(stream.device());
+  if (!blocking.empty())
+    throw CudaError("cudaStreamIsCapturing", cudaErrorStreamCaptureImplicit,
+                    "Stream.null.is_capturing: the legacy null stream cannot be queried while the blocking " +
+                        stream_name(*blocking.front()) +
+                        " is capturing a CUDA graph (cudaErrorStreamCaptureImplicit: it would wait for that "
+                        "capture)");
+  return false;
 }
 
 void check_not_capturing(const Stream& stream, std::string_view operation) {

@@ -29,6 +29,22 @@
 // begin_capture defaults to cudaStreamCaptureModeRelaxed, as CuPy does. The first use of a kernel during a
 // capture compiles and loads it (NVRTC, cudaLibraryLoadData) and a transfer may allocate pinned staging:
 // calls that the global and thread-local modes refuse while a capture runs ("potentially unsafe API calls").
+//
+// Note [Failed captures]
+// A capture that CUDA or cuarray can no longer complete is ended at once and its work discarded, rather than
+// left open: an open capture of a blocking stream makes every later use of the legacy null stream fail
+// (cudaErrorStreamCaptureImplicit), and nothing else ends it if the program lost the stream. The stream
+// remembers why, and its next end_capture raises CUDARuntimeError with cudaErrorStreamCaptureInvalidated and
+// that reason, which is what CuPy's end_capture raises after the same events; is_capturing() meanwhile says
+// False (CuPy's raises RuntimeError for an invalidated capture). The events:
+// - an operation that waits for the device or uses host memory (check_not_capturing): it raises
+//   cudaErrorStreamCaptureUnsupported, as CuPy's synchronize does;
+// - Stream.done on the capturing stream: it reads false, as CuPy's does (cudaStreamQuery invalidates it);
+// - work on the legacy null stream while a blocking stream of its device captures: CUDA refuses it with
+//   cudaErrorStreamCaptureImplicit and invalidates that capture (check_cuda calls end_implicit_captures);
+//   Stream.null.is_capturing() raises that error without ending anything, as in CuPy;
+// - an exception leaving a `with stream:` block of the capturing stream (Note [Current stream and with] in
+//   python/cuarray/cuda/stream.py).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -61,7 +77,8 @@ class Capture {
  private:
   friend class Graph;
   friend std::shared_ptr<Graph> end_capture(const std::shared_ptr<Stream>& stream);
-  friend bool discard_capture(const std::shared_ptr<Stream>& stream);
+  friend bool discard_capture(const std::shared_ptr<Stream>& stream, std::string reason);
+  friend bool invalidate_capture(const Stream& stream, std::string_view reason);
   friend void check_not_capturing(const Stream& stream, std::string_view operation);
 
   enum class State { Capturing, Launchable, Finished };
@@ -106,11 +123,21 @@ class Graph {
 // Starts recording the work queued on `stream` (not the legacy null stream) into a graph.
 void begin_capture(const std::shared_ptr<Stream>& stream, cudaStreamCaptureMode mode);
 // Ends the capture begun on `stream` and instantiates its graph. Throws CudaError if the stream is not
-// capturing, or if an operation invalidated the capture (the capture is over either way).
+// capturing (cudaErrorStreamCaptureInvalidated if an error ended its capture: Note [Failed captures]), or if an
+// operation invalidated the capture (the capture is over either way).
 std::shared_ptr<Graph> end_capture(const std::shared_ptr<Stream>& stream);
-// Ends the capture on `stream` and drops the work captured so far (the error path of check_not_capturing).
-// False if CUDA refused to end it (a global or thread-local capture, from another thread).
-bool discard_capture(const std::shared_ptr<Stream>& stream);
+// Ends the capture on `stream` and drops the work captured so far. A non-empty `reason` (what ended it) is
+// kept for the next end_capture (Note [Failed captures]). False if CUDA refused to end it (a global or
+// thread-local capture, from another thread).
+bool discard_capture(const std::shared_ptr<Stream>& stream, std::string reason = {});
+// discard_capture of the capture in progress on `stream`, if any (then true).
+bool invalidate_capture(const Stream& stream, std::string_view reason);
+// Ends, as discard_capture, the captures of the blocking streams of `device`, which work on its legacy null
+// stream invalidated (`operation` names that work); returns the streams' names, "" if there were none.
+std::string end_implicit_captures(int device, std::string_view operation);
+// Stream.is_capturing: whether `stream` captures. For the legacy null stream while a blocking stream of its
+// device captures, throws CudaError (cudaErrorStreamCaptureImplicit) as cudaStreamIsCapturing does.
+bool is_capturing(const Stream& stream);
 
 // Throws CudaError (cudaErrorStreamCaptureUnsupported) naming `operation` if `stream` is capturing: the
 // operation waits for the device or uses host memory, which a graph cannot record. The capture is discarded

@@ -118,6 +118,7 @@ Queue& queue() {
 
 void record_error(Queue& q, cudaError_t status) {
   try {
+    KeepCaptures keep;  // the caller holds `consumer`, which ending a capture takes (through drain_launches)
     check_cuda(status, "cudaLaunchKernel");
   } catch (...) {
     std::lock_guard<std::mutex> lock(q.error_mutex);
@@ -289,6 +290,20 @@ KernelGetParamInfo kernel_get_param_info() {
   return f;
 }
 
+// Calls `each(index, offset, size)` for every parameter of `kernel` while it returns true; false when the
+// driver cannot tell them or `each` stopped.
+template <class Each>
+bool for_each_param(cudaKernel_t kernel, Each each) {
+  KernelGetParamInfo info = kernel_get_param_info();
+  if (!info) return false;
+  for (std::size_t i = 0;; ++i) {
+    std::size_t offset = 0, size = 0;
+    CUresult r = info(reinterpret_cast<CUkernel>(kernel), i, &offset, &size);
+    if (r == CUDA_ERROR_INVALID_VALUE) return true;  // past the last parameter
+    if (r != CUDA_SUCCESS || !each(i, offset, size)) return false;
+  }
+}
+
 }  // namespace
 
 const ParamLayout* param_layout(cudaKernel_t kernel) {
@@ -297,24 +312,25 @@ const ParamLayout* param_layout(cudaKernel_t kernel) {
   std::lock_guard<std::mutex> lock(mutex);
   auto it = layouts->find(kernel);
   if (it != layouts->end()) return it->second.get();
-  std::unique_ptr<ParamLayout> layout;
-  if (KernelGetParamInfo info = kernel_get_param_info()) {
-    layout = std::make_unique<ParamLayout>();
-    for (std::size_t i = 0;; ++i) {
-      std::size_t offset = 0, size = 0;
-      CUresult r = info(reinterpret_cast<CUkernel>(kernel), i, &offset, &size);
-      if (r == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter
-      if (r != CUDA_SUCCESS || i == ParamLayout::kMaxParams || offset + size > kParamBytes) {
-        layout.reset();
-        break;
-      }
-      layout->offset[i] = static_cast<std::uint16_t>(offset);
-      layout->size[i] = static_cast<std::uint16_t>(size);
-      layout->count = static_cast<int>(i + 1);
-      layout->bytes = offset + size;
-    }
-  }
+  auto layout = std::make_unique<ParamLayout>();
+  bool fits = for_each_param(kernel, [&](std::size_t i, std::size_t offset, std::size_t size) {
+    if (i == ParamLayout::kMaxParams || offset + size > kParamBytes) return false;
+    layout->offset[i] = static_cast<std::uint16_t>(offset);
+    layout->size[i] = static_cast<std::uint16_t>(size);
+    layout->count = static_cast<int>(i + 1);
+    layout->bytes = offset + size;
+    return true;
+  });
+  if (!fits) layout.reset();
   return layouts->emplace(kernel, std::move(layout)).first->second.get();
+}
+
+bool param_sizes(cudaKernel_t kernel, std::vector<std::size_t>& sizes) {
+  sizes.clear();
+  return for_each_param(kernel, [&](std::size_t, std::size_t, std::size_t size) {
+    sizes.push_back(size);
+    return true;
+  });
 }
 
 void launch_kernel(cudaKernel_t kernel, void** args, dim3 grid, dim3 block, std::size_t shared_mem,

@@ -35,6 +35,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <tuple>
+#include <vector>
 
 namespace cuarray::cuda {
 
@@ -50,6 +51,10 @@ struct ParamLayout {
 // The layout of `kernel`'s parameters, found once per kernel and kept for the process; null when the driver
 // cannot tell it (before CUDA 12.4) or they do not fit a slot: the kernel is then always launched at once.
 const ParamLayout* param_layout(cudaKernel_t kernel);
+
+// The size of each of `kernel`'s parameters, asked of the driver (cuKernelGetParamInfo) at each call; false
+// when it cannot tell them (before CUDA 12.4).
+bool param_sizes(cudaKernel_t kernel, std::vector<std::size_t>& sizes);
 
 // Queues (or issues, Note [Launch queue]) the launch of `kernel` with the parameter values args[i]. Throws the
 // error of an earlier launch that failed.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "cuarray/blocking.h"
@@ -77,7 +78,10 @@ void Stream::synchronize() const {
 }
 
 bool Stream::done() const {
-  check_not_capturing(*this, "Stream.done");
+  // As cudaStreamQuery does during a capture (CuPy's Stream.done then reads false): the capture is invalidated,
+  // and ended here (Note [Failed captures] in graph.h).
+  if (capturing() && invalidate_capture(*this, "Stream.done (a query of the capturing stream)")) return false;
+  if (!handle_ && !end_implicit_captures(device_, "Stream.null.done").empty()) return false;
   DeviceGuard guard(device_);
   return idle(handle_);
 }
@@ -89,10 +93,21 @@ std::shared_ptr<Capture> Stream::capture() const {
 
 void Stream::set_capture(std::shared_ptr<Capture> capture) {
   std::lock_guard<std::mutex> lock(capture_mutex_);
+  if (capture) invalidated_.clear();
   if (capture && !capture_) capture_began();
   if (!capture && capture_) capture_ended();
   capturing_.store(capture != nullptr, std::memory_order_release);
   capture_ = std::move(capture);
+}
+
+void Stream::set_invalidated(std::string reason) {
+  std::lock_guard<std::mutex> lock(capture_mutex_);
+  invalidated_ = std::move(reason);
+}
+
+std::string Stream::take_invalidated() {
+  std::lock_guard<std::mutex> lock(capture_mutex_);
+  return std::exchange(invalidated_, std::string());
 }
 
 const std::shared_ptr<Stream>& current_stream() {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <string>
 
 namespace cuarray::cuda {
 
@@ -36,6 +37,10 @@ class Stream {
   // The capture in progress, or null. Set only by begin_capture and end_capture.
   std::shared_ptr<Capture> capture() const;
   void set_capture(std::shared_ptr<Capture> capture);
+  // Why the last capture was ended by an error rather than by end_capture ("" if it was not), until the next
+  // begin_capture or end_capture takes it (Note [Failed captures] in graph.h).
+  void set_invalidated(std::string reason);
+  std::string take_invalidated();
 
  private:
   Stream(cudaStream_t handle, int device, bool owned, bool non_blocking)
@@ -46,6 +51,7 @@ class Stream {
   bool non_blocking_;
   mutable std::mutex capture_mutex_;
   std::shared_ptr<Capture> capture_;
+  std::string invalidated_;
   std::atomic<bool> capturing_{false};
 };
 

@@ -1,16 +1,28 @@
 """cuarray.cuda.Device: a CUDA device, and the calling thread's current device."""
 
 import operator
+import threading
 
 from cuarray import _core
 
 _cuda = _core.cuda
+_local = threading.local()
+
+
+def _previous_devices():
+    """The calling thread's device before each `with Device` block it is in: one Device object may be entered
+    by several threads at once."""
+    try:
+        return _local.previous
+    except AttributeError:
+        stack = _local.previous = []
+        return stack
 
 
 class Device:
     """A CUDA device. ``Device()`` is the calling thread's current device; ``Device(n)`` checks that n exists."""
 
-    __slots__ = ("id", "_previous")
+    __slots__ = ("id",)
 
     def __init__(self, device=None):
         if device is None:
@@ -20,19 +32,18 @@ class Device:
         device = operator.index(device)
         _cuda.check_device(device)
         self.id = device
-        self._previous = []
 
     def use(self):
         """Makes this device current for the calling thread."""
         _cuda.set_device(self.id)
 
     def __enter__(self):
-        self._previous.append(_cuda.current_device())
+        _previous_devices().append(_cuda.current_device())
         _cuda.set_device(self.id)
         return self
 
     def __exit__(self, *exc):
-        _cuda.set_device(self._previous.pop())
+        _cuda.set_device(_previous_devices().pop())
 
     def synchronize(self):
         """Waits until all work queued on this device has finished."""

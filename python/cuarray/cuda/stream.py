@@ -9,11 +9,23 @@ _cuda = _core.cuda
 _local = threading.local()
 
 
-def _current_streams():
-    d = getattr(_local, "streams", None)
-    if d is None:
-        d = _local.streams = {}
-    return d
+class _ThreadStreams:
+    """The calling thread's streams (Note [Current stream and with])."""
+
+    __slots__ = ("current", "entered", "order")
+
+    def __init__(self):
+        self.current = {}  # device -> the Stream current there
+        self.entered = {}  # device -> [(Stream entered, Stream its exit restores)], innermost last
+        self.order = []  # the device of each open `with` block, innermost last
+
+
+def _streams():
+    try:
+        return _local.streams
+    except AttributeError:
+        state = _local.streams = _ThreadStreams()
+        return state
 
 
 class Stream:
@@ -23,7 +35,6 @@ class Stream:
         if ptds:
             raise NotImplementedError("per-thread default streams are not supported by cuarray")
         self._core = None if null else _cuda.Stream.create(bool(non_blocking), int(priority or 0))
-        self._previous = []
 
     def _handle(self):
         return self._core if self._core is not None else _cuda.Stream.null(_cuda.current_device())
@@ -39,24 +50,53 @@ class Stream:
         return _cuda.current_device() if self._core is None else self._core.device
 
     def use(self):
-        """Makes this stream current for the calling thread on its device."""
+        """Makes this stream current for the calling thread on its device.
+
+        Outside any ``with`` block it also becomes the stream that leaving the next outermost ``with`` block
+        restores; inside one, leaving that block forgets it, as in CuPy.
+        """
         handle = self._handle()
         _cuda.set_current_stream(handle)
-        _current_streams()[handle.device] = self
+        _streams().current[handle.device] = self
         return self
 
+    # Note [Current stream and with]
+    # Each thread keeps its own record of the `with` blocks it is in, so one Stream object entered by several
+    # threads, or several times by one, gives each exit the stream its own thread had. CuPy's rule: leaving a
+    # block restores the stream of the enclosing `with` block on the same device or, outside any, the stream
+    # that was current when the outermost block was entered (what use() set there); a use() inside a block
+    # lasts until that block ends. Leaving a block by an exception while its stream captures a CUDA graph ends
+    # the capture and discards the graph (end_capture then raises cudaErrorStreamCaptureInvalidated), so an
+    # error in the middle of a capture leaves no capture open behind it.
     def __enter__(self):
-        self._previous.append(get_current_stream())
-        return self.use()
+        handle = self._handle()
+        device = handle.device
+        state = _streams()
+        stack = state.entered.get(device)
+        if stack is None:
+            stack = state.entered[device] = []
+        stack.append((self, stack[-1][0] if stack else state.current.get(device, Stream.null)))
+        state.order.append(device)
+        _cuda.set_current_stream(handle)
+        state.current[device] = self
+        return self
 
-    def __exit__(self, *exc):
-        self._previous.pop().use()
+    def __exit__(self, exc_type, exc, tb):
+        state = _streams()
+        device = state.order.pop()
+        stream, restore = state.entered[device].pop()
+        _cuda.set_current_stream(_cuda.Stream.null(device) if restore._core is None else restore._core)
+        state.current[device] = restore
+        if exc_type is not None and stream._core is not None and stream._core.capturing:
+            stream._core.discard_capture(f"a {exc_type.__name__} leaving its `with stream:` block")
 
     def synchronize(self):
         self._handle().synchronize()
 
     @property
     def done(self):
+        """True when the work queued on this stream has finished. Queried during a capture it reads False and
+        invalidates the capture, as in CuPy: the capture ends there, and end_capture raises."""
         return self._handle().done
 
     def record(self, event=None):
@@ -87,14 +127,23 @@ class Stream:
         self._handle().begin_capture(int(mode))
 
     def end_capture(self):
-        """Ends the capture begun on this stream and returns the captured work as a Graph."""
+        """Ends the capture begun on this stream and returns the captured work as a Graph.
+
+        Raises CUDARuntimeError: cudaErrorStreamCaptureInvalidated if an error ended the capture before (an
+        operation that cannot be captured, ``done`` queried, an exception leaving ``with stream:``; the capture
+        was ended then and its work discarded), cudaErrorIllegalState if no capture was begun.
+        """
         from cuarray.cuda.graph import Graph
 
         return Graph._from_core(self._handle().end_capture())
 
     def is_capturing(self):
-        """True between begin_capture and end_capture."""
-        return self._handle().capturing
+        """True between begin_capture and end_capture, False once an error has ended the capture.
+
+        ``Stream.null.is_capturing()`` raises CUDARuntimeError (cudaErrorStreamCaptureImplicit) while a blocking
+        stream of the device captures, as CuPy's does.
+        """
+        return self._handle().is_capturing()
 
     def __eq__(self, other):
         return isinstance(other, Stream) and self.ptr == other.ptr and (self.ptr != 0 or self is other)
@@ -113,7 +162,7 @@ def get_current_stream(device_id=None):
     """The calling thread's current stream on `device_id` (default: the current device)."""
     if device_id is None:
         device_id = _cuda.current_device()
-    return _current_streams().get(device_id, Stream.null)
+    return _streams().current.get(device_id, Stream.null)
 
 
 class Event:
