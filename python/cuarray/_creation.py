@@ -155,8 +155,15 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     return y if dtype is None else y.astype(dtype, copy=False)
 
 
+def _dimension(n):
+    """A matrix size as NumPy reads it: an integer, but not a bool."""
+    if isinstance(n, (bool, numpy.bool_)):
+        raise TypeError("an integer is required")
+    return operator.index(n)
+
+
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
-    args = operator.index(N), operator.index(N if M is None else M), operator.index(k), dtype, order
+    args = _dimension(N), _dimension(N if M is None else M), operator.index(k), dtype, order
     return _core._eye(*args) if device is None else _made_on(device, _core._eye, *args)
 
 

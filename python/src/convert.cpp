@@ -72,24 +72,60 @@ py::dtype to_numpy_dtype(DType t) {
   return py::reinterpret_borrow<py::dtype>(d);
 }
 
+namespace {
+
+// `item` as a Python int (its __index__), or TypeError "'float' object cannot be interpreted as an integer".
+py::object as_index(py::handle item) {
+  if (PyLong_CheckExact(item.ptr())) return py::reinterpret_borrow<py::object>(item);
+  auto index = py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr()));
+  if (!index) throw py::error_already_set();
+  return index;
+}
+
+bool is_bool(py::handle item) {
+  if (PyLong_CheckExact(item.ptr())) return false;  // the usual case, without the isinstance
+  static py::handle np_bool = py::object(numpy().attr("bool_")).release();
+  return PyBool_Check(item.ptr()) || PyObject_IsInstance(item.ptr(), np_bool.ptr()) == 1;
+}
+
+// Python's and NumPy's bools are no dimension and no axis (NumPy: "an integer is required").
+void reject_bool(py::handle item) {
+  if (is_bool(item)) throw TypeError("an integer is required");
+}
+
+}  // namespace
+
+[[noreturn]] void raise_overflow(const std::string& message) {
+  PyErr_SetString(PyExc_OverflowError, message.c_str());
+  throw py::error_already_set();
+}
+
 std::int64_t to_integer(py::handle item) {
-  PyObject* p = item.ptr();
-  py::object index;
-  if (!PyLong_CheckExact(p)) {
-    // TypeError "'float' object cannot be interpreted as an integer" for what has no __index__.
-    index = py::reinterpret_steal<py::object>(PyNumber_Index(p));
-    if (!index) throw py::error_already_set();
-    p = index.ptr();
-  }
+  reject_bool(item);
+  py::object index = as_index(item);
   int overflow = 0;
-  long long n = PyLong_AsLongLongAndOverflow(p, &overflow);
+  long long n = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
   if (overflow) throw ValueError("Maximum allowed dimension exceeded");
   if (n == -1 && PyErr_Occurred()) throw py::error_already_set();
   return n;
 }
 
+std::int64_t to_int64(py::handle item) {
+  py::object index = as_index(item);
+  int overflow = 0;
+  long long n = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow) raise_overflow("Python int too large to convert to C long");
+  if (n == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return n;
+}
+
 Shape to_shape(py::handle obj) {
-  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) return Shape{to_integer(obj)};
+  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) {
+    if (!PyIndex_Check(obj.ptr()) || is_bool(obj))
+      throw TypeError("expected a sequence of integers or a single integer, got '" + py::repr(obj).cast<std::string>() +
+                      "'");
+    return Shape{to_integer(obj)};
+  }
   Shape s;
   for (auto item : py::reinterpret_borrow<py::sequence>(obj)) s.push_back(to_integer(item));
   return s;
@@ -97,7 +133,23 @@ Shape to_shape(py::handle obj) {
 
 std::vector<std::int64_t> to_axes(py::handle obj) {
   if (obj.is_none()) return {};
-  return to_shape(obj);
+  std::vector<std::int64_t> axes;
+  auto add = [&](py::handle item) {
+    reject_bool(item);
+    axes.push_back(to_int64(item));
+  };
+  if (PyTuple_Check(obj.ptr()))
+    for (auto item : py::reinterpret_borrow<py::tuple>(obj)) add(item);
+  else
+    add(obj);  // a list is a TypeError, as in NumPy: "'list' object cannot be interpreted as an integer"
+  return axes;
+}
+
+std::vector<std::int64_t> to_axis_list(py::handle obj) {
+  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) return to_axes(obj);
+  std::vector<std::int64_t> axes;
+  for (auto item : py::reinterpret_borrow<py::sequence>(obj)) axes.push_back(to_axes(item)[0]);
+  return axes;
 }
 
 py::tuple to_tuple(const std::vector<std::int64_t>& v) {
@@ -113,6 +165,18 @@ std::string scalar_bytes(py::handle value, DType dtype) {
                                 : numpy().attr("asarray")(value).attr("astype")(to_numpy_dtype(dtype));
   if (arr.ndim() != 0) throw ValueError("setting an array element with a sequence.");
   return std::string(static_cast<const char*>(arr.data()), static_cast<size_t>(itemsize(dtype)));
+}
+
+std::string to_casting(py::handle obj, bool same_value) {
+  if (!PyUnicode_Check(obj.ptr()))
+    throw TypeError("casting must be str, not " +
+                    py::str(py::type::handle_of(obj).attr("__name__")).cast<std::string>());
+  std::string c = obj.cast<std::string>();
+  if (c == "no" || c == "equiv" || c == "safe" || c == "same_kind" || c == "unsafe" ||
+      (same_value && c == "same_value"))
+    return c;
+  throw ValueError(std::string("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'") +
+                   (same_value ? ", 'same_value'" : "") + " (got '" + c + "')");
 }
 
 char to_order(py::handle obj, char dflt) {
