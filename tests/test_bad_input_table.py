@@ -46,6 +46,12 @@ HOST = [
     ("identity_bool", lambda xp: xp.identity(True), "an integer is required"),
     ("linspace_float_num", lambda xp: xp.linspace(0, 1, 2.0), None),
     ("array_bad_dtype", lambda xp: xp.array([1], dtype="float33"), None),
+    ("zeros_order_int", lambda xp: xp.zeros(2, order=1), "order must be str, not int"),
+    ("eye_2_64", lambda xp: xp.eye(2**64), "Maximum allowed dimension exceeded"),
+    ("fftfreq_float", lambda xp: xp.fft.fftfreq(2.5), "n should be an integer"),
+    ("rfftfreq_float", lambda xp: xp.fft.rfftfreq(2.5), "n should be an integer"),
+    ("ufunc_order_bogus", lambda xp: xp.add(1, 2, order="X"), "order must be one of"),
+    ("ufunc_order_int", lambda xp: xp.add(1, 2, order=1), "order must be str"),
     ("power_python_scalars", lambda xp: xp.power(2, -1), NEGATIVE_POWER),
     ("concatenate_nothing", lambda xp: xp.concatenate([]), None),
 ]
@@ -336,3 +342,16 @@ def test_list_axes_where_numpy_takes_them():
     assert a.transpose([1, 0]).shape == (3, 2)
     assert cp.flip(a, [0]).shape == (2, 3)
     assert a.astype(np.float32, casting="same_kind").dtype == np.float32
+
+
+@pytest.mark.gpu
+def test_keywords_numpy_accepts():
+    a = cp.arange(6.0).reshape(2, 3)
+    f = cp.add(a, 1, order="F")
+    assert f.flags.f_contiguous and not f.flags.c_contiguous
+    np.testing.assert_array_equal(f.get(), np.add(a.get(), 1))
+    assert cp.add(a.T, 1, order="C").flags.c_contiguous
+    np.testing.assert_array_equal(cp.add(a, 1, subok=False).get(), np.add(a.get(), 1))
+    np.testing.assert_array_equal(cp.eye(2, k=2**64).get(), np.eye(2, k=2**64))  # past the matrix: zeros
+    np.testing.assert_array_equal(cp.eye(3, k=-(2**70)).get(), np.eye(3, k=-(2**70)))
+    np.testing.assert_array_equal(cp.fft.fftfreq(cp.array(4)).get(), np.fft.fftfreq(4))  # a 0-d device int

@@ -182,7 +182,9 @@ std::string to_casting(py::handle obj, bool same_value) {
 char to_order(py::handle obj, char dflt) {
   if (obj.is_none()) return dflt;
   PyObject* p = obj.ptr();
-  if (PyUnicode_Check(p) && PyUnicode_GET_LENGTH(p) == 1) {
+  if (!PyUnicode_Check(p))
+    throw TypeError("order must be str, not " + py::str(py::type::handle_of(obj).attr("__name__")).cast<std::string>());
+  if (PyUnicode_GET_LENGTH(p) == 1) {
     Py_UCS4 c = PyUnicode_READ_CHAR(p, 0);
     if (c < 128) c = static_cast<Py_UCS4>(std::toupper(static_cast<int>(c)));
     if (c == 'C' || c == 'F' || c == 'A' || c == 'K') return static_cast<char>(c);

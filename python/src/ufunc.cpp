@@ -241,9 +241,10 @@ void check_output_cast(const Ufunc& u, DType from, DType to, const char* casting
   throw py::error_already_set();
 }
 
-// The ufunc call: inputs, optional outputs (None entries are allocated), dtype=, casting=.
+// The ufunc call: inputs, optional outputs (None entries are allocated), dtype=, casting=, order= (the layout of
+// new outputs: 'C' or 'F', else that of an input of the output's shape, as 'K').
 py::object call(int index, const py::handle* args, int nargs, const py::handle* outs, py::handle dtype_obj,
-                const char* casting) {
+                const char* casting, char order = 'K') {
   const Ufunc& u = ops::ufuncs()[index];
   int nin = u.def.nin, nout = u.def.nout;
   const char* uname = u.def.name.c_str();
@@ -320,6 +321,8 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
   outputs.reserve(nout);
   for (int o = 0; o < nout; ++o) {
     if (out_arrays[o]) outputs.push_back(out_arrays[o]->array);
+    else if (order == 'F') outputs.emplace_back(*shape_ptr, r.out[o], Order::F);
+    else if (order == 'C') outputs.emplace_back(*shape_ptr, r.out[o], Order::C);
     else outputs.push_back(like ? Array::like(*like, r.out[o]) : Array(*shape_ptr, r.out[o]));
   }
   ops::elementwise(u.def, r.in, r.out, inputs, outputs.data(), outputs[0].shape());
@@ -423,6 +426,7 @@ py::object call_ufunc(const PyUfunc& self, PyObject* args, PyObject* kwargs) {
   for (int i = nin; i < n; ++i) out[i - nin] = PyTuple_GET_ITEM(args, i);
   py::handle dtype = py::none();
   std::string casting = "same_kind";
+  char order = 'K';
   PyObject *k, *v;
   for (Py_ssize_t pos = 0; kwargs && PyDict_Next(kwargs, &pos, &k, &v);) {
     std::string key = py::str(k);
@@ -440,12 +444,15 @@ py::object call_ufunc(const PyUfunc& self, PyObject* args, PyObject* kwargs) {
       dtype = v;
     } else if (key == "casting") {
       casting = to_casting(v, false);
+    } else if (key == "order") {
+      order = to_order(v, 'K');
+    } else if (key == "subok") {  // cuarray has no ndarray subclasses to keep
     } else if (key == "where" && v == Py_True) {
     } else {
       throw TypeError(u.def.name + "() got an unexpected keyword argument '" + key + "' (cuarray)");
     }
   }
-  return call(self.index, in, std::min(n, nin), out, dtype, casting.c_str());
+  return call(self.index, in, std::min(n, nin), out, dtype, casting.c_str(), order);
 }
 
 // The ufunc type's tp_call (Note [Operator slots]).

@@ -113,13 +113,18 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None):
     return irfftn(a, s, axes, norm)
 
 
+def _length(n):
+    """n for NumPy's fftfreq, which checks it (ValueError for a float); a 0-d device integer as a Python int."""
+    return operator.index(n) if isinstance(n, _transfer.ndarray) else n
+
+
 def fftfreq(n, d=1.0):
     """The sample frequencies of an n-point FFT (NumPy's values, as a float64 device array)."""
-    return _transfer.asarray(numpy.fft.fftfreq(operator.index(n), d))
+    return _transfer.asarray(numpy.fft.fftfreq(_length(n), d))
 
 
 def rfftfreq(n, d=1.0):
-    return _transfer.asarray(numpy.fft.rfftfreq(operator.index(n), d))
+    return _transfer.asarray(numpy.fft.rfftfreq(_length(n), d))
 
 
 def _shift(x, axes, sign):
