@@ -131,24 +131,29 @@ Shape to_shape(py::handle obj) {
   return s;
 }
 
+namespace {
+
+std::int64_t to_axis(py::handle item) {
+  reject_bool(item);
+  return to_int64(item);
+}
+
+}  // namespace
+
 std::vector<std::int64_t> to_axes(py::handle obj) {
   if (obj.is_none()) return {};
   std::vector<std::int64_t> axes;
-  auto add = [&](py::handle item) {
-    reject_bool(item);
-    axes.push_back(to_int64(item));
-  };
   if (PyTuple_Check(obj.ptr()))
-    for (auto item : py::reinterpret_borrow<py::tuple>(obj)) add(item);
+    for (auto item : py::reinterpret_borrow<py::tuple>(obj)) axes.push_back(to_axis(item));
   else
-    add(obj);  // a list is a TypeError, as in NumPy: "'list' object cannot be interpreted as an integer"
+    axes.push_back(to_axis(obj));  // a list is a TypeError, as NumPy's "'list' object cannot be interpreted..."
   return axes;
 }
 
 std::vector<std::int64_t> to_axis_list(py::handle obj) {
   if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) return to_axes(obj);
   std::vector<std::int64_t> axes;
-  for (auto item : py::reinterpret_borrow<py::sequence>(obj)) axes.push_back(to_axes(item)[0]);
+  for (auto item : py::reinterpret_borrow<py::sequence>(obj)) axes.push_back(to_axis(item));
   return axes;
 }
 
