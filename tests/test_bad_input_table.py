@@ -145,6 +145,7 @@ DEVICE = [
     ("broadcast_to_negative", lambda xp: xp.broadcast_to(A(xp), (-1, 3)), None),
     ("broadcast_to_incompatible", lambda xp: xp.broadcast_to(A(xp), (3, 3)), None),
     ("expand_dims_repeated", lambda xp: xp.expand_dims(A(xp), (0, 0)), None),
+    ("expand_dims_nested", lambda xp: xp.expand_dims(A(xp), ((0,),)), NOT_INT),
     ("squeeze_not_one", lambda xp: A(xp).squeeze(axis=0), None),
     ("diagonal_same_axes", lambda xp: A(xp).diagonal(0, 0, 0), None),
     ("swapaxes_out_of_range", lambda xp: A(xp).swapaxes(2, 0), None),
@@ -339,6 +340,7 @@ def test_searchsorted_sorter_in_range_still_searches():
 def test_list_axes_where_numpy_takes_them():
     a = cp.arange(6).reshape(2, 3)
     assert cp.expand_dims(a, [0, 3]).shape == (1, 2, 3, 1)
+    assert cp.expand_dims(a, [True]).shape == np.expand_dims(a.get(), [True]).shape  # a bool is an axis there
     assert a.transpose([1, 0]).shape == (3, 2)
     assert cp.flip(a, [0]).shape == (2, 3)
     assert a.astype(np.float32, casting="same_kind").dtype == np.float32

@@ -151,9 +151,10 @@ std::vector<std::int64_t> to_axes(py::handle obj) {
 }
 
 std::vector<std::int64_t> to_axis_list(py::handle obj) {
-  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) return to_axes(obj);
+  // NumPy's normalize_axis_tuple: operator.index of each (a bool is an axis there).
+  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) return {to_int64(obj)};
   std::vector<std::int64_t> axes;
-  for (auto item : py::reinterpret_borrow<py::sequence>(obj)) axes.push_back(to_axis(item));
+  for (auto item : py::reinterpret_borrow<py::sequence>(obj)) axes.push_back(to_int64(item));
   return axes;
 }
 

@@ -32,7 +32,8 @@ Shape to_shape(py::handle obj);
 // NumPy's `axis` of reductions and squeeze: None -> empty, an int -> one, a tuple -> many; a list or a bool is
 // a TypeError, an int past int64 an OverflowError.
 std::vector<std::int64_t> to_axes(py::handle obj);
-// As to_axes, but any sequence of ints (expand_dims, whose NumPy form accepts lists).
+// An int or any sequence of ints, bools included (expand_dims, whose NumPy form takes lists); OverflowError
+// past int64.
 std::vector<std::int64_t> to_axis_list(py::handle obj);
 py::tuple to_tuple(const std::vector<std::int64_t>& v);
 // `value` converted to `dtype` by NumPy's rules (np.array(value, dtype)), as raw bytes.
