@@ -231,14 +231,12 @@ def _numpy_conversion(conv, a0):
 @pytest.mark.parametrize("shape", [(), (1,), (1, 1, 1)], ids=str)
 @pytest.mark.parametrize("conv", list(CONVERSIONS))
 def test_scalar_conversions_of_size_1(conv, shape, dtype):
-    # Size-1 arrays of any ndim convert like NumPy's 0-d array of the same value (CuPy semantics;
-    # __index__ only for 0-d, as NumPy).
-    if conv == "index" and shape != ():
-        pytest.skip("__index__ is tested on 0-d arrays")
+    # As NumPy 2.4's (and CuPy 13's): int(), float() and operator.index take 0-d arrays alone; bool() any
+    # array of one element.
     fn = CONVERSIONS[conv]
     a = make_data(shape, dtype, seed=5)
     x = cp.asarray(a)
-    kind, expected = _numpy_conversion(fn, a.reshape(()))
+    kind, expected = _numpy_conversion(fn, a)
     if kind == "raises":
         with pytest.raises(expected):
             fn(x)
@@ -251,7 +249,8 @@ def test_scalar_conversions_of_size_1(conv, shape, dtype):
 @pytest.mark.parametrize("value, expected", [(2.7, 2), (-2.7, -2), (0.5, 0), (-0.0, 0)])
 def test_int_truncates_toward_zero(value, expected):
     assert int(cp.array(value)) == expected
-    assert int(cp.array([value])) == expected
+    with pytest.raises(TypeError, match="only 0-dimensional arrays"):  # NumPy 2.4's rule
+        int(cp.array([value]))
 
 
 def test_bool_of_zero_and_nonzero():

@@ -195,10 +195,21 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     return y if dtype is None else y.astype(dtype, copy=False)
 
 
+def _dimension(n):
+    """A matrix size as NumPy reads it: an integer, but not a bool, within int64."""
+    if isinstance(n, (bool, numpy.bool_)):
+        raise TypeError("an integer is required")
+    n = operator.index(n)
+    if not -(2**63) <= n < 2**63:
+        raise ValueError("Maximum allowed dimension exceeded")
+    return n
+
+
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
-    n, m, k = operator.index(N), operator.index(N if M is None else M), operator.index(k)
-    # A diagonal past the last column or row leaves only zeros: any such k, however large, is the same.
-    args = n, m, max(min(k, m), -n), dtype, order
+    N, M = _dimension(N), _dimension(N if M is None else M)
+    # Every k beyond the matrix gives the same zeros: any int, clamped to what the core takes.
+    k = min(max(operator.index(k), -N - 1), M + 1) if N >= 0 and M >= 0 else operator.index(k)
+    args = N, M, k, dtype, order
     return _core._eye(*args) if device is None else _made_on(device, _core._eye, *args)
 
 

@@ -234,6 +234,8 @@ def _index_array(indices, size, axis, mode, name):
                             "rule 'safe'")
         return indices, mode
     h = numpy.asarray(indices)
+    if h.dtype.kind in "Ou" and not isinstance(indices, numpy.ndarray):
+        numpy.asarray(indices, dtype=numpy.intp)  # Python ints past int64: NumPy's OverflowError
     if h.dtype.kind not in "iu":
         if h.size == 0:
             h = h.astype(numpy.intp)

@@ -409,13 +409,20 @@ def repeat(a, repeats, axis=None):
             index = numpy.repeat(numpy.arange(a.shape[axis]), counts.astype(numpy.intp, copy=False))
             return _core._gather(a, [axis], [asarray(index.astype(numpy.int64))], axis, [axis], "inbounds")
         repeats = counts.ravel()[0]
-    repeats = int(repeats)
+    repeats = _repeat_count(repeats)
     if repeats < 0:
         raise ValueError("negative dimensions are not allowed")
     expanded = a._expand_dims(axis + 1)
     shape = a.shape[: axis + 1] + (repeats,) + a.shape[axis + 1 :]
     out_shape = a.shape[:axis] + (a.shape[axis] * repeats,) + a.shape[axis + 1 :]
     return expanded._broadcast_to(shape).reshape(out_shape, copy=True)  # Note [Tile and repeat copy]
+
+
+def _repeat_count(r):
+    """One repeat count, as NumPy reads it (floats included): a Python int past int64 is an OverflowError."""
+    if isinstance(r, int):
+        numpy.asarray(r, dtype=numpy.intp)  # NumPy's OverflowError
+    return int(r)
 
 
 def _repeat_each(a, counts, axis):

@@ -105,12 +105,14 @@ def _scalar(self, kind):
                                  "Use `array.size > 0` to check that an array is not empty.")
             raise ValueError("The truth value of an array with more than one element is ambiguous. "
                              "Use a.any() or a.all()")
-        raise TypeError("only length-1 arrays can be converted to Python scalars")
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+    if self.ndim != 0 and kind is not bool:  # NumPy 2.4's int(), float() and complex() take 0-d arrays alone
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
     return kind(self.item())
 
 
 def _index(self):
-    if self.size != 1 or self.dtype.kind not in "iub" or self.dtype.kind == "b":
+    if self.ndim != 0 or self.dtype.kind not in "iu":
         raise TypeError("only integer scalar arrays can be converted to a scalar index")
     return int(self.item())
 

@@ -153,6 +153,10 @@ def searchsorted(a, v, side="left", sorter=None):
         v = asarray(host)
     if sorter is not None:
         sorter = _device(sorter, "searchsorted")
+        if sorter.dtype.kind not in "iu":
+            raise TypeError("sorter must only contain integers")
+        if not numpy.can_cast(sorter.dtype, numpy.intp):  # uint64, as NumPy's safe cast to intp
+            raise ValueError("could not parse sorter argument")
     out = _core._searchsorted(a.astype(common, copy=False), v.astype(common, copy=False), side == "right", sorter)
     return out.reshape(()) if scalar else out
 

@@ -103,6 +103,38 @@ py::array to_numpy(const NdArray& self, py::handle out, char order) {
   return host;
 }
 
+// An integer index. Past int64 NumPy raises OverflowError where the value fits a C unsigned long (it tried
+// one) and IndexError "only integers, slices, ..." beyond, where it gave up on the key: the same here.
+std::int64_t index_value(py::handle k) {
+  py::object v = py::reinterpret_steal<py::object>(PyNumber_Index(k.ptr()));
+  if (!v) throw py::error_already_set();
+  int overflow = 0;
+  long long n = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (n == -1 && PyErr_Occurred()) throw py::error_already_set();
+  if (!overflow) return n;
+  PyLong_AsUnsignedLongLong(v.ptr());
+  if (!PyErr_Occurred()) raise_overflow("Python int too large to convert to C long");
+  PyErr_Clear();
+  throw IndexError(
+      "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are "
+      "valid indices");
+}
+
+// astype's casting rule, as NumPy's: TypeError naming the rule where the cast breaks it.
+void check_astype_casting(DType from, DType to, const std::string& casting) {
+  if (casting == "unsafe") return;
+  if (casting == "same_value") {
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "cuarray: astype(casting='same_value') is not supported; check the values with a round trip "
+                    "(x.astype(t).astype(x.dtype) == x) instead");
+    throw py::error_already_set();
+  }
+  py::dtype f = to_numpy_dtype(from), t = to_numpy_dtype(to);
+  if (numpy().attr("can_cast")(f, t, casting).cast<bool>()) return;
+  throw TypeError("Cannot cast array data from " + py::repr(f).cast<std::string>() + " to " +
+                  py::repr(t).cast<std::string>() + " according to the rule '" + casting + "'");
+}
+
 // The items of a basic index (ints, slices, None, Ellipsis), or nothing when `key` holds anything else
 // (arrays, lists, bools): advanced indexing, which cuarray._indexing handles (and rejects bad keys).
 std::optional<std::vector<ops::IndexItem>> to_index(py::handle key) {
@@ -123,7 +155,7 @@ std::optional<std::vector<ops::IndexItem>> to_index(py::handle key) {
     } else if (!PyBool_Check(k.ptr()) &&
                (PyLong_Check(k.ptr()) || (!PyFloat_Check(k.ptr()) && !py::isinstance(k, g_ndarray_type) &&
                                           !py::isinstance<py::array>(k) && py::hasattr(k, "__index__")))) {
-      it.start = py::cast<std::int64_t>(k.attr("__index__")());
+      it.start = index_value(k);
     } else {
       return false;
     }
@@ -137,6 +169,14 @@ std::optional<std::vector<ops::IndexItem>> to_index(py::handle key) {
     return std::nullopt;
   }
   return items;
+}
+
+// A diagonal's offset, which NumPy reads as a C int: OverflowError beyond it.
+int to_c_int(py::handle obj) {
+  std::int64_t v = to_int64(obj);
+  if (v > INT_MAX) raise_overflow("signed integer is greater than maximum");
+  if (v < INT_MIN) raise_overflow("signed integer is less than minimum");
+  return static_cast<int>(v);
 }
 
 // cuarray._indexing's _getitem / _setitem, for keys that are not basic; never freed (see numpy()).
@@ -292,8 +332,9 @@ void init_array(py::module_& m) {
            [](py::object self, py::args axes) {
              const NdArray& s = self.cast<const NdArray&>();
              std::vector<std::int64_t> ax;
-             if (axes.size() == 1 && !axes[0].is_none()) ax = to_axes(axes[0]);
-             else if (axes.size() > 1) ax = to_axes(axes);
+             // NumPy reads the axes as it reads a shape: any sequence, ValueError past int64.
+             if (axes.size() == 1 && !axes[0].is_none()) ax = to_shape(axes[0]);
+             else if (axes.size() > 1) ax = to_shape(axes);
              return NdArray::view_of(s, self, ops::transpose(s.array, ax));
            })
       .def_property_readonly("T",
@@ -302,9 +343,9 @@ void init_array(py::module_& m) {
                                return NdArray::view_of(s, self, ops::transpose(s.array));
                              })
       .def("swapaxes",
-           [](py::object self, std::int64_t a1, std::int64_t a2) {
+           [](py::object self, py::handle a1, py::handle a2) {
              const NdArray& s = self.cast<const NdArray&>();
-             return NdArray::view_of(s, self, ops::swapaxes(s.array, a1, a2));
+             return NdArray::view_of(s, self, ops::swapaxes(s.array, to_int64(a1), to_int64(a2)));
            })
       .def("squeeze",
            [](py::object self, py::handle axis) {
@@ -317,12 +358,13 @@ void init_array(py::module_& m) {
       .def("_expand_dims",
            [](py::object self, py::handle axis) {
              const NdArray& s = self.cast<const NdArray&>();
-             return NdArray::view_of(s, self, ops::expand_dims(s.array, to_axes(axis)));
+             return NdArray::view_of(s, self, ops::expand_dims(s.array, to_axis_list(axis)));
            })
       .def("diagonal",
-           [](py::object self, std::int64_t offset, std::int64_t axis1, std::int64_t axis2) {
+           [](py::object self, py::handle offset, py::handle axis1, py::handle axis2) {
              const NdArray& s = self.cast<const NdArray&>();
-             return NdArray::view_of(s, self, ops::diagonal(s.array, offset, axis1, axis2));
+             Array d = ops::diagonal(s.array, to_c_int(offset), to_int64(axis1), to_int64(axis2));
+             return NdArray::view_of(s, self, std::move(d));
            },
            "offset"_a = 0, "axis1"_a = 0, "axis2"_a = 1)
       .def("_broadcast_to",
@@ -354,13 +396,14 @@ void init_array(py::module_& m) {
              const NdArray& s = self.cast<const NdArray&>();
              DType dt = to_dtype(dtype);
              char o = to_order(order, 'K');
+             check_astype_casting(s.array.dtype(), dt, to_casting(casting, true));
              if (is_complex(s.array.dtype()) && !is_complex(dt) && dt != DType::Bool) warn_complex_to_real();
              if (!copy && dt == s.array.dtype() &&
                  (o == 'K' || o == 'A' || (o == 'C' && s.array.c_contiguous()) || (o == 'F' && s.array.f_contiguous())))
                return self;
              return py::cast(owner(ops::astype(s.array, dt, o)));
            },
-           "dtype"_a, "order"_a = "K", "casting"_a = py::none(), "subok"_a = true, "copy"_a = true)
+           "dtype"_a, "order"_a = "K", "casting"_a = "unsafe", "subok"_a = true, "copy"_a = true)
       .def("copy",
            [](const NdArray& s, py::handle order) {
              return owner(ops::astype(s.array, s.array.dtype(), to_order(order, 'C')));

@@ -72,32 +72,90 @@ py::dtype to_numpy_dtype(DType t) {
   return py::reinterpret_borrow<py::dtype>(d);
 }
 
+namespace {
+
+// `item` as a Python int (its __index__), or TypeError "'float' object cannot be interpreted as an integer".
+py::object as_index(py::handle item) {
+  if (PyLong_CheckExact(item.ptr())) return py::reinterpret_borrow<py::object>(item);
+  auto index = py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr()));
+  if (!index) throw py::error_already_set();
+  return index;
+}
+
+bool is_bool(py::handle item) {
+  if (PyLong_CheckExact(item.ptr())) return false;  // the usual case, without the isinstance
+  static py::handle np_bool = py::object(numpy().attr("bool_")).release();
+  return PyBool_Check(item.ptr()) || PyObject_IsInstance(item.ptr(), np_bool.ptr()) == 1;
+}
+
+// Python's and NumPy's bools are no dimension and no axis (NumPy: "an integer is required").
+void reject_bool(py::handle item) {
+  if (is_bool(item)) throw TypeError("an integer is required");
+}
+
+}  // namespace
+
+[[noreturn]] void raise_overflow(const std::string& message) {
+  PyErr_SetString(PyExc_OverflowError, message.c_str());
+  throw py::error_already_set();
+}
+
 std::int64_t to_integer(py::handle item) {
-  PyObject* p = item.ptr();
-  py::object index;
-  if (!PyLong_CheckExact(p)) {
-    // TypeError "'float' object cannot be interpreted as an integer" for what has no __index__.
-    index = py::reinterpret_steal<py::object>(PyNumber_Index(p));
-    if (!index) throw py::error_already_set();
-    p = index.ptr();
-  }
+  reject_bool(item);
+  py::object index = as_index(item);
   int overflow = 0;
-  long long n = PyLong_AsLongLongAndOverflow(p, &overflow);
+  long long n = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
   if (overflow) throw ValueError("Maximum allowed dimension exceeded");
   if (n == -1 && PyErr_Occurred()) throw py::error_already_set();
   return n;
 }
 
+std::int64_t to_int64(py::handle item) {
+  py::object index = as_index(item);
+  int overflow = 0;
+  long long n = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow) raise_overflow("Python int too large to convert to C long");
+  if (n == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return n;
+}
+
 Shape to_shape(py::handle obj) {
-  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) return Shape{to_integer(obj)};
+  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) {
+    if (!PyIndex_Check(obj.ptr()) || is_bool(obj))
+      throw TypeError("expected a sequence of integers or a single integer, got '" + py::repr(obj).cast<std::string>() +
+                      "'");
+    return Shape{to_integer(obj)};
+  }
   Shape s;
   for (auto item : py::reinterpret_borrow<py::sequence>(obj)) s.push_back(to_integer(item));
   return s;
 }
 
+namespace {
+
+std::int64_t to_axis(py::handle item) {
+  reject_bool(item);
+  return to_int64(item);
+}
+
+}  // namespace
+
 std::vector<std::int64_t> to_axes(py::handle obj) {
   if (obj.is_none()) return {};
-  return to_shape(obj);
+  std::vector<std::int64_t> axes;
+  if (PyTuple_Check(obj.ptr()))
+    for (auto item : py::reinterpret_borrow<py::tuple>(obj)) axes.push_back(to_axis(item));
+  else
+    axes.push_back(to_axis(obj));  // a list is a TypeError, as NumPy's "'list' object cannot be interpreted..."
+  return axes;
+}
+
+std::vector<std::int64_t> to_axis_list(py::handle obj) {
+  // NumPy's normalize_axis_tuple: operator.index of each (a bool is an axis there).
+  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) return {to_int64(obj)};
+  std::vector<std::int64_t> axes;
+  for (auto item : py::reinterpret_borrow<py::sequence>(obj)) axes.push_back(to_int64(item));
+  return axes;
 }
 
 py::tuple to_tuple(const std::vector<std::int64_t>& v) {
@@ -115,10 +173,24 @@ std::string scalar_bytes(py::handle value, DType dtype) {
   return std::string(static_cast<const char*>(arr.data()), static_cast<size_t>(itemsize(dtype)));
 }
 
+std::string to_casting(py::handle obj, bool same_value) {
+  if (!PyUnicode_Check(obj.ptr()))
+    throw TypeError("casting must be str, not " +
+                    py::str(py::type::handle_of(obj).attr("__name__")).cast<std::string>());
+  std::string c = obj.cast<std::string>();
+  if (c == "no" || c == "equiv" || c == "safe" || c == "same_kind" || c == "unsafe" ||
+      (same_value && c == "same_value"))
+    return c;
+  throw ValueError(std::string("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'") +
+                   (same_value ? ", 'same_value'" : "") + " (got '" + c + "')");
+}
+
 char to_order(py::handle obj, char dflt) {
   if (obj.is_none()) return dflt;
   PyObject* p = obj.ptr();
-  if (PyUnicode_Check(p) && PyUnicode_GET_LENGTH(p) == 1) {
+  if (!PyUnicode_Check(p))
+    throw TypeError("order must be str, not " + py::str(py::type::handle_of(obj).attr("__name__")).cast<std::string>());
+  if (PyUnicode_GET_LENGTH(p) == 1) {
     Py_UCS4 c = PyUnicode_READ_CHAR(p, 0);
     if (c < 128) c = static_cast<Py_UCS4>(std::toupper(static_cast<int>(c)));
     if (c == 'C' || c == 'F' || c == 'A' || c == 'K') return static_cast<char>(c);

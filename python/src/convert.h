@@ -19,14 +19,28 @@ namespace cuarray::bind {
 DType to_dtype(py::handle obj);
 // DType -> numpy.dtype (bfloat16 comes from ml_dtypes).
 py::dtype to_numpy_dtype(DType t);
-// An integer (anything with __index__) -> int64; TypeError for anything else, ValueError past int64.
+// Raises Python's OverflowError (which the core's exception types do not cover).
+[[noreturn]] void raise_overflow(const std::string& message);
+// A dimension (anything with __index__ but a bool) -> int64; TypeError for anything else, ValueError past
+// int64 ("Maximum allowed dimension exceeded"), as NumPy's shape conversion.
 std::int64_t to_integer(py::handle item);
+// An axis, an index or an offset (anything with __index__) -> int64; TypeError for anything else,
+// OverflowError past int64 ("Python int too large to convert to C long"), as NumPy's conversion to a C long.
+std::int64_t to_int64(py::handle item);
 // An int or a sequence of ints -> Shape; TypeError for anything else.
 Shape to_shape(py::handle obj);
-std::vector<std::int64_t> to_axes(py::handle obj);  // None -> empty, int -> one, sequence -> many
+// NumPy's `axis` of reductions and squeeze: None -> empty, an int -> one, a tuple -> many; a list or a bool is
+// a TypeError, an int past int64 an OverflowError.
+std::vector<std::int64_t> to_axes(py::handle obj);
+// An int or any sequence of ints, bools included (expand_dims, whose NumPy form takes lists); OverflowError
+// past int64.
+std::vector<std::int64_t> to_axis_list(py::handle obj);
 py::tuple to_tuple(const std::vector<std::int64_t>& v);
 // `value` converted to `dtype` by NumPy's rules (np.array(value, dtype)), as raw bytes.
 std::string scalar_bytes(py::handle value, DType dtype);
+// A `casting=` argument, as NumPy checks it: TypeError for a non-str, ValueError for an unknown rule
+// ('same_value' is one where `same_value`, as in NumPy's astype).
+std::string to_casting(py::handle obj, bool same_value);
 // 'C', 'F', 'A' or 'K' from a str or None (default `dflt`); ValueError otherwise.
 char to_order(py::handle obj, char dflt);
 

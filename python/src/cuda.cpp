@@ -184,6 +184,8 @@ void init_cuda(py::module_& m) {
   c.def("pool_free_all_blocks", [](int d) { MemoryPool::of(d).free_all_blocks(); }, "device"_a, release_gil());
   c.def("pool_set_limit", [](int d, std::size_t n) { MemoryPool::of(d).set_limit(n); }, "device"_a, "size"_a);
   c.def("pool_get_limit", [](int d) { return MemoryPool::of(d).limit(); }, "device"_a);
+  // CUARRAY_GPU_MEMORY_LIMIT's parser, for tests without a device.
+  c.def("_parse_memory_limit", &cuda::parse_memory_limit, "value"_a, "total"_a);
   MemoryPool::set_reclaim_hook([] {
     py::gil_scoped_acquire gil;
     py::module_::import("gc").attr("collect")();

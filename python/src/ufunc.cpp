@@ -20,6 +20,8 @@
 #include "convert.h"
 #include "cuarray/error.h"
 #include "cuarray/ops/creation.h"
+#include "cuarray/ops/reduction.h"
+#include "cuarray/ops/transfer.h"
 #include "cuarray/ops/ufunc.h"
 #include "ndarray.h"
 #include "operators.h"
@@ -78,6 +80,12 @@ Operand classify(py::handle obj, const char* ufunc) {
 void scalar_value(const Operand& s, DType t, char* dst) {
   PyObject* p = s.object.ptr();
   bool python = s.kind == Kind::Weak || PyBool_Check(p);
+  if (t == DType::Bool && s.kind == Kind::Weak && PyLong_CheckExact(p)) {
+    // NumPy reads a Python int for a bool loop (logical_or(a, 2**64)) as a C long first.
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(p, &overflow);
+    if (overflow) raise_overflow("Python int too large to convert to C long");
+  }
   if (python && (t == DType::Float64 || t == DType::Float32) && !PyComplex_Check(p)) {
     double v = PyFloat_AsDouble(p);
     if (v == -1.0 && PyErr_Occurred()) throw py::error_already_set();
@@ -184,6 +192,37 @@ Resolved resolve(int index, const Operand* ops, int nin, std::optional<DType> dt
   return r;
 }
 
+// Note [Negative integer powers]
+// NumPy's power loops of signed integers raise ValueError at a negative exponent (where the output has
+// elements; `where=` aside), instead of computing 1/x truncated. The check comes before the launch, so an
+// `out=` is left as it was: a scalar exponent is read on the host; an array exponent of a signed type is
+// reduced to its minimum on the device and that one value read back, a synchronisation paid only by integer
+// power with a signed integer array exponent.
+void check_exponent(const Input& exponent, DType loop, const Shape& shape) {
+  if (has_zero_extent(shape)) return;
+  // A signed integer of `size` bytes (little-endian), sign-extended.
+  auto read = [](const char* bytes, int size) {
+    std::uint64_t u = 0;
+    std::memcpy(&u, bytes, static_cast<size_t>(size));
+    int shift = 64 - 8 * size;
+    return static_cast<std::int64_t>(u << shift) >> shift;
+  };
+  std::int64_t lowest = 0;
+  if (!exponent.array) {
+    lowest = read(exponent.value, itemsize(loop));
+  } else {
+    const Array& e = *exponent.array;
+    DType t = e.dtype();
+    if (cuarray::kind(t) != cuarray::Kind::Signed) return;
+    Array out(Shape{}, t);
+    ops::reduce(ops::reduction("min"), &t, t, &e, out, std::vector<bool>(e.ndim(), true));
+    char bytes[8];
+    ops::copy_to_host(bytes, out);
+    lowest = read(bytes, itemsize(t));
+  }
+  if (lowest < 0) throw ValueError("Integers to negative integer powers are not allowed.");
+}
+
 int casting_code(const char* casting) {
   static const char* names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
   for (int i = 0; i < 5; ++i)
@@ -202,9 +241,10 @@ void check_output_cast(const Ufunc& u, DType from, DType to, const char* casting
   throw py::error_already_set();
 }
 
-// The ufunc call: inputs, optional outputs (None entries are allocated), dtype=, casting=.
+// The ufunc call: inputs, optional outputs (None entries are allocated), dtype=, casting=, order= (the layout of
+// new outputs: 'C' or 'F', else that of an input of the output's shape, as 'K').
 py::object call(int index, const py::handle* args, int nargs, const py::handle* outs, py::handle dtype_obj,
-                const char* casting) {
+                const char* casting, char order = 'K') {
   const Ufunc& u = ops::ufuncs()[index];
   int nin = u.def.nin, nout = u.def.nout;
   const char* uname = u.def.name.c_str();
@@ -275,10 +315,14 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
       }
     }
   }
+  static const int power = ops::ufunc_index("power");
+  if (index == power && cuarray::kind(r.in[1]) == cuarray::Kind::Signed) check_exponent(inputs[1], r.in[1], *shape_ptr);
   std::vector<Array> outputs;
   outputs.reserve(nout);
   for (int o = 0; o < nout; ++o) {
     if (out_arrays[o]) outputs.push_back(out_arrays[o]->array);
+    else if (order == 'F') outputs.emplace_back(*shape_ptr, r.out[o], Order::F);
+    else if (order == 'C') outputs.emplace_back(*shape_ptr, r.out[o], Order::C);
     else outputs.push_back(like ? Array::like(*like, r.out[o]) : Array(*shape_ptr, r.out[o]));
   }
   ops::elementwise(u.def, r.in, r.out, inputs, outputs.data(), outputs[0].shape());
@@ -403,6 +447,7 @@ py::object call_ufunc(const PyUfunc& self, PyObject* args, PyObject* kwargs) {
   for (int i = nin; i < n; ++i) out[i - nin] = PyTuple_GET_ITEM(args, i);
   py::handle dtype = py::none();
   std::string casting = "same_kind";
+  char order = 'K';
   PyObject *k, *v;
   for (Py_ssize_t pos = 0; kwargs && PyDict_Next(kwargs, &pos, &k, &v);) {
     std::string key = py::str(k);
@@ -419,13 +464,16 @@ py::object call_ufunc(const PyUfunc& self, PyObject* args, PyObject* kwargs) {
     } else if (key == "dtype") {
       dtype = v;
     } else if (key == "casting") {
-      casting = py::str(v);
+      casting = to_casting(v, false);
+    } else if (key == "order") {
+      order = to_order(v, 'K');
+    } else if (key == "subok") {  // cuarray has no ndarray subclasses to keep
     } else if (key == "where" && v == Py_True) {
     } else {
       throw TypeError(u.def.name + "() got an unexpected keyword argument '" + key + "' (cuarray)");
     }
   }
-  return call(self.index, in, std::min(n, nin), out, dtype, casting.c_str());
+  return call(self.index, in, std::min(n, nin), out, dtype, casting.c_str(), order);
 }
 
 // The ufunc type's tp_call (Note [Operator slots]).

@@ -38,22 +38,11 @@ std::string with_commas(std::size_t n) {
   return s;
 }
 
-// CUARRAY_GPU_MEMORY_LIMIT: bytes, or a percentage of the device's memory ("50%").
 std::size_t limit_from_env(int device) {
   const char* env = std::getenv("CUARRAY_GPU_MEMORY_LIMIT");
   if (!env || !*env) return 0;
   std::string v(env);
-  char* end = nullptr;
-  if (v.back() == '%') {
-    double pct = std::strtod(v.c_str(), &end);
-    if (end != v.c_str() + v.size() - 1 || pct < 0)
-      throw ValueError("CUARRAY_GPU_MEMORY_LIMIT must be a number of bytes or a percentage like '50%', got '" + v + "'");
-    return static_cast<std::size_t>(static_cast<double>(mem_info(device).second) * pct / 100.0);
-  }
-  unsigned long long bytes = std::strtoull(v.c_str(), &end, 10);
-  if (end != v.c_str() + v.size())
-    throw ValueError("CUARRAY_GPU_MEMORY_LIMIT must be a number of bytes or a percentage like '50%', got '" + v + "'");
-  return static_cast<std::size_t>(bytes);
+  return parse_memory_limit(v, v.back() == '%' ? mem_info(device).second : 0);
 }
 
 struct BinKey {
@@ -77,6 +66,40 @@ struct Deferred {
 };
 
 }  // namespace
+
+std::size_t parse_memory_limit(const std::string& value, std::size_t total) {
+  auto bad = [&] {
+    return ValueError(
+        "CUARRAY_GPU_MEMORY_LIMIT must be a whole number of bytes (such as '1073741824') or a "
+        "percentage of the device's memory from 0 to 100 (such as '50%' or '12.5%'), got '" +
+        value + "'");
+  };
+  bool percent = !value.empty() && value.back() == '%';
+  std::string body = percent ? value.substr(0, value.size() - 1) : value;
+  // Digits, and for a percentage at most one '.': no sign, space, exponent, "nan" or "inf" (which strtod takes).
+  int digits = 0, dots = 0;
+  for (char c : body) {
+    if (c >= '0' && c <= '9')
+      ++digits;
+    else if (c == '.' && percent)
+      ++dots;
+    else
+      throw bad();
+  }
+  if (digits == 0 || dots > 1) throw bad();
+  if (percent) {
+    double pct = std::strtod(body.c_str(), nullptr);
+    if (pct > 100.0) throw bad();
+    return static_cast<std::size_t>(static_cast<double>(total) * (pct / 100.0));
+  }
+  std::size_t bytes = 0;
+  for (char c : body) {
+    auto d = static_cast<std::size_t>(c - '0');
+    if (bytes > (SIZE_MAX - d) / 10) throw bad();  // past what a size_t holds
+    bytes = bytes * 10 + d;
+  }
+  return bytes;
+}
 
 struct MemoryPool::Impl {
   mutable std::mutex mutex;

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "cuarray/cuda/stream.h"
 
@@ -65,6 +66,12 @@ class Buffer {
   std::shared_ptr<Capture> capture_;  // the capture that allocated it in its graph, if any
   std::function<void()> release_;     // external memory only
 };
+
+// The byte limit CUARRAY_GPU_MEMORY_LIMIT's `value` sets on a device of `total` bytes: a whole number of
+// bytes, or a percentage of `total` from 0 to 100 ("50%", "12.5%"); 0 is no limit, as in set_limit. Throws
+// ValueError naming the variable and these forms for anything else (a sign, spaces, "nan%", "inf%", units,
+// more than 100%), raised where the device's pool is first used. Touches no device.
+std::size_t parse_memory_limit(const std::string& value, std::size_t total);
 
 class MemoryPool {
  public:

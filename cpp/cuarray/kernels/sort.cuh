@@ -388,14 +388,22 @@ __device__ void radix_pass(const T* keys_in, T* keys_out, const long long* vals_
 // out[i] = where v[i] would go in the sorted a (through `sorter` when given): before equal elements (left)
 // or after them (right).
 template <class T, bool Right>
-__device__ void search_sorted(const T* a, long long n, const long long* sorter, const T* v, long long m,
-                              long long* out) {
+__device__ void search_sorted(const T* a, long long n, const long long* sorter, const T* v, long long m, long long* out,
+                              int* bad_sorter) {
   for (long long i = global_thread<long long>(); i < m; i += grid_threads<long long>()) {
     const T x = v[i];
     long long lo = 0, hi = n;
     while (lo < hi) {
       const long long mid = lo + (hi - lo) / 2;
-      const T y = a[sorter ? sorter[mid] : mid];
+      long long at = mid;
+      if (sorter) {
+        at = sorter[mid];
+        if (at < 0 || at >= n) {  // NumPy's "Sorter index out of range.", for the entries a search reads
+          *bad_sorter = 1;
+          break;
+        }
+      }
+      const T y = a[at];
       if (Right ? !sort_less(x, y) : sort_less(y, x)) lo = mid + 1;
       else hi = mid;
     }

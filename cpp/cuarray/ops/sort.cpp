@@ -10,7 +10,9 @@
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"
 #include "cuarray/ops/copy.h"
+#include "cuarray/ops/creation.h"
 #include "cuarray/ops/shape_ops.h"
+#include "cuarray/ops/transfer.h"
 
 namespace cuarray::ops {
 
@@ -203,8 +205,8 @@ KernelSource searchsorted_source(DType t, bool right) {
   std::string ty = cuda_type(t);
   return kernel_source("sort.cuh", std::string("searchsorted_") + name(t) + (right ? "_right" : "_left"),
                        "const " + ty + "* a, long long n, const long long* sorter, const " + ty +
-                           "* v, long long m, long long* out",
-                       "ca::search_sorted<" + ty + ", " + flag(right) + ">(a, n, sorter, v, m, out);");
+                           "* v, long long m, long long* out, int* bad_sorter",
+                       "ca::search_sorted<" + ty + ", " + flag(right) + ">(a, n, sorter, v, m, out, bad_sorter);");
 }
 
 void sort_rows(const Array& keys, const Array* sorted, const Array* order) {
@@ -247,8 +249,18 @@ Array searchsorted(const Array& a, const Array& v, bool right, const Array* sort
   const void* v_ptr = sv.data();
   void* o_ptr = out.data();
   std::int64_t n = a.size(), m = v.size();
-  void* args[] = {&a_ptr, &n, &s_ptr, &v_ptr, &m, &o_ptr};
+  // With a sorter, the kernel flags an entry out of range instead of reading outside `a`; the flag is read
+  // back, a synchronisation paid only by searches with a sorter.
+  std::optional<Array> bad;
+  if (so) bad = zeros(Shape{}, DType::Int32, Order::C);
+  void* b_ptr = bad ? bad->data() : nullptr;
+  void* args[] = {&a_ptr, &n, &s_ptr, &v_ptr, &m, &o_ptr, &b_ptr};
   jit::launch(k, jit::grid_for(m), dim3(jit::kBlockSize), args, 0, cuda::current_stream()->handle());
+  if (bad) {
+    std::int32_t flag = 0;
+    copy_to_host(&flag, *bad);
+    if (flag) throw ValueError("Sorter index out of range.");
+  }
   return out;
 }
 

@@ -113,15 +113,20 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None):
     return irfftn(a, s, axes, norm)
 
 
+def _length(n):
+    """n for NumPy's fftfreq, which checks it (ValueError for a float); a 0-d device integer as a Python int."""
+    return operator.index(n) if isinstance(n, _transfer.ndarray) else n
+
+
 def fftfreq(n, d=1.0, *, dtype=None, device=None):
     """The sample frequencies of an n-point FFT: NumPy's values, as a device array of `dtype` (a real floating
     type; float64 by default) on `device` (the current one by default)."""
-    return _transfer.asarray(numpy.fft.fftfreq(operator.index(n), d), dtype=_freq_dtype(dtype), device=device)
+    return _transfer.asarray(numpy.fft.fftfreq(_length(n), d), dtype=_freq_dtype(dtype), device=device)
 
 
 def rfftfreq(n, d=1.0, *, dtype=None, device=None):
     """The sample frequencies of an n-point real FFT (see fftfreq)."""
-    return _transfer.asarray(numpy.fft.rfftfreq(operator.index(n), d), dtype=_freq_dtype(dtype), device=device)
+    return _transfer.asarray(numpy.fft.rfftfreq(_length(n), d), dtype=_freq_dtype(dtype), device=device)
 
 
 def _freq_dtype(dtype):
