@@ -16,6 +16,10 @@ import numpy as _numpy  # noqa: E402
 
 from cuarray import _core  # noqa: E402
 
+# Runs before the handlers registered earlier: waits of other threads then stop (Note [Exit while waiting] in
+# python/src/gil.h).
+_atexit.register(_core.cuda._begin_exit)
+
 _cuda_start.warm_nvrtc(_core.jit._warm_up)
 
 from cuarray import _ndarray  # noqa: E402,F401  (attaches the Python-level ndarray methods)
