@@ -106,8 +106,9 @@ def test_exit_while_a_daemon_thread_waits_for_the_gpu_is_clean(which, handler):
 
 # ---- the libraries after running out of device memory ------------------------------------------
 
-# Fills the device with arrays until OutOfMemoryError, drops them, then uses every library: prints one JSON line
-# of {name: "ok" | error text}.
+# Before each check, fills the device with arrays until OutOfMemoryError and drops them (so that each library
+# meets a pool holding the device's memory, not one an earlier check's retry emptied); prints one JSON line of
+# {name: "ok" | error text}.
 OOM_CHILD = r"""
 import gc, json
 import numpy as np
@@ -117,16 +118,18 @@ rng = np.random.default_rng(0)
 a = rng.standard_normal((64, 64))
 spd = a @ a.T + 64 * np.eye(64)
 signal = rng.standard_normal(1024)
-kept = []
-chunk = 1 << 30
-while chunk >= 1 << 20:
-    try:
-        kept.append(cp.empty(chunk, dtype=np.uint8))
-    except cp.cuda.memory.OutOfMemoryError:
-        chunk //= 2
-print("FILLED", sum(k.nbytes for k in kept) >> 20, "MiB", flush=True)
-del kept
-gc.collect()
+
+def fill_and_release():
+    kept = []
+    chunk = 1 << 30
+    while chunk >= 1 << 20:
+        try:
+            kept.append(cp.empty(chunk, dtype=np.uint8))
+        except cp.cuda.memory.OutOfMemoryError:
+            chunk //= 2
+    print("FILLED", sum(k.nbytes for k in kept) >> 20, "MiB", flush=True)
+    del kept
+    gc.collect()
 
 checks = {
     "fft": lambda: np.allclose(cp.fft.fft(cp.asarray(signal)).get(), np.fft.fft(signal)),
@@ -146,6 +149,7 @@ checks = {
 }
 results = {}
 for name, check in checks.items():
+    fill_and_release()
     try:
         results[name] = "ok" if check() else "wrong result"
     except Exception as e:
