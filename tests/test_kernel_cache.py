@@ -90,11 +90,26 @@ def _damage(kind, data, other):
         "garbage_same_length": (hashlib.sha256(data).digest() * (len(data) // 32 + 1))[: len(data)],
         "text": b"not a cuarray kernel\n",
         "another_kernels_entry": other,
+        "size_claims_4_gib": _with_size(data, 1 << 32),
+        "size_claims_2_to_the_64_minus_1": _with_size(data, 2**64 - 1),
+        "size_one_short": _with_size(data, len(data) - _HEADER_BYTES - 1),
+        "size_one_long_and_byte_appended": _with_size(data, len(data) - _HEADER_BYTES + 1) + b"\x00",
+        "size_zero": _with_size(data, 0),
     }[kind]
 
 
+# The entry's header (FileHeader in cpp/cuarray/jit/kernel_cache.cpp): magic, key, then the payload's size.
+_HEADER_BYTES = 56
+_SIZE_FIELD = slice(24, 32)
+
+
+def _with_size(data, size):
+    return data[: _SIZE_FIELD.start] + size.to_bytes(8, "little") + data[_SIZE_FIELD.stop :]
+
+
 DAMAGE = ["truncated", "header_only", "empty", "payload_byte_flipped", "header_byte_flipped", "bytes_appended",
-          "garbage_same_length", "text", "another_kernels_entry"]
+          "garbage_same_length", "text", "another_kernels_entry", "size_claims_4_gib",
+          "size_claims_2_to_the_64_minus_1", "size_one_short", "size_one_long_and_byte_appended", "size_zero"]
 
 
 @pytest.fixture(scope="module")
@@ -120,6 +135,79 @@ def test_damaged_or_foreign_entry_is_recompiled_and_replaced(tmp_path, two_entri
     assert out["warnings"] == []
     assert entries(d)[name] == data, "the bad entry was not replaced by a good one"
     assert compile_in_child(d, 1)["from_disk"]
+
+
+def test_header_layout_the_size_cases_assume(two_entries):
+    _, data, _, _ = two_entries
+    assert len(data) > _HEADER_BYTES
+    assert int.from_bytes(data[_SIZE_FIELD], "little") == len(data) - _HEADER_BYTES, "the header layout moved"
+
+
+# Reads kernel 1 through the cache; prints the peak memory of the process (KiB) and how long the read took.
+PEAK_CHILD = CHILD.replace("print(json.dumps({", "import resource\nprint(json.dumps({'rss_kib': "
+                           "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, ")
+
+
+@pytest.mark.parametrize("size", [1 << 32, 1 << 40])
+def test_entry_claiming_a_huge_payload_costs_neither_memory_nor_time(tmp_path, two_entries, size):
+    # A size field of 4 GiB made the next process allocate (and zero) 4 GiB before noticing the file was short.
+    name, data, _, sha = two_entries
+    d = tmp_path / "kernels"
+    d.mkdir()
+    (d / name).write_bytes(_with_size(data, size))
+    t = time.monotonic()
+    proc = run_python("1", code=PEAK_CHILD, env={"CUARRAY_CACHE_DIR": str(d)}, timeout=180)
+    elapsed = time.monotonic() - t
+    assert proc.returncode == 0, describe(proc)
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert not out["from_disk"] and out["sha"] == sha
+    assert out["rss_kib"] < 1 << 20, f"the child's peak memory was {out['rss_kib'] >> 10} MiB"
+    assert elapsed < 60, f"the child took {elapsed:.1f} s"
+    assert (d / name).read_bytes() == data
+
+
+def _place(kind, path):
+    if kind == "empty_directory":
+        os.mkdir(path)
+    elif kind == "directory_with_a_file":
+        os.mkdir(path)
+        with open(os.path.join(path, "keep"), "w") as f:
+            f.write("not ours")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dangling_symlink":
+        os.symlink(path + ".nowhere", path)
+
+
+@pytest.mark.parametrize("kind", ["empty_directory", "directory_with_a_file", "fifo", "dangling_symlink"])
+def test_something_other_than_a_file_in_an_entrys_place_is_ignored(tmp_path, two_entries, kind):
+    name, data, _, sha = two_entries
+    d = tmp_path / "kernels"
+    d.mkdir()
+    _place(kind, str(d / name))
+    out = compile_in_child(str(d), 1)  # a FIFO opened for reading would block: run_python's timeout catches it
+    assert not out["from_disk"] and out["sha"] == sha
+    assert out["warnings"] == [], "one odd entry turned the whole disk cache off"
+    if kind == "directory_with_a_file":
+        assert (d / name / "keep").read_text() == "not ours"
+        assert not compile_in_child(str(d), 1)["from_disk"]
+    else:  # replaced by the fresh compile
+        assert (d / name).read_bytes() == data
+        assert compile_in_child(str(d), 1)["from_disk"]
+    assert compile_in_child(str(d), 2)["warnings"] == []  # other kernels are still cached on disk
+    assert len([f for f in os.listdir(d) if f.endswith(".bin")]) == 2
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_unreadable_entry_is_recompiled_and_replaced(tmp_path, two_entries):
+    name, data, _, sha = two_entries
+    d = tmp_path / "kernels"
+    d.mkdir()
+    (d / name).write_bytes(data)
+    (d / name).chmod(0)
+    out = compile_in_child(str(d), 1)
+    assert not out["from_disk"] and out["sha"] == sha and out["warnings"] == []
+    assert (d / name).read_bytes() == data
 
 
 def test_foreign_files_in_the_directory_are_left_alone(tmp_path):

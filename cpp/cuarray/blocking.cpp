@@ -28,6 +28,16 @@ Hooks& hooks() {
   return *h;
 }
 
+// Set by begin_exit, after the exiting thread's id.
+std::atomic<bool> g_exiting{false};
+std::thread::id g_exiting_thread;
+
+// A wait of a thread other than the exiting one ends here, once the host program has begun to exit.
+void park_if_exiting() {
+  if (!g_exiting.load(std::memory_order_acquire) || std::this_thread::get_id() == g_exiting_thread) return;
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
 // The most a sleep has overrun what was asked: the host's timer granularity (about 2 ms on some VMs).
 std::atomic<Clock::rep> g_oversleep{0};
 
@@ -36,6 +46,7 @@ std::atomic<Clock::rep> g_oversleep{0};
 bool poll(const std::function<bool()>& ready, Clock::time_point start, Clock::time_point until, bool spin) {
   for (;;) {
     if (ready()) return true;
+    park_if_exiting();
     auto now = Clock::now();
     if (now >= until) return false;
     auto waited = now - start;
@@ -72,6 +83,11 @@ void wait_until(const std::function<bool()>& ready, bool spin) {
     if (done) return;
     if (hooks().interrupt) hooks().interrupt();
   }
+}
+
+void begin_exit() {
+  g_exiting_thread = std::this_thread::get_id();
+  g_exiting.store(true, std::memory_order_release);
 }
 
 }  // namespace cuarray

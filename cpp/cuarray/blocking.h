@@ -28,4 +28,9 @@ void run_blocking(const std::function<void()>& work);
 // during the first millisecond. Exceptions from `ready` and from the interrupt check propagate.
 void wait_until(const std::function<bool()>& ready, bool spin = true);
 
+// The host program has begun to exit in the calling thread: from then on a wait of any other thread that has
+// to poll sleeps until the process ends instead, touching neither the host's state nor the device while they
+// are torn down (Note [Exit while waiting] in python/src/gil.h).
+void begin_exit();
+
 }  // namespace cuarray

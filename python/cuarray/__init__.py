@@ -14,6 +14,9 @@ from cuarray import _core  # after NumPy: loading it first made a later `import 
 
 _os.register_at_fork(before=_core.cuda._prepare_fork, after_in_child=_core.cuda._note_forked_child)
 _atexit.register(_core.cuda._finish_threads)
+# Registered last, so run first at exit: waits of other threads then stop (Note [Exit while waiting] in
+# python/src/gil.h).
+_atexit.register(_core.cuda._begin_exit)
 
 from cuarray import _ndarray  # noqa: E402,F401  (attaches the Python-level ndarray methods)
 from cuarray import cuda  # noqa: E402

@@ -17,6 +17,7 @@
 #include "cuarray/ops/indexing.h"
 #include "cuarray/ops/shape_ops.h"
 #include "cuarray/ops/transfer.h"
+#include "gil.h"
 #include "ndarray.h"
 #include "operators.h"
 
@@ -25,8 +26,6 @@ using namespace py::literals;
 namespace cuarray::bind {
 
 namespace {
-
-using release_gil = py::call_guard<py::gil_scoped_release>;
 
 py::handle g_ndarray_type;
 
@@ -59,7 +58,7 @@ NdArray from_numpy(py::handle obj, py::handle dtype) {
   Array out(shape, dt, f_layout ? Order::F : Order::C);
   const void* src = host.data();
   {
-    py::gil_scoped_release nogil;
+    ReleaseGil nogil;
     ops::copy_from_host(out, src);
   }
   return owner(std::move(out));
@@ -97,7 +96,7 @@ py::array to_numpy(const NdArray& self, py::handle out, char order) {
   }
   void* dst = host.mutable_data();
   {
-    py::gil_scoped_release nogil;
+    ReleaseGil nogil;
     ops::copy_to_host(dst, *src);
   }
   return host;
@@ -434,6 +433,8 @@ void init_array(py::module_& m) {
                py::array host = to_numpy(s, out, o);
                stream.attr("__exit__")(py::none(), py::none(), py::none());
                return host;
+             } catch (abi::__forced_unwind&) {
+               throw;  // no GIL: Note [Exit while waiting] in gil.h
              } catch (...) {
                stream.attr("__exit__")(py::none(), py::none(), py::none());
                throw;

@@ -14,6 +14,7 @@
 #include "cuarray/error.h"
 #include "cuarray/jit/nvrtc.h"
 #include "cuarray/ops/transfer.h"
+#include "gil.h"
 
 namespace py = pybind11;
 using namespace py::literals;
@@ -28,7 +29,6 @@ using cuda::MemoryPool;
 using cuda::PinnedBuffer;
 using cuda::Stream;
 using StreamPtr = std::shared_ptr<Stream>;
-using release_gil = py::call_guard<py::gil_scoped_release>;
 
 int device_attribute(cudaDeviceAttr attr, int id) {
   int v = 0;
@@ -76,14 +76,6 @@ py::dict properties_dict(int id) {
   return d;
 }
 
-bool finalizing() {
-#if PY_VERSION_HEX >= 0x030D0000
-  return Py_IsFinalizing();
-#else
-  return _Py_IsFinalizing();
-#endif
-}
-
 // Note [Interruptible waits] (cpp/cuarray/blocking.h), Python's side: blocking work runs without the GIL,
 // and the interrupt check runs Python's signal handlers in the main thread (the only one that receives
 // them), so Ctrl-C raises KeyboardInterrupt out of the wait.
@@ -93,12 +85,12 @@ void install_host_hooks() {
   set_host_hooks(
       [](const std::function<void()>& work) {
         if (finalizing() || !PyGILState_Check()) return work();
-        py::gil_scoped_release nogil;
+        ReleaseGil nogil;
         work();
       },
       [] {
         if (PyThread_get_thread_ident() != main_thread || finalizing()) return;
-        py::gil_scoped_acquire gil;
+        AcquireGil gil;
         if (PyErr_CheckSignals() != 0) throw py::error_already_set();
       });
 }
@@ -128,12 +120,19 @@ void init_cuda(py::module_& m) {
   c.def("set_device", &cuda::set_device, "id"_a);
   c.def("check_device", &cuda::check_device, "id"_a);
   c.def("synchronize_device", &cuda::synchronize_device, "id"_a, release_gil());
-  // Polls the clock through the core's wait for `seconds`, called with the GIL held as internal waits are: tests
-  // check Ctrl-C and the GIL without a device.
-  c.def("_wait_seconds", [](double seconds) {
+  // Polls the clock through the core's wait for `seconds`, called with the GIL held as internal waits are (or
+  // without it, as Stream.synchronize is): tests check Ctrl-C, the GIL and interpreter exit without a device.
+  c.def(
+      "_wait_seconds",
+      [](double seconds, bool release) {
         auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-        wait_until([end] { return std::chrono::steady_clock::now() >= end; });
-      }, "seconds"_a);
+        auto wait = [end] { wait_until([end] { return std::chrono::steady_clock::now() >= end; }); };
+        if (!release) return wait();
+        ReleaseGil nogil;
+        wait();
+      },
+      "seconds"_a, "release_gil"_a = false);
+  c.def("_begin_exit", &begin_exit);
   c.def("share_with_other_code", &cuda::share_with_other_code);
   c.def("_launch_counts", &cuda::launch_counts);
   c.def("stop_launch_worker", [] { cuda::stop_launch_worker(); }, release_gil());
@@ -187,7 +186,7 @@ void init_cuda(py::module_& m) {
   // CUARRAY_GPU_MEMORY_LIMIT's parser, for tests without a device.
   c.def("_parse_memory_limit", &cuda::parse_memory_limit, "value"_a, "total"_a);
   MemoryPool::set_reclaim_hook([] {
-    py::gil_scoped_acquire gil;
+    AcquireGil gil;
     py::module_::import("gc").attr("collect")();
   });
 

@@ -9,6 +9,7 @@
 
 #include "convert.h"
 #include "cuarray/error.h"
+#include "gil.h"
 #include "ndarray.h"
 
 using namespace py::literals;
@@ -47,13 +48,18 @@ py::object make_capsule(Managed* m) {
 }
 
 // Runs `f` holding the GIL without disturbing a pending Python error. Memory views can die on any thread;
-// once the interpreter is gone, leaking is the only safe choice.
+// once the interpreter is going, leaking is the only safe choice (and a thread it ends here cannot unwind:
+// Note [Exit while waiting] in gil.h).
 template <class F>
 void with_gil(F f) noexcept {
-  if (!Py_IsInitialized()) return;
-  py::gil_scoped_acquire gil;
-  py::error_scope keep;
-  f();
+  if (!Py_IsInitialized() || finalizing() || g_thread_ending) return;
+  try {
+    AcquireGil gil;
+    py::error_scope keep;
+    f();
+  } catch (abi::__forced_unwind&) {
+    park_thread();
+  }
 }
 
 // Release callback that drops one reference to `owner`: exactly once, whether the callback runs or is

@@ -10,10 +10,11 @@
 #include "cuarray/jit/nvrtc.h"
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/creation.h"
-#include "cuarray/ops/reduction.h"
 #include "cuarray/ops/linalg.h"
 #include "cuarray/ops/matmul.h"
+#include "cuarray/ops/reduction.h"
 #include "cuarray/ops/ufunc.h"
+#include "gil.h"
 
 using namespace py::literals;
 
@@ -36,19 +37,19 @@ void init_jit(py::module_& m) {
   });
   j.def("nvrtc_version", &jit::nvrtc_version);
   j.def("nvrtc_path", &jit::nvrtc_path);
-  j.def("_warm_up", &jit::warm_up, py::call_guard<py::gil_scoped_release>());
+  j.def("_warm_up", &jit::warm_up, release_gil());
   cuda::set_first_use_hook(&jit::start_warm_up);  // Note [Warming NVRTC]
   // Note [Kernel cache log]: compiles and disk-cache loads only, to cuarray.cuda.compiler's logger.
   jit::set_event_handler([](const jit::CacheEvent& e) {
     if (!Py_IsInitialized()) return;
-    py::gil_scoped_acquire gil;
+    AcquireGil gil;
     try {
       py::module_::import("cuarray.cuda.compiler").attr("_log_kernel")(e.name, e.key, e.compiled, e.ms);
     } catch (py::error_already_set&) {  // a failing log handler must not fail the op that needed the kernel
     }
   });
   jit::set_warning_handler([](const std::string& message) {
-    py::gil_scoped_acquire gil;
+    AcquireGil gil;
     if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) PyErr_Clear();
   });
 
@@ -57,7 +58,7 @@ void init_jit(py::module_& m) {
                       int arch, const std::vector<std::pair<std::string, std::string>>& headers) {
         jit::Binary b;
         {
-          py::gil_scoped_release nogil;
+          ReleaseGil nogil;
           b = jit::compile(source, name, options, arch, headers);
         }
         return py::bytes(b.code);

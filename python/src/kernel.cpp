@@ -347,7 +347,7 @@ void init_kernel(py::module_& m) {
       .def(py::init([](const std::string& code, const std::vector<std::string>& options) {
              jit::Module mod;
              {
-               py::gil_scoped_release nogil;
+               ReleaseGil nogil;
                mod = jit::get_module(code, options);
              }
              return RawModule{mod};

@@ -167,7 +167,7 @@ void install_matmul(py::module_& m) {
 
 template <class F>
 auto without_gil(F&& f) {
-  py::gil_scoped_release release;
+  ReleaseGil release;
   return f();
 }
 

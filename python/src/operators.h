@@ -15,6 +15,7 @@
 #include <string>
 
 #include "cuarray/error.h"
+#include "gil.h"
 
 namespace py = pybind11;
 
@@ -28,6 +29,8 @@ PyObject* guarded(F&& f) {
     return f().release().ptr();
   } catch (py::error_already_set& e) {
     e.restore();
+  } catch (abi::__forced_unwind&) {
+    throw;  // the interpreter is ending this thread (Note [Exit while waiting] in gil.h)
   } catch (...) {
     py::detail::try_translate_exceptions();
   }

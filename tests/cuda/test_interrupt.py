@@ -1,19 +1,20 @@
 """Ctrl-C during a long kernel (Note [Interruptible waits] in cpp/cuarray/blocking.h): every synchronizing call
-(Device, Stream and Event synchronize, device-to-host copies) raises KeyboardInterrupt within a fraction of a
-second, and the process stays usable: later work runs once the kernel ends. Each case runs in a child process
+(Device, Stream and Event synchronize, device-to-host copies, and the ops that read a count or a flag back: the
+bounds check of device indices, boolean masks, nonzero, radix sorts) raises KeyboardInterrupt within a fraction
+of a second, and the process stays usable: later work runs once the kernel ends. Each case runs in a child process
 that the test sends SIGINT to. Also: waits still end promptly when the work does."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
 
+import cuarray as cp
 import numpy as np
 import pytest
 from conftest import SPIN_SOURCE, subprocess_env
-
-import cuarray as cp
 
 # argv[1]: the call to interrupt. Prints READY just before the call, then INTERRUPTED <monotonic time> or
 # NOT INTERRUPTED, then AFTER <a later result>.
@@ -28,9 +29,23 @@ n = (1 << 20) if which == "get_pinned" else 1000
 out = cp.zeros(n, dtype=np.float32)
 stream = cp.cuda.Stream(non_blocking=True) if which == "stream" else cp.cuda.Stream.null
 kernel = cp.RawKernel(SPIN, "spin_then_write")
+idx = cp.arange(0, n, 7)
+mask = cp.arange(n) %% 3 == 0
+keys = cp.arange(4096, dtype=np.float32)[::-1]
+
+# Ops that read a count, a flag or bounds back to the host before they return.
+readbacks = {
+    "index_bounds": lambda: out[idx],
+    "take": lambda: cp.take(out, idx),
+    "mask": lambda: out[mask],
+    "nonzero": lambda: cp.nonzero(out),
+    "radix_sort": lambda: cp.sort(keys),
+}
 # Load every kernel the calls use now: loading a module waits for the device, uninterruptibly, in the driver.
 kernel((1,), (1,), (np.uint64(0), np.uint64(0), out, np.int32(n)), stream=stream)
 cp.asnumpy(out[::2]), float(out[-1])
+for f in readbacks.values():
+    f()
 cp.cuda.Device().synchronize()
 kernel((64,), (256,), (np.uint64(3_000_000_000), np.uint64(0), out, np.int32(n)), stream=stream)
 
@@ -53,6 +68,7 @@ calls = {
     "get_pinned": pinned_get,
     "asnumpy": lambda: cp.asnumpy(out[::2]),
     "scalar": lambda: float(out[-1]),
+    **readbacks,
 }
 try:
     print("READY", flush=True)
@@ -72,7 +88,8 @@ def _default_sigint():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-CALLS = ["device", "stream", "null_stream", "event", "blocking_event", "get", "get_pinned", "asnumpy", "scalar"]
+CALLS = ["device", "stream", "null_stream", "event", "blocking_event", "get", "get_pinned", "asnumpy", "scalar",
+         "index_bounds", "take", "mask", "nonzero", "radix_sort"]
 
 
 @pytest.mark.gpu
@@ -182,3 +199,65 @@ def test_synchronize_returns_soon_after_the_work_ends(ms):
     assert out.returncode == 0, out.stderr
     end, late = map(float, out.stdout.split())
     assert late < 0.2e-3 + end / 10, f"synchronize returned {late * 1e3:.3f} ms after the {end * 1e3:.3f} ms kernel ended"
+
+
+# ---- every wait goes through the one interruptible wait (no device needed) ----------------------
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Calls that block the host until the device is done, and copies into host memory that block (to pageable
+# memory) or whose wait could not be abandoned (into memory of the caller's).
+BLOCKING_CALLS = {
+    "stream/event/device synchronize": r"\bcu(da)?(Stream|Event|Device|Ctx|Thread)Synchronize\b",
+    "synchronous memcpy": r"\bcu(da)?Memcpy(2D|3D|Peer|ToSymbol|FromSymbol|DtoH|HtoD)?\s*\(",
+    "copy to the host": r"\bcudaMemcpy(DeviceToHost|Default)\b",
+    "free that synchronizes": r"\bcu(da)?(Free|FreeHost|MemFree|MemFreeHost)\s*\(",
+}
+
+# (file, kind) -> how many there may be, and why each is not the interruptible wait.
+ALLOWED_BLOCKING = {
+    # finish_readback: the DMA into the caller's pinned memory, after an interruptible wait for the work before it.
+    ("cpp/cuarray/cuda/stream.cpp", "stream/event/device synchronize"): 2,  # and wait_for_device: other libraries' streams, after waiting for cuarray's
+    # Thread exit: the pinned buffers of pending deferred checks go back only after their copies land.
+    ("cpp/cuarray/cuda/deferred_checks.cpp", "stream/event/device synchronize"): 1,
+    # copy_to_host: into the caller's pinned memory (then finish_readback), and into the staging slots.
+    ("cpp/cuarray/ops/transfer.cpp", "copy to the host"): 2,
+    # Infos::snapshot: into its own pinned buffer, waited for interruptibly and kept alive if abandoned.
+    ("cpp/cuarray/ops/matrix_stack.cpp", "copy to the host"): 1,
+    # pinned_free_all_blocks: an explicit request to give pinned memory back.
+    ("cpp/cuarray/cuda/pinned_memory.cpp", "free that synchronizes"): 1,
+}
+
+
+def _code_without_comments(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def test_the_core_and_bindings_wait_for_the_device_only_through_the_interruptible_wait():
+    # Note [Interruptible waits] (cpp/cuarray/blocking.h): a Ctrl-C during a bounds check of device indices
+    # or a boolean mask came 2.7 s late when an op read its count back with cudaMemcpyAsync into pageable
+    # memory (which blocks in the driver, holding the GIL). New blocking calls go through cuda::wait,
+    # wait_until, ops::read_back or copy_to_host, or are listed above with the reason.
+    found = {}
+    for top in ("cpp/cuarray", "python/src"):
+        for dirpath, _, files in os.walk(os.path.join(_ROOT, top)):
+            for name in files:
+                if not name.endswith((".cpp", ".h")):
+                    continue
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, _ROOT)
+                with open(path) as f:
+                    code = _code_without_comments(f.read())
+                for kind, pattern in BLOCKING_CALLS.items():
+                    n = len(re.findall(pattern, code))
+                    if n:
+                        found[(rel, kind)] = n
+    assert found, "no source files found"
+    unexpected = {k: n for k, n in found.items() if n > ALLOWED_BLOCKING.get(k, 0)}
+    assert not unexpected, (
+        f"blocking CUDA calls outside the interruptible wait: {unexpected}; read results back with "
+        "ops::read_back and wait with cuda::wait (or list the call in ALLOWED_BLOCKING with the reason)"
+    )
+    stale = {k: n for k, n in ALLOWED_BLOCKING.items() if found.get(k, 0) < n}
+    assert not stale, f"ALLOWED_BLOCKING lists calls that are gone: {stale}; lower the counts"

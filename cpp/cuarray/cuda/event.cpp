@@ -35,11 +35,6 @@ void wait(cudaEvent_t event, bool spin) {
   wait_until([event] { return check_ready(cudaEventQuery(event), "cudaEventQuery"); }, spin);
 }
 
-void finish_readback(cudaEvent_t event) {
-  check_launches();
-  run_blocking([event] { CUARRAY_CHECK_CUDA(cudaEventSynchronize(event)); });
-}
-
 float elapsed_ms(const Event& start, const Event& end) {
   float ms = 0;
   CUARRAY_CHECK_CUDA(cudaEventElapsedTime(&ms, start.handle(), end.handle()));

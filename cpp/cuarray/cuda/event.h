@@ -27,9 +27,6 @@ class Event {
 
 // Waits (Note [Interruptible waits] in blocking.h) for the work `event` captured; `spin` as in wait_until.
 void wait(cudaEvent_t event, bool spin = true);
-// Waits for `event`, recorded after a copy into host memory that the caller owns: not interruptible, as
-// finish_readback(cudaStream_t) in stream.h.
-void finish_readback(cudaEvent_t event);
 
 // Milliseconds between two recorded events.
 float elapsed_ms(const Event& start, const Event& end);

@@ -218,8 +218,9 @@ std::shared_ptr<Buffer> MemoryPool::allocate(std::size_t nbytes, const std::shar
   std::shared_ptr<Capture> capture = stream->capturing() ? stream->capture() : nullptr;
   void* p = try_allocate(rounded, stream);
   if (!p) {
-    if (!device_capturing(device_)) free_all_blocks();  // it waits for the device, which a capture forbids
+    // Garbage first, so that the blocks of arrays it frees are given back too.
     if (auto& hook = reclaim_hook()) hook();
+    if (!device_capturing(device_)) free_all_blocks();  // it waits for the device, which a capture forbids
     p = try_allocate(rounded, stream);
   }
   if (!p) {
@@ -329,8 +330,9 @@ void MemoryPool::free_all_blocks() {
   check_device_not_capturing(device_, "MemoryPool.free_all_blocks");
   flush_cache();
   DeviceGuard guard(device_);
-  // Trimming returns only memory whose frees have completed, so wait for them first.
-  CUARRAY_CHECK_CUDA(cudaDeviceSynchronize());
+  // Trimming returns only memory whose frees have completed, so wait for them first: interruptibly, and with
+  // the host's other threads running (the wait may be long: an allocation that failed comes here).
+  wait_for_device(device_);
   CUARRAY_CHECK_CUDA(cudaMemPoolTrimTo(impl_->pool, 0));
 }
 
@@ -366,6 +368,15 @@ MemoryPool& current_pool(int device) {
 }
 
 }  // namespace
+
+bool give_back_cached_memory() {
+  int device = current_device();
+  if (device_capturing(device)) return false;
+  MemoryPool& pool = current_pool(device);
+  std::size_t before = pool.total_bytes();
+  pool.free_all_blocks();
+  return pool.total_bytes() < before;
+}
 
 std::shared_ptr<Buffer> allocate(std::size_t nbytes) {
   int device = current_device();

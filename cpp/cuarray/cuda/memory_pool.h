@@ -117,6 +117,28 @@ class MemoryPool {
   int device_;
 };
 
+// Note [Memory for other libraries]
+// The pool keeps the memory arrays free (its release threshold is the whole device), so that an allocation
+// after a free costs no cudaMallocAsync. After a program has run out of memory and dropped its arrays, the
+// device's memory therefore still belongs to the pool, and what allocates outside it failed: cuBLAS, cuSOLVER
+// and cuFFT allocate with cudaMalloc when they make a handle or a plan (CUSOLVER_STATUS_NOT_INITIALIZED,
+// CUFFT_INTERNAL_ERROR), and the driver when it loads a kernel. Each of those calls is therefore retried once,
+// after the pool of the current device has given its cached memory back (retry_with_memory); their work areas
+// come from the pool itself. Only the failure path pays: the calls succeed at once otherwise.
+
+// Gives the cached memory of the current device's pool back to the device; false when there was none to give
+// (a retry would fail the same way) or a capture forbids the wait that needs.
+bool give_back_cached_memory();
+
+// Runs `call` (one that allocates device memory of its own) and, when `failed(result)`, runs it once more after
+// give_back_cached_memory; returns the last result.
+template <class Call, class Failed>
+auto retry_with_memory(Call call, Failed failed) {
+  auto result = call();
+  if (failed(result) && give_back_cached_memory()) result = call();
+  return result;
+}
+
 // An allocation on the current device, ordered on the current stream.
 std::shared_ptr<Buffer> allocate(std::size_t nbytes);
 // The same, its bytes zero.

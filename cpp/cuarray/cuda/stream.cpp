@@ -143,6 +143,11 @@ void finish_readback(cudaStream_t stream) {
 
 void synchronize_device(int id) {
   check_device_not_capturing(id, "Device.synchronize");
+  wait_for_device(id);
+  run_deferred_checks();
+}
+
+void wait_for_device(int id) {
   check_launches();
   DeviceGuard guard(id);
   std::vector<std::shared_ptr<Stream>> streams;
@@ -154,8 +159,7 @@ void synchronize_device(int id) {
   }
   wait(nullptr);
   for (auto& s : streams) wait(s->handle());
-  CUARRAY_CHECK_CUDA(cudaDeviceSynchronize());
-  run_deferred_checks();
+  run_blocking([] { CUARRAY_CHECK_CUDA(cudaDeviceSynchronize()); });
 }
 
 }  // namespace cuarray::cuda

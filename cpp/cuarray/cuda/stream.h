@@ -65,10 +65,15 @@ void set_current_stream(const std::shared_ptr<Stream>& stream);
 // current device (null: its legacy default stream). Throws CudaError if that work failed.
 void wait(cudaStream_t stream);
 // Waits for `stream` after a copy into host memory that the caller owns. Not interruptible: an abandoned
-// wait would let the copy land in memory freed by then; the host's other threads run meanwhile.
+// wait would let the copy land in memory freed by then; the host's other threads run meanwhile. Only for a
+// copy into the caller's pinned memory, after an interruptible wait for the work before it (ops::copy_to_host);
+// ops read results back with ops::read_back.
 void finish_readback(cudaStream_t stream);
 // Waits for every stream of device `id` that cuarray created, then for the device itself (work that other
-// libraries queued on their own streams is waited for uninterruptibly).
+// libraries queued on their own streams is waited for uninterruptibly, but with the host's other threads
+// running: run_blocking in blocking.h). Then runs the thread's deferred checks.
 void synchronize_device(int id);
+// The same wait, without the checks: what the memory pool does before it gives memory back to the device.
+void wait_for_device(int id);
 
 }  // namespace cuarray::cuda

@@ -1,8 +1,11 @@
 #include "cuarray/jit/kernel_cache.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +17,7 @@
 
 #include "cuarray/blocking.h"
 #include "cuarray/cuda/device.h"
+#include "cuarray/cuda/memory_pool.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/hash.h"
 #include "cuarray/jit/kernel_headers.h"
@@ -58,17 +62,40 @@ std::string default_cache_dir() {
   return std::string(home ? home : "/tmp") + "/.cache/cuarray/kernels";
 }
 
+// Reads exactly `n` bytes at the file's current offset.
+bool read_exactly(int fd, char* p, std::size_t n) {
+  while (n) {
+    ssize_t got = ::read(fd, p, n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    p += got;
+    n -= static_cast<std::size_t>(got);
+  }
+  return true;
+}
+
+// The entry at `path` when it is a whole, valid file for `key`; false for anything else (Note [Kernel cache
+// key]). The header's sizes are checked against the file's own size before anything is allocated or read, so a
+// damaged size field costs nothing; only regular files are opened (a FIFO would block a plain open).
 bool read_cached(const std::string& path, const Hash128& key, Binary& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < static_cast<off_t>(sizeof(FileHeader)))
+    return false;
   FileHeader hdr{};
-  if (!in.read(reinterpret_cast<char*>(&hdr), sizeof hdr)) return false;
+  if (!read_exactly(fd, reinterpret_cast<char*>(&hdr), sizeof hdr)) return false;
   if (std::memcmp(hdr.magic, kMagic, sizeof kMagic) != 0 || hdr.key_lo != key.lo || hdr.key_hi != key.hi ||
-      hdr.payload_size > (std::uint64_t(1) << 32))
+      hdr.payload_size != static_cast<std::uint64_t>(st.st_size) - sizeof hdr)
     return false;
   std::string payload(hdr.payload_size, '\0');
-  if (!in.read(payload.data(), static_cast<std::streamsize>(payload.size()))) return false;
-  if (in.peek() != std::char_traits<char>::eof()) return false;
+  if (!read_exactly(fd, payload.data(), payload.size())) return false;
+  char extra;
+  if (::read(fd, &extra, 1) != 0) return false;  // the file grew meanwhile
   Hash128 h;
   h.add(payload);
   if (h.lo != hdr.payload_hash_lo || h.hi != hdr.payload_hash_hi) return false;
@@ -77,7 +104,8 @@ bool read_cached(const std::string& path, const Hash128& key, Binary& out) {
   return true;
 }
 
-// Returns false when the directory cannot be written.
+// Returns false when the directory cannot be written (true, storing nothing, when something that is not a file
+// holds the entry's name).
 bool write_cached(const std::string& dir, const std::string& path, const Hash128& key, const Binary& bin) {
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -106,16 +134,32 @@ bool write_cached(const std::string& dir, const std::string& path, const Hash128
     }
   }
   fs::rename(tmp, path, ec);
+  // Something other than a file in the entry's place: an empty directory is replaced; anything else is left
+  // alone and this one kernel is not stored (the directory itself is writable).
+  std::error_code other;
+  if (ec && fs::is_directory(fs::symlink_status(path, other)) && fs::remove(path, other)) fs::rename(tmp, path, ec);
   if (ec) {
-    fs::remove(tmp, ec);
-    return false;
+    fs::remove(tmp, other);
+    fs::file_status there = fs::symlink_status(path, other);
+    return fs::exists(there) && !fs::is_regular_file(there);
   }
   return true;
 }
 
+// Whether a failed call into the driver is worth retrying with more device memory.
+bool out_of_memory(cudaError_t status) {
+  if (status == cudaSuccess) return false;
+  cudaGetLastError();
+  return status == cudaErrorMemoryAllocation || status == cudaErrorLaunchOutOfResources;
+}
+
+// Loading a library or a kernel needs device memory: Note [Memory for other libraries] in memory_pool.h.
 cudaLibrary_t load(const Binary& bin) {
   cudaLibrary_t lib = nullptr;
-  CUARRAY_CHECK_CUDA(cudaLibraryLoadData(&lib, bin.code.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+  cuda::drain_launches();
+  CUARRAY_CHECK_CUDA(cuda::retry_with_memory(
+      [&] { return cudaLibraryLoadData(&lib, bin.code.data(), nullptr, nullptr, 0, nullptr, nullptr, 0); },
+      out_of_memory));
   return lib;
 }
 
@@ -264,6 +308,11 @@ void set_event_handler(std::function<void(const CacheEvent&)> handler) {
 Kernel Module::function(const std::string& name) const {
   Kernel k;
   CUARRAY_CHECK_CUDA(cudaLibraryGetKernel(&k.handle, library, name.c_str()));
+  // The driver loads kernels into a context lazily, at their first use; asking for the kernel's attributes
+  // loads it now, where running out of device memory can be retried (Note [Memory for other libraries]).
+  cudaFuncAttributes attributes{};
+  CUARRAY_CHECK_CUDA(cuda::retry_with_memory(
+      [&] { return cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(k.handle)); }, out_of_memory));
   return k;
 }
 

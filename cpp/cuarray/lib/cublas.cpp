@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cuarray/cuda/device.h"
+#include "cuarray/cuda/memory_pool.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/lib/library.h"
@@ -71,7 +72,10 @@ cublasHandle_t handle() {
   Handles::Slot& slot = handles.slots[device];
   cudaStream_t stream = cuda::current_stream(device)->handle();
   if (!slot.handle) {
-    check(api().create(&slot.handle), "cublasCreate_v2");
+    // Note [Memory for other libraries] in memory_pool.h.
+    auto create = [&] { return api().create(&slot.handle); };
+    check(cuda::retry_with_memory(create, [](cublasStatus_t s) { return s != CUBLAS_STATUS_SUCCESS; }),
+          "cublasCreate_v2");
     check(api().set_stream(slot.handle, stream), "cublasSetStream_v2");
     slot.stream = stream;
   } else if (slot.stream != stream) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cuarray/cuda/device.h"
+#include "cuarray/cuda/memory_pool.h"
 #include "cuarray/error.h"
 #include "cuarray/lib/library.h"
 
@@ -66,20 +67,28 @@ struct Cache {
   }
 };
 
+// A plan without a work area; a failure (cuFFT allocates with cudaMalloc meanwhile) is retried once after the
+// pool gives its cached memory back (Note [Memory for other libraries] in memory_pool.h).
 Plan make_plan(const Key& key) {
-  cufftHandle h = 0;
-  check(api().create(&h), "cufftCreate");
-  std::vector<long long> n = key.n;
-  std::size_t work = 0;
-  cufftResult r = api().set_auto_allocation(h, 0);
-  if (r == CUFFT_SUCCESS)
-    r = api().make_plan_many(h, static_cast<int>(n.size()), n.data(), nullptr, 1, 0, nullptr, 1, 0, key.type, key.batch,
-                             &work);
-  if (r != CUFFT_SUCCESS) {
-    api().destroy(h);
-    check(r, "cufftMakePlanMany64");
-  }
-  return {h, work};
+  const char* call = "cufftCreate";
+  Plan plan{0, 0};
+  auto attempt = [&] {
+    call = "cufftCreate";
+    cufftResult r = api().create(&plan.handle);
+    if (r != CUFFT_SUCCESS) return r;
+    std::vector<long long> n = key.n;
+    call = "cufftSetAutoAllocation";
+    r = api().set_auto_allocation(plan.handle, 0);
+    if (r == CUFFT_SUCCESS) {
+      call = "cufftMakePlanMany64";
+      r = api().make_plan_many(plan.handle, static_cast<int>(n.size()), n.data(), nullptr, 1, 0, nullptr, 1, 0,
+                               key.type, key.batch, &plan.work_size);
+    }
+    if (r != CUFFT_SUCCESS) api().destroy(plan.handle);
+    return r;
+  };
+  check(cuda::retry_with_memory(attempt, [](cufftResult r) { return r != CUFFT_SUCCESS; }), call);
+  return plan;
 }
 
 }  // namespace

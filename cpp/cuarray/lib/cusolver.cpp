@@ -146,8 +146,10 @@ const Handles::Slot& slot() {
   Handles::Slot& s = handles.slots[device];
   cudaStream_t stream = cuda::current_stream(device)->handle();
   if (!s.handle) {
-    check(api().create(&s.handle), "cusolverDnCreate");
-    check(api().create_params(&s.params), "cusolverDnCreateParams");
+    // Note [Memory for other libraries] in memory_pool.h.
+    auto failed = [](cusolverStatus_t st) { return st != CUSOLVER_STATUS_SUCCESS; };
+    check(cuda::retry_with_memory([&] { return api().create(&s.handle); }, failed), "cusolverDnCreate");
+    check(cuda::retry_with_memory([&] { return api().create_params(&s.params); }, failed), "cusolverDnCreateParams");
     check(api().set_stream(s.handle, stream), "cusolverDnSetStream");
     s.stream = stream;
   } else if (s.stream != stream) {

@@ -10,6 +10,7 @@
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/scan.h"
 #include "cuarray/ops/strided_args.h"
+#include "cuarray/ops/transfer.h"
 
 namespace cuarray::ops {
 
@@ -102,9 +103,7 @@ Array nonzero(const Array& a, NonzeroLayout layout) {
   }
   scan(counts, 0, ScanOp::Sum, false, inclusive);
   std::int64_t total = 0;
-  CUARRAY_CHECK_CUDA(cudaMemcpyAsync(&total, static_cast<char*>(inclusive_ptr) + 8 * (tiles - 1), 8,
-                                     cudaMemcpyDeviceToHost, stream));
-  cuda::finish_readback(stream);
+  read_back(&total, static_cast<char*>(inclusive_ptr) + 8 * (tiles - 1), 8);
   Array out = result(total);
   if (total == 0 || (layout != NonzeroLayout::Flat && nd == 0)) return out;
   KernelKey key(KernelKind::WriteNonzero);
@@ -126,7 +125,7 @@ std::vector<std::pair<std::int64_t, std::int64_t>> index_ranges(const std::vecto
   cuda::check_not_capturing(*cuda::current_stream(), "The bounds check of device indices (mode='raise')");
   cudaStream_t stream = cuda::current_stream()->handle();
   Array result({static_cast<std::int64_t>(host.size())}, DType::Int64);
-  CUARRAY_CHECK_CUDA(cudaMemcpyAsync(result.data(), host.data(), 8 * host.size(), cudaMemcpyHostToDevice, stream));
+  copy_from_host(result, host.data());
   jit::Kernel k = cached_kernel(KernelKey(KernelKind::IndexBounds), [] { return index_bounds_source(); });
   for (size_t i = 0; i < indices.size(); ++i) {
     const Array& x = indices[i];
@@ -140,8 +139,7 @@ std::vector<std::pair<std::int64_t, std::int64_t>> index_ranges(const std::vecto
     grid.x = std::min(grid.x, 1024u);
     jit::launch(k, grid, dim3(jit::kBlockSize), args, 0, stream);
   }
-  CUARRAY_CHECK_CUDA(cudaMemcpyAsync(host.data(), result.data(), 8 * host.size(), cudaMemcpyDeviceToHost, stream));
-  cuda::finish_readback(stream);
+  read_back(host.data(), result.data(), 8 * host.size());
   std::vector<std::pair<std::int64_t, std::int64_t>> out;
   for (size_t k = 0; k < indices.size(); ++k) out.emplace_back(host[2 * k], host[2 * k + 1]);
   return out;

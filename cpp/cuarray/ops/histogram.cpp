@@ -9,6 +9,7 @@
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/creation.h"
 #include "cuarray/ops/gather.h"
+#include "cuarray/ops/transfer.h"
 
 namespace cuarray::ops {
 
@@ -95,7 +96,7 @@ Array histogram(const Array& a, const std::vector<double>& edges, DType bin_type
   cuda::check_not_capturing(*cuda::current_stream(), "histogram (it copies its bin edges from the host)");
   cudaStream_t stream = cuda::current_stream()->handle();
   Array edges_dev({bins + 1}, DType::Float64);
-  CUARRAY_CHECK_CUDA(cudaMemcpyAsync(edges_dev.data(), edges.data(), 8 * edges.size(), cudaMemcpyHostToDevice, stream));
+  copy_from_host(edges_dev, edges.data());
   KernelKey key(KernelKind::Histogram);
   key.add(static_cast<int>(a.dtype()), 5).add(static_cast<int>(bin_type), 5).add(float_weights, 1).add(uniform, 1);
   jit::Kernel k = cached_kernel(key, [&] { return histogram_source(a.dtype(), bin_type, float_weights, uniform); });

@@ -117,7 +117,13 @@ void Infos::check(const char* routine, const char* message, bool now) {
   }
   std::vector<int> host(count_);
   if (host_) {
-    cuda::finish_readback(taken_->handle());  // the snapshot lands in host_, freed if the wait were abandoned
+    try {
+      cuda::wait(taken_->handle());
+    } catch (...) {
+      // An abandoned wait (Ctrl-C): the snapshot is still to land in host_, kept until it has.
+      cuda::defer_check(taken_, [keep = host_] {});
+      throw;
+    }
     std::memcpy(host.data(), host_->ptr(), host.size() * sizeof(int));
   } else {
     copy_to_host(host.data(), values_);

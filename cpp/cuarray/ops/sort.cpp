@@ -91,9 +91,7 @@ void radix_sort(const Array& keys, const Array* sorted, const Array* order, std:
     jit::launch(k, dim3(static_cast<unsigned>(blocks)), dim3(kRadixBlock), args, 0, stream);
   }
   std::vector<unsigned> nontrivial(passes);
-  CUARRAY_CHECK_CUDA(
-      cudaMemcpyAsync(nontrivial.data(), nontrivial_ptr, 4 * passes, cudaMemcpyDeviceToHost, stream));
-  cuda::finish_readback(stream);
+  read_back(nontrivial.data(), nontrivial_ptr, 4 * passes);
   std::vector<int> run;
   for (int p = 0; p < passes; ++p)
     if (nontrivial[p]) run.push_back(p);

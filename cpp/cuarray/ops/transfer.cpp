@@ -243,23 +243,13 @@ void copy_from_host(const Array& dst, const void* src) {
   }
 }
 
-void copy_to_host(void* dst, const Array& src) {
-  std::size_t n = static_cast<std::size_t>(src.nbytes());
-  if (n == 0) return;
-  // On the array's device, after the work queued on that device's current stream, as CuPy's get() does.
-  cuda::DeviceGuard guard(src.device());
-  cuda::check_not_capturing(*cuda::current_stream(), "A device-to-host copy (ndarray.get, asnumpy, item, float, ...)");
-  cudaStream_t stream = cuda::current_stream()->handle();
-  const char* s = src.data();
-  if (is_pinned(dst, n)) {
-    // The copy lands in the caller's memory, so only the wait for the work before it may be interrupted.
-    cuda::wait(stream);
-    CUARRAY_CHECK_CUDA(cudaMemcpyAsync(dst, s, n, cudaMemcpyDeviceToHost, stream));
-    cuda::finish_readback(stream);
-    cuda::run_deferred_checks();
-    return;
-  }
-  Staging& st = staging(src.device());
+namespace {
+
+// Copies `n` bytes from device memory `s` of `device` (the current one) into host memory through the staging
+// slots, ordered on `stream`; every wait is interruptible, since the copies land in slots that outlive an
+// abandoned wait.
+void staged_to_host(void* dst, const char* s, std::size_t n, int device, cudaStream_t stream) {
+  Staging& st = staging(device);
   auto held = lock(st);
   Ring& ring = st.ring_for(n);
   const std::size_t chunk = ring.slot_bytes, chunks = (n + chunk - 1) / chunk;
@@ -276,12 +266,39 @@ void copy_to_host(void* dst, const Array& src) {
   for (std::size_t c = 0; c < chunks; ++c) {
     if (c + kSlots - 1 < chunks) issue(c + kSlots - 1);
     int k = slot_of[c % kSlots];
-    cuda::wait(ring.done[k]);  // interruptible: the copies land in staging slots, which outlive an abandoned wait
+    cuda::wait(ring.done[k]);
     ring.pending[k] = false;
     std::size_t off = c * chunk;
     host_copy(static_cast<char*>(dst) + off, ring.ptr(k), std::min(chunk, n - off));
   }
+}
+
+}  // namespace
+
+void copy_to_host(void* dst, const Array& src) {
+  std::size_t n = static_cast<std::size_t>(src.nbytes());
+  if (n == 0) return;
+  // On the array's device, after the work queued on that device's current stream, as CuPy's get() does.
+  cuda::DeviceGuard guard(src.device());
+  cuda::check_not_capturing(*cuda::current_stream(), "A device-to-host copy (ndarray.get, asnumpy, item, float, ...)");
+  cudaStream_t stream = cuda::current_stream()->handle();
+  const char* s = src.data();
+  if (is_pinned(dst, n)) {
+    // The copy lands in the caller's memory, so only the wait for the work before it may be interrupted.
+    cuda::wait(stream);
+    CUARRAY_CHECK_CUDA(cudaMemcpyAsync(dst, s, n, cudaMemcpyDeviceToHost, stream));
+    cuda::finish_readback(stream);
+  } else {
+    staged_to_host(dst, s, n, src.device(), stream);
+  }
   cuda::run_deferred_checks();
+}
+
+void read_back(void* dst, const void* src, std::size_t n) {
+  if (n == 0) return;
+  cuda::check_not_capturing(*cuda::current_stream(), "Reading a result back to the host");
+  cudaStream_t stream = cuda::current_stream()->handle();
+  staged_to_host(dst, static_cast<const char*>(src), n, cuda::current_device(), stream);
 }
 
 Array copy_from_device(const Array& src) {

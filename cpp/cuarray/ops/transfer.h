@@ -17,6 +17,12 @@ namespace cuarray::ops {
 void copy_from_host(const Array& dst, const void* src);
 // Copies the contiguous `src` into host memory; returns when the bytes are there (synchronises the stream).
 void copy_to_host(void* dst, const Array& src);
+// Copies `n` bytes of device memory of the current device into host memory after the work queued so far on the
+// current stream, as copy_to_host does but running no deferred checks: how an op reads back a count, a flag or
+// bounds. Never a raw cudaMemcpy into the op's own host memory: a copy to pageable memory blocks inside the
+// driver, and no wait for a copy into memory that may be freed could be interrupted (Note [Interruptible
+// waits] in blocking.h); the staging slots outlive an abandoned wait.
+void read_back(void* dst, const void* src, std::size_t n);
 // Returns the staging slots to the pinned pool (after their last copies), then the pool's cached blocks to
 // the system: the pinned pool's free_all_blocks, after which a leak checker sees no pinned memory of ours.
 void free_pinned_blocks();

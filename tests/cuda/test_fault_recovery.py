@@ -1,0 +1,227 @@
+"""Faults leave the process working: interpreter exit while a daemon thread waits (Note [Exit while waiting] in
+python/src/gil.h), the libraries after running out of device memory (Note [Memory for other libraries] in
+cpp/cuarray/cuda/memory_pool.h), and other threads during an allocation's retry. Each case runs in a child
+process."""
+
+import json
+import os
+import time
+
+import pytest
+from conftest import SPIN_SOURCE, describe, run_python
+
+# ---- interpreter exit while a daemon thread waits -----------------------------------------------
+
+# argv[1]: "held" (the core's wait releases the GIL itself, as every internal wait does) or "released" (called
+# without the GIL, as Stream.synchronize is); argv[2]: "plain", or "no_begin_exit" to take away the package's
+# exit handler, so that the thread meets the interpreter's end when it asks for the GIL back.
+NO_DEVICE_EXIT_CHILD = r"""
+import atexit, sys, threading, time
+import cuarray as cp
+
+release = sys.argv[1] == "released"
+if sys.argv[2] == "no_begin_exit":
+    atexit.unregister(cp._core.cuda._begin_exit)
+t = threading.Thread(target=cp._core.cuda._wait_seconds, args=(2.0, release), daemon=True)
+t.start()
+time.sleep(0.2)
+print("EXITING", flush=True)
+"""
+
+
+def _assert_clean_exit(proc, started):
+    assert proc.returncode == 0, describe(proc)
+    assert "terminate called" not in proc.stderr and "Fatal Python error" not in proc.stderr, describe(proc)
+    assert "EXITING" in proc.stdout, describe(proc)
+    assert time.monotonic() - started < 60
+
+
+@pytest.mark.parametrize("gil", ["held", "released"])
+@pytest.mark.parametrize("handler", ["plain", "no_begin_exit"])
+def test_exit_while_a_daemon_thread_waits_is_clean_without_a_device(gil, handler):
+    # Aborted with "terminate called without an active exception": CPython ends such a thread with
+    # pthread_exit when it asks for the GIL back, and the forced unwind met a noexcept destructor.
+    for _ in range(3):
+        started = time.monotonic()
+        _assert_clean_exit(run_python(gil, handler, code=NO_DEVICE_EXIT_CHILD, timeout=120), started)
+
+
+# argv[1]: the wait the daemon thread is in when the main thread ends; argv[2] as above.
+GPU_EXIT_CHILD = r"""
+import atexit, sys, threading, time
+import numpy as np
+import cuarray as cp
+
+which = sys.argv[1]
+if sys.argv[2] == "no_begin_exit":
+    atexit.unregister(cp._core.cuda._begin_exit)
+out = cp.zeros(1000, dtype=np.float32)
+mask = cp.arange(1000) %% 2 == 0
+stream = cp.cuda.Stream(non_blocking=True)
+kernel = cp.RawKernel(%r, "spin_then_write")
+calls = {
+    "stream": stream.synchronize,
+    "event": lambda: (lambda e: (e.record(stream), e.synchronize()))(cp.cuda.Event()),
+    "device": lambda: cp.cuda.Device().synchronize(),
+    "get": lambda: out.get(stream=stream),
+    "mask": lambda: out[mask],
+}
+
+waiting = threading.Event()
+
+def worker():
+    # On `stream`, so that the main thread's own work is not behind the kernel.
+    with stream:
+        kernel((1,), (1,), (np.uint64(0), np.uint64(0), out, np.int32(1000)))
+        calls[which]()  # loads what the call needs
+        kernel((64,), (256,), (np.uint64(2_000_000_000), np.uint64(0), out, np.int32(1000)))
+        print("WAITING", flush=True)
+        waiting.set()
+        while True:
+            calls[which]()
+
+t = threading.Thread(target=worker, daemon=True)
+t.start()
+assert waiting.wait(60)
+time.sleep(0.3)
+assert (cp.arange(3) + 1).get().tolist() == [1, 2, 3]
+print("EXITING", flush=True)
+""" % SPIN_SOURCE
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "which, handler",
+    [("stream", "plain"), ("event", "plain"), ("device", "plain"), ("get", "plain"), ("mask", "plain"),
+     # Without the exit handler the thread meets the GIL's end: through the call's own release (Stream.synchronize)
+     # and through the wait's (a mask's count read back with the GIL held).
+     ("stream", "no_begin_exit"), ("mask", "no_begin_exit")],
+)
+def test_exit_while_a_daemon_thread_waits_for_the_gpu_is_clean(which, handler):
+    started = time.monotonic()
+    proc = run_python(which, handler, code=GPU_EXIT_CHILD, timeout=120)
+    _assert_clean_exit(proc, started)
+    assert "WAITING" in proc.stdout, describe(proc)
+
+
+# ---- the libraries after running out of device memory ------------------------------------------
+
+# Before each check, fills the device with arrays until OutOfMemoryError and drops them (so that each library
+# meets a pool holding the device's memory, not one an earlier check's retry emptied); prints one JSON line of
+# {name: "ok" | error text}.
+OOM_CHILD = r"""
+import gc, json
+import numpy as np
+import cuarray as cp
+
+rng = np.random.default_rng(0)
+a = rng.standard_normal((64, 64))
+spd = a @ a.T + 64 * np.eye(64)
+signal = rng.standard_normal(1024)
+
+def fill_and_release():
+    kept = []
+    chunk = 1 << 30
+    while chunk >= 1 << 20:
+        try:
+            kept.append(cp.empty(chunk, dtype=np.uint8))
+        except cp.cuda.memory.OutOfMemoryError:
+            chunk //= 2
+    print("FILLED", sum(k.nbytes for k in kept) >> 20, "MiB", flush=True)
+    del kept
+    gc.collect()
+
+checks = {
+    "fft": lambda: np.allclose(cp.fft.fft(cp.asarray(signal)).get(), np.fft.fft(signal)),
+    "rfft2": lambda: np.allclose(cp.fft.rfft2(cp.asarray(a)).get(), np.fft.rfft2(a)),
+    "solve": lambda: np.allclose(cp.linalg.solve(cp.asarray(spd), cp.asarray(signal[:64])).get(),
+                                 np.linalg.solve(spd, signal[:64])),
+    "inv": lambda: np.allclose(cp.linalg.inv(cp.asarray(spd)).get(), np.linalg.inv(spd)),
+    "eigh": lambda: np.allclose(cp.linalg.eigh(cp.asarray(spd))[0].get(), np.linalg.eigh(spd)[0]),
+    "svd": lambda: np.allclose(cp.linalg.svd(cp.asarray(a), compute_uv=False).get(),
+                               np.linalg.svd(a, compute_uv=False)),
+    "cholesky": lambda: np.allclose(cp.linalg.cholesky(cp.asarray(spd)).get(), np.linalg.cholesky(spd)),
+    "matmul": lambda: np.allclose((cp.asarray(a) @ cp.asarray(a)).get(), a @ a),
+    "random": lambda: abs(float(cp.random.default_rng(1).standard_normal(100_000).mean())) < 0.05,
+    "new_kernel": lambda: cp.ElementwiseKernel("float64 x", "float64 y", "y = x * 3 + 0.25", "oom_new")(
+        cp.asarray(signal)).get().tolist() == (signal * 3 + 0.25).tolist(),
+    "sort": lambda: (cp.sort(cp.asarray(signal)).get() == np.sort(signal)).all(),
+}
+results = {}
+for name, check in checks.items():
+    fill_and_release()
+    try:
+        results[name] = "ok" if check() else "wrong result"
+    except Exception as e:
+        results[name] = f"{type(e).__name__}: {e}"
+print(json.dumps(results), flush=True)
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif("PYTEST_XDIST_WORKER" in os.environ,
+                    reason="fills the GPU's memory, which other workers' tests share; run it without -n")
+def test_every_library_works_after_out_of_memory_and_release():
+    # After OutOfMemoryError and the release of every array, cuFFT plans and cuSOLVER handles failed
+    # (CUFFT_INTERNAL_ERROR, CUSOLVER_STATUS_NOT_INITIALIZED): the pool kept the memory they allocate.
+    # Without a memory limit: under one the pool never takes the device's memory from the libraries.
+    proc = run_python(code=OOM_CHILD, env={"CUARRAY_GPU_MEMORY_LIMIT": None}, timeout=300)
+    assert proc.returncode == 0, describe(proc)
+    results = json.loads(proc.stdout.strip().splitlines()[-1])
+    failed = {k: v for k, v in results.items() if v != "ok"}
+    assert not failed, f"after running out of memory: {failed}"
+
+
+# ---- an allocation's retry lets other threads run -----------------------------------------------
+
+# A thread allocates past the memory limit while a long kernel runs on another stream (the retry waits for the
+# device); the main thread counts loop iterations meanwhile. Prints JSON: the counts during the failing
+# allocation, and how long it took.
+RETRY_CHILD = r"""
+import json, threading, time
+import numpy as np
+import cuarray as cp
+
+kernel = cp.RawKernel(%r, "spin_then_write")
+other = cp.cuda.Stream(non_blocking=True)
+kernel((1,), (1,), (np.uint64(0), np.uint64(0), np.uint64(0), np.int32(0)), stream=other)
+pool = cp.get_default_memory_pool()
+pool.set_limit(size=pool.used_bytes() + (64 << 20))
+cp.cuda.Device().synchronize()
+kernel((1,), (1,), (np.uint64(2_000_000_000), np.uint64(0), np.uint64(0), np.int32(0)), stream=other)
+
+span = {}
+def allocate():
+    span["start"] = time.monotonic()
+    try:
+        cp.empty(1 << 30, dtype=np.uint8)
+        span["result"] = "allocated"
+    except cp.cuda.memory.OutOfMemoryError:
+        span["result"] = "oom"
+    span["end"] = time.monotonic()
+
+t = threading.Thread(target=allocate)
+ticks = []
+t.start()
+while t.is_alive():
+    ticks.append(time.monotonic())
+    sum(range(100))
+t.join()
+during = [x for x in ticks if span["start"] <= x <= span["end"]]
+gaps = np.diff(during).max() if len(during) > 1 else span["end"] - span["start"]
+print(json.dumps({"result": span["result"], "seconds": span["end"] - span["start"], "ticks": len(during),
+                  "longest_gap": float(gaps)}), flush=True)
+""" % SPIN_SOURCE
+
+
+@pytest.mark.gpu
+def test_failing_allocation_lets_other_threads_run_while_it_waits_for_the_device():
+    # The retry waited for the device holding the GIL: the main thread stopped for as long as the kernel ran.
+    proc = run_python(code=RETRY_CHILD, timeout=120)
+    assert proc.returncode == 0, describe(proc)
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["result"] == "oom", out
+    assert out["seconds"] > 1.0, f"the allocation did not wait for the kernel on the other stream: {out}"
+    assert out["ticks"] > 1000, f"the main thread barely ran during the allocation: {out}"
+    # The switch interval is 5 ms; the wait gives the GIL back at least every 50 ms.
+    assert out["longest_gap"] < 0.2, f"the main thread stopped for {out['longest_gap']:.3f} s: {out}"
