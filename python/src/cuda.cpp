@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "convert.h"
 #include "cuarray/blocking.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/event.h"
@@ -18,6 +19,14 @@ namespace py = pybind11;
 using namespace py::literals;
 
 namespace cuarray::bind {
+
+bool finalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing();
+#else
+  return _Py_IsFinalizing();
+#endif
+}
 
 namespace {
 
@@ -73,14 +82,6 @@ py::dict properties_dict(int id) {
   d["isMultiGpuBoard"] = p.isMultiGpuBoard;
   d["sharedMemPerBlockOptin"] = p.sharedMemPerBlockOptin;
   return d;
-}
-
-bool finalizing() {
-#if PY_VERSION_HEX >= 0x030D0000
-  return Py_IsFinalizing();
-#else
-  return _Py_IsFinalizing();
-#endif
 }
 
 // Note [Interruptible waits] (cpp/cuarray/blocking.h), Python's side: blocking work runs without the GIL,
