@@ -61,7 +61,8 @@ def test_not_found_gives_the_first_line_of_the_reason(pathfinder):
 
 
 def test_without_cuda_pathfinder(monkeypatch):
-    monkeypatch.setitem(sys.modules, "cuda.pathfinder", None)  # import raises ImportError
+    monkeypatch.setitem(sys.modules, "cuda", None)  # importing it raises ImportError
+    monkeypatch.setitem(sys.modules, "cuda.pathfinder", None)
     assert _cuda_libs.locate("nvrtc") == ("", "cuda-pathfinder, which finds NVIDIA's pip wheels, is not installed")
 
 
