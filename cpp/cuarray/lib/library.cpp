@@ -37,7 +37,7 @@ void set_locator(Locator locator) { g_locator.store(locator); }
 void* open_library(const Library& library, bool use_locator) {
   std::string error;
   if (void* h = open_from_system(library, error)) return h;
-  std::string where = "looked in the system's library path, CUDA_PATH, CUDA_HOME and /usr/local/cuda (" + error + ")";
+  std::string where = "Looked in the system's library path, CUDA_PATH, CUDA_HOME and /usr/local/cuda (" + error + ")";
   if (Locator locate = g_locator.load(); locate && use_locator) {
     std::string note;
     std::string path = locate(library.stem, note);
