@@ -148,10 +148,16 @@ def test_nvrtc_is_warmed_on_the_first_device_query_not_at_import():
         "    driver = False\n"
         "at_first_query = mapped()\n"
         "_core.jit._warm_up()\n"
-        "print(json.dumps([driver, at_import, at_first_query, mapped(), os.path.realpath(_core.jit.nvrtc_path())]))\n"
+        "warmed = mapped()\n"
+        "used = os.path.realpath(_core.jit.nvrtc_path())\n"
+        "from cuarray import _cuda_libs\n"
+        "print(json.dumps([driver, at_import, at_first_query, warmed, used, 'nvrtc' in _cuda_libs.found_via]))\n"
     )
-    driver, at_import, at_first_query, warmed, used = _child_json(code)
+    driver, at_import, at_first_query, warmed, used, from_pathfinder = _child_json(code)
     assert _nvrtc(at_import) == [], f"mapped at import: {_nvrtc(at_import)}"
+    if from_pathfinder:  # warming looks in the system's places alone (Note [Finding the CUDA libraries])
+        assert _nvrtc(at_first_query) == [], f"warming mapped {_nvrtc(at_first_query)}"
+        return
     assert _nvrtc(warmed) == [used], f"warming mapped {_nvrtc(warmed)}; the kernel JIT uses {used}"
     assert _nvrtc(at_first_query) == (_nvrtc(warmed) if driver else []), \
         f"driver: {driver}; mapped at the first device query: {_nvrtc(at_first_query)}"

@@ -5,7 +5,7 @@ import os
 import cuarray
 import numpy as np
 import pytest
-from cuarray import _core, cuda
+from cuarray import _core, _cuda_libs, cuda
 
 
 def rows(capsys):
@@ -36,13 +36,14 @@ def test_nvrtc_and_libraries(capsys):
     r = rows(capsys)
     nvrtc = _core.jit.nvrtc_version()
     assert r["NVRTC Version"] == f"{nvrtc // 1000}.{nvrtc % 1000 // 10}"
-    assert os.path.basename(r["NVRTC Path"]).startswith("libnvrtc.so") and os.path.isfile(r["NVRTC Path"])
+    path = r["NVRTC Path"].split(" (found by cuda-pathfinder: ")[0]
+    assert os.path.basename(path).startswith("libnvrtc.so") and os.path.isfile(path)
     for lib in _core.libraries.probe():
-        assert set(lib) == {"name", "file", "path", "version", "error"}
+        assert set(lib) == {"name", "stem", "file", "path", "version", "error"}
         value = r[lib["name"]]
         if lib["path"]:
             v = lib["version"]
-            assert value == f"{v // 10000}.{v // 100 % 100}.{v % 100} ({lib['path']})"
+            assert value == f"{v // 10000}.{v // 100 % 100}.{v % 100} ({_cuda_libs.origin(lib['stem'], lib['path'])})"
             assert os.path.basename(lib["path"]).startswith(lib["file"]) and v > 0 and not lib["error"]
         else:
             assert value.startswith(f"{lib['file']} does not load (") and lib["error"]
@@ -56,7 +57,8 @@ def test_missing_pieces_are_reported_not_raised(capsys, monkeypatch):
     monkeypatch.setattr(_core.jit, "nvrtc_version", fail)
     monkeypatch.setattr(_core.jit, "nvrtc_path", fail)
     monkeypatch.setattr(_core.libraries, "probe", lambda: [
-        {"name": "cuBLAS", "file": "libcublas.so.13", "path": "", "version": 0, "error": "cannot open shared file"}])
+        {"name": "cuBLAS", "stem": "cublas", "file": "libcublas.so.13", "path": "", "version": 0,
+         "error": "cannot open shared file"}])
     monkeypatch.setattr(cuda.runtime, "driverGetVersion", fail)
     r = rows(capsys)
     assert r["NVRTC Version"] == "unavailable (CUDARuntimeError: NVRTC (libnvrtc.so) was not found)"
@@ -68,7 +70,7 @@ def test_missing_pieces_are_reported_not_raised(capsys, monkeypatch):
 def test_environment(capsys, monkeypatch):
     for name in list(os.environ):
         if name.startswith("CUARRAY_") or name in ("CUPY_SEED", "CUPY_TF32", "CUDA_PATH", "CUDA_HOME",
-                                                   "CUDA_VISIBLE_DEVICES"):
+                                                   "LD_LIBRARY_PATH", "CONDA_PREFIX", "CUDA_VISIBLE_DEVICES"):
             monkeypatch.delenv(name)
     assert rows(capsys)["Environment"].startswith("no CUARRAY_*")
     monkeypatch.setenv("CUARRAY_SEED", "7")

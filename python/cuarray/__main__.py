@@ -89,6 +89,17 @@ def _speed(cp, np):
     print(f"  host to device, 256 MiB:        {h2d:8.1f} GB/s")
 
 
+def _print_libraries(core):
+    """Where NVRTC and the math libraries load from (each is loaded to say so)."""
+    from cuarray import _cuda_libs
+
+    print("CUDA libraries:")
+    print(f"  {'NVRTC':<9} {_cuda_libs.origin('nvrtc', core.jit.nvrtc_path())}")
+    for lib in core.libraries.probe():
+        where = _cuda_libs.origin(lib["stem"], lib["path"]) if lib["path"] else f"not loaded: {lib['error']}"
+        print(f"  {lib['name']:<9} {where}")
+
+
 def main(argv):
     if "-h" in argv or "--help" in argv:
         print(USAGE, end="")
@@ -118,6 +129,7 @@ def main(argv):
 
     print(f"CUDA driver {version(cp.cuda.runtime.driverGetVersion())}, "
           f"runtime {version(cp.cuda.runtime.runtimeGetVersion())}, NVRTC {version(_core.jit.nvrtc_version())}")
+    _print_libraries(_core)
     print(f"Kernel cache: {_core.jit.cache_dir()}")
     print("Self-check against NumPy:")
     failed = _self_check(cp, np)

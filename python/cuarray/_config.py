@@ -8,7 +8,8 @@ __all__ = ["show_config"]
 
 # Variables cuarray reads besides its own CUARRAY_*: CuPy's names for the same settings, where NVRTC and the
 # CUDA libraries are looked for, and which devices the driver shows.
-_ENVIRONMENT = ("CUPY_SEED", "CUPY_TF32", "CUDA_PATH", "CUDA_HOME", "CUDA_VISIBLE_DEVICES")
+_ENVIRONMENT = ("CUPY_SEED", "CUPY_TF32", "CUDA_PATH", "CUDA_HOME", "LD_LIBRARY_PATH", "CONDA_PREFIX",
+                "CUDA_VISIBLE_DEVICES")
 
 
 def _cuda_version(v):
@@ -42,7 +43,7 @@ def _module_rows():
 
 
 def _cuda_rows():
-    from cuarray import _core, cuda
+    from cuarray import _core, _cuda_libs, cuda
 
     def driver():
         v = cuda.runtime.driverGetVersion()
@@ -53,7 +54,8 @@ def _cuda_rows():
         for lib in _core.libraries.probe():
             if lib["path"]:
                 v = lib["version"]
-                out.append((lib["name"], f"{v // 10000}.{v // 100 % 100}.{v % 100} ({lib['path']})"))
+                where = _cuda_libs.origin(lib["stem"], lib["path"])
+                out.append((lib["name"], f"{v // 10000}.{v // 100 % 100}.{v % 100} ({where})"))
             else:
                 out.append((lib["name"], f"{lib['file']} does not load ({lib['error']})"))
         return out
@@ -62,7 +64,7 @@ def _cuda_rows():
     rows = [("CUDA Runtime Version", f"{_cuda_version(runtime)} ({runtime}, linked statically)"),
             ("CUDA Driver Version", _attempt(driver)),
             ("NVRTC Version", _attempt(lambda: _cuda_version(_core.jit.nvrtc_version()))),
-            ("NVRTC Path", _attempt(_core.jit.nvrtc_path))]
+            ("NVRTC Path", _attempt(lambda: _cuda_libs.origin("nvrtc", _core.jit.nvrtc_path())))]
     probed = _attempt(libraries)
     rows += probed if isinstance(probed, list) else [("CUDA Libraries", probed)]
     rows.append(("cuRAND", "not used (cuarray.random runs its own Philox kernels)"))

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "convert.h"
 #include "cuarray/blocking.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/event.h"
@@ -20,6 +21,14 @@ namespace py = pybind11;
 using namespace py::literals;
 
 namespace cuarray::bind {
+
+bool finalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing();
+#else
+  return _Py_IsFinalizing();
+#endif
+}
 
 namespace {
 

@@ -1,6 +1,12 @@
-// Bindings that report the CUDA math libraries cuarray loads on first use (cuarray._core.libraries).
+// Bindings that find (through cuarray._cuda_libs) and report the CUDA libraries cuarray loads on first use
+// (cuarray._core.libraries).
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
+#include <string>
+#include <utility>
+
+#include "convert.h"
 #include "cuarray/lib/library.h"
 
 namespace py = pybind11;
@@ -8,14 +14,38 @@ using namespace py::literals;
 
 namespace cuarray::bind {
 
+namespace {
+
+// The core's locator (Note [Finding the CUDA libraries] in cpp/cuarray/lib/library.h): cuarray._cuda_libs.locate,
+// called from any thread, never with a lock of the core held.
+std::string locate(const std::string& stem, std::string& note) {
+  if (finalizing()) {
+    note = "not looked for with cuda-pathfinder while the interpreter exits";
+    return "";
+  }
+  py::gil_scoped_acquire gil;
+  try {
+    auto [path, why] =
+        py::module_::import("cuarray._cuda_libs").attr("locate")(stem).cast<std::pair<std::string, std::string>>();
+    note = why;
+    return path;
+  } catch (py::error_already_set& e) {
+    note = std::string("cuda-pathfinder: ") + e.what();
+    return "";
+  }
+}
+
+}  // namespace
+
 void init_libraries(py::module_& m) {
+  lib::set_locator(&locate);
   py::module_ l = m.def_submodule("libraries", "where the CUDA math libraries load from");
-  // [{name, file, path, version, error}] for cuBLAS, cuSOLVER and cuFFT.
+  // [{name, stem, file, path, version, error}] for cuBLAS, cuSOLVER and cuFFT.
   l.def("probe", [] {
     py::list out;
     for (const lib::Library& library : {lib::kCublas, lib::kCusolver, lib::kCufft}) {
       lib::LibraryInfo info = lib::probe(library);
-      out.append(py::dict("name"_a = library.name,
+      out.append(py::dict("name"_a = library.name, "stem"_a = library.stem,
                           "file"_a = std::string("lib") + library.stem + ".so." + library.major, "path"_a = info.path,
                           "version"_a = info.version, "error"_a = info.error));
     }

@@ -4,13 +4,14 @@
 #include <nvrtc.h>
 
 #include <algorithm>
-#include <cstdlib>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
 
 #include "cuarray/error.h"
+#include "cuarray/lib/library.h"
 
 namespace cuarray::jit {
 
@@ -32,23 +33,11 @@ struct Api {
   decltype(&nvrtcGetSupportedArchs) archs;
 };
 
-void* open_library() {
-  std::vector<std::string> candidates = {"libnvrtc.so.13", "libnvrtc.so"};
-  for (const char* var : {"CUDA_PATH", "CUDA_HOME"})
-    if (const char* dir = std::getenv(var)) candidates.push_back(std::string(dir) + "/lib64/libnvrtc.so");
-  candidates.push_back("/usr/local/cuda/lib64/libnvrtc.so");
-  for (const auto& c : candidates)
-    if (void* h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
-  throw CudaError("dlopen", 0,
-                  "NVRTC (libnvrtc.so) was not found: install the CUDA toolkit or the nvidia-cuda-nvrtc "
-                  "package, or set CUDA_PATH to the toolkit's directory");
-}
-
 const Api& api() {
   static std::once_flag once;
+  static std::atomic<bool> loaded{false};
   static Api a;
-  std::call_once(once, [] {
-    void* h = open_library();
+  lib::load_once(lib::kNvrtc, once, loaded, [](void* h) {
     auto sym = [h](const char* n) {
       void* p = dlsym(h, n);
       if (!p) throw CudaError("dlsym", 0, std::string("NVRTC lacks ") + n);
@@ -101,6 +90,9 @@ std::string nvrtc_path() {
 
 void warm_up() noexcept {
   try {
+    // Not the host's locator: warming runs during `import cuarray`, which the locator's import would slow; a
+    // machine whose NVRTC only the locator finds pays its first compile in full (Note [Warming NVRTC]).
+    lib::open_library(lib::kNvrtc, /*use_locator=*/false);
     const std::vector<int>& archs = supported_archs();
     if (archs.empty()) return;
     // A real architecture, so that ptxas, which NVRTC runs inside itself, is set up too.

@@ -1,5 +1,6 @@
 #include "cuarray/lib/cublas.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -40,10 +41,10 @@ bool env_flag(const char* name) {
 const Api& api() {
   cuda::drain_launches();
   static std::once_flag once;
+  static std::atomic<bool> loaded{false};
   static Api a;
-  std::call_once(once, [] {
+  load_once(kCublas, once, loaded, [](void* h) {
     const std::string stem = kCublas.stem;
-    void* h = open_library(stem, kCublas.major);
     resolve(a.create, h, "cublasCreate_v2", stem);
     resolve(a.destroy, h, "cublasDestroy_v2", stem);
     resolve(a.set_stream, h, "cublasSetStream_v2", stem);

@@ -1,5 +1,6 @@
 #include "cuarray/lib/cufft.h"
 
+#include <atomic>
 #include <mutex>
 #include <string>
 
@@ -97,10 +98,10 @@ Plan make_plan(const Key& key) {
 const Api& api() {
   cuda::drain_launches();
   static std::once_flag once;
+  static std::atomic<bool> loaded{false};
   static Api a;
-  std::call_once(once, [] {
+  load_once(kCufft, once, loaded, [](void* h) {
     const std::string stem = kCufft.stem;
-    void* h = open_library(stem, kCufft.major);
     resolve(a.create, h, "cufftCreate", stem);
     resolve(a.destroy, h, "cufftDestroy", stem);
     resolve(a.set_auto_allocation, h, "cufftSetAutoAllocation", stem);

@@ -2,6 +2,7 @@
 
 #include <cusolverDn.h>
 
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -52,10 +53,10 @@ struct Api {
 const Api& api() {
   cuda::drain_launches();
   static std::once_flag once;
+  static std::atomic<bool> loaded{false};
   static Api a;
-  std::call_once(once, [] {
+  load_once(kCusolver, once, loaded, [](void* h) {
     const std::string stem = kCusolver.stem;
-    void* h = open_library(stem, kCusolver.major);
     resolve(a.create, h, "cusolverDnCreate", stem);
     resolve(a.destroy, h, "cusolverDnDestroy", stem);
     resolve(a.set_stream, h, "cusolverDnSetStream", stem);

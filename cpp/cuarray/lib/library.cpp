@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <vector>
 
@@ -11,14 +12,17 @@ namespace cuarray::lib {
 
 namespace {
 
-// dlopen()s the first of open_library's candidates that loads; nullptr, with the first failure in `error`, when
-// none does.
-void* try_open(const std::string& stem, const std::string& major, std::string& error) {
-  std::string file = "lib" + stem + ".so";
-  std::vector<std::string> candidates = {file + "." + major, file};
+std::atomic<Locator> g_locator{nullptr};
+
+// dlopen()s the first of the system's places (Note [Finding the CUDA libraries], 1 and 2) that has `library`;
+// nullptr, with the first failure in `error`, when none does.
+void* open_from_system(const Library& library, std::string& error) {
+  std::string file = std::string("lib") + library.stem + ".so";
+  std::string soname = file + "." + library.major;
+  std::vector<std::string> candidates = {soname, file};
   for (const char* var : {"CUDA_PATH", "CUDA_HOME"})
-    if (const char* dir = std::getenv(var)) candidates.push_back(std::string(dir) + "/lib64/" + file + "." + major);
-  candidates.push_back("/usr/local/cuda/lib64/" + file + "." + major);
+    if (const char* dir = std::getenv(var); dir && *dir) candidates.push_back(std::string(dir) + "/lib64/" + soname);
+  candidates.push_back("/usr/local/cuda/lib64/" + soname);
   for (const auto& c : candidates) {
     if (void* h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
     if (error.empty()) error = dlerror();
@@ -28,19 +32,37 @@ void* try_open(const std::string& stem, const std::string& major, std::string& e
 
 }  // namespace
 
-void* open_library(const std::string& stem, const std::string& major) {
+void set_locator(Locator locator) { g_locator.store(locator); }
+
+void* open_library(const Library& library, bool use_locator) {
   std::string error;
-  if (void* h = try_open(stem, major, error)) return h;
+  if (void* h = open_from_system(library, error)) return h;
+  std::string where = "Looked in the system's library path, CUDA_PATH, CUDA_HOME and /usr/local/cuda (" + error + ")";
+  if (Locator locate = g_locator.load(); locate && use_locator) {
+    std::string note;
+    std::string path = locate(library.stem, note);
+    if (!path.empty()) {
+      if (void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
+      note = dlerror();
+    }
+    where += "; " + note;
+  }
   throw CudaError("dlopen", 0,
-                  "lib" + stem + ".so." + major + " could not be loaded (" + error +
-                      "): install the CUDA toolkit or the nvidia-" + stem +
-                      " package, or set CUDA_PATH to the toolkit's directory");
+                  std::string(library.name) + " (lib" + library.stem + ".so." + library.major +
+                      ") was not found: install CUDA 13's libraries with pip install \"cuarray[ctk]\", or set "
+                      "CUDA_PATH to a CUDA 13 toolkit. " +
+                      where);
 }
 
 LibraryInfo probe(const Library& library) {
   LibraryInfo info;
-  void* h = try_open(library.stem, library.major, info.error);
-  if (!h) return info;
+  void* h = nullptr;
+  try {
+    h = open_library(library);
+  } catch (const CudaError& e) {
+    info.error = e.what();
+    return info;
+  }
   // Every *GetProperty returns its library's int-sized status enum.
   using GetProperty = int (*)(libraryPropertyType, int*);
   if (void* f = dlsym(h, library.get_property)) {

@@ -1,32 +1,68 @@
-// What the CUDA math library wrappers share: loading a library with dlopen on first use (so that importing
-// cuarray needs none of them), resolving its functions, and the library-side name of each dtype.
+// What NVRTC and the CUDA math library wrappers share: finding and loading a library with dlopen on first use
+// (so that importing cuarray needs none of them), resolving its functions, and the library-side name of each
+// dtype.
+//
+// Note [Finding the CUDA libraries]
+// cuarray links the CUDA runtime statically and dlopen()s NVRTC, cuBLAS, cuSOLVER and cuFFT on first use. It
+// looks for each, in order:
+//   1. where the system's loader finds its CUDA 13 soname: a copy another module already loaded,
+//      LD_LIBRARY_PATH, the loader's cache (a toolkit installed by the system's packages);
+//   2. the toolkit named by CUDA_PATH, then CUDA_HOME, then /usr/local/cuda (its lib64);
+//   3. the host's locator (set_locator): the Python package asks cuda-pathfinder, which finds the libraries
+//      NVIDIA's pip wheels (`pip install "cuarray[ctk]"`) or conda put in the environment.
+// The first two are what a machine with a CUDA toolkit has always used and cost a few failed dlopen calls
+// where there is none; cuda-pathfinder costs an import of tens of milliseconds, so it is asked only when they
+// find nothing, and a toolkit the user installed or named wins over wheels that came along as dependencies.
+// The locator may wait for the GIL, so it is never called with a lock held: each wrapper's api() loads its
+// library through load_once, which finds the library before taking its once-lock (a thread holding the GIL
+// may be waiting on that lock). A library that is found nowhere is a CudaError saying what to install.
 #pragma once
 
 #include <library_types.h>
 
+#include <atomic>
+#include <mutex>
 #include <string>
 
 #include "cuarray/dtype.h"
 
 namespace cuarray::lib {
 
-// The libraries cuarray loads: the file stem, the soname's major version in CUDA 13 and the function that
-// reports the version.
+// The libraries cuarray loads: the file stem (cuda-pathfinder's name for it too), the soname's major version in
+// CUDA 13 and the function that reports the version (none for NVRTC, whose nvrtcVersion differs).
 struct Library {
   const char* name;
   const char* stem;
   const char* major;
   const char* get_property;
 };
+inline constexpr Library kNvrtc{"NVRTC", "nvrtc", "13", nullptr};
 inline constexpr Library kCublas{"cuBLAS", "cublas", "13", "cublasGetProperty"};
 inline constexpr Library kCusolver{"cuSOLVER", "cusolver", "12", "cusolverGetProperty"};
 inline constexpr Library kCufft{"cuFFT", "cufft", "12", "cufftGetProperty"};
 
-// dlopen()s lib<stem>.so.<major> (then lib<stem>.so, then the toolkit's lib64 under CUDA_PATH, CUDA_HOME and
-// /usr/local/cuda). Throws CudaError naming the library and how to install it when none loads.
-void* open_library(const std::string& stem, const std::string& major);
+// The host's way of finding a library the system does not (Note [Finding the CUDA libraries]): given the stem,
+// returns the file's absolute path, or "" with `note` saying why it found none. Set once, before the first use
+// of a library; never called with a lock of the core held.
+using Locator = std::string (*)(const std::string& stem, std::string& note);
+void set_locator(Locator locator);
 
-// Where open_library would load `library` from, for reports. The file stays mapped (unloading a library that
+// dlopen()s `library` from the first place Note [Finding the CUDA libraries] lists that has it; with
+// `use_locator` false, from the system's places alone. Throws CudaError naming the library and how to install
+// it when none has it.
+void* open_library(const Library& library, bool use_locator = true);
+
+// Calls init(handle) once, with `library` open: each wrapper's api(). `loaded` makes later calls one atomic
+// load; the library is found before the once-lock is taken (Note [Finding the CUDA libraries]).
+template <class Init>
+void load_once(const Library& library, std::once_flag& once, std::atomic<bool>& loaded, Init&& init) {
+  if (loaded.load(std::memory_order_acquire)) return;
+  void* handle = open_library(library);  // dlopen is reference-counted: racing threads get the same handle
+  std::call_once(once, [&] { init(handle); });
+  loaded.store(true, std::memory_order_release);
+}
+
+// Where open_library loads `library` from, for reports. The file stays mapped (unloading a library that
 // registered kernels with the CUDA runtime is not safe), but cuarray's own use of it (handles, settings read on
 // first use) is untouched.
 struct LibraryInfo {
