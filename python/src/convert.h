@@ -44,7 +44,4 @@ std::string to_casting(py::handle obj, bool same_value);
 // 'C', 'F', 'A' or 'K' from a str or None (default `dflt`); ValueError otherwise.
 char to_order(py::handle obj, char dflt);
 
-// Whether the interpreter is exiting (no thread may take the GIL then).
-bool finalizing();
-
 }  // namespace cuarray::bind

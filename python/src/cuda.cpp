@@ -22,14 +22,6 @@ using namespace py::literals;
 
 namespace cuarray::bind {
 
-bool finalizing() {
-#if PY_VERSION_HEX >= 0x030D0000
-  return Py_IsFinalizing();
-#else
-  return _Py_IsFinalizing();
-#endif
-}
-
 namespace {
 
 using cuda::Event;

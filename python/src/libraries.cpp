@@ -8,6 +8,7 @@
 
 #include "convert.h"
 #include "cuarray/lib/library.h"
+#include "gil.h"
 
 namespace py = pybind11;
 using namespace py::literals;
