@@ -387,3 +387,13 @@ def test_spread_of_non_finite_data_on_the_long_paths(name, dtype):
     b[35000] = s[1]
     _check(name, b, None)
     _check(name, b[:35000], None)
+
+
+@pytest.mark.parametrize("name", SPREADS)
+def test_spread_without_degrees_of_freedom(name):
+    """var divides by max(n - ddof, 0) (inf, or nan for no spread); NumPy's nanvar gives NaN there instead."""
+    a = np.array([[1.0, 2.0, 4.0], [3.0, 3.0, 3.0], [1.0, np.nan, 2.0]])
+    for ddof in (2, 3, 4):
+        _check(name, a[:2], 1, ddof=ddof)
+        _check(name, a, 1, ddof=ddof)
+        _check(name, a[:2].astype(np.float32), None, ddof=6)

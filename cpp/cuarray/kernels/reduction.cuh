@@ -123,6 +123,11 @@ template <class T> __device__ __forceinline__ typename real_of<T>::type moments_
   double dof = static_cast<double>(m.n) - ddof;
   return m.m2 / static_cast<R>(dof > 0 ? dof : 0);
 }
+// nanvar: NaN where no degrees of freedom are left (NumPy's nanvar sets those, where var divides by 0).
+template <class T> __device__ __forceinline__ typename real_of<T>::type moments_nanvar(const Moments<T>& m, double ddof) {
+  using R = typename real_of<T>::type;
+  return static_cast<double>(m.n) - ddof > 0 ? moments_var(m, ddof) : quiet_nan<R>();
+}
 
 // nanmean: sum and count of the values that are not NaN.
 template <class T> struct SumCount {
