@@ -51,6 +51,7 @@ GROUPS = {
     "linalg": lambda: [S.matmul_integer(a, w) for a in DTYPES if a == "bool" or "int" in a for w in (False, True)]
     + [S.matmul_small(a) for a in SOLVER_DTYPES]
     + [S.lu_slogdet(a) for a in SOLVER_DTYPES]
+    + [S.nonfinite_results(a, y) for a in SOLVER_DTYPES for y in sorted({a, numpy.empty(0, a).real.dtype.name})]
     + [S.zero_triangle(a, w) for a in SOLVER_DTYPES for w in (False, True)],
 }
 

@@ -310,3 +310,90 @@ def test_bad_axes_are_numpys_errors():
         cp.argmax(x, axis=(0, 1))
     with pytest.raises(TypeError, match="Unsupported type"):
         cp.sum(np.ones(3))
+
+
+# ---- var and std of data holding NaN or infinities -------------------------------------------------------------
+
+INEXACT = ["float16", "float32", "float64", "complex64", "complex128"]
+
+
+def _specials(dtype):
+    """Specials of `dtype` to plant in the data: NaN, +-inf, and for complex, non-finite real or imaginary parts."""
+    if np.dtype(dtype).kind == "c":
+        return [complex(np.nan, 0), complex(np.inf, 0), complex(0, -np.inf), complex(np.inf, np.nan), complex(1, np.nan)]
+    return [np.nan, np.inf, -np.inf]
+
+
+def _with_specials(shape, dtype, seed=0):
+    """make_data with specials planted: one slice along every axis holds a NaN, another +inf, one both infinities,
+    one an infinity twice; the rest stay finite."""
+    a = make_data(shape, dtype, seed)
+    s = _specials(dtype)
+    flat = a.reshape(-1)
+    for k, v in enumerate(s):
+        flat[(7 * k + 3) % flat.size] = v
+    flat[-1], flat[-2] = (s[1], s[2]) if len(s) > 2 else (s[1], s[1])
+    return a
+
+
+@pytest.mark.parametrize("dtype", INEXACT, ids=dtype_id)
+@pytest.mark.parametrize("name", SPREADS)
+def test_spread_of_non_finite_data_is_nan(name, dtype):
+    """NumPy's var subtracts the mean: a NaN or an infinity in a slice makes its variance NaN (inf - inf), for
+    every axis choice, keepdims, ddof and correction; slices without them keep their values."""
+    a = _with_specials((3, 4, 5), dtype)
+    for axis in AXES:
+        for keepdims in (False, True):
+            _check(name, a, axis, keepdims)
+        _check(name, a, axis, ddof=1)
+        _check(name, a, axis, correction=2)
+    _check(name, a, 1, ddof=4)  # no degrees of freedom left: inf or nan, NaN where the slice has specials
+
+
+@pytest.mark.parametrize("dtype", INEXACT, ids=dtype_id)
+@pytest.mark.parametrize("name", SPREADS)
+def test_spread_of_one_special_value(name, dtype):
+    """A single NaN or infinity (Welford's update alone gives m2 = 0 for one element), 0-d and size-1 slices."""
+    for v in _specials(dtype):
+        a = np.array([v], dtype)
+        _check(name, a, None)
+        _check(name, a.reshape(1, 1, 1, 1), 1)
+        _check(name, a.reshape(()), None)
+        _check(name, np.array([v, v], dtype), None)
+        _check(name, np.array([1, v, 2], dtype), 0, ddof=1)
+
+
+def test_spread_of_the_reported_cases():
+    r = cp.std(cp.sqrt(cp.asarray([-3.5], cp.float16)))
+    assert r.dtype == np.float16 and np.isnan(r.get())
+    r = cp.nanstd(cp.asarray([[[[np.inf]]]], cp.float16), axis=1)
+    assert r.shape == (1, 1, 1) and np.isnan(r.get()).all()
+    assert np.isnan(cp.var(cp.asarray([np.inf, 1.0])).get())  # Welford's mean is nan here, its m2 inf
+
+
+@pytest.mark.parametrize("dtype", INEXACT, ids=dtype_id)
+@pytest.mark.parametrize("name", SPREADS)
+def test_spread_of_non_finite_data_on_the_long_paths(name, dtype):
+    """Rows long enough for the vectorised fold and the split reduction, columns, and a NaN or an infinity in
+    one row only, at an element that a thread's vector holds in its middle."""
+    a = make_data((4, 5003), dtype)
+    s = _specials(dtype)
+    a[0, 4001], a[1, 17], a[2, 2] = s[0], s[1], s[2]
+    for axis in (None, 1, 0, (0, 1)):
+        _check(name, a, axis)
+    _check(name, np.ascontiguousarray(a.T), 0)
+    _check(name, a[:, ::-3], 1)
+    b = make_data((70001,), dtype)
+    b[35000] = s[1]
+    _check(name, b, None)
+    _check(name, b[:35000], None)
+
+
+@pytest.mark.parametrize("name", SPREADS)
+def test_spread_without_degrees_of_freedom(name):
+    """var divides by max(n - ddof, 0) (inf, or nan for no spread); NumPy's nanvar gives NaN there instead."""
+    a = np.array([[1.0, 2.0, 4.0], [3.0, 3.0, 3.0], [1.0, np.nan, 2.0]])
+    for ddof in (2, 3, 4):
+        _check(name, a[:2], 1, ddof=ddof)
+        _check(name, a, 1, ddof=ddof)
+        _check(name, a[:2].astype(np.float32), None, ddof=6)

@@ -117,6 +117,8 @@ void init_jit(py::module_& m) {
   s.def("matmul_small", [](py::handle t) { return as_tuple(ops::matmul_small_source(to_dtype(t))); });
   s.def("matmul_integer", [](py::handle t, bool wide) { return as_tuple(ops::matmul_integer_source(to_dtype(t), wide)); });
   s.def("lu_slogdet", [](py::handle t) { return as_tuple(ops::lu_slogdet_source(to_dtype(t))); });
+  s.def("nonfinite_results",
+        [](py::handle t, py::handle y) { return as_tuple(ops::nonfinite_results_source(to_dtype(t), to_dtype(y))); });
   s.def("zero_triangle", [](py::handle t, bool wide) { return as_tuple(ops::zero_triangle_source(to_dtype(t), wide)); });
 }
 

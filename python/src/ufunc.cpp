@@ -325,7 +325,8 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
     else if (order == 'C') outputs.emplace_back(*shape_ptr, r.out[o], Order::C);
     else outputs.push_back(like ? Array::like(*like, r.out[o]) : Array(*shape_ptr, r.out[o]));
   }
-  ops::elementwise(u.def, r.in, r.out, inputs, outputs.data(), outputs[0].shape());
+  ops::elementwise(ops::ufunc_def_for(u, r.in, inputs, outputs[0].shape()), r.in, r.out, inputs, outputs.data(),
+                   outputs[0].shape());
 
   auto result = [&](int o) -> py::object {
     if (out_arrays[o]) return py::reinterpret_borrow<py::object>(outs[o]);
@@ -384,6 +385,25 @@ PyObject* unary_slot(PyObject* a) {
 }
 
 constexpr char kPow[] = "power";
+constexpr char kReciprocal[] = "reciprocal";
+constexpr char kSquare[] = "square";
+constexpr char kSqrt[] = "sqrt";
+
+// NumPy's ndarray ** (fast_scalar_power): a float16/32/64 or complex array to the Python int -1 or 2, or to
+// the Python float 0.5, is reciprocal, square or sqrt of it (which differ from power: sqrt(-inf) is nan
+// where power(-inf, 0.5) is inf, and complex square and sqrt are not cpow). The ufunc index, or -1.
+int operator_power_index(PyObject* a, PyObject* b) {
+  if (!py::isinstance(py::handle(a), ndarray_type())) return -1;
+  DType t = py::handle(a).cast<const NdArray&>().array.dtype();
+  if (t != DType::Float16 && t != DType::Float32 && t != DType::Float64 && !is_complex(t)) return -1;
+  if (PyLong_CheckExact(b)) {
+    int overflow = 0;
+    long v = PyLong_AsLongAndOverflow(b, &overflow);
+    if (overflow) return -1;
+    return v == -1 ? index_of<kReciprocal>() : v == 2 ? index_of<kSquare>() : -1;
+  }
+  return PyFloat_CheckExact(b) && PyFloat_AS_DOUBLE(b) == 0.5 ? index_of<kSqrt>() : -1;
+}
 
 PyObject* power_slot(PyObject* a, PyObject* b, PyObject* mod) {
   if (mod != Py_None) {
@@ -391,12 +411,20 @@ PyObject* power_slot(PyObject* a, PyObject* b, PyObject* mod) {
     return nullptr;
   }
   if (!takes(a) || !takes(b)) Py_RETURN_NOTIMPLEMENTED;
-  return guarded([&] { return call_binary(index_of<kPow>(), a, b); });
+  return guarded([&] {
+    int unary = operator_power_index(a, b);
+    return unary >= 0 ? call_unary(unary, a) : call_binary(index_of<kPow>(), a, b);
+  });
 }
 
 PyObject* inplace_power_slot(PyObject* a, PyObject* b, PyObject*) {
   if (!takes(b)) Py_RETURN_NOTIMPLEMENTED;
-  return guarded([&] { return call_inplace(index_of<kPow>(), a, b); });
+  return guarded([&] {
+    int unary = operator_power_index(a, b);
+    if (unary < 0) return call_inplace(index_of<kPow>(), a, b);
+    py::handle args[1] = {a};
+    return call(unary, args, 1, args, py::none(), "same_kind");
+  });
 }
 
 // An object no array protocol knows (None, a string, a plain object): NumPy's == and != compare it with every

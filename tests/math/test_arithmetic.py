@@ -309,3 +309,74 @@ def test_arithmetic_on_bool():
     for name in ("subtract", "negative", "positive"):
         with pytest.raises(TypeError):
             getattr(cp, name)(*[cp.asarray(x) for x in (a, b)[: getattr(np, name).nin]])
+
+
+# ---- power with one exponent for every element (NumPy's fast paths) --------------------------------------------
+
+POWER_EXPONENTS = [0.5, 2.0, -1.0, 1.0, 0.0, -0.0, -0.5, 1 / 3, 3.0, -2.0, 1.5, 101.0, np.inf, -np.inf, np.nan]
+
+
+def _complex_specials(dtype):
+    v = [0.0, -0.0, 1.5, -1.5, np.inf, -np.inf, np.nan]
+    return np.array([complex(a, b) for a in v for b in v], dtype)
+
+
+@pytest.mark.parametrize("dtype", REAL_FLOATS, ids=dtype_id)
+def test_power_with_a_uniform_exponent(dtype):
+    """NumPy's float32/float64 power computes 1/x, 1, sqrt(x), x, x*x for a scalar exponent -1, 0, 0.5, 1, 2
+    (sqrt(-inf) is nan where pow(-inf, 0.5) is inf, sqrt(-0) is -0), as for a 0-d, size-1 or broadcast
+    exponent array, and pow for an exponent array of the operand's shape: each form against NumPy's own,
+    at nan, +-inf, +-0, +-1, +-0.5, 2, +-100 and +-huge."""
+    a = special_values(dtype)
+    x = cp.asarray(a)
+    for e in POWER_EXPONENTS:
+        forms = [
+            (e, e),
+            (np.dtype(dtype).type(e), np.dtype(dtype).type(e)),
+            (np.float64(e), np.float64(e)),
+            (cp.asarray(np.array(e, dtype)), np.array(e, dtype)),
+            (cp.asarray(np.array([e], dtype)), np.array([e], dtype)),
+            (cp.broadcast_to(cp.asarray(np.array(e, dtype)), a.shape), np.broadcast_to(np.array(e, dtype), a.shape)),
+            (cp.asarray(np.full(a.shape, e, dtype)), np.full(a.shape, e, dtype)),
+        ]
+        for got_e, np_e in forms:
+            expected = np_call(np.power, a, np_e)
+            assert_close(cp.power(x, got_e), expected, zero_signs=True, factor=2.0)
+        # a column of exponents against a matrix, and both operands of one element (NumPy: pow for these)
+        col = np.full((a.size, 1), e, dtype)
+        assert_close(cp.power(x.reshape(-1, 1) * cp.ones((1, 3), dtype), cp.asarray(col)),
+                     np_call(np.power, a.reshape(-1, 1) * np.ones((1, 3), dtype), col), zero_signs=True, factor=2.0)
+        for k in range(a.size):
+            one, e1 = a[k : k + 1], np.array([e], dtype)
+            for xs, es in (((1,), (1,)), ((), (1,)), ((1,), (1, 1)), ((1, 1), (1,)), ((), ())):
+                xv, ev = one.reshape(xs), e1.reshape(es)
+                assert_close(cp.power(cp.asarray(xv), cp.asarray(ev)), np_call(np.power, xv, ev),
+                             zero_signs=True, factor=2.0)
+
+
+@pytest.mark.parametrize("dtype", REAL_FLOATS + [np.dtype("complex64"), np.dtype("complex128")], ids=dtype_id)
+def test_power_operator_fast_paths(dtype):
+    """ndarray ** for a Python int -1 or 2 or a Python float 0.5 is NumPy's reciprocal, square or sqrt (which
+    differ from power at -inf and -0, and for complex, from cpow), also in place; other exponents are power."""
+    a = special_values(dtype) if dtype.kind == "f" else _complex_specials(dtype)
+    x = cp.asarray(a)
+    for e in (0.5, 2, -1, 2.0, -1.0, 1, 0, 3, 0.25, np.float64(0.5), np.int64(2)):
+        with np.errstate(all="ignore"):
+            expected = a**e
+            assert_close(x**e, expected, zero_signs=True, factor=4.0)
+            y, b = x.copy(), a.copy()
+            y **= e
+            b **= e
+            assert_close(y, b, zero_signs=True, factor=4.0)
+    i = np.array([4, 9, 2], np.int64)  # an integer array to 0.5: the float64 loop with a uniform exponent
+    assert_close(cp.asarray(i) ** 0.5, i**0.5)
+    assert_close(cp.asarray(i) ** 2, i**2)
+
+
+def test_power_of_minus_inf_to_one_half():
+    """The reported case: power(-inf, 0.5) is nan, as np.sqrt(-inf), for a scalar exponent."""
+    for dt in ("float32", "float64"):
+        got = cp.power(cp.asarray(np.array([-np.inf, -0.0, 4.0], dt)), 0.5).get()
+        assert np.isnan(got[0]) and got[1] == 0 and np.signbit(got[1]) and got[2] == 2
+        got = (cp.asarray(np.array([-np.inf], dt)) ** 0.5).get()
+        assert np.isnan(got[0])

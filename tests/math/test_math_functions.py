@@ -178,6 +178,19 @@ def test_complex_elementary_functions(dtype):
         _check(name, a, factor=10.0)
 
 
+def _complex_grid(dtype):
+    """Every complex number with parts from +-0, +-finite (small and overflowing in exp), +-inf and nan."""
+    v = [0.0, -0.0, 1.5, -1.5, 800.0, -800.0, np.inf, -np.inf, np.nan]
+    return np.array([complex(a, b) for a in v for b in v], dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX, ids=dtype_id)
+def test_complex_expm1_special_values(dtype):
+    """NumPy's complex expm1 is (expm1(x) cos(y) - 2 sin(y/2)**2) + i exp(x) sin(y) (npymath), not the array
+    API's table: expm1(inf + 0j) is inf + nanj there. NaN positions, infinities and zero signs as NumPy's."""
+    _check("expm1", _complex_grid(dtype), zero_signs=True, factor=10.0)
+
+
 # ---- rounding ------------------------------------------------------------------------------------------------
 
 HALVES = [

@@ -134,6 +134,51 @@ __device__ void lu_slogdet(const T* lu, const long long* ipiv, long long n, long
   }
 }
 
+template <class T> __device__ __forceinline__ bool finite(T x) { return ::isfinite(x); }
+template <class T> __device__ __forceinline__ bool finite(complex<T> z) { return ::isfinite(z.re) && ::isfinite(z.im); }
+template <class T> __device__ __forceinline__ T nan_value() {
+  if constexpr (is_complex_v<T>) {
+    using R = typename T::value_type;
+    return T(R(__int_as_float(0x7fc00000)), R(__int_as_float(0x7fc00000)));
+  } else {
+    return T(__int_as_float(0x7fc00000));
+  }
+}
+
+// Note [Non-finite matrices] (ops/linalg.cpp): grid (count, chunks); each block looks for a NaN or an
+// infinity in its chunk of matrix blockIdx.x of `in` (C-contiguous rows x cols matrices one after another;
+// `triangle` 1: only on and below the diagonal, 2: on and above, 0: all). A block that finds one sets the
+// matrix's `info` to `mark` when `mark` > 0 (an error), else makes its results NaN: `per_x` elements of `x`
+// and `per_y` of `y` (either may be null), and for `sign` (slogdet's) NaN if complex, +-1 kept and 0 made 1
+// if real; its `info`, if any, becomes 0. Several blocks of one matrix may write the same values.
+template <class T, class Y>
+__device__ void nonfinite_results(const T* in, long long rows, long long cols, int triangle, int* info, int mark,
+                                  T* x, long long per_x, Y* y, long long per_y, T* sign) {
+  const long long m = blockIdx.x, per = rows * cols;
+  const T* a = in + m * per;
+  bool found = false;
+  const long long step = static_cast<long long>(gridDim.y) * blockDim.x;
+  for (long long j = static_cast<long long>(blockIdx.y) * blockDim.x + threadIdx.x; j < per; j += step) {
+    long long r = j / cols, c = j % cols;
+    bool read = triangle == 0 || (triangle == 1 ? c <= r : c >= r);
+    found |= read && !finite(a[j]);
+  }
+  if (!__syncthreads_or(found)) return;
+  if (mark > 0) {
+    if (threadIdx.x == 0) info[m] = mark;
+    return;
+  }
+  for (long long j = threadIdx.x; j < per_x; j += blockDim.x) x[m * per_x + j] = nan_value<T>();
+  for (long long j = threadIdx.x; j < per_y; j += blockDim.x) y[m * per_y + j] = nan_value<Y>();
+  if (threadIdx.x == 0) {
+    if (sign) {
+      if constexpr (is_complex_v<T>) sign[m] = nan_value<T>();
+      else if (sign[m] == T(0)) sign[m] = T(1);
+    }
+    if (info) info[m] = 0;
+  }
+}
+
 // Zeroes the elements of `count` stacked rows x cols matrices that lie above diagonal k (keep_lower) or below
 // it (otherwise). Strides are in elements: (batch, row, column).
 template <class T, class Index>

@@ -40,6 +40,17 @@ template <class T> __device__ __forceinline__ T power(T a, T b) {
   if constexpr (is_integer_v<T>) return int_power(a, b);
   else return ::pow(a, b);
 }
+// NumPy's float32/float64 power where the exponent is the same for the whole inner loop (Note [Power with a
+// uniform exponent] in ops/ufunc.cpp): 1 / x, 1, sqrt(x), x and x * x for the exponents -1, 0, 0.5, 1 and 2,
+// pow otherwise. sqrt differs from pow at -0 (-0, where pow gives +0) and -inf (nan, where pow gives inf).
+template <class T> __device__ __forceinline__ T power_uniform(T a, T b) {
+  if (b == T(0.5)) return ::sqrt(a);
+  if (b == T(2)) return a * a;
+  if (b == T(-1)) return T(1) / a;
+  if (b == T(1)) return a;
+  if (b == T(0)) return T(1);
+  return ::pow(a, b);
+}
 // NumPy's npy_cpow: repeated products for small integer exponents, else glibc's cexp(b * clog(a)).
 template <class T> __device__ complex<T> power(complex<T> a, complex<T> b) {
   if (b.re == 0 && b.im == 0) return {T(1), T(0)};

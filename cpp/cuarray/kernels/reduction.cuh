@@ -108,10 +108,25 @@ __device__ __forceinline__ Moments<T> moments_fold(const Moments<T>& acc, const 
   return moments_combine(acc, Moments<T>{mean, m2, n});
 }
 // m2 / max(n - ddof, 0), as NumPy divides (inf or nan where no degrees of freedom are left).
+//
+// Note [Variance of non-finite data]
+// NumPy subtracts the mean from every element: with a NaN among them the mean is NaN, and with an infinity
+// it is infinite or NaN, so some x - mean is NaN (inf - inf) and so is the variance. Welford's update never
+// forms an element's deviation from its own value (one element contributes m2 = 0), so m2 can stay finite:
+// var([inf]) would be 0. The running mean is non-finite exactly when the data hold a NaN or an infinity
+// (combining a non-finite mean with anything keeps it non-finite), so the result is NaN then: one test per
+// output, nothing per element. Finite data whose running mean overflows also give NaN here, where NumPy's
+// sum may overflow to inf (docs/numerical-differences.md).
 template <class T> __device__ __forceinline__ typename real_of<T>::type moments_var(const Moments<T>& m, double ddof) {
   using R = typename real_of<T>::type;
+  if (!isfinite(m.mean)) return quiet_nan<R>();
   double dof = static_cast<double>(m.n) - ddof;
   return m.m2 / static_cast<R>(dof > 0 ? dof : 0);
+}
+// nanvar: NaN where no degrees of freedom are left (NumPy's nanvar sets those, where var divides by 0).
+template <class T> __device__ __forceinline__ typename real_of<T>::type moments_nanvar(const Moments<T>& m, double ddof) {
+  using R = typename real_of<T>::type;
+  return static_cast<double>(m.n) - ddof > 0 ? moments_var(m, ddof) : quiet_nan<R>();
 }
 
 // nanmean: sum and count of the values that are not NaN.

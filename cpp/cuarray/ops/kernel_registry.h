@@ -16,7 +16,7 @@ enum class KernelKind : std::uint8_t {
   // scans, indexing and sorting
   ScanTiles, ScanRows, CountNonzero, WriteNonzero, Gather, Scatter, IndexBounds, Bincount, Histogram,
   RadixHistogram, RadixOffsets, RadixPass, SegmentSort, SearchSorted,
-  MatmulInteger, MatmulSmall, LuSlogdet, ZeroTriangle,  // linalg (ops/matmul.cpp, ops/linalg.cpp)
+  MatmulInteger, MatmulSmall, LuSlogdet, ZeroTriangle, NonfiniteResults,  // linalg (ops/matmul.cpp, ops/linalg.cpp)
   // random numbers and convolution (ops/random.cpp, ops/convolve.cpp)
   Random, RandomIntegers, RandomChoice, PermutationKeys, BitonicStep, BitonicBlock, GatherRows, CorrelateNd,
   Correlate1d, Correlate2d,

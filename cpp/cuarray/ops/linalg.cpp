@@ -98,20 +98,71 @@ double read_real(const Array& x, int64_t offset) {
   return d;
 }
 
-// Whether the real array `x` holds a NaN (reads it back: for small results only).
+// Whether `x` holds a NaN, in either part of a complex value (reads it back: for small results, or on a
+// failure path).
 bool has_nan(const Array& x) {
   Array c = row_major_copy(x);
-  if (x.dtype() == DType::Float32) {
-    std::vector<float> v(c.size());
+  std::size_t n = static_cast<std::size_t>(c.size()) * (is_complex(c.dtype()) ? 2 : 1);
+  if (real_of(x.dtype()) == DType::Float32) {
+    std::vector<float> v(n);
     copy_to_host(v.data(), c);
     return std::any_of(v.begin(), v.end(), [](float f) { return f != f; });
   }
-  std::vector<double> v(c.size());
+  std::vector<double> v(n);
   copy_to_host(v.data(), c);
   return std::any_of(v.begin(), v.end(), [](double d) { return d != d; });
 }
 
+// Note [Non-finite matrices]
+// LAPACK (under NumPy) factors a matrix holding a NaN or an infinity like any other: a NaN pivot is not a zero
+// pivot, so inv, solve, det, slogdet and cholesky return NaNs and raise nothing, while syevd and gesdd report
+// no convergence (LinAlgError). cuSOLVER's getrf differs: it may report such a matrix singular (inv raised) or
+// lose the NaN and return finite factors (det gave 0). So after the routine, one kernel (kernels/linalg.cuh:
+// nonfinite_results) reads the input matrices once, at full bandwidth, and where one holds a NaN or an
+// infinity (in the triangle the routine reads) makes its results NaN and clears its info, or sets its info so
+// that the usual check raises NumPy's error. It runs in stream order before the info values are copied to the
+// host, so Note [Deferred checks] holds unchanged. An all-NaN matrix gets NumPy's results; where LAPACK leaves
+// some results of a partly non-finite matrix finite (its order of operations decides), cuarray's are NaN.
+//
+// The C-contiguous stack of a's values that nonfinite_results reads: a itself, or a copy.
+Array contiguous(const Array& a) { return a.c_contiguous() ? a : row_major_copy(a); }
+
+enum Triangle { kWhole = 0, kLower = 1, kUpper = 2 };
+
+// Matrix i of `in` (C-contiguous) holds a NaN or an infinity in `triangle` (of its row-major form): its
+// results in `x`, `y` and `sign` (stacks of `in`'s count, any may be null) become NaN and infos[i] 0, or with
+// `mark` > 0 infos[i] becomes `mark`.
+void nonfinite_results(const Array& in, Triangle triangle, const Infos* infos, int mark, const Array* x, const Array* y,
+                       const Array* sign) {
+  MatrixStack s = matrix_stack(in, "linalg");
+  int64_t per = s.rows * s.cols;
+  if (s.count == 0 || per == 0) return;
+  DType t = in.dtype(), yt = y ? y->dtype() : t;
+  KernelKey key(KernelKind::NonfiniteResults);
+  key.add(static_cast<int>(t), 5).add(static_cast<int>(yt), 5);
+  jit::Kernel k = cached_kernel(key, [&] { return nonfinite_results_source(t, yt); });
+  const void* in_p = in.data();
+  long long rows = s.rows, cols = s.cols, per_x = x ? x->size() / s.count : 0, per_y = y ? y->size() / s.count : 0;
+  int tri = triangle;
+  int* info = infos ? infos->at(0) : nullptr;
+  void* x_p = x ? x->data() : nullptr;
+  void* y_p = y ? y->data() : nullptr;
+  void* sign_p = sign ? sign->data() : nullptr;
+  void* args[] = {&in_p, &rows, &cols, &tri, &info, &mark, &x_p, &per_x, &y_p, &per_y, &sign_p};
+  unsigned chunks = static_cast<unsigned>(std::min<int64_t>((per + 2047) / 2048, 1024));  // 8 elements a thread
+  jit::launch(k, dim3(static_cast<unsigned>(s.count), chunks), dim3(256), args, 0, cuda::current_stream()->handle());
+}
+
 }  // namespace
+
+KernelSource nonfinite_results_source(DType t, DType y) {
+  std::string ct = cuda_type(t), yt = cuda_type(y);
+  return kernel_source(
+      "linalg.cuh", std::string("nonfinite_results_") + name(t) + "_" + name(y),
+      "const " + ct + "* in, long long rows, long long cols, int triangle, int* info, int mark, " + ct +
+          "* x, long long per_x, " + yt + "* y, long long per_y, " + ct + "* sign",
+      "ca::nonfinite_results<" + ct + ", " + yt + ">(in, rows, cols, triangle, info, mark, x, per_x, y, per_y, sign);");
+}
 
 KernelSource lu_slogdet_source(DType t) {
   std::string ct = cuda_type(t), rt = cuda_type(real_of(t));
@@ -124,18 +175,22 @@ KernelSource lu_slogdet_source(DType t) {
 Array det(const Array& a) {
   MatrixStack s = square_stack(a, "det");
   Infos infos(s.count);  // a singular matrix is no error: its determinant is 0
-  LU f = lu(a, s, infos);
+  Array src = contiguous(a);
+  LU f = lu(src, s, infos);
   Array d(s.batch, a.dtype());
   lu_slogdet(f, s, nullptr, nullptr, &d);
+  nonfinite_results(src, kWhole, nullptr, 0, &d, nullptr, nullptr);
   return d;
 }
 
 std::pair<Array, Array> slogdet(const Array& a) {
   MatrixStack s = square_stack(a, "slogdet");
   Infos infos(s.count);
-  LU f = lu(a, s, infos);
+  Array src = contiguous(a);
+  LU f = lu(src, s, infos);
   Array sign(s.batch, a.dtype()), logdet(s.batch, real_of(a.dtype()));
   lu_slogdet(f, s, &sign, &logdet, nullptr);
+  nonfinite_results(src, kWhole, nullptr, 0, nullptr, &logdet, &sign);
   return {sign, logdet};
 }
 
@@ -143,14 +198,15 @@ Array inv(const Array& a, bool check_now) {
   MatrixStack s = square_stack(a, "inv");
   int64_t n = s.rows;
   Infos infos(2 * s.count);  // getrf's, then getrs's (which fail on bad arguments only)
-  LU f = lu(a, s, infos);
-  infos.snapshot();
+  Array src = contiguous(a);
+  LU f = lu(src, s, infos);
   // Solving A^T X = I gives X = inv(A)^T column-major, which is inv(A) row-major.
   Array x = identity_stack(s.batch, n, a.dtype());
   if (n > 0)
     for (int64_t i = 0; i < s.count; ++i)
       cusolver::getrs(a.dtype(), CUBLAS_OP_N, n, n, matrix(f.factors, i), n, pivots_of(f.pivots, i, n), matrix(x, i), n,
                       infos.at(s.count + i));
+  nonfinite_results(src, kWhole, &infos, 0, &x, nullptr, nullptr);
   infos.check("cusolverDnXgetrf", "Singular matrix", check_now);
   return x;
 }
@@ -162,14 +218,15 @@ Array solve(const Array& a, const Array& b) {
   Shape batch = broadcast_shapes(sa.batch, sb.batch);
   MatrixStack s{batch, size_of(batch), n, n};
   Infos infos(2 * s.count);
-  LU f = lu(broadcast_to(a, with(batch, {n, n})), s, infos);
-  infos.snapshot();
+  Array src = contiguous(broadcast_to(a, with(batch, {n, n})));
+  LU f = lu(src, s, infos);
   Array x = column_major_copy(broadcast_to(b, with(batch, {n, k})));
   // getrf factored A^T; solving with its transpose solves A x = b.
   if (n > 0 && k > 0)
     for (int64_t i = 0; i < s.count; ++i)
       cusolver::getrs(a.dtype(), CUBLAS_OP_T, n, k, matrix(f.factors, i), n, pivots_of(f.pivots, i, n), matrix(x, i), n,
                       infos.at(s.count + i));
+  nonfinite_results(src, kWhole, &infos, 0, &x, nullptr, nullptr);
   infos.check("cusolverDnXgetrf", "Singular matrix");
   return x;
 }
@@ -179,12 +236,15 @@ Array cholesky(const Array& a, bool upper) {
   int64_t n = s.rows;
   // Row-major A is column-major A^T: its upper triangle is A's lower one, and the factor potrf leaves there,
   // read row-major, is L (Note [Transposed factorisations]); likewise for `upper`.
-  Array x = row_major_copy(a);
+  Array src = contiguous(a);
+  Array x = row_major_copy(src);
   Infos infos(s.count);
   if (n > 0)
     for (int64_t i = 0; i < s.count; ++i)
       cusolver::potrf(a.dtype(), upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, n, matrix(x, i), n,
                       infos.at(i));
+  // NaN in the factor's triangle (zero_triangle then clears the other), as NumPy's for an all-NaN matrix.
+  nonfinite_results(src, upper ? kUpper : kLower, &infos, 0, &x, nullptr, nullptr);
   infos.check("cusolverDnXpotrf", "Matrix is not positive definite");
   zero_triangle(x, !upper);
   return x;
@@ -229,13 +289,16 @@ std::pair<Array, Array> eigh(const Array& a, char uplo, bool vectors) {
   if (uplo != 'L' && uplo != 'U') throw ValueError("UPLO argument must be 'L' or 'U'");
   MatrixStack s = square_stack(a, "eigh");
   int64_t n = s.rows;
-  Array v = column_major_copy(a);
+  Array src = contiguous(a);
+  Array v = column_major_copy(src);
   Array w(with(s.batch, {n}), real_of(a.dtype()));
   Infos infos(s.count);
   if (n > 0)
     for (int64_t i = 0; i < s.count; ++i)
       cusolver::syevd(a.dtype(), vectors, uplo == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER, n,
                       matrix(v, i), n, at(w, i, n), infos.at(i));
+  // LAPACK's syevd does not converge on a NaN or an infinity in the triangle it reads; cuSOLVER's may.
+  nonfinite_results(src, uplo == 'U' ? kUpper : kLower, &infos, static_cast<int>(n) + 1, nullptr, nullptr, nullptr);
   infos.check("cusolverDnXsyevd", "Eigenvalues did not converge");
   return {w, v};
 }
@@ -315,8 +378,15 @@ std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
       cusolver::gesvd(t, jobu, jobvt, p, q, matrix(x, i), p, at(sv, i, q), compute_uv ? matrix(*ux, i) : nullptr, p,
                       compute_uv ? matrix(*vt, i) : nullptr, q, infos.at(i));
   }
+  // NumPy's gesdd fails on a NaN; on infinities alone its singular values are NaN and its vectors fail (Note
+  // [Non-finite matrices]).
+  Array src = contiguous(a);
+  if (compute_uv)
+    nonfinite_results(src, kWhole, &infos, 1, nullptr, nullptr, nullptr);
+  else
+    nonfinite_results(src, kWhole, &infos, 0, &sv, nullptr, nullptr);
   infos.check("cusolverDnXgesvd", "SVD did not converge");
-  if (has_nan(sv)) throw LinAlgError("SVD did not converge");  // NaN input: gesvd may not report it
+  if (has_nan(sv) && (compute_uv || has_nan(a))) throw LinAlgError("SVD did not converge");
   if (!compute_uv) return {sv};
   // X = Ux S Vx^H. For A = X: U = Ux, Vh = Vx^H. For A = X^H: U = Vx, Vh = Ux^H.
   if (!wide) return {*ux, sv, polar ? conj_transpose(*v) : *vt};

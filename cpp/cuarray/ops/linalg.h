@@ -50,6 +50,8 @@ std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv);
 
 // The generated kernels, exposed so that tests can compile every variant without a device.
 KernelSource lu_slogdet_source(DType t);
+// `y`: the dtype of the second result the kernel may fill (t, or its real dtype).
+KernelSource nonfinite_results_source(DType t, DType y);
 KernelSource zero_triangle_source(DType t, bool wide);
 
 }  // namespace cuarray::ops

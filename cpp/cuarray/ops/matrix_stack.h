@@ -36,7 +36,7 @@ class Infos {
   explicit Infos(std::int64_t count);
   int* at(std::int64_t i) const { return reinterpret_cast<int*>(values_.data()) + i; }
   // Queues a copy of the values as the work queued so far leaves them, so that check() waits for that work
-  // only: inv() checks getrf's values while its getrs still runs, and another stream can be fed meanwhile.
+  // only (check() takes it when none was taken).
   void snapshot();
   // Waits for the snapshot (else the current stream) and reads the values: LinAlgError(`message`) if any is
   // positive; a negative one (an argument cuSOLVER rejected) is CudaError naming `routine`. On a stream the user

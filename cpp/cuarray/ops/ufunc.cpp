@@ -82,4 +82,26 @@ int find_loop(const Ufunc& u, const DType* in, const DType* out) {
   return -1;
 }
 
+// Note [Power with a uniform exponent]
+// NumPy's float32 and float64 power loops compute 1 / x, 1, sqrt(x), x or x * x when the exponent's stride in
+// the inner loop is zero and its value is -1, 0, 0.5, 1 or 2, and pow otherwise. Only sqrt gives other values
+// than pow (-0 ** 0.5 is -0, -inf ** 0.5 is nan), but all five are exact, where CUDA's pow is within a few
+// ulp. The stride is zero for a scalar exponent, a 0-d array, and an array whose every element is one in
+// memory (a size-1 array broadcast, broadcast_to of a scalar), except that NumPy's loop over operands of one
+// shape (each one the output's shape or 0-d) keeps a size-1 array's own stride. Partly broadcast exponents
+// (a column against a matrix) reach NumPy's inner loop buffered or in another order, with pow.
+const ElementwiseDef& ufunc_def_for(const Ufunc& u, const DType* in, const Input* inputs, const Shape& shape) {
+  static const int power = ufunc_index("power");
+  if (u.def.id != static_cast<std::uint32_t>(power) || (in[0] != DType::Float32 && in[0] != DType::Float64))
+    return u.def;
+  static const ElementwiseDef& uniform = ufuncs()[ufunc_index("_power_uniform")].def;
+  const Array* e = inputs[1].array;
+  if (!e || e->ndim() == 0) return uniform;
+  for (int d = 0; d < e->ndim(); ++d)
+    if (e->shape()[d] != 1 && e->strides()[d] != 0) return u.def;
+  const Array* x = inputs[0].array;
+  bool one_shape = e->shape() == shape && (!x || x->ndim() == 0 || x->shape() == shape);
+  return e->size() == 1 && one_shape ? u.def : uniform;
+}
+
 }  // namespace cuarray::ops

@@ -26,6 +26,10 @@ const std::vector<Ufunc>& ufuncs();
 int ufunc_index(const std::string& name);
 // The loop of ufunc `u` whose types are exactly `in`/`out`, or -1.
 int find_loop(const Ufunc& u, const DType* in, const DType* out);
+// The row that computes ufunc `u` with loop input types `in` on `inputs` over `shape`: u's own, or, where
+// NumPy's inner loop takes another path for these operands, that path's (Note [Power with a uniform
+// exponent] in ufunc.cpp).
+const ElementwiseDef& ufunc_def_for(const Ufunc& u, const DType* in, const Input* inputs, const Shape& shape);
 // NumPy's type character for a dtype ('E' for bfloat16) and back.
 char type_char(DType t);
 DType from_type_char(char c);
