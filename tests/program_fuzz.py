@@ -430,13 +430,13 @@ class Runner:
             raise mismatch("error", kind, f"numpy gave a result; got {type(c_exc).__name__}: {c_exc}")
         names = self.live()
         t = step.target
-        if t is not None and isinstance(self.n_env[t], np.generic):
+        if t is not None and isinstance(self.n_env[t], (np.generic, int, float, complex)):
             # KNOWN DIFFERENCE: NumPy gives a scalar (full reductions, ufuncs of 0-d arrays), cuarray a 0-d
             # array, as CuPy does. The values are compared; NumPy's side continues with a 0-d array, so that
             # both sides hold arrays (the reproduction says so).
             c = self.c_env[t]
             if not ((isinstance(c, self.impl.ndarray) and c.ndim == 0)
-                    or (self.impl.ndarray is np.ndarray and isinstance(c, np.generic))):
+                    or (self.impl.ndarray is np.ndarray and isinstance(c, (np.generic, int, float, complex)))):
                 raise mismatch("type", kind, f"{t}: numpy gives a scalar, got {type(c).__name__}")
             step.info["scalar"] = True
             _exec(f"{t} = xp.asarray({t})", self.n_env)
