@@ -279,11 +279,11 @@ class Gen:
             expr = f"xp.{name}({operands[0]}, {operands[1]})"
         return Step(f"{t} = {expr}", t, rule, info={"kind": name, "operands": names})
 
-    def inplace(self):
+    def inplace(self, target=None):
         targets = self.writable()
         if not targets:
             return None
-        t = self.pick(targets)
+        t = target if target in targets else self.pick(targets)
         x = self.val(t)
         names = INPLACE_OPS
         if self.chance(0.9):
@@ -610,7 +610,7 @@ class Gen:
         x = self.val(a)
         key = self.basic_key(x.shape) if x.ndim else "..."
         t = self.new_name()
-        return [Step(f"{t} = {a}[{key}]", t, info={"kind": "getitem"}), "inplace"]
+        return [Step(f"{t} = {a}[{key}]", t, info={"kind": "getitem"}), ("inplace", t)]
 
 
 FOCUS = {
@@ -683,7 +683,7 @@ def run_program(data, runner, focus, n_steps=None):
         pending = [kind]
         while pending:
             k = pending.pop(0)
-            out = getattr(gen, k)()
+            out = getattr(gen, k)() if isinstance(k, str) else getattr(gen, k[0])(*k[1:])
             if out is None:
                 break
             if isinstance(out, list):
