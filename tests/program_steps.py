@@ -12,7 +12,11 @@ Not drawn, on purpose (cuarray's behaviour there is not compared by this fuzzer)
 - unstable argsort (NumPy's default kind orders equal elements arbitrarily; only kind="stable" is drawn);
 - complex transcendental functions of non-finite numbers (C99 Annex G special cases);
 - out=, dtype=, where= arguments of ufuncs and reductions other than out= naming the operand in place;
-- floating-point warnings (the GPU raises none).
+- floating-point warnings (the GPU raises none);
+- bfloat16, object and string dtypes; fusion, streams, user kernels, random, linalg, fft (tested elsewhere);
+- in tests/program_fuzz.py: NumPy scalars against cuarray's 0-d arrays (values compared), float16 reductions
+  against a float64 reference, reductions and products within the error bounds of another order, orders of
+  overflow in products, an integer raised to a negative power (NumPy raises, cuarray cannot from a kernel).
 """
 
 import math

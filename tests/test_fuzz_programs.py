@@ -12,9 +12,10 @@ implementations that it must catch. On a GPU (each focus is one test, so that on
 
     pytest -m gpu tests/test_fuzz_programs.py                                   # fixed examples, ~1 minute
     CUARRAY_HYPOTHESIS_PROFILE=gpu-long pytest -m gpu tests/test_fuzz_programs.py  # 20x the examples, fresh
-    CUARRAY_FUZZ_MINUTES=5 pytest -m gpu tests/test_fuzz_programs.py -x -q      # fresh examples for 5 minutes
+    CUARRAY_FUZZ_MINUTES=5 pytest -m gpu tests/test_fuzz_programs.py          # fresh examples for 5 minutes
                                                                                 # in all, split among the tests
-CUARRAY_FUZZ_EXAMPLES=n sets the number of examples of each test instead of the profile's.
+CUARRAY_FUZZ_EXAMPLES=n sets the number of examples of each test instead of the profile's. A failing test
+shrinks each distinct failure (hypothesis stops shrinking after 5 minutes) and prints each one's reproduction.
 """
 
 import contextlib
