@@ -520,8 +520,8 @@ else:
     print("cuarray:", repr(c[name]))
     for other in n:
         if other not in ("xp", name) and hasattr(n[other], "shape"):
-            assert np.shares_memory(n[name], n[other]) == cp.shares_memory(c[name], c[other]), \
-                f"shares_memory({{name}}, {{other}})"
+            shared = np.shares_memory(n[name], n[other]), cp.shares_memory(c[name], c[other])
+            assert shared[0] == shared[1], f"shares_memory({{name}}, {{other}}): numpy, cuarray: {{shared}}"
     for other in n:
         if other != "xp" and hasattr(n[other], "shape"):
             got, want = to_numpy(c[other]), np.asarray(n[other])
