@@ -217,9 +217,10 @@ def test_equality_with_objects_compares_every_element(xp, other, op, shape):
 
 @gpu
 @pytest.mark.parametrize("other", [None, "text"])
-@testing.numpy_cuarray_raises()
+@pytest.mark.parametrize("xp", [np, cp], ids=["numpy", "cuarray"])
 def test_ordering_with_objects_raises(xp, other):
-    return xp.arange(3) < other
+    with pytest.raises(TypeError):  # NumPy's UFuncTypeError for a string is a TypeError
+        _ = xp.arange(3) < other
 
 
 @gpu

@@ -319,6 +319,7 @@ _methods = {
     "flat": property(_late("cuarray._flatiter", "flatiter")),
     "byteswap": _late("cuarray._flatiter", "byteswap"),
     "choose": _math("choose"),
+    "repeat": _math("repeat"),
     "toDlpack": lambda self: self.__dlpack__(),
     "view": _view,
     "flags": property(lambda self: Flags(self._c_contiguous, self._f_contiguous, self.base is None)),

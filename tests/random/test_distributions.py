@@ -208,8 +208,11 @@ def test_discrete_law(case, api):
 def test_discrete_dtype(name, args):
     x = getattr(cp.random.RandomState(0), name)(*args, size=10, dtype=np.int32)
     assert x.dtype == np.int32
+    # As CuPy's kernels, the counts are stored into any numeric dtype asked for.
+    y = getattr(cp.random.RandomState(0), name)(*args, size=10, dtype=np.float64)
+    assert y.dtype == np.float64 and (host(y) == host(x)).all()
     with pytest.raises(TypeError):
-        getattr(cp.random.RandomState(0), name)(*args, size=10, dtype=np.float64)
+        getattr(cp.random.RandomState(0), name)(*args, size=10, dtype="U3")
 
 
 def test_multinomial_law():
@@ -443,8 +446,10 @@ def test_generator_dtype_and_out():
     assert g.standard_exponential(5, dtype=np.float32).dtype == np.float32
     assert g.standard_gamma(2.0, 5, dtype=np.float32).dtype == np.float32
     out = cp.empty((3, 4), dtype=np.float32)
-    assert g.standard_gamma(2.0, out=out) is out
-    assert g.standard_exponential(out=out) is out
+    assert g.standard_gamma(2.0, out=out, dtype=np.float32) is out
+    assert g.standard_exponential(out=out, dtype=np.float32) is out
+    with pytest.raises(TypeError, match="wrong type"):  # out's dtype must be `dtype`, as NumPy's
+        g.standard_exponential(out=out)
     assert (host(out) >= 0).all()
     with pytest.raises(TypeError, match="Unsupported dtype"):
         g.standard_exponential(dtype=np.int32)
