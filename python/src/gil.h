@@ -6,11 +6,13 @@
 // and a noexcept frame on the way calls std::terminate: pybind11's gil_scoped_release re-takes the GIL in its
 // destructor, so a daemon thread waiting for the device (Stream.synchronize, a copy to the host) when the
 // program ended aborted the process. The bindings therefore release and re-take the GIL only through
-// ReleaseGil and AcquireGil, which let the forced unwind pass on to pybind11's dispatcher (which rethrows it)
-// and Python's own frames, as for any daemon thread: the locks of the core held on the way are released. Where
-// it cannot pass (a C++ exception is already on its way out of the frame, or the caller is noexcept) the
-// thread sleeps until the process ends instead, as CPython 3.14 does with such threads. Also, waits of other
-// threads stop polling the device once Python has begun to exit (begin_exit in cpp/cuarray/blocking.h).
+// ReleaseGil and AcquireGil. A thread whose re-take in ReleaseGil would end it sleeps until the process ends
+// instead, as CPython 3.14 does with such threads: unwinding would run the destructors of the Python objects
+// the binding's frame holds (the NumPy array a copy to the host fills) without the GIL, and crash during
+// finalization. The core's locks are all released by then, since the GIL is re-taken only after the core call
+// returns. AcquireGil lets the forced unwind pass on to pybind11's dispatcher (which rethrows it), or sleeps
+// where it cannot pass. Also, waits of other threads stop polling the device once Python has begun to exit
+// (begin_exit in cpp/cuarray/blocking.h).
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -41,15 +43,16 @@ inline thread_local bool g_thread_ending = false;
 // pybind11's gil_scoped_release, but whose re-take of the GIL may end the thread (Note [Exit while waiting]).
 class ReleaseGil {
  public:
-  ReleaseGil() : state_(PyEval_SaveThread()), exceptions_(std::uncaught_exceptions()) {}
+  ReleaseGil() : state_(PyEval_SaveThread()) {}
   ~ReleaseGil() noexcept(false) {
     if (g_thread_ending) return;  // a forced unwind from a deeper AcquireGil is passing
     try {
       PyEval_RestoreThread(state_);
     } catch (abi::__forced_unwind&) {
+      // Not unwound: the frames above may hold Python objects (a copy's NumPy array), whose destructors would
+      // run without the GIL during finalization.
       g_thread_ending = true;
-      if (std::uncaught_exceptions() > exceptions_) park_thread();
-      throw;
+      park_thread();
     }
   }
   ReleaseGil(const ReleaseGil&) = delete;
@@ -57,7 +60,6 @@ class ReleaseGil {
 
  private:
   PyThreadState* state_;
-  int exceptions_;
 };
 
 // pybind11's gil_scoped_acquire, marking the thread as ending if taking the GIL ends it.
