@@ -371,6 +371,14 @@ def test_spread_of_the_reported_cases():
     assert np.isnan(cp.var(cp.asarray([np.inf, 1.0])).get())  # Welford's mean is nan here, its m2 inf
 
 
+def _check_half_in_float32(name, a, axis):
+    """_check for float16 data against NumPy's float32 result: cuarray accumulates float16 in float32."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = getattr(np, name)(a.astype(np.float32), axis=axis).astype(np.float16)
+    assert_same(getattr(cp, name)(cp.asarray(a), axis=axis), expected, **_tol(a.dtype, name))
+
+
 @pytest.mark.parametrize("dtype", INEXACT, ids=dtype_id)
 @pytest.mark.parametrize("name", SPREADS)
 def test_spread_of_non_finite_data_on_the_long_paths(name, dtype):
@@ -379,23 +387,18 @@ def test_spread_of_non_finite_data_on_the_long_paths(name, dtype):
     # float16: NumPy sums the squares in float16 itself (overflowing for these lengths at full scale, and
     # rounding at every step); cuarray accumulates in float32, so NumPy's float32 result is the reference.
     scale = 64 if np.dtype(dtype) == np.float16 else 1
-    if np.dtype(dtype) == np.float16:
-        def _check(name, a, axis):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                expected = getattr(np, name)(a.astype(np.float32), axis=axis).astype(np.float16)
-            assert_same(getattr(cp, name)(cp.asarray(a), axis=axis), expected, **_tol(a.dtype, name))
+    check = _check_half_in_float32 if np.dtype(dtype) == np.float16 else _check
     a = make_data((4, 5003), dtype) / np.asarray(scale, dtype)
     s = _specials(dtype)
     a[0, 4001], a[1, 17], a[2, 2] = s[0], s[1], s[2]
     for axis in (None, 1, 0, (0, 1)):
-        _check(name, a, axis)
-    _check(name, np.ascontiguousarray(a.T), 0)
-    _check(name, a[:, ::-3], 1)
+        check(name, a, axis)
+    check(name, np.ascontiguousarray(a.T), 0)
+    check(name, a[:, ::-3], 1)
     b = make_data((70001,), dtype) / np.asarray(scale, dtype)
     b[35000] = s[1]
-    _check(name, b, None)
-    _check(name, b[:35000], None)
+    check(name, b, None)
+    check(name, b[:35000], None)
 
 
 @pytest.mark.parametrize("name", SPREADS)

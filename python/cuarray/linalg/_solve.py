@@ -68,7 +68,7 @@ def lstsq(a, b, rcond=None):
     u, s, vh = svd(a, full_matrices=False)
     s_host = s.get()  # the rank is a Python int: one small copy
     cutoff = rcond * s_host.max() if s_host.size else 0.0
-    rank = numpy.int32((s_host > cutoff).sum())  # NumPy returns LAPACK's int
+    rank = int((s_host > cutoff).sum())
     s_inv = _u._where(_u.greater(s, cutoff), _u.divide(1, s), 0)
     x = matmul(_u.conjugate(vh).swapaxes(0, 1), s_inv._expand_dims(1) * matmul(_u.conjugate(u).swapaxes(0, 1), b))
     if rank == n and m > n:
