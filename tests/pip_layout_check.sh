@@ -17,8 +17,10 @@ toolkit_lib=$(readlink -f "${CUDA_PATH:-/usr/local/cuda}/lib64")
 work=$(mktemp -d /tmp/cuarray-pip-layout.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 export PYTHONUSERBASE="$work/user"
+# The user site-packages where Python has one; in a virtual environment without it, a folder on PYTHONPATH
+# (importlib.metadata, through which the libraries are found, reads both).
 site=$("$PYTHON" -c 'import site, sys; print(site.getusersitepackages()) if site.ENABLE_USER_SITE else sys.exit(1)') ||
-  { echo "$PYTHON has no user site-packages (a virtual environment without system packages?)" >&2; exit 2; }
+  { site="$work/site"; export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"; echo "== no user site-packages: $site on PYTHONPATH"; }
 mkdir -p "$work/real" "$site/nvidia/cu13/lib"
 for f in "$toolkit_lib"/lib{nvrtc,nvrtc-builtins,cublas,cublasLt,cusolver,cusparse,cufft,nvJitLink}.so.[0-9]*; do
   ln -s "$work/real/$(basename "$f")" "$site/nvidia/cu13/lib/"
