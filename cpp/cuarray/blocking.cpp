@@ -70,8 +70,10 @@ void set_host_hooks(std::function<void(const std::function<void()>&)> blocking, 
 }
 
 void run_blocking(const std::function<void()>& work) {
-  if (hooks().blocking) hooks().blocking(work);
-  else work();
+  if (hooks().blocking)
+    hooks().blocking(work);
+  else
+    work();
 }
 
 void wait_until(const std::function<bool()>& ready, bool spin) {

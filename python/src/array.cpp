@@ -48,7 +48,8 @@ void warn_complex_to_real() {
 NdArray from_numpy(py::handle obj, py::handle dtype) {
   py::array host = dtype.is_none() && py::isinstance<py::array>(obj)
                        ? py::reinterpret_borrow<py::array>(obj)
-                       : numpy().attr("asarray")(obj, dtype.is_none() ? py::object(py::none()) : py::reinterpret_borrow<py::object>(dtype));
+                       : numpy().attr("asarray")(
+                             obj, dtype.is_none() ? py::object(py::none()) : py::reinterpret_borrow<py::object>(dtype));
   // Data in the other byte order (read from a file, say) is swapped on the host: GPUs read native order.
   if (host.dtype().byteorder() == '>') host = host.attr("astype")(host.dtype().attr("newbyteorder")("="));
   DType dt = to_dtype(host.dtype());
@@ -76,8 +77,10 @@ py::array to_numpy(const NdArray& self, py::handle out, char order) {
     Shape out_shape(host.shape(), host.shape() + host.ndim());
     if (out_shape != a.shape() || !to_numpy_dtype(a.dtype()).equal(host.dtype()))
       throw ValueError("out must have shape " + shape_str(a.shape()) + " and dtype " + name(a.dtype()));
-    if (host.flags() & py::array::c_style) order = 'C';
-    else if (host.flags() & py::array::f_style) order = 'F';
+    if (host.flags() & py::array::c_style)
+      order = 'C';
+    else if (host.flags() & py::array::f_style)
+      order = 'F';
     else {
       numpy().attr("copyto")(host, to_numpy(self, py::none(), 'C'));
       return host;
@@ -214,9 +217,12 @@ PyObject* reshape_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs
       const char* key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
       if (!key) throw py::error_already_set();
       PyObject* value = args[nargs + k];
-      if (!std::strcmp(key, "order")) order_obj = value;
-      else if (!std::strcmp(key, "copy")) copy = value == Py_None ? std::nullopt : std::optional<bool>(truth(value));
-      else throw TypeError(std::string("'") + key + "' is an invalid keyword argument for this function");
+      if (!std::strcmp(key, "order"))
+        order_obj = value;
+      else if (!std::strcmp(key, "copy"))
+        copy = value == Py_None ? std::nullopt : std::optional<bool>(truth(value));
+      else
+        throw TypeError(std::string("'") + key + "' is an invalid keyword argument for this function");
     }
     if (nargs == 0) throw TypeError("reshape() takes exactly 1 argument (0 given)");
     py::handle self_obj(self);
@@ -225,7 +231,8 @@ PyObject* reshape_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs
     if (order == 'K') throw ValueError("order 'K' is not permitted for reshaping");
     if (order == 'A') order = s.array.f_contiguous() && !s.array.c_contiguous() ? 'F' : 'C';
     Shape shape;
-    if (nargs == 1) shape = to_shape(args[0]);
+    if (nargs == 1)
+      shape = to_shape(args[0]);
     else
       for (Py_ssize_t i = 0; i < nargs; ++i) shape.push_back(to_integer(args[i]));
     Array r = ops::reshape(s.array, std::move(shape), order, copy);
@@ -284,8 +291,7 @@ void init_array(py::module_& m) {
                                          o == 'F' ? Order::F : Order::C, limit);
             return NdArray{std::move(r), base};
           }),
-          "shape"_a, "dtype"_a = py::none(), "memptr"_a = py::none(), "strides"_a = py::none(),
-          "order"_a = "C");
+          "shape"_a, "dtype"_a = py::none(), "memptr"_a = py::none(), "strides"_a = py::none(), "order"_a = "C");
   // Setting the shape is NumPy's in-place reshape: allowed only where a view can give the new shape.
   cls.def_property(
          "shape", [](const NdArray& s) { return to_tuple(s.array.shape()); },
@@ -293,8 +299,9 @@ void init_array(py::module_& m) {
            Shape target = ops::infer_shape(to_shape(shape), s.array.size());  // NumPy's ValueErrors
            auto strides = target == s.array.shape() ? s.array.strides() : ops::reshape_strides(s.array, target, 'C');
            if (!strides)
-             throw py::attribute_error("Incompatible shape for in-place modification. Use `.reshape()` to make a "
-                                       "copy with the desired shape.");
+             throw py::attribute_error(
+                 "Incompatible shape for in-place modification. Use `.reshape()` to make a "
+                 "copy with the desired shape.");
            s.array = s.array.view(std::move(target), std::move(*strides));
          })
       .def_property_readonly("strides", [](const NdArray& s) { return to_tuple(s.array.strides()); })
@@ -324,16 +331,20 @@ void init_array(py::module_& m) {
            [](py::object self, py::handle key, py::handle value) {
              const NdArray& s = self.cast<const NdArray&>();
              auto items = to_index(key);
-             if (!items) advanced("_setitem")(self, key, value);
-             else assign(ops::basic_index(s.array, *items), value);
+             if (!items)
+               advanced("_setitem")(self, key, value);
+             else
+               assign(ops::basic_index(s.array, *items), value);
            })
       .def("transpose",
            [](py::object self, py::args axes) {
              const NdArray& s = self.cast<const NdArray&>();
              std::vector<std::int64_t> ax;
              // NumPy reads the axes as it reads a shape: any sequence, ValueError past int64.
-             if (axes.size() == 1 && !axes[0].is_none()) ax = to_shape(axes[0]);
-             else if (axes.size() > 1) ax = to_shape(axes);
+             if (axes.size() == 1 && !axes[0].is_none())
+               ax = to_shape(axes[0]);
+             else if (axes.size() > 1)
+               ax = to_shape(axes);
              return NdArray::view_of(s, self, ops::transpose(s.array, ax));
            })
       .def_property_readonly("T",
@@ -346,26 +357,28 @@ void init_array(py::module_& m) {
              const NdArray& s = self.cast<const NdArray&>();
              return NdArray::view_of(s, self, ops::swapaxes(s.array, to_int64(a1), to_int64(a2)));
            })
-      .def("squeeze",
-           [](py::object self, py::handle axis) {
-             const NdArray& s = self.cast<const NdArray&>();
-             std::optional<std::vector<std::int64_t>> axes;
-             if (!axis.is_none()) axes = to_axes(axis);
-             return NdArray::view_of(s, self, ops::squeeze(s.array, axes));
-           },
-           "axis"_a = py::none())
+      .def(
+          "squeeze",
+          [](py::object self, py::handle axis) {
+            const NdArray& s = self.cast<const NdArray&>();
+            std::optional<std::vector<std::int64_t>> axes;
+            if (!axis.is_none()) axes = to_axes(axis);
+            return NdArray::view_of(s, self, ops::squeeze(s.array, axes));
+          },
+          "axis"_a = py::none())
       .def("_expand_dims",
            [](py::object self, py::handle axis) {
              const NdArray& s = self.cast<const NdArray&>();
              return NdArray::view_of(s, self, ops::expand_dims(s.array, to_axis_list(axis)));
            })
-      .def("diagonal",
-           [](py::object self, py::handle offset, py::handle axis1, py::handle axis2) {
-             const NdArray& s = self.cast<const NdArray&>();
-             Array d = ops::diagonal(s.array, to_c_int(offset), to_int64(axis1), to_int64(axis2));
-             return NdArray::view_of(s, self, std::move(d));
-           },
-           "offset"_a = 0, "axis1"_a = 0, "axis2"_a = 1)
+      .def(
+          "diagonal",
+          [](py::object self, py::handle offset, py::handle axis1, py::handle axis2) {
+            const NdArray& s = self.cast<const NdArray&>();
+            Array d = ops::diagonal(s.array, to_c_int(offset), to_int64(axis1), to_int64(axis2));
+            return NdArray::view_of(s, self, std::move(d));
+          },
+          "offset"_a = 0, "axis1"_a = 0, "axis2"_a = 1)
       .def("_broadcast_to",
            [](py::object self, py::handle shape) {
              const NdArray& s = self.cast<const NdArray&>();
@@ -381,111 +394,134 @@ void init_array(py::module_& m) {
            })
       // The real (imag=False) or imaginary part of a complex array: a view of the same memory with the float
       // dtype of half the itemsize, the imaginary part one float further on (NumPy's and CuPy's .real, .imag).
-      .def("_part",
-           [](py::object self, bool imag) {
-             const NdArray& s = self.cast<const NdArray&>();
-             if (!is_complex(s.array.dtype())) throw TypeError("_part: the array must be complex");
-             DType part = s.array.dtype() == DType::Complex64 ? DType::Float32 : DType::Float64;
-             Array view = s.array.view(s.array.shape(), s.array.strides(), imag ? itemsize(part) : 0).view(part);
-             return NdArray::view_of(s, self, std::move(view));
-           },
-           "imag"_a)
-      .def("astype",
-           [](py::object self, py::handle dtype, py::handle order, py::handle casting, bool subok, bool copy) {
-             const NdArray& s = self.cast<const NdArray&>();
-             DType dt = to_dtype(dtype);
-             char o = to_order(order, 'K');
-             check_astype_casting(s.array.dtype(), dt, to_casting(casting, true));
-             if (is_complex(s.array.dtype()) && !is_complex(dt) && dt != DType::Bool) warn_complex_to_real();
-             if (!copy && dt == s.array.dtype() &&
-                 (o == 'K' || o == 'A' || (o == 'C' && s.array.c_contiguous()) || (o == 'F' && s.array.f_contiguous())))
-               return self;
-             return py::cast(owner(ops::astype(s.array, dt, o)));
-           },
-           "dtype"_a, "order"_a = "K", "casting"_a = "unsafe", "subok"_a = true, "copy"_a = true)
-      .def("copy",
-           [](const NdArray& s, py::handle order) {
-             return owner(ops::astype(s.array, s.array.dtype(), to_order(order, 'C')));
-           },
-           "order"_a = "C")
-      .def("flatten",
-           [](const NdArray& s, py::handle order) {
-             char o = to_order(order, 'C');
-             const Array& a = s.array;
-             if (o == 'A') o = a.f_contiguous() && !a.c_contiguous() ? 'F' : 'C';
-             if (o != 'K') return owner(ops::reshape(ops::astype(a, a.dtype(), o), {-1}, o));
-             // Memory order: the axes by decreasing |stride|, as NumPy's order='K'.
-             std::vector<std::int64_t> axes(a.ndim());
-             std::iota(axes.begin(), axes.end(), 0);
-             std::stable_sort(axes.begin(), axes.end(), [&](std::int64_t i, std::int64_t j) {
-               return std::llabs(a.strides()[i]) > std::llabs(a.strides()[j]);
-             });
-             return owner(ops::reshape(ops::astype(ops::transpose(a, axes), a.dtype(), 'C'), {-1}, 'C'));
-           },
-           "order"_a = "C")
-      .def("fill", [](const NdArray& s, py::handle value) { assign(s.array, value); }, "value"_a)
+      .def(
+          "_part",
+          [](py::object self, bool imag) {
+            const NdArray& s = self.cast<const NdArray&>();
+            if (!is_complex(s.array.dtype())) throw TypeError("_part: the array must be complex");
+            DType part = s.array.dtype() == DType::Complex64 ? DType::Float32 : DType::Float64;
+            Array view = s.array.view(s.array.shape(), s.array.strides(), imag ? itemsize(part) : 0).view(part);
+            return NdArray::view_of(s, self, std::move(view));
+          },
+          "imag"_a)
+      .def(
+          "astype",
+          [](py::object self, py::handle dtype, py::handle order, py::handle casting, bool subok, bool copy) {
+            const NdArray& s = self.cast<const NdArray&>();
+            DType dt = to_dtype(dtype);
+            char o = to_order(order, 'K');
+            check_astype_casting(s.array.dtype(), dt, to_casting(casting, true));
+            if (is_complex(s.array.dtype()) && !is_complex(dt) && dt != DType::Bool) warn_complex_to_real();
+            if (!copy && dt == s.array.dtype() &&
+                (o == 'K' || o == 'A' || (o == 'C' && s.array.c_contiguous()) || (o == 'F' && s.array.f_contiguous())))
+              return self;
+            return py::cast(owner(ops::astype(s.array, dt, o)));
+          },
+          "dtype"_a, "order"_a = "K", "casting"_a = "unsafe", "subok"_a = true, "copy"_a = true)
+      .def(
+          "copy",
+          [](const NdArray& s, py::handle order) {
+            return owner(ops::astype(s.array, s.array.dtype(), to_order(order, 'C')));
+          },
+          "order"_a = "C")
+      .def(
+          "flatten",
+          [](const NdArray& s, py::handle order) {
+            char o = to_order(order, 'C');
+            const Array& a = s.array;
+            if (o == 'A') o = a.f_contiguous() && !a.c_contiguous() ? 'F' : 'C';
+            if (o != 'K') return owner(ops::reshape(ops::astype(a, a.dtype(), o), {-1}, o));
+            // Memory order: the axes by decreasing |stride|, as NumPy's order='K'.
+            std::vector<std::int64_t> axes(a.ndim());
+            std::iota(axes.begin(), axes.end(), 0);
+            std::stable_sort(axes.begin(), axes.end(), [&](std::int64_t i, std::int64_t j) {
+              return std::llabs(a.strides()[i]) > std::llabs(a.strides()[j]);
+            });
+            return owner(ops::reshape(ops::astype(ops::transpose(a, axes), a.dtype(), 'C'), {-1}, 'C'));
+          },
+          "order"_a = "C")
+      .def(
+          "fill", [](const NdArray& s, py::handle value) { assign(s.array, value); }, "value"_a)
       // blocking=False is accepted: the copy is complete on return, which a caller of either kind may rely on.
-      .def("get", [](const NdArray& s, py::handle stream, py::handle order, py::handle out, bool /*blocking*/) {
-             char o = to_order(order, 'C');
-             if (stream.is_none()) return to_numpy(s, out, o);
-             stream.attr("__enter__")();  // the copy is queued on `stream`, as in CuPy
-             try {
-               py::array host = to_numpy(s, out, o);
-               stream.attr("__exit__")(py::none(), py::none(), py::none());
-               return host;
-             } catch (abi::__forced_unwind&) {
-               throw;  // no GIL: Note [Exit while waiting] in gil.h
-             } catch (...) {
-               stream.attr("__exit__")(py::none(), py::none(), py::none());
-               throw;
-             }
-           },
-           "stream"_a = py::none(), "order"_a = "C", "out"_a = py::none(), "blocking"_a = true)
-      .def("set",
-           [](const NdArray& s, py::handle arr, py::handle stream) {
-             if (!py::isinstance<py::array>(arr)) throw TypeError("set() takes a numpy.ndarray");
-             py::array host = arr.cast<py::array>();
-             Shape shape(host.shape(), host.shape() + host.ndim());
-             if (shape != s.array.shape())
-               throw ValueError("Shape mismatch. Old shape: " + shape_str(s.array.shape()) +
-                                ", new shape: " + shape_str(shape));
-             if (!to_numpy_dtype(s.array.dtype()).equal(host.dtype()))
-               throw TypeError("dtype mismatch: the array is " + std::string(name(s.array.dtype())) +
-                               ", the new values are " + py::str(host.dtype()).cast<std::string>());
-             ops::copy_into(s.array, from_numpy(host, py::none()).array);
-           },
-           "arr"_a, "stream"_a = py::none());
+      .def(
+          "get",
+          [](const NdArray& s, py::handle stream, py::handle order, py::handle out, bool /*blocking*/) {
+            char o = to_order(order, 'C');
+            if (stream.is_none()) return to_numpy(s, out, o);
+            stream.attr("__enter__")();  // the copy is queued on `stream`, as in CuPy
+            try {
+              py::array host = to_numpy(s, out, o);
+              stream.attr("__exit__")(py::none(), py::none(), py::none());
+              return host;
+            } catch (abi::__forced_unwind&) {
+              throw;  // no GIL: Note [Exit while waiting] in gil.h
+            } catch (...) {
+              stream.attr("__exit__")(py::none(), py::none(), py::none());
+              throw;
+            }
+          },
+          "stream"_a = py::none(), "order"_a = "C", "out"_a = py::none(), "blocking"_a = true)
+      .def(
+          "set",
+          [](const NdArray& s, py::handle arr, py::handle stream) {
+            if (!py::isinstance<py::array>(arr)) throw TypeError("set() takes a numpy.ndarray");
+            py::array host = arr.cast<py::array>();
+            Shape shape(host.shape(), host.shape() + host.ndim());
+            if (shape != s.array.shape())
+              throw ValueError("Shape mismatch. Old shape: " + shape_str(s.array.shape()) +
+                               ", new shape: " + shape_str(shape));
+            if (!to_numpy_dtype(s.array.dtype()).equal(host.dtype()))
+              throw TypeError("dtype mismatch: the array is " + std::string(name(s.array.dtype())) +
+                              ", the new values are " + py::str(host.dtype()).cast<std::string>());
+            ops::copy_into(s.array, from_numpy(host, py::none()).array);
+          },
+          "arr"_a, "stream"_a = py::none());
 
   m.def("_from_numpy", &from_numpy, "obj"_a, "dtype"_a = py::none());
-  m.def("_copy_from_device", [](const NdArray& a) { return NdArray{ops::copy_from_device(a.array), py::none()}; },
-        "a"_a);
+  m.def(
+      "_copy_from_device",
+      [](const NdArray& a) {
+        return NdArray{ops::copy_from_device(a.array), py::none()};
+      },
+      "a"_a);
   m.def("_copyto", [](const NdArray& dst, const NdArray& src) { ops::copy_into(dst.array, src.array); });
   m.def("_assign", [](const NdArray& dst, py::handle value) { assign(dst.array, value); });
-  m.def("empty", [](py::handle shape, py::handle dtype, py::handle order) {
+  m.def(
+      "empty",
+      [](py::handle shape, py::handle dtype, py::handle order) {
         return owner(Array(to_shape(shape), to_dtype(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
-      }, "shape"_a, "dtype"_a = py::none(), "order"_a = "C");
+      },
+      "shape"_a, "dtype"_a = py::none(), "order"_a = "C");
   m.def("_empty_like", [](const NdArray& a, py::handle dtype) { return owner(Array::like(a.array, to_dtype(dtype))); });
-  m.def("zeros", [](py::handle shape, py::handle dtype, py::handle order) {
+  m.def(
+      "zeros",
+      [](py::handle shape, py::handle dtype, py::handle order) {
         return owner(ops::zeros(to_shape(shape), to_dtype(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
-      }, "shape"_a, "dtype"_a = py::none(), "order"_a = "C");
-  m.def("_full", [](py::handle shape, py::handle value, py::handle dtype, py::handle order) {
+      },
+      "shape"_a, "dtype"_a = py::none(), "order"_a = "C");
+  m.def(
+      "_full",
+      [](py::handle shape, py::handle value, py::handle dtype, py::handle order) {
         DType dt = to_dtype(dtype);
         Array out(to_shape(shape), dt, to_order(order, 'C') == 'F' ? Order::F : Order::C);
         std::string bytes = scalar_bytes(value, dt);
         ops::fill(out, bytes.data());
         return owner(std::move(out));
-      }, "shape"_a, "value"_a, "dtype"_a, "order"_a = "C");
+      },
+      "shape"_a, "value"_a, "dtype"_a, "order"_a = "C");
   m.def("_arange", [](std::int64_t n, py::handle first, py::handle second, py::handle dtype) {
-        DType dt = to_dtype(dtype);
-        std::string a = scalar_bytes(first, dt), b = scalar_bytes(second, dt);
-        return owner(ops::arange(n, a.data(), b.data(), dt));
-      });
-  m.def("_linspace", [](std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint,
-                        py::handle dtype) { return owner(ops::linspace(start, stop, num, endpoint, to_dtype(dtype))); });
+    DType dt = to_dtype(dtype);
+    std::string a = scalar_bytes(first, dt), b = scalar_bytes(second, dt);
+    return owner(ops::arange(n, a.data(), b.data(), dt));
+  });
+  m.def("_linspace",
+        [](std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint, py::handle dtype) {
+          return owner(ops::linspace(start, stop, num, endpoint, to_dtype(dtype)));
+        });
   m.def("_eye", [](std::int64_t n, std::int64_t m_, std::int64_t k, py::handle dtype, py::handle order) {
-        if (n < 0 || m_ < 0) throw ValueError("negative dimensions are not allowed");
-        return owner(ops::eye(n, m_, k, to_dtype(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
-      });
+    if (n < 0 || m_ < 0) throw ValueError("negative dimensions are not allowed");
+    return owner(ops::eye(n, m_, k, to_dtype(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
+  });
 }
 
 }  // namespace cuarray::bind

@@ -57,8 +57,10 @@ DType to_dtype(py::handle obj) {
   for (int i = 0; i < kNumDTypes; ++i) {
     const py::object& entry = static_cast<DType>(i) == DType::BFloat16 ? bfloat16_dtype(false) : table[i];
     if (!entry.is_none() && dt.equal(entry)) {
-      if (PyObject_Hash(obj.ptr()) != -1) (*cache)[obj] = i;
-      else PyErr_Clear();
+      if (PyObject_Hash(obj.ptr()) != -1)
+        (*cache)[obj] = i;
+      else
+        PyErr_Clear();
       return static_cast<DType>(i);
     }
   }

@@ -106,15 +106,21 @@ void init_cuda(py::module_& m) {
   // Before a fork and before the interpreter exits: the NVRTC warm-up thread and the launch worker are joined
   // (a later launch starts the worker again), so that a child inherits no lock held and nothing runs during
   // teardown; before a fork, whether CUDA has started is noted for the child.
-  c.def("_finish_threads", [] {
+  c.def(
+      "_finish_threads",
+      [] {
         jit::finish_warm_up();
         cuda::stop_launch_worker();
-      }, release_gil());
-  c.def("_prepare_fork", [] {
+      },
+      release_gil());
+  c.def(
+      "_prepare_fork",
+      [] {
         jit::finish_warm_up();
         cuda::stop_launch_worker();
         cuda::prepare_fork();
-      }, release_gil());
+      },
+      release_gil());
   c.def("_note_forked_child", &cuda::note_forked_child);
   c.def("device_count", &cuda::device_count);
   c.def("current_device", &cuda::current_device);
@@ -136,7 +142,8 @@ void init_cuda(py::module_& m) {
   c.def("_begin_exit", &begin_exit);
   c.def("share_with_other_code", &cuda::share_with_other_code);
   c.def("_launch_counts", &cuda::launch_counts);
-  c.def("stop_launch_worker", [] { cuda::stop_launch_worker(); }, release_gil());
+  c.def(
+      "stop_launch_worker", [] { cuda::stop_launch_worker(); }, release_gil());
   c.def("compute_capability", &cuda::compute_capability, "id"_a);
   c.def("mem_info", &cuda::mem_info, "id"_a);
   c.def("driver_version", &cuda::driver_version);
@@ -165,25 +172,34 @@ void init_cuda(py::module_& m) {
       .def("upload", &Graph::upload, "stream"_a)
       .def_property_readonly("device", &Graph::device);
   c.def("set_current_stream", &cuda::set_current_stream, "stream"_a);
-  c.def("current_stream", [](int device) { return cuda::current_stream(device); }, "device"_a);
+  c.def(
+      "current_stream", [](int device) { return cuda::current_stream(device); }, "device"_a);
 
   py::class_<Event>(c, "Event")
       .def(py::init<bool, bool, bool>(), "blocking"_a, "timing"_a, "interprocess"_a = false)
       .def_property_readonly("ptr", [](const Event& e) { return reinterpret_cast<std::uintptr_t>(e.handle()); })
       .def_property_readonly("device", &Event::device)
-      .def("record", [](Event& e, const StreamPtr& s) { e.record(s->handle()); }, "stream"_a)
+      .def(
+          "record", [](Event& e, const StreamPtr& s) { e.record(s->handle()); }, "stream"_a)
       .def("synchronize", &Event::synchronize, release_gil())
       .def_property_readonly("done", &Event::done);
   c.def("elapsed_ms", &cuda::elapsed_ms, "start"_a, "end"_a);
-  c.def("stream_wait_event", [](const StreamPtr& s, const Event& e) { cuda::stream_wait_event(s->handle(), e); },
-        "stream"_a, "event"_a);
+  c.def(
+      "stream_wait_event", [](const StreamPtr& s, const Event& e) { cuda::stream_wait_event(s->handle(), e); },
+      "stream"_a, "event"_a);
 
-  c.def("pool_used_bytes", [](int d) { return MemoryPool::of(d).used_bytes(); }, "device"_a);
-  c.def("pool_total_bytes", [](int d) { return MemoryPool::of(d).total_bytes(); }, "device"_a);
-  c.def("pool_free_bytes", [](int d) { return MemoryPool::of(d).free_bytes(); }, "device"_a);
-  c.def("pool_free_all_blocks", [](int d) { MemoryPool::of(d).free_all_blocks(); }, "device"_a, release_gil());
-  c.def("pool_set_limit", [](int d, std::size_t n) { MemoryPool::of(d).set_limit(n); }, "device"_a, "size"_a);
-  c.def("pool_get_limit", [](int d) { return MemoryPool::of(d).limit(); }, "device"_a);
+  c.def(
+      "pool_used_bytes", [](int d) { return MemoryPool::of(d).used_bytes(); }, "device"_a);
+  c.def(
+      "pool_total_bytes", [](int d) { return MemoryPool::of(d).total_bytes(); }, "device"_a);
+  c.def(
+      "pool_free_bytes", [](int d) { return MemoryPool::of(d).free_bytes(); }, "device"_a);
+  c.def(
+      "pool_free_all_blocks", [](int d) { MemoryPool::of(d).free_all_blocks(); }, "device"_a, release_gil());
+  c.def(
+      "pool_set_limit", [](int d, std::size_t n) { MemoryPool::of(d).set_limit(n); }, "device"_a, "size"_a);
+  c.def(
+      "pool_get_limit", [](int d) { return MemoryPool::of(d).limit(); }, "device"_a);
   // CUARRAY_GPU_MEMORY_LIMIT's parser, for tests without a device.
   c.def("_parse_memory_limit", &cuda::parse_memory_limit, "value"_a, "total"_a);
   MemoryPool::set_reclaim_hook([] {

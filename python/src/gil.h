@@ -15,10 +15,10 @@
 // (begin_exit in cpp/cuarray/blocking.h).
 #pragma once
 
+#include <cxxabi.h>
 #include <pybind11/pybind11.h>
 
 #include <chrono>
-#include <cxxabi.h>
 #include <exception>
 #include <thread>
 

@@ -28,7 +28,8 @@ py::tuple as_tuple(const ops::KernelSource& k) { return py::make_tuple(k.source,
 
 void init_jit(py::module_& m) {
   py::module_ j = m.def_submodule("jit", "NVRTC compilation and the kernel cache");
-  j.def("headers", [] { return jit::kernel_headers(); }, "the kernel headers NVRTC is given: (name, text) pairs");
+  j.def(
+      "headers", [] { return jit::kernel_headers(); }, "the kernel headers NVRTC is given: (name, text) pairs");
   j.def("set_cache_dir", &jit::set_cache_dir, "path"_a);
   j.def("cache_dir", &jit::cache_dir);
   j.def("cache_stats", [] {
@@ -54,23 +55,28 @@ void init_jit(py::module_& m) {
   });
 
   // Compiles with the installed kernel headers for `arch` without a device; returns the binary.
-  j.def("compile", [](const std::string& source, const std::string& name, const std::vector<std::string>& options,
-                      int arch, const std::vector<std::pair<std::string, std::string>>& headers) {
+  j.def(
+      "compile",
+      [](const std::string& source, const std::string& name, const std::vector<std::string>& options, int arch,
+         const std::vector<std::pair<std::string, std::string>>& headers) {
         jit::Binary b;
         {
           ReleaseGil nogil;
           b = jit::compile(source, name, options, arch, headers);
         }
         return py::bytes(b.code);
-      }, "source"_a, "name"_a, "options"_a, "arch"_a, "headers"_a);
+      },
+      "source"_a, "name"_a, "options"_a, "arch"_a, "headers"_a);
 
   // The binary through the disk cache alone, and whether it came from there: tests of the cache without a device.
-  j.def("cached_binary", [](const std::string& source, const std::string& name, const std::vector<std::string>& options,
-                            int arch) {
+  j.def(
+      "cached_binary",
+      [](const std::string& source, const std::string& name, const std::vector<std::string>& options, int arch) {
         bool from_disk = false;
         jit::Binary b = jit::cached_binary(source, name, options, arch, from_disk);
         return py::make_tuple(py::bytes(b.code), from_disk);
-      }, "source"_a, "name"_a, "options"_a, "arch"_a);
+      },
+      "source"_a, "name"_a, "options"_a, "arch"_a);
 
   py::module_ s = j.def_submodule("sources", "the generated kernels' source text");
   s.def("copy_contiguous", [](py::handle to, py::handle from, bool wide) {
@@ -85,41 +91,50 @@ void init_jit(py::module_& m) {
   s.def("fill_contiguous", [](py::handle t, bool wide, bool aligned) {
     return as_tuple(ops::fill_contiguous_source(to_dtype(t), wide, aligned));
   });
-  s.def("fill_strided", [](py::handle t, int nd, bool wide) { return as_tuple(ops::fill_strided_source(to_dtype(t), nd, wide)); });
+  s.def("fill_strided",
+        [](py::handle t, int nd, bool wide) { return as_tuple(ops::fill_strided_source(to_dtype(t), nd, wide)); });
   s.def("arange", [](py::handle t, bool wide) { return as_tuple(ops::arange_source(to_dtype(t), wide)); });
   s.def("linspace", [](py::handle t, bool wide) { return as_tuple(ops::linspace_source(to_dtype(t), wide)); });
   // One variant of ufunc `name`'s kernel for loop `signature` ("ff->f"): inputs stored as their loop types,
   // scalars where `scalars` says so; `tiled`/`tile` as ops::Layout.
-  s.def("ufunc", [](const std::string& name, const std::string& signature, std::vector<bool> scalars, bool contiguous,
-                    int ndim, bool aligned, bool wide, std::uint32_t tiled, int tile) {
-    const ops::Ufunc& u = ops::ufuncs()[ops::ufunc_index(name)];
-    for (const auto& l : u.loops) {
-      if (l.signature != signature) continue;
-      std::uint8_t sc[3] = {};
-      for (size_t i = 0; i < scalars.size() && i < 3; ++i) sc[i] = scalars[i] ? 1 : 0;
-      return as_tuple(ops::elementwise_source(u.def, l.in, l.out, l.in, sc, l.out,
-                                              ops::Layout{contiguous, ndim, tiled, tile, aligned, wide}));
-    }
-    throw ValueError("ufunc '" + name + "' has no loop " + signature);
-  }, "name"_a, "signature"_a, "scalars"_a, "contiguous"_a, "ndim"_a, "aligned"_a, "wide"_a, "tiled"_a = 0, "tile"_a = 0);
+  s.def(
+      "ufunc",
+      [](const std::string& name, const std::string& signature, std::vector<bool> scalars, bool contiguous, int ndim,
+         bool aligned, bool wide, std::uint32_t tiled, int tile) {
+        const ops::Ufunc& u = ops::ufuncs()[ops::ufunc_index(name)];
+        for (const auto& l : u.loops) {
+          if (l.signature != signature) continue;
+          std::uint8_t sc[3] = {};
+          for (size_t i = 0; i < scalars.size() && i < 3; ++i) sc[i] = scalars[i] ? 1 : 0;
+          return as_tuple(ops::elementwise_source(u.def, l.in, l.out, l.in, sc, l.out,
+                                                  ops::Layout{contiguous, ndim, tiled, tile, aligned, wide}));
+        }
+        throw ValueError("ufunc '" + name + "' has no loop " + signature);
+      },
+      "name"_a, "signature"_a, "scalars"_a, "contiguous"_a, "ndim"_a, "aligned"_a, "wide"_a, "tiled"_a = 0,
+      "tile"_a = 0);
   // One variant of built-in reduction `name`: loop types, storage types, layout (0 rows, 1 columns, 2 finish).
   s.def("reduction", [](const std::string& name, std::vector<py::handle> in_types, py::handle out_type,
                         std::vector<py::handle> in_storage, py::handle out_storage, int layout, int vec, bool partial,
                         int out_ndim, int red_ndim, bool wide) {
     const ops::ReductionDef& def = ops::reduction(name);
     DType in[8], st[8];
-    for (size_t k = 0; k < in_types.size() && k < 8; ++k) in[k] = to_dtype(in_types[k]), st[k] = to_dtype(in_storage[k]);
+    for (size_t k = 0; k < in_types.size() && k < 8; ++k)
+      in[k] = to_dtype(in_types[k]), st[k] = to_dtype(in_storage[k]);
     return as_tuple(ops::reduction_source(def, in, to_dtype(out_type), st, to_dtype(out_storage),
-                                          static_cast<ops::ReduceLayout>(layout), vec, partial, out_ndim, red_ndim, wide));
+                                          static_cast<ops::ReduceLayout>(layout), vec, partial, out_ndim, red_ndim,
+                                          wide));
   });
   s.def("eye", [](py::handle t, bool wide) { return as_tuple(ops::eye_source(to_dtype(t), wide)); });
   s.def("zero_blocks", [] { return as_tuple(ops::zero_blocks_source()); });
   s.def("matmul_small", [](py::handle t) { return as_tuple(ops::matmul_small_source(to_dtype(t))); });
-  s.def("matmul_integer", [](py::handle t, bool wide) { return as_tuple(ops::matmul_integer_source(to_dtype(t), wide)); });
+  s.def("matmul_integer",
+        [](py::handle t, bool wide) { return as_tuple(ops::matmul_integer_source(to_dtype(t), wide)); });
   s.def("lu_slogdet", [](py::handle t) { return as_tuple(ops::lu_slogdet_source(to_dtype(t))); });
   s.def("nonfinite_results",
         [](py::handle t, py::handle y) { return as_tuple(ops::nonfinite_results_source(to_dtype(t), to_dtype(y))); });
-  s.def("zero_triangle", [](py::handle t, bool wide) { return as_tuple(ops::zero_triangle_source(to_dtype(t), wide)); });
+  s.def("zero_triangle",
+        [](py::handle t, bool wide) { return as_tuple(ops::zero_triangle_source(to_dtype(t), wide)); });
 }
 
 }  // namespace cuarray::bind

@@ -156,7 +156,8 @@ py::object fused_launch(const ops::ElementwiseDef& def, const std::vector<DType>
     if (py::isinstance(args[i], ndarray_type())) {
       in[i].array = &args[i].cast<const NdArray&>().array;
       const Shape& s = in[i].array->shape();
-      if (!shape) shape = &s;
+      if (!shape)
+        shape = &s;
       else if (*shape != s) {
         broadcast = broadcast_shapes(*shape, s);
         shape = &broadcast;
@@ -211,12 +212,18 @@ class FusedFunction {
     for (auto a : args) {
       PyObject* p = a.ptr();
       std::uint64_t code;
-      if (py::isinstance(a, ndarray_type())) code = 1 + static_cast<std::uint64_t>(a.cast<const NdArray&>().array.dtype());
-      else if (PyBool_Check(p)) code = 40;
-      else if (PyLong_CheckExact(p)) code = 41;
-      else if (PyFloat_CheckExact(p)) code = 42;
-      else if (PyComplex_CheckExact(p)) code = 43;
-      else return false;
+      if (py::isinstance(a, ndarray_type()))
+        code = 1 + static_cast<std::uint64_t>(a.cast<const NdArray&>().array.dtype());
+      else if (PyBool_Check(p))
+        code = 40;
+      else if (PyLong_CheckExact(p))
+        code = 41;
+      else if (PyFloat_CheckExact(p))
+        code = 42;
+      else if (PyComplex_CheckExact(p))
+        code = 43;
+      else
+        return false;
       key = (key << 6) | code;
     }
     return true;
@@ -264,40 +271,44 @@ struct RawModule {
 }  // namespace
 
 void init_kernel(py::module_& m) {
-  m.def("_elementwise_def", [](const std::string& name, const std::string& body, const std::string& preamble, int nin,
-                               int nout, bool uses_index, const std::vector<std::string>& options,
-                               const std::string& header) {
-    std::lock_guard<std::mutex> lock(g_defs_mutex);
-    g_defs.push_back(
-        ops::ElementwiseDef{ops::new_elementwise_id(), name, body, preamble, nin, nout, uses_index, options, header});
-    return g_defs.size() - 1;
-  }, "name"_a, "body"_a, "preamble"_a, "nin"_a, "nout"_a, "uses_index"_a, "options"_a, "header"_a = "cuarray/ufunc.cuh");
+  m.def(
+      "_elementwise_def",
+      [](const std::string& name, const std::string& body, const std::string& preamble, int nin, int nout,
+         bool uses_index, const std::vector<std::string>& options, const std::string& header) {
+        std::lock_guard<std::mutex> lock(g_defs_mutex);
+        g_defs.push_back(ops::ElementwiseDef{ops::new_elementwise_id(), name, body, preamble, nin, nout, uses_index,
+                                             options, header});
+        return g_defs.size() - 1;
+      },
+      "name"_a, "body"_a, "preamble"_a, "nin"_a, "nout"_a, "uses_index"_a, "options"_a,
+      "header"_a = "cuarray/ufunc.cuh");
   // Runs definition `handle` with loop types over `shape`: `inputs` are ndarrays or scalars (raw[i] marks raw
   // arrays, passed whole), `outputs` ndarrays of that shape.
-  m.def("_elementwise_call", [](std::size_t handle, const std::vector<py::handle>& in_types,
-                                const std::vector<py::handle>& out_types, const std::vector<py::handle>& inputs,
-                                const std::vector<bool>& raw, const std::vector<py::handle>& outputs, py::handle shape) {
-    const ops::ElementwiseDef* def;
-    {
-      std::lock_guard<std::mutex> lock(g_defs_mutex);
-      def = &g_defs.at(handle);
-    }
-    std::vector<DType> in_t, out_t;
-    for (auto t : in_types) in_t.push_back(to_dtype(t));
-    for (auto t : out_types) out_t.push_back(to_dtype(t));
-    std::vector<ops::Input> in(inputs.size());
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      if (py::isinstance(inputs[i], ndarray_type())) {
-        in[i].array = &inputs[i].cast<const NdArray&>().array;
-        in[i].raw = raw[i];
-      } else {
-        scalar_into(inputs[i], in_t[i], in[i].value);
-      }
-    }
-    std::vector<Array> out;
-    for (auto o : outputs) out.push_back(o.cast<const NdArray&>().array);
-    ops::elementwise(*def, in_t.data(), out_t.data(), in.data(), out.data(), to_shape(shape));
-  });
+  m.def("_elementwise_call",
+        [](std::size_t handle, const std::vector<py::handle>& in_types, const std::vector<py::handle>& out_types,
+           const std::vector<py::handle>& inputs, const std::vector<bool>& raw, const std::vector<py::handle>& outputs,
+           py::handle shape) {
+          const ops::ElementwiseDef* def;
+          {
+            std::lock_guard<std::mutex> lock(g_defs_mutex);
+            def = &g_defs.at(handle);
+          }
+          std::vector<DType> in_t, out_t;
+          for (auto t : in_types) in_t.push_back(to_dtype(t));
+          for (auto t : out_types) out_t.push_back(to_dtype(t));
+          std::vector<ops::Input> in(inputs.size());
+          for (size_t i = 0; i < inputs.size(); ++i) {
+            if (py::isinstance(inputs[i], ndarray_type())) {
+              in[i].array = &inputs[i].cast<const NdArray&>().array;
+              in[i].raw = raw[i];
+            } else {
+              scalar_into(inputs[i], in_t[i], in[i].value);
+            }
+          }
+          std::vector<Array> out;
+          for (auto o : outputs) out.push_back(o.cast<const NdArray&>().array);
+          ops::elementwise(*def, in_t.data(), out_t.data(), in.data(), out.data(), to_shape(shape));
+        });
 
   // A slot set before the type is made ready gets a `__call__` wrapper, which subclasses resolve to the slot.
   py::class_<FusedFunction>(m, "_FusedFunction",
@@ -306,22 +317,25 @@ void init_kernel(py::module_& m) {
 
   // The source of one variant of a definition's kernel (all inputs arrays of their loop types), for tests
   // that compile generated kernels without a device.
-  m.def("_elementwise_source", [](std::size_t handle, const std::vector<py::handle>& in_types,
-                                  const std::vector<py::handle>& out_types, bool contiguous, int ndim,
-                                  std::uint32_t tiled) {
-    const ops::ElementwiseDef* def;
-    {
-      std::lock_guard<std::mutex> lock(g_defs_mutex);
-      def = &g_defs.at(handle);
-    }
-    std::vector<DType> in_t, out_t;
-    for (auto t : in_types) in_t.push_back(to_dtype(t));
-    for (auto t : out_types) out_t.push_back(to_dtype(t));
-    std::vector<std::uint8_t> kinds(in_t.size(), 0);
-    ops::KernelSource k = ops::elementwise_source(*def, in_t.data(), out_t.data(), in_t.data(), kinds.data(),
-                                                  out_t.data(), ops::Layout{contiguous, ndim, tiled, 64, contiguous, false});
-    return py::make_tuple(k.source, k.name);
-  }, "handle"_a, "in_types"_a, "out_types"_a, "contiguous"_a, "ndim"_a, "tiled"_a = 0);
+  m.def(
+      "_elementwise_source",
+      [](std::size_t handle, const std::vector<py::handle>& in_types, const std::vector<py::handle>& out_types,
+         bool contiguous, int ndim, std::uint32_t tiled) {
+        const ops::ElementwiseDef* def;
+        {
+          std::lock_guard<std::mutex> lock(g_defs_mutex);
+          def = &g_defs.at(handle);
+        }
+        std::vector<DType> in_t, out_t;
+        for (auto t : in_types) in_t.push_back(to_dtype(t));
+        for (auto t : out_types) out_t.push_back(to_dtype(t));
+        std::vector<std::uint8_t> kinds(in_t.size(), 0);
+        ops::KernelSource k =
+            ops::elementwise_source(*def, in_t.data(), out_t.data(), in_t.data(), kinds.data(), out_t.data(),
+                                    ops::Layout{contiguous, ndim, tiled, 64, contiguous, false});
+        return py::make_tuple(k.source, k.name);
+      },
+      "handle"_a, "in_types"_a, "out_types"_a, "contiguous"_a, "ndim"_a, "tiled"_a = 0);
 
   // RawKernel's argument check and packing for a kernel with parameters of `sizes` bytes, without a device
   // (for tests; scalars only, since arrays need one).
@@ -337,7 +351,8 @@ void init_kernel(py::module_& m) {
   py::class_<RawFunction>(m, "_RawFunction")
       .def("__call__", &RawFunction::call, "grid"_a, "block"_a, "args"_a, "shared_mem"_a = 0, "stream"_a = py::none())
       .def_readonly("name", &RawFunction::name)
-      .def_property_readonly("max_threads_per_block", [](const RawFunction& f) { return f.attributes().maxThreadsPerBlock; })
+      .def_property_readonly("max_threads_per_block",
+                             [](const RawFunction& f) { return f.attributes().maxThreadsPerBlock; })
       .def_property_readonly("num_regs", [](const RawFunction& f) { return f.attributes().numRegs; })
       .def_property_readonly("shared_size_bytes", [](const RawFunction& f) { return f.attributes().sharedSizeBytes; })
       .def_property_readonly("local_size_bytes", [](const RawFunction& f) { return f.attributes().localSizeBytes; })

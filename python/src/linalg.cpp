@@ -213,9 +213,10 @@ void init_linalg(py::module_& m) {
     auto [sign, logdet] = without_gil([&] { return ops::slogdet(a.array); });
     return wrap_all({sign, logdet});
   });
-  l.def("inv", [](const NdArray& a, bool check_now) {
-        return wrap(without_gil([&] { return ops::inv(a.array, check_now); }));
-      }, "a"_a, "check_now"_a = false);
+  l.def(
+      "inv",
+      [](const NdArray& a, bool check_now) { return wrap(without_gil([&] { return ops::inv(a.array, check_now); })); },
+      "a"_a, "check_now"_a = false);
   l.def("solve", [](const NdArray& a, const NdArray& b) {
     return wrap(without_gil([&] { return ops::solve(a.array, b.array); }));
   });

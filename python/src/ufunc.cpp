@@ -7,6 +7,8 @@
 // cuarray._ufuncs._resolve) and cache the answer under a 64-bit key of the operand kinds, `dtype=` and
 // `casting`. Later calls with the same signature only look the key up, so NumPy 2's promotion rules hold
 // exactly at no per-call cost. The loop NumPy picks must be one the table implements.
+#include "cuarray/ops/ufunc.h"
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -22,7 +24,6 @@
 #include "cuarray/ops/creation.h"
 #include "cuarray/ops/reduction.h"
 #include "cuarray/ops/transfer.h"
-#include "cuarray/ops/ufunc.h"
 #include "ndarray.h"
 #include "operators.h"
 
@@ -54,7 +55,7 @@ enum class Kind { Array, Weak, Strong };
 
 struct Operand {
   Kind kind;
-  int code;            // key code
+  int code;  // key code
   py::handle object;
   const NdArray* array = nullptr;
 };
@@ -89,7 +90,8 @@ void scalar_value(const Operand& s, DType t, char* dst) {
   if (python && (t == DType::Float64 || t == DType::Float32) && !PyComplex_Check(p)) {
     double v = PyFloat_AsDouble(p);
     if (v == -1.0 && PyErr_Occurred()) throw py::error_already_set();
-    if (t == DType::Float64) std::memcpy(dst, &v, 8);
+    if (t == DType::Float64)
+      std::memcpy(dst, &v, 8);
     else {
       float f = static_cast<float>(v);
       std::memcpy(dst, &f, 4);
@@ -142,10 +144,16 @@ std::optional<bool> out_of_range_comparison(const Ufunc& u, const Operand* ops, 
   bool huge = PyObject_RichCompareBool(ops[scalar_index].object.ptr(), py::int_(0).ptr(), Py_GT) == 1;
   bool array_is_less = scalar_index == 1 ? huge : !huge;  // "array OP scalar" as seen from the left operand
   switch (op) {
-    case 0: case 1: return array_is_less;
-    case 2: case 3: return !array_is_less;
-    case 4: return false;
-    default: return true;
+    case 0:
+    case 1:
+      return array_is_less;
+    case 2:
+    case 3:
+      return !array_is_less;
+    case 4:
+      return false;
+    default:
+      return true;
   }
 }
 
@@ -168,10 +176,17 @@ Resolved resolve(int index, const Operand* ops, int nin, std::optional<DType> dt
   py::tuple operands(nin);
   for (int i = 0; i < nin; ++i) {
     switch (ops[i].code) {
-      case kWeakInt: operands[i] = py::type::of(py::int_(0)); break;
-      case kWeakFloat: operands[i] = py::type::of(py::float_(0.0)); break;
-      case kWeakComplex: operands[i] = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(&PyComplex_Type)); break;
-      default: operands[i] = to_numpy_dtype(static_cast<DType>(ops[i].code));
+      case kWeakInt:
+        operands[i] = py::type::of(py::int_(0));
+        break;
+      case kWeakFloat:
+        operands[i] = py::type::of(py::float_(0.0));
+        break;
+      case kWeakComplex:
+        operands[i] = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(&PyComplex_Type));
+        break;
+      default:
+        operands[i] = to_numpy_dtype(static_cast<DType>(ops[i].code));
     }
   }
   py::object dt = dtype ? py::object(to_numpy_dtype(*dtype)) : py::object(py::none());
@@ -254,7 +269,8 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
   Operand ops_[3];
   std::optional<DType> dtype;
   if (!dtype_obj.is_none()) dtype = to_dtype(dtype_obj);
-  std::uint64_t key = static_cast<std::uint64_t>(index) << 48 | static_cast<std::uint64_t>(casting_code(casting)) << 45 |
+  std::uint64_t key = static_cast<std::uint64_t>(index) << 48 |
+                      static_cast<std::uint64_t>(casting_code(casting)) << 45 |
                       static_cast<std::uint64_t>(dtype ? static_cast<int>(*dtype) : kNone) << 40;
   // The broadcast shape: usually every array has the same shape, and then no new Shape is built.
   const Shape* common = nullptr;
@@ -264,7 +280,8 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
     key |= static_cast<std::uint64_t>(ops_[i].code) << (5 * i);
     if (ops_[i].kind != Kind::Array) continue;
     const Shape& s = ops_[i].array->array.shape();
-    if (!common) common = &s;
+    if (!common)
+      common = &s;
     else if (*common != s) {
       broadcast = broadcast_shapes(*common, s);
       common = &broadcast;
@@ -320,10 +337,14 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
   std::vector<Array> outputs;
   outputs.reserve(nout);
   for (int o = 0; o < nout; ++o) {
-    if (out_arrays[o]) outputs.push_back(out_arrays[o]->array);
-    else if (order == 'F') outputs.emplace_back(*shape_ptr, r.out[o], Order::F);
-    else if (order == 'C') outputs.emplace_back(*shape_ptr, r.out[o], Order::C);
-    else outputs.push_back(like ? Array::like(*like, r.out[o]) : Array(*shape_ptr, r.out[o]));
+    if (out_arrays[o])
+      outputs.push_back(out_arrays[o]->array);
+    else if (order == 'F')
+      outputs.emplace_back(*shape_ptr, r.out[o], Order::F);
+    else if (order == 'C')
+      outputs.emplace_back(*shape_ptr, r.out[o], Order::C);
+    else
+      outputs.push_back(like ? Array::like(*like, r.out[o]) : Array(*shape_ptr, r.out[o]));
   }
   ops::elementwise(ops::ufunc_def_for(u, r.in, inputs, outputs[0].shape()), r.in, r.out, inputs, outputs.data(),
                    outputs[0].shape());
@@ -348,8 +369,6 @@ int index_of() {
 struct PyUfunc {
   int index;
 };
-
-
 
 py::object call_binary(int index, py::handle a, py::handle b) {
   py::handle args[2] = {a, b};
@@ -593,18 +612,19 @@ void init_ufunc(py::module_& m) {
 
   py::class_<PyUfunc> ufunc_type(m, "ufunc", py::dynamic_attr());
   ufunc_type.def(py::init([](const std::string& name) { return PyUfunc{ops::ufunc_index(name)}; }))
-      .def("__call__", [](const PyUfunc& self, py::args args, py::kwargs kwargs) {
-        return call_ufunc(self, args.ptr(), kwargs.ptr());
-      })
+      .def("__call__", [](const PyUfunc& self, py::args args,
+                          py::kwargs kwargs) { return call_ufunc(self, args.ptr(), kwargs.ptr()); })
       .def_property_readonly("nin", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nin; })
       .def_property_readonly("nout", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nout; })
-      .def_property_readonly("nargs", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nin + ops::ufuncs()[s.index].def.nout; })
+      .def_property_readonly(
+          "nargs", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nin + ops::ufuncs()[s.index].def.nout; })
       .def_property_readonly("ntypes", [](const PyUfunc& s) { return ops::ufuncs()[s.index].loops.size(); })
-      .def_property_readonly("types", [](const PyUfunc& s) {
-        std::vector<std::string> t;
-        for (const auto& l : ops::ufuncs()[s.index].loops) t.push_back(l.signature);
-        return t;
-      })
+      .def_property_readonly("types",
+                             [](const PyUfunc& s) {
+                               std::vector<std::string> t;
+                               for (const auto& l : ops::ufuncs()[s.index].loops) t.push_back(l.signature);
+                               return t;
+                             })
       .def("__repr__", [](const PyUfunc& s) { return "<ufunc '" + ops::ufuncs()[s.index].def.name + "'>"; });
   // After every def: `__call__` above is for help() and explicit u.__call__(...); calls take this slot.
   reinterpret_cast<PyTypeObject*>(ufunc_type.ptr())->tp_call = ufunc_slot;
@@ -612,10 +632,10 @@ void init_ufunc(py::module_& m) {
   py::object nd = py::reinterpret_borrow<py::object>(ndarray_type());
   // Python-level names for the operators (help(), reflected calls such as a.__radd__(b)); the slots below
   // are what `a + b` actually runs (Note [Operator slots]).
-  const char* arithmetic[][2] = {{"add", "add"},           {"sub", "subtract"},   {"mul", "multiply"},
-                                 {"truediv", "divide"}, {"floordiv", "floor_divide"}, {"mod", "remainder"},
-                                 {"pow", "power"},         {"and", "bitwise_and"}, {"or", "bitwise_or"},
-                                 {"xor", "bitwise_xor"},   {"lshift", "left_shift"}, {"rshift", "right_shift"}};
+  const char* arithmetic[][2] = {{"add", "add"},         {"sub", "subtract"},          {"mul", "multiply"},
+                                 {"truediv", "divide"},  {"floordiv", "floor_divide"}, {"mod", "remainder"},
+                                 {"pow", "power"},       {"and", "bitwise_and"},       {"or", "bitwise_or"},
+                                 {"xor", "bitwise_xor"}, {"lshift", "left_shift"},     {"rshift", "right_shift"}};
   for (auto& [op, uf] : arithmetic) {
     int u = index_of(uf);
     std::string plain = "__" + std::string(op) + "__", reflected = "__r" + std::string(op) + "__",
@@ -632,8 +652,8 @@ void init_ufunc(py::module_& m) {
                                            py::name("__divmod__"), py::is_method(nd));
   nd.attr("__rdivmod__") = py::cpp_function([divmod](py::handle a, py::handle b) { return call_binary(divmod, b, a); },
                                             py::name("__rdivmod__"), py::is_method(nd));
-  const char* unary[][2] = {{"__neg__", "negative"}, {"__pos__", "positive"}, {"__abs__", "absolute"},
-                            {"__invert__", "invert"}};
+  const char* unary[][2] = {
+      {"__neg__", "negative"}, {"__pos__", "positive"}, {"__abs__", "absolute"}, {"__invert__", "invert"}};
   for (auto& [op, uf] : unary) {
     int u = index_of(uf);
     nd.attr(op) = py::cpp_function([u](py::handle a) { return call_unary(u, a); }, py::name(op), py::is_method(nd));

@@ -43,7 +43,7 @@ void restore_device(int id) noexcept;
 void check_device(int id);
 
 const cudaDeviceProp& properties(int id);
-int compute_capability(int id);  // 90 for sm_90
+int compute_capability(int id);                        // 90 for sm_90
 std::pair<std::size_t, std::size_t> mem_info(int id);  // (free, total) bytes
 int driver_version();
 int runtime_version();

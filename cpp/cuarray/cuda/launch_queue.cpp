@@ -84,11 +84,11 @@ struct BatchKeyHash {
 
 struct Queue {
   Slot slots[kSlots];
-  std::mutex producer;  // one thread writes a slot at a time
-  std::mutex consumer;  // one thread issues a launch at a time: the worker, or a thread draining
+  std::mutex producer;     // one thread writes a slot at a time
+  std::mutex consumer;     // one thread issues a launch at a time: the worker, or a thread draining
   std::uint64_t next = 0;  // the next slot to issue; guarded by `consumer`
   std::unordered_map<BatchKey, Batch, BatchKeyHash> batches;  // guarded by `consumer`
-  std::atomic<bool> asleep{true};  // no worker is running (or it is about to sleep)
+  std::atomic<bool> asleep{true};                             // no worker is running (or it is about to sleep)
   std::atomic<bool> stopping{false};
   std::atomic<std::int64_t> last_issued_by_caller{0};
   std::atomic<int> captures{0};
@@ -156,8 +156,7 @@ bool launch_as_graph(Queue& q, std::uint64_t first, std::size_t n) {
     bool ok = cudaGraphCreate(&b.graph, 0) == cudaSuccess;
     for (std::size_t i = 0; ok && i < n; ++i) {
       kernel_node(q.slots[(first + i) % kSlots], argv, p);
-      ok = cudaGraphAddKernelNode(&b.nodes[i], b.graph, i ? &b.nodes[i - 1] : nullptr, i ? 1 : 0, &p) ==
-           cudaSuccess;
+      ok = cudaGraphAddKernelNode(&b.nodes[i], b.graph, i ? &b.nodes[i - 1] : nullptr, i ? 1 : 0, &p) == cudaSuccess;
     }
     if (!ok || cudaGraphInstantiate(&b.exec, b.graph, 0) != cudaSuccess) {
       cudaGetLastError();
@@ -197,9 +196,8 @@ std::size_t try_issue(Queue& q, int& device, std::uint64_t below) {
   while (run < kMaxBatch && q.next + run < end && q.slots[(q.next + run) % kSlots].stream == s.stream &&
          q.slots[(q.next + run) % kSlots].device == s.device)
     ++run;
-  std::size_t n = run >= 2 && q.captures.load(std::memory_order_acquire) == 0
-                      ? std::size_t{1} << (63 - __builtin_clzll(run))
-                      : 1;
+  std::size_t n =
+      run >= 2 && q.captures.load(std::memory_order_acquire) == 0 ? std::size_t{1} << (63 - __builtin_clzll(run)) : 1;
   if (n == 1 || !launch_as_graph(q, q.next, n)) {
     n = 1;
     void* argv[ParamLayout::kMaxParams];

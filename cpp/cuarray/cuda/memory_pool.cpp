@@ -106,7 +106,7 @@ struct MemoryPool::Impl {
   cudaMemPool_t pool = nullptr;
   std::unordered_map<BinKey, Bin, BinKeyHash> cache;
   std::unordered_map<BinKey, Bin, BinKeyHash> zeroed;  // Note [Zeroed blocks]
-  std::vector<Deferred> deferred;  // freed on a capturing stream: released when its capture ends
+  std::vector<Deferred> deferred;                      // freed on a capturing stream: released when its capture ends
   std::size_t used = 0;
   std::size_t cached = 0;
   std::size_t limit = 0;

@@ -90,7 +90,7 @@ class MemoryPool {
   std::size_t used_bytes() const;   // bytes held by live Buffers
   std::size_t total_bytes() const;  // bytes the pool holds from the device (used + cached)
   std::size_t free_bytes() const { return total_bytes() - std::min(total_bytes(), used_bytes()); }
-  void free_all_blocks();           // gives every cached block back to the device
+  void free_all_blocks();             // gives every cached block back to the device
   void set_limit(std::size_t bytes);  // 0 = no limit
   std::size_t limit() const;
   int device() const { return device_; }

@@ -133,8 +133,9 @@ int target_arch(int arch) {
     if (a == arch) return arch;
     if (a < arch && a > best) best = a;
   }
-  if (!best) throw CudaError("nvrtcGetSupportedArchs", 0,
-                             "this NVRTC cannot generate code for compute capability " + std::to_string(arch));
+  if (!best)
+    throw CudaError("nvrtcGetSupportedArchs", 0,
+                    "this NVRTC cannot generate code for compute capability " + std::to_string(arch));
   return best;
 }
 
@@ -169,8 +170,8 @@ nvrtcResult compile_program(Program& prog, const std::string& source, const std:
 
 }  // namespace
 
-Binary compile(const std::string& source, const std::string& name, const std::vector<std::string>& options,
-               int arch, const Headers& headers) {
+Binary compile(const std::string& source, const std::string& name, const std::vector<std::string>& options, int arch,
+               const Headers& headers) {
   const Api& a = api();
   int target = target_arch(arch);
   bool cubin = target == arch;

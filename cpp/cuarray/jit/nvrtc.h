@@ -17,8 +17,8 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 
 // Compiles `source` for compute capability `arch` (90 -> sm_90). Throws CompileError with NVRTC's log.
 // `name` labels the program in error messages.
-Binary compile(const std::string& source, const std::string& name, const std::vector<std::string>& options,
-               int arch, const Headers& headers);
+Binary compile(const std::string& source, const std::string& name, const std::vector<std::string>& options, int arch,
+               const Headers& headers);
 
 // NVRTC's version as major * 1000 + minor * 10 (CUDA's convention); throws CudaError-like text if missing.
 int nvrtc_version();

@@ -134,9 +134,16 @@ __device__ void lu_slogdet(const T* lu, const long long* ipiv, long long n, long
   }
 }
 
-template <class T> __device__ __forceinline__ bool finite(T x) { return ::isfinite(x); }
-template <class T> __device__ __forceinline__ bool finite(complex<T> z) { return ::isfinite(z.re) && ::isfinite(z.im); }
-template <class T> __device__ __forceinline__ T nan_value() {
+template <class T>
+__device__ __forceinline__ bool finite(T x) {
+  return ::isfinite(x);
+}
+template <class T>
+__device__ __forceinline__ bool finite(complex<T> z) {
+  return ::isfinite(z.re) && ::isfinite(z.im);
+}
+template <class T>
+__device__ __forceinline__ T nan_value() {
   if constexpr (is_complex_v<T>) {
     using R = typename T::value_type;
     return T(R(__int_as_float(0x7fc00000)), R(__int_as_float(0x7fc00000)));
@@ -152,8 +159,8 @@ template <class T> __device__ __forceinline__ T nan_value() {
 // and `per_y` of `y` (either may be null), and for `sign` (slogdet's) NaN if complex, +-1 kept and 0 made 1
 // if real; its `info`, if any, becomes 0. Several blocks of one matrix may write the same values.
 template <class T, class Y>
-__device__ void nonfinite_results(const T* in, long long rows, long long cols, int triangle, int* info, int mark,
-                                  T* x, long long per_x, Y* y, long long per_y, T* sign) {
+__device__ void nonfinite_results(const T* in, long long rows, long long cols, int triangle, int* info, int mark, T* x,
+                                  long long per_x, Y* y, long long per_y, T* sign) {
   const long long m = blockIdx.x, per = rows * cols;
   const T* a = in + m * per;
   bool found = false;
@@ -172,8 +179,10 @@ __device__ void nonfinite_results(const T* in, long long rows, long long cols, i
   for (long long j = threadIdx.x; j < per_y; j += blockDim.x) y[m * per_y + j] = nan_value<Y>();
   if (threadIdx.x == 0) {
     if (sign) {
-      if constexpr (is_complex_v<T>) sign[m] = nan_value<T>();
-      else if (sign[m] == T(0)) sign[m] = T(1);
+      if constexpr (is_complex_v<T>)
+        sign[m] = nan_value<T>();
+      else if (sign[m] == T(0))
+        sign[m] = T(1);
     }
     if (info) info[m] = 0;
   }

@@ -15,46 +15,75 @@ namespace ca {
 
 // ---- accumulators of the built-in reductions ----
 
-template <class T> struct real_of { using type = T; };
-template <class T> struct real_of<complex<T>> { using type = T; };
+template <class T>
+struct real_of {
+  using type = T;
+};
+template <class T>
+struct real_of<complex<T>> {
+  using type = T;
+};
 
-template <class T> __device__ __forceinline__ T lowest() {
-  if constexpr (is_complex_v<T>) return T(lowest<typename T::value_type>(), lowest<typename T::value_type>());
-  else if constexpr (is_floating_v<T>) return T(-__int_as_float(0x7f800000));
-  else if constexpr (is_same_v<T, bool>) return false;
-  else if constexpr (static_cast<T>(-1) < static_cast<T>(0)) return static_cast<T>(1ull << (8 * sizeof(T) - 1));
-  else return T(0);
+template <class T>
+__device__ __forceinline__ T lowest() {
+  if constexpr (is_complex_v<T>)
+    return T(lowest<typename T::value_type>(), lowest<typename T::value_type>());
+  else if constexpr (is_floating_v<T>)
+    return T(-__int_as_float(0x7f800000));
+  else if constexpr (is_same_v<T, bool>)
+    return false;
+  else if constexpr (static_cast<T>(-1) < static_cast<T>(0))
+    return static_cast<T>(1ull << (8 * sizeof(T) - 1));
+  else
+    return T(0);
 }
-template <class T> __device__ __forceinline__ T highest() {
-  if constexpr (is_complex_v<T>) return T(highest<typename T::value_type>(), highest<typename T::value_type>());
-  else if constexpr (is_floating_v<T>) return T(__int_as_float(0x7f800000));
-  else if constexpr (is_same_v<T, bool>) return true;
-  else if constexpr (static_cast<T>(-1) < static_cast<T>(0)) return static_cast<T>(~(1ull << (8 * sizeof(T) - 1)));
-  else return static_cast<T>(~0ull);
+template <class T>
+__device__ __forceinline__ T highest() {
+  if constexpr (is_complex_v<T>)
+    return T(highest<typename T::value_type>(), highest<typename T::value_type>());
+  else if constexpr (is_floating_v<T>)
+    return T(__int_as_float(0x7f800000));
+  else if constexpr (is_same_v<T, bool>)
+    return true;
+  else if constexpr (static_cast<T>(-1) < static_cast<T>(0))
+    return static_cast<T>(~(1ull << (8 * sizeof(T) - 1)));
+  else
+    return static_cast<T>(~0ull);
 }
-template <class T> __device__ __forceinline__ T quiet_nan() {
-  if constexpr (is_complex_v<T>) return T(quiet_nan<typename T::value_type>(), quiet_nan<typename T::value_type>());
-  else return T(__int_as_float(0x7fc00000));
+template <class T>
+__device__ __forceinline__ T quiet_nan() {
+  if constexpr (is_complex_v<T>)
+    return T(quiet_nan<typename T::value_type>(), quiet_nan<typename T::value_type>());
+  else
+    return T(__int_as_float(0x7fc00000));
 }
 
 // nanmax/nanmin start from NaN, which fmax/fmin drop, so an all-NaN slice stays NaN; integers have no NaN.
-template <class T> __device__ __forceinline__ T nan_or_lowest() {
-  if constexpr (is_floating_v<T> || is_complex_v<T>) return quiet_nan<T>();
-  else return lowest<T>();
+template <class T>
+__device__ __forceinline__ T nan_or_lowest() {
+  if constexpr (is_floating_v<T> || is_complex_v<T>)
+    return quiet_nan<T>();
+  else
+    return lowest<T>();
 }
-template <class T> __device__ __forceinline__ T nan_or_highest() {
-  if constexpr (is_floating_v<T> || is_complex_v<T>) return quiet_nan<T>();
-  else return highest<T>();
+template <class T>
+__device__ __forceinline__ T nan_or_highest() {
+  if constexpr (is_floating_v<T> || is_complex_v<T>)
+    return quiet_nan<T>();
+  else
+    return highest<T>();
 }
 
 // argmax/argmin: a value and its index in the reduction; i < 0 marks "no element yet".
-template <class T> struct ArgVal {
+template <class T>
+struct ArgVal {
   T v;
   long long i;
 };
 // Greater (Max) or smaller wins; a NaN beats every number (NumPy returns the first NaN); ties take the lower
 // index, so the result does not depend on the order partial results combine in.
-template <bool Max, class T> __device__ __forceinline__ ArgVal<T> arg_best(ArgVal<T> a, ArgVal<T> b) {
+template <bool Max, class T>
+__device__ __forceinline__ ArgVal<T> arg_best(ArgVal<T> a, ArgVal<T> b) {
   if (b.i < 0) return a;
   if (a.i < 0) return b;
   bool an = isnan(a.v), bn = isnan(b.v);
@@ -70,16 +99,24 @@ template <bool Max, class T> __device__ __forceinline__ ArgVal<T> arg_best(ArgVa
 // one pass over the data.
 // The count is kept in the real type: converting a 64-bit integer per element would cost more than the rest
 // of the update, and counts above 2^24 (float) round by less than the data's own precision.
-template <class T> struct Moments {
+template <class T>
+struct Moments {
   T mean;
   typename real_of<T>::type m2, n;
 };
-template <class T> __device__ __forceinline__ Moments<T> moments_of(T x) { return {x, 0, 1}; }
-template <class T> __device__ __forceinline__ typename real_of<T>::type abs2(T z) {
-  if constexpr (is_complex_v<T>) return z.re * z.re + z.im * z.im;
-  else return z * z;
+template <class T>
+__device__ __forceinline__ Moments<T> moments_of(T x) {
+  return {x, 0, 1};
 }
-template <class T> __device__ __forceinline__ Moments<T> moments_combine(const Moments<T>& a, const Moments<T>& b) {
+template <class T>
+__device__ __forceinline__ typename real_of<T>::type abs2(T z) {
+  if constexpr (is_complex_v<T>)
+    return z.re * z.re + z.im * z.im;
+  else
+    return z * z;
+}
+template <class T>
+__device__ __forceinline__ Moments<T> moments_combine(const Moments<T>& a, const Moments<T>& b) {
   using R = typename real_of<T>::type;
   if (b.n == 0) return a;
   if (a.n == 0) return b;
@@ -117,33 +154,38 @@ __device__ __forceinline__ Moments<T> moments_fold(const Moments<T>& acc, const 
 // (combining a non-finite mean with anything keeps it non-finite), so the result is NaN then: one test per
 // output, nothing per element. Finite data whose running mean overflows also give NaN here, where NumPy's
 // sum may overflow to inf (docs/numerical-differences.md).
-template <class T> __device__ __forceinline__ typename real_of<T>::type moments_var(const Moments<T>& m, double ddof) {
+template <class T>
+__device__ __forceinline__ typename real_of<T>::type moments_var(const Moments<T>& m, double ddof) {
   using R = typename real_of<T>::type;
   if (!isfinite(m.mean)) return quiet_nan<R>();
   double dof = static_cast<double>(m.n) - ddof;
   return m.m2 / static_cast<R>(dof > 0 ? dof : 0);
 }
 // nanvar: NaN where no degrees of freedom are left (NumPy's nanvar sets those, where var divides by 0).
-template <class T> __device__ __forceinline__ typename real_of<T>::type moments_nanvar(const Moments<T>& m, double ddof) {
+template <class T>
+__device__ __forceinline__ typename real_of<T>::type moments_nanvar(const Moments<T>& m, double ddof) {
   using R = typename real_of<T>::type;
   return static_cast<double>(m.n) - ddof > 0 ? moments_var(m, ddof) : quiet_nan<R>();
 }
 
 // nanmean: sum and count of the values that are not NaN.
-template <class T> struct SumCount {
+template <class T>
+struct SumCount {
   T s;
   long long n;
 };
 
 // The divisor in mean-like posts: a count as the accumulator's type.
-template <class T> __device__ __forceinline__ T mean_of(T sum, long long n) {
+template <class T>
+__device__ __forceinline__ T mean_of(T sum, long long n) {
   return sum / T(static_cast<typename real_of<T>::type>(n));
 }
 
 // ---- launch-independent pieces ----
 
 // Folds V mapped elements into acc in order; Moments accumulators fold them as one group (moments_fold).
-template <class Op, class A, int V> __device__ __forceinline__ A fold_mapped(A acc, const A (&m)[V]) {
+template <class Op, class A, int V>
+__device__ __forceinline__ A fold_mapped(A acc, const A (&m)[V]) {
 #pragma unroll
   for (int j = 0; j < V; ++j) acc = Op::reduce(acc, m[j]);
   return acc;
@@ -153,13 +195,15 @@ __device__ __forceinline__ Moments<T> fold_mapped(const Moments<T>& acc, const M
   return moments_fold(acc, m);
 }
 
-template <int K> struct Ptrs {
+template <int K>
+struct Ptrs {
   const char* p[K];
 };
 
 // The iteration space of a reduction, packed by the host: NO output dims and NR reduced dims (each at least
 // one, padded with extent-1 dims), with byte strides of the output and of each of the K inputs.
-template <int NO, int NR, int K> struct ReduceShape {
+template <int NO, int NR, int K>
+struct ReduceShape {
   long long n_out, n_red;
   long long out_shape[NO], red_shape[NR];
   long long out_strides[NO];
@@ -167,7 +211,8 @@ template <int NO, int NR, int K> struct ReduceShape {
 };
 
 // Any trivially copyable value moved down a warp, 4 bytes at a time.
-template <class T> __device__ __forceinline__ T shfl_down(const T& v, unsigned delta) {
+template <class T>
+__device__ __forceinline__ T shfl_down(const T& v, unsigned delta) {
   constexpr int words = (sizeof(T) + 3) / 4;
   union U {
     T v;
@@ -180,7 +225,8 @@ template <class T> __device__ __forceinline__ T shfl_down(const T& v, unsigned d
   return u.v;
 }
 
-template <class T, int N> struct SharedArray {
+template <class T, int N>
+struct SharedArray {
   alignas(16) unsigned char bytes[N * sizeof(T)];
   __device__ T& operator[](int i) { return reinterpret_cast<T*>(bytes)[i]; }
 };
@@ -228,8 +274,8 @@ __device__ __forceinline__ void write_result(char* out, long long off, const typ
 // reduction, whose partial results (Partial) go to `partial[blockIdx.y][o]` for reduce_finish. V > 1: the
 // reduction is one unit-stride dim in every input, read in V-element vectors.
 template <class Op, class Out, class Index, int NO, int NR, int K, int V, bool Partial, int BlockThreads>
-__device__ void reduce_rows(char* out, const Ptrs<K>& in, typename Op::acc_t* partial,
-                            const ReduceShape<NO, NR, K>& s, double ddof) {
+__device__ void reduce_rows(char* out, const Ptrs<K>& in, typename Op::acc_t* partial, const ReduceShape<NO, NR, K>& s,
+                            double ddof) {
   using A = typename Op::acc_t;
   __shared__ SharedArray<A, BlockThreads / 32> warp_results;
   const Index o = static_cast<Index>(blockIdx.x) * blockDim.y + threadIdx.y;
@@ -278,8 +324,10 @@ __device__ void reduce_rows(char* out, const Ptrs<K>& in, typename Op::acc_t* pa
     }
   }
   if (threadIdx.x == 0 && o < s.n_out) {
-    if constexpr (Partial) partial[static_cast<long long>(blockIdx.y) * s.n_out + o] = acc;
-    else write_result<Op, Out>(out, out_off, acc, s.n_red, ddof);
+    if constexpr (Partial)
+      partial[static_cast<long long>(blockIdx.y) * s.n_out + o] = acc;
+    else
+      write_result<Op, Out>(out, out_off, acc, s.n_red, ddof);
   }
 }
 
@@ -337,14 +385,15 @@ __device__ void reduce_columns(char* out, const Ptrs<K>& in, typename Op::acc_t*
 
 // The second pass of a split reduction: output o combines partial[0..splits)[o], threadIdx.y striding.
 template <class Op, class Out, class Index, int NO, int NR, int K, int BlockThreads>
-__device__ void reduce_finish(char* out, const typename Op::acc_t* partial, int splits,
-                              const ReduceShape<NO, NR, K>& s, double ddof) {
+__device__ void reduce_finish(char* out, const typename Op::acc_t* partial, int splits, const ReduceShape<NO, NR, K>& s,
+                              double ddof) {
   using A = typename Op::acc_t;
   __shared__ SharedArray<A, BlockThreads> rows;
   const Index o = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
   A acc = Op::identity();
   if (o < s.n_out)
-    for (int k = threadIdx.y; k < splits; k += blockDim.y) acc = Op::reduce(acc, partial[static_cast<long long>(k) * s.n_out + o]);
+    for (int k = threadIdx.y; k < splits; k += blockDim.y)
+      acc = Op::reduce(acc, partial[static_cast<long long>(k) * s.n_out + o]);
   const int t = threadIdx.y * blockDim.x + threadIdx.x;
   rows[t] = acc;
   __syncthreads();

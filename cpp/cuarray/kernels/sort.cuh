@@ -35,7 +35,8 @@ namespace ca {
 
 // ---- order (Note [Sort order]) ----
 
-template <class T> __device__ __forceinline__ bool sort_less(T a, T b) {
+template <class T>
+__device__ __forceinline__ bool sort_less(T a, T b) {
   if constexpr (is_complex_v<T>) {
     if (a.re < b.re) return a.im == a.im || b.im != b.im;
     if (a.re > b.re) return b.im != b.im && a.im == a.im;
@@ -50,20 +51,36 @@ template <class T> __device__ __forceinline__ bool sort_less(T a, T b) {
   }
 }
 
-template <int Bytes> struct unsigned_bits;
-template <> struct unsigned_bits<1> { using type = unsigned char; };
-template <> struct unsigned_bits<2> { using type = unsigned short; };
-template <> struct unsigned_bits<4> { using type = unsigned int; };
-template <> struct unsigned_bits<8> { using type = unsigned long long; };
+template <int Bytes>
+struct unsigned_bits;
+template <>
+struct unsigned_bits<1> {
+  using type = unsigned char;
+};
+template <>
+struct unsigned_bits<2> {
+  using type = unsigned short;
+};
+template <>
+struct unsigned_bits<4> {
+  using type = unsigned int;
+};
+template <>
+struct unsigned_bits<8> {
+  using type = unsigned long long;
+};
 
-template <class T> struct is_signed_int { static constexpr bool value = T(-1) < T(0); };
+template <class T>
+struct is_signed_int {
+  static constexpr bool value = T(-1) < T(0);
+};
 
 // The order key of a binary16/bfloat16/float32/float64 bit pattern: `exponent` and `mantissa` masks.
 template <class U>
 __device__ __forceinline__ U float_key(U bits, U exponent, U mantissa) {
   constexpr U sign = U(1) << (8 * sizeof(U) - 1);
   if ((bits & exponent) == exponent && (bits & mantissa)) return U(~U(0));  // NaN
-  if (!(bits & U(~sign))) bits = 0;                                        // -0.0
+  if (!(bits & U(~sign))) bits = 0;                                         // -0.0
   return (bits & sign) ? U(~bits) : U(bits | sign);
 }
 
@@ -71,16 +88,23 @@ __device__ __forceinline__ unsigned float_key(float x) {
   return float_key<unsigned>(__float_as_uint(x), 0x7f800000u, 0x007fffffu);
 }
 __device__ __forceinline__ unsigned long long float_key(double x) {
-  return float_key<unsigned long long>(static_cast<unsigned long long>(__double_as_longlong(x)),
-                                       0x7ff0000000000000ull, 0x000fffffffffffffull);
+  return float_key<unsigned long long>(static_cast<unsigned long long>(__double_as_longlong(x)), 0x7ff0000000000000ull,
+                                       0x000fffffffffffffull);
 }
 
 // Digits per key: one per byte, and one more for complex (its NaN bits).
-template <class T> struct radix_digits { static constexpr int value = sizeof(T); };
-template <class R> struct radix_digits<complex<R>> { static constexpr int value = 2 * sizeof(R) + 1; };
+template <class T>
+struct radix_digits {
+  static constexpr int value = sizeof(T);
+};
+template <class R>
+struct radix_digits<complex<R>> {
+  static constexpr int value = 2 * sizeof(R) + 1;
+};
 
 // Digit `pass` (0: least significant) of x's order key.
-template <class T> __device__ __forceinline__ unsigned radix_digit(T x, int pass) {
+template <class T>
+__device__ __forceinline__ unsigned radix_digit(T x, int pass) {
   const int shift = 8 * pass;
   if constexpr (is_same_v<T, bool>) {
     return x ? 1u : 0u;
@@ -167,13 +191,17 @@ __device__ void segment_sort(const T* in, T* keys_out, long long* idx_out, long 
 
 constexpr int kRadixBlock = 256;
 constexpr unsigned kRadixFlagA = 1u << 30, kRadixFlagP = 2u << 30, kRadixCount = (1u << 30) - 1;
-constexpr int kRadixWindow = 16;  // earlier tiles a digit's thread reads at once when it looks back
+constexpr int kRadixWindow = 16;                   // earlier tiles a digit's thread reads at once when it looks back
 constexpr int kHistogramSpan = 256 * kRadixBlock;  // keys of one row per histogram block
 
-template <class T> constexpr int radix_items = sizeof(T) <= 4 ? 16 : sizeof(T) == 8 ? 12 : 8;  // keys per thread
+template <class T>
+constexpr int radix_items = sizeof(T) <= 4   ? 16
+                            : sizeof(T) == 8 ? 12
+                                             : 8;  // keys per thread
 // Blocks of radix_pass per SM that its launch bounds ask registers for: 4 (64 registers) keep
 // enough 4-byte keys loading while other blocks rank or wait; wider keys need more registers.
-template <class T> constexpr int radix_min_blocks = sizeof(T) <= 4 ? 4 : 3;
+template <class T>
+constexpr int radix_min_blocks = sizeof(T) <= 4 ? 4 : 3;
 
 // hist[row][pass][digit] += the count of each digit of every pass, for kHistogramSpan keys of one row per
 // block (blocks_per_row blocks to a row). Lanes count into kCopies copies of the counters in turn, so that
@@ -317,8 +345,10 @@ __device__ void radix_pass(const T* keys_in, T* keys_out, const long long* vals_
   // sort pass]).
   T key[kItems];
   unsigned rank[kItems];
-  if (in_tile == kTile) radix_rank<T, kItems, true>(keys_in + first, limit, pass, warp_counts[warp], key, rank);
-  else radix_rank<T, kItems, false>(keys_in + first, limit, pass, warp_counts[warp], key, rank);
+  if (in_tile == kTile)
+    radix_rank<T, kItems, true>(keys_in + first, limit, pass, warp_counts[warp], key, rank);
+  else
+    radix_rank<T, kItems, false>(keys_in + first, limit, pass, warp_counts[warp], key, rank);
   __syncthreads();
 
   // Digit d0: where each warp's keys start among the tile's, and the tile's count; publish it.
@@ -404,8 +434,10 @@ __device__ void search_sorted(const T* a, long long n, const long long* sorter, 
         }
       }
       const T y = a[at];
-      if (Right ? !sort_less(x, y) : sort_less(y, x)) lo = mid + 1;
-      else hi = mid;
+      if (Right ? !sort_less(x, y) : sort_less(y, x))
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     out[i] = lo;
   }

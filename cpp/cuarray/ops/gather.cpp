@@ -32,8 +32,7 @@ const char* mode_name(int m) { return m == 0 ? "raise" : m == 1 ? "wrap" : "clip
 
 // An int64 C-contiguous copy of an integer index array (the array itself when it already is one).
 Array as_index(const Array& a) {
-  if (!is_integer(a.dtype()))
-    throw IndexError("arrays used as indices must be of integer (or boolean) type");
+  if (!is_integer(a.dtype())) throw IndexError("arrays used as indices must be of integer (or boolean) type");
   return a.dtype() == DType::Int64 && a.c_contiguous() ? a : astype(a, DType::Int64, 'C');
 }
 
@@ -49,8 +48,9 @@ KernelSource count_nonzero_source(DType t, int ndim) {
 KernelSource write_nonzero_source(DType t, int ndim, NonzeroLayout layout) {
   std::string n = to_string(ndim);
   return kernel_source("indexing.cuh", std::string("write_nonzero_") + name(t) + "_" + n + "_" + layout_name(layout),
-                       "const char* a, ca::Strided<" + n + ", 1> s, long long n, const long long* inclusive, "
-                       "const long long* counts, long long total, long long* out",
+                       "const char* a, ca::Strided<" + n +
+                           ", 1> s, long long n, const long long* inclusive, "
+                           "const long long* counts, long long total, long long* out",
                        std::string("ca::write_nonzero<") + cuda_type(t) + ", " + n + ", " +
                            to_string(static_cast<int>(layout)) + ">(a, s, n, inclusive, counts, total, out);");
 }
@@ -62,8 +62,8 @@ KernelSource gather_source(int itemsize, int ndim, int nindex, IndexMode index_m
                        std::string(scatter ? "scatter_" : "gather_") + b + "_" + n + "_" + m + "_" + mode_name(mode),
                        "char* dense, char* indexed, ca::Strided<" + n + ", " + to_string(nindex + 2) +
                            "> s, ca::IndexArrays<" + m + "> idx, long long n",
-                       "ca::gather_scatter<" + b + ", " + n + ", " + m + ", " + to_string(mode) +
-                           ", " + (scatter ? "true" : "false") + ">(dense, indexed, s, idx, n);");
+                       "ca::gather_scatter<" + b + ", " + n + ", " + m + ", " + to_string(mode) + ", " +
+                           (scatter ? "true" : "false") + ">(dense, indexed, s, idx, n);");
 }
 
 KernelSource index_bounds_source() {
@@ -83,7 +83,8 @@ Array nonzero(const Array& a, NonzeroLayout layout) {
   };
   if (n == 0) return result(0);
   // Coordinates need every axis; flat indices only C order, which coalescing keeps.
-  Coalesced c = layout == NonzeroLayout::Flat ? coalesce(a.shape(), {a.strides()}) : Coalesced{a.shape(), {a.strides()}};
+  Coalesced c =
+      layout == NonzeroLayout::Flat ? coalesce(a.shape(), {a.strides()}) : Coalesced{a.shape(), {a.strides()}};
   StridedArgs s(c);
   const int sn = s.ndim();
   const std::int64_t tiles = (n + kCompactTile - 1) / kCompactTile;

@@ -40,8 +40,10 @@ KernelSource histogram_source(DType t, DType bin_type, bool float_weights, bool 
   return kernel_source("indexing.cuh",
                        std::string("histogram_") + name(t) + "_" + name(bin_type) + (float_weights ? "_f" : "_i") +
                            (uniform ? "_uniform" : "_edges"),
-                       std::string("const ") + cuda_type(t) + "* a, const " + w + "* weights, long long n, "
-                           "const double* edges, long long bins, double span, " + w + "* counts",
+                       std::string("const ") + cuda_type(t) + "* a, const " + w +
+                           "* weights, long long n, "
+                           "const double* edges, long long bins, double span, " +
+                           w + "* counts",
                        std::string("ca::histogram<") + cuda_type(t) + ", " + cuda_type(bin_type) + ", " + w + ", " +
                            (uniform ? "true" : "false") + ">(a, weights, n, edges, bins, span, counts);");
 }

@@ -12,14 +12,46 @@
 namespace cuarray::ops {
 
 enum class KernelKind : std::uint8_t {
-  Copy, CopyContiguous, CopyTranspose, Fill, FillContiguous, Arange, Linspace, Eye, ZeroBlocks,
+  Copy,
+  CopyContiguous,
+  CopyTranspose,
+  Fill,
+  FillContiguous,
+  Arange,
+  Linspace,
+  Eye,
+  ZeroBlocks,
   // scans, indexing and sorting
-  ScanTiles, ScanRows, CountNonzero, WriteNonzero, Gather, Scatter, IndexBounds, Bincount, Histogram,
-  RadixHistogram, RadixOffsets, RadixPass, SegmentSort, SearchSorted,
-  MatmulInteger, MatmulSmall, LuSlogdet, ZeroTriangle, NonfiniteResults,  // linalg (ops/matmul.cpp, ops/linalg.cpp)
+  ScanTiles,
+  ScanRows,
+  CountNonzero,
+  WriteNonzero,
+  Gather,
+  Scatter,
+  IndexBounds,
+  Bincount,
+  Histogram,
+  RadixHistogram,
+  RadixOffsets,
+  RadixPass,
+  SegmentSort,
+  SearchSorted,
+  MatmulInteger,
+  MatmulSmall,
+  LuSlogdet,
+  ZeroTriangle,
+  NonfiniteResults,  // linalg (ops/matmul.cpp, ops/linalg.cpp)
   // random numbers and convolution (ops/random.cpp, ops/convolve.cpp)
-  Random, RandomIntegers, RandomChoice, PermutationKeys, BitonicStep, BitonicBlock, GatherRows, CorrelateNd,
-  Correlate1d, Correlate2d,
+  Random,
+  RandomIntegers,
+  RandomChoice,
+  PermutationKeys,
+  BitonicStep,
+  BitonicBlock,
+  GatherRows,
+  CorrelateNd,
+  Correlate1d,
+  Correlate2d,
 };
 
 // Packs small fields into a key. Fields must stay within their declared widths.

@@ -23,7 +23,7 @@ using std::to_string;
 constexpr std::int64_t kSegmentCapacity = 2048;  // kernels/sort.cuh
 constexpr std::int64_t kRadixBlock = 256;
 constexpr std::int64_t kHistogramSpan = 256 * kRadixBlock;  // keys per histogram block
-constexpr std::int64_t kMaxRadixRow = (1 << 30) - 1;  // counts carry 30 bits (kRadixCount)
+constexpr std::int64_t kMaxRadixRow = (1 << 30) - 1;        // counts carry 30 bits (kRadixCount)
 
 int radix_digits(DType t) { return is_complex(t) ? itemsize(t) + 1 : itemsize(t); }
 std::int64_t radix_tile(DType t) {  // kernels/sort.cuh: kRadixBlock * radix_items
@@ -52,8 +52,8 @@ void segment_sort(const Array& keys, const Array* sorted, const Array* order, st
   std::int64_t rows_arg = rows;
   int n_arg = static_cast<int>(n);
   void* args[] = {&in, &keys_out, &idx_out, &rows_arg, &n_arg, &p};
-  launch(key, segment_sort_source, keys.dtype(), k, i, dim3(static_cast<unsigned>(blocks)),
-         dim3(kSegmentCapacity / 2), args);
+  launch(key, segment_sort_source, keys.dtype(), k, i, dim3(static_cast<unsigned>(blocks)), dim3(kSegmentCapacity / 2),
+         args);
 }
 
 void radix_sort(const Array& keys, const Array* sorted, const Array* order, std::int64_t rows, std::int64_t n) {
@@ -167,11 +167,10 @@ Array sort_along(const Array& a, int axis, bool indices) {
 
 KernelSource segment_sort_source(DType t, bool keys, bool indices) {
   std::string ty = cuda_type(t);
-  return kernel_source("sort.cuh",
-                       std::string("segment_sort_") + name(t) + (keys ? "_k" : "") + (indices ? "_i" : ""),
-                       "const " + ty + "* in, " + ty + "* keys_out, long long* idx_out, long long rows, int n, int p",
-                       "ca::segment_sort<" + ty + ", " + flag(keys) + ", " + flag(indices) +
-                           ">(in, keys_out, idx_out, rows, n, p);");
+  return kernel_source(
+      "sort.cuh", std::string("segment_sort_") + name(t) + (keys ? "_k" : "") + (indices ? "_i" : ""),
+      "const " + ty + "* in, " + ty + "* keys_out, long long* idx_out, long long rows, int n, int p",
+      "ca::segment_sort<" + ty + ", " + flag(keys) + ", " + flag(indices) + ">(in, keys_out, idx_out, rows, n, p);");
 }
 
 KernelSource radix_histogram_source(DType t) {
@@ -188,11 +187,11 @@ KernelSource radix_offsets_source() {
 
 KernelSource radix_pass_source(DType t, bool values, bool iota) {
   std::string ty = cuda_type(t);
-  return kernel_source("sort.cuh",
-                       std::string("radix_pass_") + name(t) + (values ? "_v" : "") + (iota ? "_iota" : ""),
-                       "const " + ty + "* keys_in, " + ty + "* keys_out, const long long* vals_in, long long* vals_out, "
-                       "long long n, long long tiles_per_row, const unsigned* offsets, int passes, int pass, "
-                       "unsigned* status, unsigned* counter",
+  return kernel_source("sort.cuh", std::string("radix_pass_") + name(t) + (values ? "_v" : "") + (iota ? "_iota" : ""),
+                       "const " + ty + "* keys_in, " + ty +
+                           "* keys_out, const long long* vals_in, long long* vals_out, "
+                           "long long n, long long tiles_per_row, const unsigned* offsets, int passes, int pass, "
+                           "unsigned* status, unsigned* counter",
                        "ca::radix_pass<" + ty + ", " + flag(values) + ", " + flag(iota) +
                            ">(keys_in, keys_out, vals_in, vals_out, n, tiles_per_row, offsets, passes, pass, status, "
                            "counter);",
@@ -217,8 +216,10 @@ void sort_rows(const Array& keys, const Array* sorted, const Array* order) {
   if (order && order->dtype() != DType::Int64) throw ValueError("sort_rows: the permutation must be int64");
   const std::int64_t rows = keys.shape()[0], n = keys.shape()[1];
   if (rows == 0 || n == 0) return;
-  if (n <= kSegmentCapacity) segment_sort(keys, sorted, order, rows, n);
-  else radix_sort(keys, sorted, order, rows, n);
+  if (n <= kSegmentCapacity)
+    segment_sort(keys, sorted, order, rows, n);
+  else
+    radix_sort(keys, sorted, order, rows, n);
 }
 
 Array sort(const Array& a, int axis) { return sort_along(a, axis, false); }

@@ -36,7 +36,9 @@ class MemcpyPool {
     return *p;
   }
 
-  void copy(void* dst, const void* src, std::size_t n) { run(static_cast<char*>(dst), static_cast<const char*>(src), n); }
+  void copy(void* dst, const void* src, std::size_t n) {
+    run(static_cast<char*>(dst), static_cast<const char*>(src), n);
+  }
 
   // Writes every page of dst (contents undefined until it is copied into) so that the page faults of fresh
   // host memory are taken by all threads at once, while DMAs run, instead of inside the copies after them.
@@ -103,8 +105,10 @@ class MemcpyPool {
 // A host memcpy, split among the pool's threads when it is large enough to gain; the pool's threads are
 // started only then, not by a process's first small readback.
 void host_copy(void* dst, const void* src, std::size_t n) {
-  if (n < 2 * kParallelPart) std::memcpy(dst, src, n);
-  else MemcpyPool::instance().copy(dst, src, n);
+  if (n < 2 * kParallelPart)
+    std::memcpy(dst, src, n);
+  else
+    MemcpyPool::instance().copy(dst, src, n);
 }
 
 // Pinned slots of one size, each with an event marking when its last DMA finished.
