@@ -15,7 +15,8 @@ implementations that it must catch. On a GPU (each focus is one test, so that on
     CUARRAY_FUZZ_MINUTES=5 pytest -m gpu tests/test_fuzz_programs.py          # fresh examples for 5 minutes
                                                                                 # in all, split among the tests
 CUARRAY_FUZZ_EXAMPLES=n sets the number of examples of each test instead of the profile's. A failing test
-shrinks each distinct failure (hypothesis stops shrinking after 5 minutes) and prints each one's reproduction.
+shrinks each distinct failure (hypothesis stops shrinking after 5 minutes) and prints each one's reproduction;
+CUARRAY_FUZZ_NO_SHRINK=1 reports the failures as drawn, for runs with a hard time limit.
 """
 
 import contextlib
@@ -40,6 +41,8 @@ def check_programs(impl, focus, **overrides):
     """Runs the profile's (or the overridden) number of programs of `focus` against `impl`."""
     if os.environ.get("CUARRAY_FUZZ_EXAMPLES"):
         overrides.setdefault("max_examples", int(os.environ["CUARRAY_FUZZ_EXAMPLES"]))
+    if os.environ.get("CUARRAY_FUZZ_NO_SHRINK"):
+        overrides.setdefault("phases", [Phase.explicit, Phase.reuse, Phase.generate])
 
     @settings(settings.default, **overrides)
     @given(st.data())
