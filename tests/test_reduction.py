@@ -409,3 +409,21 @@ def test_spread_without_degrees_of_freedom(name):
         _check(name, a[:2], 1, ddof=ddof)
         _check(name, a, 1, ddof=ddof)
         _check(name, a[:2].astype(np.float32), None, ddof=6)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["argmax", "argmin", "nanargmax", "nanargmin"])
+@pytest.mark.parametrize("axis", [None, 0, -1, 1, -2])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_arg_reductions_of_0d_arrays(name, axis, keepdims):
+    """NumPy reads a 0-d array as one element along axis 0 (or -1); other axes are out of bounds."""
+    a = np.asarray(3.5)
+    try:
+        want = getattr(np, name)(a, axis=axis, keepdims=keepdims)
+    except np.exceptions.AxisError:
+        with pytest.raises(np.exceptions.AxisError):
+            getattr(cp, name)(cp.asarray(a), axis=axis, keepdims=keepdims)
+        return
+    got = getattr(cp, name)(cp.asarray(a), axis=axis, keepdims=keepdims)
+    assert got.shape == np.shape(want) and got.dtype == want.dtype and int(got) == int(want)
+    assert int(getattr(cp.asarray(a), name.replace("nan", ""))(axis=axis)) == 0

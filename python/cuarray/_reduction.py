@@ -81,9 +81,13 @@ def _axis_size(a, axis):
     return n
 
 
-def _int_axis(axis):
-    # argmax and friends take one axis, as NumPy's do: a tuple is a TypeError there too.
-    return None if axis is None else operator.index(axis)
+def _int_axis(a, axis):
+    # argmax and friends take one axis, as NumPy's do: a tuple is a TypeError there too. NumPy reads a 0-d
+    # array as one element along axis 0 (or -1) here.
+    if axis is None:
+        return None
+    axis = operator.index(axis)
+    return None if axis in (0, -1) and getattr(a, "ndim", None) == 0 else axis
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False):
@@ -109,11 +113,11 @@ amax, amin = max, min
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
     """Index of the first largest element (the first NaN, if any) along `axis`, or in the flattened array."""
-    return _reduce(_INDEX["argmax"], a, _int_axis(axis), None, out, keepdims, 0.0, None)
+    return _reduce(_INDEX["argmax"], a, _int_axis(a, axis), None, out, keepdims, 0.0, None)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
-    return _reduce(_INDEX["argmin"], a, _int_axis(axis), None, out, keepdims, 0.0, None)
+    return _reduce(_INDEX["argmin"], a, _int_axis(a, axis), None, out, keepdims, 0.0, None)
 
 
 def all(a, axis=None, out=None, keepdims=False):
@@ -192,7 +196,7 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
 
 
 def _nanarg(name, a, axis, out, keepdims):
-    r = _reduce(_INDEX[name], a, _int_axis(axis), None, out, keepdims, 0.0, None)
+    r = _reduce(_INDEX[name], a, _int_axis(a, axis), None, out, keepdims, 0.0, None)
     if bool(any(_u.less(r, 0))):  # one device check: only an all-NaN slice leaves no index
         raise ValueError("All-NaN slice encountered")
     return r
@@ -223,7 +227,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
                 raise TypeError("Axis must be specified when shapes of a and weights differ.")
             if w.ndim != 1:
                 raise TypeError("1D weights expected when shapes of a and weights differ.")
-            axis = numpy.lib.array_utils.normalize_axis_index(_int_axis(axis), a.ndim)
+            axis = numpy.lib.array_utils.normalize_axis_index(_int_axis(a, axis), a.ndim)
             if w.shape[0] != a.shape[axis]:
                 raise ValueError("Length of weights not compatible with specified axis.")
             w = w.reshape([w.shape[0] if d == axis else 1 for d in range(a.ndim)])
