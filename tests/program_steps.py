@@ -305,9 +305,10 @@ class Gen:
                                         and np.broadcast_shapes(v.shape, x.shape) == x.shape
                                         and (not strict or np.can_cast(v.dtype, x.dtype, "same_kind"))) or [t])
         key = self.basic_key(x.shape) if self.chance(0.4) and x.ndim else None
-        if key and not strict and _selects_one(x, key):
+        if key and (not strict or src in self.arrays()) and _selects_one(x, key):
             # KNOWN DIFFERENCE (as CuPy): `x[i, j] += y` on one element works on a 0-d view in place, with
-            # the ufunc's same_kind casting, where NumPy computes a scalar and assigns it back unsafely.
+            # the ufunc's same_kind casting and output shape check, where NumPy computes with a scalar and
+            # assigns the result back (unsafely cast; an error of its own for a result of shape (1,)).
             key = None
         target = f"{t}[{key}]" if key else t
         rule = "ulp" if x.dtype.kind == "c" and name in COMPLEX_INEXACT else "exact"
@@ -620,6 +621,8 @@ class Gen:
         a = self.pick(targets)
         x = self.val(a)
         key = self.basic_key(x.shape) if x.ndim else "..."
+        if _selects_one(x, key):
+            return None  # NumPy gives a scalar copy there, cuarray a 0-d view (see the module docstring)
         t = self.new_name()
         return [Step(f"{t} = {a}[{key}]", t, info={"kind": "getitem"}), ("inplace", t)]
 
