@@ -58,7 +58,10 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     """The int64 indices that sort `a` along `axis`; equal elements keep their order, also with
     descending=True."""
     _check(kind, order)
-    a, axis = _axis(_device(a, "argsort"), axis)
+    a = _device(a, "argsort")
+    if a.ndim == 0 and axis is not None and operator.index(axis) in (0, -1):
+        axis = None  # NumPy's argsort ravels a 0-d array first (its sort does not)
+    a, axis = _axis(a, axis)
     if not descending:
         return _core._argsort(a, axis)
     # Sorting the reversed rows stably, then reversing the result, puts equal elements last-seen-first;
