@@ -66,10 +66,13 @@ _default_pinned_pool = PinnedMemoryPool()
 
 
 def get_default_memory_pool():
+    """The process's device memory pool (CuPy's ``MemoryPool`` API: `used_bytes`, `total_bytes`,
+    `free_all_blocks`, `set_limit`, ...)."""
     return _default_pool
 
 
 def get_default_pinned_memory_pool():
+    """The process's pinned host memory pool (`n_free_blocks`, `free_all_blocks`, ...)."""
     return _default_pinned_pool
 
 

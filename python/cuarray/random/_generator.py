@@ -217,7 +217,7 @@ class RandomState(Distributions):
         return cast(self._zipf(a, size, s), dt)
 
     def tomaxint(self, size=None):
-        """Uniform integers in [0, numpy.iinfo(numpy.int_).max] (int_, the C long)."""
+        """Uniform integers in ``[0, numpy.iinfo(numpy.int_).max]`` (``int_``, the C long)."""
         info = numpy.iinfo(numpy.int_)
         return self._integers(0, info.max, size, numpy.int_, "tomaxint", endpoint=True)
 
