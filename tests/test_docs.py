@@ -55,6 +55,21 @@ def test_docstring_and_signature(qualified, name, obj):
     inspect.signature(obj)
 
 
+CLASSES = [(qualified, obj) for qualified, _, obj in ENTRIES if inspect.isclass(obj)]
+
+
+@pytest.mark.parametrize("qualified,cls", CLASSES, ids=[c[0] for c in CLASSES])
+def test_methods_and_properties_have_docstrings(qualified, cls):
+    missing = []
+    for name, value in vars(cls).items():
+        routine = callable(value) or isinstance(value, (property, staticmethod, classmethod))
+        if name.startswith("_") or not routine:
+            continue
+        if not (getattr(value, "__doc__", None) or "").strip():
+            missing.append(name)
+    assert not missing, f"{qualified}: no docstring for {missing}"
+
+
 def test_ufunc_docstrings_and_signatures():
     seen = 0
     for name in cuarray._ufuncs.__all__:

@@ -1,5 +1,6 @@
 """Docstrings and signatures of the objects that the compiled extension defines without them: the ndarray and
-ufunc types and each ufunc object. help(), inspect.signature() and the API reference (docs/api) read them.
+ufunc types, their properties bound from C++, ndarray's methods made by closures, and each ufunc object.
+help(), inspect.signature() and the API reference (docs/api) read them.
 
 Note [Ufunc docstrings]
 ~~~~~~~~~~~~~~~~~~~~~~~
@@ -30,6 +31,55 @@ stride per axis, whole-itemsize strides and alignment, every element inside the 
 Arrays are usually made by `cuarray.array`, `cuarray.asarray`, `cuarray.zeros` and the other creation
 functions; ``x.get()`` copies one back to a NumPy array.
 """
+
+# ndarray's methods and properties that python/cuarray/_ndarray.py makes by closures (_math, _late) and
+# lambdas, which carry no docstring of their own. Set once, at import: attribute lookups are unchanged.
+_FUNCTION_METHODS = ("conj conjugate round clip cumsum cumprod nonzero take put searchsorted argsort "
+                     "argpartition dot trace choose repeat").split()
+_METHOD_DOCS = {
+    "sort": "Sorts the array in place along `axis` (stable; NumPy's order: NaNs last).",
+    "partition": "Partitions the array in place along `axis` around `kth` (it sorts fully).",
+    "tolist": "The elements as nested Python lists (or a Python scalar for a 0-d array), copied to the host.",
+    "byteswap": "The elements with their bytes reversed (``cuarray.byteswap``); in place when `inplace`.",
+    "toDlpack": "A DLPack capsule of the array (CuPy's older name for ``__dlpack__()``).",
+    "flat": "A flat iterator over the elements in C order, read and written by position (`flatiter`).",
+    "flags": "The layout flags (``c_contiguous``, ``f_contiguous``, ``owndata``), read-only as NumPy's.",
+    "device": "The `cuarray.cuda.Device` that holds the array.",
+    "real": "The real parts, as ``cuarray.real`` gives them; assigning to it writes the array's real parts.",
+    "imag": "The imaginary parts, as ``cuarray.imag`` gives them; assigning to it writes a complex array's "
+            "imaginary parts (TypeError for a real array).",
+    # Properties bound from C++ (python/src/array.cpp) without a docstring.
+    "shape": "The length of each axis, a tuple.",
+    "strides": "The bytes to step along each axis, a tuple (negative when reversed, 0 on broadcast axes).",
+    "dtype": "The element type, a `numpy.dtype`.",
+    "ndim": "The number of axes.",
+    "size": "The number of elements.",
+    "itemsize": "The bytes of one element.",
+    "nbytes": "The bytes of all elements (``size * itemsize``).",
+    "base": "The array whose memory this one views, or None for an array that owns its memory.",
+    "T": "The array with its axes reversed (a view).",
+}
+_UFUNC_ATTRIBUTE_DOCS = {
+    "nin": "The number of inputs.",
+    "nout": "The number of outputs.",
+    "nargs": "The number of arguments: inputs and outputs.",
+    "ntypes": "The number of type loops.",
+    "types": "The type loops, as NumPy's signatures such as ``'ff->f'``.",
+}
+
+
+def _document_attributes():
+    for name in _FUNCTION_METHODS:
+        method = vars(ndarray)[name]
+        method.__doc__ = f"The method form of ``cuarray.{method.__name__}``: ``a.{name}(...)`` is " \
+                         f"``cuarray.{method.__name__}(a, ...)``."
+    for name, doc in _METHOD_DOCS.items():
+        vars(ndarray)[name].__doc__ = doc
+    for name, doc in _UFUNC_ATTRIBUTE_DOCS.items():
+        vars(_ufuncs.ufunc)[name].__doc__ = doc
+
+
+_document_attributes()
 
 _UFUNC_TYPE_DOC = """A universal function: an elementwise operation on device arrays, as NumPy's ufuncs.
 

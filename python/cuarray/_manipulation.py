@@ -133,20 +133,24 @@ class broadcast:
 
     @property
     def ndim(self):
+        """The number of dimensions of the broadcast shape (`nd` is NumPy's older name)."""
         return len(self.shape)
 
     nd = ndim
 
     @property
     def size(self):
+        """The number of elements of the broadcast shape."""
         return int(numpy.prod(self.shape, dtype=numpy.int64))
 
     @property
     def numiter(self):
+        """The number of broadcast operands."""
         return len(self.values)
 
     @property
     def index(self):
+        """Always 0: a cuarray broadcast object does not iterate."""
         return 0  # iteration, which would move it, is not supported
 
     def reset(self):
@@ -154,6 +158,7 @@ class broadcast:
 
     @property
     def iters(self):
+        """Not supported (NotImplementedError): use `values`, the broadcast arrays."""
         raise NotImplementedError("cuarray.broadcast does not iterate (no iters); use its `values`, the broadcast "
                                   "arrays")
 
