@@ -1,5 +1,6 @@
 """The lesson notebooks (notebooks/*.ipynb): their format and code without a GPU; on a GPU, every code cell runs in
-order, one fresh process per notebook, through notebooks/run.py."""
+order, one fresh process per notebook, through notebooks/run.py, and again in a Jupyter kernel through
+nbclient (`pip install ".[notebooks]"`), as a reader runs them."""
 
 import ast
 import json
@@ -129,3 +130,52 @@ def test_notebook_runs(path, tmp_path):
     shows = sum(src.count("plt.show()") for _, src in sources(load(path)["cells"]))
     figures = sorted(p.name for p in tmp_path.glob("*.png"))
     assert len(figures) == shows, f"{path.name}: {shows} plt.show() calls but figures {figures}"
+
+
+
+def run_in_jupyter(path, tmp_path, monkeypatch):
+    """Executes `path` in a fresh python3 Jupyter kernel (nbclient), in `tmp_path`; fails the test at the
+    first cell that raises, with its source and traceback. Skips where nbclient or ipykernel is missing."""
+    why = 'needs nbclient and ipykernel: pip install ".[notebooks]"'
+    nbclient = pytest.importorskip("nbclient", reason=why)
+    pytest.importorskip("ipykernel", reason=why)
+    import nbformat
+
+    # The kernel imports the cuarray this test imported.
+    path_dirs = [str(pathlib.Path(cuarray.__file__).resolve().parent.parent), os.environ.get("PYTHONPATH")]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, path_dirs)))
+    nb = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=TIMEOUT_S, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    try:
+        client.execute()
+    except nbclient.exceptions.CellExecutionError as error:
+        traceback = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # IPython colours the traceback
+        pytest.fail(f"{path.name}: a cell raised\n{traceback}", pytrace=False)
+    errors = [(i, o.get("ename"), o.get("evalue")) for i, cell in enumerate(nb.cells)
+              if cell.cell_type == "code" for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+    assert not errors, f"{path.name}: error outputs in cells {errors}"
+    ran = [cell.execution_count for cell in nb.cells if cell.cell_type == "code"]
+    assert None not in ran, f"{path.name}: cells left unexecuted: {ran}"
+
+
+def test_jupyter_run_reports_the_failing_cell(tmp_path, monkeypatch):
+    cells = [{"cell_type": "code", "source": source, "outputs": [], "execution_count": None, "metadata": {}}
+             for source in ("import cuarray\nx = 41 + 1", "raise ValueError(f'boom {x}')")]
+    path = tmp_path / "t.ipynb"
+    kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook = {"cells": cells, "metadata": {"kernelspec": kernelspec}, "nbformat": 4, "nbformat_minor": 4}
+    path.write_text(json.dumps(notebook))
+    with pytest.raises(pytest.fail.Exception, match=r"(?s)t.ipynb: a cell raised.*ValueError: boom 42"):
+        run_in_jupyter(path, tmp_path, monkeypatch)
+    path.write_text(json.dumps(dict(notebook, cells=cells[:1])))
+    run_in_jupyter(path, tmp_path, monkeypatch)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_notebook_runs_in_jupyter(path, tmp_path, monkeypatch):
+    for name in OPTIONAL_MODULES:
+        if name in imported_modules(path):
+            pytest.importorskip(name)
+    run_in_jupyter(path, tmp_path, monkeypatch)

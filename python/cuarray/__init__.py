@@ -30,6 +30,7 @@ from cuarray._products import *  # noqa: E402,F401,F403
 from cuarray._transfer import *  # noqa: E402,F401,F403
 from cuarray._ufuncs import *  # noqa: E402,F401,F403
 from cuarray._ufuncs import ufunc  # noqa: E402,F401
+from cuarray import _docstrings  # noqa: E402,F401  (help() and signatures of the extension's objects)
 from cuarray._math import *  # noqa: E402,F401,F403
 from cuarray._reduction import *  # noqa: E402,F401,F403
 from cuarray._scan import *  # noqa: E402,F401,F403
@@ -136,4 +137,5 @@ def get_array_module(*args):
 
 
 def is_available():
+    """Whether a CUDA driver and at least one GPU are usable (CuPy's ``cupy.is_available``)."""
     return cuda.is_available()

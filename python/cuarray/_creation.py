@@ -29,24 +29,28 @@ _MAX_SIZE = 2**63 - 1  # elements in an array: int64's range, as in NumPy
 
 
 def empty(shape, dtype=float, order="C", *, device=None, like=None):
+    """A new device array of `shape` and `dtype`, its values not set."""
     if device is not None:
         return _made_on(device, empty, shape, dtype, order)
     return _core.empty(shape, dtype, order)
 
 
 def zeros(shape, dtype=float, order="C", *, device=None, like=None):
+    """A new device array of `shape` and `dtype` filled with zeros."""
     if device is not None:
         return _made_on(device, zeros, shape, dtype, order)
     return _core.zeros(shape, dtype, order)
 
 
 def ones(shape, dtype=float, order="C", *, device=None, like=None):
+    """A new device array of `shape` and `dtype` filled with ones."""
     if device is not None:
         return _made_on(device, ones, shape, dtype, order)
     return _core._full(shape, 1, dtype, order)
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    """A new device array of `shape` filled with `fill_value` (its dtype, NumPy's, when `dtype` is None)."""
     if device is not None:
         return _made_on(device, full, shape, fill_value, dtype, order)
     if isinstance(fill_value, ndarray):
@@ -75,14 +79,17 @@ def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None)
 
 
 def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    """A new device array of zeros with the shape and dtype of `a` (or `shape`, `dtype`)."""
     return full_like(a, 0, dtype, order, subok, shape, device=device)
 
 
 def ones_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    """A new device array of ones with the shape and dtype of `a` (or `shape`, `dtype`)."""
     return full_like(a, 1, dtype, order, subok, shape, device=device)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    """A new device array filled with `fill_value`, with the shape and dtype of `a` (or `shape`, `dtype`)."""
     if device is not None:
         return _made_on(device, full_like, a, fill_value, dtype, order, subok, shape)
     out = empty_like(a, dtype, order, subok, shape)
@@ -122,6 +129,8 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
+    """`num` evenly spaced values from `start` to `stop` (included unless `endpoint` is False), computed on
+    the device; with `retstep`, also the spacing."""
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
@@ -206,6 +215,7 @@ def _dimension(n):
 
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    """A new 2-D device array of shape (N, M) with ones on the `k`-th diagonal and zeros elsewhere."""
     N, M = _dimension(N), _dimension(N if M is None else M)
     # Every k beyond the matrix gives the same zeros: any int, clamped to what the core takes.
     k = min(max(operator.index(k), -N - 1), M + 1) if N >= 0 and M >= 0 else operator.index(k)
@@ -214,12 +224,13 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
 
 
 def identity(n, dtype=float, *, device=None, like=None):
+    """The `n` x `n` identity matrix as a new device array."""
     return eye(n, dtype=dtype, device=device)
 
 
 def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
-    """function(*index_arrays, **kwargs), where the k-th device array of `shape` holds each element's k-th index
-    (as `dtype`); whatever `function` returns is the result."""
+    """``function(*index_arrays, **kwargs)``, where the k-th device array of `shape` holds each element's k-th
+    index (as `dtype`); whatever `function` returns is the result."""
     from cuarray._joining import indices  # _joining imports this module
 
     return function(*indices(shape, dtype=dtype), **kwargs)

@@ -45,7 +45,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
 
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
-    """func1d(a, *args, **kwargs) for every 1-D slice `a` of `arr` along `axis`; its result's axes replace
+    """``func1d(a, *args, **kwargs)`` for every 1-D slice `a` of `arr` along `axis`; its result's axes replace
     `axis`. A Python loop makes one call per slice (as NumPy's does), so it suits few, long slices; where
     func1d takes an axis argument, calling it once with that axis is much faster."""
     arr = _device(arr, "apply_along_axis")

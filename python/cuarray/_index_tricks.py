@@ -265,6 +265,7 @@ def triu_indices(n, k=0, m=None):
 
 
 def tril_indices_from(arr, k=0):
+    """The indices of the lower triangle of the 2-D `arr` (up to the `k`-th diagonal), as device arrays."""
     arr = _device(arr, "tril_indices_from")
     if arr.ndim != 2:
         raise ValueError("input array must be 2-d")
@@ -272,6 +273,7 @@ def tril_indices_from(arr, k=0):
 
 
 def triu_indices_from(arr, k=0):
+    """The indices of the upper triangle of the 2-D `arr` (from the `k`-th diagonal), as device arrays."""
     arr = _device(arr, "triu_indices_from")
     if arr.ndim != 2:
         raise ValueError("input array must be 2-d")
@@ -284,6 +286,7 @@ def diag_indices(n, ndim=2):
 
 
 def diag_indices_from(arr):
+    """The indices of the main diagonal of `arr` (all axes of one length), as `diag_indices` gives them."""
     arr = _device(arr, "diag_indices_from")
     if arr.ndim < 2:
         raise ValueError("input array must be at least 2-d")

@@ -72,16 +72,21 @@ concat = concatenate  # the array API's name, as NumPy's
 
 
 def atleast_1d(*arys):
+    """Each argument as an array of at least one dimension (views); one array for one argument, else a
+    list."""
     res = [a if a.ndim >= 1 else a.reshape(1) for a in _arrays(arys, "atleast_1d")]
     return res[0] if len(res) == 1 else tuple(res)
 
 
 def atleast_2d(*arys):
+    """Each argument as an array of at least two dimensions (views; a 1-D array becomes one row)."""
     res = [a if a.ndim >= 2 else a.reshape((1,) * (2 - a.ndim) + a.shape) for a in _arrays(arys, "atleast_2d")]
     return res[0] if len(res) == 1 else tuple(res)
 
 
 def atleast_3d(*arys):
+    """Each argument as an array of at least three dimensions (views; shape (n,) becomes (1, n, 1), (m, n)
+    becomes (m, n, 1))."""
     res = []
     for a in _arrays(arys, "atleast_3d"):
         if a.ndim == 0:
@@ -95,6 +100,7 @@ def atleast_3d(*arys):
 
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join arrays of one shape along a new axis `axis`, into a new array (or `out`)."""
     arrays = _arrays(arrays, "stack")
     if not arrays:
         raise ValueError("need at least one array to stack")
@@ -105,6 +111,7 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
+    """Join arrays along the first axis after making them at least 2-D, into a new array."""
     return concatenate(atleast_2d(*tup) if len(tup) > 1 else [atleast_2d(*tup)], 0, dtype=dtype, casting=casting)
 
 
@@ -115,20 +122,26 @@ def row_stack(tup, *, dtype=None, casting="same_kind"):
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
+    """Join arrays along the second axis (the first for 1-D arrays), into a new array."""
     arrs = atleast_1d(*tup) if len(tup) > 1 else [atleast_1d(*tup)]
     return concatenate(arrs, 0 if arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
 def dstack(tup):
+    """Join arrays along the third axis (after making them at least 3-D), into a new array."""
     return concatenate(atleast_3d(*tup) if len(tup) > 1 else [atleast_3d(*tup)], 2)
 
 
 def column_stack(tup):
+    """Stack 1-D arrays as the columns of a 2-D array (2-D arrays are joined as they are), into a new
+    array."""
     arrays = [a.reshape(-1, 1) if a.ndim < 2 else a for a in _arrays(tup, "column_stack")]
     return concatenate(arrays, 1)
 
 
 def array_split(ary, indices_or_sections, axis=0):
+    """Split `ary` into sub-arrays (views) along `axis`: `indices_or_sections` equal parts (the first ones
+    one longer where they do not divide), or the parts between the given indices."""
     (ary,) = _arrays([ary], "array_split")
     axis_n = ary.shape[axis]
     if numpy.ndim(indices_or_sections) == 0:
@@ -145,6 +158,8 @@ def array_split(ary, indices_or_sections, axis=0):
 
 
 def split(ary, indices_or_sections, axis=0):
+    """Split `ary` into views along `axis`: `indices_or_sections` equal parts (ValueError if they do not
+    divide the axis), or the parts between the given indices."""
     (ary,) = _arrays([ary], "split")
     if numpy.ndim(indices_or_sections) == 0 and ary.shape[axis] % operator.index(indices_or_sections):
         raise ValueError("array split does not result in an equal division")
@@ -312,6 +327,7 @@ def resize(a, new_shape):
 
 
 def flip(m, axis=None):
+    """A view of `m` with the order of the elements along `axis` (None: every axis) reversed."""
     (m,) = _arrays([m], "flip")
     axes = range(m.ndim) if axis is None else [_axis(a, m.ndim) for a in numpy.atleast_1d(axis)]
     index = [slice(None)] * m.ndim
@@ -321,6 +337,7 @@ def flip(m, axis=None):
 
 
 def fliplr(m):
+    """A view of `m` with the columns (axis 1) reversed; `m` needs at least two dimensions."""
     (m,) = _arrays([m], "fliplr")
     if m.ndim < 2:
         raise ValueError("Input must be >= 2-d.")
@@ -328,6 +345,7 @@ def fliplr(m):
 
 
 def flipud(m):
+    """A view of `m` with the rows (axis 0) reversed; `m` needs at least one dimension."""
     (m,) = _arrays([m], "flipud")
     if m.ndim < 1:
         raise ValueError("Input must be >= 1-d.")
@@ -335,6 +353,8 @@ def flipud(m):
 
 
 def roll(a, shift, axis=None):
+    """A new array with the elements shifted by `shift` along `axis` (None: the flattened array, reshaped
+    back), those past the end coming back at the start."""
     if axis is None:
         return roll(a.ravel(), shift, 0).reshape(a.shape)
     shifts, axes = numpy.broadcast_arrays(numpy.asarray(shift), numpy.asarray(axis))
@@ -351,6 +371,8 @@ def roll(a, shift, axis=None):
 
 
 def rot90(m, k=1, axes=(0, 1)):
+    """A view of `m` rotated by 90 degrees `k` times in the plane of `axes`, from the first axis towards
+    the second."""
     (m,) = _arrays([m], "rot90")
     a0, a1 = (_axis(x, m.ndim) for x in axes)
     if a0 == a1:
@@ -366,6 +388,7 @@ def rot90(m, k=1, axes=(0, 1)):
 
 
 def tile(A, reps):
+    """A new array of `A` repeated `reps` times along each axis."""
     A = _arrays([A], "tile")[0]
     reps = (reps,) if numpy.ndim(reps) == 0 else tuple(reps)
     d = max(len(reps), A.ndim)
@@ -445,6 +468,8 @@ def _repeat_each(a, counts, axis):
 
 
 def diag(v, k=0):
+    """The `k`-th diagonal of a 2-D array (a view), or a new 2-D array with a 1-D `v` on its `k`-th
+    diagonal."""
     if v.ndim == 1:
         n = v.shape[0] + abs(k)
         out = zeros((n, n), v.dtype)
@@ -475,16 +500,20 @@ def _tri_mask(shape, k, lower):
 
 
 def tril(m, k=0):
+    """A new array of `m` with the elements above the `k`-th diagonal zeroed (the last two axes)."""
     (m,) = _arrays([m], "tril")
     return _u._where(_tri_mask(m.shape, k, True), m, zeros((), m.dtype))
 
 
 def triu(m, k=0):
+    """A new array of `m` with the elements below the `k`-th diagonal zeroed (the last two axes)."""
     (m,) = _arrays([m], "triu")
     return _u._where(_tri_mask(m.shape, k, False), m, zeros((), m.dtype))
 
 
 def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """Coordinate arrays from 1-D coordinate vectors, with `indexing` 'xy' (Cartesian) or 'ij' (matrix);
+    `sparse` gives broadcastable arrays, `copy=False` views."""
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
     xi = _arrays(xi, "meshgrid")
@@ -500,6 +529,8 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
 
 
 def indices(dimensions, dtype=int, sparse=False):
+    """An array of the index grids of shape `dimensions`: its k-th element holds each position's k-th index
+    (or, with `sparse`, a tuple of broadcastable arrays)."""
     dimensions = tuple(dimensions)
     n = len(dimensions)
     grids = [arange(d, dtype=dtype).reshape((1,) * i + (d,) + (1,) * (n - i - 1)) for i, d in enumerate(dimensions)]

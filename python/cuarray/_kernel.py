@@ -203,6 +203,7 @@ class RawKernel:
 
     @property
     def kernel(self):
+        """The compiled kernel (compiled on first use, from the cache where it is there)."""
         if self._function is None:
             self._function = _core._RawModule(self.code, list(self.options)).get_function(self.name)
         return self._function
@@ -212,22 +213,27 @@ class RawKernel:
 
     @property
     def max_threads_per_block(self):
+        """The largest block size the compiled kernel can be launched with."""
         return self.kernel.max_threads_per_block
 
     @property
     def num_regs(self):
+        """Registers per thread of the compiled kernel."""
         return self.kernel.num_regs
 
     @property
     def shared_size_bytes(self):
+        """Static shared memory per block of the compiled kernel, in bytes."""
         return self.kernel.shared_size_bytes
 
     @property
     def local_size_bytes(self):
+        """Local memory per thread of the compiled kernel, in bytes."""
         return self.kernel.local_size_bytes
 
     @property
     def const_size_bytes(self):
+        """Constant memory of the compiled kernel, in bytes."""
         return self.kernel.const_size_bytes
 
 
@@ -247,6 +253,7 @@ class RawModule:
         self._module = None
 
     def get_function(self, name):
+        """The kernel `name` of the module, as a `RawKernel` (the module is compiled on first use)."""
         if self._module is None:
             self._module = _core._RawModule(self.code, list(self.options))
         kernel = RawKernel(self.code, name, self.options)

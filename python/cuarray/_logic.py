@@ -20,7 +20,7 @@ def _device(a, name):
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """|a - b| <= atol + rtol * |b|, elementwise; infinities must match exactly (NumPy's definition)."""
+    """``|a - b| <= atol + rtol * |b|``, elementwise; infinities must match exactly (NumPy's definition)."""
     a, b = _device(a, "isclose"), _device(b, "isclose")
     if isinstance(b, ndarray) and b.dtype.kind != "m":
         b = b.astype(numpy.result_type(b.dtype, 1.0), copy=False)  # NumPy compares in at least float

@@ -25,10 +25,13 @@ def reshape(a, /, shape, order="C", *, copy=None):
 
 
 def ravel(a, order="C"):
+    """The elements of `a` as a 1-D array in `order`: a view where the layout allows, else a copy."""
     return _check(a, "ravel").ravel(order)
 
 
 def transpose(a, axes=None):
+    """A view of `a` with its axes permuted by `axes` (None: reversed); `permute_dims` is the array API's
+    name for it."""
     return _check(a, "transpose").transpose(axes)
 
 
@@ -44,10 +47,13 @@ def matrix_transpose(x, /):
 
 
 def swapaxes(a, axis1, axis2):
+    """A view of `a` with the axes `axis1` and `axis2` interchanged."""
     return _check(a, "swapaxes").swapaxes(axis1, axis2)
 
 
 def moveaxis(a, source, destination):
+    """A view of `a` with the axes `source` moved to the positions `destination`, the others keeping their
+    order."""
     a = _check(a, "moveaxis")
     source = [source] if numpy.ndim(source) == 0 else list(source)
     destination = [destination] if numpy.ndim(destination) == 0 else list(destination)
@@ -80,6 +86,7 @@ def rollaxis(a, axis, start=0):
 
 
 def squeeze(a, axis=None):
+    """A view of `a` without its length-1 axes (or those in `axis`, which must have length 1)."""
     return _check(a, "squeeze").squeeze(axis)
 
 
@@ -89,14 +96,17 @@ def expand_dims(a, axis=0):
 
 
 def broadcast_shapes(*shapes):
+    """The shape that arrays of the given shapes broadcast to; ValueError where they do not broadcast."""
     return numpy.broadcast_shapes(*shapes)
 
 
 def broadcast_to(array, shape, subok=False):
+    """A view of `array` broadcast to `shape` (the broadcast axes have stride 0: do not write through it)."""
     return _check(array, "broadcast_to")._broadcast_to((shape,) if numpy.ndim(shape) == 0 else shape)
 
 
 def broadcast_arrays(*args, subok=False):
+    """Views of the arguments broadcast against each other, all of one shape (NumPy's rules); a tuple."""
     shape = numpy.broadcast_shapes(*(_check(a, "broadcast_arrays").shape for a in args))
     return tuple(a if a.shape == shape else a._broadcast_to(shape) for a in args)  # NumPy 2: a tuple
 
@@ -123,20 +133,24 @@ class broadcast:
 
     @property
     def ndim(self):
+        """The number of dimensions of the broadcast shape (`nd` is NumPy's older name)."""
         return len(self.shape)
 
     nd = ndim
 
     @property
     def size(self):
+        """The number of elements of the broadcast shape."""
         return int(numpy.prod(self.shape, dtype=numpy.int64))
 
     @property
     def numiter(self):
+        """The number of broadcast operands."""
         return len(self.values)
 
     @property
     def index(self):
+        """Always 0: a cuarray broadcast object does not iterate."""
         return 0  # iteration, which would move it, is not supported
 
     def reset(self):
@@ -144,6 +158,7 @@ class broadcast:
 
     @property
     def iters(self):
+        """Not supported (NotImplementedError): use `values`, the broadcast arrays."""
         raise NotImplementedError("cuarray.broadcast does not iterate (no iters); use its `values`, the broadcast "
                                   "arrays")
 
@@ -221,14 +236,17 @@ def _can_cast(value, from_dtype, to_dtype, casting):
 
 
 def shape(a):
+    """The shape of `a` (any array-like), as a tuple."""
     return a.shape if isinstance(a, ndarray) else numpy.shape(a)
 
 
 def ndim(a):
+    """The number of dimensions of `a` (any array-like)."""
     return a.ndim if isinstance(a, ndarray) else numpy.ndim(a)
 
 
 def size(a, axis=None):
+    """The number of elements of `a` (any array-like), or along `axis`."""
     if not isinstance(a, ndarray):
         return numpy.size(a, axis)
     return a.size if axis is None else a.shape[axis]

@@ -122,6 +122,8 @@ def _array(self, dtype=None, copy=None):
 
 
 def _item(self, *args):
+    """The element at `args` (one flat index, or one index per axis; none for a size-1 array) as a
+    Python scalar, copied to the host."""
     if not args:
         if self.size != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
@@ -144,6 +146,8 @@ def _iter(self):
 
 
 def _ravel(self, order="C"):
+    """The elements as a 1-D array in `order` ('C', 'F', 'A' or 'K'): a view where the layout
+    allows, else a copy."""
     if order == "K":  # memory order: the axis with the largest |stride| outermost, as NumPy sorts them
         axes = sorted(range(self.ndim), key=lambda i: -abs(self.strides[i]))
         return self.transpose(axes).reshape(-1)
@@ -272,6 +276,7 @@ def _set_part(imag):
 
 
 def _compress(self, condition, axis=None, out=None):
+    """``cuarray.compress(condition, self, axis, out)``: the slices along `axis` where `condition` is true."""
     import cuarray
 
     return cuarray.compress(condition, self, axis, out)

@@ -96,6 +96,8 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False):
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Product of elements over `axis` (None: all), accumulating as NumPy does (ints in int64, float16 in
+    float32)."""
     return _reduce(_INDEX["prod"], a, axis, dtype, out, keepdims, 0.0, None)
 
 
@@ -105,6 +107,7 @@ def max(a, axis=None, out=None, keepdims=False):
 
 
 def min(a, axis=None, out=None, keepdims=False):
+    """Smallest element over `axis`; NaN if any element is NaN. ValueError when reducing zero elements."""
     return _reduce(_INDEX["min"], a, axis, None, out, keepdims, 0.0, None)
 
 
@@ -117,18 +120,22 @@ def argmax(a, axis=None, out=None, *, keepdims=False):
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
+    """Index of the first smallest element (the first NaN, if any) along `axis`, or in the flattened array."""
     return _reduce(_INDEX["argmin"], a, _int_axis(a, axis), None, out, keepdims, 0.0, None)
 
 
 def all(a, axis=None, out=None, keepdims=False):
+    """Whether every element over `axis` is true (nonzero; NaN counts as true), as bool."""
     return _reduce(_INDEX["all"], a, axis, None, out, keepdims, 0.0, None)
 
 
 def any(a, axis=None, out=None, keepdims=False):
+    """Whether any element over `axis` is true (nonzero; NaN counts as true), as bool."""
     return _reduce(_INDEX["any"], a, axis, None, out, keepdims, 0.0, None)
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
+    """Number of nonzero elements over `axis` (None: all), as int64 (a 0-d device array for all)."""
     return _reduce(_INDEX["count_nonzero"], a, axis, None, None, keepdims, 0.0, None)
 
 
@@ -161,16 +168,20 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=numpy._NoValue):
+    """Standard deviation (the square root of `var`, divided by n - ddof) over `axis`; `correction` is the
+    array API's name for `ddof`."""
     ddof = _ddof(ddof, correction)
     _dof_warning(a, axis, ddof)
     return _reduce(_INDEX["std"], a, axis, dtype, out, keepdims, float(ddof), None)
 
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Sum over `axis` treating NaNs as zero; zero for an all-NaN slice."""
     return _reduce(_INDEX["nansum"], a, axis, dtype, out, keepdims, 0.0, None)
 
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Product over `axis` treating NaNs as one; one for an all-NaN slice."""
     return _reduce(_INDEX["nanprod"], a, axis, dtype, out, keepdims, 0.0, None)
 
 
@@ -180,18 +191,24 @@ def nanmax(a, axis=None, out=None, keepdims=False):
 
 
 def nanmin(a, axis=None, out=None, keepdims=False):
+    """Smallest element ignoring NaNs; NaN where a slice is all NaN."""
     return _reduce(_INDEX["nanmin"], a, axis, None, out, keepdims, 0.0, None)
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Mean over `axis` of the elements that are not NaN; NaN (with NumPy's warning) where a slice is all
+    NaN."""
     return _reduce(_INDEX["nanmean"], a, axis, dtype, out, keepdims, 0.0, None)
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=numpy._NoValue):
+    """Variance over `axis` of the elements that are not NaN, divided by n - ddof (n counting them)."""
     return _reduce(_INDEX["nanvar"], a, axis, dtype, out, keepdims, float(_ddof(ddof, correction)), None)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=numpy._NoValue):
+    """Standard deviation over `axis` of the elements that are not NaN, divided by n - ddof (n counting
+    them)."""
     return _reduce(_INDEX["nanstd"], a, axis, dtype, out, keepdims, float(_ddof(ddof, correction)), None)
 
 
@@ -206,10 +223,14 @@ def _nanarg(name, a, axis, out, keepdims):
 
 
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """Index of the largest element ignoring NaNs; ValueError if a slice is all NaN (one check on the
+    device)."""
     return _nanarg("nanargmax", a, axis, out, keepdims)
 
 
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    """Index of the smallest element ignoring NaNs; ValueError if a slice is all NaN (one check on the
+    device)."""
     return _nanarg("nanargmin", a, axis, out, keepdims)
 
 

@@ -160,6 +160,8 @@ def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
 
 
 def ascontiguousarray(a, dtype=None, *, like=None):
+    """`a` as a C-contiguous device array of at least one dimension (copied only where it is not, or
+    `dtype` differs)."""
     a = asarray(a, dtype)
     if a.ndim == 0:
         return a.reshape(1)
@@ -167,6 +169,8 @@ def ascontiguousarray(a, dtype=None, *, like=None):
 
 
 def asfortranarray(a, dtype=None, *, like=None):
+    """`a` as a Fortran-contiguous device array of at least one dimension (copied only where it is not, or
+    `dtype` differs)."""
     a = asarray(a, dtype)
     if a.ndim == 0:
         return a.reshape(1)

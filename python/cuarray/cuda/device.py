@@ -51,6 +51,7 @@ class Device:
 
     @property
     def compute_capability(self):
+        """The compute capability as a string, such as '90'."""
         return str(_cuda.compute_capability(self.id))
 
     @property

@@ -42,6 +42,7 @@ class MemoryPool:
         _cuda.pool_set_limit(_cuda.current_device(), int(size))
 
     def get_limit(self):
+        """The current device's pool limit in bytes (0: no limit)."""
         return _cuda.pool_get_limit(_cuda.current_device())
 
 
@@ -49,15 +50,19 @@ class PinnedMemoryPool:
     """The caching allocator of page-locked host memory."""
 
     def used_bytes(self):
+        """Bytes of pinned host memory in use."""
         return _cuda.pinned_used_bytes()
 
     def free_bytes(self):
+        """Bytes of pinned host memory cached for reuse."""
         return _cuda.pinned_free_bytes()
 
     def n_free_blocks(self):
+        """The number of cached free blocks (0 or 1: the cache is counted as one)."""
         return 0 if _cuda.pinned_free_bytes() == 0 else 1
 
     def free_all_blocks(self):
+        """Gives the cached pinned host memory back to the system."""
         _cuda.pinned_free_all_blocks()
 
 
@@ -66,10 +71,13 @@ _default_pinned_pool = PinnedMemoryPool()
 
 
 def get_default_memory_pool():
+    """The process's device memory pool (CuPy's ``MemoryPool`` API: `used_bytes`, `total_bytes`,
+    `free_all_blocks`, `set_limit`, ...)."""
     return _default_pool
 
 
 def get_default_pinned_memory_pool():
+    """The process's pinned host memory pool (`n_free_blocks`, `free_all_blocks`, ...)."""
     return _default_pinned_pool
 
 

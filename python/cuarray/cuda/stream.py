@@ -47,6 +47,7 @@ class Stream:
 
     @property
     def device_id(self):
+        """The number of the device the stream belongs to."""
         return _cuda.current_device() if self._core is None else self._core.device
 
     def use(self):
@@ -91,6 +92,7 @@ class Stream:
             stream._core.discard_capture(f"a {exc_type.__name__} leaving its `with stream:` block")
 
     def synchronize(self):
+        """Waits until the work queued on the stream has finished (without the GIL; Ctrl-C interrupts it)."""
         self._handle().synchronize()
 
     @property
@@ -173,18 +175,22 @@ class Event:
 
     @property
     def ptr(self):
+        """The cudaEvent_t handle, as an integer."""
         return self._core.ptr
 
     def record(self, stream=None):
+        """Records the event on `stream` (None: the current stream), after the work queued there so far."""
         if stream is None:
             stream = get_current_stream()
         self._core.record(stream._handle())
 
     def synchronize(self):
+        """Waits until the event has completed (without the GIL; Ctrl-C interrupts it)."""
         self._core.synchronize()
 
     @property
     def done(self):
+        """Whether the work before the event's last record has completed (does not wait)."""
         return self._core.done
 
     def __repr__(self):

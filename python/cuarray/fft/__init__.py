@@ -24,21 +24,28 @@ def _half_to_full(m):
 
 
 def fft(a, n=None, axis=-1, norm=None):
+    """The 1-D discrete Fourier transform along `axis`, cropped or zero-padded to `n` points (cuFFT)."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
     return _fft.c2c(a, [n], [axis], norm, False)
 
 
 def ifft(a, n=None, axis=-1, norm=None):
+    """The 1-D inverse discrete Fourier transform along `axis`, cropped or zero-padded to `n` points
+    (cuFFT)."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
     return _fft.c2c(a, [n], [axis], norm, True)
 
 
 def rfft(a, n=None, axis=-1, norm=None):
+    """The 1-D discrete Fourier transform of real input along `axis`: the n // 2 + 1 non-negative
+    frequencies."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
     return _fft.r2c(a, [n], [axis], norm)
 
 
 def irfft(a, n=None, axis=-1, norm=None):
+    """The inverse of `rfft`: a real signal of `n` points (default 2 * (m - 1)) from its non-negative
+    frequencies."""
     axis, n = _fft.axis_and_points(a, n, axis, _half_to_full)
     return _fft.c2r(a, n, axis, norm)
 
@@ -50,6 +57,7 @@ def hfft(a, n=None, axis=-1, norm=None):
 
 
 def ihfft(a, n=None, axis=-1, norm=None):
+    """The inverse of `hfft`: the non-negative frequencies of the inverse FFT of a real signal."""
     _fft.check_array(a)
     return _ufuncs.conjugate(rfft(a, n, axis, _fft.swap_direction(norm)))
 
@@ -62,6 +70,7 @@ def _one_by_one(func, a, s, axes, norm):
 
 
 def fftn(a, s=None, axes=None, norm=None):
+    """The N-D discrete Fourier transform over `axes` (default all, or the last len(s)), of shape `s`."""
     s, axes = _fft.nd_args(a, s, axes)
     if len(set(axes)) != len(axes):
         return _one_by_one(fft, a, s, axes, norm)
@@ -69,6 +78,8 @@ def fftn(a, s=None, axes=None, norm=None):
 
 
 def ifftn(a, s=None, axes=None, norm=None):
+    """The N-D inverse discrete Fourier transform over `axes` (default all, or the last len(s)), of shape
+    `s`."""
     s, axes = _fft.nd_args(a, s, axes)
     if len(set(axes)) != len(axes):
         return _one_by_one(ifft, a, s, axes, norm)
@@ -76,6 +87,7 @@ def ifftn(a, s=None, axes=None, norm=None):
 
 
 def rfftn(a, s=None, axes=None, norm=None):
+    """The N-D discrete Fourier transform of real input over `axes`, the last axis halved as in `rfft`."""
     s, axes = _fft.nd_args(a, s, axes)
     if not axes:
         raise IndexError("rfftn needs at least one axis")
@@ -85,6 +97,7 @@ def rfftn(a, s=None, axes=None, norm=None):
 
 
 def irfftn(a, s=None, axes=None, norm=None):
+    """The inverse of `rfftn`: a real array of shape `s` from the halved spectrum."""
     s, axes = _fft.nd_args(a, s, axes, _half_to_full)
     if not axes:
         raise IndexError("irfftn needs at least one axis")
@@ -98,18 +111,22 @@ def irfftn(a, s=None, axes=None, norm=None):
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None):
+    """The 2-D discrete Fourier transform over `axes` (the last two): `fftn` over two axes."""
     return fftn(a, s, axes, norm)
 
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None):
+    """The 2-D inverse discrete Fourier transform over `axes` (the last two): `ifftn` over two axes."""
     return ifftn(a, s, axes, norm)
 
 
 def rfft2(a, s=None, axes=(-2, -1), norm=None):
+    """The 2-D discrete Fourier transform of real input over `axes` (the last two): `rfftn` over two axes."""
     return rfftn(a, s, axes, norm)
 
 
 def irfft2(a, s=None, axes=(-2, -1), norm=None):
+    """The inverse of `rfft2`: `irfftn` over two axes."""
     return irfftn(a, s, axes, norm)
 
 

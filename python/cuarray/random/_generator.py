@@ -61,36 +61,54 @@ class RandomState(Distributions):
     sample = random_sample
 
     def rand(self, *size, dtype=float):
+        """Uniform floats in [0, 1) of shape `size` (given as separate integers), as `dtype`."""
         return self.random_sample(size, dtype)
 
     def randn(self, *size, dtype=float):
+        """Standard normal floats of shape `size` (given as separate integers), as `dtype`."""
         return self.standard_normal(size, dtype)
 
     def uniform(self, low=0.0, high=1.0, size=None, dtype=float):
+        """Samples of the uniform distribution on [`low`, `high`), of shape `size`, as `dtype` (Note
+        [RandomState output dtypes])."""
         return self._uniform(low, high, size, _float(dtype))
 
     def normal(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        """Samples of the normal distribution with mean `loc` and standard deviation `scale`, of shape
+        `size`, as `dtype` (Note [RandomState output dtypes])."""
         return self._normal(loc, scale, size, _float(dtype))
 
     def standard_normal(self, size=None, dtype=float):
+        """Samples of the normal distribution with mean 0 and standard deviation 1, of shape `size`, as
+        `dtype` (Note [RandomState output dtypes])."""
         return self._sample("normal", size, _float(dtype), 0.0, 1.0)
 
     def exponential(self, scale=1.0, size=None, dtype=float):
+        """Samples of the exponential distribution with mean `scale`, of shape `size`, as `dtype` (Note
+        [RandomState output dtypes])."""
         return self._exponential(scale, size, _float(dtype))
 
     def gamma(self, shape, scale=1.0, size=None, dtype=float):
+        """Samples of the gamma distribution with `shape` and `scale`, of shape `size`, as `dtype` (Note
+        [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "f")
         return cast(self._gamma(shape, scale, size, s), dt)
 
     def beta(self, a, b, size=None, dtype=float):
+        """Samples of the beta distribution with parameters `a` and `b`, of shape `size`, as `dtype` (Note
+        [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "f")
         return cast(self._beta(a, b, size, s), dt)
 
     def poisson(self, lam=1.0, size=None, dtype=numpy.int64):
+        """Samples of the Poisson distribution with mean `lam`, of shape `size`, as `dtype` (Note
+        [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "i")
         return cast(self._poisson(lam, size, s), dt)
 
     def binomial(self, n, p, size=None, dtype=numpy.int64):
+        """Samples of the binomial distribution: successes in `n` trials of probability `p`, of shape
+        `size`, as `dtype` (Note [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "i")
         return cast(self._binomial(n, p, size, s), dt)
 
@@ -107,6 +125,8 @@ class RandomState(Distributions):
         return self._integers(low, high, size, numpy.int64, "random_integers", endpoint=True)
 
     def choice(self, a, size=None, replace=True, p=None):
+        """A random sample from `a` (a 1-D array, or ``arange(a)`` for an integer), with or without
+        replacement, with probabilities `p`."""
         return self._choice(a, size, replace, p, one_dimensional=True)
 
     def permutation(self, x):
@@ -121,38 +141,58 @@ class RandomState(Distributions):
     # ---------------------------------------------------------------- NumPy's other distributions
 
     def chisquare(self, df, size=None, dtype=float):
+        """Samples of the chi-square distribution with `df` degrees of freedom, of shape `size`, as `dtype`
+        (Note [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "f")
         return cast(self._chisquare(df, size, s), dt)
 
     def dirichlet(self, alpha, size=None, dtype=float):
+        """Samples of the Dirichlet distribution with concentration `alpha` (the last axis sums to 1), of
+        shape `size`, as `dtype` (Note [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "f")
         return cast(self._dirichlet(alpha, size, s, legacy=True), dt)
 
     def f(self, dfnum, dfden, size=None, dtype=float):
+        """Samples of the F distribution with `dfnum` and `dfden` degrees of freedom, of shape `size`, as
+        `dtype` (Note [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "f")
         return cast(self._f(dfnum, dfden, size, s), dt)
 
     def geometric(self, p, size=None, dtype=numpy.int64):
+        """Samples of the geometric distribution: trials up to the first success of probability `p`, of
+        shape `size`, as `dtype` (Note [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "i")
         return cast(self._geometric(p, size, s), dt)
 
     def gumbel(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        """Samples of the Gumbel distribution with location `loc` and `scale`, of shape `size`, as `dtype`
+        (Note [RandomState output dtypes])."""
         return self._gumbel(loc, scale, size, _float(dtype))
 
     def hypergeometric(self, ngood, nbad, nsample, size=None, dtype=numpy.int64):
+        """Samples of the hypergeometric distribution: good items among `nsample` drawn from `ngood` and
+        `nbad`, of shape `size`, as `dtype` (Note [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "i")
         return cast(self._hypergeometric(ngood, nbad, nsample, size, s, legacy=True), dt)
 
     def laplace(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        """Samples of the Laplace distribution with location `loc` and `scale`, of shape `size`, as `dtype`
+        (Note [RandomState output dtypes])."""
         return self._laplace(loc, scale, size, _float(dtype))
 
     def logistic(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        """Samples of the logistic distribution with location `loc` and `scale`, of shape `size`, as
+        `dtype` (Note [RandomState output dtypes])."""
         return self._logistic(loc, scale, size, _float(dtype))
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None, dtype=float):
+        """Samples whose logarithm is normal with `mean` and standard deviation `sigma`, of shape `size`,
+        as `dtype` (Note [RandomState output dtypes])."""
         return self._lognormal(mean, sigma, size, _float(dtype))
 
     def logseries(self, p, size=None, dtype=numpy.int64):
+        """Samples of the logarithmic series distribution with parameter `p`, of shape `size`, as `dtype`
+        (Note [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "i")
         return cast(self._logseries(p, size, s), dt)
 
@@ -165,59 +205,89 @@ class RandomState(Distributions):
         return self._multivariate_normal(mean, cov, size, check_valid, tol, method, _float(dtype))
 
     def negative_binomial(self, n, p, size=None, dtype=numpy.int64):
+        """Samples of the negative binomial distribution: failures before `n` successes of probability `p`,
+        of shape `size`, as `dtype` (Note [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "i")
         return cast(self._negative_binomial(n, p, size, s, legacy=True), dt)
 
     def noncentral_chisquare(self, df, nonc, size=None, dtype=float):
+        """Samples of the noncentral chi-square distribution with `df` and noncentrality `nonc`, of shape
+        `size`, as `dtype` (Note [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "f")
         return cast(self._noncentral_chisquare(df, nonc, size, s), dt)
 
     def noncentral_f(self, dfnum, dfden, nonc, size=None, dtype=float):
+        """Samples of the noncentral F distribution with `dfnum`, `dfden` and noncentrality `nonc`, of
+        shape `size`, as `dtype` (Note [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "f")
         return cast(self._noncentral_f(dfnum, dfden, nonc, size, s), dt)
 
     def pareto(self, a, size=None, dtype=float):
+        """Samples of the Pareto II (Lomax) distribution with shape `a`, of shape `size`, as `dtype` (Note
+        [RandomState output dtypes])."""
         return self._pareto(a, size, _float(dtype))
 
     def power(self, a, size=None, dtype=float):
+        """Samples of the power distribution with exponent `a` - 1, in [0, 1], of shape `size`, as `dtype`
+        (Note [RandomState output dtypes])."""
         return self._power(a, size, _float(dtype))
 
     def rayleigh(self, scale=1.0, size=None, dtype=float):
+        """Samples of the Rayleigh distribution with `scale`, of shape `size`, as `dtype` (Note
+        [RandomState output dtypes])."""
         return self._rayleigh(scale, size, _float(dtype))
 
     def standard_cauchy(self, size=None, dtype=float):
+        """Samples of the standard Cauchy distribution, of shape `size`, as `dtype` (Note [RandomState
+        output dtypes])."""
         return self._standard_cauchy(size, _float(dtype))
 
     def standard_exponential(self, size=None, dtype=float):
+        """Samples of the exponential distribution with mean 1, of shape `size`, as `dtype` (Note
+        [RandomState output dtypes])."""
         return self._sample("exponential", size, _float(dtype), 1.0)
 
     def standard_gamma(self, shape, size=None, dtype=float):
+        """Samples of the gamma distribution with `shape` and scale 1, of shape `size`, as `dtype` (Note
+        [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "f")
         return cast(self._standard_gamma(shape, size, s), dt)
 
     def standard_t(self, df, size=None, dtype=float):
+        """Samples of Student's t distribution with `df` degrees of freedom, of shape `size`, as `dtype`
+        (Note [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "f")
         return cast(self._standard_t(df, size, s), dt)
 
     def triangular(self, left, mode, right, size=None, dtype=float):
+        """Samples of the triangular distribution on [`left`, `right`] with peak `mode`, of shape `size`,
+        as `dtype` (Note [RandomState output dtypes])."""
         return self._triangular(left, mode, right, size, _float(dtype))
 
     def vonmises(self, mu, kappa, size=None, dtype=float):
+        """Samples of the von Mises distribution on [-pi, pi] with mode `mu` and concentration `kappa`, of
+        shape `size`, as `dtype` (Note [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "f")
         return cast(self._vonmises(mu, kappa, size, s), dt)
 
     def wald(self, mean, scale, size=None, dtype=float):
+        """Samples of the Wald (inverse Gaussian) distribution with `mean` and `scale`, of shape `size`, as
+        `dtype` (Note [RandomState output dtypes])."""
         return self._wald(mean, scale, size, _float(dtype))
 
     def weibull(self, a, size=None, dtype=float):
+        """Samples of the Weibull distribution with shape `a`, of shape `size`, as `dtype` (Note
+        [RandomState output dtypes])."""
         return self._weibull(a, size, _float(dtype))
 
     def zipf(self, a, size=None, dtype=numpy.int64):
+        """Samples of the Zipf distribution with exponent `a`, of shape `size`, as `dtype` (Note
+        [RandomState output dtypes])."""
         s, dt = any_dtype(dtype, "i")
         return cast(self._zipf(a, size, s), dt)
 
     def tomaxint(self, size=None):
-        """Uniform integers in [0, numpy.iinfo(numpy.int_).max] (int_, the C long)."""
+        """Uniform integers in ``[0, numpy.iinfo(numpy.int_).max]`` (``int_``, the C long)."""
         info = numpy.iinfo(numpy.int_)
         return self._integers(0, info.max, size, numpy.int_, "tomaxint", endpoint=True)
 

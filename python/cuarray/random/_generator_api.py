@@ -47,6 +47,8 @@ class Generator(Distributions):
         return out
 
     def random(self, size=None, dtype=numpy.float64, out=None):
+        """Uniform floats in [0, 1) of shape `size`, as `dtype` (float32 or float64), or written into
+        `out`."""
         dt = float_dtype(dtype, "Unsupported dtype {dt!r} for random")
         return self._into(out, size, dt, lambda s: self._sample("uniform", s, dt, 0.0, 1.0))
 
@@ -57,19 +59,25 @@ class Generator(Distributions):
         return self._integers(low, high, size, dtype, "integers", endpoint)
 
     def standard_normal(self, size=None, dtype=numpy.float64, out=None):
+        """Standard normal floats of shape `size`, as `dtype` (float32 or float64), or written into `out`."""
         dt = float_dtype(dtype, "Unsupported dtype {dt!r} for standard_normal")
         return self._into(out, size, dt, lambda s: self._sample("normal", s, dt, 0.0, 1.0))
 
     def normal(self, loc=0.0, scale=1.0, size=None):
+        """Samples of the normal distribution with mean `loc` and standard deviation `scale`, of shape
+        `size`."""
         return self._normal(loc, scale, size, numpy.float64)
 
     def uniform(self, low=0.0, high=1.0, size=None):
+        """Samples of the uniform distribution on [`low`, `high`), of shape `size`."""
         return self._uniform(low, high, size, numpy.float64)
 
     def exponential(self, scale=1.0, size=None):
+        """Samples of the exponential distribution with mean `scale`, of shape `size`."""
         return self._exponential(scale, size, numpy.float64)
 
     def gamma(self, shape, scale=1.0, size=None):
+        """Samples of the gamma distribution with `shape` and `scale`, of shape `size`."""
         return self._gamma(shape, scale, size, numpy.float64)
 
     def beta(self, a, b, size=None, dtype=numpy.float64):
@@ -78,9 +86,12 @@ class Generator(Distributions):
         return cast(self._beta(a, b, size, s), dt)
 
     def poisson(self, lam=1.0, size=None):
+        """Samples of the Poisson distribution with mean `lam`, of shape `size`."""
         return self._poisson(lam, size, numpy.int64)
 
     def binomial(self, n, p, size=None):
+        """Samples of the binomial distribution: successes in `n` trials of probability `p`, of shape
+        `size`."""
         return self._binomial(n, p, size, numpy.int64)
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
@@ -88,9 +99,11 @@ class Generator(Distributions):
         return self._choice(a, size, replace, p, one_dimensional=False, axis=axis)
 
     def permutation(self, x, axis=0):
+        """A shuffled copy of `x` along `axis`, or a permutation of ``range(x)`` for an integer."""
         return self._permutation(x, axis)
 
     def shuffle(self, x, axis=0):
+        """Shuffles the device array `x` along `axis`, in place."""
         self._shuffle(x, axis)
 
     # ---------------------------------------------------------------- NumPy's other distributions
@@ -100,33 +113,46 @@ class Generator(Distributions):
         return self._bytes(length)
 
     def chisquare(self, df, size=None):
+        """Samples of the chi-square distribution with `df` degrees of freedom, of shape `size`."""
         return self._chisquare(df, size, F8)
 
     def dirichlet(self, alpha, size=None):
+        """Samples of the Dirichlet distribution with concentration `alpha` (the last axis sums to 1), of
+        shape `size`."""
         return self._dirichlet(alpha, size, F8, legacy=False)
 
     def f(self, dfnum, dfden, size=None):
+        """Samples of the F distribution with `dfnum` and `dfden` degrees of freedom, of shape `size`."""
         return self._f(dfnum, dfden, size, F8)
 
     def geometric(self, p, size=None):
+        """Samples of the geometric distribution: trials up to the first success of probability `p`, of
+        shape `size`."""
         return self._geometric(p, size, I8)
 
     def gumbel(self, loc=0.0, scale=1.0, size=None):
+        """Samples of the Gumbel distribution with location `loc` and `scale`, of shape `size`."""
         return self._gumbel(loc, scale, size, F8)
 
     def hypergeometric(self, ngood, nbad, nsample, size=None):
+        """Samples of the hypergeometric distribution: good items among `nsample` drawn from `ngood` and
+        `nbad`, of shape `size`."""
         return self._hypergeometric(ngood, nbad, nsample, size, I8, legacy=False)
 
     def laplace(self, loc=0.0, scale=1.0, size=None):
+        """Samples of the Laplace distribution with location `loc` and `scale`, of shape `size`."""
         return self._laplace(loc, scale, size, F8)
 
     def logistic(self, loc=0.0, scale=1.0, size=None):
+        """Samples of the logistic distribution with location `loc` and `scale`, of shape `size`."""
         return self._logistic(loc, scale, size, F8)
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None):
+        """Samples whose logarithm is normal with `mean` and standard deviation `sigma`, of shape `size`."""
         return self._lognormal(mean, sigma, size, F8)
 
     def logseries(self, p, size=None):
+        """Samples of the logarithmic series distribution with parameter `p`, of shape `size`."""
         return self._logseries(p, size, I8)
 
     def multinomial(self, n, pvals, size=None):
@@ -134,27 +160,39 @@ class Generator(Distributions):
         return self._multinomial(n, pvals, size, legacy=False)
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
+        """Samples of the multivariate normal distribution with `mean` and covariance `cov`, of shape
+        `size`."""
         return self._multivariate_normal(mean, cov, size, check_valid, tol, method, F8)
 
     def negative_binomial(self, n, p, size=None):
+        """Samples of the negative binomial distribution: failures before `n` successes of probability `p`,
+        of shape `size`."""
         return self._negative_binomial(n, p, size, I8, legacy=False)
 
     def noncentral_chisquare(self, df, nonc, size=None):
+        """Samples of the noncentral chi-square distribution with `df` and noncentrality `nonc`, of shape
+        `size`."""
         return self._noncentral_chisquare(df, nonc, size, F8)
 
     def noncentral_f(self, dfnum, dfden, nonc, size=None):
+        """Samples of the noncentral F distribution with `dfnum`, `dfden` and noncentrality `nonc`, of
+        shape `size`."""
         return self._noncentral_f(dfnum, dfden, nonc, size, F8)
 
     def pareto(self, a, size=None):
+        """Samples of the Pareto II (Lomax) distribution with shape `a`, of shape `size`."""
         return self._pareto(a, size, F8)
 
     def power(self, a, size=None):
+        """Samples of the power distribution with exponent `a` - 1, in [0, 1], of shape `size`."""
         return self._power(a, size, F8)
 
     def rayleigh(self, scale=1.0, size=None):
+        """Samples of the Rayleigh distribution with `scale`, of shape `size`."""
         return self._rayleigh(scale, size, F8)
 
     def standard_cauchy(self, size=None):
+        """Samples of the standard Cauchy distribution, of shape `size`."""
         return self._standard_cauchy(size, F8)
 
     def standard_exponential(self, size=None, dtype=numpy.float64, method="zig", out=None):
@@ -163,25 +201,33 @@ class Generator(Distributions):
         return self._into(out, size, dt, lambda s: self._sample("exponential", s, dt, 1.0))
 
     def standard_gamma(self, shape, size=None, dtype=numpy.float64, out=None):
+        """Samples of the gamma distribution with `shape` and scale 1, as `dtype`, or written into `out`."""
         dt = float_dtype(dtype, "Unsupported dtype {dt!r} for standard_gamma")
         return self._into(out, size, dt, lambda s: self._standard_gamma(shape, s, dt), c_only=True)
 
     def standard_t(self, df, size=None):
+        """Samples of Student's t distribution with `df` degrees of freedom, of shape `size`."""
         return self._standard_t(df, size, F8)
 
     def triangular(self, left, mode, right, size=None):
+        """Samples of the triangular distribution on [`left`, `right`] with peak `mode`, of shape `size`."""
         return self._triangular(left, mode, right, size, F8)
 
     def vonmises(self, mu, kappa, size=None):
+        """Samples of the von Mises distribution on [-pi, pi] with mode `mu` and concentration `kappa`, of
+        shape `size`."""
         return self._vonmises(mu, kappa, size, F8)
 
     def wald(self, mean, scale, size=None):
+        """Samples of the Wald (inverse Gaussian) distribution with `mean` and `scale`, of shape `size`."""
         return self._wald(mean, scale, size, F8)
 
     def weibull(self, a, size=None):
+        """Samples of the Weibull distribution with shape `a`, of shape `size`."""
         return self._weibull(a, size, F8)
 
     def zipf(self, a, size=None):
+        """Samples of the Zipf distribution with exponent `a`, of shape `size`."""
         return self._zipf(a, size, I8)
 
 

@@ -19,6 +19,8 @@ def randn(*size, dtype=float):
 
 
 def random_sample(size=None, dtype=float):
+    """Uniform floats in [0, 1) of shape `size`, on the current device's RandomState, as its method of the
+    same name (``get_random_state().random_sample``)."""
     return get_random_state().random_sample(size, dtype)
 
 
@@ -26,6 +28,8 @@ random = ranf = sample = random_sample
 
 
 def randint(low, high=None, size=None, dtype=numpy.int64):
+    """Uniform integers in [`low`, `high`) ([0, `low`) without `high`), on the current device's
+    RandomState, as its method of the same name (``get_random_state().randint``)."""
     return get_random_state().randint(low, high, size, dtype)
 
 
@@ -37,8 +41,13 @@ def random_integers(low, high=None, size=None):
 
 
 def choice(a, size=None, replace=True, p=None):
+    """A random sample from `a` (an array, or ``arange(a)`` for an int), with or without replacement, with
+    probabilities `p`, on the current device's RandomState, as its method of the same name
+    (``get_random_state().choice``)."""
     return get_random_state().choice(a, size, replace, p)
 
 
 def multinomial(n, pvals, size=None):
+    """Counts of `n` draws over the categories of probabilities `pvals`, on the current device's
+    RandomState, as its method of the same name (``get_random_state().multinomial``)."""
     return get_random_state().multinomial(n, pvals, size)
