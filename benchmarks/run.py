@@ -3,7 +3,7 @@
     python benchmarks/run.py [--quick] [--filter NAME ...] [--libs cuarray,cupy,torch,numpy]
 
 Progress goes to stderr; the markdown table is printed last on stdout and written, with the JSON and a
-chart, to benchmarks/results/<gpu-name>[-quick][-partial].{md,json,png}. See README.md.
+chart, to benchmarks/results/<gpu-name>[-quick][-partial].{md,json,png}. See benchmarks/README.md.
 """
 
 import argparse

@@ -206,7 +206,7 @@ def _wide(x):
     return x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
 
 
-# Reductions whose float16 data the implementation accumulates in float32 (README: "float16 accumulates in
+# Reductions whose float16 data the implementation accumulates in float32 (docs/features.md: "float16 accumulates in
 # float32"): their error is float32's. The others may round in float16 as NumPy does.
 F32_ACCUMULATED = {"sum", "nansum", "mean", "nanmean", "cumsum", "nancumsum", "matmul"}
 

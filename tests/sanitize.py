@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-# Tests that fault or time out on purpose, and the CUDA-graph tests, which memcheck reports falsely (README).
+# Tests that fault or time out on purpose, and the CUDA-graph tests, which memcheck reports falsely (docs/testing.md).
 LEFT_OUT = ["tests/cuda/test_faults.py", "tests/cuda/test_interrupt.py", "tests/test_notebooks.py",
             "tests/cuda/test_graph.py"]
 # The sanitizer runs one kernel at a time, so the tests that need two streams' kernels to overlap cannot pass.
