@@ -7,7 +7,8 @@
 # CuPy, the Dask scaling sweep. Each step prints a PASS/FAIL line; a failed step does not stop the others;
 # the exit status is 1 if any failed. Logs and result files are copied to $OUT when it is set.
 # Environment: PYTHON (default python3), NEED_GPUS (default 4), CHECK_BUDGET_S (default 480: steps that
-# would start after it fail as out of time).
+# would start after it fail as out of time), DASK_EXAMPLE_ARGS (passed to each run of the Dask example, e.g.
+# "--gram-rows 2097152" where one GPU cannot hold the default 64 GiB matrix).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
@@ -101,7 +102,8 @@ step "peer copies between every pair of GPUs, beside CuPy" 240 '
   if grep "^| multigpu" "$out" | grep -q "n/a"; then echo "FAIL: a copy failed or differed (n/a above)"; exit 1; fi
   if [ "$rows" -ne "$want" ]; then echo "FAIL: $rows rows, expected $want"; exit 1; fi'
 
-step "Dask example: Gram step on 1, 2 and 4 GPUs" 360 '"$PY" benchmarks/dask_scaling.py --timeout 150'
+step "Dask example: Gram step on 1, 2 and 4 GPUs" 360 \
+  '"$PY" benchmarks/dask_scaling.py --timeout 150 -- '"${DASK_EXAMPLE_ARGS:-}"
 
 printf '\n==================== summary (%d s)\n' $((SECONDS))
 failed=0
