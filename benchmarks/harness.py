@@ -92,6 +92,11 @@ class Case:
     warmup: int = 1  # untimed calls before the repeats, for timer='self'
 
 
+class Skip(Exception):
+    """Raised by a case's make(lib) when this machine cannot run it (too few GPUs): the row shows '—' and
+    the JSON keeps the reason, as for a library without an equivalent."""
+
+
 # ---------------------------------------------------------------- inputs
 
 
@@ -385,6 +390,8 @@ def run_one(case, lib, budget):
         fn = case.make(lib)
         out = {"times": TIMERS[case.timer](fn, lib, budget, case)}
         del fn
+    except Skip as e:
+        out = {"skipped": str(e)}
     except Exception as e:  # noqa: BLE001 - a missing feature is 'n/a', never the end of the run
         out = {"error": f"{type(e).__name__}: {e}"[:400]}
     # Here the exception and its frames are gone, so the case's arrays can go back to the device.

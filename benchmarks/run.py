@@ -17,6 +17,7 @@ from pathlib import Path
 import cases_bandwidth
 import cases_lessons
 import cases_library
+import cases_multi_gpu
 import cases_overhead
 import cases_sorting
 import cases_startup
@@ -32,6 +33,7 @@ CASES = [
     *cases_sorting.CASES,
     *cases_startup.CASES,
     *cases_lessons.CASES,
+    *cases_multi_gpu.CASES,
 ]
 assert len({c.name for c in CASES}) == len(CASES), "benchmark names must be unique"
 

@@ -6,6 +6,7 @@ NumPy's like= dispatch reaching cuarray's functions, the random bit generator, t
 
 import importlib
 import inspect
+import json
 import pathlib
 import pickle
 import types
@@ -545,14 +546,45 @@ def test_first_token_registers_cuarray_with_dask():
     assert proc.stdout.split() == ["True", "5.5", "True"], describe(proc)
 
 
+EXAMPLE_SMALL = ["--rows", "65536", "--chunk-rows", "8192", "--gram-rows", "65536", "--gram-cols", "64",
+                 "--gram-chunk-rows", "8192", "--repeats", "2"]
+
+
+def _gram_record(proc):
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("@@gram ")]
+    assert len(lines) == 1, describe(proc)
+    return json.loads(lines[0][len("@@gram "):])
+
+
 @pytest.mark.gpu
 def test_multi_gpu_example():
     pytest.importorskip("distributed")
-    proc = run_python(str(ROOT / "examples" / "dask_multi_gpu.py"), "--rows", "65536", "--chunk-rows", "8192",
-                      timeout=300)
+    proc = run_python(str(ROOT / "examples" / "dask_multi_gpu.py"), *EXAMPLE_SMALL, timeout=300)
     assert proc.returncode == 0, describe(proc)
     lines = [line for line in proc.stdout.splitlines() if "relative difference" in line]
-    assert len(lines) == 3 and all(line.endswith("ok") for line in lines), describe(proc)
-    assert "results are cuarray.ndarray" in proc.stdout, describe(proc)
+    assert len(lines) == 4 and all(line.endswith("ok") for line in lines), describe(proc)
+    assert "results are cuarray.ndarray" in proc.stdout and "symmetric: ok" in proc.stdout, describe(proc)
     workers = int(proc.stdout.split(" GPU(s)")[0].split()[-1])
     assert workers == cp.cuda.runtime.getDeviceCount(), describe(proc)
+    record = _gram_record(proc)
+    assert record["gpus"] == workers and record["ok"] and len(record["times_s"]) == 2, describe(proc)
+    assert (record["rows"], record["cols"], record["blocks"]) == (65536, 64, 8), describe(proc)
+
+
+@pytest.mark.multi_gpu
+def test_multi_gpu_example_on_the_first_gpus():
+    pytest.importorskip("distributed")
+    proc = run_python(str(ROOT / "examples" / "dask_multi_gpu.py"), "--gpus", "2", *EXAMPLE_SMALL, timeout=300)
+    assert proc.returncode == 0, describe(proc)
+    assert proc.stdout.startswith("2 GPU(s): one Dask worker each"), describe(proc)
+    assert sum(line.startswith("  worker gpu") for line in proc.stdout.splitlines()) == 2, describe(proc)
+    assert _gram_record(proc)["gpus"] == 2, describe(proc)
+
+
+@pytest.mark.gpu
+def test_multi_gpu_example_refuses_more_gpus_than_there_are():
+    pytest.importorskip("distributed")
+    count = cp.cuda.runtime.getDeviceCount()
+    proc = run_python(str(ROOT / "examples" / "dask_multi_gpu.py"), "--gpus", str(count + 1), timeout=120)
+    assert proc.returncode == 2, describe(proc)
+    assert f"--gpus {count + 1}: this machine has {count} GPU(s)" in proc.stderr, describe(proc)

@@ -26,10 +26,8 @@ HINT = ("An array stays on the device where it was made. Inside `with cp.cuda.De
 
 
 @pytest.mark.gpu
+@pytest.mark.requires_gpus(3)  # skipped with the count found where there are fewer
 def test_data_transfer(exercise_path, capsys):
-    count = cp.cuda.runtime.getDeviceCount()
-    if count < 3:
-        pytest.skip(f"the data-transfer challenge needs 3 GPUs; this machine has {count}")
     path = exercise_path("data_transfer")
     with cp.cuda.Device(0):
         try:
