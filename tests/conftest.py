@@ -79,6 +79,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("multi_gpu") is not None:
             item.add_marker(pytest.mark.requires_gpus(2))
+        if item.get_closest_marker("requires_gpus") is not None and item.get_closest_marker("gpu") is None:
+            item.add_marker(pytest.mark.gpu)  # `pytest -m gpu` selects every test that needs a device
         if item.get_closest_marker("nogpu") is not None and _devices.device_count() > 0:
             item.add_marker(skip_nogpu)
 
