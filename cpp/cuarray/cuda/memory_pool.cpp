@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -386,6 +387,29 @@ std::shared_ptr<Buffer> allocate(std::size_t nbytes) {
 std::shared_ptr<Buffer> allocate_zeroed(std::size_t nbytes) {
   int device = current_device();
   return current_pool(device).allocate_zeroed(nbytes, current_stream(device));
+}
+
+void grant_peer_access(int a, int b) {
+  if (a == b) return;
+  static std::mutex mutex;
+  static std::set<std::pair<int, int>> tried;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!tried.insert({std::min(a, b), std::max(a, b)}).second) return;
+  int ab = 0, ba = 0;
+  if (cudaDeviceCanAccessPeer(&ab, a, b) != cudaSuccess || cudaDeviceCanAccessPeer(&ba, b, a) != cudaSuccess ||
+      !ab || !ba) {
+    cudaGetLastError();
+    return;
+  }
+  for (auto [owner, peer] : {std::pair{a, b}, std::pair{b, a}}) {
+    cudaMemPool_t pool = nullptr;
+    cudaMemAccessDesc access{};
+    access.location.type = cudaMemLocationTypeDevice;
+    access.location.id = peer;
+    access.flags = cudaMemAccessFlagsProtReadWrite;
+    if (cudaDeviceGetDefaultMemPool(&pool, owner) != cudaSuccess || cudaMemPoolSetAccess(pool, &access, 1) != cudaSuccess)
+      cudaGetLastError();  // the copy is staged instead
+  }
 }
 
 }  // namespace cuarray::cuda

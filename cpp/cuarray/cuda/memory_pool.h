@@ -144,4 +144,12 @@ std::shared_ptr<Buffer> allocate(std::size_t nbytes);
 // The same, its bytes zero.
 std::shared_ptr<Buffer> allocate_zeroed(std::size_t nbytes);
 
+// Note [Peer copies]
+// Arrays live in each device's stream-ordered pool, and such pools ignore cudaDeviceEnablePeerAccess: another
+// device reaches a pool's memory only once cudaMemPoolSetAccess grants it. Without that grant a copy between two
+// GPUs is staged through the host. The first copy between two devices that the hardware connects grants both
+// pools to each other, once per pair for the process; where the grant is refused (no peer path, a capture in
+// progress) the copy still runs, staged.
+void grant_peer_access(int a, int b);
+
 }  // namespace cuarray::cuda

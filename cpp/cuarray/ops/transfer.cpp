@@ -12,6 +12,7 @@
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/event.h"
 #include "cuarray/cuda/graph.h"
+#include "cuarray/cuda/memory_pool.h"
 #include "cuarray/cuda/pinned_memory.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
@@ -323,6 +324,7 @@ Array copy_from_device(const Array& src) {
   }
   Array dst(src.shape(), src.dtype(), from.c_contiguous() ? Order::C : Order::F);
   if (dst.nbytes() == 0) return dst;
+  if (!cuda::current_stream()->capturing()) cuda::grant_peer_access(here, there);  // Note [Peer copies]
   CUARRAY_CHECK_CUDA(cudaMemcpyPeerAsync(dst.data(), here, from.data(), there, dst.nbytes(), stream));
   cuda::Event copied(false, false);
   copied.record(stream);
