@@ -4,6 +4,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <optional>
 
 #include "convert.h"
@@ -105,31 +108,73 @@ std::atomic<bool> g_exiting{false};
 
 bool python_gone() { return g_exiting.load(std::memory_order_acquire) || finalizing(); }
 
-// Note [Host callbacks] (cpp/cuarray/cuda/stream.h), Python's side: the function runs on a driver thread,
-// which takes the GIL through AcquireGil (a thread that finalization ends there sleeps until the process
-// ends: unwinding a driver thread is not ours to do). Its exception is reported as unraisable, as an
-// exception in a __del__ is: there is no caller to raise it to. `call` holds the Python objects; they are
-// released with the GIL held, or left alone once Python is ending.
+// Note [Host callbacks] (cpp/cuarray/cuda/stream.h), Python's side
+// A driver thread never takes the GIL: one that waited for it while the interpreter ended would be ended by
+// CPython (pthread_exit) or left waiting, and with it the driver. It hands the call to cuarray's host-callback
+// thread (a Python daemon thread looping on run_next_host_call) and waits until that thread has run it, so the
+// stream's later work still waits for the function, as CUDA orders it; once Python begins to exit it stops
+// waiting, and calls not yet run are dropped (their Python objects left to the process's end). An exception
+// of the function is reported as unraisable, as one in __del__ is: there is no caller to raise it to.
 struct PythonCall {
   py::object fn;
   py::tuple args;
 };
 
+struct HostCall {
+  PythonCall* call;
+  std::optional<int> status;  // add_callback's cudaError_t
+  bool done = false;
+};
+
+struct HostCalls {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::deque<std::shared_ptr<HostCall>> queue;
+};
+
+HostCalls& host_calls() {
+  static auto* calls = new HostCalls;  // never destroyed: driver threads may use it during exit
+  return *calls;
+}
+
+// On the driver's thread.
 void run_python_call(PythonCall* call, std::optional<int> status) {
   if (python_gone()) return;
-  try {
-    AcquireGil gil;
-    std::unique_ptr<PythonCall> owned(call);
+  auto job = std::make_shared<HostCall>(HostCall{call, status});
+  HostCalls& calls = host_calls();
+  std::unique_lock<std::mutex> lock(calls.mutex);
+  calls.queue.push_back(job);
+  calls.cv.notify_all();
+  calls.cv.wait(lock, [&] { return job->done || g_exiting.load(std::memory_order_acquire); });
+}
+
+// On the host-callback thread, with the GIL: waits (without it) for the next call and runs it; false once
+// Python has begun to exit.
+bool run_next_host_call() {
+  HostCalls& calls = host_calls();
+  std::shared_ptr<HostCall> job;
+  {
+    ReleaseGil nogil;
+    std::unique_lock<std::mutex> lock(calls.mutex);
+    calls.cv.wait(lock, [&] { return !calls.queue.empty() || g_exiting.load(std::memory_order_acquire); });
+    if (calls.queue.empty()) return false;
+    job = std::move(calls.queue.front());
+    calls.queue.pop_front();
+  }
+  {
+    std::unique_ptr<PythonCall> call(job->call);
     try {
-      py::tuple args = owned->args;
-      if (status) args = py::make_tuple(args[0], *status, args[1]);  // CuPy's callback(stream, error, arg)
-      owned->fn(*args);
+      py::tuple args = call->args;
+      if (job->status) args = py::make_tuple(args[0], *job->status, args[1]);  // CuPy's (stream, error, arg)
+      call->fn(*args);
     } catch (py::error_already_set& e) {
       e.discard_as_unraisable("a host callback of a cuarray Stream");
     }
-  } catch (abi::__forced_unwind&) {
-    park_thread();
   }
+  std::lock_guard<std::mutex> lock(calls.mutex);
+  job->done = true;
+  calls.cv.notify_all();
+  return true;
 }
 
 // Note [User allocator] (cpp/cuarray/cuda/memory_pool.h), Python's side: cuarray.cuda.memory._allocate_for_core
@@ -200,9 +245,14 @@ void init_cuda(py::module_& m) {
       },
       "seconds"_a, "release_gil"_a = false);
   c.def("_begin_exit", [] {
-    g_exiting.store(true, std::memory_order_release);
+    {
+      std::lock_guard<std::mutex> lock(host_calls().mutex);
+      g_exiting.store(true, std::memory_order_release);
+    }
+    host_calls().cv.notify_all();
     begin_exit();
   });
+  c.def("_run_next_host_call", &run_next_host_call);
   c.def("share_with_other_code", &cuda::share_with_other_code);
   c.def("_launch_counts", &cuda::launch_counts);
   c.def(

@@ -121,8 +121,25 @@ def test_launch_host_func_runs_after_the_work_before_it():
     s.launch_host_func(lambda arg: (seen.append((arg, threading.get_ident())), done.set()), "payload")
     assert done.wait(30)
     assert seen[0][0] == "payload"
-    assert seen[0][1] != threading.get_ident()  # a driver thread
+    assert seen[0][1] != threading.get_ident()  # cuarray's host-callback thread
+    names = {t.ident: t.name for t in threading.enumerate()}
+    assert names.get(seen[0][1]) == "cuarray host callbacks"
     assert_same(y[-3:], np.arange(10**6 - 3, 10**6, dtype=np.float64) * 2)
+
+
+@gpu
+def test_later_work_on_the_stream_waits_for_the_host_function():
+    s = cp.cuda.Stream()
+    release = threading.Event()
+    s.launch_host_func(lambda arg: release.wait(30), None)
+    with s:
+        x = cp.ones(10)
+    e = s.record()
+    assert not e.done  # held back by the host function
+    release.set()
+    s.synchronize()
+    assert e.done
+    assert_same(x, np.ones(10))
 
 
 @gpu

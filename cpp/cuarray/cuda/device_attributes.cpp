@@ -2,9 +2,10 @@
 //
 // Note [Device attribute table]
 // CuPy's Device.attributes maps each cudaDevAttr* name its runtime module knows, less that prefix, to the
-// device's value, and leaves out the attributes the driver refuses (cudaErrorInvalidValue). The table holds
-// the enumerators' numbers rather than their names, so that it compiles against toolkits that lack some of
-// them: a driver that does not know one refuses it, and it is left out the same way.
+// device's value, and leaves out the attributes the driver refuses (cudaErrorInvalidValue; cuarray also leaves out
+// those it reports as not supported). The table holds the enumerators' numbers rather than their names, so that it
+// compiles against toolkits that lack some of them: a driver that does not know one refuses it, and it is left out the
+// same way.
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -158,8 +159,8 @@ std::vector<std::pair<std::string, int>> device_attributes(int id) {
   for (const Attribute& a : kAttributes) {
     int v = 0;
     cudaError_t status = cudaDeviceGetAttribute(&v, static_cast<cudaDeviceAttr>(a.value), id);
-    if (status == cudaErrorInvalidValue) {
-      cudaGetLastError();  // not an attribute this driver knows
+    if (status == cudaErrorInvalidValue || status == cudaErrorNotSupported) {
+      cudaGetLastError();  // not an attribute this driver or device reports
       continue;
     }
     check_cuda(status, "cudaDeviceGetAttribute");

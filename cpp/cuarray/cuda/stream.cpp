@@ -81,11 +81,9 @@ std::shared_ptr<Stream> Stream::external(cudaStream_t handle, int device) {
     DeviceGuard guard(device);
     CUARRAY_CHECK_CUDA(cudaStreamGetFlags(handle, &flags));
   }
-  std::shared_ptr<Stream> stream(new Stream(handle, device, false, (flags & cudaStreamNonBlocking) != 0));
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  r.streams.push_back(stream);
-  return stream;
+  // Not in the registry: synchronize_device waits for it through cudaDeviceSynchronize, which needs no handle
+  // that its owner may have destroyed by then.
+  return std::shared_ptr<Stream>(new Stream(handle, device, false, (flags & cudaStreamNonBlocking) != 0));
 }
 
 Stream::~Stream() {

@@ -47,9 +47,10 @@ class Stream {
 
   // Note [Host callbacks]
   // Stream.launch_host_func and add_callback run a host function once the work queued so far on the stream
-  // is done, on a thread of the CUDA driver. The function must not call CUDA (the driver forbids it there) and
-  // is run at most once; one that cannot run (the stream's work failed, for launch_host_func) is dropped
-  // without being run. The launches queued before it are issued first, so that it follows them.
+  // is done, on a thread of the CUDA driver (the bindings hand a Python function on from there to a thread of
+  // their own, and wait for it). The function must not call CUDA (the driver forbids it there) and is run at
+  // most once; one that cannot run (the stream's work failed, for launch_host_func) is dropped without being
+  // run. The launches queued before it are issued first, so that it follows them.
   //
   // cudaLaunchHostFunc (capturable); the function is dropped unrun if the launch fails.
   void launch_host_func(std::function<void()> fn) const;

@@ -189,7 +189,8 @@ class MemoryPointer:
     def __sub__(self, offset):
         return self + -operator.index(offset)
 
-    __int__ = operator.attrgetter("ptr")
+    def __int__(self):
+        return self.ptr
 
     def __repr__(self):
         return f"<MemoryPointer {self.ptr:#x} on device {self.device_id}>"

@@ -83,18 +83,21 @@ class Stream:
         return self._handle().non_blocking
 
     def launch_host_func(self, callback, arg):
-        """Calls ``callback(arg)`` on a CUDA driver thread once the work queued so far is done (Note [Host
-        callbacks] in cpp/cuarray/cuda/stream.h): it must not call CUDA, nor anything of cuarray's that does.
-        An exception it raises is reported by ``sys.unraisablehook``."""
+        """Calls ``callback(arg)`` once the work queued so far is done, on cuarray's host-callback thread, while
+        the stream's later work waits for it (Note [Host callbacks] in cpp/cuarray/cuda/stream.h): it must not
+        call CUDA, nor anything of cuarray's that does. An exception it raises is reported by
+        ``sys.unraisablehook``."""
         if not callable(callback):
             raise TypeError(f"callback must be callable, got {type(callback).__name__}")
+        _start_host_call_thread()
         self._handle().launch_host_func(callback, arg)
 
     def add_callback(self, callback, arg):
         """Calls ``callback(stream, error, arg)`` (error: the cudaError_t of the stream's work, 0 when it
-        succeeded) on a CUDA driver thread once the work queued so far is done; as launch_host_func otherwise."""
+        succeeded) once the work queued so far is done; as launch_host_func otherwise."""
         if not callable(callback):
             raise TypeError(f"callback must be callable, got {type(callback).__name__}")
+        _start_host_call_thread()
         self._handle().add_callback(callback, arg, self)
 
     @property
@@ -210,6 +213,26 @@ class Stream:
         if self._ptds and self._core is None:  # naming the calling thread's stream would create it
             return f"<Stream ptds (device {self.device_id})>"
         return f"<Stream {self.ptr:#x} (device {self.device_id})>"
+
+
+_host_call_lock = threading.Lock()
+_host_call_thread = None
+
+
+def _start_host_call_thread():
+    """Starts the thread that runs host callbacks for the driver (Note [Host callbacks]), once per process."""
+    global _host_call_thread
+    if _host_call_thread is not None and _host_call_thread.is_alive():
+        return
+    with _host_call_lock:
+        if _host_call_thread is None or not _host_call_thread.is_alive():
+            _host_call_thread = threading.Thread(target=_run_host_calls, name="cuarray host callbacks", daemon=True)
+            _host_call_thread.start()
+
+
+def _run_host_calls():
+    while _cuda._run_next_host_call():
+        pass
 
 
 Stream.null = Stream(null=True)
