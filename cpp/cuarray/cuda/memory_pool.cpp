@@ -383,9 +383,12 @@ namespace {
 
 UserAllocate g_user_allocate = nullptr;
 std::atomic<bool> g_user_allocator{false};
+// Whether a user allocator was ever chosen, by any thread: until then allocate() reads no thread-local.
+std::atomic<bool> g_user_allocator_used{false};
 thread_local int t_user_allocator = -1;  // constant-initialized: reading it costs no guard
 
 bool user_allocator() {
+  if (!g_user_allocator_used.load(std::memory_order_relaxed)) return false;
   int choice = t_user_allocator;
   return choice < 0 ? g_user_allocator.load(std::memory_order_relaxed) : choice != 0;
 }
@@ -398,8 +401,14 @@ std::shared_ptr<Buffer> allocate_user(std::size_t nbytes) {
 }  // namespace
 
 void set_user_allocate(UserAllocate allocate) { g_user_allocate = allocate; }
-void use_user_allocator(bool on) { g_user_allocator.store(on, std::memory_order_relaxed); }
-void use_thread_user_allocator(int choice) { t_user_allocator = choice < 0 ? -1 : choice != 0; }
+void use_user_allocator(bool on) {
+  if (on) g_user_allocator_used.store(true, std::memory_order_relaxed);
+  g_user_allocator.store(on, std::memory_order_relaxed);
+}
+void use_thread_user_allocator(int choice) {
+  if (choice > 0) g_user_allocator_used.store(true, std::memory_order_relaxed);
+  t_user_allocator = choice < 0 ? -1 : choice != 0;
+}
 int thread_user_allocator() { return t_user_allocator; }
 
 std::shared_ptr<Buffer> allocate(std::size_t nbytes) {

@@ -144,9 +144,12 @@ auto retry_with_memory(Call call, Failed failed) {
 // function of the user's (PyTorch's or RMM's allocator, cudaMallocManaged): f(nbytes) returns an object whose
 // `ptr` is the memory, which stays the memory's owner for as long as an array uses it. The core knows only
 // that some allocations go to a hook that the bindings set once (the call into Python); whether one does is a
-// process-wide switch (set_allocator) that a thread may override (using_allocator), so allocate() pays one
-// thread-local read while no user allocator is set. Memory from the hook is external to the pool: it is not
-// counted, cached or limited there, and dropping it drops the user's object, whose library frees it.
+// process-wide switch (set_allocator) that a thread may override (using_allocator); until a user allocator is
+// first chosen, allocate() pays one load of a flag. Memory from the hook is external to the pool: it is not
+// counted, cached or limited there, and dropping it drops the user's object, whose library frees it (after
+// the launches queued so far are issued, as for all external memory; as in CuPy, the library's own rules then
+// order the free against work still running on the memory). zeros() of such memory is a cudaMemsetAsync on the
+// current stream.
 using UserAllocate = std::shared_ptr<Buffer> (*)(std::size_t nbytes);
 void set_user_allocate(UserAllocate allocate);
 // Whether allocations go to the hook: for every thread that has not chosen for itself (set_allocator) ...
