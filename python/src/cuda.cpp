@@ -8,6 +8,7 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 
 #include "convert.h"
 #include "cuarray/blocking.h"
@@ -111,7 +112,7 @@ bool python_gone() { return g_exiting.load(std::memory_order_acquire) || finaliz
 // Note [Host callbacks] (cpp/cuarray/cuda/stream.h), Python's side
 // A driver thread never takes the GIL: one that waited for it while the interpreter ended would be ended by
 // CPython (pthread_exit) or left waiting, and with it the driver. It hands the call to cuarray's host-callback
-// thread (a Python daemon thread looping on run_next_host_call) and waits until that thread has run it, so the
+// thread (a Python daemon thread looping on next_host_call) and waits until that thread has run it, so the
 // stream's later work still waits for the function, as CUDA orders it; once Python begins to exit it stops
 // waiting, and calls not yet run are dropped (their Python objects left to the process's end). An exception
 // of the function is reported as unraisable, as one in __del__ is: there is no caller to raise it to.
@@ -130,6 +131,8 @@ struct HostCalls {
   std::mutex mutex;
   std::condition_variable cv;
   std::deque<std::shared_ptr<HostCall>> queue;
+  std::unordered_map<std::uint64_t, std::shared_ptr<HostCall>> running;  // by token
+  std::uint64_t next_token = 0;
 };
 
 HostCalls& host_calls() {
@@ -148,33 +151,40 @@ void run_python_call(PythonCall* call, std::optional<int> status) {
   calls.cv.wait(lock, [&] { return job->done || g_exiting.load(std::memory_order_acquire); });
 }
 
-// On the host-callback thread, with the GIL: waits (without it) for the next call and runs it; false once
-// Python has begun to exit.
-bool run_next_host_call() {
+// On the host-callback thread, with the GIL: waits (without it) for the next call and returns it as
+// (function, arguments, token), or None once Python has begun to exit. The thread runs the function itself,
+// so that no C++ frame is on its stack if the interpreter ends it there, and then hands back the token.
+py::object next_host_call() {
   HostCalls& calls = host_calls();
   std::shared_ptr<HostCall> job;
   {
     ReleaseGil nogil;
     std::unique_lock<std::mutex> lock(calls.mutex);
     calls.cv.wait(lock, [&] { return !calls.queue.empty() || g_exiting.load(std::memory_order_acquire); });
-    if (calls.queue.empty()) return false;
-    job = std::move(calls.queue.front());
-    calls.queue.pop_front();
-  }
-  {
-    std::unique_ptr<PythonCall> call(job->call);
-    try {
-      py::tuple args = call->args;
-      if (job->status) args = py::make_tuple(args[0], *job->status, args[1]);  // CuPy's (stream, error, arg)
-      call->fn(*args);
-    } catch (py::error_already_set& e) {
-      e.discard_as_unraisable("a host callback of a cuarray Stream");
+    if (!calls.queue.empty()) {
+      job = std::move(calls.queue.front());
+      calls.queue.pop_front();
     }
   }
+  if (!job) return py::none();
+  std::unique_ptr<PythonCall> call(job->call);
+  py::tuple args = call->args;
+  if (job->status) args = py::make_tuple(args[0], *job->status, args[1]);  // CuPy's (stream, error, arg)
   std::lock_guard<std::mutex> lock(calls.mutex);
-  job->done = true;
+  std::uint64_t token = ++calls.next_token;
+  calls.running.emplace(token, std::move(job));
+  return py::make_tuple(call->fn, args, token);
+}
+
+// The call of `token` has returned: the driver's thread waiting for it goes on.
+void host_call_done(std::uint64_t token) {
+  HostCalls& calls = host_calls();
+  std::lock_guard<std::mutex> lock(calls.mutex);
+  auto it = calls.running.find(token);
+  if (it == calls.running.end()) return;
+  it->second->done = true;
+  calls.running.erase(it);
   calls.cv.notify_all();
-  return true;
 }
 
 // Note [User allocator] (cpp/cuarray/cuda/memory_pool.h), Python's side: cuarray.cuda.memory._allocate_for_core
@@ -252,7 +262,14 @@ void init_cuda(py::module_& m) {
     host_calls().cv.notify_all();
     begin_exit();
   });
-  c.def("_run_next_host_call", &run_next_host_call);
+  c.def("_next_host_call", &next_host_call);
+  c.def("_host_call_done", &host_call_done, "token"_a);
+  // An exception of a host callback, reported as one raised in __del__ is.
+  c.def("_report_unraisable", [](py::object exc) {
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());
+    py::error_already_set error;
+    error.discard_as_unraisable("a host callback of a cuarray Stream");
+  });
   c.def("share_with_other_code", &cuda::share_with_other_code);
   c.def("_launch_counts", &cuda::launch_counts);
   c.def(

@@ -52,6 +52,31 @@ def test_protocol_forms_of_the_default_streams_need_no_device():
     assert cp.cuda.Stream.ptds._ptds and repr(cp.cuda.Stream.ptds).startswith("<Stream ptds")
 
 
+def test_callback_errors_are_reported_as_unraisable():
+    reports = []
+    old = sys.unraisablehook
+    sys.unraisablehook = reports.append
+    try:
+        cp.cuda.stream._cuda._report_unraisable(ZeroDivisionError("division by zero"))
+    finally:
+        sys.unraisablehook = old
+    assert len(reports) == 1 and isinstance(reports[0].exc_value, ZeroDivisionError)
+    assert "host callback" in repr(reports[0].object)
+
+
+def test_the_host_callback_thread_ends_with_the_process():
+    code = """
+from cuarray.cuda import stream
+stream._start_host_call_thread()
+stream._start_host_call_thread()  # once per process
+import threading
+print(sum(t.name == "cuarray host callbacks" for t in threading.enumerate()))
+"""
+    proc = run_python(code=code, timeout=60)
+    assert proc.returncode == 0, describe(proc)
+    assert proc.stdout.split() == ["1"]
+
+
 # ---- on the device ---------------------------------------------------------------------------------------
 
 

@@ -158,7 +158,7 @@ class MemoryPointer:
     bytes further. ``cuarray.ndarray(shape, dtype, memptr)`` makes an array of the memory, which it keeps alive.
     """
 
-    __slots__ = ("_array", "device_id", "mem", "ptr")
+    __slots__ = ("__weakref__", "_array", "device_id", "mem", "ptr")
 
     def __init__(self, mem, offset):
         self.mem = mem

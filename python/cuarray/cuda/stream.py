@@ -231,8 +231,14 @@ def _start_host_call_thread():
 
 
 def _run_host_calls():
-    while _cuda._run_next_host_call():
-        pass
+    while (call := _cuda._next_host_call()) is not None:
+        function, args, token = call
+        try:
+            function(*args)
+        except BaseException as e:  # noqa: BLE001  (no caller to raise it to: reported as __del__'s are)
+            _cuda._report_unraisable(e)
+        finally:
+            _cuda._host_call_done(token)
 
 
 Stream.null = Stream(null=True)
