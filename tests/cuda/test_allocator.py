@@ -52,6 +52,12 @@ def test_set_allocator_and_back():
     cp.cuda.set_allocator(mine)
     cp.cuda.set_allocator(cp.get_default_memory_pool().malloc)
     assert cp.cuda.get_allocator() is memory._malloc
+    # A pool over another allocator (CuPy's MemoryPool(malloc_managed)) is not the default.
+    managed_pool = cp.cuda.MemoryPool(cp.cuda.malloc_managed)
+    cp.cuda.set_allocator(managed_pool.malloc)
+    assert cp.cuda.get_allocator() == managed_pool.malloc
+    with pytest.raises(TypeError, match="MemoryPool takes a callable"):
+        cp.cuda.MemoryPool(3)
 
 
 def test_using_allocator_is_per_thread_and_nests():
@@ -75,7 +81,7 @@ def test_using_allocator_is_per_thread_and_nests():
                                                                memory._cuda.thread_user_allocator())))
         t.start()
         t.join()
-        with pytest.raises(ValueError, match="inside ``using_allocator``"):
+        with pytest.raises(ValueError, match="inside `using_allocator` context manager"):
             cp.cuda.set_allocator(inner)
     assert seen["other"] == (memory._malloc, -1)
     assert cp.cuda.get_allocator() is memory._malloc
@@ -198,12 +204,17 @@ def test_using_allocator_affects_only_its_thread():
 
 
 @gpu
-def test_managed_memory_allocator():
-    cp.cuda.set_allocator(cp.cuda.malloc_managed)
+@pytest.mark.parametrize("allocator", ["malloc_managed", "pool of malloc_managed"])
+def test_managed_memory_allocator(allocator):
+    if allocator == "malloc_managed":
+        cp.cuda.set_allocator(cp.cuda.malloc_managed)
+    else:
+        cp.cuda.set_allocator(cp.cuda.MemoryPool(cp.cuda.malloc_managed).malloc)
     a = np.linspace(0, 1, 1000)
     x = cp.asarray(a)
     assert_same(cp.sqrt(x), np.sqrt(a))
     assert_same(cp.zeros(17), np.zeros(17))
+    assert_same(x[::-3].copy(), a[::-3])
     p = cp.cuda.malloc_managed(64)
     assert isinstance(p.mem, cp.cuda.ManagedMemory) and p.mem.size == 64 and p.ptr != 0
 

@@ -10,14 +10,38 @@ from cuarray._errors import OutOfMemoryError
 
 _cuda = _core.cuda
 
-__all__ = ["MemoryPool", "PinnedMemoryPool", "OutOfMemoryError", "alloc_pinned_memory", "Memory", "ManagedMemory",
-           "UnownedMemory", "MemoryPointer", "PinnedMemory", "PinnedMemoryPointer", "alloc", "malloc_managed",
-           "set_allocator", "get_allocator", "using_allocator", "set_pinned_memory_allocator",
-           "get_pinned_memory_allocator"]
+__all__ = [
+    "ManagedMemory",
+    "Memory",
+    "MemoryPointer",
+    "MemoryPool",
+    "OutOfMemoryError",
+    "PinnedMemory",
+    "PinnedMemoryPointer",
+    "PinnedMemoryPool",
+    "UnownedMemory",
+    "alloc",
+    "alloc_pinned_memory",
+    "get_allocator",
+    "get_pinned_memory_allocator",
+    "malloc_managed",
+    "set_allocator",
+    "set_pinned_memory_allocator",
+    "using_allocator",
+]
 
 
 class MemoryPool:
-    """The caching device allocator. Each method acts on the current device's pool."""
+    """The caching device allocator. Each method acts on the current device's pool.
+
+    ``MemoryPool(allocator)`` (CuPy's form for pooling other memory, such as ``malloc_managed``) makes a pool
+    whose ``malloc`` takes its memory from `allocator`, without caching it.
+    """
+
+    def __init__(self, allocator=None):
+        if allocator is not None and not callable(allocator):
+            raise TypeError(f"MemoryPool takes a callable allocator or None, got {type(allocator).__name__}")
+        self._allocator = allocator
 
     def used_bytes(self):
         """Bytes held by live arrays."""
@@ -53,7 +77,10 @@ class MemoryPool:
         return _cuda.pool_get_limit(_cuda.current_device())
 
     def malloc(self, size):
-        """A MemoryPointer to `size` bytes from the current device's pool, ordered on the current stream."""
+        """A MemoryPointer to `size` bytes from the current device's pool, ordered on the current stream (from
+        the pool's own allocator, if it was given one)."""
+        if self._allocator is not None:
+            return self._allocator(_size(size))
         return MemoryPointer(Memory._from_core(_cuda.pool_malloc(_size(size))), 0)
 
 
@@ -225,8 +252,10 @@ _local = threading.local()
 def _is_default(allocator):
     if allocator is None or allocator is _malloc:
         return True
-    # MemoryPool().malloc: every MemoryPool object is a view of the one pool per device.
-    return isinstance(getattr(allocator, "__self__", None), MemoryPool) and \
+    # MemoryPool().malloc: every MemoryPool object without an allocator of its own is a view of the one pool
+    # per device.
+    pool = getattr(allocator, "__self__", None)
+    return isinstance(pool, MemoryPool) and pool._allocator is None and \
         getattr(allocator, "__func__", None) is MemoryPool.malloc
 
 
@@ -244,7 +273,7 @@ def set_allocator(allocator=None):
     the memory, and frees it when dropped (its library's rule). Exceptions of the allocator propagate."""
     allocator = _checked_allocator(allocator, "set_allocator")
     if getattr(_local, "depth", 0):
-        raise ValueError("Can't change the global allocator inside ``using_allocator`` context manager")
+        raise ValueError("Can't change the global allocator inside `using_allocator` context manager")
     global _allocator
     _allocator = allocator
     _cuda.use_user_allocator(allocator is not None)
