@@ -161,7 +161,7 @@ py::object next_host_call() {
     ReleaseGil nogil;
     std::unique_lock<std::mutex> lock(calls.mutex);
     calls.cv.wait(lock, [&] { return !calls.queue.empty() || g_exiting.load(std::memory_order_acquire); });
-    if (!calls.queue.empty()) {
+    if (!g_exiting.load(std::memory_order_acquire)) {  // once Python exits, calls not yet run are dropped
       job = std::move(calls.queue.front());
       calls.queue.pop_front();
     }
