@@ -125,6 +125,18 @@ NEEDS_DEVICE = {
     "cuda.runtime.setDevice": lambda: cp.cuda.runtime.setDevice(0),
     "cuda.runtime.getDeviceProperties": lambda: cp.cuda.runtime.getDeviceProperties(0),
     "cuda.runtime.memGetInfo": lambda: cp.cuda.runtime.memGetInfo(),
+    "cuda.alloc": lambda: cp.cuda.alloc(64),
+    "cuda.Memory": lambda: cp.cuda.Memory(64),
+    "cuda.ManagedMemory": lambda: cp.cuda.ManagedMemory(64),
+    "cuda.malloc_managed": lambda: cp.cuda.malloc_managed(64),
+    "cuda.PinnedMemory": lambda: cp.cuda.PinnedMemory(64),
+    "cuda.PinnedMemoryPointer": lambda: cp.cuda.PinnedMemoryPointer(cp.cuda.PinnedMemory(64), 0),
+    "cuda.get_cublas_handle": lambda: cp.cuda.get_cublas_handle(),
+    "cuda.get_device_id": lambda: cp.cuda.get_device_id(),
+    "empty_pinned": lambda: cp.empty_pinned(3),
+    "zeros_pinned": lambda: cp.zeros_pinned((2, 2)),
+    "empty_like_pinned": lambda: cp.empty_like_pinned(H1),
+    "zeros_like_pinned": lambda: cp.zeros_like_pinned(H2),
     "tril_indices": lambda: cp.tril_indices(3),
     "triu_indices": lambda: cp.triu_indices(3),
     "diag_indices": lambda: cp.diag_indices(3),
@@ -188,6 +200,11 @@ TAKES_DEVICE_ARRAYS = {
     "cuda.Graph": (lambda: cp.cuda.Graph(), (NotImplementedError, "begin_capture")),  # only a capture makes one
     "random.BitGenerator": (lambda: cp.random.BitGenerator(1), (NotImplementedError, "base class")),
     "row_stack": (lambda: _deprecated(cp.row_stack, [H1, H1]), _T),
+    # cupyx.scipy.signal's ValueError.
+    **{f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H1, H1), (ValueError, "numpy\\.ndarray"))
+       for n in ("convolve", "correlate", "fftconvolve", "oaconvolve", "choose_conv_method")},
+    **{f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H2, H2), (ValueError, "numpy\\.ndarray"))
+       for n in ("convolve2d", "correlate2d")},
 }
 _ARRAY_CALLS = {
     "all": lambda f: f(H1), "amax": lambda f: f(H1), "amin": lambda f: f(H1), "any": lambda f: f(H1),
@@ -222,7 +239,8 @@ _ARRAY_CALLS = {
     "astype": lambda f: f(H1, np.float32), "concat": lambda f: f([H1, H1]), "corrcoef": lambda f: f(H2),
     "cov": lambda f: f(H2), "cross": lambda f: f(H1, H1), "diagflat": lambda f: f(H1),
     "digitize": lambda f: f(H1, H1), "extract": lambda f: f(H1 > 1, H1), "matrix_transpose": lambda f: f(H2),
-    "median": lambda f: f(H1), "nanmedian": lambda f: f(H1), "pad": lambda f: f(H1, 1),
+    "median": lambda f: f(H1), "nanmedian": lambda f: f(H1), "nanquantile": lambda f: f(H1, 0.5),
+    "nanpercentile": lambda f: f(H1, 50), "pad": lambda f: f(H1, 1),
     "percentile": lambda f: f(H1, 50), "permute_dims": lambda f: f(H2, (1, 0)), "quantile": lambda f: f(H1, 0.5),
     "rollaxis": lambda f: f(H2, 1), "unique_all": lambda f: f(H1), "unique_counts": lambda f: f(H1),
     "unique_inverse": lambda f: f(H1), "unique_values": lambda f: f(H1), "unstack": lambda f: f(H2),
@@ -262,9 +280,6 @@ _ARRAY_CALLS = {
     **{f"fft.{n}": (lambda f: f(H1)) for n in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn",
                                                "rfftn", "irfftn", "fftshift", "ifftshift")},
     **{f"fft.{n}": (lambda f: f(H2)) for n in ("fft2", "ifft2", "rfft2", "irfft2")},
-    **{f"scipy.signal.{n}": (lambda f: f(H1, H1)) for n in ("convolve", "correlate", "fftconvolve", "oaconvolve",
-                                                             "choose_conv_method")},
-    **{f"scipy.signal.{n}": (lambda f: f(H2, H2)) for n in ("convolve2d", "correlate2d")},
 }
 
 # Callables that need no device: they run.
@@ -338,6 +353,22 @@ NO_DEVICE_NEEDED = {
     "savez_compressed": lambda: cp.savez_compressed(io.BytesIO(), H1),
     "savetxt": lambda: cp.savetxt(io.StringIO(), H1),
     "cuda.runtime.runtimeGetVersion": lambda: cp.cuda.runtime.runtimeGetVersion(),
+    "cuda.get_allocator": lambda: cp.cuda.get_allocator(),
+    "cuda.set_allocator": lambda: cp.cuda.set_allocator(None),
+    "cuda.using_allocator": lambda: cp.cuda.using_allocator(None).__enter__(),
+    "cuda.get_pinned_memory_allocator": lambda: cp.cuda.get_pinned_memory_allocator(),
+    "cuda.set_pinned_memory_allocator": lambda: cp.cuda.set_pinned_memory_allocator(None),
+    "cuda.UnownedMemory": lambda: cp.cuda.UnownedMemory(0, 0, None, 0),
+    "cuda.MemoryPointer": lambda: cp.cuda.MemoryPointer(cp.cuda.UnownedMemory(0, 0, None, 0), 0),
+    "cuda.BaseMemory": lambda: cp.cuda.BaseMemory(),
+    "cuda.ExternalStream": lambda: cp.cuda.ExternalStream(1),  # the legacy null stream, as protocols spell it
+    "cuda.memoize": lambda: cp.cuda.memoize()(abs),
+    "cuda.clear_memo": lambda: cp.cuda.clear_memo(),
+    "memoize": lambda: cp.memoize(True)(abs),
+    "clear_memo": lambda: cp.clear_memo(),
+    "errstate": lambda: cp.errstate(all="ignore"),
+    "allow_synchronize": lambda: cp.allow_synchronize(True).__enter__(),
+    "who": lambda: cp.who({}),
 }
 OPTIONAL = {"show_config", "bfloat16"}  # public where present (bfloat16: with ml_dtypes)
 

@@ -97,6 +97,9 @@ _LAZY_MODULES = {
     "cuarray._printing": "array_repr array_str array2string",
     "cuarray._io": "save load savez savez_compressed savetxt loadtxt genfromtxt fromfile frombuffer fromstring "
                    "fromiter",
+    "cuarray._pinned": "empty_pinned empty_like_pinned zeros_pinned zeros_like_pinned",
+    "cuarray._cupyx": "who errstate allow_synchronize",
+    "cuarray.cuda._memoize": "memoize clear_memo",
 }
 # Submodules, and names from other packages.
 _LAZY = {"linalg": "cuarray.linalg", "testing": "cuarray.testing", "random": "cuarray.random", "fft": "cuarray.fft",

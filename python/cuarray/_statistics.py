@@ -1,5 +1,5 @@
-"""Order statistics and correlations with NumPy's definitions: median, nanmedian, quantile, percentile (all 13
-of NumPy's methods), cov, corrcoef.
+"""Order statistics and correlations with NumPy's definitions: median, nanmedian, quantile, percentile,
+nanquantile, nanpercentile (all 13 of NumPy's methods), cov, corrcoef.
 
 Order statistics sort the reduced axes on the device (a copy: the input is never reordered) and gather the
 elements they need. Which positions those are depends on q and the axis length only, so it is worked out
@@ -19,7 +19,7 @@ from cuarray._manipulation import moveaxis
 from cuarray._ndarray import ndarray
 from cuarray._transfer import asarray, device_array as _device
 
-__all__ = ["corrcoef", "cov", "median", "nanmedian", "percentile", "quantile"]
+__all__ = ["corrcoef", "cov", "median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile"]
 
 
 def _with_last_axis(a, axis):
@@ -124,34 +124,78 @@ def _host_q(q):
     return numpy.asanyarray(q.get() if isinstance(q, ndarray) else q)
 
 
-def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
-    """The q-th quantiles (q in [0, 1], a scalar or 1-D) along `axis`, by NumPy's `method`; the result has q's
-    axes first. NaN where a slice holds NaN."""
-    a = _device(a, "quantile")
+def _checked(a, q, name, percent):
+    """(a on the device, q as fractions on the host, whether q was a Python number), checked as NumPy checks
+    them."""
+    a = _device(a, name)
     if a.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     weak_q = type(q) in (int, float)
-    q = _host_q(q)
-    if not _valid_fractions(q):
-        raise ValueError("Quantiles must be in the range [0, 1]")
+    q = numpy.true_divide(_host_q(q), 100) if percent else _host_q(q)
+    if not bool(numpy.all((q >= 0) & (q <= 1))):
+        raise ValueError("Percentiles must be in the range [0, 100]" if percent else
+                         "Quantiles must be in the range [0, 1]")
+    return a, q, weak_q
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
+    """The q-th quantiles (q in [0, 1], a scalar or 1-D) along `axis`, by NumPy's `method`; the result has q's
+    axes first. NaN where a slice holds NaN."""
+    a, q, weak_q = _checked(a, q, "quantile", False)
     return _quantile(a, q, axis, out, method, keepdims, weights, weak_q)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                weights=None):
     """The q-th percentiles (q in [0, 100]): quantile(a, q / 100)."""
-    a = _device(a, "percentile")
-    if a.dtype.kind == "c":
-        raise TypeError("a must be an array of real numbers")
-    weak_q = type(q) in (int, float)
-    q = numpy.true_divide(_host_q(q), 100)
-    if not _valid_fractions(q):
-        raise ValueError("Percentiles must be in the range [0, 100]")
+    a, q, weak_q = _checked(a, q, "percentile", True)
     return _quantile(a, q, axis, out, method, keepdims, weights, weak_q)
 
 
-def _valid_fractions(q):
-    return bool(numpy.all((q >= 0) & (q <= 1)))
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                weights=None):
+    """quantile ignoring NaNs; NaN (with NumPy's RuntimeWarning) where a slice is all NaN."""
+    a, q, weak_q = _checked(a, q, "nanquantile", False)
+    return _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                  weights=None):
+    """percentile ignoring NaNs: nanquantile(a, q / 100)."""
+    a, q, weak_q = _checked(a, q, "nanpercentile", True)
+    return _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q)
+
+
+def _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q):
+    """Each slice's quantiles among its numbers. Where a quantile falls depends on how many numbers a slice
+    holds, so the slices are grouped by that count (read back to the host) and each group takes the quantiles
+    of its sorted numbers, which come first (NaNs sort last)."""
+    if a.dtype.kind != "f":  # no NaNs to ignore
+        return _quantile(a, q, axis, out, method, keepdims, weights, weak_q)
+    if weights is not None:
+        raise NotImplementedError("cuarray.nanquantile and nanpercentile do not take weights")
+    x, shaped = _with_last_axis(a, axis)
+    n = x.shape[-1]
+    rows = math.prod(x.shape[:-1])
+    # The result's dtype is what quantile gives for this dtype and q.
+    from cuarray._creation import full, zeros
+
+    probe = _quantile(zeros((1,), a.dtype), q, None, None, method, False, None, weak_q)
+    result = full(q.shape + (rows,), numpy.nan, probe.dtype)
+    if n and rows:
+        s = _core._sort(x, x.ndim - 1).reshape(rows, n)
+        counts = _reduction.sum(_u.logical_not(_u.isnan(s)), -1, numpy.int64).get()
+        for count in numpy.unique(counts):
+            if count == 0:
+                continue
+            picked = numpy.nonzero(counts == count)[0]
+            group = take(s, asarray(picked), axis=0)[:, :count]
+            result[..., asarray(picked)] = _quantile(group, q, -1, None, method, False, None, weak_q)
+    if n == 0:
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+    elif rows and bool(numpy.any(counts == 0)):
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+    return _into(shaped(result.reshape(q.shape + x.shape[:-1]), keepdims, q.ndim), out)
 
 
 def _quantile(a, q, axis, out, method, keepdims, weights, weak_q):

@@ -281,8 +281,9 @@ void init_array(py::module_& m) {
               buffer = a.array.buffer();
               offset = memptr.attr("ptr").cast<std::int64_t>() - reinterpret_cast<std::int64_t>(buffer->ptr());
               base = a.base.is_none() ? src : a.base;
-              // The buffer is the memory of the array that owns it, as NumPy's is the base's.
-              const Array& owner = base.cast<const NdArray&>().array;
+              // The buffer is the memory of the array that owns it, as NumPy's is the base's; an array over
+              // another library's memory has that library's object as its base, and spans the memory itself.
+              const Array& owner = py::isinstance(base, g_ndarray_type) ? base.cast<const NdArray&>().array : a.array;
               limit = owner.offset() + byte_extent(owner.shape(), owner.strides(), owner.itemsize()).second;
             }
             std::optional<Strides> st;

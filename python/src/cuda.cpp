@@ -2,7 +2,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
 
 #include "convert.h"
 #include "cuarray/blocking.h"
@@ -14,6 +20,7 @@
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/nvrtc.h"
+#include "cuarray/lib/cublas.h"
 #include "cuarray/ops/transfer.h"
 #include "gil.h"
 
@@ -96,6 +103,114 @@ void install_host_hooks() {
       });
 }
 
+// Set when Python begins to exit (cuda._begin_exit): from then on no driver thread calls into Python, and the
+// Python objects that host callbacks and user allocations hold are left to the process's end.
+std::atomic<bool> g_exiting{false};
+
+bool python_gone() { return g_exiting.load(std::memory_order_acquire) || finalizing(); }
+
+// Note [Host callbacks] (cpp/cuarray/cuda/stream.h), Python's side
+// A driver thread never takes the GIL: one that waited for it while the interpreter ended would be ended by
+// CPython (pthread_exit) or left waiting, and with it the driver. It hands the call to cuarray's host-callback
+// thread (a Python daemon thread looping on next_host_call) and waits until that thread has run it, so the
+// stream's later work still waits for the function, as CUDA orders it; once Python begins to exit it stops
+// waiting, and calls not yet run are dropped (their Python objects left to the process's end). An exception
+// of the function is reported as unraisable, as one in __del__ is: there is no caller to raise it to.
+struct PythonCall {
+  py::object fn;
+  py::tuple args;
+};
+
+struct HostCall {
+  PythonCall* call;
+  std::optional<int> status;  // add_callback's cudaError_t
+  bool done = false;
+};
+
+struct HostCalls {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::deque<std::shared_ptr<HostCall>> queue;
+  std::unordered_map<std::uint64_t, std::shared_ptr<HostCall>> running;  // by token
+  std::uint64_t next_token = 0;
+};
+
+HostCalls& host_calls() {
+  static auto* calls = new HostCalls;  // never destroyed: driver threads may use it during exit
+  return *calls;
+}
+
+// On the driver's thread.
+void run_python_call(PythonCall* call, std::optional<int> status) {
+  if (python_gone()) return;
+  auto job = std::make_shared<HostCall>(HostCall{call, status});
+  HostCalls& calls = host_calls();
+  std::unique_lock<std::mutex> lock(calls.mutex);
+  calls.queue.push_back(job);
+  calls.cv.notify_all();
+  calls.cv.wait(lock, [&] { return job->done || g_exiting.load(std::memory_order_acquire); });
+}
+
+// On the host-callback thread, with the GIL: waits (without it) for the next call and returns it as
+// (function, arguments, token), or None once Python has begun to exit. The thread runs the function itself,
+// so that no C++ frame is on its stack if the interpreter ends it there, and then hands back the token.
+py::object next_host_call() {
+  HostCalls& calls = host_calls();
+  std::shared_ptr<HostCall> job;
+  {
+    ReleaseGil nogil;
+    std::unique_lock<std::mutex> lock(calls.mutex);
+    calls.cv.wait(lock, [&] { return !calls.queue.empty() || g_exiting.load(std::memory_order_acquire); });
+    if (!g_exiting.load(std::memory_order_acquire)) {  // once Python exits, calls not yet run are dropped
+      job = std::move(calls.queue.front());
+      calls.queue.pop_front();
+    }
+  }
+  if (!job) return py::none();
+  std::unique_ptr<PythonCall> call(job->call);
+  py::tuple args = call->args;
+  if (job->status) args = py::make_tuple(args[0], *job->status, args[1]);  // CuPy's (stream, error, arg)
+  std::lock_guard<std::mutex> lock(calls.mutex);
+  std::uint64_t token = ++calls.next_token;
+  calls.running.emplace(token, std::move(job));
+  return py::make_tuple(call->fn, args, token);
+}
+
+// The call of `token` has returned: the driver's thread waiting for it goes on.
+void host_call_done(std::uint64_t token) {
+  HostCalls& calls = host_calls();
+  std::lock_guard<std::mutex> lock(calls.mutex);
+  auto it = calls.running.find(token);
+  if (it == calls.running.end()) return;
+  it->second->done = true;
+  calls.running.erase(it);
+  calls.cv.notify_all();
+}
+
+// Note [User allocator] (cpp/cuarray/cuda/memory_pool.h), Python's side: cuarray.cuda.memory._allocate_for_core
+// calls the user's allocator and checks what it returned; the Buffer keeps that object alive, and dropping the
+// Buffer drops it with the GIL held.
+std::shared_ptr<cuda::Buffer> allocate_in_python(std::size_t nbytes) {
+  AcquireGil gil;
+  static py::handle allocate =
+      py::object(py::module_::import("cuarray.cuda.memory").attr("_allocate_for_core")).release();
+  py::object memory = allocate(nbytes);
+  auto ptr = reinterpret_cast<void*>(memory.attr("ptr").cast<std::uintptr_t>());
+  auto* owner = new py::object(std::move(memory));
+  return std::make_shared<cuda::Buffer>(ptr, nbytes, cuda::current_device(), [owner] {
+    if (python_gone()) return;
+    AcquireGil gil;
+    delete owner;
+  });
+}
+
+// CuPy's PinnedMemoryPointer: pinned memory and an offset into it, readable and writable through the buffer
+// protocol (numpy.frombuffer) from the offset to the end of the memory.
+struct PinnedPointer {
+  std::shared_ptr<PinnedBuffer> mem;
+  std::size_t offset;
+};
+
 }  // namespace
 
 void init_cuda(py::module_& m) {
@@ -139,7 +254,22 @@ void init_cuda(py::module_& m) {
         wait();
       },
       "seconds"_a, "release_gil"_a = false);
-  c.def("_begin_exit", &begin_exit);
+  c.def("_begin_exit", [] {
+    {
+      std::lock_guard<std::mutex> lock(host_calls().mutex);
+      g_exiting.store(true, std::memory_order_release);
+    }
+    host_calls().cv.notify_all();
+    begin_exit();
+  });
+  c.def("_next_host_call", &next_host_call);
+  c.def("_host_call_done", &host_call_done, "token"_a);
+  // An exception of a host callback, reported as one raised in __del__ is.
+  c.def("_report_unraisable", [](py::object exc) {
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());
+    py::error_already_set error;
+    error.discard_as_unraisable("a host callback of a cuarray Stream");
+  });
   c.def("share_with_other_code", &cuda::share_with_other_code);
   c.def("_launch_counts", &cuda::launch_counts);
   c.def(
@@ -156,6 +286,26 @@ void init_cuda(py::module_& m) {
       .def_property_readonly("ptr", [](const Stream& s) { return reinterpret_cast<std::uintptr_t>(s.handle()); })
       .def_property_readonly("device", &Stream::device)
       .def_property_readonly("non_blocking", &Stream::non_blocking)
+      .def_static("per_thread", &Stream::per_thread, "device"_a)
+      .def_static(
+          "external",
+          [](std::uintptr_t ptr, int device) { return Stream::external(reinterpret_cast<cudaStream_t>(ptr), device); },
+          "ptr"_a, "device"_a)
+      .def_property_readonly("priority", &Stream::priority)
+      .def(
+          "launch_host_func",
+          [](const Stream& s, py::object fn, py::object arg) {
+            auto* call = new PythonCall{std::move(fn), py::make_tuple(std::move(arg))};
+            s.launch_host_func([call] { run_python_call(call, std::nullopt); });
+          },
+          "callback"_a, "arg"_a)
+      .def(
+          "add_callback",
+          [](const Stream& s, py::object fn, py::object arg, py::object stream) {
+            auto* call = new PythonCall{std::move(fn), py::make_tuple(std::move(stream), std::move(arg))};
+            s.add_callback([call](cudaError_t status) { run_python_call(call, static_cast<int>(status)); });
+          },
+          "callback"_a, "arg"_a, "stream"_a)
       .def("synchronize", &Stream::synchronize, release_gil())
       .def_property_readonly("done", &Stream::done)
       .def(
@@ -207,6 +357,29 @@ void init_cuda(py::module_& m) {
     py::module_::import("gc").attr("collect")();
   });
 
+  // Device memory as an object of its own (CuPy's Memory): the pool's (MemoryPool.malloc, cuda.alloc) or
+  // managed memory (malloc_managed), freed when the last owner drops it.
+  py::class_<cuda::Buffer, std::shared_ptr<cuda::Buffer>>(c, "DeviceMemory")
+      .def_property_readonly("ptr", [](const cuda::Buffer& b) { return reinterpret_cast<std::uintptr_t>(b.ptr()); })
+      .def_property_readonly("size", &cuda::Buffer::nbytes)
+      .def_property_readonly("device_id", &cuda::Buffer::device);
+  c.def("alloc", &cuda::allocate, "nbytes"_a);
+  c.def("pool_malloc", &cuda::allocate_from_pool, "nbytes"_a);
+  c.def("malloc_managed", &cuda::allocate_managed, "nbytes"_a);
+  cuda::set_user_allocate(&allocate_in_python);
+  c.def("use_user_allocator", &cuda::use_user_allocator, "on"_a);
+  c.def("use_thread_user_allocator", &cuda::use_thread_user_allocator, "choice"_a);
+  c.def("thread_user_allocator", &cuda::thread_user_allocator);
+
+  c.def("device_attributes", [](int id) {
+    py::dict d;
+    for (auto& [name, value] : cuda::device_attributes(id)) d[py::str(name)] = value;
+    return d;
+  });
+  c.def("pci_bus_id", &cuda::pci_bus_id, "id"_a);
+  c.def("device_by_pci_bus_id", &cuda::device_by_pci_bus_id, "bus_id"_a);
+  c.def("cublas_handle", [] { return reinterpret_cast<std::uintptr_t>(lib::cublas::handle()); });
+
   py::class_<PinnedBuffer, std::shared_ptr<PinnedBuffer>>(c, "PinnedMemory", py::buffer_protocol())
       .def_property_readonly("ptr", [](const PinnedBuffer& b) { return reinterpret_cast<std::uintptr_t>(b.ptr()); })
       .def_property_readonly("size", &PinnedBuffer::nbytes)
@@ -214,6 +387,30 @@ void init_cuda(py::module_& m) {
       .def_buffer([](PinnedBuffer& b) {
         return py::buffer_info(b.ptr(), 1, py::format_descriptor<std::uint8_t>::format(), 1,
                                {static_cast<py::ssize_t>(b.nbytes())}, {1});
+      });
+  py::class_<PinnedPointer>(c, "PinnedMemoryPointer", py::buffer_protocol(),
+                            "A pointer into page-locked host memory (PinnedMemory) at a byte offset; supports the buffer "
+                            "protocol, so numpy.frombuffer reads it.")
+      .def(py::init([](std::shared_ptr<PinnedBuffer> mem, std::size_t offset) {
+             if (offset > mem->nbytes())
+               throw ValueError("offset " + std::to_string(offset) + " is past the end of " +
+                                std::to_string(mem->nbytes()) + " bytes of pinned memory");
+             return PinnedPointer{std::move(mem), offset};
+           }),
+           "mem"_a, "offset"_a)
+      .def_property_readonly(
+          "mem", [](const PinnedPointer& p) { return p.mem; }, "The PinnedMemory the pointer points into.")
+      .def_property_readonly(
+          "ptr", [](const PinnedPointer& p) { return reinterpret_cast<std::uintptr_t>(p.mem->ptr()) + p.offset; },
+          "The address, as an integer.")
+      .def_property_readonly(
+          "offset", [](const PinnedPointer& p) { return p.offset; }, "The offset in bytes from the start of mem.")
+      .def("size", [](const PinnedPointer& p) { return p.mem->nbytes() - p.offset; })
+      .def("__len__", [](const PinnedPointer& p) { return p.mem->nbytes() - p.offset; })
+      .def_buffer([](PinnedPointer& p) {
+        return py::buffer_info(static_cast<char*>(p.mem->ptr()) + p.offset, 1,
+                               py::format_descriptor<std::uint8_t>::format(), 1,
+                               {static_cast<py::ssize_t>(p.mem->nbytes() - p.offset)}, {1});
       });
   c.def("alloc_pinned", &cuda::allocate_pinned, "nbytes"_a);
   c.def("pinned_used_bytes", [] { return cuda::pinned_pool_stats().used_bytes; });

@@ -226,6 +226,8 @@ ALLOWED_BLOCKING = {
     ("cpp/cuarray/ops/matrix_stack.cpp", "copy to the host"): 1,
     # pinned_free_all_blocks: an explicit request to give pinned memory back.
     ("cpp/cuarray/cuda/pinned_memory.cpp", "free that synchronizes"): 1,
+    # malloc_managed's memory: cudaFree when the last array using it goes (CuPy's ManagedMemory frees it so too).
+    ("cpp/cuarray/cuda/memory_pool.cpp", "free that synchronizes"): 1,
 }
 
 

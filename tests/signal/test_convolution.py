@@ -271,8 +271,8 @@ ERRORS_2D = {
     "fill_range": (lambda: sig.convolve2d(cp.ones((3, 3), np.int8), cp.ones((2, 2), np.int8), fillvalue=300), ValueError,
                    "could not cast `fillvalue`"),
     "valid": (lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 4)), "valid"), ValueError, "at least as large"),
-    "numpy": (lambda: sig.convolve2d(np.ones((3, 3)), np.ones((2, 2))), TypeError, r"^Unsupported type <class 'numpy.ndarray'>$"),
-    "numpy_kernel": (lambda: sig.convolve2d(cp.ones((3, 3)), np.ones((2, 2))), TypeError, r"^Unsupported type <class 'numpy.ndarray'>$"),
+    "numpy": (lambda: sig.convolve2d(np.ones((3, 3)), np.ones((2, 2))), ValueError, r"^Unsupported type <class 'numpy.ndarray'>$"),
+    "numpy_kernel": (lambda: sig.convolve2d(cp.ones((3, 3)), np.ones((2, 2))), ValueError, r"^Unsupported type <class 'numpy.ndarray'>$"),
 }
 
 
@@ -317,7 +317,12 @@ def test_fftconvolve_axes_broadcast(axes):
 
 def test_choose_conv_method():
     assert sig.choose_conv_method(cp.ones(1000, np.int32), cp.ones(1000, np.int32)) == "direct"
-    assert sig.choose_conv_method(cp.ones(100), cp.ones(5)) == "direct"
+    assert sig.choose_conv_method(cp.ones(100, np.uint8), cp.ones(5)) == "direct"
+    assert sig.choose_conv_method(cp.ones(100, bool), cp.ones(5, bool)) == "direct"
+    # cupyx's rule: every 1-D floating or complex pair takes the FFT, however short.
+    for dtype in (np.float16, np.float32, np.float64, np.complex64, np.complex128):
+        assert sig.choose_conv_method(cp.ones(100, dtype), cp.ones(5)) == "fft"
+        assert sig.choose_conv_method(cp.ones(3), cp.ones(2, dtype), mode="valid") == "fft"
     assert sig.choose_conv_method(cp.ones(10**6), cp.ones(10**5)) == "fft"
     for shapes in [((2048, 2048), (15, 15)), ((4, 4), (2, 2)), ((500, 500), (100, 100))]:
         assert sig.choose_conv_method(cp.ones(shapes[0]), cp.ones(shapes[1])) in ("direct", "fft")

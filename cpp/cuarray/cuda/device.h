@@ -4,7 +4,9 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace cuarray::cuda {
 
@@ -63,5 +65,12 @@ class DeviceGuard {
  private:
   int previous_;
 };
+
+// Every cudaDeviceAttr device `id` reports, by CuPy's name for it (Note [Device attribute table] in
+// device_attributes.cpp).
+std::vector<std::pair<std::string, int>> device_attributes(int id);
+// The device's PCI bus id ("0000:3b:00.0"), and the device of a bus id (cudaDeviceGetByPCIBusId's forms).
+std::string pci_bus_id(int id);
+int device_by_pci_bus_id(const std::string& bus_id);
 
 }  // namespace cuarray::cuda

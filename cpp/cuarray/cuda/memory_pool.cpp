@@ -1,6 +1,7 @@
 #include "cuarray/cuda/memory_pool.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <set>
@@ -379,12 +380,58 @@ bool give_back_cached_memory() {
   return pool.total_bytes() < before;
 }
 
+namespace {
+
+UserAllocate g_user_allocate = nullptr;
+std::atomic<bool> g_user_allocator{false};
+// Whether a user allocator was ever chosen, by any thread: until then allocate() reads no thread-local.
+std::atomic<bool> g_user_allocator_used{false};
+thread_local int t_user_allocator = -1;  // constant-initialized: reading it costs no guard
+
+bool user_allocator() {
+  if (!g_user_allocator_used.load(std::memory_order_relaxed)) return false;
+  int choice = t_user_allocator;
+  return choice < 0 ? g_user_allocator.load(std::memory_order_relaxed) : choice != 0;
+}
+
+std::shared_ptr<Buffer> allocate_user(std::size_t nbytes) {
+  if (!g_user_allocate) throw std::runtime_error("a user allocator is set, but no allocation hook was installed");
+  return g_user_allocate(nbytes);
+}
+
+}  // namespace
+
+void set_user_allocate(UserAllocate allocate) { g_user_allocate = allocate; }
+void use_user_allocator(bool on) {
+  if (on) g_user_allocator_used.store(true, std::memory_order_relaxed);
+  g_user_allocator.store(on, std::memory_order_relaxed);
+}
+void use_thread_user_allocator(int choice) {
+  if (choice > 0) g_user_allocator_used.store(true, std::memory_order_relaxed);
+  t_user_allocator = choice < 0 ? -1 : choice != 0;
+}
+int thread_user_allocator() { return t_user_allocator; }
+
 std::shared_ptr<Buffer> allocate(std::size_t nbytes) {
+  if (user_allocator()) return allocate_user(nbytes);
+  return allocate_from_pool(nbytes);
+}
+
+std::shared_ptr<Buffer> allocate_from_pool(std::size_t nbytes) {
   int device = current_device();
   return current_pool(device).allocate(nbytes, current_stream(device));
 }
 
 std::shared_ptr<Buffer> allocate_zeroed(std::size_t nbytes) {
+  if (user_allocator()) {
+    std::shared_ptr<Buffer> buffer = allocate_user(nbytes);
+    if (nbytes) {
+      cudaStream_t stream = current_stream()->handle();
+      drain_launches();  // ordered after the launches queued before it on the stream
+      CUARRAY_CHECK_CUDA(cudaMemsetAsync(buffer->ptr(), 0, nbytes, stream));
+    }
+    return buffer;
+  }
   int device = current_device();
   return current_pool(device).allocate_zeroed(nbytes, current_stream(device));
 }
@@ -410,6 +457,25 @@ void grant_peer_access(int a, int b) {
     if (cudaDeviceGetDefaultMemPool(&pool, owner) != cudaSuccess || cudaMemPoolSetAccess(pool, &access, 1) != cudaSuccess)
       cudaGetLastError();  // the copy is staged instead
   }
+}
+
+std::shared_ptr<Buffer> allocate_managed(std::size_t nbytes) {
+  int device = current_device();
+  check_device(device);
+  void* ptr = nullptr;
+  if (nbytes) {
+    DeviceGuard guard(device);
+    cudaError_t status = cudaMallocManaged(&ptr, nbytes, cudaMemAttachGlobal);
+    if (status == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      throw OutOfMemory(static_cast<std::int64_t>(nbytes), -1,
+                        "Out of managed memory allocating " + with_commas(nbytes) + " bytes");
+    }
+    check_cuda(status, "cudaMallocManaged");
+  }
+  return std::make_shared<Buffer>(ptr, nbytes, device, [ptr] {
+    if (ptr && cudaFree(ptr) != cudaSuccess) cudaGetLastError();  // at exit the runtime may be gone
+  });
 }
 
 }  // namespace cuarray::cuda

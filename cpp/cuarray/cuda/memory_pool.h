@@ -139,8 +139,31 @@ auto retry_with_memory(Call call, Failed failed) {
   return result;
 }
 
+// Note [User allocator]
+// cuda.set_allocator(f) and cuda.using_allocator(f) (CuPy's) route every device allocation through a
+// function of the user's (PyTorch's or RMM's allocator, cudaMallocManaged): f(nbytes) returns an object whose
+// `ptr` is the memory, which stays the memory's owner for as long as an array uses it. The core knows only
+// that some allocations go to a hook that the bindings set once (the call into Python); whether one does is a
+// process-wide switch (set_allocator) that a thread may override (using_allocator); until a user allocator is
+// first chosen, allocate() pays one load of a flag. Memory from the hook is external to the pool: it is not
+// counted, cached or limited there, and dropping it drops the user's object, whose library frees it (after
+// the launches queued so far are issued, as for all external memory; as in CuPy, the library's own rules then
+// order the free against work still running on the memory). zeros() of such memory is a cudaMemsetAsync on the
+// current stream.
+using UserAllocate = std::shared_ptr<Buffer> (*)(std::size_t nbytes);
+void set_user_allocate(UserAllocate allocate);
+// Whether allocations go to the hook: for every thread that has not chosen for itself (set_allocator) ...
+void use_user_allocator(bool on);
+// ... and for the calling thread alone (using_allocator): 1 the hook, 0 the pool, -1 as the process chose.
+void use_thread_user_allocator(int choice);
+int thread_user_allocator();
+
 // An allocation on the current device, ordered on the current stream.
 std::shared_ptr<Buffer> allocate(std::size_t nbytes);
+// The same, always from the current device's pool (MemoryPool.malloc).
+std::shared_ptr<Buffer> allocate_from_pool(std::size_t nbytes);
+// Managed (unified) memory of `nbytes` on the current device (cudaMallocManaged), freed by cudaFree.
+std::shared_ptr<Buffer> allocate_managed(std::size_t nbytes);
 // The same, its bytes zero.
 std::shared_ptr<Buffer> allocate_zeroed(std::size_t nbytes);
 

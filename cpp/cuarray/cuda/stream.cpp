@@ -63,11 +63,78 @@ std::shared_ptr<Stream> Stream::create(bool non_blocking, int priority) {
   return stream;
 }
 
+const std::shared_ptr<Stream>& Stream::per_thread(int device) {
+  check_device(device);
+  thread_local std::shared_ptr<Stream> streams[kMaxDevices];
+  auto& s = streams[device];
+  if (!s) {
+    DeviceGuard guard(device);
+    s = create(false, 0);
+  }
+  return s;
+}
+
+std::shared_ptr<Stream> Stream::external(cudaStream_t handle, int device) {
+  check_device(device);
+  unsigned flags = 0;
+  {
+    DeviceGuard guard(device);
+    CUARRAY_CHECK_CUDA(cudaStreamGetFlags(handle, &flags));
+  }
+  // Not in the registry: synchronize_device waits for it through cudaDeviceSynchronize, which needs no handle
+  // that its owner may have destroyed by then.
+  return std::shared_ptr<Stream>(new Stream(handle, device, false, (flags & cudaStreamNonBlocking) != 0));
+}
+
 Stream::~Stream() {
-  if (!owned_ || !handle_) return;
+  // The null streams live for the whole process; an external stream is its owner's to destroy.
+  if (!handle_) return;
   MemoryPool::stream_destroyed(*this);
   forget_stream(handle_);
-  cudaStreamDestroy(handle_);  // errors at exit are not worth reporting
+  if (owned_) cudaStreamDestroy(handle_);  // errors at exit are not worth reporting
+}
+
+int Stream::priority() const {
+  int priority = 0;
+  DeviceGuard guard(device_);
+  CUARRAY_CHECK_CUDA(cudaStreamGetPriority(handle_, &priority));
+  return priority;
+}
+
+namespace {
+
+void CUDART_CB run_host_func(void* data) {
+  std::unique_ptr<std::function<void()>> fn(static_cast<std::function<void()>*>(data));
+  (*fn)();
+}
+
+void CUDART_CB run_callback(cudaStream_t, cudaError_t status, void* data) {
+  std::unique_ptr<std::function<void(cudaError_t)>> fn(static_cast<std::function<void(cudaError_t)>*>(data));
+  (*fn)(status);
+}
+
+}  // namespace
+
+void Stream::launch_host_func(std::function<void()> fn) const {
+  auto* data = new std::function<void()>(std::move(fn));
+  DeviceGuard guard(device_);
+  drain_launches();
+  cudaError_t status = cudaLaunchHostFunc(handle_, run_host_func, data);
+  if (status != cudaSuccess) {
+    delete data;
+    check_cuda(status, "cudaLaunchHostFunc");
+  }
+}
+
+void Stream::add_callback(std::function<void(cudaError_t)> fn) const {
+  auto* data = new std::function<void(cudaError_t)>(std::move(fn));
+  DeviceGuard guard(device_);
+  drain_launches();
+  cudaError_t status = cudaStreamAddCallback(handle_, run_callback, data, 0);
+  if (status != cudaSuccess) {
+    delete data;
+    check_cuda(status, "cudaStreamAddCallback");
+  }
 }
 
 void Stream::synchronize() const {

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -12,6 +13,14 @@ namespace cuarray::cuda {
 
 class Capture;
 
+// Note [Per-thread stream]
+// CuPy's Stream.ptds is CUDA's per-thread default stream (cudaStreamPerThread): each host thread's own stream,
+// ordered with the legacy null stream as a blocking stream is. That handle names a different stream on every
+// thread that uses it, while cuarray issues launches from a worker thread and frees memory (cudaFreeAsync) on
+// whichever thread drops the last reference: both would land on the wrong thread's stream. Each thread
+// therefore gets a real blocking stream of its own per device instead, with the same ordering; its `ptr` is
+// that stream's handle rather than CUDA's constant 2.
+//
 // A CUDA stream, or the legacy null stream of a device. Held by shared_ptr: every device allocation made
 // on a stream keeps it alive, so its handle is never reused by a new stream while memory ordered on it
 // is still in flight (Note [Memory pool stream rule] in memory_pool.h).
@@ -21,6 +30,12 @@ class Stream {
   static const std::shared_ptr<Stream>& null(int device);
   // A new stream on the current device.
   static std::shared_ptr<Stream> create(bool non_blocking = false, int priority = 0);
+  // The calling thread's own blocking stream on `device` (Stream.ptds), made on first use and dropped when
+  // the thread ends (Note [Per-thread stream]).
+  static const std::shared_ptr<Stream>& per_thread(int device);
+  // A stream that other code made (Stream.from_external, __cuda_stream__), on `device`. Never destroyed here:
+  // its owner keeps it alive for as long as cuarray uses it, as CuPy's ExternalStream requires.
+  static std::shared_ptr<Stream> external(cudaStream_t handle, int device);
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -28,6 +43,19 @@ class Stream {
   cudaStream_t handle() const { return handle_; }
   int device() const { return device_; }
   bool non_blocking() const { return non_blocking_; }
+  int priority() const;  // cudaStreamGetPriority: lower numbers are higher priorities
+
+  // Note [Host callbacks]
+  // Stream.launch_host_func and add_callback run a host function once the work queued so far on the stream
+  // is done, on a thread of the CUDA driver (the bindings hand a Python function on from there to a thread of
+  // their own, and wait for it). The function must not call CUDA (the driver forbids it there) and is run at
+  // most once; one that cannot run (the stream's work failed, for launch_host_func) is dropped without being
+  // run. The launches queued before it are issued first, so that it follows them.
+  //
+  // cudaLaunchHostFunc (capturable); the function is dropped unrun if the launch fails.
+  void launch_host_func(std::function<void()> fn) const;
+  // cudaStreamAddCallback: the function gets the stream's error status (cudaSuccess when the work succeeded).
+  void add_callback(std::function<void(cudaError_t)> fn) const;
   void synchronize() const;  // waits (interruptibly) until all work queued so far has finished
   bool done() const;         // true when no queued work is pending
 

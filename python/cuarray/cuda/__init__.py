@@ -5,14 +5,29 @@ from cuarray._errors import CUDARuntimeError, OutOfMemoryError
 from cuarray.cuda import compiler, memory, runtime
 from cuarray.cuda.device import Device
 from cuarray.cuda.graph import Graph
+from cuarray.cuda._memoize import clear_memo, memoize
 from cuarray.cuda.memory import (
+    BaseMemory,
+    ManagedMemory,
+    Memory,
+    MemoryPointer,
     MemoryPool,
+    PinnedMemory,
+    PinnedMemoryPointer,
     PinnedMemoryPool,
+    UnownedMemory,
+    alloc,
     alloc_pinned_memory,
+    get_allocator,
     get_default_memory_pool,
     get_default_pinned_memory_pool,
+    get_pinned_memory_allocator,
+    malloc_managed,
+    set_allocator,
+    set_pinned_memory_allocator,
+    using_allocator,
 )
-from cuarray.cuda.stream import Event, Stream, get_current_stream, get_elapsed_time
+from cuarray.cuda.stream import Event, ExternalStream, Stream, get_current_stream, get_elapsed_time
 
 
 def is_available():
@@ -20,6 +35,20 @@ def is_available():
     return _core.cuda.is_available()
 
 
+def get_cublas_handle():
+    """The calling thread's cuBLAS handle (an int) for the current device, bound to the current stream."""
+    return _core.cuda.cublas_handle()
+
+
+def get_device_id():
+    """The calling thread's current device."""
+    return Device().id
+
+
 __all__ = ["CUDARuntimeError", "OutOfMemoryError", "Device", "Stream", "Event", "Graph", "MemoryPool", "PinnedMemoryPool",
            "alloc_pinned_memory", "get_default_memory_pool", "get_default_pinned_memory_pool",
-           "get_current_stream", "get_elapsed_time", "is_available", "runtime", "memory", "compiler"]
+           "get_current_stream", "get_elapsed_time", "is_available", "runtime", "memory", "compiler",
+           "BaseMemory", "ManagedMemory", "Memory", "MemoryPointer", "PinnedMemory", "PinnedMemoryPointer",
+           "UnownedMemory", "alloc", "get_allocator", "get_pinned_memory_allocator", "malloc_managed",
+           "set_allocator", "set_pinned_memory_allocator", "using_allocator", "ExternalStream", "clear_memo",
+           "memoize", "get_cublas_handle", "get_device_id"]

@@ -59,6 +59,30 @@ class Device:
         """(free, total) bytes of device memory."""
         return tuple(_cuda.mem_info(self.id))
 
+    @property
+    def pci_bus_id(self):
+        """The device's PCI bus id, such as '0000:3B:00.0'."""
+        return _cuda.pci_bus_id(self.id)
+
+    @classmethod
+    def from_pci_bus_id(cls, pci_bus_id):
+        """The Device at `pci_bus_id` ('[domain]:[bus]:[device].[function]', as pci_bus_id gives it)."""
+        if not isinstance(pci_bus_id, str):
+            raise TypeError(f"pci_bus_id must be a str, got {type(pci_bus_id).__name__}")
+        return cls(_cuda.device_by_pci_bus_id(pci_bus_id))
+
+    @property
+    def attributes(self):
+        """Every CUDA device attribute the device reports: {name: int}, named as CuPy names them (the
+        cudaDevAttr* enumerator without that prefix, such as 'MaxThreadsPerBlock')."""
+        return _cuda.device_attributes(self.id)
+
+    @property
+    def cublas_handle(self):
+        """The calling thread's cuBLAS handle for this device (an int), bound to the current stream."""
+        with self:
+            return _cuda.cublas_handle()
+
     def __repr__(self):
         return f"<CUDA Device {self.id}>"
 

@@ -38,4 +38,9 @@ class Graph:
 
 
 def _stream_handle(stream):
-    return (get_current_stream() if stream is None else stream)._handle()
+    """A Stream, an object with __cuda_stream__, or None (the current stream)."""
+    if stream is None:
+        return get_current_stream()._handle()
+    from cuarray.cuda import stream as stream_module
+
+    return stream_module._as_stream(stream)._handle()

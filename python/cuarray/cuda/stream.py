@@ -1,5 +1,6 @@
 """Streams and events. The current stream is per thread and per device, as in CuPy."""
 
+import operator
 import threading
 
 from cuarray import _core
@@ -29,21 +30,76 @@ def _streams():
 
 
 class Stream:
-    """A CUDA stream. ``Stream.null`` is the legacy default stream of whichever device is current."""
+    """A CUDA stream. ``Stream.null`` is the legacy default stream of whichever device is current;
+    ``Stream.ptds`` the calling thread's own stream (Note [Per-thread stream] in cpp/cuarray/cuda/stream.h).
+
+    `priority`: lower numbers are higher priorities; values outside the device's range are clamped to it, as
+    CUDA does.
+    """
+
+    _ptds = False
 
     def __init__(self, null=False, non_blocking=False, ptds=False, priority=None):
+        if null and ptds:
+            raise ValueError("null and ptds cannot both be True")
+        if priority is not None:
+            priority = operator.index(priority)
         if ptds:
-            raise NotImplementedError("per-thread default streams are not supported by cuarray")
-        self._core = None if null else _cuda.Stream.create(bool(non_blocking), int(priority or 0))
+            self._ptds = True
+        self._core = None if null or ptds else _cuda.Stream.create(bool(non_blocking), priority or 0)
 
     def _handle(self):
-        return self._core if self._core is not None else _cuda.Stream.null(_cuda.current_device())
+        if self._core is not None:
+            return self._core
+        if self._ptds:
+            return _cuda.Stream.per_thread(_cuda.current_device())
+        return _cuda.Stream.null(_cuda.current_device())
+
+    @classmethod
+    def from_external(cls, stream):
+        """An ExternalStream for `stream`, an object with ``__cuda_stream__`` (CUDA's stream protocol) or a
+        Stream (returned as it is)."""
+        if isinstance(stream, Stream):
+            return stream
+        return ExternalStream._from_protocol(stream)
 
     @property
     def ptr(self):
         """The cudaStream_t, for other libraries: the kernels cuarray has queued are issued to it first."""
         _cuda.share_with_other_code()
-        return 0 if self._core is None else self._core.ptr
+        return 0 if self._core is None and not self._ptds else self._handle().ptr
+
+    def __cuda_stream__(self):
+        """CUDA's stream protocol: (version 0, the cudaStream_t)."""
+        return (0, self.ptr)
+
+    @property
+    def priority(self):
+        """The stream's priority (lower numbers run first; 0 is the default)."""
+        return self._handle().priority
+
+    @property
+    def is_non_blocking(self):
+        """True for a stream that does not wait for (nor block) the legacy null stream."""
+        return self._handle().non_blocking
+
+    def launch_host_func(self, callback, arg):
+        """Calls ``callback(arg)`` once the work queued so far is done, on cuarray's host-callback thread, while
+        the stream's later work waits for it (Note [Host callbacks] in cpp/cuarray/cuda/stream.h): it must not
+        call CUDA, nor anything of cuarray's that does. An exception it raises is reported by
+        ``sys.unraisablehook``."""
+        if not callable(callback):
+            raise TypeError(f"callback must be callable, got {type(callback).__name__}")
+        _start_host_call_thread()
+        self._handle().launch_host_func(callback, arg)
+
+    def add_callback(self, callback, arg):
+        """Calls ``callback(stream, error, arg)`` (error: the cudaError_t of the stream's work, 0 when it
+        succeeded) once the work queued so far is done; as launch_host_func otherwise."""
+        if not callable(callback):
+            raise TypeError(f"callback must be callable, got {type(callback).__name__}")
+        _start_host_call_thread()
+        self._handle().add_callback(callback, arg, self)
 
     @property
     def device_id(self):
@@ -86,7 +142,10 @@ class Stream:
         state = _streams()
         device = state.order.pop()
         stream, restore = state.entered[device].pop()
-        _cuda.set_current_stream(_cuda.Stream.null(device) if restore._core is None else restore._core)
+        if restore._core is not None:
+            _cuda.set_current_stream(restore._core)
+        else:
+            _cuda.set_current_stream(_cuda.Stream.per_thread(device) if restore._ptds else _cuda.Stream.null(device))
         state.current[device] = restore
         if exc_type is not None and stream._core is not None and stream._core.capturing:
             stream._core.discard_capture(f"a {exc_type.__name__} leaving its `with stream:` block")
@@ -154,10 +213,79 @@ class Stream:
         return hash(("cuarray.Stream", self.ptr))
 
     def __repr__(self):
+        if self._ptds and self._core is None:  # naming the calling thread's stream would create it
+            return f"<Stream ptds (device {self.device_id})>"
         return f"<Stream {self.ptr:#x} (device {self.device_id})>"
 
 
+_host_call_lock = threading.Lock()
+_host_call_thread = None
+
+
+def _start_host_call_thread():
+    """Starts the thread that runs host callbacks for the driver (Note [Host callbacks]), once per process."""
+    global _host_call_thread
+    if _host_call_thread is not None and _host_call_thread.is_alive():
+        return
+    with _host_call_lock:
+        if _host_call_thread is None or not _host_call_thread.is_alive():
+            _host_call_thread = threading.Thread(target=_run_host_calls, name="cuarray host callbacks", daemon=True)
+            _host_call_thread.start()
+
+
+def _run_host_calls():
+    while (call := _cuda._next_host_call()) is not None:
+        function, args, token = call
+        try:
+            function(*args)
+        except BaseException as e:  # noqa: BLE001  (no caller to raise it to: reported as __del__'s are)
+            _cuda._report_unraisable(e)
+        finally:
+            _cuda._host_call_done(token)
+
+
 Stream.null = Stream(null=True)
+Stream.ptds = Stream(ptds=True)
+
+
+class ExternalStream(Stream):
+    """A stream another library made: `ptr` is its cudaStream_t, on device `device_id` (-1: the current one).
+    cuarray never destroys it; its owner keeps it alive while cuarray uses it."""
+
+    def __init__(self, ptr, device_id=-1):
+        ptr = operator.index(ptr)
+        device_id = operator.index(device_id)
+        if device_id < 0:
+            device_id = _cuda.current_device()
+        if ptr in (0, 1):  # the legacy null stream, as the protocols spell it
+            self._core = None
+        elif ptr == 2:  # cudaStreamPerThread
+            self._core, self._ptds = None, True
+        else:
+            self._core = _cuda.Stream.external(ptr, device_id)
+
+    @classmethod
+    def _from_protocol(cls, obj):
+        method = getattr(type(obj), "__cuda_stream__", None)
+        if method is None:
+            raise TypeError(f"expected a cuarray Stream or an object with __cuda_stream__, got {type(obj).__name__}")
+        desc = method(obj)
+        if not (isinstance(desc, tuple) and len(desc) == 2):
+            raise TypeError(f"__cuda_stream__ must return a (version, handle) tuple, got {desc!r}")
+        version, handle = desc
+        if version != 0:
+            raise ValueError(f"unsupported __cuda_stream__ version {version!r} (cuarray reads version 0)")
+        return cls(handle)
+
+
+def _as_stream(stream):
+    """The Stream that `stream` names where one is accepted: None (the current stream), a Stream, or an object
+    with __cuda_stream__."""
+    if stream is None:
+        return get_current_stream()
+    if isinstance(stream, Stream):
+        return stream
+    return ExternalStream._from_protocol(stream)
 
 
 def get_current_stream(device_id=None):
@@ -180,9 +308,7 @@ class Event:
 
     def record(self, stream=None):
         """Records the event on `stream` (None: the current stream), after the work queued there so far."""
-        if stream is None:
-            stream = get_current_stream()
-        self._core.record(stream._handle())
+        self._core.record(_as_stream(stream)._handle())
 
     def synchronize(self):
         """Waits until the event has completed (without the GIL; Ctrl-C interrupts it)."""

@@ -6,8 +6,12 @@ complex64 stay in single precision) and raises numpy.linalg.LinAlgError with Num
 use of cuarray.linalg; the CUDA libraries load on the first call that needs them.
 """
 
-from cuarray._norm import cond, matrix_norm, norm, vector_norm
+import functools as _functools
+
+from cuarray import _norm
+from cuarray._ndarray import ndarray as _ndarray
 from cuarray._products import matmul, tensordot
+from cuarray.linalg import _checks
 from cuarray.linalg._checks import LinAlgError
 from cuarray.linalg._decompositions import (
     EighResult,
@@ -42,3 +46,22 @@ __all__ = ["EigResult", "EighResult", "LinAlgError", "QRResult", "SVDResult", "S
            "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm",
            "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet",
            "solve", "svd", "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm"]
+
+
+def _taking_sequences(f):
+    """`f` taking what the other linalg functions take: a cuarray array, or a scalar or (nested) sequence, copied
+    to the device (NumPy arrays are refused, as everywhere in cuarray)."""
+
+    @_functools.wraps(f)
+    def wrapper(x, *args, **kwargs):
+        if not isinstance(x, _ndarray):
+            x = _checks.as_array(x, f.__name__)
+        return f(x, *args, **kwargs)
+
+    return wrapper
+
+
+cond = _taking_sequences(_norm.cond)
+norm = _taking_sequences(_norm.norm)
+matrix_norm = _taking_sequences(_norm.matrix_norm)
+vector_norm = _taking_sequences(_norm.vector_norm)

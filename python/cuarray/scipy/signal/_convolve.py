@@ -1,5 +1,5 @@
 """SciPy's convolve, correlate, convolve2d, correlate2d, fftconvolve, oaconvolve and choose_conv_method on
-device arrays (host arrays are CuPy's TypeError). Direct sums run on the core's correlation, the FFT method on
+device arrays (other arguments, host arrays included, are cupyx's ValueError). Direct sums run on the core's correlation, the FFT method on
 cuarray.fft; see cuarray/_convolution.py for the plans."""
 
 import math
@@ -9,10 +9,18 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 from cuarray import _creation, _math, _ufuncs
 from cuarray._convolution import (MODES, check_valid_shapes, fft_cheaper, float_inputs, full_fft,
-                                  plan_scipy, plan_scipy_2d, require_device, run_direct)
+                                  plan_scipy, plan_scipy_2d, run_direct)
+from cuarray._ndarray import ndarray
 
 _BOUNDARIES = {"fill": "fill", "pad": "fill", "wrap": "wrap", "circular": "wrap", "symm": "symm",
                "symmetric": "symm"}
+
+
+def require_device(*arrays):
+    """cupyx.scipy.signal's error for arguments that are not device arrays (NumPy arrays included)."""
+    for a in arrays:
+        if not isinstance(a, ndarray):
+            raise ValueError(f"Unsupported type {type(a)}")  # noqa: TRY004  (cupyx.scipy.signal's type)
 
 
 def _empty_result():
@@ -28,9 +36,23 @@ def _check_nd(in1, in2, mode, message):
 
 
 def choose_conv_method(in1, in2, mode="full"):
-    """'direct' or 'fft' for convolve(in1, in2, mode): direct for integer and bool inputs (exact), else
-    whichever the cost estimate (cuarray._convolution.fft_cheaper) says is faster."""
+    """'direct' or 'fft' for convolve(in1, in2, mode), by cupyx's rule for 1-D inputs: 'direct' for integer and
+    bool inputs (exact), else 'fft'. cupyx raises NotImplementedError for other dimensions; these get the choice
+    convolve makes, by cuarray's cost estimate."""
     require_device(in1, in2)
+    if any(a.dtype.kind in "biu" for a in (in1, in2)):
+        return "direct"
+    if in1.ndim == in2.ndim == 1:
+        return "fft"
+    return _estimated_method(in1, in2, mode)
+
+
+# Note [Automatic method]
+# convolve(method='auto') chooses by the cost estimate, not by choose_conv_method's cupyx rule ('fft' for every
+# 1-D floating input): the direct sums are exact and, for the short inputs that are most common, faster, and the
+# two methods agree to rounding. choose_conv_method answers as cupyx's does, for programs that branch on it.
+def _estimated_method(in1, in2, mode):
+    """'direct' or 'fft', whichever the cost estimate (cuarray._convolution.fft_cheaper) says is faster."""
     if any(a.dtype.kind in "biu" for a in (in1, in2)):
         return "direct"
     if in1.ndim > 8:
@@ -56,8 +78,8 @@ def convolve(in1, in2, mode="full", method="auto"):
     if in1.size == 0 or in2.size == 0:
         return _empty_result()
     check_valid_shapes(mode, in1.shape, in2.shape)
-    if method == "auto":
-        method = choose_conv_method(in1, in2, mode)
+    if method == "auto":  # Note [Automatic method]
+        method = _estimated_method(in1, in2, mode)
     dtype = numpy.result_type(in1.dtype, in2.dtype)
     if method == "fft":
         out = fftconvolve(in1, in2, mode)
