@@ -55,5 +55,5 @@ def test_norm_errors_match_numpy():
         cp.linalg.norm(cp.ones((2, 2, 2)), 1)
     with pytest.raises(ValueError, match="Duplicate axes"):
         cp.linalg.norm(x, axis=(1, -1))
-    with pytest.raises(TypeError, match="Unsupported type"):
+    with pytest.raises(TypeError, match="numpy.ndarray"):
         cp.linalg.norm(np.ones(3))

@@ -181,7 +181,10 @@ def _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q):
     from cuarray._creation import full, zeros
 
     probe = _quantile(zeros((1,), a.dtype), q, None, None, method, False, None, weak_q)
-    result = full(q.shape + (rows,), numpy.nan, probe.dtype)
+    # Laid out as NumPy's: the q axes vary fastest in memory and come first in the shape.
+    buf = full(x.shape[:-1] + q.shape, numpy.nan, probe.dtype)
+    lead = len(x.shape) - 1
+    result = buf.reshape((rows,) + q.shape).transpose(tuple(range(1, q.ndim + 1)) + (0,))
     if n and rows:
         s = _core._sort(x, x.ndim - 1).reshape(rows, n)
         counts = _reduction.sum(_u.logical_not(_u.isnan(s)), -1, numpy.int64).get()
@@ -195,7 +198,8 @@ def _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q):
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
     elif rows and bool(numpy.any(counts == 0)):
         warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
-    return _into(shaped(result.reshape(q.shape + x.shape[:-1]), keepdims, q.ndim), out)
+    moved = buf.transpose(tuple(range(lead, lead + q.ndim)) + tuple(range(lead)))
+    return _into(shaped(moved, keepdims, q.ndim), out)
 
 
 def _quantile(a, q, axis, out, method, keepdims, weights, weak_q):

@@ -156,6 +156,9 @@ def test_launch_host_func_runs_after_the_work_before_it():
 def test_later_work_on_the_stream_waits_for_the_host_function():
     s = cp.cuda.Stream()
     release = threading.Event()
+    with s:
+        cp.ones(10)  # the kernel loaded before the host function blocks (Note [Host callbacks])
+    s.synchronize()
     s.launch_host_func(lambda arg: release.wait(30), None)
     with s:
         x = cp.ones(10)
