@@ -116,6 +116,10 @@ bool python_gone() { return g_exiting.load(std::memory_order_acquire) || finaliz
 // stream's later work still waits for the function, as CUDA orders it; once Python begins to exit it stops
 // waiting, and calls not yet run are dropped (their Python objects left to the process's end). An exception
 // of the function is reported as unraisable, as one in __del__ is: there is no caller to raise it to.
+// A function that blocks until the launching thread does something more can deadlock: some driver calls of
+// that thread (loading a kernel's module on first use) wait for running host functions, and that thread holds
+// the GIL the function's thread needs. Host functions should not wait on the program (CUDA's own rule), as
+// with CuPy's.
 struct PythonCall {
   py::object fn;
   py::tuple args;
