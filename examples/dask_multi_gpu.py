@@ -4,14 +4,15 @@ only its own GPU (CUDA_VISIBLE_DEVICES), so the chunks are made, multiplied and 
     pip install "dask[array]" distributed
     python examples/dask_multi_gpu.py [--gpus N] [--rows 2097152] [--cols 16] [--chunk-rows 262144] [--seed 0]
                                       [--gram-rows auto] [--gram-cols 2048] [--gram-chunk-rows 65536]
-                                      [--repeats 3]
+                                      [--gram-reduce one|scatter] [--repeats 3]
 
 It makes a tall matrix of standard normal samples on the workers' GPUs (the "cuarray" array backend), then
 computes its Gram matrix a.T @ a (a blockwise matrix product summed over the row blocks), a column-wise
 mean of exp(-a**2 / 2) and its standard deviation, and prints each beside NumPy's result on a host copy of
 the same matrix. Then it times the Gram step alone on a larger matrix b (by default as many rows as fill
 60% of one GPU's memory, so 1, 2 or 4 GPUs share the same matrix; made on the GPUs and never copied whole
-to the host): each worker sums the Gram matrices of the blocks it holds and one worker sums those. It
+to the host): each worker sums the Gram matrices of the blocks it holds and one worker sums those (or,
+with --gram-reduce scatter, each worker sums one slab of rows of the result). It
 prints one block's synchronised Gram time on one GPU as a reference, then one warm-up run and the median of
 --repeats runs as throughput, and checks the top-left corner of that Gram matrix against NumPy's.
 --gram-rows 0 skips the timing. Exits with status 1 if a result differs from NumPy's or the Gram step was
@@ -142,7 +143,10 @@ def check_against_numpy(a):
 # the blocks live, so with several workers most partial products cross between workers over TCP. Here
 # b's blocks are placed deliberately (an even, contiguous run per worker), each worker sums the Gram
 # matrices of the blocks it holds in one task pinned to it, and one worker sums the N partials: N - 1
-# transfers of one (cols x cols) matrix per step, whatever the number of blocks.
+# transfers of one (cols x cols) matrix per step, whatever the number of blocks. With --gram-reduce
+# scatter, each worker instead sums one slab of rows (cols / N of them) of the result: every worker sends
+# and receives (N - 1) / N of a matrix at the same time, so no one worker takes in N - 1 whole ones, at
+# the cost of N slicing tasks per worker; the result is then the N slabs, one on each worker.
 #
 # A task that only queues GPU work finishes before the GPU does, and Dask reuses a result whose key it
 # has seen. So each task waits for its device before returning, and every repeat submits tasks with
@@ -152,6 +156,7 @@ def check_against_numpy(a):
 
 REFERENCE_SLACK = 0.10  # a step this much faster than the one-block reference allows is not believed
 GRAM_MEMORY_FRACTION = 0.6  # auto-sized b takes this much of one GPU's memory
+REDUCE_WHERE = {"one": "on one worker", "scatter": "in one slab of rows per worker"}
 
 
 def synchronized(x):
@@ -176,6 +181,11 @@ def sum_partials(*partials):
     for p in partials[2:]:
         total += p
     return synchronized(total)
+
+
+def rows_of(x, lo, hi):
+    """Run on a worker: rows lo:hi of x, an array of their own."""
+    return synchronized(x[lo:hi].copy())
 
 
 def time_block_gram(blk, repeats=5):
@@ -213,21 +223,31 @@ def place_blocks(b, client):
     if n < len(addrs):
         raise ValueError(f"b has {n} row blocks, fewer than the {len(addrs)} workers; use more rows")
     bounds = [n * i // len(addrs) for i in range(len(addrs) + 1)]
-    parts = [client.persist(b.blocks[lo:hi], workers=[addr]) for addr, lo, hi in zip(addrs, bounds, bounds[1:])]
+    parts = [client.persist(b.blocks[lo:hi], workers=[addr])
+             for addr, lo, hi in zip(addrs, bounds, bounds[1:])]
     wait(parts)
     return da.concatenate(parts), {addr: futures_of(part) for addr, part in zip(addrs, parts)}
 
 
-def gram_step(client, blocks):
+def gram_step(client, blocks, cols, reduce="one"):
     """One Gram step, all of it new work (fresh keys): a task per worker summing its blocks' Gram
-    matrices, then one task on the first worker summing those; returns the sum's future once it exists."""
+    matrices, then the sum of those, on the first worker ("one") or in one slab of rows per worker
+    ("scatter"); returns, once they exist, the futures of the result's row slabs, in order."""
     from distributed import wait
 
-    partials = [client.submit(gram_of_blocks, *futures, workers=[addr], pure=False)
-                for addr, futures in blocks.items()]
-    total = client.submit(sum_partials, *partials, workers=[next(iter(blocks))], pure=False)
-    wait(total)
-    return total
+    partials = {addr: client.submit(gram_of_blocks, *futures, workers=[addr], pure=False)
+                for addr, futures in blocks.items()}
+    addrs = list(blocks)
+    if reduce == "one":
+        slabs = [client.submit(sum_partials, *partials.values(), workers=[addrs[0]], pure=False)]
+    else:
+        bounds = [cols * i // len(addrs) for i in range(len(addrs) + 1)]
+        slabs = []
+        for owner, lo, hi in zip(addrs, bounds, bounds[1:]):
+            pieces = [client.submit(rows_of, partials[a], lo, hi, workers=[a], pure=False) for a in addrs]
+            slabs.append(client.submit(sum_partials, *pieces, workers=[owner], pure=False))
+    wait(slabs)
+    return slabs
 
 
 def timing_warning(median, ideal):
@@ -239,7 +259,7 @@ def timing_warning(median, ideal):
             "fully measured")
 
 
-def time_gram(b, client, repeats):
+def time_gram(b, client, repeats, reduce="one"):
     """Times the locality-aware b.T @ b (Note [Locality-aware Gram step]): a warm-up run, then `repeats`
     runs, each until its result exists on a worker (the copy to this process is not timed); prints their
     median as throughput beside one block's synchronised reference. True when the timing is believable and
@@ -255,35 +275,35 @@ def time_gram(b, client, repeats):
     chunk_rows = b.chunks[0][0]
     flops = 2.0 * rows * cols * cols
     ideal = block_s * rows / chunk_rows / len(blocks)
-    print(f"reference: one block ({chunk_rows}, {cols}) blk.T @ blk on one GPU, synchronised: {block_s:.4f} s, "
-          f"{2.0 * chunk_rows * cols * cols / block_s / 1e12:.2f} TFLOP/s per GPU; implies "
+    print(f"reference: one block ({chunk_rows}, {cols}) blk.T @ blk on one GPU, synchronised: "
+          f"{block_s:.4f} s, {2.0 * chunk_rows * cols * cols / block_s / 1e12:.2f} TFLOP/s per GPU; implies "
           f"{block_s * rows / chunk_rows:.3f} s on 1 GPU, {ideal:.3f} s on {len(blocks)} with no overhead")
 
     times, gram = [], None
     for _ in range(repeats + 1):  # the first is the warm-up: cuBLAS handles, kernels, connections
         gram = None  # the previous step's result is released before the next starts
         start = time.perf_counter()
-        gram = gram_step(client, blocks)
+        gram = gram_step(client, blocks, b.shape[1], reduce)
         times.append(time.perf_counter() - start)
     times = times[1:]
     median = statistics.median(times)
     workers = len(blocks)
     print(f"Gram step b.T @ b, b {b.shape} {b.dtype} ({b.nbytes / 2**30:.2f} GiB) in {b.numblocks[0]} blocks "
-          f"on {workers} GPU(s): median {median:.3f} s of {repeats} "
+          f"on {workers} GPU(s), partials summed {REDUCE_WHERE[reduce]}: median {median:.3f} s of {repeats} "
           f"({', '.join(f'{t:.3f}' for t in times)}), {flops / median / 1e12:.2f} TFLOP/s, "
           f"{b.nbytes / median / 1e9:.0f} GB/s of b read, {median / ideal:.2f}x the no-overhead time")
     warning = timing_warning(median, ideal)
     if warning:
         print(warning)
     k = min(CORNER, cols)
-    g = cuarray.asnumpy(gram.result())
+    g = np.concatenate([cuarray.asnumpy(slab.result()) for slab in gram])
     corner = to_host(b[:, :k])
     ok = compare(f"(b.T @ b)[:{k}, :{k}]", g[:k, :k], corner.T @ corner, 1e-9)
     symmetric = bool(np.allclose(g, g.T, rtol=1e-12, atol=1e-12 * np.abs(g).max()))
     print(f"b.T @ b symmetric: {'ok' if symmetric else 'MISMATCH'}")
     record = {"gpus": workers, "rows": rows, "cols": cols, "blocks": b.numblocks[0], "median_s": median,
               "times_s": times, "tflops": flops / median / 1e12, "reference_block_s": block_s,
-              "ideal_s": ideal, "timing_ok": warning is None, "ok": ok and symmetric}
+              "ideal_s": ideal, "reduce": reduce, "timing_ok": warning is None, "ok": ok and symmetric}
     print(GRAM_MARK + json.dumps(record), flush=True)
     return ok and symmetric and warning is None
 
@@ -310,6 +330,9 @@ def parse_args(argv):
                              f"{GRAM_MEMORY_FRACTION:.0%} of one GPU's memory)")
     parser.add_argument("--gram-cols", type=int, default=2048)
     parser.add_argument("--gram-chunk-rows", type=int, default=2**16)
+    parser.add_argument("--gram-reduce", choices=sorted(REDUCE_WHERE), default="one",
+                        help="where the workers' partial Gram matrices are summed: on the first worker "
+                             "(one), or one slab of rows on each (scatter)")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs of the Gram step, after a warm-up")
     args = parser.parse_args(argv)
     for name in ("rows", "cols", "chunk_rows", "gram_cols", "gram_chunk_rows", "repeats"):
@@ -348,10 +371,11 @@ def main(argv=None):
         if rows == "auto":
             gpu_bytes = min(total for _, total in client.run(device_memory).values())
             rows = auto_gram_rows(gpu_bytes, args.gram_cols, args.gram_chunk_rows)
-            print(f"b sized to {GRAM_MEMORY_FRACTION:.0%} of one GPU's {gpu_bytes / 2**30:.1f} GiB: {rows} rows")
+            print(f"b sized to {GRAM_MEMORY_FRACTION:.0%} of one GPU's {gpu_bytes / 2**30:.1f} GiB: "
+                  f"{rows} rows")
         if rows:
             b = normal_array(rows, args.gram_cols, args.gram_chunk_rows, args.seed + 1)
-            ok &= time_gram(b, client, args.repeats)
+            ok &= time_gram(b, client, args.repeats, args.gram_reduce)
     return 0 if ok else 1
 
 

@@ -256,8 +256,9 @@ def _example_module():
 def three_workers():
     """A client of three single-threaded in-process workers; NumPy blocks stand in for the GPUs' here."""
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False, dashboard_address=None,
-                                  silence_logs=logging.WARNING) as cluster, distributed.Client(cluster) as client:
+    cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False,
+                                       dashboard_address=None, silence_logs=logging.WARNING)
+    with cluster, distributed.Client(cluster) as client:
         yield client
 
 
@@ -276,12 +277,17 @@ def test_gram_step_sums_each_workers_blocks_where_they_are(three_workers):
     held = client.who_has([f for futures in blocks.values() for f in futures])
     owner = {f.key: addr for addr, futures in blocks.items() for f in futures}
     assert all(list(where) == [owner[key]] for key, where in held.items())
-    first, second = ex.gram_step(client, blocks), ex.gram_step(client, blocks)
+    [first], [second] = ex.gram_step(client, blocks, 6), ex.gram_step(client, blocks, 6)
     assert first.key != second.key  # a new computation each step, never a result Dask still holds
     assert first.status == second.status == "finished"
     assert list(client.who_has([second])[second.key]) == [addrs[0]]  # summed on the first worker
     np.testing.assert_allclose(second.result(), expected.T @ expected, rtol=1e-12)
     np.testing.assert_array_equal(first.result(), second.result())
+    slabs = ex.gram_step(client, blocks, 6, "scatter")  # rows 0:2, 2:4, 4:6, one slab on each worker
+    assert [s.status for s in slabs] == ["finished"] * 3 and first.key not in {s.key for s in slabs}
+    assert [list(client.who_has([s])[s.key]) for s in slabs] == [[a] for a in addrs]
+    assert [s.result().shape for s in slabs] == [(2, 6)] * 3
+    np.testing.assert_allclose(np.concatenate([s.result() for s in slabs]), expected.T @ expected, rtol=1e-12)
     held = client.who_has([f for futures in blocks.values() for f in futures])
     assert all(list(where) == [owner[key]] for key, where in held.items())  # no block crossed workers
 
@@ -290,9 +296,10 @@ def test_gram_step_on_one_worker_sums_one_partial(three_workers):
     ex, client = _example_module(), three_workers
     b, blocks = ex.place_blocks(_numpy_b(40, 3), client)
     one = {ex.workers_by_name(client)[0]: [f for futures in blocks.values() for f in futures]}
-    got = ex.gram_step(client, one).result()
-    h = b.compute()
+    [got], [slab] = ex.gram_step(client, one, 3), ex.gram_step(client, one, 3, "scatter")
+    got, h = got.result(), b.compute()
     np.testing.assert_allclose(got, h.T @ h, rtol=1e-12)
+    np.testing.assert_array_equal(slab.result(), got)
     assert ex.sum_partials(got) is not got  # the one partial is copied, never handed on to be changed
 
 
@@ -301,12 +308,15 @@ def test_place_blocks_needs_a_block_per_worker(three_workers):
         _example_module().place_blocks(_numpy_b(20, 3, 10), three_workers)
 
 
-def test_time_gram_checks_against_numpy_and_prints_the_reference(three_workers, capsys):
+@pytest.mark.parametrize("reduce", ["one", "scatter"])
+def test_time_gram_checks_against_numpy_and_prints_the_reference(three_workers, capsys, reduce):
     ex = _example_module()
-    assert ex.time_gram(_numpy_b(), three_workers, 2)
+    assert ex.time_gram(_numpy_b(), three_workers, 2, reduce)
     out = capsys.readouterr().out
+    assert f"partials summed {ex.REDUCE_WHERE[reduce]}: median" in out
     record = json.loads(next(line for line in out.splitlines() if line.startswith(ex.GRAM_MARK))[7:])
     assert record["ok"] and record["timing_ok"] and record["gpus"] == 3 and len(record["times_s"]) == 2
+    assert record["reduce"] == reduce
     assert record["ideal_s"] == pytest.approx(record["reference_block_s"] * 10 / 3)
     assert "reference: one block (10, 6)" in out and "WARNING" not in out and "symmetric: ok" in out
 
@@ -336,6 +346,8 @@ def test_auto_gram_rows_fills_part_of_one_gpu_in_multiples_of_four_blocks():
     assert ex.auto_gram_rows(block, 2048, 65536) == 4 * 65536  # never fewer than 4 blocks
     assert ex.parse_args(["--gram-rows", "auto"])[1].gram_rows == "auto"
     assert ex.parse_args([])[1].gram_rows == "auto" and ex.parse_args(["--gram-rows", "8"])[1].gram_rows == 8
+    assert ex.parse_args([])[1].gram_reduce == "one"
+    assert ex.parse_args(["--gram-reduce", "scatter"])[1].gram_reduce == "scatter"
 
 
 def test_synchronized_passes_host_arrays_through():
@@ -708,7 +720,8 @@ def test_example_gram_step_sizes_b_to_one_gpu():
     total = cp.cuda.Device(0).mem_info[1]
     blocks = int(0.6 * total // (1048576 * 256 * 8))
     record = _gram_record(proc)
-    assert record["blocks"] == blocks - blocks % 4 and record["rows"] == record["blocks"] * 1048576, describe(proc)
+    assert record["blocks"] == blocks - blocks % 4, describe(proc)
+    assert record["rows"] == record["blocks"] * 1048576, describe(proc)
     assert record["ok"] and record["timing_ok"], describe(proc)
 
 
