@@ -226,7 +226,9 @@ def place_blocks(b, client):
     parts = [client.persist(b.blocks[lo:hi], workers=[addr])
              for addr, lo, hi in zip(addrs, bounds, bounds[1:])]
     wait(parts)
-    return da.concatenate(parts), {addr: futures_of(part) for addr, part in zip(addrs, parts)}
+    # keys are (name, block row, 0): sorted, a worker's first future is its first, full-size block
+    return da.concatenate(parts), {addr: sorted(futures_of(part), key=lambda f: f.key)
+                                   for addr, part in zip(addrs, parts)}
 
 
 def gram_step(client, blocks, cols, reduce="one"):

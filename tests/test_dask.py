@@ -273,6 +273,7 @@ def test_gram_step_sums_each_workers_blocks_where_they_are(three_workers):
     b, blocks = ex.place_blocks(lazy, client)
     addrs = ex.workers_by_name(client)
     assert list(blocks) == addrs and [len(f) for f in blocks.values()] == [3, 3, 4]  # even contiguous runs
+    assert all([f.key[1] for f in futures] == list(range(len(futures))) for futures in blocks.values())
     np.testing.assert_array_equal(b.compute(), expected)  # the same matrix, its blocks in order
     held = client.who_has([f for futures in blocks.values() for f in futures])
     owner = {f.key: addr for addr, futures in blocks.items() for f in futures}
