@@ -8,7 +8,7 @@
 # the exit status is 1 if any failed. Logs and result files are copied to $OUT when it is set.
 # Environment: PYTHON (default python3), NEED_GPUS (default 4), CHECK_BUDGET_S (default 480: steps that
 # would start after it fail as out of time), DASK_EXAMPLE_ARGS (passed to each run of the Dask example, e.g.
-# "--gram-rows 2097152" where one GPU cannot hold the default 64 GiB matrix).
+# "--gram-rows 2097152"; by default its Gram matrix's input fills 60% of one GPU's memory).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
@@ -102,6 +102,7 @@ step "peer copies between every pair of GPUs, beside CuPy" 240 '
   if grep "^| multigpu" "$out" | grep -q "n/a"; then echo "FAIL: a copy failed or differed (n/a above)"; exit 1; fi
   if [ "$rows" -ne "$want" ]; then echo "FAIL: $rows rows, expected $want"; exit 1; fi'
 
+# Each run also times one block's Gram on one GPU; a step faster than that allows fails the sweep.
 step "Dask example: Gram step on 1, 2 and 4 GPUs" 360 \
   '"$PY" benchmarks/dask_scaling.py --timeout 150 -- '"${DASK_EXAMPLE_ARGS:-}"
 

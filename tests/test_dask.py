@@ -5,10 +5,13 @@ NumPy's like= dispatch reaching cuarray's functions, the random bit generator, t
 """
 
 import importlib
+import importlib.util
 import inspect
 import json
+import logging
 import pathlib
 import pickle
+import sys
 import types
 
 import numpy as np
@@ -236,6 +239,137 @@ def test_digest_kernel_body_compiles_for_sm90():
 def test_cuarray_backend_is_dispatched_to_without_a_device():
     with dask.config.set({"array.backend": "cuarray"}), pytest.raises(cp.cuda.CUDARuntimeError):
         da.ones((4, 4), chunks=2)
+
+
+def _example_module():
+    """examples/dask_multi_gpu.py as a module (registered, so in-process workers unpickle its functions)."""
+    name = "dask_multi_gpu"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / "dask_multi_gpu.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@pytest.fixture(scope="module")
+def three_workers():
+    """A client of three single-threaded in-process workers; NumPy blocks stand in for the GPUs' here."""
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False,
+                                       dashboard_address=None, silence_logs=logging.WARNING)
+    with cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+def _numpy_b(rows=100, cols=6, chunk_rows=10):
+    return da.random.default_rng(5).standard_normal((rows, cols), chunks=(chunk_rows, cols))
+
+
+def test_gram_step_sums_each_workers_blocks_where_they_are(three_workers):
+    ex, client = _example_module(), three_workers
+    lazy = _numpy_b()
+    expected = lazy.compute()
+    b, blocks = ex.place_blocks(lazy, client)
+    addrs = ex.workers_by_name(client)
+    assert list(blocks) == addrs and [len(f) for f in blocks.values()] == [3, 3, 4]  # even contiguous runs
+    assert all([f.key[1] for f in futures] == list(range(len(futures))) for futures in blocks.values())
+    np.testing.assert_array_equal(b.compute(), expected)  # the same matrix, its blocks in order
+    held = client.who_has([f for futures in blocks.values() for f in futures])
+    owner = {f.key: addr for addr, futures in blocks.items() for f in futures}
+    assert all(list(where) == [owner[key]] for key, where in held.items())
+    [first], [second] = ex.gram_step(client, blocks, 6), ex.gram_step(client, blocks, 6)
+    assert first.key != second.key  # a new computation each step, never a result Dask still holds
+    assert first.status == second.status == "finished"
+    assert list(client.who_has([second])[second.key]) == [addrs[0]]  # summed on the first worker
+    np.testing.assert_allclose(second.result(), expected.T @ expected, rtol=1e-12)
+    np.testing.assert_array_equal(first.result(), second.result())
+    slabs = ex.gram_step(client, blocks, 6, "scatter")  # rows 0:2, 2:4, 4:6, one slab on each worker
+    assert [s.status for s in slabs] == ["finished"] * 3 and first.key not in {s.key for s in slabs}
+    assert [list(client.who_has([s])[s.key]) for s in slabs] == [[a] for a in addrs]
+    assert [s.result().shape for s in slabs] == [(2, 6)] * 3
+    np.testing.assert_allclose(np.concatenate([s.result() for s in slabs]), expected.T @ expected, rtol=1e-12)
+    held = client.who_has([f for futures in blocks.values() for f in futures])
+    assert all(list(where) == [owner[key]] for key, where in held.items())  # no block crossed workers
+
+
+def test_gram_step_on_one_worker_sums_one_partial(three_workers):
+    ex, client = _example_module(), three_workers
+    b, blocks = ex.place_blocks(_numpy_b(40, 3), client)
+    one = {ex.workers_by_name(client)[0]: [f for futures in blocks.values() for f in futures]}
+    [got], [slab] = ex.gram_step(client, one, 3), ex.gram_step(client, one, 3, "scatter")
+    got, h = got.result(), b.compute()
+    np.testing.assert_allclose(got, h.T @ h, rtol=1e-12)
+    np.testing.assert_array_equal(slab.result(), got)
+    assert ex.sum_partials(got) is not got  # the one partial is copied, never handed on to be changed
+
+
+def test_place_blocks_needs_a_block_per_worker(three_workers):
+    with pytest.raises(ValueError, match="2 row blocks, fewer than the 3 workers"):
+        _example_module().place_blocks(_numpy_b(20, 3, 10), three_workers)
+
+
+@pytest.mark.parametrize("reduce", ["one", "scatter"])
+def test_time_gram_checks_against_numpy_and_prints_the_reference(three_workers, capsys, reduce):
+    ex = _example_module()
+    assert ex.time_gram(_numpy_b(), three_workers, 2, reduce)
+    out = capsys.readouterr().out
+    assert f"partials summed {ex.REDUCE_WHERE[reduce]}: median" in out
+    record = json.loads(next(line for line in out.splitlines() if line.startswith(ex.GRAM_MARK))[7:])
+    assert record["ok"] and record["timing_ok"] and record["gpus"] == 3 and len(record["times_s"]) == 2
+    assert record["reduce"] == reduce
+    assert record["ideal_s"] == pytest.approx(record["reference_block_s"] * 10 / 3)
+    assert "reference: one block (10, 6)" in out and "WARNING" not in out and "symmetric: ok" in out
+
+
+def test_time_gram_fails_a_step_faster_than_the_reference(three_workers, capsys, monkeypatch):
+    ex = _example_module()
+    monkeypatch.setattr(ex, "time_block_gram", lambda blk: 100.0)  # as if one block took 100 s
+    assert not ex.time_gram(_numpy_b(), three_workers, 1)
+    out = capsys.readouterr().out
+    assert "WARNING: the Gram step took" in out and "was not fully measured" in out
+    record = json.loads(next(line for line in out.splitlines() if line.startswith(ex.GRAM_MARK))[7:])
+    assert record["ok"] and not record["timing_ok"]  # the values are right, the time is not believed
+
+
+def test_timing_warning_threshold():
+    ex = _example_module()
+    assert ex.timing_warning(0.5, 0.55) is None and ex.timing_warning(0.9, 0.55) is None
+    assert ex.timing_warning(0.49, 0.55).startswith("WARNING: the Gram step took 0.490 s")
+    assert "0.550 s" in ex.timing_warning(0.157, 0.55)
+
+
+def test_auto_gram_rows_fills_part_of_one_gpu_in_multiples_of_four_blocks():
+    ex = _example_module()
+    block = 65536 * 2048 * 8  # 1 GiB
+    assert ex.auto_gram_rows(141 * 10**9, 2048, 65536) == 76 * 65536  # 78 blocks fit in 60%, down to 76
+    assert ex.auto_gram_rows(80 * 2**30, 2048, 65536) == 48 * 65536
+    assert ex.auto_gram_rows(block, 2048, 65536) == 4 * 65536  # never fewer than 4 blocks
+    assert ex.parse_args(["--gram-rows", "auto"])[1].gram_rows == "auto"
+    assert ex.parse_args([])[1].gram_rows == "auto" and ex.parse_args(["--gram-rows", "8"])[1].gram_rows == 8
+    assert ex.parse_args([])[1].gram_reduce == "one"
+    assert ex.parse_args(["--gram-reduce", "scatter"])[1].gram_reduce == "scatter"
+
+
+def test_synchronized_passes_host_arrays_through():
+    h = np.arange(3.0)
+    assert _example_module().synchronized(h) is h
+
+
+def test_dask_scaling_fails_a_run_faster_than_its_reference(tmp_path, monkeypatch):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        scaling = importlib.import_module("dask_scaling")
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    record = {"gpus": 1, "median_s": 0.157, "ideal_s": 0.55, "timing_ok": False, "ok": True}
+    fake = tmp_path / "example.py"
+    fake.write_text(f"import sys\nprint('@@gram ' + {json.dumps(json.dumps(record))})\nsys.exit(1)\n")
+    monkeypatch.setattr(scaling, "EXAMPLE", fake)
+    got, why = scaling.run_example(1, [], 30)
+    assert got == record and why.startswith("WARNING: 0.157 s is faster than one block's reference allows")
+    rows = [{"gpus": 1, "record": {**record, "tflops": 1.0, "rows": 8, "cols": 4, "blocks": 2}, "why": why}]
+    assert "FAIL: WARNING" in scaling.table(rows) and scaling.goal_line(rows).endswith("not measured")
 
 
 # ---- on the GPU ---------------------------------------------------------------------------------
@@ -569,6 +703,27 @@ def test_multi_gpu_example():
     record = _gram_record(proc)
     assert record["gpus"] == workers and record["ok"] and len(record["times_s"]) == 2, describe(proc)
     assert (record["rows"], record["cols"], record["blocks"]) == (65536, 64, 8), describe(proc)
+    assert record["timing_ok"] and min(record["times_s"]) >= 0.9 * record["ideal_s"] > 0, describe(proc)
+    assert "reference: one block (8192, 64) blk.T @ blk on one GPU" in proc.stdout, describe(proc)
+    placed = eval(proc.stdout.split("b blocks per worker, placed: ")[1].splitlines()[0])
+    assert sorted(placed.values()) == sorted(8 * i // workers - 8 * (i - 1) // workers
+                                             for i in range(1, workers + 1)), describe(proc)
+
+
+@pytest.mark.gpu
+def test_example_gram_step_sizes_b_to_one_gpu():
+    """--gram-rows auto: b fills 60% of one GPU's memory in whole multiples of 4 blocks; one timed run."""
+    pytest.importorskip("distributed")
+    proc = run_python(str(ROOT / "examples" / "dask_multi_gpu.py"), "--gpus", "1", "--rows", "65536",
+                      "--chunk-rows", "8192", "--gram-cols", "256", "--gram-chunk-rows", "1048576",
+                      "--repeats", "1", timeout=300)
+    assert proc.returncode == 0, describe(proc)
+    total = cp.cuda.Device(0).mem_info[1]
+    blocks = int(0.6 * total // (1048576 * 256 * 8))
+    record = _gram_record(proc)
+    assert record["blocks"] == blocks - blocks % 4, describe(proc)
+    assert record["rows"] == record["blocks"] * 1048576, describe(proc)
+    assert record["ok"] and record["timing_ok"], describe(proc)
 
 
 @pytest.mark.multi_gpu
@@ -578,7 +733,9 @@ def test_multi_gpu_example_on_the_first_gpus():
     assert proc.returncode == 0, describe(proc)
     assert proc.stdout.startswith("2 GPU(s): one Dask worker each"), describe(proc)
     assert sum(line.startswith("  worker gpu") for line in proc.stdout.splitlines()) == 2, describe(proc)
-    assert _gram_record(proc)["gpus"] == 2, describe(proc)
+    record = _gram_record(proc)
+    assert record["gpus"] == 2 and record["timing_ok"], describe(proc)
+    assert "b blocks per worker, placed: {'gpu0': 4, 'gpu1': 4}" in proc.stdout, describe(proc)
 
 
 @pytest.mark.gpu
