@@ -21,6 +21,9 @@ __all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "a
 _INDEX = {name: i for i, name in enumerate(_core._reduction_names())}
 _reduce = _core._reduce
 _F64 = numpy.dtype("float64")
+# (input loop types, output loop type, result dtype) of a reduction for input dtypes and dtype=: the core's
+# type rule of its row (cpp/cuarray/ops/reductions.def), for code that generates reductions (fusion).
+_resolve = _core._reduction_types
 
 
 def _axis_size(a, axis):

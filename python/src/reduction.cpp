@@ -146,6 +146,20 @@ std::vector<DType> to_dtypes(const std::vector<py::handle>& types) {
 }  // namespace
 
 void init_reduction(py::module_& m) {
+  // The loop types of built-in reduction `name` for input `dtypes` and `dtype=` (its row's type rule):
+  // ([input loop types], output loop type, result dtype), as NumPy dtypes.
+  m.def("_reduction_types", [](const std::string& name, const std::vector<py::handle>& dtypes, py::handle dtype) {
+    const ops::ReductionDef& def = ops::reduction(name);
+    if (static_cast<int>(dtypes.size()) != def.nin)
+      throw ValueError(name + " takes " + std::to_string(def.nin) + " input dtypes");
+    std::vector<DType> in = to_dtypes(dtypes);
+    std::optional<DType> dt;
+    if (!dtype.is_none()) dt = to_dtype(dtype);
+    ops::ReductionTypes t = ops::reduction_types(def.rule, in.data(), def.nin, dt);
+    py::list loops;
+    for (int k = 0; k < def.nin; ++k) loops.append(to_numpy_dtype(t.in[k]));
+    return py::make_tuple(loops, to_numpy_dtype(t.out_loop), to_numpy_dtype(t.result));
+  });
   m.def("_reduction_names", [] {
     std::vector<std::string> names;
     for (const auto& d : ops::reductions()) names.push_back(d.name);
