@@ -19,7 +19,10 @@ std::unordered_map<std::uint64_t, TypeAnswer>& g_cache = *new std::unordered_map
 
 constexpr std::uint64_t kLoopKey = 0, kCastKey = 1ull << 62;
 
-TypeAnswer ask(std::uint64_t key, const TypeQuery& query) {
+// The cached answer to `query`, asking the hook on a miss; `check` vets a new answer before it is cached, so
+// a hit costs one lookup.
+template <class Check>
+TypeAnswer ask(std::uint64_t key, const TypeQuery& query, Check&& check) {
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     auto it = g_cache.find(key);
@@ -28,6 +31,7 @@ TypeAnswer ask(std::uint64_t key, const TypeQuery& query) {
   if (!g_hook) throw TypeError(std::string("no type resolver is installed (resolving ") + query.name + ")");
   TypeAnswer answer{};
   g_hook(query, answer);
+  check(answer);
   std::lock_guard<std::mutex> lock(g_mutex);
   return g_cache.emplace(key, answer).first->second;
 }
@@ -57,18 +61,21 @@ LoopTypes resolve_loop(int index, const char* name, int nin, int nout, const int
     key |= static_cast<std::uint64_t>(codes[i]) << (5 * i);
     q.codes[i] = codes[i];
   }
-  const LoopTypes& r = ask(key, q).loop;
-  if (index == kMatmulLoop) return r;
-  const Ufunc& u = ufuncs()[index];
-  if (find_loop(u, r.in, r.out) < 0) {
-    std::string sig;
-    for (int i = 0; i < nin; ++i) sig += std::string(i ? ", " : "") + cuarray::name(r.in[i]);
-    sig += ") -> (";
-    for (int o = 0; o < nout; ++o) sig += std::string(o ? ", " : "") + cuarray::name(r.out[o]);
-    throw TypeError("cuarray's ufunc '" + u.def.name + "' has no loop for the types (" + sig +
-                    "); NumPy would compute it with that loop");
-  }
-  return r;
+  // The loop NumPy picks must be one the table implements.
+  return ask(key, q,
+             [&](const TypeAnswer& a) {
+               if (index == kMatmulLoop) return;
+               const Ufunc& u = ufuncs()[index];
+               const LoopTypes& r = a.loop;
+               if (find_loop(u, r.in, r.out) >= 0) return;
+               std::string sig;
+               for (int i = 0; i < nin; ++i) sig += std::string(i ? ", " : "") + cuarray::name(r.in[i]);
+               sig += ") -> (";
+               for (int o = 0; o < nout; ++o) sig += std::string(o ? ", " : "") + cuarray::name(r.out[o]);
+               throw TypeError("cuarray's ufunc '" + u.def.name + "' has no loop for the types (" + sig +
+                               "); NumPy would compute it with that loop");
+             })
+      .loop;
 }
 
 bool can_cast(DType from, DType to, Casting casting) {
@@ -76,7 +83,7 @@ bool can_cast(DType from, DType to, Casting casting) {
   std::uint64_t key = kCastKey | static_cast<std::uint64_t>(casting) << 10 | static_cast<std::uint64_t>(from) << 5 |
                       static_cast<std::uint64_t>(to);
   TypeQuery q{TypeQuery::kCanCast, "can_cast", 2, 0, {static_cast<int>(from), static_cast<int>(to)}, kNoDType, casting};
-  return ask(key, q).can_cast;
+  return ask(key, q, [](const TypeAnswer&) {}).can_cast;
 }
 
 void check_output_cast(const char* op, int nout, DType from, DType to, Casting casting, int index) {
