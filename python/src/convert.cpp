@@ -233,6 +233,9 @@ void numpy_scalar_conversion(const ops::Scalar& s, DType t, char* dst) {
   if (s.tag == Tag::BigInt && (t == DType::Float64 || t == DType::Float32)) {
     double v = PyFloat_AsDouble(obj.ptr());  // OverflowError: int too large to convert to float
     if (v == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+    float f = static_cast<float>(v);  // through double, as for the ints the core converts
+    t == DType::Float64 ? std::memcpy(dst, &v, 8) : std::memcpy(dst, &f, 4);
+    return;
   }
   py::dtype loop = to_numpy_dtype(t);
   py::array v = python ? numpy().attr("array")(obj, loop) : numpy().attr("asarray")(obj).attr("astype")(loop);

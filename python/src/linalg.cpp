@@ -43,7 +43,8 @@ py::object numpy() {
 Loop resolve(DType a, DType b, py::handle dtype, const std::string& casting) {
   const int codes[2] = {static_cast<int>(a), static_cast<int>(b)};
   const int dt = dtype.is_none() ? ops::kNoDType : static_cast<int>(to_dtype(dtype));
-  ops::LoopTypes t = ops::resolve_loop(ops::kMatmulLoop, "matmul", 2, 1, codes, dt, ops::casting_from_name(casting.c_str()));
+  ops::LoopTypes t =
+      ops::resolve_loop(ops::kMatmulLoop, "matmul", 2, 1, codes, dt, ops::casting_from_name(casting.c_str()));
   return Loop{t.in[0], t.in[1], t.out[0]};
 }
 

@@ -57,8 +57,8 @@ void numpy_types(const ops::TypeQuery& q, ops::TypeAnswer& a) {
         operands[i] = to_numpy_dtype(static_cast<DType>(q.codes[i]));
     }
   }
-  py::object dt = q.dtype == ops::kNoDType ? py::object(py::none())
-                                           : py::object(to_numpy_dtype(static_cast<DType>(q.dtype)));
+  py::object dt =
+      q.dtype == ops::kNoDType ? py::object(py::none()) : py::object(to_numpy_dtype(static_cast<DType>(q.dtype)));
   py::tuple types = g_resolver(q.name, operands, dt, casting);
   for (int i = 0; i < q.nin; ++i) a.loop.in[i] = to_dtype(types[i]);
   for (int o = 0; o < q.nout; ++o) a.loop.out[o] = to_dtype(types[q.nin + o]);
@@ -137,8 +137,8 @@ py::object call(int index, const py::handle* args, int nargs, const py::handle* 
   static const int power = ops::ufunc_index("power");
   if (index == power) ops::check_power_exponent(operands.inputs()[1], r.in[1], operands.shape());
   operands.allocate(r.out, order);
-  ops::elementwise(ops::ufunc_def_for(u, r.in, operands.inputs(), operands.shape()), r.in, r.out,
-                   operands.inputs(), operands.outputs(), operands.shape());
+  ops::elementwise(ops::ufunc_def_for(u, r.in, operands.inputs(), operands.shape()), r.in, r.out, operands.inputs(),
+                   operands.outputs(), operands.shape());
   auto result = [&](int o) -> py::object {
     if (operands.given(o)) return py::reinterpret_borrow<py::object>(outs[o]);
     return py::cast(NdArray{std::move(operands.output(o)), py::none()});
