@@ -125,6 +125,12 @@ std::string shape_str(const Shape& shape) {
   return s + ")";
 }
 
+std::string shape_str_compact(const Shape& shape, bool tuple) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + (tuple && shape.size() == 1 ? ",)" : ")");
+}
+
 Shape broadcast_shapes(const Shape& a, const Shape& b) {
   size_t n = std::max(a.size(), b.size());
   Shape out(n);

@@ -44,6 +44,8 @@ Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shap
 int normalize_axis(std::int64_t axis, int ndim);
 
 std::string shape_str(const Shape& shape);  // "(2, 3)", "(4,)", "()"
+// NumPy's compact form in iterator messages: "(2,3)"; a 1-D shape is "(4,)" as a tuple, "(4)" otherwise.
+std::string shape_str_compact(const Shape& shape, bool tuple = true);
 
 // Note [Coalescing]
 // Every op walks its operands over the smallest equivalent iteration space: length-1 dimensions dropped and

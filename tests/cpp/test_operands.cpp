@@ -144,9 +144,9 @@ TEST(TypeResolutionTest, OutputCastMessagesAreNumPys) {
             "Cannot cast ufunc 'add' output from dtype('float64') to dtype('int64') with casting rule "
             "'same_kind'");
   std::string two = message_of<cuarray::TypeError>(
-      [] { cuarray::ops::check_output_cast("_divmod", 2, DType::Float64, DType::Int8, Casting::Safe, 1); });
+      [] { cuarray::ops::check_output_cast("_divmod", 2, DType::Float64, DType::Int8, Casting::Safe, 3); });
   EXPECT_EQ(two,
-            "Cannot cast ufunc 'divmod' output 1 from dtype('float64') to dtype('int8') with casting rule "
+            "Cannot cast ufunc 'divmod' output 3 from dtype('float64') to dtype('int8') with casting rule "
             "'safe'");
   EXPECT_NO_THROW(cuarray::ops::check_output_cast("add", 1, DType::Float64, DType::Int8, Casting::Unsafe, 0));
 }

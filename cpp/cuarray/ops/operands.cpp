@@ -82,8 +82,8 @@ bool convert(const Scalar& s, DType t, char* dst) {
 void check_shape_broadcasts(const Shape& shape, const Shape& out) {
   Shape b = broadcast_shapes(shape, out);
   if (b != out)
-    throw ValueError("non-broadcastable output operand with shape " + shape_str(out) +
-                     " doesn't match the broadcast shape " + shape_str(b));
+    throw ValueError("non-broadcastable output operand with shape " + shape_str_compact(out) +
+                     " doesn't match the broadcast shape " + shape_str_compact(b));
 }
 
 }  // namespace
@@ -164,7 +164,7 @@ void ElementwiseOperands::set_output(int o, const Array& out, DType loop, Castin
     check_shape_broadcasts(*shape_, out.shape());
     shape_ = &out.shape();
   }
-  check_output_cast(op_, nout_, loop, out.dtype(), casting, o);
+  check_output_cast(op_, nout_, loop, out.dtype(), casting, nin_ + o);
 }
 
 void ElementwiseOperands::convert_scalars(const DType* in) {

@@ -57,8 +57,8 @@ void set_type_hook(TypeHook hook);
 LoopTypes resolve_loop(int index, const char* name, int nin, int nout, const int* codes, int dtype, Casting casting);
 // NumPy's can_cast(from, to, casting), cached.
 bool can_cast(DType from, DType to, Casting casting);
-// TypeError with NumPy's message when output `index` of `op` (of `nout` outputs) cannot take loop type `from`
-// as `to`.
+// TypeError with NumPy's message when an output of `op` (of `nout` outputs) cannot take loop type `from` as
+// `to`; `index` is the output's operand number as NumPy counts it (nin + output number).
 void check_output_cast(const char* op, int nout, DType from, DType to, Casting casting, int index);
 
 // The type rule of a reduction row (reductions.def).
