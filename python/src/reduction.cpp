@@ -44,7 +44,7 @@ py::object run(const ops::ReductionDef& def, const DType* in_types, DType out_lo
   operands.allocate(result);
   ops::reduce(def, in_types, out_loop, inputs, operands.kernel_output(), operands.reduced(), ddof);
   if (!out_obj.is_none()) return py::reinterpret_borrow<py::object>(out_obj);
-  return py::cast(NdArray{operands.result(), py::none()});
+  return py::cast(NdArray{operands.take_result(), py::none()});
 }
 
 // Built-in reduction `index` of a (and b), in the loop types of its row's rule.

@@ -223,8 +223,8 @@ void ReductionOperands::allocate(DType result) {
   if (!kernel_out_) kernel_out_.emplace(reduced_shape(*shape_, reduced_, false), result);
 }
 
-Array ReductionOperands::result() const {
-  if (!keepdims_) return *kernel_out_;
+Array ReductionOperands::take_result() {
+  if (!keepdims_) return std::move(*kernel_out_);
   Shape kept = reduced_shape(*shape_, reduced_, true);
   Strides strides = c_strides(kept, kernel_out_->itemsize());
   return kernel_out_->view(std::move(kept), std::move(strides));

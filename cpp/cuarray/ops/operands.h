@@ -105,8 +105,8 @@ class ReductionOperands {
   void allocate(DType result);
   // What the kernel writes: the result without kept length-1 axes.
   const Array& kernel_output() const { return *kernel_out_; }
-  // What the call returns (a new result, with kept axes when keepdims).
-  Array result() const;
+  // What the call returns (a new result, with kept axes when keepdims), moved out: call it last.
+  Array take_result();
 
  private:
   const char* op_;
