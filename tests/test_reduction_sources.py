@@ -4,7 +4,7 @@ dtype NumPy accepts, in each layout. Needs NVRTC, not a GPU, so it runs in CI.""
 import numpy
 import pytest
 
-from cuarray import _core, _reduction
+from cuarray import _core
 from test_kernel_sources import DTYPES, _compile_together
 
 S = _core.jit.sources
@@ -22,7 +22,7 @@ def _signatures(name):
         t = numpy.dtype(dt)
         if name.startswith("nanarg") and t.kind not in "fc":
             continue
-        loops, out_loop, result = _reduction._resolve(name, [t] * nin, None)
+        loops, out_loop, result = _core._reduction_types(name, [t] * nin, None)
         yield [str(x) for x in loops], str(out_loop), [dt] * nin, str(result)
 
 

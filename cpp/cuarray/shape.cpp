@@ -125,6 +125,12 @@ std::string shape_str(const Shape& shape) {
   return s + ")";
 }
 
+std::string shape_str_compact(const Shape& shape, bool tuple) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + (tuple && shape.size() == 1 ? ",)" : ")");
+}
+
 Shape broadcast_shapes(const Shape& a, const Shape& b) {
   size_t n = std::max(a.size(), b.size());
   Shape out(n);
@@ -159,23 +165,65 @@ int normalize_axis(std::int64_t axis, int ndim) {
   return static_cast<int>(axis < 0 ? axis + ndim : axis);
 }
 
-Coalesced coalesce(const Shape& shape, const std::vector<Strides>& strides) {
-  Coalesced out;
-  out.strides.resize(strides.size());
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 1) continue;
-    bool merge = !out.shape.empty();
-    for (size_t k = 0; merge && k < strides.size(); ++k)
-      merge = out.strides[k].back() == strides[k][d] * shape[d];
-    if (merge) {
-      out.shape.back() *= shape[d];
-      for (size_t k = 0; k < strides.size(); ++k) out.strides[k].back() = strides[k][d];
-    } else {
-      out.shape.push_back(shape[d]);
-      for (size_t k = 0; k < strides.size(); ++k) out.strides[k].push_back(strides[k][d]);
+void sort_by_memory_order(IterDims& dims, int operand) {
+  if (dims.n < 2) return;  // std::stable_sort allocates a buffer even for one element
+  std::stable_sort(dims.begin(), dims.end(), [operand](const IterDim& a, const IterDim& b) {
+    return std::llabs(a.strides[operand]) > std::llabs(b.strides[operand]);
+  });
+}
+
+void coalesce(IterDims& dims, int operands) {
+  int n = 0;
+  for (int i = 0; i < dims.n; ++i) {
+    const IterDim& d = dims.d[i];
+    if (d.extent == 1) continue;
+    if (n > 0) {
+      IterDim& prev = dims.d[n - 1];
+      bool mergeable = true;
+      for (int k = 0; k < operands && mergeable; ++k) mergeable = prev.strides[k] == d.strides[k] * d.extent;
+      if (mergeable) {
+        prev.extent *= d.extent;
+        for (int k = 0; k < operands; ++k) prev.strides[k] = d.strides[k];
+        continue;
+      }
     }
+    dims.d[n++] = d;
+  }
+  dims.n = n;
+}
+
+namespace {
+
+Coalesced coalesce_dims(const Shape& shape, const std::vector<Strides>& strides, bool memory_order) {
+  const int k = static_cast<int>(strides.size());
+  if (k > kMaxIterOperands || shape.size() > static_cast<size_t>(kMaxDims))
+    throw ValueError("coalesce: at most " + std::to_string(kMaxIterOperands) + " operands of " +
+                     std::to_string(kMaxDims) + " dimensions");
+  IterDims dims_storage;  // in place: a strided launch's only host work for its layout
+  IterDims* dims = &dims_storage;
+  dims->n = static_cast<int>(shape.size());
+  for (int d = 0; d < dims->n; ++d) {
+    dims->d[d].extent = shape[d];
+    for (int op = 0; op < k; ++op) dims->d[d].strides[op] = strides[op][d];
+  }
+  if (memory_order && k > 0) sort_by_memory_order(*dims, 0);
+  coalesce(*dims, k);
+  Coalesced out{Shape(dims->n), std::vector<Strides>(k, Strides(dims->n))};
+  for (int d = 0; d < dims->n; ++d) {
+    out.shape[d] = dims->d[d].extent;
+    for (int op = 0; op < k; ++op) out.strides[op][d] = dims->d[d].strides[op];
   }
   return out;
+}
+
+}  // namespace
+
+Coalesced coalesce(const Shape& shape, const std::vector<Strides>& strides) {
+  return coalesce_dims(shape, strides, false);
+}
+
+Coalesced coalesce_in_memory_order(const Shape& shape, const std::vector<Strides>& strides) {
+  return coalesce_dims(shape, strides, true);
 }
 
 }  // namespace cuarray

@@ -44,13 +44,41 @@ Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shap
 int normalize_axis(std::int64_t axis, int ndim);
 
 std::string shape_str(const Shape& shape);  // "(2, 3)", "(4,)", "()"
+// NumPy's compact form in iterator messages: "(2,3)"; a 1-D shape is "(4,)" as a tuple, "(4)" otherwise.
+std::string shape_str_compact(const Shape& shape, bool tuple = true);
 
-// The smallest equivalent iteration space for operands that share `shape`: drops length-1 dimensions and
-// merges neighbours that are contiguous in every operand. Dimension order is kept (outermost first).
+// Note [Coalescing]
+// Every op walks its operands over the smallest equivalent iteration space: length-1 dimensions dropped and
+// neighbours that are contiguous in every operand merged, after ordering the dimensions by one operand's
+// memory order where the op allows it. IterDims is that one mechanism, held in place so that a launch
+// allocates nothing on the host for it; Coalesced is its form for callers that keep vectors.
+constexpr int kMaxIterOperands = 12;
+struct IterDim {
+  std::int64_t extent;
+  std::int64_t strides[kMaxIterOperands];  // one per operand, in bytes
+};
+struct IterDims {
+  IterDim d[kMaxDims + 1];  // + 1: an op may add one dimension of extent 1
+  int n = 0;
+  IterDim* begin() { return d; }
+  IterDim* end() { return d + n; }
+  const IterDim* begin() const { return d; }
+  const IterDim* end() const { return d + n; }
+  const IterDim& back() const { return d[n - 1]; }
+};
+// Orders the dimensions outermost first by |stride| of `operand` (stable: ties keep their order), so the
+// last dimension walks that operand's memory most closely.
+void sort_by_memory_order(IterDims& dims, int operand);
+// Drops length-1 dimensions and merges neighbours (outermost first) contiguous in the first `operands`.
+void coalesce(IterDims& dims, int operands);
+
+// The coalesced iteration space of operands that share `shape`, dimension order kept (outermost first).
 struct Coalesced {
   Shape shape;
   std::vector<Strides> strides;  // one per operand
 };
 Coalesced coalesce(const Shape& shape, const std::vector<Strides>& strides);
+// The same after ordering the dimensions by operand 0's memory order.
+Coalesced coalesce_in_memory_order(const Shape& shape, const std::vector<Strides>& strides);
 
 }  // namespace cuarray

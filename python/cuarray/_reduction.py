@@ -2,8 +2,7 @@
 forms, ptp and average, as functions and ndarray methods.
 
 Each runs one generated kernel (cpp/cuarray/ops/reductions.def) over any set of axes; the loop types are
-NumPy's, chosen once per signature by `_resolve` (the core caches the answer). Full reductions return 0-d
-device arrays, as CuPy's do.
+NumPy's, given by the type rule of the reduction's row. Full reductions return 0-d device arrays, as CuPy's do.
 """
 
 import operator
@@ -21,53 +20,10 @@ __all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "a
 
 _INDEX = {name: i for i, name in enumerate(_core._reduction_names())}
 _reduce = _core._reduce
-_F16, _F32, _F64, _I64, _BOOL = (numpy.dtype(t) for t in ("float16", "float32", "float64", "int64", "bool"))
-
-
-def _real(t):
-    return numpy.empty(0, t).real.dtype
-
-
-def _mean_loop(t, dtype):
-    """The type mean/var compute in, and the dtype they return (NumPy's _methods._mean/_var)."""
-    if dtype is not None:
-        return dtype, dtype
-    if t.kind in "biu":
-        return _F64, _F64
-    if t == _F16:
-        return _F32, _F16
-    return t, t
-
-
-def _resolve(name, dtypes, dtype):
-    """(input loop types, output loop type, result dtype) of reduction `name` for input `dtypes`, as NumPy's."""
-    t = dtypes[0]
-    if name in ("sum", "prod", "nansum", "nanprod"):
-        r = numpy.add.reduce(numpy.zeros(1, t), dtype=dtype).dtype if name.endswith("sum") else \
-            numpy.multiply.reduce(numpy.zeros(1, t), dtype=dtype).dtype
-        return [r], r, r
-    if name in ("max", "min", "nanmax", "nanmin"):
-        return [t], t, t
-    if "arg" in name or name == "count_nonzero":
-        return [t], _I64, _I64
-    if name in ("any", "all"):
-        return [t], _BOOL, _BOOL
-    if name in ("mean", "nanmean"):
-        loop, result = _mean_loop(t, dtype)
-        return [loop], loop, result
-    if name in ("var", "std", "nanvar", "nanstd"):
-        loop, result = _mean_loop(t, dtype)
-        return [loop], _real(loop), _real(result)
-    if name == "l2norm":
-        loop = t if t.kind in "fc" else _F64
-        return [loop], _real(loop), _real(loop)
-    if name in ("dot", "vdot"):
-        r = numpy.result_type(*dtypes)
-        return [r, r], r, r
-    raise ValueError(f"no type rule for reduction {name!r}")
-
-
-_core._set_reduction_resolver(_resolve)
+_F64 = numpy.dtype("float64")
+# (input loop types, output loop type, result dtype) of a reduction for input dtypes and dtype=: the core's
+# type rule of its row (cpp/cuarray/ops/reductions.def), for code that generates reductions (fusion).
+_resolve = _core._reduction_types
 
 
 def _axis_size(a, axis):

@@ -1,7 +1,7 @@
 """The ufunc objects (cuarray.add, cuarray.sqrt, ...), made from the core's table (cpp/cuarray/ops/ufuncs.def).
 
-Which type loop a call runs is NumPy's decision (Note [Type resolution] in python/src/ufunc.cpp): `_resolve`
-asks NumPy once per new combination of operand types, and the core caches the answer.
+Which type loop a call runs is NumPy's decision (Note [Type resolution] in cpp/cuarray/ops/type_resolution.h):
+`_resolve` asks NumPy once per new combination of operand types, and the core caches the answer.
 """
 
 import numpy

@@ -1,5 +1,7 @@
 #include "convert.h"
 
+#include <algorithm>
+#include <cstring>
 #include <unordered_map>
 
 #include "cuarray/error.h"
@@ -174,6 +176,76 @@ std::string scalar_bytes(py::handle value, DType dtype) {
   if (arr.ndim() != 0) throw ValueError("setting an array element with a sequence.");
   return std::string(static_cast<const char*>(arr.data()), static_cast<size_t>(itemsize(dtype)));
 }
+
+bool to_scalar(py::handle obj, ops::Scalar& s) {
+  using Tag = ops::Scalar::Tag;
+  PyObject* p = obj.ptr();
+  s.source = p;
+  if (PyBool_Check(p)) {
+    s.tag = Tag::Bool;
+    s.i = p == Py_True;
+  } else if (PyLong_CheckExact(p)) {
+    int overflow = 0;
+    s.i = PyLong_AsLongLongAndOverflow(p, &overflow);
+    if (s.i == -1 && PyErr_Occurred()) throw py::error_already_set();
+    s.tag = Tag::Int;
+    if (overflow) {
+      s.u = overflow > 0 ? PyLong_AsUnsignedLongLong(p) : 0;
+      s.tag = overflow > 0 && !PyErr_Occurred() ? Tag::UInt : Tag::BigInt;
+      PyErr_Clear();
+    }
+  } else if (PyFloat_CheckExact(p)) {
+    s.tag = Tag::Float;
+    s.re = PyFloat_AS_DOUBLE(p);
+  } else if (PyComplex_CheckExact(p)) {
+    s.tag = Tag::Complex;
+    s.re = PyComplex_RealAsDouble(p);
+    s.im = PyComplex_ImagAsDouble(p);
+  } else {
+    static py::handle generic = py::object(numpy().attr("generic")).release();
+    if (PyObject_IsInstance(p, generic.ptr()) != 1) return false;
+    s.tag = Tag::Typed;
+    s.dtype = to_dtype(obj.attr("dtype"));
+    Py_buffer view;  // NumPy scalars expose their value's bytes
+    if (PyObject_GetBuffer(p, &view, PyBUF_SIMPLE) == 0) {
+      std::memcpy(s.bytes, view.buf, std::min<size_t>(sizeof s.bytes, static_cast<size_t>(view.len)));
+      PyBuffer_Release(&view);
+    } else {
+      PyErr_Clear();
+      py::array a = numpy().attr("asarray")(obj);
+      std::memcpy(s.bytes, a.data(), static_cast<size_t>(itemsize(s.dtype)));
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// NumPy's conversion of a scalar to loop type `t` (the cases the core leaves: ops::scalar_to_loop), with its
+// errors: OverflowError for a Python int out of range.
+void numpy_scalar_conversion(const ops::Scalar& s, DType t, char* dst) {
+  using Tag = ops::Scalar::Tag;
+  py::handle obj(static_cast<PyObject*>(const_cast<void*>(s.source)));
+  bool python = s.tag != Tag::Typed;
+  // NumPy reads a Python int for a bool loop (logical_or(a, 2**64)) as a C long first.
+  if (t == DType::Bool && (s.tag == Tag::UInt || s.tag == Tag::BigInt))
+    raise_overflow("Python int too large to convert to C long");
+  if (s.tag == Tag::BigInt && (t == DType::Float64 || t == DType::Float32)) {
+    double v = PyFloat_AsDouble(obj.ptr());  // OverflowError: int too large to convert to float
+    if (v == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+    float f = static_cast<float>(v);  // through double, as for the ints the core converts
+    t == DType::Float64 ? std::memcpy(dst, &v, 8) : std::memcpy(dst, &f, 4);
+    return;
+  }
+  py::dtype loop = to_numpy_dtype(t);
+  py::array v = python ? numpy().attr("array")(obj, loop) : numpy().attr("asarray")(obj).attr("astype")(loop);
+  if (t == DType::Float16 || t == DType::BFloat16) v = v.attr("astype")("float32");
+  std::memcpy(dst, v.data(), static_cast<size_t>(v.itemsize()));
+}
+
+}  // namespace
+
+void install_scalar_hook() { ops::set_scalar_hook(numpy_scalar_conversion); }
 
 std::string to_casting(py::handle obj, bool same_value) {
   if (!PyUnicode_Check(obj.ptr()))

@@ -9,6 +9,7 @@
 
 #include "cuarray/array.h"
 #include "cuarray/dtype.h"
+#include "cuarray/ops/operands.h"
 #include "cuarray/shape.h"
 
 namespace py = pybind11;
@@ -36,6 +37,12 @@ std::vector<std::int64_t> to_axes(py::handle obj);
 // past int64.
 std::vector<std::int64_t> to_axis_list(py::handle obj);
 py::tuple to_tuple(const std::vector<std::int64_t>& v);
+// A Python bool, int, float or complex (exact types: NumPy's float64 subclasses float but is strong) or a NumPy
+// scalar as the core's tagged scalar; false for anything else. `s.source` is `obj`, for the core's conversion
+// hook (install_scalar_hook()).
+bool to_scalar(py::handle obj, ops::Scalar& s);
+// Installs the core's conversion hook for scalars (ops::set_scalar_hook): NumPy's conversions and errors.
+void install_scalar_hook();
 // `value` converted to `dtype` by NumPy's rules (np.array(value, dtype)), as raw bytes.
 std::string scalar_bytes(py::handle value, DType dtype);
 // A `casting=` argument, as NumPy checks it: TypeError for a non-str, ValueError for an unknown rule

@@ -2,8 +2,8 @@
 // the vector dot product, and the cuSOLVER-based functions behind cuarray.linalg (module _core.linalg).
 //
 // Note [Matmul types]
-// matmul's loop is NumPy's choice, as for ufuncs (Note [Type resolution] in ufunc.cpp): np.matmul's
-// resolve_dtypes, asked once per (dtype, dtype, dtype=, casting) through cuarray._ufuncs._resolve and cached.
+// matmul's loop is NumPy's choice, as for ufuncs (Note [Type resolution] in ops/type_resolution.h): np.matmul's
+// resolve_dtypes, asked once per (dtype, dtype, dtype=, casting) through the core's type resolution.
 // Operands are cast to the loop's input type (bfloat16 computes in float32, as ml_dtypes registers it) and the
 // product is computed in the loop's output type.
 #include "cuarray/ops/linalg.h"
@@ -13,8 +13,6 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
-#include <mutex>
-#include <unordered_map>
 
 #include "convert.h"
 #include "cuarray/error.h"
@@ -22,6 +20,7 @@
 #include "cuarray/lib/cusolver.h"
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/matmul.h"
+#include "cuarray/ops/type_resolution.h"
 #include "ndarray.h"
 #include "operators.h"
 
@@ -42,22 +41,11 @@ py::object numpy() {
 
 // NumPy's loop for matmul on these dtypes (Note [Matmul types]).
 Loop resolve(DType a, DType b, py::handle dtype, const std::string& casting) {
-  static std::mutex mutex;
-  static std::unordered_map<std::string, Loop> cache;
-  std::string key =
-      std::string(name(a)) + "," + name(b) + "," + (dtype.is_none() ? "" : name(to_dtype(dtype))) + "," + casting;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-  }
-  static py::handle resolver = py::object(py::module_::import("cuarray._ufuncs").attr("_resolve")).release();
-  py::object dt = dtype.is_none() ? py::object(py::none()) : py::object(to_numpy_dtype(to_dtype(dtype)));
-  py::tuple types = resolver("matmul", py::make_tuple(to_numpy_dtype(a), to_numpy_dtype(b)), dt, casting);
-  Loop loop{to_dtype(types[0]), to_dtype(types[1]), to_dtype(types[2])};
-  std::lock_guard<std::mutex> lock(mutex);
-  cache.emplace(key, loop);
-  return loop;
+  const int codes[2] = {static_cast<int>(a), static_cast<int>(b)};
+  const int dt = dtype.is_none() ? ops::kNoDType : static_cast<int>(to_dtype(dtype));
+  ops::LoopTypes t =
+      ops::resolve_loop(ops::kMatmulLoop, "matmul", 2, 1, codes, dt, ops::casting_from_name(casting.c_str()));
+  return Loop{t.in[0], t.in[1], t.out[0]};
 }
 
 // The default loop, looked up without building a key: the hot path of `a @ b`.
@@ -82,14 +70,6 @@ const NdArray& operand(py::handle obj, int index) {
   unsupported(obj, "matmul");
 }
 
-void check_output_cast(DType from, DType to, const std::string& casting) {
-  if (from == to || numpy().attr("can_cast")(to_numpy_dtype(from), to_numpy_dtype(to), casting).cast<bool>()) return;
-  py::object err = py::module_::import("numpy._core._exceptions").attr("_UFuncOutputCastingError");
-  py::object e = err(numpy().attr("matmul"), casting, to_numpy_dtype(from), to_numpy_dtype(to), 0);
-  PyErr_SetObject(err.ptr(), e.ptr());
-  throw py::error_already_set();
-}
-
 py::object matmul_call(py::handle a_obj, py::handle b_obj, py::handle out_obj, py::handle dtype,
                        const std::string& casting) {
   const NdArray& a = operand(a_obj, 0);
@@ -103,7 +83,7 @@ py::object matmul_call(py::handle a_obj, py::handle b_obj, py::handle out_obj, p
       throw TypeError("return arrays must be of ArrayType");
     }
     out = &out_obj.cast<const NdArray&>().array;
-    check_output_cast(loop.out, out->dtype(), casting);
+    ops::check_output_cast("matmul", 1, loop.out, out->dtype(), ops::casting_from_name(casting.c_str()), 0);
   }
   if (a.array.dtype() == loop.out && b.array.dtype() == loop.out) {
     Array r = ops::matmul(a.array, b.array, out);

@@ -1,18 +1,18 @@
 // Bindings for the reductions of cpp/cuarray/ops/reductions.def (cuarray.sum, ndarray.max, ...).
 //
-// Which loop types a reduction runs in is NumPy's decision, as for ufuncs (Note [Type resolution] in
-// ufunc.cpp): cuarray._reduction._resolve answers once per (reduction, input dtypes, dtype=), and the answer
-// is cached here under a small key, so later calls only look it up.
+// Which loop types a reduction runs in is its row's type rule, applied by the core
+// (ops::reduction_types, Note [Type resolution] in ops/type_resolution.h); its operands go through the core's
+// builder (Note [Operand builder] in ops/operands.h).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <deque>
 #include <mutex>
 #include <optional>
-#include <unordered_map>
 
 #include "convert.h"
 #include "cuarray/error.h"
+#include "cuarray/ops/operands.h"
 #include "cuarray/ops/reduction.h"
 #include "ndarray.h"
 #include "operators.h"
@@ -21,16 +21,7 @@ namespace cuarray::bind {
 
 namespace {
 
-struct Resolved {
-  DType in[2];
-  DType out_loop;  // the type the result is computed in
-  DType result;    // the dtype of the array returned
-};
-
-std::mutex g_mutex;
-std::unordered_map<std::uint32_t, Resolved> g_resolved;
-py::object& g_resolver = *new py::object;  // never freed: see ufunc.cpp
-py::object& g_fusion_type = *new py::object;  // cuarray._fusion._Traced, once fusion is imported
+py::object& g_fusion_type = *new py::object;  // cuarray._fusion._Traced, once fusion is imported; never freed
 py::object& g_fusion_hook = *new py::object;
 
 [[noreturn]] void unsupported(py::handle obj) {
@@ -43,76 +34,36 @@ const NdArray& as_array(py::handle obj) {
   return obj.cast<const NdArray&>();
 }
 
-const Resolved& resolve(int index, const NdArray* const* in, int nin, py::handle dtype) {
-  std::uint32_t key = static_cast<std::uint32_t>(index) << 16;
-  for (int k = 0; k < nin; ++k) key |= static_cast<std::uint32_t>(in[k]->array.dtype()) << (5 * k);
-  key |= static_cast<std::uint32_t>(dtype.is_none() ? 31 : static_cast<int>(to_dtype(dtype))) << 10;
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    auto it = g_resolved.find(key);
-    if (it != g_resolved.end()) return it->second;
-  }
-  py::list dtypes;
-  for (int k = 0; k < nin; ++k) dtypes.append(to_numpy_dtype(in[k]->array.dtype()));
-  py::tuple r = g_resolver(ops::reductions()[index].name, dtypes, dtype.is_none() ? py::object(py::none()) : py::object(to_numpy_dtype(to_dtype(dtype))));
-  Resolved res;
-  py::sequence loops = r[0];
-  for (int k = 0; k < nin; ++k) res.in[k] = to_dtype(loops[k]);
-  res.out_loop = to_dtype(r[1]);
-  res.result = to_dtype(r[2]);
-  std::lock_guard<std::mutex> lock(g_mutex);
-  return g_resolved.emplace(key, res).first->second;
-}
-
-std::optional<std::vector<std::int64_t>> to_axis(py::handle axis) {
-  if (axis.is_none()) return std::nullopt;
-  return to_axes(axis);
-}
-
 // `def` over `axis` of `inputs`; the result is a new array of dtype `result`, or `out_obj`.
 py::object run(const ops::ReductionDef& def, const DType* in_types, DType out_loop, DType result, const Array* inputs,
                int nin, py::handle axis, py::handle out_obj, bool keepdims, double ddof) {
-  const Shape* shape_ptr = &inputs[0].shape();
-  Shape broadcast;
-  for (int k = 1; k < nin; ++k)
-    if (inputs[k].shape() != *shape_ptr) {
-      broadcast = broadcast_shapes(*shape_ptr, inputs[k].shape());
-      shape_ptr = &broadcast;
-    }
-  const Shape& shape = *shape_ptr;
-  std::vector<bool> reduced = ops::reduced_axes(static_cast<int>(shape.size()), to_axis(axis));
-  Shape result_shape = ops::reduced_shape(shape, reduced, false);
-  Shape kept_shape = keepdims ? ops::reduced_shape(shape, reduced, true) : result_shape;
-  if (!out_obj.is_none()) {
-    const NdArray& out = as_array(out_obj);
-    if (out.array.shape() != kept_shape)
-      throw ValueError("output parameter for reduction operation " + def.name + " has the wrong shape: found " +
-                       shape_str(out.array.shape()) + " but expected " + shape_str(kept_shape));
-    // The kernel writes the output without its kept length-1 axes.
-    Strides strides;
-    for (size_t d = 0; d < kept_shape.size(); ++d)
-      if (!(keepdims && reduced[d])) strides.push_back(out.array.strides()[d]);
-    ops::reduce(def, in_types, out_loop, inputs, out.array.view(result_shape, strides), reduced, ddof);
-    return py::reinterpret_borrow<py::object>(out_obj);
-  }
-  Array out(result_shape, result);
-  ops::reduce(def, in_types, out_loop, inputs, out, reduced, ddof);
-  if (keepdims) out = out.view(kept_shape, c_strides(kept_shape, out.itemsize()));
-  return py::cast(NdArray{std::move(out), py::none()});
+  std::optional<std::vector<std::int64_t>> axes;
+  if (!axis.is_none()) axes = to_axes(axis);
+  ops::ReductionOperands operands(def.name.c_str(), inputs, nin, axes, keepdims);
+  if (!out_obj.is_none()) operands.set_output(as_array(out_obj).array);
+  operands.allocate(result);
+  ops::reduce(def, in_types, out_loop, inputs, operands.kernel_output(), operands.reduced(), ddof);
+  if (!out_obj.is_none()) return py::reinterpret_borrow<py::object>(out_obj);
+  return py::cast(NdArray{operands.take_result(), py::none()});
 }
 
-// Built-in reduction `index` of a (and b); loop types are NumPy's (resolve()).
+// Built-in reduction `index` of a (and b), in the loop types of its row's rule.
 py::object reduce(int index, py::handle a_obj, py::handle axis, py::handle dtype, py::handle out_obj, bool keepdims,
                   double ddof, py::handle b_obj) {
   const ops::ReductionDef& def = ops::reductions().at(index);
   if (g_fusion_type && py::isinstance(a_obj, g_fusion_type))
     return g_fusion_hook(def.name, a_obj, axis, dtype, out_obj, keepdims, ddof, b_obj);
-  const NdArray* in[2] = {&as_array(a_obj), nullptr};
-  if (def.nin == 2) in[1] = &as_array(b_obj);
-  const Resolved& types = resolve(index, in, def.nin, dtype);
-  if (def.nin == 1)  // the array itself: no copy of its shape and strides
-    return run(def, types.in, types.out_loop, types.result, &in[0]->array, 1, axis, out_obj, keepdims, ddof);
-  const Array inputs[2] = {in[0]->array, in[1]->array};
+  const Array* a = &as_array(a_obj).array;
+  std::optional<DType> dt;
+  if (!dtype.is_none()) dt = to_dtype(dtype);
+  if (def.nin == 1) {  // the array itself: no copy of its shape and strides
+    DType t = a->dtype();
+    ops::ReductionTypes types = ops::reduction_types(def.rule, &t, 1, dt);
+    return run(def, types.in, types.out_loop, types.result, a, 1, axis, out_obj, keepdims, ddof);
+  }
+  const Array inputs[2] = {*a, as_array(b_obj).array};
+  const DType in[2] = {inputs[0].dtype(), inputs[1].dtype()};
+  ops::ReductionTypes types = ops::reduction_types(def.rule, in, 2, dt);
   return run(def, types.in, types.out_loop, types.result, inputs, 2, axis, out_obj, keepdims, ddof);
 }
 
@@ -195,7 +146,20 @@ std::vector<DType> to_dtypes(const std::vector<py::handle>& types) {
 }  // namespace
 
 void init_reduction(py::module_& m) {
-  m.def("_set_reduction_resolver", [](py::object f) { g_resolver = f; });
+  // The loop types of built-in reduction `name` for input `dtypes` and `dtype=` (its row's type rule):
+  // ([input loop types], output loop type, result dtype), as NumPy dtypes.
+  m.def("_reduction_types", [](const std::string& name, const std::vector<py::handle>& dtypes, py::handle dtype) {
+    const ops::ReductionDef& def = ops::reduction(name);
+    if (static_cast<int>(dtypes.size()) != def.nin)
+      throw ValueError(name + " takes " + std::to_string(def.nin) + " input dtypes");
+    std::vector<DType> in = to_dtypes(dtypes);
+    std::optional<DType> dt;
+    if (!dtype.is_none()) dt = to_dtype(dtype);
+    ops::ReductionTypes t = ops::reduction_types(def.rule, in.data(), def.nin, dt);
+    py::list loops;
+    for (int k = 0; k < def.nin; ++k) loops.append(to_numpy_dtype(t.in[k]));
+    return py::make_tuple(loops, to_numpy_dtype(t.out_loop), to_numpy_dtype(t.result));
+  });
   m.def("_reduction_names", [] {
     std::vector<std::string> names;
     for (const auto& d : ops::reductions()) names.push_back(d.name);

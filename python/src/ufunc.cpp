@@ -1,29 +1,20 @@
 // Bindings for ufunc objects (cuarray.add, ...) and the ndarray operators, over the table in
-// cpp/cuarray/ops/ufuncs.def.
-//
-// Note [Type resolution]
-// Which loop a ufunc runs for given operand dtypes (and Python scalars, which are "weak" under NEP 50) is
-// NumPy's decision: on the first call with a new signature we ask NumPy (ufunc.resolve_dtypes, through
-// cuarray._ufuncs._resolve) and cache the answer under a 64-bit key of the operand kinds, `dtype=` and
-// `casting`. Later calls with the same signature only look the key up, so NumPy 2's promotion rules hold
-// exactly at no per-call cost. The loop NumPy picks must be one the table implements.
+// cpp/cuarray/ops/ufuncs.def. A call converts its arguments and hands them to the core's operand builder
+// (Note [Operand builder] in ops/operands.h) and type resolution (Note [Type resolution] in
+// ops/type_resolution.h); NumPy answers the resolver's misses through the hook installed here.
 #include "cuarray/ops/ufunc.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <climits>
-#include <cstring>
-#include <mutex>
 #include <optional>
-#include <unordered_map>
 
 #include "convert.h"
 #include "cuarray/error.h"
 #include "cuarray/ops/creation.h"
-#include "cuarray/ops/reduction.h"
-#include "cuarray/ops/transfer.h"
+#include "cuarray/ops/operands.h"
+#include "cuarray/ops/type_resolution.h"
 #include "ndarray.h"
 #include "operators.h"
 
@@ -33,115 +24,55 @@ namespace cuarray::bind {
 
 namespace {
 
-using ops::Input;
 using ops::Ufunc;
 
-// Operand codes in a signature key: a dtype, or a weak Python scalar kind.
-constexpr int kWeakInt = 15, kWeakFloat = 16, kWeakComplex = 17, kNone = 31;
-
-struct Resolved {
-  DType in[3];
-  DType out[2];
-};
-
-std::mutex g_mutex;
-std::unordered_map<std::uint64_t, Resolved> g_resolved;
 // cuarray._ufuncs._resolve; never freed, since a py::object destroyed after interpreter shutdown aborts.
 py::object& g_resolver = *new py::object;
 py::object& g_fusion_type = *new py::object;  // cuarray._fusion._Traced, once fusion is imported
 py::object& g_fusion_hook = *new py::object;
 
-enum class Kind { Array, Weak, Strong };
-
-struct Operand {
-  Kind kind;
-  int code;  // key code
-  py::handle object;
-  const NdArray* array = nullptr;
-};
-
-Operand classify(py::handle obj, const char* ufunc) {
-  PyObject* p = obj.ptr();
-  if (py::isinstance(obj, ndarray_type())) {
-    const NdArray* a = &obj.cast<const NdArray&>();
-    return {Kind::Array, static_cast<int>(a->array.dtype()), obj, a};
-  }
-  // Exact types only: NumPy's float64 and complex128 subclass Python's float and complex but are strong.
-  if (PyBool_Check(p)) return {Kind::Strong, static_cast<int>(DType::Bool), obj};
-  if (PyLong_CheckExact(p)) return {Kind::Weak, kWeakInt, obj};
-  if (PyFloat_CheckExact(p)) return {Kind::Weak, kWeakFloat, obj};
-  if (PyComplex_CheckExact(p)) return {Kind::Weak, kWeakComplex, obj};
-  static py::handle generic = py::object(py::module_::import("numpy").attr("generic")).release();
-  if (PyObject_IsInstance(p, generic.ptr()) == 1)
-    return {Kind::Strong, static_cast<int>(to_dtype(obj.attr("dtype"))), obj};
-  unsupported(obj, ufunc);
-}
-
-// `value` in loop type `t`, in the representation kernels compute with (16-bit floats widen to float).
-void scalar_value(const Operand& s, DType t, char* dst) {
-  PyObject* p = s.object.ptr();
-  bool python = s.kind == Kind::Weak || PyBool_Check(p);
-  if (t == DType::Bool && s.kind == Kind::Weak && PyLong_CheckExact(p)) {
-    // NumPy reads a Python int for a bool loop (logical_or(a, 2**64)) as a C long first.
-    int overflow = 0;
-    PyLong_AsLongLongAndOverflow(p, &overflow);
-    if (overflow) raise_overflow("Python int too large to convert to C long");
-  }
-  if (python && (t == DType::Float64 || t == DType::Float32) && !PyComplex_Check(p)) {
-    double v = PyFloat_AsDouble(p);
-    if (v == -1.0 && PyErr_Occurred()) throw py::error_already_set();
-    if (t == DType::Float64)
-      std::memcpy(dst, &v, 8);
-    else {
-      float f = static_cast<float>(v);
-      std::memcpy(dst, &f, 4);
-    }
+// The core's type hook: NumPy's loop (through cuarray._ufuncs._resolve) or NumPy's can_cast.
+void numpy_types(const ops::TypeQuery& q, ops::TypeAnswer& a) {
+  static py::handle np = py::module_::import("numpy").release();
+  const char* casting = ops::casting_name(q.casting);
+  if (q.kind == ops::TypeQuery::kCanCast) {
+    auto from = static_cast<DType>(q.codes[0]), to = static_cast<DType>(q.codes[1]);
+    a.can_cast = np.attr("can_cast")(to_numpy_dtype(from), to_numpy_dtype(to), casting).cast<bool>();
     return;
   }
-  if (python && is_integer(t) && PyLong_Check(p)) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
-    if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
-    int size = itemsize(t);
-    bool fits = !overflow;
-    if (cuarray::kind(t) == cuarray::Kind::Signed) {
-      if (size < 8) fits = fits && v >= -(1LL << (8 * size - 1)) && v < (1LL << (8 * size - 1));
-    } else if (size < 8) {
-      fits = fits && v >= 0 && v < (1LL << (8 * size));
-    } else if (overflow > 0 || v < 0) {
-      unsigned long long u = PyLong_AsUnsignedLongLong(p);
-      if (PyErr_Occurred()) {
-        PyErr_Clear();
-        fits = false;
-      } else {
-        std::memcpy(dst, &u, 8);
-        return;
-      }
-    }
-    if (fits) {
-      std::memcpy(dst, &v, size);  // little-endian: the low bytes are the narrow value
-      return;
+  if (!g_resolver) throw TypeError("cuarray._ufuncs is not imported: no type resolver");
+  py::tuple operands(q.nin);
+  for (int i = 0; i < q.nin; ++i) {
+    switch (q.codes[i]) {
+      case ops::kWeakInt:
+        operands[i] = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(&PyLong_Type));
+        break;
+      case ops::kWeakFloat:
+        operands[i] = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(&PyFloat_Type));
+        break;
+      case ops::kWeakComplex:
+        operands[i] = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(&PyComplex_Type));
+        break;
+      default:
+        operands[i] = to_numpy_dtype(static_cast<DType>(q.codes[i]));
     }
   }
-  // Everything else (NumPy scalars, 16-bit floats, complex, out-of-range ints) goes through NumPy, which also
-  // raises NumPy's errors (OverflowError for a Python int that does not fit).
-  static py::handle np = py::module_::import("numpy").release();
-  py::dtype loop = to_numpy_dtype(t);
-  py::array v = python ? np.attr("array")(s.object, loop) : np.attr("asarray")(s.object).attr("astype")(loop);
-  if (t == DType::Float16 || t == DType::BFloat16) v = v.attr("astype")("float32");
-  std::memcpy(dst, v.data(), static_cast<size_t>(v.itemsize()));
+  py::object dt =
+      q.dtype == ops::kNoDType ? py::object(py::none()) : py::object(to_numpy_dtype(static_cast<DType>(q.dtype)));
+  py::tuple types = g_resolver(q.name, operands, dt, casting);
+  for (int i = 0; i < q.nin; ++i) a.loop.in[i] = to_dtype(types[i]);
+  for (int o = 0; o < q.nout; ++o) a.loop.out[o] = to_dtype(types[q.nin + o]);
 }
 
-// NumPy's ufunc of the same name; internal rows (_clip, _where, ...) map to NumPy's umath module or None.
 // NumPy compares integer arrays with Python ints outside the dtype's range by value (NEP 50): every
 // element is then on the same side. Returns that answer, or nullopt when `u` is no comparison.
-std::optional<bool> out_of_range_comparison(const Ufunc& u, const Operand* ops, int scalar_index) {
+std::optional<bool> out_of_range_comparison(const Ufunc& u, py::handle scalar, int code, int scalar_index) {
   static const char* names[] = {"less", "less_equal", "greater", "greater_equal", "equal", "not_equal"};
   int op = -1;
   for (int k = 0; k < 6; ++k)
     if (u.def.name == names[k]) op = k;
-  if (op < 0 || ops[scalar_index].code != kWeakInt) return std::nullopt;
-  bool huge = PyObject_RichCompareBool(ops[scalar_index].object.ptr(), py::int_(0).ptr(), Py_GT) == 1;
+  if (op < 0 || code != ops::kWeakInt) return std::nullopt;
+  bool huge = PyObject_RichCompareBool(scalar.ptr(), py::int_(0).ptr(), Py_GT) == 1;
   bool array_is_less = scalar_index == 1 ? huge : !huge;  // "array OP scalar" as seen from the left operand
   switch (op) {
     case 0:
@@ -157,201 +88,60 @@ std::optional<bool> out_of_range_comparison(const Ufunc& u, const Operand* ops, 
   }
 }
 
-py::object numpy_ufunc(const Ufunc& u) {
-  static py::handle np = py::module_::import("numpy").release();
-  if (u.def.name[0] != '_') return np.attr(u.def.name.c_str());
-  py::object umath = py::module_::import("numpy._core.umath");
-  std::string name = u.def.name.substr(1);
-  return py::hasattr(umath, name.c_str()) ? py::object(umath.attr(name.c_str())) : py::object(py::none());
-}
-
-Resolved resolve(int index, const Operand* ops, int nin, std::optional<DType> dtype, const char* casting,
-                 std::uint64_t key) {
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    auto it = g_resolved.find(key);
-    if (it != g_resolved.end()) return it->second;
-  }
-  const Ufunc& u = ops::ufuncs()[index];
-  py::tuple operands(nin);
-  for (int i = 0; i < nin; ++i) {
-    switch (ops[i].code) {
-      case kWeakInt:
-        operands[i] = py::type::of(py::int_(0));
-        break;
-      case kWeakFloat:
-        operands[i] = py::type::of(py::float_(0.0));
-        break;
-      case kWeakComplex:
-        operands[i] = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(&PyComplex_Type));
-        break;
-      default:
-        operands[i] = to_numpy_dtype(static_cast<DType>(ops[i].code));
-    }
-  }
-  py::object dt = dtype ? py::object(to_numpy_dtype(*dtype)) : py::object(py::none());
-  py::tuple types = g_resolver(u.def.name, operands, dt, casting);
-  Resolved r{};
-  for (int i = 0; i < nin; ++i) r.in[i] = to_dtype(types[i]);
-  for (int o = 0; o < u.def.nout; ++o) r.out[o] = to_dtype(types[nin + o]);
-  if (ops::find_loop(u, r.in, r.out) < 0) {
-    std::string sig;
-    for (int i = 0; i < nin; ++i) sig += std::string(i ? ", " : "") + name(r.in[i]);
-    sig += ") -> (";
-    for (int o = 0; o < u.def.nout; ++o) sig += std::string(o ? ", " : "") + name(r.out[o]);
-    throw TypeError("cuarray's ufunc '" + u.def.name + "' has no loop for the types (" + sig +
-                    "); NumPy would compute it with that loop");
-  }
-  std::lock_guard<std::mutex> lock(g_mutex);
-  g_resolved.emplace(key, r);
-  return r;
-}
-
-// Note [Negative integer powers]
-// NumPy's power loops of signed integers raise ValueError at a negative exponent (where the output has
-// elements; `where=` aside), instead of computing 1/x truncated. The check comes before the launch, so an
-// `out=` is left as it was: a scalar exponent is read on the host; an array exponent of a signed type is
-// reduced to its minimum on the device and that one value read back, a synchronisation paid only by integer
-// power with a signed integer array exponent.
-void check_exponent(const Input& exponent, DType loop, const Shape& shape) {
-  if (has_zero_extent(shape)) return;
-  // A signed integer of `size` bytes (little-endian), sign-extended.
-  auto read = [](const char* bytes, int size) {
-    std::uint64_t u = 0;
-    std::memcpy(&u, bytes, static_cast<size_t>(size));
-    int shift = 64 - 8 * size;
-    return static_cast<std::int64_t>(u << shift) >> shift;
-  };
-  std::int64_t lowest = 0;
-  if (!exponent.array) {
-    lowest = read(exponent.value, itemsize(loop));
-  } else {
-    const Array& e = *exponent.array;
-    DType t = e.dtype();
-    if (cuarray::kind(t) != cuarray::Kind::Signed) return;
-    Array out(Shape{}, t);
-    ops::reduce(ops::reduction("min"), &t, t, &e, out, std::vector<bool>(e.ndim(), true));
-    char bytes[8];
-    ops::copy_to_host(bytes, out);
-    lowest = read(bytes, itemsize(t));
-  }
-  if (lowest < 0) throw ValueError("Integers to negative integer powers are not allowed.");
-}
-
-int casting_code(const char* casting) {
-  static const char* names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
-  for (int i = 0; i < 5; ++i)
-    if (!std::strcmp(casting, names[i])) return i;
-  throw ValueError(std::string("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' (got '") +
-                   casting + "')");
-}
-
-void check_output_cast(const Ufunc& u, DType from, DType to, const char* casting, int index) {
-  if (from == to) return;
-  static py::handle np = py::module_::import("numpy").release();
-  if (np.attr("can_cast")(to_numpy_dtype(from), to_numpy_dtype(to), casting).cast<bool>()) return;
-  py::object err = py::module_::import("numpy._core._exceptions").attr("_UFuncOutputCastingError");
-  py::object e = err(numpy_ufunc(u), casting, to_numpy_dtype(from), to_numpy_dtype(to), index);
-  PyErr_SetObject(err.ptr(), e.ptr());
-  throw py::error_already_set();
-}
-
 // The ufunc call: inputs, optional outputs (None entries are allocated), dtype=, casting=, order= (the layout of
 // new outputs: 'C' or 'F', else that of an input of the output's shape, as 'K').
 py::object call(int index, const py::handle* args, int nargs, const py::handle* outs, py::handle dtype_obj,
-                const char* casting, char order = 'K') {
+                const char* casting_name, char order = 'K') {
   const Ufunc& u = ops::ufuncs()[index];
-  int nin = u.def.nin, nout = u.def.nout;
+  const int nin = u.def.nin, nout = u.def.nout;
   const char* uname = u.def.name.c_str();
   if (nargs != nin)
     throw TypeError(u.def.name + "() takes " + std::to_string(nin) + " positional input argument" +
                     (nin == 1 ? "" : "s") + " but " + std::to_string(nargs) + " were given");
-  Operand ops_[3];
-  std::optional<DType> dtype;
-  if (!dtype_obj.is_none()) dtype = to_dtype(dtype_obj);
-  std::uint64_t key = static_cast<std::uint64_t>(index) << 48 |
-                      static_cast<std::uint64_t>(casting_code(casting)) << 45 |
-                      static_cast<std::uint64_t>(dtype ? static_cast<int>(*dtype) : kNone) << 40;
-  // The broadcast shape: usually every array has the same shape, and then no new Shape is built.
-  const Shape* common = nullptr;
-  Shape broadcast;
+  const int dtype = dtype_obj.is_none() ? ops::kNoDType : static_cast<int>(to_dtype(dtype_obj));
+  const ops::Casting casting = ops::casting_from_name(casting_name);
+  ops::ElementwiseOperands operands(uname, nin, nout);
+  ops::Scalar scalars[3];
   for (int i = 0; i < nin; ++i) {
-    ops_[i] = classify(args[i], uname);
-    key |= static_cast<std::uint64_t>(ops_[i].code) << (5 * i);
-    if (ops_[i].kind != Kind::Array) continue;
-    const Shape& s = ops_[i].array->array.shape();
-    if (!common)
-      common = &s;
-    else if (*common != s) {
-      broadcast = broadcast_shapes(*common, s);
-      common = &broadcast;
-    }
+    if (py::isinstance(args[i], ndarray_type()))
+      operands.set_input(i, args[i].cast<const NdArray&>().array);
+    else if (to_scalar(args[i], scalars[i]))
+      operands.set_input(i, scalars[i]);
+    else
+      unsupported(args[i], uname);
   }
-  static const Shape scalar_shape;
-  const Shape* shape_ptr = common ? common : &scalar_shape;
-  Resolved r = resolve(index, ops_, nin, dtype, casting, key);
-
-  const NdArray* out_arrays[2] = {nullptr, nullptr};
+  const ops::LoopTypes r = ops::resolve_loop(index, uname, nin, nout, operands.codes(), dtype, casting);
   for (int o = 0; o < nout; ++o) {
     if (!outs || outs[o].is_none()) continue;
     if (!py::isinstance(outs[o], ndarray_type())) {
       if (py::isinstance<py::array>(outs[o])) unsupported(outs[o], uname);
       throw TypeError("return arrays must be of ArrayType");
     }
-    out_arrays[o] = &outs[o].cast<const NdArray&>();
-    const Shape& os = out_arrays[o]->array.shape();
-    if (*shape_ptr != os) {
-      Shape b = broadcast_shapes(*shape_ptr, os);
-      if (b != os)
-        throw ValueError("non-broadcastable output operand with shape " + shape_str(os) +
-                         " doesn't match the broadcast shape " + shape_str(b));
-      shape_ptr = &os;
-    }
-    check_output_cast(u, r.out[o], out_arrays[o]->array.dtype(), casting, o);
+    operands.set_output(o, outs[o].cast<const NdArray&>().array, r.out[o], casting);
   }
-
-  Input inputs[3];
-  const Array* like = nullptr;
-  for (int i = 0; i < nin; ++i) {
-    if (ops_[i].kind == Kind::Array) {
-      inputs[i].array = &ops_[i].array->array;
-      if (!like && inputs[i].array->shape() == *shape_ptr) like = inputs[i].array;
-    } else {
-      try {
-        scalar_value(ops_[i], r.in[i], inputs[i].value);
-      } catch (py::error_already_set& e) {
-        std::optional<bool> constant;
-        if (e.matches(PyExc_OverflowError) && is_integer(r.in[i])) constant = out_of_range_comparison(u, ops_, i);
-        if (!constant) throw;
-        Array out = out_arrays[0] ? out_arrays[0]->array : Array(*shape_ptr, r.out[0]);
-        if (out.dtype() != DType::Bool) throw;  // a non-bool out= for a comparison: keep NumPy's error
-        char value = *constant;
-        ops::fill(out, &value);
-        if (out_arrays[0]) return py::reinterpret_borrow<py::object>(outs[0]);
-        return py::cast(NdArray{std::move(out), py::none()});
-      }
-    }
+  try {
+    operands.convert_scalars(r.in);
+  } catch (py::error_already_set& e) {
+    const int i = operands.failed();
+    std::optional<bool> constant;
+    if (e.matches(PyExc_OverflowError) && is_integer(r.in[i]))
+      constant = out_of_range_comparison(u, args[i], operands.code(i), i);
+    if (!constant) throw;
+    operands.allocate(r.out, order);
+    if (operands.output(0).dtype() != DType::Bool) throw;  // a non-bool out= for a comparison: NumPy's error
+    char value = *constant;
+    ops::fill(operands.output(0), &value);
+    if (operands.given(0)) return py::reinterpret_borrow<py::object>(outs[0]);
+    return py::cast(NdArray{std::move(operands.output(0)), py::none()});
   }
   static const int power = ops::ufunc_index("power");
-  if (index == power && cuarray::kind(r.in[1]) == cuarray::Kind::Signed) check_exponent(inputs[1], r.in[1], *shape_ptr);
-  std::vector<Array> outputs;
-  outputs.reserve(nout);
-  for (int o = 0; o < nout; ++o) {
-    if (out_arrays[o])
-      outputs.push_back(out_arrays[o]->array);
-    else if (order == 'F')
-      outputs.emplace_back(*shape_ptr, r.out[o], Order::F);
-    else if (order == 'C')
-      outputs.emplace_back(*shape_ptr, r.out[o], Order::C);
-    else
-      outputs.push_back(like ? Array::like(*like, r.out[o]) : Array(*shape_ptr, r.out[o]));
-  }
-  ops::elementwise(ops::ufunc_def_for(u, r.in, inputs, outputs[0].shape()), r.in, r.out, inputs, outputs.data(),
-                   outputs[0].shape());
-
+  if (index == power) ops::check_power_exponent(operands.inputs()[1], r.in[1], operands.shape());
+  operands.allocate(r.out, order);
+  ops::elementwise(ops::ufunc_def_for(u, r.in, operands.inputs(), operands.shape()), r.in, r.out, operands.inputs(),
+                   operands.outputs(), operands.shape());
   auto result = [&](int o) -> py::object {
-    if (out_arrays[o]) return py::reinterpret_borrow<py::object>(outs[o]);
-    return py::cast(NdArray{std::move(outputs[o]), py::none()});
+    if (operands.given(o)) return py::reinterpret_borrow<py::object>(outs[o]);
+    return py::cast(NdArray{std::move(operands.output(o)), py::none()});
   };
   if (nout == 1) return result(0);
   return py::make_tuple(result(0), result(1));
@@ -591,6 +381,8 @@ bool takes(PyObject* p) {
 }
 
 void init_ufunc(py::module_& m) {
+  ops::set_type_hook(numpy_types);
+  install_scalar_hook();
   m.def("_set_ufunc_resolver", [](py::object f) { g_resolver = f; });
   // Tracing for cuarray.fuse: a ufunc called with a traced value hands the call to `hook`.
   m.def("_set_fusion_hook", [](py::object traced_type, py::object hook) {

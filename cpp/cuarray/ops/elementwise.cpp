@@ -11,6 +11,7 @@
 #include "cuarray/jit/launch.h"
 #include "cuarray/ops/codegen.h"
 #include "cuarray/ops/copy.h"
+#include "cuarray/ops/operands.h"
 #include "cuarray/ops/strided_args.h"
 
 namespace cuarray::ops {
@@ -27,15 +28,6 @@ int items_per_thread(const DType* in_storage, const bool* scalar, int nin, const
     if (!scalar[i]) widest = std::max(widest, itemsize(in_storage[i]));
   for (int i = 0; i < nout; ++i) widest = std::max(widest, itemsize(out_storage[i]));
   return std::max(1, 32 / widest);
-}
-
-bool overlaps_partially(const Array& out, const Array& in) {
-  if (out.buffer() != in.buffer() || out.size() == 0 || in.size() == 0) return false;
-  if (out.data() == in.data() && out.shape() == in.shape() && out.strides() == in.strides()) return false;
-  auto [o_lo, o_hi] = byte_extent(out.shape(), out.strides(), out.itemsize());
-  auto [i_lo, i_hi] = byte_extent(in.shape(), in.strides(), in.itemsize());
-  o_lo += out.offset(), o_hi += out.offset(), i_lo += in.offset(), i_hi += in.offset();
-  return o_lo < i_hi && i_lo < o_hi;
 }
 
 // Note [Layout classes]

@@ -11,6 +11,7 @@
 #include "cuarray/jit/launch.h"
 #include "cuarray/ops/codegen.h"
 #include "cuarray/ops/copy.h"
+#include "cuarray/ops/operands.h"
 
 namespace cuarray::ops {
 
@@ -26,61 +27,13 @@ constexpr int kMaxAccBytes = 64;
 
 std::vector<ReductionDef> build() {
   std::vector<ReductionDef> table;
-#define REDUCTION(name, nin, flags, acc, identity, map, reduce, post)                                          \
+#define REDUCTION(name, nin, flags, rule, acc, identity, map, reduce, post)                                    \
   table.push_back(ReductionDef{static_cast<std::uint32_t>(table.size()), #name, nin, acc, identity, map, reduce, \
-                               post, "", ((flags) & kNoIdentity) == 0, ((flags) & kUsesIndex) != 0, {}});
+                               post, "", ((flags) & kNoIdentity) == 0, ((flags) & kUsesIndex) != 0, {},          \
+                               ReductionRule::rule});
 #include "cuarray/ops/reductions.def"
 #undef REDUCTION
   return table;
-}
-
-// One dim of the iteration space, before coalescing.
-struct Dim {
-  std::int64_t extent;
-  std::int64_t out_stride;
-  std::int64_t in_strides[kMaxInputs];
-};
-
-// The output or the reduced dims of the iteration space, held in place: a reduction's launch allocates
-// nothing on the host beyond its output.
-struct Dims {
-  Dim d[kMaxDims + 1];  // no Array has more dims; + 1: coalescing no dims leaves one of extent 1
-  int n = 0;
-  Dim* begin() { return d; }
-  Dim* end() { return d + n; }
-  const Dim* begin() const { return d; }
-  const Dim* end() const { return d + n; }
-  const Dim& back() const { return d[n - 1]; }
-};
-
-// Merges neighbouring dims (outermost first) that are contiguous in every operand; drops extent-1 dims.
-void coalesce_dims(Dims& dims, int nin) {
-  int n = 0;
-  for (int i = 0; i < dims.n; ++i) {
-    const Dim& d = dims.d[i];
-    if (d.extent == 1) continue;
-    if (n > 0) {
-      Dim& prev = dims.d[n - 1];
-      bool mergeable = prev.out_stride == d.out_stride * d.extent;
-      for (int k = 0; k < nin && mergeable; ++k) mergeable = prev.in_strides[k] == d.in_strides[k] * d.extent;
-      if (mergeable) {
-        prev.extent *= d.extent;
-        prev.out_stride = d.out_stride;
-        for (int k = 0; k < nin; ++k) prev.in_strides[k] = d.in_strides[k];
-        continue;
-      }
-    }
-    dims.d[n++] = d;
-  }
-  if (n == 0) dims.d[n++] = Dim{1, 0, {}};
-  dims.n = n;
-}
-
-// Outermost first by input 0's |stride|, so the last dim walks input 0's memory most closely.
-void sort_by_memory_order(Dims& dims) {
-  if (dims.n < 2) return;  // std::stable_sort allocates a buffer even for one element
-  std::stable_sort(dims.begin(), dims.end(),
-                   [](const Dim& a, const Dim& b) { return std::llabs(a.in_strides[0]) > std::llabs(b.in_strides[0]); });
 }
 
 // NumPy's message for reducing zero elements without an identity.
@@ -225,16 +178,9 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   const int K = def.nin;
   if (K < 1 || K > kMaxInputs) throw ValueError("a reduction takes 1 to 8 inputs");
   check_same_device(out, def.name.c_str());
-  const Shape* shape_ptr = &inputs[0].shape();
+  for (int k = 0; k < K; ++k) check_same_device(inputs[k], def.name.c_str());
   Shape broadcast_shape;
-  for (int k = 0; k < K; ++k) {
-    check_same_device(inputs[k], def.name.c_str());
-    if (inputs[k].shape() != *shape_ptr) {
-      broadcast_shape = broadcast_shapes(*shape_ptr, inputs[k].shape());
-      shape_ptr = &broadcast_shape;
-    }
-  }
-  const Shape& shape = *shape_ptr;
+  const Shape& shape = broadcast_arrays(inputs, K, broadcast_shape);
   if (reduced.size() != shape.size()) throw ValueError("reduce: one flag per axis of the inputs is needed");
   const Shape& out_shape = out.shape();
   bool out_matches = out_shape.size() == shape.size() - std::count(reduced.begin(), reduced.end(), true);
@@ -259,7 +205,8 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
       return;
     }
 
-  Dims out_dims, red_dims;
+  // Operand 0 is the output, 1 + k input k (Note [Coalescing] in shape.h).
+  IterDims out_dims, red_dims;
   Strides broadcast[kMaxInputs];
   const Strides* in_strides[kMaxInputs];
   for (int k = 0; k < K; ++k) {
@@ -270,20 +217,28 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
     }
   }
   for (size_t d = 0, j = 0; d < shape.size(); ++d) {
-    Dim dim{shape[d], reduced[d] ? 0 : out.strides()[j++], {}};
-    for (int k = 0; k < K; ++k) dim.in_strides[k] = (*in_strides[k])[d];
-    Dims& side = reduced[d] ? red_dims : out_dims;
-    side.d[side.n++] = dim;
+    IterDims& side = reduced[d] ? red_dims : out_dims;
+    IterDim& dim = side.d[side.n++];
+    dim.extent = shape[d];
+    dim.strides[0] = reduced[d] ? 0 : out.strides()[j++];
+    for (int k = 0; k < K; ++k) dim.strides[1 + k] = (*in_strides[k])[d];
   }
-  sort_by_memory_order(out_dims);
-  if (!def.uses_index) sort_by_memory_order(red_dims);
-  coalesce_dims(out_dims, K);
-  coalesce_dims(red_dims, K);
+  // Outermost first by input 0's |stride|, so the last dim walks input 0's memory most closely.
+  sort_by_memory_order(out_dims, 1);
+  if (!def.uses_index) sort_by_memory_order(red_dims, 1);
+  for (IterDims* dims : {&out_dims, &red_dims}) {
+    coalesce(*dims, 1 + K);
+    if (dims->n == 0) {  // the kernels take one dim at least
+      dims->d[0].extent = 1;
+      std::fill(dims->d[0].strides, dims->d[0].strides + 1 + K, 0);
+      dims->n = 1;
+    }
+  }
   const int no = out_dims.n, nr = red_dims.n;
   const std::int64_t n_out = out.size();
 
   // Layout (Note [Reduction layouts]): rows when the reduced elements are closer in memory than the outputs.
-  std::int64_t red_step = std::llabs(red_dims.back().in_strides[0]), out_step = std::llabs(out_dims.back().in_strides[0]);
+  std::int64_t red_step = std::llabs(red_dims.back().strides[1]), out_step = std::llabs(out_dims.back().strides[1]);
   ReduceLayout layout = n_out == 1 || (n_red > 1 && red_step <= out_step) ? ReduceLayout::Rows : ReduceLayout::Columns;
 
   DType in_storage[kMaxInputs];
@@ -297,8 +252,8 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   if (layout == ReduceLayout::Rows && nr == 1 && 16 / widest >= 2 && n_red >= 2 * (16 / widest)) {
     bool ok = true;
     for (int k = 0; k < K && ok; ++k) {
-      ok = red_dims.d[0].in_strides[k] == itemsize(in_storage[k]) && reinterpret_cast<std::uintptr_t>(inputs[k].data()) % 16 == 0;
-      for (const Dim& d : out_dims) ok = ok && (d.extent == 1 || d.in_strides[k] % 16 == 0);
+      ok = red_dims.d[0].strides[1 + k] == itemsize(in_storage[k]) && reinterpret_cast<std::uintptr_t>(inputs[k].data()) % 16 == 0;
+      for (const IterDim& d : out_dims) ok = ok && (d.extent == 1 || d.strides[1 + k] % 16 == 0);
     }
     if (ok) vec = 16 / widest;
   }
@@ -309,8 +264,8 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   if (layout == ReduceLayout::Columns && no == 1 && column_vec >= 2 && n_out % column_vec == 0) {
     bool ok = true;
     for (int k = 0; k < K && ok; ++k) {
-      ok = out_dims.d[0].in_strides[k] == itemsize(in_storage[k]) && reinterpret_cast<std::uintptr_t>(inputs[k].data()) % 16 == 0;
-      for (const Dim& d : red_dims) ok = ok && d.in_strides[k] % 16 == 0;
+      ok = out_dims.d[0].strides[1 + k] == itemsize(in_storage[k]) && reinterpret_cast<std::uintptr_t>(inputs[k].data()) % 16 == 0;
+      for (const IterDim& d : red_dims) ok = ok && d.strides[1 + k] % 16 == 0;
     }
     if (ok) vec = column_vec;
   }
@@ -367,13 +322,13 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   int w = 0;
   packed[w++] = n_out;
   packed[w++] = n_red;
-  for (const Dim& d : out_dims) packed[w++] = d.extent;
-  for (const Dim& d : red_dims) packed[w++] = d.extent;
-  for (const Dim& d : out_dims) packed[w++] = d.out_stride;
+  for (const IterDim& d : out_dims) packed[w++] = d.extent;
+  for (const IterDim& d : red_dims) packed[w++] = d.extent;
+  for (const IterDim& d : out_dims) packed[w++] = d.strides[0];
   for (int k = 0; k < K; ++k)
-    for (const Dim& d : out_dims) packed[w++] = d.in_strides[k];
+    for (const IterDim& d : out_dims) packed[w++] = d.strides[1 + k];
   for (int k = 0; k < K; ++k)
-    for (const Dim& d : red_dims) packed[w++] = d.in_strides[k];
+    for (const IterDim& d : red_dims) packed[w++] = d.strides[1 + k];
   const char* ptrs[kMaxInputs];
   for (int k = 0; k < K; ++k) ptrs[k] = inputs[k].data();
   char* out_ptr = out.data();

@@ -19,6 +19,7 @@
 
 #include "cuarray/array.h"
 #include "cuarray/ops/kernel_registry.h"
+#include "cuarray/ops/type_resolution.h"
 
 namespace cuarray::ops {
 
@@ -32,6 +33,7 @@ struct ReductionDef {
   bool has_identity = true;  // false: reducing zero elements is an error
   bool uses_index = false;   // map reads `_j`: reduced axes keep their logical order
   std::vector<std::string> options;  // extra NVRTC options
+  ReductionRule rule = ReductionRule::kSame;  // the built-ins' type rule (reductions.def)
 };
 
 // The built-in reductions, in table order; a reduction's id is its index.

@@ -2,23 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <numeric>
 
 namespace cuarray::ops {
-
-Coalesced coalesce_in_memory_order(const Shape& shape, const std::vector<Strides>& strides) {
-  std::vector<int> perm(shape.size());
-  std::iota(perm.begin(), perm.end(), 0);
-  const Strides& s0 = strides[0];
-  std::stable_sort(perm.begin(), perm.end(), [&](int a, int b) { return std::llabs(s0[a]) > std::llabs(s0[b]); });
-  Shape p_shape(shape.size());
-  std::vector<Strides> p_strides(strides.size(), Strides(shape.size()));
-  for (size_t i = 0; i < perm.size(); ++i) {
-    p_shape[i] = shape[perm[i]];
-    for (size_t k = 0; k < strides.size(); ++k) p_strides[k][i] = strides[k][perm[i]];
-  }
-  return coalesce(p_shape, p_strides);
-}
 
 StridedArgs::StridedArgs(const Coalesced& c) {
   size_t k = c.strides.size();

@@ -1,5 +1,5 @@
-// Kernel arguments for strided iteration (kernels/strided.cuh's Strided<N, K>), and the layout helpers
-// that choose them.
+// Kernel arguments for strided iteration (kernels/strided.cuh's Strided<N, K>) over a coalesced space
+// (shape.h's Note [Coalescing]).
 #pragma once
 
 #include <cstdint>
@@ -10,9 +10,7 @@
 
 namespace cuarray::ops {
 
-// Coalesces after ordering dimensions by operand 0's memory order (largest |stride| first), so the
-// fastest-moving index walks operand 0's memory contiguously.
-Coalesced coalesce_in_memory_order(const Shape& shape, const std::vector<Strides>& strides);
+using cuarray::coalesce_in_memory_order;
 
 // The packed Strided<N, K> kernel argument; N >= 1 (a 0-d iteration becomes one element).
 class StridedArgs {

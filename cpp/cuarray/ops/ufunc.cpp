@@ -1,8 +1,11 @@
 #include "cuarray/ops/ufunc.h"
 
+#include <cstring>
 #include <sstream>
 
 #include "cuarray/error.h"
+#include "cuarray/ops/reduction.h"
+#include "cuarray/ops/transfer.h"
 
 namespace cuarray::ops {
 
@@ -102,6 +105,37 @@ const ElementwiseDef& ufunc_def_for(const Ufunc& u, const DType* in, const Input
   const Array* x = inputs[0].array;
   bool one_shape = e->shape() == shape && (!x || x->ndim() == 0 || x->shape() == shape);
   return e->size() == 1 && one_shape ? u.def : uniform;
+}
+
+// Note [Negative integer powers]
+// NumPy's power loops of signed integers raise ValueError at a negative exponent (where the output has
+// elements; `where=` aside), instead of computing 1/x truncated. The check comes before the launch, so an
+// `out=` is left as it was: a scalar exponent is read on the host; an array exponent of a signed type is
+// reduced to its minimum on the device and that one value read back, a synchronisation paid only by integer
+// power with a signed integer array exponent.
+void check_power_exponent(const Input& exponent, DType loop, const Shape& shape) {
+  if (kind(loop) != Kind::Signed || has_zero_extent(shape)) return;
+  // A signed integer of `size` bytes (little-endian), sign-extended.
+  auto read = [](const char* bytes, int size) {
+    std::uint64_t u = 0;
+    std::memcpy(&u, bytes, static_cast<size_t>(size));
+    int shift = 64 - 8 * size;
+    return static_cast<std::int64_t>(u << shift) >> shift;
+  };
+  std::int64_t lowest = 0;
+  if (!exponent.array) {
+    lowest = read(exponent.value, itemsize(loop));
+  } else {
+    const Array& e = *exponent.array;
+    DType t = e.dtype();
+    if (kind(t) != Kind::Signed) return;
+    Array out(Shape{}, t);
+    reduce(reduction("min"), &t, t, &e, out, std::vector<bool>(e.ndim(), true));
+    char bytes[8];
+    copy_to_host(bytes, out);
+    lowest = read(bytes, itemsize(t));
+  }
+  if (lowest < 0) throw ValueError("Integers to negative integer powers are not allowed.");
 }
 
 }  // namespace cuarray::ops

@@ -30,6 +30,9 @@ int find_loop(const Ufunc& u, const DType* in, const DType* out);
 // NumPy's inner loop takes another path for these operands, that path's (Note [Power with a uniform
 // exponent] in ufunc.cpp).
 const ElementwiseDef& ufunc_def_for(const Ufunc& u, const DType* in, const Input* inputs, const Shape& shape);
+// NumPy's ValueError for integer power with a negative exponent (Note [Negative integer powers]): `exponent`
+// is input 1 of power in loop type `loop` over `shape`. Nothing to check unless `loop` is a signed integer.
+void check_power_exponent(const Input& exponent, DType loop, const Shape& shape);
 // NumPy's type character for a dtype ('E' for bfloat16) and back.
 char type_char(DType t);
 DType from_type_char(char c);

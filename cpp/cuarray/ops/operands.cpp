@@ -1,0 +1,233 @@
+#include "cuarray/ops/operands.h"
+
+#include <cstring>
+
+#include "cuarray/error.h"
+#include "cuarray/ops/reduction.h"
+
+namespace cuarray::ops {
+
+namespace {
+
+ScalarHook g_scalar_hook = nullptr;
+
+template <typename T>
+void put(char* dst, T v) {
+  std::memcpy(dst, &v, sizeof(T));
+}
+
+// Whether int64 `v` is in the range of integer type `t`.
+bool fits(std::int64_t v, DType t) {
+  int bits = 8 * itemsize(t);
+  if (kind(t) == Kind::Signed) return bits == 64 || (v >= -(1LL << (bits - 1)) && v < (1LL << (bits - 1)));
+  return v >= 0 && (bits == 64 || v < (1LL << bits));
+}
+
+// A real value in loop type `t` (not a 16-bit float); false where NumPy must convert it.
+bool put_real(char* dst, DType t, double v) {
+  switch (t) {
+    case DType::Float64:
+      put(dst, v);
+      return true;
+    case DType::Float32:
+      put(dst, static_cast<float>(v));
+      return true;
+    case DType::Complex128:
+      put(dst, v), put(dst + 8, 0.0);
+      return true;
+    case DType::Complex64:
+      put(dst, static_cast<float>(v)), put(dst + 4, 0.0f);
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The conversions the core does itself; false for the rest (the hook's).
+bool convert(const Scalar& s, DType t, char* dst) {
+  const bool half = t == DType::Float16 || t == DType::BFloat16;
+  switch (s.tag) {
+    case Scalar::Tag::Bool:  // 0 and 1 are exact in every type
+      if (t == DType::Bool) return put(dst, static_cast<bool>(s.i)), true;
+      if (is_integer(t)) return std::memcpy(dst, &s.i, static_cast<size_t>(itemsize(t))), true;
+      return half ? (put(dst, static_cast<float>(s.i)), true) : put_real(dst, t, static_cast<double>(s.i));
+    case Scalar::Tag::Int:
+      if (t == DType::Bool) return put(dst, s.i != 0), true;
+      if (is_integer(t)) {
+        if (!fits(s.i, t)) return false;                           // NumPy's OverflowError
+        std::memcpy(dst, &s.i, static_cast<size_t>(itemsize(t)));  // little-endian: the low bytes
+        return true;
+      }
+      return !half && put_real(dst, t, static_cast<double>(s.i));
+    case Scalar::Tag::UInt:
+      if (t == DType::UInt64) return put(dst, s.u), true;
+      return !half && !is_integer(t) && t != DType::Bool && put_real(dst, t, static_cast<double>(s.u));
+    case Scalar::Tag::BigInt:
+      return false;
+    case Scalar::Tag::Float:
+      return !half && !is_integer(t) && t != DType::Bool && put_real(dst, t, s.re);
+    case Scalar::Tag::Complex:
+      if (t == DType::Complex128) return put(dst, s.re), put(dst + 8, s.im), true;
+      if (t == DType::Complex64)
+        return put(dst, static_cast<float>(s.re)), put(dst + 4, static_cast<float>(s.im)), true;
+      return false;
+    case Scalar::Tag::Typed:
+      if (s.dtype != t || half) return false;
+      std::memcpy(dst, s.bytes, static_cast<size_t>(itemsize(t)));
+      return true;
+  }
+  return false;
+}
+
+void check_shape_broadcasts(const Shape& shape, const Shape& out) {
+  Shape b = broadcast_shapes(shape, out);
+  if (b != out)
+    throw ValueError("non-broadcastable output operand with shape " + shape_str_compact(out) +
+                     " doesn't match the broadcast shape " + shape_str_compact(b));
+}
+
+}  // namespace
+
+int scalar_code(const Scalar& s) {
+  switch (s.tag) {
+    case Scalar::Tag::Bool:
+      return static_cast<int>(DType::Bool);
+    case Scalar::Tag::Float:
+      return kWeakFloat;
+    case Scalar::Tag::Complex:
+      return kWeakComplex;
+    case Scalar::Tag::Typed:
+      return static_cast<int>(s.dtype);
+    default:
+      return kWeakInt;
+  }
+}
+
+void set_scalar_hook(ScalarHook hook) { g_scalar_hook = hook; }
+
+void scalar_to_loop(const Scalar& s, DType t, char* dst) {
+  if (convert(s, t, dst)) return;
+  if (!g_scalar_hook) throw TypeError(std::string("cannot convert a scalar to ") + name(t));
+  g_scalar_hook(s, t, dst);
+}
+
+const Shape& broadcast_arrays(const Array* arrays, int n, Shape& storage) {
+  const Shape* shape = &arrays[0].shape();
+  for (int k = 1; k < n; ++k)
+    if (arrays[k].shape() != *shape) {
+      storage = broadcast_shapes(*shape, arrays[k].shape());
+      shape = &storage;
+    }
+  return *shape;
+}
+
+bool overlaps_partially(const Array& out, const Array& in) {
+  if (out.buffer() != in.buffer() || out.size() == 0 || in.size() == 0) return false;
+  if (out.data() == in.data() && out.shape() == in.shape() && out.strides() == in.strides()) return false;
+  auto [o_lo, o_hi] = byte_extent(out.shape(), out.strides(), out.itemsize());
+  auto [i_lo, i_hi] = byte_extent(in.shape(), in.strides(), in.itemsize());
+  o_lo += out.offset(), o_hi += out.offset(), i_lo += in.offset(), i_hi += in.offset();
+  return o_lo < i_hi && i_lo < o_hi;
+}
+
+// ---- ElementwiseOperands ---------------------------------------------------------------------------------
+
+ElementwiseOperands::ElementwiseOperands(const char* op, int nin, int nout) : op_(op), nin_(nin), nout_(nout) {
+  static const Shape scalar_shape;
+  shape_ = &scalar_shape;
+  if (nin + nout > kMaxOperands)
+    throw ValueError(std::string(op) + " takes at most " + std::to_string(kMaxOperands) +
+                     " inputs and outputs together");
+}
+
+void ElementwiseOperands::set_input(int i, const Array& a) {
+  in_[i].array = &a;
+  codes_[i] = static_cast<int>(a.dtype());
+  // Usually every array has the same shape, and then no new Shape is built.
+  if (!any_array_)
+    shape_ = &a.shape();
+  else if (*shape_ != a.shape()) {
+    broadcast_ = broadcast_shapes(*shape_, a.shape());
+    shape_ = &broadcast_;
+  }
+  any_array_ = true;
+}
+
+void ElementwiseOperands::set_input(int i, const Scalar& s) {
+  scalars_[i] = &s;
+  codes_[i] = scalar_code(s);
+}
+
+void ElementwiseOperands::set_output(int o, const Array& out, DType loop, Casting casting) {
+  given_[o] = &out;
+  if (*shape_ != out.shape()) {
+    check_shape_broadcasts(*shape_, out.shape());
+    shape_ = &out.shape();
+  }
+  check_output_cast(op_, nout_, loop, out.dtype(), casting, nin_ + o);
+}
+
+void ElementwiseOperands::convert_scalars(const DType* in) {
+  for (int i = 0; i < nin_; ++i)
+    if (scalars_[i]) {
+      failed_ = i;
+      scalar_to_loop(*scalars_[i], in[i], in_[i].value);
+    }
+  failed_ = -1;
+}
+
+void ElementwiseOperands::allocate(const DType* out, char order) {
+  const Array* like = nullptr;
+  for (int i = 0; i < nin_ && !like; ++i)
+    if (in_[i].array && in_[i].array->shape() == *shape_) like = in_[i].array;
+  out_.reserve(nout_);
+  for (int o = 0; o < nout_; ++o) {
+    if (given_[o])
+      out_.push_back(*given_[o]);
+    else if (order == 'F' || order == 'C')
+      out_.emplace_back(*shape_, out[o], order == 'F' ? Order::F : Order::C);
+    else
+      out_.push_back(like ? Array::like(*like, out[o]) : Array(*shape_, out[o]));
+  }
+}
+
+// ---- ReductionOperands -----------------------------------------------------------------------------------
+
+ReductionOperands::ReductionOperands(const char* op, const Array* inputs, int nin,
+                                     const std::optional<std::vector<std::int64_t>>& axis, bool keepdims)
+    : op_(op), keepdims_(keepdims), shape_(&broadcast_arrays(inputs, nin, broadcast_)) {
+  reduced_ = reduced_axes(static_cast<int>(shape_->size()), axis);
+}
+
+void ReductionOperands::set_output(const Array& out) {
+  Shape expected = reduced_shape(*shape_, reduced_, keepdims_);
+  if (out.shape() != expected)
+    throw ValueError(std::string("output parameter for reduction operation ") + op_ + " has the wrong shape: found " +
+                     shape_str(out.shape()) + " but expected " + shape_str(expected));
+  if (!keepdims_) {
+    kernel_out_.emplace(out);
+    return;
+  }
+  // The kernel writes the output without its kept length-1 axes.
+  Shape shape;
+  Strides strides;
+  for (size_t d = 0; d < reduced_.size(); ++d)
+    if (!reduced_[d]) {
+      shape.push_back(out.shape()[d]);
+      strides.push_back(out.strides()[d]);
+    }
+  kernel_out_.emplace(out.view(std::move(shape), std::move(strides)));
+}
+
+void ReductionOperands::allocate(DType result) {
+  if (!kernel_out_) kernel_out_.emplace(reduced_shape(*shape_, reduced_, false), result);
+}
+
+Array ReductionOperands::take_result() {
+  if (!keepdims_) return std::move(*kernel_out_);
+  Shape kept = reduced_shape(*shape_, reduced_, true);
+  Strides strides = c_strides(kept, kernel_out_->itemsize());
+  return kernel_out_->view(std::move(kept), std::move(strides));
+}
+
+}  // namespace cuarray::ops

@@ -1,0 +1,126 @@
+// The operands of an elementwise or reduction call: one builder for every caller (ufuncs, reductions, fused
+// functions), from the operands as given to what a launch needs.
+//
+// Note [Operand builder]
+// A call goes through the same steps whoever makes it: array inputs broadcast together (NumPy's message when
+// they do not); scalars kept as tagged values until the loop is known, then converted once to the loop type;
+// outputs given by `out=` checked against the broadcast shape (an output may broadcast the iteration up, never
+// down) and against the casting rule, the missing ones allocated in NumPy's layout ('K' follows the first
+// input of the output's shape, else C order; or 'C'/'F' as asked). The launch side (elementwise(), reduce())
+// then checks devices, sends outputs that partly overlap an input through temporaries and coalesces the
+// dimensions in memory order (shape.h's IterDims) with the 32/64-bit index choice. The builder holds its
+// operands in place: a call allocates nothing on the host beyond its outputs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "cuarray/array.h"
+#include "cuarray/ops/elementwise.h"
+#include "cuarray/ops/type_resolution.h"
+
+namespace cuarray::ops {
+
+// A scalar operand as the bindings hand it over: a Python bool, int (as int64, as uint64 past int64's range,
+// or marked too large), float or complex, or a NumPy scalar (its dtype and bytes).
+struct Scalar {
+  enum class Tag : std::uint8_t { Bool, Int, UInt, BigInt, Float, Complex, Typed };
+  Tag tag = Tag::Int;
+  std::int64_t i = 0;
+  std::uint64_t u = 0;
+  double re = 0, im = 0;
+  DType dtype = DType::Bool;        // Typed
+  alignas(16) char bytes[16] = {};  // Typed: the value in `dtype`
+  const void* source = nullptr;     // the object it came from, for the conversion hook only
+};
+// The signature code of a scalar (type_resolution.h): Python int/float/complex are weak, the rest their dtype.
+int scalar_code(const Scalar& s);
+// Conversions the core leaves to NumPy (16-bit floats from non-exact values, NumPy scalars of another dtype,
+// ints out of the loop type's range): writes `t`'s compute representation or throws NumPy's error.
+using ScalarHook = void (*)(const Scalar& s, DType t, char* dst);
+void set_scalar_hook(ScalarHook hook);
+// `s` in loop type `t`, in the representation kernels compute with (16-bit floats widen to float).
+void scalar_to_loop(const Scalar& s, DType t, char* dst);
+
+// The operands of one elementwise call (Note [Operand builder]). Holds pointers to the arrays it is given,
+// which must outlive it; not copyable.
+class ElementwiseOperands {
+ public:
+  ElementwiseOperands(const char* op, int nin, int nout);
+  ElementwiseOperands(const ElementwiseOperands&) = delete;
+  ElementwiseOperands& operator=(const ElementwiseOperands&) = delete;
+
+  // Input i: an array, broadcast with the others (ValueError naming both shapes).
+  void set_input(int i, const Array& a);
+  // Input i: a scalar (kept by pointer, so it must outlive the call), converted by convert_scalars().
+  void set_input(int i, const Scalar& s);
+  // The signature code of input i (its dtype, or scalar_code()).
+  int code(int i) const { return codes_[i]; }
+  const int* codes() const { return codes_; }
+  // Output o given by out=: its shape must be one the inputs broadcast to (NumPy's ValueError otherwise) and
+  // its dtype one that loop type `loop` casts to under `casting` (NumPy's TypeError otherwise).
+  void set_output(int o, const Array& out, DType loop, Casting casting);
+  bool given(int o) const { return given_[o] != nullptr; }
+  // The iteration shape: the broadcast of the array inputs and given outputs.
+  const Shape& shape() const { return *shape_; }
+
+  // Scalars to loop types `in` (scalar_to_loop()); input i's error propagates, and failed() tells which.
+  void convert_scalars(const DType* in);
+  int failed() const { return failed_; }
+  // Allocates the outputs not given, of loop types `out`, in `order` ('K', 'C' or 'F').
+  void allocate(const DType* out, char order);
+
+  const Input* inputs() const { return in_; }
+  const Array* outputs() const { return out_.data(); }
+  Array& output(int o) { return out_[o]; }
+
+ private:
+  const char* op_;
+  int nin_, nout_, failed_ = -1;
+  bool any_array_ = false;
+  Input in_[kMaxOperands];
+  int codes_[kMaxOperands] = {};
+  const Scalar* scalars_[kMaxOperands] = {};
+  const Array* given_[kMaxOperands] = {};
+  const Shape* shape_;
+  Shape broadcast_;
+  std::vector<Array> out_;
+};
+
+// The operands of one reduction call: inputs broadcast together, the axes normalised, the output checked or
+// allocated (Note [Operand builder]).
+class ReductionOperands {
+ public:
+  ReductionOperands(const char* op, const Array* inputs, int nin, const std::optional<std::vector<std::int64_t>>& axis,
+                    bool keepdims);
+  ReductionOperands(const ReductionOperands&) = delete;
+  ReductionOperands& operator=(const ReductionOperands&) = delete;
+
+  const Shape& shape() const { return *shape_; }
+  const std::vector<bool>& reduced() const { return reduced_; }
+  // out=: its shape must be the result's (with kept axes when keepdims); NumPy's ValueError otherwise.
+  void set_output(const Array& out);
+  // A new result of dtype `result`, unless set_output() gave one.
+  void allocate(DType result);
+  // What the kernel writes: the result without kept length-1 axes.
+  const Array& kernel_output() const { return *kernel_out_; }
+  // What the call returns (a new result, with kept axes when keepdims), moved out: call it last.
+  Array take_result();
+
+ private:
+  const char* op_;
+  bool keepdims_;
+  const Shape* shape_;
+  Shape broadcast_;
+  std::vector<bool> reduced_;
+  std::optional<Array> kernel_out_;
+};
+
+// The broadcast shape of `arrays`: the first array's own shape when all agree (no copy), else `storage`.
+const Shape& broadcast_arrays(const Array* arrays, int n, Shape& storage);
+// Whether `out` and `in` share memory other than as the very same view (the output must then be computed
+// through a temporary).
+bool overlaps_partially(const Array& out, const Array& in);
+
+}  // namespace cuarray::ops

@@ -1,0 +1,144 @@
+#include "cuarray/ops/type_resolution.h"
+
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "cuarray/error.h"
+#include "cuarray/ops/ufunc.h"
+
+namespace cuarray::ops {
+
+namespace {
+
+TypeHook g_hook = nullptr;
+std::mutex g_mutex;
+// Every answer, under keys whose top two bits tell the query apart (Note [Type resolution]).
+std::unordered_map<std::uint64_t, TypeAnswer>& g_cache = *new std::unordered_map<std::uint64_t, TypeAnswer>;
+
+constexpr std::uint64_t kLoopKey = 0, kCastKey = 1ull << 62;
+
+// The cached answer to `query`, asking the hook on a miss; `check` vets a new answer before it is cached, so
+// a hit costs one lookup.
+template <class Check>
+TypeAnswer ask(std::uint64_t key, const TypeQuery& query, Check&& check) {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    auto it = g_cache.find(key);
+    if (it != g_cache.end()) return it->second;
+  }
+  if (!g_hook) throw TypeError(std::string("no type resolver is installed (resolving ") + query.name + ")");
+  TypeAnswer answer{};
+  g_hook(query, answer);
+  check(answer);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_cache.emplace(key, answer).first->second;
+}
+
+DType real_of(DType t) { return t == DType::Complex64 ? DType::Float32 : t == DType::Complex128 ? DType::Float64 : t; }
+
+const char* const kCastingNames[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
+
+}  // namespace
+
+void set_type_hook(TypeHook hook) { g_hook = hook; }
+
+Casting casting_from_name(const char* name) {
+  for (int i = 0; i < 5; ++i)
+    if (!std::strcmp(name, kCastingNames[i])) return static_cast<Casting>(i);
+  throw ValueError(std::string("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' (got '") + name +
+                   "')");
+}
+
+const char* casting_name(Casting c) { return kCastingNames[static_cast<int>(c)]; }
+
+LoopTypes resolve_loop(int index, const char* name, int nin, int nout, const int* codes, int dtype, Casting casting) {
+  std::uint64_t key = kLoopKey | static_cast<std::uint64_t>(index) << 40 | static_cast<std::uint64_t>(casting) << 37 |
+                      static_cast<std::uint64_t>(dtype) << 32;
+  TypeQuery q{TypeQuery::kUfunc, name, nin, nout, {}, dtype, casting};
+  for (int i = 0; i < nin; ++i) {
+    key |= static_cast<std::uint64_t>(codes[i]) << (5 * i);
+    q.codes[i] = codes[i];
+  }
+  // The loop NumPy picks must be one the table implements.
+  return ask(key, q,
+             [&](const TypeAnswer& a) {
+               if (index == kMatmulLoop) return;
+               const Ufunc& u = ufuncs()[index];
+               const LoopTypes& r = a.loop;
+               if (find_loop(u, r.in, r.out) >= 0) return;
+               std::string sig;
+               for (int i = 0; i < nin; ++i) sig += std::string(i ? ", " : "") + cuarray::name(r.in[i]);
+               sig += ") -> (";
+               for (int o = 0; o < nout; ++o) sig += std::string(o ? ", " : "") + cuarray::name(r.out[o]);
+               throw TypeError("cuarray's ufunc '" + u.def.name + "' has no loop for the types (" + sig +
+                               "); NumPy would compute it with that loop");
+             })
+      .loop;
+}
+
+bool can_cast(DType from, DType to, Casting casting) {
+  if (from == to) return true;
+  std::uint64_t key = kCastKey | static_cast<std::uint64_t>(casting) << 10 | static_cast<std::uint64_t>(from) << 5 |
+                      static_cast<std::uint64_t>(to);
+  TypeQuery q{TypeQuery::kCanCast, "can_cast", 2, 0, {static_cast<int>(from), static_cast<int>(to)}, kNoDType, casting};
+  return ask(key, q, [](const TypeAnswer&) {}).can_cast;
+}
+
+void check_output_cast(const char* op, int nout, DType from, DType to, Casting casting, int index) {
+  if (can_cast(from, to, casting)) return;
+  // NumPy's _UFuncOutputCastingError message (a TypeError); internal rows (_clip) are named as NumPy's.
+  throw TypeError(std::string("Cannot cast ufunc '") + (op[0] == '_' ? op + 1 : op) + "' output " +
+                  (nout != 1 ? std::to_string(index) + " " : std::string()) + "from dtype('" + cuarray::name(from) +
+                  "') to dtype('" + cuarray::name(to) + "') with casting rule '" + casting_name(casting) + "'");
+}
+
+ReductionTypes reduction_types(ReductionRule rule, const DType* in, int nin, std::optional<DType> dtype) {
+  const DType t = in[0];
+  auto same = [](DType x) { return ReductionTypes{{x, x}, x, x}; };
+  // NumPy's _methods._mean/_var: the loop type and the result dtype.
+  auto mean_loop = [&]() -> std::pair<DType, DType> {
+    if (dtype) return {*dtype, *dtype};
+    if (kind(t) == Kind::Bool || is_integer(t)) return {DType::Float64, DType::Float64};
+    if (t == DType::Float16) return {DType::Float32, DType::Float16};
+    return {t, t};
+  };
+  switch (rule) {
+    case ReductionRule::kSumLike: {
+      if (dtype) return same(*dtype);
+      bool small = itemsize(t) < 8;
+      if (kind(t) == Kind::Bool || (kind(t) == Kind::Signed && small)) return same(DType::Int64);
+      if (kind(t) == Kind::Unsigned && small) return same(DType::UInt64);
+      return same(t);
+    }
+    case ReductionRule::kSame:
+      return same(t);
+    case ReductionRule::kIndex:
+      return {{t, t}, DType::Int64, DType::Int64};
+    case ReductionRule::kBool:
+      return {{t, t}, DType::Bool, DType::Bool};
+    case ReductionRule::kMean: {
+      auto [loop, result] = mean_loop();
+      return {{loop, loop}, loop, result};
+    }
+    case ReductionRule::kVarLike: {
+      auto [loop, result] = mean_loop();
+      return {{loop, loop}, real_of(loop), real_of(result)};
+    }
+    case ReductionRule::kL2: {
+      DType loop = is_floating(t) && t != DType::BFloat16 ? t : is_complex(t) ? t : DType::Float64;
+      return {{loop, loop}, real_of(loop), real_of(loop)};
+    }
+    case ReductionRule::kDot: {
+      if (nin != 2) throw ValueError("a dot product reduces two inputs");
+      static const int multiply = ufunc_index("multiply");
+      int codes[2] = {static_cast<int>(in[0]), static_cast<int>(in[1])};
+      DType r = resolve_loop(multiply, "multiply", 2, 1, codes, kNoDType, Casting::SameKind).out[0];
+      return same(r);
+    }
+  }
+  throw ValueError("unknown reduction type rule");
+}
+
+}  // namespace cuarray::ops
