@@ -34,11 +34,26 @@ const NdArray& as_array(py::handle obj) {
   return obj.cast<const NdArray&>();
 }
 
+// Note [Axes of 0-d arrays]
+// NumPy's ufunc reductions (sum, max, any, argmax, ..., and the NaN-ignoring forms built on them) read a 0-d
+// array as one element along an integer axis 0 or -1; mean, var and std count the elements first and raise
+// AxisError there, and so do nanmean, nanvar and nanstd of integers, which NumPy hands to them.
+bool zero_d_axis(const ops::ReductionDef& def, const Array& a, py::handle axis) {
+  if (a.ndim() != 0 || !PyLong_Check(axis.ptr()) || PyBool_Check(axis.ptr())) return false;
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(axis.ptr(), &overflow);
+  if (overflow || (v != 0 && v != -1)) return false;
+  const std::string& n = def.name;
+  if (n == "mean" || n == "var" || n == "std") return false;
+  bool inexact = is_floating(a.dtype()) || is_complex(a.dtype());
+  return inexact || (n != "nanmean" && n != "nanvar" && n != "nanstd");
+}
+
 // `def` over `axis` of `inputs`; the result is a new array of dtype `result`, or `out_obj`.
 py::object run(const ops::ReductionDef& def, const DType* in_types, DType out_loop, DType result, const Array* inputs,
                int nin, py::handle axis, py::handle out_obj, bool keepdims, double ddof) {
   std::optional<std::vector<std::int64_t>> axes;
-  if (!axis.is_none()) axes = to_axes(axis);
+  if (!axis.is_none() && !zero_d_axis(def, inputs[0], axis)) axes = to_axes(axis);
   ops::ReductionOperands operands(def.name.c_str(), inputs, nin, axes, keepdims);
   if (!out_obj.is_none()) operands.set_output(as_array(out_obj).array);
   operands.allocate(result);
