@@ -142,11 +142,6 @@ class Generator {
     for (int o = 0; o < def_.nout; ++o) s += "    " + store(o) + ";\n";
     return s + "  }\n";
   }
-  static std::string join(const std::vector<std::string>& items) {
-    std::string s;
-    for (const auto& item : items) s += (s.empty() ? "" : ", ") + item;
-    return s;
-  }
   std::string scalar_value(int i) const { return raw(i) ? in(i) + "_r" : in(i) + "_s"; }
 
   // Elements per thread of the contiguous class: two 16-byte accesses of the widest operand.

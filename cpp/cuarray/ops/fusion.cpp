@@ -131,12 +131,6 @@ Code generate(const FusedProgram& p) {
   return c;
 }
 
-std::string joined(const std::vector<std::string>& lines, const std::string& sep) {
-  std::string s;
-  for (const auto& l : lines) s += (s.empty() ? "" : sep) + l;
-  return s;
-}
-
 // The reduction whose map is the traced body: `<name>_value(in...)` computes the reduced value, which the
 // row's map then takes in the reduction's loop type.
 ReductionDef fused_reduction(const FusedProgram& p, const Code& c) {
@@ -150,24 +144,21 @@ ReductionDef fused_reduction(const FusedProgram& p, const Code& c) {
   }
   const int reduced = p.results.at(0);
   const std::string value_type = compute_type(c.type[reduced]), loop = compute_type(p.reduce_loop);
-  std::string preamble = "__device__ __forceinline__ " + value_type + " " + p.name + "_value(" + joined(params, ", ") +
-                         ") {\n  " + joined(c.lines, "\n  ") + "\n  return ca::cast<" + value_type + ">(" +
+  std::string preamble = "__device__ __forceinline__ " + value_type + " " + p.name + "_value(" + join(params, ", ") +
+                         ") {\n  " + join(c.lines, "\n  ") + "\n  return ca::cast<" + value_type + ">(" +
                          c.value[reduced] + ");\n}\n";
   std::string value = "ca::cast<" + loop + ">(ca::cast<" + storage(p.reduce_loop) + ">(" + p.name + "_value(" +
-                      joined(args, ", ") + ")))";
+                      join(args, ", ") + ")))";
   std::string map = "[&](const " + loop + " in0) { return acc_t(" + typed(row.map) + "); }(" + value + ")";
-  return ReductionDef{new_reduction_id(),
-                      p.name,
-                      static_cast<int>(p.in.size()),
-                      typed(row.acc_type),
-                      typed(row.identity),
-                      map,
-                      typed(row.reduce),
-                      typed(row.post),
-                      preamble,
-                      row.has_identity,
-                      false,
-                      {}};
+  ReductionDef d = row;
+  d.id = new_reduction_id();
+  d.name = p.name;
+  d.nin = static_cast<int>(p.in.size());
+  d.acc_type = typed(row.acc_type), d.identity = typed(row.identity), d.reduce = typed(row.reduce);
+  d.post = typed(row.post), d.map = map, d.preamble = preamble;
+  d.uses_index = false;
+  d.options.clear();
+  return d;
 }
 
 // The broadcast shape of the array inputs (none: 0-d): one of theirs where they agree, without a copy, else
@@ -211,7 +202,7 @@ std::size_t define_fused(const FusedProgram& p) {
       c.lines.push_back("out" + to_string(o) + " = ca::cast<" + compute_type(t) + ">(" + c.value[p.results[o]] + ");");
       k.out.push_back(t);
     }
-    std::string body = "{\n        " + joined(c.lines, "\n        ") + "\n      }";
+    std::string body = "{\n        " + join(c.lines, "\n        ") + "\n      }";
     k.elementwise = &elementwise_definition(
         add_definition(ElementwiseDef{new_elementwise_id(), p.name, body, "", nin, nout, false, {}}));
     k.tuple_result = p.tuple_result;
