@@ -45,11 +45,14 @@ namespace ca {
 // says, one line per operand, how its values are read and written; the loops here own the iteration. The
 // Op's registers for a group of elements are its nested types (Chunk, Group), declared inside the loop
 // iteration that fills them, so that no value is live across iterations; every member function is
-// __forceinline__, so the kernel compiles to the code a loop written out in full would.
+// __forceinline__, so the kernel compiles to the code a loop written out in full would. What each loop asks
+// of its Op: contiguous, Chunk and Group, load_chunks, compute, store_chunks, load_group and store_one;
+// strided, element; tiled, Tiles, fill_tiles and element_tiled.
 
 // Contiguous class: a block covers blockDim.x * E elements; a thread's are E / P chunks of P, blockDim.x * P
 // apart, each one 16-byte access of the widest operand. The last, partial block takes its elements
-// blockDim.x apart, G at a time, the loads of a group issued before its first store (Note [Partial blocks]).
+// blockDim.x apart, G at a time, the loads of a group issued before its first store (Note [Partial blocks] in
+// ops/elementwise_source.cpp).
 template <class Index, int E, int P, int G, class Op>
 __device__ __forceinline__ void elementwise_contiguous(const Op& op, Index n) {
   const Index block_base = static_cast<Index>(blockIdx.x) * blockDim.x * E;
