@@ -38,19 +38,17 @@ SIGNATURES = [
 
 @pytest.mark.parametrize("func,kinds", SIGNATURES, ids=lambda v: getattr(v, "__name__", None) or str(v))
 def test_fused_kernels_compile_for_sm90(func, kinds):
-    handle, in_types, out_types, _ = cp.fuse(func)._compile(kinds)
+    handle = cp.fuse(func)._compile(kinds).handle
     for contiguous, ndim, tiled in ((True, 0, 0), (False, 2, 0), (False, 3, 1)):
-        src, name = _core._elementwise_source(handle, in_types, out_types, contiguous, ndim, tiled)
+        src, name = _core._fused_source(handle, contiguous, ndim, tiled)
         assert _core.jit.compile(MINIMAL_ONLY + src, name, [], 90, _headers())[:4] == b"\x7fELF"
 
 
 def test_result_types_follow_numpy():
-    _, _, out_types, tuple_result = cp.fuse(mixed)._compile((np.dtype("float32"), float, np.dtype("float64")))
-    assert tuple_result and out_types == (np.dtype("float32"), np.dtype("float64"))
-    _, _, out_types, _ = cp.fuse(squared_diff)._compile((np.dtype("int8"), int))
-    assert out_types == (np.dtype("int8"),)
-    _, _, out_types, _ = cp.fuse(squared_diff)._compile((np.dtype("int32"), float))
-    assert out_types == (np.dtype("float64"),)
+    compiled = cp.fuse(mixed)._compile((np.dtype("float32"), float, np.dtype("float64")))
+    assert compiled.tuple_result and compiled.out_types == (np.dtype("float32"), np.dtype("float64"))
+    assert cp.fuse(squared_diff)._compile((np.dtype("int8"), int)).out_types == (np.dtype("int8"),)
+    assert cp.fuse(squared_diff)._compile((np.dtype("int32"), float)).out_types == (np.dtype("float64"),)
 
 
 def test_decorator_forms():

@@ -49,10 +49,9 @@ def test_fused_reduction_kernels_compile_in_ci(func, nargs, dtype):
         kinds = (np.dtype(dtype), np.dtype(dtype))
     if func is scaled_max:
         kinds = (np.dtype(dtype), float)
-    tag, handle, in_types, out_loop, result, axis, keepdims = fused._compile(kinds)
-    assert tag == "reduction"
+    handle = fused._compile(kinds).handle
     for layout, vec, partial in ((0, 2, True), (1, 1, False), (2, 1, False)):
-        src = _core._reduction_source(handle, [str(t) for t in in_types], str(out_loop), str(result), layout, vec, partial)
+        src = _core._fused_source(handle, layout=layout, vec=vec, partial=partial)
         assert _compile_together([src])[:4] == b"\x7fELF"
 
 
@@ -102,3 +101,31 @@ def test_unsupported_reduction_in_fuse_names_it():
 
     with pytest.raises(NotImplementedError, match="one reduction"):
         cp.fuse(two)._compile((np.dtype(np.float32),))
+
+
+@pytest.mark.gpu
+def test_fused_reduction_runs_no_python_after_the_first_call():
+    f = cp.fuse(squared_diff_sum)
+    x, y = cp.arange(10, dtype=cp.float32), cp.ones(10, dtype=cp.float32)
+    first = float(f(x, y))
+
+    def refuse(args):
+        raise AssertionError("a known signature asked Python for its kernel")
+
+    f._entry = refuse
+    assert float(f(x, y)) == first == float(((cp.arange(10.0) - 1) ** 2).sum())
+    assert float(f(x[::2], y[1::2])) == float(((cp.arange(0.0, 10.0, 2) - 1) ** 2).sum())
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("scalar", [np.float16(1.5), np.float32(0.25), 3, 2.5, np.int8(-2)], ids=repr)
+def test_fused_reduction_with_scalar_arguments(scalar):
+    x = cp.asarray(make_data((4, 9), np.float16, seed=5))
+    assert_same(cp.fuse(scaled_max)(x, scalar), scaled_max(x, scalar).get())
+    assert_same(cp.fuse(lambda a, s: cp.sum(a * s, axis=0))(x, scalar), cp.sum(x * scalar, axis=0).get(),
+                rtol=5e-3, atol=0.5)
+
+
+def test_fused_reduction_of_scalars_alone_is_type_error():
+    with pytest.raises(TypeError, match="at least one argument must be an array"):
+        cp.fuse(lambda a: cp.sum(a * 2))(3.0)

@@ -111,3 +111,37 @@ def test_unknown_dtype_is_type_error():
         S.fill_contiguous("not-a-dtype", False, True)
     with pytest.raises(TypeError):
         S.fill_contiguous(numpy.dtype("U3"), False, True)
+
+
+@pytest.mark.parametrize("kinds,ndim", [((2, 0, 1, 2), 2), ((2, 1, 1, 2), 1), ((2, 0, 0, 2), 3)])
+def test_user_kernel_variants_with_raw_and_scalar_operands_compile(kinds, ndim):
+    """Raw arrays are passed whole and scalars by value; with neither arrays nor iterated outputs left, the loop
+    has no strided operands at all (Note [Elementwise loops] in kernels/elementwise.cuh)."""
+    k = cuarray.ElementwiseKernel("raw T x, T y, float32 s", "raw T z", "z[i] = x[_ind.size() - i - 1] * s + y",
+                                  "rev_scale")
+    t = numpy.dtype("float32")
+    handle = k._definition((t, t, t), (t,), {"T": t})
+    # The engine's inputs: x, y, s, then the raw output z; no output is iterated.
+    src, name = _core._elementwise_source(handle, [t] * 4, [], False, ndim, kinds=list(kinds))
+    assert "ca::Raw<float> in0" in src and ("float in2_s" in src) == (kinds[2] == 1)
+    assert _core.jit.compile(MINIMAL_ONLY + src, name, [], 90, _headers())[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("dtype", ["float16", "int8", "complex128"])
+@pytest.mark.parametrize("contiguous,ndim,tiled", [(True, 0, 0), (False, 2, 0), (False, 3, 1)])
+def test_user_kernel_variants_with_a_scalar_compile(dtype, contiguous, ndim, tiled):
+    if tiled and dtype == "complex128":
+        pytest.skip("64 x 64 tiles of complex128 exceed a block's shared memory; launches take 32 x 32 there")
+    k = cuarray.ElementwiseKernel("T x, T y", "T z", "z = x * y + x", "user_axpy")
+    t = numpy.dtype(dtype)
+    handle = k._definition((t, t), (t,), {"T": t})
+    src, name = _core._elementwise_source(handle, [t, t], [t], contiguous, ndim, tiled, kinds=[0, 1])
+    assert "in1_s" in src
+    assert _core.jit.compile(MINIMAL_ONLY + src, name, [], 90, _headers())[:4] == b"\x7fELF"
+
+
+def test_unknown_definition_handle_is_index_error():
+    with pytest.raises(IndexError):
+        _core._elementwise_source(2**40, ["float32"], ["float32"], True, 0)
+    with pytest.raises(IndexError):
+        _core._fused_source(2**40)

@@ -6,7 +6,6 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <deque>
 #include <mutex>
 #include <optional>
 
@@ -143,14 +142,8 @@ PyMethodDef g_methods[] = {
 PyMethodDef g_reduce_def = {"_reduce", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(reduce_call)),
                             METH_FASTCALL, "_reduce(index, a, axis, dtype, out, keepdims, ddof, b)"};
 
-// Reductions defined at run time (ReductionKernel, fused functions); a deque keeps references stable.
-std::mutex g_defs_mutex;
-std::deque<ops::ReductionDef>& g_defs = *new std::deque<ops::ReductionDef>;
-
-const ops::ReductionDef& user_def(std::size_t handle) {
-  std::lock_guard<std::mutex> lock(g_defs_mutex);
-  return g_defs.at(handle);
-}
+// Reductions defined at run time (ReductionKernel): Note [Definitions] in ops/kernel_registry.h.
+const ops::ReductionDef& user_def(std::size_t handle) { return ops::reduction_definition(handle); }
 
 std::vector<DType> to_dtypes(const std::vector<py::handle>& types) {
   std::vector<DType> out;
@@ -202,10 +195,8 @@ void init_reduction(py::module_& m) {
                              const std::string& preamble, bool has_identity, bool uses_index,
                              const std::vector<std::string>& options) {
     if (nin < 1 || nin > 8) throw ValueError("a reduction takes 1 to 8 inputs, got " + std::to_string(nin));
-    std::lock_guard<std::mutex> lock(g_defs_mutex);
-    g_defs.push_back(ops::ReductionDef{ops::new_reduction_id(), name, nin, acc_type, identity, map, reduce, post,
-                                       preamble, has_identity, uses_index, options});
-    return g_defs.size() - 1;
+    return ops::add_definition(ops::ReductionDef{ops::new_reduction_id(), name, nin, acc_type, identity, map, reduce,
+                                                 post, preamble, has_identity, uses_index, options});
   });
   // Runs definition `handle` over `axis` of `inputs` (ndarrays) with the given loop types; the result has
   // dtype `result`, or is written to `out`.

@@ -2,9 +2,7 @@
 
 namespace cuarray::ops {
 
-const char* compute_type(DType t) {
-  return t == DType::Float16 || t == DType::BFloat16 ? "float" : cuda_type(t);
-}
+const char* compute_type(DType t) { return t == DType::Float16 || t == DType::BFloat16 ? "float" : cuda_type(t); }
 
 std::string load_expr(const std::string& value, DType from, DType loop) {
   std::string c = compute_type(loop);
@@ -17,6 +15,12 @@ std::string store_expr(const std::string& value, DType loop, DType to) {
   if (loop == to || std::string(compute_type(loop)) == cuda_type(loop))
     return "ca::cast<" + std::string(cuda_type(to)) + ">(" + value + ")";
   return "ca::cast<" + std::string(cuda_type(to)) + ">(ca::cast<" + cuda_type(loop) + ">(" + value + "))";
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? separator : std::string()) + items[i];
+  return s;
 }
 
 }  // namespace cuarray::ops

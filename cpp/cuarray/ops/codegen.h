@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cuarray/dtype.h"
 
@@ -16,5 +17,8 @@ std::string load_expr(const std::string& value, DType from, DType loop);
 
 // A value computed in loop type `loop` converted for storage as `to`.
 std::string store_expr(const std::string& value, DType loop, DType to);
+
+// `items` with `separator` between them.
+std::string join(const std::vector<std::string>& items, const std::string& separator = ", ");
 
 }  // namespace cuarray::ops

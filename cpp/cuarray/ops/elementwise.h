@@ -59,6 +59,10 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
                                 const DType* in_storage, const std::uint8_t* kinds, const DType* out_storage,
                                 const Layout& layout);
 
+// Elements per thread of the contiguous class: two 16-byte accesses of the widest operand (scalar[i]: input
+// i is not an iterated array).
+int items_per_thread(const DType* in_storage, const bool* scalar, int nin, const DType* out_storage, int nout);
+
 // A process-unique id for an ElementwiseDef that is not a ufunc (ufuncs use their table index).
 std::uint32_t new_elementwise_id();
 

@@ -1,8 +1,14 @@
 #include "cuarray/ops/kernel_registry.h"
 
+#include <deque>
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
+
+#include "cuarray/error.h"
+#include "cuarray/ops/elementwise.h"
+#include "cuarray/ops/fusion.h"
+#include "cuarray/ops/reduction.h"
 
 namespace cuarray::ops {
 
@@ -38,7 +44,36 @@ struct Registry {
 auto& narrow = *new Registry<std::uint64_t>;
 auto& wide = *new Registry<WideKey, WideKeyHash>;
 
+// Note [Definitions]: a deque keeps references to its elements valid as it grows.
+template <class Def>
+struct Definitions {
+  std::mutex mutex;
+  std::deque<Def> defs;
+
+  std::size_t add(Def def) {
+    std::lock_guard<std::mutex> lock(mutex);
+    defs.push_back(std::move(def));
+    return defs.size() - 1;
+  }
+  const Def& get(std::size_t handle, const char* what) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (handle >= defs.size()) throw IndexError(std::string("no ") + what + " definition " + std::to_string(handle));
+    return defs[handle];
+  }
+};
+
+auto& elementwise_defs = *new Definitions<ElementwiseDef>;
+auto& reduction_defs = *new Definitions<ReductionDef>;
+auto& fused_defs = *new Definitions<FusedKernel>;
+
 }  // namespace
+
+std::size_t add_definition(ElementwiseDef def) { return elementwise_defs.add(std::move(def)); }
+std::size_t add_definition(ReductionDef def) { return reduction_defs.add(std::move(def)); }
+std::size_t add_definition(FusedKernel def) { return fused_defs.add(std::move(def)); }
+const ElementwiseDef& elementwise_definition(std::size_t h) { return elementwise_defs.get(h, "elementwise"); }
+const ReductionDef& reduction_definition(std::size_t h) { return reduction_defs.get(h, "reduction"); }
+const FusedKernel& fused_definition(std::size_t h) { return fused_defs.get(h, "fused"); }
 
 jit::Kernel find_kernel(std::uint64_t key) { return narrow.find(key); }
 void store_kernel(std::uint64_t key, jit::Kernel kernel) { narrow.store(key, kernel); }

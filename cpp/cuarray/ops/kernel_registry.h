@@ -101,6 +101,23 @@ jit::Kernel cached_kernel(const KernelKey& key, MakeSource&& make) {
 KernelSource kernel_source(const char* header, const std::string& name, const std::string& params,
                            const std::string& body, const std::string& bounds = "");
 
+struct ElementwiseDef;
+struct ReductionDef;
+struct FusedKernel;
+
+// Note [Definitions]
+// Kernels defined at run time (ElementwiseKernel, ReductionKernel, each signature of a fused function) are
+// registered here, once, and kept for the process: their kernels are cached under the definition's id, and
+// a launch may still run during shutdown. A handle is a definition's index among those of its kind; the
+// references stay valid, so a caller that keeps one looks nothing up again.
+std::size_t add_definition(ElementwiseDef def);
+std::size_t add_definition(ReductionDef def);
+std::size_t add_definition(FusedKernel def);
+// The definition of `handle`; IndexError for a handle that was never returned.
+const ElementwiseDef& elementwise_definition(std::size_t handle);
+const ReductionDef& reduction_definition(std::size_t handle);
+const FusedKernel& fused_definition(std::size_t handle);
+
 // "int" or "long long": the index type of a kernel for a wide or narrow iteration space.
 inline const char* index_type(bool wide) { return wide ? "long long" : "int"; }
 

@@ -1,0 +1,249 @@
+#include "cuarray/ops/fusion.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+#include "cuarray/error.h"
+#include "cuarray/ops/codegen.h"
+#include "cuarray/ops/creation.h"
+#include "cuarray/ops/ufunc.h"
+
+namespace cuarray::ops {
+
+// Note [Fused kernels]
+// cuarray.fuse traces a function once per signature of argument dtypes (python/cuarray/_fusion.py): each
+// operator, ufunc, astype and constant it applies to traced values is recorded as a step of a FusedProgram
+// (the ufunc's index, its operands' value numbers and the loop types NumPy's resolution picks), and a final
+// sum, prod, max or min as the program's reduction. Typing stays in Python, with the ufuncs' own resolution,
+// so fused and unfused calls pick the same loops; everything else is here:
+// - the code: each ufunc step is its ufuncs.def row's expression in a block of its own, its operands cast to
+//   the loop types on the way in and the results kept in their storage types, as the unfused ufunc stores
+//   them; the blocks are the body of one elementwise kernel (ops/elementwise_source.cpp), or, with a
+//   reduction, a device function that the reduction row's map applies to (the intermediate array is never
+//   written);
+// - the definition, registered once (Note [Definitions] in kernel_registry.h), so that the function's
+//   signature cache (python/src/kernel.cpp) keeps a FusedKernel and a later call, reducing or not, goes from
+//   its arguments to the launch without Python.
+
+namespace {
+
+using std::to_string;
+
+std::string storage(DType t) { return cuda_type(t); }
+
+std::string double_literal(double v) {
+  std::int64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return "__longlong_as_double(" + to_string(bits) + "LL)";
+}
+
+// A constant as C++ source: a weak one (a Python scalar) as its literal, a NumPy scalar cast to its dtype.
+std::string literal(const FusedStep& c) {
+  DType t = c.types[0];
+  std::string v;
+  if (t == DType::Bool)
+    v = c.integer ? "true" : "false";
+  else if (is_complex(t))
+    v = "ca::complex<double>(" + double_literal(c.re) + ", " + double_literal(c.im) + ")";
+  else if (is_floating(t))
+    v = double_literal(c.re);
+  else if (kind(t) == Kind::Unsigned)
+    v = to_string(c.integer) + "ULL";
+  else
+    v = to_string(static_cast<std::int64_t>(c.integer)) + "LL";
+  return c.weak ? v : "ca::cast<" + storage(t) + ">(" + v + ")";
+}
+
+// `text` with every whole word `word` replaced by `by`.
+std::string replace_word(const std::string& text, const std::string& word, const std::string& by) {
+  auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (text.compare(i, word.size(), word) == 0 && (i == 0 || !ident(text[i - 1])) &&
+        (i + word.size() == text.size() || !ident(text[i + word.size()]))) {
+      out += by;
+      i += word.size();
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
+}
+
+// The program's statements: each value's C++ expression (`value[v]`) and dtype (`type[v]`) once they ran.
+struct Code {
+  std::vector<std::string> lines, value;
+  std::vector<DType> type;
+};
+
+Code generate(const FusedProgram& p) {
+  Code c;
+  for (std::size_t i = 0; i < p.in.size(); ++i) {
+    c.lines.push_back("const auto a" + to_string(i) + " = in" + to_string(i) + ";");
+    c.value.push_back("a" + to_string(i));
+    c.type.push_back(p.in[i]);
+  }
+  int temps = 0;
+  auto temp = [&](DType t) {
+    std::string name = "t" + to_string(temps++);
+    c.lines.push_back(storage(t) + " " + name + ";");
+    c.value.push_back(name);
+    c.type.push_back(t);
+    return name;
+  };
+  const auto& table = ufuncs();
+  for (const FusedStep& s : p.steps) {
+    if (s.kind == FusedStep::Kind::Constant) {
+      c.value.push_back(literal(s));
+      c.type.push_back(s.types[0]);
+    } else if (s.kind == FusedStep::Kind::Cast) {
+      std::string src = c.value.at(s.args.at(0)), name = temp(s.types.at(0));
+      c.lines.push_back(name + " = ca::cast<" + storage(s.types[0]) + ">(" + src + ");");
+    } else {
+      const Ufunc& u = table.at(s.ufunc);
+      const int nin = u.def.nin, nout = u.def.nout;
+      if (static_cast<int>(s.args.size()) != nin || static_cast<int>(s.types.size()) != nin + nout ||
+          find_loop(u, s.types.data(), s.types.data() + nin) < 0)
+        throw TypeError("cuarray.fuse: ufunc '" + u.def.name + "' has no loop of the traced types");
+      std::vector<std::string> srcs;
+      for (int a : s.args) srcs.push_back(c.value.at(a));
+      std::vector<std::string> outs;
+      for (int o = 0; o < nout; ++o) outs.push_back(temp(s.types[nin + o]));
+      std::string block = "{";
+      for (int i = 0; i < nin; ++i) block += " using in" + to_string(i) + "_t = " + storage(s.types[i]) + ";";
+      for (int o = 0; o < nout; ++o) block += " using out" + to_string(o) + "_t = " + storage(s.types[nin + o]) + ";";
+      for (int i = 0; i < nin; ++i) {
+        std::string ct = compute_type(s.types[i]);
+        block += " const " + ct + " in" + to_string(i) + " = ca::cast<" + ct + ">(ca::cast<" + storage(s.types[i]) +
+                 ">(" + srcs[i] + "));";
+      }
+      for (int o = 0; o < nout; ++o)
+        block += " " + std::string(compute_type(s.types[nin + o])) + " out" + to_string(o) + ";";
+      block += " " + u.def.body;
+      for (int o = 0; o < nout; ++o)
+        block += " " + outs[o] + " = ca::cast<" + storage(s.types[nin + o]) + ">(out" + to_string(o) + ");";
+      c.lines.push_back(block + " }");
+    }
+  }
+  for (int r : p.results)
+    if (r < 0 || r >= static_cast<int>(c.value.size())) throw ValueError("cuarray.fuse: a result names no value");
+  return c;
+}
+
+// The reduction whose map is the traced body: `<name>_value(in...)` computes the reduced value, which the
+// row's map then takes in the reduction's loop type.
+ReductionDef fused_reduction(const FusedProgram& p, const Code& c) {
+  const ReductionDef& row = reduction(p.reduction);
+  // The row's in0_t is the reduced value's loop type, which here is not the kernel's first input.
+  auto typed = [&](const std::string& e) { return replace_word(e, "in0_t", storage(p.reduce_loop)); };
+  std::vector<std::string> params, args;
+  for (std::size_t i = 0; i < p.in.size(); ++i) {
+    params.push_back(std::string(compute_type(p.in[i])) + " in" + to_string(i));
+    args.push_back("in" + to_string(i));
+  }
+  const int reduced = p.results.at(0);
+  const std::string value_type = compute_type(c.type[reduced]), loop = compute_type(p.reduce_loop);
+  std::string preamble = "__device__ __forceinline__ " + value_type + " " + p.name + "_value(" + join(params, ", ") +
+                         ") {\n  " + join(c.lines, "\n  ") + "\n  return ca::cast<" + value_type + ">(" +
+                         c.value[reduced] + ");\n}\n";
+  std::string value = "ca::cast<" + loop + ">(ca::cast<" + storage(p.reduce_loop) + ">(" + p.name + "_value(" +
+                      join(args, ", ") + ")))";
+  std::string map = "[&](const " + loop + " in0) { return acc_t(" + typed(row.map) + "); }(" + value + ")";
+  ReductionDef d = row;
+  d.id = new_reduction_id();
+  d.name = p.name;
+  d.nin = static_cast<int>(p.in.size());
+  d.acc_type = typed(row.acc_type), d.identity = typed(row.identity), d.reduce = typed(row.reduce);
+  d.post = typed(row.post), d.map = map, d.preamble = preamble;
+  d.uses_index = false;
+  d.options.clear();
+  return d;
+}
+
+// The broadcast shape of the array inputs (none: 0-d): one of theirs where they agree, without a copy, else
+// `broadcast`.
+const Shape& broadcast_inputs(const Input* inputs, int nin, Shape& broadcast) {
+  static const Shape scalar_shape;
+  const Shape* shape = nullptr;
+  for (int i = 0; i < nin; ++i) {
+    if (!inputs[i].array) continue;
+    const Shape& s = inputs[i].array->shape();
+    if (!shape) {
+      shape = &s;
+    } else if (*shape != s) {
+      broadcast = broadcast_shapes(*shape, s);
+      shape = &broadcast;
+    }
+  }
+  return shape ? *shape : scalar_shape;
+}
+
+}  // namespace
+
+std::size_t define_fused(const FusedProgram& p) {
+  const int nin = static_cast<int>(p.in.size());
+  Code c = generate(p);
+  FusedKernel k;
+  k.in = p.in;
+  if (!p.reduction.empty()) {
+    if (nin < 1 || nin > 8) throw ValueError("a reduction takes 1 to 8 inputs, got " + to_string(nin));
+    k.reduction = &reduction_definition(add_definition(fused_reduction(p, c)));
+    k.out_loop = p.out_loop;
+    k.result = p.result;
+    k.axis = p.axis;
+    k.keepdims = p.keepdims;
+  } else {
+    const int nout = static_cast<int>(p.results.size());
+    if (nin + nout > kMaxOperands)
+      throw ValueError("a fused function takes at most " + to_string(kMaxOperands) + " arguments and results together");
+    for (int o = 0; o < nout; ++o) {
+      DType t = c.type[p.results[o]];
+      c.lines.push_back("out" + to_string(o) + " = ca::cast<" + compute_type(t) + ">(" + c.value[p.results[o]] + ");");
+      k.out.push_back(t);
+    }
+    std::string body = "{\n        " + join(c.lines, "\n        ") + "\n      }";
+    k.elementwise = &elementwise_definition(
+        add_definition(ElementwiseDef{new_elementwise_id(), p.name, body, "", nin, nout, false, {}}));
+    k.tuple_result = p.tuple_result;
+  }
+  return add_definition(std::move(k));
+}
+
+std::vector<Array> run_fused(const FusedKernel& k, const Input* inputs) {
+  const int nin = static_cast<int>(k.in.size());
+  Shape broadcast;
+  const Shape& shape = broadcast_inputs(inputs, nin, broadcast);
+  if (k.elementwise) {
+    std::vector<Array> out;
+    out.reserve(k.out.size());
+    for (DType t : k.out) out.emplace_back(shape, t);
+    elementwise(*k.elementwise, k.in.data(), k.out.data(), inputs, out.data(), shape);
+    return out;
+  }
+  // Scalars join the reduction as 0-d arrays: the reduction engine broadcasts arrays only. A scalar's value
+  // is in its loop type's compute type (float for the 16-bit floats, exactly), which the kernel reads back
+  // into the loop type.
+  if (std::none_of(inputs, inputs + nin, [](const Input& in) { return in.array != nullptr; }))
+    throw TypeError("cuarray.fuse: " + k.reduction->name + " reduces, so at least one argument must be an array");
+  std::vector<Array> arrays;
+  for (int i = 0; i < nin; ++i) {
+    if (inputs[i].array) {
+      arrays.push_back(*inputs[i].array);
+    } else {
+      DType t = k.in[i] == DType::Float16 || k.in[i] == DType::BFloat16 ? DType::Float32 : k.in[i];
+      arrays.emplace_back(Shape{}, t);
+      fill(arrays.back(), inputs[i].value);
+    }
+  }
+  std::vector<bool> reduced = reduced_axes(static_cast<int>(shape.size()), k.axis);
+  Array out(reduced_shape(shape, reduced, false), k.result);
+  reduce(*k.reduction, k.in.data(), k.out_loop, arrays.data(), out, reduced);
+  if (k.keepdims) {
+    Shape kept = reduced_shape(shape, reduced, true);
+    out = out.view(kept, c_strides(kept, out.itemsize()));
+  }
+  return {out};
+}
+
+}  // namespace cuarray::ops

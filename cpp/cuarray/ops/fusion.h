@@ -1,0 +1,65 @@
+// Fused functions (cuarray.fuse): a traced program of ufunc applications, casts and constants becomes one
+// elementwise kernel, or the map of one reduction kernel (Note [Fused kernels] in fusion.cpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuarray/ops/elementwise.h"
+#include "cuarray/ops/reduction.h"
+
+namespace cuarray::ops {
+
+// One step of a traced program. Values are numbered in order: the arguments first, then each step's results
+// (one for a constant or a cast, a ufunc's outputs).
+struct FusedStep {
+  enum class Kind : std::uint8_t { Constant, Ufunc, Cast };
+  Kind kind = Kind::Constant;
+  int ufunc = -1;            // Ufunc: the index in ufuncs()
+  std::vector<int> args;     // Ufunc: the operands' values; Cast: the value cast
+  std::vector<DType> types;  // Ufunc: the loop types, inputs then outputs; Constant, Cast: the result's dtype
+  // Constant: its value (`integer` holds bools and integers as their 64 bits); a weak one (a Python scalar)
+  // is used as its C++ literal, another (a NumPy scalar) is first cast to its dtype.
+  bool weak = false;
+  std::uint64_t integer = 0;
+  double re = 0, im = 0;
+};
+
+// A traced fused function for one signature of argument dtypes (Python scalars as their int64, float64,
+// complex128 or bool values).
+struct FusedProgram {
+  std::string name;  // an identifier
+  std::vector<DType> in;
+  std::vector<FusedStep> steps;
+  std::vector<int> results;  // the values returned; with a reduction, the one value reduced
+  bool tuple_result = false;
+  // A final reduction (the name of a row of reductions.def, or empty), its loop types and result dtype, as
+  // NumPy resolves them, and its axes (nullopt: all) and keepdims.
+  std::string reduction;
+  DType reduce_loop = DType::Bool, out_loop = DType::Bool, result = DType::Bool;
+  std::optional<std::vector<std::int64_t>> axis;
+  bool keepdims = false;
+};
+
+// What one signature of a fused function runs: its definition (registered for the process) and types.
+struct FusedKernel {
+  const ElementwiseDef* elementwise = nullptr;  // set unless the function ends in a reduction
+  const ReductionDef* reduction = nullptr;
+  std::vector<DType> in, out;  // the kernel's input loop types; the outputs' dtypes (elementwise)
+  bool tuple_result = false;
+  DType out_loop = DType::Bool, result = DType::Bool;
+  std::optional<std::vector<std::int64_t>> axis;
+  bool keepdims = false;
+};
+
+// Generates the definition of `program`'s kernel and registers it for the process; returns its handle
+// (fused_definition in kernel_registry.h). TypeError for a ufunc step with no loop of its types.
+std::size_t define_fused(const FusedProgram& program);
+
+// Runs a fused kernel on its inputs, one for each of kernel.in (arrays broadcast together, or scalars in their loop
+// types) and returns its new outputs: one array for a reduction. TypeError for a reduction of scalars alone.
+std::vector<Array> run_fused(const FusedKernel& kernel, const Input* inputs);
+
+}  // namespace cuarray::ops

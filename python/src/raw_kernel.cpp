@@ -1,0 +1,169 @@
+// Bindings for RawKernel and RawModule: CUDA source compiled as given, launched with CuPy's arguments.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+
+#include "convert.h"
+#include "cuarray/cuda/device.h"
+#include "cuarray/cuda/launch_queue.h"
+#include "cuarray/cuda/stream.h"
+#include "cuarray/error.h"
+#include "cuarray/jit/kernel_args.h"
+#include "cuarray/jit/kernel_cache.h"
+#include "cuarray/jit/launch.h"
+#include "gil.h"
+#include "ndarray.h"
+
+using namespace py::literals;
+
+namespace cuarray::bind {
+
+namespace {
+
+dim3 to_dim3(py::handle v) {
+  if (py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) {
+    auto s = py::reinterpret_borrow<py::sequence>(v);
+    if (s.size() < 1 || s.size() > 3) throw ValueError("grid and block must have 1 to 3 dimensions");
+    unsigned d[3] = {1, 1, 1};
+    for (size_t i = 0; i < s.size(); ++i) d[i] = s[i].cast<unsigned>();
+    return dim3(d[0], d[1], d[2]);
+  }
+  return dim3(v.cast<unsigned>());
+}
+
+// A RawKernel argument: an ndarray (its address) or a scalar, with the size of its NumPy dtype as in CuPy
+// (a Python int is an int64, a float a float64).
+jit::KernelArg kernel_arg(py::handle a, std::size_t i) {
+  using Kind = jit::KernelArg::Kind;
+  if (py::isinstance(a, ndarray_type())) {
+    const Array& arr = a.cast<const NdArray&>().array;
+    check_same_device(arr, "RawKernel");  // another device's address would fault, poisoning the context
+    const void* ptr = arr.data();
+    return {Kind::Pointer, std::string(reinterpret_cast<const char*>(&ptr), sizeof ptr), "cuarray array (a pointer)"};
+  }
+  PyObject* p = a.ptr();
+  py::object np = py::module_::import("numpy");
+  py::array v;
+  std::string what;
+  if (py::isinstance(a, np.attr("generic")))
+    v = np.attr("asarray")(a);  // first: numpy.float64 is a float
+  else if (PyBool_Check(p))
+    v = np.attr("array")(a, "bool"), what = "Python bool (bool)";
+  else if (PyLong_Check(p))
+    v = np.attr("array")(a, "int64"), what = "Python int (int64)";
+  else if (PyFloat_Check(p))
+    v = np.attr("array")(a, "float64"), what = "Python float (float64)";
+  else if (PyComplex_Check(p))
+    v = np.attr("array")(a, "complex128"), what = "Python complex (complex128)";
+  else if (py::isinstance<py::array>(a))
+    throw TypeError("RawKernel argument " + std::to_string(i) +
+                    " is a numpy.ndarray: pass a cuarray array (cuarray.asarray(x)) or a NumPy scalar");
+  else if (py::isinstance(a, py::module_::import("cuarray._ndarray").attr("MemoryPointer"))) {
+    const auto ptr = a.attr("ptr").cast<std::uintptr_t>();  // x.data, as CuPy accepts it
+    return {Kind::Pointer, std::string(reinterpret_cast<const char*>(&ptr), sizeof ptr), "cuarray MemoryPointer"};
+  } else
+    throw TypeError("RawKernel argument " + std::to_string(i) + " has unsupported type " +
+                    py::str(py::type::handle_of(a).attr("__name__")).cast<std::string>());
+  const char kind = v.dtype().kind();
+  if (what.empty()) what = "numpy." + py::str(v.dtype()).cast<std::string>() + " scalar";
+  return {kind == 'i'                  ? Kind::SignedInt
+          : kind == 'u' || kind == 'b' ? Kind::UnsignedInt
+          : kind == 'f' || kind == 'c' ? Kind::Float
+                                       : Kind::Other,
+          std::string(static_cast<const char*>(v.data()), static_cast<std::size_t>(v.itemsize())), what};
+}
+
+std::vector<jit::KernelArg> kernel_args(py::sequence args) {
+  std::vector<jit::KernelArg> out;
+  out.reserve(args.size());
+  for (std::size_t i = 0; i < args.size(); ++i) out.push_back(kernel_arg(args[i], i));
+  return out;
+}
+
+// A function of a RawModule: launched with CuPy's (grid, block, args, shared_mem, stream) call.
+struct RawFunction {
+  jit::Kernel kernel;
+  std::string name;
+  // The kernel's parameter sizes, asked of the driver at the first launch (Note [RawKernel arguments]).
+  mutable bool params_known = false, params_asked = false;
+  mutable std::vector<std::size_t> params;
+
+  void call(py::handle grid, py::handle block, py::sequence args, std::size_t shared_mem, py::handle stream) const {
+    std::vector<jit::KernelArg> given = kernel_args(args);
+    if (!params_asked) {
+      params_known = cuda::param_sizes(kernel.handle, params);
+      params_asked = true;
+    }
+    std::vector<std::string> packed;
+    if (params_known) {
+      packed = jit::pack_kernel_args(name, params, given);
+    } else {  // unchecked, as in CuPy; padded so that a larger parameter reads zeros, not other memory
+      for (auto& a : given) a.bytes.resize(std::max<std::size_t>(a.bytes.size(), 16), '\0');
+      for (auto& a : given) packed.push_back(std::move(a.bytes));
+    }
+    std::vector<void*> argv(packed.size());
+    for (std::size_t i = 0; i < packed.size(); ++i) argv[i] = packed[i].data();
+    cudaStream_t s = cuda::current_stream()->handle();
+    if (!stream.is_none()) {
+      auto st = stream.attr("_handle")().cast<std::shared_ptr<cuda::Stream>>();
+      if (st->device() != cuda::current_device())
+        throw ValueError("RawKernel: the stream is on device " + std::to_string(st->device()) +
+                         " but the current device is " + std::to_string(cuda::current_device()));
+      s = st->handle();
+    }
+    jit::launch_now(kernel, to_dim3(grid), to_dim3(block), argv.data(), shared_mem, s);
+  }
+
+  cudaFuncAttributes attributes() const {
+    cudaFuncAttributes attr{};
+    CUARRAY_CHECK_CUDA(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel.handle)));
+    return attr;
+  }
+};
+
+struct RawModule {
+  jit::Module module;
+};
+
+}  // namespace
+
+void init_raw_kernel(py::module_& m) {
+  // RawKernel's argument check and packing for a kernel with parameters of `sizes` bytes, without a device
+  // (for tests; scalars only, since arrays need one).
+  m.def(
+      "_pack_kernel_args",
+      [](const std::string& name, const std::vector<std::size_t>& sizes, py::sequence args) {
+        py::list out;
+        for (const auto& b : jit::pack_kernel_args(name, sizes, kernel_args(args))) out.append(py::bytes(b));
+        return out;
+      },
+      "name"_a, "sizes"_a, "args"_a);
+
+  py::class_<RawFunction>(m, "_RawFunction")
+      .def("__call__", &RawFunction::call, "grid"_a, "block"_a, "args"_a, "shared_mem"_a = 0, "stream"_a = py::none())
+      .def_readonly("name", &RawFunction::name)
+      .def_property_readonly("max_threads_per_block",
+                             [](const RawFunction& f) { return f.attributes().maxThreadsPerBlock; })
+      .def_property_readonly("num_regs", [](const RawFunction& f) { return f.attributes().numRegs; })
+      .def_property_readonly("shared_size_bytes", [](const RawFunction& f) { return f.attributes().sharedSizeBytes; })
+      .def_property_readonly("local_size_bytes", [](const RawFunction& f) { return f.attributes().localSizeBytes; })
+      .def_property_readonly("const_size_bytes", [](const RawFunction& f) { return f.attributes().constSizeBytes; });
+
+  py::class_<RawModule>(m, "_RawModule")
+      .def(py::init([](const std::string& code, const std::vector<std::string>& options) {
+             jit::Module mod;
+             {
+               ReleaseGil nogil;
+               mod = jit::get_module(code, options);
+             }
+             return RawModule{mod};
+           }),
+           "code"_a, "options"_a)
+      .def("get_function", [](const RawModule& m, const std::string& name) {
+        return RawFunction{m.module.function(name), name};
+      });
+}
+
+}  // namespace cuarray::bind
