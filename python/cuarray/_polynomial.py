@@ -13,7 +13,8 @@ from cuarray._creation import arange, empty, ones, zeros, zeros_like
 from cuarray._joining import concatenate
 from cuarray._manipulation import copyto
 from cuarray._math import real
-from cuarray._ndarray import _IMPLICIT_CONVERSION, ndarray
+from cuarray._core import ndarray
+from cuarray._ndarray import _IMPLICIT_CONVERSION
 from cuarray._products import dot, outer
 from cuarray._scan import cumprod
 from cuarray._sorting import sort

@@ -4,7 +4,7 @@ import numpy
 
 from cuarray import _core
 from cuarray._kernel import _CTYPES, _IDENTIFIER, _parse
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 
 __all__ = ["ReductionKernel"]
 

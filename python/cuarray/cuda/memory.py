@@ -1,11 +1,52 @@
-"""The device memory pool (one per device, stream-ordered and caching) and pinned host memory."""
+"""The device memory pool (one per device, stream-ordered and caching), pinned host memory, and MemoryPointer
+(a device address, as ``x.data``)."""
+
+import operator
 
 from cuarray import _core
 from cuarray._errors import OutOfMemoryError
+from cuarray.cuda.device import Device
 
 _cuda = _core.cuda
 
-__all__ = ["MemoryPool", "PinnedMemoryPool", "OutOfMemoryError", "alloc_pinned_memory"]
+__all__ = ["MemoryPointer", "MemoryPool", "PinnedMemoryPool", "OutOfMemoryError", "alloc_pinned_memory"]
+
+
+class MemoryPointer:
+    """A device address (``x.data.ptr``), the device it lives on, and the array whose memory it points into
+    (kept alive by it; ``ndarray(shape, dtype, memptr)`` views that memory). ``p + n`` is ``n`` bytes further."""
+
+    __slots__ = ("ptr", "device_id", "_owner")
+
+    def __init__(self, ptr, device_id, owner):
+        self.ptr = ptr
+        self.device_id = device_id
+        self._owner = owner
+
+    @property
+    def device(self):
+        return Device(self.device_id)
+
+    def __add__(self, offset):
+        try:
+            offset = operator.index(offset)
+        except TypeError:
+            return NotImplemented
+        return MemoryPointer(self.ptr + offset, self.device_id, self._owner)
+
+    __radd__ = __add__
+
+    def __sub__(self, offset):
+        try:
+            return self + -operator.index(offset)
+        except TypeError:
+            return NotImplemented
+
+    def __int__(self):
+        return self.ptr
+
+    def __repr__(self):
+        return f"<MemoryPointer {self.ptr:#x} on device {self.device_id}>"
 
 
 class MemoryPool:

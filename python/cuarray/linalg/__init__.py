@@ -6,7 +6,6 @@ complex64 stay in single precision) and raises numpy.linalg.LinAlgError with Num
 use of cuarray.linalg; the CUDA libraries load on the first call that needs them.
 """
 
-from cuarray._norm import cond, matrix_norm, norm, vector_norm
 from cuarray._products import matmul, tensordot
 from cuarray.linalg._checks import LinAlgError
 from cuarray.linalg._decompositions import (
@@ -23,6 +22,7 @@ from cuarray.linalg._decompositions import (
     svd,
     svdvals,
 )
+from cuarray.linalg._norm import cond, matrix_norm, norm, vector_norm
 from cuarray.linalg._products import cross, diagonal, matrix_transpose, multi_dot, outer, trace, vecdot
 from cuarray.linalg._solve import (
     SlogdetResult,
