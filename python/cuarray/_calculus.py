@@ -5,8 +5,8 @@ import numpy
 
 from cuarray import _reduction
 from cuarray import _ufuncs as _u
-from cuarray._creation import empty_like
 from cuarray._core import ndarray
+from cuarray._creation import empty_like
 from cuarray._math import diff
 from cuarray._transfer import device_array as _device
 

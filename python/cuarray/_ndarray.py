@@ -11,7 +11,18 @@ import operator
 
 import numpy
 
-from cuarray import _core, _indexing, _interop, _joining, _math, _products, _reduction, _scan, _sorting, _ufuncs
+from cuarray import (
+    _core,
+    _indexing,
+    _interop,
+    _joining,
+    _math,
+    _products,
+    _reduction,
+    _scan,
+    _sorting,
+    _ufuncs,
+)
 from cuarray._transfer import asarray
 from cuarray.cuda.device import Device
 from cuarray.cuda.memory import MemoryPointer

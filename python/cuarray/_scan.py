@@ -9,8 +9,8 @@ import warnings
 import numpy
 
 from cuarray import _core
-from cuarray._creation import empty
 from cuarray._core import ndarray
+from cuarray._creation import empty
 from cuarray._transfer import device_array as _as_array
 
 __all__ = ["cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod"]
