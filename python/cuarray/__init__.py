@@ -18,8 +18,21 @@ _atexit.register(_core.cuda._finish_threads)
 # python/src/gil.h).
 _atexit.register(_core.cuda._begin_exit)
 
+from cuarray import _cuda_libs, _errors, _indexing, cuda  # noqa: E402
+
+# What the extension calls back into (Note [Hooks] in python/src/hooks.h), installed before anything can need it.
+_core._set_hooks({
+    "getitem": _indexing._getitem,
+    "setitem": _indexing._setitem,
+    "MemoryPointer": cuda.memory.MemoryPointer,
+    "OutOfMemoryError": _errors.OutOfMemoryError,
+    "CompileException": _errors.CompileException,
+    "CUDARuntimeError": _errors.CUDARuntimeError,
+    "log_kernel": cuda.compiler._log_kernel,
+    "locate_library": _cuda_libs.locate,
+})
+
 from cuarray import _ndarray  # noqa: E402,F401  (installs ndarray's Python members)
-from cuarray import cuda  # noqa: E402
 from cuarray import profiler  # noqa: E402,F401
 from cuarray._creation import *  # noqa: E402,F401,F403
 from cuarray._joining import *  # noqa: E402,F401,F403
