@@ -159,6 +159,14 @@ def test_the_cycle_check_finds_cycles(tmp_path, files, expected):
     assert cycles(_package(tmp_path, files)) == expected
 
 
+def test_error_h_includes_nothing_of_the_core():
+    # cuarray/error.h is the ground floor that every file of the core includes; CUARRAY_CHECK_CUDA, which drains
+    # the launch queue, lives in cuda/check.h.
+    text = (ROOT / "cpp" / "cuarray" / "error.h").read_text()
+    assert re.findall(r'#include\s+"(cuarray/[^"]+)"', text) == []
+    assert "define CUARRAY_CHECK_CUDA" in (ROOT / "cpp" / "cuarray" / "cuda" / "check.h").read_text()
+
+
 # The ufunc type resolver that linalg.cpp still fetches goes with the move of the call engine into the core
 # (issue #31).
 _PENDING = {("linalg.cpp", "cuarray._ufuncs")}

@@ -325,5 +325,9 @@ _members = {
     "__module__": "cuarray",
 }
 
+# A name the type already has is one the bindings define: installing it here would replace theirs unseen.
+_taken = sorted(set(_members) & set(vars(ndarray)) - {"__module__"})
+if _taken:
+    raise RuntimeError(f"cuarray._ndarray: the bindings already define ndarray members {_taken}")
 for _name, _value in _members.items():
     setattr(ndarray, _name, _value)

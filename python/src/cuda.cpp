@@ -6,6 +6,7 @@
 
 #include "convert.h"
 #include "cuarray/blocking.h"
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/event.h"
 #include "cuarray/cuda/graph.h"

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "convert.h"
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/launch_queue.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"

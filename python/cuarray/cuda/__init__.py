@@ -6,6 +6,7 @@ from cuarray.cuda import compiler, memory, runtime
 from cuarray.cuda.device import Device
 from cuarray.cuda.graph import Graph
 from cuarray.cuda.memory import (
+    MemoryPointer,
     MemoryPool,
     PinnedMemoryPool,
     alloc_pinned_memory,
@@ -20,6 +21,7 @@ def is_available():
     return _core.cuda.is_available()
 
 
-__all__ = ["CUDARuntimeError", "OutOfMemoryError", "Device", "Stream", "Event", "Graph", "MemoryPool", "PinnedMemoryPool",
-           "alloc_pinned_memory", "get_default_memory_pool", "get_default_pinned_memory_pool",
-           "get_current_stream", "get_elapsed_time", "is_available", "runtime", "memory", "compiler"]
+__all__ = ["CUDARuntimeError", "OutOfMemoryError", "Device", "Stream", "Event", "Graph", "MemoryPointer",
+           "MemoryPool", "PinnedMemoryPool", "alloc_pinned_memory", "get_default_memory_pool",
+           "get_default_pinned_memory_pool", "get_current_stream", "get_elapsed_time", "is_available",
+           "runtime", "memory", "compiler"]
