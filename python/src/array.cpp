@@ -246,6 +246,12 @@ PyMethodDef g_reshape_def = {"reshape", reinterpret_cast<PyCFunction>(reinterpre
 
 py::handle ndarray_type() { return g_ndarray_type; }
 
+void add_ndarray_member(const char* name, py::handle value) {
+  if (PyDict_GetItemString(reinterpret_cast<PyTypeObject*>(g_ndarray_type.ptr())->tp_dict, name) != nullptr)
+    throw std::logic_error(std::string("cuarray._core: ndarray already has a member '") + name + "'");
+  py::setattr(g_ndarray_type, name, value);
+}
+
 NdArray to_ndarray(py::handle obj) {
   if (py::isinstance(obj, g_ndarray_type)) return obj.cast<NdArray>();
   return from_numpy(obj, py::none());
