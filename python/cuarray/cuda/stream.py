@@ -206,6 +206,7 @@ class Graph:
     """
 
     __slots__ = ("_core",)
+    __module__ = "cuarray.cuda.graph"  # CuPy's cupy.cuda.graph.Graph; defined here with the streams that make it
 
     def __init__(self, *args, **kwargs):
         raise NotImplementedError(
