@@ -326,6 +326,7 @@ NO_DEVICE_NEEDED = {
     "cuda.CUDARuntimeError": lambda: cp.cuda.CUDARuntimeError(100, "no device"),
     "cuda.OutOfMemoryError": lambda: cp.cuda.OutOfMemoryError(1, 2, "out of memory"),
     "cuda.PinnedMemoryPool": lambda: cp.cuda.PinnedMemoryPool(),
+    "cuda.MemoryPointer": lambda: cp.cuda.MemoryPointer(0, 0, None) + 8,
     "cuda.get_default_pinned_memory_pool": lambda: cp.cuda.get_default_pinned_memory_pool(),
     "cuda.runtime.CUDARuntimeError": lambda: cp.cuda.runtime.CUDARuntimeError(100, "no device"),
     "cuda.runtime.driverGetVersion": lambda: cp.cuda.runtime.driverGetVersion(),

@@ -1,5 +1,6 @@
 // Exceptions thrown by the core. The bindings translate each type to the matching Python exception
-// in one place (python/src/errors.cpp); nothing here knows about Python.
+// in one place (python/src/errors.cpp); nothing here knows about Python, and nothing here includes the rest
+// of the core: CUARRAY_CHECK_CUDA, which drains the launch queue first, is in cuda/check.h.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -7,8 +8,6 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-
-#include "cuarray/cuda/launch_queue.h"
 
 namespace cuarray {
 
@@ -94,6 +93,3 @@ struct KeepCaptures {
 bool check_ready(cudaError_t status, const char* call);
 
 }  // namespace cuarray
-
-// Every checked CUDA call comes after the kernel launches queued before it (Note [Launch queue]).
-#define CUARRAY_CHECK_CUDA(expr) ::cuarray::check_cuda((::cuarray::cuda::drain_launches(), (expr)), #expr)

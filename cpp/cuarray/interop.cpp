@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/event.h"
 #include "cuarray/cuda/stream.h"

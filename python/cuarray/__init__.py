@@ -18,14 +18,28 @@ _atexit.register(_core.cuda._finish_threads)
 # python/src/gil.h).
 _atexit.register(_core.cuda._begin_exit)
 
-from cuarray import _ndarray  # noqa: E402,F401  (attaches the Python-level ndarray methods)
-from cuarray import cuda  # noqa: E402
+from cuarray import _cuda_libs, _errors, _indexing, cuda  # noqa: E402
+
+# What the extension calls back into (Note [Hooks] in python/src/hooks.h), installed before anything can need it.
+_core._set_hooks({
+    "getitem": _indexing._getitem,
+    "setitem": _indexing._setitem,
+    "MemoryPointer": cuda.memory._ArrayPointer,
+    "OutOfMemoryError": _errors.OutOfMemoryError,
+    "CompileException": _errors.CompileException,
+    "CUDARuntimeError": _errors.CUDARuntimeError,
+    "log_kernel": cuda.compiler._log_kernel,
+    "locate_library": _cuda_libs.locate,
+    "allocate": cuda.memory._allocate_for_core,
+})
+
+from cuarray import _ndarray  # noqa: E402,F401  (installs ndarray's Python members)
 from cuarray import profiler  # noqa: E402,F401
 from cuarray._creation import *  # noqa: E402,F401,F403
 from cuarray._joining import *  # noqa: E402,F401,F403
 from cuarray._logic import *  # noqa: E402,F401,F403
 from cuarray._manipulation import *  # noqa: E402,F401,F403
-from cuarray._ndarray import ndarray  # noqa: E402
+from cuarray._core import ndarray  # noqa: E402
 from cuarray._products import *  # noqa: E402,F401,F403
 from cuarray._transfer import *  # noqa: E402,F401,F403
 from cuarray._ufuncs import *  # noqa: E402,F401,F403

@@ -11,7 +11,7 @@ import operator
 import numpy
 
 from cuarray import _core
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 from cuarray.cuda.device import Device
 
 __all__ = ["__array_namespace_info__", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]

@@ -5,9 +5,9 @@ import numpy
 
 from cuarray import _reduction
 from cuarray import _ufuncs as _u
+from cuarray._core import ndarray
 from cuarray._creation import empty_like
-from cuarray._ndarray import ndarray
-from cuarray._scan import diff
+from cuarray._math import diff
 from cuarray._transfer import device_array as _device
 
 __all__ = ["gradient", "trapezoid"]

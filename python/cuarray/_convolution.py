@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy
 
 from cuarray import _core
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 
 __all__ = ["convolve", "correlate"]
 

@@ -1,5 +1,5 @@
 """Array creation: empty, zeros, ones, full, their *_like forms, arange, linspace, logspace, eye, identity,
-fromfunction.
+indices, fromfunction.
 
 Each takes the array API's ``device=`` (a cuarray.cuda.Device or device number): the array is made there
 instead of on the current device. NumPy's ``like=`` is taken where NumPy takes it and changes nothing: the
@@ -12,11 +12,14 @@ import operator
 import numpy
 
 from cuarray import _core
+from cuarray import _ufuncs as u
+from cuarray._core import ndarray
 from cuarray._interop import _target_device
-from cuarray._ndarray import ndarray
+from cuarray._manipulation import expand_dims, moveaxis
+from cuarray._transfer import asarray
 
-__all__ = ["arange", "empty", "empty_like", "eye", "fromfunction", "full", "full_like", "identity", "linspace",
-           "logspace", "ones", "ones_like", "zeros", "zeros_like"]
+__all__ = ["arange", "empty", "empty_like", "eye", "fromfunction", "full", "full_like", "identity", "indices",
+           "linspace", "logspace", "ones", "ones_like", "zeros", "zeros_like"]
 
 
 def _made_on(device, make, *args):
@@ -159,10 +162,6 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
     """linspace of array bounds, computed on the device in NumPy's steps (so that the values round the same):
     the samples run along a new axis `axis` of the broadcast shape of start and stop."""
-    from cuarray import _ufuncs as u
-    from cuarray._manipulation import moveaxis
-    from cuarray._transfer import asarray
-
     start, stop = (u.multiply(asarray(x, device=device), 1.0) for x in (start, stop))
     computed = numpy.result_type(start.dtype, stop.dtype, float(num))
     dtype = computed if dtype is None else numpy.dtype(dtype)
@@ -189,18 +188,14 @@ def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """base ** linspace(start, stop, num, endpoint): numbers spaced evenly on a log scale; start, stop and base
     may be arrays, broadcast together, with the samples along `axis`."""
-    from cuarray import _ufuncs
-    from cuarray._manipulation import expand_dims
-    from cuarray._transfer import asarray
-
     if numpy.ndim(start) or numpy.ndim(stop) or numpy.ndim(base):
         ndmax = len(numpy.broadcast_shapes(*(numpy.shape(x) for x in (start, stop, base))))
         start, stop, base = (asarray(x).reshape((1,) * (ndmax - numpy.ndim(x)) + numpy.shape(x))
                              for x in (start, stop, base))
         y = linspace(start, stop, num, endpoint, axis=axis)
-        y = _ufuncs.power(expand_dims(base, axis), y)
+        y = u.power(expand_dims(base, axis), y)
     else:
-        y = _ufuncs.power(numpy.asarray(base)[()], linspace(start, stop, num, endpoint))
+        y = u.power(numpy.asarray(base)[()], linspace(start, stop, num, endpoint))
     return y if dtype is None else y.astype(dtype, copy=False)
 
 
@@ -228,9 +223,19 @@ def identity(n, dtype=float, *, device=None, like=None):
     return eye(n, dtype=dtype, device=device)
 
 
+def indices(dimensions, dtype=int, sparse=False):
+    dimensions = tuple(dimensions)
+    n = len(dimensions)
+    grids = [arange(d, dtype=dtype).reshape((1,) * i + (d,) + (1,) * (n - i - 1)) for i, d in enumerate(dimensions)]
+    if sparse:
+        return tuple(grids)
+    out = empty((n,) + dimensions, dtype)
+    for i, g in enumerate(grids):
+        out[i] = g
+    return out
+
+
 def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
     """``function(*index_arrays, **kwargs)``, where the k-th device array of `shape` holds each element's k-th
     index (as `dtype`); whatever `function` returns is the result."""
-    from cuarray._joining import indices  # _joining imports this module
-
     return function(*indices(shape, dtype=dtype), **kwargs)

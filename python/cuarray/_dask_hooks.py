@@ -1,7 +1,7 @@
-"""What Dask calls on cuarray arrays before cuarray.dask is imported: their token and their size.
+"""cuarray arrays' Dask token and size, without importing Dask.
 
-Nothing here imports Dask: `ndarray.__dask_tokenize__` comes here, and Dask's `dask.sizeof` entry point
-(pyproject.toml) calls `register_sizeof` while Dask itself is being imported.
+Dask's `dask.sizeof` entry point (pyproject.toml) calls `register_sizeof` while Dask itself is being imported;
+`tokenize` is ndarray.__dask_tokenize__, reached through cuarray.dask, which registers the rest of the support.
 """
 
 import math
@@ -9,6 +9,7 @@ import math
 import numpy
 
 from cuarray import _creation, _transfer
+from cuarray._core import ndarray
 from cuarray.cuda.device import Device
 
 # Note [Dask tokens]
@@ -67,10 +68,8 @@ def digest(x):
 
 def tokenize(x):
     """Dask's token of `x` (Note [Dask tokens]): device, dtype, shape and a digest of the values. Dask calls
-    this before it holds a cuarray array as data, so it also registers the rest of the Dask support
-    (cuarray.dask)."""
-    import cuarray.dask  # noqa: F401
-
+    this (as ndarray.__dask_tokenize__, which loads cuarray.dask first) before it holds a cuarray array as data,
+    so that the rest of the Dask support is registered by then."""
     return ("cuarray.ndarray", x._device_id, x.dtype.name, x.shape, digest(x) if x.size else "")
 
 
@@ -83,6 +82,4 @@ def nbytes_held(x):
 
 def register_sizeof(sizeof):
     """The `dask.sizeof` entry point: how many bytes a cuarray array holds, for Dask's memory accounting."""
-    from cuarray._ndarray import ndarray
-
     sizeof.register(ndarray, nbytes_held)

@@ -13,9 +13,9 @@ import string
 
 import numpy
 
+from cuarray._core import ndarray
 from cuarray._creation import ones
 from cuarray._manipulation import copyto
-from cuarray._ndarray import ndarray
 from cuarray._products import _array, matmul
 
 __all__ = ["einsum"]

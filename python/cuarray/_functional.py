@@ -6,10 +6,10 @@ import functools
 import numpy
 
 from cuarray import _ufuncs as _u
+from cuarray._core import ndarray
 from cuarray._creation import zeros, zeros_like
 from cuarray._fusion import _Traced, fuse
 from cuarray._manipulation import expand_dims
-from cuarray._ndarray import ndarray
 from cuarray._transfer import device_array as _device
 
 __all__ = ["apply_along_axis", "apply_over_axes", "piecewise", "vectorize"]

@@ -17,7 +17,7 @@ import sys
 import numpy
 
 from cuarray import _core, _reduction
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 from cuarray._ufuncs import _resolve
 
 __all__ = ["fuse"]

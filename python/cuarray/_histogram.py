@@ -10,8 +10,8 @@ import numpy
 
 from cuarray import _core, _reduction
 from cuarray import _ufuncs as _u
-from cuarray._ndarray import ndarray
-from cuarray._scan import diff
+from cuarray._core import ndarray
+from cuarray._math import diff
 from cuarray._transfer import asarray, device_array as _device
 
 __all__ = ["bincount", "digitize", "histogram", "histogram2d", "histogramdd"]

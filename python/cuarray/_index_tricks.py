@@ -7,11 +7,11 @@ import operator
 import numpy
 
 from cuarray import _core
-from cuarray._creation import arange, linspace, ones
+from cuarray._core import ndarray
+from cuarray._creation import arange, indices, linspace, ones
 from cuarray._indexing import nonzero
-from cuarray._joining import concatenate, indices, tile
+from cuarray._joining import concatenate, tile
 from cuarray._math import clip
-from cuarray._ndarray import ndarray
 from cuarray._scan import cumsum
 from cuarray._sorting import _take, searchsorted
 from cuarray._transfer import array, asarray

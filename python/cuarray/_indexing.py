@@ -19,8 +19,10 @@ import operator
 
 import numpy
 
-from cuarray import _core
-from cuarray._ndarray import ndarray
+from cuarray import _core, _reduction
+from cuarray import _ufuncs as _u
+from cuarray._core import ndarray
+from cuarray._creation import arange
 
 __all__ = ["nonzero", "flatnonzero", "argwhere", "take", "put", "compress", "extract", "take_along_axis",
            "put_along_axis", "unravel_index", "ravel_multi_index"]
@@ -182,8 +184,6 @@ def _is_scalar(value):
 
 def _assign_masked(a, mask, value):
     """a[mask] = scalar as one elementwise pass, with no compaction: where(mask, value, a) into a."""
-    from cuarray import _ufuncs
-
     if isinstance(mask, numpy.ndarray):
         mask = _to_device(mask)
     mask = mask.reshape(mask.shape + (1,) * (a.ndim - mask.ndim))
@@ -191,7 +191,7 @@ def _assign_masked(a, mask, value):
         value = value.astype(a.dtype, copy=False)
     else:
         value = numpy.asarray(value, dtype=a.dtype)[()]
-    _ufuncs._where(mask, value, a, out=a)
+    _u._where(mask, value, a, out=a)
 
 
 def _device_array(x, name):
@@ -277,8 +277,6 @@ def take(a, indices, axis=None, out=None, mode="raise"):
 
 def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v, with v repeated as needed; mode raise/wrap/clip."""
-    from cuarray._creation import arange
-
     _check_mode(mode)
     if not isinstance(a, ndarray):
         raise TypeError(f"put() argument 1 must be cuarray.ndarray, not {type(a).__name__}")
@@ -330,8 +328,6 @@ def put_along_axis(arr, indices, values, axis):
 
 def _along_axis(arr, indices, axis, name):
     """(arr, key): the advanced index that pairs `indices` along `axis` with every position of the others."""
-    from cuarray._creation import arange
-
     arr, indices = _device_array(arr, name), _device_array(indices, name)
     if axis is None:
         arr, axis = arr.reshape(-1), 0
@@ -356,9 +352,6 @@ def _dims(shape):
 def unravel_index(indices, shape, order="C"):
     """The coordinates in an array of `shape` of the flat `indices`: a tuple of int64 arrays of indices' shape.
     Device indices are checked on the device (one synchronization)."""
-    from cuarray import _reduction
-    from cuarray import _ufuncs as _u
-
     shape = _dims(shape)
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
@@ -385,9 +378,6 @@ _CLIP_MODES = ("raise", "wrap", "clip")
 def _in_range(index, n, mode, message):
     """int64 `index` made to point into n items by NumPy's `mode`: 'raise' checks (one synchronization) and
     raises ValueError(message), 'wrap' takes it modulo n, 'clip' clamps it."""
-    from cuarray import _reduction
-    from cuarray import _ufuncs as _u
-
     if mode == "raise":
         if bool(_reduction.any(_u.logical_or(_u.less(index, 0), _u.greater_equal(index, n)))):
             raise ValueError(message)
@@ -400,8 +390,6 @@ def _in_range(index, n, mode, message):
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """The flat indices in an array of shape `dims` of the coordinate arrays `multi_index` (broadcast together),
     out-of-range coordinates raising, wrapping or clipped per `mode` (one, or one per axis)."""
-    from cuarray import _ufuncs as _u
-
     dims = _dims(dims)
     if not any(isinstance(c, ndarray) for c in multi_index):  # host coordinates: NumPy does it all
         flat = numpy.ravel_multi_index(multi_index, dims, mode, order)

@@ -9,11 +9,12 @@ writing to it is the caller's responsibility.
 """
 
 import operator
+import sys
 
 import numpy
 
 from cuarray import _core
-from cuarray._ndarray import ndarray
+from cuarray.cuda.device import Device
 
 __all__ = ["from_dlpack"]
 
@@ -39,8 +40,6 @@ def _check_dlpack_device(kind):
 
 def _target_device(device):
     """The cuarray.cuda.Device that a `device=` argument names: a Device, or a device number."""
-    from cuarray.cuda.device import Device
-
     if isinstance(device, Device):
         return device
     if isinstance(device, str) and device == "cpu":
@@ -184,25 +183,21 @@ def _dlpack_device(self):
 
 def _to_device(self, device, /, *, stream=None):
     """This array on `device` (a cuarray.cuda.Device or device number): itself when already there, else a copy there."""
-    from cuarray._transfer import array
-
     target = _target_device(device)
     if target.id == self._device_id:
         return self
     with target:
         if stream is None:
-            return array(self)
+            return _core._copy_from_device(self)
         with stream:
-            return array(self)
+            return _core._copy_from_device(self)
 
 
 def _array_namespace(self, /, *, api_version=None):
     if api_version is not None and api_version not in _API_VERSIONS:
         raise ValueError(f"cuarray does not support array API version {api_version!r} (supported: "
                          f"{', '.join(_API_VERSIONS)})")
-    import cuarray
-
-    return cuarray
+    return sys.modules["cuarray"]  # the package: loaded before any array can exist
 
 
 def _matrix_transpose(self):
@@ -211,12 +206,3 @@ def _matrix_transpose(self):
         raise ValueError(f"x.mT needs an array of at least 2 dimensions, got {self.ndim}")
     return self.swapaxes(-1, -2)
 
-
-for _name, _value in {
-    "__dlpack__": _dlpack,
-    "__dlpack_device__": _dlpack_device,
-    "to_device": _to_device,
-    "__array_namespace__": _array_namespace,
-    "mT": property(_matrix_transpose),
-}.items():
-    setattr(ndarray, _name, _value)

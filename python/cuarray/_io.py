@@ -9,7 +9,7 @@ import collections.abc
 
 import numpy
 
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 from cuarray._transfer import asarray
 
 __all__ = ["frombuffer", "fromfile", "fromiter", "fromstring", "genfromtxt", "load", "loadtxt", "save",

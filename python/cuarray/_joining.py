@@ -1,7 +1,8 @@
 """Joining, splitting and rearranging arrays (NumPy's names), built from views and device copies:
 concatenate (concat), stack, vstack, row_stack, hstack, dstack, column_stack, atleast_1d/2d/3d, split,
 array_split, hsplit, vsplit, dsplit, unstack, append, insert, delete, resize, flip, fliplr, flipud, roll, rot90,
-tile, repeat, diag, diagflat, tri, tril, triu, meshgrid, indices."""
+tile, repeat, diag, diagflat, tri, tril, triu, meshgrid.
+"""
 
 import itertools
 import operator
@@ -11,14 +12,18 @@ import numpy
 
 from cuarray import _core
 from cuarray import _ufuncs as _u
+from cuarray._core import ndarray
 from cuarray._creation import arange, empty, ones, zeros
-from cuarray._manipulation import copyto
-from cuarray._ndarray import ndarray
-from cuarray._transfer import asarray
+from cuarray._indexing import flatnonzero
+from cuarray._manipulation import copyto, moveaxis
+from cuarray._reduction import any as any_
+from cuarray._scan import cumsum
+from cuarray._sorting import argsort, searchsorted
+from cuarray._transfer import array, asarray
 
 __all__ = ["append", "array_split", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack", "concat",
            "concatenate", "delete", "diag", "diagflat", "dsplit", "dstack", "flip", "fliplr", "flipud",
-           "hsplit", "hstack", "indices", "insert", "meshgrid", "repeat", "resize", "roll", "rot90",
+           "hsplit", "hstack", "insert", "meshgrid", "repeat", "resize", "roll", "rot90",
            "row_stack", "split", "stack", "tile", "tri", "tril", "triu", "unstack", "vsplit", "vstack"]
 
 
@@ -247,11 +252,6 @@ def insert(arr, obj, values, axis=None):
     """A copy of `arr` with `values` inserted along `axis` (of the flattened array for None) before the indices
     `obj` (an int, slice, sequence of ints, boolean mask, or device array), with NumPy's rules: one index takes
     all of `values` there, several take one slice of `values` each."""
-    from cuarray._indexing import flatnonzero
-    from cuarray._manipulation import moveaxis
-    from cuarray._sorting import argsort, searchsorted
-    from cuarray._transfer import array
-
     if isinstance(values, numpy.ndarray):
         raise TypeError("cuarray.insert: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
     arr, axis = _along(arr, axis, "insert")
@@ -451,10 +451,6 @@ def _repeat_count(r):
 def _repeat_each(a, counts, axis):
     """repeat with one device count per element along `axis`: output position j takes element i where
     cumsum(counts)[i - 1] <= j < cumsum(counts)[i]."""
-    from cuarray._reduction import any as any_
-    from cuarray._scan import cumsum
-    from cuarray._sorting import searchsorted
-
     n = a.shape[axis]
     if counts.size != n:
         raise ValueError(f"operands could not be broadcast together with shape ({n},) ({counts.size},)")
@@ -526,17 +522,3 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         shape = numpy.broadcast_shapes(*(g.shape for g in grids))
         grids = [g._broadcast_to(shape) for g in grids]
     return tuple(g.copy() for g in grids) if copy else tuple(grids)  # NumPy 2: a tuple
-
-
-def indices(dimensions, dtype=int, sparse=False):
-    """An array of the index grids of shape `dimensions`: its k-th element holds each position's k-th index
-    (or, with `sparse`, a tuple of broadcastable arrays)."""
-    dimensions = tuple(dimensions)
-    n = len(dimensions)
-    grids = [arange(d, dtype=dtype).reshape((1,) * i + (d,) + (1,) * (n - i - 1)) for i, d in enumerate(dimensions)]
-    if sparse:
-        return tuple(grids)
-    out = empty((n,) + dimensions, dtype)
-    for i, g in enumerate(grids):
-        out[i] = g
-    return out

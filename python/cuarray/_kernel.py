@@ -5,7 +5,7 @@ import re
 import numpy
 
 from cuarray import _core
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 
 __all__ = ["ElementwiseKernel", "RawKernel", "RawModule"]
 

@@ -9,7 +9,7 @@ import numpy
 
 from cuarray import _reduction
 from cuarray import _ufuncs as _u
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 from cuarray._transfer import asarray
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv"]

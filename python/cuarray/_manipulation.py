@@ -3,8 +3,10 @@ rollaxis, squeeze, expand_dims, broadcasting (with NumPy's broadcast object), as
 
 import numpy
 
-from cuarray import _core
-from cuarray._ndarray import ndarray
+from cuarray import _core, _ufuncs
+from cuarray._core import ndarray
+from cuarray._interop import _target_device
+from cuarray._transfer import asarray
 
 __all__ = ["astype", "broadcast", "broadcast_arrays", "broadcast_shapes", "broadcast_to", "copyto", "expand_dims",
            "matrix_transpose", "moveaxis", "ndim", "permute_dims", "ravel", "reshape", "rollaxis", "shape", "size",
@@ -116,8 +118,6 @@ class broadcast:
     sequences, broadcast objects) and, as CuPy's, their broadcast views in ``values``. It does not iterate."""
 
     def __init__(self, *args):
-        from cuarray._transfer import asarray
-
         arrays = []
         for a in args:
             if isinstance(a, broadcast):  # NumPy takes the nested object's operands one by one
@@ -173,8 +173,6 @@ def astype(x, dtype, /, *, copy=True, device=None):
     copy=False and nothing changes. `device` (a cuarray.cuda.Device or number): the result's device."""
     x = _check(x, "astype")
     if device is not None:
-        from cuarray._interop import _target_device
-
         target = _target_device(device)
         moved = x.to_device(target)
         if moved is not x:
@@ -205,9 +203,6 @@ def copyto(dst, src, casting="same_kind", where=None):
 
 
 def _copy_where(dst, src, where):
-    from cuarray import _ufuncs
-    from cuarray._transfer import asarray
-
     mask = where if isinstance(where, ndarray) else asarray(numpy.asarray(where))
     if mask.dtype != numpy.bool_:
         raise TypeError(f"Cannot cast array data from {mask.dtype!r} to dtype('bool') according to the rule 'safe'")

@@ -1,6 +1,6 @@
 """NumPy's elementwise functions that are not ufuncs, built on the ufunc table with NumPy's own algorithms:
 fix, around/round, clip, where, select, real, imag, angle, nan_to_num, interp, sinc, i0 (a small user kernel
-over CUDA's Bessel function), unwrap, isposinf and isneginf (conj/conjugate are ufuncs, in _ufuncs).
+over CUDA's Bessel function), diff, unwrap, isposinf and isneginf (conj/conjugate are ufuncs, in _ufuncs).
 
 The table rows named with a leading underscore (_where, _clip, _real, _imag, _complex) exist for these;
 _ufuncs._resolve picks their loops.
@@ -11,14 +11,17 @@ import operator
 import numpy
 
 from cuarray import _ufuncs as _u
+from cuarray._core import ndarray
 from cuarray._creation import empty, full, zeros_like
 from cuarray._indexing import nonzero
+from cuarray._joining import concatenate
 from cuarray._manipulation import copyto
-from cuarray._ndarray import ndarray
+from cuarray._scan import cumsum
+from cuarray._sorting import _take, argsort, searchsorted
 from cuarray._transfer import array, asarray, device_array as _device
 
-__all__ = ["angle", "around", "clip", "fix", "i0", "imag", "interp", "isneginf", "isposinf", "nan_to_num", "real",
-           "round", "select", "sinc", "unwrap", "where"]
+__all__ = ["angle", "around", "clip", "diff", "fix", "i0", "imag", "interp", "isneginf", "isposinf", "nan_to_num",
+           "real", "round", "select", "sinc", "unwrap", "where"]
 
 
 def _as_array(a):
@@ -151,8 +154,6 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     """Piecewise-linear interpolation of the points (xp, fp) (xp increasing) at `x`, with NumPy's values at and
     beyond the ends (`left`, `right`: fp's first and last by default) and its periodic form; float64, or
     complex128 for complex fp."""
-    from cuarray._sorting import _take, argsort, searchsorted
-
     fp = _as_array(fp)
     t = numpy.complex128 if fp.dtype.kind == "c" else numpy.float64
     x, xp = _as_array(x).astype(numpy.float64, copy=False), _as_array(xp).astype(numpy.float64, copy=False)
@@ -169,8 +170,6 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         x, xp = _u.remainder(x, period), _u.remainder(xp, period)
         order = argsort(xp)
         xp, fp = _take(xp, order), _take(fp, order)
-        from cuarray._joining import concatenate
-
         xp = concatenate([_u.subtract(xp[-1:], period), xp, _u.add(xp[:1], period)])
         fp = concatenate([fp[-1:], fp, fp[:1]])
     for a in (xp, fp):
@@ -290,11 +289,41 @@ def i0(x):
     return _i0_kernel(x, x.dtype.type(numpy.finfo(x.dtype).max))
 
 
+def diff(a, n=1, axis=-1, prepend=numpy._NoValue, append=numpy._NoValue):
+    """The n-th discrete difference along `axis` (not_equal for booleans), after joining prepend/append (None,
+    the array API's default, is none)."""
+    n = operator.index(n)
+    if n == 0:
+        return a
+    if n < 0:
+        raise ValueError("order must be non-negative but got " + repr(n))
+    a = _device(a, "diff")
+    if a.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
+    parts = []
+    for value in (prepend, append):
+        if value is numpy._NoValue or value is None:
+            parts.append(None)
+            continue
+        value = _device(value, "diff")
+        if value.ndim == 0:
+            shape = list(a.shape)
+            shape[axis] = 1
+            value = value._broadcast_to(tuple(shape))
+        parts.append(value)
+    if parts[0] is not None or parts[1] is not None:
+        a = concatenate([p for p in (parts[0], a, parts[1]) if p is not None], axis=axis)
+    op = _u.not_equal if a.dtype == numpy.bool_ else _u.subtract
+    head = (slice(None),) * axis
+    for _ in range(n):
+        a = op(a[head + (slice(1, None),)], a[head + (slice(None, -1),)])
+    return a
+
+
 def unwrap(p, discont=None, axis=-1, *, period=2 * numpy.pi):
     """Unwraps `p` along `axis`: steps larger than max(discont, period / 2) become their remainder modulo
     `period` (NumPy's unwrap, integer input and periods too)."""
-    from cuarray._scan import cumsum, diff
-
     p = _device(p, "unwrap")
     dd = diff(p, axis=axis)
     if discont is None:

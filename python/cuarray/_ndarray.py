@@ -1,15 +1,31 @@
-"""The parts of cuarray.ndarray written in Python: conversions, printing, flags and protocols.
+"""Every member of cuarray.ndarray written in Python, installed on the type here and nowhere else.
 
-The type itself and its hot paths (attributes, indexing, views, copies) are bound from C++
-(python/src/array.cpp); the methods here are attached to it at import.
+The type itself and its hot paths (attributes, indexing, views, copies, operators, sum and its kin) are bound
+from C++ (python/src/array.cpp and the area files that register through it). The members below are this
+module's own (conversions, printing, flags, protocols) or a function of the module that implements it, listed
+in `_members`: the modules that implement them import the type from cuarray._core, never from here, so this
+module sits above all of them in the package's import order (tests/test_import_graph.py).
 """
 
 import operator
 
 import numpy
 
-from cuarray import _core
+from cuarray import (
+    _core,
+    _indexing,
+    _interop,
+    _joining,
+    _math,
+    _products,
+    _reduction,
+    _scan,
+    _sorting,
+    _ufuncs,
+)
+from cuarray._transfer import asarray
 from cuarray.cuda.device import Device
+from cuarray.cuda.memory import _ArrayPointer as MemoryPointer
 
 ndarray = _core.ndarray
 
@@ -58,43 +74,6 @@ class Flags:
 
     def __repr__(self):
         return "\n".join(f"  {k.upper()} : {getattr(self, k)}" for k in ("c_contiguous", "f_contiguous", "owndata"))
-
-
-class MemoryPointer:
-    """A device address (``x.data.ptr``), the device it lives on, and the array whose memory it points into
-    (kept alive by it; ``ndarray(shape, dtype, memptr)`` views that memory). ``p + n`` is ``n`` bytes further."""
-
-    __slots__ = ("ptr", "device_id", "_owner")
-
-    def __init__(self, ptr, device_id, owner):
-        self.ptr = ptr
-        self.device_id = device_id
-        self._owner = owner
-
-    @property
-    def device(self):
-        return Device(self.device_id)
-
-    def __add__(self, offset):
-        try:
-            offset = operator.index(offset)
-        except TypeError:
-            return NotImplemented
-        return MemoryPointer(self.ptr + offset, self.device_id, self._owner)
-
-    __radd__ = __add__
-
-    def __sub__(self, offset):
-        try:
-            return self + -operator.index(offset)
-        except TypeError:
-            return NotImplemented
-
-    def __int__(self):
-        return self.ptr
-
-    def __repr__(self):
-        return f"<MemoryPointer {self.ptr:#x} on device {self.device_id}>"
 
 
 def _scalar(self, kind):
@@ -176,16 +155,22 @@ def _view(self, dtype=None):
     return ndarray(shape, dtype, MemoryPointer(self._ptr, self._device_id, self), self.strides[:-1] + (dtype.itemsize,))
 
 
+# NumPy's ufuncs that cuarray has as functions.
+_FUNCTION_UFUNCS = {"matmul": _products.matmul, "vecdot": _products.vecdot}
+
+
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """NumPy's ufuncs called with cuarray arrays run cuarray's ufunc of the same name on the GPU."""
-    import cuarray
-
-    ours = getattr(cuarray, ufunc.__name__, None)
-    if method != "__call__" or not (isinstance(ours, cuarray.ufunc) or ours in (cuarray.matmul, cuarray.vecdot)):
+    ours = _FUNCTION_UFUNCS.get(ufunc.__name__)
+    if ours is None:
+        ours = getattr(_ufuncs, ufunc.__name__, None)
+        if not isinstance(ours, _core.ufunc):
+            ours = None
+    if method != "__call__" or ours is None:
         return NotImplemented
     # NumPy hands its scalars over as 0-d arrays; they are scalars to cuarray.
     inputs = [x[()] if isinstance(x, numpy.ndarray) and x.ndim == 0 else x for x in inputs]
-    if ours is cuarray.matmul and isinstance(kwargs.get("out"), tuple):  # NumPy passes out= as a tuple
+    if ours is _products.matmul and isinstance(kwargs.get("out"), tuple):  # NumPy passes out= as a tuple
         (kwargs["out"],) = kwargs["out"]
     return ours(*inputs, **kwargs)
 
@@ -210,8 +195,6 @@ def _array_function(self, func, types, args, kwargs):
 def _reduce(self):
     """Pickling copies the values to the host; unpickling makes a device array of them on the current
     device."""
-    from cuarray._transfer import asarray
-
     return asarray, (self.get(),)
 
 
@@ -237,20 +220,19 @@ def _cuda_array_interface(self):
     }
 
 
-def _math(name):
-    """A method that calls cuarray's function `name` (imported late: _math imports this module)."""
+def _method(function):
+    """A method that calls `function` with the array first."""
 
     def method(self, *args, **kwargs):
-        import cuarray
+        return function(self, *args, **kwargs)
 
-        return getattr(cuarray, name)(self, *args, **kwargs)
-
-    method.__name__ = name
+    method.__name__ = function.__name__
     return method
 
 
 def _late(module, name):
-    """A method that calls `name` of cuarray module `module`, imported on first use (they import this one)."""
+    """A method that calls `name` of the module `module`, imported on first use: modules that `import cuarray`
+    does not load (Dask's support, flat iteration, choose) stay unloaded until a method needs them."""
 
     def method(self, *args, **kwargs):
         import importlib
@@ -277,63 +259,80 @@ def _set_part(imag):
 
 def _compress(self, condition, axis=None, out=None):
     """``cuarray.compress(condition, self, axis, out)``: the slices along `axis` where `condition` is true."""
-    import cuarray
-
-    return cuarray.compress(condition, self, axis, out)
+    return _indexing.compress(condition, self, axis, out)
 
 
-_methods = {
-    "conj": _math("conjugate"),
-    "conjugate": _math("conjugate"),
-    "round": _math("around"),
-    "clip": _math("clip"),
-    "cumsum": _math("cumsum"),
-    "cumprod": _math("cumprod"),
-    "nonzero": _math("nonzero"),
-    "take": _math("take"),
-    "put": _math("put"),
-    "compress": _compress,
-    "searchsorted": _math("searchsorted"),
-    "argsort": _math("argsort"),
-    "argpartition": _math("argpartition"),
-    "sort": _late("cuarray._sorting", "_sort_in_place"),
-    "partition": _late("cuarray._sorting", "_partition_in_place"),
-    "dot": _math("dot"),
-    "trace": _math("trace"),
-    "real": property(_math("real"), _set_part(False)),
-    "imag": property(_math("imag"), _set_part(True)),
+_members = {
+    # Conversions and printing
     "__repr__": lambda self: repr(self.get()),
     "__str__": lambda self: str(self.get()),
     "__format__": lambda self, spec: format(self.get(), spec),
-    "__array__": _array,
-    "__array_ufunc__": _array_ufunc,
-    "__array_function__": _array_function,
     "__float__": lambda self: _scalar(self, float),
     "__int__": lambda self: _scalar(self, int),
     "__complex__": lambda self: _scalar(self, complex),
     "__bool__": lambda self: _scalar(self, bool),
     "__index__": _index,
     "__iter__": _iter,
-    "__reduce__": _reduce,
-    "__dask_tokenize__": _late("cuarray._dask_hooks", "tokenize"),
     "__copy__": lambda self: self.copy(),
     "__deepcopy__": lambda self, memo: self.copy(),
     "tolist": lambda self: self.get().tolist(),
     "item": _item,
     "ravel": _ravel,
-    "flat": property(_late("cuarray._flatiter", "flatiter")),
-    "byteswap": _late("cuarray._flatiter", "byteswap"),
-    "choose": _math("choose"),
-    "repeat": _math("repeat"),
-    "toDlpack": lambda self: self.__dlpack__(),
     "view": _view,
     "flags": property(lambda self: Flags(self._c_contiguous, self._f_contiguous, self.base is None)),
     "data": property(_data),
     "device": property(lambda self: Device(self._device_id)),
-    "__cuda_array_interface__": property(_cuda_array_interface),
+    "flat": property(_late("cuarray._flatiter", "flatiter")),
+    "byteswap": _late("cuarray._flatiter", "byteswap"),
+    # Protocols: NumPy's, CUDA's, DLPack, the array API, pickling, Dask
+    "__array__": _array,
+    "__array_ufunc__": _array_ufunc,
+    "__array_function__": _array_function,
     "__array_priority__": 100,
+    "__cuda_array_interface__": property(_cuda_array_interface),
+    "__dlpack__": _interop._dlpack,
+    "__dlpack_device__": _interop._dlpack_device,
+    "toDlpack": lambda self: self.__dlpack__(),
+    "to_device": _interop._to_device,
+    "__array_namespace__": _interop._array_namespace,
+    "__reduce__": _reduce,
+    "__dask_tokenize__": _late("cuarray.dask", "tokenize"),
+    # cuarray's functions of the same name, the array first
+    "conj": _method(_ufuncs.conjugate),
+    "conjugate": _method(_ufuncs.conjugate),
+    "real": property(_method(_math.real), _set_part(False)),
+    "imag": property(_method(_math.imag), _set_part(True)),
+    "round": _method(_math.around),
+    "clip": _method(_math.clip),
+    "cumsum": _method(_scan.cumsum),
+    "cumprod": _method(_scan.cumprod),
+    "nonzero": _method(_indexing.nonzero),
+    "take": _method(_indexing.take),
+    "put": _method(_indexing.put),
+    "compress": _compress,
+    "choose": _late("cuarray._selection", "choose"),
+    "repeat": _method(_joining.repeat),
+    "searchsorted": _method(_sorting.searchsorted),
+    "argsort": _method(_sorting.argsort),
+    "argpartition": _method(_sorting.argpartition),
+    "sort": _sorting._sort_in_place,
+    "partition": _sorting._partition_in_place,
+    "dot": _method(_products.dot),
+    "trace": _method(_products.trace),
+    "mT": property(_interop._matrix_transpose),
+    # Reductions beyond the core's own (sum, prod, max, min, all, any: python/src/reduction.cpp)
+    "argmax": _reduction.argmax,
+    "argmin": _reduction.argmin,
+    "mean": _reduction.mean,
+    "var": _reduction.var,
+    "std": _reduction.std,
+    "ptp": _reduction.ptp,
     "__module__": "cuarray",
 }
 
-for _name, _value in _methods.items():
+# A name the type already has is one the bindings define: installing it here would replace theirs unseen.
+_taken = sorted(set(_members) & set(vars(ndarray)) - {"__module__"})
+if _taken:
+    raise RuntimeError(f"cuarray._ndarray: the bindings already define ndarray members {_taken}")
+for _name, _value in _members.items():
     setattr(ndarray, _name, _value)

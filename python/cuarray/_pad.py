@@ -13,8 +13,8 @@ import numpy
 
 from cuarray import _reduction
 from cuarray import _ufuncs as _u
+from cuarray._core import ndarray
 from cuarray._creation import arange, empty, full
-from cuarray._ndarray import ndarray
 from cuarray._transfer import asarray
 
 __all__ = ["pad"]

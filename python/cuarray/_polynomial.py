@@ -9,11 +9,12 @@ import numpy
 from cuarray import _reduction
 from cuarray import _ufuncs as _u
 from cuarray._convolution import convolve
+from cuarray._core import ndarray
 from cuarray._creation import arange, empty, ones, zeros, zeros_like
 from cuarray._joining import concatenate
 from cuarray._manipulation import copyto
 from cuarray._math import real
-from cuarray._ndarray import _IMPLICIT_CONVERSION, ndarray
+from cuarray._ndarray import _IMPLICIT_CONVERSION
 from cuarray._products import dot, outer
 from cuarray._scan import cumprod
 from cuarray._sorting import sort

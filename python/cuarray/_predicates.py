@@ -12,9 +12,9 @@ import numpy
 
 from cuarray import _reduction
 from cuarray import _ufuncs as _u
+from cuarray._core import ndarray
 from cuarray._creation import ones, zeros
 from cuarray._math import imag, real
-from cuarray._ndarray import ndarray
 from cuarray._transfer import array, asarray, device_array as _device
 
 __all__ = ["asanyarray", "asarray_chkfinite", "common_type", "iscomplex", "iscomplexobj", "isfortran",

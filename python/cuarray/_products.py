@@ -15,9 +15,9 @@ import numpy
 
 from cuarray import _core, _reduction
 from cuarray import _ufuncs as _u
+from cuarray._core import ndarray
 from cuarray._joining import stack
 from cuarray._manipulation import copyto, moveaxis
-from cuarray._ndarray import ndarray
 from cuarray._transfer import device_array as _array
 
 __all__ = ["cross", "dot", "inner", "kron", "matmul", "outer", "tensordot", "trace", "vdot", "vecdot"]

@@ -225,11 +225,3 @@ def _dot_1d(a, b, out=None):
         raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[0]} (dim 0) != {b.shape[0]} (dim 0)")
     return _reduce(_INDEX["dot"], a, None, None, out, False, 0.0, b)
 
-
-def _install_methods():
-    # sum, prod, max, min, all and any are the core's own methods (python/src/reduction.cpp).
-    for f in (argmax, argmin, mean, var, std, ptp):
-        setattr(_core.ndarray, f.__name__, f)
-
-
-_install_methods()

@@ -3,8 +3,8 @@
 import numpy
 
 from cuarray import _core
+from cuarray._core import ndarray
 from cuarray._kernel import _CTYPES, _IDENTIFIER, _parse
-from cuarray._ndarray import ndarray
 
 __all__ = ["ReductionKernel"]
 

@@ -1,4 +1,4 @@
-"""Cumulative sums and products (cumsum, cumprod, nancumsum, nancumprod) and diff, with NumPy's dtypes.
+"""Cumulative sums and products (cumsum, cumprod, nancumsum, nancumprod), with NumPy's dtypes.
 
 The scans run on the device in one pass (Note [Single-pass scan] in cpp/cuarray/kernels/scan.cuh).
 """
@@ -9,11 +9,11 @@ import warnings
 import numpy
 
 from cuarray import _core
+from cuarray._core import ndarray
 from cuarray._creation import empty
-from cuarray._ndarray import ndarray
 from cuarray._transfer import device_array as _as_array
 
-__all__ = ["cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod", "diff"]
+__all__ = ["cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod"]
 
 
 def _default_dtype(dt):
@@ -103,38 +103,3 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=Fal
 def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
     """The array API's cumulative product: cumprod, optionally starting with 1."""
     return _cumulative(x, axis, dtype, out, include_initial, True, "cumulative_prod")
-
-
-def diff(a, n=1, axis=-1, prepend=numpy._NoValue, append=numpy._NoValue):
-    """The n-th discrete difference along `axis` (not_equal for booleans), after joining prepend/append (None,
-    the array API's default, is none)."""
-    from cuarray import _ufuncs as _u
-    from cuarray._joining import concatenate
-
-    n = operator.index(n)
-    if n == 0:
-        return a
-    if n < 0:
-        raise ValueError("order must be non-negative but got " + repr(n))
-    a = _as_array(a, "diff")
-    if a.ndim == 0:
-        raise ValueError("diff requires input that is at least one dimensional")
-    axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
-    parts = []
-    for value in (prepend, append):
-        if value is numpy._NoValue or value is None:
-            parts.append(None)
-            continue
-        value = _as_array(value, "diff")
-        if value.ndim == 0:
-            shape = list(a.shape)
-            shape[axis] = 1
-            value = value._broadcast_to(tuple(shape))
-        parts.append(value)
-    if parts[0] is not None or parts[1] is not None:
-        a = concatenate([p for p in (parts[0], a, parts[1]) if p is not None], axis=axis)
-    op = _u.not_equal if a.dtype == numpy.bool_ else _u.subtract
-    head = (slice(None),) * axis
-    for _ in range(n):
-        a = op(a[head + (slice(1, None),)], a[head + (slice(None, -1),)])
-    return a

@@ -5,9 +5,9 @@ import numpy
 
 from cuarray import _reduction
 from cuarray import _ufuncs as _u
+from cuarray._core import ndarray
 from cuarray._creation import arange, empty
 from cuarray._indexing import _check_mode, _in_range, take
-from cuarray._ndarray import ndarray
 from cuarray._scan import cumsum
 from cuarray._transfer import asarray, device_array as _device
 

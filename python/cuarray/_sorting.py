@@ -13,8 +13,13 @@ from collections import namedtuple
 
 import numpy
 
-from cuarray import _core
-from cuarray._ndarray import ndarray
+from cuarray import _core, _reduction
+from cuarray import _ufuncs as _u
+from cuarray._core import ndarray
+from cuarray._creation import arange, empty
+from cuarray._indexing import flatnonzero, take_along_axis
+from cuarray._manipulation import moveaxis
+from cuarray._scan import cumsum
 from cuarray._transfer import asarray, device_array as _device
 
 __all__ = ["argpartition", "argsort", "lexsort", "partition", "searchsorted", "sort", "sort_complex", "unique",
@@ -66,8 +71,6 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
         return _core._argsort(a, axis)
     # Sorting the reversed rows stably, then reversing the result, puts equal elements last-seen-first;
     # mapped back to original positions (n - 1 - i), they come out first-seen-first.
-    from cuarray import _ufuncs as _u
-
     order = _reversed(_core._argsort(_reversed(a, axis), axis), axis)
     return _u.subtract(a.shape[axis] - 1, order)
 
@@ -114,8 +117,6 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 
 def lexsort(keys, axis=-1):
     """Indices that sort by the last key, then the one before it, ...: stable sorts from the first key."""
-    from cuarray._indexing import take_along_axis
-
     if isinstance(keys, ndarray):
         keys = [keys[i] for i in range(keys.shape[0])]
     keys = [_device(k, "lexsort") for k in keys]
@@ -171,8 +172,6 @@ def _take(a, indices):
 
 def _sorted_rows(rows):
     """(perm, rows[perm]) for the (n, m) `rows` sorted lexicographically, stably (NaNs last in each column)."""
-    from cuarray._creation import arange
-
     n, m = rows.shape
     if n == 0 or m == 0:  # no rows, or rows that are all equal: the identity order
         perm = arange(n, dtype=numpy.int64)
@@ -187,13 +186,6 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     occurrence, the indices that rebuild `ar` from them (ar's shape), and their counts. With an integer
     `axis`, the unique sub-arrays along it, in lexicographic order; as NumPy's, these compare with ==, so a
     sub-array holding a NaN is unique whatever `equal_nan` says, and the inverse is 1-D."""
-    from cuarray import _reduction
-    from cuarray import _ufuncs as _u
-    from cuarray._creation import empty
-    from cuarray._indexing import flatnonzero
-    from cuarray._manipulation import moveaxis
-    from cuarray._scan import cumsum
-
     ar = _device(ar, "unique")
     rows_shape = None
     if axis is not None:

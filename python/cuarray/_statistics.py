@@ -13,10 +13,10 @@ import numpy
 
 from cuarray import _core, _reduction
 from cuarray import _ufuncs as _u
+from cuarray._core import ndarray
 from cuarray._indexing import take, take_along_axis
 from cuarray._joining import concatenate
 from cuarray._manipulation import moveaxis
-from cuarray._ndarray import ndarray
 from cuarray._transfer import asarray, device_array as _device
 
 __all__ = ["corrcoef", "cov", "median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile"]

@@ -3,7 +3,7 @@
 import numpy
 
 from cuarray import _core, _interop
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 
 __all__ = ["array", "asarray", "copy", "asnumpy", "ascontiguousarray", "asfortranarray"]
 
@@ -72,7 +72,6 @@ def _from_nested(seq, dtype, order):
     """A device array from nested lists and tuples of device arrays and scalars, as CuPy builds one: the
     elements' own dtypes (Python scalars as NumPy types them in a list) decide the result type, as NumPy's
     array() of the same values on the host; every device array stays on the device."""
-    from cuarray._joining import stack  # _joining imports this module
 
     def leaves(obj):
         if isinstance(obj, (list, tuple)):
@@ -96,7 +95,10 @@ def _from_nested(seq, dtype, order):
         if len({p.shape for p in parts}) != 1:
             raise ValueError("setting an array element with a sequence. The requested array has an inhomogeneous "
                              f"shape: its elements have the shapes {sorted({p.shape for p in parts})}")
-        return stack(parts)
+        out = _core.empty((len(parts),) + parts[0].shape, dtype, "C")  # NumPy's stack of parts, all `dtype`
+        for i, part in enumerate(parts):
+            out[i] = part
+        return out
 
     out = build(seq)
     return out.astype(dtype, order="F") if order == "F" else out

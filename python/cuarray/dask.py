@@ -2,7 +2,8 @@
 
 Importing this module registers cuarray.ndarray with Dask. It is rarely imported by hand: Dask loads it
 through the `dask.array.backends` entry point when ``dask.config.set({"array.backend": "cuarray"})`` is in
-force, and the first token Dask takes of a cuarray array imports it (cuarray._dask_hooks). Dask workers
+force, and the first token Dask takes of a cuarray array imports it (``ndarray.__dask_tokenize__`` is
+``tokenize`` here). Dask workers
 that only receive tasks should preload it (``dask worker --preload cuarray.dask``, or ``preload=`` of
 distributed's Nanny and Worker): reductions there need the registrations below.
 """
@@ -27,6 +28,7 @@ from dask.utils import Dispatch
 
 import cuarray
 from cuarray import _dask_hooks, _einsum
+from cuarray._dask_hooks import tokenize  # noqa: F401  (ndarray.__dask_tokenize__, which loads this module)
 
 __all__ = ["CuarrayBackendEntrypoint", "to_cuarray_dispatch"]
 

@@ -18,6 +18,7 @@
 #include "cuarray/ops/shape_ops.h"
 #include "cuarray/ops/transfer.h"
 #include "gil.h"
+#include "hooks.h"
 #include "ndarray.h"
 #include "operators.h"
 
@@ -181,12 +182,6 @@ int to_c_int(py::handle obj) {
   return static_cast<int>(v);
 }
 
-// cuarray._indexing's _getitem / _setitem, for keys that are not basic; never freed (see numpy()).
-py::object advanced(const char* name) {
-  static py::handle module = py::module_::import("cuarray._indexing").release();
-  return module.attr(name);
-}
-
 // Writes `value` (scalar, NumPy array, sequence or ndarray) into the view `dst`, broadcasting.
 void assign(const Array& dst, py::handle value) {
   if (py::isinstance(value, g_ndarray_type)) {
@@ -250,6 +245,12 @@ PyMethodDef g_reshape_def = {"reshape", reinterpret_cast<PyCFunction>(reinterpre
 }  // namespace
 
 py::handle ndarray_type() { return g_ndarray_type; }
+
+void add_ndarray_member(const char* name, py::handle value) {
+  if (PyDict_GetItemString(reinterpret_cast<PyTypeObject*>(g_ndarray_type.ptr())->tp_dict, name) != nullptr)
+    throw std::logic_error(std::string("cuarray._core: ndarray already has a member '") + name + "'");
+  py::setattr(g_ndarray_type, name, value);
+}
 
 NdArray to_ndarray(py::handle obj) {
   if (py::isinstance(obj, g_ndarray_type)) return obj.cast<NdArray>();
@@ -325,7 +326,7 @@ void init_array(py::module_& m) {
            [](py::object self, py::handle key) -> py::object {
              const NdArray& s = self.cast<const NdArray&>();
              auto items = to_index(key);
-             if (!items) return advanced("_getitem")(self, key);
+             if (!items) return hook(Hook::Getitem)(self, key);
              return py::cast(NdArray::view_of(s, self, ops::basic_index(s.array, *items)));
            })
       .def("__setitem__",
@@ -333,7 +334,7 @@ void init_array(py::module_& m) {
              const NdArray& s = self.cast<const NdArray&>();
              auto items = to_index(key);
              if (!items)
-               advanced("_setitem")(self, key, value);
+               hook(Hook::Setitem)(self, key, value);
              else
                assign(ops::basic_index(s.array, *items), value);
            })

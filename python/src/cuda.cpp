@@ -12,6 +12,7 @@
 
 #include "convert.h"
 #include "cuarray/blocking.h"
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/event.h"
 #include "cuarray/cuda/graph.h"
@@ -23,6 +24,7 @@
 #include "cuarray/lib/cublas.h"
 #include "cuarray/ops/transfer.h"
 #include "gil.h"
+#include "hooks.h"
 
 namespace py = pybind11;
 using namespace py::literals;
@@ -196,9 +198,7 @@ void host_call_done(std::uint64_t token) {
 // Buffer drops it with the GIL held.
 std::shared_ptr<cuda::Buffer> allocate_in_python(std::size_t nbytes) {
   AcquireGil gil;
-  static py::handle allocate =
-      py::object(py::module_::import("cuarray.cuda.memory").attr("_allocate_for_core")).release();
-  py::object memory = allocate(nbytes);
+  py::object memory = hook(Hook::Allocate)(nbytes);
   auto ptr = reinterpret_cast<void*>(memory.attr("ptr").cast<std::uintptr_t>());
   auto* owner = new py::object(std::move(memory));
   return std::make_shared<cuda::Buffer>(ptr, nbytes, cuda::current_device(), [owner] {

@@ -1,9 +1,12 @@
 // The one place where core exceptions become Python exceptions. The Python classes live in
-// cuarray/_errors.py (CUDARuntimeError, OutOfMemoryError, CompileException); NumPy's own types are used
-// for bad input.
+// cuarray/_errors.py (CUDARuntimeError, OutOfMemoryError, CompileException), installed as hooks; NumPy's own
+// types are used for bad input.
 #include <pybind11/pybind11.h>
 
+#include <utility>
+
 #include "cuarray/error.h"
+#include "hooks.h"
 
 namespace py = pybind11;
 
@@ -11,9 +14,16 @@ namespace cuarray::bind {
 
 namespace {
 
-py::object error_class(const char* name) { return py::module_::import("cuarray._errors").attr(name); }
+void raise(py::handle cls, const py::object& instance) { PyErr_SetObject(cls.ptr(), instance.ptr()); }
 
-void raise(const py::object& cls, const py::object& instance) { PyErr_SetObject(cls.ptr(), instance.ptr()); }
+// Raises cuarray's class `h` made of `args`; before the package has installed it (Note [Hooks]), the built-in
+// `fallback` with `message`.
+template <class... Args>
+void raise_hooked(Hook h, PyObject* fallback, const char* message, Args&&... args) {
+  if (!has_hook(h)) return PyErr_SetString(fallback, message);
+  py::handle cls = hook(h);
+  raise(cls, cls(std::forward<Args>(args)...));
+}
 
 }  // namespace
 
@@ -22,14 +32,11 @@ void init_errors(py::module_&) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const OutOfMemory& e) {
-      py::object cls = error_class("OutOfMemoryError");
-      raise(cls, cls(e.requested(), e.in_use(), e.what()));
+      raise_hooked(Hook::OutOfMemoryError, PyExc_MemoryError, e.what(), e.requested(), e.in_use(), e.what());
     } catch (const CompileError& e) {
-      py::object cls = error_class("CompileException");
-      raise(cls, cls(e.what(), e.source(), e.name(), e.log()));
+      raise_hooked(Hook::CompileException, PyExc_RuntimeError, e.what(), e.what(), e.source(), e.name(), e.log());
     } catch (const CudaError& e) {
-      py::object cls = error_class("CUDARuntimeError");
-      raise(cls, cls(e.code(), e.what()));
+      raise_hooked(Hook::CudaRuntimeError, PyExc_RuntimeError, e.what(), e.code(), e.what());
     } catch (const LinAlgError& e) {
       py::object cls = py::module_::import("numpy.linalg").attr("LinAlgError");
       raise(cls, cls(e.what()));

@@ -15,6 +15,7 @@
 #include "cuarray/ops/reduction.h"
 #include "cuarray/ops/ufunc.h"
 #include "gil.h"
+#include "hooks.h"
 
 using namespace py::literals;
 
@@ -44,8 +45,9 @@ void init_jit(py::module_& m) {
   jit::set_event_handler([](const jit::CacheEvent& e) {
     if (!Py_IsInitialized()) return;
     AcquireGil gil;
+    if (!has_hook(Hook::LogKernel)) return;
     try {
-      py::module_::import("cuarray.cuda.compiler").attr("_log_kernel")(e.name, e.key, e.compiled, e.ms);
+      hook(Hook::LogKernel)(e.name, e.key, e.compiled, e.ms);
     } catch (py::error_already_set&) {  // a failing log handler must not fail the op that needed the kernel
     }
   });

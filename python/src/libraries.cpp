@@ -1,5 +1,5 @@
-// Bindings that find (through cuarray._cuda_libs) and report the CUDA libraries cuarray loads on first use
-// (cuarray._core.libraries).
+// Bindings that find (through cuarray._cuda_libs.locate, a hook) and report the CUDA libraries cuarray loads on first
+// use (cuarray._core.libraries).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -9,6 +9,7 @@
 #include "convert.h"
 #include "cuarray/lib/library.h"
 #include "gil.h"
+#include "hooks.h"
 
 namespace py = pybind11;
 using namespace py::literals;
@@ -17,17 +18,20 @@ namespace cuarray::bind {
 
 namespace {
 
-// The core's locator (Note [Finding the CUDA libraries] in cpp/cuarray/lib/library.h): cuarray._cuda_libs.locate,
-// called from any thread, never with a lock of the core held.
+// The core's locator (Note [Finding the CUDA libraries] in cpp/cuarray/lib/library.h): the locate_library hook
+// (cuarray._cuda_libs.locate), called from any thread, never with a lock of the core held.
 std::string locate(const std::string& stem, std::string& note) {
   if (finalizing()) {
     note = "not looked for with cuda-pathfinder while the interpreter exits";
     return "";
   }
   py::gil_scoped_acquire gil;
+  if (!has_hook(Hook::LocateLibrary)) {
+    note = "not looked for with cuda-pathfinder before cuarray's import installs the locator";
+    return "";
+  }
   try {
-    auto [path, why] =
-        py::module_::import("cuarray._cuda_libs").attr("locate")(stem).cast<std::pair<std::string, std::string>>();
+    auto [path, why] = hook(Hook::LocateLibrary)(stem).cast<std::pair<std::string, std::string>>();
     note = why;
     return path;
   } catch (py::error_already_set& e) {

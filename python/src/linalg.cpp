@@ -132,13 +132,17 @@ void install_matmul(py::module_& m) {
       "NumPy's matmul: matrix products of the last two dimensions, broadcast over the others.");
 
   py::object nd = py::reinterpret_borrow<py::object>(ndarray_type());
-  nd.attr("__matmul__") = py::cpp_function(
-      [](py::handle a, py::handle b) { return matmul_call(a, b, py::none(), py::none(), "same_kind"); },
-      py::name("__matmul__"), py::is_method(nd));
-  nd.attr("__rmatmul__") = py::cpp_function(
-      [](py::handle a, py::handle b) { return matmul_call(b, a, py::none(), py::none(), "same_kind"); },
-      py::name("__rmatmul__"), py::is_method(nd));
-  nd.attr("__imatmul__") = py::cpp_function(&inplace_matmul, py::name("__imatmul__"), py::is_method(nd));
+  add_ndarray_member("__matmul__", py::cpp_function(
+                                       [](py::handle a, py::handle b) {
+                                         return matmul_call(a, b, py::none(), py::none(), "same_kind");
+                                       },
+                                       py::name("__matmul__"), py::is_method(nd)));
+  add_ndarray_member("__rmatmul__", py::cpp_function(
+                                        [](py::handle a, py::handle b) {
+                                          return matmul_call(b, a, py::none(), py::none(), "same_kind");
+                                        },
+                                        py::name("__rmatmul__"), py::is_method(nd)));
+  add_ndarray_member("__imatmul__", py::cpp_function(&inplace_matmul, py::name("__imatmul__"), py::is_method(nd)));
   auto* t = reinterpret_cast<PyHeapTypeObject*>(nd.ptr());
   t->as_number.nb_matrix_multiply = matmul_slot;
   t->as_number.nb_inplace_matrix_multiply = inplace_matmul_slot;

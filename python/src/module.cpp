@@ -1,9 +1,67 @@
-// The extension module cuarray._core: each init_* binds one area.
+// The extension module cuarray._core: each init_* binds one area; _set_hooks takes what the bindings call
+// back into (Note [Hooks] in hooks.h).
 #include <pybind11/pybind11.h>
+
+#include <array>
+#include <string>
+
+#include "cuarray/error.h"
+#include "hooks.h"
 
 namespace py = pybind11;
 
 namespace cuarray::bind {
+
+namespace {
+
+// The keys of _set_hooks' dict, in Hook's order.
+constexpr std::array<const char*, static_cast<int>(Hook::Count)> kHookNames = {
+    "getitem",          "setitem",          "MemoryPointer", "OutOfMemoryError",
+    "CompileException", "CUDARuntimeError", "log_kernel",    "locate_library", "allocate"};
+
+std::array<PyObject*, static_cast<int>(Hook::Count)> g_hooks{};  // owned, never released (Note [Hooks])
+
+std::string hook_names() {
+  std::string names;
+  for (const char* n : kHookNames) names += std::string(names.empty() ? "" : ", ") + "'" + n + "'";
+  return names;
+}
+
+// Installs every hook at once: each key of `hooks` must name one, and every one must be there.
+void set_hooks(const py::dict& hooks) {
+  std::array<PyObject*, static_cast<int>(Hook::Count)> given{};
+  for (auto [key, value] : hooks) {
+    const std::string name = py::str(key);
+    int i = 0;
+    while (i < static_cast<int>(Hook::Count) && name != kHookNames[i]) ++i;
+    if (i == static_cast<int>(Hook::Count))
+      throw ValueError("_set_hooks: unknown hook '" + name + "'; the hooks are " + hook_names());
+    if (value.is_none()) throw TypeError("_set_hooks: hook '" + name + "' is None");
+    given[i] = value.ptr();
+  }
+  for (int i = 0; i < static_cast<int>(Hook::Count); ++i)
+    if (given[i] == nullptr)
+      throw ValueError(std::string("_set_hooks: hook '") + kHookNames[i] + "' is missing; the hooks are " +
+                       hook_names());
+  for (int i = 0; i < static_cast<int>(Hook::Count); ++i) {
+    Py_INCREF(given[i]);
+    Py_XDECREF(g_hooks[i]);  // a second install (importlib.reload) replaces the first
+    g_hooks[i] = given[i];
+  }
+}
+
+}  // namespace
+
+bool has_hook(Hook h) { return g_hooks[static_cast<int>(h)] != nullptr; }
+
+py::handle hook(Hook h) {
+  PyObject* object = g_hooks[static_cast<int>(h)];
+  if (object == nullptr)
+    throw std::runtime_error(std::string("cuarray._core: the hook '") + kHookNames[static_cast<int>(h)] +
+                             "' is not installed (import cuarray installs it)");
+  return object;
+}
+
 void init_errors(py::module_& m);
 void init_cuda(py::module_& m);
 void init_jit(py::module_& m);
@@ -25,6 +83,8 @@ void init_libraries(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "cuarray's C++ core";
+  m.def("_set_hooks", &cuarray::bind::set_hooks, py::arg("hooks"),
+        "Installs what the bindings call back into: {name: object} with every hook (Note [Hooks]).");
   cuarray::bind::init_errors(m);
   cuarray::bind::init_cuda(m);
   cuarray::bind::init_jit(m);

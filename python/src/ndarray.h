@@ -21,6 +21,13 @@ struct NdArray {
 
 // The ndarray type object, for isinstance checks in other binding files.
 py::handle ndarray_type();
+
+// Note [ndarray members]
+// The ndarray type is defined in array.cpp (init_array). A member another area of the bindings defines (the
+// operators in ufunc.cpp, matmul's in linalg.cpp, sum and its kin in reduction.cpp) is added through
+// add_ndarray_member, which refuses a name the type already has: no area replaces another's member unseen.
+// The members written in Python are installed by cuarray/_ndarray.py alone, which refuses the same.
+void add_ndarray_member(const char* name, py::handle value);
 // Converts `obj` to a device array: an ndarray as is; NumPy arrays, scalars and sequences are copied to
 // the current device (via numpy.asarray, so dtype inference is NumPy's).
 NdArray to_ndarray(py::handle obj);

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "convert.h"
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/launch_queue.h"
 #include "cuarray/cuda/stream.h"
@@ -14,6 +15,7 @@
 #include "cuarray/jit/kernel_cache.h"
 #include "cuarray/jit/launch.h"
 #include "gil.h"
+#include "hooks.h"
 #include "ndarray.h"
 
 using namespace py::literals;
@@ -60,7 +62,7 @@ jit::KernelArg kernel_arg(py::handle a, std::size_t i) {
   else if (py::isinstance<py::array>(a))
     throw TypeError("RawKernel argument " + std::to_string(i) +
                     " is a numpy.ndarray: pass a cuarray array (cuarray.asarray(x)) or a NumPy scalar");
-  else if (py::isinstance(a, py::module_::import("cuarray._ndarray").attr("MemoryPointer"))) {
+  else if (py::isinstance(a, hook(Hook::MemoryPointer))) {
     const auto ptr = a.attr("ptr").cast<std::uintptr_t>();  // x.data, as CuPy accepts it
     return {Kind::Pointer, std::string(reinterpret_cast<const char*>(&ptr), sizeof ptr), "cuarray MemoryPointer"};
   } else

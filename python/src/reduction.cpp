@@ -178,7 +178,7 @@ void init_reduction(py::module_& m) {
     auto* type = reinterpret_cast<PyTypeObject*>(ndarray_type().ptr());
     py::object descr = py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, &def));
     if (!descr) throw py::error_already_set();
-    py::setattr(ndarray_type(), def.ml_name, descr);
+    add_ndarray_member(def.ml_name, descr);
   }
   // Tracing for cuarray.fuse: a reduction of a traced value hands the call to `hook`.
   m.def("_set_reduction_fusion_hook", [](py::object traced_type, py::object hook) {

@@ -432,25 +432,30 @@ void init_ufunc(py::module_& m) {
     int u = index_of(uf);
     std::string plain = "__" + std::string(op) + "__", reflected = "__r" + std::string(op) + "__",
                 inplace = "__i" + std::string(op) + "__";
-    nd.attr(plain.c_str()) = py::cpp_function([u](py::handle a, py::handle b) { return call_binary(u, a, b); },
-                                              py::name(plain.c_str()), py::is_method(nd));
-    nd.attr(reflected.c_str()) = py::cpp_function([u](py::handle a, py::handle b) { return call_binary(u, b, a); },
-                                                  py::name(reflected.c_str()), py::is_method(nd));
-    nd.attr(inplace.c_str()) = py::cpp_function([u](py::handle a, py::handle b) { return call_inplace(u, a, b); },
-                                                py::name(inplace.c_str()), py::is_method(nd));
+    add_ndarray_member(plain.c_str(), py::cpp_function([u](py::handle a, py::handle b) { return call_binary(u, a, b); },
+                                                       py::name(plain.c_str()), py::is_method(nd)));
+    add_ndarray_member(reflected.c_str(),
+                       py::cpp_function([u](py::handle a, py::handle b) { return call_binary(u, b, a); },
+                                        py::name(reflected.c_str()), py::is_method(nd)));
+    add_ndarray_member(inplace.c_str(),
+                       py::cpp_function([u](py::handle a, py::handle b) { return call_inplace(u, a, b); },
+                                        py::name(inplace.c_str()), py::is_method(nd)));
   }
   int divmod = index_of("divmod");
-  nd.attr("__divmod__") = py::cpp_function([divmod](py::handle a, py::handle b) { return call_binary(divmod, a, b); },
-                                           py::name("__divmod__"), py::is_method(nd));
-  nd.attr("__rdivmod__") = py::cpp_function([divmod](py::handle a, py::handle b) { return call_binary(divmod, b, a); },
-                                            py::name("__rdivmod__"), py::is_method(nd));
+  add_ndarray_member("__divmod__",
+                     py::cpp_function([divmod](py::handle a, py::handle b) { return call_binary(divmod, a, b); },
+                                      py::name("__divmod__"), py::is_method(nd)));
+  add_ndarray_member("__rdivmod__",
+                     py::cpp_function([divmod](py::handle a, py::handle b) { return call_binary(divmod, b, a); },
+                                      py::name("__rdivmod__"), py::is_method(nd)));
   const char* unary[][2] = {
       {"__neg__", "negative"}, {"__pos__", "positive"}, {"__abs__", "absolute"}, {"__invert__", "invert"}};
   for (auto& [op, uf] : unary) {
     int u = index_of(uf);
-    nd.attr(op) = py::cpp_function([u](py::handle a) { return call_unary(u, a); }, py::name(op), py::is_method(nd));
+    add_ndarray_member(
+        op, py::cpp_function([u](py::handle a) { return call_unary(u, a); }, py::name(op), py::is_method(nd)));
   }
-  nd.attr("__hash__") = py::none();  // mutable arrays are unhashable, as in NumPy
+  add_ndarray_member("__hash__", py::none());  // mutable arrays are unhashable, as in NumPy
   install_slots(nd);
 }
 

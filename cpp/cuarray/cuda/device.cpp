@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/graph.h"
 #include "cuarray/error.h"
 

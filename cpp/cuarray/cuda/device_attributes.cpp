@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/error.h"
 

@@ -1,6 +1,7 @@
 #include "cuarray/cuda/event.h"
 
 #include "cuarray/blocking.h"
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/deferred_checks.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/error.h"

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/event.h"
 #include "cuarray/cuda/memory_pool.h"

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/error.h"
 

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/graph.h"
 #include "cuarray/error.h"

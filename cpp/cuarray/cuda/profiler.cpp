@@ -5,6 +5,7 @@
 // nsys and ncu) and, where there is none, turns every later call into an immediate return.
 #include <nvtx3/nvToolsExt.h>
 
+#include "cuarray/cuda/check.h"
 #include "cuarray/error.h"
 
 namespace cuarray::cuda {

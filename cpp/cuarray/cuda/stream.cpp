@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cuarray/blocking.h"
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/deferred_checks.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/graph.h"

@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "cuarray/blocking.h"
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/memory_pool.h"
 #include "cuarray/error.h"

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "cuarray/cuda/check.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/kernel_cache.h"
 

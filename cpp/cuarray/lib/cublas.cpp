@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cuarray/cuda/device.h"
+#include "cuarray/cuda/launch_queue.h"
 #include "cuarray/cuda/memory_pool.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cuarray/cuda/device.h"
+#include "cuarray/cuda/launch_queue.h"
 #include "cuarray/cuda/memory_pool.h"
 #include "cuarray/error.h"
 #include "cuarray/lib/library.h"

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"

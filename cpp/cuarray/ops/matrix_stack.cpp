@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/deferred_checks.h"
 #include "cuarray/cuda/graph.h"
 #include "cuarray/cuda/stream.h"

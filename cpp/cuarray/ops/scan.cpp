@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cuarray/cuda/check.h"
 #include "cuarray/cuda/graph.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"

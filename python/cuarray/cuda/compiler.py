@@ -18,6 +18,7 @@ import sys
 
 from cuarray import _core
 from cuarray._errors import CompileException
+from cuarray.cuda.device import Device
 
 __all__ = ["CompileException", "warmup"]
 
@@ -34,8 +35,6 @@ def warmup(func, *args, **kwargs):
     """
     before = _core.jit.cache_stats()
     func(*args, **kwargs)
-    from cuarray.cuda import Device
-
     Device().synchronize()
     after = _core.jit.cache_stats()
     return {"compiled": after["compiles"] - before["compiles"], "from_disk": after["disk_hits"] - before["disk_hits"]}

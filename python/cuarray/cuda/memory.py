@@ -1,5 +1,6 @@
 """The device memory pool (one per device, stream-ordered and caching), pinned host memory, managed memory,
-and CuPy's allocator hooks (set_allocator, using_allocator, set_pinned_memory_allocator)."""
+CuPy's allocator hooks (set_allocator, using_allocator, set_pinned_memory_allocator), and the pointer type of
+``x.data``."""
 
 import contextlib
 import operator
@@ -7,6 +8,7 @@ import threading
 
 from cuarray import _core
 from cuarray._errors import OutOfMemoryError
+from cuarray.cuda.device import Device
 
 _cuda = _core.cuda
 
@@ -29,6 +31,50 @@ __all__ = [
     "set_pinned_memory_allocator",
     "using_allocator",
 ]
+
+
+class _ArrayPointer:
+    """A device address (``x.data.ptr``), the device it lives on, and the array whose memory it points into
+    (kept alive by it; ``ndarray(shape, dtype, memptr)`` views that memory). ``p + n`` is ``n`` bytes further."""
+
+    __slots__ = ("ptr", "device_id", "_owner")
+
+    def __init__(self, ptr, device_id, owner):
+        self.ptr = ptr
+        self.device_id = device_id
+        self._owner = owner
+
+    @property
+    def device(self):
+        """The Device the memory is on."""
+        return Device(self.device_id)
+
+    def __add__(self, offset):
+        try:
+            offset = operator.index(offset)
+        except TypeError:
+            return NotImplemented
+        return _ArrayPointer(self.ptr + offset, self.device_id, self._owner)
+
+    __radd__ = __add__
+
+    def __sub__(self, offset):
+        try:
+            return self + -operator.index(offset)
+        except TypeError:
+            return NotImplemented
+
+    def __int__(self):
+        """The address."""
+        return self.ptr
+
+    def __repr__(self):
+        return f"<MemoryPointer {self.ptr:#x} on device {self.device_id}>"
+
+
+# x.data's pointers carry the array they point into (MemoryPointer below carries a Memory, as CuPy's); they
+# print and name themselves as CuPy's class does.
+_ArrayPointer.__name__ = _ArrayPointer.__qualname__ = "MemoryPointer"
 
 
 class MemoryPool:

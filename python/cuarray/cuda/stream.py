@@ -1,4 +1,5 @@
-"""Streams and events. The current stream is per thread and per device, as in CuPy."""
+"""Streams, events and the graphs that stream capture records. The current stream is per thread and per
+device, as in CuPy."""
 
 import operator
 import threading
@@ -194,8 +195,6 @@ class Stream:
         operation that cannot be captured, ``done`` queried, an exception leaving ``with stream:``; the capture
         was ended then and its work discarded), cudaErrorIllegalState if no capture was begun.
         """
-        from cuarray.cuda.graph import Graph
-
         return Graph._from_core(self._handle().end_capture())
 
     def is_capturing(self):
@@ -328,3 +327,43 @@ def get_elapsed_time(start_event, end_event):
     if not (isinstance(start_event, Event) and isinstance(end_event, Event)):
         raise TypeError("get_elapsed_time takes two cuarray.cuda.Event objects")
     return _cuda.elapsed_ms(start_event._core, end_event._core)
+
+
+class Graph:
+    """A captured, instantiated CUDA graph. Made by ``Stream.end_capture()``, not by the user.
+
+    ``launch`` replays every captured operation with one call. The captured work names arrays by address: keep
+    the arrays it reads or writes alive while the graph may run. Arrays created during the capture get their
+    memory from the graph: use them after a launch, when they hold that launch's results.
+    """
+
+    __slots__ = ("_core",)
+    __module__ = "cuarray.cuda.graph"  # CuPy's cupy.cuda.graph.Graph; defined here with the streams that make it
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError(
+            "a Graph cannot be made directly: capture one with Stream.begin_capture() and "
+            "Stream.end_capture()"
+        )
+
+    @classmethod
+    def _from_core(cls, core):
+        graph = cls.__new__(cls)
+        graph._core = core
+        return graph
+
+    def launch(self, stream=None):
+        """Runs the graph on `stream` (default: the current stream), which must be on the graph's device."""
+        self._core.launch(_stream_handle(stream))
+
+    def upload(self, stream=None):
+        """Prepares the graph to run on `stream` (default: the current stream) without running it."""
+        self._core.upload(_stream_handle(stream))
+
+    def __repr__(self):
+        return f"<Graph (device {self._core.device})>"
+
+
+def _stream_handle(stream):
+    """A Stream, an object with __cuda_stream__, or None (the current stream)."""
+    return _as_stream(stream)._handle()

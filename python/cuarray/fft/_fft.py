@@ -11,7 +11,7 @@ import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
 from cuarray import _core, _creation, _manipulation, _transfer, _ufuncs
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 
 _SINGLE = (numpy.dtype(numpy.float16), numpy.dtype(numpy.float32), numpy.dtype(numpy.complex64))
 _MAX_RANK = 3  # axes cuFFT transforms in one plan

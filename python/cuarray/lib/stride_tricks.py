@@ -4,7 +4,8 @@ the array's own allocation (ValueError), so a wrong stride cannot read or write 
 
 import numpy
 
-from cuarray._ndarray import MemoryPointer, ndarray
+from cuarray._core import ndarray
+from cuarray.cuda.memory import MemoryPointer
 
 __all__ = ["as_strided", "sliding_window_view"]
 

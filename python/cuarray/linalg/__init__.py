@@ -8,8 +8,7 @@ use of cuarray.linalg; the CUDA libraries load on the first call that needs them
 
 import functools as _functools
 
-from cuarray import _norm
-from cuarray._ndarray import ndarray as _ndarray
+from cuarray._core import ndarray as _ndarray
 from cuarray._products import matmul, tensordot
 from cuarray.linalg import _checks
 from cuarray.linalg._checks import LinAlgError
@@ -27,6 +26,7 @@ from cuarray.linalg._decompositions import (
     svd,
     svdvals,
 )
+from cuarray.linalg import _norm
 from cuarray.linalg._products import cross, diagonal, matrix_transpose, multi_dot, outer, trace, vecdot
 from cuarray.linalg._solve import (
     SlogdetResult,

@@ -17,7 +17,7 @@ import operator
 import numpy
 
 from cuarray import _core
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 from cuarray.random._sampler import PhiloxOwner, shape_of
 
 __all__ = ["XORWOW", "BitGenerator", "MRG32k3a", "Philox4x3210"]

@@ -12,7 +12,7 @@ import warnings
 import numpy
 
 import cuarray as cp
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 from cuarray.random._sampler import Sampler, _host, shape_of
 
 __all__ = ["Continuous", "check", "pick", "quiet", "xp"]

@@ -6,7 +6,7 @@ import numbers
 import numpy
 
 from cuarray import _core
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 from cuarray.random._bit_generator import BitGenerator, Philox4x3210
 from cuarray.random._discrete import Distributions
 from cuarray.random._sampler import any_dtype, cast, float_dtype, seed_value

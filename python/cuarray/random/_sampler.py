@@ -13,7 +13,7 @@ import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
 from cuarray import _core, _creation, _manipulation, _transfer
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 
 _FLOAT_TYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 

@@ -3,7 +3,7 @@
 import numpy
 import numpy.testing as _npt
 
-from cuarray._ndarray import ndarray
+from cuarray._core import ndarray
 
 __all__ = ["assert_allclose", "assert_array_almost_equal", "assert_array_equal", "assert_array_less"]
 

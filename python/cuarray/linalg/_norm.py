@@ -8,7 +8,11 @@ import numpy
 
 from cuarray import _core
 from cuarray import _ufuncs as _u
+from cuarray._manipulation import moveaxis
 from cuarray._reduction import _INDEX, any, count_nonzero, max, min, sum
+from cuarray.linalg import _checks
+from cuarray.linalg._checks import LinAlgError
+from cuarray.linalg._decompositions import _prepared, svd
 
 _L2 = _INDEX["l2norm"]
 
@@ -71,10 +75,6 @@ def _matrix_norm(x, ord, axis, keepdims):
     elif ord in (numpy.inf, -numpy.inf):
         r = (max if ord > 0 else min)(sum(_u.absolute(x), col), row - (row > col))
     elif ord in (2, -2, "nuc"):
-        from cuarray.linalg import svd
-
-        from cuarray._manipulation import moveaxis
-
         s = svd(moveaxis(x, (row, col), (-2, -1)), compute_uv=False)
         r = sum(s, -1) if ord == "nuc" else (max if ord == 2 else min)(s, -1)
     else:
@@ -103,8 +103,6 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
 def cond(x, p=None):
     """The condition number of each matrix in the stack `x` in norm `p` (None: the 2-norm, from the singular
     values); singular matrices give inf (NaN where `x` holds NaN), as NumPy."""
-    from cuarray.linalg import _checks, svd
-
     if not isinstance(x, _core.ndarray):
         raise TypeError(f"Unsupported type {type(x)}: cuarray.linalg.cond takes a cuarray array")
     if x.size == 0 and math.prod(x.shape[-2:]) == 0:
@@ -125,8 +123,6 @@ def cond(x, p=None):
 def _inverse_or_nan(a):
     """The inverses of a stack of matrices, NaN where one is singular (NumPy's inv under errstate(all='ignore'),
     which cond uses)."""
-    from cuarray.linalg import LinAlgError
-    from cuarray.linalg._decompositions import _prepared
 
     def inv(x):  # checked at the call on any stream (Note [Deferred checks] in cuda/deferred_checks.h)
         return _core.linalg.inv(_prepared(x, "cond", True), check_now=True)

@@ -1,0 +1,37 @@
+// The Python objects the bindings call back into, which the package installs at import.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+namespace cuarray::bind {
+
+// Note [Hooks]
+// The extension imports no module of the package. Each object it calls back into (the advanced-indexing
+// functions, MemoryPointer for kernel arguments, the exception classes, the kernel-cache log, the library
+// locator, the user allocator's caller) is handed to it once, by cuarray/__init__.py calling _core._set_hooks({name: object}) with every
+// entry below before anything else runs. So the package alone decides where each lives, and no call
+// imports Python code midway (an exception translator, a kernel-cache event on a worker thread, a library
+// lookup). The objects are never freed: a reference dropped after the interpreter has finalised crashes the
+// process. Before they are installed, the exception translator raises built-in types and the log and the
+// locator do nothing; any other use raises RuntimeError naming the missing hook.
+enum class Hook {
+  Getitem,           // cuarray._indexing._getitem(a, key): keys that are not basic
+  Setitem,           // cuarray._indexing._setitem(a, key, value)
+  MemoryPointer,     // cuarray.cuda.memory.MemoryPointer, a RawKernel argument type
+  OutOfMemoryError,  // the exception classes of cuarray._errors
+  CompileException,
+  CudaRuntimeError,
+  LogKernel,      // cuarray.cuda.compiler._log_kernel(name, key, compiled, ms): Note [Kernel cache log]
+  LocateLibrary,  // cuarray._cuda_libs.locate(stem) -> (path, why not)
+  Allocate,       // cuarray.cuda.memory._allocate_for_core(nbytes): Note [User allocator]
+  Count
+};
+
+// The object installed for `h` (borrowed); raises RuntimeError naming the hook when there is none.
+py::handle hook(Hook h);
+// Whether `h` is installed, for callers that must not raise.
+bool has_hook(Hook h);
+
+}  // namespace cuarray::bind
