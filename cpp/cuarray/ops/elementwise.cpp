@@ -43,26 +43,25 @@ bool overlaps_partially(const Array& out, const Array& in) {
 // strided: dimensions coalesced in the output's memory order, one thread per element, offsets computed per
 //   operand; coalesced for every operand that shares the output's unit-stride dimension.
 // tiled: an input whose unit stride lies in another dimension (x.T + y) would cost the strided class one
-//   sector per element read (39% of copy bandwidth for x.T + y). That dimension is moved next to the last,
+//   sector per element read (well below copy bandwidth for x.T + y). That dimension is moved next to the last,
 //   and the last two are walked in tile x tile blocks of 32 x 8 threads: tiled inputs are read along their
 //   own unit stride into shared memory, then every operand is accessed along the output's, as
 //   copy_transpose does for one operand. Further dimensions are batches, one per block row of grid z.
 //
 // Note [Kernel headers]
-// NVRTC parses every header a kernel includes and optimises every function it instantiates, so each one
-// lengthens the compile of every new kernel: a user's ElementwiseKernel on float32 compiled in 42 ms with
-// ufunc.cuh (NumPy's math and complex numbers), in 36 ms with elementwise.cuh alone (NVRTC 13 on the build
-// host's CPU). So a definition names the header its body needs; user kernels of real types take the smaller.
+// NVRTC parses every header a kernel includes and optimises every function it instantiates, so each one lengthens the
+// compile of every new kernel: a user's ElementwiseKernel on float32 compiles measurably faster with elementwise.cuh
+// alone than with ufunc.cuh (NumPy's math and complex numbers; the figures: benchmarks/README.md, "Measurements behind
+// the Notes"). So a definition names the header its body needs; user kernels of real types take the smaller.
 //
 // Note [Partial blocks]
 // A contiguous kernel's last block covers fewer than blockDim.x * E elements, and a small array has only that
 // block. Its threads take their elements, blockDim.x apart, 4 at a time, issuing a group's loads before its
-// stores, so an array of up to 1024 elements waits for memory once: a CUDA graph of ten elementwise ops on
-// 1000 float32 elements replayed in 13.8 us of device time on an H100, against 16.9 us when each thread
-// looped over its elements one by one. Taking all E at once cost registers the whole kernel pays for
-// (float16's add went from 32 to 61, bool's from 32 to 96, float32's power from 32 to 40 with 8 at a time),
-// and the full blocks lost occupancy. Groups of 4, against all at once, same H200: 1 GiB add of float16 90%
-// -> 96% of copy, int8 94% -> 102%, logical_and of bool 74% -> 103%; the graph above 13.3 -> 11.9 us.
+// stores, so an array of up to 1024 elements waits for memory once: a CUDA graph of small elementwise ops
+// replays in less device time than when each thread loops over its elements one by one. Taking all E at once
+// cost registers the whole kernel pays for (float16's add and bool's most), and the full blocks lost
+// occupancy; groups of 4 keep the full blocks at copy bandwidth and the small arrays fast (the figures:
+// benchmarks/README.md, "Measurements behind the Notes").
 int partial_group(int items_per_thread) { return std::min(items_per_thread, 4); }
 constexpr int kSharedBytes = 48 * 1024;  // static shared memory a block may declare
 
