@@ -5,7 +5,7 @@
 Runs the example once per GPU count (`--gpus N`, one Dask worker per GPU; arguments after `--` go to each
 run, e.g. `-- --gram-rows 1048576`), shows its output, and reads the timing line it prints. The table gives
 the median time of the Gram step, its throughput, the speed-up over one GPU and the parallel efficiency;
-the goal (from issue #35) is at least 3.5 times one GPU's throughput on 4. A run whose Gram step was faster
+the goal is at least 3.5 times one GPU's throughput on 4. A run whose Gram step was faster
 than its one-block reference allows (the example's WARNING) fails: that time did not measure the step. A
 count beyond the GPUs this machine has is skipped with the count found. Writes dask-scaling-<gpu>.md and
 .json to --out (default benchmarks/results). Exits 1 if a run failed or its results differed from NumPy's, else 0.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #35 on a machine with 4 GPUs, in one run, from the repository root after
+# The multi-GPU check on a machine with 4 GPUs, in one run, from the repository root after
 #   pip install --no-build-isolation --no-deps -q .
 #   bash benchmarks/multi_gpu_check.sh
 # Steps: Dask's wheels (installed from .whl/dask if missing), the GPUs, lesson 000's data-transfer exercise

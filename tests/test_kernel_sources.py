@@ -1,11 +1,13 @@
 """Every generated kernel compiles with NVRTC for sm_90. Needs NVRTC, not a GPU, so it runs in CI."""
 
+import concurrent.futures
 import itertools
-
-import numpy
-import pytest
+import os
+import threading
 
 import cuarray
+import numpy
+import pytest
 from cuarray import _core
 
 S = _core.jit.sources
@@ -28,11 +30,54 @@ def _headers():
 MINIMAL_ONLY = "#ifndef __CUDACC_RTC_MINIMAL__\n#error compiled without -minimal\n#endif\n"
 
 
+# Note [Compiling the generated kernels in tests]
+# Compiling every generated kernel for sm_90 is most of what the suite does without a GPU, so each kernel is
+# compiled once per process however many tests generate it: a test's kernels are deduplicated, and those an
+# earlier test of the process compiled are not compiled again. The rest are split into a few programs (each
+# parses the headers once, a small cost beside a kernel's own) compiled on a thread pool: jit.compile releases
+# the GIL, and NVRTC compiles separate programs concurrently. The pool takes this process's share of the CPUs
+# (pytest-xdist's workers share them), at least two threads, so that a worker finishing the run alone uses the
+# CPU the other worker left idle. What the tests check is unchanged: every kernel in a compiled cubin.
+_KERNELS_PER_PROGRAM = 12  # the fewest worth a program of their own
+_compiled = {}  # kernel source -> the cubin it was compiled into
+_compiled_lock = threading.Lock()
+_pool = None
+
+
+def _threads():
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    return max(2, cpus // max(workers, 1))
+
+
+def _compile_program(kernels):
+    cubin = _core.jit.compile(MINIMAL_ONLY + "\n".join(s for s, _ in kernels), "test", [], 90, _headers())
+    with _compiled_lock:
+        _compiled.update((s, cubin) for s, _ in kernels)
+    return cubin
+
+
 def _compile_together(kernels):
-    """Compiles many kernels as one program (the headers are included once); returns the cubin."""
-    names = [n for _, n in kernels]
+    """Compiles `kernels` ((source, name) pairs with unique names, in programs that include the headers once)
+    unless this process compiled them already (Note [Compiling the generated kernels in tests]); returns the
+    cubins that hold them, joined (each starts with its ELF header)."""
+    global _pool
+    unique = list(dict.fromkeys(kernels))
+    names = [n for _, n in unique]
     assert len(set(names)) == len(names), "kernel names must be unique"
-    return _core.jit.compile(MINIMAL_ONLY + "\n".join(s for s, _ in kernels), "test", [], 90, _headers())
+    with _compiled_lock:
+        done = list(dict.fromkeys(c for c in (_compiled.get(s) for s, _ in unique) if c is not None))
+        todo = [k for k in unique if k[0] not in _compiled]
+    programs = max(1, min(_threads() * 2, len(todo) // _KERNELS_PER_PROGRAM))
+    chunks = [todo[i::programs] for i in range(programs)] if todo else []
+    if len(chunks) <= 1:
+        cubins = [_compile_program(c) for c in chunks]
+    else:
+        with _compiled_lock:
+            if _pool is None:
+                _pool = concurrent.futures.ThreadPoolExecutor(_threads(), thread_name_prefix="nvrtc")
+        cubins = [f.result() for f in [_pool.submit(_compile_program, c) for c in chunks]]
+    return b"".join(cubins + done)
 
 
 PAIRS = list(itertools.product(DTYPES, DTYPES))

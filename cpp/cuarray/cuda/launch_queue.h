@@ -1,10 +1,10 @@
 // Kernel launches issued by a worker thread, in the order they were queued.
 //
 // Note [Launch queue]
-// cudaLaunchKernel costs 2.6-2.8 us of host time on the H100/H200 hosts: more than everything else a small op
-// does. So an op does not launch its kernel: it copies the kernel's parameters into a slot of a ring and
-// returns, and a worker thread issues the queued launches in order. A loop of small ops then costs, per op,
-// the larger of the two threads' times rather than their sum.
+// cudaLaunchKernel costs more host time than everything else a small op does (the figures of this Note:
+// benchmarks/README.md, "Measurements behind the Notes"). So an op does not launch its kernel: it copies the kernel's
+// parameters into a slot of a ring and returns, and a worker thread issues the queued launches in order. A loop of
+// small ops then costs, per op, the larger of the two threads' times rather than their sum.
 //
 // Everything else that touches a stream must come after the launches queued before it. drain_launches()
 // returns once all of them have been issued (the calling thread issues any still waiting itself, so it never
@@ -19,9 +19,9 @@
 //
 // A run of queued launches into one stream is issued as one replay of a CUDA graph: a chain of kernel nodes,
 // made once per stream and length (a power of two up to 32), whose parameters are set anew for each replay.
-// On an H100 setting a node's parameters took 0.3-0.6 us and a replay 2.5-4 us, against 3.4-4.3 us for each
-// cudaLaunchKernel; the GPU, too, runs a graph's small kernels back to back faster (1.0-1.1 us each, against
-// 2.4 us when launched one by one). A replay is ordered in its stream like the launches it stands for.
+// Setting a node's parameters costs a fraction of a launch, and a replay about what one cudaLaunchKernel costs;
+// the GPU, too, runs a graph's small kernels back to back faster than kernels launched one by one. A replay is
+// ordered in its stream like the launches it stands for.
 //
 // The worker spins for a short while after its last launch, then sleeps. While it sleeps a launch is issued
 // by the calling thread at once, so an isolated op costs what it did without the queue; a second launch soon

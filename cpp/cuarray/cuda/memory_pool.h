@@ -13,7 +13,7 @@
 // A capturing stream allocates and frees differently: Note [Graph capture and the pool] in graph.h.
 //
 // Note [Zeroed blocks]
-// zeros() of a small array would cost a memset launch (~2.5 us of host time) on top of its allocation. The
+// zeros() of a small array would cost a memset launch (a kernel launch's host time) on top of its allocation. The
 // pool keeps, per (stream, size), a stock of small blocks that work on that stream has already zeroed: when
 // a stock runs dry, up to kZeroBatch blocks are taken at once and zeroed by one launch (the ZeroBlocks
 // function, set by the layer that owns kernels), so a small zeros() costs one allocation. Stocked blocks are

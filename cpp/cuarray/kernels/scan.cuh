@@ -6,11 +6,11 @@
 // started earlier and will finish), scans it, publishes its aggregate (flag 1) and then, once it has
 // combined its predecessors', its inclusive prefix (flag 2). Warp 0 looks back 32 tiles at a time: the
 // nearest tile with a prefix ends the walk. The look-back bounds the whole scan: a status word's store and
-// loads queue behind the SM's streaming traffic, so on an H100 a tile waited about 9 us for its prefix
-// against 3 us for its own loads, holding its registers meanwhile. Reading 64 or 128 tiles a round, or a
-// look-back warp polling while the others load, did not help; more data a block did: 128 threads of 24
-// chunks (384 bytes of accumulators a thread) moved cumsum from 76% to 85% of copy bandwidth for float32
-// and from 64% to 73% for float64 there (float32 on an H200: 65% to 76%). A 4-byte accumulator shares one
+// loads queue behind the SM's streaming traffic, so a tile waits longer for its prefix than for its own
+// loads, holding its registers meanwhile. Reading 64 or 128 tiles a round, or a look-back warp polling while
+// the others load, did not help; more data a block did: 128 threads of 24 chunks (384 bytes of accumulators a
+// thread) brought cumsum closer to copy bandwidth for float32 and float64 (the figures of this Note and of
+// the scan's other Notes: benchmarks/README.md, "Measurements behind the Notes"). A 4-byte accumulator shares one
 // 64-bit word with its flag, so a look-back read is one load; wider ones are stored before a fence and the
 // flag after it, and readers spin on the flag, fence, and read the value from L2. Tiles never span rows; a
 // row's first tile needs no look-back.
@@ -174,13 +174,12 @@ template <class Op, int V, class C> __device__ __forceinline__ void scan_chunk(C
 }
 
 // Note [Staged chunks]
-// A warp's first S chunks go to shared memory by asynchronous copies, which hold no registers while in
-// flight; the other kScanChunks stay in registers. A block then keeps more of its tile in flight and in hand
-// while it waits for its prefix (Note [Single-pass scan]). On an H200, cumsum of 1 GiB went from 75% to 77%
-// of copy bandwidth for float32 and from 53% to 70% for float64 (a stand-alone copy of this kernel, with
-// the layout fixed at compile time, reached 81% for float32: what the library's build of it still lacks
-// is not known). Each lane reads back only the 16 bytes it staged (the input, later its scanned values), so
-// the copies need no barrier, only the wait for the lane's own.
+// A warp's first S chunks go to shared memory by asynchronous copies, which hold no registers while in flight; the
+// other kScanChunks stay in registers. A block then keeps more of its tile in flight and in hand while it waits for its
+// prefix (Note [Single-pass scan]). That brought a large cumsum closer to copy bandwidth, float64 most (a stand-alone
+// copy of this kernel, with the layout fixed at compile time, came closer still for float32: what the library's build
+// of it still lacks is not known). Each lane reads back only the 16 bytes it staged (the input, later its scanned
+// values), so the copies need no barrier, only the wait for the lane's own.
 
 // A lane's staged chunks: chunk, warp, lane, element.
 template <class T, class C>
@@ -295,9 +294,8 @@ __device__ __forceinline__ void scan_tile_body(const char* src, char* dst, long 
 // A tile wholly inside a contiguous row needs no bound check: its body is compiled a second time without
 // them, where the input is narrower than the accumulator (float16 into float, int32 into int64). There
 // each check guarded V scalar loads and casts kept beside every vector access, which made the kernel
-// issue-bound: on an H100, cumsum of 1 GiB went from 21% to 60% of copy bandwidth for float16 and from 42%
-// to 62% for int32 (into int64). Wider inputs keep the one body: with two, complex64 lost 6 points and
-// float32 3.
+// issue-bound: without them a large cumsum of float16, and of int32 into int64, came far closer to copy
+// bandwidth. Wider inputs keep the one body: with two, complex64 and float32 lost bandwidth.
 template <class T, class O, class C, class Op, bool SkipNan, int N, bool Vector>
 __device__ void scan_tiles(const char* in, char* out, const Strided<N, 2>& rows, long long n, long long in_step,
                            long long out_step, long long tiles_per_row, long long tiles, char* scratch,

@@ -6,13 +6,13 @@
 namespace ca {
 
 // Note [Float16 conversions]
-// The exact conversions between float16 and float (types.cuh) keep a NaN's sign and payload, as NumPy's do,
-// which cvt alone does not: about nine instructions an element. An add of 1 GiB float16 arrays, converting
-// every element so, issued too slowly to keep up with an H200's memory: 94-97% of copy bandwidth, against
-// 104% for float32. widen and narrow convert a thread's elements by cvt alone (narrow into pairs, stored as
-// words), and all of them again exactly only where one is a NaN: the add then reached 103% of copy on an
-// H200 (4337 GB/s; PyTorch 4352). They run on registers already loaded: a branch on loaded values between
-// two loads would hold back the second load until the first returned.
+// The exact conversions between float16 and float (types.cuh) keep a NaN's sign and payload, as NumPy's do, which cvt
+// alone does not: about nine instructions an element. An add of large float16 arrays, converting every element so,
+// issued too slowly to keep up with the GPU's memory, below copy bandwidth where float32's add reaches it. widen and
+// narrow convert a thread's elements by cvt alone (narrow into pairs, stored as words), and all of them again exactly
+// only where one is a NaN: the add then reached copy bandwidth, as PyTorch's does (the figures: benchmarks/README.md,
+// "Measurements behind the Notes"). They run on registers already loaded: a branch on loaded values between two loads
+// would hold back the second load until the first returned.
 
 // Whether the float16 pair in a word holds a NaN: |h| > 0x7c00 sets bit 15 of |h| + 0x3ff, and neither
 // half carries into the other.

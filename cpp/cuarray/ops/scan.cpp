@@ -92,9 +92,9 @@ bool overlaps(const Array& a, const Array& b) {
 
 // Note [Scan occupancy]
 // A float or double accumulator's tile kernel is held to 128 registers, so that 4 blocks fit on an SM instead
-// of 3 (float32 took 143 registers, float64 168). Same H200, 1 GiB cumsum, % of copy: float32 76 -> 79,
-// float64 70 -> 73 (8 bytes of spills), float16 47 -> 50. Integer (64-bit) and complex accumulators lost
-// under the bound (int64 61 -> 56, complex64 71 -> 62: spills), so they keep the compiler's choice.
+// of 3 (float32 and float64 took more): a large cumsum of float32, float64 (a few bytes of spills) and float16
+// gained bandwidth. Integer (64-bit) and complex accumulators lost under the bound (spills), so they keep the
+// compiler's choice (the figures: benchmarks/README.md, "Measurements behind the Notes").
 std::string scan_tiles_bounds(DType out) {
   return kind(out) == Kind::Float ? "__launch_bounds__(" + to_string(kScanBlock) + ", 4)" : "";
 }

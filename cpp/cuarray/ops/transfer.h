@@ -1,10 +1,10 @@
 // Host <-> device copies.
 //
 // Note [Staged transfers]
-// Copying pageable host memory lets the driver stage it through a small pinned buffer, one chunk at a
-// time, with the host copy and the DMA serialised: about 10 GB/s to the device and 5 GB/s back on an
-// H200. We stage ourselves instead: a ring of pinned slots per device, the host-side memcpy split across
-// a few threads, and the DMA of one chunk overlapping the memcpy of the next. Pinned host memory (from
+// Copying pageable host memory lets the driver stage it through a small pinned buffer, one chunk at a time, with the
+// host copy and the DMA serialised: a fraction of the link's bandwidth (the figures: benchmarks/README.md,
+// "Measurements behind the Notes"). We stage ourselves instead: a ring of pinned slots per device, the host-side memcpy
+// split across a few threads, and the DMA of one chunk overlapping the memcpy of the next. Pinned host memory (from
 // cuda.alloc_pinned_memory or registered) skips the staging.
 #pragma once
 
