@@ -7,7 +7,7 @@ from conftest import describe, run_python
 from cuarray import _core
 
 HOOKS = ("getitem", "setitem", "MemoryPointer", "OutOfMemoryError", "CompileException", "CUDARuntimeError",
-         "log_kernel", "locate_library")
+         "log_kernel", "locate_library", "allocate")
 BROKEN = 'extern "C" __global__ void broken(float* x) { x[0] = undefined_name; }\n'
 
 
@@ -45,9 +45,10 @@ def test_a_second_install_replaces_the_first():
         "    def __init__(self, *args):\n"
         "        super().__init__(args[0])\n"
         "_core._set_hooks({'getitem': _indexing._getitem, 'setitem': _indexing._setitem,\n"
-        "                  'MemoryPointer': memory.MemoryPointer, 'OutOfMemoryError': _errors.OutOfMemoryError,\n"
+        "                  'MemoryPointer': memory._ArrayPointer, 'OutOfMemoryError': _errors.OutOfMemoryError,\n"
         "                  'CompileException': Mine, 'CUDARuntimeError': _errors.CUDARuntimeError,\n"
-        "                  'log_kernel': compiler._log_kernel, 'locate_library': _cuda_libs.locate})\n"
+        "                  'log_kernel': compiler._log_kernel, 'locate_library': _cuda_libs.locate,\n"
+        "                  'allocate': memory._allocate_for_core})\n"
         "try:\n"
         f"    _core.jit.compile({BROKEN!r}, 'broken', [], 90, [])\n"
         "except Mine as e:\n"

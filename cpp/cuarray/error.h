@@ -61,6 +61,16 @@ struct ValueError : std::invalid_argument {
 struct TypeError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
+// A ufunc's result type cannot be cast to an out= array's dtype under `casting`: NumPy's
+// _UFuncOutputCastingError (a TypeError), which the bindings raise with the fields kept here.
+struct OutputCastingError : TypeError {
+  OutputCastingError(const std::string& what, std::string ufunc, int from, int to, std::string casting, int index)
+      : TypeError(what), ufunc(std::move(ufunc)), from(from), to(to), casting(std::move(casting)), index(index) {}
+  std::string ufunc;
+  int from, to;  // DType values
+  std::string casting;
+  int index;
+};
 struct IndexError : std::out_of_range {
   using std::out_of_range::out_of_range;
 };

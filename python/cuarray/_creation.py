@@ -224,6 +224,8 @@ def identity(n, dtype=float, *, device=None, like=None):
 
 
 def indices(dimensions, dtype=int, sparse=False):
+    """An array of the index grids of shape `dimensions`: its k-th element holds each position's k-th index
+    (or, with `sparse`, a tuple of broadcastable arrays)."""
     dimensions = tuple(dimensions)
     n = len(dimensions)
     grids = [arange(d, dtype=dtype).reshape((1,) * i + (d,) + (1,) * (n - i - 1)) for i, d in enumerate(dimensions)]

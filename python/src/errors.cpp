@@ -5,6 +5,7 @@
 
 #include <utility>
 
+#include "convert.h"
 #include "cuarray/error.h"
 #include "hooks.h"
 
@@ -23,6 +24,27 @@ void raise_hooked(Hook h, PyObject* fallback, const char* message, Args&&... arg
   if (!has_hook(h)) return PyErr_SetString(fallback, message);
   py::handle cls = hook(h);
   raise(cls, cls(std::forward<Args>(args)...));
+}
+
+// NumPy's own _UFuncOutputCastingError(ufunc, casting, from, to, i), whose message is NumPy's; internal rows
+// (_clip, ...) name NumPy's ufunc where umath has one. Falls back to a plain TypeError.
+void raise_output_casting(const OutputCastingError& e) {
+  try {
+    py::module_ np = py::module_::import("numpy");
+    std::string name = e.ufunc[0] == '_' ? e.ufunc.substr(1) : e.ufunc;
+    py::object umath = py::module_::import("numpy._core.umath");
+    if (!py::hasattr(umath, name.c_str())) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+      return;
+    }
+    py::object ufunc = umath.attr(name.c_str());
+    py::object cls = py::module_::import("numpy._core._exceptions").attr("_UFuncOutputCastingError");
+    py::object err = cls(ufunc, e.casting, to_numpy_dtype(static_cast<DType>(e.from)),
+                         to_numpy_dtype(static_cast<DType>(e.to)), e.index);
+    PyErr_SetObject(cls.ptr(), err.ptr());
+  } catch (py::error_already_set&) {
+    PyErr_SetString(PyExc_TypeError, e.what());
+  }
 }
 
 }  // namespace
@@ -45,6 +67,8 @@ void init_errors(py::module_&) {
       raise(cls, cls(e.what()));
     } catch (const IndexError& e) {
       PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const OutputCastingError& e) {
+      raise_output_casting(e);
     } catch (const TypeError& e) {
       PyErr_SetString(PyExc_TypeError, e.what());
     } catch (const ValueError& e) {

@@ -271,8 +271,8 @@ ERRORS_2D = {
     "fill_range": (lambda: sig.convolve2d(cp.ones((3, 3), np.int8), cp.ones((2, 2), np.int8), fillvalue=300), ValueError,
                    "could not cast `fillvalue`"),
     "valid": (lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 4)), "valid"), ValueError, "at least as large"),
-    "numpy": (lambda: sig.convolve2d(np.ones((3, 3)), np.ones((2, 2))), ValueError, r"^Unsupported type <class 'numpy.ndarray'>$"),
-    "numpy_kernel": (lambda: sig.convolve2d(cp.ones((3, 3)), np.ones((2, 2))), ValueError, r"^Unsupported type <class 'numpy.ndarray'>$"),
+    "numpy": (lambda: sig.convolve2d(np.ones((3, 3)), np.ones((2, 2))), TypeError, r"^Unsupported type <class 'numpy.ndarray'>$"),
+    "numpy_kernel": (lambda: sig.convolve2d(cp.ones((3, 3)), np.ones((2, 2))), TypeError, r"^Unsupported type <class 'numpy.ndarray'>$"),
 }
 
 

@@ -138,12 +138,12 @@ def test_host_arrays_are_unsupported_types():
     import cuarray.scipy.signal as sig
 
     a = np.ones((4, 4))
-    # cupyx.scipy.signal's ValueError; cuarray.convolve and correlate raise CuPy's TypeError.
+    # CuPy's TypeError, for cupyx.scipy.signal's functions as for cuarray.convolve and correlate.
     for f in (sig.convolve2d, sig.correlate2d, sig.convolve, sig.correlate, sig.fftconvolve, sig.oaconvolve,
               sig.choose_conv_method):
-        with pytest.raises(ValueError, match=r"^Unsupported type <class 'numpy.ndarray'>$"):
+        with pytest.raises(TypeError, match=r"^Unsupported type <class 'numpy.ndarray'>$"):
             f(a, a)
-        with pytest.raises(ValueError, match=r"^Unsupported type <class 'list'>$"):
+        with pytest.raises(TypeError, match=r"^Unsupported type <class 'list'>$"):
             f([[1.0]], [[1.0]])
     with pytest.raises(TypeError, match=r"^Unsupported type <class 'numpy.ndarray'>$"):
         cp.convolve(np.ones(4), np.ones(2))

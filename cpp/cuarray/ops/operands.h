@@ -111,8 +111,8 @@ class ReductionOperands {
  private:
   const char* op_;
   bool keepdims_;
+  Shape broadcast_;  // before shape_, which the constructor may point at it (members initialise in this order)
   const Shape* shape_;
-  Shape broadcast_;
   std::vector<bool> reduced_;
   std::optional<Array> kernel_out_;
 };

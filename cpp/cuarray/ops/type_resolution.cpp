@@ -89,9 +89,12 @@ bool can_cast(DType from, DType to, Casting casting) {
 void check_output_cast(const char* op, int nout, DType from, DType to, Casting casting, int index) {
   if (can_cast(from, to, casting)) return;
   // NumPy's _UFuncOutputCastingError message (a TypeError); internal rows (_clip) are named as NumPy's.
-  throw TypeError(std::string("Cannot cast ufunc '") + (op[0] == '_' ? op + 1 : op) + "' output " +
-                  (nout != 1 ? std::to_string(index) + " " : std::string()) + "from dtype('" + cuarray::name(from) +
-                  "') to dtype('" + cuarray::name(to) + "') with casting rule '" + casting_name(casting) + "'");
+  const char* ufunc = op[0] == '_' ? op + 1 : op;
+  throw OutputCastingError(std::string("Cannot cast ufunc '") + ufunc + "' output " +
+                               (nout != 1 ? std::to_string(index) + " " : std::string()) + "from dtype('" +
+                               cuarray::name(from) + "') to dtype('" + cuarray::name(to) + "') with casting rule '" +
+                               casting_name(casting) + "'",
+                           op, static_cast<int>(from), static_cast<int>(to), casting_name(casting), index);
 }
 
 ReductionTypes reduction_types(ReductionRule rule, const DType* in, int nin, std::optional<DType> dtype) {

@@ -5,7 +5,7 @@ the array's own allocation (ValueError), so a wrong stride cannot read or write 
 import numpy
 
 from cuarray._core import ndarray
-from cuarray.cuda.memory import MemoryPointer
+from cuarray.cuda.memory import _ArrayPointer as MemoryPointer
 
 __all__ = ["as_strided", "sliding_window_view"]
 

@@ -17,10 +17,11 @@ _BOUNDARIES = {"fill": "fill", "pad": "fill", "wrap": "wrap", "circular": "wrap"
 
 
 def require_device(*arrays):
-    """cupyx.scipy.signal's error for arguments that are not device arrays (NumPy arrays included)."""
+    """CuPy's error for arguments that are not device arrays (NumPy arrays included): TypeError, as the
+    convolution lesson shows cupyx.scipy.signal.convolve2d raising for NumPy arrays."""
     for a in arrays:
         if not isinstance(a, ndarray):
-            raise ValueError(f"Unsupported type {type(a)}")  # noqa: TRY004  (cupyx.scipy.signal's type)
+            raise TypeError(f"Unsupported type {type(a)}")
 
 
 def _empty_result():
