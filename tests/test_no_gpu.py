@@ -200,10 +200,10 @@ TAKES_DEVICE_ARRAYS = {
     "cuda.Graph": (lambda: cp.cuda.Graph(), (NotImplementedError, "begin_capture")),  # only a capture makes one
     "random.BitGenerator": (lambda: cp.random.BitGenerator(1), (NotImplementedError, "base class")),
     "row_stack": (lambda: _deprecated(cp.row_stack, [H1, H1]), _T),
-    # cupyx.scipy.signal's ValueError.
-    **{f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H1, H1), (ValueError, "numpy\\.ndarray"))
+    # CuPy's TypeError "Unsupported type <class 'numpy.ndarray'>" (the convolution lesson shows it).
+    **{f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H1, H1), (TypeError, "numpy\\.ndarray"))
        for n in ("convolve", "correlate", "fftconvolve", "oaconvolve", "choose_conv_method")},
-    **{f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H2, H2), (ValueError, "numpy\\.ndarray"))
+    **{f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H2, H2), (TypeError, "numpy\\.ndarray"))
        for n in ("convolve2d", "correlate2d")},
 }
 _ARRAY_CALLS = {

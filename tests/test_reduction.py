@@ -427,3 +427,18 @@ def test_arg_reductions_of_0d_arrays(name, axis, keepdims):
     got = getattr(cp, name)(cp.asarray(a), axis=axis, keepdims=keepdims)
     assert got.shape == np.shape(want) and got.dtype == want.dtype and int(got) == int(want)
     assert int(getattr(cp.asarray(a), name.replace("nan", ""))(axis=axis)) == 0
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["nanvar", "nanstd"])
+@pytest.mark.parametrize("dtype", [np.uint16, np.int8, np.bool_])
+def test_nan_spreads_of_integers_are_var_and_std(name, dtype):
+    """NumPy's nanvar and nanstd of data that cannot hold NaN are var and std: inf (or NaN for no spread)
+    without degrees of freedom, where the NaN-ignoring kernels give NaN."""
+    a = np.array([[25, 56, 5], [32, 21, 5]]).astype(dtype)
+    for ddof in (0, 1, 2, 3):
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = getattr(np, name)(a, axis=-2, ddof=ddof)
+            got = getattr(cp, name)(cp.asarray(a), axis=-2, ddof=ddof)
+        assert_same(got, want)

@@ -125,14 +125,16 @@ def _iter(self):
 
 
 def _ravel(self, order="C"):
-    """The elements as a 1-D array in `order` ('C', 'F', 'A' or 'K'): a view where the layout
-    allows, else a copy."""
+    """The elements as a contiguous 1-D array in `order` ('C', 'F', 'A' or 'K'): a view where the elements
+    already lie contiguously in that order, else a copy (as NumPy's; reshape(-1) also gives strided views)."""
     if order == "K":  # memory order: the axis with the largest |stride| outermost, as NumPy sorts them
         axes = sorted(range(self.ndim), key=lambda i: -abs(self.strides[i]))
-        return self.transpose(axes).reshape(-1)
-    if order == "A":
-        order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
-    return self.reshape(-1, order=order)
+        flat = self.transpose(axes).reshape(-1)
+    else:
+        if order == "A":
+            order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
+        flat = self.reshape(-1, order=order)
+    return flat if flat.size < 2 or flat.strides[0] == flat.itemsize else flat.copy()
 
 
 def _view(self, dtype=None):

@@ -157,14 +157,24 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     return _reduce(_INDEX["nanmean"], a, axis, dtype, out, keepdims, 0.0, None)
 
 
+def _nan_free(a):
+    """Whether `a` cannot hold NaN (bool and integer dtypes): NumPy's nanvar and nanstd are var and std there."""
+    dt = getattr(a, "dtype", None)
+    return dt is not None and dt.kind in "biu"
+
+
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=numpy._NoValue):
     """Variance over `axis` of the elements that are not NaN, divided by n - ddof (n counting them)."""
+    if _nan_free(a):
+        return var(a, axis, dtype, out, ddof, keepdims, correction=correction)
     return _reduce(_INDEX["nanvar"], a, axis, dtype, out, keepdims, float(_ddof(ddof, correction)), None)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=numpy._NoValue):
     """Standard deviation over `axis` of the elements that are not NaN, divided by n - ddof (n counting
     them)."""
+    if _nan_free(a):
+        return std(a, axis, dtype, out, ddof, keepdims, correction=correction)
     return _reduce(_INDEX["nanstd"], a, axis, dtype, out, keepdims, float(_ddof(ddof, correction)), None)
 
 

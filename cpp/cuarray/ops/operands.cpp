@@ -147,10 +147,18 @@ void ElementwiseOperands::set_input(int i, const Array& a) {
   if (!any_array_)
     shape_ = &a.shape();
   else if (*shape_ != a.shape()) {
-    broadcast_ = broadcast_shapes(*shape_, a.shape());
-    shape_ = &broadcast_;
+    try {
+      broadcast_ = broadcast_shapes(*shape_, a.shape());
+      shape_ = &broadcast_;
+    } catch (const ValueError& e) {
+      if (broadcast_error_.empty()) broadcast_error_ = e.what();
+    }
   }
   any_array_ = true;
+}
+
+void ElementwiseOperands::check_broadcast() const {
+  if (!broadcast_error_.empty()) throw ValueError(broadcast_error_);
 }
 
 void ElementwiseOperands::set_input(int i, const Scalar& s) {
@@ -159,6 +167,7 @@ void ElementwiseOperands::set_input(int i, const Scalar& s) {
 }
 
 void ElementwiseOperands::set_output(int o, const Array& out, DType loop, Casting casting) {
+  check_broadcast();
   given_[o] = &out;
   if (*shape_ != out.shape()) {
     check_shape_broadcasts(*shape_, out.shape());
@@ -168,6 +177,7 @@ void ElementwiseOperands::set_output(int o, const Array& out, DType loop, Castin
 }
 
 void ElementwiseOperands::convert_scalars(const DType* in) {
+  check_broadcast();
   for (int i = 0; i < nin_; ++i)
     if (scalars_[i]) {
       failed_ = i;
@@ -177,6 +187,7 @@ void ElementwiseOperands::convert_scalars(const DType* in) {
 }
 
 void ElementwiseOperands::allocate(const DType* out, char order) {
+  check_broadcast();
   const Array* like = nullptr;
   for (int i = 0; i < nin_ && !like; ++i)
     if (in_[i].array && in_[i].array->shape() == *shape_) like = in_[i].array;

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "cuarray/array.h"
@@ -67,6 +68,8 @@ class ElementwiseOperands {
 
   // Scalars to loop types `in` (scalar_to_loop()); input i's error propagates, and failed() tells which.
   void convert_scalars(const DType* in);
+  // Raises the inputs' broadcast error, if any (set_output, convert_scalars and allocate do first).
+  void check_broadcast() const;
   int failed() const { return failed_; }
   // Allocates the outputs not given, of loop types `out`, in `order` ('K', 'C' or 'F').
   void allocate(const DType* out, char order);
@@ -85,6 +88,9 @@ class ElementwiseOperands {
   const Array* given_[kMaxOperands] = {};
   const Shape* shape_;
   Shape broadcast_;
+  // Inputs that do not broadcast: NumPy reports the types' error first, so this one waits for the next step
+  // (set_output, convert_scalars or allocate), after the loop is resolved.
+  std::string broadcast_error_;
   std::vector<Array> out_;
 };
 
