@@ -1,5 +1,5 @@
 """SciPy's convolve, correlate, convolve2d, correlate2d, fftconvolve, oaconvolve and choose_conv_method on
-device arrays (other arguments, host arrays included, are cupyx's ValueError). Direct sums run on the core's correlation, the FFT method on
+device arrays (other arguments, host arrays included, raise CuPy's TypeError). Direct sums run on the core's correlation, the FFT method on
 cuarray.fft; see cuarray/_convolution.py for the plans."""
 
 import math
