@@ -38,12 +38,9 @@ def _axis_size(a, axis):
 
 
 def _int_axis(a, axis):
-    # argmax and friends take one axis, as NumPy's do: a tuple is a TypeError there too. NumPy reads a 0-d
-    # array as one element along axis 0 (or -1) here.
-    if axis is None:
-        return None
-    axis = operator.index(axis)
-    return None if axis in (0, -1) and getattr(a, "ndim", None) == 0 else axis
+    # argmax and friends take one axis, as NumPy's do: a tuple is a TypeError there too. (A 0-d array's axis 0
+    # or -1 is the core's rule for every reduction: Note [Axes of 0-d arrays].)
+    return None if axis is None else operator.index(axis)
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False):
