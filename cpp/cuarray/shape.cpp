@@ -21,9 +21,12 @@ std::int64_t checked_size(const Shape& shape, int itemsize) {
   bool overflow = false, empty = false;
   for (auto d : shape) {
     if (d < 0) throw ValueError("negative dimensions are not allowed");
-    if (d == 0) empty = true;
-    else if (nonzero > std::numeric_limits<std::int64_t>::max() / d) overflow = true;
-    else nonzero *= d;
+    if (d == 0)
+      empty = true;
+    else if (nonzero > std::numeric_limits<std::int64_t>::max() / d)
+      overflow = true;
+    else
+      nonzero *= d;
   }
   if (overflow || nonzero > std::numeric_limits<std::int64_t>::max() / itemsize)
     throw ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
@@ -104,8 +107,7 @@ bool is_f_contiguous(const Shape& shape, const Strides& strides, std::int64_t it
 Strides strides_like(const Shape& shape, const Strides& like, std::int64_t itemsize) {
   std::vector<int> perm(shape.size());
   std::iota(perm.begin(), perm.end(), 0);
-  std::stable_sort(perm.begin(), perm.end(),
-                   [&](int a, int b) { return std::llabs(like[a]) > std::llabs(like[b]); });
+  std::stable_sort(perm.begin(), perm.end(), [&](int a, int b) { return std::llabs(like[a]) > std::llabs(like[b]); });
   Strides s(shape.size());
   std::int64_t step = itemsize;
   for (int i = static_cast<int>(perm.size()) - 1; i >= 0; --i) {
@@ -150,7 +152,8 @@ Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shap
   size_t lead = target.size() - shape.size();
   Strides out(target.size(), 0);
   for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == target[lead + i]) out[lead + i] = strides[i];
+    if (shape[i] == target[lead + i])
+      out[lead + i] = strides[i];
     else if (shape[i] != 1)
       throw ValueError("could not broadcast input array from shape " + shape_str(shape) + " into shape " +
                        shape_str(target));

@@ -392,9 +392,10 @@ void init_cuda(py::module_& m) {
         return py::buffer_info(b.ptr(), 1, py::format_descriptor<std::uint8_t>::format(), 1,
                                {static_cast<py::ssize_t>(b.nbytes())}, {1});
       });
-  py::class_<PinnedPointer>(c, "PinnedMemoryPointer", py::buffer_protocol(),
-                            "A pointer into page-locked host memory (PinnedMemory) at a byte offset; supports the buffer "
-                            "protocol, so numpy.frombuffer reads it.")
+  py::class_<PinnedPointer>(
+      c, "PinnedMemoryPointer", py::buffer_protocol(),
+      "A pointer into page-locked host memory (PinnedMemory) at a byte offset; supports the buffer "
+      "protocol, so numpy.frombuffer reads it.")
       .def(py::init([](std::shared_ptr<PinnedBuffer> mem, std::size_t offset) {
              if (offset > mem->nbytes())
                throw ValueError("offset " + std::to_string(offset) + " is past the end of " +

@@ -10,8 +10,8 @@ namespace cuarray::bind {
 // Note [Hooks]
 // The extension imports no module of the package. Each object it calls back into (the advanced-indexing
 // functions, MemoryPointer for kernel arguments, the exception classes, the kernel-cache log, the library
-// locator, the user allocator's caller) is handed to it once, by cuarray/__init__.py calling _core._set_hooks({name: object}) with every
-// entry below before anything else runs. So the package alone decides where each lives, and no call
+// locator, the user allocator's caller) is handed to it once, by cuarray/__init__.py calling _core._set_hooks({name:
+// object}) with every entry below before anything else runs. So the package alone decides where each lives, and no call
 // imports Python code midway (an exception translator, a kernel-cache event on a worker thread, a library
 // lookup). The objects are never freed: a reference dropped after the interpreter has finalised crashes the
 // process. Before they are installed, the exception translator raises built-in types and the log and the

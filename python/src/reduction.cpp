@@ -3,6 +3,8 @@
 // Which loop types a reduction runs in is its row's type rule, applied by the core
 // (ops::reduction_types, Note [Type resolution] in ops/type_resolution.h); its operands go through the core's
 // builder (Note [Operand builder] in ops/operands.h).
+#include "cuarray/ops/reduction.h"
+
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -12,7 +14,6 @@
 #include "convert.h"
 #include "cuarray/error.h"
 #include "cuarray/ops/operands.h"
-#include "cuarray/ops/reduction.h"
 #include "ndarray.h"
 #include "operators.h"
 
@@ -123,9 +124,11 @@ PyObject* method(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObje
 
 constexpr char kSum[] = "sum", kProd[] = "prod", kMax[] = "max", kMin[] = "min", kAll[] = "all", kAny[] = "any";
 
-#define CUARRAY_METHOD(f, name, params, what)                                                                \
-  {name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f)), METH_FASTCALL | METH_KEYWORDS,          \
-   name "($self, /, " params ")\n--\n\n" what " over `axis` (None: all); see cuarray." name "."}
+#define CUARRAY_METHOD(f, name, params, what)                                                            \
+  {                                                                                                      \
+    name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f)), METH_FASTCALL | METH_KEYWORDS, \
+        name "($self, /, " params ")\n--\n\n" what " over `axis` (None: all); see cuarray." name "."     \
+  }
 #define CUARRAY_WITH_DTYPE "axis=None, dtype=None, out=None, keepdims=False"
 #define CUARRAY_NO_DTYPE "axis=None, out=None, keepdims=False"
 PyMethodDef g_methods[] = {
@@ -190,36 +193,37 @@ void init_reduction(py::module_& m) {
     const ops::ReductionDef& d = ops::reduction(name);
     return py::make_tuple(d.acc_type, d.identity, d.map, d.reduce, d.post, d.has_identity);
   });
-  m.def("_reduction_def", [](const std::string& name, int nin, const std::string& acc_type, const std::string& identity,
-                             const std::string& map, const std::string& reduce, const std::string& post,
-                             const std::string& preamble, bool has_identity, bool uses_index,
-                             const std::vector<std::string>& options) {
-    if (nin < 1 || nin > 8) throw ValueError("a reduction takes 1 to 8 inputs, got " + std::to_string(nin));
-    return ops::add_definition(ops::ReductionDef{ops::new_reduction_id(), name, nin, acc_type, identity, map, reduce,
-                                                 post, preamble, has_identity, uses_index, options});
-  });
+  m.def("_reduction_def",
+        [](const std::string& name, int nin, const std::string& acc_type, const std::string& identity,
+           const std::string& map, const std::string& reduce, const std::string& post, const std::string& preamble,
+           bool has_identity, bool uses_index, const std::vector<std::string>& options) {
+          if (nin < 1 || nin > 8) throw ValueError("a reduction takes 1 to 8 inputs, got " + std::to_string(nin));
+          return ops::add_definition(ops::ReductionDef{ops::new_reduction_id(), name, nin, acc_type, identity, map,
+                                                       reduce, post, preamble, has_identity, uses_index, options});
+        });
   // Runs definition `handle` over `axis` of `inputs` (ndarrays) with the given loop types; the result has
   // dtype `result`, or is written to `out`.
-  m.def("_reduction_call", [](std::size_t handle, const std::vector<py::handle>& inputs,
-                              const std::vector<py::handle>& in_types, py::handle out_loop, py::handle result,
-                              py::handle axis, py::handle out, bool keepdims) {
-    const ops::ReductionDef& def = user_def(handle);
-    if (static_cast<int>(inputs.size()) != def.nin || in_types.size() != inputs.size())
-      throw ValueError(def.name + " takes " + std::to_string(def.nin) + " inputs");
-    std::vector<Array> arrays;
-    for (auto a : inputs) arrays.push_back(as_array(a).array);
-    std::vector<DType> in_t = to_dtypes(in_types);
-    return run(def, in_t.data(), to_dtype(out_loop), to_dtype(result), arrays.data(), def.nin, axis, out, keepdims,
-               0.0);
-  });
+  m.def("_reduction_call",
+        [](std::size_t handle, const std::vector<py::handle>& inputs, const std::vector<py::handle>& in_types,
+           py::handle out_loop, py::handle result, py::handle axis, py::handle out, bool keepdims) {
+          const ops::ReductionDef& def = user_def(handle);
+          if (static_cast<int>(inputs.size()) != def.nin || in_types.size() != inputs.size())
+            throw ValueError(def.name + " takes " + std::to_string(def.nin) + " inputs");
+          std::vector<Array> arrays;
+          for (auto a : inputs) arrays.push_back(as_array(a).array);
+          std::vector<DType> in_t = to_dtypes(in_types);
+          return run(def, in_t.data(), to_dtype(out_loop), to_dtype(result), arrays.data(), def.nin, axis, out,
+                     keepdims, 0.0);
+        });
   // The source of one variant of definition `handle`'s kernels (inputs stored as their loop types), for tests
   // that compile generated kernels without a device. layout: 0 rows, 1 columns, 2 finish.
   m.def("_reduction_source", [](std::size_t handle, const std::vector<py::handle>& in_types, py::handle out_loop,
                                 py::handle out_storage, int layout, int vec, bool partial) {
     const ops::ReductionDef& def = user_def(handle);
     std::vector<DType> in_t = to_dtypes(in_types);
-    ops::KernelSource k = ops::reduction_source(def, in_t.data(), to_dtype(out_loop), in_t.data(), to_dtype(out_storage),
-                                                static_cast<ops::ReduceLayout>(layout), vec, partial, 1, 1, false);
+    ops::KernelSource k =
+        ops::reduction_source(def, in_t.data(), to_dtype(out_loop), in_t.data(), to_dtype(out_storage),
+                              static_cast<ops::ReduceLayout>(layout), vec, partial, 1, 1, false);
     return py::make_tuple(k.source, k.name);
   });
 }

@@ -444,8 +444,8 @@ void grant_peer_access(int a, int b) {
   std::lock_guard<std::mutex> lock(mutex);
   if (!tried.insert({std::min(a, b), std::max(a, b)}).second) return;
   int ab = 0, ba = 0;
-  if (cudaDeviceCanAccessPeer(&ab, a, b) != cudaSuccess || cudaDeviceCanAccessPeer(&ba, b, a) != cudaSuccess ||
-      !ab || !ba) {
+  if (cudaDeviceCanAccessPeer(&ab, a, b) != cudaSuccess || cudaDeviceCanAccessPeer(&ba, b, a) != cudaSuccess || !ab ||
+      !ba) {
     cudaGetLastError();
     return;
   }
@@ -455,7 +455,8 @@ void grant_peer_access(int a, int b) {
     access.location.type = cudaMemLocationTypeDevice;
     access.location.id = peer;
     access.flags = cudaMemAccessFlagsProtReadWrite;
-    if (cudaDeviceGetDefaultMemPool(&pool, owner) != cudaSuccess || cudaMemPoolSetAccess(pool, &access, 1) != cudaSuccess)
+    if (cudaDeviceGetDefaultMemPool(&pool, owner) != cudaSuccess ||
+        cudaMemPoolSetAccess(pool, &access, 1) != cudaSuccess)
       cudaGetLastError();  // the copy is staged instead
   }
 }

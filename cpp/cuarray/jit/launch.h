@@ -14,16 +14,14 @@ namespace cuarray::jit {
 constexpr int kBlockSize = 256;
 
 // Queued for the launch worker (Note [Launch queue] in cuda/launch_queue.h).
-inline void launch(const Kernel& k, dim3 grid, dim3 block, void** args, std::size_t shared_mem,
-                   cudaStream_t stream) {
+inline void launch(const Kernel& k, dim3 grid, dim3 block, void** args, std::size_t shared_mem, cudaStream_t stream) {
   cuda::launch_kernel(k.handle, args, grid, block, shared_mem, stream);
 }
 
 // Issued before returning, so that a launch CUDA refuses (a user kernel's bad shape) raises here.
 inline void launch_now(const Kernel& k, dim3 grid, dim3 block, void** args, std::size_t shared_mem,
                        cudaStream_t stream) {
-  CUARRAY_CHECK_CUDA(
-      cudaLaunchKernel(reinterpret_cast<const void*>(k.handle), grid, block, args, shared_mem, stream));
+  CUARRAY_CHECK_CUDA(cudaLaunchKernel(reinterpret_cast<const void*>(k.handle), grid, block, args, shared_mem, stream));
 }
 
 // A 1-D grid with one thread per `per_thread` items, capped so grid-stride loops cover the rest.

@@ -31,12 +31,15 @@
 
 namespace ca {
 
-template <class T> __device__ __forceinline__ bool is_nan_value(T x) {
-  if constexpr (is_complex_v<T>) return x.re != x.re || x.im != x.im;
+template <class T>
+__device__ __forceinline__ bool is_nan_value(T x) {
+  if constexpr (is_complex_v<T>)
+    return x.re != x.re || x.im != x.im;
   else if constexpr (is_floating_v<T>) {
     typename arith<T>::type f = static_cast<typename arith<T>::type>(x);
     return f != f;
-  } else return false;
+  } else
+    return false;
 }
 
 // An input element as the accumulator type C: cast to the output type O first, as NumPy casts the input
@@ -59,7 +62,8 @@ __device__ __forceinline__ C scan_load(const char* p) {
 constexpr int kScanAggregate = 1, kScanPrefix = 2;
 
 // One 64-bit word per tile: the flag in the high half, the accumulator's bits in the low half.
-template <class C> struct PackedScanStatus {
+template <class C>
+struct PackedScanStatus {
   static_assert(sizeof(C) == 4, "a packed status holds a 4-byte accumulator");
   union Bits {
     C value;
@@ -85,7 +89,8 @@ template <class C> struct PackedScanStatus {
 };
 
 // A flag per tile, and the aggregate and the prefix in arrays of their own, ordered by fences.
-template <class C> struct SplitScanStatus {
+template <class C>
+struct SplitScanStatus {
   int* flags;
   C* aggregates;
   C* prefixes;
@@ -105,11 +110,13 @@ template <class C> struct SplitScanStatus {
   }
 };
 
-template <class C> constexpr bool kPackedScanStatus = sizeof(C) <= 4;
+template <class C>
+constexpr bool kPackedScanStatus = sizeof(C) <= 4;
 
 // The status of `tiles` tiles in `scratch`, laid out as the host sized it (ops/scan.cpp): packed words, or
 // flags (padded to 16 bytes), aggregates, prefixes. Only the words or the flags need zeroing.
-template <class C> __device__ __forceinline__ auto scan_status(char* scratch, long long tiles) {
+template <class C>
+__device__ __forceinline__ auto scan_status(char* scratch, long long tiles) {
   if constexpr (kPackedScanStatus<C>) {
     return PackedScanStatus<C>{reinterpret_cast<unsigned long long*>(scratch)};
   } else {
@@ -148,20 +155,21 @@ __device__ C scan_lookback(long long tile, long long t, C aggregate, Status stat
 constexpr int kScanBlock = 128;
 constexpr int kScanChunks = 24;  // chunks a lane holds in registers
 constexpr int kScanStaged = 16;  // chunks a lane stages in shared memory (Note [Staged chunks])
-template <class C> constexpr int scan_vector = sizeof(C) >= 16 ? 1 : 16 / static_cast<int>(sizeof(C));
+template <class C>
+constexpr int scan_vector = sizeof(C) >= 16 ? 1 : 16 / static_cast<int>(sizeof(C));
 // Staged chunks: where a lane's input in a chunk is one asynchronous copy (4, 8 or 16 bytes).
 template <class T, class C>
-constexpr int scan_staged = scan_vector<C> * sizeof(T) == 4 || scan_vector<C> * sizeof(T) == 8 ||
-                                    scan_vector<C> * sizeof(T) == 16
-                                ? kScanStaged
-                                : 0;
+constexpr int scan_staged =
+    scan_vector<C> * sizeof(T) == 4 || scan_vector<C> * sizeof(T) == 8 || scan_vector<C> * sizeof(T) == 16 ? kScanStaged
+                                                                                                           : 0;
 // A tile: kScanBlock * (kScanChunks + scan_staged) * scan_vector<C> elements of one row (ops/scan.cpp sizes
 // it the same).
 template <class T, class C>
-constexpr int scan_tile = kScanBlock * (kScanChunks + scan_staged<T, C>) * scan_vector<C>;
+constexpr int scan_tile = kScanBlock*(kScanChunks + scan_staged<T, C>)*scan_vector<C>;
 
 // Scans a chunk's V values in place: the lane's own, then across the warp, after the warp's running `carry`.
-template <class Op, int V, class C> __device__ __forceinline__ void scan_chunk(C (&w)[V], C& carry) {
+template <class Op, int V, class C>
+__device__ __forceinline__ void scan_chunk(C (&w)[V], C& carry) {
   const int lane = lane_id();
 #pragma unroll
   for (int e = 1; e < V; ++e) w[e] = Op::apply(w[e - 1], w[e]);
@@ -197,7 +205,7 @@ __device__ __forceinline__ void scan_tile_body(const char* src, char* dst, long 
   const long long first = t * scan_tile<T, C> + (static_cast<long long>(warp) * (S + R) * 32 + lane) * V;
   // The lane's V elements, as one vector.
   auto whole = [&](long long i) { return Full || (Vector && i + V <= n); };
-  auto load_scalars = [&](long long i, C (&w)[V]) {
+  auto load_scalars = [&](long long i, C(&w)[V]) {
 #pragma unroll
     for (int e = 0; e < V; ++e)
       w[e] = i + e < n ? scan_load<T, O, C, Op, SkipNan>(src + (i + e) * in_step) : Op::template identity<C>();
@@ -209,8 +217,10 @@ __device__ __forceinline__ void scan_tile_body(const char* src, char* dst, long 
 #pragma unroll
     for (int c = 0; c < S; ++c) {
       const long long i = first + c * 32 * V;
-      if (whole(i)) copy_async<V * sizeof(T)>(s_stage[c][warp][lane], reinterpret_cast<const T*>(src) + i);
-      else load_scalars(i, s_stage[c][warp][lane]);
+      if (whole(i))
+        copy_async<V * sizeof(T)>(s_stage[c][warp][lane], reinterpret_cast<const T*>(src) + i);
+      else
+        load_scalars(i, s_stage[c][warp][lane]);
     }
     commit_async_copies();
   }
@@ -262,7 +272,7 @@ __device__ __forceinline__ void scan_tile_body(const char* src, char* dst, long 
   }
   __syncthreads();
   const C prefix = Op::apply(s_prefix, before);
-  auto store_chunk = [&](long long i, const C (&w)[V]) {
+  auto store_chunk = [&](long long i, const C(&w)[V]) {
     O y[V];
 #pragma unroll
     for (int e = 0; e < V; ++e) y[e] = cast<O>(Op::apply(prefix, w[e]));
@@ -315,13 +325,13 @@ __device__ void scan_tiles(const char* in, char* out, const Strided<N, 2>& rows,
   if constexpr (Vector && sizeof(T) < sizeof(C)) {
     // The same for the whole block, so the barriers inside are reached by every thread.
     if ((t + 1) * scan_tile<T, C> <= n) {
-      scan_tile_body<T, O, C, Op, SkipNan, true, true>(src, dst, n, in_step, out_step, tile, t, scratch, tiles, s_warp, s_prefix,
-                                                       s_stage);
+      scan_tile_body<T, O, C, Op, SkipNan, true, true>(src, dst, n, in_step, out_step, tile, t, scratch, tiles, s_warp,
+                                                       s_prefix, s_stage);
       return;
     }
   }
-  scan_tile_body<T, O, C, Op, SkipNan, Vector, false>(src, dst, n, in_step, out_step, tile, t, scratch, tiles, s_warp, s_prefix,
-                                                       s_stage);
+  scan_tile_body<T, O, C, Op, SkipNan, Vector, false>(src, dst, n, in_step, out_step, tile, t, scratch, tiles, s_warp,
+                                                      s_prefix, s_stage);
 }
 
 // One thread per row, for many rows whose neighbours (not whose elements) are adjacent in memory.

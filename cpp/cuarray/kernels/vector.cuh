@@ -16,7 +16,9 @@ namespace ca {
 
 // Whether the float16 pair in a word holds a NaN: |h| > 0x7c00 sets bit 15 of |h| + 0x3ff, and neither
 // half carries into the other.
-__device__ __forceinline__ unsigned half_nan_bits(unsigned pair) { return ((pair & 0x7fff7fffu) + 0x03ff03ffu) & 0x80008000u; }
+__device__ __forceinline__ unsigned half_nan_bits(unsigned pair) {
+  return ((pair & 0x7fff7fffu) + 0x03ff03ffu) & 0x80008000u;
+}
 
 template <int E>
 __device__ __forceinline__ void widen(const half (&h)[E], float (&f)[E]) {
@@ -52,16 +54,33 @@ __device__ __forceinline__ void narrow(const float (&f)[E], unsigned (&pairs)[E 
   }
   if (nan) {
 #pragma unroll
-    for (int k = 0; k < E / 2; ++k) pairs[k] = half(f[2 * k]).bits | static_cast<unsigned>(half(f[2 * k + 1]).bits) << 16;
+    for (int k = 0; k < E / 2; ++k)
+      pairs[k] = half(f[2 * k]).bits | static_cast<unsigned>(half(f[2 * k + 1]).bits) << 16;
   }
 }
 
-template <int Bytes> struct vec_bits;
-template <> struct vec_bits<16> { using type = uint4; };
-template <> struct vec_bits<8> { using type = uint2; };
-template <> struct vec_bits<4> { using type = unsigned int; };
-template <> struct vec_bits<2> { using type = unsigned short; };
-template <> struct vec_bits<1> { using type = unsigned char; };
+template <int Bytes>
+struct vec_bits;
+template <>
+struct vec_bits<16> {
+  using type = uint4;
+};
+template <>
+struct vec_bits<8> {
+  using type = uint2;
+};
+template <>
+struct vec_bits<4> {
+  using type = unsigned int;
+};
+template <>
+struct vec_bits<2> {
+  using type = unsigned short;
+};
+template <>
+struct vec_bits<1> {
+  using type = unsigned char;
+};
 
 // Loads E consecutive S values from p and casts them to C. Aligned: p is aligned to the access width, so
 // the loads are at most 16 bytes wide each.
@@ -140,7 +159,8 @@ __device__ __forceinline__ void store_chunks(S* p, Index stride, const C (&v)[E]
 // passing through registers. The copies a thread has started are sent on as one group by
 // commit_async_copies (until then they may wait) and waited for by wait_async_copies. Before sm_80, a
 // plain copy.
-template <int Bytes> __device__ __forceinline__ void copy_async(void* shared, const void* global) {
+template <int Bytes>
+__device__ __forceinline__ void copy_async(void* shared, const void* global) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async moves 4, 8 or 16 bytes");
 #if __CUDA_ARCH__ >= 800
   const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(shared));

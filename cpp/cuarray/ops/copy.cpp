@@ -59,7 +59,8 @@ bool try_transpose(const Array& dst, const Array& src, const Coalesced& c, cudaS
 
   // 32-bit indices when every element offset of both operands fits.
   bool wide = (batches - 1) * std::max(dst_batch, src_batch) + rows * cols * 2 > INT32_MAX / 2 ||
-              rows * std::max<long long>(dst_row, 1) > INT32_MAX / 2 || cols * std::max<long long>(src_col, 1) > INT32_MAX / 2;
+              rows * std::max<long long>(dst_row, 1) > INT32_MAX / 2 ||
+              cols * std::max<long long>(src_col, 1) > INT32_MAX / 2;
   KernelKey key(KernelKind::CopyTranspose);
   key.add(static_cast<int>(dst.dtype()), 5).add(static_cast<int>(src.dtype()), 5).add(wide, 1);
   jit::Kernel k = cached_kernel(key, [&] { return copy_transpose_source(dst.dtype(), src.dtype(), wide); });
@@ -128,8 +129,8 @@ void copy_into(const Array& dst, const Array& src) {
   }
   Strides src_strides = broadcast_strides(src.shape(), src.strides(), dst.shape());
   cudaStream_t stream = cuda::current_stream()->handle();
-  bool same_layout = src.shape() == dst.shape() && ((dst.c_contiguous() && src.c_contiguous()) ||
-                                                    (dst.f_contiguous() && src.f_contiguous()));
+  bool same_layout = src.shape() == dst.shape() &&
+                     ((dst.c_contiguous() && src.c_contiguous()) || (dst.f_contiguous() && src.f_contiguous()));
   if (same_layout && dst.dtype() == src.dtype()) {
     CUARRAY_CHECK_CUDA(cudaMemcpyAsync(dst.data(), src.data(), dst.nbytes(), cudaMemcpyDeviceToDevice, stream));
     return;

@@ -37,11 +37,10 @@ int fill_items(DType dt) { return std::max(1, 32 / itemsize(dt)); }
 
 KernelSource fill_contiguous_source(DType dt, bool wide, bool aligned) {
   std::string idx = index_type(wide), t = cuda_type(dt), e = std::to_string(fill_items(dt));
-  return kernel_source("copy.cuh",
-                       std::string("fill_contiguous_") + name(dt) + (aligned ? "_a" : "") + (wide ? "_w" : ""),
-                       t + "* dst, " + t + " value, " + idx + " n",
-                       "ca::fill_contiguous<" + t + ", " + idx + ", " + e + ", " + (aligned ? "true" : "false") +
-                           ">(dst, value, n);");
+  return kernel_source(
+      "copy.cuh", std::string("fill_contiguous_") + name(dt) + (aligned ? "_a" : "") + (wide ? "_w" : ""),
+      t + "* dst, " + t + " value, " + idx + " n",
+      "ca::fill_contiguous<" + t + ", " + idx + ", " + e + ", " + (aligned ? "true" : "false") + ">(dst, value, n);");
 }
 
 KernelSource fill_strided_source(DType dt, int ndim, bool wide) {
@@ -61,9 +60,11 @@ KernelSource arange_source(DType dt, bool wide) {
 KernelSource linspace_source(DType dt, bool wide) {
   std::string idx = index_type(wide), t = cuda_type(dt);
   return kernel_source("creation.cuh", std::string("linspace_") + name(dt) + (wide ? "_w" : ""),
-                       t + "* dst, double start_re, double start_im, double step_re, double step_im, "
+                       t +
+                           "* dst, double start_re, double start_im, double step_re, double step_im, "
                            "double delta_re, double delta_im, double div, bool step_is_zero, double stop_re, "
-                           "double stop_im, bool set_last, " + idx + " n",
+                           "double stop_im, bool set_last, " +
+                           idx + " n",
                        "ca::linspace<" + t + ", " + idx +
                            ">(dst, start_re, start_im, step_re, step_im, delta_re, delta_im, div, step_is_zero, "
                            "stop_re, stop_im, set_last, n);");

@@ -90,7 +90,8 @@ std::uint32_t new_elementwise_id() {
 void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* out_types, const Input* inputs,
                  const Array* outputs, const Shape& shape) {
   int nin = def.nin, nout = def.nout;
-  if (nin + nout > kMaxOperands) throw ValueError("an elementwise kernel takes at most " + std::to_string(kMaxOperands) + " operands");
+  if (nin + nout > kMaxOperands)
+    throw ValueError("an elementwise kernel takes at most " + std::to_string(kMaxOperands) + " operands");
   for (int o = 0; o < nout; ++o) check_same_device(outputs[o], def.name.c_str());
   for (int i = 0; i < nin; ++i)
     if (inputs[i].array) check_same_device(*inputs[i].array, def.name.c_str());
@@ -161,8 +162,10 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
              (static_cast<std::uint64_t>(layout.ndim) << 3) | (layout.contiguous << 2) | (layout.aligned << 1) |
              layout.wide;
   for (int k = 0; k < nin + nout; ++k) {
-    std::uint64_t d = k < nin ? (static_cast<std::uint64_t>(in_types[k]) << 6) | (static_cast<std::uint64_t>(in_storage[k]) << 2) | kinds[k]
-                              : (static_cast<std::uint64_t>(out_types[k - nin]) << 6) | (static_cast<std::uint64_t>(out_storage[k - nin]) << 2);
+    std::uint64_t d = k < nin ? (static_cast<std::uint64_t>(in_types[k]) << 6) |
+                                    (static_cast<std::uint64_t>(in_storage[k]) << 2) | kinds[k]
+                              : (static_cast<std::uint64_t>(out_types[k - nin]) << 6) |
+                                    (static_cast<std::uint64_t>(out_storage[k - nin]) << 2);
     key.w[1 + k / 4] |= d << (16 * (k % 4));
   }
   jit::Kernel kernel = find_kernel(key);

@@ -21,8 +21,8 @@ struct ElementwiseDef {
   std::string body;
   std::string preamble;  // extra device code placed before the kernel
   int nin, nout;
-  bool uses_index = false;  // the body reads `i` (the element's C-order index) or `_ind.size()`
-  std::vector<std::string> options;  // extra NVRTC options
+  bool uses_index = false;                   // the body reads `i` (the element's C-order index) or `_ind.size()`
+  std::vector<std::string> options;          // extra NVRTC options
   std::string header = "cuarray/ufunc.cuh";  // the kernel header the body needs (Note [Kernel headers])
 };
 

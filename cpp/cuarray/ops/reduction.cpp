@@ -27,9 +27,19 @@ constexpr int kMaxAccBytes = 64;
 
 std::vector<ReductionDef> build() {
   std::vector<ReductionDef> table;
-#define REDUCTION(name, nin, flags, rule, acc, identity, map, reduce, post)                                    \
-  table.push_back(ReductionDef{static_cast<std::uint32_t>(table.size()), #name, nin, acc, identity, map, reduce, \
-                               post, "", ((flags) & kNoIdentity) == 0, ((flags) & kUsesIndex) != 0, {},          \
+#define REDUCTION(name, nin, flags, rule, acc, identity, map, reduce, post) \
+  table.push_back(ReductionDef{static_cast<std::uint32_t>(table.size()),    \
+                               #name,                                       \
+                               nin,                                         \
+                               acc,                                         \
+                               identity,                                    \
+                               map,                                         \
+                               reduce,                                      \
+                               post,                                        \
+                               "",                                          \
+                               ((flags)&kNoIdentity) == 0,                  \
+                               ((flags)&kUsesIndex) != 0,                   \
+                               {},                                          \
                                ReductionRule::rule});
 #include "cuarray/ops/reductions.def"
 #undef REDUCTION
@@ -39,8 +49,11 @@ std::vector<ReductionDef> build() {
 // NumPy's message for reducing zero elements without an identity.
 std::string empty_reduction_message(const std::string& name) {
   if (name.find("arg") != std::string::npos) return "attempt to get " + name + " of an empty sequence";
-  const char* ufunc = name == "max" ? "maximum" : name == "min" ? "minimum" : name == "nanmax" ? "fmax"
-                    : name == "nanmin" ? "fmin" : name.c_str();
+  const char* ufunc = name == "max"      ? "maximum"
+                      : name == "min"    ? "minimum"
+                      : name == "nanmax" ? "fmax"
+                      : name == "nanmin" ? "fmin"
+                                         : name.c_str();
   return std::string("zero-size array to reduction operation ") + ufunc + " which has no identity";
 }
 
@@ -85,25 +98,30 @@ std::string op_struct(const ReductionDef& def, const DType* in_types, DType out_
     for (int k = 0; k < K; ++k) args += load_expr(value(k), in_storage[k], in_types[k]) + ", ";
     return args;
   };
-  s += "  __device__ static acc_t fetch(const ca::Ptrs<" + to_string(K) + ">& p, const long long (&off)[" + to_string(K) +
-       "], long long _j) {\n    return map(" + loads([&](int k) {
-         return "ca::at<" + std::string(cuda_type(in_storage[k])) + ">(p.p[" + to_string(k) + "], off[" + to_string(k) + "])";
-       }) + "_j);\n  }\n";
+  s += "  __device__ static acc_t fetch(const ca::Ptrs<" + to_string(K) + ">& p, const long long (&off)[" +
+       to_string(K) + "], long long _j) {\n    return map(" + loads([&](int k) {
+         return "ca::at<" + std::string(cuda_type(in_storage[k])) + ">(p.p[" + to_string(k) + "], off[" + to_string(k) +
+                "])";
+       }) +
+       "_j);\n  }\n";
   s += "  template <int V> struct Pack {\n";
   for (int k = 0; k < K; ++k) s += "    " + std::string(cuda_type(in_storage[k])) + " x" + to_string(k) + "[V];\n";
   s += "  };\n";
-  s += "  template <int V> __device__ static void fetch_vec(const ca::Ptrs<" + to_string(K) + ">& p, const long long (&base)[" +
-       to_string(K) + "], long long e, Pack<V>& pk) {\n";
+  s += "  template <int V> __device__ static void fetch_vec(const ca::Ptrs<" + to_string(K) +
+       ">& p, const long long (&base)[" + to_string(K) + "], long long e, Pack<V>& pk) {\n";
   for (int k = 0; k < K; ++k) {
     std::string t = cuda_type(in_storage[k]), ks = to_string(k);
-    s += "    ca::load<V, true>(reinterpret_cast<const " + t + "*>(p.p[" + ks + "] + base[" + ks + "]) + e, pk.x" + ks + ");\n";
+    s += "    ca::load<V, true>(reinterpret_cast<const " + t + "*>(p.p[" + ks + "] + base[" + ks + "]) + e, pk.x" + ks +
+         ");\n";
   }
   s += "  }\n";
-  s += "  template <int V> __device__ static acc_t map_lane(const Pack<V>& pk, int j, long long _j) {\n    return map(" +
-       loads([&](int k) { return "pk.x" + to_string(k) + "[j]"; }) + "_j);\n  }\n";
+  s +=
+      "  template <int V> __device__ static acc_t map_lane(const Pack<V>& pk, int j, long long _j) {\n    return map(" +
+      loads([&](int k) { return "pk.x" + to_string(k) + "[j]"; }) + "_j);\n  }\n";
   s += "  template <int V> __device__ static acc_t fold(acc_t acc, const Pack<V>& pk, long long e) {\n";
   s += "    acc_t m[V];\n#pragma unroll\n    for (int j = 0; j < V; ++j) m[j] = map(" +
-       loads([&](int k) { return "pk.x" + to_string(k) + "[j]"; }) + "e + j);\n    return ca::fold_mapped<Op>(acc, m);\n  }\n};\n";
+       loads([&](int k) { return "pk.x" + to_string(k) + "[j]"; }) +
+       "e + j);\n    return ca::fold_mapped<Op>(acc, m);\n  }\n};\n";
   return s;
 }
 
@@ -139,13 +157,16 @@ std::vector<bool> reduced_axes(int ndim, const std::optional<std::vector<std::in
 Shape reduced_shape(const Shape& shape, const std::vector<bool>& reduced, bool keepdims) {
   Shape out;
   for (size_t d = 0; d < shape.size(); ++d)
-    if (!reduced[d]) out.push_back(shape[d]);
-    else if (keepdims) out.push_back(1);
+    if (!reduced[d])
+      out.push_back(shape[d]);
+    else if (keepdims)
+      out.push_back(1);
   return out;
 }
 
 KernelSource reduction_source(const ReductionDef& def, const DType* in_types, DType out_type, const DType* in_storage,
-                              DType out_storage, ReduceLayout layout, int vec, bool partial, int no, int nr, bool wide) {
+                              DType out_storage, ReduceLayout layout, int vec, bool partial, int no, int nr,
+                              bool wide) {
   const std::string K = to_string(def.nin), NO = to_string(no), NR = to_string(nr), BT = to_string(kBlockThreads);
   const std::string idx = index_type(wide), out_t = cuda_type(out_storage);
   std::string name = kernel_name(def, in_storage, out_storage, layout, vec, partial, no, nr, wide);
@@ -155,15 +176,16 @@ KernelSource reduction_source(const ReductionDef& def, const DType* in_types, DT
   std::string shape = "ca::ReduceShape<" + NO + ", " + NR + ", " + K + ">";
   std::string op = name + "_ns::Op";
   std::string targs = op + ", " + out_t + ", " + idx + ", " + NO + ", " + NR + ", " + K;
-  src += "extern \"C\" __global__ void __launch_bounds__(" + BT + ") " + name + "(char* out, ca::Ptrs<" + K +
-         "> in, " + op + "::acc_t* partial, int splits, " + shape + " s, double ddof) {\n  ";
+  src += "extern \"C\" __global__ void __launch_bounds__(" + BT + ") " + name + "(char* out, ca::Ptrs<" + K + "> in, " +
+         op + "::acc_t* partial, int splits, " + shape + " s, double ddof) {\n  ";
   switch (layout) {
     case ReduceLayout::Rows:
       src += "ca::reduce_rows<" + targs + ", " + to_string(vec) + ", " + (partial ? "true" : "false") + ", " + BT +
              ">(out, in, partial, s, ddof);\n";
       break;
     case ReduceLayout::Columns:
-      src += "ca::reduce_columns<" + targs + ", " + to_string(vec) + ", " + (partial ? "true" : "false") + ", " + BT + ">(out, in, partial, s, ddof);\n";
+      src += "ca::reduce_columns<" + targs + ", " + to_string(vec) + ", " + (partial ? "true" : "false") + ", " + BT +
+             ">(out, in, partial, s, ddof);\n";
       break;
     case ReduceLayout::Finish:
       src += "ca::reduce_finish<" + targs + ", " + BT + ">(out, partial, splits, s, ddof);\n";
@@ -252,7 +274,8 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   if (layout == ReduceLayout::Rows && nr == 1 && 16 / widest >= 2 && n_red >= 2 * (16 / widest)) {
     bool ok = true;
     for (int k = 0; k < K && ok; ++k) {
-      ok = red_dims.d[0].strides[1 + k] == itemsize(in_storage[k]) && reinterpret_cast<std::uintptr_t>(inputs[k].data()) % 16 == 0;
+      ok = red_dims.d[0].strides[1 + k] == itemsize(in_storage[k]) &&
+           reinterpret_cast<std::uintptr_t>(inputs[k].data()) % 16 == 0;
       for (const IterDim& d : out_dims) ok = ok && (d.extent == 1 || d.strides[1 + k] % 16 == 0);
     }
     if (ok) vec = 16 / widest;
@@ -264,7 +287,8 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   if (layout == ReduceLayout::Columns && no == 1 && column_vec >= 2 && n_out % column_vec == 0) {
     bool ok = true;
     for (int k = 0; k < K && ok; ++k) {
-      ok = out_dims.d[0].strides[1 + k] == itemsize(in_storage[k]) && reinterpret_cast<std::uintptr_t>(inputs[k].data()) % 16 == 0;
+      ok = out_dims.d[0].strides[1 + k] == itemsize(in_storage[k]) &&
+           reinterpret_cast<std::uintptr_t>(inputs[k].data()) % 16 == 0;
       for (const IterDim& d : red_dims) ok = ok && d.strides[1 + k] % 16 == 0;
     }
     if (ok) vec = column_vec;
@@ -304,8 +328,9 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
                (static_cast<std::uint64_t>(no) << 17) | (static_cast<std::uint64_t>(nr) << 10) |
                (static_cast<std::uint64_t>(l) << 8) | (static_cast<std::uint64_t>(v) << 2) | (p << 1) | wide;
     for (int k = 0; k <= K; ++k) {
-      std::uint64_t d = k < K ? (static_cast<std::uint64_t>(in_types[k]) << 8) | static_cast<std::uint64_t>(in_storage[k])
-                              : (static_cast<std::uint64_t>(out_type) << 8) | static_cast<std::uint64_t>(out.dtype());
+      std::uint64_t d = k < K
+                            ? (static_cast<std::uint64_t>(in_types[k]) << 8) | static_cast<std::uint64_t>(in_storage[k])
+                            : (static_cast<std::uint64_t>(out_type) << 8) | static_cast<std::uint64_t>(out.dtype());
       key.w[1 + k / 4] |= d << (16 * (k % 4));
     }
     jit::Kernel kernel = find_kernel(key);

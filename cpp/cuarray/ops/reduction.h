@@ -29,10 +29,10 @@ struct ReductionDef {
   std::string name;
   int nin = 1;
   std::string acc_type, identity, map, reduce, post;
-  std::string preamble;  // extra device code placed before the kernel
-  bool has_identity = true;  // false: reducing zero elements is an error
-  bool uses_index = false;   // map reads `_j`: reduced axes keep their logical order
-  std::vector<std::string> options;  // extra NVRTC options
+  std::string preamble;                       // extra device code placed before the kernel
+  bool has_identity = true;                   // false: reducing zero elements is an error
+  bool uses_index = false;                    // map reads `_j`: reduced axes keep their logical order
+  std::vector<std::string> options;           // extra NVRTC options
   ReductionRule rule = ReductionRule::kSame;  // the built-ins' type rule (reductions.def)
 };
 
@@ -61,7 +61,7 @@ enum class ReduceLayout : std::uint8_t { Rows, Columns, Finish };
 
 // Kernel source for one variant, for tests that compile every variant without a device.
 KernelSource reduction_source(const ReductionDef& def, const DType* in_types, DType out_type, const DType* in_storage,
-                              DType out_storage, ReduceLayout layout, int vec, bool partial, int out_ndim,
-                              int red_ndim, bool wide);
+                              DType out_storage, ReduceLayout layout, int vec, bool partial, int out_ndim, int red_ndim,
+                              bool wide);
 
 }  // namespace cuarray::ops

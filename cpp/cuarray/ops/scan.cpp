@@ -75,7 +75,11 @@ std::string kernel_name(const char* kind, DType in, DType out, ScanOp op, bool s
 
 KernelKey scan_key(KernelKind kind, DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
   KernelKey key(kind);
-  key.add(static_cast<int>(in), 5).add(static_cast<int>(out), 5).add(static_cast<int>(op), 1).add(skip_nan, 1).add(ndim, 7);
+  key.add(static_cast<int>(in), 5)
+      .add(static_cast<int>(out), 5)
+      .add(static_cast<int>(op), 1)
+      .add(skip_nan, 1)
+      .add(ndim, 7);
   return key;
 }
 
@@ -104,9 +108,10 @@ std::string scan_tiles_bounds(DType out) {
 KernelSource scan_tiles_source(DType in, DType out, ScanOp op, bool skip_nan, int ndim, bool vector) {
   std::string n = to_string(ndim);
   return kernel_source("scan.cuh", kernel_name(vector ? "scan_tiles_v" : "scan_tiles", in, out, op, skip_nan, ndim),
-                       "const char* in, char* out, ca::Strided<" + n + ", 2> rows, long long n, long long in_step, "
-                       "long long out_step, long long tiles_per_row, long long tiles, char* scratch, "
-                       "unsigned long long* counter",
+                       "const char* in, char* out, ca::Strided<" + n +
+                           ", 2> rows, long long n, long long in_step, "
+                           "long long out_step, long long tiles_per_row, long long tiles, char* scratch, "
+                           "unsigned long long* counter",
                        "ca::scan_tiles<" + template_args(in, out, op, skip_nan, ndim) +
                            (vector ? ", true" : ", false") +
                            ">(in, out, rows, n, in_step, out_step, tiles_per_row, tiles, scratch, counter);",
@@ -115,11 +120,12 @@ KernelSource scan_tiles_source(DType in, DType out, ScanOp op, bool skip_nan, in
 
 KernelSource scan_rows_source(DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
   std::string n = to_string(ndim);
-  return kernel_source("scan.cuh", kernel_name("scan_rows", in, out, op, skip_nan, ndim),
-                       "const char* in, char* out, ca::Strided<" + n + ", 2> rows, long long nrows, long long n, "
-                       "long long in_step, long long out_step",
-                       "ca::scan_rows<" + template_args(in, out, op, skip_nan, ndim) +
-                           ">(in, out, rows, nrows, n, in_step, out_step);");
+  return kernel_source(
+      "scan.cuh", kernel_name("scan_rows", in, out, op, skip_nan, ndim),
+      "const char* in, char* out, ca::Strided<" + n +
+          ", 2> rows, long long nrows, long long n, "
+          "long long in_step, long long out_step",
+      "ca::scan_rows<" + template_args(in, out, op, skip_nan, ndim) + ">(in, out, rows, nrows, n, in_step, out_step);");
 }
 
 void scan(const Array& a, int axis, ScanOp op, bool skip_nan, const Array& out) {
@@ -171,7 +177,7 @@ void scan(const Array& a, int axis, ScanOp op, bool skip_nan, const Array& out) 
   const std::int64_t in_bytes = std::min<std::int64_t>(16, vec * a.itemsize());
   const std::int64_t out_bytes = std::min<std::int64_t>(16, vec * out.itemsize());
   const bool vector = rows_aligned(src, in_step, a.itemsize(), rows_strides[0], in_bytes) &&
-                rows_aligned(dst, out_step, out.itemsize(), rows_strides[1], out_bytes);
+                      rows_aligned(dst, out_step, out.itemsize(), rows_strides[1], out_bytes);
   // Scratch: the tile counter, then the tiles' status (kernels/scan.cuh: scan_status, Note [Single-pass
   // scan]): a 64-bit word per tile for 4-byte accumulators, else flags, aggregates and prefixes.
   const std::int64_t c_size = accumulator_size(out.dtype());
