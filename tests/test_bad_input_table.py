@@ -163,6 +163,10 @@ DEVICE = [
     ("ufunc_too_many_arguments", lambda xp: xp.add(F(xp), 1, None, None), None),
     ("ufunc_too_few_arguments", lambda xp: xp.add(F(xp)), None),
     ("ufunc_not_broadcastable", lambda xp: xp.add(xp.zeros(2), xp.zeros(3)), None),
+    # No loop for the types and shapes that do not broadcast: NumPy reports the types (a TypeError).
+    ("ufunc_no_loop_before_broadcast", lambda xp: xp.right_shift(xp.zeros((1, 0)), xp.zeros((1, 2))),
+     "right_shift"),
+    ("inplace_no_loop_before_broadcast", lambda xp: xp.zeros((1, 2)).__irshift__(xp.zeros((3, 2))), "right_shift"),
     ("ufunc_no_loop", lambda xp: xp.bitwise_and(F(xp), 1), None),
     # Python ints past int64 as ufunc operands (NEP 50); a bool loop reads them as a C long first.
     ("logical_or_2_64", lambda xp: xp.logical_or(A(xp), 2**64), C_LONG),
