@@ -4,7 +4,8 @@ only its own GPU (CUDA_VISIBLE_DEVICES), so the chunks are made, multiplied and 
     pip install "dask[array]" distributed
     python examples/dask_multi_gpu.py [--gpus N] [--rows 2097152] [--cols 16] [--chunk-rows 262144] [--seed 0]
                                       [--gram-rows auto] [--gram-cols 2048] [--gram-chunk-rows 65536]
-                                      [--gram-reduce one|scatter] [--repeats 3]
+                                      [--gram-reduce one|scatter|tree]
+                                      [--gram-size fixed|per-gpu] [--repeats 3]
 
 It makes a tall matrix of standard normal samples on the workers' GPUs (the "cuarray" array backend), then
 computes its Gram matrix a.T @ a (a blockwise matrix product summed over the row blocks), a column-wise
@@ -12,7 +13,8 @@ mean of exp(-a**2 / 2) and its standard deviation, and prints each beside NumPy'
 the same matrix. Then it times the Gram step alone on a larger matrix b (by default as many rows as fill
 60% of one GPU's memory, so 1, 2 or 4 GPUs share the same matrix; made on the GPUs and never copied whole
 to the host): each worker sums the Gram matrices of the blocks it holds and one worker sums those (or,
-with --gram-reduce scatter, each worker sums one slab of rows of the result). It
+with --gram-reduce scatter, each worker sums one slab of rows of the result; with tree, pairs of workers
+sum theirs, in rounds). With --gram-size per-gpu, b has that many rows on each GPU (weak scaling). It
 prints one block's synchronised Gram time on one GPU as a reference, then one warm-up run and the median of
 --repeats runs as throughput, and checks the top-left corner of that Gram matrix against NumPy's.
 --gram-rows 0 skips the timing. Exits with status 1 if a result differs from NumPy's or the Gram step was
@@ -146,7 +148,14 @@ def check_against_numpy(a):
 # transfers of one (cols x cols) matrix per step, whatever the number of blocks. With --gram-reduce
 # scatter, each worker instead sums one slab of rows (cols / N of them) of the result: every worker sends
 # and receives (N - 1) / N of a matrix at the same time, so no one worker takes in N - 1 whole ones, at
-# the cost of N slicing tasks per worker; the result is then the N slabs, one on each worker.
+# the cost of N slicing tasks per worker; the result is then the N slabs, one on each worker. With
+# --gram-reduce tree, partials are summed in pairs (worker 2k takes in worker 2k+1's, then 4k takes in
+# 4k+2's, ...): log2(N) rounds of one transfer into each receiving worker, at the same time, in place of
+# N - 1 transfers into one worker, one after another.
+#
+# With --gram-size per-gpu, b has as many rows per GPU as the auto size gives one GPU (weak scaling):
+# every GPU does a one-GPU run's work, and the fixed costs of a step (scheduling, the partials' transfers)
+# weigh less than when 4 GPUs share one GPU's matrix (strong scaling, the default). Both report throughput.
 #
 # A task that only queues GPU work finishes before the GPU does, and Dask reuses a result whose key it
 # has seen. So each task waits for its device before returning, and every repeat submits tasks with
@@ -156,7 +165,8 @@ def check_against_numpy(a):
 
 REFERENCE_SLACK = 0.10  # a step this much faster than the one-block reference allows is not believed
 GRAM_MEMORY_FRACTION = 0.6  # auto-sized b takes this much of one GPU's memory
-REDUCE_WHERE = {"one": "on one worker", "scatter": "in one slab of rows per worker"}
+REDUCE_WHERE = {"one": "on one worker", "scatter": "in one slab of rows per worker",
+                "tree": "in pairs, log2(workers) rounds"}
 
 
 def synchronized(x):
@@ -242,6 +252,13 @@ def gram_step(client, blocks, cols, reduce="one"):
     addrs = list(blocks)
     if reduce == "one":
         slabs = [client.submit(sum_partials, *partials.values(), workers=[addrs[0]], pure=False)]
+    elif reduce == "tree":
+        level = [(addr, partials[addr]) for addr in addrs]
+        while len(level) > 1:
+            level = [(pair[0][0], client.submit(sum_partials, *(f for _, f in pair), workers=[pair[0][0]],
+                                                pure=False) if len(pair) > 1 else pair[0][1])
+                     for pair in (level[i:i + 2] for i in range(0, len(level), 2))]
+        slabs = [level[0][1]]
     else:
         bounds = [cols * i // len(addrs) for i in range(len(addrs) + 1)]
         slabs = []
@@ -335,6 +352,9 @@ def parse_args(argv):
     parser.add_argument("--gram-reduce", choices=sorted(REDUCE_WHERE), default="one",
                         help="where the workers' partial Gram matrices are summed: on the first worker "
                              "(one), or one slab of rows on each (scatter)")
+    parser.add_argument("--gram-size", choices=("fixed", "per-gpu"), default="fixed",
+                        help="fixed: the same b on any number of GPUs (strong scaling); per-gpu: --gram-rows "
+                             "rows on each GPU (weak scaling)")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs of the Gram step, after a warm-up")
     args = parser.parse_args(argv)
     for name in ("rows", "cols", "chunk_rows", "gram_cols", "gram_chunk_rows", "repeats"):
@@ -375,6 +395,9 @@ def main(argv=None):
             rows = auto_gram_rows(gpu_bytes, args.gram_cols, args.gram_chunk_rows)
             print(f"b sized to {GRAM_MEMORY_FRACTION:.0%} of one GPU's {gpu_bytes / 2**30:.1f} GiB: "
                   f"{rows} rows")
+        if args.gram_size == "per-gpu":
+            rows *= len(ids)
+            print(f"b grows with the GPUs (weak scaling): {rows} rows on {len(ids)} GPU(s)")
         if rows:
             b = normal_array(rows, args.gram_cols, args.gram_chunk_rows, args.seed + 1)
             ok &= time_gram(b, client, args.repeats, args.gram_reduce)

@@ -289,6 +289,9 @@ def test_gram_step_sums_each_workers_blocks_where_they_are(three_workers):
     assert [list(client.who_has([s])[s.key]) for s in slabs] == [[a] for a in addrs]
     assert [s.result().shape for s in slabs] == [(2, 6)] * 3
     np.testing.assert_allclose(np.concatenate([s.result() for s in slabs]), expected.T @ expected, rtol=1e-12)
+    [tree] = ex.gram_step(client, blocks, 6, "tree")  # (w0 + w1) on w0, then that + w2 on w0
+    assert list(client.who_has([tree])[tree.key]) == [addrs[0]] and tree.key != second.key
+    np.testing.assert_allclose(tree.result(), expected.T @ expected, rtol=1e-12)
     held = client.who_has([f for futures in blocks.values() for f in futures])
     assert all(list(where) == [owner[key]] for key, where in held.items())  # no block crossed workers
 
@@ -298,9 +301,11 @@ def test_gram_step_on_one_worker_sums_one_partial(three_workers):
     b, blocks = ex.place_blocks(_numpy_b(40, 3), client)
     one = {ex.workers_by_name(client)[0]: [f for futures in blocks.values() for f in futures]}
     [got], [slab] = ex.gram_step(client, one, 3), ex.gram_step(client, one, 3, "scatter")
+    [tree] = ex.gram_step(client, one, 3, "tree")
     got, h = got.result(), b.compute()
     np.testing.assert_allclose(got, h.T @ h, rtol=1e-12)
     np.testing.assert_array_equal(slab.result(), got)
+    np.testing.assert_array_equal(tree.result(), got)
     assert ex.sum_partials(got) is not got  # the one partial is copied, never handed on to be changed
 
 
@@ -309,7 +314,7 @@ def test_place_blocks_needs_a_block_per_worker(three_workers):
         _example_module().place_blocks(_numpy_b(20, 3, 10), three_workers)
 
 
-@pytest.mark.parametrize("reduce", ["one", "scatter"])
+@pytest.mark.parametrize("reduce", ["one", "scatter", "tree"])
 def test_time_gram_checks_against_numpy_and_prints_the_reference(three_workers, capsys, reduce):
     ex = _example_module()
     assert ex.time_gram(_numpy_b(), three_workers, 2, reduce)

@@ -151,23 +151,26 @@ def test_dask_example_says_what_is_missing():
     assert 'pip install --no-index --find-links .whl/dask "dask[array]" distributed' in proc.stderr, describe(proc)
 
 
-def _run(gpus, median, why=None):
+def _run(gpus, median, why=None, rows=8):
     return {"gpus": gpus, "why": why, "record": None if median is None else
-            {"median_s": median, "tflops": 40.0 / median, "rows": 8, "cols": 4, "blocks": 2}}
+            {"median_s": median, "tflops": 40.0 * rows / 8 / median, "rows": rows, "cols": 4, "blocks": 2}}
 
 
 def test_dask_scaling_table_and_goal():
     scaling = _benchmark_module("dask_scaling")
     rows = [_run(1, 2.0), _run(2, 1.0), _run(4, 0.55)]
     table = scaling.table(rows).splitlines()
-    assert table[2] == "| 1 | 2.000 | 20.0 | 1.00× | 100% | equal |"
-    assert table[3] == "| 2 | 1.000 | 40.0 | 2.00× | 100% | equal |"
-    assert table[4] == "| 4 | 0.550 | 72.7 | 3.64× | 91% | equal |"
+    assert table[2] == "| 1 | 8 | 2.000 | 20.0 | 1.00× | 100% | equal |"
+    assert table[3] == "| 2 | 8 | 1.000 | 40.0 | 2.00× | 100% | equal |"
+    assert table[4] == "| 4 | 8 | 0.550 | 72.7 | 3.64× | 91% | equal |"
     assert scaling.goal_line(rows).endswith("3.64× PASS")
+    weak = [_run(1, 2.0), _run(4, 2.2, rows=32)]  # 4 times the rows in 1.1 times the time: throughput counts
+    assert scaling.table(weak).splitlines()[3] == "| 4 | 32 | 2.200 | 72.7 | 3.64× | 91% | equal |"
+    assert scaling.goal_line(weak).endswith("3.64× PASS")
     rows[2] = _run(4, 0.8)
     assert scaling.goal_line(rows).endswith("2.50× FAIL")
     rows[2] = _run(4, None, "skipped: needs 4 GPUs, found 2")
-    assert scaling.table(rows).splitlines()[4] == "| 4 | — | — | — | — | skipped: needs 4 GPUs, found 2 |"
+    assert scaling.table(rows).splitlines()[4] == "| 4 | — | — | — | — | — | skipped: needs 4 GPUs, found 2 |"
     assert scaling.goal_line(rows).endswith("not measured")
     rows[1] = _run(2, 1.0, "exit status 1: MISMATCH")
     assert scaling.table(rows).splitlines()[3].endswith("| FAIL: exit status 1: MISMATCH |")
