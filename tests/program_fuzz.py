@@ -290,6 +290,11 @@ def expected_for(step, n_env, result, f16_sums_in_f32=True):
             k = x.shape[-1] if x.ndim else 1
             atol, rtol = 2 * (k + 1) * acc_eps * s, 4 * eps
             skip = s > float(np.finfo(rdt).max) / 4
+            if np.dtype(rdt).kind == "c":
+                # KNOWN DIFFERENCE: where an infinity enters a complex product (a + bi)(c + di), terms such as
+                # inf * 0 give NaN in one BLAS's grouping of the four real products and not in another's
+                # (neither recovers infinities as C99's Annex G does), so such elements are not compared.
+                skip = skip | ~np.isfinite(s)
         else:
             raise ValueError(f"unknown rule {rule!r}")
         # KNOWN DIFFERENCE (float16 only): NumPy's own float16 reductions round partial sums in float16 where
