@@ -293,3 +293,38 @@ def test_no_op_kernels_compile(input_raw, output_raw, kinds, outputs, contiguous
     src, name = cp._core._elementwise_source(handle, [t] * len(kinds), [t] * outputs, contiguous, ndim,
                                              kinds=kinds)
     assert cp._core.jit.compile(MINIMAL_ONLY + src, name, [], 90, _headers())[:4] == b"\x7fELF"
+
+
+# ---- pointers: a MemoryPointer (x.data, cuarray.cuda.alloc) is a RawKernel argument, as in CuPy ----------------
+
+FILL = r"""
+extern "C" __global__ void fill(float* p, float v, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) p[i] = v;
+}
+"""
+
+
+@pytest.mark.gpu
+def test_raw_kernel_takes_memory_pointers():
+    k = cp.RawKernel(FILL, "fill")
+    x = cp.zeros(8, np.float32)
+    k((1,), (8,), (x.data, np.float32(2), np.int32(4)))
+    k((1,), (8,), (x.data + 16, np.float32(3), np.int32(4)))  # 4 floats further
+    assert_same(x, np.array([2, 2, 2, 2, 3, 3, 3, 3], np.float32))
+    mem = cp.cuda.alloc(32)  # a cuarray.cuda.MemoryPointer, not an array's
+    assert isinstance(mem, cp.cuda.MemoryPointer)
+    k((1,), (8,), (mem, np.float32(5), np.int32(8)))
+    f = cp.RawModule(code=FILL).get_function("fill")
+    f((1,), (8,), (mem + 4, np.float32(6), np.int32(1)))
+    y = cp.ndarray((8,), np.float32, mem)
+    assert_same(y, np.array([5, 6, 5, 5, 5, 5, 5, 5], np.float32))
+
+
+@pytest.mark.gpu
+def test_elementwise_kernel_refuses_memory_pointers():
+    k = cp.ElementwiseKernel("T x", "T y", "y = x", "copy_ptr")
+    x = cp.arange(4.0)
+    for ptr in (x.data, cp.cuda.alloc(32)):
+        with pytest.raises(TypeError, match="^Unsupported type <class '[\\w.]+'>: argument 'x' of copy_ptr"):
+            k(ptr, cp.zeros(4))

@@ -24,7 +24,7 @@ from cuarray import _cuda_libs, _errors, _indexing, cuda  # noqa: E402
 _core._set_hooks({
     "getitem": _indexing._getitem,
     "setitem": _indexing._setitem,
-    "MemoryPointer": cuda.memory._ArrayPointer,
+    "MemoryPointer": (cuda.memory._ArrayPointer, cuda.memory.MemoryPointer),
     "OutOfMemoryError": _errors.OutOfMemoryError,
     "CompileException": _errors.CompileException,
     "CUDARuntimeError": _errors.CUDARuntimeError,
