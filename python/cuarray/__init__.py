@@ -51,6 +51,7 @@ from cuarray._scan import *  # noqa: E402,F401,F403
 from cuarray._indexing import *  # noqa: E402,F401,F403
 from cuarray._sorting import *  # noqa: E402,F401,F403
 from cuarray._histogram import *  # noqa: E402,F401,F403
+from cuarray import _ufunc_at  # noqa: E402,F401  (installs ufunc.at)
 from cuarray._interop import *  # noqa: E402,F401,F403
 from cuarray._pad import *  # noqa: E402,F401,F403
 from cuarray._statistics import *  # noqa: E402,F401,F403
