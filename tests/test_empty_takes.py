@@ -245,3 +245,18 @@ def test_take_and_put_convert_indices_as_numpy(indices, where):
         return a
 
     _same_outcome(put)
+
+
+@pytest.mark.gpu
+def test_method_forms_share_the_rules():
+    a = np.zeros((0, 3), np.float32)
+    x = cp.asarray(a)
+    assert_same(x.take([5], axis=1), a.take([5], axis=1))
+    assert_same(x.compress([True, False, True, True], axis=1), a.compress([True, False, True, True], axis=1))
+    assert_same(cp.asarray([5, -1]).choose([cp.zeros((0, 2))]), np.array([5, -1]).choose([np.zeros((0, 2))]))
+    y = cp.arange(3.0)
+    y.put([7], [])
+    assert_same(y, np.arange(3.0))
+    with pytest.raises(IndexError, match="^cannot replace elements of an empty array$"):
+        x.put([0], [1.0])
+    assert_same(cp.zeros(0).searchsorted(cp.asarray([1.0, 2.0])), np.zeros(0).searchsorted([1.0, 2.0]))
