@@ -56,9 +56,12 @@ def _parse(params):
 class ElementwiseKernel:
     """A user elementwise kernel: ``ElementwiseKernel('float32 x, T y', 'T z', 'z = x + y', 'name')``.
 
-    Non-raw inputs broadcast together; outputs are allocated from their types when not passed. The body may
-    use `i` (the element's index) and `_ind.size()`; `raw` parameters are whole arrays indexed by the body
-    (raw outputs must be passed). Non-raw outputs are write-only.
+    Non-raw arrays (inputs and passed outputs) broadcast together into the loop shape; where every array is
+    raw, ``size=`` gives it instead (CuPy's rule: size= with a non-raw array is a ValueError). Outputs are
+    allocated from their types when not passed (raw ones of length `size`). The body may use `i` (the
+    element's index) and `_ind.size()`; `raw` parameters are whole arrays indexed by the body. Non-raw outputs
+    are write-only. ``block_size=`` sets the threads per block; `no_return` and `return_tuple` shape the
+    result as CuPy's do.
     """
 
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True, preamble="",
@@ -120,7 +123,7 @@ class ElementwiseKernel:
         block_size = kwargs.pop("block_size", None)
         if kwargs:
             raise TypeError(f"Wrong arguments {kwargs}")
-        size = operator.index(size)
+        size = -1 if size is None else operator.index(size)
         if size < -1:
             raise ValueError(f"size must be a non-negative integer, got {size}")
         if block_size is not None and operator.index(block_size) <= 0:
