@@ -212,3 +212,76 @@ def test_at_is_a_method_of_every_ufunc():
         cp.add.at(np.zeros(3), [0], 1)  # no device needed to refuse a host array
     with pytest.raises(TypeError):
         cp.add.at(a=None, indices=[0])  # positional only, as NumPy's
+
+
+# ---- the algorithm of Note [ufunc.at], run on NumPy stand-ins for the device functions (no GPU needed) ----------
+
+
+class _Host(np.ndarray):
+    """A NumPy array standing in for a device array."""
+
+    @property
+    def _c_contiguous(self):
+        return self.flags.c_contiguous
+
+
+class _HostUfunc:
+    def __init__(self, u):
+        self.u, self.__name__, self.nin, self.nout = u, u.__name__, u.nin, u.nout
+
+    def __call__(self, *args):
+        return _quiet(lambda: self.u(*args))
+
+
+def _host_gather(x, axes, indices, insert_at, labels, mode):
+    assert mode == "inbounds"
+    return np.asarray(x)[indices[0]]
+
+
+def _host_scatter(flat, axes, indices, insert_at, labels, values, mode):
+    assert mode == "inbounds" and len(np.unique(indices[0])) == len(indices[0]), "a round repeats a position"
+    flat[indices[0]] = _quiet(lambda: np.asarray(values).astype(flat.dtype))
+
+
+@pytest.fixture
+def host_at(monkeypatch):
+    from cuarray import _ufunc_at as m
+
+    host_numpy = type("HostNumpy", (), {"ndarray": type("NoHostArray", (), {}),
+                                        "__getattr__": lambda self, k: getattr(np, k)})()
+    stand_ins = {
+        "numpy": host_numpy, "ndarray": _Host, "_u": np, "arange": np.arange, "empty": np.empty, "zeros": np.zeros,
+        "flatnonzero": np.flatnonzero, "concatenate": np.concatenate, "broadcast_to": np.broadcast_to,
+        "cumsum": np.cumsum, "searchsorted": np.searchsorted, "device_array": lambda b, name: np.asarray(b),
+        "argsort": lambda x: np.argsort(x, kind="stable"),
+        "bincount": lambda x: type("Counts", (), {"get": lambda self: np.bincount(x)})(),
+        "_core": type("HostCore", (), {"_gather": staticmethod(_host_gather),
+                                       "_scatter": staticmethod(_host_scatter)}),
+    }
+    for name, value in stand_ins.items():
+        monkeypatch.setattr(m, name, value)
+    return lambda u, a, *args: m.at(_HostUfunc(u), a.view(_Host), *args)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum", "fmin", "bitwise_xor", "divide",
+                                  "power", "negative", "sqrt", "isnan", "logical_or"])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "uint64", "float16", "float32", "complex64"])
+def test_rounds_give_numpy_results(host_at, name, dtype):
+    rng = np.random.default_rng(3)
+    u = getattr(np, name)
+    for shape, key in [((7,), rng.integers(-7, 7, 30)), ((3, 4), (rng.integers(0, 3, 9), slice(None))),
+                       ((3, 4), (rng.integers(0, 3, 6), rng.integers(-4, 4, 6))), ((), ())]:
+        a = np.asarray(rng.standard_normal(shape) * 40).astype(dtype)
+        selected = np.zeros(shape)[key].shape
+        bs = [()] if u.nin == 1 else [(b,) for b in (rng.standard_normal(selected).astype(np.float32) * 9,
+                                                      rng.integers(-300, 300, selected), 3, 2.5)]
+        for b in bs:
+            expected, got = a.copy(), np.asfortranarray(a) if a.ndim == 2 else a.copy()
+            try:
+                _quiet(lambda expected=expected, key=key, b=b: u.at(expected, key, *b))
+            except (TypeError, ValueError) as e:  # no loop for the types; integers to negative powers
+                with pytest.raises(type(e)):
+                    host_at(u, got, key, *b)
+                continue
+            host_at(u, got, key, *b)
+            np.testing.assert_array_equal(got, expected)
