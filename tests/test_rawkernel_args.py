@@ -118,8 +118,8 @@ def test_numpy_array_argument():
 def test_elementwise_kernel_wrong_count():
     k = cp.ElementwiseKernel("T x, T y", "T z", "z = x + y", "add_two")
     for args in [(), (1,), (1, 2, 3, 4)]:
-        with pytest.raises(TypeError, match=rf"Wrong number of arguments for add_two: it takes 2 or 3 arguments "
-                                            rf"\({len(args)} given\)"):
+        with pytest.raises(TypeError, match=rf"^Wrong number of arguments for 'add_two'\. It must be either 2 or 3 "
+                                            rf"\(with outputs\), but given {len(args)}\.$"):
             k(*args)
 
 

@@ -24,7 +24,7 @@ from cuarray import _cuda_libs, _errors, _indexing, cuda  # noqa: E402
 _core._set_hooks({
     "getitem": _indexing._getitem,
     "setitem": _indexing._setitem,
-    "MemoryPointer": cuda.memory._ArrayPointer,
+    "MemoryPointer": (cuda.memory._ArrayPointer, cuda.memory.MemoryPointer),
     "OutOfMemoryError": _errors.OutOfMemoryError,
     "CompileException": _errors.CompileException,
     "CUDARuntimeError": _errors.CUDARuntimeError,
@@ -51,6 +51,7 @@ from cuarray._scan import *  # noqa: E402,F401,F403
 from cuarray._indexing import *  # noqa: E402,F401,F403
 from cuarray._sorting import *  # noqa: E402,F401,F403
 from cuarray._histogram import *  # noqa: E402,F401,F403
+from cuarray import _ufunc_at  # noqa: E402,F401  (installs ufunc.at)
 from cuarray._interop import *  # noqa: E402,F401,F403
 from cuarray._pad import *  # noqa: E402,F401,F403
 from cuarray._statistics import *  # noqa: E402,F401,F403

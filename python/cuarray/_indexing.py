@@ -226,27 +226,29 @@ def argwhere(a):
     return _core._nonzero(a, "columns")
 
 
-def _index_array(indices, size, axis, mode, name):
-    """(device int array, mode for the core) for take/put indices; host indices are checked here."""
-    if isinstance(indices, ndarray):
-        if indices.dtype.kind not in "iu":
-            raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') according to the "
-                            "rule 'safe'")
-        return indices, mode
-    h = numpy.asarray(indices)
-    if h.dtype.kind in "Ou" and not isinstance(indices, numpy.ndarray):
-        numpy.asarray(indices, dtype=numpy.intp)  # Python ints past int64: NumPy's OverflowError
-    if h.dtype.kind not in "iu":
-        if h.size == 0:
-            h = h.astype(numpy.intp)
-        else:
-            raise TypeError(f"Cannot cast array data from {h.dtype!r} to dtype('int64') according to the rule 'safe'")
-    if mode == "raise":
-        _check_host(h, size, axis)
+def _index_values(indices, rule):
+    """Integer indices for take/put: a device array as given, anything else as a host (NumPy) array. Arrays
+    must cast to intp by `rule` (take's 'same_kind', put's 'safe'); other objects are converted by force, as
+    NumPy does (np.take(a, [1.7]) reads a[1])."""
+    if not isinstance(indices, (ndarray, numpy.ndarray)):
+        return numpy.asarray(indices, dtype=numpy.intp)
+    if not numpy.can_cast(indices.dtype, numpy.intp, rule):
+        raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') according to the rule "
+                        f"'{rule}'")
+    return indices.astype(numpy.int64) if indices.dtype == numpy.bool_ else indices
+
+
+def _checked(idx, size, axis, mode, read):
+    """(device int array, mode for the core) for take/put indices `idx` into an axis of `size`. `read` says
+    whether the indices are dereferenced at all (Note [Empty takes]); host indices are checked here."""
+    if not read or (size == 0 and mode != "raise"):
+        mode = "inbounds"  # the core reads none of them (its result is empty) and checks none
+    elif mode == "raise" and isinstance(idx, numpy.ndarray):
+        _check_host(idx, size, axis)
         mode = "inbounds"
-    elif size == 0 and h.size:
-        raise IndexError("cannot do a non-empty take from an empty axes.")
-    return _to_device(h.astype(numpy.int64, copy=False)), mode
+    if isinstance(idx, numpy.ndarray):
+        idx = _to_device(idx.astype(numpy.int64, copy=False))
+    return idx, mode
 
 
 def _check_mode(mode):
@@ -254,6 +256,14 @@ def _check_mode(mode):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
 
 
+# Note [Empty takes]
+# NumPy's take runs over the axes before `axis` (n positions), the indices (m), and the axes after it
+# (a block copied whole per index). It raises "cannot do a non-empty take from an empty axes." only when the
+# result has elements, and otherwise reads an index, and checks it in mode 'raise', only when n and m are
+# both nonzero: np.take(np.zeros((0, 3)), [5], axis=1) is an empty (0, 1) array, while
+# np.take(np.zeros((3, 0)), [5], axis=0) raises for index 5. Wrap and clip on an empty axis with an empty
+# result give the empty result (NumPy's wrap loops forever there; its clip returns it). put reads its indices
+# only when it has values to write, and an empty array with indices to write raises first.
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of `a` at `indices` along `axis` (of the flattened array for None); mode raise/wrap/clip."""
     _check_mode(mode)
@@ -262,8 +272,12 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         a, axis = a.reshape(-1), 0
     else:
         axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
-    zero_d = (indices.ndim if isinstance(indices, ndarray) else numpy.ndim(indices)) == 0
-    idx, mode = _index_array(indices, a.shape[axis], axis, mode, "take")
+    idx = _index_values(indices, "same_kind")
+    zero_d = idx.ndim == 0
+    before, after = math.prod(a.shape[:axis]), math.prod(a.shape[axis + 1:])
+    if a.shape[axis] == 0 and before * idx.size * after:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    idx, mode = _checked(idx, a.shape[axis], axis, mode, before * idx.size != 0)
     result = _core._gather(a, [axis], [idx], axis, [axis], mode)
     if zero_d and result.ndim == a.ndim:  # a scalar index removes the axis, as NumPy's take does
         result = result.reshape(result.shape[:axis] + result.shape[axis + 1:])
@@ -276,22 +290,25 @@ def take(a, indices, axis=None, out=None, mode="raise"):
 
 
 def put(a, ind, v, mode="raise"):
-    """a.flat[ind] = v, with v repeated as needed; mode raise/wrap/clip."""
+    """a.flat[ind] = v, with v repeated as needed; mode raise/wrap/clip (Note [Empty takes])."""
     _check_mode(mode)
     if not isinstance(a, ndarray):
         raise TypeError(f"put() argument 1 must be cuarray.ndarray, not {type(a).__name__}")
+    idx = _index_values(ind, "safe")
+    if idx.size and a.size == 0:
+        raise IndexError("cannot replace elements of an empty array")
+    values = v if isinstance(v, ndarray) else _to_device(numpy.asarray(v, dtype=a.dtype))
+    if values.size == 0 or idx.size == 0:
+        return
     if not a._c_contiguous:
         flat = a.copy()
-        put(flat, ind, v, mode)
+        put(flat, idx, values, mode)
         a[...] = flat
         return
     flat = a.reshape(-1)
-    idx, mode = _index_array(ind, flat.size, 0, mode, "put")
+    idx, mode = _checked(idx, flat.size, 0, mode, True)
     idx = idx.reshape(-1)
-    values = v if isinstance(v, ndarray) else _to_device(numpy.asarray(v, dtype=a.dtype))
     values = values.reshape(-1)
-    if values.size == 0 or idx.size == 0:
-        return
     if values.size != idx.size:
         values = take(values, arange(idx.size) % values.size)
     _core._scatter(flat, [0], [idx], 0, [0], values, mode)

@@ -1,5 +1,6 @@
 """User kernels: ElementwiseKernel (CuPy's parameter syntax), RawKernel and RawModule."""
 
+import operator
 import re
 
 import numpy
@@ -10,6 +11,8 @@ from cuarray._core import ndarray
 __all__ = ["ElementwiseKernel", "RawKernel", "RawModule"]
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# The scalars an ElementwiseKernel takes by value (CuPy's: Python's numbers and NumPy's scalars).
+_SCALARS = (bool, int, float, complex, numpy.generic)
 # The C++ spelling of each dtype inside kernels (16-bit floats are computed in float).
 _CTYPES = {"bool": "bool", "int8": "signed char", "int16": "short", "int32": "int", "int64": "long long",
            "uint8": "unsigned char", "uint16": "unsigned short", "uint32": "unsigned int",
@@ -53,9 +56,12 @@ def _parse(params):
 class ElementwiseKernel:
     """A user elementwise kernel: ``ElementwiseKernel('float32 x, T y', 'T z', 'z = x + y', 'name')``.
 
-    Non-raw inputs broadcast together; outputs are allocated from their types when not passed. The body may
-    use `i` (the element's index) and `_ind.size()`; `raw` parameters are whole arrays indexed by the body
-    (raw outputs must be passed). Non-raw outputs are write-only.
+    Non-raw arrays (inputs and passed outputs) broadcast together into the loop shape; where every array is
+    raw, ``size=`` gives it instead (CuPy's rule: size= with a non-raw array is a ValueError). Outputs are
+    allocated from their types when not passed (raw ones of length `size`). The body may use `i` (the
+    element's index) and `_ind.size()`; `raw` parameters are whole arrays indexed by the body. Non-raw outputs
+    are write-only. ``block_size=`` sets the threads per block; `no_return` and `return_tuple` shape the
+    result as CuPy's do.
     """
 
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True, preamble="",
@@ -74,8 +80,13 @@ class ElementwiseKernel:
                 raise ValueError(f"output parameter '{p.name}' has type placeholder {p.placeholder}, "
                                  "which no input parameter defines")
         if not _IDENTIFIER.match(name):
-            raise ValueError(f"kernel name must be an identifier, got '{name}'")
+            raise ValueError(f'Invalid kernel name: "{name}" (a kernel name must be an identifier)')
+        if "i" in names:
+            raise ValueError("Can not use 'i' as a parameter name")
+        if loop_prep or after_loop:
+            raise NotImplementedError(f"{name}: cuarray's ElementwiseKernel does not support loop_prep or after_loop")
         self.name, self.operation, self.preamble = name, operation, preamble
+        self.no_return, self.return_tuple = bool(no_return), bool(return_tuple)
         self.options = tuple(options)
         self.nin, self.nout = len(self.in_params), len(self.out_params)
         self.nargs = self.nin + self.nout
@@ -103,59 +114,81 @@ class ElementwiseKernel:
                 types[p.placeholder] = numpy.asarray(a).dtype
         return types
 
-    def __call__(self, *args, size=None, stream=None):
+    def __call__(self, *args, **kwargs):
+        """Runs the kernel: ``kernel(*inputs)`` or ``kernel(*inputs, *outputs)``, with CuPy's keywords ``size=``
+        (the loop size, only where every array argument is raw), ``block_size=`` (threads per block) and
+        ``stream=``."""
+        size = kwargs.pop("size", -1)
+        stream = kwargs.pop("stream", None)
+        block_size = kwargs.pop("block_size", None)
+        if kwargs:
+            raise TypeError(f"Wrong arguments {kwargs}")
+        size = -1 if size is None else operator.index(size)
+        if size < -1:
+            raise ValueError(f"size must be a non-negative integer, got {size}")
+        if block_size is not None and operator.index(block_size) <= 0:
+            raise ValueError("block_size must be greater than zero")
         if len(args) not in (self.nin, self.nargs):
-            raise TypeError(f"Wrong number of arguments for {self.name}: it takes {self.nin} or {self.nargs} "
-                            f"arguments ({len(args)} given)")
+            raise TypeError(f"Wrong number of arguments for {self.name!r}. It must be either {self.nin} or "
+                            f"{self.nargs} (with outputs), but given {len(args)}.")
         inputs = list(args[: self.nin])
         outputs = list(args[self.nin:]) or [None] * self.nout
         for p, a in zip(self.in_params + self.out_params, inputs + outputs):
             if isinstance(a, numpy.ndarray):
                 raise TypeError(f"argument '{p.name}' of {self.name} is a numpy.ndarray; pass a cuarray array "
                                 "(cuarray.asarray(x))")
-            if p.raw and not isinstance(a, ndarray):
+            if p.raw and a is not None and not isinstance(a, ndarray):
                 raise TypeError(f"raw argument '{p.name}' of {self.name} must be a cuarray.ndarray")
+        for p, a in zip(self.in_params, inputs):
+            if not isinstance(a, (ndarray, *_SCALARS)):
+                # CuPy's message; a MemoryPointer (x.data) is a RawKernel argument, not an ElementwiseKernel one.
+                raise TypeError(f"Unsupported type {type(a)}: argument '{p.name}' of {self.name} must be a "
+                                "cuarray.ndarray or a scalar")
         for p, a in zip(self.out_params, outputs):
             if a is not None and not isinstance(a, ndarray):
-                raise TypeError(f"output argument '{p.name}' of {self.name} must be a cuarray.ndarray")
-            if a is None and p.raw:
-                raise ValueError(f"raw output argument '{p.name}' of {self.name} must be passed")
+                raise TypeError(f"Output arguments type must be cuarray.ndarray: output argument '{p.name}' of "
+                                f"{self.name} is {type(a).__name__}")
+        params = self.in_params + self.out_params
+        shapes = [a.shape for p, a in zip(params, inputs + outputs) if isinstance(a, ndarray) and not p.raw]
+        if size != -1:
+            if shapes:
+                raise ValueError("Specified 'size' can be used only if all of the ndarray are 'raw'.")
+            shape = (size,)
+        elif shapes:
+            shape = numpy.broadcast_shapes(*shapes)
+        else:
+            raise ValueError(f"Loop size is undecided. {self.name}: every array argument is raw, so pass size=")
         types = self._bind_types(inputs, outputs)
         in_types = [p.dtype if p.placeholder is None else types[p.placeholder] for p in self.in_params]
         out_types = [p.dtype if p.placeholder is None else types[p.placeholder] for p in self.out_params]
         for p, a, t in zip(self.in_params, inputs, in_types):
             if p.raw and a.dtype != t:
                 raise TypeError(f"raw argument '{p.name}' of {self.name} has dtype {a.dtype}, expected {t}")
-        params = self.in_params + self.out_params
-        shapes = [a.shape for p, a in zip(params, inputs + outputs) if isinstance(a, ndarray) and not p.raw]
-        if shapes:
-            shape = numpy.broadcast_shapes(*shapes)
-        elif size is not None:
-            shape = (int(size),)
-        else:
-            raise ValueError(f"{self.name}: the loop size cannot be inferred from raw or scalar arguments; "
-                             "pass size=")
-        if size is not None and shapes and int(numpy.prod(shape)) != size:
-            raise ValueError(f"{self.name}: size={size} does not match the arguments' broadcast shape {shape}")
+        for p, a in zip(self.out_params, outputs):
+            if a is None and p.raw and size == -1:
+                raise ValueError(f"Output array size is Undecided: pass the raw output '{p.name}' of {self.name}, "
+                                 "or size=")
+            if a is not None and not p.raw and a.shape != shape:
+                raise ValueError(f"Out shape is mismatched: output argument '{p.name}' has shape {a.shape}, "
+                                 f"expected {shape}")
         from cuarray._creation import empty
 
         outputs = [empty(shape, t) if a is None else a for a, t in zip(outputs, out_types)]
-        for p, a in zip(self.out_params, outputs):
-            if not p.raw and a.shape != shape:
-                raise ValueError(f"output argument '{p.name}' has shape {a.shape}, expected {shape}")
         handle = self._definition(tuple(in_types), tuple(out_types), types)
         # Raw outputs are written through pointers the body indexes: to the engine they are raw inputs.
         raw_out = [k for k, p in enumerate(self.out_params) if p.raw]
         iterated = [k for k, p in enumerate(self.out_params) if not p.raw]
         call = (handle, in_types + [out_types[k] for k in raw_out], [out_types[k] for k in iterated],
                 inputs + [outputs[k] for k in raw_out], [p.raw for p in self.in_params] + [True] * len(raw_out),
-                [outputs[k] for k in iterated], shape)
+                [outputs[k] for k in iterated], shape, 0 if block_size is None else operator.index(block_size))
         if stream is None:
             _core._elementwise_call(*call)
         else:
             with stream:
                 _core._elementwise_call(*call)
-        return outputs[0] if self.nout == 1 else tuple(outputs)
+        if self.no_return:
+            return None
+        return outputs[0] if self.nout == 1 and not self.return_tuple else tuple(outputs)
 
     def _definition(self, in_types, out_types, placeholders):
         key = (in_types, out_types)

@@ -36,7 +36,7 @@ class ReductionKernel:
             raise ValueError(f"output parameter '{out.name}' has type placeholder {out.placeholder}, which no input "
                              "parameter defines")
         if not _IDENTIFIER.match(name):
-            raise ValueError(f"kernel name must be an identifier, got '{name}'")
+            raise ValueError(f'Invalid kernel name: "{name}" (a kernel name must be an identifier)')
         if identity is None or not str(identity).strip():
             raise ValueError("a ReductionKernel needs an identity value")
         self.name, self.map_expr, self.reduce_expr = name, map_expr, reduce_expr
@@ -52,7 +52,7 @@ class ReductionKernel:
                             f"arguments ({len(args)} given)")
         if len(args) == self.nargs:
             if out is not None:
-                raise TypeError(f"{self.name}: the output was passed both positionally and as out=")
+                raise ValueError(f"cannot specify 'out' as both a positional and keyword argument ({self.name})")
             out = args[-1]
         inputs = list(args[: self.nin])
         types = {}
@@ -67,7 +67,7 @@ class ReductionKernel:
             if p.placeholder and p.placeholder not in types:
                 types[p.placeholder] = numpy.asarray(a).dtype
         if not any(isinstance(a, ndarray) for a in inputs):
-            raise TypeError(f"{self.name}: at least one input must be a cuarray.ndarray")
+            raise ValueError(f"Loop size is undecided. {self.name}: at least one input must be a cuarray.ndarray")
         in_types = [p.dtype if p.placeholder is None else types[p.placeholder] for p in self.in_params]
         o = self.out_params[0]
         out_type = o.dtype if o.placeholder is None else types[o.placeholder]

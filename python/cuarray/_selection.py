@@ -1,6 +1,8 @@
 """Selecting elements by index arrays and masks, with NumPy's rules: choose, place, putmask, and the function
 form of ndarray.diagonal."""
 
+import math
+
 import numpy
 
 from cuarray import _reduction
@@ -59,10 +61,12 @@ def choose(a, choices, out=None, mode="raise"):
     choices = [c.astype(dtype, copy=False) if isinstance(c, ndarray) else asarray(numpy.asarray(c, dtype=dtype))
                for c in choices]
     n = len(choices)
-    shape = numpy.broadcast_shapes(a.shape, *(c.shape for c in choices))
-    index = _in_range(a.astype(numpy.int64, copy=False), n, mode, "invalid entry in choice array")
+    shape = numpy.broadcast_shapes(*(c.shape for c in choices), a.shape)  # NumPy's order, for its message
     if out is not None and out.shape != shape:
         raise TypeError("choose: invalid shape for output array.")
+    if math.prod(shape) == 0:  # NumPy reads no index of an empty result, so none is checked
+        return empty(shape, dtype) if out is None else out
+    index = _in_range(a.astype(numpy.int64, copy=False), n, mode, "invalid entry in choice array")
     # One pass per choice, each writing where the index picks it: no stacked copy of the choices.
     result = empty(shape, dtype)
     result[...] = choices[0]

@@ -19,7 +19,7 @@ namespace cuarray::bind {
 enum class Hook {
   Getitem,           // cuarray._indexing._getitem(a, key): keys that are not basic
   Setitem,           // cuarray._indexing._setitem(a, key, value)
-  MemoryPointer,     // cuarray.cuda.memory.MemoryPointer, a RawKernel argument type
+  MemoryPointer,     // the RawKernel argument types of pointers: x.data's class and cuarray.cuda.MemoryPointer
   OutOfMemoryError,  // the exception classes of cuarray._errors
   CompileException,
   CudaRuntimeError,

@@ -159,11 +159,11 @@ void init_kernel(py::module_& m) {
       "name"_a, "body"_a, "preamble"_a, "nin"_a, "nout"_a, "uses_index"_a, "options"_a,
       "header"_a = "cuarray/ufunc.cuh");
   // Runs definition `handle` with loop types over `shape`: `inputs` are ndarrays or scalars (raw[i] marks raw
-  // arrays, passed whole), `outputs` ndarrays of that shape.
+  // arrays, passed whole), `outputs` ndarrays of that shape; `block_size` 0 for the engine's own.
   m.def("_elementwise_call",
         [](std::size_t handle, const std::vector<py::handle>& in_types, const std::vector<py::handle>& out_types,
            const std::vector<py::handle>& inputs, const std::vector<bool>& raw, const std::vector<py::handle>& outputs,
-           py::handle shape) {
+           py::handle shape, int block_size) {
           const ops::ElementwiseDef* def = &ops::elementwise_definition(handle);
           std::vector<DType> in_t, out_t;
           for (auto t : in_types) in_t.push_back(to_dtype(t));
@@ -179,7 +179,7 @@ void init_kernel(py::module_& m) {
           }
           std::vector<Array> out;
           for (auto o : outputs) out.push_back(o.cast<const NdArray&>().array);
-          ops::elementwise(*def, in_t.data(), out_t.data(), in.data(), out.data(), to_shape(shape));
+          ops::elementwise(*def, in_t.data(), out_t.data(), in.data(), out.data(), to_shape(shape), block_size);
         });
 
   // A slot set before the type is made ready gets a `__call__` wrapper, which subclasses resolve to the slot.

@@ -62,8 +62,12 @@ jit::KernelArg kernel_arg(py::handle a, std::size_t i) {
   else if (py::isinstance<py::array>(a))
     throw TypeError("RawKernel argument " + std::to_string(i) +
                     " is a numpy.ndarray: pass a cuarray array (cuarray.asarray(x)) or a NumPy scalar");
-  else if (py::isinstance(a, hook(Hook::MemoryPointer))) {
-    const auto ptr = a.attr("ptr").cast<std::uintptr_t>();  // x.data, as CuPy accepts it
+  else if (py::isinstance(a, hook(Hook::MemoryPointer))) {  // x.data or cuarray.cuda.MemoryPointer, as CuPy
+    const int device = a.attr("device_id").cast<int>();
+    if (device != cuda::current_device())
+      throw ValueError("RawKernel: argument " + std::to_string(i) + " is a MemoryPointer on device " +
+                       std::to_string(device) + " but the current device is " + std::to_string(cuda::current_device()));
+    const auto ptr = a.attr("ptr").cast<std::uintptr_t>();
     return {Kind::Pointer, std::string(reinterpret_cast<const char*>(&ptr), sizeof ptr), "cuarray MemoryPointer"};
   } else
     throw TypeError("RawKernel argument " + std::to_string(i) + " has unsupported type " +

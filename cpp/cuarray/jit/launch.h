@@ -24,10 +24,11 @@ inline void launch_now(const Kernel& k, dim3 grid, dim3 block, void** args, std:
   CUARRAY_CHECK_CUDA(cudaLaunchKernel(reinterpret_cast<const void*>(k.handle), grid, block, args, shared_mem, stream));
 }
 
-// A 1-D grid with one thread per `per_thread` items, capped so grid-stride loops cover the rest.
-inline dim3 grid_for(std::int64_t n, int per_thread = 1) {
+// A 1-D grid of blocks of `block` threads, one thread per `per_thread` items, capped so grid-stride loops
+// cover the rest.
+inline dim3 grid_for(std::int64_t n, int per_thread = 1, int block = kBlockSize) {
   std::int64_t threads = (n + per_thread - 1) / per_thread;
-  std::int64_t blocks = (threads + kBlockSize - 1) / kBlockSize;
+  std::int64_t blocks = (threads + block - 1) / block;
   if (blocks < 1) blocks = 1;
   if (blocks > (1 << 30)) blocks = 1 << 30;
   return dim3(static_cast<unsigned>(blocks));

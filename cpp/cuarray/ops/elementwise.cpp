@@ -88,7 +88,7 @@ std::uint32_t new_elementwise_id() {
 }
 
 void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* out_types, const Input* inputs,
-                 const Array* outputs, const Shape& shape) {
+                 const Array* outputs, const Shape& shape, int block_size) {
   int nin = def.nin, nout = def.nout;
   if (nin + nout > kMaxOperands)
     throw ValueError("an elementwise kernel takes at most " + std::to_string(kMaxOperands) + " operands");
@@ -104,7 +104,7 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
       if (inputs[i].array && overlaps_partially(outputs[o], *inputs[i].array)) {
         std::vector<Array> temps;
         for (int k = 0; k < nout; ++k) temps.push_back(Array::like(outputs[k], outputs[k].dtype()));
-        elementwise(def, in_types, out_types, inputs, temps.data(), shape);
+        elementwise(def, in_types, out_types, inputs, temps.data(), shape, block_size);
         for (int k = 0; k < nout; ++k) copy_into(outputs[k], temps[k]);
         return;
       }
@@ -149,11 +149,13 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
         input_of.push_back(i);
       }
     Coalesced c = coalesce_in_memory_order(shape, strides);
-    if (!def.uses_index && nout > 0) plan_tiles(c, nout, input_of, in_storage, out_storage, layout);
+    if (!def.uses_index && nout > 0 && block_size == 0) plan_tiles(c, nout, input_of, in_storage, out_storage, layout);
     if (layout.tiled) grid = tile_grid(c.shape, layout.tile);
     sa.emplace(c);
   }
-  layout.wide = contiguous ? n > INT32_MAX - jit::kBlockSize * 32 : sa->wide();  // a block's end must fit
+  const int block = block_size > 0 ? block_size : jit::kBlockSize;
+  // A block's end must fit.
+  layout.wide = contiguous ? n > INT32_MAX - static_cast<std::int64_t>(block) * 32 : sa->wide();
   layout.ndim = contiguous ? 0 : sa->ndim();
 
   WideKey key;
@@ -206,7 +208,19 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
     jit::launch(kernel, grid, dim3(32, jit::kBlockSize / 32), args, 0, stream);
     return;
   }
-  jit::launch(kernel, contiguous ? jit::grid_for(n, e) : jit::grid_for(n), dim3(jit::kBlockSize), args, 0, stream);
+  if (block_size > 0) {  // checked here: a launch CUDA refuses would be reported only by a later call
+    cudaFuncAttributes attr{};
+    CUARRAY_CHECK_CUDA(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel.handle)));
+    if (block_size > attr.maxThreadsPerBlock)
+      throw ValueError(def.name + ": block_size=" + std::to_string(block_size) + " is more than the " +
+                       std::to_string(attr.maxThreadsPerBlock) + " threads a block of this kernel can have");
+    // The contiguous class has no grid-stride loop: its grid must cover every element.
+    if (contiguous && (n + std::int64_t{block} * e - 1) / (std::int64_t{block} * e) > jit::grid_for(n, e, block).x)
+      throw ValueError(def.name + ": block_size=" + std::to_string(block_size) + " is too small for " +
+                       std::to_string(n) + " elements");
+  }
+  jit::launch(kernel, contiguous ? jit::grid_for(n, e, block) : jit::grid_for(n, 1, block), dim3(block), args, 0,
+              stream);
 }
 
 }  // namespace cuarray::ops

@@ -40,8 +40,10 @@ struct Input {
 // Runs `def` with loop types `in_types`/`out_types` over `shape`: the broadcast of the array inputs, and the
 // shape of each output. Values are cast to the loop types on load and to the outputs' dtypes on store. An
 // output that overlaps an input (other than being the very same view) is computed through a temporary.
+// `block_size` > 0 (ElementwiseKernel's block_size=) launches blocks of at most that many threads, and raises
+// ValueError where the kernel allows fewer.
 void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* out_types, const Input* inputs,
-                 const Array* outputs, const Shape& shape);
+                 const Array* outputs, const Shape& shape, int block_size = 0);
 
 // How a launch walks its operands (Note [Layout classes] in elementwise.cpp).
 struct Layout {
