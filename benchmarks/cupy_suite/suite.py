@@ -109,16 +109,18 @@ def _group_key(line):
 
 
 def _read_junit(paths):
-    """test case key -> (row, status, message), and row -> files whose import failed (module, message)."""
-    cases, broken = {}, collections.defaultdict(list)
-    for path in paths:
+    """test case key -> (row, status, message), and row -> files whose import failed (module, message). Of
+    a test in several files, the newest file's result counts: a run of some rows again replaces theirs."""
+    cases, broken = {}, {}
+    for path in sorted(paths, key=os.path.getmtime):
+        here = {}
         for case in ET.parse(path).getroot().iter("testcase"):
             classname, name = case.get("classname", ""), case.get("name", "")
             problem = case.find("failure")
             if problem is None:
                 problem = case.find("error")
             if not classname and problem is not None:  # a file that failed to import: name is its module
-                broken[_row_of(name + ".")].append((name, problem.text or problem.get("message", "")))
+                broken[name] = problem.text or problem.get("message", "")
                 continue
             row = _row_of(classname + ".")
             if row is None:
@@ -131,14 +133,20 @@ def _read_junit(paths):
                 status, message = ("xfailed" if skipped.get("type") == "pytest.xfail" else "skipped"), ""
             else:
                 status, message = ("xpassed" if "xpassed" in props else "passed"), ""
-            previous = cases.get((classname, name))
-            if previous is None or previous[1] in ("passed", "xpassed", "skipped", "xfailed"):
-                cases[(classname, name)] = (row, status, message)
-    return cases, broken
+            # A test that failed in its call and again in teardown is in the file twice: it failed.
+            if here.get((classname, name), (None, None))[1] != "failed":
+                here[(classname, name)] = (row, status, message)
+        cases.update(here)
+        for module in [m for m in broken if any(c == m or c.startswith(m + ".") for c, _ in here)]:
+            del broken[module]  # it imported in this newer run
+    by_row = collections.defaultdict(list)
+    for module, message in broken.items():
+        by_row[_row_of(module + ".")].append((module, message))
+    return cases, by_row
 
 
 def report(outdir):
-    paths = sorted(glob.glob(os.path.join(outdir, "junit-*.xml")))
+    paths = glob.glob(os.path.join(outdir, "junit-*.xml"))
     if not paths:
         raise SystemExit(f"no junit-*.xml in {outdir}")
     cases, broken = _read_junit(paths)
