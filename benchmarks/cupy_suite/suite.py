@@ -86,6 +86,11 @@ def headline(message):
     if not lines:
         return "(no message)"
     first = lines[0]
+    if "crashed while running" in first:
+        return "pytest-xdist worker crashed: the per-test timeout, or a fault that ended the process"
+    phase = re.match(r'failed on (setup|teardown) with "(.*)"$', first)
+    if phase:
+        return f"{phase.group(2)} (in {phase.group(1)})"
     if "Only cupy raises error" in first:
         found = _EXCEPTION_LINE.findall(text)
         return f"only cupy raises: {found[-1] if found else '?'}"
@@ -220,7 +225,7 @@ def report(outdir):
         if status == "failed":
             line = headline(message)
             groups[_group_key(line)].append((row, f"{classname}::{name}", line))
-    out += [f"## Failures by cause (top 60 of {len(groups)})", "",
+    out += [f"## Failures by cause ({len(groups)} causes; the 60 commonest)", "",
             "| tests | cause (type and first line; numbers shown as N) | by directory | example |",
             "|---:|---|---|---|"]
     for key, members in sorted(groups.items(), key=lambda kv: -len(kv[1]))[:60]:

@@ -80,6 +80,11 @@ def _run_cc(cmd, cwd, backend, log_stream=None):
     return log
 
 
+class PerformanceWarning(RuntimeWarning):
+    """CuPy's warning of a slow path (cupy._util.PerformanceWarning), which its tests filter and expect by
+    name; cuarray issues none, so a test that expects one fails."""
+
+
 def _runtime_version():
     import cuarray
 
@@ -93,7 +98,8 @@ FACTS = {
     "cupy.cuda.cub": {"available": False},  # cuarray has no CUB code path to switch to
     "cupy.cuda.cutensor": {"available": False},  # nor a cuTENSOR one
     "cupy.cuda.driver": {"get_build_version": _runtime_version, "_is_cuda_python": lambda: False},
-    "cupy._util": {"ENABLE_SLICE_COPY": False},  # CuPy's default (CUPY_EXPERIMENTAL_SLICE_COPY unset)
+    # CuPy's default (CUPY_EXPERIMENTAL_SLICE_COPY unset), and its warning class, which marks name.
+    "cupy._util": {"ENABLE_SLICE_COPY": False, "PerformanceWarning": PerformanceWarning},
     "cupy.cuda.runtime": {"is_hip": False},
     "cupy_backends.cuda.api.runtime": {"is_hip": False},
     "cupy_backends.cuda.api.driver": {"get_build_version": _runtime_version},
