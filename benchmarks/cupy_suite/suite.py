@@ -33,8 +33,8 @@ ROWS = {
     "core": ("cupy_tests/core_tests", ["cupy_tests/core_tests"]),
     "fusion": ("cupy_tests/core_tests/fusion_tests", ["cupy_tests/core_tests/fusion_tests"]),
     **{name: (f"cupy_tests/{name}_tests", [f"cupy_tests/{name}_tests"])
-       for name in ("creation", "manipulation", "math", "logic", "sorting", "statistics", "indexing", "linalg",
-                    "fft", "random", "lib", "io", "padding")},
+       for name in ("creation", "manipulation", "math", "logic", "sorting", "statistics", "indexing",
+                    "linalg", "fft", "random", "lib", "io", "padding")},
     "cuda": ("cupy_tests/cuda_tests", [f"cupy_tests/cuda_tests/{f}" for f in _CUDA_FILES]),
     "signal": ("cupyx_tests/scipy_tests/signal_tests", [_SIGNAL_FILE]),
 }
@@ -74,8 +74,8 @@ def _key_of_nodeid(nodeid):
     return classname, parts[-1]
 
 
-_EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failed)"
-                             r"\b.*$", re.MULTILINE)
+_EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*"
+                             r"(?:Error|Exception|Warning|Exit|Interrupt|Failed)\b.*$", re.MULTILINE)
 
 
 def headline(message):
@@ -209,7 +209,8 @@ def report(outdir):
     pct = 100.0 * passed / judged if judged else float("nan")
     out.append(f"| **all run** | **{passed}** | **{total['failed']}** | "
                f"**{total['no result'] if reference is not None else '?'}** | **{pct:.1f}** | "
-               f"{total['skipped']} | {total['xfailed']} | {total['xpassed']} | {total['files not imported']} |")
+               f"{total['skipped']} | {total['xfailed']} | {total['xpassed']} | "
+               f"{total['files not imported']} |")
     out += ["", f"Goal: 97% overall, 90% in every directory. Below 90%: {', '.join(below_90) or 'none'}.", ""]
 
     if any(broken.values()):

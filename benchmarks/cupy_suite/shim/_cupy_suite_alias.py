@@ -181,7 +181,8 @@ class Forwarding(types.ModuleType):
             value = getattr(target, name)
         except AttributeError:
             child = f"{self.__name__}.{name}"
-            if child in STANDINS or child in FACTS or os.path.exists(os.path.join(SHIM_DIR, *child.split("."))):
+            own = os.path.join(SHIM_DIR, *child.split("."))
+            if child in STANDINS or child in FACTS or os.path.exists(own) or os.path.exists(own + ".py"):
                 return importlib.import_module(child)
             if name in MISSING.get(self.__name__, ()) or (name.startswith("_") and not name.startswith("__")):
                 return Missing(child)  # a public name cuarray lacks, or a CuPy-private helper

@@ -1,4 +1,5 @@
-"""`cupy_backends` for CuPy's own test suite: only cupy_backends.cuda.api (PREFIXES in _cupy_suite_alias.py)."""
+"""`cupy_backends` for CuPy's own test suite: cupy_backends.cuda.api forwards to cuarray.cuda (PREFIXES in
+_cupy_suite_alias.py); anything else of it is a stand-in."""
 
 import _cupy_suite_alias
 
