@@ -29,8 +29,10 @@ sdist=$(cd "$1" && pwd)
 mkdir -p "$2"
 outdir=$(cd "$2" && pwd)
 shift 2
-if [ ! -d "$sdist/tests/cupy_tests" ] || [ ! -f "$sdist/cupy/testing/__init__.py" ] || [ ! -f "$sdist/pyproject.toml" ]; then
-  echo "run.sh: $sdist is not an unpacked CuPy sdist (expected tests/cupy_tests, cupy/testing, pyproject.toml)" >&2
+if [ ! -d "$sdist/tests/cupy_tests" ] || [ ! -f "$sdist/cupy/testing/__init__.py" ] \
+    || [ ! -f "$sdist/pyproject.toml" ]; then
+  echo "run.sh: $sdist is not an unpacked CuPy sdist (needs tests/cupy_tests, cupy/testing," \
+    "pyproject.toml)" >&2
   exit 2
 fi
 mapfile -t selection < <(python3 "$here/suite.py" select "$@")
@@ -69,25 +71,29 @@ if [ -s "$outdir/reference-$label.txt" ] || [ -s "$outdir/reference-all.txt" ]; 
   echo "reference: from an earlier run into $outdir"
 elif [ "${CUPY_SUITE_REFERENCE:-1}" != 0 ]; then
   if CUPY_SUITE_MODE=reference PYTHONPATH=${PYTHONPATH:-} python3 -c "import cupy" 2>/dev/null; then
-    CUPY_SUITE_MODE=reference PYTHONPATH=${PYTHONPATH:-} python3 -m pytest --collect-only -q "${common[@]}" \
-      "${selection[@]}" >"$outdir/reference-$label.log" 2>&1 || true
+    CUPY_SUITE_MODE=reference PYTHONPATH=${PYTHONPATH:-} timeout -k 10 300 \
+      python3 -m pytest --collect-only -q "${common[@]}" "${selection[@]}" \
+      >"$outdir/reference-$label.log" 2>&1 || true
     grep '^tests/.*::' "$outdir/reference-$label.log" >"$outdir/reference-$label.txt" || true
     echo "reference: $(wc -l <"$outdir/reference-$label.txt") tests collected by the installed CuPy"
   else
-    echo "reference: no installed CuPy imports here; report.md cannot count tests of files that fail to import"
+    echo "reference: no installed CuPy imports here; report.md cannot count the tests of files that" \
+      "fail to import"
   fi
 fi
 
 export CUPY_SUITE_MODE=cuarray CUPY_SUITE_SHIM=$work/shim PYTHONPATH=$work/shim:$py_path
 python3 - <<'EOF' || { echo "run.sh: the shim does not give cuarray as cupy (above)" >&2; exit 3; }
 import os, cupy, cuarray
-assert os.path.realpath(cupy.__file__).startswith(os.path.realpath(os.environ["CUPY_SUITE_SHIM"]) + os.sep), cupy.__file__
+shim = os.path.realpath(os.environ["CUPY_SUITE_SHIM"]) + os.sep
+assert os.path.realpath(cupy.__file__).startswith(shim), cupy.__file__
 assert cupy.ndarray is cuarray.ndarray
 print(f"cupy -> cuarray from {os.path.dirname(cuarray.__file__)}")
 EOF
 
 if [ "$collect_only" = 1 ]; then
-  python3 -m pytest --collect-only -q "${common[@]}" "${selection[@]}" >"$outdir/collect-$label.log" 2>&1 || true
+  python3 -m pytest --collect-only -q "${common[@]}" "${selection[@]}" \
+    >"$outdir/collect-$label.log" 2>&1 || true
   python3 "$here/suite.py" collected "$outdir/collect-$label.log"
   exit 0
 fi
@@ -95,7 +101,10 @@ fi
 run=(python3 -m pytest -n "$workers" "${common[@]}" -o xfail_strict=false -q --tb=short -rN
      --max-worker-restart=100000 --junitxml="$outdir/junit-$label.xml" -o junit_logging=no)
 if [ "$per_test" != 0 ]; then
-  python3 -c "import pytest_timeout" 2>/dev/null || { echo "run.sh: pytest-timeout is not installed (or set CUPY_SUITE_TIMEOUT=0)" >&2; exit 2; }
+  if ! python3 -c "import pytest_timeout" 2>/dev/null; then
+    echo "run.sh: pytest-timeout is not installed (or set CUPY_SUITE_TIMEOUT=0)" >&2
+    exit 2
+  fi
   run+=(--timeout="$per_test" --timeout-method=thread)
 fi
 if [ "$budget" != 0 ]; then
