@@ -113,6 +113,16 @@ def _group_key(line):
     return line[:200]
 
 
+def _message(problem):
+    """The failure's whole exception message: junitxml cuts the `message` attribute of a long one short,
+    and the report's `E   ` lines hold all of it."""
+    message, text = problem.get("message", ""), problem.text or ""
+    if not message or "full report in element text" in message:
+        lines = [line[4:] for line in text.splitlines() if line.startswith("E   ")]
+        message = "\n".join(lines) if lines else (message or text[:2000])
+    return message
+
+
 def _read_junit(paths):
     """test case key -> (row, status, message), and row -> files whose import failed (module, message). Of
     a test in several files, the newest file's result counts: a run of some rows again replaces theirs."""
@@ -133,7 +143,7 @@ def _read_junit(paths):
             skipped = case.find("skipped")
             props = {p.get("name") for p in case.iter("property")}
             if problem is not None:
-                status, message = "failed", problem.get("message", "") or (problem.text or "")[:2000]
+                status, message = "failed", _message(problem)
             elif skipped is not None:
                 status, message = ("xfailed" if skipped.get("type") == "pytest.xfail" else "skipped"), ""
             else:

@@ -59,6 +59,20 @@ def test_headline(message, expected):
     assert suite.headline(message) == expected
 
 
+def test_message_of_a_cut_short_failure():
+    # junitxml cuts a long message short; the report's E lines hold all of it.
+    import xml.etree.ElementTree as ET
+
+    failure = ET.fromstring(
+        '<failure message="AssertionError: Only cupy raises error&#10;&#10;Traceback (most recent call last):'
+        '&#10;[+3 more lines; full report in element text]">x.py:1: in f\n    g()\n'
+        'E   AssertionError: Only cupy raises error\nE   \nE   Traceback (most recent call last):\n'
+        'E     File "y.py", line 2, in g\nE   TypeError: cuarray.f takes a cuarray.ndarray</failure>')
+    assert suite.headline(suite._message(failure)) == (
+        "only cupy raises: TypeError: cuarray.f takes a cuarray.ndarray")
+    assert suite._message(ET.fromstring('<failure message="ValueError: v">tb</failure>')) == "ValueError: v"
+
+
 def test_group_key_makes_numbers_alike():
     assert (suite._group_key("shapes (2,3) and (4,) at 0x7f00ab")
             == suite._group_key("shapes (5,6) and (7,) at 0x1"))
