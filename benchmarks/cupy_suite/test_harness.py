@@ -163,6 +163,10 @@ def test_shim_forwards_to_cuarray(tmp_path):
         g._random_states = {"x": 1}
         assert cuarray.random._generator._random_states == {"x": 1}
         g._random_states = saved
+        from unittest import mock
+        with mock.patch.object(cupy.cuda.runtime, "is_hip", True):  # a fact stays the shim's
+            assert cupy.cuda.runtime.is_hip is True and not hasattr(cuarray.cuda.runtime, "is_hip")
+        assert cupy.cuda.runtime.is_hip is False
         # Submodules bound by importlib stay on the shim; cuarray keeps its own testing.
         assert cuarray.testing.__name__ == "cuarray.testing" and cupy.testing.__name__ == "cupy.testing"
         for missing in ("cupy.nonexistent", "cupyx.jit"):

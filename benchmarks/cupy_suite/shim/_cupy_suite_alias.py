@@ -6,12 +6,12 @@ the cuarray module of the same name (`cupy.linalg` -> `cuarray.linalg`): nothing
 sets `cupy.random._generator._random_states` (as `cupy.testing.fix_random` does) changes cuarray's state,
 and `cupy.ndarray is cuarray.ndarray`. A submodule that importlib binds on its parent stays on the forwarding
 module and never reaches cuarray. Files under this folder win over forwarding: `cupy/testing` (CuPy's own,
-copied from the sdist by run.sh) and the few stand-ins for CuPy-internal modules that tests import at module
-level (so that one internal import fails the tests that use it, not every test of its file).
+copied from the sdist by run.sh) and `cupy/_core` (the CuPy internals that cupy.testing and the tests need
+to work: `internal.prod` and the accelerator switches).
 
-Private names (`cupy._x`) forward only where cuarray keeps the same internals on purpose (PRIVATE below); any
-other private module must be a file here or is missing. A CuPy name that cuarray lacks is missing: the test
-that uses it fails, which is the measurement.
+Private names (`cupy._x`) forward only where cuarray keeps the same internals on purpose (PRIVATE below);
+any other private module is a stand-in (Note [Stand-ins]). A public CuPy name that cuarray lacks is missing:
+the test that uses it fails, which is the measurement.
 
 Note [Stand-ins]
 A test file that imports, at its top, a CuPy name that cuarray lacks would fail to import, and every test of
@@ -51,7 +51,6 @@ PREFIXES = (
 # CuPy-internal modules whose cuarray namesakes keep the same names on purpose (Note [Names, not copies]).
 PRIVATE = {"cupy.random._generator", "cupy.random._distributions"}
 
-# Note [Platform facts]: names the shim adds to a forwarding module, as CuPy on an NVIDIA GPU has them.
 def _compute_capability():
     import cuarray
 
@@ -91,6 +90,7 @@ def _runtime_version():
     return cuarray.cuda.runtime.runtimeGetVersion()
 
 
+# Note [Platform facts]: names the shim adds to a module, as CuPy on an NVIDIA GPU has them.
 FACTS = {
     "cupy.cuda": {"get_local_runtime_version": _runtime_version, "get_nvcc_path": _nvcc_path},
     "cupy.cuda.compiler": {"_run_cc": _run_cc},
@@ -114,7 +114,7 @@ STANDINS = {"cupy.cuda.driver", "cupy.cuda.cufft", "cupy.cuda.texture", "cupy.cu
             "cupyx.scipy.sparse"}  # cupy.testing imports it for every comparison; used only with sp_name
 
 # Note [Stand-ins]: names of modules cuarray has that test files read at their top; CuPy's name -> names.
-MISSING = {"cupy.cuda.memory": ("malloc_async", "_malloc")}
+MISSING = {"cupy.cuda.memory": ("malloc_async",)}
 
 
 class Missing:
@@ -197,9 +197,9 @@ class Forwarding(types.ModuleType):
         return value
 
     def __setattr__(self, name, value):
-        # importlib binds submodules and sets dunders on the module itself; everything else is a test
-        # changing state, which must reach cuarray.
-        if name.startswith("__") or name == "_target" or (
+        # importlib binds submodules and sets dunders on the module itself, and a fact stays the shim's
+        # (a test may patch one); everything else is a test changing state, which must reach cuarray.
+        if name.startswith("__") or name in self.__dict__ or (
                 isinstance(value, types.ModuleType) and value.__name__.startswith(self.__name__ + ".")):
             self.__dict__[name] = value
         else:
