@@ -74,7 +74,7 @@ elif [ "${CUPY_SUITE_REFERENCE:-1}" != 0 ]; then
     CUPY_SUITE_MODE=reference PYTHONPATH=${PYTHONPATH:-} timeout -k 10 300 \
       python3 -m pytest --collect-only -q "${common[@]}" "${selection[@]}" \
       >"$outdir/reference-$label.log" 2>&1 || true
-    grep '^tests/.*::' "$outdir/reference-$label.log" >"$outdir/reference-$label.txt" || true
+    python3 "$here/suite.py" nodeids "$outdir/reference-$label.log" >"$outdir/reference-$label.txt"
     echo "reference: $(wc -l <"$outdir/reference-$label.txt") tests collected by the installed CuPy"
   else
     echo "reference: no installed CuPy imports here; report.md cannot count the tests of files that" \

@@ -4,6 +4,7 @@
     python3 suite.py report OUTDIR         OUTDIR/report.md from OUTDIR/junit-*.xml (and reference-*.txt)
     python3 suite.py only                  the classes that alone run of their files (CUPY_SUITE_ONLY)
     python3 suite.py collected LOG         tests by row, and the import errors, of `pytest --collect-only -q`
+    python3 suite.py nodeids LOG           the node ids of `pytest --collect-only -q`, one a line
 
 Note [Counting]
 A row is a directory of CuPy's tests. Its pass % is passed / (passed + failed + errors + no result); skips
@@ -67,11 +68,37 @@ def _row_of(dotted):
     return max(found)[1] if found else None
 
 
+def _flat(text):
+    """`text` with each run of white space one space: cupy.testing.parameterize names classes by their
+    parameters' reprs, and an array's repr spans lines."""
+    return " ".join(text.split())
+
+
 def _key_of_nodeid(nodeid):
-    """A collected node id as junitxml names its test case: (classname, name)."""
-    path, *parts = nodeid.split("::")
-    classname = ".".join([path[:-3].replace("/", ".")] + parts[:-1])
-    return classname, parts[-1]
+    """A collected node id as junitxml names its test case: (classname, name), by pytest's own rule (which
+    has changed between pytest's versions, and splits ids with brackets in their class names oddly)."""
+    from _pytest.junitxml import mangle_test_address
+
+    names = mangle_test_address(_flat(nodeid))
+    return ".".join(names[:-1]), names[-1]
+
+
+def nodeids(lines):
+    """The node ids that `pytest --collect-only -q` printed, each whole, with its white space made flat."""
+    current = None
+    for line in lines:
+        if line.startswith("tests/") and "::" in line:
+            if current is not None:
+                yield _flat(current)
+            current = line
+        elif current is not None and line.strip() and line[:1].isspace():
+            current += line  # the rest of an id that holds a newline
+        else:
+            if current is not None:
+                yield _flat(current)
+            current = None
+    if current is not None:
+        yield _flat(current)
 
 
 _EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*"
@@ -130,7 +157,7 @@ def _read_junit(paths):
     for path in sorted(paths, key=os.path.getmtime):
         here = {}
         for case in ET.parse(path).getroot().iter("testcase"):
-            classname, name = case.get("classname", ""), case.get("name", "")
+            classname, name = _flat(case.get("classname", "")), _flat(case.get("name", ""))
             problem = case.find("failure")
             if problem is None:
                 problem = case.find("error")
@@ -168,8 +195,7 @@ def report(outdir):
     reference = None
     for ref_path in glob.glob(os.path.join(outdir, "reference-*.txt")):
         with open(ref_path) as f:
-            reference = (reference or set()) | {_key_of_nodeid(ln.split()[0]) for ln in f
-                                                if ln.startswith("tests/") and "::" in ln}
+            reference = (reference or set()) | {_key_of_nodeid(nodeid) for nodeid in nodeids(f)}
 
     ran_rows = {row for row, _, _ in cases.values()} | set(broken)
     counts = {row: collections.Counter() for row in ROWS}
@@ -268,13 +294,12 @@ def _cell(text):
 
 def collected(log):
     """Tests by row, and the files that failed to import, from the output of `pytest --collect-only -q`."""
-    counts, errors = collections.Counter(), []
+    counts = collections.Counter()
     with open(log) as f:
-        for line in f:
-            if line.startswith("tests/") and "::" in line:
-                counts[_row_of(_key_of_nodeid(line.strip())[0] + ".")] += 1
-            elif line.startswith("ERROR tests/"):
-                errors.append(line[len("ERROR "):].strip())
+        lines = f.readlines()
+    for nodeid in nodeids(lines):
+        counts[_row_of(_key_of_nodeid(nodeid)[0] + ".")] += 1
+    errors = [line[len("ERROR "):].strip() for line in lines if line.startswith("ERROR tests/")]
     out = ["| directory | tests collected |", "|---|---:|"]
     out += [f"| {ROWS[row][0]} | {counts[row]} |" for row in ROWS if counts[row]]
     out.append(f"| all | {sum(counts.values())} |")
@@ -290,6 +315,9 @@ if __name__ == "__main__":
         print("\n".join(select(sys.argv[2:])))
     elif sys.argv[1:] == ["only"]:
         print(",".join(ONLY))
+    elif len(sys.argv) == 3 and sys.argv[1] == "nodeids":
+        with open(sys.argv[2]) as f:
+            print("\n".join(nodeids(f)))
     elif len(sys.argv) == 3 and sys.argv[1] == "collected":
         print(collected(sys.argv[2]))
     elif len(sys.argv) == 3 and sys.argv[1] == "report":

@@ -73,6 +73,20 @@ def test_message_of_a_cut_short_failure():
     assert suite._message(ET.fromstring('<failure message="ValueError: v">tb</failure>')) == "ValueError: v"
 
 
+def test_nodeids_of_a_collection_whose_ids_hold_newlines():
+    # cupy.testing.parameterize names a class by its parameters' reprs; an array's spans lines.
+    log = ["tests/cupy_tests/padding_tests/test_pad.py::TestPad_param_8_{array=array([[0, 1, 2],\n",
+           "       [3, 4, 5]]), mode='symmetric'}::test_pad\n",
+           "tests/cupy_tests/math_tests/test_misc.py::TestMisc::test_x[1-2]\n",
+           "\n", "2 tests collected in 1.0s\n"]
+    ids = list(suite.nodeids(log))
+    assert ids == [("tests/cupy_tests/padding_tests/test_pad.py::TestPad_param_8_{array=array([[0, 1, 2], "
+                   "[3, 4, 5]]), mode='symmetric'}::test_pad"),
+                   "tests/cupy_tests/math_tests/test_misc.py::TestMisc::test_x[1-2]"]
+    assert [suite._row_of(suite._key_of_nodeid(i)[0] + ".") for i in ids] == ["padding", "math"]
+    assert suite._key_of_nodeid(ids[1]) == ("tests.cupy_tests.math_tests.test_misc.TestMisc", "test_x[1-2]")
+
+
 def test_group_key_makes_numbers_alike():
     assert (suite._group_key("shapes (2,3) and (4,) at 0x7f00ab")
             == suite._group_key("shapes (5,6) and (7,) at 0x1"))
