@@ -22,7 +22,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 if [ $# -lt 2 ]; then
-  sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}" >&2
   exit 2
 fi
 sdist=$(cd "$1" && pwd)
@@ -35,7 +35,8 @@ if [ ! -d "$sdist/tests/cupy_tests" ] || [ ! -f "$sdist/cupy/testing/__init__.py
     "pyproject.toml)" >&2
   exit 2
 fi
-mapfile -t selection < <(python3 "$here/suite.py" select "$@")
+selected=$(python3 "$here/suite.py" select "$@")  # stops here on a row it does not know
+mapfile -t selection <<<"$selected"
 CUPY_SUITE_ONLY=$(python3 "$here/suite.py" only)
 export CUPY_SUITE_ONLY
 label=$( [ $# -eq 0 ] && echo all || (IFS=-; echo "$*") )
