@@ -16,6 +16,7 @@
 # reported; 0: no limit), CUPY_SUITE_COLLECT_ONLY=1 (collect, run nothing: works without a GPU),
 # CUPY_SUITE_REFERENCE=0 (skip the collection with the installed CuPy), CUPY_SUITE_MARKERS (a pytest -m
 # expression for the reference collection and the run alike, such as "not slow").
+# CUPY_TEST_GPU_LIMIT (CuPy's: tests that need more GPUs skip) defaults to the number of GPUs cuarray sees.
 # cuarray is the checkout's (python/cuarray with a built _core*.so) if there is one, else the installed one.
 set -euo pipefail
 
@@ -66,6 +67,18 @@ if [ -n "${CUPY_SUITE_MARKERS:-}" ]; then
   common+=(-m "$CUPY_SUITE_MARKERS")
 fi
 py_path=${cuarray_path:+$cuarray_path:}${PYTHONPATH:-}
+
+# As CuPy's CI: tests that need more GPUs than there are skip (cupy.testing.multi_gpu), and CuPy's
+# tests/conftest.py spreads the xdist workers over the GPUs there are. Left unset where cuarray finds none:
+# 0 would make that conftest hide every GPU from the workers.
+if [ -z "${CUPY_TEST_GPU_LIMIT:-}" ]; then
+  gpus=$(PYTHONPATH=$py_path python3 -c "import cuarray; print(cuarray.cuda.runtime.getDeviceCount())" \
+    2>/dev/null || echo 0)
+  if [ "$gpus" -gt 0 ]; then
+    export CUPY_TEST_GPU_LIMIT=$gpus
+  fi
+fi
+echo "CUPY_TEST_GPU_LIMIT=${CUPY_TEST_GPU_LIMIT:-} (tests that need more GPUs skip)"
 
 # The tests CuPy itself collects here, with the installed CuPy (Note [Counting] in suite.py).
 if [ -s "$outdir/reference-$label.txt" ] || [ -s "$outdir/reference-all.txt" ]; then
