@@ -1,5 +1,6 @@
 """pytest's setup for CuPy's own test suite run against cuarray. run.sh copies this file to the root of its
-working folder, above CuPy's `tests/`, beside CuPy's pyproject.toml (whose pytest settings apply unchanged).
+working folder, above CuPy's `tests/`, beside CuPy's pyproject.toml (whose pytest settings apply, but for
+xfail_strict, which run.sh turns off).
 
 CUPY_SUITE_MODE says which `cupy` must be imported: `cuarray` (the default: the shim in CUPY_SUITE_SHIM, which
 must win over an installed CuPy) or `reference` (the installed CuPy, for the collection that counts the
