@@ -1,0 +1,19 @@
+"""`cupy._core` for CuPy's own tests: a stand-in, not cuarray (cuarray's `_core` is its extension module).
+Its accelerator switches are _accelerator's; `internal.prod` serves cupy.testing; any other name is a
+placeholder that fails the test using it (Note [Stand-ins] in _cupy_suite_alias.py)."""
+
+import sys
+
+import _cupy_suite_alias
+
+from cupy._core import internal  # noqa: F401  (before the class changes: a file here, not a placeholder)
+from cupy._core._accelerator import (  # noqa: F401
+    get_elementwise_accelerators,
+    get_reduction_accelerators,
+    get_routine_accelerators,
+    set_elementwise_accelerators,
+    set_reduction_accelerators,
+    set_routine_accelerators,
+)
+
+sys.modules[__name__].__class__ = _cupy_suite_alias.Standin

@@ -1,0 +1,1 @@
+"""cupy_backends.cuda: its api subpackage forwards to cuarray.cuda."""
