@@ -39,7 +39,7 @@ def _check_cupy():
 
 
 # At import, so that a wrong `cupy` stops the run before collection (and in every xdist worker). Beside
-# run.sh this is the source copy, which only the harness's own tests (test_harness.py) load.
+# run.sh this is the source copy, which only the harness's own tests (tests/test_cupy_suite_harness.py) load.
 _SOURCE_COPY = os.path.exists(os.path.join(os.path.dirname(os.path.abspath(__file__)), "run.sh"))
 _HEADER = "benchmarks/cupy_suite's own tests" if _SOURCE_COPY else _check_cupy()
 

@@ -1,6 +1,6 @@
 """The harness of CuPy's own test suite, checked without a GPU or CuPy's sources:
 
-    PYTHONPATH=$PWD/python python3 -m pytest benchmarks/cupy_suite/test_harness.py
+    PYTHONPATH=$PWD/python python3 -m pytest tests/test_cupy_suite_harness.py
 
 the selection of tests, the report's counting and grouping, the shim's names, and the conftest's rules.
 """
@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "cupy_suite")
 sys.path.insert(0, HERE)
 
 import suite
