@@ -39,6 +39,7 @@ class Stream:
     """
 
     _ptds = False
+    _device_unknown = False
 
     def __init__(self, null=False, non_blocking=False, ptds=False, priority=None):
         if null and ptds:
@@ -59,10 +60,15 @@ class Stream:
     @classmethod
     def from_external(cls, stream):
         """An ExternalStream for `stream`, an object with ``__cuda_stream__`` (CUDA's stream protocol) or a
-        Stream (returned as it is)."""
-        if isinstance(stream, Stream):
-            return stream
-        return ExternalStream._from_protocol(stream)
+        Stream, as CuPy's: the same CUDA stream, ``device_id`` -1 (the protocol does not say which device; work
+        runs on the device the stream was made on), and ``_foreign_stream_ref`` keeping `stream` alive."""
+        if isinstance(stream, Stream):  # the same stream, without handing its pointer to other code
+            new = ExternalStream.__new__(ExternalStream)
+            new._core, new._ptds = stream._core, stream._ptds
+        else:
+            new = ExternalStream._from_protocol(stream)
+        new._foreign_stream_ref, new._device_unknown = stream, True
+        return new
 
     @property
     def ptr(self):
@@ -104,7 +110,9 @@ class Stream:
 
     @property
     def device_id(self):
-        """The number of the device the stream belongs to."""
+        """The number of the device the stream belongs to (-1 for a stream from_external made: unknown)."""
+        if self._device_unknown:
+            return -1
         return _cuda.current_device() if self._core is None else self._core.device
 
     def use(self):
@@ -267,13 +275,16 @@ class ExternalStream(Stream):
     def _from_protocol(cls, obj):
         method = getattr(type(obj), "__cuda_stream__", None)
         if method is None:
-            raise TypeError(f"expected a cuarray Stream or an object with __cuda_stream__, got {type(obj).__name__}")
+            raise TypeError(f"{type(obj).__name__} object does not implement __cuda_stream__ (CUDA's stream "
+                            "protocol); expected a cuarray Stream or such an object")
         desc = method(obj)
         if not (isinstance(desc, tuple) and len(desc) == 2):
-            raise TypeError(f"__cuda_stream__ must return a (version, handle) tuple, got {desc!r}")
+            raise TypeError(f"__cuda_stream__ must return a 2-tuple (version, stream handle), got {desc!r}")
         version, handle = desc
+        if not (isinstance(version, int) and isinstance(handle, int)):
+            raise TypeError(f"__cuda_stream__ must return (int, int), got {desc!r}")
         if version != 0:
-            raise ValueError(f"unsupported __cuda_stream__ version {version!r} (cuarray reads version 0)")
+            raise TypeError(f"__cuda_stream__ gave an unsupported version {version} (cuarray reads version 0)")
         return cls(handle)
 
 
