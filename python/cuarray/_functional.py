@@ -8,7 +8,8 @@ import numpy
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
 from cuarray._creation import zeros, zeros_like
-from cuarray._fusion import _Traced, fuse
+from cuarray._fusion import fuse
+from cuarray._fusion_trace import Traced as _Traced
 from cuarray._manipulation import expand_dims
 from cuarray._transfer import device_array as _device
 

@@ -1,0 +1,169 @@
+// Bindings for the calls of cuarray.fuse functions: a signature of argument kinds maps to a plan, run without
+// Python code once known (Note [Fusion plans]).
+#include "cuarray/ops/fusion.h"
+
+#include <pybind11/pybind11.h>
+
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+#include "convert.h"
+#include "cuarray/error.h"
+#include "ndarray.h"
+#include "operators.h"
+
+namespace cuarray::bind {
+
+namespace {
+
+// Note [Fusion plans]
+// A fused function's plan for one signature of its arguments (dtypes of cuarray arrays, kinds of scalars,
+// None) is one of:
+// - a kernel of the core (Note [Fused kernels] in ops/fusion.cpp), with the range each Python int argument
+//   must lie in: NumPy casts a Python int to the loop type of each ufunc it meets and raises OverflowError
+//   (or, comparing, answers exactly) where it does not fit, which a kernel taking it as an int64 cannot do;
+//   a call with a value outside its range runs the function instead, which gives NumPy's answer or error;
+// - running the Python function on the arguments: where no cuarray array is among them (NumPy arrays,
+//   scalars alone: CuPy calls the function then), inside another fused function being traced (composition:
+//   the body is traced inline), and for bodies one kernel cannot express (indexing, in-place updates, out=,
+//   several reductions, a reduction used further: CuPy's second fusion mode covers these). Each operation
+//   then runs as its own cuarray call, so results and errors are NumPy's.
+// cuarray._fusion.Fusion._entry picks the plan on a signature's first call; this type keeps it.
+struct IntRange {
+  std::size_t arg;
+  long long lo, hi;
+};
+
+struct Plan {
+  const ops::FusedKernel* kernel = nullptr;  // null: call the function
+  std::vector<IntRange> ints;
+};
+
+// `value` (a Python or NumPy scalar) as loop type `t` in the kernels' compute representation: the 16-bit
+// floats as float (their values are exact there).
+void scalar_into(py::handle value, DType t, char* dst) {
+  if (t == DType::Float16 || t == DType::BFloat16) {
+    const double d = PyFloat_AsDouble(value.ptr());
+    if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+    const float f = static_cast<float>(d);
+    std::memcpy(dst, &f, sizeof f);
+    return;
+  }
+  std::string bytes = scalar_bytes(value, t);
+  std::memcpy(dst, bytes.data(), bytes.size());
+}
+
+class Fusion {
+ public:
+  py::object call(py::handle self, const py::tuple& args) {
+    std::uint64_t key = 0;
+    const bool cacheable = signature(args, key);
+    auto it = cacheable ? plans_.find(key) : plans_.end();
+    if (it == plans_.end()) {
+      Plan plan = make_plan(self.attr("_entry")(args));
+      if (!cacheable) return run(self, plan, args);
+      it = plans_.emplace(key, std::move(plan)).first;
+    }
+    return run(self, it->second, args);
+  }
+
+  void clear() { plans_.clear(); }
+
+ private:
+  // 6 bits per argument: 1 + dtype for arrays, then Python bool, int, float, complex and None; at most 9.
+  static bool signature(const py::tuple& args, std::uint64_t& key) {
+    if (args.size() > 9) return false;
+    key = args.size();
+    for (auto a : args) {
+      PyObject* p = a.ptr();
+      std::uint64_t code;
+      if (py::isinstance(a, ndarray_type()))
+        code = 1 + static_cast<std::uint64_t>(a.cast<const NdArray&>().array.dtype());
+      else if (PyBool_Check(p))
+        code = 40;
+      else if (PyLong_CheckExact(p))
+        code = 41;
+      else if (PyFloat_CheckExact(p))
+        code = 42;
+      else if (PyComplex_CheckExact(p))
+        code = 43;
+      else if (p == Py_None)
+        code = 44;
+      else
+        return false;
+      key = (key << 6) | code;
+    }
+    return true;
+  }
+
+  // _entry's answer: None (call the function) or (handle, ((argument index, lo, hi), ...)).
+  static Plan make_plan(py::handle entry) {
+    Plan plan;
+    if (entry.is_none()) return plan;
+    auto t = entry.cast<py::tuple>();
+    plan.kernel = &ops::fused_definition(t[0].cast<std::size_t>());
+    for (auto r : t[1]) {
+      auto range = r.cast<py::tuple>();
+      plan.ints.push_back({range[0].cast<std::size_t>(), range[1].cast<long long>(), range[2].cast<long long>()});
+    }
+    return plan;
+  }
+
+  static bool ints_fit(const Plan& plan, const py::tuple& args) {
+    for (const IntRange& r : plan.ints) {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(args[r.arg].ptr(), &overflow);
+      if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+      if (overflow || v < r.lo || v > r.hi) return false;
+    }
+    return true;
+  }
+
+  static py::object run(py::handle self, const Plan& plan, const py::tuple& args) {
+    if (!plan.kernel || !ints_fit(plan, args)) return self.attr("func")(*args);
+    const ops::FusedKernel& k = *plan.kernel;
+    ops::Input in[ops::kMaxOperands];
+    std::size_t n = 0;
+    for (auto a : args) {
+      if (a.is_none()) continue;
+      if (n == k.in.size()) break;
+      if (py::isinstance(a, ndarray_type()))
+        in[n].array = &a.cast<const NdArray&>().array;
+      else
+        scalar_into(a, k.in[n], in[n].value);
+      ++n;
+    }
+    if (n != k.in.size()) throw TypeError("fused function called with a different number of arguments");
+    std::vector<Array> out = ops::run_fused(k, in);
+    if (out.size() == 1 && !k.tuple_result) return py::cast(NdArray{std::move(out[0]), py::none()});
+    py::tuple result(out.size());
+    for (std::size_t o = 0; o < out.size(); ++o) result[o] = py::cast(NdArray{std::move(out[o]), py::none()});
+    return result;
+  }
+
+  std::unordered_map<std::uint64_t, Plan> plans_;  // used with the GIL held
+};
+
+// The type's tp_call (Note [Operator slots]); Python subclasses inherit it.
+PyObject* fusion_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
+  return guarded([&] {
+    if (kwargs && PyDict_GET_SIZE(kwargs) > 0)
+      throw TypeError("fused function " + py::str(py::getattr(self, "__name__", py::str("?"))).cast<std::string>() +
+                      "() takes positional arguments only");
+    return py::handle(self).cast<Fusion&>().call(self, py::reinterpret_borrow<py::tuple>(args));
+  });
+}
+
+}  // namespace
+
+void init_fusion(py::module_& m) {
+  // A slot set before the type is made ready gets a `__call__` wrapper, which subclasses resolve to the slot.
+  py::class_<Fusion>(m, "_Fusion", py::custom_type_setup([](PyHeapTypeObject* t) { t->ht_type.tp_call = fusion_slot; }))
+      .def(py::init<>())
+      .def("_clear_plans", &Fusion::clear);
+}
+
+}  // namespace cuarray::bind
