@@ -19,7 +19,9 @@ import numpy
 
 from cuarray import _core, _reduction
 from cuarray._core import ndarray
-from cuarray._fusion_trace import FusionError, Traced, Tracer, Unfusable
+from cuarray._fusion_branches import explore
+from cuarray._fusion_trace import Tracer
+from cuarray._fusion_values import FusionError, Traced, Unfusable
 
 __all__ = ["fuse"]
 
@@ -74,10 +76,11 @@ class Fusion(_core._Fusion):
     """A fused function: call it as the original; the first call per argument signature picks its plan (a
     kernel, or running the function), which the core then keeps."""
 
-    def __init__(self, func, name):
+    def __init__(self, func, name, elementwise=False):
         super().__init__()
         self.func = func
         self.name = name
+        self._elementwise = elementwise  # vectorize's: the arguments are elements (Note [Branches])
         self._plans = {}
         functools.update_wrapper(self, func)
 
@@ -103,19 +106,27 @@ class Fusion(_core._Fusion):
             compiled = self._compile(kinds)
         except FusionError:
             raise
-        except Exception:  # noqa: BLE001 - Unfusable, or an error the op-by-op run raises as NumPy's
+        except Unfusable as e:
+            if self._elementwise:  # run op by op, the function would see whole arrays, not elements
+                raise NotImplementedError(
+                    f"cuarray.vectorize: {e} is not supported in a vectorized function"
+                ) from None
+            return None
+        except Exception:  # an error the op-by-op run raises as NumPy's
+            if self._elementwise:
+                raise
             return None
         return compiled.handle, compiled.ranges
 
     def _trace(self, kinds):
         """The function traced for `kinds`: (tracer, result values, tuple result?, reduction, in_types, out_types);
         Unfusable where one kernel cannot do."""
-        tracer = Tracer(kinds)
+        tracer = Tracer(kinds, self._elementwise)
         args = [
             None if k is None else _traced_argument(tracer, k, tracer.positions.index(i))
             for i, k in enumerate(kinds)
         ]
-        result = self.func(*args)
+        result = explore(tracer, lambda: self.func(*args)) if self._elementwise else self.func(*args)
         # Scalar arguments reach the kernel as their loop types (a Python scalar as bool, int64, float64 or
         # complex128), cast per use as NumPy casts a weak Python scalar to each loop's type.
         in_types = tuple(
@@ -158,13 +169,15 @@ def fuse(*args, kernel_name=None):
     """``@cuarray.fuse`` or ``@cuarray.fuse(kernel_name=...)``: compile a function's elementwise body into one
     kernel per argument signature."""
 
-    def wrap(func):
-        name = kernel_name or getattr(func, "__name__", "fused")
-        name = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "fused"
-        return Fusion(func, name)
-
     if len(args) == 1 and callable(args[0]) and kernel_name is None:
-        return wrap(args[0])
+        return named(args[0])
     if args:
         raise TypeError("cuarray.fuse takes a function, or only keyword arguments")
-    return wrap
+    return lambda func: named(func, kernel_name)
+
+
+def named(func, kernel_name=None, elementwise=False):
+    """The Fusion of `func`, its kernels named `kernel_name` or the function's name as an identifier."""
+    name = kernel_name or getattr(func, "__name__", "fused")
+    name = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "fused"
+    return Fusion(func, name, elementwise)

@@ -1,60 +1,20 @@
 """Tracing for cuarray.fuse: a fused function run on traced values records its steps for one kernel.
 
-Every operator, ufunc, astype and constant applied to traced values is recorded as a step (the ufunc, its
-operands' value numbers, and the loop NumPy would pick: Note [Type resolution] in python/src/ufunc.cpp), and a
-final reduction as the program's reduction; the core generates the kernel (Note [Fused kernels] in
-cpp/cuarray/ops/fusion.cpp). What one kernel cannot express raises Unfusable, and the function then runs op by
-op (Note [Fusion plans] in python/src/fusion.cpp).
+Every operator, ufunc, astype and constant applied to traced values (cuarray._fusion_values) is recorded as a
+step (the ufunc, its operands' value numbers, and the loop NumPy would pick: Note [Type resolution] in
+python/src/ufunc.cpp), and a final reduction as the program's reduction; the core generates the kernel (Note
+[Fused kernels] in cpp/cuarray/ops/fusion.cpp). What one kernel cannot express raises Unfusable, and the
+function then runs op by op (Note [Fusion plans] in python/src/fusion.cpp).
 """
-
-import sys
 
 import numpy
 
 from cuarray import _core, _reduction
 from cuarray._core import ndarray
+from cuarray._fusion_values import Traced, Unfusable
 from cuarray._ufuncs import _resolve
 
-# The reductions a fused kernel can end in: their rows map each element on its own.
 _KERNEL_REDUCTIONS = frozenset(("sum", "prod", "max", "min", "nansum", "nanprod", "all", "any"))
-_INPLACE = {
-    "add": "add",
-    "sub": "subtract",
-    "mul": "multiply",
-    "truediv": "divide",
-    "floordiv": "floor_divide",
-    "mod": "remainder",
-    "pow": "power",
-    "and": "bitwise_and",
-    "or": "bitwise_or",
-    "xor": "bitwise_xor",
-    "lshift": "left_shift",
-    "rshift": "right_shift",
-}
-_COMPARE = {
-    "lt": "less",
-    "le": "less_equal",
-    "gt": "greater",
-    "ge": "greater_equal",
-    "eq": "equal",
-    "ne": "not_equal",
-}
-
-
-class Unfusable(Exception):
-    """What the function does needs more than one kernel (indexing, in-place updates, ...): it runs op by op."""
-
-
-class FusionError(TypeError):
-    """A fused function that cannot run at all (Python control flow on array values)."""
-
-
-def where():
-    """'file:line' of the user's code that is being traced."""
-    frame = sys._getframe(2)
-    while frame and frame.f_globals.get("__name__", "").startswith("cuarray._fusion"):
-        frame = frame.f_back
-    return f"{frame.f_code.co_filename}:{frame.f_lineno}" if frame else "?"
 
 
 def _constant(value):
@@ -77,98 +37,14 @@ def _constant(value):
     return ("const", dtype, weak, int(value) & (2**64 - 1), 0.0, 0.0), operand
 
 
-class Traced:
-    """A value of the traced program: an array, or a scalar argument (NumPy's or a weak Python one)."""
-
-    __slots__ = ("_array", "_operand", "_tracer", "_value")
-    __array_ufunc__ = None  # NumPy's operators then defer to ours
-    __hash__ = None
-
-    def __init__(self, tracer, operand, value, array):
-        self._tracer = tracer
-        self._operand = operand  # a numpy.dtype, or int/float/complex for a weak Python scalar argument
-        self._value = value  # its number in the traced program; None for the result of a reduction
-        self._array = array
-
-    @property
-    def dtype(self):
-        if not isinstance(self._operand, numpy.dtype):
-            raise Unfusable("a Python scalar has no dtype")
-        return self._operand
-
-    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        if not isinstance(self._operand, numpy.dtype) or casting != "unsafe":
-            raise Unfusable("astype of a Python scalar, or with casting")
-        return self._tracer.cast(self, numpy.dtype(dtype))
-
-    def copy(self, order="C"):
-        return self._tracer.cast(self, self.dtype)
-
-    def __bool__(self):
-        raise FusionError(
-            f"cuarray.fuse: Python control flow on array values is not supported (bool() of a traced value at "
-            f"{where()}); branch on Python scalars only, or use cuarray.where(condition, x, y)"
-        )
-
-    def __getattr__(self, name):
-        raise Unfusable(f"'{name}' of a traced value")
-
-    def __getitem__(self, key):
-        raise Unfusable("indexing")
-
-    def __setitem__(self, key, value):
-        raise Unfusable("assignment to elements")
-
-    def __array__(self, *args, **kwargs):
-        raise Unfusable("a traced value as a NumPy array")
-
-
-def _reduction_method(name, typed):
-    def method(self, axis=None, *rest, **kwargs):
-        params = ("dtype", "out", "keepdims") if typed else ("out", "keepdims")
-        kwargs.update(zip(params, rest))
-        if set(kwargs) - set(params):
-            raise Unfusable(f"{name}() with keywords {sorted(kwargs)}")
-        return self._tracer.reduce(
-            name, self, axis, kwargs.get("dtype"), kwargs.get("out"), kwargs.get("keepdims", False)
-        )
-
-    method.__name__ = name
-    return method
-
-
-def _binary(name, reflected=False):
-    if reflected:
-        return lambda self, other: self._tracer.apply(name, (other, self), {})
-    return lambda self, other: self._tracer.apply(name, (self, other), {})
-
-
-def _inplace(name):
-    def method(self, other):
-        if self._array:  # an array updated in place: visible through every name of it
-            raise Unfusable("an in-place update of an array")
-        return self._tracer.apply(name, (self, other), {})  # a scalar's `s += v` binds s to s + v
-
-    return method
-
-
-for _op, _ufunc in _INPLACE.items():
-    setattr(Traced, f"__{_op}__", _binary(_ufunc))
-    setattr(Traced, f"__r{_op}__", _binary(_ufunc, reflected=True))
-    setattr(Traced, f"__i{_op}__", _inplace(_ufunc))
-for _name in ("sum", "prod", "max", "min", "all", "any"):
-    setattr(Traced, _name, _reduction_method(_name, _name in ("sum", "prod")))
-for _op, _ufunc in _COMPARE.items():
-    setattr(Traced, f"__{_op}__", _binary(_ufunc))
-for _op, _ufunc in {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}.items():
-    setattr(Traced, f"__{_op}__", lambda self, _u=_ufunc: self._tracer.apply(_u, (self,), {}))
-
-
 class Tracer:
     """Records the steps of one traced call (ops::FusedStep); values are numbered from the arguments on."""
 
-    def __init__(self, kinds):
+    def __init__(self, kinds, elementwise=False):
         self.steps = []
+        # Elementwise functions (vectorize) take elements: their branches are explored (Note [Branches]), and
+        # `x += y` binds x to x + y. `path`: the decisions of the run being traced; `taken`: (condition, decision).
+        self.path, self.taken = ([] if elementwise else None), []
         self.reduction = None  # (name, traced value, axis, dtype, keepdims) of a final reduction
         self.ranges = {}  # argument position -> (lo, hi) its Python int must lie in
         self.positions = [
@@ -233,6 +109,12 @@ class Tracer:
         result = _reduction._resolve(name, [value.dtype], dtype)[2]
         self.reduction = (name, value, axis, dtype, keepdims)
         return Traced(self, result, None, True)
+
+    def decide(self, value):
+        """bool() of a traced element: the decision the path being traced takes, recorded with its condition."""
+        decision = self.path[len(self.taken)] if len(self.taken) < len(self.path) else False
+        self.taken.append((self.cast(value, numpy.dtype(bool)), decision))
+        return decision
 
     def cast(self, value, dtype):
         v, _, _, array = self._operand(value)
