@@ -464,6 +464,37 @@ def test_composition(xp, dtype):
     return h(x, x)
 
 
+@pytest.mark.parametrize("layout", ["same", "transposed", "twice", "view", "broadcast_into"])
+@testing.numpy_cuarray_array_equal(accept_error=ValueError)
+def test_in_place_updates_of_arguments_sharing_memory(xp, layout):
+    # Such calls run op by op (Note [Updates in place]): each op then reads the values the previous one wrote.
+    x = _data(xp, (4, 4), np.int64, 0)
+    y = {
+        "same": _data(xp, (4, 4), np.int64, 1),
+        "transposed": x.T,
+        "twice": x,
+        "view": x[::-1],
+        "broadcast_into": _data(xp, (4, 1), np.int64, 1),
+    }[layout]
+    target = y if layout == "broadcast_into" else x
+    cp.fuse(_augmented)(target, x if layout == "broadcast_into" else y)
+    return x, y
+
+
+def test_updated_arguments_are_returned_themselves():
+    def f(x, y):
+        x += y
+        return x, x * 2
+
+    x, y = cp.arange(4.0), cp.ones(4)
+    a, b = cp.fuse(f)(x, y)
+    assert a is x
+    np.testing.assert_array_equal(x.get(), [1, 2, 3, 4])
+    np.testing.assert_array_equal(b.get(), [2, 4, 6, 8])
+    a, b = cp.fuse(f)(x, y)
+    assert a is x and x.get()[0] == 2
+
+
 def test_known_signatures_run_without_python():
     f = cp.fuse(lambda x, s, n: x * s if n is None else x + s)
     x = cp.arange(5, dtype=cp.float32)

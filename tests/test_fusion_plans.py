@@ -20,8 +20,10 @@ _LONGLONG = {"l": np.dtype("q"), "L": np.dtype("Q")}
 
 def _replay(fused, kinds, args):
     """The traced program of `fused` for `kinds` run step by step with NumPy on `args` (NumPy arrays and
-    scalars): each ufunc step on its operands cast to its loop types, as the generated kernel runs it."""
-    tracer, results, tuple_result, reduction, in_types, _ = fused._trace(kinds)
+    scalars): each ufunc step on its operands cast to its loop types, as the generated kernel runs it; arguments
+    updated in place are written in `args`."""
+    program = fused._trace(kinds)
+    tracer, results, tuple_result, reduction, in_types = program[:5]
     values = [np.asarray(a).astype(t) for a, t in zip((a for a in args if a is not None), in_types)]
     for step in tracer.steps:
         if step[0] == "const":
@@ -51,8 +53,15 @@ def _replay(fused, kinds, args):
         name, _, _, result_type, axis, keepdims = reduction
         typed = {"dtype": result_type} if name in ("sum", "prod", "nansum", "nanprod") else {}
         return getattr(np, name)(values[results[0]], axis=axis, keepdims=keepdims, **typed)
-    outs = tuple(values[r] for r in results)
-    return outs if tuple_result else outs[0]
+    arrays = [a for a in args if a is not None]
+    for i, v in program.updates:
+        arrays[i][...] = values[v]
+    outs = [values[r] for r in results]
+    if program.returns is None:
+        return tuple(outs) if tuple_result else outs[0]
+    none, is_tuple, items = program.returns
+    items = tuple(outs.pop(0) if p < 0 else args[p] for p in items)
+    return None if none else items if is_tuple or len(items) != 1 else items[0]
 
 
 def _kind(a):
@@ -188,10 +197,10 @@ def _setitem(x, y):
 
 
 UNFUSED = {
-    "inplace": _inplace,
+    "inplace_int_from_float": lambda x, y: _inplace(x.astype("int32"), y),
     "getitem": lambda x, y: x[0] + y,
     "setitem": _setitem,
-    "out": lambda x, y: cp.add(x, y, out=x),
+    "out_object": lambda x, y: cp.add(x, y, out=object()),
     "shape": lambda x, y: x + x.shape[0],
     "two_reductions": lambda x, y: (x.sum(), y.sum()),
     "postmap": lambda x, y: cp.sqrt(cp.sum(x) + 10),
@@ -207,6 +216,74 @@ UNFUSED = {
 @pytest.mark.parametrize("name", list(UNFUSED))
 def test_bodies_one_kernel_cannot_express_run_op_by_op(name):
     assert cp.fuse(UNFUSED[name])._plan((F4, F4)) is None
+
+
+def _iadd_twice(x, y):
+    x += y
+    x += y
+
+
+def _augment_and_return(x, y):
+    x *= 2
+    y -= x
+    return x, y + 1, y
+
+
+def _out_arguments(x, y, z):
+    np_or_cp = cp if isinstance(x, cp._fusion_values.Traced) else np
+    np_or_cp.add(x, y, out=z)
+    q, _ = np_or_cp.divmod(z, 3, out=(None, y))
+    return q, z
+
+
+def _alias(x, y):
+    a = x
+    a += 1  # x too: the same array
+    b = y + 1
+    b += x  # an intermediate array: only b
+    return x, b
+
+
+@pytest.mark.parametrize("func", [_iadd_twice, _augment_and_return, _out_arguments, _alias])
+@pytest.mark.parametrize(
+    "dtypes", [(I8, I8, I8), (F4, I1, F8), (F8, F4, F4)], ids=lambda p: "-".join(map(str, p))
+)
+def test_updates_in_place_replay_as_numpy(func, dtypes):
+    nargs = func.__code__.co_argcount
+    args = [_data(t, s) for s, t in enumerate(dtypes[:nargs])]
+    copies = [a.copy() for a in args]
+    try:
+        with np.errstate(all="ignore"):
+            expected = func(*copies)
+    except TypeError:  # NumPy refuses the cast into an argument: no kernel either
+        assert cp.fuse(func)._plan(tuple(a.dtype for a in args)) is None
+        return
+    kinds = tuple(a.dtype for a in args)
+    assert cp.fuse(func)._plan(kinds) is not None
+    got = _replay(cp.fuse(func), kinds, args)
+    if expected is None:
+        assert got is None
+        got, expected = (), ()
+    for g, e in zip(*(v if isinstance(v, tuple) else (v,) for v in (got, expected))):
+        np.testing.assert_array_equal(g, e)
+        assert g.dtype == e.dtype
+    for a, c in zip(args, copies):
+        np.testing.assert_array_equal(a, c)
+    returns = cp.fuse(func)._trace(kinds).returns
+    if func is _iadd_twice:
+        assert returns == (True, False, [])
+    if func is _augment_and_return:
+        assert returns == (False, True, [0, -1, 1])  # x and y themselves, as NumPy returns them
+
+
+@pytest.mark.parametrize("func", [_iadd_twice, _augment_and_return, _out_arguments])
+def test_kernels_updating_arguments_compile(func):
+    from test_kernel_sources import MINIMAL_ONLY
+
+    handle = cp.fuse(func)._compile((F8, F4, F8)[: func.__code__.co_argcount]).handle
+    for contiguous, ndim in ((True, 0), (False, 2)):
+        src, name = _core._fused_source(handle, contiguous, ndim)
+        assert _core.jit.compile(MINIMAL_ONLY + src, name, [], 90, _core.jit.headers())[:4] == b"\x7fELF"
 
 
 def test_in_place_update_of_a_scalar_argument_rebinds_it():

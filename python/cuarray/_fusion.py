@@ -34,9 +34,15 @@ _SCALAR_LOOP = {
     complex: numpy.dtype("complex128"),
 }
 
-# A signature's kernel: its handle in the core, the dtypes it takes and returns, and the ranges of its Python
-# int arguments ((position, lo, hi), ...).
-_Compiled = collections.namedtuple("_Compiled", "handle in_types out_types tuple_result ranges")
+# A traced function: its steps (tracer.steps), the values the kernel returns, the final reduction (or None),
+# the kernel's input and output dtypes, the arguments it updates, and how the function's result is built
+# from the kernel's outputs and its arguments (None: the outputs alone; Plan in python/src/fusion.cpp).
+_Program = collections.namedtuple(
+    "_Program", "tracer results tuple_result reduction in_types out_types updates returns"
+)
+# A signature's kernel: its handle in the core, the dtypes it takes and returns, the ranges of its Python int
+# arguments ((position, lo, hi), ...), and how the result is built.
+_Compiled = collections.namedtuple("_Compiled", "handle in_types out_types tuple_result ranges returns")
 
 
 def _kinds(name, args):
@@ -116,11 +122,10 @@ class Fusion(_core._Fusion):
             if self._elementwise:
                 raise
             return None
-        return compiled.handle, compiled.ranges
+        return compiled.handle, compiled.ranges, compiled.returns
 
     def _trace(self, kinds):
-        """The function traced for `kinds`: (tracer, result values, tuple result?, reduction, in_types, out_types);
-        Unfusable where one kernel cannot do."""
+        """The function traced for `kinds` (a _Program); Unfusable where one kernel cannot do."""
         tracer = Tracer(kinds, self._elementwise)
         args = [
             None if k is None else _traced_argument(tracer, k, tracer.positions.index(i))
@@ -134,35 +139,40 @@ class Fusion(_core._Fusion):
             for k in kinds
             if k is not None
         )
-        reduction = None
+        traced_args = [a for a in args if a is not None]
+        # Arguments updated in place: (kernel input, final value) (Note [Updates in place] in ops/fusion.cpp).
+        updates = [(i, a._value) for i, a in enumerate(traced_args) if a._array and a._value != i]
         if tracer.reduction is not None:
-            if not (isinstance(result, Traced) and result._value is None):
-                raise Unfusable("the reduction's result is not the function's only result")
+            if updates or not (isinstance(result, Traced) and result._value is None):
+                raise Unfusable("a reduction that is not the function's only result")
             name, reduced, axis, dtype, keepdims = tracer.reduction
             loops, out_loop, result_type = _reduction._resolve(name, [reduced.dtype], dtype)
             reduction = (name, loops[0], out_loop, result_type, axis, keepdims)
-            return tracer, [reduced._value], False, reduction, in_types, (result_type,)
+            return _Program(tracer, [reduced._value], False, reduction, in_types, (result_type,), [], None)
         tuple_result = isinstance(result, tuple)
-        results = list(result) if tuple_result else [result]
-        if not results or not all(isinstance(r, Traced) and r._array for r in results):
-            raise Unfusable("results other than arrays")
-        return (
-            tracer,
-            [r._value for r in results],
-            tuple_result,
-            None,
-            in_types,
-            tuple(r.dtype for r in results),
+        items = list(result) if tuple_result else [] if result is None else [result]
+        # An argument returned is returned itself, as NumPy's functions return the arrays they were given.
+        positions = [next((p for p, a in zip(tracer.positions, traced_args) if a is r), -1) for r in items]
+        fresh = [r for r, p in zip(items, positions) if p < 0]
+        if not all(isinstance(r, Traced) and r._array for r in fresh) or not (fresh or updates):
+            raise Unfusable("results other than arrays, or nothing to compute")
+        plain = result is not None and all(p < 0 for p in positions)
+        returns = None if plain else (result is None, tuple_result, positions)
+        out_types = tuple(r.dtype for r in fresh)
+        return _Program(
+            tracer, [r._value for r in fresh], tuple_result, None, in_types, out_types, updates, returns
         )
 
     def _compile(self, kinds):
         """Traces the function for `kinds` and generates its kernel; Unfusable where one kernel cannot do."""
-        tracer, results, tuple_result, reduction, in_types, out_types = self._trace(kinds)
-        handle = _core._fused_def(self.name, in_types, tracer.steps, results, tuple_result, reduction)
-        ranges = tuple(
-            (i, *tracer.ranges.get(i, (-(2**63), 2**63 - 1))) for i, k in enumerate(kinds) if k is int
+        p = self._trace(kinds)
+        handle = _core._fusion_def(
+            self.name, p.in_types, p.tracer.steps, p.results, p.tuple_result, p.reduction, p.updates
         )
-        return _Compiled(handle, in_types, out_types, tuple_result, ranges)
+        ranges = tuple(
+            (i, *p.tracer.ranges.get(i, (-(2**63), 2**63 - 1))) for i, k in enumerate(kinds) if k is int
+        )
+        return _Compiled(handle, p.in_types, p.out_types, p.tuple_result, ranges, p.returns)
 
 
 def fuse(*args, kernel_name=None):

@@ -83,8 +83,18 @@ class Tracer:
         self.ranges[position] = (max(lo, int(info.min)), min(hi, int(info.max)))
 
     def apply(self, name, args, kwargs):
-        if kwargs.get("out", None) is not None or set(kwargs) - {"dtype", "casting", "out"}:
-            raise Unfusable(f"{name}() with keyword arguments other than dtype and casting")
+        if set(kwargs) - {"dtype", "casting", "out"}:
+            raise Unfusable(f"{name}() with keyword arguments other than dtype, casting and out")
+        out = kwargs.pop("out", None)
+        if out is not None:  # NumPy's loop is the inputs', its results then cast into `out`
+            outs = out if isinstance(out, tuple) else (out,)
+            results = self.apply(name, args, kwargs)
+            results = results if isinstance(results, tuple) else (results,)
+            if len(outs) != len(results):
+                raise Unfusable(f"{name}() with {len(outs)} outputs")
+            casting = kwargs.get("casting", "same_kind")
+            results = tuple(r if o is None else self.update(o, r, casting) for o, r in zip(outs, results))
+            return results if isinstance(out, tuple) else results[0]
         values, operands, constants, arrays = zip(*(self._operand(a) for a in args))
         dtype = kwargs.get("dtype")
         types = _resolve(
@@ -109,6 +119,21 @@ class Tracer:
         result = _reduction._resolve(name, [value.dtype], dtype)[2]
         self.reduction = (name, value, axis, dtype, keepdims)
         return Traced(self, result, None, True)
+
+    def update(self, target, result, casting):
+        """`result` written into the array `target` (`x += y`, out=x): target's value from now on, in its dtype."""
+        if not (
+            isinstance(target, Traced)
+            and target._tracer is self
+            and target._array
+            and target._value is not None
+        ):
+            raise Unfusable("an output that is not an array of the function")
+        if not numpy.can_cast(result.dtype, target.dtype, casting):
+            raise Unfusable("an output cast that NumPy refuses")
+        value = result if result.dtype == target.dtype else self.cast(result, target.dtype)
+        target._value = value._value
+        return target
 
     def decide(self, value):
         """bool() of a traced element: the decision the path being traced takes, recorded with its condition."""

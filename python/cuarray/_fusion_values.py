@@ -123,9 +123,10 @@ def _binary(name, reflected=False):
 
 def _inplace(name):
     def method(self, other):
-        if self._array and self._tracer.path is None:  # an array updated in place: seen through all its names
-            raise Unfusable("an in-place update of an array")
-        return self._tracer.apply(name, (self, other), {})  # a scalar's `s += v` binds s to s + v
+        result = self._tracer.apply(name, (self, other), {})
+        if not self._array or self._tracer.path is not None:  # a scalar's or an element's `s += v` binds s
+            return result
+        return self._tracer.update(self, result, "same_kind")  # an array's: seen through all its names
 
     return method
 

@@ -3,6 +3,7 @@
 #include "cuarray/ops/fusion.h"
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <climits>
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include "convert.h"
 #include "cuarray/error.h"
+#include "cuarray/ops/ufunc.h"
 #include "ndarray.h"
 #include "operators.h"
 
@@ -40,6 +42,11 @@ struct IntRange {
 struct Plan {
   const ops::FusedKernel* kernel = nullptr;  // null: call the function
   std::vector<IntRange> ints;
+  // Unless `returns` is false, the function's result is built here, not from the kernel's outputs alone: None,
+  // or a tuple (or its one item) of the kernel's new outputs in order (-1) and arguments (their positions),
+  // which NumPy returns as the very objects passed (`x += y; return x`).
+  bool returns = false, none = false, tuple = false;
+  std::vector<int> items;
 };
 
 // `value` (a Python or NumPy scalar) as loop type `t` in the kernels' compute representation: the 16-bit
@@ -99,7 +106,8 @@ class Fusion {
     return true;
   }
 
-  // _entry's answer: None (call the function) or (handle, ((argument index, lo, hi), ...)).
+  // _entry's answer: None (call the function) or (handle, ((argument index, lo, hi), ...), returns), returns
+  // None (the kernel's outputs) or (is_none, is_tuple, items) as Plan's.
   static Plan make_plan(py::handle entry) {
     Plan plan;
     if (entry.is_none()) return plan;
@@ -108,6 +116,12 @@ class Fusion {
     for (auto r : t[1]) {
       auto range = r.cast<py::tuple>();
       plan.ints.push_back({range[0].cast<std::size_t>(), range[1].cast<long long>(), range[2].cast<long long>()});
+    }
+    if (!t[2].is_none()) {
+      auto r = t[2].cast<py::tuple>();
+      plan.returns = true;
+      plan.none = r[0].cast<bool>(), plan.tuple = r[1].cast<bool>();
+      plan.items = r[2].cast<std::vector<int>>();
     }
     return plan;
   }
@@ -137,10 +151,24 @@ class Fusion {
       ++n;
     }
     if (n != k.in.size()) throw TypeError("fused function called with a different number of arguments");
+    if (!k.updates.empty() && !ops::updates_in_place(k, in)) return self.attr("func")(*args);
     std::vector<Array> out = ops::run_fused(k, in);
+    if (plan.returns) return assemble(plan, args, out);
     if (out.size() == 1 && !k.tuple_result) return py::cast(NdArray{std::move(out[0]), py::none()});
     py::tuple result(out.size());
     for (std::size_t o = 0; o < out.size(); ++o) result[o] = py::cast(NdArray{std::move(out[o]), py::none()});
+    return result;
+  }
+
+  static py::object assemble(const Plan& plan, const py::tuple& args, std::vector<Array>& out) {
+    if (plan.none) return py::none();
+    py::tuple result(plan.items.size());
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < plan.items.size(); ++i) {
+      const int item = plan.items[i];
+      result[i] = item < 0 ? py::cast(NdArray{std::move(out.at(next++)), py::none()}) : args[item];
+    }
+    if (!plan.tuple && result.size() == 1) return result[0];
     return result;
   }
 
@@ -157,6 +185,48 @@ PyObject* fusion_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
   });
 }
 
+// A traced program from cuarray._fusion: steps ("const", dtype, weak, bits, re, im), ("ufunc", name, operand
+// values, loop types) and ("cast", value, dtype); `reduction` None or (name, loop, out_loop, result, axis,
+// keepdims); `updates` ((kernel input, value), ...).
+ops::FusedProgram to_program(const std::string& name, const std::vector<py::handle>& in_types, const py::list& steps,
+                             const std::vector<int>& results, bool tuple_result, py::handle reduction,
+                             const std::vector<std::pair<int, int>>& updates) {
+  using Kind = ops::FusedStep::Kind;
+  ops::FusedProgram p{name, {}, {}, results, tuple_result, updates};
+  for (auto t : in_types) p.in.push_back(to_dtype(t));
+  for (auto item : steps) {
+    auto s = py::reinterpret_borrow<py::tuple>(item);
+    const std::string what = s[0].cast<std::string>();
+    ops::FusedStep step;
+    if (what == "const") {
+      step.kind = Kind::Constant;
+      step.types = {to_dtype(s[1])};
+      step.weak = s[2].cast<bool>(), step.integer = s[3].cast<std::uint64_t>();
+      step.re = s[4].cast<double>(), step.im = s[5].cast<double>();
+    } else if (what == "ufunc") {
+      step.kind = Kind::Ufunc;
+      step.ufunc = ops::ufunc_index(s[1].cast<std::string>());
+      step.args = s[2].cast<std::vector<int>>();
+      for (auto t : s[3]) step.types.push_back(to_dtype(t));
+    } else if (what == "cast") {
+      step.kind = Kind::Cast;
+      step.args = {s[1].cast<int>()};
+      step.types = {to_dtype(s[2])};
+    } else {
+      throw ValueError("cuarray.fuse: unknown step '" + what + "'");
+    }
+    p.steps.push_back(std::move(step));
+  }
+  if (!reduction.is_none()) {
+    auto r = py::reinterpret_borrow<py::tuple>(reduction);
+    p.reduction = r[0].cast<std::string>();
+    p.reduce_loop = to_dtype(r[1]), p.out_loop = to_dtype(r[2]), p.result = to_dtype(r[3]);
+    if (!r[4].is_none()) p.axis = to_axes(r[4]);
+    p.keepdims = r[5].cast<bool>();
+  }
+  return p;
+}
+
 }  // namespace
 
 void init_fusion(py::module_& m) {
@@ -164,6 +234,12 @@ void init_fusion(py::module_& m) {
   py::class_<Fusion>(m, "_Fusion", py::custom_type_setup([](PyHeapTypeObject* t) { t->ht_type.tp_call = fusion_slot; }))
       .def(py::init<>())
       .def("_clear_plans", &Fusion::clear);
+  // A fused function's kernel for one signature, from its traced program (to_program); returns its handle.
+  m.def("_fusion_def", [](const std::string& name, const std::vector<py::handle>& in_types, const py::list& steps,
+                          const std::vector<int>& results, bool tuple_result, py::handle reduction,
+                          const std::vector<std::pair<int, int>>& updates) {
+    return ops::define_fused(to_program(name, in_types, steps, results, tuple_result, reduction, updates));
+  });
 }
 
 }  // namespace cuarray::bind
