@@ -284,7 +284,7 @@ def test_where_clip_copyto(xp, dtype1, dtype2):
     x, y = _data(xp, (3, 4), dtype1, 1), _data(xp, (3, 4), dtype2, 2)
 
     def f(c, a, b):
-        xp.copyto(a, b)
+        xp.copyto(a, b, casting="unsafe")
         return xp.where(c, a, b), xp.where(c[:, None], xp.inf, b), a
 
     out = cp.fuse(f)(cond, x, y)
@@ -301,6 +301,15 @@ def test_reduction_axes(xp, shape, axis):
     return cp.fuse(lambda a: xp.sum(a, axis))(x), cp.fuse(
         lambda a: xp.sum(a * 3 + 1, axis=axis, keepdims=True)
     )(x)
+
+
+@pytest.mark.parametrize("axis", [0, -1, (0,), 1, None, (), (-1,)], ids=repr)
+@pytest.mark.parametrize("name", ["sum", "max", "any", "nanprod"])
+@testing.numpy_cuarray_array_equal(accept_error=np.exceptions.AxisError)
+def test_reductions_of_0d_arrays(xp, name, axis):
+    # NumPy's ufunc reductions read a 0-d array as one element along an int axis 0 or -1, not along (0,).
+    x = xp.asarray(np.float32(5))
+    return cp.fuse(lambda a, s: getattr(xp, name)(a * s, axis=axis))(x, 2.0)
 
 
 @testing.for_all_dtypes(name="dtype1", no_bool=True, no_complex=True)

@@ -222,6 +222,7 @@ ops::FusedProgram to_program(const std::string& name, const std::vector<py::hand
     p.reduction = r[0].cast<std::string>();
     p.reduce_loop = to_dtype(r[1]), p.out_loop = to_dtype(r[2]), p.result = to_dtype(r[3]);
     if (!r[4].is_none()) p.axis = to_axes(r[4]);
+    p.int_axis = PyLong_Check(r[4].ptr()) && !PyBool_Check(r[4].ptr());
     p.keepdims = r[5].cast<bool>();
   }
   return p;

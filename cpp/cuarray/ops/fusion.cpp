@@ -218,6 +218,7 @@ std::size_t define_fused(const FusedProgram& p) {
     k.out_loop = p.out_loop;
     k.result = p.result;
     k.axis = p.axis;
+    k.int_axis = p.int_axis;
     k.keepdims = p.keepdims;
   } else {
     const int nout = static_cast<int>(p.results.size() + p.updates.size());
@@ -279,7 +280,10 @@ std::vector<Array> run_fused(const FusedKernel& k, const Input* inputs) {
       fill(arrays.back(), inputs[i].value);
     }
   }
-  std::vector<bool> reduced = reduced_axes(static_cast<int>(shape.size()), k.axis);
+  // NumPy's ufunc reductions read a 0-d input as one element along an int axis 0 or -1 (Note [Axes of 0-d
+  // arrays] in python/src/reduction.cpp); the fused ones are all ufunc reductions.
+  const bool whole = shape.empty() && k.int_axis && ((*k.axis)[0] == 0 || (*k.axis)[0] == -1);
+  std::vector<bool> reduced = reduced_axes(static_cast<int>(shape.size()), whole ? std::nullopt : k.axis);
   Array out(reduced_shape(shape, reduced, false), k.result);
   reduce(*k.reduction, k.in.data(), k.out_loop, arrays.data(), out, reduced);
   if (k.keepdims) {

@@ -43,6 +43,7 @@ struct FusedProgram {
   std::string reduction;
   DType reduce_loop = DType::Bool, out_loop = DType::Bool, result = DType::Bool;
   std::optional<std::vector<std::int64_t>> axis;
+  bool int_axis = false;  // axis was one int, not a tuple: a 0-d input takes 0 and -1 (Note [Axes of 0-d arrays])
   bool keepdims = false;
 };
 
@@ -55,6 +56,7 @@ struct FusedKernel {
   std::vector<int> updates;  // the inputs written in place: the kernel's last outputs, in this order
   DType out_loop = DType::Bool, result = DType::Bool;
   std::optional<std::vector<std::int64_t>> axis;
+  bool int_axis = false;
   bool keepdims = false;
 };
 
