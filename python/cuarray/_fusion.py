@@ -6,10 +6,12 @@ and unfused results agree (Note [Fused kernels] in cpp/cuarray/ops/fusion.cpp). 
 reduction (sum, prod, max, min, nansum, nanprod, all, any, with axis, dtype and keepdims) of its elementwise
 result: the body then becomes the map of a reduction kernel, so the intermediate array is never written.
 
-As CuPy's: without a cuarray array among the arguments (NumPy arrays, scalars alone) the function is called as
-it is; None arguments reach it as None. A body one kernel cannot express (indexing, in-place updates, out=,
-several reductions) runs op by op, each op a cuarray call (Note [Fusion plans] in python/src/fusion.cpp).
-Later calls with a known signature go straight to their plan, without Python code.
+Arguments updated in place (`x += y`, out=x) are written by the kernel itself (Note [Updates in place] in
+cpp/cuarray/ops/fusion.cpp). As CuPy's: without a cuarray array among the arguments (NumPy arrays, scalars
+alone) the function is called as it is; None arguments reach it as None. A body one kernel cannot express
+(indexing, several reductions, a reduction used further, ...) runs op by op, each op a cuarray call, so its
+results and errors are NumPy's (Note [Fusion plans] in python/src/fusion.cpp). Later calls with a known
+signature go straight to their plan, without Python code.
 """
 
 import collections
@@ -99,7 +101,8 @@ class Fusion(_core._Fusion):
         self._clear_plans()
 
     def _entry(self, args):
-        """The plan for these arguments: None (call the function) or (kernel handle, Python int ranges)."""
+        """The plan for these arguments: None (call the function) or (kernel handle, Python int ranges, how the
+        result is built), as python/src/fusion.cpp's Plan reads it."""
         kinds = _kinds(self.name, args)
         if kinds is None:
             return None

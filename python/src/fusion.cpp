@@ -5,9 +5,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <climits>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -30,8 +30,9 @@ namespace {
 //   a call with a value outside its range runs the function instead, which gives NumPy's answer or error;
 // - running the Python function on the arguments: where no cuarray array is among them (NumPy arrays,
 //   scalars alone: CuPy calls the function then), inside another fused function being traced (composition:
-//   the body is traced inline), and for bodies one kernel cannot express (indexing, in-place updates, out=,
-//   several reductions, a reduction used further: CuPy's second fusion mode covers these). Each operation
+//   the body is traced inline), and for bodies one kernel cannot express (indexing, several reductions, a
+//   reduction used further: CuPy's second fusion mode covers these). A kernel's call whose arguments it
+//   cannot update in place (Note [Updates in place] in ops/fusion.cpp) runs the function too. Each operation
 //   then runs as its own cuarray call, so results and errors are NumPy's.
 // cuarray._fusion.Fusion._entry picks the plan on a signature's first call; this type keeps it.
 struct IntRange {
@@ -77,7 +78,12 @@ class Fusion {
     return run(self, it->second, args);
   }
 
-  void clear() { plans_.clear(); }
+  // The plans are kept, not freed: a call may still run one (its Python code, or an allocation hook's, may let
+  // another thread clear the cache meanwhile). clear_cache is rare, and plans are small.
+  void clear() {
+    retired_.push_back(std::make_unique<std::unordered_map<std::uint64_t, Plan>>());
+    retired_.back()->swap(plans_);
+  }
 
  private:
   // 6 bits per argument: 1 + dtype for arrays, then Python bool, int, float, complex and None; at most 9.
@@ -173,6 +179,7 @@ class Fusion {
   }
 
   std::unordered_map<std::uint64_t, Plan> plans_;  // used with the GIL held
+  std::vector<std::unique_ptr<std::unordered_map<std::uint64_t, Plan>>> retired_;
 };
 
 // The type's tp_call (Note [Operator slots]); Python subclasses inherit it.
