@@ -159,6 +159,18 @@ def test_indexing(xp, dtype, index):
     return cp.fuse(lambda a, b: (a[index], a[index] + b[0][1][2]))(x, x)
 
 
+@testing.for_float_dtypes()
+@testing.numpy_cuarray_allclose(**TOL)
+def test_views_of_arguments_broadcast_in_the_kernel(xp, dtype):
+    # Batch normalization's idiom: parameters of one axis made broadcastable by basic indexing.
+    x = _data(xp, (2, 3, 4, 5), dtype, 0)
+    gamma, beta = _data(xp, (3,), dtype, 1), _data(xp, (3,), dtype, 2)
+    expander = (None, slice(None), None, None)
+    f = cp.fuse(lambda a, g, b: (g[expander] * a + b[expander], a[1, ::-1, None]))
+    first = f(x, gamma, beta)
+    return first + f(x[:, :, ::2], gamma, beta[::-1])
+
+
 @testing.for_all_dtypes()
 @testing.numpy_cuarray_allclose(**TOL)
 def test_array_methods(xp, dtype):

@@ -23,9 +23,10 @@ def _replay(fused, kinds, args):
     scalars): each ufunc step on its operands cast to its loop types, as the generated kernel runs it; arguments
     updated in place are written in `args`."""
     program = fused._trace(kinds)
-    tracer, results, tuple_result, reduction, in_types = program[:5]
-    values = [np.asarray(a).astype(t) for a, t in zip((a for a in args if a is not None), in_types)]
-    for step in tracer.steps:
+    steps, results, tuple_result, reduction, in_types = program[:5]
+    views = [np.asarray(args[p])[key] for p, key in program.views]
+    values = [np.asarray(a).astype(t) for a, t in zip([a for a in args if a is not None] + views, in_types)]
+    for step in steps:
         if step[0] == "const":
             _, dtype, _, bits, re, im = step
             value = complex(re, im) if dtype.kind == "c" else re if dtype.kind == "f" else bits
@@ -60,7 +61,7 @@ def _replay(fused, kinds, args):
     if program.returns is None:
         return tuple(outs) if tuple_result else outs[0]
     none, is_tuple, items = program.returns
-    items = tuple(outs.pop(0) if p < 0 else args[p] for p in items)
+    items = tuple(outs.pop(0) if p < 0 else args[p] if p < len(args) else views[p - len(args)] for p in items)
     return None if none else items if is_tuple or len(items) != 1 else items[0]
 
 
@@ -196,9 +197,37 @@ def _setitem(x, y):
     return x
 
 
+INDEXING = {
+    "row": lambda x, y: x + y[1],
+    "element": lambda x, y: x + x[0, 1] + x[1] + x + x[2, 1],
+    "expand": lambda x, y: x[:, None] * y[None, ::-1],
+    "ellipsis": lambda x, y: (x[..., 2], y[1, ...] - x[-1]),
+    "view_returned": lambda x, y: (x[::-1], y * 2),
+}
+
+
+@pytest.mark.parametrize("dtypes", [(F4, F4), (I8, U1)], ids=lambda p: "-".join(map(str, p)))
+@pytest.mark.parametrize("name", list(INDEXING))
+def test_basic_indexing_of_arguments_replays_as_numpy(name, dtypes):
+    func = INDEXING[name]
+    x, y = _data(dtypes[0], 0, (3, 4)), _data(dtypes[1], 1, (3, 4))
+    kinds = (x.dtype, y.dtype)
+    assert cp.fuse(func)._plan(kinds) is not None
+    got, want = _replay(cp.fuse(func), kinds, (x, y)), func(x, y)
+    for g, w in zip(*(v if isinstance(v, tuple) else (v,) for v in (got, want))):
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(g, w)
+    if name == "view_returned":
+        assert cp.fuse(func)._trace(kinds).returns == (False, True, [2, -1])  # the view itself, as NumPy's
+
+
 UNFUSED = {
     "inplace_int_from_float": lambda x, y: _inplace(x.astype("int32"), y),
-    "getitem": lambda x, y: x[0] + y,
+    "index_of_a_result": lambda x, y: (x + y)[0],
+    "index_of_a_view": lambda x, y: x[0][1] + y,
+    "advanced_index": lambda x, y: x[[0, 1]] + y,
+    "index_updated": lambda x, y: _inplace(x, y)[0],
+    "update_through_view": lambda x, y: _inplace(x[0], y),
     "setitem": _setitem,
     "out_object": lambda x, y: cp.add(x, y, out=object()),
     "shape": lambda x, y: x + x.shape[0],

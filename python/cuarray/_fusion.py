@@ -40,11 +40,11 @@ _SCALAR_LOOP = {
 # the kernel's input and output dtypes, the arguments it updates, and how the function's result is built
 # from the kernel's outputs and its arguments (None: the outputs alone; Plan in python/src/fusion.cpp).
 _Program = collections.namedtuple(
-    "_Program", "tracer results tuple_result reduction in_types out_types updates returns"
+    "_Program", "steps results tuple_result reduction in_types out_types updates returns views ranges"
 )
 # A signature's kernel: its handle in the core, the dtypes it takes and returns, the ranges of its Python int
 # arguments ((position, lo, hi), ...), and how the result is built.
-_Compiled = collections.namedtuple("_Compiled", "handle in_types out_types tuple_result ranges returns")
+_Compiled = collections.namedtuple("_Compiled", "handle in_types out_types tuple_result ranges returns views")
 
 
 def _kinds(name, args):
@@ -70,6 +70,13 @@ def _kinds(name, args):
             "a fused function takes cuarray arrays, scalars and None"
         )
     return tuple(kinds)
+
+
+def _passed(r, tracer, traced_args, nargs):
+    """Where result `r` is an argument or an argument's view: its position (views after the arguments); -1."""
+    if isinstance(r, Traced) and isinstance(r._value, tuple):
+        return nargs + r._value[1]
+    return next((p for p, a in zip(tracer.positions, traced_args) if a is r), -1)
 
 
 def _traced_argument(tracer, kind, value):
@@ -125,7 +132,7 @@ class Fusion(_core._Fusion):
             if self._elementwise:
                 raise
             return None
-        return compiled.handle, compiled.ranges, compiled.returns
+        return compiled.handle, compiled.ranges, compiled.returns, compiled.views
 
     def _trace(self, kinds):
         """The function traced for `kinds` (a _Program); Unfusable where one kernel cannot do."""
@@ -142,20 +149,33 @@ class Fusion(_core._Fusion):
             for k in kinds
             if k is not None
         )
+        in_types += tuple(kinds[position] for position, _ in tracer.views)
         traced_args = [a for a in args if a is not None]
+        n = tracer.number
         # Arguments updated in place: (kernel input, final value) (Note [Updates in place] in ops/fusion.cpp).
-        updates = [(i, a._value) for i, a in enumerate(traced_args) if a._array and a._value != i]
+        updates = [(i, n(a._value)) for i, a in enumerate(traced_args) if a._array and a._value != i]
         if tracer.reduction is not None:
             if updates or not (isinstance(result, Traced) and result._value is None):
                 raise Unfusable("a reduction that is not the function's only result")
             name, reduced, axis, dtype, keepdims = tracer.reduction
             loops, out_loop, result_type = _reduction._resolve(name, [reduced.dtype], dtype)
             reduction = (name, loops[0], out_loop, result_type, axis, keepdims)
-            return _Program(tracer, [reduced._value], False, reduction, in_types, (result_type,), [], None)
+            return _Program(
+                tracer.kernel_steps(),
+                [n(reduced._value)],
+                False,
+                reduction,
+                in_types,
+                (result_type,),
+                [],
+                None,
+                tracer.views,
+                tracer.ranges,
+            )
         tuple_result = isinstance(result, tuple)
         items = list(result) if tuple_result else [] if result is None else [result]
-        # An argument returned is returned itself, as NumPy's functions return the arrays they were given.
-        positions = [next((p for p, a in zip(tracer.positions, traced_args) if a is r), -1) for r in items]
+        # An argument (or an argument's view) returned is returned itself, as NumPy returns the very arrays.
+        positions = [_passed(r, tracer, traced_args, len(kinds)) for r in items]
         fresh = [r for r, p in zip(items, positions) if p < 0]
         if not all(isinstance(r, Traced) and r._array for r in fresh) or not (fresh or updates):
             raise Unfusable("results other than arrays, or nothing to compute")
@@ -163,19 +183,26 @@ class Fusion(_core._Fusion):
         returns = None if plain else (result is None, tuple_result, positions)
         out_types = tuple(r.dtype for r in fresh)
         return _Program(
-            tracer, [r._value for r in fresh], tuple_result, None, in_types, out_types, updates, returns
+            tracer.kernel_steps(),
+            [n(r._value) for r in fresh],
+            tuple_result,
+            None,
+            in_types,
+            out_types,
+            updates,
+            returns,
+            tracer.views,
+            tracer.ranges,
         )
 
     def _compile(self, kinds):
         """Traces the function for `kinds` and generates its kernel; Unfusable where one kernel cannot do."""
         p = self._trace(kinds)
         handle = _core._fusion_def(
-            self.name, p.in_types, p.tracer.steps, p.results, p.tuple_result, p.reduction, p.updates
+            self.name, p.in_types, p.steps, p.results, p.tuple_result, p.reduction, p.updates
         )
-        ranges = tuple(
-            (i, *p.tracer.ranges.get(i, (-(2**63), 2**63 - 1))) for i, k in enumerate(kinds) if k is int
-        )
-        return _Compiled(handle, p.in_types, p.out_types, p.tuple_result, ranges, p.returns)
+        ranges = tuple((i, *p.ranges.get(i, (-(2**63), 2**63 - 1))) for i, k in enumerate(kinds) if k is int)
+        return _Compiled(handle, p.in_types, p.out_types, p.tuple_result, ranges, p.returns, tuple(p.views))
 
 
 def fuse(*args, kernel_name=None):

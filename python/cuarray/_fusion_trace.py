@@ -51,6 +51,9 @@ class Tracer:
             i for i, k in enumerate(kinds) if k is not None
         ]  # value number -> argument position
         self.count = len(self.positions)
+        # (argument position, key) of the arguments' views the function reads (x[0], x[:, None]): inputs of
+        # the kernel after the arguments, taken at each call; their values are ("view", index) until numbered.
+        self.views = []
 
     def _new(self, step, n=1):
         self.steps.append(step)
@@ -120,13 +123,41 @@ class Tracer:
         self.reduction = (name, value, axis, dtype, keepdims)
         return Traced(self, result, None, True)
 
+    def index(self, value, key):
+        """value[key]: a view of an argument by basic indexing is an input of the kernel of its own."""
+        if not (value._array and self._argument(value._value) and _basic(key)):
+            raise Unfusable("indexing other than basic indexing of an argument")
+        self.views.append((self.positions[value._value], key))
+        return Traced(self, value._operand, ("view", len(self.views) - 1), True)
+
+    def _argument(self, v):
+        return isinstance(v, int) and v < len(self.positions)
+
+    def number(self, v):
+        """Value `v`'s number in the kernel, whose inputs are the arguments and then the views."""
+        if isinstance(v, tuple):
+            return len(self.positions) + v[1]
+        return v if v < len(self.positions) else v + len(self.views)
+
+    def kernel_steps(self):
+        """The steps with the kernel's value numbers."""
+        n = self.number
+        return [
+            (s[0], s[1], tuple(map(n, s[2])), s[3])
+            if s[0] == "ufunc"
+            else (s[0], n(s[1]), s[2])
+            if s[0] == "cast"
+            else s
+            for s in self.steps
+        ]
+
     def update(self, target, result, casting):
         """`result` written into the array `target` (`x += y`, out=x): target's value from now on, in its dtype."""
         if not (
             isinstance(target, Traced)
             and target._tracer is self
             and target._array
-            and target._value is not None
+            and isinstance(target._value, int)
         ):
             raise Unfusable("an output that is not an array of the function")
         if not numpy.can_cast(result.dtype, target.dtype, casting):
@@ -144,6 +175,19 @@ class Tracer:
     def cast(self, value, dtype):
         v, _, _, array = self._operand(value)
         return Traced(self, dtype, self._new(("cast", v, dtype))[0], array)
+
+
+def _basic(key):
+    """Whether `key` indexes basically (ints, slices of ints, None, Ellipsis): a view, whatever the array."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    for k in key:
+        if isinstance(k, slice):
+            if not all(v is None or (type(v) is int) for v in (k.start, k.stop, k.step)):
+                return False
+        elif not (k is None or k is Ellipsis or type(k) is int):
+            return False
+    return True
 
 
 def _dispatch(name, *args, **kwargs):

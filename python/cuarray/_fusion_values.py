@@ -92,7 +92,7 @@ class Traced:
         raise Unfusable(f"'{name}' of a traced value")
 
     def __getitem__(self, key):
-        raise Unfusable("indexing")
+        return self._tracer.index(self, key)
 
     def __setitem__(self, key, value):
         raise Unfusable("assignment to elements")

@@ -47,7 +47,10 @@ struct Plan {
   // or a tuple (or its one item) of the kernel's new outputs in order (-1) and arguments (their positions),
   // which NumPy returns as the very objects passed (`x += y; return x`).
   bool returns = false, none = false, tuple = false;
-  std::vector<int> items;
+  std::vector<int> items;  // past the arguments' positions: the views, in order
+  // Views of arguments the kernel reads after the arguments: (argument position, index key), taken as args[p][key]
+  // at each call (basic indexing: a view, or NumPy's IndexError).
+  std::vector<std::pair<std::size_t, py::object>> views;
 };
 
 // `value` (a Python or NumPy scalar) as loop type `t` in the kernels' compute representation: the 16-bit
@@ -112,8 +115,8 @@ class Fusion {
     return true;
   }
 
-  // _entry's answer: None (call the function) or (handle, ((argument index, lo, hi), ...), returns), returns
-  // None (the kernel's outputs) or (is_none, is_tuple, items) as Plan's.
+  // _entry's answer: None (call the function) or (handle, ((argument index, lo, hi), ...), returns, views),
+  // returns None (the kernel's outputs) or (is_none, is_tuple, items) as Plan's, views ((position, key), ...).
   static Plan make_plan(py::handle entry) {
     Plan plan;
     if (entry.is_none()) return plan;
@@ -128,6 +131,10 @@ class Fusion {
       plan.returns = true;
       plan.none = r[0].cast<bool>(), plan.tuple = r[1].cast<bool>();
       plan.items = r[2].cast<std::vector<int>>();
+    }
+    for (auto v : t[3]) {
+      auto view = v.cast<py::tuple>();
+      plan.views.emplace_back(view[0].cast<std::size_t>(), py::reinterpret_borrow<py::object>(view[1]));
     }
     return plan;
   }
@@ -156,23 +163,36 @@ class Fusion {
         scalar_into(a, k.in[n], in[n].value);
       ++n;
     }
+    std::vector<py::object> views;  // alive until the kernel ran
+    views.reserve(plan.views.size());
+    for (const auto& [position, key] : plan.views) {
+      if (n == k.in.size()) break;
+      views.push_back(args[position][key]);
+      if (!py::isinstance(views.back(), ndarray_type()))
+        throw TypeError("cuarray.fuse: a view of an argument is not a cuarray array");
+      in[n++].array = &views.back().cast<const NdArray&>().array;
+    }
     if (n != k.in.size()) throw TypeError("fused function called with a different number of arguments");
     if (!k.updates.empty() && !ops::updates_in_place(k, in)) return self.attr("func")(*args);
     std::vector<Array> out = ops::run_fused(k, in);
-    if (plan.returns) return assemble(plan, args, out);
+    if (plan.returns) return assemble(plan, args, views, out);
     if (out.size() == 1 && !k.tuple_result) return py::cast(NdArray{std::move(out[0]), py::none()});
     py::tuple result(out.size());
     for (std::size_t o = 0; o < out.size(); ++o) result[o] = py::cast(NdArray{std::move(out[o]), py::none()});
     return result;
   }
 
-  static py::object assemble(const Plan& plan, const py::tuple& args, std::vector<Array>& out) {
+  static py::object assemble(const Plan& plan, const py::tuple& args, const std::vector<py::object>& views,
+                             std::vector<Array>& out) {
     if (plan.none) return py::none();
     py::tuple result(plan.items.size());
     std::size_t next = 0;
     for (std::size_t i = 0; i < plan.items.size(); ++i) {
       const int item = plan.items[i];
-      result[i] = item < 0 ? py::cast(NdArray{std::move(out.at(next++)), py::none()}) : args[item];
+      const auto position = static_cast<std::size_t>(item);
+      result[i] = item < 0                 ? py::cast(NdArray{std::move(out.at(next++)), py::none()})
+                  : position < args.size() ? py::object(args[position])
+                                           : views.at(position - args.size());
     }
     if (!plan.tuple && result.size() == 1) return result[0];
     return result;
