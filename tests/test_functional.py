@@ -288,6 +288,11 @@ def test_vectorize_refuses_loops_on_values_and_whole_array_operations():
         cp.vectorize(halve)._kernel(())._plan((np.dtype(np.float32),))
     with pytest.raises(NotImplementedError, match=r"'shape' of a traced value.*vectorized function"):
         cp.vectorize(lambda x: x + x.shape[0])._kernel(())._plan((np.dtype(np.float32),))
+    # On elements, indexing and reductions mean nothing whole arrays could stand for.
+    with pytest.raises(NotImplementedError, match=r"indexing.*vectorized function"):
+        cp.vectorize(lambda x: x[0] + 1)._kernel(())._plan((np.dtype(np.float32),))
+    with pytest.raises(NotImplementedError, match=r"sum\(\).*vectorized function"):
+        cp.vectorize(lambda x: x.sum())._kernel(())._plan((np.dtype(np.float32),))
     with pytest.raises(TypeError, match=r"different numbers of values"):
         cp.vectorize(lambda x: (x, x) if x > 0 else x)._kernel(())._plan((np.dtype(np.float32),))
 

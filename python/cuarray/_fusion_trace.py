@@ -113,8 +113,13 @@ class Tracer:
         return results[0] if len(results) == 1 else tuple(results)
 
     def reduce(self, name, value, axis, dtype, out, keepdims):
-        if name not in _KERNEL_REDUCTIONS or out is not None or self.reduction is not None:
-            raise Unfusable(f"{name}() in a fused kernel")
+        if (
+            name not in _KERNEL_REDUCTIONS
+            or out is not None
+            or self.reduction is not None
+            or self.path is not None
+        ):
+            raise Unfusable(f"{name}() in a fused kernel")  # an element's would reduce it alone
         if not isinstance(value, Traced) or not value._array:
             raise Unfusable("a reduction of a scalar")
         self._operand(value)
@@ -125,8 +130,8 @@ class Tracer:
 
     def index(self, value, key):
         """value[key]: a view of an argument by basic indexing is an input of the kernel of its own."""
-        if not (value._array and self._argument(value._value) and _basic(key)):
-            raise Unfusable("indexing other than basic indexing of an argument")
+        if not (value._array and self._argument(value._value) and _basic(key)) or self.path is not None:
+            raise Unfusable("indexing other than basic indexing of an argument")  # or of an element
         self.views.append((self.positions[value._value], key))
         return Traced(self, value._operand, ("view", len(self.views) - 1), True)
 
