@@ -94,6 +94,9 @@ class Traced:
     def __getitem__(self, key):
         return self._tracer.index(self, key)
 
+    def __iter__(self):  # else Python would index 0, 1, 2, ... without end: no length is known while tracing
+        raise Unfusable("iteration")
+
     def __setitem__(self, key, value):
         raise Unfusable("assignment to elements")
 
