@@ -18,14 +18,8 @@ F4, F8, I1, I8, U1, U8 = (np.dtype(t) for t in ("float32", "float64", "int8", "i
 _LONGLONG = {"l": np.dtype("q"), "L": np.dtype("Q")}
 
 
-def _replay(fused, kinds, args):
-    """The traced program of `fused` for `kinds` run step by step with NumPy on `args` (NumPy arrays and
-    scalars): each ufunc step on its operands cast to its loop types, as the generated kernel runs it; arguments
-    updated in place are written in `args`."""
-    program = fused._trace(kinds)
-    steps, results, tuple_result, reduction, in_types = program[:5]
-    views = [np.asarray(args[p])[key] for p, key in program.views]
-    values = [np.asarray(a).astype(t) for a, t in zip([a for a in args if a is not None] + views, in_types)]
+def _run(steps, values):
+    """`values` extended by the traced steps, each ufunc on its operands cast to its loop types."""
     for step in steps:
         if step[0] == "const":
             _, dtype, _, bits, re, im = step
@@ -50,10 +44,23 @@ def _replay(fused, kinds, args):
                         out = ufunc(*operands, signature=tuple(_LONGLONG.get(t.char, t) for t in types))
             outs = out if isinstance(out, tuple) else (out,)
             values.extend(np.asarray(o).astype(t) for o, t in zip(outs, types[nin:]))
+    return values
+
+
+def _replay(fused, kinds, args):
+    """The traced program of `fused` for `kinds` run step by step with NumPy on `args` (NumPy arrays and
+    scalars): each ufunc step on its operands cast to its loop types, as the generated kernel runs it; arguments
+    updated in place are written in `args`."""
+    program = fused._trace(kinds)
+    steps, results, tuple_result, reduction, in_types = program[:5]
+    views = [np.asarray(args[p])[key] for p, key in program.views]
+    values = [np.asarray(a).astype(t) for a, t in zip([a for a in args if a is not None] + views, in_types)]
+    _run(steps, values)
     if reduction is not None:
-        name, _, _, result_type, axis, keepdims = reduction
+        name, _, _, result_type, axis, keepdims, post, post_result = reduction
         typed = {"dtype": result_type} if name in ("sum", "prod", "nansum", "nanprod") else {}
-        return getattr(np, name)(values[results[0]], axis=axis, keepdims=keepdims, **typed)
+        reduced = [np.asarray(getattr(np, name)(values[results[0]], axis=axis, keepdims=keepdims, **typed))]
+        return _run(post, reduced)[post_result]
     arrays = [a for a in args if a is not None]
     for i, v in program.updates:
         arrays[i][...] = values[v]
@@ -106,6 +113,8 @@ BODIES = {
     "max": lambda xp, x, y: (x - y).max(),
     "all": lambda xp, x, y: xp.all(x > y, axis=1),
     "nansum": lambda xp, x, y: xp.nansum(x * y),
+    "postmap": lambda xp, x, y: xp.sqrt(xp.sum(x * y, axis=0) + 10) * 2,
+    "postmap_cast": lambda xp, x, y: (x.max(axis=1) > 3).astype("float32") - 1,
 }
 PAIRS = [(F4, F4), (I8, F4), (U1, I1), (U8, I8), (I8, I8), (np.dtype("float16"), U1), (np.dtype(bool), I1)]
 
@@ -235,7 +244,7 @@ UNFUSED = {
     "out_object": lambda x, y: cp.add(x, y, out=object()),
     "shape": lambda x, y: x + x.shape[0],
     "two_reductions": lambda x, y: (x.sum(), y.sum()),
-    "postmap": lambda x, y: cp.sqrt(cp.sum(x) + 10),
+    "postmap_with_an_array": lambda x, y: cp.sum(x, axis=0) + y,
     "returns_none": lambda x, y: None,
     "returns_scalar": lambda x, y: 3,
     "mean": lambda x, y: cp.mean(x + y),
@@ -364,6 +373,7 @@ def test_keyword_arguments_and_clear_cache():
 
 
 REDUCTIONS = [
+    lambda x: cp.sqrt(cp.sum(x, axis=0) * 2 + 10) > 5,
     lambda x: cp.any(x > 1, axis=0),
     lambda x: cp.all(x),
     lambda x: cp.nanprod(x * 2, axis=1),
@@ -371,11 +381,11 @@ REDUCTIONS = [
 ]
 
 
-@pytest.mark.parametrize("func", REDUCTIONS, ids=["any", "all", "nanprod", "nansum"])
+@pytest.mark.parametrize("func", REDUCTIONS, ids=["postmap", "any", "all", "nanprod", "nansum"])
 def test_fused_reduction_kernels_compile(func):
     from test_kernel_sources import MINIMAL_ONLY
 
     handle = cp.fuse(func)._compile((F4,)).handle
-    for layout in (0, 1):
+    for layout in (0, 1, 2):
         src, name = _core._fused_source(handle, layout=layout)
         assert _core.jit.compile(MINIMAL_ONLY + src, name, [], 90, _core.jit.headers())[:4] == b"\x7fELF"

@@ -83,7 +83,8 @@ def test_fused_reduction_is_compiled_once_per_signature():
 
 def test_reductions_one_kernel_cannot_end_in_run_op_by_op():
     f4 = (np.dtype(np.float32),)
-    assert cp.fuse(lambda x: cp.sum(x) + 1)._plan(f4) is None  # a reduced value used further
+    assert cp.fuse(lambda x: cp.sum(x) + x)._plan(f4) is None  # a reduced value with an array
+    assert cp.fuse(lambda x: cp.sum(x) + 1)._plan(f4) is not None  # with constants alone: the kernel's post
     assert cp.fuse(lambda x: cp.argmax(x * 2))._plan(f4) is None  # a reduction no kernel row maps
     assert cp.fuse(lambda x: (cp.sum(x), cp.max(x)))._plan(f4) is None  # two reductions
 
@@ -107,8 +108,12 @@ def test_fused_reduction_runs_no_python_after_the_first_call():
 def test_fused_reduction_with_scalar_arguments(scalar):
     x = cp.asarray(make_data((4, 9), np.float16, seed=5))
     assert_same(cp.fuse(scaled_max)(x, scalar), scaled_max(x, scalar).get())
-    assert_same(cp.fuse(lambda a, s: cp.sum(a * s, axis=0))(x, scalar), cp.sum(x * scalar, axis=0).get(),
-                rtol=5e-3, atol=0.5)
+    assert_same(
+        cp.fuse(lambda a, s: cp.sum(a * s, axis=0))(x, scalar),
+        cp.sum(x * scalar, axis=0).get(),
+        rtol=5e-3,
+        atol=0.5,
+    )
 
 
 def test_fused_reduction_of_scalars_alone_calls_the_function():

@@ -155,18 +155,18 @@ class Fusion(_core._Fusion):
         # Arguments updated in place: (kernel input, final value) (Note [Updates in place] in ops/fusion.cpp).
         updates = [(i, n(a._value)) for i, a in enumerate(traced_args) if a._array and a._value != i]
         if tracer.reduction is not None:
-            if updates or not (isinstance(result, Traced) and result._value is None):
+            if updates or not tracer.posted(result):
                 raise Unfusable("a reduction that is not the function's only result")
             name, reduced, axis, dtype, keepdims = tracer.reduction
             loops, out_loop, result_type = _reduction._resolve(name, [reduced.dtype], dtype)
-            reduction = (name, loops[0], out_loop, result_type, axis, keepdims)
+            reduction = (name, loops[0], out_loop, result_type, axis, keepdims, tracer.post, result._value[1])
             return _Program(
                 tracer.kernel_steps(),
                 [n(reduced._value)],
                 False,
                 reduction,
                 in_types,
-                (result_type,),
+                (result.dtype,),
                 [],
                 None,
                 tracer.views,

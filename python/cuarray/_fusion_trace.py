@@ -54,23 +54,37 @@ class Tracer:
         # (argument position, key) of the arguments' views the function reads (x[0], x[:, None]): inputs of
         # the kernel after the arguments, taken at each call; their values are ("view", index) until numbered.
         self.views = []
+        # Steps after the final reduction, on its result (post value 0) and constants alone: `sum(x) + 3`.
+        # Their values are ("post", number).
+        self.post, self.post_count = [], 1
 
-    def _new(self, step, n=1):
+    def _new(self, step, n=1, post=False):
+        """The numbers of a new step's n results, in the post steps' numbering if `post`."""
+        if post:
+            self.post.append(step)
+            self.post_count += n
+            return range(self.post_count - n, self.post_count)
         self.steps.append(step)
         self.count += n
         return range(self.count - n, self.count)
 
-    def _operand(self, value):
-        """(value number, operand for type resolution, Python int constant or None, array?) of an operand."""
+    @staticmethod
+    def posted(value):
+        """Whether a traced value is the final reduction's result or computed from it."""
+        return isinstance(value, Traced) and isinstance(value._value, tuple) and value._value[0] == "post"
+
+    def _operand(self, value, post=False):
+        """(value number, operand for type resolution, Python int constant or None, array?) of an operand, in
+        the post steps' numbering if `post`."""
         if isinstance(value, Traced):
-            if value._tracer is not self or value._value is None:
-                raise Unfusable("a reduced value used further, or a value of another trace")
-            return value._value, value._operand, None, value._array
+            if value._tracer is not self or self.posted(value) != post:
+                raise Unfusable("a reduced value combined with arrays, or a value of another trace")
+            return (value._value[1] if post else value._value), value._operand, None, value._array
         if isinstance(value, ndarray):
             raise Unfusable("an array captured from outside the function")
         step, operand = _constant(value)
         weak_int = value if operand is int else None
-        return self._new(step)[0], operand, weak_int, False
+        return self._new(step, post=post)[0], operand, weak_int, False
 
     def _bound(self, value, constant, loop_type):
         """A weak Python int cast to integer `loop_type`: NumPy's OverflowError where it does not fit."""
@@ -98,7 +112,8 @@ class Tracer:
             casting = kwargs.get("casting", "same_kind")
             results = tuple(r if o is None else self.update(o, r, casting) for o, r in zip(outs, results))
             return results if isinstance(out, tuple) else results[0]
-        values, operands, constants, arrays = zip(*(self._operand(a) for a in args))
+        post = any(self.posted(a) for a in args)
+        values, operands, constants, arrays = zip(*(self._operand(a, post) for a in args))
         dtype = kwargs.get("dtype")
         types = _resolve(
             name, operands, None if dtype is None else numpy.dtype(dtype), kwargs.get("casting", "same_kind")
@@ -108,8 +123,10 @@ class Tracer:
         for v, op, c, t in zip(values, operands, constants, types):
             if op is int:
                 self._bound(v, c, t)
-        outs = self._new(("ufunc", name, values, types), len(types) - len(args))
-        results = [Traced(self, t, v, any(arrays)) for v, t in zip(outs, types[len(args) :])]
+        outs = self._new(("ufunc", name, values, types), len(types) - len(args), post)
+        results = [
+            Traced(self, t, ("post", v) if post else v, any(arrays)) for v, t in zip(outs, types[len(args) :])
+        ]
         return results[0] if len(results) == 1 else tuple(results)
 
     def reduce(self, name, value, axis, dtype, out, keepdims):
@@ -126,7 +143,7 @@ class Tracer:
         dtype = None if dtype is None else numpy.dtype(dtype)
         result = _reduction._resolve(name, [value.dtype], dtype)[2]
         self.reduction = (name, value, axis, dtype, keepdims)
-        return Traced(self, result, None, True)
+        return Traced(self, result, ("post", 0), True)
 
     def index(self, value, key):
         """value[key]: a view of an argument by basic indexing is an input of the kernel of its own."""
@@ -163,6 +180,7 @@ class Tracer:
             and target._tracer is self
             and target._array
             and isinstance(target._value, int)
+            and isinstance(result._value, int)
         ):
             raise Unfusable("an output that is not an array of the function")
         if not numpy.can_cast(result.dtype, target.dtype, casting):
@@ -178,8 +196,10 @@ class Tracer:
         return decision
 
     def cast(self, value, dtype):
-        v, _, _, array = self._operand(value)
-        return Traced(self, dtype, self._new(("cast", v, dtype))[0], array)
+        post = self.posted(value)
+        v, _, _, array = self._operand(value, post)
+        w = self._new(("cast", v, dtype), post=post)[0]
+        return Traced(self, dtype, ("post", w) if post else w, array)
 
 
 def _basic(key):

@@ -212,15 +212,11 @@ PyObject* fusion_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
   });
 }
 
-// A traced program from cuarray._fusion: steps ("const", dtype, weak, bits, re, im), ("ufunc", name, operand
-// values, loop types) and ("cast", value, dtype); `reduction` None or (name, loop, out_loop, result, axis,
-// keepdims); `updates` ((kernel input, value), ...).
-ops::FusedProgram to_program(const std::string& name, const std::vector<py::handle>& in_types, const py::list& steps,
-                             const std::vector<int>& results, bool tuple_result, py::handle reduction,
-                             const std::vector<std::pair<int, int>>& updates) {
+// Steps ("const", dtype, weak, bits, re, im), ("ufunc", name, operand values, loop types) and ("cast", value,
+// dtype).
+std::vector<ops::FusedStep> to_steps(py::handle steps) {
   using Kind = ops::FusedStep::Kind;
-  ops::FusedProgram p{name, {}, {}, results, tuple_result, updates};
-  for (auto t : in_types) p.in.push_back(to_dtype(t));
+  std::vector<ops::FusedStep> out;
   for (auto item : steps) {
     auto s = py::reinterpret_borrow<py::tuple>(item);
     const std::string what = s[0].cast<std::string>();
@@ -242,14 +238,27 @@ ops::FusedProgram to_program(const std::string& name, const std::vector<py::hand
     } else {
       throw ValueError("cuarray.fuse: unknown step '" + what + "'");
     }
-    p.steps.push_back(std::move(step));
+    out.push_back(std::move(step));
   }
+  return out;
+}
+
+// A traced program from cuarray._fusion: its steps (to_steps); `reduction` None or (name, loop, out_loop,
+// result, axis, keepdims, post steps, post result); `updates` ((kernel input, value), ...).
+ops::FusedProgram to_program(const std::string& name, const std::vector<py::handle>& in_types, const py::list& steps,
+                             const std::vector<int>& results, bool tuple_result, py::handle reduction,
+                             const std::vector<std::pair<int, int>>& updates) {
+  ops::FusedProgram p{name, {}, {}, results, tuple_result, updates};
+  for (auto t : in_types) p.in.push_back(to_dtype(t));
+  p.steps = to_steps(steps);
   if (!reduction.is_none()) {
     auto r = py::reinterpret_borrow<py::tuple>(reduction);
     p.reduction = r[0].cast<std::string>();
     p.reduce_loop = to_dtype(r[1]), p.out_loop = to_dtype(r[2]), p.result = to_dtype(r[3]);
     if (!r[4].is_none()) p.axis = to_axes(r[4]);
     p.int_axis = PyLong_Check(r[4].ptr()) && !PyBool_Check(r[4].ptr());
+    p.post = to_steps(r[6]);
+    p.post_result = r[7].cast<int>();
     p.keepdims = r[5].cast<bool>();
   }
   return p;

@@ -131,6 +131,9 @@ Code generate(const FusedProgram& p) {
   return c;
 }
 
+// The post steps as a program of their own: the reduction's result (its value 0) through `p.post`.
+FusedProgram post_program(const FusedProgram& p) { return {p.name + "_post", {p.result}, p.post, {p.post_result}}; }
+
 // The reduction whose map is the traced body: `<name>_value(in...)` computes the reduced value, which the
 // row's map then takes in the reduction's loop type.
 ReductionDef fused_reduction(const FusedProgram& p, const Code& c) {
@@ -156,6 +159,17 @@ ReductionDef fused_reduction(const FusedProgram& p, const Code& c) {
   d.nin = static_cast<int>(p.in.size());
   d.acc_type = typed(row.acc_type), d.identity = typed(row.identity), d.reduce = typed(row.reduce);
   d.post = typed(row.post), d.map = map, d.preamble = preamble;
+  if (p.post_result > 0) {
+    // The reduction's result, stored in its dtype as the unfused reduction stores it, goes through the post
+    // steps; the kernel's output is then their result (final_type(p) gives its dtype).
+    const FusedProgram q = post_program(p);
+    Code pc = generate(q);
+    const std::string out = compute_type(pc.type.at(p.post_result)), in = compute_type(p.result);
+    d.preamble += "__device__ __forceinline__ " + out + " " + q.name + "(const " + in + " in0) {\n  " +
+                  join(pc.lines, "\n  ") + "\n  return ca::cast<" + out + ">(" + pc.value[p.post_result] + ");\n}\n";
+    d.post = q.name + "(ca::cast<" + in + ">(ca::cast<" + storage(p.result) + ">(ca::cast<" + compute_type(p.out_loop) +
+             ">(" + d.post + "))))";
+  }
   d.uses_index = false;
   d.options.clear();
   return d;
@@ -215,8 +229,12 @@ std::size_t define_fused(const FusedProgram& p) {
     if (!p.updates.empty()) throw ValueError("cuarray.fuse: a fused reduction updates no arguments");
     if (nin < 1 || nin > 8) throw ValueError("a reduction takes 1 to 8 inputs, got " + to_string(nin));
     k.reduction = &reduction_definition(add_definition(fused_reduction(p, c)));
-    k.out_loop = p.out_loop;
-    k.result = p.result;
+    if (p.post_result > 0) {  // the kernel's post then computes in the post steps' result dtype and stores it
+      k.out_loop = k.result = generate(post_program(p)).type.at(p.post_result);
+    } else {
+      k.out_loop = p.out_loop;
+      k.result = p.result;
+    }
     k.axis = p.axis;
     k.int_axis = p.int_axis;
     k.keepdims = p.keepdims;

@@ -45,6 +45,10 @@ struct FusedProgram {
   std::optional<std::vector<std::int64_t>> axis;
   bool int_axis = false;  // axis was one int, not a tuple: a 0-d input takes 0 and -1 (Note [Axes of 0-d arrays])
   bool keepdims = false;
+  // Elementwise steps applied to the reduction's result (its value 0, in dtype `result`) with constants alone,
+  // and the value they return (0: none applied): `sum(x) + 3`.
+  std::vector<FusedStep> post;
+  int post_result = 0;
 };
 
 // What one signature of a fused function runs: its definition (registered for the process) and types.
