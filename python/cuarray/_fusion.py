@@ -4,7 +4,9 @@ On the first call with new argument kinds, the function runs on traced values (c
 core generates one kernel from the recorded steps, with the same table rows as the ufuncs themselves, so fused
 and unfused results agree (Note [Fused kernels] in cpp/cuarray/ops/fusion.cpp). A function may end in one
 reduction (sum, prod, max, min, nansum, nanprod, all, any, with axis, dtype and keepdims) of its elementwise
-result: the body then becomes the map of a reduction kernel, so the intermediate array is never written.
+result, then elementwise steps with constants alone (`sqrt(sum(x) + 10)`): the body becomes the map of a
+reduction kernel and the steps its post, so the intermediate array is never written. Basic-indexed views of
+arguments (`g[None, :, None]`) are inputs of the kernel of their own.
 
 Arguments updated in place (`x += y`, out=x) are written by the kernel itself (Note [Updates in place] in
 cpp/cuarray/ops/fusion.cpp). As CuPy's: without a cuarray array among the arguments (NumPy arrays, scalars
