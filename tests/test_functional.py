@@ -4,6 +4,7 @@ import cuarray as cp
 import numpy as np
 import pytest
 from conftest import NONEMPTY_LAYOUTS, SOME_DTYPES, assert_same, dtype_id, make_data, make_pair
+from test_fusion_plans import _replay
 
 gpu = pytest.mark.gpu
 
@@ -206,9 +207,9 @@ def test_vectorize_makes_one_kernel_per_signature():
         v(x, y)
     v(x[::-1], y)  # the layout is no part of the signature
     fused = v._kernel(())
-    assert len(fused._kernels) == 1
+    assert len(fused._plans) == 1
     v(y, y)
-    assert len(fused._kernels) == 2
+    assert len(fused._plans) == 2
 
 
 def test_vectorize_attributes_and_unsupported_options():
@@ -231,3 +232,78 @@ def test_vectorize_attributes_and_unsupported_options():
         v()
     with pytest.raises(TypeError, match="cuarray.asarray"):
         v(np.ones(3))
+
+
+# Python control flow on element values (Note [Branches]): each path traced, selected per element.
+def _piecewise(x, y):
+    if x > y:
+        r = x - y
+    elif x == 0:
+        r = y * 2
+    else:
+        r = 0
+    r += 1
+    return r if r < 5 else -r
+
+
+def _clamp(x, y):
+    return min(max(x, -y), y)
+
+
+def _logic(x, y):
+    if (x > 2 and y != 0) or not x:
+        return x * 2, True
+    return y, x < y
+
+
+BRANCHING = [_piecewise, _clamp, _logic]
+BRANCH_DTYPES = [("int32", "int8"), ("float64", "float32"), ("int64", "int16"), ("float32", "int64")]
+
+
+def _branch_data(dtype, seed):
+    values = make_data((4, 5), dtype, seed)
+    return values if values.dtype.kind == "b" else (values // 10 if values.dtype.kind != "f" else values / 8)
+
+
+@pytest.mark.parametrize("dtypes", BRANCH_DTYPES, ids="-".join)
+@pytest.mark.parametrize("func", BRANCHING, ids=lambda f: f.__name__)
+def test_vectorize_branches_replay_as_numpys_vectorize(func, dtypes):
+    # The traced paths, replayed with NumPy, give each element the value NumPy's per-element call gives, in the
+    # dtypes the ufuncs' rules give the paths together (NumPy's vectorize takes the first element's instead).
+    x, y = _branch_data(dtypes[0], 1), _branch_data(dtypes[1], 2)
+    got = _replay(cp.vectorize(func)._kernel(()), (x.dtype, y.dtype), (x, y))
+    got = got if isinstance(got, tuple) else (got,)
+    want = np.vectorize(func, otypes=[g.dtype for g in got])(x, y)
+    for g, w in zip(got, want if isinstance(want, tuple) else (want,)):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_vectorize_refuses_loops_on_values_and_whole_array_operations():
+    def halve(x):
+        while x > 1:
+            x = x / 2
+        return x
+
+    with pytest.raises(TypeError, match=r"more than 64 paths.*test_functional\.py:\d+"):
+        cp.vectorize(halve)._kernel(())._plan((np.dtype(np.float32),))
+    with pytest.raises(NotImplementedError, match=r"'shape' of a traced value.*vectorized function"):
+        cp.vectorize(lambda x: x + x.shape[0])._kernel(())._plan((np.dtype(np.float32),))
+    # On elements, indexing and reductions mean nothing whole arrays could stand for.
+    with pytest.raises(NotImplementedError, match=r"indexing.*vectorized function"):
+        cp.vectorize(lambda x: x[0] + 1)._kernel(())._plan((np.dtype(np.float32),))
+    with pytest.raises(NotImplementedError, match=r"sum\(\).*vectorized function"):
+        cp.vectorize(lambda x: x.sum())._kernel(())._plan((np.dtype(np.float32),))
+    with pytest.raises(TypeError, match=r"different numbers of values"):
+        cp.vectorize(lambda x: (x, x) if x > 0 else x)._kernel(())._plan((np.dtype(np.float32),))
+
+
+@gpu
+@pytest.mark.parametrize("dtypes", BRANCH_DTYPES, ids="-".join)
+@pytest.mark.parametrize("func", BRANCHING, ids=lambda f: f.__name__)
+def test_vectorize_branches(func, dtypes):
+    x, y = _branch_data(dtypes[0], 1), _branch_data(dtypes[1], 2)
+    got = cp.vectorize(func)(cp.asarray(x), cp.asarray(y))
+    got = got if isinstance(got, tuple) else (got,)
+    want = np.vectorize(func, otypes=[g.dtype for g in got])(x, y)
+    for g, w in zip(got, want if isinstance(want, tuple) else (want,)):
+        assert_same(g, w)

@@ -90,7 +90,7 @@ NEEDS_DEVICE = {
     "unravel_index": lambda: cp.unravel_index(1, (2, 2)),
     "ndarray": lambda: cp.ndarray((2, 3)),
     "get_default_memory_pool": lambda: cp.get_default_memory_pool().used_bytes(),
-    "fuse": lambda: cp.fuse(lambda x: x * 2 + 1)(1.5),
+    "fuse": lambda: cp.fuse(lambda x: cp.sin(x) * 2 + 1)(1.5),  # scalars alone: the function runs as is
     "RawKernel": lambda: cp.RawKernel(KERNEL, "k")((1,), (1,), ()),
     "RawModule": lambda: cp.RawModule(code=KERNEL).get_function("k"),
     "random.rand": lambda: cp.random.rand(3),

@@ -8,7 +8,8 @@ import numpy
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
 from cuarray._creation import zeros, zeros_like
-from cuarray._fusion import _Traced, fuse
+from cuarray._fusion import named as _fusion
+from cuarray._fusion_values import Traced as _Traced
 from cuarray._manipulation import expand_dims
 from cuarray._transfer import device_array as _device
 
@@ -89,10 +90,11 @@ def apply_over_axes(func, a, axes):
 
 class vectorize:
     """pyfunc applied elementwise with broadcasting, as NumPy's vectorize, but traced by cuarray.fuse into one
-    elementwise kernel per argument signature: pyfunc must be built from operators, ufuncs and cuarray.where
-    (no Python control flow on its arguments). Values are computed in the dtypes of the arguments as the ufuncs
-    do (NumPy calls pyfunc on Python objects); `otypes` casts the results. `excluded` and `signature` are not
-    supported; `cache` changes nothing (kernels are always cached)."""
+    elementwise kernel per argument signature: pyfunc is built from operators, ufuncs, cuarray.where and Python
+    control flow on its arguments' values (`if`, `and`, `x if c else y`), each path through which is traced and
+    selected per element (Note [Branches] in _fusion_branches.py). Values are computed in the dtypes of the
+    arguments as the ufuncs do (NumPy calls pyfunc on Python objects); `otypes` casts the results. `excluded`
+    and `signature` are not supported; `cache` changes nothing (kernels are always cached)."""
 
     def __init__(self, pyfunc, otypes=None, doc=None, excluded=None, cache=False, signature=None):
         if excluded:
@@ -136,7 +138,7 @@ class vectorize:
                 outs = tuple(o.astype(t) if isinstance(o, _Traced) else o for o, t in zip(outs, otypes))
                 return outs if isinstance(out, tuple) else outs[0]
 
-            fused = self._fused[names] = fuse(kernel_name=getattr(pyfunc, "__name__", "vectorize"))(body)
+            fused = self._fused[names] = _fusion(body, getattr(pyfunc, "__name__", "vectorize"), elementwise=True)
         return fused
 
     def __call__(self, *args, **kwargs):

@@ -131,6 +131,9 @@ Code generate(const FusedProgram& p) {
   return c;
 }
 
+// The post steps as a program of their own: the reduction's result (its value 0) through `p.post`.
+FusedProgram post_program(const FusedProgram& p) { return {p.name + "_post", {p.result}, p.post, {p.post_result}}; }
+
 // The reduction whose map is the traced body: `<name>_value(in...)` computes the reduced value, which the
 // row's map then takes in the reduction's loop type.
 ReductionDef fused_reduction(const FusedProgram& p, const Code& c) {
@@ -156,6 +159,17 @@ ReductionDef fused_reduction(const FusedProgram& p, const Code& c) {
   d.nin = static_cast<int>(p.in.size());
   d.acc_type = typed(row.acc_type), d.identity = typed(row.identity), d.reduce = typed(row.reduce);
   d.post = typed(row.post), d.map = map, d.preamble = preamble;
+  if (p.post_result > 0) {
+    // The reduction's result, stored in its dtype as the unfused reduction stores it, goes through the post
+    // steps; the kernel's output is then their result (final_type(p) gives its dtype).
+    const FusedProgram q = post_program(p);
+    Code pc = generate(q);
+    const std::string out = compute_type(pc.type.at(p.post_result)), in = compute_type(p.result);
+    d.preamble += "__device__ __forceinline__ " + out + " " + q.name + "(const " + in + " in0) {\n  " +
+                  join(pc.lines, "\n  ") + "\n  return ca::cast<" + out + ">(" + pc.value[p.post_result] + ");\n}\n";
+    d.post = q.name + "(ca::cast<" + in + ">(ca::cast<" + storage(p.result) + ">(ca::cast<" + compute_type(p.out_loop) +
+             ">(" + d.post + "))))";
+  }
   d.uses_index = false;
   d.options.clear();
   return d;
@@ -181,25 +195,64 @@ const Shape& broadcast_inputs(const Input* inputs, int nin, Shape& broadcast) {
 
 }  // namespace
 
+// Note [Updates in place]
+// A fused function may update its array arguments (`x += y`, out=x): the final value of each becomes one of
+// the kernel's last outputs, written into the argument itself, element by element as NumPy's ufuncs write
+// them. That equals running the function op by op only where every element is read and written at its own
+// index: the argument has the broadcast shape (a smaller one would be written once per broadcast element),
+// and no other input shares its memory (x and x.T, or x passed twice: each later op would read the updated
+// values, which the kernel, reading every input once at its start, does not). Calls failing this run the
+// function op by op instead (Note [Fusion plans] in python/src/fusion.cpp).
+bool updates_in_place(const FusedKernel& k, const Input* inputs) {
+  const int nin = static_cast<int>(k.in.size());
+  Shape broadcast;
+  const Shape& shape = broadcast_inputs(inputs, nin, broadcast);
+  for (int u : k.updates) {
+    const Array* a = inputs[u].array;
+    if (!a || a->shape() != shape) return false;
+    for (int d = 0; d < a->ndim(); ++d)
+      if (a->shape()[d] > 1 && a->strides()[d] == 0) return false;
+    for (int i = 0; i < nin; ++i) {
+      const Array* b = inputs[i].array;
+      if (i != u && b && b->buffer() == a->buffer() && b->size() > 0 && a->size() > 0) return false;
+    }
+  }
+  return true;
+}
+
 std::size_t define_fused(const FusedProgram& p) {
   const int nin = static_cast<int>(p.in.size());
   Code c = generate(p);
   FusedKernel k;
   k.in = p.in;
   if (!p.reduction.empty()) {
+    if (!p.updates.empty()) throw ValueError("cuarray.fuse: a fused reduction updates no arguments");
     if (nin < 1 || nin > 8) throw ValueError("a reduction takes 1 to 8 inputs, got " + to_string(nin));
     k.reduction = &reduction_definition(add_definition(fused_reduction(p, c)));
-    k.out_loop = p.out_loop;
-    k.result = p.result;
+    if (p.post_result > 0) {  // the kernel's post then computes in the post steps' result dtype and stores it
+      k.out_loop = k.result = generate(post_program(p)).type.at(p.post_result);
+    } else {
+      k.out_loop = p.out_loop;
+      k.result = p.result;
+    }
     k.axis = p.axis;
+    k.int_axis = p.int_axis;
     k.keepdims = p.keepdims;
   } else {
-    const int nout = static_cast<int>(p.results.size());
+    const int nout = static_cast<int>(p.results.size() + p.updates.size());
     if (nin + nout > kMaxOperands)
       throw ValueError("a fused function takes at most " + to_string(kMaxOperands) + " arguments and results together");
+    std::vector<std::pair<int, DType>> outs;  // (value, dtype stored)
+    for (int r : p.results) outs.emplace_back(r, c.type[r]);
+    for (auto [arg, value] : p.updates) {
+      if (arg < 0 || arg >= nin || value < 0 || value >= static_cast<int>(c.value.size()))
+        throw ValueError("cuarray.fuse: an update names no argument or value");
+      outs.emplace_back(value, p.in[arg]);
+      k.updates.push_back(arg);
+    }
     for (int o = 0; o < nout; ++o) {
-      DType t = c.type[p.results[o]];
-      c.lines.push_back("out" + to_string(o) + " = ca::cast<" + compute_type(t) + ">(" + c.value[p.results[o]] + ");");
+      auto [value, t] = outs[o];
+      c.lines.push_back("out" + to_string(o) + " = ca::cast<" + compute_type(t) + ">(" + c.value[value] + ");");
       k.out.push_back(t);
     }
     std::string body = "{\n        " + join(c.lines, "\n        ") + "\n      }";
@@ -215,10 +268,19 @@ std::vector<Array> run_fused(const FusedKernel& k, const Input* inputs) {
   Shape broadcast;
   const Shape& shape = broadcast_inputs(inputs, nin, broadcast);
   if (k.elementwise) {
+    const std::size_t fresh = k.out.size() - k.updates.size();
     std::vector<Array> out;
     out.reserve(k.out.size());
-    for (DType t : k.out) out.emplace_back(shape, t);
+    for (std::size_t o = 0; o < fresh; ++o) out.emplace_back(shape, k.out[o]);
+    if (!k.updates.empty()) {
+      if (!updates_in_place(k, inputs))
+        throw ValueError(
+            "cuarray.fuse: an argument updated in place must have the broadcast shape and share no "
+            "memory with another argument");
+      for (int u : k.updates) out.push_back(*inputs[u].array);
+    }
     elementwise(*k.elementwise, k.in.data(), k.out.data(), inputs, out.data(), shape);
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(fresh), out.end());
     return out;
   }
   // Scalars join the reduction as 0-d arrays: the reduction engine broadcasts arrays only. A scalar's value
@@ -236,7 +298,10 @@ std::vector<Array> run_fused(const FusedKernel& k, const Input* inputs) {
       fill(arrays.back(), inputs[i].value);
     }
   }
-  std::vector<bool> reduced = reduced_axes(static_cast<int>(shape.size()), k.axis);
+  // NumPy's ufunc reductions read a 0-d input as one element along an int axis 0 or -1 (Note [Axes of 0-d
+  // arrays] in python/src/reduction.cpp); the fused ones are all ufunc reductions.
+  const bool whole = shape.empty() && k.int_axis && ((*k.axis)[0] == 0 || (*k.axis)[0] == -1);
+  std::vector<bool> reduced = reduced_axes(static_cast<int>(shape.size()), whole ? std::nullopt : k.axis);
   Array out(reduced_shape(shape, reduced, false), k.result);
   reduce(*k.reduction, k.in.data(), k.out_loop, arrays.data(), out, reduced);
   if (k.keepdims) {

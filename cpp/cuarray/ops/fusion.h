@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuarray/ops/elementwise.h"
@@ -35,12 +36,19 @@ struct FusedProgram {
   std::vector<FusedStep> steps;
   std::vector<int> results;  // the values returned; with a reduction, the one value reduced
   bool tuple_result = false;
+  // Arguments updated in place (`x += y`, out=x): (the kernel input, the value written to it, in its dtype).
+  std::vector<std::pair<int, int>> updates;
   // A final reduction (the name of a row of reductions.def, or empty), its loop types and result dtype, as
   // NumPy resolves them, and its axes (nullopt: all) and keepdims.
   std::string reduction;
   DType reduce_loop = DType::Bool, out_loop = DType::Bool, result = DType::Bool;
   std::optional<std::vector<std::int64_t>> axis;
+  bool int_axis = false;  // axis was one int, not a tuple: a 0-d input takes 0 and -1 (Note [Axes of 0-d arrays])
   bool keepdims = false;
+  // Elementwise steps applied to the reduction's result (its value 0, in dtype `result`) with constants alone,
+  // and the value they return (0: none applied): `sum(x) + 3`.
+  std::vector<FusedStep> post;
+  int post_result = 0;
 };
 
 // What one signature of a fused function runs: its definition (registered for the process) and types.
@@ -49,8 +57,10 @@ struct FusedKernel {
   const ReductionDef* reduction = nullptr;
   std::vector<DType> in, out;  // the kernel's input loop types; the outputs' dtypes (elementwise)
   bool tuple_result = false;
+  std::vector<int> updates;  // the inputs written in place: the kernel's last outputs, in this order
   DType out_loop = DType::Bool, result = DType::Bool;
   std::optional<std::vector<std::int64_t>> axis;
+  bool int_axis = false;
   bool keepdims = false;
 };
 
@@ -58,8 +68,13 @@ struct FusedKernel {
 // (fused_definition in kernel_registry.h). TypeError for a ufunc step with no loop of its types.
 std::size_t define_fused(const FusedProgram& program);
 
+// Whether run_fused may write kernel.updates' inputs in place (Note [Updates in place] in fusion.cpp): each
+// has the broadcast shape of the array inputs and shares no memory with another input or with itself.
+bool updates_in_place(const FusedKernel& kernel, const Input* inputs);
+
 // Runs a fused kernel on its inputs, one for each of kernel.in (arrays broadcast together, or scalars in their loop
-// types) and returns its new outputs: one array for a reduction. TypeError for a reduction of scalars alone.
+// types) and returns its new outputs: one array for a reduction. TypeError for a reduction of scalars alone;
+// ValueError where updates_in_place is false.
 std::vector<Array> run_fused(const FusedKernel& kernel, const Input* inputs);
 
 }  // namespace cuarray::ops
