@@ -1,6 +1,7 @@
 #include "cuarray/ops/operands.h"
 
 #include <cstring>
+#include <new>
 
 #include "cuarray/error.h"
 #include "cuarray/ops/reduction.h"
@@ -135,9 +136,15 @@ bool overlaps_partially(const Array& out, const Array& in) {
 ElementwiseOperands::ElementwiseOperands(const char* op, int nin, int nout) : op_(op), nin_(nin), nout_(nout) {
   static const Shape scalar_shape;
   shape_ = &scalar_shape;
-  if (nin + nout > kMaxOperands)
+  if (nin < 0 || nout < 0 || nin + nout > kMaxOperands)
     throw ValueError(std::string(op) + " takes at most " + std::to_string(kMaxOperands) +
                      " inputs and outputs together");
+  for (int i = 0; i < nin; ++i) {
+    new (&in_[i]) Input();
+    codes_[i] = 0;
+    scalars_[i] = nullptr;
+  }
+  for (int o = 0; o < nout; ++o) given_[o] = nullptr;
 }
 
 void ElementwiseOperands::set_input(int i, const Array& a) {

@@ -82,10 +82,14 @@ class ElementwiseOperands {
   const char* op_;
   int nin_, nout_, failed_ = -1;
   bool any_array_ = false;
-  Input in_[kMaxOperands];
-  int codes_[kMaxOperands] = {};
-  const Scalar* scalars_[kMaxOperands] = {};
-  const Array* given_[kMaxOperands] = {};
+  // Sized for the most operands a kernel takes, but only the call's own slots are initialised (by the
+  // constructor): zeroing them all would cost a small call more than its operands do.
+  union {
+    Input in_[kMaxOperands];
+  };
+  int codes_[kMaxOperands];
+  const Scalar* scalars_[kMaxOperands];
+  const Array* given_[kMaxOperands];
   const Shape* shape_;
   Shape broadcast_;
   // Inputs that do not broadcast: NumPy reports the types' error first, so this one waits for the next step
