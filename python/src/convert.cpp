@@ -193,6 +193,7 @@ bool to_scalar(py::handle obj, ops::Scalar& s) {
       s.u = overflow > 0 ? PyLong_AsUnsignedLongLong(p) : 0;
       s.tag = overflow > 0 && !PyErr_Occurred() ? Tag::UInt : Tag::BigInt;
       PyErr_Clear();
+      s.i = overflow;  // the sign (Scalar's contract)
     }
   } else if (PyFloat_CheckExact(p)) {
     s.tag = Tag::Float;

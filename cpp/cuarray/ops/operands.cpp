@@ -112,6 +112,23 @@ void scalar_to_loop(const Scalar& s, DType t, char* dst) {
   g_scalar_hook(s, t, dst);
 }
 
+bool int_fits(const Scalar& s, DType t) {
+  switch (s.tag) {
+    case Scalar::Tag::Int:
+      return fits(s.i, t);
+    case Scalar::Tag::UInt:
+      return t == DType::UInt64;
+    default:
+      return false;
+  }
+}
+
+int int_sign(const Scalar& s) {
+  if (s.tag == Scalar::Tag::UInt) return 1;
+  if (s.tag == Scalar::Tag::BigInt) return s.i > 0 ? 1 : -1;
+  return s.i > 0 ? 1 : s.i < 0 ? -1 : 0;
+}
+
 const Shape& broadcast_arrays(const Array* arrays, int n, Shape& storage) {
   const Shape* shape = &arrays[0].shape();
   for (int k = 1; k < n; ++k)
@@ -185,12 +202,7 @@ void ElementwiseOperands::set_output(int o, const Array& out, DType loop, Castin
 
 void ElementwiseOperands::convert_scalars(const DType* in) {
   check_broadcast();
-  for (int i = 0; i < nin_; ++i)
-    if (scalars_[i]) {
-      failed_ = i;
-      scalar_to_loop(*scalars_[i], in[i], in_[i].value);
-    }
-  failed_ = -1;
+  for (int i = 0; i < nin_; ++i) convert_scalar(i, in[i]);
 }
 
 void ElementwiseOperands::allocate(const DType* out, char order) {

@@ -24,7 +24,8 @@
 namespace cuarray::ops {
 
 // A scalar operand as the bindings hand it over: a Python bool, int (as int64, as uint64 past int64's range,
-// or marked too large), float or complex, or a NumPy scalar (its dtype and bytes).
+// or marked too large, with its sign in `i`: 1 or -1), float or complex, or a NumPy scalar (its dtype and
+// bytes).
 struct Scalar {
   enum class Tag : std::uint8_t { Bool, Int, UInt, BigInt, Float, Complex, Typed };
   Tag tag = Tag::Int;
@@ -43,6 +44,9 @@ using ScalarHook = void (*)(const Scalar& s, DType t, char* dst);
 void set_scalar_hook(ScalarHook hook);
 // `s` in loop type `t`, in the representation kernels compute with (16-bit floats widen to float).
 void scalar_to_loop(const Scalar& s, DType t, char* dst);
+// Of a Python int (tag Int, UInt or BigInt): whether it is in integer type `t`'s range, and its sign.
+bool int_fits(const Scalar& s, DType t);
+int int_sign(const Scalar& s);
 
 // The operands of one elementwise call (Note [Operand builder]). Holds pointers to the arrays it is given,
 // which must outlive it; not copyable.
@@ -66,11 +70,16 @@ class ElementwiseOperands {
   // The iteration shape: the broadcast of the array inputs and given outputs.
   const Shape& shape() const { return *shape_; }
 
-  // Scalars to loop types `in` (scalar_to_loop()); input i's error propagates, and failed() tells which.
+  // Input i's scalar, or null for an array.
+  const Scalar* scalar(int i) const { return scalars_[i]; }
+  // Raises the inputs' broadcast error, then converts the scalars to loop types `in`, in order.
   void convert_scalars(const DType* in);
+  // Input i, if a scalar, to loop type `t` (scalar_to_loop()), for callers that order the steps themselves.
+  void convert_scalar(int i, DType t) {
+    if (scalars_[i]) scalar_to_loop(*scalars_[i], t, in_[i].value);
+  }
   // Raises the inputs' broadcast error, if any (set_output, convert_scalars and allocate do first).
   void check_broadcast() const;
-  int failed() const { return failed_; }
   // Allocates the outputs not given, of loop types `out`, in `order` ('K', 'C' or 'F').
   void allocate(const DType* out, char order);
 
@@ -80,7 +89,7 @@ class ElementwiseOperands {
 
  private:
   const char* op_;
-  int nin_, nout_, failed_ = -1;
+  int nin_, nout_;
   bool any_array_ = false;
   // Sized for the most operands a kernel takes, but only the call's own slots are initialised (by the
   // constructor): zeroing them all would cost a small call more than its operands do.
