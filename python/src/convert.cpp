@@ -144,6 +144,12 @@ std::int64_t to_axis(py::handle item) {
 
 }  // namespace
 
+std::vector<DType> to_dtypes(const std::vector<py::handle>& types) {
+  std::vector<DType> out;
+  for (auto t : types) out.push_back(to_dtype(t));
+  return out;
+}
+
 std::vector<std::int64_t> to_axes(py::handle obj) {
   if (obj.is_none()) return {};
   std::vector<std::int64_t> axes;

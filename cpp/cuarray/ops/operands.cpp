@@ -223,16 +223,18 @@ void ElementwiseOperands::allocate(const DType* out, char order) {
 
 // ---- ReductionOperands -----------------------------------------------------------------------------------
 
-ReductionOperands::ReductionOperands(const char* op, const Array* inputs, int nin,
-                                     const std::optional<std::vector<std::int64_t>>& axis, bool keepdims)
-    : op_(op), keepdims_(keepdims), shape_(&broadcast_arrays(inputs, nin, broadcast_)) {
-  reduced_ = reduced_axes(static_cast<int>(shape_->size()), axis);
+ReductionOperands::ReductionOperands(const ReductionDef& def, const Array* inputs, int nin,
+                                     const std::optional<std::vector<std::int64_t>>& axis, bool int_axis, bool keepdims)
+    : def_(def), inputs_(inputs), keepdims_(keepdims) {
+  shape_ = &broadcast_arrays(inputs, nin, broadcast_);
+  const bool all = int_axis && axis && reads_zero_d_axis(def, inputs[0], *axis);
+  reduced_ = reduced_axes(static_cast<int>(shape_->size()), all ? std::nullopt : axis);
 }
 
 void ReductionOperands::set_output(const Array& out) {
   Shape expected = reduced_shape(*shape_, reduced_, keepdims_);
   if (out.shape() != expected)
-    throw ValueError(std::string("output parameter for reduction operation ") + op_ + " has the wrong shape: found " +
+    throw ValueError("output parameter for reduction operation " + def_.name + " has the wrong shape: found " +
                      shape_str(out.shape()) + " but expected " + shape_str(expected));
   if (!keepdims_) {
     kernel_out_.emplace(out);
@@ -249,8 +251,9 @@ void ReductionOperands::set_output(const Array& out) {
   kernel_out_.emplace(out.view(std::move(shape), std::move(strides)));
 }
 
-void ReductionOperands::allocate(DType result) {
+void ReductionOperands::run(const DType* in_types, DType out_loop, DType result, double ddof) {
   if (!kernel_out_) kernel_out_.emplace(reduced_shape(*shape_, reduced_, false), result);
+  reduce(def_, in_types, out_loop, inputs_, *kernel_out_, reduced_, ddof);
 }
 
 Array ReductionOperands::take_result() {

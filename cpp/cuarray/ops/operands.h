@@ -86,6 +86,8 @@ class ElementwiseOperands {
   const Input* inputs() const { return in_; }
   const Array* outputs() const { return out_.data(); }
   Array& output(int o) { return out_[o]; }
+  // The outputs, moved out: call it last.
+  std::vector<Array> take_outputs() { return std::move(out_); }
 
  private:
   const char* op_;
@@ -107,12 +109,17 @@ class ElementwiseOperands {
   std::vector<Array> out_;
 };
 
+struct ReductionDef;
+
 // The operands of one reduction call: inputs broadcast together, the axes normalised, the output checked or
 // allocated (Note [Operand builder]).
 class ReductionOperands {
  public:
-  ReductionOperands(const char* op, const Array* inputs, int nin, const std::optional<std::vector<std::int64_t>>& axis,
-                    bool keepdims);
+  // `inputs`: def.nin arrays (ValueError otherwise); `axis`: nullopt for all; `int_axis`: `axis` was given
+  // as one integer, which a 0-d input may read as its one element (Note [Axes of 0-d arrays] in
+  // reduction.cpp).
+  ReductionOperands(const ReductionDef& def, const Array* inputs, int nin,
+                    const std::optional<std::vector<std::int64_t>>& axis, bool int_axis, bool keepdims);
   ReductionOperands(const ReductionOperands&) = delete;
   ReductionOperands& operator=(const ReductionOperands&) = delete;
 
@@ -120,20 +127,19 @@ class ReductionOperands {
   const std::vector<bool>& reduced() const { return reduced_; }
   // out=: its shape must be the result's (with kept axes when keepdims); NumPy's ValueError otherwise.
   void set_output(const Array& out);
-  // A new result of dtype `result`, unless set_output() gave one.
-  void allocate(DType result);
-  // What the kernel writes: the result without kept length-1 axes.
-  const Array& kernel_output() const { return *kernel_out_; }
+  // Reduces in loop types `in_types` and `out_loop` into the output given, or a new result of dtype `result`.
+  void run(const DType* in_types, DType out_loop, DType result, double ddof = 0);
   // What the call returns (a new result, with kept axes when keepdims), moved out: call it last.
   Array take_result();
 
  private:
-  const char* op_;
+  const ReductionDef& def_;
+  const Array* inputs_;
   bool keepdims_;
   Shape broadcast_;  // before shape_, which the constructor may point at it (members initialise in this order)
   const Shape* shape_;
   std::vector<bool> reduced_;
-  std::optional<Array> kernel_out_;
+  std::optional<Array> kernel_out_;  // what the kernel writes: the result without kept length-1 axes
 };
 
 // The broadcast shape of `arrays`: the first array's own shape when all agree (no copy), else `storage`.
