@@ -5,7 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
-#include <unordered_map>
+#include <optional>
 
 #include "convert.h"
 #include "cuarray/error.h"
@@ -33,65 +33,65 @@ void scalar_into(py::handle value, DType t, char* dst) {
   std::memcpy(dst, bytes.data(), bytes.size());
 }
 
-// The calls of one cuarray.fuse function: a signature (argument dtypes and Python scalar kinds) maps to its
-// kernel (Note [Fused kernels] in ops/fusion.cpp), so a call with a known signature goes from arguments to
-// launch without Python code. Unknown signatures (and arguments this key cannot describe, such as NumPy
-// scalars) ask the function's `_entry` method (cuarray._fusion.Fusion, a Python subclass) for the handle of
-// the kernel it traced.
+// The calls of one cuarray.fuse function: a known signature maps to its kernel (ops::FusedSignatures).
+// Unknown signatures (and arguments a signature cannot describe, such as NumPy scalars) ask the function's
+// `_entry` method (cuarray._fusion.Fusion, a Python subclass) for the handle of the kernel it traced.
 class FusedFunction {
  public:
   py::object call(py::handle self, const py::tuple& args) {
     std::uint64_t key = 0;
-    bool cacheable = signature(args, key);
-    auto it = cacheable ? entries_.find(key) : entries_.end();
-    if (it != entries_.end()) return run(*it->second, args);
-    const ops::FusedKernel& k = ops::fused_definition(self.attr("_entry")(args).cast<std::size_t>());
-    if (cacheable) entries_.emplace(key, &k);
-    return run(k, args);
+    const bool known = signature(args, key);
+    const ops::FusedKernel* k = known ? kernels_.find(key) : nullptr;
+    if (!k) {
+      k = &ops::fused_definition(self.attr("_entry")(args).cast<std::size_t>());
+      if (known) kernels_.add(key, *k);
+    }
+    return run(*k, args);
   }
 
  private:
-  // 6 bits per argument: 1 + dtype for arrays, then Python bool, int, float, complex; at most 9 arguments.
+  using Signatures = ops::FusedSignatures;
+
+  // Arrays by dtype, exact Python scalars by kind.
   static bool signature(const py::tuple& args, std::uint64_t& key) {
-    if (args.size() > 9) return false;
-    key = args.size();
-    for (auto a : args) {
-      PyObject* p = a.ptr();
-      std::uint64_t code;
-      if (py::isinstance(a, ndarray_type()))
-        code = 1 + static_cast<std::uint64_t>(a.cast<const NdArray&>().array.dtype());
-      else if (PyBool_Check(p))
-        code = 40;
-      else if (PyLong_CheckExact(p))
-        code = 41;
-      else if (PyFloat_CheckExact(p))
-        code = 42;
-      else if (PyComplex_CheckExact(p))
-        code = 43;
-      else
-        return false;
-      key = (key << 6) | code;
+    const std::size_t n = args.size();
+    if (n > Signatures::kMaxArgs) return false;
+    int codes[Signatures::kMaxArgs];
+    for (std::size_t i = 0; i < n; ++i) {
+      PyObject* p = PyTuple_GET_ITEM(args.ptr(), i);
+      codes[i] = py::isinstance(p, ndarray_type())
+                     ? Signatures::array_code(py::handle(p).cast<const NdArray&>().array.dtype())
+                 : PyBool_Check(p)         ? Signatures::kBool
+                 : PyLong_CheckExact(p)    ? Signatures::kInt
+                 : PyFloat_CheckExact(p)   ? Signatures::kFloat
+                 : PyComplex_CheckExact(p) ? Signatures::kComplex
+                                           : Signatures::kNoCode;
     }
-    return true;
+    return Signatures::signature(codes, n, key);
   }
 
   static py::object run(const ops::FusedKernel& k, const py::tuple& args) {
-    if (args.size() != k.in.size()) throw TypeError("fused function called with a different number of arguments");
-    ops::Input in[ops::kMaxOperands];
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (py::isinstance(args[i], ndarray_type()))
-        in[i].array = &args[i].cast<const NdArray&>().array;
+    ops::check_fused_arity(k, args.size());
+    const int nin = static_cast<int>(args.size());
+    ops::ElementwiseOperands operands(k.name().c_str(), nin, static_cast<int>(k.out.size()));
+    std::optional<ops::Scalar> scalars[ops::kMaxOperands];  // constructed only for scalar arguments
+    for (int i = 0; i < nin; ++i) {
+      py::handle a = PyTuple_GET_ITEM(args.ptr(), i);
+      if (py::isinstance(a, ndarray_type()))
+        operands.set_input(i, a.cast<const NdArray&>().array);
+      else if (to_scalar(a, scalars[i].emplace()))
+        operands.set_input(i, *scalars[i]);
       else
-        scalar_into(args[i], k.in[i], in[i].value);
+        unsupported(a, k.name().c_str());
     }
-    std::vector<Array> out = ops::run_fused(k, in);
+    std::vector<Array> out = ops::run_fused(k, operands);
     if (out.size() == 1 && !k.tuple_result) return py::cast(NdArray{std::move(out[0]), py::none()});
     py::tuple result(out.size());
     for (size_t o = 0; o < out.size(); ++o) result[o] = py::cast(NdArray{std::move(out[o]), py::none()});
     return result;
   }
 
-  std::unordered_map<std::uint64_t, const ops::FusedKernel*> entries_;  // used with the GIL held
+  Signatures kernels_;  // used with the GIL held
 };
 
 // The fused function type's tp_call (Note [Operator slots]); Python subclasses inherit it.
@@ -165,9 +165,7 @@ void init_kernel(py::module_& m) {
            const std::vector<py::handle>& inputs, const std::vector<bool>& raw, const std::vector<py::handle>& outputs,
            py::handle shape) {
           const ops::ElementwiseDef* def = &ops::elementwise_definition(handle);
-          std::vector<DType> in_t, out_t;
-          for (auto t : in_types) in_t.push_back(to_dtype(t));
-          for (auto t : out_types) out_t.push_back(to_dtype(t));
+          std::vector<DType> in_t = to_dtypes(in_types), out_t = to_dtypes(out_types);
           std::vector<ops::Input> in(inputs.size());
           for (size_t i = 0; i < inputs.size(); ++i) {
             if (py::isinstance(inputs[i], ndarray_type())) {
@@ -200,13 +198,8 @@ void init_kernel(py::module_& m) {
       [](std::size_t handle, const std::vector<py::handle>& in_types, const std::vector<py::handle>& out_types,
          bool contiguous, int ndim, std::uint32_t tiled, std::vector<std::uint8_t> kinds) {
         const ops::ElementwiseDef& def = ops::elementwise_definition(handle);
-        std::vector<DType> in_t, out_t;
-        for (auto t : in_types) in_t.push_back(to_dtype(t));
-        for (auto t : out_types) out_t.push_back(to_dtype(t));
-        kinds.resize(in_t.size(), 0);
-        ops::KernelSource k =
-            ops::elementwise_source(def, in_t.data(), out_t.data(), in_t.data(), kinds.data(), out_t.data(),
-                                    ops::Layout{contiguous, ndim, tiled, 64, contiguous, false});
+        std::vector<DType> in_t = to_dtypes(in_types), out_t = to_dtypes(out_types);
+        ops::KernelSource k = ops::elementwise_variant_source(def, in_t, out_t, kinds, contiguous, ndim, tiled);
         return py::make_tuple(k.source, k.name);
       },
       "handle"_a, "in_types"_a, "out_types"_a, "contiguous"_a, "ndim"_a, "tiled"_a = 0,
@@ -216,14 +209,8 @@ void init_kernel(py::module_& m) {
   m.def(
       "_fused_source",
       [](std::size_t handle, bool contiguous, int ndim, std::uint32_t tiled, int layout, int vec, bool partial) {
-        const ops::FusedKernel& f = ops::fused_definition(handle);
-        std::vector<std::uint8_t> kinds(f.in.size(), 0);
-        ops::KernelSource k =
-            f.elementwise
-                ? ops::elementwise_source(*f.elementwise, f.in.data(), f.out.data(), f.in.data(), kinds.data(),
-                                          f.out.data(), ops::Layout{contiguous, ndim, tiled, 64, contiguous, false})
-                : ops::reduction_source(*f.reduction, f.in.data(), f.out_loop, f.in.data(), f.result,
-                                        static_cast<ops::ReduceLayout>(layout), vec, partial, 1, 1, false);
+        ops::KernelSource k = ops::fused_source(ops::fused_definition(handle), contiguous, ndim, tiled,
+                                                static_cast<ops::ReduceLayout>(layout), vec, partial);
         return py::make_tuple(k.source, k.name);
       },
       "handle"_a, "contiguous"_a = true, "ndim"_a = 0, "tiled"_a = 0, "layout"_a = 0, "vec"_a = 1, "partial"_a = false);

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "cuarray/ops/elementwise.h"
+#include "cuarray/ops/operands.h"
 #include "cuarray/ops/reduction.h"
 
 namespace cuarray::ops {
@@ -52,14 +54,42 @@ struct FusedKernel {
   DType out_loop = DType::Bool, result = DType::Bool;
   std::optional<std::vector<std::int64_t>> axis;
   bool keepdims = false;
+
+  const std::string& name() const { return elementwise ? elementwise->name : reduction->name; }
+};
+
+// The kernels of one fused function by call signature (Note [Fused kernels] in fusion.cpp), so that a call
+// whose signature is known goes from its arguments to the launch without Python code. A signature packs each
+// argument's code, 6 bits an argument: 1 + an array's dtype (array_code()), or a Python scalar's kind.
+class FusedSignatures {
+ public:
+  static constexpr std::size_t kMaxArgs = 9;
+  static constexpr int kBool = 40, kInt = 41, kFloat = 42, kComplex = 43, kNoCode = -1;
+  static int array_code(DType t) { return 1 + static_cast<int>(t); }
+  // The signature of `n` argument codes; false when there is none (more than kMaxArgs, or a kNoCode).
+  static bool signature(const int* codes, std::size_t n, std::uint64_t& key);
+
+  const FusedKernel* find(std::uint64_t key) const;
+  void add(std::uint64_t key, const FusedKernel& kernel) { kernels_.emplace(key, &kernel); }
+
+ private:
+  std::unordered_map<std::uint64_t, const FusedKernel*> kernels_;  // the caller serialises its calls
 };
 
 // Generates the definition of `program`'s kernel and registers it for the process; returns its handle
 // (fused_definition in kernel_registry.h). TypeError for a ufunc step with no loop of its types.
 std::size_t define_fused(const FusedProgram& program);
 
-// Runs a fused kernel on its inputs, one for each of kernel.in (arrays broadcast together, or scalars in their loop
-// types) and returns its new outputs: one array for a reduction. TypeError for a reduction of scalars alone.
-std::vector<Array> run_fused(const FusedKernel& kernel, const Input* inputs);
+// Runs a fused kernel on `operands` (ElementwiseOperands(kernel.name(), kernel.in.size(), kernel.out.size())
+// with every input set: arrays broadcast together, or scalars, converted here to their loop types) and
+// returns its new outputs: one array for a reduction. TypeError for a reduction of scalars alone.
+std::vector<Array> run_fused(const FusedKernel& kernel, ElementwiseOperands& operands);
+// TypeError unless a call passes `nargs` arguments, the number `kernel` takes.
+void check_fused_arity(const FusedKernel& kernel, std::size_t nargs);
+// The source of one variant of fused kernel `kernel`, for tests that compile generated kernels without a
+// device: an elementwise variant (elementwise_variant_source()'s `contiguous`, `ndim`, `tiled`), or a
+// reduction's (`layout`, `vec`, `partial`), inputs stored as their loop types.
+KernelSource fused_source(const FusedKernel& kernel, bool contiguous, int ndim, std::uint32_t tiled,
+                          ReduceLayout layout, int vec, bool partial);
 
 }  // namespace cuarray::ops
