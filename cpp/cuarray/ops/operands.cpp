@@ -1,7 +1,6 @@
 #include "cuarray/ops/operands.h"
 
 #include <cstring>
-#include <new>
 
 #include "cuarray/error.h"
 #include "cuarray/ops/reduction.h"
@@ -87,6 +86,12 @@ void check_shape_broadcasts(const Shape& shape, const Shape& out) {
                      " doesn't match the broadcast shape " + shape_str_compact(b));
 }
 
+// nullopt as an lvalue, so that choosing between it and a given axis copies neither.
+const std::optional<std::vector<std::int64_t>>& all_axes() {
+  static const std::optional<std::vector<std::int64_t>> all;
+  return all;
+}
+
 }  // namespace
 
 int scalar_code(const Scalar& s) {
@@ -150,35 +155,17 @@ bool overlaps_partially(const Array& out, const Array& in) {
 
 // ---- ElementwiseOperands ---------------------------------------------------------------------------------
 
-ElementwiseOperands::ElementwiseOperands(const char* op, int nin, int nout) : op_(op), nin_(nin), nout_(nout) {
-  static const Shape scalar_shape;
-  shape_ = &scalar_shape;
-  if (nin < 0 || nout < 0 || nin + nout > kMaxOperands)
-    throw ValueError(std::string(op) + " takes at most " + std::to_string(kMaxOperands) +
-                     " inputs and outputs together");
-  for (int i = 0; i < nin; ++i) {
-    new (&in_[i]) Input();
-    codes_[i] = 0;
-    scalars_[i] = nullptr;
-  }
-  for (int o = 0; o < nout; ++o) given_[o] = nullptr;
+void ElementwiseOperands::too_many(const char* op) {
+  throw ValueError(std::string(op) + " takes at most " + std::to_string(kMaxOperands) + " inputs and outputs together");
 }
 
-void ElementwiseOperands::set_input(int i, const Array& a) {
-  in_[i].array = &a;
-  codes_[i] = static_cast<int>(a.dtype());
-  // Usually every array has the same shape, and then no new Shape is built.
-  if (!any_array_)
-    shape_ = &a.shape();
-  else if (*shape_ != a.shape()) {
-    try {
-      broadcast_ = broadcast_shapes(*shape_, a.shape());
-      shape_ = &broadcast_;
-    } catch (const ValueError& e) {
-      if (broadcast_error_.empty()) broadcast_error_ = e.what();
-    }
+void ElementwiseOperands::broadcast_with(const Shape& shape) {
+  try {
+    broadcast_ = broadcast_shapes(*shape_, shape);
+    shape_ = &broadcast_;
+  } catch (const ValueError& e) {
+    if (broadcast_error_.empty()) broadcast_error_ = e.what();
   }
-  any_array_ = true;
 }
 
 void ElementwiseOperands::check_broadcast() const {
@@ -225,11 +212,12 @@ void ElementwiseOperands::allocate(const DType* out, char order) {
 
 ReductionOperands::ReductionOperands(const ReductionDef& def, const Array* inputs, int nin,
                                      const std::optional<std::vector<std::int64_t>>& axis, bool int_axis, bool keepdims)
-    : def_(def), inputs_(inputs), keepdims_(keepdims) {
-  shape_ = &broadcast_arrays(inputs, nin, broadcast_);
-  const bool all = int_axis && axis && reads_zero_d_axis(def, inputs[0], *axis);
-  reduced_ = reduced_axes(static_cast<int>(shape_->size()), all ? std::nullopt : axis);
-}
+    : def_(def),
+      inputs_(inputs),
+      keepdims_(keepdims),
+      shape_(&broadcast_arrays(inputs, nin, broadcast_)),
+      reduced_(reduced_axes(static_cast<int>(shape_->size()),
+                            int_axis && axis && reads_zero_d_axis(def, inputs[0], *axis) ? all_axes() : axis)) {}
 
 void ReductionOperands::set_output(const Array& out) {
   Shape expected = reduced_shape(*shape_, reduced_, keepdims_);

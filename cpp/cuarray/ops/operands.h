@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,12 +53,29 @@ int int_sign(const Scalar& s);
 // which must outlive it; not copyable.
 class ElementwiseOperands {
  public:
-  ElementwiseOperands(const char* op, int nin, int nout);
+  ElementwiseOperands(const char* op, int nin, int nout) : op_(op), nin_(nin), nout_(nout) {
+    if (nin < 0 || nout < 0 || nin + nout > kMaxOperands) too_many(op);
+    for (int i = 0; i < nin; ++i) {
+      new (&in_[i]) Input();
+      codes_[i] = 0;
+      scalars_[i] = nullptr;
+    }
+    for (int o = 0; o < nout; ++o) given_[o] = nullptr;
+  }
   ElementwiseOperands(const ElementwiseOperands&) = delete;
   ElementwiseOperands& operator=(const ElementwiseOperands&) = delete;
 
   // Input i: an array, broadcast with the others (ValueError naming both shapes).
-  void set_input(int i, const Array& a);
+  void set_input(int i, const Array& a) {
+    in_[i].array = &a;
+    codes_[i] = static_cast<int>(a.dtype());
+    // Usually every array has the same shape, and then no new Shape is built.
+    if (!any_array_)
+      shape_ = &a.shape();
+    else if (*shape_ != a.shape())
+      broadcast_with(a.shape());
+    any_array_ = true;
+  }
   // Input i: a scalar (kept by pointer, so it must outlive the call), converted by convert_scalars().
   void set_input(int i, const Scalar& s);
   // The signature code of input i (its dtype, or scalar_code()).
@@ -90,6 +108,11 @@ class ElementwiseOperands {
   std::vector<Array> take_outputs() { return std::move(out_); }
 
  private:
+  [[noreturn]] static void too_many(const char* op);
+  // Broadcasts the iteration shape with `shape`, keeping the first error for check_broadcast().
+  void broadcast_with(const Shape& shape);
+
+  static inline const Shape scalar_shape_;
   const char* op_;
   int nin_, nout_;
   bool any_array_ = false;
@@ -101,7 +124,7 @@ class ElementwiseOperands {
   int codes_[kMaxOperands];
   const Scalar* scalars_[kMaxOperands];
   const Array* given_[kMaxOperands];
-  const Shape* shape_;
+  const Shape* shape_ = &scalar_shape_;
   Shape broadcast_;
   // Inputs that do not broadcast: NumPy reports the types' error first, so this one waits for the next step
   // (set_output, convert_scalars or allocate), after the loop is resolved.
