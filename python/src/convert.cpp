@@ -144,6 +144,12 @@ std::int64_t to_axis(py::handle item) {
 
 }  // namespace
 
+std::vector<DType> to_dtypes(const std::vector<py::handle>& types) {
+  std::vector<DType> out;
+  for (auto t : types) out.push_back(to_dtype(t));
+  return out;
+}
+
 std::vector<std::int64_t> to_axes(py::handle obj) {
   if (obj.is_none()) return {};
   std::vector<std::int64_t> axes;
@@ -193,6 +199,7 @@ bool to_scalar(py::handle obj, ops::Scalar& s) {
       s.u = overflow > 0 ? PyLong_AsUnsignedLongLong(p) : 0;
       s.tag = overflow > 0 && !PyErr_Occurred() ? Tag::UInt : Tag::BigInt;
       PyErr_Clear();
+      s.i = overflow;  // the sign (Scalar's contract)
     }
   } else if (PyFloat_CheckExact(p)) {
     s.tag = Tag::Float;

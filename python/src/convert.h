@@ -18,6 +18,8 @@ namespace cuarray::bind {
 
 // Any dtype-like (np.float32, 'f4', float, np.dtype) -> DType; TypeError for unsupported types.
 DType to_dtype(py::handle obj);
+// Each of `types` as to_dtype converts it.
+std::vector<DType> to_dtypes(const std::vector<py::handle>& types);
 // DType -> numpy.dtype (bfloat16 comes from ml_dtypes).
 py::dtype to_numpy_dtype(DType t);
 // Raises Python's OverflowError (which the core's exception types do not cover).

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -53,20 +54,6 @@ struct Plan {
   std::vector<std::pair<std::size_t, py::object>> views;
 };
 
-// `value` (a Python or NumPy scalar) as loop type `t` in the kernels' compute representation: the 16-bit
-// floats as float (their values are exact there).
-void scalar_into(py::handle value, DType t, char* dst) {
-  if (t == DType::Float16 || t == DType::BFloat16) {
-    const double d = PyFloat_AsDouble(value.ptr());
-    if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
-    const float f = static_cast<float>(d);
-    std::memcpy(dst, &f, sizeof f);
-    return;
-  }
-  std::string bytes = scalar_bytes(value, t);
-  std::memcpy(dst, bytes.data(), bytes.size());
-}
-
 class Fusion {
  public:
   py::object call(py::handle self, const py::tuple& args) {
@@ -89,30 +76,23 @@ class Fusion {
   }
 
  private:
-  // 6 bits per argument: 1 + dtype for arrays, then Python bool, int, float, complex and None; at most 9.
+  // Arrays by dtype, exact Python scalars by kind, None (ops::FusedSignatures).
   static bool signature(const py::tuple& args, std::uint64_t& key) {
-    if (args.size() > 9) return false;
-    key = args.size();
-    for (auto a : args) {
-      PyObject* p = a.ptr();
-      std::uint64_t code;
-      if (py::isinstance(a, ndarray_type()))
-        code = 1 + static_cast<std::uint64_t>(a.cast<const NdArray&>().array.dtype());
-      else if (PyBool_Check(p))
-        code = 40;
-      else if (PyLong_CheckExact(p))
-        code = 41;
-      else if (PyFloat_CheckExact(p))
-        code = 42;
-      else if (PyComplex_CheckExact(p))
-        code = 43;
-      else if (p == Py_None)
-        code = 44;
-      else
-        return false;
-      key = (key << 6) | code;
+    using S = ops::FusedSignatures;
+    const std::size_t n = args.size();
+    if (n > S::kMaxArgs) return false;
+    int codes[S::kMaxArgs];
+    for (std::size_t i = 0; i < n; ++i) {
+      PyObject* p = PyTuple_GET_ITEM(args.ptr(), i);
+      codes[i] = py::isinstance(p, ndarray_type()) ? S::array_code(py::handle(p).cast<const NdArray&>().array.dtype())
+                 : PyBool_Check(p)                 ? S::kBool
+                 : PyLong_CheckExact(p)            ? S::kInt
+                 : PyFloat_CheckExact(p)           ? S::kFloat
+                 : PyComplex_CheckExact(p)         ? S::kComplex
+                 : p == Py_None                    ? S::kNone
+                                                   : S::kNoCode;
     }
-    return true;
+    return S::signature(codes, n, key);
   }
 
   // _entry's answer: None (call the function) or (handle, ((argument index, lo, hi), ...), returns, views),
@@ -152,29 +132,33 @@ class Fusion {
   static py::object run(py::handle self, const Plan& plan, const py::tuple& args) {
     if (!plan.kernel || !ints_fit(plan, args)) return self.attr("func")(*args);
     const ops::FusedKernel& k = *plan.kernel;
-    ops::Input in[ops::kMaxOperands];
-    std::size_t n = 0;
+    const int nin = static_cast<int>(k.in.size());
+    ops::ElementwiseOperands operands(k.name().c_str(), nin, static_cast<int>(k.out.size()));
+    std::optional<ops::Scalar> scalars[ops::kMaxOperands];  // constructed only for scalar arguments
+    int n = 0;
     for (auto a : args) {
       if (a.is_none()) continue;
-      if (n == k.in.size()) break;
+      if (n == nin) break;
       if (py::isinstance(a, ndarray_type()))
-        in[n].array = &a.cast<const NdArray&>().array;
+        operands.set_input(n, a.cast<const NdArray&>().array);
+      else if (to_scalar(a, scalars[n].emplace()))
+        operands.set_input(n, *scalars[n]);
       else
-        scalar_into(a, k.in[n], in[n].value);
+        unsupported(a, k.name().c_str());
       ++n;
     }
     std::vector<py::object> views;  // alive until the kernel ran
     views.reserve(plan.views.size());
     for (const auto& [position, key] : plan.views) {
-      if (n == k.in.size()) break;
+      if (n == nin) break;
       views.push_back(args[position][key]);
       if (!py::isinstance(views.back(), ndarray_type()))
         throw TypeError("cuarray.fuse: a view of an argument is not a cuarray array");
-      in[n++].array = &views.back().cast<const NdArray&>().array;
+      operands.set_input(n++, views.back().cast<const NdArray&>().array);
     }
-    if (n != k.in.size()) throw TypeError("fused function called with a different number of arguments");
-    if (!k.updates.empty() && !ops::updates_in_place(k, in)) return self.attr("func")(*args);
-    std::vector<Array> out = ops::run_fused(k, in);
+    ops::check_fused_arity(k, static_cast<std::size_t>(n));
+    if (!k.updates.empty() && !ops::updates_in_place(k, operands.inputs())) return self.attr("func")(*args);
+    std::vector<Array> out = ops::run_fused(k, operands);
     if (plan.returns) return assemble(plan, args, views, out);
     if (out.size() == 1 && !k.tuple_result) return py::cast(NdArray{std::move(out[0]), py::none()});
     py::tuple result(out.size());

@@ -1,19 +1,16 @@
-// Bindings for ElementwiseKernel's definitions and calls, and cuarray.fuse's functions (RawKernel and
-// RawModule: raw_kernel.cpp).
+// Bindings for ElementwiseKernel's definitions and calls, and the sources of generated kernels for tests
+// (RawKernel and RawModule: raw_kernel.cpp; cuarray.fuse's calls: fusion.cpp).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstring>
-#include <unordered_map>
 
 #include "convert.h"
 #include "cuarray/error.h"
 #include "cuarray/ops/elementwise.h"
 #include "cuarray/ops/fusion.h"
-#include "cuarray/ops/ufunc.h"
 #include "ndarray.h"
-#include "operators.h"
 
 using namespace py::literals;
 
@@ -31,116 +28,6 @@ void scalar_into(py::handle value, DType t, char* dst) {
     return;
   }
   std::memcpy(dst, bytes.data(), bytes.size());
-}
-
-// The calls of one cuarray.fuse function: a signature (argument dtypes and Python scalar kinds) maps to its
-// kernel (Note [Fused kernels] in ops/fusion.cpp), so a call with a known signature goes from arguments to
-// launch without Python code. Unknown signatures (and arguments this key cannot describe, such as NumPy
-// scalars) ask the function's `_entry` method (cuarray._fusion.Fusion, a Python subclass) for the handle of
-// the kernel it traced.
-class FusedFunction {
- public:
-  py::object call(py::handle self, const py::tuple& args) {
-    std::uint64_t key = 0;
-    bool cacheable = signature(args, key);
-    auto it = cacheable ? entries_.find(key) : entries_.end();
-    if (it != entries_.end()) return run(*it->second, args);
-    const ops::FusedKernel& k = ops::fused_definition(self.attr("_entry")(args).cast<std::size_t>());
-    if (cacheable) entries_.emplace(key, &k);
-    return run(k, args);
-  }
-
- private:
-  // 6 bits per argument: 1 + dtype for arrays, then Python bool, int, float, complex; at most 9 arguments.
-  static bool signature(const py::tuple& args, std::uint64_t& key) {
-    if (args.size() > 9) return false;
-    key = args.size();
-    for (auto a : args) {
-      PyObject* p = a.ptr();
-      std::uint64_t code;
-      if (py::isinstance(a, ndarray_type()))
-        code = 1 + static_cast<std::uint64_t>(a.cast<const NdArray&>().array.dtype());
-      else if (PyBool_Check(p))
-        code = 40;
-      else if (PyLong_CheckExact(p))
-        code = 41;
-      else if (PyFloat_CheckExact(p))
-        code = 42;
-      else if (PyComplex_CheckExact(p))
-        code = 43;
-      else
-        return false;
-      key = (key << 6) | code;
-    }
-    return true;
-  }
-
-  static py::object run(const ops::FusedKernel& k, const py::tuple& args) {
-    if (args.size() != k.in.size()) throw TypeError("fused function called with a different number of arguments");
-    ops::Input in[ops::kMaxOperands];
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (py::isinstance(args[i], ndarray_type()))
-        in[i].array = &args[i].cast<const NdArray&>().array;
-      else
-        scalar_into(args[i], k.in[i], in[i].value);
-    }
-    std::vector<Array> out = ops::run_fused(k, in);
-    if (out.size() == 1 && !k.tuple_result) return py::cast(NdArray{std::move(out[0]), py::none()});
-    py::tuple result(out.size());
-    for (size_t o = 0; o < out.size(); ++o) result[o] = py::cast(NdArray{std::move(out[o]), py::none()});
-    return result;
-  }
-
-  std::unordered_map<std::uint64_t, const ops::FusedKernel*> entries_;  // used with the GIL held
-};
-
-// The fused function type's tp_call (Note [Operator slots]); Python subclasses inherit it.
-PyObject* fused_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
-  return guarded([&] {
-    if (kwargs && PyDict_GET_SIZE(kwargs) > 0)
-      throw TypeError("fused function " + py::str(py::getattr(self, "__name__", py::str("?"))).cast<std::string>() +
-                      "() takes positional arguments only");
-    return py::handle(self).cast<FusedFunction&>().call(self, py::reinterpret_borrow<py::tuple>(args));
-  });
-}
-
-// A traced program from cuarray._fusion: steps ("const", dtype, weak, bits, re, im), ("ufunc", name, operand
-// values, loop types) and ("cast", value, dtype); `reduction` None or (name, loop, out_loop, result, axis,
-// keepdims).
-ops::FusedProgram to_program(const std::string& name, const std::vector<py::handle>& in_types, py::list steps,
-                             const std::vector<int>& results, bool tuple_result, py::handle reduction) {
-  using Kind = ops::FusedStep::Kind;
-  ops::FusedProgram p{name, {}, {}, results, tuple_result};
-  for (auto t : in_types) p.in.push_back(to_dtype(t));
-  for (auto item : steps) {
-    auto s = py::reinterpret_borrow<py::tuple>(item);
-    const std::string what = s[0].cast<std::string>();
-    ops::FusedStep step;
-    if (what == "const") {
-      step = {Kind::Constant,
-              -1,
-              {},
-              {to_dtype(s[1])},
-              s[2].cast<bool>(),
-              s[3].cast<std::uint64_t>(),
-              s[4].cast<double>(),
-              s[5].cast<double>()};
-    } else if (what == "ufunc") {
-      step = {Kind::Ufunc, ops::ufunc_index(s[1].cast<std::string>()), s[2].cast<std::vector<int>>()};
-      for (auto t : s[3]) step.types.push_back(to_dtype(t));
-    } else {
-      step = {Kind::Cast, -1, {s[1].cast<int>()}, {to_dtype(s[2])}};
-    }
-    p.steps.push_back(std::move(step));
-  }
-  if (!reduction.is_none()) {
-    auto r = py::reinterpret_borrow<py::tuple>(reduction);
-    p.reduction = r[0].cast<std::string>();
-    p.reduce_loop = to_dtype(r[1]), p.out_loop = to_dtype(r[2]), p.result = to_dtype(r[3]);
-    if (!r[4].is_none()) p.axis = to_axes(r[4]);
-    p.keepdims = r[5].cast<bool>();
-  }
-  return p;
 }
 
 }  // namespace
@@ -165,9 +52,7 @@ void init_kernel(py::module_& m) {
            const std::vector<py::handle>& inputs, const std::vector<bool>& raw, const std::vector<py::handle>& outputs,
            py::handle shape, int block_size) {
           const ops::ElementwiseDef* def = &ops::elementwise_definition(handle);
-          std::vector<DType> in_t, out_t;
-          for (auto t : in_types) in_t.push_back(to_dtype(t));
-          for (auto t : out_types) out_t.push_back(to_dtype(t));
+          std::vector<DType> in_t = to_dtypes(in_types), out_t = to_dtypes(out_types);
           std::vector<ops::Input> in(inputs.size());
           for (size_t i = 0; i < inputs.size(); ++i) {
             if (py::isinstance(inputs[i], ndarray_type())) {
@@ -182,17 +67,6 @@ void init_kernel(py::module_& m) {
           ops::elementwise(*def, in_t.data(), out_t.data(), in.data(), out.data(), to_shape(shape), block_size);
         });
 
-  // A slot set before the type is made ready gets a `__call__` wrapper, which subclasses resolve to the slot.
-  py::class_<FusedFunction>(m, "_FusedFunction",
-                            py::custom_type_setup([](PyHeapTypeObject* t) { t->ht_type.tp_call = fused_slot; }))
-      .def(py::init<>());
-
-  // A fused function's kernel for one signature, from its traced program (to_program); returns its handle.
-  m.def("_fused_def", [](const std::string& name, const std::vector<py::handle>& in_types, py::list steps,
-                         const std::vector<int>& results, bool tuple_result, py::handle reduction) {
-    return ops::define_fused(to_program(name, in_types, steps, results, tuple_result, reduction));
-  });
-
   // The source of one variant of an elementwise definition's kernel, for tests that compile generated kernels
   // without a device: inputs stored as their loop types; kinds[i] 0 array (all, by default), 1 scalar, 2 raw.
   m.def(
@@ -200,13 +74,8 @@ void init_kernel(py::module_& m) {
       [](std::size_t handle, const std::vector<py::handle>& in_types, const std::vector<py::handle>& out_types,
          bool contiguous, int ndim, std::uint32_t tiled, std::vector<std::uint8_t> kinds) {
         const ops::ElementwiseDef& def = ops::elementwise_definition(handle);
-        std::vector<DType> in_t, out_t;
-        for (auto t : in_types) in_t.push_back(to_dtype(t));
-        for (auto t : out_types) out_t.push_back(to_dtype(t));
-        kinds.resize(in_t.size(), 0);
-        ops::KernelSource k =
-            ops::elementwise_source(def, in_t.data(), out_t.data(), in_t.data(), kinds.data(), out_t.data(),
-                                    ops::Layout{contiguous, ndim, tiled, 64, contiguous, false});
+        std::vector<DType> in_t = to_dtypes(in_types), out_t = to_dtypes(out_types);
+        ops::KernelSource k = ops::elementwise_variant_source(def, in_t, out_t, kinds, contiguous, ndim, tiled);
         return py::make_tuple(k.source, k.name);
       },
       "handle"_a, "in_types"_a, "out_types"_a, "contiguous"_a, "ndim"_a, "tiled"_a = 0,
@@ -216,14 +85,8 @@ void init_kernel(py::module_& m) {
   m.def(
       "_fused_source",
       [](std::size_t handle, bool contiguous, int ndim, std::uint32_t tiled, int layout, int vec, bool partial) {
-        const ops::FusedKernel& f = ops::fused_definition(handle);
-        std::vector<std::uint8_t> kinds(f.in.size(), 0);
-        ops::KernelSource k =
-            f.elementwise
-                ? ops::elementwise_source(*f.elementwise, f.in.data(), f.out.data(), f.in.data(), kinds.data(),
-                                          f.out.data(), ops::Layout{contiguous, ndim, tiled, 64, contiguous, false})
-                : ops::reduction_source(*f.reduction, f.in.data(), f.out_loop, f.in.data(), f.result,
-                                        static_cast<ops::ReduceLayout>(layout), vec, partial, 1, 1, false);
+        ops::KernelSource k = ops::fused_source(ops::fused_definition(handle), contiguous, ndim, tiled,
+                                                static_cast<ops::ReduceLayout>(layout), vec, partial);
         return py::make_tuple(k.source, k.name);
       },
       "handle"_a, "contiguous"_a = true, "ndim"_a = 0, "tiled"_a = 0, "layout"_a = 0, "vec"_a = 1, "partial"_a = false);

@@ -34,30 +34,15 @@ const NdArray& as_array(py::handle obj) {
   return obj.cast<const NdArray&>();
 }
 
-// Note [Axes of 0-d arrays]
-// NumPy's ufunc reductions (sum, max, any, argmax, ..., and the NaN-ignoring forms built on them) read a 0-d
-// array as one element along an integer axis 0 or -1; mean, var and std count the elements first and raise
-// AxisError there, and so do nanmean, nanvar and nanstd of integers, which NumPy hands to them.
-bool zero_d_axis(const ops::ReductionDef& def, const Array& a, py::handle axis) {
-  if (a.ndim() != 0 || !PyLong_Check(axis.ptr()) || PyBool_Check(axis.ptr())) return false;
-  int overflow = 0;
-  long long v = PyLong_AsLongLongAndOverflow(axis.ptr(), &overflow);
-  if (overflow || (v != 0 && v != -1)) return false;
-  const std::string& n = def.name;
-  if (n == "mean" || n == "var" || n == "std") return false;
-  bool inexact = is_floating(a.dtype()) || is_complex(a.dtype());
-  return inexact || (n != "nanmean" && n != "nanvar" && n != "nanstd");
-}
-
 // `def` over `axis` of `inputs`; the result is a new array of dtype `result`, or `out_obj`.
 py::object run(const ops::ReductionDef& def, const DType* in_types, DType out_loop, DType result, const Array* inputs,
                int nin, py::handle axis, py::handle out_obj, bool keepdims, double ddof) {
   std::optional<std::vector<std::int64_t>> axes;
-  if (!axis.is_none() && !zero_d_axis(def, inputs[0], axis)) axes = to_axes(axis);
-  ops::ReductionOperands operands(def.name.c_str(), inputs, nin, axes, keepdims);
+  if (!axis.is_none()) axes = to_axes(axis);
+  const bool int_axis = PyLong_Check(axis.ptr()) && !PyBool_Check(axis.ptr());
+  ops::ReductionOperands operands(def, inputs, nin, axes, int_axis, keepdims);
   if (!out_obj.is_none()) operands.set_output(as_array(out_obj).array);
-  operands.allocate(result);
-  ops::reduce(def, in_types, out_loop, inputs, operands.kernel_output(), operands.reduced(), ddof);
+  operands.run(in_types, out_loop, result, ddof);
   if (!out_obj.is_none()) return py::reinterpret_borrow<py::object>(out_obj);
   return py::cast(NdArray{operands.take_result(), py::none()});
 }
@@ -145,15 +130,6 @@ PyMethodDef g_methods[] = {
 PyMethodDef g_reduce_def = {"_reduce", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(reduce_call)),
                             METH_FASTCALL, "_reduce(index, a, axis, dtype, out, keepdims, ddof, b)"};
 
-// Reductions defined at run time (ReductionKernel): Note [Definitions] in ops/kernel_registry.h.
-const ops::ReductionDef& user_def(std::size_t handle) { return ops::reduction_definition(handle); }
-
-std::vector<DType> to_dtypes(const std::vector<py::handle>& types) {
-  std::vector<DType> out;
-  for (auto t : types) out.push_back(to_dtype(t));
-  return out;
-}
-
 }  // namespace
 
 void init_reduction(py::module_& m) {
@@ -161,21 +137,15 @@ void init_reduction(py::module_& m) {
   // ([input loop types], output loop type, result dtype), as NumPy dtypes.
   m.def("_reduction_types", [](const std::string& name, const std::vector<py::handle>& dtypes, py::handle dtype) {
     const ops::ReductionDef& def = ops::reduction(name);
-    if (static_cast<int>(dtypes.size()) != def.nin)
-      throw ValueError(name + " takes " + std::to_string(def.nin) + " input dtypes");
     std::vector<DType> in = to_dtypes(dtypes);
     std::optional<DType> dt;
     if (!dtype.is_none()) dt = to_dtype(dtype);
-    ops::ReductionTypes t = ops::reduction_types(def.rule, in.data(), def.nin, dt);
+    ops::ReductionTypes t = ops::reduction_types(def, in, dt);
     py::list loops;
     for (int k = 0; k < def.nin; ++k) loops.append(to_numpy_dtype(t.in[k]));
     return py::make_tuple(loops, to_numpy_dtype(t.out_loop), to_numpy_dtype(t.result));
   });
-  m.def("_reduction_names", [] {
-    std::vector<std::string> names;
-    for (const auto& d : ops::reductions()) names.push_back(d.name);
-    return names;
-  });
+  m.def("_reduction_names", ops::reduction_names);
   m.add_object("_reduce", py::reinterpret_steal<py::object>(PyCFunction_NewEx(&g_reduce_def, nullptr, nullptr)));
   for (PyMethodDef& def : g_methods) {
     auto* type = reinterpret_cast<PyTypeObject*>(ndarray_type().ptr());
@@ -197,7 +167,6 @@ void init_reduction(py::module_& m) {
         [](const std::string& name, int nin, const std::string& acc_type, const std::string& identity,
            const std::string& map, const std::string& reduce, const std::string& post, const std::string& preamble,
            bool has_identity, bool uses_index, const std::vector<std::string>& options) {
-          if (nin < 1 || nin > 8) throw ValueError("a reduction takes 1 to 8 inputs, got " + std::to_string(nin));
           return ops::add_definition(ops::ReductionDef{ops::new_reduction_id(), name, nin, acc_type, identity, map,
                                                        reduce, post, preamble, has_identity, uses_index, options});
         });
@@ -206,9 +175,8 @@ void init_reduction(py::module_& m) {
   m.def("_reduction_call",
         [](std::size_t handle, const std::vector<py::handle>& inputs, const std::vector<py::handle>& in_types,
            py::handle out_loop, py::handle result, py::handle axis, py::handle out, bool keepdims) {
-          const ops::ReductionDef& def = user_def(handle);
-          if (static_cast<int>(inputs.size()) != def.nin || in_types.size() != inputs.size())
-            throw ValueError(def.name + " takes " + std::to_string(def.nin) + " inputs");
+          const ops::ReductionDef& def = ops::reduction_definition(handle);
+          ops::check_arity(def, inputs.size(), in_types.size());
           std::vector<Array> arrays;
           for (auto a : inputs) arrays.push_back(as_array(a).array);
           std::vector<DType> in_t = to_dtypes(in_types);
@@ -219,7 +187,7 @@ void init_reduction(py::module_& m) {
   // that compile generated kernels without a device. layout: 0 rows, 1 columns, 2 finish.
   m.def("_reduction_source", [](std::size_t handle, const std::vector<py::handle>& in_types, py::handle out_loop,
                                 py::handle out_storage, int layout, int vec, bool partial) {
-    const ops::ReductionDef& def = user_def(handle);
+    const ops::ReductionDef& def = ops::reduction_definition(handle);
     std::vector<DType> in_t = to_dtypes(in_types);
     ops::KernelSource k =
         ops::reduction_source(def, in_t.data(), to_dtype(out_loop), in_t.data(), to_dtype(out_storage),

@@ -2,8 +2,6 @@
 // cpp/cuarray/ops/ufuncs.def. A call converts its arguments and hands them to the core's operand builder
 // (Note [Operand builder] in ops/operands.h) and type resolution (Note [Type resolution] in
 // ops/type_resolution.h); NumPy answers the resolver's misses through the hook installed here.
-#include "cuarray/ops/ufunc.h"
-
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -12,9 +10,8 @@
 
 #include "convert.h"
 #include "cuarray/error.h"
-#include "cuarray/ops/creation.h"
-#include "cuarray/ops/operands.h"
 #include "cuarray/ops/type_resolution.h"
+#include "cuarray/ops/ufunc_call.h"
 #include "ndarray.h"
 #include "operators.h"
 
@@ -64,86 +61,36 @@ void numpy_types(const ops::TypeQuery& q, ops::TypeAnswer& a) {
   for (int o = 0; o < q.nout; ++o) a.loop.out[o] = to_dtype(types[q.nin + o]);
 }
 
-// NumPy compares integer arrays with Python ints outside the dtype's range by value (NEP 50): every
-// element is then on the same side. Returns that answer, or nullopt when `u` is no comparison.
-std::optional<bool> out_of_range_comparison(const Ufunc& u, py::handle scalar, int code, int scalar_index) {
-  static const char* names[] = {"less", "less_equal", "greater", "greater_equal", "equal", "not_equal"};
-  int op = -1;
-  for (int k = 0; k < 6; ++k)
-    if (u.def.name == names[k]) op = k;
-  if (op < 0 || code != ops::kWeakInt) return std::nullopt;
-  bool huge = PyObject_RichCompareBool(scalar.ptr(), py::int_(0).ptr(), Py_GT) == 1;
-  bool array_is_less = scalar_index == 1 ? huge : !huge;  // "array OP scalar" as seen from the left operand
-  switch (op) {
-    case 0:
-    case 1:
-      return array_is_less;
-    case 2:
-    case 3:
-      return !array_is_less;
-    case 4:
-      return false;
-    default:
-      return true;
-  }
-}
-
 // The ufunc call: inputs, optional outputs (None entries are allocated), dtype=, casting=, order= (the layout of
 // new outputs: 'C' or 'F', else that of an input of the output's shape, as 'K').
 py::object call(int index, const py::handle* args, int nargs, const py::handle* outs, py::handle dtype_obj,
-                const char* casting_name, char order = 'K') {
-  const Ufunc& u = ops::ufuncs()[index];
-  const int nin = u.def.nin, nout = u.def.nout;
-  const char* uname = u.def.name.c_str();
-  if (nargs != nin)
-    throw TypeError(u.def.name + "() takes " + std::to_string(nin) + " positional input argument" +
-                    (nin == 1 ? "" : "s") + " but " + std::to_string(nargs) + " were given");
+                ops::Casting casting = ops::Casting::SameKind, char order = 'K') {
+  ops::UfuncCall c(index, nargs);
   const int dtype = dtype_obj.is_none() ? ops::kNoDType : static_cast<int>(to_dtype(dtype_obj));
-  const ops::Casting casting = ops::casting_from_name(casting_name);
-  ops::ElementwiseOperands operands(uname, nin, nout);
-  ops::Scalar scalars[3];
-  for (int i = 0; i < nin; ++i) {
+  std::optional<ops::Scalar> scalars[3];  // constructed only for scalar arguments
+  for (int i = 0; i < nargs; ++i) {
     if (py::isinstance(args[i], ndarray_type()))
-      operands.set_input(i, args[i].cast<const NdArray&>().array);
-    else if (to_scalar(args[i], scalars[i]))
-      operands.set_input(i, scalars[i]);
+      c.set_input(i, args[i].cast<const NdArray&>().array);
+    else if (to_scalar(args[i], scalars[i].emplace()))
+      c.set_input(i, *scalars[i]);
     else
-      unsupported(args[i], uname);
+      unsupported(args[i], c.name());
   }
-  const ops::LoopTypes r = ops::resolve_loop(index, uname, nin, nout, operands.codes(), dtype, casting);
-  for (int o = 0; o < nout; ++o) {
+  c.resolve(dtype, casting);
+  for (int o = 0; o < c.nout(); ++o) {
     if (!outs || outs[o].is_none()) continue;
     if (!py::isinstance(outs[o], ndarray_type())) {
-      if (py::isinstance<py::array>(outs[o])) unsupported(outs[o], uname);
+      if (py::isinstance<py::array>(outs[o])) unsupported(outs[o], c.name());
       throw TypeError("return arrays must be of ArrayType");
     }
-    operands.set_output(o, outs[o].cast<const NdArray&>().array, r.out[o], casting);
+    c.set_output(o, outs[o].cast<const NdArray&>().array);
   }
-  try {
-    operands.convert_scalars(r.in);
-  } catch (py::error_already_set& e) {
-    const int i = operands.failed();
-    std::optional<bool> constant;
-    if (e.matches(PyExc_OverflowError) && is_integer(r.in[i]))
-      constant = out_of_range_comparison(u, args[i], operands.code(i), i);
-    if (!constant) throw;
-    operands.allocate(r.out, order);
-    if (operands.output(0).dtype() != DType::Bool) throw;  // a non-bool out= for a comparison: NumPy's error
-    char value = *constant;
-    ops::fill(operands.output(0), &value);
-    if (operands.given(0)) return py::reinterpret_borrow<py::object>(outs[0]);
-    return py::cast(NdArray{std::move(operands.output(0)), py::none()});
-  }
-  static const int power = ops::ufunc_index("power");
-  if (index == power) ops::check_power_exponent(operands.inputs()[1], r.in[1], operands.shape());
-  operands.allocate(r.out, order);
-  ops::elementwise(ops::ufunc_def_for(u, r.in, operands.inputs(), operands.shape()), r.in, r.out, operands.inputs(),
-                   operands.outputs(), operands.shape());
+  c.run(order);
   auto result = [&](int o) -> py::object {
-    if (operands.given(o)) return py::reinterpret_borrow<py::object>(outs[o]);
-    return py::cast(NdArray{std::move(operands.output(o)), py::none()});
+    if (c.given(o)) return py::reinterpret_borrow<py::object>(outs[o]);
+    return py::cast(NdArray{std::move(c.output(o)), py::none()});
   };
-  if (nout == 1) return result(0);
+  if (c.nout() == 1) return result(0);
   return py::make_tuple(result(0), result(1));
 }
 
@@ -162,18 +109,18 @@ struct PyUfunc {
 
 py::object call_binary(int index, py::handle a, py::handle b) {
   py::handle args[2] = {a, b};
-  return call(index, args, 2, nullptr, py::none(), "same_kind");
+  return call(index, args, 2, nullptr, py::none());
 }
 
 py::object call_inplace(int index, py::handle self, py::handle b) {
   py::handle args[2] = {self, b};
   py::handle outs[1] = {self};
-  return call(index, args, 2, outs, py::none(), "same_kind");
+  return call(index, args, 2, outs, py::none());
 }
 
 py::object call_unary(int index, py::handle a) {
   py::handle args[1] = {a};
-  return call(index, args, 1, nullptr, py::none(), "same_kind");
+  return call(index, args, 1, nullptr, py::none());
 }
 
 template <const char* Name>
@@ -194,24 +141,15 @@ PyObject* unary_slot(PyObject* a) {
 }
 
 constexpr char kPow[] = "power";
-constexpr char kReciprocal[] = "reciprocal";
-constexpr char kSquare[] = "square";
-constexpr char kSqrt[] = "sqrt";
 
-// NumPy's ndarray ** (fast_scalar_power): a float16/32/64 or complex array to the Python int -1 or 2, or to
-// the Python float 0.5, is reciprocal, square or sqrt of it (which differ from power: sqrt(-inf) is nan
-// where power(-inf, 0.5) is inf, and complex square and sqrt are not cpow). The ufunc index, or -1.
+// The ufunc `a ** b` computes (ops::power_operator_ufunc), or -1 for power; only a Python int or float
+// exponent can change it.
 int operator_power_index(PyObject* a, PyObject* b) {
-  if (!py::isinstance(py::handle(a), ndarray_type())) return -1;
-  DType t = py::handle(a).cast<const NdArray&>().array.dtype();
-  if (t != DType::Float16 && t != DType::Float32 && t != DType::Float64 && !is_complex(t)) return -1;
-  if (PyLong_CheckExact(b)) {
-    int overflow = 0;
-    long v = PyLong_AsLongAndOverflow(b, &overflow);
-    if (overflow) return -1;
-    return v == -1 ? index_of<kReciprocal>() : v == 2 ? index_of<kSquare>() : -1;
-  }
-  return PyFloat_CheckExact(b) && PyFloat_AS_DOUBLE(b) == 0.5 ? index_of<kSqrt>() : -1;
+  ops::Scalar exponent;
+  if (!py::isinstance(py::handle(a), ndarray_type()) || !(PyLong_CheckExact(b) || PyFloat_CheckExact(b)) ||
+      !to_scalar(b, exponent))
+    return -1;
+  return ops::power_operator_ufunc(py::handle(a).cast<const NdArray&>().array.dtype(), exponent);
 }
 
 PyObject* power_slot(PyObject* a, PyObject* b, PyObject* mod) {
@@ -232,7 +170,7 @@ PyObject* inplace_power_slot(PyObject* a, PyObject* b, PyObject*) {
     int unary = operator_power_index(a, b);
     if (unary < 0) return call_inplace(index_of<kPow>(), a, b);
     py::handle args[1] = {a};
-    return call(unary, args, 1, args, py::none(), "same_kind");
+    return call(unary, args, 1, args, py::none());
   });
 }
 
@@ -254,10 +192,8 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
       return guarded([&]() -> py::object { unsupported(b, op == Py_EQ ? "equal" : "not_equal"); });
     if ((op == Py_EQ || op == Py_NE) && incomparable(b))
       return guarded([&] {
-        Array out = ops::zeros(py::handle(a).cast<const NdArray&>().array.shape(), DType::Bool);
-        const bool unequal = op == Py_NE;
-        if (unequal && out.size()) ops::fill(out, &unequal);
-        return py::cast(NdArray{std::move(out), py::none()});
+        const Shape& shape = py::handle(a).cast<const NdArray&>().array.shape();
+        return py::cast(NdArray{ops::incomparable_result(shape, op == Py_NE), py::none()});
       });
     Py_RETURN_NOTIMPLEMENTED;
   }
@@ -310,7 +246,7 @@ py::object call_ufunc(const PyUfunc& self, PyObject* args, PyObject* kwargs) {
       throw TypeError(u.def.name + "() got an unexpected keyword argument '" + key + "' (cuarray)");
     }
   }
-  return call(self.index, in, std::min(n, nin), out, dtype, casting.c_str(), order);
+  return call(self.index, in, std::min(n, nin), out, dtype, ops::casting_from_name(casting.c_str()), order);
 }
 
 // The ufunc type's tp_call (Note [Operator slots]).
@@ -391,16 +327,10 @@ void init_ufunc(py::module_& m) {
   });
   // The table row of a ufunc, for code generation outside the engine (fusion): (body, [loop signatures]).
   m.def("_ufunc_row", [](const std::string& name) {
-    const Ufunc& u = ops::ufuncs()[ops::ufunc_index(name)];
-    std::vector<std::string> loops;
-    for (const auto& l : u.loops) loops.push_back(l.signature);
-    return py::make_tuple(u.def.body, loops);
+    const int index = ops::ufunc_index(name);
+    return py::make_tuple(ops::ufuncs()[index].def.body, ops::loop_signatures(index));
   });
-  m.def("_ufunc_names", [] {
-    std::vector<std::string> names;
-    for (const auto& u : ops::ufuncs()) names.push_back(u.def.name);
-    return names;
-  });
+  m.def("_ufunc_names", ops::ufunc_names);
 
   py::class_<PyUfunc> ufunc_type(m, "ufunc", py::dynamic_attr());
   ufunc_type.def(py::init([](const std::string& name) { return PyUfunc{ops::ufunc_index(name)}; }))
@@ -411,12 +341,7 @@ void init_ufunc(py::module_& m) {
       .def_property_readonly(
           "nargs", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nin + ops::ufuncs()[s.index].def.nout; })
       .def_property_readonly("ntypes", [](const PyUfunc& s) { return ops::ufuncs()[s.index].loops.size(); })
-      .def_property_readonly("types",
-                             [](const PyUfunc& s) {
-                               std::vector<std::string> t;
-                               for (const auto& l : ops::ufuncs()[s.index].loops) t.push_back(l.signature);
-                               return t;
-                             })
+      .def_property_readonly("types", [](const PyUfunc& s) { return ops::loop_signatures(s.index); })
       .def("__repr__", [](const PyUfunc& s) { return "<ufunc '" + ops::ufuncs()[s.index].def.name + "'>"; });
   // After every def: `__call__` above is for help() and explicit u.__call__(...); calls take this slot.
   reinterpret_cast<PyTypeObject*>(ufunc_type.ptr())->tp_call = ufunc_slot;

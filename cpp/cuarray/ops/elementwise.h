@@ -61,6 +61,12 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
                                 const DType* in_storage, const std::uint8_t* kinds, const DType* out_storage,
                                 const Layout& layout);
 
+// The same for tests, with inputs and outputs stored as their loop types, `kinds` padded with arrays, and the
+// contiguous class aligned.
+KernelSource elementwise_variant_source(const ElementwiseDef& def, const std::vector<DType>& in_types,
+                                        const std::vector<DType>& out_types, std::vector<std::uint8_t> kinds,
+                                        bool contiguous, int ndim, std::uint32_t tiled);
+
 // Elements per thread of the contiguous class: two 16-byte accesses of the widest operand (scalar[i]: input
 // i is not an iterated array).
 int items_per_thread(const DType* in_storage, const bool* scalar, int nin, const DType* out_storage, int nout);

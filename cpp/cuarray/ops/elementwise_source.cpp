@@ -289,4 +289,12 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
   return Generator(def, in_types, out_types, in_storage, kinds, out_storage, layout).source();
 }
 
+KernelSource elementwise_variant_source(const ElementwiseDef& def, const std::vector<DType>& in_types,
+                                        const std::vector<DType>& out_types, std::vector<std::uint8_t> kinds,
+                                        bool contiguous, int ndim, std::uint32_t tiled) {
+  kinds.resize(in_types.size(), 0);
+  return elementwise_source(def, in_types.data(), out_types.data(), in_types.data(), kinds.data(), out_types.data(),
+                            Layout{contiguous, ndim, tiled, 64, contiguous, false});
+}
+
 }  // namespace cuarray::ops

@@ -7,6 +7,7 @@
 #include "cuarray/error.h"
 #include "cuarray/ops/codegen.h"
 #include "cuarray/ops/creation.h"
+#include "cuarray/ops/operands.h"
 #include "cuarray/ops/ufunc.h"
 
 namespace cuarray::ops {
@@ -23,8 +24,10 @@ namespace cuarray::ops {
 //   reduction, a device function that the reduction row's map applies to (the intermediate array is never
 //   written);
 // - the definition, registered once (Note [Definitions] in kernel_registry.h), so that the function's
-//   signature cache (python/src/kernel.cpp) keeps a FusedKernel and a later call, reducing or not, goes from
-//   its arguments to the launch without Python.
+//   signature cache (a FusedSignatures per function) keeps a FusedKernel and a later call, reducing or not,
+//   goes from its arguments to the launch without Python;
+// - the call: the arguments go through the operand builder as a ufunc's do (Note [Operand builder] in
+//   operands.h), and a reduction's through the reduction's builder after them.
 
 namespace {
 
@@ -175,8 +178,8 @@ ReductionDef fused_reduction(const FusedProgram& p, const Code& c) {
   return d;
 }
 
-// The broadcast shape of the array inputs (none: 0-d): one of theirs where they agree, without a copy, else
-// `broadcast`.
+// The broadcast shape of the array inputs (a scalar's shape where there is none); `broadcast` holds it where
+// it is none of the inputs' own.
 const Shape& broadcast_inputs(const Input* inputs, int nin, Shape& broadcast) {
   static const Shape scalar_shape;
   const Shape* shape = nullptr;
@@ -227,7 +230,6 @@ std::size_t define_fused(const FusedProgram& p) {
   k.in = p.in;
   if (!p.reduction.empty()) {
     if (!p.updates.empty()) throw ValueError("cuarray.fuse: a fused reduction updates no arguments");
-    if (nin < 1 || nin > 8) throw ValueError("a reduction takes 1 to 8 inputs, got " + to_string(nin));
     k.reduction = &reduction_definition(add_definition(fused_reduction(p, c)));
     if (p.post_result > 0) {  // the kernel's post then computes in the post steps' result dtype and stores it
       k.out_loop = k.result = generate(post_program(p)).type.at(p.post_result);
@@ -263,29 +265,52 @@ std::size_t define_fused(const FusedProgram& p) {
   return add_definition(std::move(k));
 }
 
-std::vector<Array> run_fused(const FusedKernel& k, const Input* inputs) {
+bool FusedSignatures::signature(const int* codes, std::size_t n, std::uint64_t& key) {
+  if (n > kMaxArgs) return false;
+  key = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (codes[i] == kNoCode) return false;
+    key = (key << 6) | static_cast<std::uint64_t>(codes[i]);
+  }
+  return true;
+}
+
+KernelSource fused_source(const FusedKernel& k, bool contiguous, int ndim, std::uint32_t tiled, ReduceLayout layout,
+                          int vec, bool partial) {
+  if (k.elementwise) return elementwise_variant_source(*k.elementwise, k.in, k.out, {}, contiguous, ndim, tiled);
+  return reduction_source(*k.reduction, k.in.data(), k.out_loop, k.in.data(), k.result, layout, vec, partial, 1, 1,
+                          false);
+}
+
+void check_fused_arity(const FusedKernel& k, std::size_t nargs) {
+  if (nargs != k.in.size()) throw TypeError("fused function called with a different number of arguments");
+}
+
+std::vector<Array> run_fused(const FusedKernel& k, ElementwiseOperands& operands) {
   const int nin = static_cast<int>(k.in.size());
-  Shape broadcast;
-  const Shape& shape = broadcast_inputs(inputs, nin, broadcast);
+  // A fused function's scalars convert before its arrays broadcast: its calls have always raised in that order.
+  for (int i = 0; i < nin; ++i) operands.convert_scalar(i, k.in[i]);
   if (k.elementwise) {
+    // The arguments updated in place are the last outputs (Note [Updates in place]).
     const std::size_t fresh = k.out.size() - k.updates.size();
-    std::vector<Array> out;
-    out.reserve(k.out.size());
-    for (std::size_t o = 0; o < fresh; ++o) out.emplace_back(shape, k.out[o]);
-    if (!k.updates.empty()) {
-      if (!updates_in_place(k, inputs))
-        throw ValueError(
-            "cuarray.fuse: an argument updated in place must have the broadcast shape and share no "
-            "memory with another argument");
-      for (int u : k.updates) out.push_back(*inputs[u].array);
-    }
-    elementwise(*k.elementwise, k.in.data(), k.out.data(), inputs, out.data(), shape);
+    if (!k.updates.empty() && !updates_in_place(k, operands.inputs()))
+      throw ValueError(
+          "cuarray.fuse: an argument updated in place must have the broadcast shape and share no memory with "
+          "another argument");
+    for (std::size_t j = 0; j < k.updates.size(); ++j)
+      operands.set_output(static_cast<int>(fresh + j), *operands.inputs()[k.updates[j]].array, k.out[fresh + j],
+                          Casting::Unsafe);
+    operands.allocate(k.out.data(), 'C');
+    elementwise(*k.elementwise, k.in.data(), k.out.data(), operands.inputs(), operands.outputs(), operands.shape());
+    std::vector<Array> out = operands.take_outputs();
     out.erase(out.begin() + static_cast<std::ptrdiff_t>(fresh), out.end());
     return out;
   }
+  operands.check_broadcast();
   // Scalars join the reduction as 0-d arrays: the reduction engine broadcasts arrays only. A scalar's value
   // is in its loop type's compute type (float for the 16-bit floats, exactly), which the kernel reads back
   // into the loop type.
+  const Input* inputs = operands.inputs();
   if (std::none_of(inputs, inputs + nin, [](const Input& in) { return in.array != nullptr; }))
     throw TypeError("cuarray.fuse: " + k.reduction->name + " reduces, so at least one argument must be an array");
   std::vector<Array> arrays;
@@ -298,17 +323,11 @@ std::vector<Array> run_fused(const FusedKernel& k, const Input* inputs) {
       fill(arrays.back(), inputs[i].value);
     }
   }
-  // NumPy's ufunc reductions read a 0-d input as one element along an int axis 0 or -1 (Note [Axes of 0-d
-  // arrays] in python/src/reduction.cpp); the fused ones are all ufunc reductions.
-  const bool whole = shape.empty() && k.int_axis && ((*k.axis)[0] == 0 || (*k.axis)[0] == -1);
-  std::vector<bool> reduced = reduced_axes(static_cast<int>(shape.size()), whole ? std::nullopt : k.axis);
-  Array out(reduced_shape(shape, reduced, false), k.result);
-  reduce(*k.reduction, k.in.data(), k.out_loop, arrays.data(), out, reduced);
-  if (k.keepdims) {
-    Shape kept = reduced_shape(shape, reduced, true);
-    out = out.view(kept, c_strides(kept, out.itemsize()));
-  }
-  return {out};
+  ReductionOperands reduction(*k.reduction, arrays.data(), nin, k.axis, k.int_axis, k.keepdims);
+  reduction.run(k.in.data(), k.out_loop, k.result);
+  std::vector<Array> out;
+  out.push_back(reduction.take_result());
+  return out;
 }
 
 }  // namespace cuarray::ops

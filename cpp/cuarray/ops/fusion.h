@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuarray/ops/elementwise.h"
+#include "cuarray/ops/operands.h"
 #include "cuarray/ops/reduction.h"
 
 namespace cuarray::ops {
@@ -62,6 +63,18 @@ struct FusedKernel {
   std::optional<std::vector<std::int64_t>> axis;
   bool int_axis = false;
   bool keepdims = false;
+
+  const std::string& name() const { return elementwise ? elementwise->name : reduction->name; }
+};
+
+// The signature of a fused function's call (Note [Fusion plans] in python/src/fusion.cpp), under which its plan
+// is kept: each argument's code in 6 bits, 1 + an array's dtype (array_code()), or a Python scalar's kind, or None.
+struct FusedSignatures {
+  static constexpr std::size_t kMaxArgs = 9;
+  static constexpr int kBool = 40, kInt = 41, kFloat = 42, kComplex = 43, kNone = 44, kNoCode = -1;
+  static int array_code(DType t) { return 1 + static_cast<int>(t); }
+  // The signature of `n` argument codes; false when there is none (more than kMaxArgs, or a kNoCode).
+  static bool signature(const int* codes, std::size_t n, std::uint64_t& key);
 };
 
 // Generates the definition of `program`'s kernel and registers it for the process; returns its handle
@@ -72,9 +85,17 @@ std::size_t define_fused(const FusedProgram& program);
 // has the broadcast shape of the array inputs and shares no memory with another input or with itself.
 bool updates_in_place(const FusedKernel& kernel, const Input* inputs);
 
-// Runs a fused kernel on its inputs, one for each of kernel.in (arrays broadcast together, or scalars in their loop
-// types) and returns its new outputs: one array for a reduction. TypeError for a reduction of scalars alone;
-// ValueError where updates_in_place is false.
-std::vector<Array> run_fused(const FusedKernel& kernel, const Input* inputs);
+// Runs a fused kernel on `operands` (ElementwiseOperands(kernel.name(), kernel.in.size(), kernel.out.size())
+// with every input set: arrays broadcast together, or scalars, converted here to their loop types) and
+// returns its new outputs (without kernel.updates' inputs, which it writes): one array for a reduction. TypeError
+// for a reduction of scalars alone; ValueError where updates_in_place is false.
+std::vector<Array> run_fused(const FusedKernel& kernel, ElementwiseOperands& operands);
+// TypeError unless a call passes `nargs` arguments, the number `kernel` takes.
+void check_fused_arity(const FusedKernel& kernel, std::size_t nargs);
+// The source of one variant of fused kernel `kernel`, for tests that compile generated kernels without a
+// device: an elementwise variant (elementwise_variant_source()'s `contiguous`, `ndim`, `tiled`), or a
+// reduction's (`layout`, `vec`, `partial`), inputs stored as their loop types.
+KernelSource fused_source(const FusedKernel& kernel, bool contiguous, int ndim, std::uint32_t tiled,
+                          ReduceLayout layout, int vec, bool partial);
 
 }  // namespace cuarray::ops

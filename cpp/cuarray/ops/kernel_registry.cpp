@@ -69,7 +69,10 @@ auto& fused_defs = *new Definitions<FusedKernel>;
 }  // namespace
 
 std::size_t add_definition(ElementwiseDef def) { return elementwise_defs.add(std::move(def)); }
-std::size_t add_definition(ReductionDef def) { return reduction_defs.add(std::move(def)); }
+std::size_t add_definition(ReductionDef def) {
+  if (def.nin < 1 || def.nin > 8) throw ValueError("a reduction takes 1 to 8 inputs, got " + std::to_string(def.nin));
+  return reduction_defs.add(std::move(def));
+}
 std::size_t add_definition(FusedKernel def) { return fused_defs.add(std::move(def)); }
 const ElementwiseDef& elementwise_definition(std::size_t h) { return elementwise_defs.get(h, "elementwise"); }
 const ReductionDef& reduction_definition(std::size_t h) { return reduction_defs.get(h, "reduction"); }

@@ -111,7 +111,7 @@ struct FusedKernel;
 // a launch may still run during shutdown. A handle is a definition's index among those of its kind; the
 // references stay valid, so a caller that keeps one looks nothing up again.
 std::size_t add_definition(ElementwiseDef def);
-std::size_t add_definition(ReductionDef def);
+std::size_t add_definition(ReductionDef def);  // ValueError unless it takes 1 to 8 inputs
 std::size_t add_definition(FusedKernel def);
 // The definition of `handle`; IndexError for a handle that was never returned.
 const ElementwiseDef& elementwise_definition(std::size_t handle);

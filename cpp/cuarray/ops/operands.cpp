@@ -86,6 +86,12 @@ void check_shape_broadcasts(const Shape& shape, const Shape& out) {
                      " doesn't match the broadcast shape " + shape_str_compact(b));
 }
 
+// nullopt as an lvalue, so that choosing between it and a given axis copies neither.
+const std::optional<std::vector<std::int64_t>>& all_axes() {
+  static const std::optional<std::vector<std::int64_t>> all;
+  return all;
+}
+
 }  // namespace
 
 int scalar_code(const Scalar& s) {
@@ -111,6 +117,23 @@ void scalar_to_loop(const Scalar& s, DType t, char* dst) {
   g_scalar_hook(s, t, dst);
 }
 
+bool int_fits(const Scalar& s, DType t) {
+  switch (s.tag) {
+    case Scalar::Tag::Int:
+      return fits(s.i, t);
+    case Scalar::Tag::UInt:
+      return t == DType::UInt64;
+    default:
+      return false;
+  }
+}
+
+int int_sign(const Scalar& s) {
+  if (s.tag == Scalar::Tag::UInt) return 1;
+  if (s.tag == Scalar::Tag::BigInt) return s.i > 0 ? 1 : -1;
+  return s.i > 0 ? 1 : s.i < 0 ? -1 : 0;
+}
+
 const Shape& broadcast_arrays(const Array* arrays, int n, Shape& storage) {
   const Shape* shape = &arrays[0].shape();
   for (int k = 1; k < n; ++k)
@@ -132,29 +155,17 @@ bool overlaps_partially(const Array& out, const Array& in) {
 
 // ---- ElementwiseOperands ---------------------------------------------------------------------------------
 
-ElementwiseOperands::ElementwiseOperands(const char* op, int nin, int nout) : op_(op), nin_(nin), nout_(nout) {
-  static const Shape scalar_shape;
-  shape_ = &scalar_shape;
-  if (nin + nout > kMaxOperands)
-    throw ValueError(std::string(op) + " takes at most " + std::to_string(kMaxOperands) +
-                     " inputs and outputs together");
+void ElementwiseOperands::too_many(const char* op) {
+  throw ValueError(std::string(op) + " takes at most " + std::to_string(kMaxOperands) + " inputs and outputs together");
 }
 
-void ElementwiseOperands::set_input(int i, const Array& a) {
-  in_[i].array = &a;
-  codes_[i] = static_cast<int>(a.dtype());
-  // Usually every array has the same shape, and then no new Shape is built.
-  if (!any_array_)
-    shape_ = &a.shape();
-  else if (*shape_ != a.shape()) {
-    try {
-      broadcast_ = broadcast_shapes(*shape_, a.shape());
-      shape_ = &broadcast_;
-    } catch (const ValueError& e) {
-      if (broadcast_error_.empty()) broadcast_error_ = e.what();
-    }
+void ElementwiseOperands::broadcast_with(const Shape& shape) {
+  try {
+    broadcast_ = broadcast_shapes(*shape_, shape);
+    shape_ = &broadcast_;
+  } catch (const ValueError& e) {
+    if (broadcast_error_.empty()) broadcast_error_ = e.what();
   }
-  any_array_ = true;
 }
 
 void ElementwiseOperands::check_broadcast() const {
@@ -178,12 +189,7 @@ void ElementwiseOperands::set_output(int o, const Array& out, DType loop, Castin
 
 void ElementwiseOperands::convert_scalars(const DType* in) {
   check_broadcast();
-  for (int i = 0; i < nin_; ++i)
-    if (scalars_[i]) {
-      failed_ = i;
-      scalar_to_loop(*scalars_[i], in[i], in_[i].value);
-    }
-  failed_ = -1;
+  for (int i = 0; i < nin_; ++i) convert_scalar(i, in[i]);
 }
 
 void ElementwiseOperands::allocate(const DType* out, char order) {
@@ -204,16 +210,19 @@ void ElementwiseOperands::allocate(const DType* out, char order) {
 
 // ---- ReductionOperands -----------------------------------------------------------------------------------
 
-ReductionOperands::ReductionOperands(const char* op, const Array* inputs, int nin,
-                                     const std::optional<std::vector<std::int64_t>>& axis, bool keepdims)
-    : op_(op), keepdims_(keepdims), shape_(&broadcast_arrays(inputs, nin, broadcast_)) {
-  reduced_ = reduced_axes(static_cast<int>(shape_->size()), axis);
-}
+ReductionOperands::ReductionOperands(const ReductionDef& def, const Array* inputs, int nin,
+                                     const std::optional<std::vector<std::int64_t>>& axis, bool int_axis, bool keepdims)
+    : def_(def),
+      inputs_(inputs),
+      keepdims_(keepdims),
+      shape_(&broadcast_arrays(inputs, nin, broadcast_)),
+      reduced_(reduced_axes(static_cast<int>(shape_->size()),
+                            int_axis && axis && reads_zero_d_axis(def, inputs[0], *axis) ? all_axes() : axis)) {}
 
 void ReductionOperands::set_output(const Array& out) {
   Shape expected = reduced_shape(*shape_, reduced_, keepdims_);
   if (out.shape() != expected)
-    throw ValueError(std::string("output parameter for reduction operation ") + op_ + " has the wrong shape: found " +
+    throw ValueError("output parameter for reduction operation " + def_.name + " has the wrong shape: found " +
                      shape_str(out.shape()) + " but expected " + shape_str(expected));
   if (!keepdims_) {
     kernel_out_.emplace(out);
@@ -230,8 +239,9 @@ void ReductionOperands::set_output(const Array& out) {
   kernel_out_.emplace(out.view(std::move(shape), std::move(strides)));
 }
 
-void ReductionOperands::allocate(DType result) {
+void ReductionOperands::run(const DType* in_types, DType out_loop, DType result, double ddof) {
   if (!kernel_out_) kernel_out_.emplace(reduced_shape(*shape_, reduced_, false), result);
+  reduce(def_, in_types, out_loop, inputs_, *kernel_out_, reduced_, ddof);
 }
 
 Array ReductionOperands::take_result() {

@@ -132,6 +132,12 @@ const std::vector<ReductionDef>& reductions() {
   return *table;
 }
 
+std::vector<std::string> reduction_names() {
+  std::vector<std::string> names;
+  for (const ReductionDef& d : reductions()) names.push_back(d.name);
+  return names;
+}
+
 const ReductionDef& reduction(const std::string& name) {
   for (const ReductionDef& d : reductions())
     if (d.name == name) return d;
@@ -152,6 +158,29 @@ std::vector<bool> reduced_axes(int ndim, const std::optional<std::vector<std::in
       reduced[d] = true;
     }
   return reduced;
+}
+
+// Note [Axes of 0-d arrays]
+// NumPy's ufunc reductions (sum, max, any, argmax, ..., and the NaN-ignoring forms built on them) read a 0-d
+// array as one element along an integer axis 0 or -1; mean, var and std count the elements first and raise
+// AxisError there, and so do nanmean, nanvar and nanstd of integers, which NumPy hands to them.
+bool reads_zero_d_axis(const ReductionDef& def, const Array& a, const std::vector<std::int64_t>& axis) {
+  if (a.ndim() != 0 || axis.size() != 1 || (axis[0] != 0 && axis[0] != -1)) return false;
+  const std::string& n = def.name;
+  if (n == "mean" || n == "var" || n == "std") return false;
+  const bool inexact = is_floating(a.dtype()) || is_complex(a.dtype());
+  return inexact || (n != "nanmean" && n != "nanvar" && n != "nanstd");
+}
+
+void check_arity(const ReductionDef& def, std::size_t inputs, std::size_t in_types) {
+  if (inputs != static_cast<std::size_t>(def.nin) || in_types != inputs)
+    throw ValueError(def.name + " takes " + to_string(def.nin) + " inputs");
+}
+
+ReductionTypes reduction_types(const ReductionDef& def, const std::vector<DType>& in, std::optional<DType> dtype) {
+  if (static_cast<int>(in.size()) != def.nin)
+    throw ValueError(def.name + " takes " + to_string(def.nin) + " input dtypes");
+  return reduction_types(def.rule, in.data(), def.nin, dtype);
 }
 
 Shape reduced_shape(const Shape& shape, const std::vector<bool>& reduced, bool keepdims) {

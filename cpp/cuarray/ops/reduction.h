@@ -38,6 +38,8 @@ struct ReductionDef {
 
 // The built-in reductions, in table order; a reduction's id is its index.
 const std::vector<ReductionDef>& reductions();
+// Their names, in table order.
+std::vector<std::string> reduction_names();
 // The built-in reduction `name`; throws ValueError for an unknown name.
 const ReductionDef& reduction(const std::string& name);
 // A process-unique id for a ReductionDef that is not built in.
@@ -46,6 +48,14 @@ std::uint32_t new_reduction_id();
 // The axes of an ndim-dimensional array that `axis` names (nullopt: all of them), as NumPy normalises them:
 // AxisError for an axis out of range, ValueError for a repeated one.
 std::vector<bool> reduced_axes(int ndim, const std::optional<std::vector<std::int64_t>>& axis);
+// Whether reduction `def` of `a` reads `axis`, given as one integer, as all of a's axes: a 0-d array's
+// integer axis 0 or -1 (Note [Axes of 0-d arrays] in reduction.cpp).
+bool reads_zero_d_axis(const ReductionDef& def, const Array& a, const std::vector<std::int64_t>& axis);
+// ValueError unless a call of `def` passes def.nin inputs and as many input loop types.
+void check_arity(const ReductionDef& def, std::size_t inputs, std::size_t in_types);
+// The loop types of built-in reduction `def` for input dtypes `in` and `dtype=` (its row's type rule);
+// ValueError unless `in` has def.nin dtypes.
+ReductionTypes reduction_types(const ReductionDef& def, const std::vector<DType>& in, std::optional<DType> dtype);
 // `shape` without its reduced axes, or with them as 1 (keepdims).
 Shape reduced_shape(const Shape& shape, const std::vector<bool>& reduced, bool keepdims);
 

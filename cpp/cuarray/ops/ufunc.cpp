@@ -74,6 +74,18 @@ int ufunc_index(const std::string& name) {
   throw ValueError("cuarray has no ufunc named '" + name + "'");
 }
 
+std::vector<std::string> ufunc_names() {
+  std::vector<std::string> names;
+  for (const Ufunc& u : ufuncs()) names.push_back(u.def.name);
+  return names;
+}
+
+std::vector<std::string> loop_signatures(int index) {
+  std::vector<std::string> loops;
+  for (const Loop& l : ufuncs().at(index).loops) loops.push_back(l.signature);
+  return loops;
+}
+
 int find_loop(const Ufunc& u, const DType* in, const DType* out) {
   for (size_t k = 0; k < u.loops.size(); ++k) {
     const Loop& l = u.loops[k];

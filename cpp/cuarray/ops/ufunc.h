@@ -24,6 +24,9 @@ struct Ufunc {
 const std::vector<Ufunc>& ufuncs();
 // The index of `name` in ufuncs(); throws ValueError for an unknown name.
 int ufunc_index(const std::string& name);
+// The names of ufuncs(), and the loops of ufunc number `index` in NumPy's form ("ff->f").
+std::vector<std::string> ufunc_names();
+std::vector<std::string> loop_signatures(int index);
 // The loop of ufunc `u` whose types are exactly `in`/`out`, or -1.
 int find_loop(const Ufunc& u, const DType* in, const DType* out);
 // The row that computes ufunc `u` with loop input types `in` on `inputs` over `shape`: u's own, or, where

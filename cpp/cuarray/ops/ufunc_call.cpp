@@ -1,0 +1,103 @@
+#include "cuarray/ops/ufunc_call.h"
+
+#include <optional>
+#include <string>
+
+#include "cuarray/error.h"
+#include "cuarray/ops/creation.h"
+
+namespace cuarray::ops {
+
+namespace {
+
+// Note [Out-of-range comparisons]
+// NumPy compares an integer array with a Python int outside the loop type's range by value (NEP 50): every
+// element is then on the same side, and the result is a constant, where any other ufunc raises NumPy's
+// OverflowError for that int. The scalars before it are converted first (their errors come first, as NumPy
+// converts in order), and the constant fills a bool output; a non-bool `out=` gets NumPy's OverflowError.
+//
+// The constant of comparison `u` with the Python int `s` out of range as operand `scalar_index`, or nullopt
+// when `u` is no comparison.
+std::optional<bool> comparison_constant(const Ufunc& u, const Scalar& s, int scalar_index) {
+  static const char* const names[] = {"less", "less_equal", "greater", "greater_equal", "equal", "not_equal"};
+  int op = -1;
+  for (int k = 0; k < 6; ++k)
+    if (u.def.name == names[k]) op = k;
+  if (op < 0) return std::nullopt;
+  const bool huge = int_sign(s) > 0;
+  const bool array_is_less = scalar_index == 1 ? huge : !huge;  // "array OP scalar" from the left operand
+  switch (op) {
+    case 0:
+    case 1:
+      return array_is_less;
+    case 2:
+    case 3:
+      return !array_is_less;
+    case 4:
+      return false;
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
+UfuncCall::UfuncCall(int index, int nargs)
+    : u_(ufuncs()[index]), index_(index), operands_(u_.def.name.c_str(), u_.def.nin, u_.def.nout) {
+  const int nin = u_.def.nin;
+  if (nargs != nin)
+    throw TypeError(u_.def.name + "() takes " + std::to_string(nin) + " positional input argument" +
+                    (nin == 1 ? "" : "s") + " but " + std::to_string(nargs) + " were given");
+}
+
+void UfuncCall::resolve(int dtype, Casting casting) {
+  casting_ = casting;
+  loop_ = resolve_loop(index_, name(), u_.def.nin, u_.def.nout, operands_.codes(), dtype, casting);
+}
+
+int UfuncCall::out_of_range_int() const {
+  for (int i = 0; i < u_.def.nin; ++i) {
+    const Scalar* s = operands_.scalar(i);
+    if (s && operands_.code(i) == kWeakInt && is_integer(loop_.in[i]) && !int_fits(*s, loop_.in[i])) return i;
+  }
+  return -1;
+}
+
+void UfuncCall::run(char order) {
+  const int wide = out_of_range_int();
+  const std::optional<bool> constant = wide < 0 ? std::nullopt : comparison_constant(u_, *operands_.scalar(wide), wide);
+  if (constant) {  // Note [Out-of-range comparisons]
+    operands_.check_broadcast();
+    for (int i = 0; i < wide; ++i) operands_.convert_scalar(i, loop_.in[i]);
+    operands_.allocate(loop_.out, order);
+    if (operands_.output(0).dtype() != DType::Bool) {
+      operands_.convert_scalar(wide, loop_.in[wide]);  // raises NumPy's OverflowError
+      throw TypeError(u_.def.name + ": an out-of-range integer converted to " + cuarray::name(loop_.in[wide]));
+    }
+    const char value = *constant;
+    fill(operands_.output(0), &value);
+    return;
+  }
+  operands_.convert_scalars(loop_.in);
+  static const int power = ufunc_index("power");
+  if (index_ == power) check_power_exponent(operands_.inputs()[1], loop_.in[1], operands_.shape());
+  operands_.allocate(loop_.out, order);
+  elementwise(ufunc_def_for(u_, loop_.in, operands_.inputs(), operands_.shape()), loop_.in, loop_.out,
+              operands_.inputs(), operands_.outputs(), operands_.shape());
+}
+
+int power_operator_ufunc(DType base, const Scalar& exponent) {
+  if (base != DType::Float16 && base != DType::Float32 && base != DType::Float64 && !is_complex(base)) return -1;
+  static const int reciprocal = ufunc_index("reciprocal"), square = ufunc_index("square"), sqrt = ufunc_index("sqrt");
+  if (exponent.tag == Scalar::Tag::Int) return exponent.i == -1 ? reciprocal : exponent.i == 2 ? square : -1;
+  if (exponent.tag == Scalar::Tag::Float) return exponent.re == 0.5 ? sqrt : -1;
+  return -1;
+}
+
+Array incomparable_result(const Shape& shape, bool not_equal) {
+  Array out = zeros(shape, DType::Bool);
+  if (not_equal && out.size()) fill(out, &not_equal);
+  return out;
+}
+
+}  // namespace cuarray::ops
