@@ -67,6 +67,7 @@ void init_cuda(py::module_& m);
 void init_jit(py::module_& m);
 void init_array(py::module_& m);
 void init_ufunc(py::module_& m);
+void init_operators(py::module_& m);
 void init_kernel(py::module_& m);
 void init_fusion(py::module_& m);
 void init_reduction(py::module_& m);
@@ -91,6 +92,7 @@ PYBIND11_MODULE(_core, m) {
   cuarray::bind::init_jit(m);
   cuarray::bind::init_array(m);
   cuarray::bind::init_ufunc(m);
+  cuarray::bind::init_operators(m);
   cuarray::bind::init_kernel(m);
   cuarray::bind::init_fusion(m);
   cuarray::bind::init_reduction(m);

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "cuarray/error.h"
+#include "cuarray/ops/type_resolution.h"
 #include "gil.h"
 
 namespace py = pybind11;
@@ -40,6 +41,12 @@ PyObject* guarded(F&& f) {
 // Whether an operator slot takes `p`: operands cuarray cannot take (lists, strings, ...) give NotImplemented,
 // so Python can try the other side; NumPy arrays are taken, to get the TypeError that explains the fix.
 bool takes(PyObject* p);
+
+// A ufunc's call (ufunc.cpp): inputs `args` (arrays or scalars), outputs `outs` (null, or None entries for new
+// ones), dtype=, casting=, order= (the layout of new outputs: 'C' or 'F', else that of an input of the
+// output's shape, as 'K').
+py::object ufunc_call(int index, const py::handle* args, int nargs, const py::handle* outs, py::handle dtype,
+                      ops::Casting casting = ops::Casting::SameKind, char order = 'K');
 
 // The TypeError for an operand of `op` that is neither a cuarray array nor a scalar (a NumPy array's says
 // how to move it to the device).

@@ -1,7 +1,8 @@
-// Bindings for ufunc objects (cuarray.add, ...) and the ndarray operators, over the table in
+// Bindings for ufunc objects (cuarray.add, ...), over the table in
 // cpp/cuarray/ops/ufuncs.def. A call converts its arguments and hands them to the core's operand builder
 // (Note [Operand builder] in ops/operands.h) and type resolution (Note [Type resolution] in
-// ops/type_resolution.h); NumPy answers the resolver's misses through the hook installed here.
+// ops/type_resolution.h); NumPy answers the resolver's misses through the hook installed here. The ndarray's
+// operators call ufunc_call too (operators.cpp).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -61,144 +62,10 @@ void numpy_types(const ops::TypeQuery& q, ops::TypeAnswer& a) {
   for (int o = 0; o < q.nout; ++o) a.loop.out[o] = to_dtype(types[q.nin + o]);
 }
 
-// The ufunc call: inputs, optional outputs (None entries are allocated), dtype=, casting=, order= (the layout of
-// new outputs: 'C' or 'F', else that of an input of the output's shape, as 'K').
-py::object call(int index, const py::handle* args, int nargs, const py::handle* outs, py::handle dtype_obj,
-                ops::Casting casting = ops::Casting::SameKind, char order = 'K') {
-  ops::UfuncCall c(index, nargs);
-  const int dtype = dtype_obj.is_none() ? ops::kNoDType : static_cast<int>(to_dtype(dtype_obj));
-  std::optional<ops::Scalar> scalars[3];  // constructed only for scalar arguments
-  for (int i = 0; i < nargs; ++i) {
-    if (py::isinstance(args[i], ndarray_type()))
-      c.set_input(i, args[i].cast<const NdArray&>().array);
-    else if (to_scalar(args[i], scalars[i].emplace()))
-      c.set_input(i, *scalars[i]);
-    else
-      unsupported(args[i], c.name());
-  }
-  c.resolve(dtype, casting);
-  for (int o = 0; o < c.nout(); ++o) {
-    if (!outs || outs[o].is_none()) continue;
-    if (!py::isinstance(outs[o], ndarray_type())) {
-      if (py::isinstance<py::array>(outs[o])) unsupported(outs[o], c.name());
-      throw TypeError("return arrays must be of ArrayType");
-    }
-    c.set_output(o, outs[o].cast<const NdArray&>().array);
-  }
-  c.run(order);
-  auto result = [&](int o) -> py::object {
-    if (c.given(o)) return py::reinterpret_borrow<py::object>(outs[o]);
-    return py::cast(NdArray{std::move(c.output(o)), py::none()});
-  };
-  if (c.nout() == 1) return result(0);
-  return py::make_tuple(result(0), result(1));
-}
-
-// Index of a ufunc by name: a search of the table, so call sites look it up once.
-int index_of(const char* name) { return ops::ufunc_index(name); }
-
-template <const char* Name>
-int index_of() {
-  static const int index = index_of(Name);
-  return index;
-}
 
 struct PyUfunc {
   int index;
 };
-
-py::object call_binary(int index, py::handle a, py::handle b) {
-  py::handle args[2] = {a, b};
-  return call(index, args, 2, nullptr, py::none());
-}
-
-py::object call_inplace(int index, py::handle self, py::handle b) {
-  py::handle args[2] = {self, b};
-  py::handle outs[1] = {self};
-  return call(index, args, 2, outs, py::none());
-}
-
-py::object call_unary(int index, py::handle a) {
-  py::handle args[1] = {a};
-  return call(index, args, 1, nullptr, py::none());
-}
-
-template <const char* Name>
-PyObject* binary_slot(PyObject* a, PyObject* b) {
-  if (!takes(a) || !takes(b)) Py_RETURN_NOTIMPLEMENTED;
-  return guarded([&] { return call_binary(index_of<Name>(), a, b); });
-}
-
-template <const char* Name>
-PyObject* inplace_slot(PyObject* a, PyObject* b) {
-  if (!takes(b)) Py_RETURN_NOTIMPLEMENTED;
-  return guarded([&] { return call_inplace(index_of<Name>(), a, b); });
-}
-
-template <const char* Name>
-PyObject* unary_slot(PyObject* a) {
-  return guarded([&] { return call_unary(index_of<Name>(), a); });
-}
-
-constexpr char kPow[] = "power";
-
-// The ufunc `a ** b` computes (ops::power_operator_ufunc), or -1 for power; only a Python int or float
-// exponent can change it.
-int operator_power_index(PyObject* a, PyObject* b) {
-  ops::Scalar exponent;
-  if (!py::isinstance(py::handle(a), ndarray_type()) || !(PyLong_CheckExact(b) || PyFloat_CheckExact(b)) ||
-      !to_scalar(b, exponent))
-    return -1;
-  return ops::power_operator_ufunc(py::handle(a).cast<const NdArray&>().array.dtype(), exponent);
-}
-
-PyObject* power_slot(PyObject* a, PyObject* b, PyObject* mod) {
-  if (mod != Py_None) {
-    PyErr_SetString(PyExc_TypeError, "pow() with a modulus is not supported by cuarray arrays");
-    return nullptr;
-  }
-  if (!takes(a) || !takes(b)) Py_RETURN_NOTIMPLEMENTED;
-  return guarded([&] {
-    int unary = operator_power_index(a, b);
-    return unary >= 0 ? call_unary(unary, a) : call_binary(index_of<kPow>(), a, b);
-  });
-}
-
-PyObject* inplace_power_slot(PyObject* a, PyObject* b, PyObject*) {
-  if (!takes(b)) Py_RETURN_NOTIMPLEMENTED;
-  return guarded([&] {
-    int unary = operator_power_index(a, b);
-    if (unary < 0) return call_inplace(index_of<kPow>(), a, b);
-    py::handle args[1] = {a};
-    return call(unary, args, 1, args, py::none());
-  });
-}
-
-// An object no array protocol knows (None, a string, a plain object): NumPy's == and != compare it with every
-// element, all unequal. Other libraries' arrays and anything NumPy could convert are left to their own methods.
-bool incomparable(PyObject* b) {
-  if (PyList_Check(b) || PyTuple_Check(b)) return false;
-  for (const char* name : {"__array_ufunc__", "__array_priority__", "__array__", "__array_interface__",
-                           "__cuda_array_interface__", "__dlpack__"})
-    if (PyObject_HasAttrString(b, name)) return false;
-  return true;
-}
-
-PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
-  static const int indices[] = {index_of("less"),      index_of("less_equal"), index_of("equal"),
-                                index_of("not_equal"), index_of("greater"),    index_of("greater_equal")};
-  if (!takes(b)) {
-    if ((op == Py_EQ || op == Py_NE) && (PyList_Check(b) || PyTuple_Check(b)))
-      return guarded([&]() -> py::object { unsupported(b, op == Py_EQ ? "equal" : "not_equal"); });
-    if ((op == Py_EQ || op == Py_NE) && incomparable(b))
-      return guarded([&] {
-        const Shape& shape = py::handle(a).cast<const NdArray&>().array.shape();
-        return py::cast(NdArray{ops::incomparable_result(shape, op == Py_NE), py::none()});
-      });
-    Py_RETURN_NOTIMPLEMENTED;
-  }
-  return guarded([&] { return call_binary(indices[op], a, b); });
-}
 
 // A ufunc object's call, `cp.add(a, b, out=..., dtype=..., casting=...)`: NumPy's parameters. `kwargs` may be
 // null.
@@ -246,7 +113,7 @@ py::object call_ufunc(const PyUfunc& self, PyObject* args, PyObject* kwargs) {
       throw TypeError(u.def.name + "() got an unexpected keyword argument '" + key + "' (cuarray)");
     }
   }
-  return call(self.index, in, std::min(n, nin), out, dtype, ops::casting_from_name(casting.c_str()), order);
+  return ufunc_call(self.index, in, std::min(n, nin), out, dtype, ops::casting_from_name(casting.c_str()), order);
 }
 
 // The ufunc type's tp_call (Note [Operator slots]).
@@ -254,66 +121,39 @@ PyObject* ufunc_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
   return guarded([&] { return call_ufunc(py::handle(self).cast<const PyUfunc&>(), args, kwargs); });
 }
 
-constexpr char kDivmod[] = "divmod";
-constexpr char kAdd[] = "add", kSub[] = "subtract", kMul[] = "multiply", kDiv[] = "divide",
-               kFloorDiv[] = "floor_divide", kMod[] = "remainder", kAnd[] = "bitwise_and", kOr[] = "bitwise_or",
-               kXor[] = "bitwise_xor", kLshift[] = "left_shift", kRshift[] = "right_shift", kNeg[] = "negative",
-               kPos[] = "positive", kAbs[] = "absolute", kInvert[] = "invert";
-
-void install_slots(py::handle type) {
-  auto* t = reinterpret_cast<PyHeapTypeObject*>(type.ptr());
-  PyNumberMethods& n = t->as_number;
-  n.nb_add = binary_slot<kAdd>;
-  n.nb_subtract = binary_slot<kSub>;
-  n.nb_multiply = binary_slot<kMul>;
-  n.nb_true_divide = binary_slot<kDiv>;
-  n.nb_floor_divide = binary_slot<kFloorDiv>;
-  n.nb_remainder = binary_slot<kMod>;
-  n.nb_power = power_slot;
-  n.nb_divmod = binary_slot<kDivmod>;
-  n.nb_and = binary_slot<kAnd>;
-  n.nb_or = binary_slot<kOr>;
-  n.nb_xor = binary_slot<kXor>;
-  n.nb_lshift = binary_slot<kLshift>;
-  n.nb_rshift = binary_slot<kRshift>;
-  n.nb_inplace_add = inplace_slot<kAdd>;
-  n.nb_inplace_subtract = inplace_slot<kSub>;
-  n.nb_inplace_multiply = inplace_slot<kMul>;
-  n.nb_inplace_true_divide = inplace_slot<kDiv>;
-  n.nb_inplace_floor_divide = inplace_slot<kFloorDiv>;
-  n.nb_inplace_remainder = inplace_slot<kMod>;
-  n.nb_inplace_power = inplace_power_slot;
-  n.nb_inplace_and = inplace_slot<kAnd>;
-  n.nb_inplace_or = inplace_slot<kOr>;
-  n.nb_inplace_xor = inplace_slot<kXor>;
-  n.nb_inplace_lshift = inplace_slot<kLshift>;
-  n.nb_inplace_rshift = inplace_slot<kRshift>;
-  n.nb_negative = unary_slot<kNeg>;
-  n.nb_positive = unary_slot<kPos>;
-  n.nb_absolute = unary_slot<kAbs>;
-  n.nb_invert = unary_slot<kInvert>;
-  t->ht_type.tp_richcompare = richcompare_slot;
-  PyType_Modified(&t->ht_type);
-}
-
 }  // namespace
 
-[[noreturn]] void unsupported(py::handle obj, const char* op) {
-  std::string type = py::str(py::type::handle_of(obj).attr("__module__")).cast<std::string>() + "." +
-                     py::str(py::type::handle_of(obj).attr("__qualname__")).cast<std::string>();
-  if (py::isinstance<py::array>(obj))
-    throw TypeError(std::string("Unsupported type ") + type + " in cuarray." + op +
-                    ": cuarray operations take cuarray arrays and scalars; move the NumPy array to the GPU with "
-                    "cuarray.asarray(x) (or bring the cuarray array back with .get())");
-  throw TypeError(std::string("Unsupported type ") + type + " in cuarray." + op +
-                  ": expected a cuarray.ndarray or a scalar");
-}
-
-bool takes(PyObject* p) {
-  static py::handle generic = py::object(py::module_::import("numpy").attr("generic")).release();
-  return PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p) || PyBool_Check(p) ||
-         py::isinstance(p, ndarray_type()) || PyObject_IsInstance(p, generic.ptr()) == 1 ||
-         py::isinstance<py::array>(p);
+// The ufunc call: inputs, optional outputs (None entries are allocated), dtype=, casting=, order= (the layout of
+// new outputs: 'C' or 'F', else that of an input of the output's shape, as 'K').
+py::object ufunc_call(int index, const py::handle* args, int nargs, const py::handle* outs, py::handle dtype_obj,
+                      ops::Casting casting, char order) {
+  ops::UfuncCall c(index, nargs);
+  const int dtype = dtype_obj.is_none() ? ops::kNoDType : static_cast<int>(to_dtype(dtype_obj));
+  std::optional<ops::Scalar> scalars[3];  // constructed only for scalar arguments
+  for (int i = 0; i < nargs; ++i) {
+    if (py::isinstance(args[i], ndarray_type()))
+      c.set_input(i, args[i].cast<const NdArray&>().array);
+    else if (to_scalar(args[i], scalars[i].emplace()))
+      c.set_input(i, *scalars[i]);
+    else
+      unsupported(args[i], c.name());
+  }
+  c.resolve(dtype, casting);
+  for (int o = 0; o < c.nout(); ++o) {
+    if (!outs || outs[o].is_none()) continue;
+    if (!py::isinstance(outs[o], ndarray_type())) {
+      if (py::isinstance<py::array>(outs[o])) unsupported(outs[o], c.name());
+      throw TypeError("return arrays must be of ArrayType");
+    }
+    c.set_output(o, outs[o].cast<const NdArray&>().array);
+  }
+  c.run(order);
+  auto result = [&](int o) -> py::object {
+    if (c.given(o)) return py::reinterpret_borrow<py::object>(outs[o]);
+    return py::cast(NdArray{std::move(c.output(o)), py::none()});
+  };
+  if (c.nout() == 1) return result(0);
+  return py::make_tuple(result(0), result(1));
 }
 
 void init_ufunc(py::module_& m) {
@@ -346,42 +186,6 @@ void init_ufunc(py::module_& m) {
   // After every def: `__call__` above is for help() and explicit u.__call__(...); calls take this slot.
   reinterpret_cast<PyTypeObject*>(ufunc_type.ptr())->tp_call = ufunc_slot;
 
-  py::object nd = py::reinterpret_borrow<py::object>(ndarray_type());
-  // Python-level names for the operators (help(), reflected calls such as a.__radd__(b)); the slots below
-  // are what `a + b` actually runs (Note [Operator slots]).
-  const char* arithmetic[][2] = {{"add", "add"},         {"sub", "subtract"},          {"mul", "multiply"},
-                                 {"truediv", "divide"},  {"floordiv", "floor_divide"}, {"mod", "remainder"},
-                                 {"pow", "power"},       {"and", "bitwise_and"},       {"or", "bitwise_or"},
-                                 {"xor", "bitwise_xor"}, {"lshift", "left_shift"},     {"rshift", "right_shift"}};
-  for (auto& [op, uf] : arithmetic) {
-    int u = index_of(uf);
-    std::string plain = "__" + std::string(op) + "__", reflected = "__r" + std::string(op) + "__",
-                inplace = "__i" + std::string(op) + "__";
-    add_ndarray_member(plain.c_str(), py::cpp_function([u](py::handle a, py::handle b) { return call_binary(u, a, b); },
-                                                       py::name(plain.c_str()), py::is_method(nd)));
-    add_ndarray_member(reflected.c_str(),
-                       py::cpp_function([u](py::handle a, py::handle b) { return call_binary(u, b, a); },
-                                        py::name(reflected.c_str()), py::is_method(nd)));
-    add_ndarray_member(inplace.c_str(),
-                       py::cpp_function([u](py::handle a, py::handle b) { return call_inplace(u, a, b); },
-                                        py::name(inplace.c_str()), py::is_method(nd)));
-  }
-  int divmod = index_of("divmod");
-  add_ndarray_member("__divmod__",
-                     py::cpp_function([divmod](py::handle a, py::handle b) { return call_binary(divmod, a, b); },
-                                      py::name("__divmod__"), py::is_method(nd)));
-  add_ndarray_member("__rdivmod__",
-                     py::cpp_function([divmod](py::handle a, py::handle b) { return call_binary(divmod, b, a); },
-                                      py::name("__rdivmod__"), py::is_method(nd)));
-  const char* unary[][2] = {
-      {"__neg__", "negative"}, {"__pos__", "positive"}, {"__abs__", "absolute"}, {"__invert__", "invert"}};
-  for (auto& [op, uf] : unary) {
-    int u = index_of(uf);
-    add_ndarray_member(
-        op, py::cpp_function([u](py::handle a) { return call_unary(u, a); }, py::name(op), py::is_method(nd)));
-  }
-  add_ndarray_member("__hash__", py::none());  // mutable arrays are unhashable, as in NumPy
-  install_slots(nd);
 }
 
 }  // namespace cuarray::bind
