@@ -64,3 +64,35 @@ def test_from_external_of_a_stream_is_the_same_cuda_stream():
         y = cp.ones(1000).sum()
     s.synchronize()
     assert y.item() == 1000.0
+
+
+_OUTLIVE = """
+import gc
+import cuarray as cp
+
+class P:
+    def __init__(self, ptr):
+        self.ptr = ptr
+    def __cuda_stream__(self):
+        return (0, self.ptr)
+
+real = cp.cuda.Stream()
+s = cp.cuda.Stream.from_external(P(real.ptr))
+with s:
+    x = cp.arange(100000) * 2
+s.synchronize()
+del x        # its memory is now cached for the wrapper's stream
+del real     # the owner destroys its stream while the wrapper lives on
+gc.collect()
+del s        # the wrapper goes last: the handle it names is gone
+gc.collect()
+print(int(cp.arange(5).sum()))
+"""
+
+
+@pytest.mark.gpu
+def test_a_wrapper_may_outlive_the_stream_it_names():
+    from conftest import describe, run_python
+
+    proc = run_python(code=_OUTLIVE, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.split() == ["10"], describe(proc)

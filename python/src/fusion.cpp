@@ -139,7 +139,10 @@ class Fusion {
     for (auto a : args) {
       if (a.is_none()) continue;
       if (n == nin) break;
-      if (py::isinstance(a, ndarray_type()))
+      // An argument read only through views of it gets a placeholder, so that it does not broadcast.
+      if (static_cast<std::size_t>(n) < k.used.size() && !k.used[n])
+        operands.set_input(n, scalars[n].emplace());
+      else if (py::isinstance(a, ndarray_type()))
         operands.set_input(n, a.cast<const NdArray&>().array);
       else if (to_scalar(a, scalars[n].emplace()))
         operands.set_input(n, *scalars[n]);

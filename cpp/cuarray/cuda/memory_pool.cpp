@@ -178,8 +178,15 @@ void MemoryPool::stream_destroyed(const Stream& stream) noexcept {
   int previous = current_device();
   cudaSetDevice(stream.device());
   drain_launches();
+  // Another library's stream may already be destroyed by its owner (a wrapper can outlive the stream it
+  // names): its handle must not be used. The blocks are returned once the device is idle instead.
+  cudaStream_t order = stream.handle();
+  if (!stream.owned()) {
+    if (cudaDeviceSynchronize() != cudaSuccess) cudaGetLastError();
+    order = nullptr;
+  }
   for (void* p : blocks)
-    if (cudaFreeAsync(p, stream.handle()) != cudaSuccess) cudaGetLastError();  // at exit the runtime may be gone
+    if (cudaFreeAsync(p, order) != cudaSuccess) cudaGetLastError();  // at exit the runtime may be gone
   restore_device(previous);
 }
 

@@ -41,6 +41,7 @@ class Stream {
   Stream& operator=(const Stream&) = delete;
 
   cudaStream_t handle() const { return handle_; }
+  bool owned() const { return owned_; }  // false for external() streams
   int device() const { return device_; }
   bool non_blocking() const { return non_blocking_; }
   int priority() const;  // cudaStreamGetPriority: lower numbers are higher priorities

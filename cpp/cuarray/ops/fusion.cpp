@@ -228,6 +228,14 @@ std::size_t define_fused(const FusedProgram& p) {
   Code c = generate(p);
   FusedKernel k;
   k.in = p.in;
+  k.used.assign(p.in.size(), false);
+  auto mark = [&](int v) {
+    if (v >= 0 && v < nin) k.used[v] = true;
+  };
+  for (const FusedStep& s : p.steps)
+    for (int a : s.args) mark(a);
+  for (int r : p.results) mark(r);
+  for (auto [arg, value] : p.updates) mark(arg), mark(value);
   if (!p.reduction.empty()) {
     if (!p.updates.empty()) throw ValueError("cuarray.fuse: a fused reduction updates no arguments");
     k.reduction = &reduction_definition(add_definition(fused_reduction(p, c)));

@@ -59,6 +59,9 @@ struct FusedKernel {
   std::vector<DType> in, out;  // the kernel's input loop types; the outputs' dtypes (elementwise)
   bool tuple_result = false;
   std::vector<int> updates;  // the inputs written in place: the kernel's last outputs, in this order
+  // Whether the body reads input i itself: an argument read only through views of it (`g[None, :]`, each a
+  // later input of its own) is not, and takes no part in broadcasting.
+  std::vector<bool> used;
   DType out_loop = DType::Bool, result = DType::Bool;
   std::optional<std::vector<std::int64_t>> axis;
   bool int_axis = false;
