@@ -6,10 +6,9 @@ tests/test_fuzz_crash.py throws junk at the whole API in a child process."""
 
 import re
 
+import cuarray as cp
 import numpy as np
 import pytest
-
-import cuarray as cp
 
 TOO_BIG = re.escape("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.")
 NAN = float("nan")

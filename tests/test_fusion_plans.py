@@ -5,10 +5,9 @@ arrays (so the recorded loops, casts and constants are NumPy's)."""
 
 import functools
 
+import cuarray as cp
 import numpy as np
 import pytest
-
-import cuarray as cp
 from cuarray import _core
 
 F4, F8, I1, I8, U1, U8 = (np.dtype(t) for t in ("float32", "float64", "int8", "int64", "uint8", "uint64"))

@@ -10,16 +10,15 @@ import io
 import re
 import types
 
-import numpy as np
-import pytest
-from conftest import describe, run_python
-
 import cuarray as cp
 import cuarray.cuda.runtime
 import cuarray.fft
 import cuarray.linalg
 import cuarray.random
 import cuarray.scipy.signal
+import numpy as np
+import pytest
+from conftest import describe, run_python
 
 pytestmark = pytest.mark.nogpu
 

@@ -4,7 +4,6 @@
 
 import numpy
 import pytest
-
 from cuarray import _core
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
