@@ -45,7 +45,7 @@ def run(path, figures_dir=None):
         filename = f"<{path.name} cell {index}>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)  # tracebacks show lines
         try:
-            exec(compile(source, filename, "exec"), namespace)
+            exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - runs the notebook's own cells
         except BaseException:  # noqa: BLE001 - report whatever the cell raised, then stop
             sys.stdout.flush()
             print(f"\n{path.name}: cell {index} raised\n--- source of cell {index}:\n{source}\n--- traceback:",

@@ -6,10 +6,9 @@ tests/test_fuzz_crash.py throws junk at the whole API in a child process."""
 
 import re
 
+import cuarray as cp
 import numpy as np
 import pytest
-
-import cuarray as cp
 
 TOO_BIG = re.escape("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.")
 NAN = float("nan")
@@ -65,21 +64,21 @@ INCOMPATIBLE = "strides is incompatible with shape of requested array and size o
 
 # New memory (no memptr): every check comes before the allocation.
 NEW_MEMORY = [
-    ("strides_count", dict(shape=(3,), strides=(8, 8)), ValueError, "must be the same length as shape"),
-    ("negative_stride", dict(shape=(3,), strides=(-8,)), ValueError, INCOMPATIBLE),
-    ("odd_stride", dict(shape=(3,), strides=(12,)), ValueError, r"multiples of the itemsize \(8 bytes\)"),
-    ("odd_stride_2d", dict(shape=(2, 2), dtype=np.int32, strides=(8, 2)), ValueError, "multiples of the itemsize"),
-    ("stride_overflow", dict(shape=(3,), strides=(2**62,)), ValueError, "too big"),
-    ("stride_beyond_int64", dict(shape=(3,), strides=(2**70,)), ValueError, "Maximum allowed dimension"),
-    ("stride_float", dict(shape=(3,), strides=(8.0,)), TypeError, None),
-    ("shape_none", dict(shape=None), TypeError, None),
-    ("shape_nan", dict(shape=(NAN,)), TypeError, None),
-    ("too_big", dict(shape=(2**40, 2**40)), ValueError, TOO_BIG),
-    ("negative_dimension", dict(shape=(-1,)), ValueError, "negative dimensions"),
-    ("order", dict(shape=(3,), order="K"), ValueError, "order must be 'C' or 'F'"),
-    ("memptr_int", dict(shape=(3,), memptr=12345), TypeError, "memptr must be a cuarray MemoryPointer"),
-    ("memptr_numpy", dict(shape=(3,), memptr=np.zeros(3)), TypeError, "memptr must be a cuarray MemoryPointer"),
-    ("dtype", dict(shape=(3,), dtype="float33"), TypeError, None),
+    ("strides_count", {"shape": (3,), "strides": (8, 8)}, ValueError, "must be the same length as shape"),
+    ("negative_stride", {"shape": (3,), "strides": (-8,)}, ValueError, INCOMPATIBLE),
+    ("odd_stride", {"shape": (3,), "strides": (12,)}, ValueError, r"multiples of the itemsize \(8 bytes\)"),
+    ("odd_stride_2d", {"shape": (2, 2), "dtype": np.int32, "strides": (8, 2)}, ValueError, "multiples of the itemsize"),
+    ("stride_overflow", {"shape": (3,), "strides": (2**62,)}, ValueError, "too big"),
+    ("stride_beyond_int64", {"shape": (3,), "strides": (2**70,)}, ValueError, "Maximum allowed dimension"),
+    ("stride_float", {"shape": (3,), "strides": (8.0,)}, TypeError, None),
+    ("shape_none", {"shape": None}, TypeError, None),
+    ("shape_nan", {"shape": (NAN,)}, TypeError, None),
+    ("too_big", {"shape": (2**40, 2**40)}, ValueError, TOO_BIG),
+    ("negative_dimension", {"shape": (-1,)}, ValueError, "negative dimensions"),
+    ("order", {"shape": (3,), "order": "K"}, ValueError, "order must be 'C' or 'F'"),
+    ("memptr_int", {"shape": (3,), "memptr": 12345}, TypeError, "memptr must be a cuarray MemoryPointer"),
+    ("memptr_numpy", {"shape": (3,), "memptr": np.zeros(3)}, TypeError, "memptr must be a cuarray MemoryPointer"),
+    ("dtype", {"shape": (3,), "dtype": "float33"}, TypeError, None),
 ]
 
 

@@ -9,11 +9,10 @@ table."""
 
 import operator
 
+import cuarray as cp
 import numpy as np
 import pytest
 from conftest import describe, run_python
-
-import cuarray as cp
 from cuarray import _core
 
 C_LONG = "Python int too large to convert to C long"

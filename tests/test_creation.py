@@ -3,7 +3,16 @@
 import cuarray as cp
 import numpy as np
 import pytest
-from conftest import ALL_DTYPES, LAYOUT_NAMES, SOME_DTYPES, assert_same, describe, dtype_id, make_pair, run_python
+from conftest import (
+    ALL_DTYPES,
+    LAYOUT_NAMES,
+    SOME_DTYPES,
+    assert_same,
+    describe,
+    dtype_id,
+    make_pair,
+    run_python,
+)
 
 pytestmark = pytest.mark.gpu
 

@@ -18,7 +18,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
-from api_members import MODULES, public_members  # noqa: E402  (the list the API reference documents)
+from api_members import MODULES, public_members
 
 # Callables inspect.signature() cannot read, each with the reason; their docstrings say how they are called.
 NO_SIGNATURE = {
@@ -111,7 +111,7 @@ def markdown_pages():
 
 @pytest.mark.parametrize("page", markdown_pages(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_relative_links_resolve(page):
-    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)  # links, not code
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL)  # links, not code
     broken = []
     for target in re.findall(r"\]\(([^)\s]+)\)", text):
         if re.match(r"[a-z]+:", target) or target.startswith("#"):
@@ -126,7 +126,7 @@ def test_every_page_is_in_a_toctree():
     pages = {p.relative_to(ROOT / "docs").with_suffix("").as_posix() for p in (ROOT / "docs").rglob("*.md")}
     listed = {"index"}
     for page in (ROOT / "docs").rglob("*.md"):
-        for block in re.findall(r"```\{toctree\}(.*?)```", page.read_text(encoding="utf-8"), flags=re.S):
+        for block in re.findall(r"```\{toctree\}(.*?)```", page.read_text(encoding="utf-8"), flags=re.DOTALL):
             base = page.parent.relative_to(ROOT / "docs")
             listed.update((base / line.strip()).as_posix().removeprefix("./") for line in block.splitlines()
                           if line.strip() and not line.strip().startswith(":"))
@@ -138,7 +138,7 @@ EXAMPLE_PAGES = [ROOT / "README.md", ROOT / "docs" / "index.md"]
 
 def example(page):
     """The page's first Python code block: the example it opens with."""
-    blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S)
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.DOTALL)
     assert blocks, f"{page.name} has no Python example"
     return blocks[0]
 
@@ -151,7 +151,7 @@ def test_the_examples_compile_and_agree():
 
 @pytest.mark.gpu
 def test_the_example_runs(capsys):
-    exec(compile(example(ROOT / "README.md"), "README.md", "exec"), {"__name__": "__main__"})
+    exec(compile(example(ROOT / "README.md"), "README.md", "exec"), {"__name__": "__main__"})  # noqa: S102 - the README's example
     mean, fused = capsys.readouterr().out.split()
     assert abs(float(mean) - 1.0) < 1e-4  # float32 sums of a million values near 1
     assert float(fused) > 0

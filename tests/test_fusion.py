@@ -2,13 +2,12 @@
 results equal the unfused ones on the GPU."""
 
 
+import cuarray as cp
 import numpy as np
 import pytest
 from conftest import make_data
-from test_kernel_sources import MINIMAL_ONLY
-
-import cuarray as cp
 from cuarray import _core
+from test_kernel_sources import MINIMAL_ONLY
 
 
 def _headers():

@@ -5,10 +5,9 @@ it runs fused, one kernel or op by op. In-place updates are compared through the
 
 import threading
 
+import cuarray as cp
 import numpy as np
 import pytest
-
-import cuarray as cp
 from cuarray import testing
 
 pytestmark = pytest.mark.gpu

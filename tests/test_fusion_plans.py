@@ -5,10 +5,9 @@ arrays (so the recorded loops, casts and constants are NumPy's)."""
 
 import functools
 
+import cuarray as cp
 import numpy as np
 import pytest
-
-import cuarray as cp
 from cuarray import _core
 
 F4, F8, I1, I8, U1, U8 = (np.dtype(t) for t in ("float32", "float64", "int8", "int64", "uint8", "uint64"))
@@ -233,7 +232,7 @@ def test_basic_indexing_of_arguments_replays_as_numpy(name, dtypes):
 UNFUSED = {
     "inplace_int_from_float": lambda x, y: _inplace(x.astype("int32"), y),
     "iteration": lambda x, y: sum(row for row in x) + y,
-    "unpacking": lambda x, y: (lambda a, b, c: a + b + c)(*x) + y,
+    "unpacking": lambda x, y: (lambda a, b, c: a + b + c)(*x) + y,  # noqa: PLC3002 - the case is the call's *x
     "membership": lambda x, y: x + (1 in y),
     "index_of_a_result": lambda x, y: (x + y)[0],
     "index_of_a_view": lambda x, y: x[0][1] + y,

@@ -1,10 +1,9 @@
 """Fused functions that end in a reduction: compared with their unfused result on several shapes and dtypes;
 the kernels compile in CI; unsupported uses raise clear errors."""
 
+import cuarray as cp
 import numpy as np
 import pytest
-
-import cuarray as cp
 from conftest import assert_same, dtype_id, make_data
 from cuarray import _core
 from test_kernel_sources import _compile_together

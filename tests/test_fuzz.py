@@ -5,13 +5,12 @@ type as NumPy. The number of examples and their seed come from the hypothesis pr
 fixed in CI, CUARRAY_HYPOTHESIS_PROFILE=gpu-long for a longer run. tests/test_fuzz_crash.py calls the public
 API with junk in a child process."""
 
+import cuarray as cp
 import numpy as np
 import pytest
+from conftest import ALL_DTYPES
 from hypothesis import given
 from hypothesis import strategies as st
-
-import cuarray as cp
-from conftest import ALL_DTYPES
 
 pytestmark = pytest.mark.gpu
 

@@ -76,8 +76,8 @@ def test_parse_gives_numpy_result_shape(key):
         (([1.0],), IndexError, "only integers, slices"),
         ((1.5,), IndexError, "only integers, slices"),
         (("a",), IndexError, "only integers, slices"),
-        ((np.array([True, False]),), IndexError, "boolean index did not match indexed array along axis 0; size of "
-                                                 "axis is 4 but size of corresponding boolean axis is 2"),
+        ((np.array([True, False]),), IndexError, ("boolean index did not match indexed array along axis 0; size of "
+                                                  "axis is 4 but size of corresponding boolean axis is 2")),
         ((Ellipsis, [0], Ellipsis), IndexError, "an index can only have a single ellipsis"),
     ],
 )

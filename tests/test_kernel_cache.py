@@ -7,6 +7,7 @@ same through real kernel launches on a GPU."""
 import hashlib
 import json
 import os
+import pathlib
 import re
 import subprocess
 import sys
@@ -296,7 +297,7 @@ def test_embedded_headers_are_the_source_trees():
 
     d = os.path.join(os.path.dirname(__file__), "..", "cpp", "cuarray", "kernels")
     files = sorted(f for f in os.listdir(d) if f.endswith(".cuh"))
-    expected = [("cuarray/" + f, open(os.path.join(d, f), encoding="utf-8").read()) for f in files]
+    expected = [("cuarray/" + f, pathlib.Path(d, f).read_text(encoding="utf-8")) for f in files]
     assert _core.jit.headers() == expected
 
 

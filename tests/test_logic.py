@@ -1,10 +1,9 @@
 """isclose, allclose, array_equal, array_equiv and cuarray.testing against NumPy."""
 
+import cuarray as cp
 import numpy as np
 import pytest
 from conftest import make_data
-
-import cuarray as cp
 
 CASES = [
     (np.array([1.0, 1e-9, np.inf, -np.inf, np.nan, 1e10]), np.array([1.0 + 1e-6, 0.0, np.inf, np.inf, np.nan, 1.00001e10])),

@@ -10,16 +10,15 @@ import io
 import re
 import types
 
-import numpy as np
-import pytest
-from conftest import describe, run_python
-
 import cuarray as cp
 import cuarray.cuda.runtime
 import cuarray.fft
 import cuarray.linalg
 import cuarray.random
 import cuarray.scipy.signal
+import numpy as np
+import pytest
+from conftest import describe, run_python
 
 pytestmark = pytest.mark.nogpu
 
@@ -326,7 +325,6 @@ NO_DEVICE_NEEDED = {
     "cuda.CUDARuntimeError": lambda: cp.cuda.CUDARuntimeError(100, "no device"),
     "cuda.OutOfMemoryError": lambda: cp.cuda.OutOfMemoryError(1, 2, "out of memory"),
     "cuda.PinnedMemoryPool": lambda: cp.cuda.PinnedMemoryPool(),
-    "cuda.MemoryPointer": lambda: cp.cuda.MemoryPointer(0, 0, None) + 8,
     "cuda.get_default_pinned_memory_pool": lambda: cp.cuda.get_default_pinned_memory_pool(),
     "cuda.runtime.CUDARuntimeError": lambda: cp.cuda.runtime.CUDARuntimeError(100, "no device"),
     "cuda.runtime.driverGetVersion": lambda: cp.cuda.runtime.driverGetVersion(),
@@ -360,7 +358,8 @@ NO_DEVICE_NEEDED = {
     "cuda.get_pinned_memory_allocator": lambda: cp.cuda.get_pinned_memory_allocator(),
     "cuda.set_pinned_memory_allocator": lambda: cp.cuda.set_pinned_memory_allocator(None),
     "cuda.UnownedMemory": lambda: cp.cuda.UnownedMemory(0, 0, None, 0),
-    "cuda.MemoryPointer": lambda: cp.cuda.MemoryPointer(cp.cuda.UnownedMemory(0, 0, None, 0), 0),
+    # CuPy's (mem, offset) constructor and pointer arithmetic.
+    "cuda.MemoryPointer": lambda: cp.cuda.MemoryPointer(cp.cuda.UnownedMemory(0, 0, None, 0), 0) + 8,
     "cuda.BaseMemory": lambda: cp.cuda.BaseMemory(),
     "cuda.ExternalStream": lambda: cp.cuda.ExternalStream(1),  # the legacy null stream, as protocols spell it
     "cuda.memoize": lambda: cp.cuda.memoize()(abs),

@@ -1,9 +1,8 @@
 """linalg.norm against NumPy: vector and matrix orders, axes, keepdims, dtypes, and the errors."""
 
+import cuarray as cp
 import numpy as np
 import pytest
-
-import cuarray as cp
 from conftest import assert_same, dtype_id, make_data
 
 pytestmark = pytest.mark.gpu

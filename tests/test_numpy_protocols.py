@@ -1,9 +1,8 @@
 """NumPy's functions and ufuncs called with cuarray arrays run on the GPU or refuse clearly."""
 
+import cuarray as cp
 import numpy as np
 import pytest
-
-import cuarray as cp
 
 pytestmark = pytest.mark.gpu
 

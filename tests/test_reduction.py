@@ -4,10 +4,9 @@ determinism, out= and dtype=, and the error cases."""
 
 import warnings
 
+import cuarray as cp
 import numpy as np
 import pytest
-
-import cuarray as cp
 from conftest import ALL_DTYPES, FLOAT_DTYPES, LAYOUTS, NONEMPTY_LAYOUTS, assert_same, dtype_id, make_data
 
 pytestmark = pytest.mark.gpu

@@ -1,10 +1,9 @@
 """ReductionKernel in CuPy's syntax: against NumPy on several dtypes, axes and keepdims; CI compiles its kernels;
 bad definitions and calls raise clear errors."""
 
+import cuarray as cp
 import numpy as np
 import pytest
-
-import cuarray as cp
 from conftest import assert_same, dtype_id, make_data
 from cuarray import _core
 from test_kernel_sources import _compile_together

@@ -3,7 +3,6 @@ dtype NumPy accepts, in each layout. Needs NVRTC, not a GPU, so it runs in CI.""
 
 import numpy
 import pytest
-
 from cuarray import _core
 from test_kernel_sources import DTYPES, _compile_together
 

@@ -1,8 +1,7 @@
 """CUDA's stream protocol (`__cuda_stream__`) and Stream.from_external, as CuPy's."""
 
-import pytest
-
 import cuarray as cp
+import pytest
 
 
 class _Protocol:

@@ -9,11 +9,10 @@ import os
 import threading
 import time
 
+import cuarray as cp
 import numpy as np
 import pytest
 from conftest import describe, run_python, spin_then_write
-
-import cuarray as cp
 
 THREADS = 8
 # Under compute-sanitizer every kernel runs tens of times slower; tests/sanitize.py sets CUARRAY_SANITIZER.

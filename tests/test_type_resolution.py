@@ -4,7 +4,6 @@
 
 import numpy
 import pytest
-
 from cuarray import _core
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
@@ -50,7 +49,7 @@ def test_dtype_argument(name, dtype):
 @pytest.mark.parametrize("a", ["bool", "int8", "uint8", "int64", "uint64", "float16", "float32", "complex64"])
 @pytest.mark.parametrize("b", ["bool", "int16", "uint32", "float64"])
 def test_dot_loop_is_the_promotion(a, b):
-    loops, out_loop, result = _core._reduction_types("dot", [numpy.dtype(a), numpy.dtype(b)], None)
+    loops, _out_loop, result = _core._reduction_types("dot", [numpy.dtype(a), numpy.dtype(b)], None)
     assert result == numpy.dot(numpy.ones(2, a), numpy.ones(2, b)).dtype
     assert loops == [result, result]
 

@@ -88,7 +88,7 @@ def test_reshape_order_a_and_copy(layout):
     shape = (a.size,)
     assert_same(x.reshape(shape, order="A"), a.reshape(shape, order="A"))
     for copy in (None, True, False):
-        for call in (lambda: x.reshape(shape, copy=copy), lambda: cp.reshape(x, shape, copy=copy)):
+        for call in (lambda: x.reshape(shape, copy=copy), lambda: cp.reshape(x, shape, copy=copy)):  # noqa: B023 - called in this iteration
             try:
                 e = a.reshape(shape, copy=copy)
             except ValueError as err:

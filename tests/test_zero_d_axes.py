@@ -3,10 +3,9 @@ read a 0-d array as one element along axis 0 or -1, while mean/var/std/median ra
 argsort ravel a 0-d array first; a tuple axis, or any other axis, is out of bounds everywhere. cuarray gives
 the same results, dtypes, shapes and exception types."""
 
+import cuarray as cp
 import numpy as np
 import pytest
-
-import cuarray as cp
 
 REDUCTIONS = ["sum", "prod", "min", "max", "amin", "amax", "any", "all", "nansum", "nanprod", "nanmin", "nanmax",
               "count_nonzero", "ptp", "mean", "var", "std", "nanmean", "nanvar", "nanstd", "median", "nanmedian",

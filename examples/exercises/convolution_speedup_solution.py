@@ -4,11 +4,10 @@ result back with cp.asnumpy. Run this file to see the speedup at the lesson's si
 
 import timeit
 
-import numpy as np
-from scipy.signal import convolve2d as convolve2d_cpu
-
 import cuarray as cp
+import numpy as np
 from cuarray.scipy.signal import convolve2d as convolve2d_gpu
+from scipy.signal import convolve2d as convolve2d_cpu
 
 
 def make_image(tiles=128):

@@ -1,6 +1,5 @@
 # data_transfer.py (lesson 000), solved: cp.asarray under `with cp.cuda.Device(n)` copies an array to GPU n,
 # cp.asnumpy copies it to the host. Needs 3 GPUs.
-import numpy as np
 import cuarray as cp
 
 # Initialize the array x_gpu_0 on GPU 0

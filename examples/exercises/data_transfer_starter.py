@@ -1,7 +1,6 @@
 # data_transfer.py (lesson 000): computes x + x**2 + x**3 on the CPU after computing x**2 on GPU 1 and
 # x**3 on GPU 2. Three lines (marked TO-DO) do not move the data where it has to go: fix them.
 # Needs 3 GPUs. Check your fix with:  EXERCISE=starter pytest examples/exercises/test_data_transfer.py
-import numpy as np
 import cuarray as cp
 
 # Initialize the array x_gpu_0 on GPU 0

@@ -3,8 +3,8 @@ cuarray array; as written, each one fails or runs on the CPU. Fix them, then che
     EXERCISE=starter pytest examples/exercises/test_numpy_to_gpu.py
 """
 
-import numpy as np
 import cuarray as cp
+import numpy as np
 
 
 def square(A_cpu):

@@ -5,8 +5,6 @@ import numpy as np
 import pytest
 from scipy.signal import convolve2d
 
-import cuarray as cp
-
 HINT = ("copy deltas and gauss to the GPU with cp.asarray, convolve them with convolve2d_gpu, and copy the result "
         "back with cp.asnumpy.")
 

@@ -3,10 +3,9 @@ with x**2 computed on GPU 1, x**3 on GPU 2 and the sum on the CPU."""
 
 import runpy
 
+import cuarray as cp
 import numpy as np
 import pytest
-
-import cuarray as cp
 
 EXPECTED_OUTPUT = """\
 <CUDA Device 0> done

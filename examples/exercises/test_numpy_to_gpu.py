@@ -1,10 +1,9 @@
 """NumPy-to-GPU conversions (lessons 001 and 002): each function of numpy_to_gpu_*.py must compute on the GPU
 and return a cuarray array with NumPy's values."""
 
+import cuarray as cp
 import numpy as np
 import pytest
-
-import cuarray as cp
 
 
 def call(func, *args):

@@ -18,7 +18,7 @@ _atexit.register(_core.cuda._finish_threads)
 # python/src/gil.h).
 _atexit.register(_core.cuda._begin_exit)
 
-from cuarray import _cuda_libs, _errors, _indexing, cuda  # noqa: E402
+from cuarray import _cuda_libs, _errors, _indexing, cuda
 
 # What the extension calls back into (Note [Hooks] in python/src/hooks.h), installed before anything can need it.
 _core._set_hooks({
@@ -33,30 +33,32 @@ _core._set_hooks({
     "allocate": cuda.memory._allocate_for_core,
 })
 
-from cuarray import _ndarray  # noqa: E402,F401  (installs ndarray's Python members)
-from cuarray import profiler  # noqa: E402,F401
-from cuarray._creation import *  # noqa: E402,F401,F403
-from cuarray._joining import *  # noqa: E402,F401,F403
-from cuarray._logic import *  # noqa: E402,F401,F403
-from cuarray._manipulation import *  # noqa: E402,F401,F403
-from cuarray._core import ndarray  # noqa: E402
-from cuarray._products import *  # noqa: E402,F401,F403
-from cuarray._transfer import *  # noqa: E402,F401,F403
-from cuarray._ufuncs import *  # noqa: E402,F401,F403
-from cuarray._ufuncs import ufunc  # noqa: E402,F401
-from cuarray import _docstrings  # noqa: E402,F401  (help() and signatures of the extension's objects)
-from cuarray._math import *  # noqa: E402,F401,F403
-from cuarray._reduction import *  # noqa: E402,F401,F403
-from cuarray._scan import *  # noqa: E402,F401,F403
-from cuarray._indexing import *  # noqa: E402,F401,F403
-from cuarray._sorting import *  # noqa: E402,F401,F403
-from cuarray._histogram import *  # noqa: E402,F401,F403
-from cuarray import _ufunc_at  # noqa: E402,F401  (installs ufunc.at)
-from cuarray._interop import *  # noqa: E402,F401,F403
-from cuarray._pad import *  # noqa: E402,F401,F403
-from cuarray._statistics import *  # noqa: E402,F401,F403
-from cuarray._array_api import *  # noqa: E402,F401,F403
-from cuarray.cuda.memory import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
+from cuarray import (
+    _docstrings,  # noqa: F401  (help() and signatures of the extension's objects)
+    _ndarray,  # noqa: F401  (installs ndarray's Python members)
+    _ufunc_at,  # noqa: F401  (installs ufunc.at)
+    profiler,  # noqa: F401
+)
+from cuarray._array_api import *
+from cuarray._core import ndarray
+from cuarray._creation import *
+from cuarray._histogram import *
+from cuarray._indexing import *
+from cuarray._interop import *
+from cuarray._joining import *
+from cuarray._logic import *
+from cuarray._manipulation import *
+from cuarray._math import *
+from cuarray._pad import *
+from cuarray._products import *
+from cuarray._reduction import *
+from cuarray._scan import *
+from cuarray._sorting import *
+from cuarray._statistics import *
+from cuarray._transfer import *
+from cuarray._ufuncs import *
+from cuarray._ufuncs import ufunc  # noqa: F401
+from cuarray.cuda.memory import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: F401
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
@@ -147,9 +149,8 @@ def __dir__():
 
 def get_array_module(*args):
     """cuarray if any argument is a cuarray.ndarray, else numpy."""
-    import sys
-
     import builtins
+    import sys
 
     return sys.modules[__name__] if builtins.any(isinstance(a, ndarray) for a in args) else _numpy
 

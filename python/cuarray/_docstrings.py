@@ -34,8 +34,24 @@ functions; ``x.get()`` copies one back to a NumPy array.
 
 # ndarray's methods and properties that python/cuarray/_ndarray.py makes by closures (_math, _late) and
 # lambdas, which carry no docstring of their own. Set once, at import: attribute lookups are unchanged.
-_FUNCTION_METHODS = ("conj conjugate round clip cumsum cumprod nonzero take put searchsorted argsort "
-                     "argpartition dot trace choose repeat").split()
+_FUNCTION_METHODS = [
+    "conj",
+    "conjugate",
+    "round",
+    "clip",
+    "cumsum",
+    "cumprod",
+    "nonzero",
+    "take",
+    "put",
+    "searchsorted",
+    "argsort",
+    "argpartition",
+    "dot",
+    "trace",
+    "choose",
+    "repeat",
+]
 _METHOD_DOCS = {
     "sort": "Sorts the array in place along `axis` (stable; NumPy's order: NaNs last).",
     "partition": "Partitions the array in place along `axis` around `kth` (it sorts fully).",

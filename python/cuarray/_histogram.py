@@ -12,7 +12,8 @@ from cuarray import _core, _reduction
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
 from cuarray._math import diff
-from cuarray._transfer import asarray, device_array as _device
+from cuarray._transfer import asarray
+from cuarray._transfer import device_array as _device
 
 __all__ = ["bincount", "digitize", "histogram", "histogram2d", "histogramdd"]
 

@@ -24,8 +24,19 @@ from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
 from cuarray._creation import arange
 
-__all__ = ["nonzero", "flatnonzero", "argwhere", "take", "put", "compress", "extract", "take_along_axis",
-           "put_along_axis", "unravel_index", "ravel_multi_index"]
+__all__ = [
+    "argwhere",
+    "compress",
+    "extract",
+    "flatnonzero",
+    "nonzero",
+    "put",
+    "put_along_axis",
+    "ravel_multi_index",
+    "take",
+    "take_along_axis",
+    "unravel_index",
+]
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays "
           "are valid indices")

@@ -21,7 +21,7 @@ _CTYPES = {"bool": "bool", "int8": "signed char", "int16": "short", "int32": "in
 
 
 class _Param:
-    __slots__ = ("name", "dtype", "placeholder", "raw")
+    __slots__ = ("dtype", "name", "placeholder", "raw")
 
     def __init__(self, text):
         words = text.split()

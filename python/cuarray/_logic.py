@@ -12,7 +12,7 @@ from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
 from cuarray._transfer import asarray
 
-__all__ = ["isclose", "allclose", "array_equal", "array_equiv"]
+__all__ = ["allclose", "array_equal", "array_equiv", "isclose"]
 
 
 def _device(a, name):

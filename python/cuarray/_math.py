@@ -18,7 +18,8 @@ from cuarray._joining import concatenate
 from cuarray._manipulation import copyto
 from cuarray._scan import cumsum
 from cuarray._sorting import _take, argsort, searchsorted
-from cuarray._transfer import array, asarray, device_array as _device
+from cuarray._transfer import array, asarray
+from cuarray._transfer import device_array as _device
 
 __all__ = ["angle", "around", "clip", "diff", "fix", "i0", "imag", "interp", "isneginf", "isposinf", "nan_to_num",
            "real", "round", "select", "sinc", "unwrap", "where"]

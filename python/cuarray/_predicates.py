@@ -15,7 +15,8 @@ from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
 from cuarray._creation import ones, zeros
 from cuarray._math import imag, real
-from cuarray._transfer import array, asarray, device_array as _device
+from cuarray._transfer import array, asarray
+from cuarray._transfer import device_array as _device
 
 __all__ = ["asanyarray", "asarray_chkfinite", "common_type", "iscomplex", "iscomplexobj", "isfortran",
            "isreal", "isrealobj", "isscalar", "iterable", "may_share_memory", "real_if_close", "require",

@@ -14,9 +14,33 @@ from cuarray import _core
 from cuarray import _ufuncs as _u
 from cuarray._manipulation import broadcast_to as _broadcast_to
 
-__all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax", "argmin", "all", "any",
-           "count_nonzero", "ptp", "average", "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd",
-           "nanargmax", "nanargmin"]
+__all__ = [
+    "all",
+    "amax",
+    "amin",
+    "any",
+    "argmax",
+    "argmin",
+    "average",
+    "count_nonzero",
+    "max",
+    "mean",
+    "min",
+    "nanargmax",
+    "nanargmin",
+    "nanmax",
+    "nanmean",
+    "nanmin",
+    "nanprod",
+    "nanstd",
+    "nansum",
+    "nanvar",
+    "prod",
+    "ptp",
+    "std",
+    "sum",
+    "var",
+]
 
 _INDEX = {name: i for i, name in enumerate(_core._reduction_names())}
 _reduce = _core._reduce

@@ -13,7 +13,7 @@ from cuarray._core import ndarray
 from cuarray._creation import empty
 from cuarray._transfer import device_array as _as_array
 
-__all__ = ["cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod"]
+__all__ = ["cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum"]
 
 
 def _default_dtype(dt):

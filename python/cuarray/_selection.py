@@ -11,7 +11,8 @@ from cuarray._core import ndarray
 from cuarray._creation import arange, empty
 from cuarray._indexing import _check_mode, _in_range, take
 from cuarray._scan import cumsum
-from cuarray._transfer import asarray, device_array as _device
+from cuarray._transfer import asarray
+from cuarray._transfer import device_array as _device
 
 __all__ = ["choose", "diagonal", "place", "putmask"]
 

@@ -20,7 +20,8 @@ from cuarray._creation import arange, empty
 from cuarray._indexing import flatnonzero, take_along_axis
 from cuarray._manipulation import moveaxis
 from cuarray._scan import cumsum
-from cuarray._transfer import asarray, device_array as _device
+from cuarray._transfer import asarray
+from cuarray._transfer import device_array as _device
 
 __all__ = ["argpartition", "argsort", "lexsort", "partition", "searchsorted", "sort", "sort_complex", "unique",
            "unique_all", "unique_counts", "unique_inverse", "unique_values"]

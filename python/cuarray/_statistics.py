@@ -17,7 +17,8 @@ from cuarray._core import ndarray
 from cuarray._indexing import take, take_along_axis
 from cuarray._joining import concatenate
 from cuarray._manipulation import moveaxis
-from cuarray._transfer import asarray, device_array as _device
+from cuarray._transfer import asarray
+from cuarray._transfer import device_array as _device
 
 __all__ = ["corrcoef", "cov", "median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile"]
 

@@ -5,7 +5,7 @@ import numpy
 from cuarray import _core, _interop
 from cuarray._core import ndarray
 
-__all__ = ["array", "asarray", "copy", "asnumpy", "ascontiguousarray", "asfortranarray"]
+__all__ = ["array", "asarray", "ascontiguousarray", "asfortranarray", "asnumpy", "copy"]
 
 
 def device_array(a, name):

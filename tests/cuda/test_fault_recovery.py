@@ -47,7 +47,7 @@ def test_exit_while_a_daemon_thread_waits_is_clean_without_a_device(gil, handler
 
 
 # argv[1]: the wait the daemon thread is in when the main thread ends; argv[2] as above.
-GPU_EXIT_CHILD = r"""
+GPU_EXIT_CHILD = f"SPIN = {SPIN_SOURCE!r}\n" + r"""
 import atexit, sys, threading, time
 import numpy as np
 import cuarray as cp
@@ -56,9 +56,9 @@ which = sys.argv[1]
 if sys.argv[2] == "no_begin_exit":
     atexit.unregister(cp._core.cuda._begin_exit)
 out = cp.zeros(1000, dtype=np.float32)
-mask = cp.arange(1000) %% 2 == 0
+mask = cp.arange(1000) % 2 == 0
 stream = cp.cuda.Stream(non_blocking=True)
-kernel = cp.RawKernel(%r, "spin_then_write")
+kernel = cp.RawKernel(SPIN, "spin_then_write")
 calls = {
     "stream": stream.synchronize,
     "event": lambda: (lambda e: (e.record(stream), e.synchronize()))(cp.cuda.Event()),
@@ -86,7 +86,7 @@ assert waiting.wait(60)
 time.sleep(0.3)
 assert (cp.arange(3) + 1).get().tolist() == [1, 2, 3]
 print("EXITING", flush=True)
-""" % SPIN_SOURCE
+"""
 
 
 @pytest.mark.gpu
@@ -178,12 +178,12 @@ def test_every_library_works_after_out_of_memory_and_release():
 # A thread allocates past the memory limit while a long kernel runs on another stream (the retry waits for the
 # device); the main thread counts loop iterations meanwhile. Prints JSON: the counts during the failing
 # allocation, and how long it took.
-RETRY_CHILD = r"""
+RETRY_CHILD = f"SPIN = {SPIN_SOURCE!r}\n" + r"""
 import json, threading, time
 import numpy as np
 import cuarray as cp
 
-kernel = cp.RawKernel(%r, "spin_then_write")
+kernel = cp.RawKernel(SPIN, "spin_then_write")
 other = cp.cuda.Stream(non_blocking=True)
 kernel((1,), (1,), (np.uint64(0), np.uint64(0), np.uint64(0), np.int32(0)), stream=other)
 pool = cp.get_default_memory_pool()
@@ -212,7 +212,7 @@ during = [x for x in ticks if span["start"] <= x <= span["end"]]
 gaps = np.diff(during).max() if len(during) > 1 else span["end"] - span["start"]
 print(json.dumps({"result": span["result"], "seconds": span["end"] - span["start"], "ticks": len(during),
                   "longest_gap": float(gaps)}), flush=True)
-""" % SPIN_SOURCE
+"""
 
 
 @pytest.mark.gpu

@@ -3,9 +3,9 @@
 from cuarray import _core
 from cuarray._errors import CUDARuntimeError, OutOfMemoryError
 from cuarray.cuda import compiler, memory, runtime
+from cuarray.cuda._memoize import clear_memo, memoize
 from cuarray.cuda.device import Device
 from cuarray.cuda.graph import Graph
-from cuarray.cuda._memoize import clear_memo, memoize
 from cuarray.cuda.memory import (
     BaseMemory,
     ManagedMemory,
@@ -45,10 +45,41 @@ def get_device_id():
     return Device().id
 
 
-__all__ = ["CUDARuntimeError", "OutOfMemoryError", "Device", "Stream", "Event", "Graph", "MemoryPool", "PinnedMemoryPool",
-           "alloc_pinned_memory", "get_default_memory_pool", "get_default_pinned_memory_pool",
-           "get_current_stream", "get_elapsed_time", "is_available", "runtime", "memory", "compiler",
-           "BaseMemory", "ManagedMemory", "Memory", "MemoryPointer", "PinnedMemory", "PinnedMemoryPointer",
-           "UnownedMemory", "alloc", "get_allocator", "get_pinned_memory_allocator", "malloc_managed",
-           "set_allocator", "set_pinned_memory_allocator", "using_allocator", "ExternalStream", "clear_memo",
-           "memoize", "get_cublas_handle", "get_device_id"]
+__all__ = [
+    "BaseMemory",
+    "CUDARuntimeError",
+    "Device",
+    "Event",
+    "ExternalStream",
+    "Graph",
+    "ManagedMemory",
+    "Memory",
+    "MemoryPointer",
+    "MemoryPool",
+    "OutOfMemoryError",
+    "PinnedMemory",
+    "PinnedMemoryPointer",
+    "PinnedMemoryPool",
+    "Stream",
+    "UnownedMemory",
+    "alloc",
+    "alloc_pinned_memory",
+    "clear_memo",
+    "compiler",
+    "get_allocator",
+    "get_cublas_handle",
+    "get_current_stream",
+    "get_default_memory_pool",
+    "get_default_pinned_memory_pool",
+    "get_device_id",
+    "get_elapsed_time",
+    "get_pinned_memory_allocator",
+    "is_available",
+    "malloc_managed",
+    "memoize",
+    "memory",
+    "runtime",
+    "set_allocator",
+    "set_pinned_memory_allocator",
+    "using_allocator",
+]

@@ -37,7 +37,7 @@ class _ArrayPointer:
     """A device address (``x.data.ptr``), the device it lives on, and the array whose memory it points into
     (kept alive by it; ``ndarray(shape, dtype, memptr)`` views that memory). ``p + n`` is ``n`` bytes further."""
 
-    __slots__ = ("ptr", "device_id", "_owner")
+    __slots__ = ("_owner", "device_id", "ptr")
 
     def __init__(self, ptr, device_id, owner):
         self.ptr = ptr

@@ -7,9 +7,20 @@ from cuarray._errors import CUDARuntimeError
 
 _cuda = _core.cuda
 
-__all__ = ["CUDARuntimeError", "getDeviceCount", "getDevice", "setDevice", "getDeviceProperties",
-           "driverGetVersion", "runtimeGetVersion", "deviceSynchronize", "memGetInfo",
-           "streamCaptureModeGlobal", "streamCaptureModeThreadLocal", "streamCaptureModeRelaxed"]
+__all__ = [
+    "CUDARuntimeError",
+    "deviceSynchronize",
+    "driverGetVersion",
+    "getDevice",
+    "getDeviceCount",
+    "getDeviceProperties",
+    "memGetInfo",
+    "runtimeGetVersion",
+    "setDevice",
+    "streamCaptureModeGlobal",
+    "streamCaptureModeRelaxed",
+    "streamCaptureModeThreadLocal",
+]
 
 # cudaStreamCaptureMode, for Stream.begin_capture(mode=...)
 streamCaptureModeGlobal = 0

@@ -10,7 +10,7 @@ import functools as _functools
 
 from cuarray._core import ndarray as _ndarray
 from cuarray._products import matmul, tensordot
-from cuarray.linalg import _checks
+from cuarray.linalg import _checks, _norm
 from cuarray.linalg._checks import LinAlgError
 from cuarray.linalg._decompositions import (
     EighResult,
@@ -26,7 +26,6 @@ from cuarray.linalg._decompositions import (
     svd,
     svdvals,
 )
-from cuarray.linalg import _norm
 from cuarray.linalg._products import cross, diagonal, matrix_transpose, multi_dot, outer, trace, vecdot
 from cuarray.linalg._solve import (
     SlogdetResult,

@@ -46,7 +46,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 def _vector_norm(x, ord, axis, keepdims):
     if isinstance(ord, str):
-        raise ValueError(f"Invalid norm order '{ord}' for vectors")
+        raise ValueError(f"Invalid norm order '{ord}' for vectors")  # noqa: TRY004 - NumPy raises ValueError here
     if ord is None or ord == 2:
         return _core._reduce(_L2, x, axis, None, None, keepdims, 0.0, None)
     if ord == numpy.inf:

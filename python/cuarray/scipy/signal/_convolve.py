@@ -8,8 +8,16 @@ import numpy
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from cuarray import _creation, _math, _ufuncs
-from cuarray._convolution import (MODES, check_valid_shapes, fft_cheaper, float_inputs, full_fft,
-                                  plan_scipy, plan_scipy_2d, run_direct)
+from cuarray._convolution import (
+    MODES,
+    check_valid_shapes,
+    fft_cheaper,
+    float_inputs,
+    full_fft,
+    plan_scipy,
+    plan_scipy_2d,
+    run_direct,
+)
 from cuarray._ndarray import ndarray
 
 _BOUNDARIES = {"fill": "fill", "pad": "fill", "wrap": "wrap", "circular": "wrap", "symm": "symm",
