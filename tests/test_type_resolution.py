@@ -70,3 +70,40 @@ def test_wrong_input_count_and_unknown_name():
         _core._reduction_types("dot", [numpy.dtype("float32")], None)
     with pytest.raises(ValueError, match="no reduction named"):
         _core._reduction_types("nosuch", [numpy.dtype("float32")], None)
+
+
+def _numpy_loop(u, operands):
+    try:
+        return u.resolve_dtypes(tuple(operands) + (None,) * u.nout, casting="same_kind")
+    except Exception as e:  # noqa: BLE001 - the type of NumPy's refusal is what is compared
+        return type(e)
+
+
+@pytest.mark.parametrize("kind", [int, float, complex])
+@pytest.mark.parametrize("t", DTYPES)
+def test_ufunc_loops_with_a_python_scalar_are_numpys(kind, t):
+    # A Python scalar beside an array is weak (NEP 50) whatever the array's dtype: numpy.dtype('int64') == int
+    # must not make the resolver take the pair for two strong operands (ldexp(3, int64 array) is float16).
+    from cuarray import _ufuncs
+
+    dt = numpy.dtype(t)
+    for name in _core._ufunc_names():
+        u = getattr(numpy, name, None)
+        if not isinstance(u, numpy.ufunc) or u.nin != 2:
+            continue
+        for operands in ((kind, dt), (dt, kind)):
+            want = _numpy_loop(u, operands)
+            try:
+                got = _ufuncs._resolve(name, operands, None, "same_kind")
+            except Exception as e:  # noqa: BLE001
+                got = type(e)
+            assert got == want, (name, operands)
+
+
+@pytest.mark.gpu
+def test_ldexp_of_a_python_int_and_an_int64_array_is_float16():
+    import cuarray as cp
+
+    got = cp.ldexp(3, cp.arange(3))
+    want = numpy.ldexp(3, numpy.arange(3))
+    assert got.dtype == want.dtype == numpy.float16 and (got.get() == want).all()

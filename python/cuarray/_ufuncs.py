@@ -52,7 +52,8 @@ def _resolve(name, operands, dtype, casting):
     if custom is not None:
         return custom(operands, dtype, casting)
     np_ufunc = getattr(numpy, name)
-    if all(o in (int, float, complex) for o in operands):
+    # `is`, not `in`: numpy.dtype('int64') == int is True, and would take an int64 array for a Python int.
+    if all(o is int or o is float or o is complex for o in operands):
         # Python scalars alone: NumPy computes on 0-d arrays of their default dtypes, whereas its loop search on
         # the Python types picks object loops for comparisons.
         operands = tuple(numpy.dtype(o) for o in operands)
