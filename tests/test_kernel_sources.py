@@ -34,11 +34,12 @@ MINIMAL_ONLY = "#ifndef __CUDACC_RTC_MINIMAL__\n#error compiled without -minimal
 # Note [Compiling the generated kernels in tests]
 # Compiling every generated kernel for sm_90 is most of what the suite does without a GPU, so each kernel is
 # compiled once per process however many tests generate it: a test's kernels are deduplicated, and those an
-# earlier test of the process compiled are not compiled again. The rest are split into a few programs (each
-# parses the headers once, a small cost beside a kernel's own) compiled on a thread pool: jit.compile releases
-# the GIL, and NVRTC compiles separate programs concurrently. The pool takes this process's share of the CPUs
-# (pytest-xdist's workers share them), at least two threads, so that a worker finishing the run alone uses the
-# CPU the other worker left idle. A program that fails is compiled again kernel by kernel, so that the error
+# earlier test of the process compiled are not compiled again. The rest are split into one program per thread
+# of a pool: jit.compile releases the GIL, and NVRTC compiles separate programs concurrently. The pool takes
+# this process's share of the CPUs (pytest-xdist's workers share them), at least two threads, so that a worker
+# finishing the run alone uses the CPU the other worker left idle. No more programs than threads: each program
+# parses the headers again, and code that kernels share (functions NVVM does not inline) is compiled once per
+# program, so every further split costs CPU time. A program that fails is compiled again kernel by kernel, so that the error
 # names the kernel at fault and shows its own source. What the tests check is unchanged: every kernel in a
 # compiled cubin.
 #
@@ -106,7 +107,7 @@ def _compile_together(kernels):
     with _compiled_lock:
         done = list(dict.fromkeys(c for c in (_compiled.get(s) for s, _ in unique) if c is not None))
         todo = [k for k in unique if k[0] not in _compiled]
-    programs = max(1, min(_threads() * 2, len(todo) // _KERNELS_PER_PROGRAM))
+    programs = max(1, min(_threads(), len(todo) // _KERNELS_PER_PROGRAM))
     chunks = [todo[i::programs] for i in range(programs)] if todo else []
     if len(chunks) <= 1:
         cubins = [_compile_program(c) for c in chunks]
