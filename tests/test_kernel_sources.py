@@ -39,19 +39,20 @@ MINIMAL_ONLY = "#ifndef __CUDACC_RTC_MINIMAL__\n#error compiled without -minimal
 # this process's share of the CPUs (pytest-xdist's workers share them), at least two threads, so that a worker
 # finishing the run alone uses the CPU the other worker left idle. No more programs than threads: each program
 # parses the headers again, and code that kernels share (functions NVVM does not inline) is compiled once per
-# program, so every further split costs CPU time. A program that fails is compiled again kernel by kernel, so that the error
-# names the kernel at fault and shows its own source. What the tests check is unchanged: every kernel in a
-# compiled cubin.
+# program, so every further split costs CPU time. A program that fails is compiled again kernel by kernel, so
+# that the error names the kernel at fault and shows its own source. What the tests check is unchanged: every
+# kernel in a compiled cubin.
 #
 # Note [Fast compilation of the test kernels]
-# The tests compile with NVRTC's --Ofast-compile=mid (CUDA 12.8 and later), which costs less than half of a
-# full compile. Every stage still runs: the front end (the generated C++ against the kernel headers, template
+# The tests compile with NVRTC's --Ofast-compile=mid (CUDA 12.8 and later), which costs much less than a full
+# compile. Every stage still runs: the front end (the generated C++ against the kernel headers, template
 # instantiation, static_asserts), NVVM's code generation for sm_90, and ptxas, which assembles the inline PTX
 # of the headers (half-precision conversions, the Philox transforms, the sort's predicates) and checks each
 # kernel's resources (static shared memory) against sm_90's limits. What the option drops is optimization
-# work, which changes how fast a kernel runs, not whether it compiles; the library's own compiles keep the
-# full optimization, and the GPU tests run those. PTX for compute_90 alone would cost less again, but it
-# skips ptxas and with it those checks, so the tests keep cubins.
+# work, which changes how fast a kernel runs; the library's own compiles keep the full optimization, and the
+# GPU tests compile and run those, so a fault that only the optimizer brings out is theirs to find. PTX for
+# compute_90 alone would cost less again, but it skips ptxas and with it those checks (NVRTC accepts bad
+# inline PTX and too much shared memory there), so the tests keep cubins.
 _KERNELS_PER_PROGRAM = 12  # the fewest worth a program of their own
 _compiled = {}  # kernel source -> the cubin it was compiled into
 _compiled_lock = threading.Lock()
@@ -179,6 +180,20 @@ def test_a_generated_kernel_that_needs_the_full_language_fails():
            "  y[0] = tex1Dfetch<float>(t, 0);\n}\n")
     with pytest.raises(cuarray.cuda.compiler.CompileException, match="compiled without -minimal"):
         compile_for_test(src, "needs_full")
+
+
+@pytest.mark.parametrize("body,error", [
+    ("__shared__ float s[16384]; s[threadIdx.x] = y[0]; __syncthreads(); y[0] = s[threadIdx.x ^ 1];",
+     "too much shared data"),  # 64 KiB of static shared memory, past sm_90's 48 KiB
+    ('float r; asm("sqrt.bogus.f32 %0, %1;" : "=f"(r) : "f"(y[0])); y[0] = r;', "bogus"),
+])
+def test_the_test_compiles_run_ptxas(body, error):
+    """Note [Fast compilation of the test kernels]: the tests' compiles still reach ptxas, which alone rejects
+    these (NVRTC's PTX for compute_90 accepts both)."""
+    src = f'extern "C" __global__ void needs_ptxas(float* y) {{ {body} }}\n'
+    with pytest.raises(cuarray.cuda.compiler.CompileException, match=error) as info:
+        compile_for_test(src, "needs_ptxas")
+    assert "ptxas" in info.value.log
 
 
 def test_kernels_compile_with_minimal_language():
