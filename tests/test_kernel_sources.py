@@ -34,14 +34,13 @@ MINIMAL_ONLY = "#ifndef __CUDACC_RTC_MINIMAL__\n#error compiled without -minimal
 # Note [Compiling the generated kernels in tests]
 # Compiling every generated kernel for sm_90 is most of what the suite does without a GPU, so each kernel is
 # compiled once per process however many tests generate it: a test's kernels are deduplicated, and those an
-# earlier test of the process compiled are not compiled again. The rest are split into one program per thread
-# of a pool: jit.compile releases the GIL, and NVRTC compiles separate programs concurrently. The pool takes
-# this process's share of the CPUs (pytest-xdist's workers share them), at least two threads, so that a worker
-# finishing the run alone uses the CPU the other worker left idle. No more programs than threads: each program
-# parses the headers again, and code that kernels share (functions NVVM does not inline) is compiled once per
-# program, so every further split costs CPU time. A program that fails is compiled again kernel by kernel, so
-# that the error names the kernel at fault and shows its own source. What the tests check is unchanged: every
-# kernel in a compiled cubin.
+# earlier test of the process compiled are not compiled again. The rest are split into one program per CPU
+# that this process has to itself (the CPUs over pytest-xdist's workers), compiled on a thread pool:
+# jit.compile releases the GIL, and NVRTC compiles separate programs concurrently. No more programs than
+# that: each program parses the headers again, and code that kernels share (functions NVVM does not inline)
+# is compiled once per program, so every further split costs CPU time. A program that fails is compiled again
+# kernel by kernel, so that the error names the kernel at fault and shows its own source. What the tests
+# check is unchanged: every kernel in a compiled cubin.
 #
 # Note [Fast compilation of the test kernels]
 # The tests compile with NVRTC's --Ofast-compile=mid (CUDA 12.8 and later), which costs much less than a full
@@ -62,7 +61,7 @@ _pool = None
 def _threads():
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    return max(2, cpus // max(workers, 1))
+    return max(1, cpus // max(workers, 1))
 
 
 @functools.cache
