@@ -63,7 +63,7 @@ def test_errors_in_a_summary_fail_the_run(tmp_path):
 
 
 def test_the_tests_left_at_the_deadline_are_listed_for_the_next_run(tmp_path):
-    out, logs = _run(tmp_path, 0, "--minutes", "1e-9")
+    out, logs = _run(tmp_path, 0, "--minutes", "1e-9", shards=2)
     late = (logs / "late.txt").read_text().splitlines()
     assert sorted(late) == sorted(i for i in _collected() if "busy_stream" not in i and "runs_ahead" not in i)
     assert f"{len(late)} tests were not run" in out.stdout and f"@{logs / 'late.txt'}" in out.stdout
