@@ -7,11 +7,7 @@ import numpy as np
 import pytest
 from conftest import make_data
 from cuarray import _core
-from test_kernel_sources import MINIMAL_ONLY
-
-
-def _headers():
-    return _core.jit.headers()
+from test_kernel_sources import compile_for_test
 
 
 def squared_diff(x, y):
@@ -40,7 +36,7 @@ def test_fused_kernels_compile_for_sm90(func, kinds):
     handle = cp.fuse(func)._compile(kinds).handle
     for contiguous, ndim, tiled in ((True, 0, 0), (False, 2, 0), (False, 3, 1)):
         src, name = _core._fused_source(handle, contiguous, ndim, tiled)
-        assert _core.jit.compile(MINIMAL_ONLY + src, name, [], 90, _headers())[:4] == b"\x7fELF"
+        assert compile_for_test(src, name)[:4] == b"\x7fELF"
 
 
 def test_result_types_follow_numpy():

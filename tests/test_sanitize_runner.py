@@ -1,6 +1,7 @@
 """tests/sanitize.py, the sharded compute-sanitizer runner, with a stand-in for compute-sanitizer that runs the
 program and writes the summary it is told to. Needs no GPU."""
 
+import functools
 import os
 import subprocess
 import sys
@@ -23,7 +24,7 @@ exit $rc
 """
 
 
-def _run(tmp_path, errors=0, *args):
+def _run(tmp_path, errors=0, *args, shards=3):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     tool = bin_dir / "compute-sanitizer"
@@ -31,11 +32,12 @@ def _run(tmp_path, errors=0, *args):
     tool.chmod(0o755)
     env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}", FAKE_ERRORS=str(errors))
     logs = tmp_path / "logs"
-    out = subprocess.run([sys.executable, str(RUNNER), "memcheck", "-j", "3", "--logs", str(logs), *args, FILE],
-                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=300, check=False)
+    out = subprocess.run([sys.executable, str(RUNNER), "memcheck", "-j", str(shards), "--logs", str(logs), *args,
+                          FILE], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300, check=False)
     return out, logs
 
 
+@functools.cache  # the same for every test: one pytest process collects it
 def _collected():
     out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "gpu", FILE],
                          capture_output=True, text=True, cwd=ROOT, timeout=300, check=False)
@@ -55,13 +57,13 @@ def test_shards_cover_every_test_once_but_the_deselected(tmp_path):
 
 
 def test_errors_in_a_summary_fail_the_run(tmp_path):
-    out, _ = _run(tmp_path, errors=2)
+    out, _ = _run(tmp_path, errors=2, shards=2)
     assert out.returncode == 1
     assert "ERROR 2 errors" in out.stdout and "NOT clean" in out.stdout
 
 
 def test_the_tests_left_at_the_deadline_are_listed_for_the_next_run(tmp_path):
-    out, logs = _run(tmp_path, 0, "--minutes", "1e-9")
+    out, logs = _run(tmp_path, 0, "--minutes", "1e-9", shards=2)
     late = (logs / "late.txt").read_text().splitlines()
     assert sorted(late) == sorted(i for i in _collected() if "busy_stream" not in i and "runs_ahead" not in i)
     assert f"{len(late)} tests were not run" in out.stdout and f"@{logs / 'late.txt'}" in out.stdout
