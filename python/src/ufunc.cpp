@@ -254,7 +254,9 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
       return guarded([&]() -> py::object { unsupported(b, op == Py_EQ ? "equal" : "not_equal"); });
     if ((op == Py_EQ || op == Py_NE) && incomparable(b))
       return guarded([&] {
-        Array out = ops::zeros(py::handle(a).cast<const NdArray&>().array.shape(), DType::Bool);
+        const Array& self = py::handle(a).cast<const NdArray&>().array;
+        check_computable(self.dtype(), "comparisons");  // NumPy reads a str as a date there
+        Array out = ops::zeros(self.shape(), DType::Bool);
         const bool unequal = op == Py_NE;
         if (unequal && out.size()) ops::fill(out, &unequal);
         return py::cast(NdArray{std::move(out), py::none()});
