@@ -53,6 +53,16 @@ def test_unstored_time_types_are_type_errors_before_the_device(typestr):
         _dtype_of(np.dtype(typestr).str)
 
 
+@pytest.mark.parametrize("typestr", ["i4,f8", "V8", "(2,)i4", "O", "U3"])
+def test_structured_void_and_object_dtypes_are_type_errors_before_the_device(typestr):
+    """CuPy 14 holds structured and void arrays; cuarray does not (yet): refused before any allocation."""
+    for make in (cp.empty, cp.zeros):
+        with pytest.raises(TypeError, match="does not support the data type"):
+            make(3, dtype=typestr)
+    with pytest.raises(TypeError):
+        _dtype_of(np.dtype(typestr).str)
+
+
 @pytest.mark.parametrize("dtype", TIME_DTYPES, ids=dtype_id)
 def test_cuda_array_interface_takes_the_stored_types(dtype):
     assert _dtype_of(dtype.str) == dtype
