@@ -75,7 +75,7 @@ def no_device(monkeypatch):
     return calls
 
 
-@pytest.mark.parametrize("typestr", ["<f3", ">f4", ">i8", "<V2", "|O8", "<M8[s]", "<U4", "nonsense", "<f16"])
+@pytest.mark.parametrize("typestr", ["<f3", ">f4", ">i8", "<V2", "|O8", "<M8[h]", "<m8[W]", "<U4", "nonsense", "<f16"])
 def test_cai_bad_typestr_is_type_error_before_the_device(no_device, typestr):
     with pytest.raises(TypeError, match="typestr|data type"):
         cp.asarray(_CAI(typestr=typestr))

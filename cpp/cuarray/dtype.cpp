@@ -30,6 +30,18 @@ constexpr Info kInfo[kNumDTypes] = {
     {"float64", "double", 8, Kind::Float},
     {"complex64", "ca::complex<float>", 8, Kind::Complex},
     {"complex128", "ca::complex<double>", 16, Kind::Complex},
+    {"datetime64[D]", nullptr, 8, Kind::Datetime},
+    {"datetime64[s]", nullptr, 8, Kind::Datetime},
+    {"datetime64[ms]", nullptr, 8, Kind::Datetime},
+    {"datetime64[us]", nullptr, 8, Kind::Datetime},
+    {"datetime64[ns]", nullptr, 8, Kind::Datetime},
+    {"timedelta64[D]", nullptr, 8, Kind::Timedelta},
+    {"timedelta64[h]", nullptr, 8, Kind::Timedelta},
+    {"timedelta64[m]", nullptr, 8, Kind::Timedelta},
+    {"timedelta64[s]", nullptr, 8, Kind::Timedelta},
+    {"timedelta64[ms]", nullptr, 8, Kind::Timedelta},
+    {"timedelta64[us]", nullptr, 8, Kind::Timedelta},
+    {"timedelta64[ns]", nullptr, 8, Kind::Timedelta},
 };
 
 const Info& info(DType t) { return kInfo[static_cast<int>(t)]; }
@@ -39,7 +51,18 @@ const Info& info(DType t) { return kInfo[static_cast<int>(t)]; }
 int itemsize(DType t) { return info(t).size; }
 Kind kind(DType t) { return info(t).kind; }
 const char* name(DType t) { return info(t).name; }
-const char* cuda_type(DType t) { return info(t).cuda; }
+const char* cuda_type(DType t) {
+  check_computable(t, "this operation");
+  return info(t).cuda;
+}
+
+void check_computable(DType t, const char* op) {
+  if (is_storage_only(t))
+    throw TypeError(std::string("cuarray does not support ") + op + " on " + name(t) +
+                    " arrays: it stores datetime64 and timedelta64 data (creation, copies, views, indexing, "
+                    "transfers, __cuda_array_interface__) but computes nothing with it; .view(numpy.int64) gives the "
+                    "counts (NaT is the smallest int64)");
+}
 
 DType dtype_from_name(const std::string& n) {
   for (int i = 0; i < kNumDTypes; ++i)

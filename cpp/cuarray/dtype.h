@@ -22,10 +22,36 @@ enum class DType : std::uint8_t {
   Float64,
   Complex64,
   Complex128,
+  // Storage only (Note [Datetime storage]): NumPy's datetime64 and timedelta64 in the units below.
+  Datetime64D,
+  Datetime64s,
+  Datetime64ms,
+  Datetime64us,
+  Datetime64ns,
+  Timedelta64D,
+  Timedelta64h,
+  Timedelta64m,
+  Timedelta64s,
+  Timedelta64ms,
+  Timedelta64us,
+  Timedelta64ns,
 };
-constexpr int kNumDTypes = 15;
+// A dtype is a 5-bit operand code, beside the codes of weak scalars and "no dtype" (ops/type_resolution.h).
+constexpr int kNumDTypes = 27;
 
-enum class Kind : std::uint8_t { Bool, Signed, Unsigned, Float, Complex };
+enum class Kind : std::uint8_t { Bool, Signed, Unsigned, Float, Complex, Datetime, Timedelta };
+
+// Note [Datetime storage]
+// datetime64 (in units D, s, ms, us, ns: dates and timestamps) and timedelta64 arrays (in units D, h, m, s, ms, us, ns;
+// five bits hold no more) of native byte order are held as their 64-bit counts, for what moves bytes without reading
+// them: creation from NumPy data, empty and zeros, full and fill with NumPy's conversion of the value, get, views (as
+// int64 too: the counts, NaT the smallest int64), slicing, reshapes, copies to the same type, indexing and
+// __cuda_array_interface__. No kernel computes on them: NaT compares unequal to everything, sorts last and propagates
+// through arithmetic, and a unit change scales with overflow checks, none of which int64 code does. So cuda_type()
+// refuses them with TypeError: every kernel that would read their values fails before it is built, while copies and
+// fills move them as int64. The ufunc table has no loop for them, and the reductions refuse them before their
+// empty-array shortcuts. Casts to other types, int64 included, are refused too (NumPy's astype(int64) gives the
+// counts): code that casts its operands to int64 first, as index arrays, would read them as numbers.
 
 int itemsize(DType t);
 Kind kind(DType t);
@@ -39,5 +65,8 @@ DType dtype_from_name(const std::string& name);
 inline bool is_complex(DType t) { return kind(t) == Kind::Complex; }
 inline bool is_floating(DType t) { return kind(t) == Kind::Float; }
 inline bool is_integer(DType t) { return kind(t) == Kind::Signed || kind(t) == Kind::Unsigned; }
+inline bool is_storage_only(DType t) { return kind(t) == Kind::Datetime || kind(t) == Kind::Timedelta; }
+// TypeError unless `t` is one kernels compute with, naming `op`.
+void check_computable(DType t, const char* op);
 
 }  // namespace cuarray

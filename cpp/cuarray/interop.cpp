@@ -104,6 +104,11 @@ DLDataType to_dlpack_dtype(DType t) {
       return DLDataType{kDLComplex, bits, 1};
     case Kind::Float:
       return DLDataType{t == DType::BFloat16 ? kDLBfloat : kDLFloat, bits, 1};
+    case Kind::Datetime:
+    case Kind::Timedelta:  // DLPack has no time types; NumPy's and CuPy's exporters raise BufferError too
+      throw BufferError(std::string("DLPack has no type for ") + name(t) +
+                        " (only bool, integer, float and complex types); exchange the counts with "
+                        ".view(numpy.int64) or use __cuda_array_interface__");
   }
   throw TypeError("no DLPack type for " + std::string(name(t)));
 }

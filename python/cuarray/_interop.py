@@ -19,8 +19,11 @@ from cuarray.cuda.device import Device
 __all__ = ["from_dlpack"]
 
 _kDLCPU, _kDLCUDA, _kDLCUDAHost, _kDLCUDAManaged = 1, 2, 3, 13
+# Note [Datetime storage] in cpp/cuarray/dtype.h
+_TIME_TYPES = ("M8[D]", "M8[s]", "M8[ms]", "M8[us]", "M8[ns]", "m8[D]", "m8[h]", "m8[m]", "m8[s]", "m8[ms]", "m8[us]",
+               "m8[ns]")
 _SUPPORTED = frozenset(numpy.dtype(t) for t in ("?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8",
-                                                "c8", "c16"))
+                                                "c8", "c16", *_TIME_TYPES))
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 _HOST_DATA = "; copy host data with cuarray.asarray(numpy.from_dlpack(x))"
 
@@ -97,7 +100,8 @@ def _dtype_of(typestr):
     if dt not in _SUPPORTED:
         hint = " (bfloat16 has no type string: exchange it through DLPack)" if dt.kind == "V" else ""
         raise TypeError(f"cuarray does not support the data type {typestr!r} ({dt}){hint}; supported: bool, "
-                        "int8-64, uint8-64, float16, float32, float64, complex64, complex128")
+                        "int8-64, uint8-64, float16, float32, float64, complex64, complex128, datetime64[D, s, ms, "
+                        "us, ns], timedelta64[D, h, m, s, ms, us, ns]")
     return dt
 
 

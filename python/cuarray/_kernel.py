@@ -13,11 +13,22 @@ __all__ = ["ElementwiseKernel", "RawKernel", "RawModule"]
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # The scalars an ElementwiseKernel takes by value (CuPy's: Python's numbers and NumPy's scalars).
 _SCALARS = (bool, int, float, complex, numpy.generic)
+
+
+class _CTypes(dict):
+    """The arrays cuarray holds whose dtype has no entry are datetime64 and timedelta64 ones, which no kernel
+    computes on (Note [Datetime storage] in cpp/cuarray/dtype.h): a TypeError saying so."""
+
+    def __missing__(self, name):
+        raise TypeError(f"cuarray kernels do not take {name} operands: datetime64 and timedelta64 arrays are "
+                        "stored, not computed on; .view(numpy.int64) gives their counts")
+
+
 # The C++ spelling of each dtype inside kernels (16-bit floats are computed in float).
-_CTYPES = {"bool": "bool", "int8": "signed char", "int16": "short", "int32": "int", "int64": "long long",
-           "uint8": "unsigned char", "uint16": "unsigned short", "uint32": "unsigned int",
-           "uint64": "unsigned long long", "float16": "float", "bfloat16": "float", "float32": "float",
-           "float64": "double", "complex64": "ca::complex<float>", "complex128": "ca::complex<double>"}
+_CTYPES = _CTypes({"bool": "bool", "int8": "signed char", "int16": "short", "int32": "int", "int64": "long long",
+                   "uint8": "unsigned char", "uint16": "unsigned short", "uint32": "unsigned int",
+                   "uint64": "unsigned long long", "float16": "float", "bfloat16": "float", "float32": "float",
+                   "float64": "double", "complex64": "ca::complex<float>", "complex128": "ca::complex<double>"})
 
 
 class _Param:

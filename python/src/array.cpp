@@ -187,8 +187,11 @@ void assign(const Array& dst, py::handle value) {
   if (py::isinstance(value, g_ndarray_type)) {
     ops::copy_into(dst, value.cast<NdArray&>().array);
   } else if (py::isinstance<py::array>(value) || py::isinstance<py::sequence>(value)) {
-    if (py::isinstance<py::str>(value)) throw TypeError("cannot assign a str to a numeric cuarray array");
-    py::array host = numpy().attr("asarray")(value);
+    // A datetime64 or timedelta64 destination reads strings and dates on the host, as NumPy does.
+    const bool time = is_storage_only(dst.dtype());
+    if (py::isinstance<py::str>(value) && !time) throw TypeError("cannot assign a str to a numeric cuarray array");
+    py::array host =
+        time ? numpy().attr("asarray")(value, to_numpy_dtype(dst.dtype())) : numpy().attr("asarray")(value);
     if (host.ndim() == 0) {
       std::string bytes = scalar_bytes(host, dst.dtype());
       ops::fill(dst, bytes.data());

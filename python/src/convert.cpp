@@ -67,7 +67,8 @@ DType to_dtype(py::handle obj) {
     }
   }
   throw TypeError("cuarray does not support the data type " + py::str(dt).cast<std::string>() +
-                  " (supported: bool, int8-64, uint8-64, float16, bfloat16, float32, float64, complex64, complex128)");
+                  " (supported: bool, int8-64, uint8-64, float16, bfloat16, float32, float64, complex64, complex128; "
+                  "datetime64[D, s, ms, us, ns] and timedelta64[D, h, m, s, ms, us, ns] for storage)");
 }
 
 py::dtype to_numpy_dtype(DType t) {

@@ -110,8 +110,9 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
       return guarded([&]() -> py::object { unsupported(b, op == Py_EQ ? "equal" : "not_equal"); });
     if ((op == Py_EQ || op == Py_NE) && incomparable(b))
       return guarded([&] {
-        const Shape& shape = py::handle(a).cast<const NdArray&>().array.shape();
-        return py::cast(NdArray{ops::incomparable_result(shape, op == Py_NE), py::none()});
+        const Array& self = py::handle(a).cast<const NdArray&>().array;
+        check_computable(self.dtype(), "comparisons");  // NumPy reads a str as a date there
+        return py::cast(NdArray{ops::incomparable_result(self.shape(), op == Py_NE), py::none()});
       });
     Py_RETURN_NOTIMPLEMENTED;
   }

@@ -118,6 +118,16 @@ KernelSource copy_transpose_source(DType to, DType from, bool wide) {
 }
 
 void copy_into(const Array& dst, const Array& src) {
+  if (is_storage_only(dst.dtype()) || is_storage_only(src.dtype())) {
+    // Note [Datetime storage]: the counts move as int64, to the same type only.
+    if (dst.dtype() != src.dtype())
+      throw TypeError(std::string("cuarray cannot cast ") + name(src.dtype()) + " to " + name(dst.dtype()) +
+                      ": it copies datetime64 and timedelta64 data only to the same type (for the counts, take "
+                      ".view(numpy.int64); to change the unit or the type, cast with NumPy)");
+    if (dst.size() == 0) return;
+    copy_into(dst.view(DType::Int64), src.view(DType::Int64));
+    return;
+  }
   if (dst.size() == 0) return;
   check_same_device(dst, "copy");
   if (src.device() != dst.device())

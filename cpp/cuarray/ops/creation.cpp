@@ -108,6 +108,8 @@ Array zeros(Shape shape, DType dtype, Order order) {
 }
 
 void fill(const Array& dst, const void* value) {
+  // `value` already holds the count (Note [Datetime storage]).
+  if (is_storage_only(dst.dtype())) return fill(dst.view(DType::Int64), value);
   if (dst.size() == 0) return;
   check_same_device(dst, "fill");
   cudaStream_t stream = cuda::current_stream()->handle();

@@ -98,6 +98,9 @@ void check_output_cast(const char* op, int nout, DType from, DType to, Casting c
 }
 
 ReductionTypes reduction_types(ReductionRule rule, const DType* in, int nin, std::optional<DType> dtype) {
+  // Before an empty reduction's shortcut (Note [Datetime storage]).
+  for (int k = 0; k < nin; ++k) check_computable(in[k], "reductions");
+  if (dtype) check_computable(*dtype, "reductions");
   const DType t = in[0];
   auto same = [](DType x) { return ReductionTypes{{x, x}, x, x}; };
   // NumPy's _methods._mean/_var: the loop type and the result dtype.

@@ -19,7 +19,8 @@
 namespace cuarray::ops {
 
 // Operand codes of a signature: a DType's value, or a weak Python scalar kind (NEP 50).
-constexpr int kWeakInt = 15, kWeakFloat = 16, kWeakComplex = 17, kNoDType = 31;
+constexpr int kWeakInt = 28, kWeakFloat = 29, kWeakComplex = 30, kNoDType = 31;
+static_assert(kNumDTypes <= kWeakInt, "operand codes hold 5 bits");
 // The loop id of matmul, which has no row in the ufunc table.
 constexpr int kMatmulLoop = 0xFFFF;
 
