@@ -299,7 +299,9 @@ CASES = [
     _cell("001 host rand 1e8 + asarray + dot", _host_rand_asarray_dot, "s", warmup=0, reps=(1, 3)),
     _cell("001 inv 6000² f32 twice, one stream", _inv_pair(False)),
     _cell("001 inv 6000² f32 twice, two streams + events", _inv_pair(True)),
-    _cell("002 matmul 10000² f64 (randn)", _matmul10000, libs=WITH_NUMPY, quick_skips=("numpy",), reps=(3, 3)),
+    _cell(
+        "002 matmul 10000² f64 (randn)", _matmul10000, libs=WITH_NUMPY, quick_skips=("numpy",), reps=(3, 3)
+    ),
     _cell("002 svd 5000² f64, one call", _svd5000, "s", warmup=0, reps=(1, 1), only="full"),
     _cell(
         "003 matmul 15000² f32 ×10, CUPY_TF32=1 (min of 3)",

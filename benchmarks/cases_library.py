@@ -101,7 +101,9 @@ CASES = [
     _call("linalg.qr 512² f64", _linalg("qr", 512, "float64"), target=vs_cupy(0.95)),
     _call("linalg.qr 2048² f64", _linalg("qr", 2048, "float64"), target=vs_cupy(0.95)),
     _call("linalg.det 512² f32", _linalg("det", 512, "float32"), target=vs_cupy(0.95)),
-    _call("linalg.inv 6000² f32", _linalg("inv", 6000, "float32"), target=vs_cupy(0.95), quick_skips=("numpy",)),
+    _call(
+        "linalg.inv 6000² f32", _linalg("inv", 6000, "float32"), target=vs_cupy(0.95), quick_skips=("numpy",)
+    ),
     _call(
         "linalg.solve 4096² f64, one right-hand side",
         _linalg("solve", 4096, "float64", rhs=True),
@@ -126,7 +128,10 @@ CASES = [
         quick_skips=("numpy",),
     ),
     _call(
-        "scipy.signal.convolve2d 2048² f64 × 15², full", _convolve2d, target=at_most(0.85), quick_skips=("numpy",)
+        "scipy.signal.convolve2d 2048² f64 × 15², full",
+        _convolve2d,
+        target=at_most(0.85),
+        quick_skips=("numpy",),
     ),
     _call("convolve 4M × 15 f64, full", _convolve1d, target=at_most(0.2)),
 ]

@@ -71,8 +71,16 @@ def peer_copy(src, dst):
 
 
 def _case(src, dst):
-    return Case(f"peer copy GPU {src}->{dst} 1 GiB", "multigpu", peer_copy(src, dst), "GB/s", timer="self",
-                work=NBYTES, libs=CUPY_LIKE, reps=(3, 10))
+    return Case(
+        f"peer copy GPU {src}->{dst} 1 GiB",
+        "multigpu",
+        peer_copy(src, dst),
+        "GB/s",
+        timer="self",
+        work=NBYTES,
+        libs=CUPY_LIKE,
+        reps=(3, 10),
+    )
 
 
 # With fewer than two GPUs, one row (0->1) that is skipped with the count.

@@ -26,8 +26,16 @@ def _unique(lib):
 
 CASES = [
     # A scan reads and writes each element once: 2 GiB moved.
-    Case("cumsum 1 GiB f32", "bandwidth", _cumsum, "GB/s", work=2 * GIB, ceiling=COPY, target=of_ceiling(0.80),
-         quick_skips=("numpy",)),
+    Case(
+        "cumsum 1 GiB f32",
+        "bandwidth",
+        _cumsum,
+        "GB/s",
+        work=2 * GIB,
+        ceiling=COPY,
+        target=of_ceiling(0.80),
+        quick_skips=("numpy",),
+    ),
     Case("sort 100M f32", "library", _sort, "ms", target=vs_cupy(0.83), quick_skips=("numpy",)),
     Case("unique 100M int32", "library", _unique, "ms", target=vs_cupy(0.83), quick_skips=("numpy",)),
 ]

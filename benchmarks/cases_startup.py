@@ -74,8 +74,18 @@ def _compile(from_disk):
 
 def _case(name, make, unit, target, libs, warmup, reps):
     # PyTorch's import alone takes seconds: left out of --quick runs.
-    return Case(name, "startup", make, unit, timer="self", target=target, libs=libs, warmup=warmup, reps=reps,
-                quick_skips=("torch",))
+    return Case(
+        name,
+        "startup",
+        make,
+        unit,
+        timer="self",
+        target=target,
+        libs=libs,
+        warmup=warmup,
+        reps=reps,
+        quick_skips=("torch",),
+    )
 
 
 CASES = [

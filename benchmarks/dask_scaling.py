@@ -65,11 +65,19 @@ def run_example(gpus, extra, timeout):
         print(_text(e.stdout) + _text(e.stderr), flush=True)
         return None, f"timed out after {timeout:.0f} s"
     print(proc.stdout + proc.stderr, flush=True)
-    record = next((json.loads(line[len(GRAM_MARK) :]) for line in proc.stdout.splitlines()
-                   if line.startswith(GRAM_MARK)), None)
+    record = next(
+        (
+            json.loads(line[len(GRAM_MARK) :])
+            for line in proc.stdout.splitlines()
+            if line.startswith(GRAM_MARK)
+        ),
+        None,
+    )
     if record is not None and not record.get("timing_ok", True):
-        return record, (f"WARNING: {record['median_s']:.3f} s is faster than one block's reference allows "
-                        f"({record['ideal_s']:.3f} s): the step was not fully measured")
+        return record, (
+            f"WARNING: {record['median_s']:.3f} s is faster than one block's reference allows "
+            f"({record['ideal_s']:.3f} s): the step was not fully measured"
+        )
     if proc.returncode:
         last = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
         return record, f"exit status {proc.returncode}: {last[:200]}"
@@ -86,17 +94,24 @@ def table(rows):
     """Markdown table of the runs; speed-ups are of throughput (so they hold for a b that grows with the
     GPUs too), relative to the 1-GPU run when there is one."""
     base = next((r["record"]["tflops"] for r in rows if r["gpus"] == 1 and r["record"]), None)
-    lines = ["| GPUs | rows of b | Gram step median (s) | TFLOP/s | speed-up vs 1 GPU | efficiency | results vs NumPy |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| GPUs | rows of b | Gram step median (s) | TFLOP/s | speed-up vs 1 GPU | efficiency | results vs NumPy |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         rec = r["record"]
         if rec is None:
             lines.append(f"| {r['gpus']} | — | — | — | — | — | {r['why']} |")
             continue
         speedup = rec["tflops"] / base if base else None
-        cells = [str(rec["rows"]), f"{rec['median_s']:.3f}", f"{rec['tflops']:.1f}",
-                 f"{speedup:.2f}×" if speedup else "—", f"{speedup / r['gpus']:.0%}" if speedup else "—",
-                 "equal" if r["why"] is None else f"FAIL: {r['why']}"]
+        cells = [
+            str(rec["rows"]),
+            f"{rec['median_s']:.3f}",
+            f"{rec['tflops']:.1f}",
+            f"{speedup:.2f}×" if speedup else "—",
+            f"{speedup / r['gpus']:.0%}" if speedup else "—",
+            "equal" if r["why"] is None else f"FAIL: {r['why']}",
+        ]
         lines.append(f"| {r['gpus']} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -107,7 +122,9 @@ def goal_line(rows):
     if 1 not in by_count or n not in by_count:
         return f"goal (≥ {want}× one GPU's throughput on {n} GPUs): not measured"
     got = by_count[n]["tflops"] / by_count[1]["tflops"]
-    return f"goal (≥ {want}× one GPU's throughput on {n} GPUs): {got:.2f}× {'PASS' if got >= want else 'FAIL'}"
+    return (
+        f"goal (≥ {want}× one GPU's throughput on {n} GPUs): {got:.2f}× {'PASS' if got >= want else 'FAIL'}"
+    )
 
 
 def main(argv=None):
@@ -125,22 +142,32 @@ def main(argv=None):
         rows.append({"gpus": n, "record": record, "why": why})
     first = next((r["record"] for r in rows if r["record"]), None)
     grows = any(r["record"] and r["record"]["rows"] != first["rows"] for r in rows) if first else False
-    shape = ("no run" if not first else f"b float64 with {first['cols']} columns, rows growing with the GPUs "
-             "(weak scaling)" if grows else f"b ({first['rows']}, {first['cols']}) float64 in {first['blocks']} blocks")
-    text = "\n".join([
-        (f"Dask Gram step b.T @ b on {gpu}, one worker per GPU, {shape}; "
-         f"sweep took {time.perf_counter() - started:.0f} s"),
-        "",
-        table(rows),
-        "",
-        goal_line(rows),
-    ])
+    shape = (
+        "no run"
+        if not first
+        else f"b float64 with {first['cols']} columns, rows growing with the GPUs (weak scaling)"
+        if grows
+        else f"b ({first['rows']}, {first['cols']}) float64 in {first['blocks']} blocks"
+    )
+    text = "\n".join(
+        [
+            (
+                f"Dask Gram step b.T @ b on {gpu}, one worker per GPU, {shape}; "
+                f"sweep took {time.perf_counter() - started:.0f} s"
+            ),
+            "",
+            table(rows),
+            "",
+            goal_line(rows),
+        ]
+    )
     print(text)
     args.out.mkdir(parents=True, exist_ok=True)
     stem = "dask-scaling-" + re.sub(r"[^A-Za-z0-9.]+", "-", gpu).strip("-")
     (args.out / f"{stem}.md").write_text(text + "\n", encoding="utf-8")
-    (args.out / f"{stem}.json").write_text(json.dumps({"gpu": gpu, "gpus_found": count, "runs": rows},
-                                                      indent=1), encoding="utf-8")
+    (args.out / f"{stem}.json").write_text(
+        json.dumps({"gpu": gpu, "gpus_found": count, "runs": rows}, indent=1), encoding="utf-8"
+    )
     print(f"wrote {args.out / stem}.md, .json")
     failed = [r for r in rows if r["why"] is not None and not r["why"].startswith("skipped")]
     return 1 if failed else 0

@@ -56,8 +56,9 @@ EXCEPTION_LINE = re.compile(r"^(?:[\w.]+\.)?(\w+(?:Error|Exception)): (.*)$")
 
 
 def run(args, timeout=120):
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=timeout, check=False,
-                          cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, timeout=timeout, check=False, cwd=ROOT
+    )
 
 
 def describe_exit(rc):
@@ -84,8 +85,9 @@ def solution():
         return 1
     expected = expected_output()
     if proc.stdout != expected:
-        diff = difflib.unified_diff(expected.splitlines(True), proc.stdout.splitlines(True), "lesson",
-                                    "solution")
+        diff = difflib.unified_diff(
+            expected.splitlines(True), proc.stdout.splitlines(True), "lesson", "solution"
+        )
         print("FAIL: the output differs from the lesson's:\n" + "".join(diff))
         return 1
     print("PASS: the solution's output is exactly the lesson's")

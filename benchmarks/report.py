@@ -180,7 +180,8 @@ def collect_meta(libs, missing, quick, filters, elapsed, stopped=None):
         "gpu": gpu or "no GPU",
         "driver": _nvidia_smi("driver_version"),
         "cpu": _cpu_name(),
-        "mode": ("quick" if quick else "full") + (f", filter {' | '.join(filters)}" if filters else "")
+        "mode": ("quick" if quick else "full")
+        + (f", filter {' | '.join(filters)}" if filters else "")
         + (f", {stopped}" if stopped else ""),
         "elapsed_s": elapsed,
         "cuda": {

@@ -109,7 +109,11 @@ def main(argv=None):
         for i, case in enumerate(cases, 1):
             raw = harness.run_case(case, libs, budget)
             records.append(report.summarize(case, raw, best_rates))
-            print(f"[{i:>3}/{len(cases)}] {report.progress_line(records[-1], libs)}", file=sys.stderr, flush=True)
+            print(
+                f"[{i:>3}/{len(cases)}] {report.progress_line(records[-1], libs)}",
+                file=sys.stderr,
+                flush=True,
+            )
     except KeyboardInterrupt:  # the cases measured so far are kept, as a partial run
         stopped = f"stopped after {len(records)} of {len(cases)} cases"
         print(stopped, file=sys.stderr)

@@ -46,9 +46,14 @@ def import_dask():
         except ImportError as error:
             missing.append(f"{name} ({error})")
     if missing:
-        print("cannot import: " + "; ".join(missing) + '\ninstall them with: pip install "dask[array]" distributed'
-              "\n(offline, from wheels in .whl/dask: "
-              'pip install --no-index --find-links .whl/dask "dask[array]" distributed)', file=sys.stderr)
+        print(
+            "cannot import: "
+            + "; ".join(missing)
+            + '\ninstall them with: pip install "dask[array]" distributed'
+            "\n(offline, from wheels in .whl/dask: "
+            'pip install --no-index --find-links .whl/dask "dask[array]" distributed)',
+            file=sys.stderr,
+        )
         sys.exit(2)
     import cuarray.dask  # noqa: F401 - Dask finds an installed cuarray by entry point; a source tree needs this
 
@@ -72,17 +77,27 @@ def one_worker_per_gpu(ids):
     Workers preload cuarray.dask, which registers cuarray arrays with Dask there (reductions need it)."""
     from distributed import Nanny, Scheduler, SpecCluster
 
-    worker = {"nthreads": 1, "host": "127.0.0.1", "preload": ["cuarray.dask"], "dashboard": False,
-              "silence_logs": logging.WARNING, "memory_limit": 0}
-    workers = {f"gpu{gpu}": {"cls": Nanny, "options": {**worker, "env": {"CUDA_VISIBLE_DEVICES": gpu}}}
-               for gpu in ids}
+    worker = {
+        "nthreads": 1,
+        "host": "127.0.0.1",
+        "preload": ["cuarray.dask"],
+        "dashboard": False,
+        "silence_logs": logging.WARNING,
+        "memory_limit": 0,
+    }
+    workers = {
+        f"gpu{gpu}": {"cls": Nanny, "options": {**worker, "env": {"CUDA_VISIBLE_DEVICES": gpu}}}
+        for gpu in ids
+    }
     scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "dashboard": False}}
     return SpecCluster(workers=workers, scheduler=scheduler, silence_logs=logging.WARNING)
 
 
 def worker_gpu():
     """Run on each worker: the GPU it sees."""
-    return os.environ.get("CUDA_VISIBLE_DEVICES"), cuarray.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    return os.environ.get("CUDA_VISIBLE_DEVICES"), cuarray.cuda.runtime.getDeviceProperties(0)[
+        "name"
+    ].decode()
 
 
 def compare(label, gpu, expected, rtol):
@@ -91,8 +106,10 @@ def compare(label, gpu, expected, rtol):
     ok = got.shape == expected.shape
     err = float(np.max(np.abs(got - expected)) / np.max(np.abs(expected))) if ok else np.inf
     ok = ok and err <= rtol
-    print(f"{label:<22} GPU {np.ravel(got)[:3]}  NumPy {np.ravel(expected)[:3]}  "
-          f"relative difference {err:.1e}  {'ok' if ok else 'MISMATCH'}")
+    print(
+        f"{label:<22} GPU {np.ravel(got)[:3]}  NumPy {np.ravel(expected)[:3]}  "
+        f"relative difference {err:.1e}  {'ok' if ok else 'MISMATCH'}"
+    )
     return ok
 
 
@@ -112,10 +129,14 @@ def normal_matrix(name, rows, cols, chunk_rows, seed, client):
     a = normal_array(rows, cols, chunk_rows, seed).persist()
     wait(a)
     names = {addr: w["name"] for addr, w in client.scheduler_info()["workers"].items()}
-    blocks = {names[addr]: sum(1 for k in keys if isinstance(k, tuple) and k[0] == a.name)
-              for addr, keys in client.has_what().items()}
-    print(f"{name}: {a.shape} {a.dtype} in {a.numblocks[0]} blocks of {a._meta.__class__.__module__}.ndarray, "
-          f"per worker: {dict(sorted(blocks.items()))}")
+    blocks = {
+        names[addr]: sum(1 for k in keys if isinstance(k, tuple) and k[0] == a.name)
+        for addr, keys in client.has_what().items()
+    }
+    print(
+        f"{name}: {a.shape} {a.dtype} in {a.numblocks[0]} blocks of {a._meta.__class__.__module__}.ndarray, "
+        f"per worker: {dict(sorted(blocks.items()))}"
+    )
     return a
 
 
@@ -165,8 +186,11 @@ def check_against_numpy(a):
 
 REFERENCE_SLACK = 0.10  # a step this much faster than the one-block reference allows is not believed
 GRAM_MEMORY_FRACTION = 0.6  # auto-sized b takes this much of one GPU's memory
-REDUCE_WHERE = {"one": "on one worker", "scatter": "in one slab of rows per worker",
-                "tree": "in pairs, log2(workers) rounds"}
+REDUCE_WHERE = {
+    "one": "on one worker",
+    "scatter": "in one slab of rows per worker",
+    "tree": "in pairs, log2(workers) rounds",
+}
 
 
 def synchronized(x):
@@ -233,12 +257,14 @@ def place_blocks(b, client):
     if n < len(addrs):
         raise ValueError(f"b has {n} row blocks, fewer than the {len(addrs)} workers; use more rows")
     bounds = [n * i // len(addrs) for i in range(len(addrs) + 1)]
-    parts = [client.persist(b.blocks[lo:hi], workers=[addr])
-             for addr, lo, hi in zip(addrs, bounds, bounds[1:])]
+    parts = [
+        client.persist(b.blocks[lo:hi], workers=[addr]) for addr, lo, hi in zip(addrs, bounds, bounds[1:])
+    ]
     wait(parts)
     # keys are (name, block row, 0): sorted, a worker's first future is its first, full-size block
-    return da.concatenate(parts), {addr: sorted(futures_of(part), key=lambda f: f.key)
-                                   for addr, part in zip(addrs, parts)}
+    return da.concatenate(parts), {
+        addr: sorted(futures_of(part), key=lambda f: f.key) for addr, part in zip(addrs, parts)
+    }
 
 
 def gram_step(client, blocks, cols, reduce="one"):
@@ -247,17 +273,25 @@ def gram_step(client, blocks, cols, reduce="one"):
     ("scatter"); returns, once they exist, the futures of the result's row slabs, in order."""
     from distributed import wait
 
-    partials = {addr: client.submit(gram_of_blocks, *futures, workers=[addr], pure=False)
-                for addr, futures in blocks.items()}
+    partials = {
+        addr: client.submit(gram_of_blocks, *futures, workers=[addr], pure=False)
+        for addr, futures in blocks.items()
+    }
     addrs = list(blocks)
     if reduce == "one":
         slabs = [client.submit(sum_partials, *partials.values(), workers=[addrs[0]], pure=False)]
     elif reduce == "tree":
         level = [(addr, partials[addr]) for addr in addrs]
         while len(level) > 1:
-            level = [(pair[0][0], client.submit(sum_partials, *(f for _, f in pair), workers=[pair[0][0]],
-                                                pure=False) if len(pair) > 1 else pair[0][1])
-                     for pair in (level[i:i + 2] for i in range(0, len(level), 2))]
+            level = [
+                (
+                    pair[0][0],
+                    client.submit(sum_partials, *(f for _, f in pair), workers=[pair[0][0]], pure=False)
+                    if len(pair) > 1
+                    else pair[0][1],
+                )
+                for pair in (level[i : i + 2] for i in range(0, len(level), 2))
+            ]
         slabs = [level[0][1]]
     else:
         bounds = [cols * i // len(addrs) for i in range(len(addrs) + 1)]
@@ -273,9 +307,11 @@ def timing_warning(median, ideal):
     """A WARNING line when the step took less than the one-block reference allows, else None."""
     if median >= (1 - REFERENCE_SLACK) * ideal:
         return None
-    return (f"WARNING: the Gram step took {median:.3f} s, faster than the {ideal:.3f} s that one block's "
-            f"synchronised Gram implies on these GPUs (by more than {REFERENCE_SLACK:.0%}): the step was not "
-            "fully measured")
+    return (
+        f"WARNING: the Gram step took {median:.3f} s, faster than the {ideal:.3f} s that one block's "
+        f"synchronised Gram implies on these GPUs (by more than {REFERENCE_SLACK:.0%}): the step was not "
+        "fully measured"
+    )
 
 
 def time_gram(b, client, repeats, reduce="one"):
@@ -294,9 +330,11 @@ def time_gram(b, client, repeats, reduce="one"):
     chunk_rows = b.chunks[0][0]
     flops = 2.0 * rows * cols * cols
     ideal = block_s * rows / chunk_rows / len(blocks)
-    print(f"reference: one block ({chunk_rows}, {cols}) blk.T @ blk on one GPU, synchronised: "
-          f"{block_s:.4f} s, {2.0 * chunk_rows * cols * cols / block_s / 1e12:.2f} TFLOP/s per GPU; implies "
-          f"{block_s * rows / chunk_rows:.3f} s on 1 GPU, {ideal:.3f} s on {len(blocks)} with no overhead")
+    print(
+        f"reference: one block ({chunk_rows}, {cols}) blk.T @ blk on one GPU, synchronised: "
+        f"{block_s:.4f} s, {2.0 * chunk_rows * cols * cols / block_s / 1e12:.2f} TFLOP/s per GPU; implies "
+        f"{block_s * rows / chunk_rows:.3f} s on 1 GPU, {ideal:.3f} s on {len(blocks)} with no overhead"
+    )
 
     times, gram = [], None
     for _ in range(repeats + 1):  # the first is the warm-up: cuBLAS handles, kernels, connections
@@ -307,10 +345,12 @@ def time_gram(b, client, repeats, reduce="one"):
     times = times[1:]
     median = statistics.median(times)
     workers = len(blocks)
-    print(f"Gram step b.T @ b, b {b.shape} {b.dtype} ({b.nbytes / 2**30:.2f} GiB) in {b.numblocks[0]} blocks "
-          f"on {workers} GPU(s), partials summed {REDUCE_WHERE[reduce]}: median {median:.3f} s of {repeats} "
-          f"({', '.join(f'{t:.3f}' for t in times)}), {flops / median / 1e12:.2f} TFLOP/s, "
-          f"{b.nbytes / median / 1e9:.0f} GB/s of b read, {median / ideal:.2f}x the no-overhead time")
+    print(
+        f"Gram step b.T @ b, b {b.shape} {b.dtype} ({b.nbytes / 2**30:.2f} GiB) in {b.numblocks[0]} blocks "
+        f"on {workers} GPU(s), partials summed {REDUCE_WHERE[reduce]}: median {median:.3f} s of {repeats} "
+        f"({', '.join(f'{t:.3f}' for t in times)}), {flops / median / 1e12:.2f} TFLOP/s, "
+        f"{b.nbytes / median / 1e9:.0f} GB/s of b read, {median / ideal:.2f}x the no-overhead time"
+    )
     warning = timing_warning(median, ideal)
     if warning:
         print(warning)
@@ -320,9 +360,20 @@ def time_gram(b, client, repeats, reduce="one"):
     ok = compare(f"(b.T @ b)[:{k}, :{k}]", g[:k, :k], corner.T @ corner, 1e-9)
     symmetric = bool(np.allclose(g, g.T, rtol=1e-12, atol=1e-12 * np.abs(g).max()))
     print(f"b.T @ b symmetric: {'ok' if symmetric else 'MISMATCH'}")
-    record = {"gpus": workers, "rows": rows, "cols": cols, "blocks": b.numblocks[0], "median_s": median,
-              "times_s": times, "tflops": flops / median / 1e12, "reference_block_s": block_s,
-              "ideal_s": ideal, "reduce": reduce, "timing_ok": warning is None, "ok": ok and symmetric}
+    record = {
+        "gpus": workers,
+        "rows": rows,
+        "cols": cols,
+        "blocks": b.numblocks[0],
+        "median_s": median,
+        "times_s": times,
+        "tflops": flops / median / 1e12,
+        "reference_block_s": block_s,
+        "ideal_s": ideal,
+        "reduce": reduce,
+        "timing_ok": warning is None,
+        "ok": ok and symmetric,
+    }
     print(GRAM_MARK + json.dumps(record), flush=True)
     return ok and symmetric and warning is None
 
@@ -344,17 +395,29 @@ def parse_args(argv):
     parser.add_argument("--cols", type=int, default=16)
     parser.add_argument("--chunk-rows", type=int, default=2**18)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--gram-rows", type=gram_rows, default="auto",
-                        help="rows of the timed Gram step (0: skip; auto: b takes "
-                             f"{GRAM_MEMORY_FRACTION:.0%} of one GPU's memory)")
+    parser.add_argument(
+        "--gram-rows",
+        type=gram_rows,
+        default="auto",
+        help="rows of the timed Gram step (0: skip; auto: b takes "
+        f"{GRAM_MEMORY_FRACTION:.0%} of one GPU's memory)",
+    )
     parser.add_argument("--gram-cols", type=int, default=2048)
     parser.add_argument("--gram-chunk-rows", type=int, default=2**16)
-    parser.add_argument("--gram-reduce", choices=sorted(REDUCE_WHERE), default="one",
-                        help="where the workers' partial Gram matrices are summed: on the first worker "
-                             "(one), or one slab of rows on each (scatter)")
-    parser.add_argument("--gram-size", choices=("fixed", "per-gpu"), default="fixed",
-                        help="fixed: the same b on any number of GPUs (strong scaling); per-gpu: --gram-rows "
-                             "rows on each GPU (weak scaling)")
+    parser.add_argument(
+        "--gram-reduce",
+        choices=sorted(REDUCE_WHERE),
+        default="one",
+        help="where the workers' partial Gram matrices are summed: on the first worker "
+        "(one), or one slab of rows on each (scatter)",
+    )
+    parser.add_argument(
+        "--gram-size",
+        choices=("fixed", "per-gpu"),
+        default="fixed",
+        help="fixed: the same b on any number of GPUs (strong scaling); per-gpu: --gram-rows "
+        "rows on each GPU (weak scaling)",
+    )
     parser.add_argument("--repeats", type=int, default=3, help="timed runs of the Gram step, after a warm-up")
     args = parser.parse_args(argv)
     for name in ("rows", "cols", "chunk_rows", "gram_cols", "gram_chunk_rows", "repeats"):
@@ -393,8 +456,9 @@ def main(argv=None):
         if rows == "auto":
             gpu_bytes = min(total for _, total in client.run(device_memory).values())
             rows = auto_gram_rows(gpu_bytes, args.gram_cols, args.gram_chunk_rows)
-            print(f"b sized to {GRAM_MEMORY_FRACTION:.0%} of one GPU's {gpu_bytes / 2**30:.1f} GiB: "
-                  f"{rows} rows")
+            print(
+                f"b sized to {GRAM_MEMORY_FRACTION:.0%} of one GPU's {gpu_bytes / 2**30:.1f} GiB: {rows} rows"
+            )
         if args.gram_size == "per-gpu":
             rows *= len(ids)
             print(f"b grows with the GPUs (weak scaling): {rows} rows on {len(ids)} GPU(s)")

@@ -43,13 +43,20 @@ def run(path, figures_dir=None):
     for index, source in code_cells(path):
         print(f"--- {path.name} cell {index}", flush=True)
         filename = f"<{path.name} cell {index}>"
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)  # tracebacks show lines
+        linecache.cache[filename] = (
+            len(source),
+            None,
+            source.splitlines(True),
+            filename,
+        )  # tracebacks show lines
         try:
             exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - runs the notebook's own cells
         except BaseException:  # noqa: BLE001 - report whatever the cell raised, then stop
             sys.stdout.flush()
-            print(f"\n{path.name}: cell {index} raised\n--- source of cell {index}:\n{source}\n--- traceback:",
-                  file=sys.stderr)
+            print(
+                f"\n{path.name}: cell {index} raised\n--- source of cell {index}:\n{source}\n--- traceback:",
+                file=sys.stderr,
+            )
             traceback.print_exc()
             return 1
         sys.stdout.flush()

@@ -39,10 +39,17 @@ if _HERE not in sys.path:
 # Hypothesis profiles
 # ---------------------------------------------------------------------------------------------
 
-settings.register_profile("ci", max_examples=60, derandomize=True, deadline=None, database=None,
-                          suppress_health_check=list(HealthCheck))
-settings.register_profile("gpu-long", max_examples=1200, deadline=None, print_blob=True,
-                          suppress_health_check=list(HealthCheck))
+settings.register_profile(
+    "ci",
+    max_examples=60,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+settings.register_profile(
+    "gpu-long", max_examples=1200, deadline=None, print_blob=True, suppress_health_check=list(HealthCheck)
+)
 settings.load_profile(os.environ.get("CUARRAY_HYPOTHESIS_PROFILE", "ci"))
 
 
@@ -276,9 +283,12 @@ def spin_then_write(seconds, dst=None, src=None, stream=None):
     null = np.uint64(0)
     n = 0 if dst is None else dst.size
     kernel = cp.RawKernel(SPIN_SOURCE, "spin_then_write")
-    kernel((max(1, min(64, (n + 255) // 256)),), (256,),
-           (np.uint64(seconds * 1e9), null if src is None else src, null if dst is None else dst, np.int32(n)),
-           stream=stream)
+    kernel(
+        (max(1, min(64, (n + 255) // 256)),),
+        (256,),
+        (np.uint64(seconds * 1e9), null if src is None else src, null if dst is None else dst, np.int32(n)),
+        stream=stream,
+    )
 
 
 # ---------------------------------------------------------------------------------------------

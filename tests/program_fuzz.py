@@ -149,7 +149,11 @@ def _real_dtype(dt):
     return np.dtype(dt.char.lower()) if dt.kind == "c" else dt
 
 
-ULPS = {"e": 2, "f": 16, "d": 16}  # elementwise functions: NumPy's and CUDA's libraries each err by a few ulps
+ULPS = {
+    "e": 2,
+    "f": 16,
+    "d": 16,
+}  # elementwise functions: NumPy's and CUDA's libraries each err by a few ulps
 
 
 def close(actual, expected, rtol, atol, skip=None, signed_zeros=False):
@@ -175,7 +179,9 @@ def close(actual, expected, rtol, atol, skip=None, signed_zeros=False):
     where = [tuple(int(i) for i in b) for b in bad]
     pick = (lambda x, w: x[w]) if e.ndim else (lambda x, w: x[()])
     lines = [f"  at {w}: numpy {pick(e, w)!r}, got {pick(a, w)!r}" for w in where]
-    return f"{int(np.sum(~np.asarray(same)))} of {e.size} elements differ (rtol={rtol:g}):\n" + "\n".join(lines)
+    return f"{int(np.sum(~np.asarray(same)))} of {e.size} elements differ (rtol={rtol:g}):\n" + "\n".join(
+        lines
+    )
 
 
 def _isnan(x):
@@ -184,8 +190,10 @@ def _isnan(x):
 
 def _zero_signs(x):
     """The sign bits of the zeros of x (real and imaginary parts apart); other elements count as positive."""
+
     def signs(r):
         return np.signbit(r) & (r == 0)
+
     if x.dtype.kind == "c":
         return signs(x.real) * 2 + signs(x.imag)
     return signs(x)
@@ -238,7 +246,9 @@ def expected_for(step, n_env, result, f16_sums_in_f32=True):
             rtol *= 1 + float(np.max(np.where(np.isfinite(m), m, 0.0), initial=0.0))
         return clipped, rtol, k * sub + k * eps * scale, None, False
     x = _operand(n_env, info["operands"][0])
-    acc_eps = _eps(np.float32) if rdt == np.float16 and f16_sums_in_f32 and info["op"] in F32_ACCUMULATED else eps
+    acc_eps = (
+        _eps(np.float32) if rdt == np.float16 and f16_sums_in_f32 and info["op"] in F32_ACCUMULATED else eps
+    )
     op = info["op"]
     # KNOWN DIFFERENCE: parallel reductions add in another order than NumPy's pairwise sums: values agree
     # within the error bounds of both orders (about n * eps * sum|x| for n terms; products n * eps relative).
@@ -338,7 +348,9 @@ def compare_value(step, name, n_val, c_val, impl, n_env):
     they are bit for bit equal (else the caller copies NumPy's values over)."""
     kind = step.info.get("kind", step.rule)
     if not isinstance(c_val, impl.ndarray):
-        raise mismatch("type", kind, f"{name}: numpy gives {type(n_val).__name__}, got {type(c_val).__name__}")
+        raise mismatch(
+            "type", kind, f"{name}: numpy gives {type(n_val).__name__}, got {type(c_val).__name__}"
+        )
     if c_val.dtype != n_val.dtype:
         raise mismatch("dtype", kind, f"{name}: dtype {c_val.dtype}, numpy {n_val.dtype}")
     if tuple(c_val.shape) != n_val.shape:
@@ -406,8 +418,9 @@ class Runner:
         try:
             self._run(step)
         except Mismatch as e:
-            repro = reproduction(self.steps, self.syncs, self.impl.import_line, e.args[0],
-                                 getattr(e, "tol", (0.0, 0.0)))
+            repro = reproduction(
+                self.steps, self.syncs, self.impl.import_line, e.args[0], getattr(e, "tol", (0.0, 0.0))
+            )
             e.reproduction = repro
             e.args = (f"{e.args[0]}\n\nReproduction (paste into a file and run it):\n{repro}",)
             raise
@@ -434,8 +447,12 @@ class Runner:
             if c_exc is None:
                 raise mismatch("raises", kind, f"numpy raised {type(n_exc).__name__}: {n_exc}; no error")
             if not isinstance(c_exc, want):
-                raise mismatch("error_type", kind, f"numpy raised {type(n_exc).__name__} ({want.__name__}): "
-                               f"{n_exc}; got {type(c_exc).__name__}: {c_exc}")
+                raise mismatch(
+                    "error_type",
+                    kind,
+                    f"numpy raised {type(n_exc).__name__} ({want.__name__}): "
+                    f"{n_exc}; got {type(c_exc).__name__}: {c_exc}",
+                )
             return
         if c_exc is not None:
             raise mismatch("error", kind, f"numpy gave a result; got {type(c_exc).__name__}: {c_exc}")
@@ -446,8 +463,10 @@ class Runner:
             # array, as CuPy does. The values are compared; NumPy's side continues with a 0-d array, so that
             # both sides hold arrays (the reproduction says so).
             c = self.c_env[t]
-            if not ((isinstance(c, self.impl.ndarray) and c.ndim == 0)
-                    or (self.impl.ndarray is np.ndarray and isinstance(c, (np.generic, int, float, complex)))):
+            if not (
+                (isinstance(c, self.impl.ndarray) and c.ndim == 0)
+                or (self.impl.ndarray is np.ndarray and isinstance(c, (np.generic, int, float, complex)))
+            ):
                 raise mismatch("type", kind, f"{t}: numpy gives a scalar, got {type(c).__name__}")
             step.info["scalar"] = True
             _exec(f"{t} = xp.asarray({t})", self.n_env)
@@ -461,16 +480,19 @@ class Runner:
                 want = bool(np.shares_memory(a, b))
                 got = bool(self.impl.shares_memory(self.c_env[t], self.c_env[other]))
                 if want != got:
-                    raise mismatch("shares_memory", kind,
-                                   f"shares_memory({t}, {other}): numpy {want}, got {got}")
+                    raise mismatch(
+                        "shares_memory", kind, f"shares_memory({t}, {other}): numpy {want}, got {got}"
+                    )
         synced = []
         for name in names:
             n_val, c_val = self.n_env[name], self.c_env[name]
             if not compare_value(step, name, n_val, c_val, self.impl, self.n_env):
                 synced.append(name)
         for name in synced:
-            _exec(f"{name}[...] = xp.asarray(_numpy_values)", {**self.c_env, "_numpy_values":
-                                                                np.array(self.n_env[name])})
+            _exec(
+                f"{name}[...] = xp.asarray(_numpy_values)",
+                {**self.c_env, "_numpy_values": np.array(self.n_env[name])},
+            )
         if synced:
             self.syncs[len(self.steps) - 1] = synced
 
@@ -485,19 +507,24 @@ def reproduction(steps, syncs, import_line, message="", tol=(0.0, 0.0)):
     last = len(steps) - 1
     for i, s in enumerate(steps):
         if i == last:
-            body += ["    try:", f"        {s.to_source()}  # the step that differs",
-                     "    except Exception as e:",
-                     "        print(xp.__name__, 'raises', type(e).__name__, e)",
-                     "        return {'raised': e}"]
+            body += [
+                "    try:",
+                f"        {s.to_source()}  # the step that differs",
+                "    except Exception as e:",
+                "        print(xp.__name__, 'raises', type(e).__name__, e)",
+                "        return {'raised': e}",
+            ]
         else:
             body.append(f"    {s.to_source()}")
         if s.info.get("scalar"):
             body.append(f"    {s.target} = xp.asarray({s.target})  # numpy gives a scalar here")
         for name in syncs.get(i, ()):
-            body.append(f"    sync(xp, {name!r}, {name})  # agreed within tolerance; go on from numpy's values")
+            body.append(
+                f"    sync(xp, {name!r}, {name})  # agreed within tolerance; go on from numpy's values"
+            )
     t = steps[last].target or steps[last].writes
     comment = "\n".join("# " + line for line in message.splitlines()[:12])
-    return f'''{comment}
+    return f"""{comment}
 import builtins
 
 import numpy as np
@@ -546,4 +573,4 @@ else:
             np.testing.assert_allclose(got, want, rtol=tol[0], atol=tol[1], equal_nan=True, err_msg=other)
             if want.dtype.kind == "f" and tol == (0.0, 0.0):
                 np.testing.assert_array_equal(np.signbit(got), np.signbit(want), err_msg=other + ": signs")
-'''
+"""

@@ -26,8 +26,25 @@ import numpy as np
 from hypothesis import strategies as st
 from program_fuzz import Step, array_literal, scalar_source
 
-DTYPES = [np.dtype(n) for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                                "uint64", "float16", "float32", "float64", "complex64", "complex128")]
+DTYPES = [
+    np.dtype(n)
+    for n in (
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    )
+]
 MAX_INPUT_SIZE = 48
 
 # ---------------------------------------------------------------------------------------------------------
@@ -43,8 +60,20 @@ def _specials(dt):
         return [info.min, info.max, 0, 1, info.max - 1] + ([-1, info.min + 1] if dt.kind == "i" else [])
     f = np.finfo(dt.char.lower() if dt.kind == "c" else dt)
     large = {2: 1e4, 4: 1e30, 8: 1e300}[f.bits // 8]
-    reals = [np.nan, np.inf, -np.inf, -0.0, 0.0, float(f.max), -float(f.max), float(f.tiny),
-             float(f.smallest_subnormal), large, -large, 1 / 3]
+    reals = [
+        np.nan,
+        np.inf,
+        -np.inf,
+        -0.0,
+        0.0,
+        float(f.max),
+        -float(f.max),
+        float(f.tiny),
+        float(f.smallest_subnormal),
+        large,
+        -large,
+        1 / 3,
+    ]
     if dt.kind == "c":
         return [complex(a, b) for a in reals for b in (0.0, -0.0, 1.0, np.nan, np.inf, -2.5)]
     return reals
@@ -60,6 +89,7 @@ def values(shape, dt, seed, regime):
         lo = 0 if dt.kind == "u" else -60
         a = rng.integers(lo, 60, size=shape)
     else:
+
         def real():
             if regime == "random":
                 return rng.uniform(-10, 10, size=shape)
@@ -97,8 +127,9 @@ def input_steps(draw, index, related_shape=None):
     if related_shape is not None and draw(st.booleans()):
         # Broadcasts against the first input: trailing axes of its shape, some set to 1.
         keep = draw(st.integers(0, len(related_shape)))
-        shape = tuple(1 if draw(st.integers(0, 2)) == 0 else n
-                      for n in related_shape[len(related_shape) - keep:])
+        shape = tuple(
+            1 if draw(st.integers(0, 2)) == 0 else n for n in related_shape[len(related_shape) - keep :]
+        )
     else:
         shape = _shape(draw)
     dt = draw(st.sampled_from(DTYPES))
@@ -145,32 +176,161 @@ def input_steps(draw, index, related_shape=None):
 # Steps
 # ---------------------------------------------------------------------------------------------------------
 
-UNARY_EXACT = ["negative", "positive", "absolute", "fabs", "sign", "square", "reciprocal", "conjugate", "sqrt",
-               "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite", "signbit", "logical_not",
-               "invert", "spacing"]
-COMPLEX_INEXACT = {"absolute", "sign", "square", "reciprocal", "sqrt", "multiply", "divide", "power",
-                   "float_power"}
-UNARY_FUNCS = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin",
-               "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "cbrt", "degrees"]
+UNARY_EXACT = [
+    "negative",
+    "positive",
+    "absolute",
+    "fabs",
+    "sign",
+    "square",
+    "reciprocal",
+    "conjugate",
+    "sqrt",
+    "floor",
+    "ceil",
+    "trunc",
+    "rint",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "signbit",
+    "logical_not",
+    "invert",
+    "spacing",
+]
+COMPLEX_INEXACT = {
+    "absolute",
+    "sign",
+    "square",
+    "reciprocal",
+    "sqrt",
+    "multiply",
+    "divide",
+    "power",
+    "float_power",
+}
+UNARY_FUNCS = [
+    "exp",
+    "exp2",
+    "expm1",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "sin",
+    "cos",
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "cbrt",
+    "degrees",
+]
 PERIODIC = {"sin", "cos", "tan"}
 UNARY_OPERATORS = {"negative": "-{}", "positive": "+{}", "absolute": "abs({})", "invert": "~{}"}
-BINARY_EXACT = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "maximum",
-                "minimum", "fmax", "fmin", "equal", "not_equal", "less", "less_equal", "greater",
-                "greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
-                "bitwise_xor", "left_shift", "right_shift", "copysign", "nextafter", "heaviside", "gcd", "lcm",
-                "power"]
+BINARY_EXACT = [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "floor_divide",
+    "remainder",
+    "fmod",
+    "maximum",
+    "minimum",
+    "fmax",
+    "fmin",
+    "equal",
+    "not_equal",
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "left_shift",
+    "right_shift",
+    "copysign",
+    "nextafter",
+    "heaviside",
+    "gcd",
+    "lcm",
+    "power",
+]
 BINARY_FUNCS = ["float_power", "arctan2", "hypot", "logaddexp", "logaddexp2"]
-BINARY_OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_divide": "//",
-                    "remainder": "%", "power": "**", "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^",
-                    "left_shift": "<<", "right_shift": ">>", "equal": "==", "not_equal": "!=", "less": "<",
-                    "less_equal": "<=", "greater": ">", "greater_equal": ">="}
-INPLACE_OPS = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder", "bitwise_and",
-               "bitwise_or", "bitwise_xor", "left_shift", "right_shift"]
+BINARY_OPERATORS = {
+    "add": "+",
+    "subtract": "-",
+    "multiply": "*",
+    "divide": "/",
+    "floor_divide": "//",
+    "remainder": "%",
+    "power": "**",
+    "bitwise_and": "&",
+    "bitwise_or": "|",
+    "bitwise_xor": "^",
+    "left_shift": "<<",
+    "right_shift": ">>",
+    "equal": "==",
+    "not_equal": "!=",
+    "less": "<",
+    "less_equal": "<=",
+    "greater": ">",
+    "greater_equal": ">=",
+}
+INPLACE_OPS = [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "floor_divide",
+    "remainder",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "left_shift",
+    "right_shift",
+]
 REDUCE_FLOAT = ["sum", "prod", "mean", "var", "std", "nansum", "nanprod", "nanmean", "nanvar", "nanstd"]
-REDUCE_VALUE = ["min", "max", "nanmin", "nanmax", "argmin", "argmax", "nanargmin", "nanargmax", "any", "all",
-                "count_nonzero", "ptp"]
-METHODS = {"sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax", "any", "all", "cumsum",
-           "cumprod"}
+REDUCE_VALUE = [
+    "min",
+    "max",
+    "nanmin",
+    "nanmax",
+    "argmin",
+    "argmax",
+    "nanargmin",
+    "nanargmax",
+    "any",
+    "all",
+    "count_nonzero",
+    "ptp",
+]
+METHODS = {
+    "sum",
+    "prod",
+    "mean",
+    "var",
+    "std",
+    "min",
+    "max",
+    "argmin",
+    "argmax",
+    "any",
+    "all",
+    "cumsum",
+    "cumprod",
+}
 INT_SCALARS = [0, 1, 2, 3, -1, -5, 7, 100, 255, 300, -129, 2**31, 2**63 - 1, 2**64]
 FLOAT_SCALARS = [0.5, -2.5, 3.0, 0.1, 1e10, -0.0, float("inf"), float("nan"), 1e300]
 COMPLEX_SCALARS = [1j, complex(1.5, -2.0), complex(0.0, -0.0)]
@@ -200,14 +360,20 @@ class Gen:
         return [k for k in names if pred is None or pred(self.val(k))]
 
     def writable(self):
-        return self.arrays(lambda v: v.flags.writeable and 0 not in [s for s, n in zip(v.strides, v.shape)
-                                                                      if n > 1])
+        return self.arrays(
+            lambda v: v.flags.writeable and 0 not in [s for s, n in zip(v.strides, v.shape) if n > 1]
+        )
 
     def scalar(self, dt=None, other_kinds=0.3):
         """A Python scalar: mostly of dt's kind and in its range; else of any kind, or out of range."""
         kind = self.pick("iifcb") if dt is None or self.chance(other_kinds) else dt.kind
-        pool = {"i": INT_SCALARS, "u": INT_SCALARS, "f": FLOAT_SCALARS, "c": COMPLEX_SCALARS,
-                "b": [True, False]}[kind]
+        pool = {
+            "i": INT_SCALARS,
+            "u": INT_SCALARS,
+            "f": FLOAT_SCALARS,
+            "c": COMPLEX_SCALARS,
+            "b": [True, False],
+        }[kind]
         if kind in "iu" and self.chance(0.85):
             pool = [0, 1, 2, 3, 7] if dt is None or dt.kind != "i" else [0, 1, 2, 3, -1, -5, 7]
         return scalar_source(self.pick(pool))
@@ -247,8 +413,9 @@ class Gen:
             expr = UNARY_OPERATORS[name].format(a)
         else:
             expr = f"xp.{name}({a})"
-        return Step(f"{t} = {expr}", t, rule, info={"kind": name, "operands": [a],
-                                                     "periodic": name in PERIODIC})
+        return Step(
+            f"{t} = {expr}", t, rule, info={"kind": name, "operands": [a], "periodic": name in PERIODIC}
+        )
 
     def binary(self):
         a = self.pick(self.arrays())
@@ -270,11 +437,17 @@ class Gen:
             operands, names = ((a, s) if self.chance(0.6) else (s, a)), [a]
         kinds = {self.val(n).dtype.kind for n in names} | {_scalar_kind(o) for o in operands}
         rule = "exact"
-        if name in BINARY_FUNCS or (name == "power" and kinds & set("fc")) or (
-                "c" in kinds and name in COMPLEX_INEXACT):
+        if (
+            name in BINARY_FUNCS
+            or (name == "power" and kinds & set("fc"))
+            or ("c" in kinds and name in COMPLEX_INEXACT)
+        ):
             rule = "ulp"
-            if "c" in kinds and not all(_finite_operand(self.val(n)) for n in names) or (
-                    "c" in kinds and any(o in ("nan", "inf", "-inf") for o in operands)):
+            if (
+                "c" in kinds
+                and not all(_finite_operand(self.val(n)) for n in names)
+                or ("c" in kinds and any(o in ("nan", "inf", "-inf") for o in operands))
+            ):
                 return None
         t = self.new_name()
         if name in BINARY_OPERATORS and self.chance(0.5):
@@ -301,9 +474,16 @@ class Gen:
         if self.chance(0.5):
             src = self.scalar(x.dtype, 0.0 if strict else 0.5)
         else:
-            src = self.pick(self.arrays(lambda v: _broadcasts(v.shape, x.shape)
-                                        and np.broadcast_shapes(v.shape, x.shape) == x.shape
-                                        and (not strict or np.can_cast(v.dtype, x.dtype, "same_kind"))) or [t])
+            src = self.pick(
+                self.arrays(
+                    lambda v: (
+                        _broadcasts(v.shape, x.shape)
+                        and np.broadcast_shapes(v.shape, x.shape) == x.shape
+                        and (not strict or np.can_cast(v.dtype, x.dtype, "same_kind"))
+                    )
+                )
+                or [t]
+            )
         key = self.basic_key(x.shape) if self.chance(0.4) and x.ndim else None
         if key and (not strict or src in self.arrays()) and _selects_one(x, key):
             # KNOWN DIFFERENCE (as CuPy): `x[i, j] += y` on one element works on a 0-d view in place, with
@@ -363,12 +543,21 @@ class Gen:
         a = self.pick(self.arrays())
         x = self.val(a)
         name = self.pick(["cumsum", "cumprod", "nancumsum", "nancumprod"])
-        axis = self.pick(["None"] + [str(i) for i in range(-x.ndim, x.ndim)] + ([str(x.ndim)] if x.ndim else []))
+        axis = self.pick(
+            ["None"] + [str(i) for i in range(-x.ndim, x.ndim)] + ([str(x.ndim)] if x.ndim else [])
+        )
         t = self.new_name()
-        expr = (f"{a}.{name}(axis={axis})" if name in METHODS and self.chance(0.5)
-                else f"xp.{name}({a}, axis={axis})")
-        return Step(f"{t} = {expr}", t, "scan", info={"kind": name, "operands": [a], "op": name,
-                                                      "axis": None if axis == "None" else int(axis)})
+        expr = (
+            f"{a}.{name}(axis={axis})"
+            if name in METHODS and self.chance(0.5)
+            else f"xp.{name}({a}, axis={axis})"
+        )
+        return Step(
+            f"{t} = {expr}",
+            t,
+            "scan",
+            info={"kind": name, "operands": [a], "op": name, "axis": None if axis == "None" else int(axis)},
+        )
 
     def matmul(self):
         cands = self.arrays(lambda v: v.ndim >= 1)
@@ -379,8 +568,14 @@ class Gen:
         if x.ndim >= 2 and self.chance(0.5):
             b = f"xp.swapaxes({a}, -1, -2)"
         else:
-            fits = self.arrays(lambda v: v.ndim >= 1 and x.ndim >= 1 and v.shape[-2 if v.ndim > 1 else 0]
-                               == x.shape[-1] and _broadcasts(v.shape[:-2], x.shape[:-2]))
+            fits = self.arrays(
+                lambda v: (
+                    v.ndim >= 1
+                    and x.ndim >= 1
+                    and v.shape[-2 if v.ndim > 1 else 0] == x.shape[-1]
+                    and _broadcasts(v.shape[:-2], x.shape[:-2])
+                )
+            )
             b = self.pick(fits or [f"xp.swapaxes({a}, -1, -2)" if x.ndim >= 2 else a])
         t = self.new_name()
         expr = f"{a} @ {b}" if self.chance(0.5) else f"xp.matmul({a}, {b})"
@@ -391,7 +586,9 @@ class Gen:
     def sort(self):
         a = self.pick(self.arrays())
         x = self.val(a)
-        axis = self.pick(["None"] + [str(i) for i in range(-x.ndim, x.ndim)] * 2 if x.ndim else ["None", "-1"])
+        axis = self.pick(
+            ["None"] + [str(i) for i in range(-x.ndim, x.ndim)] * 2 if x.ndim else ["None", "-1"]
+        )
         form = self.draw(st.integers(0, 2))
         if form == 2 and a in self.writable() and axis != "None":
             return Step(f"{a}.sort(axis={axis})", None, "value", writes=a, info={"kind": "sort_inplace"})
@@ -444,10 +641,19 @@ class Gen:
     def int_array_key(self, shape):
         n = shape[0]
         wide = self.chance(0.05)  # an out-of-range index
-        idx = [self.draw(st.integers(-n - 1 if wide else -n, n if wide else n - 1))
-               for _ in range(self.draw(st.integers(0, 5)))] if n or wide else []
-        lit = f"xp.asarray(np.array({idx!r}, dtype=np.{self.pick(['int64', 'int32', 'uint8'])}))" \
-            if self.chance(0.5) and all(i >= 0 for i in idx) else repr(idx)
+        idx = (
+            [
+                self.draw(st.integers(-n - 1 if wide else -n, n if wide else n - 1))
+                for _ in range(self.draw(st.integers(0, 5)))
+            ]
+            if n or wide
+            else []
+        )
+        lit = (
+            f"xp.asarray(np.array({idx!r}, dtype=np.{self.pick(['int64', 'int32', 'uint8'])}))"
+            if self.chance(0.5) and all(i >= 0 for i in idx)
+            else repr(idx)
+        )
         if len(shape) > 1 and shape[1] and self.chance(0.4):
             idx2 = [self.draw(st.integers(0, shape[1] - 1)) for _ in idx]
             return f"{lit}, {idx2!r}" if self.chance(0.5) else f":, {idx2!r}"
@@ -460,8 +666,11 @@ class Gen:
         if x.dtype.kind in "iufb" and self.chance(0.5):
             return f"{a} > {self.pick(['0', '1', '-1'])}"
         k = self.draw(st.integers(1, max(x.ndim, 1)))
-        mask = np.asarray(self.draw(st.lists(st.booleans(), min_size=math.prod(x.shape[:k]),
-                                             max_size=math.prod(x.shape[:k])))).reshape(x.shape[:k])
+        mask = np.asarray(
+            self.draw(
+                st.lists(st.booleans(), min_size=math.prod(x.shape[:k]), max_size=math.prod(x.shape[:k]))
+            )
+        ).reshape(x.shape[:k])
         return f"xp.asarray({array_literal(mask)})"
 
     def setitem(self):
@@ -491,7 +700,9 @@ class Gen:
         elif v == 1 and x.ndim and x.shape[0] > 1 and key.startswith(":") is False and self.chance(0.5):
             value = f"{t}[::-1][{key}]" if "xp.asarray" not in key else self.scalar(x.dtype)  # overlaps t
         else:
-            fits = self.arrays(lambda u: _broadcasts(u.shape, sub) and np.broadcast_shapes(u.shape, sub) == sub)
+            fits = self.arrays(
+                lambda u: _broadcasts(u.shape, sub) and np.broadcast_shapes(u.shape, sub) == sub
+            )
             value = self.pick(fits) if fits else self.scalar(x.dtype)
         aug = self.chance(0.2)
         stmt = f"{t}[{key}] {'+' if aug else ''}= {value}"
@@ -503,8 +714,10 @@ class Gen:
         axis = self.pick(["None"] + [str(i) for i in range(-x.ndim, x.ndim)])
         n = x.size if axis == "None" else x.shape[int(axis)]
         wide = self.chance(0.1)  # out of range (IndexError unless mode= wraps or clips)
-        idx = [self.draw(st.integers(-n - 2 if wide else -n, n + 1 if wide else max(n - 1, 0)))
-               for _ in range(self.draw(st.integers(0, 4)))]
+        idx = [
+            self.draw(st.integers(-n - 2 if wide else -n, n + 1 if wide else max(n - 1, 0)))
+            for _ in range(self.draw(st.integers(0, 4)))
+        ]
         ind = repr(idx) if self.chance(0.6) else (str(idx[0]) if idx else "0")
         mode = self.pick(["", "", ", mode='wrap'", ", mode='clip'"])
         t = self.new_name()
@@ -514,8 +727,7 @@ class Gen:
         a = self.pick(self.arrays())
         x = self.val(a)
         conds = self.arrays(lambda v: v.dtype == np.bool_ and _broadcasts(v.shape, x.shape))
-        cond = self.pick(conds) if conds and self.chance(0.5) else (
-            f"{a} != 0" if x.dtype.kind != "b" else a)
+        cond = self.pick(conds) if conds and self.chance(0.5) else (f"{a} != 0" if x.dtype.kind != "b" else a)
         cshape = self.val(cond).shape if cond in conds else x.shape
         others = self.arrays(lambda v: _broadcasts(v.shape, x.shape) and _broadcasts(v.shape, cshape))
         other = self.pick(others) if others and self.chance(0.6) else self.scalar(x.dtype)
@@ -528,8 +740,23 @@ class Gen:
         a = self.pick(self.arrays())
         x = self.val(a)
         t = self.new_name()
-        forms = ["ravel", "flatten", "copy", "T", "transpose", "squeeze", "expand", "swap", "contig", "flip",
-                 "reshape", "reshape", "reshape", "ravelF", "copyF"]
+        forms = [
+            "ravel",
+            "flatten",
+            "copy",
+            "T",
+            "transpose",
+            "squeeze",
+            "expand",
+            "swap",
+            "contig",
+            "flip",
+            "reshape",
+            "reshape",
+            "reshape",
+            "ravelF",
+            "copyF",
+        ]
         f = self.pick(forms)
         nd = x.ndim
         if f == "reshape":
@@ -585,8 +812,12 @@ class Gen:
                 others = self.arrays()
             else:
                 ax = int(axis) % max(x.ndim, 1)
-                others = self.arrays(lambda v: v.ndim == x.ndim and all(
-                    n == m for i, (n, m) in enumerate(zip(v.shape, x.shape)) if i != ax))
+                others = self.arrays(
+                    lambda v: (
+                        v.ndim == x.ndim
+                        and all(n == m for i, (n, m) in enumerate(zip(v.shape, x.shape)) if i != ax)
+                    )
+                )
             b = self.pick(others or [a])
             return Step(f"{t} = xp.concatenate([{a}, {b}], axis={axis})", t, info={"kind": f})
         if f == "stack":
@@ -644,7 +875,13 @@ def works(src, *dtypes):
     mostly valid steps, leaving a share of error cases."""
     key = (src,) + dtypes
     if key not in _VALID:
-        env = {"np": np, "a": np.ones(1, dtypes[0]), "b": np.ones(1, dtypes[-1]), "nan": np.nan, "inf": np.inf}
+        env = {
+            "np": np,
+            "a": np.ones(1, dtypes[0]),
+            "b": np.ones(1, dtypes[-1]),
+            "nan": np.nan,
+            "inf": np.inf,
+        }
         try:
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore")

@@ -19,11 +19,17 @@ import time
 from pathlib import Path
 
 # Tests that fault or time out on purpose, and the CUDA-graph tests, which memcheck reports falsely (docs/testing.md).
-LEFT_OUT = ["tests/cuda/test_faults.py", "tests/cuda/test_interrupt.py", "tests/test_notebooks.py",
-            "tests/cuda/test_graph.py"]
+LEFT_OUT = [
+    "tests/cuda/test_faults.py",
+    "tests/cuda/test_interrupt.py",
+    "tests/test_notebooks.py",
+    "tests/cuda/test_graph.py",
+]
 # The sanitizer runs one kernel at a time, so the tests that need two streams' kernels to overlap cannot pass.
-DESELECTED = ["tests/cuda/test_stream_event.py::test_without_wait_event_the_other_stream_runs_ahead",
-              "tests/cuda/test_stream_event.py::test_memory_freed_on_a_busy_stream_is_not_overwritten_early"]
+DESELECTED = [
+    "tests/cuda/test_stream_event.py::test_without_wait_event_the_other_stream_runs_ahead",
+    "tests/cuda/test_stream_event.py::test_memory_freed_on_a_busy_stream_is_not_overwritten_early",
+]
 # memcheck also counts failed CUDA API calls as errors: those the tests cause on purpose (out of memory, a
 # missing kernel name), and those of other libraries the interop tests load. cuarray turns a failed call into
 # a Python exception, which the tests check; here only the device code's accesses are counted.
@@ -32,14 +38,21 @@ DESELECTED = ["tests/cuda/test_stream_event.py::test_without_wait_event_the_othe
 # racecheck, cuSOLVER's eigh and svd take minutes a test, and cuBLAS's syr2k and her2k kernels (inside eigh)
 # report hazards in code that is not ours to fix.
 LIBRARY_KERNELS = ["regex=^_Z", "regex=^(sm[0-9]+|cutlass|ampere|hopper)_", "kns=cublas"]
-TOOL_OPTIONS = {"memcheck": ["--report-api-errors", "no"],
-                "racecheck": [arg for pattern in LIBRARY_KERNELS for arg in ("--kernel-name-exclude", pattern)]}
+TOOL_OPTIONS = {
+    "memcheck": ["--report-api-errors", "no"],
+    "racecheck": [arg for pattern in LIBRARY_KERNELS for arg in ("--kernel-name-exclude", pattern)],
+}
 SUMMARY = re.compile(r"(ERROR|RACECHECK) SUMMARY: (\d+) (errors?|hazards?)")
 
 
 def collect(pytest_args, root):
-    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "gpu", *pytest_args],
-                         capture_output=True, text=True, cwd=root, check=False)
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "gpu", *pytest_args],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        check=False,
+    )
     ids = [line for line in out.stdout.splitlines() if "::" in line]
     if not ids:
         sys.exit(f"no GPU tests were collected:\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
@@ -66,15 +79,38 @@ def main():
     shards = []
     for k in range(min(args.j, len(ids))):
         listing = args.logs / f"shard{k}.txt"
-        listing.write_text("\n".join(ids[k::args.j]) + "\n")
-        cmd = ["compute-sanitizer", "--tool", args.tool, *TOOL_OPTIONS[args.tool],
-               "--log-file", str(args.logs / f"shard{k}.{args.tool}.log"), sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", "--tb=short",
-               "-rfEs", f"@{listing}"]
+        listing.write_text("\n".join(ids[k :: args.j]) + "\n")
+        cmd = [
+            "compute-sanitizer",
+            "--tool",
+            args.tool,
+            *TOOL_OPTIONS[args.tool],
+            "--log-file",
+            str(args.logs / f"shard{k}.{args.tool}.log"),
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:xdist",
+            "-p",
+            "no:cacheprovider",
+            "--tb=short",
+            "-rfEs",
+            f"@{listing}",
+        ]
         late = args.logs / f"shard{k}.late.txt"
         late.unlink(missing_ok=True)
         with open(args.logs / f"shard{k}.pytest.log", "w") as log:
-            shards.append(subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                           env=dict(env, CUARRAY_TEST_LATE=str(late)), cwd=root))
+            shards.append(
+                subprocess.Popen(
+                    cmd,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    env=dict(env, CUARRAY_TEST_LATE=str(late)),
+                    cwd=root,
+                )
+            )
     print(f"{len(ids)} tests in {len(shards)} shards under {args.tool}; logs in {args.logs}", flush=True)
 
     ok, late = True, []
@@ -91,8 +127,10 @@ def main():
         print(f"shard {k}: {result[-1] if result else 'no output'} | {summary}", flush=True)
     (args.logs / "late.txt").write_text("".join(f"{t}\n" for t in late))
     if late:
-        print(f"{len(late)} tests were not run: they would have started after --minutes. To run them:\n"
-              f"    python tests/sanitize.py {args.tool} -j {args.j} @{args.logs / 'late.txt'}")
+        print(
+            f"{len(late)} tests were not run: they would have started after --minutes. To run them:\n"
+            f"    python tests/sanitize.py {args.tool} -j {args.j} @{args.logs / 'late.txt'}"
+        )
     print("clean" if ok else "NOT clean: see the shards above and their logs")
     return 0 if ok else 1
 

@@ -16,20 +16,20 @@ gpu = pytest.mark.gpu
 STANDARD = {
     "constants": "e inf nan newaxis pi",
     "creation": "arange asarray empty empty_like eye from_dlpack full full_like linspace meshgrid ones ones_like "
-                "tril triu zeros zeros_like",
+    "tril triu zeros zeros_like",
     "data type functions": "astype can_cast finfo iinfo isdtype result_type",
     "data types": "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 complex64 complex128",
     "elementwise": "abs acos acosh add asin asinh atan atan2 atanh bitwise_and bitwise_left_shift bitwise_invert "
-                   "bitwise_or bitwise_right_shift bitwise_xor ceil clip conj copysign cos cosh divide equal exp "
-                   "expm1 floor floor_divide greater greater_equal hypot imag isfinite isinf isnan less less_equal "
-                   "log log1p log2 log10 logaddexp logical_and logical_not logical_or logical_xor maximum minimum "
-                   "multiply negative nextafter not_equal positive pow real reciprocal remainder round sign signbit "
-                   "sin sinh square sqrt subtract tan tanh trunc",
+    "bitwise_or bitwise_right_shift bitwise_xor ceil clip conj copysign cos cosh divide equal exp "
+    "expm1 floor floor_divide greater greater_equal hypot imag isfinite isinf isnan less less_equal "
+    "log log1p log2 log10 logaddexp logical_and logical_not logical_or logical_xor maximum minimum "
+    "multiply negative nextafter not_equal positive pow real reciprocal remainder round sign signbit "
+    "sin sinh square sqrt subtract tan tanh trunc",
     "indexing": "take take_along_axis",
     "inspection": "__array_namespace_info__",
     "linear algebra": "matmul matrix_transpose tensordot vecdot",
     "manipulation": "broadcast_arrays broadcast_to concat expand_dims flip moveaxis permute_dims repeat reshape roll "
-                    "squeeze stack tile unstack",
+    "squeeze stack tile unstack",
     "searching": "argmax argmin count_nonzero nonzero searchsorted where",
     "set": "unique_all unique_counts unique_inverse unique_values",
     "sorting": "argsort sort",
@@ -38,9 +38,90 @@ STANDARD = {
     "version": "__array_api_version__",
     "extensions": "fft linalg",
 }
-LINALG = ["cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm"]
-FFT = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
-ARRAY_ATTRIBUTES = ["dtype", "device", "mT", "ndim", "shape", "size", "T", "__abs__", "__add__", "__and__", "__array_namespace__", "__bool__", "__complex__", "__dlpack__", "__dlpack_device__", "__eq__", "__float__", "__floordiv__", "__ge__", "__getitem__", "__gt__", "__index__", "__int__", "__invert__", "__le__", "__lshift__", "__lt__", "__matmul__", "__mod__", "__mul__", "__ne__", "__neg__", "__or__", "__pos__", "__pow__", "__rshift__", "__setitem__", "__sub__", "__truediv__", "__xor__", "to_device"]
+LINALG = [
+    "cholesky",
+    "cross",
+    "det",
+    "diagonal",
+    "eigh",
+    "eigvalsh",
+    "inv",
+    "matmul",
+    "matrix_norm",
+    "matrix_power",
+    "matrix_rank",
+    "matrix_transpose",
+    "outer",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "tensordot",
+    "trace",
+    "vecdot",
+    "vector_norm",
+]
+FFT = [
+    "fft",
+    "ifft",
+    "fftn",
+    "ifftn",
+    "rfft",
+    "irfft",
+    "rfftn",
+    "irfftn",
+    "hfft",
+    "ihfft",
+    "fftfreq",
+    "rfftfreq",
+    "fftshift",
+    "ifftshift",
+]
+ARRAY_ATTRIBUTES = [
+    "dtype",
+    "device",
+    "mT",
+    "ndim",
+    "shape",
+    "size",
+    "T",
+    "__abs__",
+    "__add__",
+    "__and__",
+    "__array_namespace__",
+    "__bool__",
+    "__complex__",
+    "__dlpack__",
+    "__dlpack_device__",
+    "__eq__",
+    "__float__",
+    "__floordiv__",
+    "__ge__",
+    "__getitem__",
+    "__gt__",
+    "__index__",
+    "__int__",
+    "__invert__",
+    "__le__",
+    "__lshift__",
+    "__lt__",
+    "__matmul__",
+    "__mod__",
+    "__mul__",
+    "__ne__",
+    "__neg__",
+    "__or__",
+    "__pos__",
+    "__pow__",
+    "__rshift__",
+    "__setitem__",
+    "__sub__",
+    "__truediv__",
+    "__xor__",
+    "to_device",
+]
 
 
 @pytest.mark.parametrize("section", list(STANDARD))
@@ -67,12 +148,48 @@ def test_version_and_dtype_names():
 
 # NumPy's functions that cuarray now has: NumPy's __array_function__ / __array_ufunc__ dispatch finds each by its
 # module and name (python/cuarray/_ndarray.py).
-DISPATCHED = [np.pad, np.rollaxis, np.cross, np.astype, np.concat, np.permute_dims, np.matrix_transpose, np.unstack,
-              np.unique_values, np.unique_counts, np.unique_inverse, np.unique_all, np.isdtype, np.median, np.nanmedian,
-              np.percentile, np.quantile, np.cov, np.corrcoef, np.digitize, np.unravel_index, np.ravel_multi_index,
-              np.select, np.extract, np.interp, np.copy, np.logspace, np.tri, np.diagflat, np.linalg.matrix_norm,
-              np.linalg.vector_norm, np.linalg.svdvals, np.linalg.outer, np.linalg.diagonal, np.linalg.cross,
-              np.linalg.trace, np.linalg.matrix_transpose, np.linalg.vecdot, np.linalg.multi_dot, np.linalg.cond]
+DISPATCHED = [
+    np.pad,
+    np.rollaxis,
+    np.cross,
+    np.astype,
+    np.concat,
+    np.permute_dims,
+    np.matrix_transpose,
+    np.unstack,
+    np.unique_values,
+    np.unique_counts,
+    np.unique_inverse,
+    np.unique_all,
+    np.isdtype,
+    np.median,
+    np.nanmedian,
+    np.percentile,
+    np.quantile,
+    np.cov,
+    np.corrcoef,
+    np.digitize,
+    np.unravel_index,
+    np.ravel_multi_index,
+    np.select,
+    np.extract,
+    np.interp,
+    np.copy,
+    np.logspace,
+    np.tri,
+    np.diagflat,
+    np.linalg.matrix_norm,
+    np.linalg.vector_norm,
+    np.linalg.svdvals,
+    np.linalg.outer,
+    np.linalg.diagonal,
+    np.linalg.cross,
+    np.linalg.trace,
+    np.linalg.matrix_transpose,
+    np.linalg.vecdot,
+    np.linalg.multi_dot,
+    np.linalg.cond,
+]
 
 
 @pytest.mark.parametrize("func", DISPATCHED, ids=lambda f: f"{f.__module__}.{f.__name__}")
@@ -88,18 +205,32 @@ def test_numpy_vecdot_ufunc_dispatches():
 
 # ---- inspection namespace, dtype functions: no device needed -------------------------------------------------
 
-KINDS = ["bool", "signed integer", "unsigned integer", "integral", "real floating", "complex floating", "numeric"]
+KINDS = [
+    "bool",
+    "signed integer",
+    "unsigned integer",
+    "integral",
+    "real floating",
+    "complex floating",
+    "numeric",
+]
 
 
 def test_namespace_info():
     info = cp.__array_namespace_info__()
-    assert info.capabilities() == {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
+    assert info.capabilities() == {
+        "boolean indexing": True,
+        "data-dependent shapes": True,
+        "max dimensions": 64,
+    }
     assert info.default_dtypes() == np.__array_namespace_info__().default_dtypes()
     assert info.default_dtypes(device=0) == info.default_dtypes()
     assert info.dtypes() == np.__array_namespace_info__().dtypes()
 
 
-@pytest.mark.parametrize("kind", KINDS + [("bool", "complex floating"), ("signed integer", "real floating"), ()])
+@pytest.mark.parametrize(
+    "kind", KINDS + [("bool", "complex floating"), ("signed integer", "real floating"), ()]
+)
 def test_namespace_info_dtypes_by_kind(kind):
     assert cp.__array_namespace_info__().dtypes(kind=kind) == np.__array_namespace_info__().dtypes(kind=kind)
 
@@ -180,8 +311,22 @@ def test_dtype_functions_take_arrays():
 
 
 def test_standard_signatures():
-    for f in (cp.empty, cp.zeros, cp.ones, cp.full, cp.empty_like, cp.zeros_like, cp.ones_like, cp.full_like,
-              cp.arange, cp.linspace, cp.eye, cp.asarray, cp.from_dlpack, cp.astype):
+    for f in (
+        cp.empty,
+        cp.zeros,
+        cp.ones,
+        cp.full,
+        cp.empty_like,
+        cp.zeros_like,
+        cp.ones_like,
+        cp.full_like,
+        cp.arange,
+        cp.linspace,
+        cp.eye,
+        cp.asarray,
+        cp.from_dlpack,
+        cp.astype,
+    ):
         assert "device" in inspect.signature(f).parameters, f.__name__
     for f in (cp.sort, cp.argsort):
         assert {"descending", "stable"} <= set(inspect.signature(f).parameters)
@@ -208,11 +353,23 @@ def test_argument_errors_before_the_device():
 def test_creation_on_a_device(device):
     device = cp.cuda.Device(0) if device == "Device" else device
     x = cp.asarray([1.5, 2.5])
-    made = [cp.empty(3, device=device), cp.zeros((2, 2), device=device), cp.ones(3, device=device),
-            cp.full(2, 7, device=device), cp.empty_like(x, device=device), cp.zeros_like(x, device=device),
-            cp.ones_like(x, device=device), cp.full_like(x, 3, device=device), cp.arange(4, device=device),
-            cp.linspace(0, 1, 5, device=device), cp.eye(3, device=device), cp.asarray([1, 2], device=device),
-            cp.asarray(x, device=device), cp.from_dlpack(x, device=device), cp.astype(x, np.int8, device=device)]
+    made = [
+        cp.empty(3, device=device),
+        cp.zeros((2, 2), device=device),
+        cp.ones(3, device=device),
+        cp.full(2, 7, device=device),
+        cp.empty_like(x, device=device),
+        cp.zeros_like(x, device=device),
+        cp.ones_like(x, device=device),
+        cp.full_like(x, 3, device=device),
+        cp.arange(4, device=device),
+        cp.linspace(0, 1, 5, device=device),
+        cp.eye(3, device=device),
+        cp.asarray([1, 2], device=device),
+        cp.asarray(x, device=device),
+        cp.from_dlpack(x, device=device),
+        cp.astype(x, np.int8, device=device),
+    ]
     for m in made:
         assert m.device == cp.cuda.Device(0)
     assert_same(cp.full_like(x, 3, device=device), np.full(2, 3.0))
@@ -224,8 +381,15 @@ def test_creation_on_a_device(device):
 def test_creation_on_another_device():
     d1 = cp.cuda.Device(1)
     with cp.cuda.Device(0):
-        for m in (cp.zeros(3, device=d1), cp.ones(3, device=1), cp.arange(5, device=d1), cp.full((2,), 4, device=d1),
-                  cp.linspace(0, 1, 3, device=d1), cp.eye(2, device=d1), cp.asarray([1, 2], device=d1)):
+        for m in (
+            cp.zeros(3, device=d1),
+            cp.ones(3, device=1),
+            cp.arange(5, device=d1),
+            cp.full((2,), 4, device=d1),
+            cp.linspace(0, 1, 3, device=d1),
+            cp.eye(2, device=d1),
+            cp.asarray([1, 2], device=d1),
+        ):
             assert m.device == d1
         assert cp.cuda.Device() == cp.cuda.Device(0)
         x = cp.arange(6.0)
@@ -327,8 +491,12 @@ def test_expand_dims_errors():
 def test_repeat_with_counts(axis, kind):
     x, a = make_pair("strided", np.float64)  # 3 x 3
     n = a.size if axis is None else a.shape[axis]
-    counts = {"list": [(i * 7) % 4 for i in range(n)], "one": [2], "zeros": [0] * n,
-              "device": [(i * 5) % 3 for i in range(n)]}[kind]
+    counts = {
+        "list": [(i * 7) % 4 for i in range(n)],
+        "one": [2],
+        "zeros": [0] * n,
+        "device": [(i * 5) % 3 for i in range(n)],
+    }[kind]
     want = np.repeat(a, counts, axis)
     got = cp.repeat(x, cp.asarray(counts) if kind == "device" else counts, axis)
     assert_same(got, want)
@@ -365,6 +533,7 @@ def _with_ties(dtype):
 def _descending_argsort(a, axis):
     """The array API's descending stable order, by Python's stable sort: NaNs first, then the largest; equal
     elements (-0.0 and 0.0 too) in their original order."""
+
     def row_order(row):
         return sorted(range(len(row)), key=lambda i: (not np.isnan(row[i]), -float(row[i])))
 
@@ -453,8 +622,10 @@ def test_unique_of_zero_d_and_empty():
 def test_correction(name, correction):
     x, a = make_pair("strided", np.float64)
     assert_same(getattr(cp, name)(x, correction=correction), getattr(np, name)(a, correction=correction))
-    assert_same(getattr(cp, name)(x, axis=0, correction=correction, keepdims=True),
-                getattr(np, name)(a, axis=0, correction=correction, keepdims=True))
+    assert_same(
+        getattr(cp, name)(x, axis=0, correction=correction, keepdims=True),
+        getattr(np, name)(a, axis=0, correction=correction, keepdims=True),
+    )
     if not name.startswith("nan"):
         assert_same(getattr(x, name)(correction=correction), getattr(np, name)(a, correction=correction))
     with pytest.raises(ValueError, match="ddof and correction can't be provided simultaneously."):
@@ -468,14 +639,18 @@ def test_correction(name, correction):
 def test_cumulative_include_initial(dtype, include_initial, axis):
     x, a = make_pair("f2d", dtype)
     for name in ("cumulative_sum", "cumulative_prod"):
-        assert_same(getattr(cp, name)(x, axis=axis, include_initial=include_initial),
-                    getattr(np, name)(a, axis=axis, include_initial=include_initial))
+        assert_same(
+            getattr(cp, name)(x, axis=axis, include_initial=include_initial),
+            getattr(np, name)(a, axis=axis, include_initial=include_initial),
+        )
 
 
 @gpu
 def test_cumulative_of_1d_and_zero_size():
     for a in (np.arange(5, dtype=np.int32), np.zeros(0, np.float32)):
-        assert_same(cp.cumulative_sum(cp.asarray(a), include_initial=True), np.cumulative_sum(a, include_initial=True))
+        assert_same(
+            cp.cumulative_sum(cp.asarray(a), include_initial=True), np.cumulative_sum(a, include_initial=True)
+        )
 
 
 @gpu
@@ -523,7 +698,9 @@ def test_standard_calls_of_existing_functions():
     assert_same(cp.searchsorted(cp.asarray(s), x, side="right"), np.searchsorted(s, a, side="right"))
     assert_same(cp.searchsorted(cp.asarray(s), x[1], sorter=None), np.searchsorted(s, a[1]))
     for indexing in ("xy", "ij"):
-        for g, w in zip(cp.meshgrid(x[0], x[1, :3], indexing=indexing), np.meshgrid(a[0], a[1, :3], indexing=indexing)):
+        for g, w in zip(
+            cp.meshgrid(x[0], x[1, :3], indexing=indexing), np.meshgrid(a[0], a[1, :3], indexing=indexing)
+        ):
             assert_same(g, w)
     assert_same(cp.count_nonzero(i, axis=1, keepdims=True), np.count_nonzero(b, axis=1, keepdims=True))
     assert_same(cp.tile(x, (2, 1)), np.tile(a, (2, 1)))
@@ -531,7 +708,9 @@ def test_standard_calls_of_existing_functions():
     assert cp.broadcast_shapes((2, 1), (3,)) == (2, 3)
     for g, w in zip(cp.nonzero(i > 0), np.nonzero(b > 0)):
         assert_same(g, w)
-    assert_same(cp.take_along_axis(x, cp.argsort(x, axis=1), axis=1), np.take_along_axis(a, np.argsort(a, axis=1), 1))
+    assert_same(
+        cp.take_along_axis(x, cp.argsort(x, axis=1), axis=1), np.take_along_axis(a, np.argsort(a, axis=1), 1)
+    )
     assert_same(cp.round(x * 0.37), np.round(a * 0.37))
     assert_same(cp.argmax(x, axis=0, keepdims=True), np.argmax(a, axis=0, keepdims=True))
     assert_same(cp.roll(x, shift=1, axis=1), np.roll(a, 1, axis=1))
@@ -548,7 +727,9 @@ def test_sign_of_complex_is_x_over_abs(dtype):
 
 
 @gpu
-@pytest.mark.parametrize("name", ["maximum", "minimum", "hypot", "copysign", "nextafter", "logaddexp", "atan2", "pow"])
+@pytest.mark.parametrize(
+    "name", ["maximum", "minimum", "hypot", "copysign", "nextafter", "logaddexp", "atan2", "pow"]
+)
 def test_binary_elementwise_with_scalars(name):
     x, a = make_pair("negative", np.float32)
     f, g = getattr(cp, name), getattr(np, name)
@@ -618,7 +799,9 @@ def test_cross_errors_are_numpys():
     x = cp.ones((2, 3))
     with pytest.raises(ValueError, match="incompatible dimensions for cross product"):
         cp.cross(x, cp.ones((2, 4)))
-    with pytest.raises(ValueError, match="Both input arrays must be .arrays of. 3-dimensional vectors, but they are 3 and 2"):
+    with pytest.raises(
+        ValueError, match="Both input arrays must be .arrays of. 3-dimensional vectors, but they are 3 and 2"
+    ):
         cp.linalg.cross(x, cp.ones((2, 2)))
     with pytest.raises(np.exceptions.AxisError, match="axisa"):
         cp.cross(x, x, axisa=2)

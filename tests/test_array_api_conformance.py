@@ -18,8 +18,16 @@ def _nested(xp, parts, dtype_names):
 
 
 @gpu
-@pytest.mark.parametrize("dtypes", [("uint8", "int8"), ("float32", "float32"), ("bool", "int16"),
-                                    ("float32", "complex64"), ("int64", "uint64")])
+@pytest.mark.parametrize(
+    "dtypes",
+    [
+        ("uint8", "int8"),
+        ("float32", "float32"),
+        ("bool", "int16"),
+        ("float32", "complex64"),
+        ("int64", "uint64"),
+    ],
+)
 @testing.numpy_cuarray_array_equal()
 def test_asarray_of_0d_device_arrays(xp, dtypes):
     return xp.asarray(_nested(xp, [1, 0], dtypes))
@@ -83,8 +91,10 @@ def test_clip_parameters_are_named_as_in_the_array_api():
 
 
 @gpu
-@pytest.mark.parametrize("kwargs", [{"min": 2}, {"max": 3}, {"min": 1, "max": 4}, {"a_min": 1, "a_max": 3},
-                                    {"a_min": None, "a_max": 2}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"min": 2}, {"max": 3}, {"min": 1, "max": 4}, {"a_min": 1, "a_max": 3}, {"a_min": None, "a_max": 2}],
+)
 @testing.numpy_cuarray_array_equal()
 def test_clip_keywords(xp, kwargs):
     return xp.clip(xp.arange(6), **kwargs)
@@ -105,16 +115,28 @@ def test_clip_keyword_errors(xp, kwargs):
 
 
 @gpu
-@pytest.mark.parametrize("n, m, k", [(0, None, 2**63), (2, None, 2**63), (2, 3, -2**70), (3, 2, 2), (3, 2, -3),
-                                     (3, 4, 3), (4, 3, -3)])
+@pytest.mark.parametrize(
+    "n, m, k",
+    [(0, None, 2**63), (2, None, 2**63), (2, 3, -(2**70)), (3, 2, 2), (3, 2, -3), (3, 4, 3), (4, 3, -3)],
+)
 @testing.numpy_cuarray_array_equal()
 def test_eye_with_any_diagonal(xp, n, m, k):
     return xp.eye(n, m, k=k)
 
 
 @gpu
-@pytest.mark.parametrize("shape, mask_shape", [((1,), (0,)), ((3,), (0,)), ((3, 2), (0,)), ((3, 2), (0, 2)),
-                                               ((3, 2), (3, 0)), ((3, 2), (0, 0)), ((0,), (0,))])
+@pytest.mark.parametrize(
+    "shape, mask_shape",
+    [
+        ((1,), (0,)),
+        ((3,), (0,)),
+        ((3, 2), (0,)),
+        ((3, 2), (0, 2)),
+        ((3, 2), (3, 0)),
+        ((3, 2), (0, 0)),
+        ((0,), (0,)),
+    ],
+)
 @testing.numpy_cuarray_array_equal()
 def test_mask_with_an_axis_of_length_zero(xp, shape, mask_shape):
     return xp.ones(shape)[xp.ones(mask_shape, dtype=bool)]
@@ -145,11 +167,19 @@ def test_setitem_through_a_mask_with_an_axis_of_length_zero(mask_shape):
 @testing.numpy_cuarray_array_equal()
 def test_copyto_where(xp, src, where):
     dst = xp.arange(12, dtype=xp.float32).reshape(3, 4)
-    source = {"array": xp.full((3, 4), -1.0, xp.float32), "row": xp.asarray([10, 20, 30, 40], xp.int16),
-              "scalar": 7, "float": 2.5}[src]
-    mask = {"array": (xp.arange(12).reshape(3, 4) % 3) == 0, "row": xp.asarray([True, False, False, True]),
-            "column": xp.asarray([[True], [False], [True]]), "list": [True, False, True, False],
-            False: False}[where]
+    source = {
+        "array": xp.full((3, 4), -1.0, xp.float32),
+        "row": xp.asarray([10, 20, 30, 40], xp.int16),
+        "scalar": 7,
+        "float": 2.5,
+    }[src]
+    mask = {
+        "array": (xp.arange(12).reshape(3, 4) % 3) == 0,
+        "row": xp.asarray([True, False, False, True]),
+        "column": xp.asarray([[True], [False], [True]]),
+        "list": [True, False, True, False],
+        False: False,
+    }[where]
     xp.copyto(dst, source, where=mask)
     return dst
 
@@ -190,8 +220,9 @@ def test_meshgrid_and_broadcast_arrays_return_tuples(func):
 
 
 @gpu
-@pytest.mark.parametrize("start, stop", [([0, 1], 5), (0, [1.0, 2.0, 3.0]), ([[0], [10]], [1, 2, 3]),
-                                         ([1.5, 2.5], [1.5, 7.0])])
+@pytest.mark.parametrize(
+    "start, stop", [([0, 1], 5), (0, [1.0, 2.0, 3.0]), ([[0], [10]], [1, 2, 3]), ([1.5, 2.5], [1.5, 7.0])]
+)
 @pytest.mark.parametrize("num, endpoint", [(5, True), (4, False), (1, True), (0, True)])
 @pytest.mark.parametrize("axis", [0, -1])
 @testing.numpy_cuarray_allclose(rtol=1e-15)
@@ -203,7 +234,9 @@ def test_linspace_array_bounds(xp, start, stop, num, endpoint, axis):
 @pytest.mark.parametrize("dtype", ["float32", "int32", "complex64"])
 @testing.numpy_cuarray_allclose(rtol=1e-6)
 def test_linspace_array_bounds_dtype(xp, dtype):
-    return xp.linspace(xp.asarray([0, 3], dtype=xp.float32), xp.asarray([7, 12], dtype=xp.float32), 6, dtype=dtype)
+    return xp.linspace(
+        xp.asarray([0, 3], dtype=xp.float32), xp.asarray([7, 12], dtype=xp.float32), 6, dtype=dtype
+    )
 
 
 @gpu
@@ -219,8 +252,9 @@ def test_linspace_array_bounds_retstep():
 @pytest.mark.parametrize("axis", [0, 1])
 @testing.numpy_cuarray_allclose(rtol=1e-13)
 def test_logspace_array_bounds(xp, base, axis):
-    return xp.logspace(xp.asarray([0.0, 1.0]), 3.0, 4, base=base if numpy_scalar(base) else xp.asarray(base),
-                       axis=axis)
+    return xp.logspace(
+        xp.asarray([0.0, 1.0]), 3.0, 4, base=base if numpy_scalar(base) else xp.asarray(base), axis=axis
+    )
 
 
 def numpy_scalar(x):

@@ -10,7 +10,9 @@ import cuarray as cp
 import numpy as np
 import pytest
 
-TOO_BIG = re.escape("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.")
+TOO_BIG = re.escape(
+    "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."
+)
 NAN = float("nan")
 
 # (id, call with xp = numpy or cuarray, exception type, message regex for cuarray or None). NumPy raises the
@@ -30,7 +32,12 @@ CASES = [
     ("bytes_overflow_full", lambda xp: xp.full((2**31, 2**31, 4), 1.0), ValueError, TOO_BIG),
     ("bytes_overflow_eye", lambda xp: xp.eye(2**40, 2**40), ValueError, TOO_BIG),
     ("dimension_beyond_int64", lambda xp: xp.zeros(2**70), ValueError, "Maximum allowed dimension exceeded"),
-    ("dimension_below_int64", lambda xp: xp.zeros((2, -(2**70))), ValueError, "Maximum allowed dimension exceeded"),
+    (
+        "dimension_below_int64",
+        lambda xp: xp.zeros((2, -(2**70))),
+        ValueError,
+        "Maximum allowed dimension exceeded",
+    ),
     ("order_unknown", lambda xp: xp.zeros(3, order="Q"), ValueError, None),
     ("dtype_unknown", lambda xp: xp.zeros(3, dtype="float33"), TypeError, None),
     ("arange_nan", lambda xp: xp.arange(NAN), ValueError, None),
@@ -67,7 +74,12 @@ NEW_MEMORY = [
     ("strides_count", {"shape": (3,), "strides": (8, 8)}, ValueError, "must be the same length as shape"),
     ("negative_stride", {"shape": (3,), "strides": (-8,)}, ValueError, INCOMPATIBLE),
     ("odd_stride", {"shape": (3,), "strides": (12,)}, ValueError, r"multiples of the itemsize \(8 bytes\)"),
-    ("odd_stride_2d", {"shape": (2, 2), "dtype": np.int32, "strides": (8, 2)}, ValueError, "multiples of the itemsize"),
+    (
+        "odd_stride_2d",
+        {"shape": (2, 2), "dtype": np.int32, "strides": (8, 2)},
+        ValueError,
+        "multiples of the itemsize",
+    ),
     ("stride_overflow", {"shape": (3,), "strides": (2**62,)}, ValueError, "too big"),
     ("stride_beyond_int64", {"shape": (3,), "strides": (2**70,)}, ValueError, "Maximum allowed dimension"),
     ("stride_float", {"shape": (3,), "strides": (8.0,)}, TypeError, None),
@@ -77,7 +89,12 @@ NEW_MEMORY = [
     ("negative_dimension", {"shape": (-1,)}, ValueError, "negative dimensions"),
     ("order", {"shape": (3,), "order": "K"}, ValueError, "order must be 'C' or 'F'"),
     ("memptr_int", {"shape": (3,), "memptr": 12345}, TypeError, "memptr must be a cuarray MemoryPointer"),
-    ("memptr_numpy", {"shape": (3,), "memptr": np.zeros(3)}, TypeError, "memptr must be a cuarray MemoryPointer"),
+    (
+        "memptr_numpy",
+        {"shape": (3,), "memptr": np.zeros(3)},
+        TypeError,
+        "memptr must be a cuarray MemoryPointer",
+    ),
     ("dtype", {"shape": (3,), "dtype": "float33"}, TypeError, None),
 ]
 
@@ -119,7 +136,14 @@ def test_ndarray_constructor_views_memory_within_bounds():
         lambda base: cp.ndarray((3, 4), np.float64, base.data, strides=(32, 16)),
         lambda base: cp.ndarray((2,), np.float64, base.data + 10**9),
     ],
-    ids=["past_end", "offset_past_end", "before_start", "negative_from_start", "strides_past_end", "far_away"],
+    ids=[
+        "past_end",
+        "offset_past_end",
+        "before_start",
+        "negative_from_start",
+        "strides_past_end",
+        "far_away",
+    ],
 )
 def test_ndarray_constructor_rejects_memory_outside_the_array(make):
     base = cp.arange(12, dtype=np.float64)

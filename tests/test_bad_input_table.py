@@ -65,7 +65,11 @@ DEVICE = [
     ("power_array_exponent", lambda xp: xp.power(A(xp), xp.array([1, -1, 2])), NEGATIVE_POWER),
     ("power_int8_arrays", lambda xp: xp.power(A(xp, np.int8), xp.array([1, -1, 2], np.int8)), NEGATIVE_POWER),
     ("power_broadcast_exponent", lambda xp: xp.power(A(xp), xp.array([[1], [-1]])), NEGATIVE_POWER),
-    ("power_strided_exponent", lambda xp: xp.power(A(xp), xp.array([2, 9, 1, 9, -1, 9])[::2]), NEGATIVE_POWER),
+    (
+        "power_strided_exponent",
+        lambda xp: xp.power(A(xp), xp.array([2, 9, 1, 9, -1, 9])[::2]),
+        NEGATIVE_POWER,
+    ),
     ("power_inplace", lambda xp: A(xp).__ipow__(-1), NEGATIVE_POWER),
     ("power_out_float", lambda xp: xp.power(A(xp), -1, out=xp.zeros((2, 3))), NEGATIVE_POWER),
     # astype's casting=.
@@ -163,9 +167,16 @@ DEVICE = [
     ("ufunc_too_few_arguments", lambda xp: xp.add(F(xp)), None),
     ("ufunc_not_broadcastable", lambda xp: xp.add(xp.zeros(2), xp.zeros(3)), None),
     # No loop for the types and shapes that do not broadcast: NumPy reports the types (a TypeError).
-    ("ufunc_no_loop_before_broadcast", lambda xp: xp.right_shift(xp.zeros((1, 0)), xp.zeros((1, 2))),
-     "right_shift"),
-    ("inplace_no_loop_before_broadcast", lambda xp: xp.zeros((1, 2)).__irshift__(xp.zeros((3, 2))), "right_shift"),
+    (
+        "ufunc_no_loop_before_broadcast",
+        lambda xp: xp.right_shift(xp.zeros((1, 0)), xp.zeros((1, 2))),
+        "right_shift",
+    ),
+    (
+        "inplace_no_loop_before_broadcast",
+        lambda xp: xp.zeros((1, 2)).__irshift__(xp.zeros((3, 2))),
+        "right_shift",
+    ),
     ("ufunc_no_loop", lambda xp: xp.bitwise_and(F(xp), 1), None),
     # Python ints past int64 as ufunc operands (NEP 50); a bool loop reads them as a C long first.
     ("logical_or_2_64", lambda xp: xp.logical_or(A(xp), 2**64), C_LONG),
@@ -181,19 +192,37 @@ DEVICE = [
     ("setitem_value_2_64", lambda xp: A(xp).__setitem__(0, 2**64), None),
     ("full_int64_2_64", lambda xp: xp.full(3, 2**64, dtype=np.int64), None),
     # searchsorted's sorter.
-    ("searchsorted_sorter_high", lambda xp: xp.searchsorted(xp.arange(3), xp.array([0, 1, 2]),
-                                                            sorter=xp.array([0, 1, 5])), "Sorter index out of range"),
-    ("searchsorted_sorter_negative", lambda xp: xp.searchsorted(xp.arange(3), xp.array([0, 1, 2]),
-                                                                sorter=xp.array([0, 1, -1])), "out of range"),
-    ("searchsorted_sorter_scalar", lambda xp: xp.searchsorted(xp.arange(3), 1, sorter=xp.array([5, 5, 5])),
-     "out of range"),
-    ("searchsorted_sorter_float32", lambda xp: xp.searchsorted(xp.arange(3.0, dtype=np.float32), 1.5,
-                                                               sorter=xp.array([0, 1, 7])), "out of range"),
+    (
+        "searchsorted_sorter_high",
+        lambda xp: xp.searchsorted(xp.arange(3), xp.array([0, 1, 2]), sorter=xp.array([0, 1, 5])),
+        "Sorter index out of range",
+    ),
+    (
+        "searchsorted_sorter_negative",
+        lambda xp: xp.searchsorted(xp.arange(3), xp.array([0, 1, 2]), sorter=xp.array([0, 1, -1])),
+        "out of range",
+    ),
+    (
+        "searchsorted_sorter_scalar",
+        lambda xp: xp.searchsorted(xp.arange(3), 1, sorter=xp.array([5, 5, 5])),
+        "out of range",
+    ),
+    (
+        "searchsorted_sorter_float32",
+        lambda xp: xp.searchsorted(xp.arange(3.0, dtype=np.float32), 1.5, sorter=xp.array([0, 1, 7])),
+        "out of range",
+    ),
     ("searchsorted_sorter_size", lambda xp: xp.searchsorted(xp.arange(3), 1, sorter=xp.array([0, 1])), None),
-    ("searchsorted_sorter_float", lambda xp: xp.searchsorted(xp.arange(3), 1, sorter=xp.array([0.0, 1, 2])),
-     "sorter must only contain integers"),
-    ("searchsorted_sorter_uint64", lambda xp: xp.searchsorted(xp.arange(3), 1,
-                                                              sorter=xp.array([0, 1, 2], np.uint64)), None),
+    (
+        "searchsorted_sorter_float",
+        lambda xp: xp.searchsorted(xp.arange(3), 1, sorter=xp.array([0.0, 1, 2])),
+        "sorter must only contain integers",
+    ),
+    (
+        "searchsorted_sorter_uint64",
+        lambda xp: xp.searchsorted(xp.arange(3), 1, sorter=xp.array([0, 1, 2], np.uint64)),
+        None,
+    ),
     ("searchsorted_side", lambda xp: xp.searchsorted(xp.arange(3), 1, side="middle"), None),
     # Indexing, joining, sorting and conversions.
     ("index_float", lambda xp: A(xp)[1.0], None),
@@ -263,8 +292,26 @@ LIMIT_FORMS = "a whole number of bytes .* or a percentage of the device's memory
 
 
 @pytest.mark.parametrize(
-    "value", ["-5", "%", "nan%", "inf%", "-1%", "150%", "100.5%", "abc", "10XB", "1e9", " 5", "5 ", "1.5",
-              "1..5%", "0x10", "18446744073709551616", "50%%"]
+    "value",
+    [
+        "-5",
+        "%",
+        "nan%",
+        "inf%",
+        "-1%",
+        "150%",
+        "100.5%",
+        "abc",
+        "10XB",
+        "1e9",
+        " 5",
+        "5 ",
+        "1.5",
+        "1..5%",
+        "0x10",
+        "18446744073709551616",
+        "50%%",
+    ],
 )
 def test_memory_limit_rejects_malformed_values(value):
     with pytest.raises(ValueError, match="CUARRAY_GPU_MEMORY_LIMIT must be " + LIMIT_FORMS) as info:
@@ -274,8 +321,17 @@ def test_memory_limit_rejects_malformed_values(value):
 
 @pytest.mark.parametrize(
     "value, limit",
-    [("0", 0), ("1024", 1024), ("18446744073709551615", 2**64 - 1), ("50%", 500), ("12.5%", 125),
-     ("100%", 1000), ("0%", 0), (".5%", 5), ("5.%", 50)],
+    [
+        ("0", 0),
+        ("1024", 1024),
+        ("18446744073709551615", 2**64 - 1),
+        ("50%", 500),
+        ("12.5%", 125),
+        ("100%", 1000),
+        ("0%", 0),
+        (".5%", 5),
+        ("5.%", 50),
+    ],
 )
 def test_memory_limit_accepts_bytes_and_percentages(value, limit):
     assert _core.cuda._parse_memory_limit(value, 1000) == limit
@@ -312,7 +368,7 @@ def test_integer_power_without_negative_exponents_still_computes():
     a = cp.arange(6).reshape(2, 3)
     np.testing.assert_array_equal((a ** cp.array([0, 1, 2])).get(), np.arange(6).reshape(2, 3) ** [0, 1, 2])
     np.testing.assert_array_equal((a ** np.uint8(2)).get(), np.arange(6).reshape(2, 3) ** np.uint8(2))
-    np.testing.assert_array_equal((a ** -1.0).get(), np.arange(6).reshape(2, 3) ** -1.0)  # a float loop
+    np.testing.assert_array_equal((a**-1.0).get(), np.arange(6).reshape(2, 3) ** -1.0)  # a float loop
     np.testing.assert_array_equal(cp.power(a, cp.array([200], np.uint8)).dtype, np.int64)  # unsigned exponent
     # NumPy checks the elements its loop computes: nothing raises for an empty result.
     assert cp.power(cp.arange(0), -1).shape == (0,)
@@ -335,8 +391,10 @@ def test_searchsorted_sorter_in_range_still_searches():
     np.testing.assert_array_equal(got.get(), np.searchsorted(a.get(), [5, 15, 25, 35], sorter=sorter.get()))
     # A bad entry that no search reads raises in neither.
     v = cp.array([1])
-    np.testing.assert_array_equal(cp.searchsorted(cp.arange(3), v, sorter=cp.array([0, 1, 5])).get(),
-                                  np.searchsorted(np.arange(3), [1], sorter=[0, 1, 5]))
+    np.testing.assert_array_equal(
+        cp.searchsorted(cp.arange(3), v, sorter=cp.array([0, 1, 5])).get(),
+        np.searchsorted(np.arange(3), [1], sorter=[0, 1, 5]),
+    )
 
 
 @pytest.mark.gpu

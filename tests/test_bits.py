@@ -8,8 +8,17 @@ from conftest import INT_DTYPES, LAYOUT_NAMES, assert_same, dtype_id, make_data,
 
 gpu = pytest.mark.gpu
 
-SHAPES_AXES = [((17,), None), ((17,), 0), ((3, 10), None), ((3, 10), 0), ((3, 10), 1), ((2, 3, 9), -1),
-               ((2, 16, 3), 1), ((4, 2, 8), 0), ((5,), -1)]
+SHAPES_AXES = [
+    ((17,), None),
+    ((17,), 0),
+    ((3, 10), None),
+    ((3, 10), 0),
+    ((3, 10), 1),
+    ((2, 3, 9), -1),
+    ((2, 16, 3), 1),
+    ((4, 2, 8), 0),
+    ((5,), -1),
+]
 
 
 @gpu
@@ -17,8 +26,9 @@ SHAPES_AXES = [((17,), None), ((17,), 0), ((3, 10), None), ((3, 10), 0), ((3, 10
 @pytest.mark.parametrize("bitorder", ["big", "little"])
 def test_packbits(shape, axis, bitorder):
     a = make_data(shape, "bool", seed=sum(shape))
-    assert_same(cp.packbits(cp.asarray(a), axis=axis, bitorder=bitorder),
-                np.packbits(a, axis=axis, bitorder=bitorder))
+    assert_same(
+        cp.packbits(cp.asarray(a), axis=axis, bitorder=bitorder), np.packbits(a, axis=axis, bitorder=bitorder)
+    )
 
 
 @gpu
@@ -66,8 +76,10 @@ COUNTS = [None, 0, 3, 8, 13, 16, 20, -1, -5, -16]
 @pytest.mark.parametrize("bitorder", ["big", "little"])
 def test_unpackbits(count, shape, axis, bitorder):
     a = make_data(shape, "uint8", seed=3) * 2 + 1  # odd values up to 239: most bits vary
-    assert_same(cp.unpackbits(cp.asarray(a), axis=axis, count=count, bitorder=bitorder),
-                np.unpackbits(a, axis=axis, count=count, bitorder=bitorder))
+    assert_same(
+        cp.unpackbits(cp.asarray(a), axis=axis, count=count, bitorder=bitorder),
+        np.unpackbits(a, axis=axis, count=count, bitorder=bitorder),
+    )
 
 
 @gpu
@@ -78,8 +90,10 @@ def test_packbits_and_unpackbits_layouts(layout, axis):
     assert_same(cp.packbits(x, axis=axis), np.packbits(a, axis=axis))
     x, a = make_pair(layout, "uint8")
     assert_same(cp.unpackbits(x, axis=axis), np.unpackbits(a, axis=axis))
-    assert_same(cp.unpackbits(x, axis=axis, count=-3 if a.size else 0), np.unpackbits(a, axis=axis,
-                count=-3 if a.size else 0))
+    assert_same(
+        cp.unpackbits(x, axis=axis, count=-3 if a.size else 0),
+        np.unpackbits(a, axis=axis, count=-3 if a.size else 0),
+    )
 
 
 @gpu
@@ -90,7 +104,10 @@ def test_unpack_inverts_pack(bitorder):
     packed = cp.packbits(x, axis=1, bitorder=bitorder)
     assert_same(cp.unpackbits(packed, axis=1, count=21, bitorder=bitorder), a.astype(np.uint8))
     every = cp.asarray(np.arange(256, dtype=np.uint8))
-    assert_same(cp.packbits(cp.unpackbits(every, bitorder=bitorder), bitorder=bitorder), np.arange(256, dtype=np.uint8))
+    assert_same(
+        cp.packbits(cp.unpackbits(every, bitorder=bitorder), bitorder=bitorder),
+        np.arange(256, dtype=np.uint8),
+    )
 
 
 @gpu

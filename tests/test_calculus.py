@@ -46,9 +46,14 @@ def test_gradient_dtypes_and_layouts(dtype, layout, edge_order):
 @pytest.mark.parametrize("edge_order", [1, 2])
 def test_gradient_scalar_spacing(spacing, dtype, edge_order):
     a = make_data((5, 6), dtype, seed=1)
-    _check(cp.gradient(cp.asarray(a), spacing, edge_order=edge_order), np.gradient(a, spacing, edge_order=edge_order))
-    _check(cp.gradient(cp.asarray(a), spacing, 1.0, edge_order=edge_order),
-           np.gradient(a, spacing, 1.0, edge_order=edge_order))
+    _check(
+        cp.gradient(cp.asarray(a), spacing, edge_order=edge_order),
+        np.gradient(a, spacing, edge_order=edge_order),
+    )
+    _check(
+        cp.gradient(cp.asarray(a), spacing, 1.0, edge_order=edge_order),
+        np.gradient(a, spacing, 1.0, edge_order=edge_order),
+    )
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int64", "uint8"])
@@ -71,8 +76,10 @@ def test_gradient_axis(axis):
     _check(cp.gradient(x, axis=axis), np.gradient(a, axis=axis))
     axes = (axis,) if isinstance(axis, int) else axis
     spacings = [_coords(a.shape[ax], seed=ax % 3) for ax in axes]
-    _check(cp.gradient(x, *[cp.asarray(s) for s in spacings], axis=axis, edge_order=2),
-           np.gradient(a, *spacings, axis=axis, edge_order=2))
+    _check(
+        cp.gradient(x, *[cp.asarray(s) for s in spacings], axis=axis, edge_order=2),
+        np.gradient(a, *spacings, axis=axis, edge_order=2),
+    )
 
 
 def test_gradient_device_scalar_spacing_and_bool():
@@ -102,16 +109,20 @@ def _same_error(call):
     assert str(got.value) == str(want.value)
 
 
-@pytest.mark.parametrize("call", [
-    lambda xp, d: xp.gradient(d(np.ones((3, 4))), 1.0, 2.0, 3.0),
-    lambda xp, d: xp.gradient(d(np.ones((1, 4)))),
-    lambda xp, d: xp.gradient(d(np.ones((2, 4))), edge_order=2),
-    lambda xp, d: xp.gradient(d(np.ones((3, 4))), edge_order=3),
-    lambda xp, d: xp.gradient(d(np.ones((3, 4))), d(np.ones((3, 2))), axis=0),
-    lambda xp, d: xp.gradient(d(np.ones((3, 4))), d(np.ones(4)), axis=0),
-    lambda xp, d: xp.gradient(d(np.ones((3, 4))), axis=2),
-    lambda xp, d: xp.gradient(d(np.ones((3, 4))), axis=(0, 0)),
-], ids=["arguments", "too_small", "too_small_2", "edge_order", "2d_distances", "length", "axis", "repeated"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda xp, d: xp.gradient(d(np.ones((3, 4))), 1.0, 2.0, 3.0),
+        lambda xp, d: xp.gradient(d(np.ones((1, 4)))),
+        lambda xp, d: xp.gradient(d(np.ones((2, 4))), edge_order=2),
+        lambda xp, d: xp.gradient(d(np.ones((3, 4))), edge_order=3),
+        lambda xp, d: xp.gradient(d(np.ones((3, 4))), d(np.ones((3, 2))), axis=0),
+        lambda xp, d: xp.gradient(d(np.ones((3, 4))), d(np.ones(4)), axis=0),
+        lambda xp, d: xp.gradient(d(np.ones((3, 4))), axis=2),
+        lambda xp, d: xp.gradient(d(np.ones((3, 4))), axis=(0, 0)),
+    ],
+    ids=["arguments", "too_small", "too_small_2", "edge_order", "2d_distances", "length", "axis", "repeated"],
+)
 def test_gradient_errors(call):
     _same_error(call)
 
@@ -150,7 +161,10 @@ def test_trapezoid_sample_points(dtype, axis):
 
 def test_trapezoid_values_and_errors():
     _check(cp.trapezoid([1, 2, 3]), np.trapezoid([1, 2, 3]))
-    _check(cp.trapezoid(cp.asarray([1.0, 2.0, 3.0]), x=cp.asarray([4, 6, 8])), np.trapezoid([1.0, 2.0, 3.0], [4, 6, 8]))
+    _check(
+        cp.trapezoid(cp.asarray([1.0, 2.0, 3.0]), x=cp.asarray([4, 6, 8])),
+        np.trapezoid([1.0, 2.0, 3.0], [4, 6, 8]),
+    )
     a = make_data((3, 4), np.float64)
     dx = np.arange(1.0, 4.0)
     _check(cp.trapezoid(cp.asarray(a), dx=cp.asarray(dx)), np.trapezoid(a, dx=dx))

@@ -43,8 +43,13 @@ def test_a_wheel_s_library_is_returned_and_its_origin_reported(pathfinder):
     assert _cuda_libs.origin("cufft", "/usr/lib/libcufft.so.12") == "/usr/lib/libcufft.so.12"
 
 
-@pytest.mark.parametrize("stem, path", [("cublas", "/usr/local/cuda-12/lib64/libcublas.so.12"),
-                                        ("cusolver", "/opt/conda/lib/libcusolver.so.11")])
+@pytest.mark.parametrize(
+    "stem, path",
+    [
+        ("cublas", "/usr/local/cuda-12/lib64/libcublas.so.12"),
+        ("cusolver", "/opt/conda/lib/libcusolver.so.11"),
+    ],
+)
 def test_another_cuda_major_is_refused(pathfinder, stem, path):
     pathfinder[stem] = Loaded(path, "system-search")
     got, why = _cuda_libs.locate(stem)
@@ -63,7 +68,10 @@ def test_not_found_gives_the_first_line_of_the_reason(pathfinder):
 def test_without_cuda_pathfinder(monkeypatch):
     monkeypatch.setitem(sys.modules, "cuda", None)  # importing it raises ImportError
     monkeypatch.setitem(sys.modules, "cuda.pathfinder", None)
-    assert _cuda_libs.locate("nvrtc") == ("", "cuda-pathfinder, which finds NVIDIA's pip wheels, is not installed")
+    assert _cuda_libs.locate("nvrtc") == (
+        "",
+        "cuda-pathfinder, which finds NVIDIA's pip wheels, is not installed",
+    )
 
 
 def test_import_does_not_import_cuda_pathfinder():

@@ -29,9 +29,11 @@ def test_select_every_row_once():
 
 
 def test_select_core_alone_leaves_fusion_out():
-    assert suite.select(["core"]) == ["tests/cupy_tests/core_tests",
-                                      "--ignore=tests/cupy_tests/core_tests/fusion_tests",
-                                      "--ignore=tests/cupy_tests/core_tests/test_cub_reduction.py"]
+    assert suite.select(["core"]) == [
+        "tests/cupy_tests/core_tests",
+        "--ignore=tests/cupy_tests/core_tests/fusion_tests",
+        "--ignore=tests/cupy_tests/core_tests/test_cub_reduction.py",
+    ]
     assert suite.select(["fusion"])[0] == "tests/cupy_tests/core_tests/fusion_tests"
 
 
@@ -40,21 +42,43 @@ def test_select_unknown_row():
         suite.select(["math", "mathh"])
 
 
-@pytest.mark.parametrize("message, expected", [
-    ("TypeError: bad dtype", "TypeError: bad dtype"),
-    ("AssertionError: \n\nNot equal to tolerance rtol=1e-07, atol=0\n...",
-     "AssertionError: Not equal to tolerance rtol=1e-07, atol=0"),
-    (("AssertionError: Only cupy raises error\n\nTraceback (most recent call last):\n  File \"x.py\"\n"
-      "ValueError: axis 3 is out of bounds\n"), "only cupy raises: ValueError: axis 3 is out of bounds"),
-    ("AssertionError: Only numpy raises error\n\nTraceback:\nnumpy.exceptions.AxisError: axis 2\n",
-     "only numpy raises: numpy.exceptions.AxisError: axis 2"),
-    (("AssertionError: Different types of errors occurred\n\ncupy\nTraceback:\nTypeError: a\n\nnumpy\n"
-      "Traceback:\nValueError: b\n"), "cupy raises TypeError: a where numpy raises ValueError: b"),
-    ('failed on setup with "AttributeError: no streamCreate"', "AttributeError: no streamCreate (in setup)"),
-    ("worker 'gw3' crashed while running 'tests/x.py::test_y'",
-     "pytest-xdist worker crashed: the per-test timeout, or a fault that ended the process"),
-    ("", "(no message)"),
-])
+@pytest.mark.parametrize(
+    "message, expected",
+    [
+        ("TypeError: bad dtype", "TypeError: bad dtype"),
+        (
+            "AssertionError: \n\nNot equal to tolerance rtol=1e-07, atol=0\n...",
+            "AssertionError: Not equal to tolerance rtol=1e-07, atol=0",
+        ),
+        (
+            (
+                'AssertionError: Only cupy raises error\n\nTraceback (most recent call last):\n  File "x.py"\n'
+                "ValueError: axis 3 is out of bounds\n"
+            ),
+            "only cupy raises: ValueError: axis 3 is out of bounds",
+        ),
+        (
+            "AssertionError: Only numpy raises error\n\nTraceback:\nnumpy.exceptions.AxisError: axis 2\n",
+            "only numpy raises: numpy.exceptions.AxisError: axis 2",
+        ),
+        (
+            (
+                "AssertionError: Different types of errors occurred\n\ncupy\nTraceback:\nTypeError: a\n\nnumpy\n"
+                "Traceback:\nValueError: b\n"
+            ),
+            "cupy raises TypeError: a where numpy raises ValueError: b",
+        ),
+        (
+            'failed on setup with "AttributeError: no streamCreate"',
+            "AttributeError: no streamCreate (in setup)",
+        ),
+        (
+            "worker 'gw3' crashed while running 'tests/x.py::test_y'",
+            "pytest-xdist worker crashed: the per-test timeout, or a fault that ended the process",
+        ),
+        ("", "(no message)"),
+    ],
+)
 def test_headline(message, expected):
     assert suite.headline(message) == expected
 
@@ -66,34 +90,45 @@ def test_message_of_a_cut_short_failure():
     failure = ET.fromstring(
         '<failure message="AssertionError: Only cupy raises error&#10;&#10;Traceback (most recent call last):'
         '&#10;[+3 more lines; full report in element text]">x.py:1: in f\n    g()\n'
-        'E   AssertionError: Only cupy raises error\nE   \nE   Traceback (most recent call last):\n'
-        'E     File "y.py", line 2, in g\nE   TypeError: cuarray.f takes a cuarray.ndarray</failure>')
+        "E   AssertionError: Only cupy raises error\nE   \nE   Traceback (most recent call last):\n"
+        'E     File "y.py", line 2, in g\nE   TypeError: cuarray.f takes a cuarray.ndarray</failure>'
+    )
     assert suite.headline(suite._message(failure)) == (
-        "only cupy raises: TypeError: cuarray.f takes a cuarray.ndarray")
+        "only cupy raises: TypeError: cuarray.f takes a cuarray.ndarray"
+    )
     assert suite._message(ET.fromstring('<failure message="ValueError: v">tb</failure>')) == "ValueError: v"
 
 
 def test_nodeids_of_a_collection_whose_ids_hold_newlines():
     # cupy.testing.parameterize names a class by its parameters' reprs; an array's spans lines.
-    log = ["tests/cupy_tests/padding_tests/test_pad.py::TestPad_param_8_{array=array([[0, 1, 2],\n",
-           "       [3, 4, 5]]), mode='symmetric'}::test_pad\n",
-           "tests/cupy_tests/math_tests/test_misc.py::TestMisc::test_x[1-2]\n",
-           "\n", "2 tests collected in 1.0s\n"]
+    log = [
+        "tests/cupy_tests/padding_tests/test_pad.py::TestPad_param_8_{array=array([[0, 1, 2],\n",
+        "       [3, 4, 5]]), mode='symmetric'}::test_pad\n",
+        "tests/cupy_tests/math_tests/test_misc.py::TestMisc::test_x[1-2]\n",
+        "\n",
+        "2 tests collected in 1.0s\n",
+    ]
     ids = list(suite.nodeids(log))
-    assert ids == [("tests/cupy_tests/padding_tests/test_pad.py::TestPad_param_8_{array=array([[0, 1, 2], "
-                   "[3, 4, 5]]), mode='symmetric'}::test_pad"),
-                   "tests/cupy_tests/math_tests/test_misc.py::TestMisc::test_x[1-2]"]
+    assert ids == [
+        (
+            "tests/cupy_tests/padding_tests/test_pad.py::TestPad_param_8_{array=array([[0, 1, 2], "
+            "[3, 4, 5]]), mode='symmetric'}::test_pad"
+        ),
+        "tests/cupy_tests/math_tests/test_misc.py::TestMisc::test_x[1-2]",
+    ]
     assert [suite._row_of(suite._key_of_nodeid(i)[0] + ".") for i in ids] == ["padding", "math"]
     assert suite._key_of_nodeid(ids[1]) == ("tests.cupy_tests.math_tests.test_misc.TestMisc", "test_x[1-2]")
 
 
 def test_group_key_makes_numbers_alike():
-    assert (suite._group_key("shapes (2,3) and (4,) at 0x7f00ab")
-            == suite._group_key("shapes (5,6) and (7,) at 0x1"))
+    assert suite._group_key("shapes (2,3) and (4,) at 0x7f00ab") == suite._group_key(
+        "shapes (5,6) and (7,) at 0x1"
+    )
 
 
-_JUNIT = ('<?xml version="1.0" encoding="utf-8"?>'
-          '<testsuites><testsuite name="pytest">{}</testsuite></testsuites>')
+_JUNIT = (
+    '<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest">{}</testsuite></testsuites>'
+)
 
 
 def _case(classname, name, body=""):
@@ -109,26 +144,37 @@ def _write(path, cases, mtime):
 def test_report_counts(tmp_path):
     m = "tests.cupy_tests.math_tests.test_misc.TestMisc"
     f = "tests.cupy_tests.core_tests.fusion_tests.test_array.TestA"
-    _write(tmp_path / "junit-a.xml", [
-        _case(m, "test_pass"),
-        _case(m, "test_xpass", '<properties><property name="xpassed" value="1" /></properties>'),
-        _case(m, "test_fail", '<failure message="TypeError: no">tb</failure>'),
-        _case(m, "test_fail", '<error message="failed on teardown with &quot;X&quot;">tb</error>'),
-        _case(m, "test_skip", '<skipped type="pytest.skip" message="s" />'),
-        _case(m, "test_xfail", '<skipped type="pytest.xfail" message="x" />'),
-        _case(m, "test_later_passes", '<failure message="ValueError: once">tb</failure>'),
-        _case(m, "test_renamed"),
-        _case(f, "test_f", '<failure message="TypeError: no">tb</failure>'),
-        _case("", "tests.cupy_tests.math_tests.test_broken", '<error message="collection failure">'
-              'E   AttributeError: module has no attribute x</error>'),
-    ], 1000)
+    _write(
+        tmp_path / "junit-a.xml",
+        [
+            _case(m, "test_pass"),
+            _case(m, "test_xpass", '<properties><property name="xpassed" value="1" /></properties>'),
+            _case(m, "test_fail", '<failure message="TypeError: no">tb</failure>'),
+            _case(m, "test_fail", '<error message="failed on teardown with &quot;X&quot;">tb</error>'),
+            _case(m, "test_skip", '<skipped type="pytest.skip" message="s" />'),
+            _case(m, "test_xfail", '<skipped type="pytest.xfail" message="x" />'),
+            _case(m, "test_later_passes", '<failure message="ValueError: once">tb</failure>'),
+            _case(m, "test_renamed"),
+            _case(f, "test_f", '<failure message="TypeError: no">tb</failure>'),
+            _case(
+                "",
+                "tests.cupy_tests.math_tests.test_broken",
+                '<error message="collection failure">E   AttributeError: module has no attribute x</error>',
+            ),
+        ],
+        1000,
+    )
     _write(tmp_path / "junit-b.xml", [_case(m, "test_later_passes")], 2000)
-    reference = [f"tests/cupy_tests/math_tests/test_misc.py::TestMisc::{n}" for n in
-                 ("test_pass", "test_xpass", "test_fail", "test_skip", "test_xfail", "test_later_passes")]
-    reference += ["tests/cupy_tests/math_tests/test_broken.py::TestB::test_1",
-                  "tests/cupy_tests/math_tests/test_broken.py::TestB::test_2",
-                  "tests/cupy_tests/core_tests/fusion_tests/test_array.py::TestA::test_f",
-                  "tests/cupy_tests/fft_tests/test_fft.py::TestFft::test_not_run"]
+    reference = [
+        f"tests/cupy_tests/math_tests/test_misc.py::TestMisc::{n}"
+        for n in ("test_pass", "test_xpass", "test_fail", "test_skip", "test_xfail", "test_later_passes")
+    ]
+    reference += [
+        "tests/cupy_tests/math_tests/test_broken.py::TestB::test_1",
+        "tests/cupy_tests/math_tests/test_broken.py::TestB::test_2",
+        "tests/cupy_tests/core_tests/fusion_tests/test_array.py::TestA::test_f",
+        "tests/cupy_tests/fft_tests/test_fft.py::TestFft::test_not_run",
+    ]
     (tmp_path / "reference-all.txt").write_text("\n".join(reference) + "\n")
 
     summary = suite.report(str(tmp_path))
@@ -155,12 +201,20 @@ def _shim_python(code, tmp_path):
     (shim / "cupy" / "testing").mkdir()
     (shim / "cupy" / "testing" / "__init__.py").write_text("")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(shim)] + sys.path[1:]), CUPY_SUITE_SHIM=str(shim))
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], check=False, env=env,
-                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
 
 
 def test_shim_forwards_to_cuarray(tmp_path):
-    out = _shim_python("""
+    out = _shim_python(
+        """
         import cupy, cupyx, cuarray
         import cupy.random._generator as g
         from cupy.exceptions import AxisError
@@ -191,12 +245,15 @@ def test_shim_forwards_to_cuarray(tmp_path):
             else:
                 raise AssertionError(missing)
         print("ok")
-    """, tmp_path)
+    """,
+        tmp_path,
+    )
     assert out.stdout.strip() == "ok", out.stderr
 
 
 def test_shim_placeholders(tmp_path):
-    out = _shim_python("""
+    out = _shim_python(
+        """
         import _cupy_suite_alias as alias
         from cupy._core import _routines_linalg as L, internal
         from cupy._core import _accelerator as acc
@@ -236,7 +293,9 @@ def test_shim_placeholders(tmp_path):
         assert "cupy._core._routines_linalg.COMPUTE_TYPE_DEFAULT" in alias.TOUCHED
         assert "cupy.fft.config.get_plan_cache()" in alias.TOUCHED
         print("ok")
-    """, tmp_path)
+    """,
+        tmp_path,
+    )
     assert out.stdout.strip() == "ok", out.stderr
 
 
@@ -253,7 +312,8 @@ def test_conftest_rules(tmp_path):
     tests.mkdir(parents=True)
     (work / "tests" / "cupy_tests" / "__init__.py").write_text("")
     (tests / "__init__.py").write_text("")
-    (tests / "test_rules.py").write_text(textwrap.dedent("""
+    (tests / "test_rules.py").write_text(
+        textwrap.dedent("""
         import pytest
         from cupy._core import _routines_linalg as L
         USED_AT_IMPORT = L.COMPUTE_TYPE_DEFAULT
@@ -267,8 +327,10 @@ def test_conftest_rules(tmp_path):
         @pytest.mark.xfail(reason="CuPy differs from NumPy here")
         def test_xpass():
             pass
-    """))
-    (tests / "test_only.py").write_text(textwrap.dedent("""
+    """)
+    )
+    (tests / "test_only.py").write_text(
+        textwrap.dedent("""
         class TestKept:
             def test_a(self):
                 pass
@@ -276,12 +338,27 @@ def test_conftest_rules(tmp_path):
         class TestDropped:
             def test_b(self):
                 pass
-    """))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(work / "shim")] + sys.path[1:]),
-               CUPY_SUITE_SHIM=str(work / "shim"), CUPY_SUITE_MODE="cuarray",
-               CUPY_SUITE_ONLY="tests/cupy_tests/x_tests/test_only.py::TestKept,tests/other.py::TestZ")
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "xfail_strict=false",
-           f"--junitxml={work / 'j.xml'}", "tests"]
+    """)
+    )
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(work / "shim")] + sys.path[1:]),
+        CUPY_SUITE_SHIM=str(work / "shim"),
+        CUPY_SUITE_MODE="cuarray",
+        CUPY_SUITE_ONLY="tests/cupy_tests/x_tests/test_only.py::TestKept,tests/other.py::TestZ",
+    )
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "xfail_strict=false",
+        f"--junitxml={work / 'j.xml'}",
+        "tests",
+    ]
     out = subprocess.run(cmd, check=False, env=env, cwd=work, capture_output=True, text=True, timeout=300)
     assert "1 failed, 2 passed, 1 deselected, 1 xpassed" in out.stdout, out.stdout + out.stderr
     assert "used CuPy names that cuarray lacks (cupy._core._routines_linalg.something)" in out.stdout
@@ -290,18 +367,25 @@ def test_conftest_rules(tmp_path):
 
     env["PYTHONPATH"] = os.pathsep.join(sys.path[1:])  # no shim: `import cupy` finds none, or CuPy
     out = subprocess.run(cmd, check=False, env=env, cwd=work, capture_output=True, text=True, timeout=300)
-    assert out.returncode != 0 and ("No module named 'cupy'" in out.stdout + out.stderr
-                                    or "not the shim" in out.stdout + out.stderr)
+    assert out.returncode != 0 and (
+        "No module named 'cupy'" in out.stdout + out.stderr or "not the shim" in out.stdout + out.stderr
+    )
 
 
 def test_run_sh_refuses_what_is_not_a_sdist(tmp_path):
-    out = subprocess.run(["bash", os.path.join(HERE, "run.sh"), str(tmp_path), str(tmp_path / "out")],
-                         check=False, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        ["bash", os.path.join(HERE, "run.sh"), str(tmp_path), str(tmp_path / "out")],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 2 and "is not an unpacked CuPy sdist" in out.stderr
 
 
 def test_run_sh_usage():
-    out = subprocess.run(["bash", os.path.join(HERE, "run.sh")], check=False, capture_output=True, text=True,
-                         timeout=60)
+    out = subprocess.run(
+        ["bash", os.path.join(HERE, "run.sh")], check=False, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 2 and "run.sh SDIST OUTDIR [ROW ...]" in out.stderr
     assert "set -euo" not in out.stderr

@@ -42,8 +42,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def test_import_cuarray_does_not_import_dask():
-    proc = run_python(code="import sys, cuarray\n"
-                           "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
+    proc = run_python(
+        code="import sys, cuarray\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
+    )
     assert proc.returncode == 0, describe(proc)
     assert proc.stdout.strip() == "[]", describe(proc)
 
@@ -225,12 +227,15 @@ def test_digest_kernel_body_compiles_for_sm90():
     from cuarray import _core
     from test_kernel_sources import MINIMAL_ONLY, _headers
 
-    src = (MINIMAL_ONLY + '#include "cuarray/elementwise.cuh"\n' + _dask_hooks._MIX +
-           'extern "C" __global__ void digest_test(ca::Raw<double> x, unsigned long long n, '
-           'ca::Raw<unsigned long long> h) {\n  typedef double T; typedef unsigned int U;\n'
-           '  const long long i = blockIdx.x * blockDim.x + threadIdx.x;\n'
-           '  const ca::Ind<long long> _ind{1 << 18};\n'
-           + _dask_hooks._DIGEST + ";\n}\n")
+    src = (
+        MINIMAL_ONLY
+        + '#include "cuarray/elementwise.cuh"\n'
+        + _dask_hooks._MIX
+        + 'extern "C" __global__ void digest_test(ca::Raw<double> x, unsigned long long n, '
+        "ca::Raw<unsigned long long> h) {\n  typedef double T; typedef unsigned int U;\n"
+        "  const long long i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  const ca::Ind<long long> _ind{1 << 18};\n" + _dask_hooks._DIGEST + ";\n}\n"
+    )
     cubin = _core.jit.compile(src, "test", [], 90, _headers())
     assert cubin[:4] == b"\x7fELF" and b"digest_test" in cubin
 
@@ -256,8 +261,13 @@ def _example_module():
 def three_workers():
     """A client of three single-threaded in-process workers; NumPy blocks stand in for the GPUs' here."""
     distributed = pytest.importorskip("distributed")
-    cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False,
-                                       dashboard_address=None, silence_logs=logging.WARNING)
+    cluster = distributed.LocalCluster(
+        n_workers=3,
+        threads_per_worker=1,
+        processes=False,
+        dashboard_address=None,
+        silence_logs=logging.WARNING,
+    )
     with cluster, distributed.Client(cluster) as client:
         yield client
 
@@ -447,7 +457,10 @@ REDUCTIONS = ["sum", "mean", "max", "min", "prod", "var", "std", "any", "all"]
 def test_reductions(name, axis, keepdims):
     h = make_data((24, 9), np.float64) / 16 + 1  # products stay finite
     x = da.from_array(cp.asarray(h), chunks=(5, 4))
-    got, expected = getattr(x, name)(axis=axis, keepdims=keepdims), getattr(h, name)(axis=axis, keepdims=keepdims)
+    got, expected = (
+        getattr(x, name)(axis=axis, keepdims=keepdims),
+        getattr(h, name)(axis=axis, keepdims=keepdims),
+    )
     assert_dask_result(got, expected, rtol=1e-10)
 
 
@@ -664,35 +677,51 @@ def test_backend_found_through_its_entry_point():
 
     if "cuarray" not in {ep.name for ep in entry_points(group="dask.array.backends")}:
         pytest.skip("cuarray is not installed with its entry points")
-    proc = run_python(code="import sys, dask, dask.array as da\n"
-                           "with dask.config.set({'array.backend': 'cuarray'}):\n"
-                           "    x = da.ones((6, 4), chunks=3)\n"
-                           "total = float((x * 2).sum().compute())\n"
-                           "print(type(x._meta).__module__, total, 'cuarray.dask' in sys.modules)")
+    proc = run_python(
+        code="import sys, dask, dask.array as da\n"
+        "with dask.config.set({'array.backend': 'cuarray'}):\n"
+        "    x = da.ones((6, 4), chunks=3)\n"
+        "total = float((x * 2).sum().compute())\n"
+        "print(type(x._meta).__module__, total, 'cuarray.dask' in sys.modules)"
+    )
     assert proc.returncode == 0, describe(proc)
     assert proc.stdout.split() == ["cuarray", "48.0", "True"], describe(proc)
 
 
 @pytest.mark.gpu
 def test_first_token_registers_cuarray_with_dask():
-    proc = run_python(code="import sys, dask.array as da, cuarray as cp\n"
-                           "assert 'cuarray.dask' not in sys.modules\n"
-                           "x = da.from_array(cp.arange(12.0), chunks=5)\n"
-                           "var = float(x.var().compute())\n"
-                           "mean = float(x.mean().compute())\n"
-                           "print('cuarray.dask' in sys.modules, mean, abs(var - 143 / 12) < 1e-12)")
+    proc = run_python(
+        code="import sys, dask.array as da, cuarray as cp\n"
+        "assert 'cuarray.dask' not in sys.modules\n"
+        "x = da.from_array(cp.arange(12.0), chunks=5)\n"
+        "var = float(x.var().compute())\n"
+        "mean = float(x.mean().compute())\n"
+        "print('cuarray.dask' in sys.modules, mean, abs(var - 143 / 12) < 1e-12)"
+    )
     assert proc.returncode == 0, describe(proc)
     assert proc.stdout.split() == ["True", "5.5", "True"], describe(proc)
 
 
-EXAMPLE_SMALL = ["--rows", "65536", "--chunk-rows", "8192", "--gram-rows", "65536", "--gram-cols", "64",
-                 "--gram-chunk-rows", "8192", "--repeats", "2"]
+EXAMPLE_SMALL = [
+    "--rows",
+    "65536",
+    "--chunk-rows",
+    "8192",
+    "--gram-rows",
+    "65536",
+    "--gram-cols",
+    "64",
+    "--gram-chunk-rows",
+    "8192",
+    "--repeats",
+    "2",
+]
 
 
 def _gram_record(proc):
     lines = [line for line in proc.stdout.splitlines() if line.startswith("@@gram ")]
     assert len(lines) == 1, describe(proc)
-    return json.loads(lines[0][len("@@gram "):])
+    return json.loads(lines[0][len("@@gram ") :])
 
 
 @pytest.mark.gpu
@@ -711,17 +740,31 @@ def test_multi_gpu_example():
     assert record["timing_ok"] and min(record["times_s"]) >= 0.9 * record["ideal_s"] > 0, describe(proc)
     assert "reference: one block (8192, 64) blk.T @ blk on one GPU" in proc.stdout, describe(proc)
     placed = eval(proc.stdout.split("b blocks per worker, placed: ")[1].splitlines()[0])
-    assert sorted(placed.values()) == sorted(8 * i // workers - 8 * (i - 1) // workers
-                                             for i in range(1, workers + 1)), describe(proc)
+    assert sorted(placed.values()) == sorted(
+        8 * i // workers - 8 * (i - 1) // workers for i in range(1, workers + 1)
+    ), describe(proc)
 
 
 @pytest.mark.gpu
 def test_example_gram_step_sizes_b_to_one_gpu():
     """--gram-rows auto: b fills 60% of one GPU's memory in whole multiples of 4 blocks; one timed run."""
     pytest.importorskip("distributed")
-    proc = run_python(str(ROOT / "examples" / "dask_multi_gpu.py"), "--gpus", "1", "--rows", "65536",
-                      "--chunk-rows", "8192", "--gram-cols", "256", "--gram-chunk-rows", "1048576",
-                      "--repeats", "1", timeout=300)
+    proc = run_python(
+        str(ROOT / "examples" / "dask_multi_gpu.py"),
+        "--gpus",
+        "1",
+        "--rows",
+        "65536",
+        "--chunk-rows",
+        "8192",
+        "--gram-cols",
+        "256",
+        "--gram-chunk-rows",
+        "1048576",
+        "--repeats",
+        "1",
+        timeout=300,
+    )
     assert proc.returncode == 0, describe(proc)
     total = cp.cuda.Device(0).mem_info[1]
     blocks = int(0.6 * total // (1048576 * 256 * 8))
@@ -734,7 +777,9 @@ def test_example_gram_step_sizes_b_to_one_gpu():
 @pytest.mark.multi_gpu
 def test_multi_gpu_example_on_the_first_gpus():
     pytest.importorskip("distributed")
-    proc = run_python(str(ROOT / "examples" / "dask_multi_gpu.py"), "--gpus", "2", *EXAMPLE_SMALL, timeout=300)
+    proc = run_python(
+        str(ROOT / "examples" / "dask_multi_gpu.py"), "--gpus", "2", *EXAMPLE_SMALL, timeout=300
+    )
     assert proc.returncode == 0, describe(proc)
     assert proc.stdout.startswith("2 GPU(s): one Dask worker each"), describe(proc)
     assert sum(line.startswith("  worker gpu") for line in proc.stdout.splitlines()) == 2, describe(proc)

@@ -20,8 +20,21 @@ DATETIMES = [np.dtype(f"M8[{u}]") for u in ("D", "s", "ms", "us", "ns")]
 TIMEDELTAS = [np.dtype(f"m8[{u}]") for u in ("D", "h", "m", "s", "ms", "us", "ns")]
 TIME_DTYPES = DATETIMES + TIMEDELTAS
 # NumPy time types cuarray has no room for: other units, the generic unit, the other byte order.
-UNSTORED = ["M8[Y]", "M8[M]", "M8[W]", "M8[h]", "M8[m]", "M8[ps]", "M8", "m8[Y]", "m8[W]", "m8[fs]", "m8",
-            ">M8[ns]", ">m8[s]"]
+UNSTORED = [
+    "M8[Y]",
+    "M8[M]",
+    "M8[W]",
+    "M8[h]",
+    "M8[m]",
+    "M8[ps]",
+    "M8",
+    "m8[Y]",
+    "m8[W]",
+    "m8[fs]",
+    "m8",
+    ">M8[ns]",
+    ">m8[s]",
+]
 
 
 def dtype_id(dt):
@@ -112,7 +125,9 @@ GENERATED = {
 def test_no_kernel_is_generated_for_time_types(kernel, dtype):
     """cuda_type() refuses the storage-only types, so every generated kernel that would read them fails before
     NVRTC; the copies and fills the arrays do use are generated for int64 instead."""
-    with pytest.raises(TypeError, match="does not support this operation on " + dtype.name.replace("[", r"\[")):
+    with pytest.raises(
+        TypeError, match="does not support this operation on " + dtype.name.replace("[", r"\[")
+    ):
         GENERATED[kernel](dtype)
 
 
@@ -175,8 +190,11 @@ def test_empty_zeros_ones_full(make, dtype):
             assert a.dtype == dtype and a.shape == (2, 3)
             return xp.zeros_like(a)
         if make == "full":
-            return xp.full((2, 3), np.timedelta64(7, "D") if dtype.kind == "m" else np.datetime64("2001-02-03"),
-                           dtype=dtype)
+            return xp.full(
+                (2, 3),
+                np.timedelta64(7, "D") if dtype.kind == "m" else np.datetime64("2001-02-03"),
+                dtype=dtype,
+            )
         return getattr(xp, make)((2, 3), dtype=dtype, order="F")
 
     check()
@@ -202,9 +220,25 @@ def test_views_and_copies(dtype):
     @testing.numpy_cuarray_array_equal()
     def check(xp):
         a = xp.asarray(values(dtype, (4, 6)))
-        return (a[1:, ::-2], a.T, a.reshape(3, 8), a.ravel(), a.T.ravel(), a.T.copy(), a[::-1].copy(order="F"),
-                a.astype(dtype), xp.ascontiguousarray(a.T), a.flatten(), a[2], a[1, 3], a[None, :, 0],
-                a.swapaxes(0, 1), xp.expand_dims(a, 0), a.squeeze(), xp.broadcast_to(a[0], (3, 6)))
+        return (
+            a[1:, ::-2],
+            a.T,
+            a.reshape(3, 8),
+            a.ravel(),
+            a.T.ravel(),
+            a.T.copy(),
+            a[::-1].copy(order="F"),
+            a.astype(dtype),
+            xp.ascontiguousarray(a.T),
+            a.flatten(),
+            a[2],
+            a[1, 3],
+            a[None, :, 0],
+            a.swapaxes(0, 1),
+            xp.expand_dims(a, 0),
+            a.squeeze(),
+            xp.broadcast_to(a[0], (3, 6)),
+        )
 
     check()
 
@@ -239,7 +273,9 @@ def test_assignment_as_numpy(dtype):
     def check(xp):
         a = xp.asarray(values(dtype, (3, 4)))
         a[0] = scalar  # converted to the array's unit by NumPy
-        a[1, ::2] = np.array(["NaT", 5], dtype=dtype) if text is None else np.array(["NaT", text], dtype=dtype)
+        a[1, ::2] = (
+            np.array(["NaT", 5], dtype=dtype) if text is None else np.array(["NaT", text], dtype=dtype)
+        )
         a[2, 1:] = xp.asarray(values(dtype, (3,)))
         a[2, 0] = 17  # an int is a count
         if text is not None:
@@ -260,8 +296,16 @@ def test_gathers_move_the_values(dtype):
         idx = xp.asarray([3, 0, 0, 2])
         mask = xp.asarray([True, False, True, True])
         b = xp.asarray(values(dtype, (2, 5)))
-        return (a[idx], a[:, idx[:2]], xp.take(a, idx, axis=0), a[mask], xp.concatenate([a, b]),
-                xp.stack([b, b], axis=1), xp.flip(a, 1), xp.roll(a, 2))
+        return (
+            a[idx],
+            a[:, idx[:2]],
+            xp.take(a, idx, axis=0),
+            a[mask],
+            xp.concatenate([a, b]),
+            xp.stack([b, b], axis=1),
+            xp.flip(a, 1),
+            xp.roll(a, 2),
+        )
 
     check()
 
@@ -304,13 +348,64 @@ def test_dlpack_export_is_buffer_error():
 
 # ---- everything else is refused (GPU) -----------------------------------------------------------
 
-UNARY = ["negative", "positive", "absolute", "sign", "isnan", "isfinite", "isinf", "square", "logical_not",
-         "sqrt", "floor", "rint"]
-BINARY = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "equal", "not_equal", "less",
-          "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax", "fmin", "logical_and"]
-REDUCTIONS = ["sum", "prod", "max", "min", "argmax", "argmin", "mean", "var", "std", "any", "all", "ptp",
-              "nanmax", "nanmin", "nansum", "count_nonzero", "cumsum", "sort", "argsort", "unique", "nonzero",
-              "median", "flatnonzero"]
+UNARY = [
+    "negative",
+    "positive",
+    "absolute",
+    "sign",
+    "isnan",
+    "isfinite",
+    "isinf",
+    "square",
+    "logical_not",
+    "sqrt",
+    "floor",
+    "rint",
+]
+BINARY = [
+    "add",
+    "subtract",
+    "multiply",
+    "true_divide",
+    "floor_divide",
+    "remainder",
+    "equal",
+    "not_equal",
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+    "maximum",
+    "minimum",
+    "fmax",
+    "fmin",
+    "logical_and",
+]
+REDUCTIONS = [
+    "sum",
+    "prod",
+    "max",
+    "min",
+    "argmax",
+    "argmin",
+    "mean",
+    "var",
+    "std",
+    "any",
+    "all",
+    "ptp",
+    "nanmax",
+    "nanmin",
+    "nansum",
+    "count_nonzero",
+    "cumsum",
+    "sort",
+    "argsort",
+    "unique",
+    "nonzero",
+    "median",
+    "flatnonzero",
+]
 
 
 @pytest.fixture(params=[np.dtype("M8[ns]"), np.dtype("m8[s]")], ids=dtype_id)
@@ -324,8 +419,12 @@ def time_array(request):
 def test_binary_ufuncs_raise(time_array, name, other):
     """NumPy computes several of these (with its NaT rules); cuarray refuses all of them, on empty arrays too."""
     a = time_array
-    b = {"same": a, "int": cp.ones(3, dtype=np.int64), "timedelta_scalar": np.timedelta64(1, "s"),
-         "empty": None}[other]
+    b = {
+        "same": a,
+        "int": cp.ones(3, dtype=np.int64),
+        "timedelta_scalar": np.timedelta64(1, "s"),
+        "empty": None,
+    }[other]
     if other == "empty":
         a = a[:0]
         b = a
@@ -334,8 +433,9 @@ def test_binary_ufuncs_raise(time_array, name, other):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("op", [operator.add, operator.sub, operator.lt, operator.eq, operator.ne, operator.neg,
-                                operator.abs])
+@pytest.mark.parametrize(
+    "op", [operator.add, operator.sub, operator.lt, operator.eq, operator.ne, operator.neg, operator.abs]
+)
 def test_operators_raise(time_array, op):
     with pytest.raises(TypeError):
         op(time_array) if op in (operator.neg, operator.abs) else op(time_array, time_array)

@@ -27,16 +27,30 @@ NO_SIGNATURE = {
     "ufunc": "the ufunc type, which programs do not call: its instances have signatures",
 }
 
-ENTRIES = [(f"{module}.{name}", name, obj)
-           for module in MODULES for name, obj in public_members(importlib.import_module(module))]
+ENTRIES = [
+    (f"{module}.{name}", name, obj)
+    for module in MODULES
+    for name, obj in public_members(importlib.import_module(module))
+]
 
 
 def test_the_reference_lists_the_public_api():
     names = {qualified for qualified, _, _ in ENTRIES}
-    expected = {"cuarray.add", "cuarray.sum", "cuarray.ndarray", "cuarray.asarray", "cuarray.fuse",
-                "cuarray.ElementwiseKernel", "cuarray.cuda.Stream", "cuarray.linalg.svd", "cuarray.fft.rfft",
-                "cuarray.random.default_rng", "cuarray.random.RandomState", "cuarray.testing.assert_allclose",
-                "cuarray.testing.numpy_cuarray_allclose"}
+    expected = {
+        "cuarray.add",
+        "cuarray.sum",
+        "cuarray.ndarray",
+        "cuarray.asarray",
+        "cuarray.fuse",
+        "cuarray.ElementwiseKernel",
+        "cuarray.cuda.Stream",
+        "cuarray.linalg.svd",
+        "cuarray.fft.rfft",
+        "cuarray.random.default_rng",
+        "cuarray.random.RandomState",
+        "cuarray.testing.assert_allclose",
+        "cuarray.testing.numpy_cuarray_allclose",
+    }
     assert expected <= names, sorted(expected - names)
     # NumPy's own objects re-exported by cuarray are NumPy's to document.
     assert not {"cuarray.dtype", "cuarray.float32", "cuarray.set_printoptions", "cuarray.linalg"} & names
@@ -128,8 +142,11 @@ def test_every_page_is_in_a_toctree():
     for page in (ROOT / "docs").rglob("*.md"):
         for block in re.findall(r"```\{toctree\}(.*?)```", page.read_text(encoding="utf-8"), flags=re.DOTALL):
             base = page.parent.relative_to(ROOT / "docs")
-            listed.update((base / line.strip()).as_posix().removeprefix("./") for line in block.splitlines()
-                          if line.strip() and not line.strip().startswith(":"))
+            listed.update(
+                (base / line.strip()).as_posix().removeprefix("./")
+                for line in block.splitlines()
+                if line.strip() and not line.strip().startswith(":")
+            )
     assert pages <= listed, f"pages in no toctree: {sorted(pages - listed)}"
 
 

@@ -12,8 +12,16 @@ from conftest import assert_same
 
 MODES = ("raise", "wrap", "clip")
 SHAPES = [(0,), (3,), (0, 3), (3, 0), (2, 0, 3), (0, 0), (1, 0, 0), (2, 3)]
-INDICES = [np.array([], np.int64), np.full((2, 0), 7), np.array([5]), np.array([0]), np.array([-1, 1]),
-           np.array(0), np.array(9), np.array([[3, -4]])]
+INDICES = [
+    np.array([], np.int64),
+    np.full((2, 0), 7),
+    np.array([5]),
+    np.array([0]),
+    np.array([-1, 1]),
+    np.array(0),
+    np.array(9),
+    np.array([[3, -4]]),
+]
 
 
 def _outcome(f, xp):
@@ -48,11 +56,14 @@ def _numpy_loops_forever(shape, idx, axis, mode):
     if axis is None:
         shape, axis = (math.prod(shape),), 0
     visited = math.prod(shape[:axis]) * idx.size != 0
-    return mode == "wrap" and shape[axis] == 0 and visited and math.prod(shape[axis + 1:]) == 0
+    return mode == "wrap" and shape[axis] == 0 and visited and math.prod(shape[axis + 1 :]) == 0
 
 
-TAKE_CASES = [(shape, idx, axis) for shape, idx in itertools.product(SHAPES, INDICES)
-              for axis in [None, *range(len(shape))]]
+TAKE_CASES = [
+    (shape, idx, axis)
+    for shape, idx in itertools.product(SHAPES, INDICES)
+    for axis in [None, *range(len(shape))]
+]
 
 
 @pytest.mark.gpu
@@ -175,9 +186,17 @@ def test_choose_empty_result_with_out():
 
 
 COMPRESS_CASES = [
-    ([], (3,), None), ([True], (0,), None), ([False], (0,), None), ([False, True], (1,), None),
-    ([False, False, False], (1,), None), ([True], (0, 2), 1), ([True, True, True], (0, 2), 1),
-    ([], (0, 2), 0), ([True], (2, 0), 0), ([True, False], (0, 2), 1), ([False, True], (2, 0), 0),
+    ([], (3,), None),
+    ([True], (0,), None),
+    ([False], (0,), None),
+    ([False, True], (1,), None),
+    ([False, False, False], (1,), None),
+    ([True], (0, 2), 1),
+    ([True, True, True], (0, 2), 1),
+    ([], (0, 2), 0),
+    ([True], (2, 0), 0),
+    ([True, False], (0, 2), 1),
+    ([False, True], (2, 0), 0),
 ]
 
 
@@ -201,6 +220,7 @@ def test_searchsorted_empty_operands_match_numpy(side):
         (np.zeros(0), np.zeros((2, 0)), None),
         (np.arange(3.0), np.zeros((0, 4)), np.array([0, 1, 2])),
     ]:
+
         def f(xp, a=a, v=v, sorter=sorter):
             s = None if sorter is None else xp.asarray(sorter)
             return xp.searchsorted(xp.asarray(a), xp.asarray(v), side=side, sorter=s)
@@ -216,13 +236,30 @@ def test_searchsorted_empty_operands_match_numpy(side):
 def test_empty_takes_keep_the_dtype(dtype):
     a = np.zeros((0, 3), dtype)
     assert_same(cp.take(cp.asarray(a), [7], axis=1), np.take(a, [7], axis=1))
-    assert_same(cp.take(cp.asarray(a), cp.asarray([7]), axis=1, mode="clip"), np.take(a, [7], axis=1, mode="clip"))
-    assert_same(cp.take_along_axis(cp.asarray(a), cp.full((0, 1), 9), 1), np.take_along_axis(a, np.full((0, 1), 9), 1))
+    assert_same(
+        cp.take(cp.asarray(a), cp.asarray([7]), axis=1, mode="clip"), np.take(a, [7], axis=1, mode="clip")
+    )
+    assert_same(
+        cp.take_along_axis(cp.asarray(a), cp.full((0, 1), 9), 1), np.take_along_axis(a, np.full((0, 1), 9), 1)
+    )
 
 
-INDEX_CONVERSIONS = [[1.7], [True, False], 1.7, np.float64(1.7), np.array([True]), [2**70], ["1"], [1 + 0j],
-                     np.array([1], np.uint32), np.array([1.0]), np.array([], np.float64), [], [[]],
-                     np.array([2], np.uint64)]
+INDEX_CONVERSIONS = [
+    [1.7],
+    [True, False],
+    1.7,
+    np.float64(1.7),
+    np.array([True]),
+    [2**70],
+    ["1"],
+    [1 + 0j],
+    np.array([1], np.uint32),
+    np.array([1.0]),
+    np.array([], np.float64),
+    [],
+    [[]],
+    np.array([2], np.uint64),
+]
 
 
 @pytest.mark.gpu

@@ -17,10 +17,14 @@ gpu = pytest.mark.gpu
 def test_piecewise_values_and_functions(dtype):
     a = make_data((11,), dtype)
     x = cp.asarray(a)
-    assert_same(cp.piecewise(x, [x.real < 0, x.real >= 0], [-1, 1]),
-                np.piecewise(a, [a.real < 0, a.real >= 0], [-1, 1]))
-    assert_same(cp.piecewise(x, [x.real < -3, x.real > 3], [lambda v: v * 2, lambda v: -v, 7]),
-                np.piecewise(a, [a.real < -3, a.real > 3], [lambda v: v * 2, lambda v: -v, 7]))
+    assert_same(
+        cp.piecewise(x, [x.real < 0, x.real >= 0], [-1, 1]),
+        np.piecewise(a, [a.real < 0, a.real >= 0], [-1, 1]),
+    )
+    assert_same(
+        cp.piecewise(x, [x.real < -3, x.real > 3], [lambda v: v * 2, lambda v: -v, 7]),
+        np.piecewise(a, [a.real < -3, a.real > 3], [lambda v: v * 2, lambda v: -v, 7]),
+    )
 
 
 @gpu
@@ -36,16 +40,22 @@ def test_piecewise_condition_forms():
     a = make_data((3,), "int64")
     x = cp.asarray(a)
     # one condition, given bare: a device mask, or a list of Python bools for non-0-d x
-    assert_same(cp.piecewise(x, x > 0, [lambda v: v + 100, -1]), np.piecewise(a, a > 0, [lambda v: v + 100, -1]))
+    assert_same(
+        cp.piecewise(x, x > 0, [lambda v: v + 100, -1]), np.piecewise(a, a > 0, [lambda v: v + 100, -1])
+    )
     assert_same(cp.piecewise(x, [True, False, True], [5]), np.piecewise(a, [True, False, True], [5]))
     # conditions of a 0-d x are Python or device bools
-    assert_same(cp.piecewise(-2, [-2 < 0, -2 >= 0], [lambda v: -v, lambda v: v]),
-                np.piecewise(-2, [-2 < 0, -2 >= 0], [lambda v: -v, lambda v: v]))
+    assert_same(
+        cp.piecewise(-2, [-2 < 0, -2 >= 0], [lambda v: -v, lambda v: v]),
+        np.piecewise(-2, [-2 < 0, -2 >= 0], [lambda v: -v, lambda v: v]),
+    )
     y = cp.asarray(-2.5)
     assert_same(cp.piecewise(y, [y < 0, y >= 0], [lambda v: -v, lambda v: v]), np.array(2.5))
     # keyword arguments reach the functions
-    assert_same(cp.piecewise(x, [x > 0], [lambda v, s=0: v * s, 9], s=3),
-                np.piecewise(a, [a > 0], [lambda v, s=0: v * s, 9], s=3))
+    assert_same(
+        cp.piecewise(x, [x > 0], [lambda v, s=0: v * s, 9], s=3),
+        np.piecewise(a, [a > 0], [lambda v, s=0: v * s, 9], s=3),
+    )
     # non-bool conditions are cast to bool
     assert_same(cp.piecewise(x, [x % 2], [1, 2]), np.piecewise(a, [a % 2], [1, 2]))
 
@@ -167,8 +177,10 @@ def test_vectorize_scalars_and_lists_as_numpy_converts_them():
 @pytest.mark.parametrize("otypes", ["f", [np.int16], (np.float64,), "?"])
 def test_vectorize_otypes_cast_the_result(otypes):
     a, b = make_data((6,), "float64", 1), make_data((6,), "int32", 2)
-    assert_same(cp.vectorize(_mix, otypes=otypes)(cp.asarray(a), cp.asarray(b)),
-                np.vectorize(_mix, otypes=otypes)(a, b))
+    assert_same(
+        cp.vectorize(_mix, otypes=otypes)(cp.asarray(a), cp.asarray(b)),
+        np.vectorize(_mix, otypes=otypes)(a, b),
+    )
 
 
 def _split(x, y):

@@ -1,7 +1,6 @@
 """cuarray.fuse: generated kernels compile (no GPU needed), bad constructs get clear errors, and fused
 results equal the unfused ones on the GPU."""
 
-
 import cuarray as cp
 import numpy as np
 import pytest

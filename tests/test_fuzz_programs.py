@@ -77,10 +77,15 @@ def test_numpy_against_itself_passes_and_reproductions_run(focus):
 
 def test_literals_round_trip_exactly():
     nan, inf = float("nan"), float("inf")
-    for a in [np.array([nan, -0.0, inf, -inf, 1e-45, 3.4028235e38], dtype=np.float32),
-              np.array([complex(nan, -0.0), complex(-inf, 1.5)], dtype=np.complex64),
-              np.array([6e-08, 65504.0, -0.0], dtype=np.float16), np.array(2**64 - 1, dtype=np.uint64),
-              np.zeros((0, 3), np.int8), np.array([[True, False]]), np.arange(24, dtype=np.int64).reshape(2, 3, 4)]:
+    for a in [
+        np.array([nan, -0.0, inf, -inf, 1e-45, 3.4028235e38], dtype=np.float32),
+        np.array([complex(nan, -0.0), complex(-inf, 1.5)], dtype=np.complex64),
+        np.array([6e-08, 65504.0, -0.0], dtype=np.float16),
+        np.array(2**64 - 1, dtype=np.uint64),
+        np.zeros((0, 3), np.int8),
+        np.array([[True, False]]),
+        np.arange(24, dtype=np.int64).reshape(2, 3, 4),
+    ]:
         b = eval(array_literal(a), {"np": np, "nan": nan, "inf": inf})
         assert b.dtype == a.dtype and b.shape == a.shape and b.tobytes() == a.tobytes()
 
@@ -139,14 +144,22 @@ def _fake_impl(tmp_path, bug):
 
 # Hand-written programs, one per deliberate bug, and the check that must catch it.
 BUGS = {
-    "tile_view": (["b0 = xp.asarray(np.array([1.5, 2.0, -0.0], dtype=np.float32))", "v1 = xp.tile(b0, 1)"],
-                  "shares_memory"),
-    "nan_flip": (["b0 = xp.asarray(np.array([inf, 1.0, nan], dtype=np.float64))", "x0 = b0[::-1]",
-                  "v1 = xp.sin(x0)"], "values"),
-    "sort_in_place": (["b0 = xp.asarray(np.array([[3, 1], [2, 0]], dtype=np.int16))", "v1 = xp.sort(b0, axis=1)"],
-                      "values"),
-    "no_error": (["b0 = xp.asarray(np.array([1, 2], dtype=np.uint8))", "v1 = xp.concatenate([b0, b0[None]])"],
-                 "raises"),
+    "tile_view": (
+        ["b0 = xp.asarray(np.array([1.5, 2.0, -0.0], dtype=np.float32))", "v1 = xp.tile(b0, 1)"],
+        "shares_memory",
+    ),
+    "nan_flip": (
+        ["b0 = xp.asarray(np.array([inf, 1.0, nan], dtype=np.float64))", "x0 = b0[::-1]", "v1 = xp.sin(x0)"],
+        "values",
+    ),
+    "sort_in_place": (
+        ["b0 = xp.asarray(np.array([[3, 1], [2, 0]], dtype=np.int16))", "v1 = xp.sort(b0, axis=1)"],
+        "values",
+    ),
+    "no_error": (
+        ["b0 = xp.asarray(np.array([1, 2], dtype=np.uint8))", "v1 = xp.concatenate([b0, b0[None]])"],
+        "raises",
+    ),
 }
 
 
@@ -157,13 +170,25 @@ def test_deliberate_bugs_are_caught_with_a_reproduction_that_runs(tmp_path, bug)
     # NumPy against itself: the same program passes.
     ok = Runner(numpy_impl())
     for src in lines:
-        ok.run(Step(src, target=src.split(" = ")[0], rule="ulp" if "sin" in src else "exact",
-                    info={"operands": ["x0"], "periodic": True}))
+        ok.run(
+            Step(
+                src,
+                target=src.split(" = ")[0],
+                rule="ulp" if "sin" in src else "exact",
+                info={"operands": ["x0"], "periodic": True},
+            )
+        )
     runner = Runner(impl)
     with pytest.raises(Mismatch) as info:
         for src in lines:
-            runner.run(Step(src, target=src.split(" = ")[0], rule="ulp" if "sin" in src else "exact",
-                            info={"operands": ["x0"], "periodic": True}))
+            runner.run(
+                Step(
+                    src,
+                    target=src.split(" = ")[0],
+                    rule="ulp" if "sin" in src else "exact",
+                    info={"operands": ["x0"], "periodic": True},
+                )
+            )
     assert type(info.value).__name__.startswith(f"Mismatch_{check}_"), info.value
     repro = info.value.reproduction
     assert "Reproduction" in str(info.value) and repro in str(info.value)
@@ -183,8 +208,14 @@ def test_drawn_programs_find_a_tile_that_returns_a_view(tmp_path, focus):
     """The generator, not only a hand-written program, reaches the bug within a few hundred examples (it stops at the first)."""
     impl = _fake_impl(tmp_path, "tile_view")
     with pytest.raises(Mismatch) as info:
-        check_programs(impl, focus, max_examples=max(400, settings.default.max_examples), derandomize=True,
-                       report_multiple_bugs=False, phases=[Phase.generate])  # shrinking is not tested here
+        check_programs(
+            impl,
+            focus,
+            max_examples=max(400, settings.default.max_examples),
+            derandomize=True,
+            report_multiple_bugs=False,
+            phases=[Phase.generate],
+        )  # shrinking is not tested here
     assert "Reproduction" in str(info.value)
 
 

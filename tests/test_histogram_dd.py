@@ -13,7 +13,9 @@ def _close(got, want, rtol=1e-12):
     __tracebackhide__ = True
     want = np.asarray(want)
     assert isinstance(got, cp.ndarray), type(got)
-    assert got.dtype == want.dtype and got.shape == want.shape, f"{got.dtype}{got.shape} != {want.dtype}{want.shape}"
+    assert got.dtype == want.dtype and got.shape == want.shape, (
+        f"{got.dtype}{got.shape} != {want.dtype}{want.shape}"
+    )
     np.testing.assert_allclose(got.get(), want, rtol=rtol, atol=0, equal_nan=True)
 
 
@@ -55,14 +57,30 @@ def test_histogram2d(case, weighted):
     x, y, _ = _points()
     kwargs = dict(H2D_CASES[case])
     w = np.random.default_rng(1).uniform(size=x.size) if weighted else None
-    dev = {k: [cp.asarray(b) if isinstance(b, np.ndarray) else b for b in v] if k == "bins" and isinstance(v, list)
-           else cp.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+    dev = {
+        k: [cp.asarray(b) if isinstance(b, np.ndarray) else b for b in v]
+        if k == "bins" and isinstance(v, list)
+        else cp.asarray(v)
+        if isinstance(v, np.ndarray)
+        else v
+        for k, v in kwargs.items()
+    }
     got = cp.histogram2d(*_dev(x, y), weights=None if w is None else cp.asarray(w), **dev)
     _check(got, np.histogram2d(x, y, weights=w, **kwargs))
 
 
-@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("int8", "float32"), ("float16", "float16"),
-                                    ("int64", "uint8"), ("bool", "int16"), ("float64", "float32")], ids=str)
+@pytest.mark.parametrize(
+    "dtypes",
+    [
+        ("float32", "float32"),
+        ("int8", "float32"),
+        ("float16", "float16"),
+        ("int64", "uint8"),
+        ("bool", "int16"),
+        ("float64", "float32"),
+    ],
+    ids=str,
+)
 def test_histogram2d_dtypes(dtypes):
     a, b = (make_data((60,), dt, seed=i) for i, dt in enumerate(dtypes))
     _check(cp.histogram2d(*_dev(a, b), bins=4), np.histogram2d(a, b, bins=4))
@@ -75,15 +93,22 @@ def test_histogram2d_strided_lists_and_edges_cases():
     xs, ys = base[0, ::-3], base[1, 1::3][: base[0, ::-3].size]
     dev = cp.asarray(base)
     _check(cp.histogram2d(dev[0, ::-3], dev[1, 1::3][: xs.size], bins=6), np.histogram2d(xs, ys, bins=6))
-    _check(cp.histogram2d([0.5, 1.5, 2.0], [1, 2, 2], bins=2), np.histogram2d([0.5, 1.5, 2.0], [1, 2, 2], bins=2))
+    _check(
+        cp.histogram2d([0.5, 1.5, 2.0], [1, 2, 2], bins=2), np.histogram2d([0.5, 1.5, 2.0], [1, 2, 2], bins=2)
+    )
     # Values on the last edge count in the last bin; outside every edge, nowhere; NaN, nowhere.
     a = np.array([0.0, 1.0, 2.0, 3.0, -1.0, 4.0, np.nan])
     e = np.array([0.0, 1.5, 3.0])
-    _check(cp.histogram2d(*_dev(a, a), bins=[cp.asarray(e), cp.asarray(e)]), np.histogram2d(a, a, bins=[e, e]))
+    _check(
+        cp.histogram2d(*_dev(a, a), bins=[cp.asarray(e), cp.asarray(e)]), np.histogram2d(a, a, bins=[e, e])
+    )
     # Empty and single points, and all-equal data.
     _check(cp.histogram2d(*_dev(x[:0], y[:0])), np.histogram2d(x[:0], y[:0]))
     _check(cp.histogram2d(*_dev(x[:1], y[:1]), bins=2), np.histogram2d(x[:1], y[:1], bins=2))
-    _check(cp.histogram2d(*_dev(np.full(5, 2.0), np.full(5, 7)), bins=3), np.histogram2d(np.full(5, 2.0), np.full(5, 7), bins=3))
+    _check(
+        cp.histogram2d(*_dev(np.full(5, 2.0), np.full(5, 7)), bins=3),
+        np.histogram2d(np.full(5, 2.0), np.full(5, 7), bins=3),
+    )
 
 
 DD_CASES = {
@@ -103,9 +128,13 @@ def test_histogramdd(case, weighted):
     kwargs = dict(DD_CASES[case])
     w = np.random.default_rng(4).uniform(size=sample.shape[0]) if weighted else None
     bins = kwargs.pop("bins", 10)
-    dev_bins = (cp.asarray(bins) if isinstance(bins, np.ndarray) else
-                [cp.asarray(b) if isinstance(b, np.ndarray) else b for b in bins] if isinstance(bins, (list, tuple))
-                else bins)
+    dev_bins = (
+        cp.asarray(bins)
+        if isinstance(bins, np.ndarray)
+        else [cp.asarray(b) if isinstance(b, np.ndarray) else b for b in bins]
+        if isinstance(bins, (list, tuple))
+        else bins
+    )
     got = cp.histogramdd(cp.asarray(sample), dev_bins, weights=None if w is None else cp.asarray(w), **kwargs)
     _check(got, np.histogramdd(sample, bins, weights=w, **kwargs))
 
@@ -118,7 +147,9 @@ def test_histogramdd_sample_forms():
     _check(cp.histogramdd([[1, 2], [3, 4], [5, 6]], bins=2), np.histogramdd([[1, 2], [3, 4], [5, 6]], bins=2))
     _check(cp.histogramdd(cp.asarray(sample)[::-2, ::2], bins=3), np.histogramdd(sample[::-2, ::2], bins=3))
     f32 = sample.astype(np.float32)
-    _check(cp.histogramdd(cp.asarray(f32), bins=3, density=True), np.histogramdd(f32, bins=3, density=True), 1e-6)
+    _check(
+        cp.histogramdd(cp.asarray(f32), bins=3, density=True), np.histogramdd(f32, bins=3, density=True), 1e-6
+    )
     _check(cp.histogramdd(cp.asarray(sample[:, :1])), np.histogramdd(sample[:, :1]))
     _check(cp.histogramdd(cp.asarray(3.0)), np.histogramdd(np.float64(3.0)))
 

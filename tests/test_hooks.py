@@ -6,8 +6,17 @@ import pytest
 from conftest import describe, run_python
 from cuarray import _core
 
-HOOKS = ("getitem", "setitem", "MemoryPointer", "OutOfMemoryError", "CompileException", "CUDARuntimeError",
-         "log_kernel", "locate_library", "allocate")
+HOOKS = (
+    "getitem",
+    "setitem",
+    "MemoryPointer",
+    "OutOfMemoryError",
+    "CompileException",
+    "CUDARuntimeError",
+    "log_kernel",
+    "locate_library",
+    "allocate",
+)
 BROKEN = 'extern "C" __global__ void broken(float* x) { x[0] = undefined_name; }\n'
 
 
@@ -17,11 +26,15 @@ def _compile_error_type():
     return info.type
 
 
-@pytest.mark.parametrize("hooks, message", [
-    ({name: object() for name in HOOKS} | {"getitme": object()}, "unknown hook 'getitme'"),
-    ({name: object() for name in HOOKS if name != "setitem"}, "hook 'setitem' is missing"),
-    ({name: None for name in HOOKS}, "is None"),
-], ids=["unknown", "missing", "none"])
+@pytest.mark.parametrize(
+    "hooks, message",
+    [
+        ({name: object() for name in HOOKS} | {"getitme": object()}, "unknown hook 'getitme'"),
+        ({name: object() for name in HOOKS if name != "setitem"}, "hook 'setitem' is missing"),
+        ({name: None for name in HOOKS}, "is None"),
+    ],
+    ids=["unknown", "missing", "none"],
+)
 def test_set_hooks_takes_all_or_nothing(hooks, message):
     exc = TypeError if message == "is None" else ValueError
     with pytest.raises(exc, match=message):

@@ -92,10 +92,13 @@ def test_lazy_names_are_each_modules_public_names(module):
 
 
 def test_dir_lists_the_lazy_names_without_importing_them():
-    proc = run_python(code="import sys, cuarray\n"
-                           "names = dir(cuarray)\n"
-                           "print(all(n in names for n in ('fft', 'linalg', 'fuse', 'poly1d', 'RawKernel')),"
-                           " 'cuarray._polynomial' in sys.modules)", timeout=120)
+    proc = run_python(
+        code="import sys, cuarray\n"
+        "names = dir(cuarray)\n"
+        "print(all(n in names for n in ('fft', 'linalg', 'fuse', 'poly1d', 'RawKernel')),"
+        " 'cuarray._polynomial' in sys.modules)",
+        timeout=120,
+    )
     assert proc.returncode == 0, describe(proc)
     assert proc.stdout.split() == ["True", "False"]
 
@@ -159,8 +162,9 @@ def test_nvrtc_is_warmed_on_the_first_device_query_not_at_import():
         assert _nvrtc(at_first_query) == [], f"warming mapped {_nvrtc(at_first_query)}"
         return
     assert _nvrtc(warmed) == [used], f"warming mapped {_nvrtc(warmed)}; the kernel JIT uses {used}"
-    assert _nvrtc(at_first_query) == (_nvrtc(warmed) if driver else []), \
+    assert _nvrtc(at_first_query) == (_nvrtc(warmed) if driver else []), (
         f"driver: {driver}; mapped at the first device query: {_nvrtc(at_first_query)}"
+    )
 
 
 # OpenBLAS, under NumPy, starts its threads as it loads: one, so that the threads counted are cuarray's.
@@ -343,4 +347,8 @@ def test_arrays_import_ml_dtypes_only_for_bfloat16():
     )
     proc = run_python(code=code, timeout=120)
     assert proc.returncode == 0, describe(proc)
-    assert proc.stdout.strip().splitlines() == ["[0.0, 1.0, 2.0] False", "bfloat16 [0.0, 2.0, 4.0]", "bfloat16"]
+    assert proc.stdout.strip().splitlines() == [
+        "[0.0, 1.0, 2.0] False",
+        "bfloat16 [0.0, 2.0, 4.0]",
+        "bfloat16",
+    ]

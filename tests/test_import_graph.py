@@ -124,8 +124,9 @@ def cycles(graph):
 
 
 def _describe(graph, component):
-    return "\n".join(f"  {m} line {graph[m][t]} imports {t}" for m in component for t in sorted(graph[m])
-                     if t in component)
+    return "\n".join(
+        f"  {m} line {graph[m][t]} imports {t}" for m in component for t in sorted(graph[m]) if t in component
+    )
 
 
 def test_the_package_has_no_import_cycle():
@@ -143,18 +144,31 @@ def _package(tmp_path, files):
     return import_graph(tmp_path / "pkg")
 
 
-@pytest.mark.parametrize("files, expected", [
-    # A function-level import closes a cycle as a module-level one does.
-    ({"__init__.py": "", "a.py": "from pkg import b\n", "b.py": "def f():\n    from pkg.a import x\n"},
-     [["pkg.a", "pkg.b"]]),
-    # Naming the package: the package imports its module, which imports the package's namespace.
-    ({"__init__.py": "from pkg.a import *\n", "a.py": "def f():\n    import pkg\n"}, [["pkg", "pkg.a"]]),
-    # A relative import, and a subpackage's __init__ run on the way to its module.
-    ({"__init__.py": "", "a.py": "from .sub import c\n", "sub/__init__.py": "from pkg.a import y\n",
-      "sub/c.py": ""}, [["pkg.a", "pkg.sub"]]),
-    # A module importing its sibling through their package is no cycle; nor is one importing its ancestors.
-    ({"__init__.py": "from pkg import a, b\n", "a.py": "from pkg import b\n", "b.py": "x = 1\n"}, []),
-], ids=["function_level", "package_namespace", "relative_and_subpackage", "acyclic"])
+@pytest.mark.parametrize(
+    "files, expected",
+    [
+        # A function-level import closes a cycle as a module-level one does.
+        (
+            {"__init__.py": "", "a.py": "from pkg import b\n", "b.py": "def f():\n    from pkg.a import x\n"},
+            [["pkg.a", "pkg.b"]],
+        ),
+        # Naming the package: the package imports its module, which imports the package's namespace.
+        ({"__init__.py": "from pkg.a import *\n", "a.py": "def f():\n    import pkg\n"}, [["pkg", "pkg.a"]]),
+        # A relative import, and a subpackage's __init__ run on the way to its module.
+        (
+            {
+                "__init__.py": "",
+                "a.py": "from .sub import c\n",
+                "sub/__init__.py": "from pkg.a import y\n",
+                "sub/c.py": "",
+            },
+            [["pkg.a", "pkg.sub"]],
+        ),
+        # A module importing its sibling through their package is no cycle; nor is one importing its ancestors.
+        ({"__init__.py": "from pkg import a, b\n", "a.py": "from pkg import b\n", "b.py": "x = 1\n"}, []),
+    ],
+    ids=["function_level", "package_namespace", "relative_and_subpackage", "acyclic"],
+)
 def test_the_cycle_check_finds_cycles(tmp_path, files, expected):
     assert cycles(_package(tmp_path, files)) == expected
 
@@ -175,7 +189,11 @@ _PENDING = set()
 def test_the_extension_imports_nothing_of_the_package():
     # What the bindings call back into is installed by the package at import (Note [Hooks] in
     # python/src/hooks.h): the extension never decides which Python module provides what.
-    found = [f"{path.name}:{n}: {line.strip()}" for path in sorted(BINDINGS.glob("*.[ch]*"))
-             for n, line in enumerate(path.read_text().splitlines(), 1)
-             for module in re.findall(r"import\(\s*\"(cuarray[\w.]*)", line) if (path.name, module) not in _PENDING]
+    found = [
+        f"{path.name}:{n}: {line.strip()}"
+        for path in sorted(BINDINGS.glob("*.[ch]*"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        for module in re.findall(r"import\(\s*\"(cuarray[\w.]*)", line)
+        if (path.name, module) not in _PENDING
+    ]
     assert not found, "the extension imports cuarray modules:\n" + "\n".join(found)

@@ -109,16 +109,16 @@ GRID_KEYS = [
     np.s_[0:1:0j],
     np.s_[0.5:3],
     np.s_[:4],
-    np.s_[np.float32(0):1:0.25],
+    np.s_[np.float32(0) : 1 : 0.25],
     np.s_[0:4, 0:5],
     np.s_[0:3,],
     np.s_[0:1:0.25, 2:4],
     np.s_[-1:1:3j, 0:5:2],
     np.s_[0:2:1j, 1:3],
     np.s_[:3, 1:8:3, 2:0:-1],
-    np.s_[np.int8(0):3, 0:2],
+    np.s_[np.int8(0) : 3, 0:2],
     np.s_[1:3:2j, 0:1:0j],
-    np.s_[1 + 1j:3:3j],
+    np.s_[1 + 1j : 3 : 3j],
 ]
 
 
@@ -149,7 +149,10 @@ def test_ix_(case):
     x = cp.asarray(a)
     args = {
         "ints": (np.array([0, 5, 2]), np.array([4, -1])),
-        "bools": (np.array([True, False, True, False, False, True]), np.array([False, True, True, False, True])),
+        "bools": (
+            np.array([True, False, True, False, False, True]),
+            np.array([False, True, True, False, True]),
+        ),
         "mixed": (np.array([1, 3]), np.array([True, False, True, True, False]), np.array([3, 0])),
         "lists": ([0, 1], [True, False, False, False, True]),
         "empty_list": ([], [1, 2]),
@@ -173,9 +176,25 @@ def test_ix_errors():
     assert cp.ix_() == ()
 
 
-@pytest.mark.parametrize("n,k,m", [(0, 0, None), (1, 0, None), (4, 0, None), (4, 1, None), (4, -2, None),
-                                   (4, 10, None), (4, -10, None), (3, 0, 5), (5, 2, 3), (5, -1, 2), (3, 1, 0),
-                                   (-2, 0, 3), (6, -3, 9), (np.int32(3), np.int64(1), np.uint8(4))])
+@pytest.mark.parametrize(
+    "n,k,m",
+    [
+        (0, 0, None),
+        (1, 0, None),
+        (4, 0, None),
+        (4, 1, None),
+        (4, -2, None),
+        (4, 10, None),
+        (4, -10, None),
+        (3, 0, 5),
+        (5, 2, 3),
+        (5, -1, 2),
+        (3, 1, 0),
+        (-2, 0, 3),
+        (6, -3, 9),
+        (np.int32(3), np.int64(1), np.uint8(4)),
+    ],
+)
 def test_tril_triu_indices(n, k, m):
     _same_tuple(cp.tril_indices(n, k, m), np.tril_indices(n, k, m))
     _same_tuple(cp.triu_indices(n, k, m), np.triu_indices(n, k, m))
@@ -221,11 +240,15 @@ def test_mask_indices(func, n, k):
     _same_tuple(cp.mask_indices(n, getattr(cp, func), k), np.mask_indices(n, getattr(np, func), k))
 
 
-@pytest.mark.parametrize("shape", [(3, 3), (5, 3), (7, 3), (8, 3), (9, 1), (3, 7), (1, 1), (0, 3), (7, 0),
-                                   (2, 2, 2), (3, 3, 3, 3)])
+@pytest.mark.parametrize(
+    "shape", [(3, 3), (5, 3), (7, 3), (8, 3), (9, 1), (3, 7), (1, 1), (0, 3), (7, 0), (2, 2, 2), (3, 3, 3, 3)]
+)
 @pytest.mark.parametrize("wrap", [False, True])
-@pytest.mark.parametrize("val", [4, [1, 2], list(range(1, 30)), [[1, 2], [3, 4]], []],
-                         ids=["scalar", "short", "long", "2d", "empty"])
+@pytest.mark.parametrize(
+    "val",
+    [4, [1, 2], list(range(1, 30)), [[1, 2], [3, 4]], []],
+    ids=["scalar", "short", "long", "2d", "empty"],
+)
 def test_fill_diagonal(shape, wrap, val):
     a = np.zeros(shape, np.int32)
     x = cp.asarray(a)
@@ -241,9 +264,12 @@ def test_fill_diagonal(shape, wrap, val):
 def test_fill_diagonal_layouts(dtype, layout, wrap):
     """Writes go through views of the caller's array, whatever its strides."""
     # Tall views: (11, 4), (8, 3), (9, 3), so that wrap=True fills several blocks and a remainder.
-    base, view = {"f2d": ((4, 11), lambda b: b.T), "strided": ((16, 9), lambda b: b[::2, 1::3]),
-                  "negative": ((9, 6), lambda b: b[::-1, ::-2]),
-                  "3d_permuted": ((3, 3, 3), lambda b: b.transpose(2, 0, 1)[::-1])}[layout]
+    base, view = {
+        "f2d": ((4, 11), lambda b: b.T),
+        "strided": ((16, 9), lambda b: b[::2, 1::3]),
+        "negative": ((9, 6), lambda b: b[::-1, ::-2]),
+        "3d_permuted": ((3, 3, 3), lambda b: b.transpose(2, 0, 1)[::-1]),
+    }[layout]
     base = make_data(base, dtype)
     xbase = cp.asarray(base)
     val = make_data(5, dtype, seed=3)
@@ -283,19 +309,24 @@ def test_fromfunction(dtype):
         return (i * 10 + j) * scale
 
     assert_same(cp.fromfunction(f, (3, 4), dtype=dtype), np.fromfunction(f, (3, 4), dtype=dtype))
-    assert_same(cp.fromfunction(f, (2, 3), dtype=dtype, scale=2), np.fromfunction(f, (2, 3), dtype=dtype, scale=2))
+    assert_same(
+        cp.fromfunction(f, (2, 3), dtype=dtype, scale=2), np.fromfunction(f, (2, 3), dtype=dtype, scale=2)
+    )
 
 
 def test_fromfunction_shapes():
     assert_same(cp.fromfunction(lambda i: i == 2, (5,)), np.fromfunction(lambda i: i == 2, (5,)))
-    assert_same(cp.fromfunction(lambda i, j, k: i + j - k, (2, 0, 3), dtype=int),
-                np.fromfunction(lambda i, j, k: i + j - k, (2, 0, 3), dtype=int))
+    assert_same(
+        cp.fromfunction(lambda i, j, k: i + j - k, (2, 0, 3), dtype=int),
+        np.fromfunction(lambda i, j, k: i + j - k, (2, 0, 3), dtype=int),
+    )
     got = cp.fromfunction(lambda i, j: (i, j), (2, 3), like=cp.empty(0))
     _same_tuple(got, np.fromfunction(lambda i, j: (i, j), (2, 3)))
 
 
-@pytest.mark.parametrize("shapes", [[(3,), (2, 1)], [(2, 3, 4), (4,), ()], [(5,)], [(0, 3), (1, 3)], []],
-                         ids=str)
+@pytest.mark.parametrize(
+    "shapes", [[(3,), (2, 1)], [(2, 3, 4), (4,), ()], [(5,)], [(0, 3), (1, 3)], []], ids=str
+)
 def test_broadcast(shapes):
     arrays = [make_data(s, "float32", seed=i) for i, s in enumerate(shapes)]
     b = cp.broadcast(*[cp.asarray(a) for a in arrays])

@@ -71,13 +71,23 @@ def test_parse_gives_numpy_result_shape(key):
         (([0, 5],), IndexError, "index 5 is out of bounds for axis 0 with size 4"),
         ((slice(None), [-6]), IndexError, "index -6 is out of bounds for axis 1 with size 5"),
         ((None, slice(None), [7]), IndexError, "index 7 is out of bounds for axis 1 with size 5"),
-        (([0], [0], [0], [0]), IndexError, "too many indices for array: array is 3-dimensional, but 4 were indexed"),
+        (
+            ([0], [0], [0], [0]),
+            IndexError,
+            "too many indices for array: array is 3-dimensional, but 4 were indexed",
+        ),
         ((np.array([1.0]),), IndexError, "arrays used as indices must be of integer (or boolean) type"),
         (([1.0],), IndexError, "only integers, slices"),
         ((1.5,), IndexError, "only integers, slices"),
         (("a",), IndexError, "only integers, slices"),
-        ((np.array([True, False]),), IndexError, ("boolean index did not match indexed array along axis 0; size of "
-                                                  "axis is 4 but size of corresponding boolean axis is 2")),
+        (
+            (np.array([True, False]),),
+            IndexError,
+            (
+                "boolean index did not match indexed array along axis 0; size of "
+                "axis is 4 but size of corresponding boolean axis is 2"
+            ),
+        ),
         ((Ellipsis, [0], Ellipsis), IndexError, "an index can only have a single ellipsis"),
     ],
 )
@@ -93,11 +103,18 @@ def test_parse_errors_match_numpy(key, error, message):
 def test_indexing_kernels_compile_for_sm90():
     kernels = []
     for t in DTYPES:
-        kernels += [S.count_nonzero(t, 1), S.write_nonzero(t, 2, "rows"), S.write_nonzero(t, 1, "flat"),
-                    S.write_nonzero(t, 3, "columns")]
+        kernels += [
+            S.count_nonzero(t, 1),
+            S.write_nonzero(t, 2, "rows"),
+            S.write_nonzero(t, 1, "flat"),
+            S.write_nonzero(t, 3, "columns"),
+        ]
     for size in (1, 2, 4, 8, 16):
-        kernels += [S.gather(size, 1, 1, "raise", False), S.gather(size, 3, 2, "wrap", True),
-                    S.gather(size, 2, 8, "clip", False)]
+        kernels += [
+            S.gather(size, 1, 1, "raise", False),
+            S.gather(size, 3, 2, "wrap", True),
+            S.gather(size, 2, 8, "clip", False),
+        ]
     kernels += [S.gather(4, 16, 1, "raise", True), S.index_bounds(), S.bincount(False), S.bincount(True)]
     for t in ("bool", "int8", "int64", "uint64", "float16", "float32", "float64"):
         for bins in ("float16", "float32", "float64"):
@@ -413,14 +430,18 @@ def test_bincount(dtype):
     assert_same(cp.bincount(cp.asarray(x)), np.bincount(x))
     assert_same(cp.bincount(cp.asarray(x), minlength=300), np.bincount(x, minlength=300))
     assert_same(cp.bincount(cp.asarray(x), weights=cp.asarray(w)), np.bincount(x, weights=w))
-    assert_same(cp.bincount(cp.asarray(x), weights=cp.asarray(x.astype(np.int64))),
-                np.bincount(x, weights=x.astype(np.int64)))
+    assert_same(
+        cp.bincount(cp.asarray(x), weights=cp.asarray(x.astype(np.int64))),
+        np.bincount(x, weights=x.astype(np.int64)),
+    )
 
 
 @pytest.mark.gpu
 def test_bincount_edges_and_errors():
     assert_same(cp.bincount(cp.zeros(0, np.int64)), np.bincount(np.zeros(0, np.int64)))
-    assert_same(cp.bincount(cp.zeros(0, np.int64), minlength=3), np.bincount(np.zeros(0, np.int64), minlength=3))
+    assert_same(
+        cp.bincount(cp.zeros(0, np.int64), minlength=3), np.bincount(np.zeros(0, np.int64), minlength=3)
+    )
     big = np.random.default_rng(0).integers(0, 1000, 1_000_000)
     assert_same(cp.bincount(cp.asarray(big)), np.bincount(big))
     with pytest.raises(ValueError, match="negative"):
@@ -438,8 +459,14 @@ def test_bincount_edges_and_errors():
 def test_histogram(dtype):
     a = make_data((30, 40), dtype)
     x = cp.asarray(a)
-    for kwargs in ({}, {"bins": 7}, {"bins": 13, "range": (-10, 25)}, {"bins": [-40, -3, 0, 0.5, 12, 60]},
-                   {"bins": 5, "density": True}, {"bins": 1}):
+    for kwargs in (
+        {},
+        {"bins": 7},
+        {"bins": 13, "range": (-10, 25)},
+        {"bins": [-40, -3, 0, 0.5, 12, 60]},
+        {"bins": 5, "density": True},
+        {"bins": 1},
+    ):
         counts, edges = cp.histogram(x, **kwargs)
         expected, expected_edges = np.histogram(a, **kwargs)
         assert_same(counts, expected)

@@ -47,10 +47,22 @@ def test_dlpack_bfloat16_is_code_4():
     assert cp._core._dtype_from_dlpack(4, 16, 1) == np.dtype(bfloat16)
 
 
-@pytest.mark.parametrize("code,bits,lanes,named", [
-    (1, 32, 4, "uint32 with 4 lanes"), (2, 32, 2, "float32 with 2 lanes"), (8, 8, 1, "float8"),
-    (12, 8, 1, "float8"), (2, 8, 1, "float8"), (3, 64, 1, "opaque handle"), (6, 1, 1, "bool1"),
-    (5, 32, 1, "complex32"), (0, 128, 1, "int128"), (4, 32, 1, "bfloat32"), (99, 16, 1, "code 99")])
+@pytest.mark.parametrize(
+    "code,bits,lanes,named",
+    [
+        (1, 32, 4, "uint32 with 4 lanes"),
+        (2, 32, 2, "float32 with 2 lanes"),
+        (8, 8, 1, "float8"),
+        (12, 8, 1, "float8"),
+        (2, 8, 1, "float8"),
+        (3, 64, 1, "opaque handle"),
+        (6, 1, 1, "bool1"),
+        (5, 32, 1, "complex32"),
+        (0, 128, 1, "int128"),
+        (4, 32, 1, "bfloat32"),
+        (99, 16, 1, "code 99"),
+    ],
+)
 def test_dlpack_unsupported_dtype_is_type_error(code, bits, lanes, named):
     with pytest.raises(TypeError, match=named):
         cp._core._dtype_from_dlpack(code, bits, lanes)
@@ -58,8 +70,13 @@ def test_dlpack_unsupported_dtype_is_type_error(code, bits, lanes, named):
 
 class _CAI:
     def __init__(self, **desc):
-        self.__cuda_array_interface__ = {"shape": (3,), "typestr": "<f4", "data": (0xDEAD00, False), "version": 3,
-                                         **desc}
+        self.__cuda_array_interface__ = {
+            "shape": (3,),
+            "typestr": "<f4",
+            "data": (0xDEAD00, False),
+            "version": 3,
+            **desc,
+        }
 
 
 @pytest.fixture
@@ -75,20 +92,25 @@ def no_device(monkeypatch):
     return calls
 
 
-@pytest.mark.parametrize("typestr", ["<f3", ">f4", ">i8", "<V2", "|O8", "<M8[h]", "<m8[W]", "<U4", "nonsense", "<f16"])
+@pytest.mark.parametrize(
+    "typestr", ["<f3", ">f4", ">i8", "<V2", "|O8", "<M8[h]", "<m8[W]", "<U4", "nonsense", "<f16"]
+)
 def test_cai_bad_typestr_is_type_error_before_the_device(no_device, typestr):
     with pytest.raises(TypeError, match="typestr|data type"):
         cp.asarray(_CAI(typestr=typestr))
     assert no_device == []
 
 
-@pytest.mark.parametrize("desc,match", [
-    ({"mask": object()}, "mask"),
-    ({"stream": 0}, "stream 0"),
-    ({"strides": (4, 4)}, "strides"),
-    ({"shape": (2, -1)}, "negative"),
-    ({"data": (0, False)}, "null data pointer"),
-])
+@pytest.mark.parametrize(
+    "desc,match",
+    [
+        ({"mask": object()}, "mask"),
+        ({"stream": 0}, "stream 0"),
+        ({"strides": (4, 4)}, "strides"),
+        ({"shape": (2, -1)}, "negative"),
+        ({"data": (0, False)}, "null data pointer"),
+    ],
+)
 def test_cai_bad_descriptor_is_value_error_before_the_device(no_device, desc, match):
     with pytest.raises(ValueError, match=match):
         cp.asarray(_CAI(**desc))
@@ -102,14 +124,21 @@ def test_cai_missing_key(no_device):
         cp.asarray(obj)
 
 
-@pytest.mark.parametrize("desc,expected", [
-    ({}, (0xDEAD00, (3,), None, np.dtype("f4"), None)),
-    ({"shape": (2, 3), "typestr": "|b1", "strides": (1, 2), "stream": 1, "data": (0xBEEF, True)},
-     (0xBEEF, (2, 3), (1, 2), np.dtype("?"), 1)),
-    ({"shape": (4,), "typestr": "<c16", "strides": (-16,), "version": 2, "mask": None},
-     (0xDEAD00, (4,), (-16,), np.dtype("c16"), None)),
-    ({"shape": (0, 5), "data": (0, False), "stream": None}, (0, (0, 5), None, np.dtype("f4"), None)),
-])
+@pytest.mark.parametrize(
+    "desc,expected",
+    [
+        ({}, (0xDEAD00, (3,), None, np.dtype("f4"), None)),
+        (
+            {"shape": (2, 3), "typestr": "|b1", "strides": (1, 2), "stream": 1, "data": (0xBEEF, True)},
+            (0xBEEF, (2, 3), (1, 2), np.dtype("?"), 1),
+        ),
+        (
+            {"shape": (4,), "typestr": "<c16", "strides": (-16,), "version": 2, "mask": None},
+            (0xDEAD00, (4,), (-16,), np.dtype("c16"), None),
+        ),
+        ({"shape": (0, 5), "data": (0, False), "stream": None}, (0, (0, 5), None, np.dtype("f4"), None)),
+    ],
+)
 def test_cai_descriptor_reaches_the_core(no_device, desc, expected):
     obj = _CAI(**desc)
     # (read-only data is accepted: cuarray arrays have no read-only flag)
@@ -131,7 +160,9 @@ class _DLPackObject:
         raise AssertionError("__dlpack__ must not be called for memory cuarray cannot import")
 
 
-@pytest.mark.parametrize("device,match", [((1, 0), "host memory"), ((3, 0), "host memory"), ((4, 0), "device type 4")])
+@pytest.mark.parametrize(
+    "device,match", [((1, 0), "host memory"), ((3, 0), "host memory"), ((4, 0), "device type 4")]
+)
 def test_from_dlpack_of_non_cuda_memory(device, match):
     obj = _DLPackObject(device)
     with pytest.raises(BufferError, match=match):
@@ -161,9 +192,15 @@ class _DLDataType(ctypes.Structure):
 
 
 class _DLTensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
-                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)),
-                ("byte_offset", ctypes.c_uint64)]
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("device", _DLDevice),
+        ("ndim", ctypes.c_int32),
+        ("dtype", _DLDataType),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("byte_offset", ctypes.c_uint64),
+    ]
 
 
 class _DLManagedTensor(ctypes.Structure):
@@ -171,12 +208,21 @@ class _DLManagedTensor(ctypes.Structure):
 
 
 class _DLManagedTensorVersioned(ctypes.Structure):
-    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32), ("manager_ctx", ctypes.c_void_p),
-                ("deleter", ctypes.c_void_p), ("flags", ctypes.c_uint64), ("dl_tensor", _DLTensor)]
+    _fields_ = [
+        ("major", ctypes.c_uint32),
+        ("minor", ctypes.c_uint32),
+        ("manager_ctx", ctypes.c_void_p),
+        ("deleter", ctypes.c_void_p),
+        ("flags", ctypes.c_uint64),
+        ("dl_tensor", _DLTensor),
+    ]
 
 
 _capsule_new = ctypes.pythonapi.PyCapsule_New
-_capsule_new.restype, _capsule_new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+_capsule_new.restype, _capsule_new.argtypes = (
+    ctypes.py_object,
+    [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p],
+)
 _capsule_name = ctypes.pythonapi.PyCapsule_GetName
 _capsule_name.restype, _capsule_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
 
@@ -201,13 +247,16 @@ def _capsule(device_type, code, bits, name=b"dltensor", major=None):
 _capsule.keep = []
 
 
-@pytest.mark.parametrize("device_type,code,bits,error,match", [
-    (1, 2, 32, BufferError, "host memory"),
-    (3, 2, 32, BufferError, "host memory"),
-    (10, 2, 32, BufferError, "device type 10"),
-    (2, 8, 8, TypeError, "float8"),
-    (2, 1, 32 * 4, TypeError, "uint128"),
-])
+@pytest.mark.parametrize(
+    "device_type,code,bits,error,match",
+    [
+        (1, 2, 32, BufferError, "host memory"),
+        (3, 2, 32, BufferError, "host memory"),
+        (10, 2, 32, BufferError, "device type 10"),
+        (2, 8, 8, TypeError, "float8"),
+        (2, 1, 32 * 4, TypeError, "uint128"),
+    ],
+)
 def test_foreign_capsule_refused_before_the_device_and_not_consumed(device_type, code, bits, error, match):
     cap = _capsule(device_type, code, bits)
     with pytest.raises(error, match=match):
@@ -417,8 +466,14 @@ def test_torch_from_cuarray(torch, layout, dtype):
 def test_cuarray_from_torch(torch, route, dtype):
     a = make_data((4, 6), dtype)
     base = torch.from_numpy(a).cuda()
-    for t, expected in [(base, a), (base[:, 1::2], a[:, 1::2]), (base.T, a.T), (base[2], a[2]), (base[0, 0], a[0, 0]),
-                        (base[:0], a[:0])]:
+    for t, expected in [
+        (base, a),
+        (base[:, 1::2], a[:, 1::2]),
+        (base.T, a.T),
+        (base[2], a[2]),
+        (base[0, 0], a[0, 0]),
+        (base[:0], a[:0]),
+    ]:
         x = cp.from_dlpack(t) if route == "from_dlpack" else cp.asarray(t)
         assert x.shape == expected.shape and x.dtype == dtype
         if expected.size:
@@ -569,7 +624,9 @@ def test_cupy_from_cuarray(cupy, route, layout, dtype):
     assert c.shape == a.shape and c.dtype == a.dtype
     if a.size:
         assert c.data.ptr == x.data.ptr
-        assert [s for s, n in zip(c.strides, c.shape) if n > 1] == [s for s, n in zip(x.strides, x.shape) if n > 1]
+        assert [s for s, n in zip(c.strides, c.shape) if n > 1] == [
+            s for s, n in zip(x.strides, x.shape) if n > 1
+        ]
     np.testing.assert_array_equal(cupy.asnumpy(c), a)
     if a.size:
         c[...] = 0
@@ -656,7 +713,9 @@ def test_cuarray_from_numba(numba_cuda, dtype):
     a = make_data((5, 4), dtype)
     d = numba_cuda.to_device(a)
     # Numba's d.T compiles a copy kernel; a transposed view over the same memory needs none.
-    transposed = numba_cuda.cudadrv.devicearray.DeviceNDArray(a.T.shape, a.T.strides, a.dtype, gpu_data=d.gpu_data)
+    transposed = numba_cuda.cudadrv.devicearray.DeviceNDArray(
+        a.T.shape, a.T.strides, a.dtype, gpu_data=d.gpu_data
+    )
     for view, expected in [(d, a), (d[1::2, ::-1], a[1::2, ::-1]), (transposed, a.T), (d[3], a[3])]:
         x = cp.asarray(view)
         assert x.data.ptr == view.device_ctypes_pointer.value
@@ -685,7 +744,9 @@ def jax():
 
 
 # JAX's default (32-bit) types; 64-bit ones need jax_enable_x64, which would change the process for others.
-JAX_DTYPES = [np.dtype(n) for n in ("bool", "int8", "int32", "uint8", "uint32", "float16", "float32", "complex64")]
+JAX_DTYPES = [
+    np.dtype(n) for n in ("bool", "int8", "int32", "uint8", "uint32", "float16", "float32", "complex64")
+]
 
 
 def _jax_pointer(j):

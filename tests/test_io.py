@@ -128,8 +128,16 @@ def test_numpy_functions_dispatch_here(tmp_path):
 
 
 @gpu
-@pytest.mark.parametrize("kwargs", [{}, {"fmt": "%d", "delimiter": ","}, {"fmt": "%.2f", "header": "a b c",
-                                    "footer": "end", "comments": "// "}, {"newline": ";\n"}], ids=repr)
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"fmt": "%d", "delimiter": ","},
+        {"fmt": "%.2f", "header": "a b c", "footer": "end", "comments": "// "},
+        {"newline": ";\n"},
+    ],
+    ids=repr,
+)
 @pytest.mark.parametrize("layout", ["c2d", "negative", "1d"])
 def test_savetxt(layout, kwargs):
     x, a = make_pair(layout, "float64")
@@ -140,11 +148,18 @@ def test_savetxt(layout, kwargs):
 
 
 @gpu
-@pytest.mark.parametrize("kwargs", [{"delimiter": ","}, {"delimiter": ",", "dtype": "float32"},
-                                    {"delimiter": ",", "usecols": (0, 2), "skiprows": 1},
-                                    {"delimiter": ",", "unpack": True},
-                                    {"delimiter": ",", "ndmin": 2, "skiprows": 1, "max_rows": 1},
-                                    {"delimiter": ",", "dtype": "int16", "converters": float}], ids=repr)
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"delimiter": ","},
+        {"delimiter": ",", "dtype": "float32"},
+        {"delimiter": ",", "usecols": (0, 2), "skiprows": 1},
+        {"delimiter": ",", "unpack": True},
+        {"delimiter": ",", "ndmin": 2, "skiprows": 1, "max_rows": 1},
+        {"delimiter": ",", "dtype": "int16", "converters": float},
+    ],
+    ids=repr,
+)
 def test_loadtxt(kwargs):
     got = cp.loadtxt(io.StringIO(TEXT), **kwargs)
     want = np.loadtxt(io.StringIO(TEXT), **kwargs)
@@ -153,8 +168,12 @@ def test_loadtxt(kwargs):
 
 @gpu
 def test_loadtxt_unpack_structured_gives_a_list():
-    kwargs = {"delimiter": ",", "dtype": [("a", "f8"), ("b", "i4"), ("c", "f4")], "converters": float,
-              "unpack": True}
+    kwargs = {
+        "delimiter": ",",
+        "dtype": [("a", "f8"), ("b", "i4"), ("c", "f4")],
+        "converters": float,
+        "unpack": True,
+    }
     got, want = cp.loadtxt(io.StringIO(TEXT), **kwargs), np.loadtxt(io.StringIO(TEXT), **kwargs)
     assert isinstance(got, list) and len(got) == len(want) == 3
     for g, w in zip(got, want):
@@ -162,9 +181,18 @@ def test_loadtxt_unpack_structured_gives_a_list():
 
 
 @gpu
-@pytest.mark.parametrize("kwargs", [{}, {"filling_values": -1}, {"filling_values": 0, "dtype": "int32"},
-                                    {"skip_header": 1}, {"skip_footer": 1, "usecols": (1, 2)},
-                                    {"missing_values": "", "filling_values": 9.5, "unpack": True}], ids=repr)
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"filling_values": -1},
+        {"filling_values": 0, "dtype": "int32"},
+        {"skip_header": 1},
+        {"skip_footer": 1, "usecols": (1, 2)},
+        {"missing_values": "", "filling_values": 9.5, "unpack": True},
+    ],
+    ids=repr,
+)
 def test_genfromtxt(kwargs):
     got = cp.genfromtxt(io.StringIO(MISSING), delimiter=",", **kwargs)
     want = np.genfromtxt(io.StringIO(MISSING), delimiter=",", **kwargs)
@@ -194,8 +222,9 @@ def test_fromfile_text_and_default_dtype(tmp_path):
 
 
 @gpu
-@pytest.mark.parametrize("kwargs", [{"sep": " "}, {"sep": ",", "dtype": "int64"}, {"sep": ",", "count": 2}],
-                         ids=repr)
+@pytest.mark.parametrize(
+    "kwargs", [{"sep": " "}, {"sep": ",", "dtype": "int64"}, {"sep": ",", "count": 2}], ids=repr
+)
 def test_fromstring(kwargs):
     text = "1, 2, 3, 4" if kwargs["sep"] == "," else "1.5 2 -3"
     assert_same(cp.fromstring(text, **kwargs), np.fromstring(text, **kwargs))

@@ -118,8 +118,10 @@ def test_diag_tril_triu(k):
 def test_meshgrid(indexing, sparse):
     a, x = _pair((3,))
     b, y = _pair((4,), seed=1)
-    for got, want in zip(cp.meshgrid(x, y, indexing=indexing, sparse=sparse),
-                         np.meshgrid(a, b, indexing=indexing, sparse=sparse)):
+    for got, want in zip(
+        cp.meshgrid(x, y, indexing=indexing, sparse=sparse),
+        np.meshgrid(a, b, indexing=indexing, sparse=sparse),
+    ):
         assert_same(got, want)
 
 
@@ -155,8 +157,22 @@ def test_append_errors_like_numpy():
         cp.append(x, np.ones(3))
 
 
-DELETE_OBJS = [0, -1, 2, np.int64(1), slice(1, 3), slice(None, None, 2), slice(None, None, -2), slice(3, 1),
-               [0, 2], [2, 0, 2], [], [[1, 2]], np.array([1, 3]), [True, False, True, False]]
+DELETE_OBJS = [
+    0,
+    -1,
+    2,
+    np.int64(1),
+    slice(1, 3),
+    slice(None, None, 2),
+    slice(None, None, -2),
+    slice(3, 1),
+    [0, 2],
+    [2, 0, 2],
+    [],
+    [[1, 2]],
+    np.array([1, 3]),
+    [True, False, True, False],
+]
 
 
 @pytest.mark.parametrize("obj", DELETE_OBJS, ids=range(len(DELETE_OBJS)))
@@ -226,11 +242,23 @@ def test_delete_errors_like_numpy():
 
 
 INSERTS = [
-    (1, 9, None), (-1, [7, 8], None), (3, [[7, 8, 9]], 0), ([1], [7, 8, 9], 1), (1, [7, 8, 9], 1),
-    (1, [[7, 8, 9]], 1), ([1], [[7], [8], [9]], 1), ([2, 0, 2, 1], [10, 20, 30, 40], None), ([1, 1], 5.7, 0),
-    ([0, -1, 3], [[1], [2], [3]], 0), (slice(0, 2), 0, 0), (slice(None, None, -1), list(range(9)), None),
-    ([], 9, None), (np.array([True, False, True]), 9, 1), (np.array([True, False, False]), [[1, 2, 3]], 1),
-    (np.int64(3), 1.5, 0), ([3, 0], 2, 0),
+    (1, 9, None),
+    (-1, [7, 8], None),
+    (3, [[7, 8, 9]], 0),
+    ([1], [7, 8, 9], 1),
+    (1, [7, 8, 9], 1),
+    (1, [[7, 8, 9]], 1),
+    ([1], [[7], [8], [9]], 1),
+    ([2, 0, 2, 1], [10, 20, 30, 40], None),
+    ([1, 1], 5.7, 0),
+    ([0, -1, 3], [[1], [2], [3]], 0),
+    (slice(0, 2), 0, 0),
+    (slice(None, None, -1), list(range(9)), None),
+    ([], 9, None),
+    (np.array([True, False, True]), 9, 1),
+    (np.array([True, False, False]), [[1, 2, 3]], 1),
+    (np.int64(3), 1.5, 0),
+    ([3, 0], 2, 0),
 ]
 
 
@@ -254,8 +282,9 @@ def test_insert_device_mask():
     a, x = _pair((2, 4), "uint16")
     mask = np.array([False, True, False, True])
     assert_same(cp.insert(x, cp.asarray(mask), 5, axis=1), np.insert(a, mask, 5, axis=1))
-    assert_same(cp.insert(x, cp.asarray(mask), cp.asarray([[1, 2]]), axis=1),
-                np.insert(a, mask, [[1, 2]], axis=1))
+    assert_same(
+        cp.insert(x, cp.asarray(mask), cp.asarray([[1, 2]]), axis=1), np.insert(a, mask, [[1, 2]], axis=1)
+    )
 
 
 @pytest.mark.parametrize("layout", NONEMPTY_LAYOUTS + ["0d", "empty"])
@@ -320,8 +349,15 @@ def test_resize_errors_like_numpy():
         cp.resize(x, 2.5)
 
 
-SPLITS = [("hsplit", (4,), 2), ("hsplit", (3, 4), 2), ("hsplit", (2, 6, 2), [1, 4]), ("vsplit", (4, 3), 2),
-          ("vsplit", (6, 2, 2), [2, 3, 9]), ("dsplit", (2, 2, 4), 2), ("dsplit", (1, 2, 6, 1), [0, 5])]
+SPLITS = [
+    ("hsplit", (4,), 2),
+    ("hsplit", (3, 4), 2),
+    ("hsplit", (2, 6, 2), [1, 4]),
+    ("vsplit", (4, 3), 2),
+    ("vsplit", (6, 2, 2), [2, 3, 9]),
+    ("dsplit", (2, 2, 4), 2),
+    ("dsplit", (1, 2, 6, 1), [0, 5]),
+]
 
 
 @pytest.mark.parametrize("name,shape,sections", SPLITS, ids=range(len(SPLITS)))
@@ -348,7 +384,9 @@ def test_row_stack_warns_as_numpy_and_is_vstack():
     # NumPy 2.0 to 2.4 warn so (2.5 removed the alias).
     a, x = _pair((3,), seed=1)
     b, y = _pair((2, 3), seed=2)
-    with pytest.warns(DeprecationWarning, match="^`row_stack` alias is deprecated. Use `np.vstack` directly.$"):
+    with pytest.warns(
+        DeprecationWarning, match="^`row_stack` alias is deprecated. Use `np.vstack` directly.$"
+    ):
         assert_same(cp.row_stack((x, y)), np.vstack((a, b)))
     with pytest.warns(DeprecationWarning):
         assert_same(cp.row_stack([x, x], dtype=np.float64), np.vstack([a, a], dtype=np.float64))

@@ -48,7 +48,9 @@ def compile_in_child(cache_dir, kernel=1, env=None):
 
 def entries(d):
     """The cache's entry files (name -> bytes); other files are listed under their own names."""
-    return {f: open(os.path.join(d, f), "rb").read() for f in sorted(os.listdir(d))} if os.path.isdir(d) else {}
+    return (
+        {f: open(os.path.join(d, f), "rb").read() for f in sorted(os.listdir(d))} if os.path.isdir(d) else {}
+    )
 
 
 @pytest.fixture
@@ -108,9 +110,22 @@ def _with_size(data, size):
     return data[: _SIZE_FIELD.start] + size.to_bytes(8, "little") + data[_SIZE_FIELD.stop :]
 
 
-DAMAGE = ["truncated", "header_only", "empty", "payload_byte_flipped", "header_byte_flipped", "bytes_appended",
-          "garbage_same_length", "text", "another_kernels_entry", "size_claims_4_gib",
-          "size_claims_2_to_the_64_minus_1", "size_one_short", "size_one_long_and_byte_appended", "size_zero"]
+DAMAGE = [
+    "truncated",
+    "header_only",
+    "empty",
+    "payload_byte_flipped",
+    "header_byte_flipped",
+    "bytes_appended",
+    "garbage_same_length",
+    "text",
+    "another_kernels_entry",
+    "size_claims_4_gib",
+    "size_claims_2_to_the_64_minus_1",
+    "size_one_short",
+    "size_one_long_and_byte_appended",
+    "size_zero",
+]
 
 
 @pytest.fixture(scope="module")
@@ -145,8 +160,10 @@ def test_header_layout_the_size_cases_assume(two_entries):
 
 
 # Reads kernel 1 through the cache; prints the peak memory of the process (KiB) and how long the read took.
-PEAK_CHILD = CHILD.replace("print(json.dumps({", "import resource\nprint(json.dumps({'rss_kib': "
-                           "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, ")
+PEAK_CHILD = CHILD.replace(
+    "print(json.dumps({",
+    "import resource\nprint(json.dumps({'rss_kib': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, ",
+)
 
 
 @pytest.mark.parametrize("size", [1 << 32, 1 << 40])
@@ -186,7 +203,9 @@ def test_something_other_than_a_file_in_an_entrys_place_is_ignored(tmp_path, two
     d = tmp_path / "kernels"
     d.mkdir()
     _place(kind, str(d / name))
-    out = compile_in_child(str(d), 1)  # a FIFO opened for reading would block: run_python's timeout catches it
+    out = compile_in_child(
+        str(d), 1
+    )  # a FIFO opened for reading would block: run_python's timeout catches it
     assert not out["from_disk"] and out["sha"] == sha
     assert out["warnings"] == [], "one odd entry turned the whole disk cache off"
     if kind == "directory_with_a_file":
@@ -228,8 +247,16 @@ def test_processes_compiling_the_same_kernel_at_once_all_succeed(tmp_path):
     d = str(tmp_path / "kernels")
     go = str(tmp_path / "go")
     env = subprocess_env({"CUARRAY_CACHE_DIR": d})
-    procs = [subprocess.Popen([sys.executable, "-c", CHILD, "1", go], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", CHILD, "1", go],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
     time.sleep(1.0)  # let every child import cuarray and wait at the start line
     open(go, "w").close()
     results = []
@@ -324,12 +351,15 @@ def test_compiles_and_disk_cache_loads_are_logged_at_debug_level(cache_dir):
         return lines[:-1]
 
     [compiled] = run("DEBUG")
-    match = re.fullmatch(r"cuarray DEBUG compiled kernel logged \(key ([0-9a-f]{12})\) in [0-9.]+ ms", compiled)
+    match = re.fullmatch(
+        r"cuarray DEBUG compiled kernel logged \(key ([0-9a-f]{12})\) in [0-9.]+ ms", compiled
+    )
     assert match, compiled
     [entry] = os.listdir(cache_dir)
     assert entry.startswith(match[1]), (entry, compiled)
     [loaded] = run("DEBUG")
-    assert re.fullmatch(rf"cuarray DEBUG loaded kernel logged \(key {match[1]}\) from the disk cache in [0-9.]+ ms",
-                        loaded), loaded
+    assert re.fullmatch(
+        rf"cuarray DEBUG loaded kernel logged \(key {match[1]}\) from the disk cache in [0-9.]+ ms", loaded
+    ), loaded
     assert run("INFO") == []
     assert run("none") == []

@@ -12,8 +12,22 @@ import pytest
 from cuarray import _core
 
 S = _core.jit.sources
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
-          "float64", "complex64", "complex128"]
+DTYPES = [
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 try:
     import ml_dtypes  # noqa: F401
 
@@ -123,20 +137,33 @@ PAIRS = list(itertools.product(DTYPES, DTYPES))
 SOLVER_DTYPES = ["float32", "float64", "complex64", "complex128"]
 GROUPS = {
     "copy_contiguous": lambda: [S.copy_contiguous(a, b, w) for a, b in PAIRS for w in (False, True)],
-    "copy_strided": lambda: [S.copy_strided(a, b, nd, w) for a, b in PAIRS for nd, w in ((1, False), (3, True))],
-    "copy_transpose": lambda: [S.copy_transpose(a, b, False) for a, b in PAIRS]
-    + [S.copy_transpose(a, a, True) for a in DTYPES],
-    "fill": lambda: [S.fill_contiguous(a, w, al) for a in DTYPES for w in (False, True) for al in (False, True)]
-    + [S.fill_strided(a, nd, w) for a in DTYPES for nd, w in ((1, False), (4, True))],
-    "creation": lambda: [S.arange(a, w) for a in DTYPES if not a.startswith("complex") for w in (False, True)]
-    + [S.linspace(a, w) for a in DTYPES for w in (False, True)]
-    + [S.eye(a, w) for a in DTYPES for w in (False, True)]
-    + [S.zero_blocks()],
-    "linalg": lambda: [S.matmul_integer(a, w) for a in DTYPES if a == "bool" or "int" in a for w in (False, True)]
-    + [S.matmul_small(a) for a in SOLVER_DTYPES]
-    + [S.lu_slogdet(a) for a in SOLVER_DTYPES]
-    + [S.nonfinite_results(a, y) for a in SOLVER_DTYPES for y in sorted({a, numpy.empty(0, a).real.dtype.name})]
-    + [S.zero_triangle(a, w) for a in SOLVER_DTYPES for w in (False, True)],
+    "copy_strided": lambda: [
+        S.copy_strided(a, b, nd, w) for a, b in PAIRS for nd, w in ((1, False), (3, True))
+    ],
+    "copy_transpose": lambda: (
+        [S.copy_transpose(a, b, False) for a, b in PAIRS] + [S.copy_transpose(a, a, True) for a in DTYPES]
+    ),
+    "fill": lambda: (
+        [S.fill_contiguous(a, w, al) for a in DTYPES for w in (False, True) for al in (False, True)]
+        + [S.fill_strided(a, nd, w) for a in DTYPES for nd, w in ((1, False), (4, True))]
+    ),
+    "creation": lambda: (
+        [S.arange(a, w) for a in DTYPES if not a.startswith("complex") for w in (False, True)]
+        + [S.linspace(a, w) for a in DTYPES for w in (False, True)]
+        + [S.eye(a, w) for a in DTYPES for w in (False, True)]
+        + [S.zero_blocks()]
+    ),
+    "linalg": lambda: (
+        [S.matmul_integer(a, w) for a in DTYPES if a == "bool" or "int" in a for w in (False, True)]
+        + [S.matmul_small(a) for a in SOLVER_DTYPES]
+        + [S.lu_slogdet(a) for a in SOLVER_DTYPES]
+        + [
+            S.nonfinite_results(a, y)
+            for a in SOLVER_DTYPES
+            for y in sorted({a, numpy.empty(0, a).real.dtype.name})
+        ]
+        + [S.zero_triangle(a, w) for a in SOLVER_DTYPES for w in (False, True)]
+    ),
 }
 
 
@@ -162,8 +189,10 @@ def test_compile_error_is_compile_exception_with_log_and_source():
 def test_a_failing_program_names_the_kernel_at_fault():
     """A program of many kernels that fails is compiled again kernel by kernel (Note [Compiling the generated
     kernels in tests]): the error names the broken kernel and shows its own source, not the program's."""
-    good = [(f'extern "C" __global__ void batch_ok_{i}(int* x) {{ x[{i}] = {i}; }}\n', f"batch_ok_{i}")
-            for i in range(3)]
+    good = [
+        (f'extern "C" __global__ void batch_ok_{i}(int* x) {{ x[{i}] = {i}; }}\n', f"batch_ok_{i}")
+        for i in range(3)
+    ]
     bad = ('extern "C" __global__ void batch_broken(int* x) {\n  x[0] = undefined_name;\n}\n', "batch_broken")
     with pytest.raises(cuarray.cuda.compiler.CompileException) as info:
         _compile_program(good + [bad] + good[:1])
@@ -175,17 +204,24 @@ def test_a_failing_program_names_the_kernel_at_fault():
 
 def test_a_generated_kernel_that_needs_the_full_language_fails():
     """Generated kernels must compile under -minimal: one that compiles only without it fails, saying so."""
-    src = ('extern "C" __global__ void needs_full(cudaTextureObject_t t, float* y) {\n'
-           "  y[0] = tex1Dfetch<float>(t, 0);\n}\n")
+    src = (
+        'extern "C" __global__ void needs_full(cudaTextureObject_t t, float* y) {\n'
+        "  y[0] = tex1Dfetch<float>(t, 0);\n}\n"
+    )
     with pytest.raises(cuarray.cuda.compiler.CompileException, match="compiled without -minimal"):
         compile_for_test(src, "needs_full")
 
 
-@pytest.mark.parametrize("body,error", [
-    ("__shared__ float s[16384]; s[threadIdx.x] = y[0]; __syncthreads(); y[0] = s[threadIdx.x ^ 1];",
-     "too much shared data"),  # 64 KiB of static shared memory, past sm_90's 48 KiB
-    ('float r; asm("sqrt.bogus.f32 %0, %1;" : "=f"(r) : "f"(y[0])); y[0] = r;', "bogus"),
-])
+@pytest.mark.parametrize(
+    "body,error",
+    [
+        (
+            "__shared__ float s[16384]; s[threadIdx.x] = y[0]; __syncthreads(); y[0] = s[threadIdx.x ^ 1];",
+            "too much shared data",
+        ),  # 64 KiB of static shared memory, past sm_90's 48 KiB
+        ('float r; asm("sqrt.bogus.f32 %0, %1;" : "=f"(r) : "f"(y[0])); y[0] = r;', "bogus"),
+    ],
+)
 def test_the_test_compiles_run_ptxas(body, error):
     """Note [Fast compilation of the test kernels]: the tests' compiles still reach ptxas, which alone rejects
     these (NVRTC's PTX for compute_90 accepts both)."""
@@ -202,13 +238,23 @@ def test_kernels_compile_with_minimal_language():
 
 def test_source_that_needs_the_full_language_is_compiled_without_minimal():
     # Textures and the runtime API's types are left out under -minimal; a user's kernel may use them.
-    src = ('extern "C" __global__ void k(cudaTextureObject_t t, float* y) {\n'
-           '  cudaError_t e = cudaSuccess;\n  y[0] = tex1Dfetch<float>(t, 0) + e;\n}\n')
+    src = (
+        'extern "C" __global__ void k(cudaTextureObject_t t, float* y) {\n'
+        "  cudaError_t e = cudaSuccess;\n  y[0] = tex1Dfetch<float>(t, 0) + e;\n}\n"
+    )
     assert _core.jit.compile(src, "k", [], 90, [])[:4] == b"\x7fELF"
 
 
-@pytest.mark.parametrize("dtype,header", [("float32", "elementwise"), ("float16", "elementwise"), ("int64", "elementwise"),
-                                          ("complex64", "ufunc"), ("complex128", "ufunc")])
+@pytest.mark.parametrize(
+    "dtype,header",
+    [
+        ("float32", "elementwise"),
+        ("float16", "elementwise"),
+        ("int64", "elementwise"),
+        ("complex64", "ufunc"),
+        ("complex128", "ufunc"),
+    ],
+)
 def test_user_kernels_include_what_their_types_need(dtype, header):
     """A user's ElementwiseKernel of real types includes the kernels' support alone, which compiles faster; one of
     complex numbers also gets their arithmetic (Note [Kernel headers] in cpp/cuarray/ops/elementwise.cpp)."""
@@ -237,8 +283,9 @@ def test_unknown_dtype_is_type_error():
 def test_user_kernel_variants_with_raw_and_scalar_operands_compile(kinds, ndim):
     """Raw arrays are passed whole and scalars by value; with neither arrays nor iterated outputs left, the loop
     has no strided operands at all (Note [Elementwise loops] in kernels/elementwise.cuh)."""
-    k = cuarray.ElementwiseKernel("raw T x, T y, float32 s", "raw T z", "z[i] = x[_ind.size() - i - 1] * s + y",
-                                  "rev_scale")
+    k = cuarray.ElementwiseKernel(
+        "raw T x, T y, float32 s", "raw T z", "z[i] = x[_ind.size() - i - 1] * s + y", "rev_scale"
+    )
     t = numpy.dtype("float32")
     handle = k._definition((t, t, t), (t,), {"T": t})
     # The engine's inputs: x, y, s, then the raw output z; no output is iterated.

@@ -6,7 +6,10 @@ import pytest
 from conftest import make_data
 
 CASES = [
-    (np.array([1.0, 1e-9, np.inf, -np.inf, np.nan, 1e10]), np.array([1.0 + 1e-6, 0.0, np.inf, np.inf, np.nan, 1.00001e10])),
+    (
+        np.array([1.0, 1e-9, np.inf, -np.inf, np.nan, 1e10]),
+        np.array([1.0 + 1e-6, 0.0, np.inf, np.inf, np.nan, 1.00001e10]),
+    ),
     (np.array([1, 2, 3], np.int32), np.array([1, 2, 4], np.int32)),
     (np.array([1 + 1j, np.nan], np.complex64), np.array([1 + 1.000001j, np.nan], np.complex64)),
 ]
@@ -38,14 +41,18 @@ def test_isclose_allclose_like_numpy(case, equal_nan):
     a, b = CASES[case]
     got = cp.isclose(cp.asarray(a), cp.asarray(b), equal_nan=equal_nan)
     np.testing.assert_array_equal(cp.asnumpy(got), np.isclose(a, b, equal_nan=equal_nan))
-    assert cp.allclose(cp.asarray(a), cp.asarray(b), equal_nan=equal_nan) == np.allclose(a, b, equal_nan=equal_nan)
+    assert cp.allclose(cp.asarray(a), cp.asarray(b), equal_nan=equal_nan) == np.allclose(
+        a, b, equal_nan=equal_nan
+    )
     assert cp.allclose(cp.asarray(a), cp.asarray(a), equal_nan=True)
 
 
 @pytest.mark.gpu
 def test_isclose_with_scalars_and_broadcasting():
     a = make_data((4, 3), "float32", seed=5)
-    np.testing.assert_array_equal(cp.asnumpy(cp.isclose(cp.asarray(a), 0.5, atol=0.3)), np.isclose(a, 0.5, atol=0.3))
+    np.testing.assert_array_equal(
+        cp.asnumpy(cp.isclose(cp.asarray(a), 0.5, atol=0.3)), np.isclose(a, 0.5, atol=0.3)
+    )
     row = a[0]
     assert cp.allclose(cp.asarray(a), cp.asarray(row)) == np.allclose(a, row)
 

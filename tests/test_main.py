@@ -55,8 +55,13 @@ def test_prints_where_each_library_loads_from(report):
     proc, _ = report
     lines = proc.stdout.splitlines()
     start = lines.index("CUDA libraries:")
-    rows = {line.split()[0]: line.split()[1] for line in lines[start + 1:start + 5]}
+    rows = {line.split()[0]: line.split()[1] for line in lines[start + 1 : start + 5]}
     assert sorted(rows) == ["NVRTC", "cuBLAS", "cuFFT", "cuSOLVER"], proc.stdout
     for name, path in rows.items():
-        stem = {"NVRTC": "libnvrtc.so", "cuBLAS": "libcublas.so", "cuSOLVER": "libcusolver.so", "cuFFT": "libcufft.so"}
+        stem = {
+            "NVRTC": "libnvrtc.so",
+            "cuBLAS": "libcublas.so",
+            "cuSOLVER": "libcusolver.so",
+            "cuFFT": "libcufft.so",
+        }
         assert path.startswith("/") and stem[name] in path, proc.stdout

@@ -14,8 +14,9 @@ def test_help_prints_usage_and_exits_0(args):
     assert proc.stderr == ""
 
 
-@pytest.mark.parametrize("args", [["--bogus"], ["cache", "purge"], ["cache", "clear", "now"], ["clear"],
-                                  ["cache", "cache"]])
+@pytest.mark.parametrize(
+    "args", [["--bogus"], ["cache", "purge"], ["cache", "clear", "now"], ["clear"], ["cache", "cache"]]
+)
 def test_unknown_arguments_print_usage_to_stderr_and_exit_2(args, tmp_path):
     # A cache directory of its own: "cache clear now" must not clear anything.
     kept = tmp_path / "kernels"

@@ -37,7 +37,9 @@ def test_sinc(dtype, layout):
 
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES + COMPLEX_DTYPES, ids=dtype_id)
 def test_sinc_at_zero_and_special_values(dtype):
-    values = [0.0, -0.0, 1.0, 0.5, -2.5, 1e-30] + ([np.inf, -np.inf, np.nan] if np.dtype(dtype).kind == "f" else [])
+    values = [0.0, -0.0, 1.0, 0.5, -2.5, 1e-30] + (
+        [np.inf, -np.inf, np.nan] if np.dtype(dtype).kind == "f" else []
+    )
     a = np.array(values, dtype=dtype)
     assert_same(cp.sinc(cp.asarray(a)), _np(np.sinc, a), rtol=_tol(dtype), atol=_ATOL[np.dtype(dtype).char])
     assert_same(cp.sinc(0), np.asarray(np.sinc(0)))
@@ -59,8 +61,26 @@ def test_i0(dtype, layout):
 
 
 def test_i0_values_dtypes_and_special_values():
-    a = np.array([0.0, 1e-300, 0.5, -3.0, 7.99, 8.0, 8.01, 20.0, -150.0, 700.0, 709.0, 709.9, 1e4,
-                  np.inf, -np.inf, np.nan])
+    a = np.array(
+        [
+            0.0,
+            1e-300,
+            0.5,
+            -3.0,
+            7.99,
+            8.0,
+            8.01,
+            20.0,
+            -150.0,
+            700.0,
+            709.0,
+            709.9,
+            1e4,
+            np.inf,
+            -np.inf,
+            np.nan,
+        ]
+    )
     assert_same(cp.i0(cp.asarray(a)), _np(np.i0, a), rtol=1e-13)
     b = np.array([0.0, -2.5, 8.0, 30.0, 85.0, 89.0, np.inf, np.nan], np.float32)
     assert_same(cp.i0(cp.asarray(b)), _np(np.i0, b), rtol=1e-5)
@@ -101,7 +121,9 @@ def test_unwrap_periods_and_strides(period):
     x = cp.asarray(base)[::-2, 1::3]
     assert_same(cp.unwrap(x, period=period, axis=0), np.unwrap(a, period=period, axis=0))
     f32 = base.astype(np.float32)[:, ::-1]
-    assert_same(cp.unwrap(cp.asarray(f32), period=period), np.unwrap(f32, period=period), rtol=2e-6, atol=1e-4)
+    assert_same(
+        cp.unwrap(cp.asarray(f32), period=period), np.unwrap(f32, period=period), rtol=2e-6, atol=1e-4
+    )
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int64", "uint8", "bool"])

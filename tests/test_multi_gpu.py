@@ -35,9 +35,16 @@ def _benchmark_module(name):
 
 def _pair_params(*extra):
     """(src, dst, *extra) for every ordered pair of 4 GPUs, each needing the GPUs it names."""
-    return [pytest.param(i, j, *e, marks=[pytest.mark.gpu, pytest.mark.requires_gpus(max(i, j) + 1)],
-                         id=f"{i}to{j}" + "".join(f"-{x}" for x in map(str, e)))
-            for (i, j), e in itertools.product(PAIRS, extra or [()])]
+    return [
+        pytest.param(
+            i,
+            j,
+            *e,
+            marks=[pytest.mark.gpu, pytest.mark.requires_gpus(max(i, j) + 1)],
+            id=f"{i}to{j}" + "".join(f"-{x}" for x in map(str, e)),
+        )
+        for (i, j), e in itertools.product(PAIRS, extra or [()])
+    ]
 
 
 # ---- on several GPUs ----------------------------------------------------------------------------
@@ -82,7 +89,9 @@ def test_unfixed_data_transfer_script_raises_naming_the_devices():
     assert proc.returncode == 1, describe(proc)
     assert proc.stdout == "<CUDA Device 0> done\n", describe(proc)
     last = proc.stderr.strip().splitlines()[-1]
-    assert last.startswith("ValueError: ") and "on device 0 but the current device is 1" in last, describe(proc)
+    assert last.startswith("ValueError: ") and "on device 0 but the current device is 1" in last, describe(
+        proc
+    )
 
 
 @pytest.mark.gpu
@@ -99,8 +108,14 @@ def test_lesson_checks_pass_for_the_exercise():
 def test_check_script_keeps_going_and_fails_when_out_of_time(tmp_path):
     """With no time budget every step fails without running; the summary lists each, and the status is 1."""
     env = {**os.environ, "CHECK_BUDGET_S": "0", "OUT": str(tmp_path)}
-    proc = subprocess.run(["bash", str(BENCHMARKS / "multi_gpu_check.sh")], capture_output=True, text=True,
-                          env=env, timeout=60, check=False)
+    proc = subprocess.run(
+        ["bash", str(BENCHMARKS / "multi_gpu_check.sh")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 1, describe(proc)
     summary = proc.stdout.split("==================== summary")[1].splitlines()
     verdicts = [line for line in summary if line.startswith(("PASS", "FAIL"))]
@@ -110,8 +125,9 @@ def test_check_script_keeps_going_and_fails_when_out_of_time(tmp_path):
 
 
 def test_check_script_is_valid_bash():
-    proc = subprocess.run(["bash", "-n", str(BENCHMARKS / "multi_gpu_check.sh")], capture_output=True, text=True,
-                          check=False)
+    proc = subprocess.run(
+        ["bash", "-n", str(BENCHMARKS / "multi_gpu_check.sh")], capture_output=True, text=True, check=False
+    )
     assert proc.returncode == 0, proc.stderr
 
 
@@ -128,32 +144,47 @@ def test_peer_copy_case_skips_below_two_gpus():
     cases = _benchmark_module("cases_multi_gpu")
     harness = _benchmark_module("harness")
     runtime = types.SimpleNamespace(getDeviceCount=lambda: 1)
-    lib = types.SimpleNamespace(xp=types.SimpleNamespace(cuda=types.SimpleNamespace(runtime=runtime)),
-                                label="cuarray", name="cuarray", free=lambda: None)
+    lib = types.SimpleNamespace(
+        xp=types.SimpleNamespace(cuda=types.SimpleNamespace(runtime=runtime)),
+        label="cuarray",
+        name="cuarray",
+        free=lambda: None,
+    )
     got = harness.run_one(cases._case(0, 1), lib, harness.QUICK)
     assert got == {"skipped": "peer copies need 2 GPUs; cuarray sees 1"}
 
 
 def test_dask_example_rejects_bad_options():
-    for args, message in ((["--gpus", "0"], "--gpus must be at least 1, got 0"),
-                          (["--repeats", "0"], "--repeats must be at least 1, got 0"),
-                          (["--gram-rows", "-1"], "--gram-rows must be 0 (no timing) or more, got -1")):
+    for args, message in (
+        (["--gpus", "0"], "--gpus must be at least 1, got 0"),
+        (["--repeats", "0"], "--repeats must be at least 1, got 0"),
+        (["--gram-rows", "-1"], "--gram-rows must be 0 (no timing) or more, got -1"),
+    ):
         proc = run_python(str(EXAMPLE), *args)
         assert proc.returncode == 2 and message in proc.stderr, describe(proc)
 
 
 def test_dask_example_says_what_is_missing():
-    code = ("import runpy, sys\nsys.modules['distributed'] = None\nsys.argv = ['dask_multi_gpu.py']\n"
-            f"runpy.run_path({str(EXAMPLE)!r}, run_name='__main__')")
+    code = (
+        "import runpy, sys\nsys.modules['distributed'] = None\nsys.argv = ['dask_multi_gpu.py']\n"
+        f"runpy.run_path({str(EXAMPLE)!r}, run_name='__main__')"
+    )
     proc = run_python(code=code)
     assert proc.returncode == 2, describe(proc)
     assert "cannot import: " in proc.stderr and "distributed (" in proc.stderr, describe(proc)
-    assert 'pip install --no-index --find-links .whl/dask "dask[array]" distributed' in proc.stderr, describe(proc)
+    assert 'pip install --no-index --find-links .whl/dask "dask[array]" distributed' in proc.stderr, describe(
+        proc
+    )
 
 
 def _run(gpus, median, why=None, rows=8):
-    return {"gpus": gpus, "why": why, "record": None if median is None else
-            {"median_s": median, "tflops": 40.0 * rows / 8 / median, "rows": rows, "cols": 4, "blocks": 2}}
+    return {
+        "gpus": gpus,
+        "why": why,
+        "record": None
+        if median is None
+        else {"median_s": median, "tflops": 40.0 * rows / 8 / median, "rows": rows, "cols": 4, "blocks": 2},
+    }
 
 
 def test_dask_scaling_table_and_goal():
@@ -190,8 +221,10 @@ def test_dask_scaling_reads_the_example_timing_line(tmp_path, monkeypatch):
     scaling = _benchmark_module("dask_scaling")
     fake = tmp_path / "example.py"
     record = {"gpus": 2, "median_s": 0.5}
-    fake.write_text(f"import sys\nprint('ok')\nprint('@@gram ' + {json.dumps(json.dumps(record))})\n"
-                    "sys.exit(int('--fail' in sys.argv))\n")
+    fake.write_text(
+        f"import sys\nprint('ok')\nprint('@@gram ' + {json.dumps(json.dumps(record))})\n"
+        "sys.exit(int('--fail' in sys.argv))\n"
+    )
     monkeypatch.setattr(scaling, "EXAMPLE", fake)
     assert scaling.run_example(2, [], 30) == (record, None)
     got, why = scaling.run_example(2, ["--fail"], 30)

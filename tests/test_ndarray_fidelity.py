@@ -12,13 +12,28 @@ gpu = pytest.mark.gpu
 
 def _layout(xp, dtype, layout):
     a = xp.arange(48).astype(dtype).reshape(4, 12)
-    return {"c": a, "rows": a[::2], "reversed rows": a[::-1], "last one": a[:, :1], "empty": a[:0],
-            "sliced": a[1:3, 4:8]}[layout]
+    return {
+        "c": a,
+        "rows": a[::2],
+        "reversed rows": a[::-1],
+        "last one": a[:, :1],
+        "empty": a[:0],
+        "sliced": a[1:3, 4:8],
+    }[layout]
 
 
 @gpu
-@pytest.mark.parametrize("src, dst", [("int16", "int32"), ("int32", "int16"), ("float64", "uint8"),
-                                      ("complex64", "float32"), ("float32", "complex64"), ("int8", "float64")])
+@pytest.mark.parametrize(
+    "src, dst",
+    [
+        ("int16", "int32"),
+        ("int32", "int16"),
+        ("float64", "uint8"),
+        ("complex64", "float32"),
+        ("float32", "complex64"),
+        ("int8", "float64"),
+    ],
+)
 @pytest.mark.parametrize("layout", ["c", "rows", "reversed rows", "last one", "empty", "sliced"])
 @testing.numpy_cuarray_array_equal(accept_error=ValueError)
 def test_view_to_another_itemsize(xp, src, dst, layout):
@@ -33,10 +48,12 @@ def test_view_to_another_itemsize(xp, src, dst, layout):
 @testing.numpy_cuarray_raises()
 def test_view_to_another_itemsize_errors(xp, case):
     a = xp.arange(12, dtype=xp.int16).reshape(3, 4)
-    {"0-d": lambda: xp.asarray(5, dtype=xp.int16).view(xp.int32),
-     "strided last axis": lambda: a[:, ::2].view(xp.int8),
-     "transposed": lambda: a.T.view(xp.int32),
-     "not a divisor": lambda: a[:, :3].view(xp.int32)}[case]()
+    {
+        "0-d": lambda: xp.asarray(5, dtype=xp.int16).view(xp.int32),
+        "strided last axis": lambda: a[:, ::2].view(xp.int8),
+        "transposed": lambda: a.T.view(xp.int32),
+        "not a divisor": lambda: a[:, :3].view(xp.int32),
+    }[case]()
 
 
 @gpu
@@ -51,8 +68,14 @@ def test_view_writes_through():
 def test_flags_as_numpy(layout):
     def make(xp):
         a = xp.arange(12.0).reshape(3, 4)
-        return {"c": a, "f": xp.asfortranarray(a), "strided": a[:, ::2], "0-d": a[1, 1] * 1,
-                "column": a[:, :1]}[layout]
+        return {
+            "c": a,
+            "f": xp.asfortranarray(a),
+            "strided": a[:, ::2],
+            "0-d": a[1, 1] * 1,
+            "column": a[:, :1],
+        }[layout]
+
     ours, theirs = make(cp).flags, make(np).flags
     for key in ("c_contiguous", "f_contiguous", "fnc", "forc"):
         assert getattr(ours, key) == getattr(theirs, key), key
@@ -77,16 +100,23 @@ def test_flags_cannot_be_set():
 @testing.numpy_cuarray_array_equal()
 def test_flatten_orders(xp, order, layout):
     a = xp.arange(24).reshape(2, 3, 4)
-    a = {"c": a, "f": xp.asfortranarray(a), "transposed 3-d": a.transpose(1, 2, 0), "reversed": a[::-1, :, ::-1],
-         "strided": a[:, ::2, 1:]}[layout]
+    a = {
+        "c": a,
+        "f": xp.asfortranarray(a),
+        "transposed 3-d": a.transpose(1, 2, 0),
+        "reversed": a[::-1, :, ::-1],
+        "strided": a[:, ::2, 1:],
+    }[layout]
     out = a.flatten(order)
     assert not xp.shares_memory(out, a)
     return out
 
 
 @gpu
-@pytest.mark.parametrize("layout, shape", [("c", (6, 4)), ("c", (-1,)), ("c", 24), ("strided", (2, 6)),
-                                           ("c", (2, 3, 4, 1)), ("empty", (0, 5))])
+@pytest.mark.parametrize(
+    "layout, shape",
+    [("c", (6, 4)), ("c", (-1,)), ("c", 24), ("strided", (2, 6)), ("c", (2, 3, 4, 1)), ("empty", (0, 5))],
+)
 @testing.numpy_cuarray_array_equal()
 def test_set_shape(xp, layout, shape):
     a = xp.arange(24).reshape(4, 6)
@@ -130,8 +160,18 @@ def test_flat_get(xp, layout, key):
 
 @gpu
 @pytest.mark.parametrize("layout", ["c", "transposed", "strided", "reversed"])
-@pytest.mark.parametrize("key, value", [(slice(None, None, 2), [10, 20]), (slice(1, 4), 7), ([0, 3], [-1, -2]),
-                                        (Ellipsis, 5), (2, 9), (-1, 9), ("mask", -3)])
+@pytest.mark.parametrize(
+    "key, value",
+    [
+        (slice(None, None, 2), [10, 20]),
+        (slice(1, 4), 7),
+        ([0, 3], [-1, -2]),
+        (Ellipsis, 5),
+        (2, 9),
+        (-1, 9),
+        ("mask", -3),
+    ],
+)
 @testing.numpy_cuarray_array_equal()
 def test_flat_set(xp, layout, key, value):
     a = _flat_input(xp, layout)
@@ -162,8 +202,9 @@ def test_flat_len_iter_copy_base():
 
 
 @gpu
-@pytest.mark.parametrize("dtype", ["int8", "int16", "uint32", "float32", "float64", "complex64", "complex128",
-                                   "bool"])
+@pytest.mark.parametrize(
+    "dtype", ["int8", "int16", "uint32", "float32", "float64", "complex64", "complex128", "bool"]
+)
 @pytest.mark.parametrize("layout", ["c", "transposed", "0-d", "empty"])
 @testing.numpy_cuarray_array_equal()
 def test_byteswap(xp, dtype, layout):

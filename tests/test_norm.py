@@ -19,8 +19,11 @@ def test_vector_norms(ord, dtype):
     b = make_data((4, 6), dtype, seed=1)
     for axis in (0, 1, -1):
         for keepdims in (False, True):
-            assert_same(cp.linalg.norm(cp.asarray(b), ord, axis, keepdims), np.linalg.norm(b, ord, axis, keepdims),
-                        rtol=RTOL.get(dtype, 1e-12))
+            assert_same(
+                cp.linalg.norm(cp.asarray(b), ord, axis, keepdims),
+                np.linalg.norm(b, ord, axis, keepdims),
+                rtol=RTOL.get(dtype, 1e-12),
+            )
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)
@@ -30,8 +33,11 @@ def test_matrix_norms(ord, dtype):
     assert_same(cp.linalg.norm(cp.asarray(a), ord), np.linalg.norm(a, ord), rtol=RTOL.get(dtype, 1e-12))
     b = make_data((3, 4, 5), dtype, seed=2)
     for axis in ((0, 2), (2, 1), (-1, 0)):
-        assert_same(cp.linalg.norm(cp.asarray(b), ord, axis, True), np.linalg.norm(b, ord, axis, True),
-                    rtol=RTOL.get(dtype, 1e-12))
+        assert_same(
+            cp.linalg.norm(cp.asarray(b), ord, axis, True),
+            np.linalg.norm(b, ord, axis, True),
+            rtol=RTOL.get(dtype, 1e-12),
+        )
 
 
 def test_default_norm_of_any_ndim_and_the_lesson():

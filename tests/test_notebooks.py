@@ -45,13 +45,21 @@ def run_notebook(path, *extra, timeout=TIMEOUT_S):
     # The child imports the cuarray this test imported, whatever the working directory.
     package_parent = str(pathlib.Path(cuarray.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
-    return subprocess.run([sys.executable, str(RUNNER), str(path), *extra], env=env, capture_output=True, text=True,
-                          timeout=timeout, check=False)
+    return subprocess.run(
+        [sys.executable, str(RUNNER), str(path), *extra],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def test_one_notebook_per_lesson():
     numbers = [p.name[:3] for p in NOTEBOOKS]
-    assert numbers == ["00_", "01_", "02_", "03_", "04_"], f"expected notebooks 00_ to 04_ (lessons 000-004), found {numbers}"
+    assert numbers == ["00_", "01_", "02_", "03_", "04_"], (
+        f"expected notebooks 00_ to 04_ (lessons 000-004), found {numbers}"
+    )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
@@ -65,12 +73,16 @@ def test_notebook_format(path):
         assert len(set(ids)) == len(ids), f"{path.name}: duplicate cell ids"
     for i, cell in enumerate(nb["cells"]):
         assert cell["cell_type"] in ("markdown", "code"), f"{path.name} cell {i}: {cell['cell_type']}"
-        assert isinstance(cell["source"], (list, str)) and "".join(cell["source"]).strip(), f"{path.name} cell {i} empty"
+        assert isinstance(cell["source"], (list, str)) and "".join(cell["source"]).strip(), (
+            f"{path.name} cell {i} empty"
+        )
     # Committed executed (Jupyter, on a GPU) so that a reader on a code host sees results and figures: every code
     # cell ran once, in order, and none raised; or none ran.
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
     counts = [c["execution_count"] for c in code]
-    assert counts in ([None] * len(code), list(range(1, len(code) + 1))), f"{path.name}: execution counts {counts}"
+    assert counts in ([None] * len(code), list(range(1, len(code) + 1))), (
+        f"{path.name}: execution counts {counts}"
+    )
     errors = [i for i, c in enumerate(code) for o in c["outputs"] if o.get("output_type") == "error"]
     assert not errors, f"{path.name}: code cells {errors} store an error"
     stored = json.dumps([c["outputs"] for c in code])
@@ -99,13 +111,35 @@ def test_code_uses_cuarray_not_cupy(path):
 def test_runner_reports_the_failing_cell(tmp_path):
     pytest.importorskip("matplotlib")
     cells = [
-        {"cell_type": "code", "source": ["x = 41\n", "x += 1"], "outputs": [], "execution_count": None, "metadata": {}},
+        {
+            "cell_type": "code",
+            "source": ["x = 41\n", "x += 1"],
+            "outputs": [],
+            "execution_count": None,
+            "metadata": {},
+        },
         {"cell_type": "markdown", "source": ["text"], "metadata": {}},
-        {"cell_type": "code", "source": "import matplotlib.pyplot as plt\nplt.plot([x])\nplt.show()", "outputs": [],
-         "execution_count": None, "metadata": {}},
-        {"cell_type": "code", "source": "print('value', x)\nraise ValueError(f'boom {x}')", "outputs": [],
-         "execution_count": None, "metadata": {}},
-        {"cell_type": "code", "source": "print('not reached')", "outputs": [], "execution_count": None, "metadata": {}},
+        {
+            "cell_type": "code",
+            "source": "import matplotlib.pyplot as plt\nplt.plot([x])\nplt.show()",
+            "outputs": [],
+            "execution_count": None,
+            "metadata": {},
+        },
+        {
+            "cell_type": "code",
+            "source": "print('value', x)\nraise ValueError(f'boom {x}')",
+            "outputs": [],
+            "execution_count": None,
+            "metadata": {},
+        },
+        {
+            "cell_type": "code",
+            "source": "print('not reached')",
+            "outputs": [],
+            "execution_count": None,
+            "metadata": {},
+        },
     ]
     path = tmp_path / "t.ipynb"
     path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}))
@@ -139,7 +173,6 @@ def test_notebook_runs(path, tmp_path):
     assert len(figures) == shows, f"{path.name}: {shows} plt.show() calls but figures {figures}"
 
 
-
 def run_in_jupyter(path, tmp_path, monkeypatch):
     """Executes `path` in a fresh python3 Jupyter kernel (nbclient), in `tmp_path`; fails the test at the
     first cell that raises, with its source and traceback. Skips where nbclient or ipykernel is missing."""
@@ -152,15 +185,21 @@ def run_in_jupyter(path, tmp_path, monkeypatch):
     path_dirs = [str(pathlib.Path(cuarray.__file__).resolve().parent.parent), os.environ.get("PYTHONPATH")]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, path_dirs)))
     nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=TIMEOUT_S, kernel_name="python3",
-                                     resources={"metadata": {"path": str(tmp_path)}})
+    client = nbclient.NotebookClient(
+        nb, timeout=TIMEOUT_S, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as error:
         traceback = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # IPython colours the traceback
         pytest.fail(f"{path.name}: a cell raised\n{traceback}", pytrace=False)
-    errors = [(i, o.get("ename"), o.get("evalue")) for i, cell in enumerate(nb.cells)
-              if cell.cell_type == "code" for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+    errors = [
+        (i, o.get("ename"), o.get("evalue"))
+        for i, cell in enumerate(nb.cells)
+        if cell.cell_type == "code"
+        for o in cell.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert not errors, f"{path.name}: error outputs in cells {errors}"
     ran = [cell.execution_count for cell in nb.cells if cell.cell_type == "code"]
     assert None not in ran, f"{path.name}: cells left unexecuted: {ran}"
@@ -171,8 +210,10 @@ def run_in_jupyter(path, tmp_path, monkeypatch):
 
 
 def test_jupyter_run_reports_the_failing_cell(tmp_path, monkeypatch):
-    cells = [{"cell_type": "code", "source": source, "outputs": [], "execution_count": None, "metadata": {}}
-             for source in ("import cuarray\nx = 41 + 1", "raise ValueError(f'boom {x}')")]
+    cells = [
+        {"cell_type": "code", "source": source, "outputs": [], "execution_count": None, "metadata": {}}
+        for source in ("import cuarray\nx = 41 + 1", "raise ValueError(f'boom {x}')")
+    ]
     path = tmp_path / "t.ipynb"
     kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook = {"cells": cells, "metadata": {"kernelspec": kernelspec}, "nbformat": 4, "nbformat_minor": 4}

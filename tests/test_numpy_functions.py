@@ -31,7 +31,9 @@ def test_copy(layout):
 
 
 @gpu
-@pytest.mark.parametrize("args", [(0, 2, 5), (1, -1, 4), (0, 3, 4, False), (2, 3, 6, True, 2.0), (0, 1, 0)], ids=str)
+@pytest.mark.parametrize(
+    "args", [(0, 2, 5), (1, -1, 4), (0, 3, 4, False), (2, 3, 6, True, 2.0), (0, 1, 0)], ids=str
+)
 def test_logspace(args):
     np.testing.assert_allclose(cp.logspace(*args).get(), np.logspace(*args), rtol=1e-13)
     assert cp.logspace(*args).dtype == np.logspace(*args).dtype
@@ -80,7 +82,9 @@ def test_unravel_index(order, shape):
     idx = np.array([[0, size - 1], [size // 2, 1]])
     for indices in (idx, cp.asarray(idx), cp.asarray(idx.astype(np.uint16)), 5, [1, 2], cp.asarray(3)):
         got = cp.unravel_index(indices, shape, order=order)
-        want = np.unravel_index(indices.get() if isinstance(indices, cp.ndarray) else indices, shape, order=order)
+        want = np.unravel_index(
+            indices.get() if isinstance(indices, cp.ndarray) else indices, shape, order=order
+        )
         assert isinstance(got, tuple) and len(got) == len(want)
         for g, w in zip(got, want):
             assert_same(g, np.asarray(w, dtype=np.int64))
@@ -108,15 +112,19 @@ def test_ravel_multi_index(order, mode):
     want = np.ravel_multi_index(coords, dims, mode=mode, order=order)
     assert_same(cp.ravel_multi_index([cp.asarray(c) for c in coords], dims, mode=mode, order=order), want)
     assert_same(cp.ravel_multi_index(coords, dims, mode=mode, order=order), want)
-    assert_same(cp.ravel_multi_index((cp.asarray(coords[0]), coords[1].tolist(), 2), dims, mode=mode, order=order),
-                np.ravel_multi_index((coords[0], coords[1], 2), dims, mode=mode, order=order))
+    assert_same(
+        cp.ravel_multi_index((cp.asarray(coords[0]), coords[1].tolist(), 2), dims, mode=mode, order=order),
+        np.ravel_multi_index((coords[0], coords[1], 2), dims, mode=mode, order=order),
+    )
 
 
 @gpu
 def test_ravel_multi_index_errors_are_numpys():
     _same_error(lambda xp, i, j: xp.ravel_multi_index((i, j), (2, 3)), np.array([1, 2]), np.array([0, 4]))
     _same_error(lambda xp, i, j: xp.ravel_multi_index((i, j), (2, 3)), np.array([-1]), np.array([0]))
-    _same_error(lambda xp, i, j: xp.ravel_multi_index((i, j), (2, 3), mode="nope"), np.array([1]), np.array([0]))
+    _same_error(
+        lambda xp, i, j: xp.ravel_multi_index((i, j), (2, 3), mode="nope"), np.array([1]), np.array([0])
+    )
     _same_error(lambda xp, i: xp.ravel_multi_index((i,), (2, 3)), np.array([1]))
     _same_error(lambda xp, i, j: xp.ravel_multi_index((i, j), (2, 3)), np.array([1.0]), np.array([0]))
 
@@ -129,7 +137,9 @@ def test_select(dtype):
     c1, c2 = make_data((3, 4), bool, seed=2), make_data((4,), bool, seed=3)
     x, y, d1, d2 = cp.asarray(a), cp.asarray(b), cp.asarray(c1), cp.asarray(c2)
     assert_same(cp.select([d1, d2], [x, y]), np.select([c1, c2], [a, b]))
-    assert_same(cp.select([d1, d2], [x, y[::-1]], default=y[0]), np.select([c1, c2], [a, b[::-1]], default=b[0]))
+    assert_same(
+        cp.select([d1, d2], [x, y[::-1]], default=y[0]), np.select([c1, c2], [a, b[::-1]], default=b[0])
+    )
     assert_same(cp.select([d2], [1.5], default=0), np.select([c2], [1.5], default=0))
 
 
@@ -158,7 +168,9 @@ def test_interp(dtype):
     x = np.array([-5, -3, -2, -1, 0, 0.5, 1.5, 2, 3, 6, 7, np.nan, np.inf, -np.inf])
     dx, dxp, dfp = cp.asarray(x), cp.asarray(xp), cp.asarray(fp)
     assert_same(cp.interp(dx, dxp, dfp), np.interp(x, xp, fp), rtol=1e-6)
-    assert_same(cp.interp(dx, dxp, dfp, left=-100, right=100), np.interp(x, xp, fp, left=-100, right=100), rtol=1e-6)
+    assert_same(
+        cp.interp(dx, dxp, dfp, left=-100, right=100), np.interp(x, xp, fp, left=-100, right=100), rtol=1e-6
+    )
     assert_same(cp.interp(dx.reshape(2, 7), dxp, dfp), np.interp(x.reshape(2, 7), xp, fp), rtol=1e-6)
     assert_same(cp.interp(dx[3], dxp, dfp), np.asarray(np.interp(x[3], xp, fp)), rtol=1e-6)
     assert_same(cp.interp(dx, dxp[:1], dfp[:1]), np.interp(x, xp[:1], fp[:1]), rtol=1e-6)
@@ -169,8 +181,11 @@ def test_interp_periodic():
     xp = np.array([190, -190, 350, -350], np.float64)
     fp = np.array([5, 10, 3, 4], np.float64)
     x = np.array([-180, -170, -185, 185, -10, -5, 0, 365])
-    assert_same(cp.interp(cp.asarray(x), cp.asarray(xp), cp.asarray(fp), period=360),
-                np.interp(x, xp, fp, period=360), rtol=1e-12)
+    assert_same(
+        cp.interp(cp.asarray(x), cp.asarray(xp), cp.asarray(fp), period=360),
+        np.interp(x, xp, fp, period=360),
+        rtol=1e-12,
+    )
 
 
 @gpu
@@ -179,7 +194,9 @@ def test_interp_errors_are_numpys():
     _same_error(lambda xp, x, a, b: xp.interp(x, a, b), x, np.array([]), np.array([]))
     _same_error(lambda xp, x, a, b: xp.interp(x, a, b), x, np.array([1.0, 2.0]), np.array([1.0]))
     _same_error(lambda xp, x, a, b: xp.interp(x, a, b), x, np.ones((2, 2)), np.ones((2, 2)))
-    _same_error(lambda xp, x, a, b: xp.interp(x, a, b, period=0), x, np.array([1.0, 2.0]), np.array([1.0, 2.0]))
+    _same_error(
+        lambda xp, x, a, b: xp.interp(x, a, b, period=0), x, np.array([1.0, 2.0]), np.array([1.0, 2.0])
+    )
     _same_error(lambda xp, x, a, b: xp.interp(x, a, b, period=3), x, np.ones((2, 2)), np.array([1.0, 2.0]))
 
 

@@ -67,7 +67,11 @@ def test_order_argument(xp, order):
 
 @testing.numpy_cuarray_array_equal(strides_check=True)
 def test_zero_size_and_zero_d(xp):
-    return xp.add(xp.ones((0, 3)), xp.ones(3)), xp.add(xp.ones(()), 2), xp.add(xp.ones((1, 3)), xp.ones((4, 1)))
+    return (
+        xp.add(xp.ones((0, 3)), xp.ones(3)),
+        xp.add(xp.ones(()), 2),
+        xp.add(xp.ones((1, 3)), xp.ones((4, 1))),
+    )
 
 
 @testing.for_all_dtypes()

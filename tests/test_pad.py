@@ -10,8 +10,20 @@ gpu = pytest.mark.gpu
 
 # ---- pad widths and argument errors: checked before any device call ------------------------------------------
 
-WIDTHS = [0, 2, (1,), (1, 3), ((2, 1),), ((1, 0), (0, 2)), [[3], [1]], np.array([[1, 2], [3, 0]]), np.int8(1),
-          {0: 2}, {1: (0, 3)}, {-1: 1, 0: (2, 1)}]
+WIDTHS = [
+    0,
+    2,
+    (1,),
+    (1, 3),
+    ((2, 1),),
+    ((1, 0), (0, 2)),
+    [[3], [1]],
+    np.array([[1, 2], [3, 0]]),
+    np.int8(1),
+    {0: 2},
+    {1: (0, 3)},
+    {-1: 1, 0: (2, 1)},
+]
 
 
 def _numpy_widths(shape, pad_width):
@@ -68,7 +80,18 @@ def test_dict_widths_must_be_ints_or_pairs():
 
 # ---- values against NumPy --------------------------------------------------------------------------------------
 
-MODES = ["constant", "edge", "linear_ramp", "maximum", "minimum", "mean", "median", "reflect", "symmetric", "wrap"]
+MODES = [
+    "constant",
+    "edge",
+    "linear_ramp",
+    "maximum",
+    "minimum",
+    "mean",
+    "median",
+    "reflect",
+    "symmetric",
+    "wrap",
+]
 LAYOUTS = ["c2d", "f2d", "negative", "3d_permuted", "1d"]
 
 
@@ -186,9 +209,13 @@ def test_zero_d_and_empty_arrays(mode):
         if mode == "constant":
             assert_same(got, np.pad(e, 2))
     else:
-        with pytest.raises(ValueError, match="can't extend empty axis 0 using modes other than 'constant' or 'empty'"):
+        with pytest.raises(
+            ValueError, match="can't extend empty axis 0 using modes other than 'constant' or 'empty'"
+        ):
             cp.pad(cp.asarray(e), 2, mode=mode)
-        assert_same(cp.pad(cp.asarray(e), ((0, 0), (1, 2)), mode=mode), np.pad(e, ((0, 0), (1, 2)), mode=mode))
+        assert_same(
+            cp.pad(cp.asarray(e), ((0, 0), (1, 2)), mode=mode), np.pad(e, ((0, 0), (1, 2)), mode=mode)
+        )
 
 
 @gpu
@@ -212,7 +239,7 @@ def test_callable_mode():
         value = kwargs.get("padder", 10)
         vector[: pad_width[0]] = value
         if pad_width[1]:
-            vector[-pad_width[1]:] = value
+            vector[-pad_width[1] :] = value
 
     a = np.arange(6).reshape(2, 3)
     _check(cp.asarray(a), a, 2, mode=pad_with)
@@ -238,7 +265,9 @@ def test_rollaxis():
     for axis in range(-3, 3):
         for start in range(-3, 4):
             assert_same(cp.rollaxis(x, axis, start), np.rollaxis(a, axis, start))
-    with pytest.raises(np.exceptions.AxisError, match="'start' arg requires -3 <= start < 4, but 5 was passed in"):
+    with pytest.raises(
+        np.exceptions.AxisError, match="'start' arg requires -3 <= start < 4, but 5 was passed in"
+    ):
         cp.rollaxis(x, 0, 5)
     with pytest.raises(np.exceptions.AxisError):
         cp.rollaxis(x, 3)

@@ -32,19 +32,42 @@ def _same_poly(got, want):
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("coeffs", COEFFS + [[0], [], [True, False, True], np.arange(1, 40), np.arange(-60.5, 0),
-                                             [1e-5, -0.0, np.nan, np.inf, -7], [2j, 0, -1 - 1j]])
+@pytest.mark.parametrize(
+    "coeffs",
+    COEFFS
+    + [
+        [0],
+        [],
+        [True, False, True],
+        np.arange(1, 40),
+        np.arange(-60.5, 0),
+        [1e-5, -0.0, np.nan, np.inf, -7],
+        [2j, 0, -1 - 1j],
+    ],
+)
 @pytest.mark.parametrize("variable", ["x", "zeta"])
 def test_printed_form_matches_numpy(coeffs, variable):
     host = np.poly1d(coeffs, variable=variable)
     assert _poly_text(host.coeffs, variable) == str(host)
 
 
-@pytest.mark.parametrize("call", [
-    lambda a: cp.poly1d(a), lambda a: cp.poly(a), lambda a: cp.roots(a), lambda a: cp.polyval(a, 2),
-    lambda a: cp.polyadd(a, [1]), lambda a: cp.polysub(a, [1]),
-    lambda a: cp.polymul(a, [1]), lambda a: cp.polydiv(a, [1]), lambda a: cp.polyder(a),
-    lambda a: cp.polyint(a), lambda a: cp.vander(a), lambda a: cp.polyfit(a, [1, 2, 3], 1)])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda a: cp.poly1d(a),
+        lambda a: cp.poly(a),
+        lambda a: cp.roots(a),
+        lambda a: cp.polyval(a, 2),
+        lambda a: cp.polyadd(a, [1]),
+        lambda a: cp.polysub(a, [1]),
+        lambda a: cp.polymul(a, [1]),
+        lambda a: cp.polydiv(a, [1]),
+        lambda a: cp.polyder(a),
+        lambda a: cp.polyint(a),
+        lambda a: cp.vander(a),
+        lambda a: cp.polyfit(a, [1, 2, 3], 1),
+    ],
+)
 def test_numpy_arrays_are_refused(call):
     with pytest.raises(TypeError, match="numpy.ndarray"):
         call(np.ones(3))
@@ -217,8 +240,14 @@ def test_poly1d_deriv_and_integ(m):
 
 _HALVES = np.array([-1.5, -1, -0.5, 0, 0.5, 1, 1.5])
 # Points at which Horner's rule is exact in every dtype but float16 (so the order of rounding cannot matter).
-_POINTS = {"bool": _HALVES != 0, "uint8": np.arange(7), "int32": np.arange(7) - 3, "float16": _HALVES,
-           "float64": _HALVES, "complex64": _HALVES + 0.5j * _HALVES[::-1]}
+_POINTS = {
+    "bool": _HALVES != 0,
+    "uint8": np.arange(7),
+    "int32": np.arange(7) - 3,
+    "float16": _HALVES,
+    "float64": _HALVES,
+    "complex64": _HALVES + 0.5j * _HALVES[::-1],
+}
 
 
 @gpu
@@ -235,8 +264,10 @@ def test_polyval_dtypes(p_dtype, x_dtype):
 
 
 @gpu
-@pytest.mark.parametrize("view", [lambda a: a, lambda a: a[::-2], lambda a: a.T, lambda a: a[:, 1::2],
-                                  lambda a: a[0, 0], lambda a: a[:0]])
+@pytest.mark.parametrize(
+    "view",
+    [lambda a: a, lambda a: a[::-2], lambda a: a.T, lambda a: a[:, 1::2], lambda a: a[0, 0], lambda a: a[:0]],
+)
 def test_polyval_layouts(view):
     hx, dx = _pair(make_data((4, 6), "float64", seed=4) / 8)
     hp, dp = _pair([0.5, -1.0, 2.0, 0.25])
@@ -259,7 +290,9 @@ def test_polyval_scalars_lists_and_poly1d():
 @pytest.mark.parametrize("N", [None, 0, 1, 2, 5])
 @pytest.mark.parametrize("increasing", [False, True])
 def test_vander(dtype, N, increasing):
-    host, dev = _pair(make_data(9, dtype, seed=5)[::-2] / (8 if dtype in ("float16", "float32") else 1), dtype)
+    host, dev = _pair(
+        make_data(9, dtype, seed=5)[::-2] / (8 if dtype in ("float16", "float32") else 1), dtype
+    )
     assert_same(cp.vander(dev, N, increasing), np.vander(host, N, increasing))
 
 
@@ -278,8 +311,10 @@ def test_vander_edges_and_errors():
 
 @gpu
 @pytest.mark.parametrize("name", ["polyadd", "polysub", "polymul"])
-@pytest.mark.parametrize("d1,d2", [("int8", "int8"), ("int16", "uint8"), ("float32", "int64"),
-                                   ("float64", "complex64"), ("bool", "bool")])
+@pytest.mark.parametrize(
+    "d1,d2",
+    [("int8", "int8"), ("int16", "uint8"), ("float32", "int64"), ("float64", "complex64"), ("bool", "bool")],
+)
 @pytest.mark.parametrize("n1,n2", [(3, 3), (2, 5), (5, 1)])
 def test_add_sub_mul(name, d1, d2, n1, n2):
     if name == "polysub" and d1 == d2 == "bool":
@@ -305,8 +340,17 @@ def test_add_sub_mul_scalars_and_lists():
 
 
 @gpu
-@pytest.mark.parametrize("u,v", [([1, 2, 3], [1, 1]), ([1.0, -3, 0, 2], [2, 1]), ([1, 2], [1, 2, 3]),
-                                 ([1 + 1j, 2, 3], [1j, 1]), ([4], [2]), ([0, 0, 1, 1], [1, 1])])
+@pytest.mark.parametrize(
+    "u,v",
+    [
+        ([1, 2, 3], [1, 1]),
+        ([1.0, -3, 0, 2], [2, 1]),
+        ([1, 2], [1, 2, 3]),
+        ([1 + 1j, 2, 3], [1j, 1]),
+        ([4], [2]),
+        ([0, 0, 1, 1], [1, 1]),
+    ],
+)
 def test_polydiv(u, v):
     for got, want in zip(cp.polydiv(u, cp.asarray(v)), np.polydiv(u, v)):
         assert_same(got, want)
@@ -325,8 +369,9 @@ def test_polyder(dtype, m):
 
 @gpu
 @pytest.mark.parametrize("dtype", SOME_DTYPES)
-@pytest.mark.parametrize("m,k", [(0, None), (1, None), (2, None), (3, 1.5), (2, [1, 2]), (1, 2j),
-                                 (2, [1.0, -1.0, 7.0])])
+@pytest.mark.parametrize(
+    "m,k", [(0, None), (1, None), (2, None), (3, 1.5), (2, [1, 2]), (1, 2j), (2, [1.0, -1.0, 7.0])]
+)
 def test_polyint(dtype, m, k):
     host, dev = _pair(make_data(4, dtype, seed=7))
     want = np.polyint(host, m, k)
@@ -345,8 +390,9 @@ def test_polyint_errors_and_empty():
 
 
 @gpu
-@pytest.mark.parametrize("zeros", [[1, 2, 3], [0.5, -2.0], [1 + 2j, 1 - 2j, 3], [1 + 2j, 3], [2j, -2j],
-                                   [True, False], [], [7]])
+@pytest.mark.parametrize(
+    "zeros", [[1, 2, 3], [0.5, -2.0], [1 + 2j, 1 - 2j, 3], [1 + 2j, 3], [2j, -2j], [True, False], [], [7]]
+)
 @pytest.mark.parametrize("dtype", [None, "int16", "float32", "complex64"])
 def test_poly_from_roots(zeros, dtype):
     if dtype is not None and np.iscomplexobj(zeros) and dtype[0] != "c":
@@ -375,8 +421,9 @@ def test_poly_from_matrix_and_errors():
 
 
 @gpu
-@pytest.mark.parametrize("p", [[1, -3, 2], [0, 0, 1, -6, 11, -6, 0, 0], [1, 0, 1], [2.5], [0, 0], [],
-                               [1j, 2, 0], [True, True]])
+@pytest.mark.parametrize(
+    "p", [[1, -3, 2], [0, 0, 1, -6, 11, -6, 0, 0], [1, 0, 1], [2.5], [0, 0], [], [1j, 2, 0], [True, True]]
+)
 def test_roots(p):
     host, dev = _pair(p)
     assert_same(cp.roots(dev), np.roots(host))
@@ -439,8 +486,11 @@ def test_polyfit_lists_rcond_and_complex():
     yc = np.array(y) * (1 - 0.5j)
     assert_same(cp.polyfit(cp.asarray(x), cp.asarray(yc), 1), np.polyfit(x, yc, 1), rtol=1e-10)
     xs, ys = _fit_data(20, "float64", seed=2)
-    assert_same(cp.polyfit(cp.asarray(xs)[::-2], cp.asarray(ys)[::-2], 2), np.polyfit(xs[::-2], ys[::-2], 2),
-                rtol=1e-9)
+    assert_same(
+        cp.polyfit(cp.asarray(xs)[::-2], cp.asarray(ys)[::-2], 2),
+        np.polyfit(xs[::-2], ys[::-2], 2),
+        rtol=1e-9,
+    )
 
 
 @gpu
@@ -456,10 +506,13 @@ def test_polyfit_rank_warning():
 @gpu
 def test_polyfit_errors():
     x, y = cp.arange(4.0), cp.arange(4.0)
-    cases = [((x, y, -1), ValueError, "deg >= 0"), ((cp.ones((2, 2)), y, 1), TypeError, "1D vector for x"),
-             ((cp.ones(0), cp.ones(0), 1), TypeError, "non-empty"),
-             ((x, cp.ones((4, 1, 1)), 1), TypeError, "1D or 2D array for y"),
-             ((x, cp.ones(3), 1), TypeError, "same length")]
+    cases = [
+        ((x, y, -1), ValueError, "deg >= 0"),
+        ((cp.ones((2, 2)), y, 1), TypeError, "1D vector for x"),
+        ((cp.ones(0), cp.ones(0), 1), TypeError, "non-empty"),
+        ((x, cp.ones((4, 1, 1)), 1), TypeError, "1D or 2D array for y"),
+        ((x, cp.ones(3), 1), TypeError, "same length"),
+    ]
     for args, exc, message in cases:
         with pytest.raises(exc, match=message):
             cp.polyfit(*args)

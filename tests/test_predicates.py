@@ -12,8 +12,25 @@ gpu = pytest.mark.gpu
 
 # ---- without a GPU ----------------------------------------------------------------------------------------
 
-HOST_VALUES = [3, 2.5, 1j, True, np.float32(1), np.complex64(1j), "s", b"b", None, [1, 2], (1j,), [],
-               np.zeros(3), np.zeros(3, np.complex64), np.zeros((), np.int8), range(3), {1: 2}]
+HOST_VALUES = [
+    3,
+    2.5,
+    1j,
+    True,
+    np.float32(1),
+    np.complex64(1j),
+    "s",
+    b"b",
+    None,
+    [1, 2],
+    (1j,),
+    [],
+    np.zeros(3),
+    np.zeros(3, np.complex64),
+    np.zeros((), np.int8),
+    range(3),
+    {1: 2},
+]
 
 
 @pytest.mark.parametrize("value", HOST_VALUES, ids=repr)
@@ -22,8 +39,16 @@ def test_host_values_like_numpy(name, value):
     assert getattr(cp, name)(value) == getattr(np, name)(value)
 
 
-COMMON_TYPE_CASES = [(), ("int8",), ("float16",), ("int32", "float32"), ("float16", "complex64"),
-                     ("uint64", "complex64"), ("float32", "complex128"), ("longdouble", "float32")]
+COMMON_TYPE_CASES = [
+    (),
+    ("int8",),
+    ("float16",),
+    ("int32", "float32"),
+    ("float16", "complex64"),
+    ("uint64", "complex64"),
+    ("float32", "complex128"),
+    ("longdouble", "float32"),
+]
 
 
 @pytest.mark.parametrize("dtypes", COMMON_TYPE_CASES)
@@ -39,9 +64,14 @@ def test_common_type_non_numeric(dtype):
             xp.common_type(np.zeros(2, "float32"), np.zeros(2, dtype))
 
 
-@pytest.mark.parametrize("max_work, exc, match", [(1.5, ValueError, "must be an integer"),
-                                                  (np.int64(3), ValueError, "must be an integer"),
-                                                  (-3, ValueError, "Invalid value")])
+@pytest.mark.parametrize(
+    "max_work, exc, match",
+    [
+        (1.5, ValueError, "must be an integer"),
+        (np.int64(3), ValueError, "must be an integer"),
+        (-3, ValueError, "Invalid value"),
+    ],
+)
 @pytest.mark.parametrize("name", ["shares_memory", "may_share_memory"])
 def test_bad_max_work(name, max_work, exc, match):
     with pytest.raises(exc, match=match):
@@ -50,18 +80,27 @@ def test_bad_max_work(name, max_work, exc, match):
         getattr(cp, name)([1], [2], max_work=max_work)
 
 
-@pytest.mark.parametrize("call", [lambda a: cp.shares_memory(a, a), lambda a: cp.may_share_memory(a, a),
-                                  cp.isfortran, cp.iscomplex, cp.isreal, cp.real_if_close],
-                         ids=["shares_memory", "may_share_memory", "isfortran", "iscomplex", "isreal",
-                              "real_if_close"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda a: cp.shares_memory(a, a),
+        lambda a: cp.may_share_memory(a, a),
+        cp.isfortran,
+        cp.iscomplex,
+        cp.isreal,
+        cp.real_if_close,
+    ],
+    ids=["shares_memory", "may_share_memory", "isfortran", "iscomplex", "isreal", "real_if_close"],
+)
 def test_numpy_arrays_refused(call):
     with pytest.raises(TypeError, match="numpy.ndarray"):
         call(np.zeros(3))
 
 
-@pytest.mark.parametrize("requirements, exc", [("Z", KeyError), (["C", "WRITE"], KeyError),
-                                               ("CF", ValueError),
-                                               (["F_CONTIGUOUS", "c"], ValueError)])
+@pytest.mark.parametrize(
+    "requirements, exc",
+    [("Z", KeyError), (["C", "WRITE"], KeyError), ("CF", ValueError), (["F_CONTIGUOUS", "c"], ValueError)],
+)
 def test_require_bad_requirements(requirements, exc):
     for xp in (np, cp):
         with pytest.raises(exc):
@@ -177,8 +216,10 @@ def test_iscomplex_isreal_of_python_values(name):
 
 @gpu
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
-@pytest.mark.parametrize("imag, tol", [(0.0, 100), (1e-7, 100), (1e-14, 100), (1e-3, 100), (1e-3, 0.01),
-                                       (1e-3, 1e-4), (np.nan, 100)])
+@pytest.mark.parametrize(
+    "imag, tol",
+    [(0.0, 100), (1e-7, 100), (1e-14, 100), (1e-3, 100), (1e-3, 0.01), (1e-3, 1e-4), (np.nan, 100)],
+)
 def test_real_if_close(dtype, imag, tol):
     a = (make_data((3, 4), "float64") + 1j * imag).astype(dtype)[:, ::-2]
     x = cp.asarray(a)
@@ -227,8 +268,23 @@ def test_asarray_chkfinite_checks_only_inexact_dtypes():
     assert_same(cp.asarray_chkfinite(cp.zeros((0, 2))), np.asarray_chkfinite(np.zeros((0, 2))))
 
 
-REQUIREMENTS = [None, "", "C", "F", "A", "W", "O", "E", "CW", ["F", "A"], ["C_CONTIGUOUS", "OWNDATA"], "FO",
-                ["aligned", "writeable", "ensurearray"], ("FORTRAN",), ("CONTIGUOUS", "O")]
+REQUIREMENTS = [
+    None,
+    "",
+    "C",
+    "F",
+    "A",
+    "W",
+    "O",
+    "E",
+    "CW",
+    ["F", "A"],
+    ["C_CONTIGUOUS", "OWNDATA"],
+    "FO",
+    ["aligned", "writeable", "ensurearray"],
+    ("FORTRAN",),
+    ("CONTIGUOUS", "O"),
+]
 
 
 @gpu

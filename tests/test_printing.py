@@ -32,8 +32,16 @@ def test_repr_and_str_are_numpys(layout, dtype):
 
 
 @gpu
-@pytest.mark.parametrize("kwargs", [{"max_line_width": 20}, {"precision": 2}, {"suppress_small": True},
-                                    {"max_line_width": 30, "precision": 1, "suppress_small": True}], ids=repr)
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"max_line_width": 20},
+        {"precision": 2},
+        {"suppress_small": True},
+        {"max_line_width": 30, "precision": 1, "suppress_small": True},
+    ],
+    ids=repr,
+)
 @pytest.mark.parametrize("name", ["array_repr", "array_str"])
 def test_repr_str_arguments(name, kwargs):
     a = make_data((3, 5), "float64") * np.array([1e-9, 1.0, 123.456789, -7.0, 0.5])
@@ -43,10 +51,17 @@ def test_repr_str_arguments(name, kwargs):
     assert getattr(cp, name)(x, 30, 1, True) == getattr(np, name)(a, 30, 1, True)
 
 
-ARRAY2STRING_KWARGS = [{"separator": ", "}, {"prefix": "x = ", "separator": ","}, {"suffix": ";"},
-                       {"threshold": 5, "edgeitems": 1}, {"sign": "+"}, {"floatmode": "fixed"},
-                       {"formatter": {"float_kind": "{:.1f}".format}}, {"legacy": "1.13"},
-                       {"max_line_width": 15, "precision": 3}]
+ARRAY2STRING_KWARGS = [
+    {"separator": ", "},
+    {"prefix": "x = ", "separator": ","},
+    {"suffix": ";"},
+    {"threshold": 5, "edgeitems": 1},
+    {"sign": "+"},
+    {"floatmode": "fixed"},
+    {"formatter": {"float_kind": "{:.1f}".format}},
+    {"legacy": "1.13"},
+    {"max_line_width": 15, "precision": 3},
+]
 
 
 @gpu

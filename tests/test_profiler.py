@@ -14,10 +14,13 @@ from cuarray.profiler import _PerfCaseResult
 
 
 def test_format_matches_cupys():
-    r = _PerfCaseResult("squared_diff", np.array([33.9e-6, 31.5e-6, 38.7e-6]), np.array([[39.4e-6, 35.8e-6, 47.1e-6]]),
-                        (0,))
-    assert str(r) == ("squared_diff        :    CPU:    34.700 us   +/-  2.993 (min:    31.500 / max:    38.700) us"
-                      "     GPU-0:    40.767 us   +/-  4.713 (min:    35.800 / max:    47.100) us")
+    r = _PerfCaseResult(
+        "squared_diff", np.array([33.9e-6, 31.5e-6, 38.7e-6]), np.array([[39.4e-6, 35.8e-6, 47.1e-6]]), (0,)
+    )
+    assert str(r) == (
+        "squared_diff        :    CPU:    34.700 us   +/-  2.993 (min:    31.500 / max:    38.700) us"
+        "     GPU-0:    40.767 us   +/-  4.713 (min:    35.800 / max:    47.100) us"
+    )
     one = _PerfCaseResult("f", np.array([1e-6]), np.array([[2e-6]]), (0,))
     assert str(one) == "f                   :    CPU:     1.000 us     GPU-0:     2.000 us"
 
@@ -88,6 +91,7 @@ def test_time_range_as_decorator(ranges):
     with pytest.raises(ValueError, match="inside"):
         other()
     assert ranges == [("push", "step", None), ("pop",), ("push", "named", 0xFFFF0000), ("pop",)]
+
     # One time_range object decorating two functions names each range after its own function.
     def plain():
         pass
@@ -112,8 +116,10 @@ def test_time_range_argument_errors():
         cp.profiler.time_range("r", argb_color=0x1FFFFFFFF)
     with pytest.raises(ValueError, match="32-bit ARGB"):
         cp.profiler.time_range("r", argb_color=-1)
-    with pytest.raises(ValueError, match="as a context manager, the message argument cannot be None"), \
-            cp.profiler.time_range():
+    with (
+        pytest.raises(ValueError, match="as a context manager, the message argument cannot be None"),
+        cp.profiler.time_range(),
+    ):
         pass
     with pytest.raises(TypeError, match="decorates functions, not int"):
         cp.profiler.time_range("r")(5)
@@ -169,8 +175,10 @@ def test_time_range_reaches_an_attached_profiler(tmp_path):
         pytest.skip("needs a C compiler and the CUDA toolkit's nvtx3 headers")
     (tmp_path / "inject.c").write_text(INJECTION)
     library = tmp_path / "libinject.so"
-    subprocess.run([compiler, "-shared", "-fPIC", "-I", include, str(tmp_path / "inject.c"), "-o", str(library)],
-                   check=True)
+    subprocess.run(
+        [compiler, "-shared", "-fPIC", "-I", include, str(tmp_path / "inject.c"), "-o", str(library)],
+        check=True,
+    )
     code = textwrap.dedent("""
         import cuarray as cp
 
@@ -185,14 +193,22 @@ def test_time_range_reaches_an_attached_profiler(tmp_path):
     """)
     proc = run_python(code=code, env={"NVTX_INJECTION64_PATH": str(library)})
     assert proc.returncode == 0, describe(proc)
-    assert proc.stderr.splitlines() == ["push step 0 00000000", "push inner 1 ff00ff00", "pop", "pop",
-                                        "push block 1 80123456", "pop"], describe(proc)
+    assert proc.stderr.splitlines() == [
+        "push step 0 00000000",
+        "push inner 1 ff00ff00",
+        "pop",
+        "pop",
+        "push block 1 80123456",
+        "pop",
+    ], describe(proc)
 
 
 @pytest.mark.nogpu
 def test_profile_and_sync_need_a_device():
-    with pytest.raises(cp.cuda.CUDARuntimeError, match="cudaProfilerStart failed: no CUDA driver or device"), \
-            cp.profiler.profile():
+    with (
+        pytest.raises(cp.cuda.CUDARuntimeError, match="cudaProfilerStart failed: no CUDA driver or device"),
+        cp.profiler.profile(),
+    ):
         pass
     with pytest.raises(cp.cuda.CUDARuntimeError), cp.profiler.time_range("r", sync=True):
         pass

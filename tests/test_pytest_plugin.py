@@ -102,7 +102,9 @@ def test_markers_skip_saying_how_many_devices_were_found(pytester, devices):
     result = run(pytester, *PLUGIN, "-rs")
     result.assert_outcomes(passed=1, skipped=3)
     text = "\n".join(skip_lines(result))
-    assert text.count("needs 2 CUDA devices, found 1") == 2 and text.count("needs 3 CUDA devices, found 1") == 1
+    assert (
+        text.count("needs 2 CUDA devices, found 1") == 2 and text.count("needs 3 CUDA devices, found 1") == 1
+    )
     devices(0)
     result = run(pytester, *PLUGIN, "-rs")
     result.assert_outcomes(skipped=4)
@@ -112,8 +114,16 @@ def test_markers_skip_saying_how_many_devices_were_found(pytester, devices):
     run(pytester, *PLUGIN).assert_outcomes(passed=4)
 
 
-@pytest.mark.parametrize("mark", ["requires_gpus()", "requires_gpus('2')", "requires_gpus(0)",
-                                  "requires_gpus(1, 2)", "requires_gpus(count=2)"])
+@pytest.mark.parametrize(
+    "mark",
+    [
+        "requires_gpus()",
+        "requires_gpus('2')",
+        "requires_gpus(0)",
+        "requires_gpus(1, 2)",
+        "requires_gpus(count=2)",
+    ],
+)
 def test_bad_requires_gpus_is_a_usage_error(pytester, devices, mark):
     devices(0)
     pytester.makepyfile(f"import pytest\n\n@pytest.mark.{mark}\ndef test_f():\n    pass\n")
@@ -124,7 +134,8 @@ def test_bad_requires_gpus_is_a_usage_error(pytester, devices, mark):
 
 def test_requires_gpus_decorator_needs_no_plugin(pytester, devices):
     devices(1)
-    pytester.makepyfile(test_functions="""
+    pytester.makepyfile(
+        test_functions="""
         from cuarray.testing import requires_gpus
 
         @requires_gpus(2)
@@ -139,14 +150,16 @@ def test_requires_gpus_decorator_needs_no_plugin(pytester, devices):
         class TestTwo:
             def test_method(self):
                 pass
-    """, test_module="""
+    """,
+        test_module="""
         from cuarray.testing import requires_gpus
 
         pytestmark = requires_gpus(4)
 
         def test_four():
             pass
-    """)
+    """,
+    )
     result = run(pytester, "-p", "no:cuarray.pytest_plugin", "-rs")
     result.assert_outcomes(passed=1, skipped=3)
     text = "\n".join(skip_lines(result))
@@ -178,7 +191,9 @@ def test_plugin_is_opt_in():
 def test_project_markers_use_the_plugin(pytester, devices):
     """tests/conftest.py's multi_gpu (requires_gpus(2)) and nogpu, beside the plugin's markers."""
     pytester.syspathinsert()
-    pytester.makepyfile(project_markers="from conftest import pytest_collection_modifyitems, pytest_configure\n")
+    pytester.makepyfile(
+        project_markers="from conftest import pytest_collection_modifyitems, pytest_configure\n"
+    )
     pytester.makepyfile("""
         import pytest
 
@@ -241,11 +256,18 @@ def test_decorated_tests_under_pytest(pytester, devices, monkeypatch):
     result = run(pytester, "-v")
     result.assert_outcomes(passed=5, failed=1)
     out = result.stdout.str()
-    for test in ("test_same[float32] PASSED", "test_same[float64] PASSED", "TestInClass::test_method[int8] PASSED",
-                 "TestInClass::test_method[uint16] PASSED", "test_differs FAILED"):
+    for test in (
+        "test_same[float32] PASSED",
+        "test_same[float64] PASSED",
+        "TestInClass::test_method[int8] PASSED",
+        "TestInClass::test_method[uint16] PASSED",
+        "test_differs FAILED",
+    ):
         assert test in out
-    assert "numpy_cuarray_allclose: the result with xp=cuarray (ACTUAL below) is not close to the one with " \
-           "xp=numpy (DESIRED)" in out
+    assert (
+        "numpy_cuarray_allclose: the result with xp=cuarray (ACTUAL below) is not close to the one with "
+        "xp=numpy (DESIRED)" in out
+    )
     assert "xp=cuarray: array([1.000e-03, 1.001e+00, 2.001e+00])" in out
     assert "xp=numpy:   array([0., 1., 2.])" in out
 
@@ -255,8 +277,10 @@ def test_decorated_tests_skip_without_a_gpu(pytester, devices):
     devices(0)
     result = run(pytester, "-rs")
     result.assert_outcomes(skipped=6)
-    assert "no CUDA device available (cuarray.cuda.is_available() is False); numpy_cuarray_allclose ran neither " \
-           "the numpy nor the cuarray half" in result.stdout.str()
+    assert (
+        "no CUDA device available (cuarray.cuda.is_available() is False); numpy_cuarray_allclose ran neither "
+        "the numpy nor the cuarray half" in result.stdout.str()
+    )
 
 
 def test_host_half_stand_in_matches_numpy():

@@ -70,10 +70,21 @@ def test_scalar_bytes(value, size, expected):
 
 @pytest.mark.parametrize(
     "value, size",
-    [(2**32, 4), (-(2**31) - 1, 4), (256, 1), (-129, 1), (2**16, 2), (np.uint64(2**63), 4), (np.int64(-200), 1)],
+    [
+        (2**32, 4),
+        (-(2**31) - 1, 4),
+        (256, 1),
+        (-129, 1),
+        (2**16, 2),
+        (np.uint64(2**63), 4),
+        (np.int64(-200), 1),
+    ],
 )
 def test_integer_that_does_not_fit_raises(value, size):
-    with pytest.raises(TypeError, match=rf"argument 1: the value {int(value)}, a .*, does not fit parameter 1, which takes {size} byte"):
+    with pytest.raises(
+        TypeError,
+        match=rf"argument 1: the value {int(value)}, a .*, does not fit parameter 1, which takes {size} byte",
+    ):
         pack("k", [8, size], [np.int64(0), value])
 
 
@@ -118,16 +129,22 @@ def test_numpy_array_argument():
 def test_elementwise_kernel_wrong_count():
     k = cp.ElementwiseKernel("T x, T y", "T z", "z = x + y", "add_two")
     for args in [(), (1,), (1, 2, 3, 4)]:
-        with pytest.raises(TypeError, match=rf"^Wrong number of arguments for 'add_two'\. It must be either 2 or 3 "
-                                            rf"\(with outputs\), but given {len(args)}\.$"):
+        with pytest.raises(
+            TypeError,
+            match=rf"^Wrong number of arguments for 'add_two'\. It must be either 2 or 3 "
+            rf"\(with outputs\), but given {len(args)}\.$",
+        ):
             k(*args)
 
 
 def test_reduction_kernel_wrong_count():
     k = cp.ReductionKernel("T x, T w", "T y", "x * w", "a + b", "y = a", "0", "weighted_sum")
     for args in [(), (1,), (1, 2, 3, 4)]:
-        with pytest.raises(TypeError, match=rf"Wrong number of arguments for weighted_sum: it takes 2 or 3 "
-                                            rf"arguments \({len(args)} given\)"):
+        with pytest.raises(
+            TypeError,
+            match=rf"Wrong number of arguments for weighted_sum: it takes 2 or 3 "
+            rf"arguments \({len(args)} given\)",
+        ):
             k(*args)
 
 
@@ -181,7 +198,7 @@ def test_wrong_arguments_raise_before_the_launch():
     proc = run_python(code=CHILD, timeout=300)
     assert proc.returncode == 0, f"the process died instead of raising\n{describe(proc)}"
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
-    out = json.loads(line[len("RESULT "):])
+    out = json.loads(line[len("RESULT ") :])
     for kname in ("raw", "module"):
         assert out[kname + "/right"] is True
         expect = {
@@ -193,7 +210,7 @@ def test_wrong_arguments_raise_before_the_launch():
             "python_float_for_float": "argument 2: a Python float (float64) is 8 bytes, but parameter 2 takes 4",
             "array_for_float": "argument 2: a cuarray array (a pointer) is 8 bytes, but parameter 2 takes 4",
             "int_too_large": "argument 3: the value 1099511627776, a Python int (int64), does not fit parameter 3, "
-                             "which takes 4 bytes",
+            "which takes 4 bytes",
         }
         for case, words in expect.items():
             got = out[f"{kname}/{case}"]

@@ -21,7 +21,9 @@ ARGS = ["argmax", "argmin"]
 
 def _tol(dtype, name):
     t = np.dtype(dtype)
-    if name in EXTREMA + LOGICAL + ARGS or (t.kind in "biu" and name not in ("mean", "nanmean") + tuple(SPREADS)):
+    if name in EXTREMA + LOGICAL + ARGS or (
+        t.kind in "biu" and name not in ("mean", "nanmean") + tuple(SPREADS)
+    ):
         return {}
     if t == np.float16:
         return {"rtol": 4e-3, "atol": 1e-2}
@@ -100,7 +102,9 @@ def test_empty_inputs_follow_numpy(name):
 
 
 def test_empty_reduction_without_identity_is_numpys_value_error():
-    with pytest.raises(ValueError, match="zero-size array to reduction operation maximum which has no identity"):
+    with pytest.raises(
+        ValueError, match="zero-size array to reduction operation maximum which has no identity"
+    ):
         cp.max(cp.zeros((0, 3)), axis=0)
     with pytest.raises(ValueError, match="zero-size array to reduction operation minimum"):
         cp.zeros(0).min()
@@ -128,8 +132,27 @@ def test_var_with_no_degrees_of_freedom_warns():
 
 
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES + [np.dtype(np.complex64)], ids=dtype_id)
-@pytest.mark.parametrize("name", ["sum", "max", "min", "argmax", "argmin", "mean", "var", "nansum", "nanmax",
-                                  "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar", "nanstd", "nanprod"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "sum",
+        "max",
+        "min",
+        "argmax",
+        "argmin",
+        "mean",
+        "var",
+        "nansum",
+        "nanmax",
+        "nanmin",
+        "nanargmax",
+        "nanargmin",
+        "nanmean",
+        "nanvar",
+        "nanstd",
+        "nanprod",
+    ],
+)
 def test_nan_handling(name, dtype):
     a = _data((6, 7), dtype, name)
     a[1, 3] = np.nan
@@ -157,12 +180,16 @@ def test_full_reductions_of_many_sizes(n, dtype):
     assert_same(cp.sum(x), narrow(np.sum(wide)), **_tol(dtype, "sum"))
     assert_same(cp.max(x), np.max(a))
     assert_same(cp.argmin(x), np.argmin(a))
-    assert_same(x[1:].sum(), narrow(wide[1:].sum()), **_tol(dtype, "sum"))  # misaligned start: the scalar path
+    assert_same(
+        x[1:].sum(), narrow(wide[1:].sum()), **_tol(dtype, "sum")
+    )  # misaligned start: the scalar path
     if np.dtype(dtype).kind == "f":
         assert_same(cp.var(x), narrow(np.var(wide)), **_tol(dtype, "var"))
 
 
-@pytest.mark.parametrize("shape", [(4097, 33), (33, 4097), (2, 1 << 19), (1 << 19, 2), (1000, 1000), (7, 3, 1 << 16)])
+@pytest.mark.parametrize(
+    "shape", [(4097, 33), (33, 4097), (2, 1 << 19), (1 << 19, 2), (1000, 1000), (7, 3, 1 << 16)]
+)
 def test_row_and_column_reductions_of_many_shapes(shape):
     a = make_data(shape, np.float32, seed=len(shape))
     x = cp.asarray(a)
@@ -176,7 +203,13 @@ def test_results_are_deterministic():
     rng = np.random.default_rng(1)
     a = cp.asarray(rng.standard_normal(10_000_019).astype(np.float32))
     b = cp.asarray(rng.standard_normal((4099, 2051)).astype(np.float32))
-    for f in (lambda: a.sum(), lambda: a.var(), lambda: b.sum(axis=0), lambda: b.sum(axis=1), lambda: b.mean()):
+    for f in (
+        lambda: a.sum(),
+        lambda: a.var(),
+        lambda: b.sum(axis=0),
+        lambda: b.sum(axis=1),
+        lambda: b.mean(),
+    ):
         r1, r2 = f().get(), f().get()
         assert r1.tobytes() == r2.tobytes()
 
@@ -245,7 +278,9 @@ def test_methods_take_numpys_parameters_positionally_and_by_keyword():
 def test_var_std_ddof_and_complex():
     a = make_data((5, 8), np.complex64)
     for ddof in (0, 1, 3):
-        assert_same(cp.var(cp.asarray(a), axis=1, ddof=ddof), np.var(a, axis=1, ddof=ddof), rtol=1e-5, atol=1e-4)
+        assert_same(
+            cp.var(cp.asarray(a), axis=1, ddof=ddof), np.var(a, axis=1, ddof=ddof), rtol=1e-5, atol=1e-4
+        )
         assert_same(cp.std(cp.asarray(a), ddof=ddof), np.std(a, ddof=ddof), rtol=1e-5)
 
 
@@ -259,7 +294,10 @@ def test_average_with_and_without_weights():
     e_avg, e_scale = np.average(a, axis=1, weights=w, returned=True)
     assert_same(avg, e_avg)
     assert_same(scale, e_scale)
-    assert_same(cp.average(cp.asarray(np.arange(6).reshape(2, 3)), axis=0), np.average(np.arange(6).reshape(2, 3), axis=0))
+    assert_same(
+        cp.average(cp.asarray(np.arange(6).reshape(2, 3)), axis=0),
+        np.average(np.arange(6).reshape(2, 3), axis=0),
+    )
     with pytest.raises(ZeroDivisionError):
         cp.average(x, axis=1, weights=cp.zeros(5))
     with pytest.raises(TypeError, match="Axis must be specified"):
@@ -289,9 +327,13 @@ def test_sixty_four_dimensions_reduce_and_sixty_five_are_refused():
         assert_same(x.sum(axis=axis), h.sum(axis=axis), rtol=1e-6)
     assert_same(x.max(axis=-1, keepdims=True), h.max(axis=-1, keepdims=True))
     assert_same(cp.argmax(x, axis=30), np.argmax(h, axis=30))
-    with pytest.raises(ValueError, match="maximum supported dimension for an ndarray is currently 64, found 65"):
+    with pytest.raises(
+        ValueError, match="maximum supported dimension for an ndarray is currently 64, found 65"
+    ):
         cp.ones((1,) * 65)
-    with pytest.raises(ValueError, match="maximum supported dimension for an ndarray is currently 64, found 65"):
+    with pytest.raises(
+        ValueError, match="maximum supported dimension for an ndarray is currently 64, found 65"
+    ):
         x.reshape((1,) + shape)
     with pytest.raises(IndexError, match=r"number of dimensions must be within \[0, 64\]"):
         x[None]
@@ -319,7 +361,13 @@ INEXACT = ["float16", "float32", "float64", "complex64", "complex128"]
 def _specials(dtype):
     """Specials of `dtype` to plant in the data: NaN, +-inf, and for complex, non-finite real or imaginary parts."""
     if np.dtype(dtype).kind == "c":
-        return [complex(np.nan, 0), complex(np.inf, 0), complex(0, -np.inf), complex(np.inf, np.nan), complex(1, np.nan)]
+        return [
+            complex(np.nan, 0),
+            complex(np.inf, 0),
+            complex(0, -np.inf),
+            complex(np.inf, np.nan),
+            complex(1, np.nan),
+        ]
     return [np.nan, np.inf, -np.inf]
 
 

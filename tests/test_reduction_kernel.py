@@ -14,8 +14,16 @@ def l2norm():
 
 
 def mean_kernel():
-    return cp.ReductionKernel("T x", "float64 y", "x", "a + b", "y = a / (_in_ind.size() / _out_ind.size())", "0",
-                              "mean_k", reduce_type="float64")
+    return cp.ReductionKernel(
+        "T x",
+        "float64 y",
+        "x",
+        "a + b",
+        "y = a / (_in_ind.size() / _out_ind.size())",
+        "0",
+        "mean_k",
+        reduce_type="float64",
+    )
 
 
 def weighted_sum():

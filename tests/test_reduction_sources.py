@@ -10,8 +10,13 @@ S = _core.jit.sources
 NAMES = _core._reduction_names()
 # (layout, vec, partial, out_ndim, red_ndim, wide): rows vectorised and split, rows strided, columns split,
 # and the finish pass, in narrow and wide index forms.
-VARIANTS = [(0, 4, True, 1, 1, False), (0, 1, False, 2, 3, True), (1, 1, True, 1, 2, False), (1, 4, False, 1, 1, True),
-            (2, 1, False, 3, 1, True)]
+VARIANTS = [
+    (0, 4, True, 1, 1, False),
+    (0, 1, False, 2, 3, True),
+    (1, 1, True, 1, 2, False),
+    (1, 4, False, 1, 1, True),
+    (2, 1, False, 3, 1, True),
+]
 
 
 def _signatures(name):
@@ -33,7 +38,9 @@ def test_reduction_kernels_compile_for_sm90(name):
             v = 16 // numpy.dtype(storage[0]).itemsize if vec > 1 else 1  # as the engine picks it
             v = min(v, 4) if layout == 1 else v
             v = v if v >= 2 else 1
-            kernels.append(S.reduction(name, loops, out_loop, storage, result, layout, v, partial, no, nr, wide))
+            kernels.append(
+                S.reduction(name, loops, out_loop, storage, result, layout, v, partial, no, nr, wide)
+            )
     cubin = _compile_together(kernels)
     for _, kname in kernels:
         assert kname.encode() in cubin

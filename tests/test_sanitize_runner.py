@@ -32,15 +32,28 @@ def _run(tmp_path, errors=0, *args, shards=3):
     tool.chmod(0o755)
     env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}", FAKE_ERRORS=str(errors))
     logs = tmp_path / "logs"
-    out = subprocess.run([sys.executable, str(RUNNER), "memcheck", "-j", str(shards), "--logs", str(logs), *args,
-                          FILE], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300, check=False)
+    out = subprocess.run(
+        [sys.executable, str(RUNNER), "memcheck", "-j", str(shards), "--logs", str(logs), *args, FILE],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
     return out, logs
 
 
 @functools.cache  # the same for every test: one pytest process collects it
 def _collected():
-    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "gpu", FILE],
-                         capture_output=True, text=True, cwd=ROOT, timeout=300, check=False)
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "gpu", FILE],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
     return {line for line in out.stdout.splitlines() if "::" in line}
 
 
@@ -67,10 +80,27 @@ def test_the_tests_left_at_the_deadline_are_listed_for_the_next_run(tmp_path):
     late = (logs / "late.txt").read_text().splitlines()
     assert sorted(late) == sorted(i for i in _collected() if "busy_stream" not in i and "runs_ahead" not in i)
     assert f"{len(late)} tests were not run" in out.stdout and f"@{logs / 'late.txt'}" in out.stdout
-    again = subprocess.run([sys.executable, str(RUNNER), "memcheck", "-j", "2", "--logs", str(tmp_path / "again"),
-                            f"@{logs / 'late.txt'}"], capture_output=True, text=True, cwd=ROOT, timeout=300, check=False,
-                           env=dict(os.environ, PATH=f"{tmp_path / 'bin'}:{os.environ['PATH']}"))
-    assert again.returncode == 0 and f"{len(late)} tests in 2 shards" in again.stdout, again.stdout + again.stderr
+    again = subprocess.run(
+        [
+            sys.executable,
+            str(RUNNER),
+            "memcheck",
+            "-j",
+            "2",
+            "--logs",
+            str(tmp_path / "again"),
+            f"@{logs / 'late.txt'}",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+        env=dict(os.environ, PATH=f"{tmp_path / 'bin'}:{os.environ['PATH']}"),
+    )
+    assert again.returncode == 0 and f"{len(late)} tests in 2 shards" in again.stdout, (
+        again.stdout + again.stderr
+    )
     assert (tmp_path / "again" / "late.txt").read_text() == "" and "not run" not in again.stdout
 
 
@@ -79,8 +109,23 @@ def test_tests_after_the_deadline_are_skipped(deadline, skipped):
     env = {k: v for k, v in os.environ.items() if k != "CUARRAY_TEST_DEADLINE"}
     if deadline is not None:
         env["CUARRAY_TEST_DEADLINE"] = deadline
-    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
-                          "tests/test_import.py::test_error_types"], capture_output=True, text=True, env=env,
-                         cwd=ROOT, timeout=300, check=False)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-rs",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_import.py::test_error_types",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
     assert ("past CUARRAY_TEST_DEADLINE" in out.stdout) == skipped, out.stdout
     assert ("1 skipped" if skipped else "1 passed") in out.stdout

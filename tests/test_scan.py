@@ -29,11 +29,13 @@ def test_scan_kernels_compile_for_sm90():
         for product in (False, True):
             kernels.append(S.scan_tiles(t, out, product, nan, 1, product))
             kernels.append(S.scan_rows(t, out, product, nan, 2))
-    kernels += [S.scan_tiles("int8", "int8", False, False, 3, True),
-                S.scan_tiles("float64", "int32", True, False, 1, False),
-                S.scan_rows("complex128", "float32", False, False, 1),
-                S.scan_tiles("int64", "bool", False, False, 2, True),
-                S.scan_tiles("bool", "float16", True, False, 1, False)]
+    kernels += [
+        S.scan_tiles("int8", "int8", False, False, 3, True),
+        S.scan_tiles("float64", "int32", True, False, 1, False),
+        S.scan_rows("complex128", "float32", False, False, 1),
+        S.scan_tiles("int64", "bool", False, False, 2, True),
+        S.scan_tiles("bool", "float16", True, False, 1, False),
+    ]
     cubin = _compile_together(kernels)
     for _, name in kernels:
         assert name.encode() in cubin
@@ -90,8 +92,18 @@ def test_scan_layouts_and_axes(name, layout, dtype):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("shape, axis", [((100_003,), 0), ((3, 50_000), 1), ((50_000, 3), 0), ((20, 5000), 0),
-                                         ((1000, 5), 1), ((7, 3, 4099), 2), ((4099, 2, 3), 0)])
+@pytest.mark.parametrize(
+    "shape, axis",
+    [
+        ((100_003,), 0),
+        ((3, 50_000), 1),
+        ((50_000, 3), 0),
+        ((20, 5000), 0),
+        ((1000, 5), 1),
+        ((7, 3, 4099), 2),
+        ((4099, 2, 3), 0),
+    ],
+)
 @pytest.mark.parametrize("dtype", ["int32", "float64", "uint8"])
 def test_scan_many_tiles_and_rows(shape, axis, dtype):
     """Rows of many tiles (the look-back), strided rows, and the one-thread-per-row kernel."""
@@ -152,7 +164,9 @@ def test_integer_sums_wrap_like_numpy():
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int32", "float16", "float32", "complex64"])
-@pytest.mark.parametrize("out_dtype", [None, "int8", "int64", "uint64", "float32", "float64", "complex128", "bool"])
+@pytest.mark.parametrize(
+    "out_dtype", [None, "int8", "int64", "uint64", "float32", "float64", "complex128", "bool"]
+)
 def test_dtype_argument(dtype, out_dtype):
     a = make_data((4, 6), dtype, seed=2)
     with warnings.catch_warnings():
@@ -232,8 +246,10 @@ def test_methods_and_array_api_names():
     assert_same(x.cumsum(axis=1), a.cumsum(axis=1))
     assert_same(x.cumprod(), a.cumprod())
     assert_same(cp.cumulative_sum(x, axis=0), np.cumulative_sum(a, axis=0))
-    assert_same(cp.cumulative_prod(x, axis=1, include_initial=True),
-                np.cumulative_prod(a, axis=1, include_initial=True))
+    assert_same(
+        cp.cumulative_prod(x, axis=1, include_initial=True),
+        np.cumulative_prod(a, axis=1, include_initial=True),
+    )
     with pytest.raises(ValueError):
         cp.cumulative_sum(x)
 
@@ -271,8 +287,7 @@ def test_diff(dtype, n):
 def test_diff_prepend_append_and_errors():
     a = make_data((3, 5), np.float64)
     x = cp.asarray(a)
-    assert_same(cp.diff(x, prepend=0, append=cp.asarray(a[:, :2])),
-                np.diff(a, prepend=0, append=a[:, :2]))
+    assert_same(cp.diff(x, prepend=0, append=cp.asarray(a[:, :2])), np.diff(a, prepend=0, append=a[:, :2]))
     assert_same(cp.diff(x, axis=0, prepend=cp.ones((1, 5))), np.diff(a, axis=0, prepend=np.ones((1, 5))))
     assert_same(cp.diff(x[:, ::-2]), np.diff(a[:, ::-2]))
     assert_same(cp.diff(x, n=9), np.diff(a, n=9))

@@ -55,8 +55,9 @@ def test_choose_python_scalars_are_weak(choices):
 def test_choose_modes(mode, index_dtype):
     index = np.array([0, 3, -1, -5, 7, 2, 1], dtype=np.int64).astype(index_dtype)
     choices = make_data((3, 7), "float64")
-    assert_same(cp.choose(cp.asarray(index), cp.asarray(choices), mode=mode),
-                np.choose(index, choices, mode=mode))
+    assert_same(
+        cp.choose(cp.asarray(index), cp.asarray(choices), mode=mode), np.choose(index, choices, mode=mode)
+    )
 
 
 @gpu
@@ -74,9 +75,13 @@ def test_choose_layouts(layout):
 @gpu
 def test_choose_zero_d_and_empty():
     assert_same(cp.choose(1, [5, 6]), np.asarray(np.choose(1, [5, 6])))
-    assert_same(cp.choose(cp.asarray(0), [cp.arange(3), cp.ones(3)]), np.choose(0, [np.arange(3), np.ones(3)]))
+    assert_same(
+        cp.choose(cp.asarray(0), [cp.arange(3), cp.ones(3)]), np.choose(0, [np.arange(3), np.ones(3)])
+    )
     empty = np.zeros((0, 3), np.int64)
-    assert_same(cp.choose(cp.asarray(empty), [cp.ones(3), cp.zeros(3)]), np.choose(empty, [np.ones(3), np.zeros(3)]))
+    assert_same(
+        cp.choose(cp.asarray(empty), [cp.ones(3), cp.zeros(3)]), np.choose(empty, [np.ones(3), np.zeros(3)])
+    )
 
 
 @gpu
@@ -129,8 +134,18 @@ def _masked(a, seed=0):
 
 @gpu
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
-@pytest.mark.parametrize(("name", "nvals"), [("place", 1), ("place", 3), ("place", 40), ("putmask", 1),
-                                             ("putmask", 3), ("putmask", 20), ("putmask", 40)])
+@pytest.mark.parametrize(
+    ("name", "nvals"),
+    [
+        ("place", 1),
+        ("place", 3),
+        ("place", 40),
+        ("putmask", 1),
+        ("putmask", 3),
+        ("putmask", 20),
+        ("putmask", 40),
+    ],
+)
 def test_place_and_putmask(name, dtype, nvals):
     a = make_data((4, 5), dtype)
     vals = make_data((nvals,), dtype, seed=2)
@@ -188,7 +203,9 @@ def test_place_putmask_safe_casts_of_arrays():
     np.place(a, np.array([True, False, True, False]), np.array([True]))
     assert_same(x, a)
     for name in ("place", "putmask"):
-        with pytest.raises(TypeError, match="Cannot cast array data from dtype\\('int64'\\) to dtype\\('int8'\\)"):
+        with pytest.raises(
+            TypeError, match="Cannot cast array data from dtype\\('int64'\\) to dtype\\('int8'\\)"
+        ):
             getattr(cp, name)(x, cp.ones(4, bool), cp.asarray([1, 2]))
         with pytest.raises(TypeError, match="Cannot cast scalar from dtype\\('float64'\\)"):
             getattr(cp, name)(x, cp.ones(4, bool), cp.asarray(1.5))
@@ -234,8 +251,10 @@ def test_diagonal(offset, axes):
     a = make_data((3, 4, 5), "complex128")
     x = cp.asarray(a)
     assert_same(cp.diagonal(x, offset, *axes), np.diagonal(a, offset, *axes))
-    assert_same(cp.diagonal(x[::-1, :, ::2], offset=offset, axis1=axes[0], axis2=axes[1]),
-                np.diagonal(a[::-1, :, ::2], offset=offset, axis1=axes[0], axis2=axes[1]))
+    assert_same(
+        cp.diagonal(x[::-1, :, ::2], offset=offset, axis1=axes[0], axis2=axes[1]),
+        np.diagonal(a[::-1, :, ::2], offset=offset, axis1=axes[0], axis2=axes[1]),
+    )
 
 
 @gpu

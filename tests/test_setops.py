@@ -71,7 +71,10 @@ def test_isin_large_and_mixed_dtypes():
     _same(cp.isin(cp.asarray(i), cp.asarray(f)), np.isin(i, f))
     u = np.array([0, 200, 255], np.uint8)
     _same(cp.isin(cp.asarray(i), cp.asarray(u)), np.isin(i, u))
-    _same(cp.isin(cp.asarray(u), cp.asarray(np.array([-56, 0], np.int8))), np.isin(u, np.array([-56, 0], np.int8)))
+    _same(
+        cp.isin(cp.asarray(u), cp.asarray(np.array([-56, 0], np.int8))),
+        np.isin(u, np.array([-56, 0], np.int8)),
+    )
 
 
 def test_isin_nans_empty_scalars_and_kinds():
@@ -87,8 +90,10 @@ def test_isin_nans_empty_scalars_and_kinds():
     x, i = cp.asarray(a), np.array([1, 5], np.int32)
     for kind in (None, "sort"):
         _same(cp.isin(x, cp.asarray(b), kind=kind), np.isin(a, b, kind=kind))
-    _same(cp.isin(cp.asarray(i), cp.asarray(i[:1]), kind="table", assume_unique=True),
-          np.isin(i, i[:1], kind="table", assume_unique=True))
+    _same(
+        cp.isin(cp.asarray(i), cp.asarray(i[:1]), kind="table", assume_unique=True),
+        np.isin(i, i[:1], kind="table", assume_unique=True),
+    )
     with pytest.raises(ValueError, match="Invalid kind"):
         cp.isin(x, x, kind="hash")
     with pytest.raises(ValueError, match="only supported for boolean or integer"):
@@ -108,8 +113,10 @@ def test_intersect1d(dtype):
     _same(cp.intersect1d(x, y, return_indices=True), np.intersect1d(a, b, return_indices=True))
     ua, ub = np.unique(a)[::-1].copy(), np.unique(b)
     for ri in (False, True):
-        _same(cp.intersect1d(cp.asarray(ua), cp.asarray(ub), assume_unique=True, return_indices=ri),
-              np.intersect1d(ua, ub, assume_unique=True, return_indices=ri))
+        _same(
+            cp.intersect1d(cp.asarray(ua), cp.asarray(ub), assume_unique=True, return_indices=ri),
+            np.intersect1d(ua, ub, assume_unique=True, return_indices=ri),
+        )
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
@@ -121,8 +128,10 @@ def test_union_setdiff_setxor(name, dtype):
     _same(getattr(cp, name)(x.T, y[:, ::-2]), getattr(np, name)(a.T, b[:, ::-2]))
     if name != "union1d":
         ua, ub = np.unique(a)[::-1].copy(), np.unique(b)
-        _same(getattr(cp, name)(cp.asarray(ua), cp.asarray(ub), assume_unique=True),
-              getattr(np, name)(ua, ub, assume_unique=True))
+        _same(
+            getattr(cp, name)(cp.asarray(ua), cp.asarray(ub), assume_unique=True),
+            getattr(np, name)(ua, ub, assume_unique=True),
+        )
 
 
 @pytest.mark.parametrize("name", ["intersect1d", "union1d", "setdiff1d", "setxor1d"])
@@ -135,7 +144,10 @@ def test_set_functions_edge_cases(name):
     _same(f(cp.asarray(c), cp.asarray(c[:2])), np_f(c, c[:2]))
     i8, u8 = np.array([1, -2, 3, 3], np.int8), np.array([3, 254, 1], np.uint8)  # promoted to int16
     _same(f(cp.asarray(i8), cp.asarray(u8)), np_f(i8, u8))
-    _same(f(cp.asarray(i8), cp.asarray(np.array([1.5, 3.0], np.float32))), np_f(i8, np.array([1.5, 3.0], np.float32)))
+    _same(
+        f(cp.asarray(i8), cp.asarray(np.array([1.5, 3.0], np.float32))),
+        np_f(i8, np.array([1.5, 3.0], np.float32)),
+    )
     empty = np.zeros(0, np.int8)
     _same(f(cp.asarray(empty), cp.asarray(empty)), np_f(empty, empty))
     _same(f(cp.asarray(empty), cp.asarray(i8)), np_f(empty, i8))
@@ -166,19 +178,26 @@ def test_ediff1d(dtype):
     _same(cp.ediff1d(x.T[::-1]), np.ediff1d(a.T[::-1]))
     b = np.array([5, 6], dtype)
     _same(cp.ediff1d(x, to_begin=cp.asarray(b)), np.ediff1d(a, to_begin=b))
-    _same(cp.ediff1d(x, to_end=cp.asarray(b[:1]), to_begin=cp.asarray(b.reshape(2, 1))),
-          np.ediff1d(a, to_end=b[:1], to_begin=b.reshape(2, 1)))
+    _same(
+        cp.ediff1d(x, to_end=cp.asarray(b[:1]), to_begin=cp.asarray(b.reshape(2, 1))),
+        np.ediff1d(a, to_end=b[:1], to_begin=b.reshape(2, 1)),
+    )
 
 
 def test_ediff1d_edges_and_errors():
     a = np.array([1, 2, 5, -3], np.int8)
     x = cp.asarray(a)
     _same(cp.ediff1d(x, to_begin=300, to_end=[1, 2]), np.ediff1d(a, to_begin=300, to_end=[1, 2]))  # 300 wraps
-    _same(cp.ediff1d(x, to_end=cp.asarray(np.array([7], np.int64))), np.ediff1d(a, to_end=np.array([7], np.int64)))
+    _same(
+        cp.ediff1d(x, to_end=cp.asarray(np.array([7], np.int64))),
+        np.ediff1d(a, to_end=np.array([7], np.int64)),
+    )
     _same(cp.ediff1d(cp.asarray(np.array([250, 3], np.uint8))), np.ediff1d(np.array([250, 3], np.uint8)))
     f = np.array([1.5, 0.25, 4.0], np.float16)
-    _same(cp.ediff1d(cp.asarray(f), to_begin=2.5, to_end=cp.asarray(np.array([1.5]))),
-          np.ediff1d(f, to_begin=2.5, to_end=np.array([1.5])))
+    _same(
+        cp.ediff1d(cp.asarray(f), to_begin=2.5, to_end=cp.asarray(np.array([1.5]))),
+        np.ediff1d(f, to_begin=2.5, to_end=np.array([1.5])),
+    )
     _same(cp.ediff1d(cp.asarray(np.float64(2.0))), np.ediff1d(np.float64(2.0)))
     _same(cp.ediff1d(cp.zeros((0, 3)), to_end=1), np.ediff1d(np.zeros((0, 3)), to_end=1))
     _same(cp.ediff1d([1, 4, 9], to_begin=[-1]), np.ediff1d([1, 4, 9], to_begin=[-1]))
@@ -209,8 +228,20 @@ def _with_zero_border(shape, dtype, seed):
 
 @pytest.mark.parametrize("dtype", SOME_DTYPES, ids=dtype_id)
 @pytest.mark.parametrize("trim", ["fb", "f", "b", "BF"])
-@pytest.mark.parametrize("shape,axis", [((9,), None), ((9,), 0), ((6, 7), None), ((6, 7), 0), ((6, 7), -1),
-                                        ((6, 7), (1, 0)), ((5, 6, 7), None), ((5, 6, 7), 1), ((5, 6, 7), (0, 2))])
+@pytest.mark.parametrize(
+    "shape,axis",
+    [
+        ((9,), None),
+        ((9,), 0),
+        ((6, 7), None),
+        ((6, 7), 0),
+        ((6, 7), -1),
+        ((6, 7), (1, 0)),
+        ((5, 6, 7), None),
+        ((5, 6, 7), 1),
+        ((5, 6, 7), (0, 2)),
+    ],
+)
 def test_trim_zeros(dtype, trim, shape, axis):
     a = _with_zero_border(shape, dtype, seed=11)
     _same(cp.trim_zeros(cp.asarray(a), trim, axis=axis), np.trim_zeros(a, trim, axis=axis))
@@ -256,16 +287,20 @@ _FLAGS = {"return_index": True, "return_inverse": True, "return_counts": True}
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
-@pytest.mark.parametrize("shape,axis", [((7, 3), 0), ((3, 7), 1), ((3, 7), -1), ((6, 2, 3), 0), ((2, 6, 3), 1),
-                                        ((2, 3, 6), 2), ((2, 3, 6), -3)])
+@pytest.mark.parametrize(
+    "shape,axis",
+    [((7, 3), 0), ((3, 7), 1), ((3, 7), -1), ((6, 2, 3), 0), ((2, 6, 3), 1), ((2, 3, 6), 2), ((2, 3, 6), -3)],
+)
 def test_unique_axis(dtype, shape, axis):
     a = _vals(shape, dtype, seed=14, k=2)
     x = cp.asarray(a)
     _same(cp.unique(x, axis=axis), np.unique(a, axis=axis))
     _same(cp.unique(x, axis=axis, **_FLAGS), np.unique(a, axis=axis, **_FLAGS))
     _same(cp.unique(x, return_inverse=True, axis=axis), np.unique(a, return_inverse=True, axis=axis))
-    _same(cp.unique(x, return_counts=True, axis=axis, equal_nan=False),
-          np.unique(a, return_counts=True, axis=axis, equal_nan=False))
+    _same(
+        cp.unique(x, return_counts=True, axis=axis, equal_nan=False),
+        np.unique(a, return_counts=True, axis=axis, equal_nan=False),
+    )
 
 
 @pytest.mark.parametrize("layout", ["c2d", "f2d", "strided", "negative", "3d_permuted"])
@@ -289,16 +324,30 @@ def test_unique_axis_nans(equal_nan):
     a = np.array([[NAN, 1], [NAN, 0], [NAN, 1], [1, 2], [1, 2], [1, NAN], [-1, NAN]])
     for arr in (a, a.T.copy()):
         axis = 0 if arr is a else 1
-        _same(cp.unique(cp.asarray(arr), axis=axis, equal_nan=equal_nan, **_FLAGS),
-              np.unique(arr, axis=axis, equal_nan=equal_nan, **_FLAGS))
-    c = np.array([[1 + 1j, NAN], [complex(NAN, 1), 2], [complex(NAN, 2), 2], [complex(NAN, 1), 2],
-                  [complex(1, NAN), 0], [1 + 1j, 3]])
-    _same(cp.unique(cp.asarray(c), axis=0, equal_nan=equal_nan, **_FLAGS),
-          np.unique(c, axis=0, equal_nan=equal_nan, **_FLAGS))
+        _same(
+            cp.unique(cp.asarray(arr), axis=axis, equal_nan=equal_nan, **_FLAGS),
+            np.unique(arr, axis=axis, equal_nan=equal_nan, **_FLAGS),
+        )
+    c = np.array(
+        [
+            [1 + 1j, NAN],
+            [complex(NAN, 1), 2],
+            [complex(NAN, 2), 2],
+            [complex(NAN, 1), 2],
+            [complex(1, NAN), 0],
+            [1 + 1j, 3],
+        ]
+    )
+    _same(
+        cp.unique(cp.asarray(c), axis=0, equal_nan=equal_nan, **_FLAGS),
+        np.unique(c, axis=0, equal_nan=equal_nan, **_FLAGS),
+    )
     # A 1-D array with an axis takes the 1-D path, where equal_nan applies.
     f = np.array([NAN, 2.0, NAN, 1.0, 2.0])
-    _same(cp.unique(cp.asarray(f), axis=0, equal_nan=equal_nan, **_FLAGS),
-          np.unique(f, axis=0, equal_nan=equal_nan, **_FLAGS))
+    _same(
+        cp.unique(cp.asarray(f), axis=0, equal_nan=equal_nan, **_FLAGS),
+        np.unique(f, axis=0, equal_nan=equal_nan, **_FLAGS),
+    )
     _same(cp.unique(cp.asarray(f), axis=-1, equal_nan=equal_nan), np.unique(f, axis=-1, equal_nan=equal_nan))
 
 

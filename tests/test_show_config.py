@@ -26,7 +26,10 @@ def test_versions_and_paths(capsys):
     assert r["NumPy Version"] == np.__version__
     assert r["Python Version"].startswith("3.")
     runtime = cuda.runtime.runtimeGetVersion()
-    assert r["CUDA Runtime Version"] == f"{runtime // 1000}.{runtime % 1000 // 10} ({runtime}, linked statically)"
+    assert (
+        r["CUDA Runtime Version"]
+        == f"{runtime // 1000}.{runtime % 1000 // 10} ({runtime}, linked statically)"
+    )
     assert r["Kernel Cache Directory"] == _core.jit.cache_dir()
     assert r["cuRAND"].startswith("not used")
 
@@ -43,7 +46,10 @@ def test_nvrtc_and_libraries(capsys):
         value = r[lib["name"]]
         if lib["path"]:
             v = lib["version"]
-            assert value == f"{v // 10000}.{v // 100 % 100}.{v % 100} ({_cuda_libs.origin(lib['stem'], lib['path'])})"
+            assert (
+                value
+                == f"{v // 10000}.{v // 100 % 100}.{v % 100} ({_cuda_libs.origin(lib['stem'], lib['path'])})"
+            )
             assert os.path.basename(lib["path"]).startswith(lib["file"]) and v > 0 and not lib["error"]
         else:
             assert value.startswith(f"{lib['file']} does not load (") and lib["error"]
@@ -56,9 +62,20 @@ def test_missing_pieces_are_reported_not_raised(capsys, monkeypatch):
 
     monkeypatch.setattr(_core.jit, "nvrtc_version", fail)
     monkeypatch.setattr(_core.jit, "nvrtc_path", fail)
-    monkeypatch.setattr(_core.libraries, "probe", lambda: [
-        {"name": "cuBLAS", "stem": "cublas", "file": "libcublas.so.13", "path": "", "version": 0,
-         "error": "cannot open shared file"}])
+    monkeypatch.setattr(
+        _core.libraries,
+        "probe",
+        lambda: [
+            {
+                "name": "cuBLAS",
+                "stem": "cublas",
+                "file": "libcublas.so.13",
+                "path": "",
+                "version": 0,
+                "error": "cannot open shared file",
+            }
+        ],
+    )
     monkeypatch.setattr(cuda.runtime, "driverGetVersion", fail)
     r = rows(capsys)
     assert r["NVRTC Version"] == "unavailable (CUDARuntimeError: NVRTC (libnvrtc.so) was not found)"
@@ -69,8 +86,15 @@ def test_missing_pieces_are_reported_not_raised(capsys, monkeypatch):
 
 def test_environment(capsys, monkeypatch):
     for name in list(os.environ):
-        if name.startswith("CUARRAY_") or name in ("CUPY_SEED", "CUPY_TF32", "CUDA_PATH", "CUDA_HOME",
-                                                   "LD_LIBRARY_PATH", "CONDA_PREFIX", "CUDA_VISIBLE_DEVICES"):
+        if name.startswith("CUARRAY_") or name in (
+            "CUPY_SEED",
+            "CUPY_TF32",
+            "CUDA_PATH",
+            "CUDA_HOME",
+            "LD_LIBRARY_PATH",
+            "CONDA_PREFIX",
+            "CUDA_VISIBLE_DEVICES",
+        ):
             monkeypatch.delenv(name)
     assert rows(capsys)["Environment"].startswith("no CUARRAY_*")
     monkeypatch.setenv("CUARRAY_SEED", "7")
@@ -91,8 +115,15 @@ def test_without_a_device(capsys):
 
 def test_device_rows(capsys, monkeypatch):
     """The layout of the device rows, from properties given here (no device needed)."""
-    props = {"name": b"NVIDIA H100 80GB HBM3", "major": 9, "minor": 0, "totalGlobalMem": 85 * 2**30,
-             "pciDomainID": 0, "pciBusID": 0x1E, "pciDeviceID": 0}
+    props = {
+        "name": b"NVIDIA H100 80GB HBM3",
+        "major": 9,
+        "minor": 0,
+        "totalGlobalMem": 85 * 2**30,
+        "pciDomainID": 0,
+        "pciBusID": 0x1E,
+        "pciDeviceID": 0,
+    }
 
     def properties(i):
         if i == 1:

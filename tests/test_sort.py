@@ -42,9 +42,16 @@ def sort_data(n, dtype, seed=0):
 def test_sort_kernels_compile_for_sm90():
     kernels = [S.radix_offsets()]
     for t in DTYPES:
-        kernels += [S.segment_sort(t, True, False), S.segment_sort(t, False, True), S.radix_histogram(t),
-                    S.radix_pass(t, False, False), S.radix_pass(t, True, True), S.radix_pass(t, True, False),
-                    S.searchsorted(t, False), S.searchsorted(t, True)]
+        kernels += [
+            S.segment_sort(t, True, False),
+            S.segment_sort(t, False, True),
+            S.radix_histogram(t),
+            S.radix_pass(t, False, False),
+            S.radix_pass(t, True, True),
+            S.radix_pass(t, True, False),
+            S.searchsorted(t, False),
+            S.searchsorted(t, True),
+        ]
     cubin = _compile_together(kernels)
     for _, name in kernels:
         assert name.encode() in cubin
@@ -79,7 +86,7 @@ def test_radix_rows_of_many_tiles(dtype):
     x = cp.asarray(a)
     assert_same(cp.sort(x), np.sort(a, kind="stable"))
     assert_same(cp.argsort(x), np.argsort(a, kind="stable"))
-    b = a[:3 * 100_001].reshape(3, 100_001)
+    b = a[: 3 * 100_001].reshape(3, 100_001)
     assert_same(cp.argsort(cp.asarray(b), axis=1), np.argsort(b, axis=1, kind="stable"))
 
 
@@ -110,8 +117,12 @@ def test_extreme_values(dtype):
 @pytest.mark.gpu
 @pytest.mark.parametrize("n", [100, 5000])
 def test_all_equal_and_presorted(n):
-    for a in (np.full(n, 7, np.int32), np.arange(n, dtype=np.int64), np.arange(n, dtype=np.float32)[::-1].copy(),
-              np.repeat(np.array([1 << 40, 5], np.int64), n // 2)):
+    for a in (
+        np.full(n, 7, np.int32),
+        np.arange(n, dtype=np.int64),
+        np.arange(n, dtype=np.float32)[::-1].copy(),
+        np.repeat(np.array([1 << 40, 5], np.int64), n // 2),
+    ):
         assert_same(cp.sort(cp.asarray(a)), np.sort(a))
         assert_same(cp.argsort(cp.asarray(a)), np.argsort(a, kind="stable"))
 
@@ -206,12 +217,16 @@ def test_searchsorted(dtype, side):
     v = sort_data(40, dtype, seed=5)
     x = cp.asarray(a)
     assert_same(cp.searchsorted(x, cp.asarray(v), side=side), np.searchsorted(a, v, side=side))
-    assert_same(x.searchsorted(cp.asarray(v.reshape(5, 8)), side=side), a.searchsorted(v.reshape(5, 8), side=side))
+    assert_same(
+        x.searchsorted(cp.asarray(v.reshape(5, 8)), side=side), a.searchsorted(v.reshape(5, 8), side=side)
+    )
     perm = np.random.default_rng(0).permutation(300)
     shuffled = a[perm]
     sorter = np.argsort(shuffled, kind="stable")
-    assert_same(cp.searchsorted(cp.asarray(shuffled), cp.asarray(v), side=side, sorter=cp.asarray(sorter)),
-                np.searchsorted(shuffled, v, side=side, sorter=sorter))
+    assert_same(
+        cp.searchsorted(cp.asarray(shuffled), cp.asarray(v), side=side, sorter=cp.asarray(sorter)),
+        np.searchsorted(shuffled, v, side=side, sorter=sorter),
+    )
 
 
 @pytest.mark.gpu

@@ -11,15 +11,29 @@ from conftest import assert_same, make_data
 pytestmark = pytest.mark.gpu
 
 AXES = [None, 0, -1, (0, 2), (2, 0, 1)]
-METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
-           "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint", "nearest"]
+METHODS = [
+    "inverted_cdf",
+    "averaged_inverted_cdf",
+    "closest_observation",
+    "interpolated_inverted_cdf",
+    "hazen",
+    "weibull",
+    "linear",
+    "median_unbiased",
+    "normal_unbiased",
+    "lower",
+    "higher",
+    "midpoint",
+    "nearest",
+]
 
 
 def _close(got, want, rtol=1e-12):
     __tracebackhide__ = True
     want = np.asarray(want)
     assert isinstance(got, cp.ndarray) and got.dtype == want.dtype and got.shape == want.shape, (
-        f"{got.dtype}{got.shape} != {want.dtype}{want.shape}")
+        f"{got.dtype}{got.shape} != {want.dtype}{want.shape}"
+    )
     np.testing.assert_allclose(got.get(), want, rtol=rtol, atol=0, equal_nan=True)
 
 
@@ -30,8 +44,11 @@ def _close(got, want, rtol=1e-12):
 def test_median(dtype, axis, keepdims, shape):
     a = make_data(shape, dtype)
     x = cp.asarray(a)[::-1]
-    _close(cp.median(x, axis=axis, keepdims=keepdims), np.median(a[::-1], axis=axis, keepdims=keepdims),
-           1e-3 if dtype == "float16" else 1e-6)
+    _close(
+        cp.median(x, axis=axis, keepdims=keepdims),
+        np.median(a[::-1], axis=axis, keepdims=keepdims),
+        1e-3 if dtype == "float16" else 1e-6,
+    )
 
 
 def test_median_with_nans_zero_d_and_empty():
@@ -78,7 +95,9 @@ def test_nanmedian_warns_for_all_nan_slices_and_takes_integers():
 
 
 @pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("q", [0.5, 0.0, 1.0, [0.1, 0.25, 0.9], np.float32(0.3), np.array([[0.2, 0.7]])], ids=str)
+@pytest.mark.parametrize(
+    "q", [0.5, 0.0, 1.0, [0.1, 0.25, 0.9], np.float32(0.3), np.array([[0.2, 0.7]])], ids=str
+)
 @pytest.mark.parametrize("dtype", ["int32", "float32", "float64"])
 def test_quantile_methods(method, q, dtype):
     a = make_data((4, 7), dtype)
@@ -92,9 +111,14 @@ def test_quantile_methods(method, q, dtype):
 def test_quantile_axes_and_keepdims(axis, keepdims):
     a = make_data((3, 4, 5), np.float64)
     q = [0.2, 0.5, 0.95]
-    _close(cp.quantile(cp.asarray(a), q, axis=axis, keepdims=keepdims), np.quantile(a, q, axis=axis, keepdims=keepdims))
-    _close(cp.percentile(cp.asarray(a), 40, axis=axis, keepdims=keepdims),
-           np.percentile(a, 40, axis=axis, keepdims=keepdims))
+    _close(
+        cp.quantile(cp.asarray(a), q, axis=axis, keepdims=keepdims),
+        np.quantile(a, q, axis=axis, keepdims=keepdims),
+    )
+    _close(
+        cp.percentile(cp.asarray(a), 40, axis=axis, keepdims=keepdims),
+        np.percentile(a, 40, axis=axis, keepdims=keepdims),
+    )
 
 
 def test_quantile_integer_q_keeps_the_dtype_and_nans_propagate():
@@ -104,9 +128,13 @@ def test_quantile_integer_q_keeps_the_dtype_and_nans_propagate():
     f = make_data((5, 6), np.float32)
     f[2, 3] = np.nan
     for method in ("linear", "lower", "nearest"):
-        _close(cp.quantile(cp.asarray(f), 0.4, axis=0, method=method), np.quantile(f, 0.4, axis=0, method=method))
+        _close(
+            cp.quantile(cp.asarray(f), 0.4, axis=0, method=method), np.quantile(f, 0.4, axis=0, method=method)
+        )
     _close(cp.percentile(cp.asarray(f), [10, 90], axis=1), np.percentile(f, [10, 90], axis=1), 1e-6)
-    _close(cp.percentile(cp.asarray(f), cp.asarray([10.0, 90.0])), np.percentile(f, np.array([10.0, 90.0])), 1e-6)
+    _close(
+        cp.percentile(cp.asarray(f), cp.asarray([10.0, 90.0])), np.percentile(f, np.array([10.0, 90.0])), 1e-6
+    )
 
 
 def test_quantile_out():
@@ -125,16 +153,19 @@ def _same_error(call):
     assert str(got.value) == str(want.value)
 
 
-@pytest.mark.parametrize("call", [
-    lambda xp, a: xp.quantile(a, 1.5),
-    lambda xp, a: xp.quantile(a, [-0.1, 0.5]),
-    lambda xp, a: xp.percentile(a, 101),
-    lambda xp, a: xp.quantile(a, 0.5, method="nope"),
-    lambda xp, a: xp.quantile(a, [[[0.5]]]),
-    lambda xp, a: xp.quantile(a[:0], 0.5),
-    lambda xp, a: xp.quantile(a.astype(complex), 0.5),
-    lambda xp, a: xp.median(a, axis=1),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda xp, a: xp.quantile(a, 1.5),
+        lambda xp, a: xp.quantile(a, [-0.1, 0.5]),
+        lambda xp, a: xp.percentile(a, 101),
+        lambda xp, a: xp.quantile(a, 0.5, method="nope"),
+        lambda xp, a: xp.quantile(a, [[[0.5]]]),
+        lambda xp, a: xp.quantile(a[:0], 0.5),
+        lambda xp, a: xp.quantile(a.astype(complex), 0.5),
+        lambda xp, a: xp.median(a, axis=1),
+    ],
+)
 def test_order_statistic_errors_are_numpys(call):
     _same_error(call)
 
@@ -148,9 +179,14 @@ def test_cov(dtype, rowvar, bias, ddof):
     if not rowvar:
         m, y = m.T.copy(), y.T.copy()
     x = cp.asarray(m)
-    _close(cp.cov(x, rowvar=rowvar, bias=bias, ddof=ddof), np.cov(m, rowvar=rowvar, bias=bias, ddof=ddof), 1e-5)
-    _close(cp.cov(x, cp.asarray(y), rowvar=rowvar, bias=bias, ddof=ddof),
-           np.cov(m, y, rowvar=rowvar, bias=bias, ddof=ddof), 1e-5)
+    _close(
+        cp.cov(x, rowvar=rowvar, bias=bias, ddof=ddof), np.cov(m, rowvar=rowvar, bias=bias, ddof=ddof), 1e-5
+    )
+    _close(
+        cp.cov(x, cp.asarray(y), rowvar=rowvar, bias=bias, ddof=ddof),
+        np.cov(m, y, rowvar=rowvar, bias=bias, ddof=ddof),
+        1e-5,
+    )
     _close(cp.corrcoef(x, rowvar=rowvar), np.corrcoef(m, rowvar=rowvar), 1e-5)
 
 
@@ -175,15 +211,18 @@ def test_cov_weights_and_shapes():
     _close(got, want)
 
 
-@pytest.mark.parametrize("call", [
-    lambda xp, a: xp.cov(a, ddof=1.5),
-    lambda xp, a: xp.cov(a.reshape(1, 2, 3)),
-    lambda xp, a: xp.cov(a, a.reshape(1, 2, 3)),
-    lambda xp, a: xp.cov(a, fweights=[1, 2]),
-    lambda xp, a: xp.cov(a, fweights=[1.5, 1, 1, 1, 1, 1]),
-    lambda xp, a: xp.cov(a, fweights=[-1, 1, 1, 1, 1, 1]),
-    lambda xp, a: xp.cov(a, aweights=[[1, 1, 1, 1, 1, 1]]),
-    lambda xp, a: xp.cov(a, aweights=[-1, 1, 1, 1, 1, 1]),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda xp, a: xp.cov(a, ddof=1.5),
+        lambda xp, a: xp.cov(a.reshape(1, 2, 3)),
+        lambda xp, a: xp.cov(a, a.reshape(1, 2, 3)),
+        lambda xp, a: xp.cov(a, fweights=[1, 2]),
+        lambda xp, a: xp.cov(a, fweights=[1.5, 1, 1, 1, 1, 1]),
+        lambda xp, a: xp.cov(a, fweights=[-1, 1, 1, 1, 1, 1]),
+        lambda xp, a: xp.cov(a, aweights=[[1, 1, 1, 1, 1, 1]]),
+        lambda xp, a: xp.cov(a, aweights=[-1, 1, 1, 1, 1, 1]),
+    ],
+)
 def test_cov_errors_are_numpys(call):
     _same_error(call)

@@ -16,8 +16,10 @@ def _input(xp, layout):
 
 @gpu
 @pytest.mark.parametrize("layout", ["c", "sliced", "reversed", "transposed"])
-@pytest.mark.parametrize("window, axis", [((2, 2, 2), None), (2, 0), ((2, 3), (1, 2)), ((1, 1), (0, 0)),
-                                          (3, -1), ((2, 2), (-1, -1))])
+@pytest.mark.parametrize(
+    "window, axis",
+    [((2, 2, 2), None), (2, 0), ((2, 3), (1, 2)), ((1, 1), (0, 0)), (3, -1), ((2, 2), (-1, -1))],
+)
 @testing.numpy_cuarray_array_equal()
 def test_sliding_window_view(xp, layout, window, axis):
     x = _input(xp, layout)
@@ -31,8 +33,13 @@ def test_sliding_window_view(xp, layout, window, axis):
 @testing.numpy_cuarray_raises()
 def test_sliding_window_view_errors(xp, case):
     x = xp.arange(12).reshape(3, 4)
-    window, axis = {"negative": ((-1,), (0,)), "too large": ((4,), (0,)), "axis count": ((2, 2), (0,)),
-                    "all axes count": ((2,), None), "bad axis": ((2,), (2,))}[case]
+    window, axis = {
+        "negative": ((-1,), (0,)),
+        "too large": ((4,), (0,)),
+        "axis count": ((2, 2), (0,)),
+        "all axes count": ((2,), None),
+        "bad axis": ((2,), (2,)),
+    }[case]
     xp.lib.stride_tricks.sliding_window_view(x, window, axis)
 
 

@@ -96,8 +96,16 @@ def test_a_difference_names_both_results(host_half):
     def body(xp):
         return xp.arange(3.0) + (0 if xp is np else 0.5)
 
-    message = fails(body, "numpy_cuarray_allclose", "xp=cuarray", "xp=numpy", "lesson 3", "Mismatched elements: 3 / 3",
-                    "array([0.5, 1.5, 2.5])", "array([0., 1., 2.])")
+    message = fails(
+        body,
+        "numpy_cuarray_allclose",
+        "xp=cuarray",
+        "xp=numpy",
+        "lesson 3",
+        "Mismatched elements: 3 / 3",
+        "array([0.5, 1.5, 2.5])",
+        "array([0., 1., 2.])",
+    )
     assert message.index("xp=cuarray: array([0.5") < message.index("xp=numpy:   array([0.")
 
     @testing.numpy_cuarray_allclose(verbose=False)
@@ -171,8 +179,10 @@ def test_scalars_and_none(host_half):
     testing.numpy_cuarray_array_equal()(lambda xp: 3)()
     testing.numpy_cuarray_allclose()(lambda xp: xp.float32(2) * xp.float32(3))()
     fails(testing.numpy_cuarray_allclose()(lambda xp: None), "the result is None with xp=numpy")
-    fails(testing.numpy_cuarray_allclose()(lambda xp: xp.arange(2) if xp is np else 1),
-          "is a numpy.ndarray with xp=numpy but a builtins.int with xp=cuarray")
+    fails(
+        testing.numpy_cuarray_allclose()(lambda xp: xp.arange(2) if xp is np else 1),
+        "is a numpy.ndarray with xp=numpy but a builtins.int with xp=cuarray",
+    )
 
 
 def test_a_host_result_from_the_cuarray_half_fails(monkeypatch):
@@ -197,12 +207,20 @@ def test_errors_and_accept_error(host_half):
     testing.numpy_cuarray_allclose(accept_error=ValueError)(both)()
     testing.numpy_cuarray_allclose(accept_error=True)(both)()
     testing.numpy_cuarray_allclose(accept_error=(KeyError, ValueError))(both)()
-    fails(testing.numpy_cuarray_allclose()(both), "both xp=numpy and xp=cuarray raised ValueError",
-          "accept_error=False")
-    fails(testing.numpy_cuarray_allclose(accept_error=True)(only_cuarray),
-          "only xp=cuarray raised an error, TypeError: not supported")
-    fails(testing.numpy_cuarray_array_equal(accept_error=True)(different),
-          "xp=numpy raised ValueError but xp=cuarray raised IndexError", "--- xp=numpy ---")
+    fails(
+        testing.numpy_cuarray_allclose()(both),
+        "both xp=numpy and xp=cuarray raised ValueError",
+        "accept_error=False",
+    )
+    fails(
+        testing.numpy_cuarray_allclose(accept_error=True)(only_cuarray),
+        "only xp=cuarray raised an error, TypeError: not supported",
+    )
+    fails(
+        testing.numpy_cuarray_array_equal(accept_error=True)(different),
+        "xp=numpy raised ValueError but xp=cuarray raised IndexError",
+        "--- xp=numpy ---",
+    )
 
 
 def test_raises(host_half):
@@ -212,9 +230,14 @@ def test_raises(host_half):
     def different(xp):
         raise (ValueError if xp is np else TypeError)()
 
-    fails(testing.numpy_cuarray_raises()(different), "xp=numpy raised ValueError but xp=cuarray raised TypeError")
-    fails(testing.numpy_cuarray_raises(accept_error=TypeError)(lambda xp: xp.zeros(2).reshape(3)),
-          "which accept_error=<class 'TypeError'> does not accept")
+    fails(
+        testing.numpy_cuarray_raises()(different),
+        "xp=numpy raised ValueError but xp=cuarray raised TypeError",
+    )
+    fails(
+        testing.numpy_cuarray_raises(accept_error=TypeError)(lambda xp: xp.zeros(2).reshape(3)),
+        "which accept_error=<class 'TypeError'> does not accept",
+    )
 
 
 def test_without_a_gpu_neither_half_runs(monkeypatch):
@@ -251,6 +274,7 @@ def test_decorator_argument_errors():
 
 def parametrized(decorator):
     """(argument name, values, ids) of the parametrization `decorator` adds."""
+
     def test(dtype):
         pass
 
@@ -262,10 +286,35 @@ def parametrized(decorator):
 def test_dtype_sets():
     name, values, ids = parametrized(testing.for_all_dtypes())
     assert name == "dtype" and len(values) == 14 and values[0] is np.bool_
-    assert set(ids) == {"bool", "float16", "float32", "float64", "complex64", "complex128", "int8", "int16",
-                        "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
+    assert set(ids) == {
+        "bool",
+        "float16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+    }
     _, _, ids = parametrized(testing.for_all_dtypes(no_float16=True, no_bool=True, no_complex=True))
-    assert ids == ["float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+    assert ids == [
+        "float32",
+        "float64",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+    ]
     assert parametrized(testing.for_float_dtypes())[2] == ["float16", "float32", "float64"]
     assert parametrized(testing.for_float_dtypes(no_float16=True))[2] == ["float32", "float64"]
     assert parametrized(testing.for_signed_dtypes())[2] == ["int8", "int16", "int32", "int64"]
@@ -273,8 +322,11 @@ def test_dtype_sets():
     assert parametrized(testing.for_int_dtypes())[2][-1] == "bool"
     assert "bool" not in parametrized(testing.for_int_dtypes(no_bool=True))[2]
     assert parametrized(testing.for_complex_dtypes())[2] == ["complex64", "complex128"]
-    assert parametrized(testing.for_dtypes([np.int8, "float32"], name="t")) == ("t", [np.int8, "float32"],
-                                                                                ["int8", "float32"])
+    assert parametrized(testing.for_dtypes([np.int8, "float32"], name="t")) == (
+        "t",
+        [np.int8, "float32"],
+        ["int8", "float32"],
+    )
     with pytest.raises(ValueError, match="at least one dtype"):
         testing.for_dtypes([])
 

@@ -24,8 +24,12 @@ ITERATIONS = {None: 2000, "racecheck": 30}.get(os.environ.get("CUARRAY_SANITIZER
 def _check(got, expected, rtol=1e-5):
     got = got.get() if isinstance(got, cp.ndarray) else np.asarray(got)
     expected = np.asarray(expected)
-    assert got.dtype == expected.dtype and got.shape == expected.shape, (got.dtype, got.shape, expected.dtype,
-                                                                          expected.shape)
+    assert got.dtype == expected.dtype and got.shape == expected.shape, (
+        got.dtype,
+        got.shape,
+        expected.dtype,
+        expected.shape,
+    )
     if expected.dtype.kind in "fc":
         np.testing.assert_allclose(got, expected, rtol=rtol, atol=rtol)
     else:
@@ -127,7 +131,9 @@ def longest_pause_while(blocking_call):
 def test_blocking_on_the_device_lets_other_threads_run(call):
     stream = cp.cuda.Stream(non_blocking=True)
     x = cp.arange(10)
-    with stream:  # the kernels loaded now: loading a module waits for the device (the driver holds the caller)
+    with (
+        stream
+    ):  # the kernels loaded now: loading a module waits for the device (the driver holds the caller)
         (x + 1).get()
         spin_then_write(0.0)
     cp.cuda.Device().synchronize()
@@ -175,4 +181,6 @@ def test_nvrtc_compilation_lets_other_threads_run(tmp_path):
     proc = run_python(code=code, env={"CUARRAY_CACHE_DIR": tmp_path}, timeout=300)
     assert proc.returncode == 0, describe(proc)
     for path, (took, longest) in json.loads(proc.stdout.strip().splitlines()[-1]).items():
-        assert longest < max(0.1, took / 3), f"{path}: compiling took {took:.2f} s, this thread stood still {longest:.2f} s"
+        assert longest < max(0.1, took / 3), (
+            f"{path}: compiling took {took:.2f} s, this thread stood still {longest:.2f} s"
+        )

@@ -244,7 +244,11 @@ def test_get_on_a_stream_waits_for_that_stream():
     # The writer runs on a non-blocking stream, which the null stream does not wait for: only a copy queued
     # on `s` itself sees its result.
     s = cp.cuda.Stream(non_blocking=True)
-    for read in (lambda x: x.get(stream=s), lambda x: cp.asnumpy(x, s), lambda x: x.get(stream=s, blocking=False)):
+    for read in (
+        lambda x: x.get(stream=s),
+        lambda x: cp.asnumpy(x, s),
+        lambda x: x.get(stream=s, blocking=False),
+    ):
         x = cp.zeros(1000, dtype=np.float32)
         cp.cuda.Device().synchronize()
         spin_then_write(0.05, dst=x, stream=s)
@@ -355,7 +359,9 @@ def test_peer_copy_orders_against_both_devices(layout):
         x0 = cp.zeros(n, np.float32)
         for _ in range(20):  # queued work the copy must wait for
             x0 += 1
-        src = {"c": x0.reshape(1024, -1), "f": x0.reshape(1024, -1).T, "strided": x0[::3], "empty": x0[:0]}[layout]
+        src = {"c": x0.reshape(1024, -1), "f": x0.reshape(1024, -1).T, "strided": x0[::3], "empty": x0[:0]}[
+            layout
+        ]
     with cp.cuda.Device(1):
         y = cp.asarray(src)
     del src, x0
@@ -364,7 +370,12 @@ def test_peer_copy_orders_against_both_devices(layout):
     with cp.cuda.Device(1):
         assert y.device.id == 1
         host = y.get()
-    expected_shape = {"c": (1024, n // 1024), "f": (n // 1024, 1024), "strided": ((n + 2) // 3,), "empty": (0,)}
+    expected_shape = {
+        "c": (1024, n // 1024),
+        "f": (n // 1024, 1024),
+        "strided": ((n + 2) // 3,),
+        "empty": (0,),
+    }
     assert host.shape == expected_shape[layout]
     assert (host == 20).all()
     if layout == "f":

@@ -6,16 +6,47 @@ import numpy
 import pytest
 from cuarray import _core
 
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
-          "float64", "complex64", "complex128"]
+DTYPES = [
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 ONE = {
-    "sum": numpy.sum, "prod": numpy.prod, "nansum": numpy.nansum, "nanprod": numpy.nanprod,
-    "max": numpy.max, "min": numpy.min, "argmax": numpy.argmax, "argmin": numpy.argmin,
-    "any": numpy.any, "all": numpy.all, "count_nonzero": lambda x: numpy.count_nonzero(x, axis=0),
-    "mean": numpy.mean, "var": numpy.var, "std": numpy.std,
+    "sum": numpy.sum,
+    "prod": numpy.prod,
+    "nansum": numpy.nansum,
+    "nanprod": numpy.nanprod,
+    "max": numpy.max,
+    "min": numpy.min,
+    "argmax": numpy.argmax,
+    "argmin": numpy.argmin,
+    "any": numpy.any,
+    "all": numpy.all,
+    "count_nonzero": lambda x: numpy.count_nonzero(x, axis=0),
+    "mean": numpy.mean,
+    "var": numpy.var,
+    "std": numpy.std,
 }
-FLOATING = {"nanmax": numpy.nanmax, "nanmin": numpy.nanmin, "nanmean": numpy.nanmean, "nanvar": numpy.nanvar,
-            "nanstd": numpy.nanstd, "nanargmax": numpy.nanargmax, "nanargmin": numpy.nanargmin}
+FLOATING = {
+    "nanmax": numpy.nanmax,
+    "nanmin": numpy.nanmin,
+    "nanmean": numpy.nanmean,
+    "nanvar": numpy.nanvar,
+    "nanstd": numpy.nanstd,
+    "nanargmax": numpy.nanargmax,
+    "nanargmin": numpy.nanargmin,
+}
 
 
 def _result(name, t, dtype=None):
@@ -55,14 +86,23 @@ def test_dot_loop_is_the_promotion(a, b):
 
 
 def test_l2norm_is_real_and_float():
-    for t, expected in [("int8", "float64"), ("float16", "float16"), ("float32", "float32"),
-                        ("complex64", "float32"), ("complex128", "float64")]:
+    for t, expected in [
+        ("int8", "float64"),
+        ("float16", "float16"),
+        ("float32", "float32"),
+        ("complex64", "float32"),
+        ("complex128", "float64"),
+    ]:
         assert _result("l2norm", t) == numpy.dtype(expected)
 
 
 def test_mean_of_float16_computes_in_float32():
     loops, out_loop, result = _core._reduction_types("mean", [numpy.dtype("float16")], None)
-    assert (loops, out_loop, result) == ([numpy.dtype("float32")], numpy.dtype("float32"), numpy.dtype("float16"))
+    assert (loops, out_loop, result) == (
+        [numpy.dtype("float32")],
+        numpy.dtype("float32"),
+        numpy.dtype("float16"),
+    )
 
 
 def test_wrong_input_count_and_unknown_name():

@@ -13,8 +13,24 @@ from cuarray import testing
 IDX = [3, 0, 3, -1, 6, 3, 0, 2, -4, 6]
 
 # IEEE-exact ufuncs (one rounding, the same on the GPU and in NumPy) and those of integers and bools.
-EXACT_BINARY = ["add", "subtract", "multiply", "divide", "maximum", "minimum", "fmax", "fmin", "bitwise_and",
-                "bitwise_or", "bitwise_xor", "logical_and", "logical_or", "less", "equal", "copysign"]
+EXACT_BINARY = [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "maximum",
+    "minimum",
+    "fmax",
+    "fmin",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "logical_and",
+    "logical_or",
+    "less",
+    "equal",
+    "copysign",
+]
 
 
 def _data(xp, shape, dtype, offset=0):
@@ -45,7 +61,9 @@ def test_binary_at_repeated_indices(xp, name, dtype):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("b_dtype", ["bool", "int8", "uint8", "int64", "uint64", "float32", "float64", "complex64"])
+@pytest.mark.parametrize(
+    "b_dtype", ["bool", "int8", "uint8", "int64", "uint64", "float32", "float64", "complex64"]
+)
 @testing.for_all_dtypes()
 @testing.numpy_cuarray_array_equal(accept_error=TypeError)
 def test_add_at_casts_back_to_a(xp, dtype, b_dtype):
@@ -78,20 +96,23 @@ def test_transcendental_at(xp, dtype):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("key", [
-    pytest.param(lambda xp: (xp.asarray([0, 2, 0, 0]), slice(None)), id="rows"),
-    pytest.param(lambda xp: (slice(None), xp.asarray([1, 1, -1])), id="columns"),
-    pytest.param(lambda xp: (xp.asarray([0, 2, 0]), xp.asarray([3, 1, 3])), id="pairs"),
-    pytest.param(lambda xp: (xp.asarray([[0], [2], [0]]), xp.asarray([1, 1, 3])), id="broadcast_pairs"),
-    pytest.param(lambda xp: (1, xp.asarray([0, 0, 0])), id="int_and_array"),
-    pytest.param(lambda xp: xp.asarray([True, False, True]), id="mask"),
-    pytest.param(lambda xp: (xp.asarray([[True, False, True, True]] * 3),), id="full_mask"),
-    pytest.param(lambda xp: (Ellipsis, 2), id="ellipsis"),
-    pytest.param(lambda xp: (), id="empty_tuple"),
-    pytest.param(lambda xp: ([2, 2], [0, 0]), id="lists"),
-    pytest.param(lambda xp: (xp.asarray([], dtype=xp.int64), slice(None)), id="empty_index"),
-    pytest.param(lambda xp: (slice(None, None, -1), xp.asarray([0, 0])), id="negative_step"),
-])
+@pytest.mark.parametrize(
+    "key",
+    [
+        pytest.param(lambda xp: (xp.asarray([0, 2, 0, 0]), slice(None)), id="rows"),
+        pytest.param(lambda xp: (slice(None), xp.asarray([1, 1, -1])), id="columns"),
+        pytest.param(lambda xp: (xp.asarray([0, 2, 0]), xp.asarray([3, 1, 3])), id="pairs"),
+        pytest.param(lambda xp: (xp.asarray([[0], [2], [0]]), xp.asarray([1, 1, 3])), id="broadcast_pairs"),
+        pytest.param(lambda xp: (1, xp.asarray([0, 0, 0])), id="int_and_array"),
+        pytest.param(lambda xp: xp.asarray([True, False, True]), id="mask"),
+        pytest.param(lambda xp: (xp.asarray([[True, False, True, True]] * 3),), id="full_mask"),
+        pytest.param(lambda xp: (Ellipsis, 2), id="ellipsis"),
+        pytest.param(lambda xp: (), id="empty_tuple"),
+        pytest.param(lambda xp: ([2, 2], [0, 0]), id="lists"),
+        pytest.param(lambda xp: (xp.asarray([], dtype=xp.int64), slice(None)), id="empty_index"),
+        pytest.param(lambda xp: (slice(None, None, -1), xp.asarray([0, 0])), id="negative_step"),
+    ],
+)
 @pytest.mark.parametrize("b", ["scalar", "array", "broadcast"])
 @testing.numpy_cuarray_array_equal()
 def test_at_keys(xp, key, b):
@@ -180,19 +201,40 @@ def test_at_with_b_aliasing_a():
 
 ERRORS = [
     ("no_b", lambda xp: xp.add.at(xp.zeros(3), [0]), ValueError, "second operand needed for ufunc"),
-    ("unary_with_b", lambda xp: xp.negative.at(xp.zeros(3), [0], 1), ValueError,
-     "second operand provided when ufunc is unary"),
+    (
+        "unary_with_b",
+        lambda xp: xp.negative.at(xp.zeros(3), [0], 1),
+        ValueError,
+        "second operand provided when ufunc is unary",
+    ),
     ("not_an_array", lambda xp: xp.add.at([1, 2], [0], 1), TypeError, "first operand must be array"),
     ("out_of_bounds", lambda xp: xp.add.at(xp.zeros(3), [5], [1, 2]), IndexError, "out of bounds"),
-    ("types_first", lambda xp: xp.bitwise_and.at(xp.zeros(3), [5], 1), TypeError, "not supported for the input"),
+    (
+        "types_first",
+        lambda xp: xp.bitwise_and.at(xp.zeros(3), [5], 1),
+        TypeError,
+        "not supported for the input",
+    ),
     ("bool_subtract", lambda xp: xp.subtract.at(xp.zeros(3, bool), [], True), TypeError, "boolean subtract"),
-    ("not_broadcastable", lambda xp: xp.add.at(xp.zeros(3), [0], xp.ones((1, 1))), ValueError,
-     "array is not broadcastable to correct shape"),
-    ("b_larger", lambda xp: xp.add.at(xp.zeros(3), [0, 1], xp.ones(3)), ValueError,
-     "array is not broadcastable to correct shape"),
+    (
+        "not_broadcastable",
+        lambda xp: xp.add.at(xp.zeros(3), [0], xp.ones((1, 1))),
+        ValueError,
+        "array is not broadcastable to correct shape",
+    ),
+    (
+        "b_larger",
+        lambda xp: xp.add.at(xp.zeros(3), [0, 1], xp.ones(3)),
+        ValueError,
+        "array is not broadcastable to correct shape",
+    ),
     ("float_index", lambda xp: xp.add.at(xp.zeros(3), [1.0], 5), IndexError, "only integers"),
-    ("two_outputs", lambda xp: xp.divmod.at(xp.zeros(3), [0], 1), ValueError,
-     "Only single output ufuncs supported at this time"),
+    (
+        "two_outputs",
+        lambda xp: xp.divmod.at(xp.zeros(3), [0], 1),
+        ValueError,
+        "Only single output ufuncs supported at this time",
+    ),
     ("too_many_indices", lambda xp: xp.add.at(xp.zeros(3), (0, 0), 1), IndexError, "too many indices"),
 ]
 
@@ -247,34 +289,79 @@ def _host_scatter(flat, axes, indices, insert_at, labels, values, mode):
 def host_at(monkeypatch):
     from cuarray import _ufunc_at as m
 
-    host_numpy = type("HostNumpy", (), {"ndarray": type("NoHostArray", (), {}),
-                                        "__getattr__": lambda self, k: getattr(np, k)})()
+    host_numpy = type(
+        "HostNumpy",
+        (),
+        {"ndarray": type("NoHostArray", (), {}), "__getattr__": lambda self, k: getattr(np, k)},
+    )()
     stand_ins = {
-        "numpy": host_numpy, "ndarray": _Host, "_u": np, "arange": np.arange, "empty": np.empty, "zeros": np.zeros,
-        "flatnonzero": np.flatnonzero, "concatenate": np.concatenate, "broadcast_to": np.broadcast_to,
-        "cumsum": np.cumsum, "searchsorted": np.searchsorted, "device_array": lambda b, name: np.asarray(b),
+        "numpy": host_numpy,
+        "ndarray": _Host,
+        "_u": np,
+        "arange": np.arange,
+        "empty": np.empty,
+        "zeros": np.zeros,
+        "flatnonzero": np.flatnonzero,
+        "concatenate": np.concatenate,
+        "broadcast_to": np.broadcast_to,
+        "cumsum": np.cumsum,
+        "searchsorted": np.searchsorted,
+        "device_array": lambda b, name: np.asarray(b),
         "argsort": lambda x: np.argsort(x, kind="stable"),
         "bincount": lambda x: type("Counts", (), {"get": lambda self: np.bincount(x)})(),
-        "_core": type("HostCore", (), {"_gather": staticmethod(_host_gather),
-                                       "_scatter": staticmethod(_host_scatter)}),
+        "_core": type(
+            "HostCore", (), {"_gather": staticmethod(_host_gather), "_scatter": staticmethod(_host_scatter)}
+        ),
     }
     for name, value in stand_ins.items():
         monkeypatch.setattr(m, name, value)
     return lambda u, a, *args: m.at(_HostUfunc(u), a.view(_Host), *args)
 
 
-@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum", "fmin", "bitwise_xor", "divide",
-                                  "power", "negative", "sqrt", "isnan", "logical_or"])
-@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "uint64", "float16", "float32", "complex64"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "add",
+        "subtract",
+        "multiply",
+        "maximum",
+        "fmin",
+        "bitwise_xor",
+        "divide",
+        "power",
+        "negative",
+        "sqrt",
+        "isnan",
+        "logical_or",
+    ],
+)
+@pytest.mark.parametrize(
+    "dtype", ["bool", "int8", "uint16", "int64", "uint64", "float16", "float32", "complex64"]
+)
 def test_rounds_give_numpy_results(host_at, name, dtype):
     rng = np.random.default_rng(3)
     u = getattr(np, name)
-    for shape, key in [((7,), rng.integers(-7, 7, 30)), ((3, 4), (rng.integers(0, 3, 9), slice(None))),
-                       ((3, 4), (rng.integers(0, 3, 6), rng.integers(-4, 4, 6))), ((), ())]:
+    for shape, key in [
+        ((7,), rng.integers(-7, 7, 30)),
+        ((3, 4), (rng.integers(0, 3, 9), slice(None))),
+        ((3, 4), (rng.integers(0, 3, 6), rng.integers(-4, 4, 6))),
+        ((), ()),
+    ]:
         a = np.asarray(rng.standard_normal(shape) * 40).astype(dtype)
         selected = np.zeros(shape)[key].shape
-        bs = [()] if u.nin == 1 else [(b,) for b in (rng.standard_normal(selected).astype(np.float32) * 9,
-                                                      rng.integers(-300, 300, selected), 3, 2.5)]
+        bs = (
+            [()]
+            if u.nin == 1
+            else [
+                (b,)
+                for b in (
+                    rng.standard_normal(selected).astype(np.float32) * 9,
+                    rng.integers(-300, 300, selected),
+                    3,
+                    2.5,
+                )
+            ]
+        )
         for b in bs:
             expected, got = a.copy(), np.asfortranarray(a) if a.ndim == 2 else a.copy()
             try:

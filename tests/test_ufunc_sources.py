@@ -99,7 +99,8 @@ def test_loops_are_numpys(name):
         loops = [s for s in loops if "E" not in s]
     assert sorted(loops) == sorted(expected), (
         f"{name}: missing {sorted(set(expected) - set(loops))}, "
-        f"not NumPy's {sorted(set(loops) - set(expected))}")
+        f"not NumPy's {sorted(set(loops) - set(expected))}"
+    )
 
 
 def _operand_kinds():
@@ -144,7 +145,11 @@ def _kernels(name):
     indices and every input through 32-wide tiles."""
     nin, _, loops = TABLE[name]
     arrays = [False] * nin
-    variants = [(arrays, True, 0, True, False), (arrays, True, 0, False, False), (arrays, False, 3, False, True)]
+    variants = [
+        (arrays, True, 0, True, False),
+        (arrays, True, 0, False, False),
+        (arrays, False, 3, False, True),
+    ]
     if nin >= 2:
         variants.append(([False, True] + [False] * (nin - 2), False, 2, False, False))
     loops = [sig for sig in loops if BFLOAT16 is not None or "E" not in sig]

@@ -15,8 +15,11 @@ from conftest import assert_same
 
 def test_wrong_argument_count_message():
     k = cp.ElementwiseKernel("T x, T y", "T z", "z = x + y", "add_two")
-    with pytest.raises(TypeError, match=r"^Wrong number of arguments for 'add_two'\. It must be either 2 or 3 "
-                                        r"\(with outputs\), but given 4\.$"):
+    with pytest.raises(
+        TypeError,
+        match=r"^Wrong number of arguments for 'add_two'\. It must be either 2 or 3 "
+        r"\(with outputs\), but given 4\.$",
+    ):
         k(1, 2, 3, 4)
 
 
@@ -67,12 +70,17 @@ def test_loop_prep_and_after_loop_are_refused_not_ignored():
         cp.ElementwiseKernel("T x", "T y", "y = x", "after", after_loop="y = 0;")
 
 
-@pytest.mark.parametrize("bad", [
-    pytest.param(lambda: cp.cuda.MemoryPointer(cp.cuda.UnownedMemory(0, 0, None, 0), 0), id="MemoryPointer"),
-    pytest.param(lambda: None, id="None"),
-    pytest.param(lambda: [1.0, 2.0], id="list"),
-    pytest.param(lambda: "text", id="str"),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        pytest.param(
+            lambda: cp.cuda.MemoryPointer(cp.cuda.UnownedMemory(0, 0, None, 0), 0), id="MemoryPointer"
+        ),
+        pytest.param(lambda: None, id="None"),
+        pytest.param(lambda: [1.0, 2.0], id="list"),
+        pytest.param(lambda: "text", id="str"),
+    ],
+)
 def test_unsupported_argument_types(bad):
     k = cp.ElementwiseKernel("T x, float32 y", "float32 z", "z = y", "takes_scalar")
     with pytest.raises(TypeError, match=r"^Unsupported type <class '[\w.]+'>: argument 'x' of takes_scalar"):
@@ -102,7 +110,9 @@ def _kernel(input_raw, output_raw):
 
 
 def _size_not_allowed():
-    return pytest.raises(ValueError, match=r"^Specified 'size' can be used only if all of the ndarray are 'raw'\.$")
+    return pytest.raises(
+        ValueError, match=r"^Specified 'size' can be used only if all of the ndarray are 'raw'\.$"
+    )
 
 
 def _size_required():
@@ -277,21 +287,25 @@ def test_reduction_kernel_keywords():
 # ---- the kernels of the calls above compile (NVRTC, no GPU needed) ------------------------------------------
 
 
-@pytest.mark.parametrize("input_raw, output_raw, kinds, outputs, contiguous, ndim", [
-    ((), (False,), [], 1, True, 0),  # no inputs: the loop size comes from the output
-    ((), (False,), [], 1, False, 1),
-    ((), (True,), [2], 0, False, 1),  # nothing iterated at all: a raw output and size=
-    ((True, True), (True,), [2, 2, 2], 0, False, 1),
-    ((True, False), (False,), [2, 1], 1, False, 1),  # a raw array and a scalar
-])
+@pytest.mark.parametrize(
+    "input_raw, output_raw, kinds, outputs, contiguous, ndim",
+    [
+        ((), (False,), [], 1, True, 0),  # no inputs: the loop size comes from the output
+        ((), (False,), [], 1, False, 1),
+        ((), (True,), [2], 0, False, 1),  # nothing iterated at all: a raw output and size=
+        ((True, True), (True,), [2, 2, 2], 0, False, 1),
+        ((True, False), (False,), [2, 1], 1, False, 1),  # a raw array and a scalar
+    ],
+)
 def test_no_op_kernels_compile(input_raw, output_raw, kinds, outputs, contiguous, ndim):
     from test_kernel_sources import MINIMAL_ONLY, _headers
 
     k = _kernel(input_raw, output_raw)
     t = np.dtype(np.float32)
     handle = k._definition((t,) * len(input_raw), (t,) * len(output_raw), {})
-    src, name = cp._core._elementwise_source(handle, [t] * len(kinds), [t] * outputs, contiguous, ndim,
-                                             kinds=kinds)
+    src, name = cp._core._elementwise_source(
+        handle, [t] * len(kinds), [t] * outputs, contiguous, ndim, kinds=kinds
+    )
     assert cp._core.jit.compile(MINIMAL_ONLY + src, name, [], 90, _headers())[:4] == b"\x7fELF"
 
 

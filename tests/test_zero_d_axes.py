@@ -7,10 +7,49 @@ import cuarray as cp
 import numpy as np
 import pytest
 
-REDUCTIONS = ["sum", "prod", "min", "max", "amin", "amax", "any", "all", "nansum", "nanprod", "nanmin", "nanmax",
-              "count_nonzero", "ptp", "mean", "var", "std", "nanmean", "nanvar", "nanstd", "median", "nanmedian",
-              "argmax", "argmin", "nanargmax", "nanargmin"]
-METHODS = ["sum", "prod", "min", "max", "any", "all", "mean", "var", "std", "argmax", "argmin", "cumsum", "cumprod"]
+REDUCTIONS = [
+    "sum",
+    "prod",
+    "min",
+    "max",
+    "amin",
+    "amax",
+    "any",
+    "all",
+    "nansum",
+    "nanprod",
+    "nanmin",
+    "nanmax",
+    "count_nonzero",
+    "ptp",
+    "mean",
+    "var",
+    "std",
+    "nanmean",
+    "nanvar",
+    "nanstd",
+    "median",
+    "nanmedian",
+    "argmax",
+    "argmin",
+    "nanargmax",
+    "nanargmin",
+]
+METHODS = [
+    "sum",
+    "prod",
+    "min",
+    "max",
+    "any",
+    "all",
+    "mean",
+    "var",
+    "std",
+    "argmax",
+    "argmin",
+    "cumsum",
+    "cumprod",
+]
 OTHERS = ["cumsum", "cumprod", "nancumsum", "nancumprod", "argsort", "sort"]
 AXES = [None, 0, -1, 1, -2, (0,), ()]
 
@@ -48,8 +87,10 @@ def test_functions_on_0d_arrays(name, axis):
 @pytest.mark.parametrize("axis", [0, -1], ids=repr)
 def test_keepdims_on_0d_arrays(name, axis):
     a = np.asarray(2, dtype=np.int16)
-    _compare(lambda: getattr(np, name)(a, axis=axis, keepdims=True),
-             lambda: getattr(cp, name)(cp.asarray(a), axis=axis, keepdims=True))
+    _compare(
+        lambda: getattr(np, name)(a, axis=axis, keepdims=True),
+        lambda: getattr(cp, name)(cp.asarray(a), axis=axis, keepdims=True),
+    )
 
 
 @pytest.mark.gpu

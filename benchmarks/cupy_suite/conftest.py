@@ -21,8 +21,9 @@ def _check_cupy():
     where = os.path.realpath(cupy.__file__)
     if MODE == "reference":
         if "_cupy_suite_alias" in sys.modules:
-            raise RuntimeError(f"CUPY_SUITE_MODE=reference imported the shim ({where}), "
-                               "not the installed CuPy")
+            raise RuntimeError(
+                f"CUPY_SUITE_MODE=reference imported the shim ({where}), not the installed CuPy"
+            )
         return f"CuPy {cupy.__version__} from {where} (reference collection)"
     if MODE != "cuarray":
         raise RuntimeError(f"CUPY_SUITE_MODE={MODE!r}: expected 'cuarray' or 'reference'")
@@ -30,8 +31,10 @@ def _check_cupy():
     import cuarray
 
     if not where.startswith(shim) or cupy.ndarray is not cuarray.ndarray:
-        raise RuntimeError(f"`import cupy` gave {where}, not the shim under {shim}: an installed CuPy is "
-                           "ahead of it on sys.path, and the run would test CuPy instead of cuarray")
+        raise RuntimeError(
+            f"`import cupy` gave {where}, not the shim under {shim}: an installed CuPy is "
+            "ahead of it on sys.path, and the run would test CuPy instead of cuarray"
+        )
     testing = os.path.realpath(sys.modules["cupy"].testing.__file__)
     if not testing.startswith(shim):
         raise RuntimeError(f"`cupy.testing` came from {testing}, not CuPy's copy under {shim}")
@@ -85,8 +88,10 @@ def pytest_runtest_makereport(item, call):
         # It used a CuPy name that cuarray lacks and still passed: it did not test cuarray (Note [Stand-ins]).
         names = ", ".join(sorted(set(touched))[:5])
         report.outcome = "failed"
-        report.longrepr = (f"NotImplementedError: the test used CuPy names that cuarray lacks ({names}); "
-                           "placeholders of benchmarks/cupy_suite's shim")
+        report.longrepr = (
+            f"NotImplementedError: the test used CuPy names that cuarray lacks ({names}); "
+            "placeholders of benchmarks/cupy_suite's shim"
+        )
         if hasattr(report, "wasxfail"):
             del report.wasxfail
     elif report.passed and hasattr(report, "wasxfail"):

@@ -27,15 +27,37 @@ import xml.etree.ElementTree as ET
 # Row -> (its directory under tests/, what run.sh passes to pytest). The cuda row is the tests of
 # cupy.cuda's public classes; the signal row is scipy.signal's convolution and correlation.
 _CUDA_FILES = ("test_device.py", "test_stream.py", "test_memory.py", "test_pinned_memory.py", "test_graph.py")
-_SIGNAL_CLASSES = ("TestConvolveCorrelate", "TestFFTConvolve", "TestFFTConvolveFastShape", "TestOAConvolve",
-                   "TestConvolveCorrelate2D", "TestConvolve2DEdgeCase", "TestChooseConvMethod")
+_SIGNAL_CLASSES = (
+    "TestConvolveCorrelate",
+    "TestFFTConvolve",
+    "TestFFTConvolveFastShape",
+    "TestOAConvolve",
+    "TestConvolveCorrelate2D",
+    "TestConvolve2DEdgeCase",
+    "TestChooseConvMethod",
+)
 _SIGNAL_FILE = "cupyx_tests/scipy_tests/signal_tests/test_signaltools.py"
 ROWS = {
     "core": ("cupy_tests/core_tests", ["cupy_tests/core_tests"]),
     "fusion": ("cupy_tests/core_tests/fusion_tests", ["cupy_tests/core_tests/fusion_tests"]),
-    **{name: (f"cupy_tests/{name}_tests", [f"cupy_tests/{name}_tests"])
-       for name in ("creation", "manipulation", "math", "logic", "sorting", "statistics", "indexing",
-                    "linalg", "fft", "random", "lib", "io", "padding")},
+    **{
+        name: (f"cupy_tests/{name}_tests", [f"cupy_tests/{name}_tests"])
+        for name in (
+            "creation",
+            "manipulation",
+            "math",
+            "logic",
+            "sorting",
+            "statistics",
+            "indexing",
+            "linalg",
+            "fft",
+            "random",
+            "lib",
+            "io",
+            "padding",
+        )
+    },
     "cuda": ("cupy_tests/cuda_tests", [f"cupy_tests/cuda_tests/{f}" for f in _CUDA_FILES]),
     "signal": ("cupyx_tests/scipy_tests/signal_tests", [_SIGNAL_FILE]),
 }
@@ -63,8 +85,11 @@ def select(names):
 
 def _row_of(dotted):
     """The row whose directory holds the test module or class `dotted` (tests.cupy_tests.x_tests....)."""
-    found = [(len(directory), name) for name, (directory, _) in ROWS.items()
-             if dotted.startswith("tests." + directory.replace("/", ".") + ".")]
+    found = [
+        (len(directory), name)
+        for name, (directory, _) in ROWS.items()
+        if dotted.startswith("tests." + directory.replace("/", ".") + ".")
+    ]
     return max(found)[1] if found else None
 
 
@@ -101,8 +126,11 @@ def nodeids(lines):
         yield _flat(current)
 
 
-_EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*"
-                             r"(?:Error|Exception|Warning|Exit|Interrupt|Failed)\b.*$", re.MULTILINE)
+_EXCEPTION_LINE = re.compile(
+    r"^(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*"
+    r"(?:Error|Exception|Warning|Exit|Interrupt|Failed)\b.*$",
+    re.MULTILINE,
+)
 
 
 def headline(message):
@@ -213,15 +241,28 @@ def report(outdir):
 
     total_extra = sum(c["extra"] for c in counts.values())
     out = ["# CuPy's own test suite against cuarray", ""]
-    out.append(f"From {', '.join(os.path.basename(p) for p in paths)}"
-               + ("; the tests CuPy collects from reference-*.txt." if reference is not None
-                  else "; no reference-*.txt, so tests of files that failed to import are not counted."))
-    out.append("Pass % = passed / (passed + failed + errors + no result); skips and xfails excluded "
-               "(Note [Counting] in benchmarks/cupy_suite/suite.py)."
-               + (f" {total_extra} test(s) ran that CuPy does not collect (ids that came out differently); "
-                  "they are not counted." if reference is not None else ""))
-    header = ("| directory | passed | failed+errors | no result | pass % | skipped | xfailed | xpassed "
-              "| files not imported |")
+    out.append(
+        f"From {', '.join(os.path.basename(p) for p in paths)}"
+        + (
+            "; the tests CuPy collects from reference-*.txt."
+            if reference is not None
+            else "; no reference-*.txt, so tests of files that failed to import are not counted."
+        )
+    )
+    out.append(
+        "Pass % = passed / (passed + failed + errors + no result); skips and xfails excluded "
+        "(Note [Counting] in benchmarks/cupy_suite/suite.py)."
+        + (
+            f" {total_extra} test(s) ran that CuPy does not collect (ids that came out differently); "
+            "they are not counted."
+            if reference is not None
+            else ""
+        )
+    )
+    header = (
+        "| directory | passed | failed+errors | no result | pass % | skipped | xfailed | xpassed "
+        "| files not imported |"
+    )
     out += ["", header, "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     total = collections.Counter()
     below_90 = []
@@ -238,15 +279,19 @@ def report(outdir):
         total.update(c)
         total["files not imported"] += len(broken.get(row, ()))
         nc = c["no result"] if reference is not None else "?"
-        out.append(f"| {directory} | {passed} | {c['failed']} | {nc} | {pct:.1f} | {c['skipped']} "
-                   f"| {c['xfailed']} | {c['xpassed']} | {len(broken.get(row, ()))} |")
+        out.append(
+            f"| {directory} | {passed} | {c['failed']} | {nc} | {pct:.1f} | {c['skipped']} "
+            f"| {c['xfailed']} | {c['xpassed']} | {len(broken.get(row, ()))} |"
+        )
     passed = total["passed"] + total["xpassed"]
     judged = passed + total["failed"] + total["no result"]
     pct = 100.0 * passed / judged if judged else float("nan")
-    out.append(f"| **all run** | **{passed}** | **{total['failed']}** | "
-               f"**{total['no result'] if reference is not None else '?'}** | **{pct:.1f}** | "
-               f"{total['skipped']} | {total['xfailed']} | {total['xpassed']} | "
-               f"{total['files not imported']} |")
+    out.append(
+        f"| **all run** | **{passed}** | **{total['failed']}** | "
+        f"**{total['no result'] if reference is not None else '?'}** | **{pct:.1f}** | "
+        f"{total['skipped']} | {total['xfailed']} | {total['xpassed']} | "
+        f"{total['files not imported']} |"
+    )
     out += ["", f"Goal: 97% overall, 90% in every directory. Below 90%: {', '.join(below_90) or 'none'}.", ""]
 
     if any(broken.values()):
@@ -262,9 +307,12 @@ def report(outdir):
         if status == "failed":
             line = headline(message)
             groups[_group_key(line)].append((row, f"{classname}::{name}", line))
-    out += [f"## Failures by cause ({len(groups)} causes; the 60 commonest)", "",
-            "| tests | cause (type and first line; numbers shown as N) | by directory | example |",
-            "|---:|---|---|---|"]
+    out += [
+        f"## Failures by cause ({len(groups)} causes; the 60 commonest)",
+        "",
+        "| tests | cause (type and first line; numbers shown as N) | by directory | example |",
+        "|---:|---|---|---|",
+    ]
     for key, members in sorted(groups.items(), key=lambda kv: -len(kv[1]))[:60]:
         by_row = collections.Counter(ROWS[row][0].rsplit("/", 1)[-1] for row, _, _ in members)
         spread = ", ".join(f"{r} {n}" for r, n in by_row.most_common(4))
@@ -285,7 +333,7 @@ def report(outdir):
             if status == "failed":
                 f.write(f"{classname}::{name}\t{headline(message)}\n")
     goal = next(i for i, line in enumerate(out) if line.startswith("Goal"))
-    return "\n".join(out[out.index(header):goal + 1])
+    return "\n".join(out[out.index(header) : goal + 1])
 
 
 def _cell(text):
@@ -299,7 +347,7 @@ def collected(log):
         lines = f.readlines()
     for nodeid in nodeids(lines):
         counts[_row_of(_key_of_nodeid(nodeid)[0] + ".")] += 1
-    errors = [line[len("ERROR "):].strip() for line in lines if line.startswith("ERROR tests/")]
+    errors = [line[len("ERROR ") :].strip() for line in lines if line.startswith("ERROR tests/")]
     out = ["| directory | tests collected |", "|---|---:|"]
     out += [f"| {ROWS[row][0]} | {counts[row]} |" for row in ROWS if counts[row]]
     out.append(f"| all | {sum(counts.values())} |")

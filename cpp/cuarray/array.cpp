@@ -14,7 +14,11 @@ Array::Array(Shape shape, DType dtype, Order order) : shape_(std::move(shape)), 
 }
 
 Array::Array(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape shape, Strides strides, DType dtype)
-    : buffer_(std::move(buffer)), offset_(offset), shape_(std::move(shape)), strides_(std::move(strides)), dtype_(dtype) {
+    : buffer_(std::move(buffer)),
+      offset_(offset),
+      shape_(std::move(shape)),
+      strides_(std::move(strides)),
+      dtype_(dtype) {
   check_ndim(shape_.size());
   size_ = size_of(shape_);
   update_flags();
@@ -29,8 +33,8 @@ Array Array::from_memory(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offs
   if (strides.size() != shape.size()) throw ValueError("strides, if given, must be the same length as shape");
   for (auto s : strides)
     if (s % item != 0)
-      throw ValueError("strides " + shape_str(strides) + " must be multiples of the itemsize (" +
-                       std::to_string(item) + " bytes)");
+      throw ValueError("strides " + shape_str(strides) + " must be multiples of the itemsize (" + std::to_string(item) +
+                       " bytes)");
   auto [lo, hi] = byte_extent(shape, strides, item);
   const char* incompatible = "strides is incompatible with shape of requested array and size of buffer";
   if (!buffer) {

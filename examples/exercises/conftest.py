@@ -22,8 +22,10 @@ def exercise_path():
     def path(name):
         found = HERE / f"{name}_{variant}.py"
         if not found.is_file():
-            pytest.fail(f"EXERCISE={variant}: no file {found.name}; use EXERCISE=solution or EXERCISE=starter",
-                        pytrace=False)
+            pytest.fail(
+                f"EXERCISE={variant}: no file {found.name}; use EXERCISE=solution or EXERCISE=starter",
+                pytrace=False,
+            )
         return found
 
     return path

@@ -20,8 +20,10 @@ Results:
 CPU:  [  0   3  14  39  84 155 258 399 584 819]
 """
 
-HINT = ("An array stays on the device where it was made. Inside `with cp.cuda.Device(n):`, cp.asarray(x) copies "
-        "x to GPU n; cp.asnumpy(x) copies a device array to the host (CPU).")
+HINT = (
+    "An array stays on the device where it was made. Inside `with cp.cuda.Device(n):`, cp.asarray(x) copies "
+    "x to GPU n; cp.asnumpy(x) copies a device array to the host (CPU)."
+)
 
 
 @pytest.mark.gpu
@@ -37,10 +39,12 @@ def test_data_transfer(exercise_path, capsys):
         array = result[name]
         assert isinstance(array, cp.ndarray) and array.device.id == device, (
             f"{name} should be a cuarray array on GPU {device}, got {type(array).__name__} "
-            f"on {getattr(array, 'device', 'the host')}. Hint: {HINT}")
+            f"on {getattr(array, 'device', 'the host')}. Hint: {HINT}"
+        )
     assert isinstance(result["x_cpu"], np.ndarray), (
         f"x_cpu should be a NumPy array (the sum is computed on the CPU), got {type(result['x_cpu']).__name__}. "
-        f"Hint: {HINT}")
+        f"Hint: {HINT}"
+    )
     x = np.arange(10)
     np.testing.assert_array_equal(result["x_cpu"], x + x**2 + x**3, err_msg="x_cpu should be x + x**2 + x**3")
     assert capsys.readouterr().out == EXPECTED_OUTPUT, "the script should print the lesson's results"

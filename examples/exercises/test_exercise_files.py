@@ -5,7 +5,9 @@ import pathlib
 import pytest
 
 HERE = pathlib.Path(__file__).resolve().parent
-NAMES = sorted(p.stem[len("test_"):] for p in HERE.glob("test_*.py") if p.name != pathlib.Path(__file__).name)
+NAMES = sorted(
+    p.stem[len("test_") :] for p in HERE.glob("test_*.py") if p.name != pathlib.Path(__file__).name
+)
 
 
 def test_there_are_exercises():

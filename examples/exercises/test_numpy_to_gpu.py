@@ -11,16 +11,19 @@ def call(func, *args):
     try:
         return func(*args)
     except Exception as error:  # noqa: BLE001 - any failure is the student's to fix
-        pytest.fail(f"{func.__name__}{args if len(str(args)) < 80 else '(...)'} raised {type(error).__name__}: "
-                    f"{error}\nHint: cuarray functions take device arrays; copy host arrays with cp.asarray(x) first.",
-                    pytrace=False)
+        pytest.fail(
+            f"{func.__name__}{args if len(str(args)) < 80 else '(...)'} raised {type(error).__name__}: "
+            f"{error}\nHint: cuarray functions take device arrays; copy host arrays with cp.asarray(x) first.",
+            pytrace=False,
+        )
 
 
 def assert_on_gpu(value, what):
     assert isinstance(value, cp.ndarray), (
         f"{what} is a {type(value).__module__}.{type(value).__name__}, so it was computed on the CPU; it should be a "
         "cuarray.ndarray. Hint: use cp's function of the same name (cp.random.randn, cp.linalg.svd, ...) or copy "
-        "the input with cp.asarray.")
+        "the input with cp.asarray."
+    )
 
 
 @pytest.mark.gpu

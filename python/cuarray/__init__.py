@@ -21,17 +21,19 @@ _atexit.register(_core.cuda._begin_exit)
 from cuarray import _cuda_libs, _errors, _indexing, cuda
 
 # What the extension calls back into (Note [Hooks] in python/src/hooks.h), installed before anything can need it.
-_core._set_hooks({
-    "getitem": _indexing._getitem,
-    "setitem": _indexing._setitem,
-    "MemoryPointer": (cuda.memory._ArrayPointer, cuda.memory.MemoryPointer),
-    "OutOfMemoryError": _errors.OutOfMemoryError,
-    "CompileException": _errors.CompileException,
-    "CUDARuntimeError": _errors.CUDARuntimeError,
-    "log_kernel": cuda.compiler._log_kernel,
-    "locate_library": _cuda_libs.locate,
-    "allocate": cuda.memory._allocate_for_core,
-})
+_core._set_hooks(
+    {
+        "getitem": _indexing._getitem,
+        "setitem": _indexing._setitem,
+        "MemoryPointer": (cuda.memory._ArrayPointer, cuda.memory.MemoryPointer),
+        "OutOfMemoryError": _errors.OutOfMemoryError,
+        "CompileException": _errors.CompileException,
+        "CUDARuntimeError": _errors.CUDARuntimeError,
+        "log_kernel": cuda.compiler._log_kernel,
+        "locate_library": _cuda_libs.locate,
+        "allocate": cuda.memory._allocate_for_core,
+    }
+)
 
 from cuarray import (
     _docstrings,  # noqa: F401  (help() and signatures of the extension's objects)
@@ -81,16 +83,34 @@ promote_types, issubdtype = _numpy.promote_types, _numpy.issubdtype
 
 # NumPy's abstract scalar types, its C-named aliases and constants, and its helpers that take dtypes or
 # scalars: the same objects, as CuPy re-exports them.
-generic, number, integer, signedinteger, unsignedinteger = (_numpy.generic, _numpy.number, _numpy.integer,
-                                                            _numpy.signedinteger, _numpy.unsignedinteger)
+generic, number, integer, signedinteger, unsignedinteger = (
+    _numpy.generic,
+    _numpy.number,
+    _numpy.integer,
+    _numpy.signedinteger,
+    _numpy.unsignedinteger,
+)
 inexact, floating, complexfloating = _numpy.inexact, _numpy.floating, _numpy.complexfloating
-long, ulong, longlong, ulonglong, uint = _numpy.long, _numpy.ulong, _numpy.longlong, _numpy.ulonglong, _numpy.uint
+long, ulong, longlong, ulonglong, uint = (
+    _numpy.long,
+    _numpy.ulong,
+    _numpy.longlong,
+    _numpy.ulonglong,
+    _numpy.uint,
+)
 euler_gamma = _numpy.euler_gamma
 exceptions, ndindex, index_exp, s_ = _numpy.exceptions, _numpy.ndindex, _numpy.index_exp, _numpy.s_
 min_scalar_type, mintypecode, typename = _numpy.min_scalar_type, _numpy.mintypecode, _numpy.typename
 base_repr, binary_repr = _numpy.base_repr, _numpy.binary_repr
-format_float_positional, format_float_scientific = _numpy.format_float_positional, _numpy.format_float_scientific
-set_printoptions, get_printoptions, printoptions = _numpy.set_printoptions, _numpy.get_printoptions, _numpy.printoptions
+format_float_positional, format_float_scientific = (
+    _numpy.format_float_positional,
+    _numpy.format_float_scientific,
+)
+set_printoptions, get_printoptions, printoptions = (
+    _numpy.set_printoptions,
+    _numpy.get_printoptions,
+    _numpy.printoptions,
+)
 
 # Imported on first use, to keep `import cuarray` fast: module -> the names it gives.
 _LAZY_MODULES = {
@@ -101,7 +121,7 @@ _LAZY_MODULES = {
     "cuarray._convolution": "convolve correlate",
     "cuarray._config": "show_config",
     "cuarray._index_tricks": "r_ c_ ix_ mgrid ogrid tril_indices triu_indices tril_indices_from triu_indices_from "
-                             "diag_indices diag_indices_from mask_indices fill_diagonal",
+    "diag_indices diag_indices_from mask_indices fill_diagonal",
     "cuarray._setops": "isin intersect1d union1d setdiff1d setxor1d ediff1d trim_zeros",
     "cuarray._selection": "choose place putmask diagonal",
     "cuarray._functional": "piecewise apply_along_axis apply_over_axes vectorize",
@@ -110,17 +130,23 @@ _LAZY_MODULES = {
     "cuarray._windows": "bartlett blackman hamming hanning kaiser",
     "cuarray._calculus": "gradient trapezoid",
     "cuarray._predicates": "isscalar iterable isfortran iscomplexobj isrealobj iscomplex isreal real_if_close "
-                           "may_share_memory shares_memory common_type asanyarray asarray_chkfinite require",
+    "may_share_memory shares_memory common_type asanyarray asarray_chkfinite require",
     "cuarray._printing": "array_repr array_str array2string",
     "cuarray._io": "save load savez savez_compressed savetxt loadtxt genfromtxt fromfile frombuffer fromstring "
-                   "fromiter",
+    "fromiter",
     "cuarray._pinned": "empty_pinned empty_like_pinned zeros_pinned zeros_like_pinned",
     "cuarray._cupyx": "who errstate allow_synchronize",
     "cuarray.cuda._memoize": "memoize clear_memo",
 }
 # Submodules, and names from other packages.
-_LAZY = {"linalg": "cuarray.linalg", "testing": "cuarray.testing", "random": "cuarray.random", "fft": "cuarray.fft",
-         "lib": "cuarray.lib", "bfloat16": "ml_dtypes"}
+_LAZY = {
+    "linalg": "cuarray.linalg",
+    "testing": "cuarray.testing",
+    "random": "cuarray.random",
+    "fft": "cuarray.fft",
+    "lib": "cuarray.lib",
+    "bfloat16": "ml_dtypes",
+}
 _LAZY.update((name, module) for module, names in _LAZY_MODULES.items() for name in names.split())
 
 

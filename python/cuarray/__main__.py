@@ -107,7 +107,9 @@ def main(argv):
     if argv in (["cache"], ["cache", "clear"]):
         return _cache(clear=len(argv) == 2)
     if argv:
-        print(f"python -m cuarray: unrecognized arguments: {' '.join(argv)}\n\n{USAGE}", end="", file=sys.stderr)
+        print(
+            f"python -m cuarray: unrecognized arguments: {' '.join(argv)}\n\n{USAGE}", end="", file=sys.stderr
+        )
         return 2
     import numpy as np
 
@@ -121,14 +123,18 @@ def main(argv):
     for i in range(cp.cuda.runtime.getDeviceCount()):
         p = cp.cuda.runtime.getDeviceProperties(i)
         free, total = cp.cuda.Device(i).mem_info
-        print(f"GPU {i}: {p['name'].decode()}, {total / 2**30:.1f} GiB ({free / 2**30:.1f} free), "
-              f"compute capability {p['major']}.{p['minor']}, {p['multiProcessorCount']} SMs")
+        print(
+            f"GPU {i}: {p['name'].decode()}, {total / 2**30:.1f} GiB ({free / 2**30:.1f} free), "
+            f"compute capability {p['major']}.{p['minor']}, {p['multiProcessorCount']} SMs"
+        )
 
     def version(v):
         return f"{v // 1000}.{v % 1000 // 10}"
 
-    print(f"CUDA driver {version(cp.cuda.runtime.driverGetVersion())}, "
-          f"runtime {version(cp.cuda.runtime.runtimeGetVersion())}, NVRTC {version(_core.jit.nvrtc_version())}")
+    print(
+        f"CUDA driver {version(cp.cuda.runtime.driverGetVersion())}, "
+        f"runtime {version(cp.cuda.runtime.runtimeGetVersion())}, NVRTC {version(_core.jit.nvrtc_version())}"
+    )
     _print_libraries(_core)
     print(f"Kernel cache: {_core.jit.cache_dir()}")
     print("Self-check against NumPy:")

@@ -16,9 +16,24 @@ from cuarray.cuda.device import Device
 
 __all__ = ["__array_namespace_info__", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
-_DTYPES = {name: numpy.dtype(name) for name in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-                                                   "uint32", "uint64", "float32", "float64", "complex64",
-                                                   "complex128")}
+_DTYPES = {
+    name: numpy.dtype(name)
+    for name in (
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    )
+}
 _KINDS = {
     "bool": "b",
     "signed integer": "i",
@@ -40,8 +55,9 @@ def _check_device(device):
                 return
         except TypeError:
             pass
-    raise ValueError(f"Device not understood: expected None, a cuarray.cuda.Device or a device number, "
-                     f"got {device!r}")
+    raise ValueError(
+        f"Device not understood: expected None, a cuarray.cuda.Device or a device number, got {device!r}"
+    )
 
 
 class ArrayNamespaceInfo:
@@ -61,8 +77,12 @@ class ArrayNamespaceInfo:
     def default_dtypes(self, *, device=None):
         """The dtypes of arrays made without one: float64, complex128, and int64 for integers and indices."""
         _check_device(device)
-        return {"real floating": numpy.dtype(numpy.float64), "complex floating": numpy.dtype(numpy.complex128),
-                "integral": numpy.dtype(numpy.int64), "indexing": numpy.dtype(numpy.int64)}
+        return {
+            "real floating": numpy.dtype(numpy.float64),
+            "complex floating": numpy.dtype(numpy.complex128),
+            "integral": numpy.dtype(numpy.int64),
+            "indexing": numpy.dtype(numpy.int64),
+        }
 
     def dtypes(self, *, device=None, kind=None):
         """The standard's dtypes that cuarray supports, {name: dtype}, all or of `kind` (a kind name or a

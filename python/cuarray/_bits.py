@@ -45,10 +45,10 @@ def packbits(a, axis=None, bitorder="big"):
     nbytes = -(-n // 8)
     bits = a.astype(numpy.bool_, copy=False).view(numpy.uint8)  # 0 or 1 per element
     if n % 8:
-        padded = zeros(a.shape[:axis] + (nbytes * 8,) + a.shape[axis + 1:], numpy.uint8)
+        padded = zeros(a.shape[:axis] + (nbytes * 8,) + a.shape[axis + 1 :], numpy.uint8)
         padded[(slice(None),) * axis + (slice(0, n),)] = bits
         bits = padded
-    grouped = bits.reshape(a.shape[:axis] + (nbytes, 8) + a.shape[axis + 1:])
+    grouped = bits.reshape(a.shape[:axis] + (nbytes, 8) + a.shape[axis + 1 :])
     # Distinct bits: their sum is their OR, and stays within uint8.
     return _reduction.sum(_u.left_shift(grouped, shifts), axis=axis + 1, dtype=numpy.uint8)
 
@@ -69,12 +69,12 @@ def unpackbits(a, axis=None, count=None, bitorder="big"):
                 raise ValueError("-count larger than number of elements")
             count += n
     bits = _u.bitwise_and(_u.right_shift(a._expand_dims(axis + 1), shifts), 1)
-    bits = bits.reshape(a.shape[:axis] + (n,) + a.shape[axis + 1:])
+    bits = bits.reshape(a.shape[:axis] + (n,) + a.shape[axis + 1 :])
     if count is None or count == n:
         return bits
     head = (slice(None),) * axis
     if count < n:
         return bits[head + (slice(0, count),)]
-    out = zeros(a.shape[:axis] + (count,) + a.shape[axis + 1:], numpy.uint8)
+    out = zeros(a.shape[:axis] + (count,) + a.shape[axis + 1 :], numpy.uint8)
     out[head + (slice(0, n),)] = bits
     return out

@@ -77,8 +77,10 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     outvals = []
     for ax, ax_dx in zip(axes, dx):
         if f.shape[ax] < edge_order + 1:
-            raise ValueError("Shape of array too small to calculate a numerical gradient, at least (edge_order + 1) "
-                             "elements are required.")
+            raise ValueError(
+                "Shape of array too small to calculate a numerical gradient, at least (edge_order + 1) "
+                "elements are required."
+            )
         outvals.append(_along(f, ax, ax_dx, edge_order, otype))
     return outvals[0] if len(axes) == 1 else tuple(outvals)
 
@@ -94,8 +96,9 @@ def _along(f, ax, ax_dx, edge_order, otype):
     # Scalar spacings in Python arithmetic, as NumPy's: a Python float stays weak against f's dtype.
     uniform = _ndim(ax_dx) == 0
     if uniform:
-        out[_index(N, ax, slice(1, -1))] = _u.divide(_u.subtract(part(slice(2, None)), part(slice(None, -2))),
-                                                    2.0 * ax_dx)
+        out[_index(N, ax, slice(1, -1))] = _u.divide(
+            _u.subtract(part(slice(2, None)), part(slice(None, -2))), 2.0 * ax_dx
+        )
     else:
         dx1, dx2 = ax_dx[0:-1], ax_dx[1:]
         a = _u.divide(_u.negative(dx2), _u.multiply(dx1, _u.add(dx1, dx2)))
@@ -104,8 +107,9 @@ def _along(f, ax, ax_dx, edge_order, otype):
         shape = [1] * N
         shape[ax] = -1
         a, b, c = (v.reshape(tuple(shape)) for v in (a, b, c))
-        out[_index(N, ax, slice(1, -1))] = _combine(a, part(slice(None, -2)), b, part(slice(1, -1)),
-                                                    c, part(slice(2, None)))
+        out[_index(N, ax, slice(1, -1))] = _combine(
+            a, part(slice(None, -2)), b, part(slice(1, -1)), c, part(slice(2, None))
+        )
 
     if edge_order == 1:
         dx_0 = ax_dx if uniform else ax_dx[0]

@@ -8,8 +8,15 @@ __all__ = ["show_config"]
 
 # Variables cuarray reads besides its own CUARRAY_*: CuPy's names for the same settings, where NVRTC and the
 # CUDA libraries are looked for, and which devices the driver shows.
-_ENVIRONMENT = ("CUPY_SEED", "CUPY_TF32", "CUDA_PATH", "CUDA_HOME", "LD_LIBRARY_PATH", "CONDA_PREFIX",
-                "CUDA_VISIBLE_DEVICES")
+_ENVIRONMENT = (
+    "CUPY_SEED",
+    "CUPY_TF32",
+    "CUDA_PATH",
+    "CUDA_HOME",
+    "LD_LIBRARY_PATH",
+    "CONDA_PREFIX",
+    "CUDA_VISIBLE_DEVICES",
+)
 
 
 def _cuda_version(v):
@@ -31,9 +38,14 @@ def _module_rows():
     import cuarray
     from cuarray import _core
 
-    rows = [("OS", platform.platform()), ("Python Version", sys.version.split()[0]),
-            ("cuarray Version", cuarray.__version__), ("cuarray Location", os.path.dirname(cuarray.__file__)),
-            ("cuarray Extension", _core.__file__), ("NumPy Version", numpy.__version__)]
+    rows = [
+        ("OS", platform.platform()),
+        ("Python Version", sys.version.split()[0]),
+        ("cuarray Version", cuarray.__version__),
+        ("cuarray Location", os.path.dirname(cuarray.__file__)),
+        ("cuarray Extension", _core.__file__),
+        ("NumPy Version", numpy.__version__),
+    ]
     for name, module in (("SciPy", "scipy"), ("ml_dtypes", "ml_dtypes")):
         try:
             rows.append((f"{name} Version", __import__(module).__version__))
@@ -61,10 +73,12 @@ def _cuda_rows():
         return out
 
     runtime = cuda.runtime.runtimeGetVersion()
-    rows = [("CUDA Runtime Version", f"{_cuda_version(runtime)} ({runtime}, linked statically)"),
-            ("CUDA Driver Version", _attempt(driver)),
-            ("NVRTC Version", _attempt(lambda: _cuda_version(_core.jit.nvrtc_version()))),
-            ("NVRTC Path", _attempt(lambda: _cuda_libs.origin("nvrtc", _core.jit.nvrtc_path())))]
+    rows = [
+        ("CUDA Runtime Version", f"{_cuda_version(runtime)} ({runtime}, linked statically)"),
+        ("CUDA Driver Version", _attempt(driver)),
+        ("NVRTC Version", _attempt(lambda: _cuda_version(_core.jit.nvrtc_version()))),
+        ("NVRTC Path", _attempt(lambda: _cuda_libs.origin("nvrtc", _core.jit.nvrtc_path()))),
+    ]
     probed = _attempt(libraries)
     rows += probed if isinstance(probed, list) else [("CUDA Libraries", probed)]
     rows.append(("cuRAND", "not used (cuarray.random runs its own Philox kernels)"))
@@ -73,7 +87,9 @@ def _cuda_rows():
 
 
 def _environment_rows():
-    names = sorted(n for n in os.environ if n.startswith("CUARRAY_")) + [n for n in _ENVIRONMENT if n in os.environ]
+    names = sorted(n for n in os.environ if n.startswith("CUARRAY_")) + [
+        n for n in _ENVIRONMENT if n in os.environ
+    ]
     if not names:
         return [("Environment", "no CUARRAY_* or other variable that affects cuarray is set")]
     return [(f"${n}", os.environ[n]) for n in names]
@@ -91,10 +107,15 @@ def _device_rows():
         if isinstance(p, str):
             rows.append((f"Device {i}", p))
             continue
-        rows += [(f"Device {i} Name", p["name"].decode()),
-                 (f"Device {i} Compute Capability", f"{p['major']}.{p['minor']} (sm_{p['major']}{p['minor']})"),
-                 (f"Device {i} Memory", f"{p['totalGlobalMem'] / 2**30:.1f} GiB"),
-                 (f"Device {i} PCI Bus ID", f"{p['pciDomainID']:04x}:{p['pciBusID']:02x}:{p['pciDeviceID']:02x}.0")]
+        rows += [
+            (f"Device {i} Name", p["name"].decode()),
+            (f"Device {i} Compute Capability", f"{p['major']}.{p['minor']} (sm_{p['major']}{p['minor']})"),
+            (f"Device {i} Memory", f"{p['totalGlobalMem'] / 2**30:.1f} GiB"),
+            (
+                f"Device {i} PCI Bus ID",
+                f"{p['pciDomainID']:04x}:{p['pciBusID']:02x}:{p['pciDeviceID']:02x}.0",
+            ),
+        ]
     return rows
 
 

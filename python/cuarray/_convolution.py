@@ -167,15 +167,20 @@ def full_fft(in1, in2, axes):
     full = [s1 + s2 - 1 for s1, s2 in zip(in1.shape, in2.shape)]
     fshape = [next_fast_len(full[a]) for a in axes]
     if in1.dtype.kind == "c" or in2.dtype.kind == "c":
-        ret = fft.ifftn(_ufuncs.multiply(fft.fftn(in1, fshape, axes), fft.fftn(in2, fshape, axes)), fshape, axes)
+        ret = fft.ifftn(
+            _ufuncs.multiply(fft.fftn(in1, fshape, axes), fft.fftn(in2, fshape, axes)), fshape, axes
+        )
     else:
-        ret = fft.irfftn(_ufuncs.multiply(fft.rfftn(in1, fshape, axes), fft.rfftn(in2, fshape, axes)), fshape, axes)
+        ret = fft.irfftn(
+            _ufuncs.multiply(fft.rfftn(in1, fshape, axes), fft.rfftn(in2, fshape, axes)), fshape, axes
+        )
     keep = tuple(slice(0, full[a]) if a in axes else slice(None) for a in range(ret.ndim))
     return ret[keep]
 
 
 def float_inputs(in1, in2):
     """Integer and bool inputs as float64, float16 as float32, for the FFT method."""
+
     def convert(a):
         if a.dtype.kind in "biu":
             return a.astype(numpy.float64)

@@ -18,8 +18,23 @@ from cuarray._interop import _target_device
 from cuarray._manipulation import expand_dims, moveaxis
 from cuarray._transfer import asarray
 
-__all__ = ["arange", "empty", "empty_like", "eye", "fromfunction", "full", "full_like", "identity", "indices",
-           "linspace", "logspace", "ones", "ones_like", "zeros", "zeros_like"]
+__all__ = [
+    "arange",
+    "empty",
+    "empty_like",
+    "eye",
+    "fromfunction",
+    "full",
+    "full_like",
+    "identity",
+    "indices",
+    "linspace",
+    "logspace",
+    "ones",
+    "ones_like",
+    "zeros",
+    "zeros_like",
+]
 
 
 def _made_on(device, make, *args):
@@ -190,8 +205,9 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     may be arrays, broadcast together, with the samples along `axis`."""
     if numpy.ndim(start) or numpy.ndim(stop) or numpy.ndim(base):
         ndmax = len(numpy.broadcast_shapes(*(numpy.shape(x) for x in (start, stop, base))))
-        start, stop, base = (asarray(x).reshape((1,) * (ndmax - numpy.ndim(x)) + numpy.shape(x))
-                             for x in (start, stop, base))
+        start, stop, base = (
+            asarray(x).reshape((1,) * (ndmax - numpy.ndim(x)) + numpy.shape(x)) for x in (start, stop, base)
+        )
         y = linspace(start, stop, num, endpoint, axis=axis)
         y = u.power(expand_dims(base, axis), y)
     else:
@@ -228,7 +244,9 @@ def indices(dimensions, dtype=int, sparse=False):
     (or, with `sparse`, a tuple of broadcastable arrays)."""
     dimensions = tuple(dimensions)
     n = len(dimensions)
-    grids = [arange(d, dtype=dtype).reshape((1,) * i + (d,) + (1,) * (n - i - 1)) for i, d in enumerate(dimensions)]
+    grids = [
+        arange(d, dtype=dtype).reshape((1,) * i + (d,) + (1,) * (n - i - 1)) for i, d in enumerate(dimensions)
+    ]
     if sparse:
         return tuple(grids)
     out = empty((n,) + dimensions, dtype)

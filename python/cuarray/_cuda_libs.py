@@ -8,8 +8,12 @@ needed: nothing here runs at import, and cuda-pathfinder is imported only then.
 import os
 
 # The CUDA 13 sonames cuarray uses; cuda-pathfinder also finds CUDA 12's, which would not do.
-_SONAMES = {"nvrtc": "libnvrtc.so.13", "cublas": "libcublas.so.13", "cusolver": "libcusolver.so.12",
-            "cufft": "libcufft.so.12"}
+_SONAMES = {
+    "nvrtc": "libnvrtc.so.13",
+    "cublas": "libcublas.so.13",
+    "cusolver": "libcusolver.so.12",
+    "cufft": "libcufft.so.12",
+}
 
 # stem -> where cuda-pathfinder found it ("site-packages", "conda", ...), for show_config().
 found_via = {}

@@ -29,8 +29,10 @@ def who(vardict=None):
         header = "Name {} Shape {} Bytes {} Type".format(*(" " * w for w in widths))
         print(f"{header}\n{'=' * (len(header) + 5)}\n")
         for label, shape, nbytes, dtype in rows:
-            print(f"{label} {' ' * (widths[0] - len(label) + 4)} {shape} {' ' * (widths[1] - len(shape) + 5)} "
-                  f"{nbytes} {' ' * (widths[2] - len(nbytes) + 5)} {dtype}")
+            print(
+                f"{label} {' ' * (widths[0] - len(label) + 4)} {shape} {' ' * (widths[1] - len(shape) + 5)} "
+                f"{nbytes} {' ' * (widths[2] - len(nbytes) + 5)} {dtype}"
+            )
     print(f"\nUpper bound on total bytes  =       {total}")
 
 
@@ -44,18 +46,35 @@ class errstate(contextlib.ContextDecorator):  # NumPy's and cupyx's name
     do. Usable as a context manager or a decorator."""
 
     def __init__(self, *, call=None, all=None, divide=None, over=None, under=None, invalid=None, linalg=None):
-        for name, value in (("all", all), ("divide", divide), ("over", over), ("under", under),
-                            ("invalid", invalid)):
+        for name, value in (
+            ("all", all),
+            ("divide", divide),
+            ("over", over),
+            ("under", under),
+            ("invalid", invalid),
+        ):
             if value is not None and value not in _ERR_VALUES:
-                raise ValueError(f"invalid value {value!r} for errstate's {name}: expected one of "
-                                 f"{', '.join(map(repr, _ERR_VALUES))} or None")
+                raise ValueError(
+                    f"invalid value {value!r} for errstate's {name}: expected one of "
+                    f"{', '.join(map(repr, _ERR_VALUES))} or None"
+                )
         if linalg is not None and linalg not in ("ignore", "raise"):
             raise ValueError(f"linalg must be 'ignore', 'raise' or None, got {linalg!r}")
         if call is not None and not callable(call) and not hasattr(call, "write"):
             raise ValueError("call must be a callable or an object with a write method")
         self.call = call
-        self.kwargs = {k: v for k, v in (("all", all), ("divide", divide), ("over", over), ("under", under),
-                                          ("invalid", invalid), ("linalg", linalg)) if v is not None}
+        self.kwargs = {
+            k: v
+            for k, v in (
+                ("all", all),
+                ("divide", divide),
+                ("over", over),
+                ("under", under),
+                ("invalid", invalid),
+                ("linalg", linalg),
+            )
+            if v is not None
+        }
 
     def __enter__(self):
         return self

@@ -53,8 +53,9 @@ def digest(x):
     if _kernel is None:
         from cuarray._kernel import ElementwiseKernel
 
-        _kernel = ElementwiseKernel("raw T x, U w, uint64 n", "raw uint64 h", _DIGEST, "cuarray_digest",
-                                    preamble=_MIX)
+        _kernel = ElementwiseKernel(
+            "raw T x, U w, uint64 n", "raw uint64 h", _DIGEST, "cuarray_digest", preamble=_MIX
+        )
     with Device(x._device_id):
         flat = _transfer.ascontiguousarray(x).reshape(-1)
         width = next(w for w in _WORDS if flat.data.ptr % w == 0 and flat.nbytes % w == 0)

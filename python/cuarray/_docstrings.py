@@ -63,7 +63,7 @@ _METHOD_DOCS = {
     "device": "The `cuarray.cuda.Device` that holds the array.",
     "real": "The real parts, as ``cuarray.real`` gives them; assigning to it writes the array's real parts.",
     "imag": "The imaginary parts, as ``cuarray.imag`` gives them; assigning to it writes a complex array's "
-            "imaginary parts (TypeError for a real array).",
+    "imaginary parts (TypeError for a real array).",
     # Properties bound from C++ (python/src/array.cpp) without a docstring.
     "shape": "The length of each axis, a tuple.",
     "strides": "The bytes to step along each axis, a tuple (negative when reversed, 0 on broadcast axes).",
@@ -87,8 +87,10 @@ _UFUNC_ATTRIBUTE_DOCS = {
 def _document_attributes():
     for name in _FUNCTION_METHODS:
         method = vars(ndarray)[name]
-        method.__doc__ = f"The method form of ``cuarray.{method.__name__}``: ``a.{name}(...)`` is " \
-                         f"``cuarray.{method.__name__}(a, ...)``."
+        method.__doc__ = (
+            f"The method form of ``cuarray.{method.__name__}``: ``a.{name}(...)`` is "
+            f"``cuarray.{method.__name__}(a, ...)``."
+        )
     for name, doc in _METHOD_DOCS.items():
         vars(ndarray)[name].__doc__ = doc
     for name, doc in _UFUNC_ATTRIBUTE_DOCS.items():
@@ -132,12 +134,14 @@ def _doc(u):
     if not hasattr(numpy, name):
         return f"{head}An elementwise operation of the core's table for cuarray's functions; not NumPy's.\n"
     outs = "a device array" if u.nout == 1 else f"a tuple of {u.nout} device arrays"
-    return (f"{head}{_summary(name)}\n\n"
-            f"The device counterpart of ``numpy.{name}``: NumPy 2's type promotion (Python scalars are "
-            f"weak, NEP 50), broadcasting, output dtype and errors, computed by one generated CUDA kernel on "
-            f"the current device. ``out`` is {outs} (also given positionally after the inputs); ``dtype`` "
-            f"and ``casting`` choose the loop as NumPy's do; ``order`` lays out a new output; ``where`` is "
-            f"accepted only as True. ``{name}.types`` lists the loops.\n")
+    return (
+        f"{head}{_summary(name)}\n\n"
+        f"The device counterpart of ``numpy.{name}``: NumPy 2's type promotion (Python scalars are "
+        f"weak, NEP 50), broadcasting, output dtype and errors, computed by one generated CUDA kernel on "
+        f"the current device. ``out`` is {outs} (also given positionally after the inputs); ``dtype`` "
+        f"and ``casting`` choose the loop as NumPy's do; ``order`` lays out a new output; ``where`` is "
+        f"accepted only as True. ``{name}.types`` lists the loops.\n"
+    )
 
 
 class _PerUfunc:

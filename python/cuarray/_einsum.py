@@ -50,18 +50,24 @@ def _parse_term(term, ndim, index):
     """Subscript labels of one operand: letters as themselves, the dimensions an ellipsis stands for as -1, -2,
     ... counted from the last (so that ellipses broadcast from the right)."""
     if term.count(".") not in (0, 3) or (term.count(".") == 3 and "..." not in term):
-        raise ValueError(f"einstein sum subscripts string contains a '.' that is not part of an ellipsis ('...') in "
-                         f"operand {index}")
+        raise ValueError(
+            f"einstein sum subscripts string contains a '.' that is not part of an ellipsis ('...') in "
+            f"operand {index}"
+        )
     for c in term.replace("...", ""):
         if c not in _LETTERS:
-            raise ValueError(f"invalid subscript '{c}' in einstein sum subscripts string, subscripts must be letters")
+            raise ValueError(
+                f"invalid subscript '{c}' in einstein sum subscripts string, subscripts must be letters"
+            )
     head, ellipsis, tail = term.partition("...")
     named = len(head) + len(tail)
     if named > ndim:
         raise ValueError(f"einstein sum subscripts string contains too many subscripts for operand {index}")
     if not ellipsis and named < ndim:
-        raise ValueError("operand has more dimensions than subscripts given in einstein sum, but no '...' ellipsis "
-                         "provided to broadcast the extra dimensions.")
+        raise ValueError(
+            "operand has more dimensions than subscripts given in einstein sum, but no '...' ellipsis "
+            "provided to broadcast the extra dimensions."
+        )
     n_ellipsis = ndim - named
     return list(head) + [-(n_ellipsis - i) for i in range(n_ellipsis)] + list(tail)
 
@@ -77,9 +83,13 @@ def _parse(subscripts, operands):
     terms = inputs.split(",")
     # NumPy's two messages, as NumPy words them (each names the other case).
     if len(terms) > len(operands):
-        raise ValueError("more operands provided to einstein sum function than specified in the subscripts string")
+        raise ValueError(
+            "more operands provided to einstein sum function than specified in the subscripts string"
+        )
     if len(terms) < len(operands):
-        raise ValueError("fewer operands provided to einstein sum function than specified in the subscripts string")
+        raise ValueError(
+            "fewer operands provided to einstein sum function than specified in the subscripts string"
+        )
     labels = [_parse_term(t, op.ndim, i) for i, (t, op) in enumerate(zip(terms, operands))]
     n_ellipsis = max(sum(isinstance(x, int) for x in ls) for ls in labels)
     if output is None:  # implicit: the ellipsis dimensions, then the letters used once, in ASCII order
@@ -91,15 +101,21 @@ def _parse(subscripts, operands):
         return labels, out
     for c in output.replace("...", ""):
         if c not in _LETTERS:
-            raise ValueError(f"invalid subscript '{c}' in einstein sum subscripts string, subscripts must be letters")
+            raise ValueError(
+                f"invalid subscript '{c}' in einstein sum subscripts string, subscripts must be letters"
+            )
         if output.count(c) > 1:
             raise ValueError(f"einstein sum subscripts string includes output subscript '{c}' multiple times")
         if not any(c in ls for ls in labels):
-            raise ValueError(f"einstein sum subscripts string included output subscript '{c}' which never appeared "
-                             "in an input")
+            raise ValueError(
+                f"einstein sum subscripts string included output subscript '{c}' which never appeared "
+                "in an input"
+            )
     if n_ellipsis and "..." not in output:
-        raise ValueError("output has more dimensions than subscripts given in einstein sum, but no '...' ellipsis "
-                         "provided to broadcast the extra dimensions.")
+        raise ValueError(
+            "output has more dimensions than subscripts given in einstein sum, but no '...' ellipsis "
+            "provided to broadcast the extra dimensions."
+        )
     head, _, tail = output.partition("...")
     return labels, list(head) + list(range(-n_ellipsis, 0)) + list(tail)
 
@@ -114,8 +130,10 @@ def _take_diagonals(x, labels, index):
         p = labels.index(repeated)
         q = labels.index(repeated, p + 1)
         if x.shape[p] != x.shape[q]:
-            raise ValueError(f"dimensions in operand {index} for collapsing index '{repeated}' don't match "
-                             f"({x.shape[p]} != {x.shape[q]})")
+            raise ValueError(
+                f"dimensions in operand {index} for collapsing index '{repeated}' don't match "
+                f"({x.shape[p]} != {x.shape[q]})"
+            )
         x = x.diagonal(0, p, q)
         labels = [lb for i, lb in enumerate(labels) if i not in (p, q)] + [repeated]
 
@@ -140,9 +158,11 @@ def _sizes(operands, labels):
             m = sizes.get(lb, 1)
             if n != 1 and m != 1 and n != m:
                 name = "..." if isinstance(lb, int) else lb
-                raise ValueError(f"operands could not be broadcast together with remapped shapes "
-                                 f"[original->remapped]: subscript '{name}' has size {m} in an earlier operand and "
-                                 f"{n} in operand {i}")
+                raise ValueError(
+                    f"operands could not be broadcast together with remapped shapes "
+                    f"[original->remapped]: subscript '{name}' has size {m} in an earlier operand and "
+                    f"{n} in operand {i}"
+                )
             sizes[lb] = max(m, n) if m != 1 else n
     return sizes
 
@@ -192,8 +212,10 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     t = numpy.result_type(*(x.dtype for x in arrays)) if dtype is None else numpy.dtype(dtype)
     for i, x in enumerate(arrays):
         if not numpy.can_cast(x.dtype, t, casting):
-            raise TypeError(f"Iterator operand {i} dtype could not be cast from {x.dtype!r} to {t!r} according to "
-                            f"the rule '{casting}'")
+            raise TypeError(
+                f"Iterator operand {i} dtype could not be cast from {x.dtype!r} to {t!r} according to "
+                f"the rule '{casting}'"
+            )
     arrays = [x.astype(t, copy=False) for x in arrays]
 
     pairs = [_take_diagonals(x, ls, i) for i, (x, ls) in enumerate(zip(arrays, labels))]
@@ -205,7 +227,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
 
     result, result_labels = arrays[0], labels[0]
     for i in range(1, len(arrays)):
-        needed = set(output).union(*(set(o) for o in labels[i + 1:]))
+        needed = set(output).union(*(set(o) for o in labels[i + 1 :]))
         result, result_labels = _contract(result, result_labels, arrays[i], labels[i], needed, sizes)
     result = result.transpose([result_labels.index(x) for x in output])
     full = tuple(sizes[x] for x in output)

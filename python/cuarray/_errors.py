@@ -39,7 +39,9 @@ class CompileException(Exception):
         return self._message
 
     def dump(self, f):
-        f.write(f"NVRTC compilation error: {self._message}\n-----\nName: {self.name}\nOptions: {' '.join(self.options)}\n")
+        f.write(
+            f"NVRTC compilation error: {self._message}\n-----\nName: {self.name}\nOptions: {' '.join(self.options)}\n"
+        )
         f.write("CUDA source:\n")
         for i, line in enumerate(self.source.splitlines(), 1):
             f.write(f"{i:04d} {line}\n")

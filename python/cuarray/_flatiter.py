@@ -61,8 +61,10 @@ class flatiter:
             return slice(None)
         if isinstance(key, tuple):
             if len(key) != 1:
-                raise IndexError("too many indices for flat iterator: flat iterator is 1-dimensional, but "
-                                 f"{len(key)} were indexed")
+                raise IndexError(
+                    "too many indices for flat iterator: flat iterator is 1-dimensional, but "
+                    f"{len(key)} were indexed"
+                )
             key = key[0]
         return key
 
@@ -74,9 +76,10 @@ def byteswap(a, inplace=False):
     if unit == 1 or a.size == 0:
         return a if inplace else a.copy()
     flat = a.reshape(-1).copy() if a.ndim else a.reshape(1).copy()
-    swapped = flat.view(numpy.uint8).reshape(-1, unit)[:, ::-1].copy().reshape(-1).view(a.dtype).reshape(a.shape)
+    swapped = (
+        flat.view(numpy.uint8).reshape(-1, unit)[:, ::-1].copy().reshape(-1).view(a.dtype).reshape(a.shape)
+    )
     if not inplace:
         return swapped
     a[...] = swapped
     return a
-

@@ -26,14 +26,17 @@ def piecewise(x, condlist, funclist, *args, **kw):
     if isinstance(condlist, ndarray):
         if condlist.ndim == 0 or (condlist.ndim == 1 and x.ndim != 0):
             condlist = [condlist]
-    elif numpy.isscalar(condlist) or (not isinstance(condlist[0], (list, ndarray, numpy.ndarray)) and x.ndim != 0):
+    elif numpy.isscalar(condlist) or (
+        not isinstance(condlist[0], (list, ndarray, numpy.ndarray)) and x.ndim != 0
+    ):
         condlist = [condlist]
     conds = [_device(c, "piecewise").astype(numpy.bool_, copy=False) for c in condlist]
     if len(conds) == n_funcs - 1:
         conds.append(_u.logical_not(functools.reduce(_u.logical_or, conds)))
     elif len(conds) != n_funcs:
-        raise ValueError(f"with {len(conds)} condition(s), either {len(conds)} or {len(conds) + 1} functions are "
-                         "expected")
+        raise ValueError(
+            f"with {len(conds)} condition(s), either {len(conds)} or {len(conds) + 1} functions are expected"
+        )
     y = zeros_like(x)
     for cond, func in zip(conds, funclist):
         if not callable(func):
@@ -52,7 +55,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     arr = _device(arr, "apply_along_axis")
     axis = numpy.lib.array_utils.normalize_axis_index(axis, arr.ndim)
     dims = list(range(arr.ndim))
-    view = arr.transpose(dims[:axis] + dims[axis + 1:] + [axis])  # the slices along the last axis
+    view = arr.transpose(dims[:axis] + dims[axis + 1 :] + [axis])  # the slices along the last axis
     # A trailing Ellipsis keeps each result an array, also where func1d returns a 0-d one.
     inds = (ind + (Ellipsis,) for ind in numpy.ndindex(view.shape[:-1]))
     try:
@@ -66,7 +69,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
         buff[ind] = _device(func1d(view[ind], *args, **kwargs), "apply_along_axis")
     # buff holds the result's axes last: move them to where `axis` was.
     b = list(range(buff.ndim))
-    return buff.transpose(b[:axis] + b[buff.ndim - res.ndim:] + b[axis:buff.ndim - res.ndim])
+    return buff.transpose(b[:axis] + b[buff.ndim - res.ndim :] + b[axis : buff.ndim - res.ndim])
 
 
 def apply_over_axes(func, a, axes):
@@ -98,8 +101,10 @@ class vectorize:
 
     def __init__(self, pyfunc, otypes=None, doc=None, excluded=None, cache=False, signature=None):
         if excluded:
-            raise NotImplementedError("cuarray.vectorize: excluded is not supported (every argument is an element "
-                                      "of the fused kernel); bind fixed arguments with a closure instead")
+            raise NotImplementedError(
+                "cuarray.vectorize: excluded is not supported (every argument is an element "
+                "of the fused kernel); bind fixed arguments with a closure instead"
+            )
         if signature is not None:
             raise NotImplementedError("cuarray.vectorize: signature (generalized ufuncs) is not supported")
         if isinstance(otypes, str):
@@ -128,17 +133,21 @@ class vectorize:
             otypes = None if self.otypes is None else [numpy.dtype(t) for t in self.otypes]
 
             def body(*a):
-                out = pyfunc(*a[:len(a) - n], **dict(zip(names, a[len(a) - n:])))
+                out = pyfunc(*a[: len(a) - n], **dict(zip(names, a[len(a) - n :])))
                 if otypes is None:
                     return out
                 outs = out if isinstance(out, tuple) else (out,)
                 if len(outs) != len(otypes):
-                    raise ValueError(f"cuarray.vectorize: the function returns {len(outs)} value(s), but otypes "
-                                     f"names {len(otypes)}")
+                    raise ValueError(
+                        f"cuarray.vectorize: the function returns {len(outs)} value(s), but otypes "
+                        f"names {len(otypes)}"
+                    )
                 outs = tuple(o.astype(t) if isinstance(o, _Traced) else o for o, t in zip(outs, otypes))
                 return outs if isinstance(out, tuple) else outs[0]
 
-            fused = self._fused[names] = _fusion(body, getattr(pyfunc, "__name__", "vectorize"), elementwise=True)
+            fused = self._fused[names] = _fusion(
+                body, getattr(pyfunc, "__name__", "vectorize"), elementwise=True
+            )
         return fused
 
     def __call__(self, *args, **kwargs):

@@ -96,8 +96,11 @@ def digitize(x, bins, right=False):
     if x.dtype.kind == "c":
         raise TypeError("x may not be complex")
     if bins.ndim != 1:
-        raise ValueError("object of too small depth for desired array" if bins.ndim == 0 else
-                         "object too deep for desired array")
+        raise ValueError(
+            "object of too small depth for desired array"
+            if bins.ndim == 0
+            else "object too deep for desired array"
+        )
     side = "left" if right else "right"
     step_down = _reduction.any(_u.less(bins[1:], bins[:-1]))
     if not bool(step_down):  # NumPy's order of checks: equal neighbours (and NaNs) fit either direction

@@ -16,8 +16,21 @@ from cuarray._scan import cumsum
 from cuarray._sorting import _take, searchsorted
 from cuarray._transfer import array, asarray
 
-__all__ = ["c_", "diag_indices", "diag_indices_from", "fill_diagonal", "ix_", "mask_indices", "mgrid", "ogrid", "r_",
-           "tril_indices", "tril_indices_from", "triu_indices", "triu_indices_from"]
+__all__ = [
+    "c_",
+    "diag_indices",
+    "diag_indices_from",
+    "fill_diagonal",
+    "ix_",
+    "mask_indices",
+    "mgrid",
+    "ogrid",
+    "r_",
+    "tril_indices",
+    "tril_indices_from",
+    "triu_indices",
+    "triu_indices_from",
+]
 
 
 _HOST = "cuarray.{}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)"
@@ -45,8 +58,10 @@ class AxisConcatenator:
 
     def __getitem__(self, key):
         if isinstance(key, str):
-            raise NotImplementedError(f"cuarray.{self._name}: the matrix-building string syntax is not supported (cuarray "
-                                      "has no matrix type)")
+            raise NotImplementedError(
+                f"cuarray.{self._name}: the matrix-building string syntax is not supported (cuarray "
+                "has no matrix type)"
+            )
         key = key if isinstance(key, tuple) else (key,)
         axis, matrix, ndmin, trans1d = self.axis, self.matrix, self.ndmin, self.trans1d
         col = False
@@ -102,7 +117,9 @@ class AxisConcatenator:
             final = numpy.result_type(*dtypes)
             objs = [array(o, dtype=final, copy=False, ndmin=ndmin) for o in objs]
         res = concatenate(objs, axis=axis)
-        if matrix:  # the 2-D array that NumPy's matrix would hold: 1-D results become a row ('r') or column ('c')
+        if (
+            matrix
+        ):  # the 2-D array that NumPy's matrix would hold: 1-D results become a row ('r') or column ('c')
             if res.ndim > 2:
                 raise ValueError("shape too large to be a matrix.")
             if res.ndim == 1:
@@ -167,8 +184,10 @@ class nd_grid:
         n = len(sizes)
         if self.sparse:
             grids = [arange(s, dtype=typ) for s in sizes]
-            return tuple((g * step + start).reshape((1,) * k + (g.size,) + (1,) * (n - k - 1))
-                         for k, (g, (step, start)) in enumerate(zip(grids, affine)))
+            return tuple(
+                (g * step + start).reshape((1,) * k + (g.size,) + (1,) * (n - k - 1))
+                for k, (g, (step, start)) in enumerate(zip(grids, affine))
+            )
         nn = indices(sizes, typ)
         for k, (step, start) in enumerate(affine):
             nn[k] = nn[k] * step + start
@@ -304,8 +323,11 @@ def fill_diagonal(a, val, wrap=False):
     """Writes `val` on the main diagonal of `a` (ndim >= 2, all axes equal above 2-D) in place; an array `val`
     is flattened and repeated as needed. wrap=True restarts the diagonal of a tall 2-D `a` every N + 1 rows."""
     if not isinstance(a, ndarray):
-        raise TypeError(_HOST.format("fill_diagonal") if isinstance(a, numpy.ndarray) else
-                        f"cuarray.fill_diagonal writes in place into a cuarray.ndarray, got {type(a).__name__}")
+        raise TypeError(
+            _HOST.format("fill_diagonal")
+            if isinstance(a, numpy.ndarray)
+            else f"cuarray.fill_diagonal writes in place into a cuarray.ndarray, got {type(a).__name__}"
+        )
     if a.ndim < 2:
         raise ValueError("array must be at least 2-d")
     if a.ndim > 2:
@@ -320,7 +342,7 @@ def fill_diagonal(a, val, wrap=False):
         period = a.shape[1] + 1
         blocks = a.shape[0] // period
         head = a[: blocks * period].reshape(blocks, period, a.shape[1], copy=False)
-        targets = [head[:, :-1].diagonal(0, 1, 2), a[blocks * period:].diagonal()]
+        targets = [head[:, :-1].diagonal(0, 1, 2), a[blocks * period :].diagonal()]
     else:
         targets = [a.diagonal()]
     if not isinstance(val, (ndarray, numpy.ndarray)) and numpy.ndim(val) == 0:
@@ -335,5 +357,5 @@ def fill_diagonal(a, val, wrap=False):
         values = tile(values, -(-count // values.size))
     start = 0
     for t in targets:
-        _core._assign(t, values[start:start + t.size].reshape(t.shape))
+        _core._assign(t, values[start : start + t.size].reshape(t.shape))
         start += t.size

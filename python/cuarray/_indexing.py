@@ -38,8 +38,10 @@ __all__ = [
     "unravel_index",
 ]
 
-_VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays "
-          "are valid indices")
+_VALID = (
+    "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays "
+    "are valid indices"
+)
 _NOT_INTEGER = "arrays used as indices must be of integer (or boolean) type"
 
 
@@ -103,7 +105,9 @@ def _parse(shape, key):
     ndim = len(shape)
     consumed = sum(v.ndim if kind == "bool" else kind in ("slice", "int", "array") for kind, v in items)
     if consumed > ndim:
-        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {consumed} were indexed")
+        raise IndexError(
+            f"too many indices for array: array is {ndim}-dimensional, but {consumed} were indexed"
+        )
     advanced = any(kind in ("bool0", "bool", "array") for kind, _ in items)
     basic, entries = [], []
     view_dim = src_dim = 0
@@ -135,9 +139,11 @@ def _parse(shape, key):
             for j in range(v.ndim):
                 # NumPy lets an axis of length 0 select nothing along an axis of any length.
                 if v.shape[j] not in (0, shape[src_dim + j]):
-                    raise IndexError(f"boolean index did not match indexed array along axis {src_dim + j}; size of "
-                                     f"axis is {shape[src_dim + j]} but size of corresponding boolean axis is "
-                                     f"{v.shape[j]}")
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis {src_dim + j}; size of "
+                        f"axis is {shape[src_dim + j]} but size of corresponding boolean axis is "
+                        f"{v.shape[j]}"
+                    )
             coords = numpy.nonzero(v) if isinstance(v, numpy.ndarray) else nonzero(v)
             for j, c in enumerate(coords):
                 basic.append(slice(None))
@@ -157,8 +163,10 @@ def _parse(shape, key):
 def _plan(a, key):
     """(view, axes, device indices, insert_at, labels, mode) for the core's gather and scatter."""
     basic, entries, insert_at, trusted = _parse(a.shape, key)
-    indices = [_to_device(i.astype(numpy.int64, copy=False)) if isinstance(i, numpy.ndarray) else i
-               for _, i, _ in entries]
+    indices = [
+        _to_device(i.astype(numpy.int64, copy=False)) if isinstance(i, numpy.ndarray) else i
+        for _, i, _ in entries
+    ]
     axes = [e[0] for e in entries]
     labels = [e[2] for e in entries]
     return a[basic], axes, indices, insert_at, labels, "inbounds" if trusted else "raise"
@@ -217,9 +225,11 @@ def nonzero(a):
     """The indices of the nonzero elements: one int64 array per axis, in C order."""
     a = _device_array(a, "nonzero")
     if a.ndim == 0:
-        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() "
-                         "instead. If the context of this function is of the form `arr[nonzero(cond)]`, just use "
-                         "`arr[cond]`.")
+        raise ValueError(
+            "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() "
+            "instead. If the context of this function is of the form `arr[nonzero(cond)]`, just use "
+            "`arr[cond]`."
+        )
     rows = _core._nonzero(a, "rows")
     return tuple(rows[i] for i in range(a.ndim))
 
@@ -244,8 +254,9 @@ def _index_values(indices, rule):
     if not isinstance(indices, (ndarray, numpy.ndarray)):
         return numpy.asarray(indices, dtype=numpy.intp)
     if not numpy.can_cast(indices.dtype, numpy.intp, rule):
-        raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') according to the rule "
-                        f"'{rule}'")
+        raise TypeError(
+            f"Cannot cast array data from {indices.dtype!r} to dtype('int64') according to the rule '{rule}'"
+        )
     return indices.astype(numpy.int64) if indices.dtype == numpy.bool_ else indices
 
 
@@ -285,13 +296,13 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
     idx = _index_values(indices, "same_kind")
     zero_d = idx.ndim == 0
-    before, after = math.prod(a.shape[:axis]), math.prod(a.shape[axis + 1:])
+    before, after = math.prod(a.shape[:axis]), math.prod(a.shape[axis + 1 :])
     if a.shape[axis] == 0 and before * idx.size * after:
         raise IndexError("cannot do a non-empty take from an empty axes.")
     idx, mode = _checked(idx, a.shape[axis], axis, mode, before * idx.size != 0)
     result = _core._gather(a, [axis], [idx], axis, [axis], mode)
     if zero_d and result.ndim == a.ndim:  # a scalar index removes the axis, as NumPy's take does
-        result = result.reshape(result.shape[:axis] + result.shape[axis + 1:])
+        result = result.reshape(result.shape[:axis] + result.shape[axis + 1 :])
     if out is None:
         return result
     if out.shape != result.shape:
@@ -384,8 +395,10 @@ def unravel_index(indices, shape, order="C"):
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
     if not isinstance(indices, ndarray):  # host indices: NumPy checks and converts them
-        return tuple(_core._from_numpy(numpy.asarray(c, dtype=numpy.int64))
-                     for c in numpy.unravel_index(indices, shape, order))
+        return tuple(
+            _core._from_numpy(numpy.asarray(c, dtype=numpy.int64))
+            for c in numpy.unravel_index(indices, shape, order)
+        )
     if indices.dtype.kind not in "iu":
         raise TypeError("only int indices permitted")
     size = math.prod(shape)
@@ -434,7 +447,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     coords = [_device_array(c, "ravel_multi_index") for c in multi_index]
     if any(c.dtype.kind not in "iu" for c in coords):
         raise TypeError("only int indices permitted")
-    strides = [math.prod(dims[k + 1:]) if order == "C" else math.prod(dims[:k]) for k in range(len(dims))]
+    strides = [math.prod(dims[k + 1 :]) if order == "C" else math.prod(dims[:k]) for k in range(len(dims))]
     flat = None
     for c, n, m, stride in zip(coords, dims, modes, strides):
         c = _in_range(c.astype(numpy.int64, copy=False), n, m, "invalid entry in coordinates array")

@@ -20,10 +20,40 @@ __all__ = ["from_dlpack"]
 
 _kDLCPU, _kDLCUDA, _kDLCUDAHost, _kDLCUDAManaged = 1, 2, 3, 13
 # Note [Datetime storage] in cpp/cuarray/dtype.h
-_TIME_TYPES = ("M8[D]", "M8[s]", "M8[ms]", "M8[us]", "M8[ns]", "m8[D]", "m8[h]", "m8[m]", "m8[s]", "m8[ms]", "m8[us]",
-               "m8[ns]")
-_SUPPORTED = frozenset(numpy.dtype(t) for t in ("?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8",
-                                                "c8", "c16", *_TIME_TYPES))
+_TIME_TYPES = (
+    "M8[D]",
+    "M8[s]",
+    "M8[ms]",
+    "M8[us]",
+    "M8[ns]",
+    "m8[D]",
+    "m8[h]",
+    "m8[m]",
+    "m8[s]",
+    "m8[ms]",
+    "m8[us]",
+    "m8[ns]",
+)
+_SUPPORTED = frozenset(
+    numpy.dtype(t)
+    for t in (
+        "?",
+        "i1",
+        "i2",
+        "i4",
+        "i8",
+        "u1",
+        "u2",
+        "u4",
+        "u8",
+        "f2",
+        "f4",
+        "f8",
+        "c8",
+        "c16",
+        *_TIME_TYPES,
+    )
+)
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 _HOST_DATA = "; copy host data with cuarray.asarray(numpy.from_dlpack(x))"
 
@@ -35,10 +65,14 @@ def _current_stream_arg(device_id):
 
 def _check_dlpack_device(kind):
     if kind in (_kDLCPU, _kDLCUDAHost):
-        raise BufferError(f"the DLPack tensor is in host memory (DLPack device type {kind}); cuarray.from_dlpack "
-                          "takes device memory" + _HOST_DATA)
+        raise BufferError(
+            f"the DLPack tensor is in host memory (DLPack device type {kind}); cuarray.from_dlpack "
+            "takes device memory" + _HOST_DATA
+        )
     if kind not in (_kDLCUDA, _kDLCUDAManaged):
-        raise BufferError(f"cuarray imports DLPack tensors on CUDA devices (device type 2 or 13), not device type {kind}")
+        raise BufferError(
+            f"cuarray imports DLPack tensors on CUDA devices (device type 2 or 13), not device type {kind}"
+        )
 
 
 def _target_device(device):
@@ -46,8 +80,10 @@ def _target_device(device):
     if isinstance(device, Device):
         return device
     if isinstance(device, str) and device == "cpu":
-        raise ValueError("cuarray arrays live on GPUs and cannot be moved to 'cpu'; use x.get() or "
-                         "cuarray.asnumpy(x) for a NumPy copy")
+        raise ValueError(
+            "cuarray arrays live on GPUs and cannot be moved to 'cpu'; use x.get() or "
+            "cuarray.asnumpy(x) for a NumPy copy"
+        )
     if not isinstance(device, (bool, numpy.bool_)):
         try:
             return Device(operator.index(device))
@@ -77,11 +113,15 @@ def from_dlpack(x, /, *, device=None, copy=None):
                 capsule = x.__dlpack__(stream=stream)
         out = _core._from_dlpack(capsule, x)
     else:
-        raise TypeError("from_dlpack takes an object with __dlpack__ and __dlpack_device__, or a DLPack capsule; "
-                        f"got {type(x).__name__}")
+        raise TypeError(
+            "from_dlpack takes an object with __dlpack__ and __dlpack_device__, or a DLPack capsule; "
+            f"got {type(x).__name__}"
+        )
     if target is not None and target.id != out._device_id:
         if copy is False:
-            raise ValueError(f"from_dlpack: the data is on device {out._device_id}, not {target.id}, and copy=False")
+            raise ValueError(
+                f"from_dlpack: the data is on device {out._device_id}, not {target.id}, and copy=False"
+            )
         return _to_device(out, target)
     if copy:
         with out.device:
@@ -95,13 +135,17 @@ def _dtype_of(typestr):
     except (TypeError, ValueError):
         raise TypeError(f"__cuda_array_interface__ typestr {typestr!r} is not a NumPy type string") from None
     if not dt.isnative:
-        raise TypeError(f"__cuda_array_interface__ typestr {typestr!r} has non-native byte order; cuarray reads "
-                        "native-endian data only")
+        raise TypeError(
+            f"__cuda_array_interface__ typestr {typestr!r} has non-native byte order; cuarray reads "
+            "native-endian data only"
+        )
     if dt not in _SUPPORTED:
         hint = " (bfloat16 has no type string: exchange it through DLPack)" if dt.kind == "V" else ""
-        raise TypeError(f"cuarray does not support the data type {typestr!r} ({dt}){hint}; supported: bool, "
-                        "int8-64, uint8-64, float16, float32, float64, complex64, complex128, datetime64[D, s, ms, "
-                        "us, ns], timedelta64[D, h, m, s, ms, us, ns]")
+        raise TypeError(
+            f"cuarray does not support the data type {typestr!r} ({dt}){hint}; supported: bool, "
+            "int8-64, uint8-64, float16, float32, float64, complex64, complex128, datetime64[D, s, ms, "
+            "us, ns], timedelta64[D, h, m, s, ms, us, ns]"
+        )
     return dt
 
 
@@ -123,16 +167,22 @@ def _from_cuda_array_interface(obj, desc):
         if len(strides) != len(shape):
             raise ValueError(f"__cuda_array_interface__ strides {strides} do not match shape {shape}")
     if desc.get("mask") is not None:
-        raise ValueError("cuarray does not support masked arrays (__cuda_array_interface__ 'mask' must be None)")
+        raise ValueError(
+            "cuarray does not support masked arrays (__cuda_array_interface__ 'mask' must be None)"
+        )
     stream = desc.get("stream")  # v3; None or absent: no synchronization needed
     if stream is not None:
         stream = operator.index(stream)
         if stream == 0:
-            raise ValueError("__cuda_array_interface__ stream 0 is forbidden by the protocol as ambiguous "
-                             "(1: legacy default stream, 2: per-thread default stream)")
+            raise ValueError(
+                "__cuda_array_interface__ stream 0 is forbidden by the protocol as ambiguous "
+                "(1: legacy default stream, 2: per-thread default stream)"
+            )
     ptr = operator.index(ptr)
     if ptr == 0 and 0 not in shape:
-        raise ValueError(f"__cuda_array_interface__ has a null data pointer for a non-empty array of shape {shape}")
+        raise ValueError(
+            f"__cuda_array_interface__ has a null data pointer for a non-empty array of shape {shape}"
+        )
     return _core._from_cuda_array(ptr, shape, strides, dtype, stream, obj)
 
 
@@ -145,7 +195,11 @@ def _device_view(obj):
             raise
         desc = None
     cuda = (_kDLCUDA, _kDLCUDAManaged)
-    dlpack = hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__") and obj.__dlpack_device__()[0] in cuda
+    dlpack = (
+        hasattr(obj, "__dlpack__")
+        and hasattr(obj, "__dlpack_device__")
+        and obj.__dlpack_device__()[0] in cuda
+    )
     if desc is not None and not (dlpack and _dlpack_is_safer(desc)):
         return _from_cuda_array_interface(obj, desc)
     if dlpack:
@@ -170,8 +224,12 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
     cudaStream_t)."""
     if dl_device is not None and tuple(dl_device) != (_kDLCUDA, self._device_id):
         if dl_device[0] == _kDLCPU:
-            raise BufferError("cuarray exports device memory only; use x.get() for a NumPy copy in host memory")
-        raise BufferError(f"cannot export an array on CUDA device {self._device_id} to DLPack device {dl_device}")
+            raise BufferError(
+                "cuarray exports device memory only; use x.get() for a NumPy copy in host memory"
+            )
+        raise BufferError(
+            f"cannot export an array on CUDA device {self._device_id} to DLPack device {dl_device}"
+        )
     stream = 1 if stream is None else operator.index(stream)
     versioned = max_version is not None and max_version[0] >= 1
     src = self
@@ -199,8 +257,10 @@ def _to_device(self, device, /, *, stream=None):
 
 def _array_namespace(self, /, *, api_version=None):
     if api_version is not None and api_version not in _API_VERSIONS:
-        raise ValueError(f"cuarray does not support array API version {api_version!r} (supported: "
-                         f"{', '.join(_API_VERSIONS)})")
+        raise ValueError(
+            f"cuarray does not support array API version {api_version!r} (supported: "
+            f"{', '.join(_API_VERSIONS)})"
+        )
     return sys.modules["cuarray"]  # the package: loaded before any array can exist
 
 
@@ -209,4 +269,3 @@ def _matrix_transpose(self):
     if self.ndim < 2:
         raise ValueError(f"x.mT needs an array of at least 2 dimensions, got {self.ndim}")
     return self.swapaxes(-1, -2)
-

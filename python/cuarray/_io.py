@@ -12,8 +12,19 @@ import numpy
 from cuarray._core import ndarray
 from cuarray._transfer import asarray
 
-__all__ = ["frombuffer", "fromfile", "fromiter", "fromstring", "genfromtxt", "load", "loadtxt", "save",
-           "savetxt", "savez", "savez_compressed"]
+__all__ = [
+    "frombuffer",
+    "fromfile",
+    "fromiter",
+    "fromstring",
+    "genfromtxt",
+    "load",
+    "loadtxt",
+    "save",
+    "savetxt",
+    "savez",
+    "savez_compressed",
+]
 
 
 def _host(a):
@@ -77,12 +88,14 @@ def savez(file, *args, allow_pickle=True, **kwds):
 
 def savez_compressed(file, *args, allow_pickle=True, **kwds):
     """savez, compressed."""
-    numpy.savez_compressed(file, *map(_host, args), allow_pickle=allow_pickle,
-                           **{k: _host(v) for k, v in kwds.items()})
+    numpy.savez_compressed(
+        file, *map(_host, args), allow_pickle=allow_pickle, **{k: _host(v) for k, v in kwds.items()}
+    )
 
 
-def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *,
-         max_header_size=10000):
+def load(
+    file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *, max_header_size=10000
+):
     """A .npy file as a cuarray array; a .npz file as an NpzFile (arrays copied to the device on lookup); any
     other pickled object (allow_pickle=True) as NumPy loads it. With mmap_mode the file is mapped on the
     host and the array copied from the mapping."""
@@ -94,8 +107,9 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
     return obj
 
 
-def savetxt(fname, X, fmt="%.18e", delimiter=" ", newline="\n", header="", footer="", comments="# ",
-            encoding=None):
+def savetxt(
+    fname, X, fmt="%.18e", delimiter=" ", newline="\n", header="", footer="", comments="# ", encoding=None
+):
     """Writes a 1-d or 2-d array to a text file (NumPy's savetxt)."""
     numpy.savetxt(fname, _host(X), fmt, delimiter, newline, header, footer, comments, encoding)
 

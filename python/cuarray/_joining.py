@@ -21,17 +21,51 @@ from cuarray._scan import cumsum
 from cuarray._sorting import argsort, searchsorted
 from cuarray._transfer import array, asarray
 
-__all__ = ["append", "array_split", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack", "concat",
-           "concatenate", "delete", "diag", "diagflat", "dsplit", "dstack", "flip", "fliplr", "flipud",
-           "hsplit", "hstack", "insert", "meshgrid", "repeat", "resize", "roll", "rot90",
-           "row_stack", "split", "stack", "tile", "tri", "tril", "triu", "unstack", "vsplit", "vstack"]
+__all__ = [
+    "append",
+    "array_split",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "column_stack",
+    "concat",
+    "concatenate",
+    "delete",
+    "diag",
+    "diagflat",
+    "dsplit",
+    "dstack",
+    "flip",
+    "fliplr",
+    "flipud",
+    "hsplit",
+    "hstack",
+    "insert",
+    "meshgrid",
+    "repeat",
+    "resize",
+    "roll",
+    "rot90",
+    "row_stack",
+    "split",
+    "stack",
+    "tile",
+    "tri",
+    "tril",
+    "triu",
+    "unstack",
+    "vsplit",
+    "vstack",
+]
 
 
 def _arrays(arrays, name):
     arrays = list(arrays)
     for a in arrays:
         if isinstance(a, numpy.ndarray):
-            raise TypeError(f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
+            raise TypeError(
+                f"cuarray.{name}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)"
+            )
     return [a if isinstance(a, ndarray) else asarray(a) for a in arrays]
 
 
@@ -52,13 +86,17 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     axis = _axis(axis, first.ndim)
     for i, a in enumerate(arrays[1:], 1):
         if a.ndim != first.ndim:
-            raise ValueError("all the input arrays must have same number of dimensions, but the array at index 0 "
-                             f"has {first.ndim} dimension(s) and the array at index {i} has {a.ndim} dimension(s)")
+            raise ValueError(
+                "all the input arrays must have same number of dimensions, but the array at index 0 "
+                f"has {first.ndim} dimension(s) and the array at index {i} has {a.ndim} dimension(s)"
+            )
         for d in range(first.ndim):
             if d != axis and a.shape[d] != first.shape[d]:
-                raise ValueError("all the input array dimensions except for the concatenation axis must match "
-                                 f"exactly, but along dimension {d}, the array at index 0 has size {first.shape[d]} "
-                                 f"and the array at index {i} has size {a.shape[d]}")
+                raise ValueError(
+                    "all the input array dimensions except for the concatenation axis must match "
+                    f"exactly, but along dimension {d}, the array at index 0 has size {first.shape[d]} "
+                    f"and the array at index {i} has size {a.shape[d]}"
+                )
     shape = list(first.shape)
     shape[axis] = sum(a.shape[axis] for a in arrays)
     if out is None:
@@ -85,7 +123,9 @@ def atleast_1d(*arys):
 
 def atleast_2d(*arys):
     """Each argument as an array of at least two dimensions (views; a 1-D array becomes one row)."""
-    res = [a if a.ndim >= 2 else a.reshape((1,) * (2 - a.ndim) + a.shape) for a in _arrays(arys, "atleast_2d")]
+    res = [
+        a if a.ndim >= 2 else a.reshape((1,) * (2 - a.ndim) + a.shape) for a in _arrays(arys, "atleast_2d")
+    ]
     return res[0] if len(res) == 1 else tuple(res)
 
 
@@ -117,12 +157,16 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """Join arrays along the first axis after making them at least 2-D, into a new array."""
-    return concatenate(atleast_2d(*tup) if len(tup) > 1 else [atleast_2d(*tup)], 0, dtype=dtype, casting=casting)
+    return concatenate(
+        atleast_2d(*tup) if len(tup) > 1 else [atleast_2d(*tup)], 0, dtype=dtype, casting=casting
+    )
 
 
 def row_stack(tup, *, dtype=None, casting="same_kind"):
     """vstack's alias, deprecated in NumPy 2.0: warns as NumPy's does."""
-    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning, stacklevel=2)
+    warnings.warn(
+        "`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning, stacklevel=2
+    )
     return vstack(tup, dtype=dtype, casting=casting)
 
 
@@ -230,8 +274,10 @@ def delete(arr, obj, axis=None):
     if isinstance(obj, ndarray):
         if obj.dtype == numpy.bool_:
             if obj.shape != (n,):
-                raise ValueError("boolean array argument obj to delete must be one dimensional and match the axis "
-                                 f"length of {n}")
+                raise ValueError(
+                    "boolean array argument obj to delete must be one dimensional and match the axis "
+                    f"length of {n}"
+                )
             keep = _u.logical_not(obj)
         else:
             keep = ones(n, numpy.bool_)
@@ -279,7 +325,7 @@ def insert(arr, obj, values, axis=None):
         if indices.ndim == 0:  # as arr[..., i:i+1, ...] = values, not arr[..., i, ...] = values
             values = moveaxis(values, 0, axis)
         count = values.shape[axis]
-        shape = arr.shape[:axis] + (n + count,) + arr.shape[axis + 1:]
+        shape = arr.shape[:axis] + (n + count,) + arr.shape[axis + 1 :]
         new = empty(shape, arr.dtype)
         new[head + (slice(None, index),)] = arr[head + (slice(None, index),)]
         new[head + (slice(index, index + count),)] = values
@@ -301,7 +347,7 @@ def insert(arr, obj, values, axis=None):
     where_new = empty(count, numpy.int64)
     _core._scatter(where_new, [0], [order], 0, [0], _u.add(ordered, arange(count)), "inbounds")
     where_old = _u.add(arange(n), searchsorted(ordered, arange(n), side="right"))
-    new = empty(arr.shape[:axis] + (n + count,) + arr.shape[axis + 1:], arr.dtype)
+    new = empty(arr.shape[:axis] + (n + count,) + arr.shape[axis + 1 :], arr.dtype)
     new[head + (where_new,)] = values  # bounds checked on the device: NumPy's IndexError for indices past n
     _core._scatter(new, [axis], [where_old], axis, [axis], arr, "inbounds")
     return new

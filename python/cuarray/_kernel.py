@@ -20,15 +20,32 @@ class _CTypes(dict):
     computes on (Note [Datetime storage] in cpp/cuarray/dtype.h): a TypeError saying so."""
 
     def __missing__(self, name):
-        raise TypeError(f"cuarray kernels do not take {name} operands: datetime64 and timedelta64 arrays are "
-                        "stored, not computed on; .view(numpy.int64) gives their counts")
+        raise TypeError(
+            f"cuarray kernels do not take {name} operands: datetime64 and timedelta64 arrays are "
+            "stored, not computed on; .view(numpy.int64) gives their counts"
+        )
 
 
 # The C++ spelling of each dtype inside kernels (16-bit floats are computed in float).
-_CTYPES = _CTypes({"bool": "bool", "int8": "signed char", "int16": "short", "int32": "int", "int64": "long long",
-                   "uint8": "unsigned char", "uint16": "unsigned short", "uint32": "unsigned int",
-                   "uint64": "unsigned long long", "float16": "float", "bfloat16": "float", "float32": "float",
-                   "float64": "double", "complex64": "ca::complex<float>", "complex128": "ca::complex<double>"})
+_CTYPES = _CTypes(
+    {
+        "bool": "bool",
+        "int8": "signed char",
+        "int16": "short",
+        "int32": "int",
+        "int64": "long long",
+        "uint8": "unsigned char",
+        "uint16": "unsigned short",
+        "uint32": "unsigned int",
+        "uint64": "unsigned long long",
+        "float16": "float",
+        "bfloat16": "float",
+        "float32": "float",
+        "float64": "double",
+        "complex64": "ca::complex<float>",
+        "complex128": "ca::complex<double>",
+    }
+)
 
 
 class _Param:
@@ -51,11 +68,15 @@ class _Param:
         try:
             self.dtype = numpy.dtype(type_name)
         except TypeError:
-            raise ValueError(f"unknown type '{type_name}' in kernel parameter '{text.strip()}' (a type "
-                             "placeholder such as T must start with an upper-case letter)") from None
+            raise ValueError(
+                f"unknown type '{type_name}' in kernel parameter '{text.strip()}' (a type "
+                "placeholder such as T must start with an upper-case letter)"
+            ) from None
         self.placeholder = None
         if self.dtype.name not in _CTYPES:
-            raise ValueError(f"type '{type_name}' in kernel parameter '{text.strip()}' is not supported by cuarray")
+            raise ValueError(
+                f"type '{type_name}' in kernel parameter '{text.strip()}' is not supported by cuarray"
+            )
 
 
 def _parse(params):
@@ -75,8 +96,20 @@ class ElementwiseKernel:
     result as CuPy's do.
     """
 
-    def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True, preamble="",
-                 no_return=False, return_tuple=False, loop_prep="", after_loop="", options=()):
+    def __init__(
+        self,
+        in_params,
+        out_params,
+        operation,
+        name="kernel",
+        reduce_dims=True,
+        preamble="",
+        no_return=False,
+        return_tuple=False,
+        loop_prep="",
+        after_loop="",
+        options=(),
+    ):
         self.in_params = _parse(in_params)
         self.out_params = _parse(out_params)
         names = [p.name for p in self.in_params + self.out_params]
@@ -88,14 +121,18 @@ class ElementwiseKernel:
         bound = {p.placeholder for p in self.in_params if p.placeholder}
         for p in self.out_params:
             if p.placeholder and p.placeholder not in bound:
-                raise ValueError(f"output parameter '{p.name}' has type placeholder {p.placeholder}, "
-                                 "which no input parameter defines")
+                raise ValueError(
+                    f"output parameter '{p.name}' has type placeholder {p.placeholder}, "
+                    "which no input parameter defines"
+                )
         if not _IDENTIFIER.match(name):
             raise ValueError(f'Invalid kernel name: "{name}" (a kernel name must be an identifier)')
         if "i" in names:
             raise ValueError("Can not use 'i' as a parameter name")
         if loop_prep or after_loop:
-            raise NotImplementedError(f"{name}: cuarray's ElementwiseKernel does not support loop_prep or after_loop")
+            raise NotImplementedError(
+                f"{name}: cuarray's ElementwiseKernel does not support loop_prep or after_loop"
+            )
         self.name, self.operation, self.preamble = name, operation, preamble
         self.no_return, self.return_tuple = bool(no_return), bool(return_tuple)
         self.options = tuple(options)
@@ -111,8 +148,10 @@ class ElementwiseKernel:
             if p.placeholder is None:
                 return
             if types.setdefault(p.placeholder, dtype) != dtype:
-                raise TypeError(f"Type is mismatched: {p.placeholder} is {types[p.placeholder]} from an earlier "
-                                f"argument but {what} '{p.name}' is {dtype}")
+                raise TypeError(
+                    f"Type is mismatched: {p.placeholder} is {types[p.placeholder]} from an earlier "
+                    f"argument but {what} '{p.name}' is {dtype}"
+                )
 
         for p, a in zip(self.in_params, inputs):
             if isinstance(a, ndarray):
@@ -140,25 +179,33 @@ class ElementwiseKernel:
         if block_size is not None and operator.index(block_size) <= 0:
             raise ValueError("block_size must be greater than zero")
         if len(args) not in (self.nin, self.nargs):
-            raise TypeError(f"Wrong number of arguments for {self.name!r}. It must be either {self.nin} or "
-                            f"{self.nargs} (with outputs), but given {len(args)}.")
+            raise TypeError(
+                f"Wrong number of arguments for {self.name!r}. It must be either {self.nin} or "
+                f"{self.nargs} (with outputs), but given {len(args)}."
+            )
         inputs = list(args[: self.nin])
-        outputs = list(args[self.nin:]) or [None] * self.nout
+        outputs = list(args[self.nin :]) or [None] * self.nout
         for p, a in zip(self.in_params + self.out_params, inputs + outputs):
             if isinstance(a, numpy.ndarray):
-                raise TypeError(f"argument '{p.name}' of {self.name} is a numpy.ndarray; pass a cuarray array "
-                                "(cuarray.asarray(x))")
+                raise TypeError(
+                    f"argument '{p.name}' of {self.name} is a numpy.ndarray; pass a cuarray array "
+                    "(cuarray.asarray(x))"
+                )
             if p.raw and a is not None and not isinstance(a, ndarray):
                 raise TypeError(f"raw argument '{p.name}' of {self.name} must be a cuarray.ndarray")
         for p, a in zip(self.in_params, inputs):
             if not isinstance(a, (ndarray, *_SCALARS)):
                 # CuPy's message; a MemoryPointer (x.data) is a RawKernel argument, not an ElementwiseKernel one.
-                raise TypeError(f"Unsupported type {type(a)}: argument '{p.name}' of {self.name} must be a "
-                                "cuarray.ndarray or a scalar")
+                raise TypeError(
+                    f"Unsupported type {type(a)}: argument '{p.name}' of {self.name} must be a "
+                    "cuarray.ndarray or a scalar"
+                )
         for p, a in zip(self.out_params, outputs):
             if a is not None and not isinstance(a, ndarray):
-                raise TypeError(f"Output arguments type must be cuarray.ndarray: output argument '{p.name}' of "
-                                f"{self.name} is {type(a).__name__}")
+                raise TypeError(
+                    f"Output arguments type must be cuarray.ndarray: output argument '{p.name}' of "
+                    f"{self.name} is {type(a).__name__}"
+                )
         params = self.in_params + self.out_params
         shapes = [a.shape for p, a in zip(params, inputs + outputs) if isinstance(a, ndarray) and not p.raw]
         if size != -1:
@@ -168,7 +215,9 @@ class ElementwiseKernel:
         elif shapes:
             shape = numpy.broadcast_shapes(*shapes)
         else:
-            raise ValueError(f"Loop size is undecided. {self.name}: every array argument is raw, so pass size=")
+            raise ValueError(
+                f"Loop size is undecided. {self.name}: every array argument is raw, so pass size="
+            )
         types = self._bind_types(inputs, outputs)
         in_types = [p.dtype if p.placeholder is None else types[p.placeholder] for p in self.in_params]
         out_types = [p.dtype if p.placeholder is None else types[p.placeholder] for p in self.out_params]
@@ -177,11 +226,14 @@ class ElementwiseKernel:
                 raise TypeError(f"raw argument '{p.name}' of {self.name} has dtype {a.dtype}, expected {t}")
         for p, a in zip(self.out_params, outputs):
             if a is None and p.raw and size == -1:
-                raise ValueError(f"Output array size is Undecided: pass the raw output '{p.name}' of {self.name}, "
-                                 "or size=")
+                raise ValueError(
+                    f"Output array size is Undecided: pass the raw output '{p.name}' of {self.name}, or size="
+                )
             if a is not None and not p.raw and a.shape != shape:
-                raise ValueError(f"Out shape is mismatched: output argument '{p.name}' has shape {a.shape}, "
-                                 f"expected {shape}")
+                raise ValueError(
+                    f"Out shape is mismatched: output argument '{p.name}' has shape {a.shape}, "
+                    f"expected {shape}"
+                )
         from cuarray._creation import empty
 
         outputs = [empty(shape, t) if a is None else a for a, t in zip(outputs, out_types)]
@@ -189,9 +241,16 @@ class ElementwiseKernel:
         # Raw outputs are written through pointers the body indexes: to the engine they are raw inputs.
         raw_out = [k for k, p in enumerate(self.out_params) if p.raw]
         iterated = [k for k, p in enumerate(self.out_params) if not p.raw]
-        call = (handle, in_types + [out_types[k] for k in raw_out], [out_types[k] for k in iterated],
-                inputs + [outputs[k] for k in raw_out], [p.raw for p in self.in_params] + [True] * len(raw_out),
-                [outputs[k] for k in iterated], shape, 0 if block_size is None else operator.index(block_size))
+        call = (
+            handle,
+            in_types + [out_types[k] for k in raw_out],
+            [out_types[k] for k in iterated],
+            inputs + [outputs[k] for k in raw_out],
+            [p.raw for p in self.in_params] + [True] * len(raw_out),
+            [outputs[k] for k in iterated],
+            shape,
+            0 if block_size is None else operator.index(block_size),
+        )
         if stream is None:
             _core._elementwise_call(*call)
         else:
@@ -205,7 +264,9 @@ class ElementwiseKernel:
         key = (in_types, out_types)
         handle = self._defs.get(key)
         if handle is None:
-            lines = [f"typedef {_CTYPES[numpy.dtype(t).name]} {name};" for name, t in sorted(placeholders.items())]
+            lines = [
+                f"typedef {_CTYPES[numpy.dtype(t).name]} {name};" for name, t in sorted(placeholders.items())
+            ]
             for k, (p, t) in enumerate(zip(self.in_params, in_types)):
                 if p.raw:
                     lines.append(f"ca::Raw<{_storage_type(t)}> {p.name} = in{k};")
@@ -224,8 +285,9 @@ class ElementwiseKernel:
             # support, which compiles faster (Note [Kernel headers] in cpp/cuarray/ops/elementwise.cpp).
             complex_types = any(numpy.dtype(t).kind == "c" for t in in_types + out_types)
             header = "cuarray/ufunc.cuh" if complex_types else "cuarray/elementwise.cuh"
-            handle = _core._elementwise_def(self.name, body, self.preamble, raw_in, out_k, self._uses_index,
-                                            list(self.options), header)
+            handle = _core._elementwise_def(
+                self.name, body, self.preamble, raw_in, out_k, self._uses_index, list(self.options), header
+            )
             self._defs[key] = handle
         return handle
 
@@ -238,8 +300,16 @@ def _storage_type(dtype):
 class RawKernel:
     """A CUDA kernel from source: ``RawKernel(code, name)(grid, block, args, shared_mem=0, stream=None)``."""
 
-    def __init__(self, code, name, options=(), backend="nvrtc", translate_cucomplex=False, enable_cooperative_groups=False,
-                 jitify=False):
+    def __init__(
+        self,
+        code,
+        name,
+        options=(),
+        backend="nvrtc",
+        translate_cucomplex=False,
+        enable_cooperative_groups=False,
+        jitify=False,
+    ):
         if backend != "nvrtc":
             raise ValueError(f"cuarray compiles kernels with NVRTC only (backend='{backend}' was asked for)")
         self.code, self.name, self.options = code, name, tuple(options)
@@ -284,8 +354,17 @@ class RawKernel:
 class RawModule:
     """A CUDA module from source; ``get_function(name)`` returns a launchable kernel."""
 
-    def __init__(self, code=None, path=None, options=(), backend="nvrtc", translate_cucomplex=False,
-                 enable_cooperative_groups=False, name_expressions=None, jitify=False):
+    def __init__(
+        self,
+        code=None,
+        path=None,
+        options=(),
+        backend="nvrtc",
+        translate_cucomplex=False,
+        enable_cooperative_groups=False,
+        name_expressions=None,
+        jitify=False,
+    ):
         if backend != "nvrtc":
             raise ValueError(f"cuarray compiles kernels with NVRTC only (backend='{backend}' was asked for)")
         if (code is None) == (path is None):

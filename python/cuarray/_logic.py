@@ -27,9 +27,12 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     elif isinstance(b, int) and not isinstance(b, bool):
         b = float(b)
     result = _u.bitwise_or(
-        _u.bitwise_and(_u.less_equal(_u.absolute(_u.subtract(a, b)), _u.add(atol, _u.multiply(rtol, _u.absolute(b)))),
-                       _u.isfinite(b)),
-        _u.equal(a, b))
+        _u.bitwise_and(
+            _u.less_equal(_u.absolute(_u.subtract(a, b)), _u.add(atol, _u.multiply(rtol, _u.absolute(b)))),
+            _u.isfinite(b),
+        ),
+        _u.equal(a, b),
+    )
     if equal_nan:
         result = _u.bitwise_or(result, _u.bitwise_and(_u.isnan(a), _u.isnan(b)))
     return result

@@ -8,15 +8,35 @@ from cuarray._core import ndarray
 from cuarray._interop import _target_device
 from cuarray._transfer import asarray
 
-__all__ = ["astype", "broadcast", "broadcast_arrays", "broadcast_shapes", "broadcast_to", "copyto", "expand_dims",
-           "matrix_transpose", "moveaxis", "ndim", "permute_dims", "ravel", "reshape", "rollaxis", "shape", "size",
-           "squeeze", "swapaxes", "transpose"]
+__all__ = [
+    "astype",
+    "broadcast",
+    "broadcast_arrays",
+    "broadcast_shapes",
+    "broadcast_to",
+    "copyto",
+    "expand_dims",
+    "matrix_transpose",
+    "moveaxis",
+    "ndim",
+    "permute_dims",
+    "ravel",
+    "reshape",
+    "rollaxis",
+    "shape",
+    "size",
+    "squeeze",
+    "swapaxes",
+    "transpose",
+]
 
 
 def _check(a, name):
     if not isinstance(a, ndarray):
-        raise TypeError(f"cuarray.{name} expects a cuarray.ndarray, got {type(a).__module__}.{type(a).__name__}; "
-                        "use cuarray.asarray() to move it to the device")
+        raise TypeError(
+            f"cuarray.{name} expects a cuarray.ndarray, got {type(a).__module__}.{type(a).__name__}; "
+            "use cuarray.asarray() to move it to the device"
+        )
     return a
 
 
@@ -77,7 +97,9 @@ def rollaxis(a, axis, start=0):
     if start < 0:
         start += n
     if not 0 <= start < n + 1:
-        raise numpy.exceptions.AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
+        raise numpy.exceptions.AxisError(
+            f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in"
+        )
     if axis < start:
         start -= 1
     if axis == start:
@@ -123,7 +145,9 @@ class broadcast:
             if isinstance(a, broadcast):  # NumPy takes the nested object's operands one by one
                 arrays.extend(a.values)
             elif isinstance(a, numpy.ndarray):
-                raise TypeError("cuarray.broadcast: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
+                raise TypeError(
+                    "cuarray.broadcast: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)"
+                )
             else:
                 arrays.append(a if isinstance(a, ndarray) else asarray(a))
         if len(arrays) > 64:
@@ -159,11 +183,14 @@ class broadcast:
     @property
     def iters(self):
         """Not supported (NotImplementedError): use `values`, the broadcast arrays."""
-        raise NotImplementedError("cuarray.broadcast does not iterate (no iters); use its `values`, the broadcast "
-                                  "arrays")
+        raise NotImplementedError(
+            "cuarray.broadcast does not iterate (no iters); use its `values`, the broadcast arrays"
+        )
 
     def __iter__(self):
-        raise NotImplementedError("cuarray.broadcast does not iterate; use its `values`, the broadcast arrays")
+        raise NotImplementedError(
+            "cuarray.broadcast does not iterate; use its `values`, the broadcast arrays"
+        )
 
     __next__ = __iter__
 
@@ -195,7 +222,9 @@ def copyto(dst, src, casting="same_kind", where=None):
     if not _can_cast(src, src_dtype, dst.dtype, casting):
         what = "scalar" if isinstance(src_dtype, type) else "array data"
         shown = numpy.dtype(src_dtype) if isinstance(src_dtype, type) else src_dtype
-        raise TypeError(f"Cannot cast {what} from {shown!r} to {dst.dtype!r} according to the rule '{casting}'")
+        raise TypeError(
+            f"Cannot cast {what} from {shown!r} to {dst.dtype!r} according to the rule '{casting}'"
+        )
     if where is None or where is True:
         _core._assign(dst, src)
     else:
@@ -205,7 +234,9 @@ def copyto(dst, src, casting="same_kind", where=None):
 def _copy_where(dst, src, where):
     mask = where if isinstance(where, ndarray) else asarray(numpy.asarray(where))
     if mask.dtype != numpy.bool_:
-        raise TypeError(f"Cannot cast array data from {mask.dtype!r} to dtype('bool') according to the rule 'safe'")
+        raise TypeError(
+            f"Cannot cast array data from {mask.dtype!r} to dtype('bool') according to the rule 'safe'"
+        )
     for what, shape in (("input array", numpy.shape(src)), ("where mask", mask.shape)):
         try:
             fits = numpy.broadcast_shapes(dst.shape, shape) == dst.shape
@@ -221,7 +252,9 @@ def _copy_where(dst, src, where):
 
 
 def _can_cast(value, from_dtype, to_dtype, casting):
-    if isinstance(from_dtype, type):  # Python scalar: its kind decides, the value must fit (checked on assign)
+    if isinstance(
+        from_dtype, type
+    ):  # Python scalar: its kind decides, the value must fit (checked on assign)
         if from_dtype is bool or casting == "unsafe":
             return True
         kind_order = {int: "iu", float: "f", complex: "c"}

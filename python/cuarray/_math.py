@@ -21,8 +21,25 @@ from cuarray._sorting import _take, argsort, searchsorted
 from cuarray._transfer import array, asarray
 from cuarray._transfer import device_array as _device
 
-__all__ = ["angle", "around", "clip", "diff", "fix", "i0", "imag", "interp", "isneginf", "isposinf", "nan_to_num",
-           "real", "round", "select", "sinc", "unwrap", "where"]
+__all__ = [
+    "angle",
+    "around",
+    "clip",
+    "diff",
+    "fix",
+    "i0",
+    "imag",
+    "interp",
+    "isneginf",
+    "isposinf",
+    "nan_to_num",
+    "real",
+    "round",
+    "select",
+    "sinc",
+    "unwrap",
+    "where",
+]
 
 
 def _as_array(a):
@@ -84,8 +101,16 @@ def around(a, decimals=0, out=None):
 round = around  # NumPy 2's name; around is its alias
 
 
-def clip(a, min=numpy._NoValue, max=numpy._NoValue, out=None, *, a_min=numpy._NoValue, a_max=numpy._NoValue,
-         **kwargs):
+def clip(
+    a,
+    min=numpy._NoValue,
+    max=numpy._NoValue,
+    out=None,
+    *,
+    a_min=numpy._NoValue,
+    a_max=numpy._NoValue,
+    **kwargs,
+):
     """Limit the values of `a` to [min, max] (either may be None: no bound); NaNs propagate, and min > max gives
     max everywhere. The bounds are named as in the array API (NumPy's a_min and a_max keywords work too, and a
     single positional bound is the lower one, where NumPy asks for both)."""
@@ -94,8 +119,9 @@ def clip(a, min=numpy._NoValue, max=numpy._NoValue, out=None, *, a_min=numpy._No
             missing = "a_min" if a_min is numpy._NoValue else "a_max"
             raise TypeError(f"clip() missing 1 required argument: '{missing}'")
         if min is not numpy._NoValue or max is not numpy._NoValue:
-            raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is "
-                             "forbidden.")
+            raise ValueError(
+                "Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is forbidden."
+            )
     else:
         a_min = None if min is numpy._NoValue else min
         a_max = None if max is numpy._NoValue else max
@@ -142,8 +168,9 @@ def select(condlist, choicelist, default=0):
         if cond.dtype != numpy.bool_:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
     cond_shape = numpy.broadcast_shapes(*(c.shape for c in conds))
-    choice_shape = numpy.broadcast_shapes(*(numpy.shape(c) if not isinstance(c, ndarray) else c.shape
-                                            for c in choices))
+    choice_shape = numpy.broadcast_shapes(
+        *(numpy.shape(c) if not isinstance(c, ndarray) else c.shape for c in choices)
+    )
     shape = numpy.broadcast_shapes(cond_shape, choice_shape) if choice_shape else cond_shape
     result = full(shape, choices[-1], dtype)
     for cond, choice in zip(conds[::-1], choices[-2::-1]):  # the first true condition wins
@@ -175,8 +202,11 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         fp = concatenate([fp[-1:], fp, fp[:1]])
     for a in (xp, fp):
         if a.ndim != 1:
-            raise ValueError("object too deep for desired array" if a.ndim else
-                             "object of too small depth for desired array")
+            raise ValueError(
+                "object too deep for desired array"
+                if a.ndim
+                else "object of too small depth for desired array"
+            )
     n = xp.shape[0]
     if n == 0:
         raise ValueError("array of sample points is empty")
@@ -270,7 +300,9 @@ _I0_PREAMBLE = """
 __device__ __forceinline__ float cuarray_i0(float x) { return cyl_bessel_i0f(x); }
 __device__ __forceinline__ double cuarray_i0(double x) { return cyl_bessel_i0(x); }
 """
-_I0_BODY = "const T a = fabs(x); const T e = exp(a); y = isinf(a) ? a - a : (e > top ? e * top : cuarray_i0(a))"
+_I0_BODY = (
+    "const T a = fabs(x); const T e = exp(a); y = isinf(a) ? a - a : (e > top ? e * top : cuarray_i0(a))"
+)
 _i0_kernel = None
 
 
@@ -343,8 +375,9 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * numpy.pi):
     ddmod = _u.add(_u.remainder(_u.subtract(dd, interval_low), period), interval_low)
     if boundary_ambiguous:
         # Steps of exactly +-period/2 came out as -period/2: they keep dd's sign.
-        _u._where(_u.logical_and(_u.equal(ddmod, interval_low), _u.greater(dd, 0)), interval_high, ddmod,
-                  out=ddmod)
+        _u._where(
+            _u.logical_and(_u.equal(ddmod, interval_low), _u.greater(dd, 0)), interval_high, ddmod, out=ddmod
+        )
     ph_correct = _u.subtract(ddmod, dd)
     _u._where(_u.less(_u.absolute(dd), discont), 0, ph_correct, out=ph_correct)
     up = array(p, copy=True, dtype=dtype)
@@ -355,7 +388,9 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * numpy.pi):
 def _infinite(x, name):
     x = _device(x, name)
     if x.dtype.kind == "c":  # NumPy's signbit has no complex loop
-        raise TypeError(f"This operation is not supported for {x.dtype} values because it would be ambiguous.")
+        raise TypeError(
+            f"This operation is not supported for {x.dtype} values because it would be ambiguous."
+        )
     return x
 
 

@@ -29,14 +29,21 @@ from cuarray.cuda.memory import _ArrayPointer as MemoryPointer
 
 ndarray = _core.ndarray
 
-_IMPLICIT_CONVERSION = (
-    "Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array explicitly."
-)
+_IMPLICIT_CONVERSION = "Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array explicitly."
 
 
-_FLAG_KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
-              "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
-              "OWNDATA": "owndata", "O": "owndata", "FNC": "fnc", "FORC": "forc"}
+_FLAG_KEYS = {
+    "C_CONTIGUOUS": "c_contiguous",
+    "C": "c_contiguous",
+    "CONTIGUOUS": "c_contiguous",
+    "F_CONTIGUOUS": "f_contiguous",
+    "F": "f_contiguous",
+    "FORTRAN": "f_contiguous",
+    "OWNDATA": "owndata",
+    "O": "owndata",
+    "FNC": "fnc",
+    "FORC": "forc",
+}
 
 
 class Flags:
@@ -44,6 +51,7 @@ class Flags:
     derived fnc (Fortran and not C) and forc (Fortran or C)."""
 
     __slots__ = ("_c", "_f", "_own")
+
     def __init__(self, c_contiguous, f_contiguous, owndata):
         object.__setattr__(self, "_c", c_contiguous)
         object.__setattr__(self, "_f", f_contiguous)
@@ -73,17 +81,22 @@ class Flags:
     __hash__ = None
 
     def __repr__(self):
-        return "\n".join(f"  {k.upper()} : {getattr(self, k)}" for k in ("c_contiguous", "f_contiguous", "owndata"))
+        return "\n".join(
+            f"  {k.upper()} : {getattr(self, k)}" for k in ("c_contiguous", "f_contiguous", "owndata")
+        )
 
 
 def _scalar(self, kind):
     if self.size != 1:
         if kind is bool:
             if self.size == 0:
-                raise ValueError("The truth value of an empty array is ambiguous. "
-                                 "Use `array.size > 0` to check that an array is not empty.")
-            raise ValueError("The truth value of an array with more than one element is ambiguous. "
-                             "Use a.any() or a.all()")
+                raise ValueError(
+                    "The truth value of an empty array is ambiguous. "
+                    "Use `array.size > 0` to check that an array is not empty."
+                )
+            raise ValueError(
+                "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()"
+            )
         raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
     if self.ndim != 0 and kind is not bool:  # NumPy 2.4's int(), float() and complex() take 0-d arrays alone
         raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
@@ -151,10 +164,14 @@ def _view(self, dtype=None):
         raise ValueError("To change to a dtype of a different size, the last axis must be contiguous")
     last = self.shape[-1] * self.itemsize
     if last % dtype.itemsize:
-        raise ValueError("When changing to a larger dtype, its size must be a divisor of the total size in bytes "
-                         "of the last axis of the array.")
+        raise ValueError(
+            "When changing to a larger dtype, its size must be a divisor of the total size in bytes "
+            "of the last axis of the array."
+        )
     shape = self.shape[:-1] + (last // dtype.itemsize,)
-    return ndarray(shape, dtype, MemoryPointer(self._ptr, self._device_id, self), self.strides[:-1] + (dtype.itemsize,))
+    return ndarray(
+        shape, dtype, MemoryPointer(self._ptr, self._device_id, self), self.strides[:-1] + (dtype.itemsize,)
+    )
 
 
 # NumPy's ufuncs that cuarray has as functions.

@@ -70,8 +70,10 @@ def _pad_widths(pad_width, ndim):
                 try:
                     pairs[axis] = (operator.index(width),) * 2
                 except TypeError:
-                    raise TypeError(f"pad_width dict values must be an int or a pair of ints, got {width!r} for "
-                                    f"axis {axis}") from None
+                    raise TypeError(
+                        f"pad_width dict values must be an int or a pair of ints, got {width!r} for "
+                        f"axis {axis}"
+                    ) from None
         pad_width = pairs
     pad_width = numpy.asarray(_host(pad_width))
     if pad_width.dtype.kind != "i":
@@ -119,7 +121,9 @@ def pad(array, pad_width, mode="constant", **kwargs):
         # Every other mode reads the data; an empty array can only be "padded" by nothing along its empty axes.
         for axis, (before, after) in enumerate(widths):
             if array.shape[axis] == 0 and (before or after):
-                raise ValueError(f"can't extend empty axis {axis} using modes other than 'constant' or 'empty'")
+                raise ValueError(
+                    f"can't extend empty axis {axis} using modes other than 'constant' or 'empty'"
+                )
         return padded
     if mode == "linear_ramp":
         ends = _as_pairs(kwargs.get("end_values", 0), ndim)
@@ -157,7 +161,7 @@ def _allocate(array, widths, fill=None):
 def _region(padded, inner, axis):
     """The part of `padded` that the pad areas of `axis` span: whole along the axes padded so far, the middle
     along the later ones."""
-    return padded[(slice(None),) * (axis + 1) + inner[axis + 1:]]
+    return padded[(slice(None),) * (axis + 1) + inner[axis + 1 :]]
 
 
 def _along(axis, index):
@@ -199,8 +203,12 @@ def _stats(region, axis, before, n, length_pair, mode):
     None), rounded for integer types."""
     from cuarray import _statistics
 
-    reduce = {"maximum": _reduction.max, "minimum": _reduction.min, "mean": _reduction.mean,
-              "median": _statistics.median}[mode]
+    reduce = {
+        "maximum": _reduction.max,
+        "minimum": _reduction.min,
+        "mean": _reduction.mean,
+        "median": _statistics.median,
+    }[mode]
     left_n, right_n = (n if k is None or k > n else k for k in length_pair)
     if (left_n == 0 or right_n == 0) and mode in ("maximum", "minimum"):
         raise ValueError("stat_length of 0 yields no value for padding")
@@ -220,9 +228,12 @@ def _wrap(region, axis, before, after, n):
         period = (size - before - after) // n * n
         left, right = min(period, before), min(period, after)
         hi = size - after
-        region[_along(axis, slice(before - left, before))] = region[_along(axis, slice(before + period - left,
-                                                                                         before + period))]
-        region[_along(axis, slice(hi, hi + right))] = region[_along(axis, slice(hi - period, hi - period + right))]
+        region[_along(axis, slice(before - left, before))] = region[
+            _along(axis, slice(before + period - left, before + period))
+        ]
+        region[_along(axis, slice(hi, hi + right))] = region[
+            _along(axis, slice(hi - period, hi - period + right))
+        ]
         before, after = before - left, after - right
 
 
@@ -239,7 +250,9 @@ def _reflect(region, axis, before, after, n, symmetric, odd):
         if before:
             k = min(chunk, before)
             src = region[_along(axis, _backward(before + skip + k - 1, before + skip - 1))]
-            _mirror_into(region, axis, slice(before - k, before), src, _at(region, axis, before) if odd else None)
+            _mirror_into(
+                region, axis, slice(before - k, before), src, _at(region, axis, before) if odd else None
+            )
             before -= k
         if after:
             k = min(chunk, after)

@@ -49,8 +49,11 @@ def empty_like_pinned(a, dtype=None, order="K", subok=None, shape=None):
     """empty_pinned with the shape and dtype of `a` (a NumPy or cuarray array) unless given."""
     if subok is not None:
         raise TypeError("subok is not supported yet")
-    return _pinned_array(a.shape if shape is None else shape, a.dtype if dtype is None else dtype,
-                         "C" if shape is not None and order in ("K", "k", "A", "a") else _like_order(a, order))
+    return _pinned_array(
+        a.shape if shape is None else shape,
+        a.dtype if dtype is None else dtype,
+        "C" if shape is not None and order in ("K", "k", "A", "a") else _like_order(a, order),
+    )
 
 
 def zeros_pinned(shape, dtype=float, order="C"):

@@ -20,8 +20,20 @@ from cuarray._scan import cumprod
 from cuarray._sorting import sort
 from cuarray._transfer import asarray
 
-__all__ = ["poly", "poly1d", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub",
-           "polyval", "roots", "vander"]
+__all__ = [
+    "poly",
+    "poly1d",
+    "polyadd",
+    "polyder",
+    "polydiv",
+    "polyfit",
+    "polyint",
+    "polymul",
+    "polysub",
+    "polyval",
+    "roots",
+    "vander",
+]
 
 
 def _device(a, name):
@@ -67,7 +79,9 @@ def poly(seq_of_zeros):
         a = convolve(a, factors[i])
     if a.dtype.kind == "c":
         zc = z.astype(numpy.complex128, copy=False)
-        if bool(_reduction.all(_u.equal(sort(zc), sort(_u.conjugate(zc))))):  # the result's dtype depends on it
+        if bool(
+            _reduction.all(_u.equal(sort(zc), sort(_u.conjugate(zc))))
+        ):  # the result's dtype depends on it
             a = real(a).copy()  # NumPy's a.real.copy(): a contiguous array, not a view of the complex one
     return a
 
@@ -91,7 +105,7 @@ def polyint(p, m=1, k=None):
     if k.shape[0] < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     for i in range(m):
-        val = concatenate((_u.true_divide(val, arange(len(val), 0, -1)), k[i:i + 1]))
+        val = concatenate((_u.true_divide(val, arange(len(val), 0, -1)), k[i : i + 1]))
     return poly1d(val) if isinstance(p, poly1d) else val
 
 
@@ -268,7 +282,7 @@ def _coefficient_text(c):
 def _poly_text(coeffs, var):
     """NumPy's str of a poly1d with the host coefficients `coeffs` in the variable `var`."""
     nonzero = numpy.flatnonzero(coeffs != 0)
-    coeffs = coeffs[nonzero[0]:] if nonzero.size else coeffs[:0]
+    coeffs = coeffs[nonzero[0] :] if nonzero.size else coeffs[:0]
     terms = []
     for power, c in zip(range(len(coeffs) - 1, -1, -1), coeffs):
         text = _coefficient_text(c)

@@ -18,9 +18,22 @@ from cuarray._math import imag, real
 from cuarray._transfer import array, asarray
 from cuarray._transfer import device_array as _device
 
-__all__ = ["asanyarray", "asarray_chkfinite", "common_type", "iscomplex", "iscomplexobj", "isfortran",
-           "isreal", "isrealobj", "isscalar", "iterable", "may_share_memory", "real_if_close", "require",
-           "shares_memory"]
+__all__ = [
+    "asanyarray",
+    "asarray_chkfinite",
+    "common_type",
+    "iscomplex",
+    "iscomplexobj",
+    "isfortran",
+    "isreal",
+    "isrealobj",
+    "isscalar",
+    "iterable",
+    "may_share_memory",
+    "real_if_close",
+    "require",
+    "shares_memory",
+]
 
 # NumPy's own: a cuarray array, 0-d included, is neither a numpy.generic nor a numbers.Number.
 isscalar = numpy.isscalar
@@ -117,9 +130,22 @@ def asarray_chkfinite(a, dtype=None, order=None):
     return a
 
 
-_FLAGS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F", "FORTRAN": "F",
-          "A": "A", "ALIGNED": "A", "W": "W", "WRITEABLE": "W", "O": "O", "OWNDATA": "O", "E": "E",
-          "ENSUREARRAY": "E"}
+_FLAGS = {
+    "C": "C",
+    "C_CONTIGUOUS": "C",
+    "CONTIGUOUS": "C",
+    "F": "F",
+    "F_CONTIGUOUS": "F",
+    "FORTRAN": "F",
+    "A": "A",
+    "ALIGNED": "A",
+    "W": "W",
+    "WRITEABLE": "W",
+    "O": "O",
+    "OWNDATA": "O",
+    "E": "E",
+    "ENSUREARRAY": "E",
+}
 
 
 def require(a, dtype=None, requirements=None):

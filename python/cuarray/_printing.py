@@ -23,10 +23,35 @@ def array_str(a, max_line_width=None, precision=None, suppress_small=None):
     return numpy.array_str(_host(a, "array_str"), max_line_width, precision, suppress_small)
 
 
-def array2string(a, max_line_width=None, precision=None, suppress_small=None, separator=" ", prefix="", *,
-                 formatter=None, threshold=None, edgeitems=None, sign=None, floatmode=None, suffix="",
-                 legacy=None):
+def array2string(
+    a,
+    max_line_width=None,
+    precision=None,
+    suppress_small=None,
+    separator=" ",
+    prefix="",
+    *,
+    formatter=None,
+    threshold=None,
+    edgeitems=None,
+    sign=None,
+    floatmode=None,
+    suffix="",
+    legacy=None,
+):
     """NumPy's array2string of a's values."""
-    return numpy.array2string(_host(a, "array2string"), max_line_width, precision, suppress_small, separator,
-                              prefix, formatter=formatter, threshold=threshold, edgeitems=edgeitems,
-                              sign=sign, floatmode=floatmode, suffix=suffix, legacy=legacy)
+    return numpy.array2string(
+        _host(a, "array2string"),
+        max_line_width,
+        precision,
+        suppress_small,
+        separator,
+        prefix,
+        formatter=formatter,
+        threshold=threshold,
+        edgeitems=edgeitems,
+        sign=sign,
+        floatmode=floatmode,
+        suffix=suffix,
+        legacy=legacy,
+    )

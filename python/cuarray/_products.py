@@ -33,8 +33,9 @@ def _common(a, b):
 
 def _not_aligned(a_shape, b_shape, a_dim, b_dim):
     sa, sb = (str(s).replace(" ", "") for s in (a_shape, b_shape))
-    return ValueError(f"shapes {sa} and {sb} not aligned: {a_shape[a_dim]} (dim {a_dim}) != "
-                      f"{b_shape[b_dim]} (dim {b_dim})")
+    return ValueError(
+        f"shapes {sa} and {sb} not aligned: {a_shape[a_dim]} (dim {a_dim}) != {b_shape[b_dim]} (dim {b_dim})"
+    )
 
 
 def _check_dot_out(out, shape, dtype):
@@ -43,8 +44,10 @@ def _check_dot_out(out, shape, dtype):
     if out.shape != shape:
         raise ValueError("output array has wrong dimensions")
     if out.dtype != dtype or not out.flags.c_contiguous:
-        raise ValueError("output array is not acceptable (must have the right datatype, number of dimensions, and "
-                         "be a C-Array)")
+        raise ValueError(
+            "output array is not acceptable (must have the right datatype, number of dimensions, and "
+            "be a C-Array)"
+        )
 
 
 def _contract(a, b, a_axes, b_axes):
@@ -54,7 +57,9 @@ def _contract(a, b, a_axes, b_axes):
     m_shape = tuple(a.shape[d] for d in a_free)
     n_shape = tuple(b.shape[d] for d in b_free)
     k = math.prod(a.shape[d] for d in a_axes)
-    at = a.transpose(a_free + list(a_axes)).reshape(math.prod(m_shape), k)  # a copy only where strides need one
+    at = a.transpose(a_free + list(a_axes)).reshape(
+        math.prod(m_shape), k
+    )  # a copy only where strides need one
     bt = b.transpose(list(b_axes) + b_free).reshape(k, math.prod(n_shape))
     return matmul(at, bt).reshape(m_shape + n_shape)
 
@@ -172,12 +177,16 @@ def vecdot(x1, x2, /, *, axis=-1):
     x1, x2 = _array(x1, "vecdot"), _array(x2, "vecdot")
     for i, x in enumerate((x1, x2)):
         if x.ndim == 0:
-            raise ValueError(f"vecdot: Input operand {i} does not have enough dimensions (has 0, gufunc core with "
-                             "signature (n),(n)->() requires 1)")
+            raise ValueError(
+                f"vecdot: Input operand {i} does not have enough dimensions (has 0, gufunc core with "
+                "signature (n),(n)->() requires 1)"
+            )
     a, b = _move_last(x1, axis, None), _move_last(x2, axis, None)
     if a.shape[-1] != b.shape[-1]:
-        raise ValueError("vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                         f"(n),(n)->() (size {b.shape[-1]} is different from {a.shape[-1]})")
+        raise ValueError(
+            "vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+            f"(n),(n)->() (size {b.shape[-1]} is different from {a.shape[-1]})"
+        )
     t = numpy.result_type(a.dtype, b.dtype)
     if a.dtype.kind == "c":
         a = _u.conjugate(a)
@@ -196,8 +205,12 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if na not in (2, 3) or nb not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
     if na == 2 or nb == 2:
-        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors "
-                      "instead. (deprecated in NumPy 2.0)", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors "
+            "instead. (deprecated in NumPy 2.0)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
     a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
     t = numpy.result_type(a.dtype, b.dtype)
     z = _u.subtract(_u.multiply(a0, b1, dtype=t), _u.multiply(a1, b0, dtype=t))  # the third component

@@ -253,6 +253,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 def _dot_1d(a, b, out=None):
     """Inner product of two 1-D arrays of equal length, as one reduction kernel."""
     if a.shape[0] != b.shape[0]:
-        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[0]} (dim 0) != {b.shape[0]} (dim 0)")
+        raise ValueError(
+            f"shapes {a.shape} and {b.shape} not aligned: {a.shape[0]} (dim 0) != {b.shape[0]} (dim 0)"
+        )
     return _reduce(_INDEX["dot"], a, None, None, out, False, 0.0, b)
-

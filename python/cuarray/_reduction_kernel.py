@@ -18,13 +18,27 @@ class ReductionKernel:
     value that reduces nothing. Call with the inputs, then ``axis=``, ``keepdims=``, ``out=``.
     """
 
-    def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name="reduce_kernel",
-                 reduce_type=None, reduce_dims=True, preamble="", options=()):
+    def __init__(
+        self,
+        in_params,
+        out_params,
+        map_expr,
+        reduce_expr,
+        post_map_expr,
+        identity,
+        name="reduce_kernel",
+        reduce_type=None,
+        reduce_dims=True,
+        preamble="",
+        options=(),
+    ):
         self.in_params, self.out_params = _parse(in_params), _parse(out_params)
         if not self.in_params:
             raise ValueError("a ReductionKernel needs at least one input parameter")
         if len(self.out_params) != 1:
-            raise ValueError(f"a ReductionKernel has exactly one output parameter, got {len(self.out_params)}")
+            raise ValueError(
+                f"a ReductionKernel has exactly one output parameter, got {len(self.out_params)}"
+            )
         if any(p.raw for p in self.in_params + self.out_params):
             raise ValueError("raw parameters are not supported in a ReductionKernel")
         names = [p.name for p in self.in_params + self.out_params]
@@ -33,8 +47,10 @@ class ReductionKernel:
         bound = {p.placeholder for p in self.in_params if p.placeholder}
         out = self.out_params[0]
         if out.placeholder and out.placeholder not in bound:
-            raise ValueError(f"output parameter '{out.name}' has type placeholder {out.placeholder}, which no input "
-                             "parameter defines")
+            raise ValueError(
+                f"output parameter '{out.name}' has type placeholder {out.placeholder}, which no input "
+                "parameter defines"
+            )
         if not _IDENTIFIER.match(name):
             raise ValueError(f'Invalid kernel name: "{name}" (a kernel name must be an identifier)')
         if identity is None or not str(identity).strip():
@@ -48,26 +64,40 @@ class ReductionKernel:
 
     def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
         if len(args) not in (self.nin, self.nargs):
-            raise TypeError(f"Wrong number of arguments for {self.name}: it takes {self.nin} or {self.nargs} "
-                            f"arguments ({len(args)} given)")
+            raise TypeError(
+                f"Wrong number of arguments for {self.name}: it takes {self.nin} or {self.nargs} "
+                f"arguments ({len(args)} given)"
+            )
         if len(args) == self.nargs:
             if out is not None:
-                raise ValueError(f"cannot specify 'out' as both a positional and keyword argument ({self.name})")
+                raise ValueError(
+                    f"cannot specify 'out' as both a positional and keyword argument ({self.name})"
+                )
             out = args[-1]
         inputs = list(args[: self.nin])
         types = {}
         for p, a in zip(self.in_params, inputs):
             if isinstance(a, numpy.ndarray):
-                raise TypeError(f"argument '{p.name}' of {self.name} is a numpy.ndarray; pass a cuarray array "
-                                "(cuarray.asarray(x))")
-            if p.placeholder and isinstance(a, ndarray) and types.setdefault(p.placeholder, a.dtype) != a.dtype:
-                raise TypeError(f"Type is mismatched: {p.placeholder} is {types[p.placeholder]} from an earlier "
-                                f"argument but input '{p.name}' is {a.dtype}")
+                raise TypeError(
+                    f"argument '{p.name}' of {self.name} is a numpy.ndarray; pass a cuarray array "
+                    "(cuarray.asarray(x))"
+                )
+            if (
+                p.placeholder
+                and isinstance(a, ndarray)
+                and types.setdefault(p.placeholder, a.dtype) != a.dtype
+            ):
+                raise TypeError(
+                    f"Type is mismatched: {p.placeholder} is {types[p.placeholder]} from an earlier "
+                    f"argument but input '{p.name}' is {a.dtype}"
+                )
         for p, a in zip(self.in_params, inputs):
             if p.placeholder and p.placeholder not in types:
                 types[p.placeholder] = numpy.asarray(a).dtype
         if not any(isinstance(a, ndarray) for a in inputs):
-            raise ValueError(f"Loop size is undecided. {self.name}: at least one input must be a cuarray.ndarray")
+            raise ValueError(
+                f"Loop size is undecided. {self.name}: at least one input must be a cuarray.ndarray"
+            )
         in_types = [p.dtype if p.placeholder is None else types[p.placeholder] for p in self.in_params]
         o = self.out_params[0]
         out_type = o.dtype if o.placeholder is None else types[o.placeholder]
@@ -76,7 +106,9 @@ class ReductionKernel:
         from cuarray._transfer import asarray
 
         # Scalars join as 0-d arrays: the engine broadcasts arrays only.
-        inputs = [a if isinstance(a, ndarray) else asarray(numpy.asarray(a, t)) for a, t in zip(inputs, in_types)]
+        inputs = [
+            a if isinstance(a, ndarray) else asarray(numpy.asarray(a, t)) for a, t in zip(inputs, in_types)
+        ]
         handle = self._definition(tuple(in_types), out_type, types)
         call = (handle, inputs, in_types, out_type, out_type, axis, out, keepdims)
         if stream is None:
@@ -99,16 +131,32 @@ class ReductionKernel:
         key = (in_types, out_type)
         handle = self._defs.get(key)
         if handle is None:
-            typedefs = "".join(f"typedef {_CTYPES[numpy.dtype(t).name]} {n};\n" for n, t in sorted(placeholders.items()))
-            params = ", ".join(f"const {_CTYPES[numpy.dtype(t).name]} {p.name}" for p, t in zip(self.in_params, in_types))
+            typedefs = "".join(
+                f"typedef {_CTYPES[numpy.dtype(t).name]} {n};\n" for n, t in sorted(placeholders.items())
+            )
+            params = ", ".join(
+                f"const {_CTYPES[numpy.dtype(t).name]} {p.name}" for p, t in zip(self.in_params, in_types)
+            )
             args = ", ".join(f"in{k}" for k in range(self.nin))
             mapped = f"[&]({params}) {{ return acc_t({self.map_expr}); }}({args})"
             out_c = _CTYPES[numpy.dtype(out_type).name]
             o = self.out_params[0].name
-            post = (f"[&]() {{ const ca::Ind<long long> _in_ind{{_n}}, _out_ind{{1}}; {out_c} {o}; "
-                    f"{self.post_map_expr}; return {o}; }}()")
-            handle = _core._reduction_def(self.name, self.nin, self._reduce_ctype(out_type, placeholders),
-                                          f"acc_t({self.identity})", mapped, self.reduce_expr, post,
-                                          typedefs + self.preamble, True, False, list(self.options))
+            post = (
+                f"[&]() {{ const ca::Ind<long long> _in_ind{{_n}}, _out_ind{{1}}; {out_c} {o}; "
+                f"{self.post_map_expr}; return {o}; }}()"
+            )
+            handle = _core._reduction_def(
+                self.name,
+                self.nin,
+                self._reduce_ctype(out_type, placeholders),
+                f"acc_t({self.identity})",
+                mapped,
+                self.reduce_expr,
+                post,
+                typedefs + self.preamble,
+                True,
+                False,
+                list(self.options),
+            )
             self._defs[key] = handle
         return handle

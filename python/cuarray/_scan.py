@@ -42,8 +42,11 @@ def _scan(a, axis, dtype, out, product, skip_nan, name):
         dtype = out.dtype if out is not None else _default_dtype(a.dtype)
     dtype = numpy.dtype(dtype)
     if a.dtype.kind == "c" and dtype.kind not in "cb":
-        warnings.warn("Casting complex values to real discards the imaginary part", numpy.exceptions.ComplexWarning,
-                      stacklevel=3)
+        warnings.warn(
+            "Casting complex values to real discards the imaginary part",
+            numpy.exceptions.ComplexWarning,
+            stacklevel=3,
+        )
     skip_nan = skip_nan and a.dtype.kind in "fc"
     if out is not None and out.dtype == dtype:
         _core._scan(a, axis, product, skip_nan, out)

@@ -25,7 +25,9 @@ def _values(values, dtype, name):
     if isinstance(values, ndarray):
         if not numpy.can_cast(values.dtype, dtype, "safe"):
             what = "scalar" if values.ndim == 0 else "array data"
-            raise TypeError(f"Cannot cast {what} from {values.dtype!r} to {dtype!r} according to the rule 'safe'")
+            raise TypeError(
+                f"Cannot cast {what} from {values.dtype!r} to {dtype!r} according to the rule 'safe'"
+            )
         return values.astype(dtype, copy=False).reshape(-1)
     return asarray(numpy.asarray(values, dtype=dtype)).reshape(-1)
 
@@ -52,15 +54,19 @@ def choose(a, choices, out=None, mode="raise"):
     _check_mode(mode)
     a = _device(a, "choose")
     if not numpy.can_cast(a.dtype, numpy.intp, "safe"):
-        raise TypeError(f"Cannot cast array data from {a.dtype!r} to dtype('int64') according to the rule 'safe'")
+        raise TypeError(
+            f"Cannot cast array data from {a.dtype!r} to dtype('int64') according to the rule 'safe'"
+        )
     if isinstance(choices, numpy.ndarray):
         raise TypeError("cuarray.choose: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)")
     choices = list(choices)  # a device array: its views along the first axis
     if not choices:
         raise ValueError("0-length sequence.")
     dtype = numpy.result_type(*(_weak_or_dtype(c) for c in choices))
-    choices = [c.astype(dtype, copy=False) if isinstance(c, ndarray) else asarray(numpy.asarray(c, dtype=dtype))
-               for c in choices]
+    choices = [
+        c.astype(dtype, copy=False) if isinstance(c, ndarray) else asarray(numpy.asarray(c, dtype=dtype))
+        for c in choices
+    ]
     n = len(choices)
     shape = numpy.broadcast_shapes(*(c.shape for c in choices), a.shape)  # NumPy's order, for its message
     if out is not None and out.shape != shape:

@@ -40,8 +40,10 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     if kind not in {None, "sort", "table"}:
         raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
     if kind == "table" and not (element.dtype.kind in "uib" and test_elements.dtype.kind in "uib"):
-        raise ValueError("The 'table' method is only supported for boolean or integer arrays. Please select "
-                         "'sort' or None for kind.")
+        raise ValueError(
+            "The 'table' method is only supported for boolean or integer arrays. Please select "
+            "'sort' or None for kind."
+        )
     return _isin(element.reshape(-1), test_elements.reshape(-1), invert).reshape(element.shape)
 
 
@@ -157,6 +159,6 @@ def trim_zeros(filt, trim="fb", axis=None):
         if bounds is None:  # all zeros: empty along every trimmed axis
             index[ax] = slice(0, 0)
         else:
-            start, last = bounds[2 * i:2 * i + 2]
+            start, last = bounds[2 * i : 2 * i + 2]
             index[ax] = slice(start if "f" in trim else None, last + 1 if "b" in trim else None)
     return a[tuple(index)]

@@ -23,8 +23,20 @@ from cuarray._scan import cumsum
 from cuarray._transfer import asarray
 from cuarray._transfer import device_array as _device
 
-__all__ = ["argpartition", "argsort", "lexsort", "partition", "searchsorted", "sort", "sort_complex", "unique",
-           "unique_all", "unique_counts", "unique_inverse", "unique_values"]
+__all__ = [
+    "argpartition",
+    "argsort",
+    "lexsort",
+    "partition",
+    "searchsorted",
+    "sort",
+    "sort_complex",
+    "unique",
+    "unique_all",
+    "unique_counts",
+    "unique_inverse",
+    "unique_values",
+]
 
 UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
@@ -154,7 +166,9 @@ def searchsorted(a, v, side="left", sorter=None):
         common = numpy.result_type(a.dtype, v.dtype)
     else:
         host = numpy.asarray(v)
-        common = numpy.result_type(a.dtype, v if scalar and isinstance(v, (int, float, complex)) else host.dtype)
+        common = numpy.result_type(
+            a.dtype, v if scalar and isinstance(v, (int, float, complex)) else host.dtype
+        )
         v = asarray(host)
     if sorter is not None:
         sorter = _device(sorter, "searchsorted")
@@ -162,7 +176,9 @@ def searchsorted(a, v, side="left", sorter=None):
             raise TypeError("sorter must only contain integers")
         if not numpy.can_cast(sorter.dtype, numpy.intp):  # uint64, as NumPy's safe cast to intp
             raise ValueError("could not parse sorter argument")
-    out = _core._searchsorted(a.astype(common, copy=False), v.astype(common, copy=False), side == "right", sorter)
+    out = _core._searchsorted(
+        a.astype(common, copy=False), v.astype(common, copy=False), side == "right", sorter
+    )
     return out.reshape(()) if scalar else out
 
 
@@ -181,8 +197,16 @@ def _sorted_rows(rows):
     return perm, _take(rows, perm)
 
 
-def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
-           sorted=True):
+def unique(
+    ar,
+    return_index=False,
+    return_inverse=False,
+    return_counts=False,
+    axis=None,
+    *,
+    equal_nan=True,
+    sorted=True,
+):
     """The sorted unique values of `ar` (flattened), optionally with the index of each value's first
     occurrence, the indices that rebuild `ar` from them (ar's shape), and their counts. With an integer
     `axis`, the unique sub-arrays along it, in lexicographic order; as NumPy's, these compare with ==, so a
@@ -216,7 +240,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
             # Every NaN is one value: keep the first (NaNs sort last).
             first_nan = int(searchsorted(_u.isnan(aux), True, side="left"))
             mask[first_nan] = True
-            mask[first_nan + 1:] = False
+            mask[first_nan + 1 :] = False
     where = flatnonzero(mask)
     values = _take(aux, where)
     if rows_shape is not None:
@@ -255,5 +279,6 @@ def unique_inverse(x, /):
 def unique_all(x, /):
     """UniqueAllResult(values, indices, inverse_indices, counts): unique_inverse and unique_counts, with the
     index of each value's first occurrence in the flattened `x`."""
-    return UniqueAllResult(*unique(x, return_index=True, return_inverse=True, return_counts=True,
-                                   equal_nan=False))
+    return UniqueAllResult(
+        *unique(x, return_index=True, return_inverse=True, return_counts=True, equal_nan=False)
+    )

@@ -106,7 +106,9 @@ _METHODS = {
     "inverted_cdf": (lambda n, q: _floor_or_next(n * q - 1, lambda g, i: g == 0), None),
     "averaged_inverted_cdf": (lambda n, q: n * q - 1, lambda g, i: numpy.where(g == 0, 0.5, 1.0)),
     "closest_observation": (
-        lambda n, q: _floor_or_next(n * q - 1.5, lambda g, i: (g == 0) & (numpy.floor(i) % 2 == 1)), None),
+        lambda n, q: _floor_or_next(n * q - 1.5, lambda g, i: (g == 0) & (numpy.floor(i) % 2 == 1)),
+        None,
+    ),
     "interpolated_inverted_cdf": (_hyndman_fan(0, 1), lambda g, i: g),
     "hazen": (_hyndman_fan(0.5, 0.5), lambda g, i: g),
     "weibull": (_hyndman_fan(0, 0), lambda g, i: g),
@@ -115,8 +117,10 @@ _METHODS = {
     "normal_unbiased": (_hyndman_fan(3 / 8.0, 3 / 8.0), lambda g, i: g),
     "lower": (lambda n, q: numpy.floor((n - 1) * q).astype(numpy.intp), None),
     "higher": (lambda n, q: numpy.ceil((n - 1) * q).astype(numpy.intp), None),
-    "midpoint": (lambda n, q: 0.5 * (numpy.floor((n - 1) * q) + numpy.ceil((n - 1) * q)),
-                 lambda g, i: numpy.where(i % 1 == 0, 0.0, 0.5)),
+    "midpoint": (
+        lambda n, q: 0.5 * (numpy.floor((n - 1) * q) + numpy.ceil((n - 1) * q)),
+        lambda g, i: numpy.where(i % 1 == 0, 0.0, 0.5),
+    ),
     "nearest": (lambda n, q: numpy.around((n - 1) * q).astype(numpy.intp), None),
 }
 
@@ -134,34 +138,42 @@ def _checked(a, q, name, percent):
     weak_q = type(q) in (int, float)
     q = numpy.true_divide(_host_q(q), 100) if percent else _host_q(q)
     if not bool(numpy.all((q >= 0) & (q <= 1))):
-        raise ValueError("Percentiles must be in the range [0, 100]" if percent else
-                         "Quantiles must be in the range [0, 1]")
+        raise ValueError(
+            "Percentiles must be in the range [0, 100]"
+            if percent
+            else "Quantiles must be in the range [0, 1]"
+        )
     return a, q, weak_q
 
 
-def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
+def quantile(
+    a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None
+):
     """The q-th quantiles (q in [0, 1], a scalar or 1-D) along `axis`, by NumPy's `method`; the result has q's
     axes first. NaN where a slice holds NaN."""
     a, q, weak_q = _checked(a, q, "quantile", False)
     return _quantile(a, q, axis, out, method, keepdims, weights, weak_q)
 
 
-def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-               weights=None):
+def percentile(
+    a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None
+):
     """The q-th percentiles (q in [0, 100]): quantile(a, q / 100)."""
     a, q, weak_q = _checked(a, q, "percentile", True)
     return _quantile(a, q, axis, out, method, keepdims, weights, weak_q)
 
 
-def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-                weights=None):
+def nanquantile(
+    a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None
+):
     """quantile ignoring NaNs; NaN (with NumPy's RuntimeWarning) where a slice is all NaN."""
     a, q, weak_q = _checked(a, q, "nanquantile", False)
     return _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q)
 
 
-def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-                  weights=None):
+def nanpercentile(
+    a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None
+):
     """percentile ignoring NaNs: nanquantile(a, q / 100)."""
     a, q, weak_q = _checked(a, q, "nanpercentile", True)
     return _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q)
@@ -228,7 +240,9 @@ def _quantile(a, q, axis, out, method, keepdims, weights, weak_q):
         upper = numpy.where(index >= n - 1, -1, numpy.where(index < 0, 0, floor + 1))
         gamma = numpy.asanyarray(fix_gamma(index - lower, index), dtype=index.dtype)
         gamma = float(gamma) if weak_q else asarray(gamma)
-        result = _lerp(take(s, lower.astype(numpy.intp), axis=-1), take(s, upper.astype(numpy.intp), axis=-1), gamma)
+        result = _lerp(
+            take(s, lower.astype(numpy.intp), axis=-1), take(s, upper.astype(numpy.intp), axis=-1), gamma
+        )
     if s.dtype.kind == "f":  # NaNs sort last: a slice with one has NaN quantiles
         last = s[..., -1].reshape(s.shape[:-1] + (1,) * q.ndim)
         result = _u._where(_u.isnan(last), last, result)
@@ -291,7 +305,9 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     elif aweights is None:
         fact = _u.subtract(w_sum, ddof)
     else:
-        fact = _u.subtract(w_sum, _u.divide(_u.multiply(ddof, _reduction.sum(_u.multiply(w, aweights))), w_sum))
+        fact = _u.subtract(
+            w_sum, _u.divide(_u.multiply(ddof, _reduction.sum(_u.multiply(w, aweights))), w_sum)
+        )
     if float(fact) <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
         fact = 0.0
@@ -311,7 +327,9 @@ def _at_least_2d(v, dtype):
 
 def _weights(w, n, name):
     """Frequency or reliability weights as a float64 device array of length n, checked as NumPy checks them."""
-    w = (w if isinstance(w, ndarray) else asarray(numpy.asarray(w, dtype=float))).astype(numpy.float64, copy=False)
+    w = (w if isinstance(w, ndarray) else asarray(numpy.asarray(w, dtype=float))).astype(
+        numpy.float64, copy=False
+    )
     if w.ndim > 1:
         raise RuntimeError(f"cannot handle multidimensional {name}")
     if w.shape[0] != n:

@@ -30,8 +30,7 @@ def _to_current_device(a):
 _NOT_FOREIGN = (ndarray, numpy.ndarray, numpy.generic, list, tuple, int, float, complex)
 
 
-def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
-          like=None):
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=None):
     """A device array from a host object (list, scalar, NumPy array), another device array, or another library's
     device array (``__cuda_array_interface__``, else CUDA DLPack): a view of that one's memory on its own
     device unless a copy or another dtype is asked for. `like` (NumPy's) changes nothing."""
@@ -50,8 +49,11 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
             raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
         keep = order in ("K", "A", None)
         try:
-            host = obj if keep and dtype is None and type(obj) is numpy.ndarray else \
-                numpy.asarray(obj, dtype=dtype, order=None if keep else order)
+            host = (
+                obj
+                if keep and dtype is None and type(obj) is numpy.ndarray
+                else numpy.asarray(obj, dtype=dtype, order=None if keep else order)
+            )
         except TypeError:
             # A sequence holding device arrays (NumPy asked one of them for __array__): built on the device.
             if not isinstance(obj, (list, tuple)) or not _holds_device_array(obj):
@@ -65,7 +67,9 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
 
 
 def _holds_device_array(seq):
-    return any(isinstance(e, ndarray) or (isinstance(e, (list, tuple)) and _holds_device_array(e)) for e in seq)
+    return any(
+        isinstance(e, ndarray) or (isinstance(e, (list, tuple)) and _holds_device_array(e)) for e in seq
+    )
 
 
 def _from_nested(seq, dtype, order):
@@ -81,8 +85,9 @@ def _from_nested(seq, dtype, order):
             yield obj
 
     if dtype is None:
-        dtype = numpy.result_type(*[e.dtype if isinstance(e, ndarray) else numpy.asarray(e).dtype
-                                    for e in leaves(seq)])
+        dtype = numpy.result_type(
+            *[e.dtype if isinstance(e, ndarray) else numpy.asarray(e).dtype for e in leaves(seq)]
+        )
 
     def build(obj):
         if isinstance(obj, ndarray):
@@ -93,8 +98,10 @@ def _from_nested(seq, dtype, order):
         if not parts:
             return _core._from_numpy(numpy.empty(0, dtype))
         if len({p.shape for p in parts}) != 1:
-            raise ValueError("setting an array element with a sequence. The requested array has an inhomogeneous "
-                             f"shape: its elements have the shapes {sorted({p.shape for p in parts})}")
+            raise ValueError(
+                "setting an array element with a sequence. The requested array has an inhomogeneous "
+                f"shape: its elements have the shapes {sorted({p.shape for p in parts})}"
+            )
         out = _core.empty((len(parts),) + parts[0].shape, dtype, "C")  # NumPy's stack of parts, all `dtype`
         for i, part in enumerate(parts):
             out[i] = part
@@ -152,7 +159,9 @@ def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
     `order` ('C', 'F', or 'A': F when `a` is F- but not C-contiguous), copied on `stream` (default: the current
     one). The copy has finished on return, also with blocking=False."""
     if isinstance(a, ndarray):
-        return a.get(stream, order, out)  # by position: keywords cost a 4 KB readback 0.3-0.6 us on an H100 host
+        return a.get(
+            stream, order, out
+        )  # by position: keywords cost a 4 KB readback 0.3-0.6 us on an H100 host
     if out is not None:
         out[...] = a
         return out

@@ -49,7 +49,7 @@ def _positions(shape, indices):
         return arange(1, dtype=numpy.int64).reshape(())[indices]
     pos = None
     for d, n in enumerate(shape):
-        coord = arange(n, dtype=numpy.int64) * math.prod(shape[d + 1:])
+        coord = arange(n, dtype=numpy.int64) * math.prod(shape[d + 1 :])
         term = broadcast_to(coord.reshape((1,) * d + (n,) + (1,) * (len(shape) - d - 1)), shape)[indices]
         pos = term if pos is None else _u.add(pos, term)
     return pos
@@ -115,7 +115,7 @@ def at(self, a, indices, b=None, /):
         ps, vs = _gather(ps, by_round), None if vs is None else _gather(vs, by_round)
         start = 0
         for count in counts.tolist():
-            apply(ps[start:start + count], None if vs is None else vs[start:start + count])
+            apply(ps[start : start + count], None if vs is None else vs[start : start + count])
             start += count
     if target is not a:
         a[...] = target

@@ -41,9 +41,14 @@ def _resolve_complex(operands, dtype, casting):
 
 
 # The rows of the table that are not NumPy ufuncs (for _math.py), with their own loop choice.
-_custom_resolvers = {"_where": _resolve_where, "_clip": _resolve_clip, "_real": _resolve_part,
-                     "_imag": _resolve_part, "_complex": _resolve_complex,
-                     "_power_uniform": lambda operands, dtype, casting: _resolve("power", operands, dtype, casting)}
+_custom_resolvers = {
+    "_where": _resolve_where,
+    "_clip": _resolve_clip,
+    "_real": _resolve_part,
+    "_imag": _resolve_part,
+    "_complex": _resolve_complex,
+    "_power_uniform": lambda operands, dtype, casting: _resolve("power", operands, dtype, casting),
+}
 
 
 def _resolve(name, operands, dtype, casting):
@@ -64,6 +69,7 @@ def _resolve(name, operands, dtype, casting):
 
 
 _core._set_ufunc_resolver(_resolve)
+
 
 def _make(name):
     u = ufunc(name)

@@ -122,8 +122,9 @@ class _PerfCaseResult:
     __repr__ = __str__
 
 
-def benchmark(func, args=(), kwargs=None, n_repeat=10000, *, name=None, n_warmup=10, max_duration=math.inf,
-              devices=None):
+def benchmark(
+    func, args=(), kwargs=None, n_repeat=10000, *, name=None, n_warmup=10, max_duration=math.inf, devices=None
+):
     """Runs `func(*args, **kwargs)` `n_warmup` times, then up to `n_repeat` times (stopping once the CPU time
     passes `max_duration` seconds), timing each call on the host and, with events on the current stream, on
     each of `devices` (default: the current device)."""

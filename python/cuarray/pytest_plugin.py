@@ -18,9 +18,13 @@ import pytest
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "gpu: needs a CUDA device; skipped with a reason where cuarray finds none")
-    config.addinivalue_line("markers", "requires_gpus(n): needs at least n CUDA devices; skipped with a reason "
-                                       "saying how many were found")
+    config.addinivalue_line(
+        "markers", "gpu: needs a CUDA device; skipped with a reason where cuarray finds none"
+    )
+    config.addinivalue_line(
+        "markers",
+        "requires_gpus(n): needs at least n CUDA devices; skipped with a reason saying how many were found",
+    )
 
 
 def _needed(item):
@@ -51,8 +55,9 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
-@pytest.fixture(params=[pytest.param("numpy", id="numpy"),
-                        pytest.param("cuarray", id="cuarray", marks=pytest.mark.gpu)])
+@pytest.fixture(
+    params=[pytest.param("numpy", id="numpy"), pytest.param("cuarray", id="cuarray", marks=pytest.mark.gpu)]
+)
 def xp(request):
     """The array module under test: numpy, then cuarray (skipped with a reason where there is no GPU)."""
     return importlib.import_module(request.param)

@@ -49,24 +49,37 @@ py::tuple as_tuple(const ops::KernelSource& k) { return py::make_tuple(k.source,
 }  // namespace
 
 void init_indexing(py::module_& m) {
-  m.def("_nonzero", [](const NdArray& a, const std::string& layout) {
-    return owner(ops::nonzero(a.array, to_layout(layout)));
-  }, "a"_a, "layout"_a);
-  m.def("_gather", [](const NdArray& a, const std::vector<int>& axes, const std::vector<NdArray>& indices,
-                      int insert_at, const std::vector<int>& labels, const std::string& mode) {
-    return owner(ops::gather(a.array, to_index(axes, indices, insert_at, labels), to_mode(mode)));
-  }, "a"_a, "axes"_a, "indices"_a, "insert_at"_a, "labels"_a, "mode"_a);
-  m.def("_scatter", [](const NdArray& a, const std::vector<int>& axes, const std::vector<NdArray>& indices,
-                       int insert_at, const std::vector<int>& labels, const NdArray& values, const std::string& mode) {
-    ops::scatter(a.array, to_index(axes, indices, insert_at, labels), values.array, to_mode(mode));
-  }, "a"_a, "axes"_a, "indices"_a, "insert_at"_a, "labels"_a, "values"_a, "mode"_a);
-  m.def("_bincount", [](const NdArray& x, py::handle weights, std::int64_t minlength) {
-    return owner(ops::bincount(x.array, optional_array(weights), minlength));
-  }, "x"_a, "weights"_a, "minlength"_a);
-  m.def("_histogram", [](const NdArray& a, const std::vector<double>& edges, py::handle bin_type, bool uniform,
-                         double span, py::handle weights) {
-    return owner(ops::histogram(a.array, edges, to_dtype(bin_type), uniform, span, optional_array(weights)));
-  }, "a"_a, "edges"_a, "bin_type"_a, "uniform"_a, "span"_a, "weights"_a);
+  m.def(
+      "_nonzero",
+      [](const NdArray& a, const std::string& layout) { return owner(ops::nonzero(a.array, to_layout(layout))); },
+      "a"_a, "layout"_a);
+  m.def(
+      "_gather",
+      [](const NdArray& a, const std::vector<int>& axes, const std::vector<NdArray>& indices, int insert_at,
+         const std::vector<int>& labels, const std::string& mode) {
+        return owner(ops::gather(a.array, to_index(axes, indices, insert_at, labels), to_mode(mode)));
+      },
+      "a"_a, "axes"_a, "indices"_a, "insert_at"_a, "labels"_a, "mode"_a);
+  m.def(
+      "_scatter",
+      [](const NdArray& a, const std::vector<int>& axes, const std::vector<NdArray>& indices, int insert_at,
+         const std::vector<int>& labels, const NdArray& values, const std::string& mode) {
+        ops::scatter(a.array, to_index(axes, indices, insert_at, labels), values.array, to_mode(mode));
+      },
+      "a"_a, "axes"_a, "indices"_a, "insert_at"_a, "labels"_a, "values"_a, "mode"_a);
+  m.def(
+      "_bincount",
+      [](const NdArray& x, py::handle weights, std::int64_t minlength) {
+        return owner(ops::bincount(x.array, optional_array(weights), minlength));
+      },
+      "x"_a, "weights"_a, "minlength"_a);
+  m.def(
+      "_histogram",
+      [](const NdArray& a, const std::vector<double>& edges, py::handle bin_type, bool uniform, double span,
+         py::handle weights) {
+        return owner(ops::histogram(a.array, edges, to_dtype(bin_type), uniform, span, optional_array(weights)));
+      },
+      "a"_a, "edges"_a, "bin_type"_a, "uniform"_a, "span"_a, "weights"_a);
 
   py::module_ s = m.attr("jit").attr("sources").cast<py::module_>();
   s.def("count_nonzero", [](py::handle t, int nd) { return as_tuple(ops::count_nonzero_source(to_dtype(t), nd)); });

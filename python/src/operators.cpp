@@ -1,6 +1,8 @@
 // Bindings for the ndarray's operators (`a + b`, `a += b`, `-a`, `a == b`, ...): C functions in the type's
 // number and rich-comparison slots (Note [Operator slots] in operators.h), each a call of a ufunc
 // (ufunc_call in ufunc.cpp), and their Python-level names.
+#include "operators.h"
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -10,7 +12,6 @@
 #include "cuarray/error.h"
 #include "cuarray/ops/ufunc_call.h"
 #include "ndarray.h"
-#include "operators.h"
 
 namespace cuarray::bind {
 

@@ -83,9 +83,12 @@ void init_random(py::module_& m) {
       "dst"_a, "src"_a, "index"_a);
 
   py::module_ s = m.attr("jit").attr("sources").cast<py::module_>();
-  s.def("random", [](const std::string& dist, py::handle t, bool wide, bool arrays) {
-    return as_tuple(ops::random_source(to_distribution(dist), to_dtype(t), wide, arrays));
-  }, "dist"_a, "dtype"_a, "wide"_a, "arrays"_a = true);
+  s.def(
+      "random",
+      [](const std::string& dist, py::handle t, bool wide, bool arrays) {
+        return as_tuple(ops::random_source(to_distribution(dist), to_dtype(t), wide, arrays));
+      },
+      "dist"_a, "dtype"_a, "wide"_a, "arrays"_a = true);
   s.def("random_integers",
         [](py::handle t, bool wide) { return as_tuple(ops::random_integers_source(to_dtype(t), wide)); });
   s.def("random_choice", [](bool wide) { return as_tuple(ops::random_choice_source(wide)); });

@@ -62,7 +62,6 @@ void numpy_types(const ops::TypeQuery& q, ops::TypeAnswer& a) {
   for (int o = 0; o < q.nout; ++o) a.loop.out[o] = to_dtype(types[q.nin + o]);
 }
 
-
 struct PyUfunc {
   int index;
 };
@@ -185,7 +184,6 @@ void init_ufunc(py::module_& m) {
       .def("__repr__", [](const PyUfunc& s) { return "<ufunc '" + ops::ufuncs()[s.index].def.name + "'>"; });
   // After every def: `__call__` above is for help() and explicit u.__call__(...); calls take this slot.
   reinterpret_cast<PyTypeObject*>(ufunc_type.ptr())->tp_call = ufunc_slot;
-
 }
 
 }  // namespace cuarray::bind

@@ -37,9 +37,7 @@ std::function<bool()> ready_after(milliseconds delay) {
   return [at] { return Clock::now() >= at; };
 }
 
-double ms_since(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 TEST(WaitUntil, ReadyAtOnceCallsNoHook) {
   Counts c;

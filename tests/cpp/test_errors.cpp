@@ -57,8 +57,9 @@ TEST(CheckCuda, NoDeviceSaysSo) {
 TEST(CheckReady, PendingIsFalseDoneIsTrueErrorsThrow) {
   EXPECT_FALSE(cuarray::check_ready(cudaErrorNotReady, "cudaStreamQuery(s)"));
   EXPECT_TRUE(cuarray::check_ready(cudaSuccess, "cudaStreamQuery(s)"));
-  EXPECT_THAT(message_of<cuarray::CudaError>([] { cuarray::check_ready(cudaErrorIllegalAddress, "cudaEventQuery(e)"); }),
-              HasSubstr(kRestart));
+  EXPECT_THAT(
+      message_of<cuarray::CudaError>([] { cuarray::check_ready(cudaErrorIllegalAddress, "cudaEventQuery(e)"); }),
+      HasSubstr(kRestart));
 }
 
 }  // namespace

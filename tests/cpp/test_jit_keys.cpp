@@ -20,9 +20,9 @@ using cuarray::ops::KernelKey;
 using cuarray::ops::KernelKind;
 using ::testing::HasSubstr;
 
-constexpr KernelKind kKinds[] = {KernelKind::Copy,  KernelKind::CopyContiguous, KernelKind::CopyTranspose,
-                                 KernelKind::Fill,  KernelKind::FillContiguous, KernelKind::Arange,
-                                 KernelKind::Linspace, KernelKind::Eye};
+constexpr KernelKind kKinds[] = {
+    KernelKind::Copy,           KernelKind::CopyContiguous, KernelKind::CopyTranspose, KernelKind::Fill,
+    KernelKind::FillContiguous, KernelKind::Arange,         KernelKind::Linspace,      KernelKind::Eye};
 
 // ---- KernelKey --------------------------------------------------------------------------------
 

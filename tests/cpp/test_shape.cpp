@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "cuarray/error.h"
-#include "test_util.h"
 #include "cuarray/ops/strided_args.h"
 #include "cuarray/shape.h"
+#include "test_util.h"
 
 namespace {
 
@@ -40,7 +40,9 @@ TEST(CheckedSize, ZeroDimensionGivesZero) {
 }
 
 TEST(CheckedSize, NegativeDimensionIsValueError) {
-  EXPECT_EQ(message_of<cuarray::ValueError>([] { cuarray::checked_size({2, -1}, 8); }),
+  EXPECT_EQ(message_of<cuarray::ValueError>([] {
+              cuarray::checked_size({2, -1}, 8);
+            }),
             "negative dimensions are not allowed");
   // Checked even when another dimension is zero (np.empty((0, -1)) raises too).
   EXPECT_THROW(cuarray::checked_size({0, -3}, 8), cuarray::ValueError);
@@ -48,7 +50,9 @@ TEST(CheckedSize, NegativeDimensionIsValueError) {
 
 TEST(CheckedSize, ElementCountOverflowIsValueError) {
   std::int64_t big = std::int64_t(1) << 32;
-  EXPECT_THAT(message_of<cuarray::ValueError>([&] { cuarray::checked_size({big, big}, 1); }),
+  EXPECT_THAT(message_of<cuarray::ValueError>([&] {
+                cuarray::checked_size({big, big}, 1);
+              }),
               HasSubstr("array is too big"));
   EXPECT_THROW(cuarray::checked_size({std::int64_t(1) << 62, 2}, 1), cuarray::ValueError);
   EXPECT_THROW(cuarray::checked_size({kI64Max, 2}, 1), cuarray::ValueError);
@@ -101,20 +105,20 @@ struct FlagCase {
 
 TEST(Contiguity, MatchesNumPyFlags) {
   const FlagCase cases[] = {
-      {{2, 3, 4}, {96, 32, 8}, 8, true, false},     // np.empty((2, 3, 4))
-      {{2, 3, 4}, {8, 16, 48}, 8, false, true},     // order='F'
-      {{4, 3}, {48, 16}, 8, false, false},          // np.empty((4, 6))[:, ::2]
-      {{3, 4}, {64, 8}, 8, false, false},           // np.empty((6, 4))[::2]
-      {{5}, {8}, 8, true, true},                    // 1-d contiguous is both
-      {{5}, {16}, 8, false, false},                 // 1-d strided
-      {{5}, {-8}, 8, false, false},                 // reversed
-      {{2, 3}, {12, 4}, 8, false, false},           // strides of a 4-byte type, itemsize 8
+      {{2, 3, 4}, {96, 32, 8}, 8, true, false},  // np.empty((2, 3, 4))
+      {{2, 3, 4}, {8, 16, 48}, 8, false, true},  // order='F'
+      {{4, 3}, {48, 16}, 8, false, false},       // np.empty((4, 6))[:, ::2]
+      {{3, 4}, {64, 8}, 8, false, false},        // np.empty((6, 4))[::2]
+      {{5}, {8}, 8, true, true},                 // 1-d contiguous is both
+      {{5}, {16}, 8, false, false},              // 1-d strided
+      {{5}, {-8}, 8, false, false},              // reversed
+      {{2, 3}, {12, 4}, 8, false, false},        // strides of a 4-byte type, itemsize 8
       {{2, 3}, {12, 4}, 4, true, false},
-      {{}, {}, 8, true, true},                      // 0-d
-      {{3, 1, 4}, {32, 999, 8}, 8, true, false},    // a length-1 dim's stride is ignored
+      {{}, {}, 8, true, true},                    // 0-d
+      {{3, 1, 4}, {32, 999, 8}, 8, true, false},  // a length-1 dim's stride is ignored
       {{3, 1, 4}, {8, -7, 24}, 8, false, true},
-      {{1, 1}, {1000, -5}, 8, true, true},          // size 1: any strides
-      {{1, 5, 1}, {0, 8, 0}, 8, true, true},        // only one dim > 1
+      {{1, 1}, {1000, -5}, 8, true, true},    // size 1: any strides
+      {{1, 5, 1}, {0, 8, 0}, 8, true, true},  // only one dim > 1
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(cuarray::shape_str(c.shape) + " strides " + cuarray::shape_str(c.strides));
@@ -151,7 +155,9 @@ TEST(BroadcastShapes, Shapes) {
 }
 
 TEST(BroadcastShapes, MismatchNamesBothShapes) {
-  EXPECT_EQ(message_of<cuarray::ValueError>([] { cuarray::broadcast_shapes({2, 3}, {4}); }),
+  EXPECT_EQ(message_of<cuarray::ValueError>([] {
+              cuarray::broadcast_shapes({2, 3}, {4});
+            }),
             "operands could not be broadcast together with shapes (2, 3) (4,)");
   EXPECT_EQ(message_of<cuarray::ValueError>([] { cuarray::broadcast_shapes({0}, {2}); }),
             "operands could not be broadcast together with shapes (0,) (2,)");
@@ -270,8 +276,8 @@ TEST(ByteExtent, PositiveNegativeAndEmpty) {
   EXPECT_EQ(cuarray::byte_extent({3}, {-8}, 8), (P{-16, 8}));
   EXPECT_EQ(cuarray::byte_extent({2, 3}, {-24, 8}, 8), (P{-24, 24}));
   EXPECT_EQ(cuarray::byte_extent({4, 3}, {48, 16}, 8), (P{0, 184}));
-  EXPECT_EQ(cuarray::byte_extent({4}, {0}, 4), (P{0, 4}));   // broadcast
-  EXPECT_EQ(cuarray::byte_extent({}, {}, 16), (P{0, 16}));   // 0-d
+  EXPECT_EQ(cuarray::byte_extent({4}, {0}, 4), (P{0, 4}));  // broadcast
+  EXPECT_EQ(cuarray::byte_extent({}, {}, 16), (P{0, 16}));  // 0-d
   EXPECT_EQ(cuarray::byte_extent({0, 3}, {-24, 8}, 8), (P{0, 0}));
   EXPECT_EQ(cuarray::byte_extent({3, 0}, {8, 8}, 8), (P{0, 0}));
 }

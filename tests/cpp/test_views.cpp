@@ -18,9 +18,9 @@
 #include "cuarray/array.h"
 #include "cuarray/cuda/memory_pool.h"
 #include "cuarray/error.h"
-#include "test_util.h"
 #include "cuarray/ops/indexing.h"
 #include "cuarray/ops/shape_ops.h"
+#include "test_util.h"
 
 namespace {
 
@@ -46,8 +46,7 @@ Strides addressing(const Shape& shape, const Strides& strides) {
 }
 
 // `r` is a view of `src`'s buffer with NumPy's shape, strides and byte offset (relative to `src`).
-void expect_view(const Array& r, const Array& src, const Shape& shape, const Strides& strides,
-                 std::int64_t offset) {
+void expect_view(const Array& r, const Array& src, const Shape& shape, const Strides& strides, std::int64_t offset) {
   EXPECT_EQ(r.buffer(), src.buffer());
   EXPECT_EQ(r.dtype(), src.dtype());
   ASSERT_EQ(r.shape(), shape);
@@ -76,11 +75,15 @@ TEST(InferShape, ResolvesMinusOne) {
 
 TEST(InferShape, Errors) {
   using cuarray::ops::infer_shape;
-  EXPECT_EQ(message_of<cuarray::ValueError>([] { infer_shape({-1, -1}, 6); }),
+  EXPECT_EQ(message_of<cuarray::ValueError>([] {
+              infer_shape({-1, -1}, 6);
+            }),
             "can only specify one unknown dimension");
   EXPECT_EQ(message_of<cuarray::ValueError>([] { infer_shape({4}, 6); }),
             "cannot reshape array of size 6 into shape (4,)");
-  EXPECT_THAT(message_of<cuarray::ValueError>([] { infer_shape({-1, 4}, 6); }),
+  EXPECT_THAT(message_of<cuarray::ValueError>([] {
+                infer_shape({-1, 4}, 6);
+              }),
               HasSubstr("cannot reshape array of size 6 into shape"));
   EXPECT_THROW(infer_shape({}, 2), cuarray::ValueError);
   EXPECT_THROW(infer_shape({0, -1}, 0), cuarray::ValueError);  // NumPy: the -1 is ambiguous
@@ -102,8 +105,8 @@ struct ReshapeCase {
   Strides strides;
   Shape target;
   char order;
-  bool view;          // NumPy's reshape returned a view (np.shares_memory)
-  Strides expected;   // its strides
+  bool view;         // NumPy's reshape returned a view (np.shares_memory)
+  Strides expected;  // its strides
 };
 
 // Generated with NumPy from float64 arrays:
@@ -111,48 +114,48 @@ struct ReshapeCase {
 //   rev6 = zeros(6)[::-1], c213 = zeros((2,1,3)), c416_step = zeros((4,1,6))[:, :, ::2],
 //   c34_rows = zeros((6,4))[::2].
 const ReshapeCase kReshapeCases[] = {
-  {"c234", {2, 3, 4}, {96, 32, 8}, {6, 4}, 'C', true, {32, 8}},
-  {"c234", {2, 3, 4}, {96, 32, 8}, {24}, 'C', true, {8}},
-  {"c234", {2, 3, 4}, {96, 32, 8}, {4, 6}, 'C', true, {48, 8}},
-  {"c234", {2, 3, 4}, {96, 32, 8}, {2, 12}, 'C', true, {96, 8}},
-  {"c234", {2, 3, 4}, {96, 32, 8}, {2, 3, 2, 2}, 'C', true, {96, 32, 16, 8}},
-  {"c234", {2, 3, 4}, {96, 32, 8}, {1, 24, 1}, 'C', true, {192, 8, 8}},
-  {"c234", {2, 3, 4}, {96, 32, 8}, {24}, 'F', false, {}},
-  {"c234", {2, 3, 4}, {96, 32, 8}, {6, 4}, 'F', false, {}},
-  {"c234T", {4, 3, 2}, {8, 32, 96}, {24}, 'C', false, {}},
-  {"c234T", {4, 3, 2}, {8, 32, 96}, {24}, 'F', true, {8}},
-  {"c234T", {4, 3, 2}, {8, 32, 96}, {4, 6}, 'C', false, {}},
-  {"c234T", {4, 3, 2}, {8, 32, 96}, {12, 2}, 'C', false, {}},
-  {"c234T", {4, 3, 2}, {8, 32, 96}, {4, 3, 2, 1}, 'C', true, {8, 32, 96, 96}},
-  {"c234T", {4, 3, 2}, {8, 32, 96}, {2, 6, 2}, 'F', true, {8, 16, 96}},
-  {"f234", {2, 3, 4}, {8, 16, 48}, {6, 4}, 'F', true, {8, 48}},
-  {"f234", {2, 3, 4}, {8, 16, 48}, {24}, 'F', true, {8}},
-  {"f234", {2, 3, 4}, {8, 16, 48}, {2, 12}, 'F', true, {8, 16}},
-  {"f234", {2, 3, 4}, {8, 16, 48}, {24}, 'C', false, {}},
-  {"f234", {2, 3, 4}, {8, 16, 48}, {2, 3, 2, 2}, 'F', true, {8, 16, 48, 96}},
-  {"c46_step2", {4, 3}, {48, 16}, {12}, 'C', true, {16}},
-  {"c46_step2", {4, 3}, {48, 16}, {2, 2, 3}, 'C', true, {96, 48, 16}},
-  {"c46_step2", {4, 3}, {48, 16}, {4, 3, 1}, 'C', true, {48, 16, 16}},
-  {"c46_step2", {4, 3}, {48, 16}, {2, 6}, 'C', true, {96, 16}},
-  {"c46_step2", {4, 3}, {48, 16}, {12}, 'F', false, {}},
-  {"rev6", {6}, {-8}, {2, 3}, 'C', true, {-24, -8}},
-  {"rev6", {6}, {-8}, {3, 2}, 'F', true, {-8, -24}},
-  {"rev6", {6}, {-8}, {6, 1}, 'C', true, {-8, -8}},
-  {"rev6", {6}, {-8}, {1, 6}, 'F', true, {-8, -8}},
-  {"c213", {2, 1, 3}, {24, 24, 8}, {6}, 'C', true, {8}},
-  {"c213", {2, 1, 3}, {24, 24, 8}, {3, 2}, 'C', true, {16, 8}},
-  {"c213", {2, 1, 3}, {24, 24, 8}, {6}, 'F', false, {}},
-  {"c213", {2, 1, 3}, {24, 24, 8}, {2, 3, 1}, 'F', true, {24, 8, 24}},
-  {"c416_step", {4, 1, 3}, {48, 48, 16}, {12}, 'C', true, {16}},
-  {"c416_step", {4, 1, 3}, {48, 48, 16}, {4, 3}, 'C', true, {48, 16}},
-  {"c416_step", {4, 1, 3}, {48, 48, 16}, {2, 2, 3}, 'C', true, {96, 48, 16}},
-  {"c416_step", {4, 1, 3}, {48, 48, 16}, {4, 1, 3, 1}, 'C', true, {48, 48, 16, 16}},
-  {"c416_step", {4, 1, 3}, {48, 48, 16}, {12}, 'F', false, {}},
-  {"c34_rows", {3, 4}, {64, 8}, {12}, 'C', false, {}},
-  {"c34_rows", {3, 4}, {64, 8}, {3, 2, 2}, 'C', true, {64, 16, 8}},
-  {"c34_rows", {3, 4}, {64, 8}, {3, 4, 1}, 'C', true, {64, 8, 8}},
-  {"c34_rows", {3, 4}, {64, 8}, {12}, 'F', false, {}},
-  {"c34_rows", {3, 4}, {64, 8}, {4, 3}, 'F', false, {}},
+    {"c234", {2, 3, 4}, {96, 32, 8}, {6, 4}, 'C', true, {32, 8}},
+    {"c234", {2, 3, 4}, {96, 32, 8}, {24}, 'C', true, {8}},
+    {"c234", {2, 3, 4}, {96, 32, 8}, {4, 6}, 'C', true, {48, 8}},
+    {"c234", {2, 3, 4}, {96, 32, 8}, {2, 12}, 'C', true, {96, 8}},
+    {"c234", {2, 3, 4}, {96, 32, 8}, {2, 3, 2, 2}, 'C', true, {96, 32, 16, 8}},
+    {"c234", {2, 3, 4}, {96, 32, 8}, {1, 24, 1}, 'C', true, {192, 8, 8}},
+    {"c234", {2, 3, 4}, {96, 32, 8}, {24}, 'F', false, {}},
+    {"c234", {2, 3, 4}, {96, 32, 8}, {6, 4}, 'F', false, {}},
+    {"c234T", {4, 3, 2}, {8, 32, 96}, {24}, 'C', false, {}},
+    {"c234T", {4, 3, 2}, {8, 32, 96}, {24}, 'F', true, {8}},
+    {"c234T", {4, 3, 2}, {8, 32, 96}, {4, 6}, 'C', false, {}},
+    {"c234T", {4, 3, 2}, {8, 32, 96}, {12, 2}, 'C', false, {}},
+    {"c234T", {4, 3, 2}, {8, 32, 96}, {4, 3, 2, 1}, 'C', true, {8, 32, 96, 96}},
+    {"c234T", {4, 3, 2}, {8, 32, 96}, {2, 6, 2}, 'F', true, {8, 16, 96}},
+    {"f234", {2, 3, 4}, {8, 16, 48}, {6, 4}, 'F', true, {8, 48}},
+    {"f234", {2, 3, 4}, {8, 16, 48}, {24}, 'F', true, {8}},
+    {"f234", {2, 3, 4}, {8, 16, 48}, {2, 12}, 'F', true, {8, 16}},
+    {"f234", {2, 3, 4}, {8, 16, 48}, {24}, 'C', false, {}},
+    {"f234", {2, 3, 4}, {8, 16, 48}, {2, 3, 2, 2}, 'F', true, {8, 16, 48, 96}},
+    {"c46_step2", {4, 3}, {48, 16}, {12}, 'C', true, {16}},
+    {"c46_step2", {4, 3}, {48, 16}, {2, 2, 3}, 'C', true, {96, 48, 16}},
+    {"c46_step2", {4, 3}, {48, 16}, {4, 3, 1}, 'C', true, {48, 16, 16}},
+    {"c46_step2", {4, 3}, {48, 16}, {2, 6}, 'C', true, {96, 16}},
+    {"c46_step2", {4, 3}, {48, 16}, {12}, 'F', false, {}},
+    {"rev6", {6}, {-8}, {2, 3}, 'C', true, {-24, -8}},
+    {"rev6", {6}, {-8}, {3, 2}, 'F', true, {-8, -24}},
+    {"rev6", {6}, {-8}, {6, 1}, 'C', true, {-8, -8}},
+    {"rev6", {6}, {-8}, {1, 6}, 'F', true, {-8, -8}},
+    {"c213", {2, 1, 3}, {24, 24, 8}, {6}, 'C', true, {8}},
+    {"c213", {2, 1, 3}, {24, 24, 8}, {3, 2}, 'C', true, {16, 8}},
+    {"c213", {2, 1, 3}, {24, 24, 8}, {6}, 'F', false, {}},
+    {"c213", {2, 1, 3}, {24, 24, 8}, {2, 3, 1}, 'F', true, {24, 8, 24}},
+    {"c416_step", {4, 1, 3}, {48, 48, 16}, {12}, 'C', true, {16}},
+    {"c416_step", {4, 1, 3}, {48, 48, 16}, {4, 3}, 'C', true, {48, 16}},
+    {"c416_step", {4, 1, 3}, {48, 48, 16}, {2, 2, 3}, 'C', true, {96, 48, 16}},
+    {"c416_step", {4, 1, 3}, {48, 48, 16}, {4, 1, 3, 1}, 'C', true, {48, 48, 16, 16}},
+    {"c416_step", {4, 1, 3}, {48, 48, 16}, {12}, 'F', false, {}},
+    {"c34_rows", {3, 4}, {64, 8}, {12}, 'C', false, {}},
+    {"c34_rows", {3, 4}, {64, 8}, {3, 2, 2}, 'C', true, {64, 16, 8}},
+    {"c34_rows", {3, 4}, {64, 8}, {3, 4, 1}, 'C', true, {64, 8, 8}},
+    {"c34_rows", {3, 4}, {64, 8}, {12}, 'F', false, {}},
+    {"c34_rows", {3, 4}, {64, 8}, {4, 3}, 'F', false, {}},
 };
 
 TEST(ReshapeStrides, ViewOrCopyAsNumPy) {
@@ -209,11 +212,14 @@ TEST(Transpose, Strides) {
 TEST(Transpose, Errors) {
   Array a = make_view({2, 3}, {24, 8});
   EXPECT_EQ(message_of<cuarray::ValueError>([&] { cuarray::ops::transpose(a, {0}); }), "axes don't match array");
-  EXPECT_EQ(message_of<cuarray::ValueError>([&] { cuarray::ops::transpose(a, {0, 0}); }),
+  EXPECT_EQ(message_of<cuarray::ValueError>([&] { cuarray::ops::transpose(a, {0, 0}); }), "repeated axis in transpose");
+  EXPECT_EQ(message_of<cuarray::ValueError>([&] {
+              cuarray::ops::transpose(a, {1, -1});
+            }),
             "repeated axis in transpose");
-  EXPECT_EQ(message_of<cuarray::ValueError>([&] { cuarray::ops::transpose(a, {1, -1}); }),
-            "repeated axis in transpose");
-  EXPECT_EQ(message_of<cuarray::AxisError>([&] { cuarray::ops::transpose(a, {0, 2}); }),
+  EXPECT_EQ(message_of<cuarray::AxisError>([&] {
+              cuarray::ops::transpose(a, {0, 2});
+            }),
             "axis 2 is out of bounds for array of dimension 2");
 }
 
@@ -324,7 +330,9 @@ TEST(BroadcastTo, ZeroStridesOnNewAndStretchedAxes) {
 
 TEST(BroadcastTo, Errors) {
   Array f = make_view({3}, {8});
-  EXPECT_EQ(message_of<cuarray::ValueError>([&] { cuarray::ops::broadcast_to(f, {-1, 3}); }),
+  EXPECT_EQ(message_of<cuarray::ValueError>([&] {
+              cuarray::ops::broadcast_to(f, {-1, 3});
+            }),
             "all elements of broadcast shape must be non-negative");
   EXPECT_EQ(message_of<cuarray::ValueError>([&] { cuarray::ops::broadcast_to(f, {}); }),
             "cannot broadcast a non-scalar to a scalar array");
@@ -365,36 +373,85 @@ struct IndexCase {
 // Generated with NumPy: c345 = zeros((3, 4, 5), float32), rev345 = c345[::-1, :, ::-1]; an index of
 // integers only is taken as a[idx + (...,)] to get a 0-d view.
 const IndexCase kIndexCases[] = {
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Int(1)}, {4, 5}, {20, 4}, 80},  // (1,)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Int(-1)}, {4, 5}, {20, 4}, 160},  // (-1,)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Int(1), Int(2)}, {5}, {4}, 120},  // (1, 2)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Int(1), Int(2), Int(3)}, {}, {}, 132},  // (1, 2, 3)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Int(-3), Int(-4), Int(-5)}, {}, {}, 0},  // (-3, -4, -5)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(none, none, -1)}, {3, 4, 5}, {-80, 20, 4}, 160},  // (s(None, None, -1),)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(none, none, 2), Sl(1, 3, none)}, {2, 2, 5}, {160, 20, 4}, 20},  // (s(None, None, 2), s(1, 3, None))
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(-2, none, none), Sl(none, -1, none), Sl(none, none, -2)}, {2, 3, 3}, {80, 20, -8}, 96},  // (s(-2, None, None), s(None, -1, None), s(None, None, -2))
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(-100, 100, none)}, {3, 4, 5}, {80, 20, 4}, 0},  // (s(-100, 100, None),)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(100, none, -1)}, {3, 4, 5}, {-80, 20, 4}, 160},  // (s(100, None, -1),)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(1, 100, 3), Sl(-100, 2, none)}, {1, 2, 5}, {240, 20, 4}, 80},  // (s(1, 100, 3), s(-100, 2, None))
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(2, 0, -1), Sl(3, none, -2)}, {2, 2, 5}, {-80, -40, 4}, 220},  // (s(2, 0, -1), s(3, None, -2))
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(2, 2, none)}, {0, 4, 5}, {80, 20, 4}, 0},  // (s(2, 2, None),)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(3, 1, none)}, {0, 4, 5}, {80, 20, 4}, 0},  // (s(3, 1, None),)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Ell(), Int(1)}, {3, 4}, {80, 20}, 4},  // (Ellipsis, 1)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Int(1), Ell()}, {4, 5}, {20, 4}, 80},  // (1, Ellipsis)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Ell()}, {3, 4, 5}, {80, 20, 4}, 0},  // (Ellipsis,)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {NewAxis()}, {1, 3, 4, 5}, {0, 80, 20, 4}, 0},  // (None,)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {NewAxis(), Int(1), NewAxis(), Ell(), NewAxis()}, {1, 1, 4, 5, 1}, {0, 0, 20, 4, 0}, 80},  // (None, 1, None, Ellipsis, None)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(none, none, none), NewAxis(), Int(2)}, {3, 1, 5}, {80, 0, 4}, 40},  // (s(None, None, None), None, 2)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Ell(), NewAxis()}, {3, 4, 5, 1}, {80, 20, 4, 0}, 0},  // (Ellipsis, None)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Int(1), Ell(), Int(2), Int(3)}, {}, {}, 132},  // (1, Ellipsis, 2, 3)
-  {"c345", {3, 4, 5}, {80, 20, 4}, {}, {3, 4, 5}, {80, 20, 4}, 0},  // ()
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Ell(), Sl(none, none, -3)}, {3, 4, 2}, {80, 20, -12}, 16},  // (Ellipsis, s(None, None, -3))
-  {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(0, 0, -1)}, {0, 4, 5}, {80, 20, 4}, 0},  // (s(0, 0, -1),)
-  {"rev345", {3, 4, 5}, {-80, 20, -4}, {Int(0)}, {4, 5}, {20, -4}, 0},  // (0,)
-  {"rev345", {3, 4, 5}, {-80, 20, -4}, {Int(0), Int(0), Int(0)}, {}, {}, 0},  // (0, 0, 0)
-  {"rev345", {3, 4, 5}, {-80, 20, -4}, {Sl(none, none, -1), Sl(1, none, 2), Int(1)}, {3, 2}, {80, 40}, -144},  // (s(None, None, -1), s(1, None, 2), 1)
-  {"rev345", {3, 4, 5}, {-80, 20, -4}, {Ell(), Int(-1)}, {3, 4}, {-80, 20}, -16},  // (Ellipsis, -1)
-  {"rev345", {3, 4, 5}, {-80, 20, -4}, {Sl(1, none, none), NewAxis(), Sl(none, none, -2)}, {2, 1, 2, 5}, {-80, 0, -40, -4}, -20},  // (s(1, None, None), None, s(None, None, -2))
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Int(1)}, {4, 5}, {20, 4}, 80},                       // (1,)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Int(-1)}, {4, 5}, {20, 4}, 160},                     // (-1,)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Int(1), Int(2)}, {5}, {4}, 120},                     // (1, 2)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Int(1), Int(2), Int(3)}, {}, {}, 132},               // (1, 2, 3)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Int(-3), Int(-4), Int(-5)}, {}, {}, 0},              // (-3, -4, -5)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(none, none, -1)}, {3, 4, 5}, {-80, 20, 4}, 160},  // (s(None, None, -1),)
+    {"c345",
+     {3, 4, 5},
+     {80, 20, 4},
+     {Sl(none, none, 2), Sl(1, 3, none)},
+     {2, 2, 5},
+     {160, 20, 4},
+     20},  // (s(None, None, 2), s(1, 3, None))
+    {"c345",
+     {3, 4, 5},
+     {80, 20, 4},
+     {Sl(-2, none, none), Sl(none, -1, none), Sl(none, none, -2)},
+     {2, 3, 3},
+     {80, 20, -8},
+     96},  // (s(-2, None, None), s(None, -1, None), s(None, None, -2))
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(-100, 100, none)}, {3, 4, 5}, {80, 20, 4}, 0},   // (s(-100, 100, None),)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(100, none, -1)}, {3, 4, 5}, {-80, 20, 4}, 160},  // (s(100, None, -1),)
+    {"c345",
+     {3, 4, 5},
+     {80, 20, 4},
+     {Sl(1, 100, 3), Sl(-100, 2, none)},
+     {1, 2, 5},
+     {240, 20, 4},
+     80},  // (s(1, 100, 3), s(-100, 2, None))
+    {"c345",
+     {3, 4, 5},
+     {80, 20, 4},
+     {Sl(2, 0, -1), Sl(3, none, -2)},
+     {2, 2, 5},
+     {-80, -40, 4},
+     220},                                                                           // (s(2, 0, -1), s(3, None, -2))
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(2, 2, none)}, {0, 4, 5}, {80, 20, 4}, 0},   // (s(2, 2, None),)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(3, 1, none)}, {0, 4, 5}, {80, 20, 4}, 0},   // (s(3, 1, None),)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Ell(), Int(1)}, {3, 4}, {80, 20}, 4},          // (Ellipsis, 1)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Int(1), Ell()}, {4, 5}, {20, 4}, 80},          // (1, Ellipsis)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Ell()}, {3, 4, 5}, {80, 20, 4}, 0},            // (Ellipsis,)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {NewAxis()}, {1, 3, 4, 5}, {0, 80, 20, 4}, 0},  // (None,)
+    {"c345",
+     {3, 4, 5},
+     {80, 20, 4},
+     {NewAxis(), Int(1), NewAxis(), Ell(), NewAxis()},
+     {1, 1, 4, 5, 1},
+     {0, 0, 20, 4, 0},
+     80},  // (None, 1, None, Ellipsis, None)
+    {"c345",
+     {3, 4, 5},
+     {80, 20, 4},
+     {Sl(none, none, none), NewAxis(), Int(2)},
+     {3, 1, 5},
+     {80, 0, 4},
+     40},  // (s(None, None, None), None, 2)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Ell(), NewAxis()}, {3, 4, 5, 1}, {80, 20, 4, 0}, 0},        // (Ellipsis, None)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Int(1), Ell(), Int(2), Int(3)}, {}, {}, 132},               // (1, Ellipsis, 2, 3)
+    {"c345", {3, 4, 5}, {80, 20, 4}, {}, {3, 4, 5}, {80, 20, 4}, 0},                              // ()
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Ell(), Sl(none, none, -3)}, {3, 4, 2}, {80, 20, -12}, 16},  // (Ellipsis, s(None,
+                                                                                                  // None, -3))
+    {"c345", {3, 4, 5}, {80, 20, 4}, {Sl(0, 0, -1)}, {0, 4, 5}, {80, 20, 4}, 0},                  // (s(0, 0, -1),)
+    {"rev345", {3, 4, 5}, {-80, 20, -4}, {Int(0)}, {4, 5}, {20, -4}, 0},                          // (0,)
+    {"rev345", {3, 4, 5}, {-80, 20, -4}, {Int(0), Int(0), Int(0)}, {}, {}, 0},                    // (0, 0, 0)
+    {"rev345",
+     {3, 4, 5},
+     {-80, 20, -4},
+     {Sl(none, none, -1), Sl(1, none, 2), Int(1)},
+     {3, 2},
+     {80, 40},
+     -144},  // (s(None, None, -1), s(1, None, 2), 1)
+    {"rev345", {3, 4, 5}, {-80, 20, -4}, {Ell(), Int(-1)}, {3, 4}, {-80, 20}, -16},  // (Ellipsis, -1)
+    {"rev345",
+     {3, 4, 5},
+     {-80, 20, -4},
+     {Sl(1, none, none), NewAxis(), Sl(none, none, -2)},
+     {2, 1, 2, 5},
+     {-80, 0, -40, -4},
+     -20},  // (s(1, None, None), None, s(None, None, -2))
 };
 
 TEST(BasicIndex, ViewsAsNumPy) {
@@ -427,12 +484,18 @@ TEST(BasicIndex, IntegerOutOfRange) {
             "index 3 is out of bounds for axis 0 with size 3");
   EXPECT_EQ(message_of<cuarray::IndexError>([&] { cuarray::ops::basic_index(v, {Int(-4)}); }),
             "index -4 is out of bounds for axis 0 with size 3");
-  EXPECT_EQ(message_of<cuarray::IndexError>([&] { cuarray::ops::basic_index(v, {NewAxis(), Int(5)}); }),
+  EXPECT_EQ(message_of<cuarray::IndexError>([&] {
+              cuarray::ops::basic_index(v, {NewAxis(), Int(5)});
+            }),
             "index 5 is out of bounds for axis 0 with size 3");
   Array m = make_view({2, 3}, {24, 8});
-  EXPECT_EQ(message_of<cuarray::IndexError>([&] { cuarray::ops::basic_index(m, {Int(0), Int(5)}); }),
+  EXPECT_EQ(message_of<cuarray::IndexError>([&] {
+              cuarray::ops::basic_index(m, {Int(0), Int(5)});
+            }),
             "index 5 is out of bounds for axis 1 with size 3");
-  EXPECT_EQ(message_of<cuarray::IndexError>([&] { cuarray::ops::basic_index(m, {Ell(), Int(-4)}); }),
+  EXPECT_EQ(message_of<cuarray::IndexError>([&] {
+              cuarray::ops::basic_index(m, {Ell(), Int(-4)});
+            }),
             "index -4 is out of bounds for axis 1 with size 3");
   Array e = make_view({0}, {8});
   EXPECT_EQ(message_of<cuarray::IndexError>([&] { cuarray::ops::basic_index(e, {Int(0)}); }),
@@ -441,13 +504,19 @@ TEST(BasicIndex, IntegerOutOfRange) {
 
 TEST(BasicIndex, TooManyIndicesAndEllipses) {
   Array v = make_view({3}, {8});
-  EXPECT_EQ(message_of<cuarray::IndexError>([&] { cuarray::ops::basic_index(v, {Int(1), Int(2)}); }),
+  EXPECT_EQ(message_of<cuarray::IndexError>([&] {
+              cuarray::ops::basic_index(v, {Int(1), Int(2)});
+            }),
             "too many indices for array: array is 1-dimensional, but 2 were indexed");
-  EXPECT_EQ(message_of<cuarray::IndexError>([&] { cuarray::ops::basic_index(v, {Sl(none, none, none), Int(0)}); }),
+  EXPECT_EQ(message_of<cuarray::IndexError>([&] {
+              cuarray::ops::basic_index(v, {Sl(none, none, none), Int(0)});
+            }),
             "too many indices for array: array is 1-dimensional, but 2 were indexed");
   EXPECT_EQ(message_of<cuarray::IndexError>([&] { cuarray::ops::basic_index(make_view({}, {}), {Int(0)}); }),
             "too many indices for array: array is 0-dimensional, but 1 were indexed");
-  EXPECT_EQ(message_of<cuarray::IndexError>([&] { cuarray::ops::basic_index(v, {Ell(), Ell()}); }),
+  EXPECT_EQ(message_of<cuarray::IndexError>([&] {
+              cuarray::ops::basic_index(v, {Ell(), Ell()});
+            }),
             "an index can only have a single ellipsis ('...')");
   // newaxis and ellipsis consume nothing.
   Array r = cuarray::ops::basic_index(v, {NewAxis(), Ell(), NewAxis(), Int(1), NewAxis()});
@@ -500,18 +569,21 @@ TEST(FromMemory, MisalignedStridesOrAddressAreValueError) {
   EXPECT_THAT(message_of<cuarray::ValueError>([] { from_memory(96, 0, {3}, Strides{12}); }),
               HasSubstr("multiples of the itemsize (8 bytes)"));
   EXPECT_THROW(from_memory(96, 0, {3, 2}, Strides{-4, 8}), cuarray::ValueError);
-  EXPECT_THAT(message_of<cuarray::ValueError>([] { from_memory(96, 4, {2}, std::nullopt); }),
-              HasSubstr("not aligned"));
+  EXPECT_THAT(message_of<cuarray::ValueError>([] { from_memory(96, 4, {2}, std::nullopt); }), HasSubstr("not aligned"));
   EXPECT_NO_THROW(from_memory(96, 4, {2}, Strides{4}, DType::Float32));
 }
 
 TEST(FromMemory, BadShapesAndStrideCountsAreValueError) {
-  EXPECT_EQ(message_of<cuarray::ValueError>([] { from_memory(96, 0, {3}, Strides{8, 8}); }),
+  EXPECT_EQ(message_of<cuarray::ValueError>([] {
+              from_memory(96, 0, {3}, Strides{8, 8});
+            }),
             "strides, if given, must be the same length as shape");
   EXPECT_EQ(message_of<cuarray::ValueError>([] { from_memory(96, 0, {-1}, std::nullopt); }),
             "negative dimensions are not allowed");
   std::int64_t big = std::int64_t(1) << 40;
-  EXPECT_THAT(message_of<cuarray::ValueError>([&] { from_memory(96, 0, {big, big}, std::nullopt); }),
+  EXPECT_THAT(message_of<cuarray::ValueError>([&] {
+                from_memory(96, 0, {big, big}, std::nullopt);
+              }),
               HasSubstr("array is too big"));
   EXPECT_THAT(message_of<cuarray::ValueError>([] { from_memory(96, 0, {3}, Strides{std::int64_t(1) << 62}); }),
               HasSubstr("array is too big"));
@@ -521,8 +593,7 @@ TEST(FromMemory, NewMemoryWithNegativeStridesIsValueErrorBeforeAllocating) {
   // No buffer: one would be allocated, which needs a device; the checks come first.
   EXPECT_THROW(Array::from_memory(nullptr, 0, {3}, Strides{-8}, DType::Float64, cuarray::Order::C),
                cuarray::ValueError);
-  EXPECT_THROW(Array::from_memory(nullptr, 0, {3}, Strides{6}, DType::Float64, cuarray::Order::C),
-               cuarray::ValueError);
+  EXPECT_THROW(Array::from_memory(nullptr, 0, {3}, Strides{6}, DType::Float64, cuarray::Order::C), cuarray::ValueError);
 }
 
 TEST(MaxDims, SixtyFourDimensionsAndNoMore) {

@@ -77,8 +77,9 @@ def test_using_allocator_is_per_thread_and_nests():
         with cp.cuda.using_allocator(inner):
             assert cp.cuda.get_allocator() is inner
         assert cp.cuda.get_allocator() is outer
-        t = threading.Thread(target=lambda: seen.update(other=(cp.cuda.get_allocator(),
-                                                               memory._cuda.thread_user_allocator())))
+        t = threading.Thread(
+            target=lambda: seen.update(other=(cp.cuda.get_allocator(), memory._cuda.thread_user_allocator()))
+        )
         t.start()
         t.join()
         with pytest.raises(ValueError, match="inside `using_allocator` context manager"):

@@ -220,10 +220,16 @@ def test_warmup_counts_and_logs_the_kernels_a_function_needs(cache_dir):
     logged, (first, second, result) = run()
     assert result == [0.0, 3.0, 6.0, 9.0, 12.0]
     assert first["compiled"] >= 1 and second == {"compiled": 0, "from_disk": 0}, (first, second)
-    assert len(logged) == 1 and re.fullmatch(r"cuarray compiled kernel \S*warmup_triple\S* \(key [0-9a-f]{12}\) "
-                                             r"in [0-9.]+ ms", logged[0]), logged
+    assert len(logged) == 1 and re.fullmatch(
+        r"cuarray compiled kernel \S*warmup_triple\S* \(key [0-9a-f]{12}\) "
+        r"in [0-9.]+ ms",
+        logged[0],
+    ), logged
     logged, (first, second, _) = run()
     assert first == {"compiled": 0, "from_disk": first["from_disk"]} and first["from_disk"] >= 1, first
     assert second == {"compiled": 0, "from_disk": 0}
-    assert len(logged) == 1 and re.fullmatch(r"cuarray loaded kernel \S*warmup_triple\S* \(key [0-9a-f]{12}\) "
-                                             r"from the disk cache in [0-9.]+ ms", logged[0]), logged
+    assert len(logged) == 1 and re.fullmatch(
+        r"cuarray loaded kernel \S*warmup_triple\S* \(key [0-9a-f]{12}\) "
+        r"from the disk cache in [0-9.]+ ms",
+        logged[0],
+    ), logged

@@ -68,8 +68,11 @@ def test_who_lists_arrays(capsys):
     assert re.fullmatch(r"Name +Shape +Bytes +Type", lines[0])
     assert set(lines[1]) == {"="}
     rows = [line.split() for line in lines[3:6]]
-    assert rows == [["a", "10", "80", "int64"], ["b", "2", "x", "3", "24", "float32"],
-                    ["same", "(a)", "10", "80", "int64"]]
+    assert rows == [
+        ["a", "10", "80", "int64"],
+        ["b", "2", "x", "3", "24", "float32"],
+        ["same", "(a)", "10", "80", "int64"],
+    ]
     assert lines[-1] == "Upper bound on total bytes  =       104"
 
 

@@ -47,7 +47,9 @@ def test_exit_while_a_daemon_thread_waits_is_clean_without_a_device(gil, handler
 
 
 # argv[1]: the wait the daemon thread is in when the main thread ends; argv[2] as above.
-GPU_EXIT_CHILD = f"SPIN = {SPIN_SOURCE!r}\n" + r"""
+GPU_EXIT_CHILD = (
+    f"SPIN = {SPIN_SOURCE!r}\n"
+    + r"""
 import atexit, sys, threading, time
 import numpy as np
 import cuarray as cp
@@ -87,15 +89,23 @@ time.sleep(0.3)
 assert (cp.arange(3) + 1).get().tolist() == [1, 2, 3]
 print("EXITING", flush=True)
 """
+)
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize(
     "which, handler",
-    [("stream", "plain"), ("event", "plain"), ("device", "plain"), ("get", "plain"), ("mask", "plain"),
-     # Without the exit handler the thread meets the GIL's end: through the call's own release (Stream.synchronize)
-     # and through the wait's (a mask's count read back with the GIL held).
-     ("stream", "no_begin_exit"), ("mask", "no_begin_exit")],
+    [
+        ("stream", "plain"),
+        ("event", "plain"),
+        ("device", "plain"),
+        ("get", "plain"),
+        ("mask", "plain"),
+        # Without the exit handler the thread meets the GIL's end: through the call's own release (Stream.synchronize)
+        # and through the wait's (a mask's count read back with the GIL held).
+        ("stream", "no_begin_exit"),
+        ("mask", "no_begin_exit"),
+    ],
 )
 def test_exit_while_a_daemon_thread_waits_for_the_gpu_is_clean(which, handler):
     started = time.monotonic()
@@ -160,8 +170,10 @@ print(json.dumps(results), flush=True)
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif("PYTEST_XDIST_WORKER" in os.environ,
-                    reason="fills the GPU's memory, which other workers' tests share; run it without -n")
+@pytest.mark.skipif(
+    "PYTEST_XDIST_WORKER" in os.environ,
+    reason="fills the GPU's memory, which other workers' tests share; run it without -n",
+)
 def test_every_library_works_after_out_of_memory_and_release():
     # After OutOfMemoryError and the release of every array, cuFFT plans and cuSOLVER handles failed
     # (CUFFT_INTERNAL_ERROR, CUSOLVER_STATUS_NOT_INITIALIZED): the pool kept the memory they allocate.
@@ -178,7 +190,9 @@ def test_every_library_works_after_out_of_memory_and_release():
 # A thread allocates past the memory limit while a long kernel runs on another stream (the retry waits for the
 # device); the main thread counts loop iterations meanwhile. Prints JSON: the counts during the failing
 # allocation, and how long it took.
-RETRY_CHILD = f"SPIN = {SPIN_SOURCE!r}\n" + r"""
+RETRY_CHILD = (
+    f"SPIN = {SPIN_SOURCE!r}\n"
+    + r"""
 import json, threading, time
 import numpy as np
 import cuarray as cp
@@ -213,6 +227,7 @@ gaps = np.diff(during).max() if len(during) > 1 else span["end"] - span["start"]
 print(json.dumps({"result": span["result"], "seconds": span["end"] - span["start"], "ticks": len(during),
                   "longest_gap": float(gaps)}), flush=True)
 """
+)
 
 
 @pytest.mark.gpu

@@ -17,7 +17,11 @@ CASES = {
     "wild_write": ("*(volatile int*)0x10 = 1;", "device", 700),  # cudaErrorIllegalAddress
     "misaligned": ("*(volatile int*)((char*)buf + 1) = 1;", "stream", 716),  # cudaErrorMisalignedAddress
     "trap": ("__trap();", "get", 719),  # cudaErrorLaunchFailure
-    "assert": ('__assertfail("buf[0] == 12345", "fault.cu", 1, "fault", 1);', "event", 710),  # cudaErrorAssert
+    "assert": (
+        '__assertfail("buf[0] == 12345", "fault.cu", 1, "fault", 1);',
+        "event",
+        710,
+    ),  # cudaErrorAssert
 }
 
 CHILD = r"""

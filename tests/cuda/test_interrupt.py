@@ -18,7 +18,9 @@ from conftest import SPIN_SOURCE, subprocess_env
 
 # argv[1]: the call to interrupt. Prints READY just before the call, then INTERRUPTED <monotonic time> or
 # NOT INTERRUPTED, then AFTER <a later result>.
-CHILD = f"SPIN = {SPIN_SOURCE!r}\n" + r"""
+CHILD = (
+    f"SPIN = {SPIN_SOURCE!r}\n"
+    + r"""
 import sys, time
 import numpy as np
 import cuarray as cp
@@ -79,6 +81,7 @@ cp.cuda.Device().synchronize()  # the kernel ends
 after = (cp.arange(3) + 1).get().tolist()
 print("AFTER", after, out[:3].get().tolist(), flush=True)
 """
+)
 
 
 def _default_sigint():
@@ -87,8 +90,22 @@ def _default_sigint():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-CALLS = ["device", "stream", "null_stream", "event", "blocking_event", "get", "get_pinned", "asnumpy", "scalar",
-         "index_bounds", "take", "mask", "nonzero", "radix_sort"]
+CALLS = [
+    "device",
+    "stream",
+    "null_stream",
+    "event",
+    "blocking_event",
+    "get",
+    "get_pinned",
+    "asnumpy",
+    "scalar",
+    "index_bounds",
+    "take",
+    "mask",
+    "nonzero",
+    "radix_sort",
+]
 
 
 @pytest.mark.gpu
@@ -171,7 +188,9 @@ def test_synchronize_on_an_idle_stream_stays_cheap():
 # argv[1]: the kernel's length in ms. Prints the kernel's true end (what a busy loop on Stream.done sees: the
 # spinning kernel's own length depends on the GPU's timer, which ticks coarsely on some hosts) and how much
 # later synchronize returned, both in seconds, each the best of fifteen.
-LATENESS_CHILD = f"SPIN = {SPIN_SOURCE!r}\n" + r"""
+LATENESS_CHILD = (
+    f"SPIN = {SPIN_SOURCE!r}\n"
+    + r"""
 import sys, time
 import numpy as np
 import cuarray as cp
@@ -195,21 +214,32 @@ end = min(returns_after(busy_wait) for _ in range(15))
 late = min(returns_after(null.synchronize) for _ in range(15)) - end
 print(end, late)
 """
+)
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif("PYTEST_XDIST_WORKER" in os.environ,
-                    reason="timing: other workers' kernels share the GPU's time slices; run it without -n")
+@pytest.mark.skipif(
+    "PYTEST_XDIST_WORKER" in os.environ,
+    reason="timing: other workers' kernels share the GPU's time slices; run it without -n",
+)
 @pytest.mark.parametrize("ms", [0.05, 0.5, 2, 20])
 def test_synchronize_returns_soon_after_the_work_ends(ms):
     # Polling adds at most ~1/16 of the wait (and 1 ms) after the first millisecond of spinning. Measured in a
     # child process: a thread that another test left running Python code in this one would hold the GIL for
     # up to its switch interval (5 ms) when the wait wants it back.
-    out = subprocess.run([sys.executable, "-c", LATENESS_CHILD, str(ms)], capture_output=True, check=False, text=True,
-                         env=subprocess_env(), timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", LATENESS_CHILD, str(ms)],
+        capture_output=True,
+        check=False,
+        text=True,
+        env=subprocess_env(),
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     end, late = map(float, out.stdout.split())
-    assert late < 0.2e-3 + end / 10, f"synchronize returned {late * 1e3:.3f} ms after the {end * 1e3:.3f} ms kernel ended"
+    assert late < 0.2e-3 + end / 10, (
+        f"synchronize returned {late * 1e3:.3f} ms after the {end * 1e3:.3f} ms kernel ended"
+    )
 
 
 # ---- every wait goes through the one interruptible wait (no device needed) ----------------------
@@ -228,7 +258,10 @@ BLOCKING_CALLS = {
 # (file, kind) -> how many there may be, and why each is not the interruptible wait.
 ALLOWED_BLOCKING = {
     # finish_readback: the DMA into the caller's pinned memory, after an interruptible wait for the work before it.
-    ("cpp/cuarray/cuda/stream.cpp", "stream/event/device synchronize"): 2,  # and wait_for_device: other libraries' streams, after waiting for cuarray's
+    (
+        "cpp/cuarray/cuda/stream.cpp",
+        "stream/event/device synchronize",
+    ): 2,  # and wait_for_device: other libraries' streams, after waiting for cuarray's
     # Thread exit: the pinned buffers of pending deferred checks go back only after their copies land.
     ("cpp/cuarray/cuda/deferred_checks.cpp", "stream/event/device synchronize"): 1,
     # copy_to_host: into the caller's pinned memory (then finish_readback), and into the staging slots.

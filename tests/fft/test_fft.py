@@ -26,7 +26,9 @@ def assert_fft_close(got, expected):
     single = expected.dtype in (np.float32, np.complex64, np.float16)
     tol = {np.dtype(np.float16): 2e-2}.get(expected.dtype, 2e-5 if single else 1e-11)
     scale = max(1.0, float(np.max(np.abs(expected.astype(np.complex128)))) if expected.size else 1.0)
-    np.testing.assert_allclose(host.astype(np.complex128), expected.astype(np.complex128), rtol=0, atol=tol * scale)
+    np.testing.assert_allclose(
+        host.astype(np.complex128), expected.astype(np.complex128), rtol=0, atol=tol * scale
+    )
 
 
 def _data(shape, dtype, seed=0):
@@ -82,7 +84,11 @@ def test_n_and_axis(func, n, axis):
 @pytest.mark.parametrize("func", ["fft", "rfft", "irfft", "fft2", "rfftn", "irfftn"])
 def test_non_contiguous_inputs(layout, func):
     base, host_base = _data((12, 10), "float64" if func.startswith("rfft") else "complex128")
-    view = {"transposed": lambda v: v.T, "strided": lambda v: v[::2, 1::3], "negative": lambda v: v[::-1, ::-2]}[layout]
+    view = {
+        "transposed": lambda v: v.T,
+        "strided": lambda v: v[::2, 1::3],
+        "negative": lambda v: v[::-1, ::-2],
+    }[layout]
     before = cp.asnumpy(base)
     assert_fft_close(getattr(cp.fft, func)(view(base)), getattr(np.fft, func)(view(host_base)))
     np.testing.assert_array_equal(cp.asnumpy(base), before)  # inputs are never overwritten
@@ -90,8 +96,14 @@ def test_non_contiguous_inputs(layout, func):
 
 @gpu
 def test_inputs_are_not_overwritten_when_contiguous():
-    for func, dtype in [("fft", "complex64"), ("rfft", "float32"), ("irfft", "complex128"), ("hfft", "complex64"),
-                        ("ifftn", "complex128"), ("irfftn", "complex64")]:
+    for func, dtype in [
+        ("fft", "complex64"),
+        ("rfft", "float32"),
+        ("irfft", "complex128"),
+        ("hfft", "complex64"),
+        ("ifftn", "complex128"),
+        ("irfftn", "complex64"),
+    ]:
         x, a = _data((8, 6), dtype)
         getattr(cp.fft, func)(x)
         np.testing.assert_array_equal(cp.asnumpy(x), a)
@@ -137,7 +149,9 @@ def test_2d(func, dtype):
         pytest.skip("complex input to a real transform")
     x, a = _data((3, 8, 10), dtype)
     assert_fft_close(getattr(cp.fft, func)(x), getattr(np.fft, func)(a))
-    assert_fft_close(getattr(cp.fft, func)(x, s=(5, 6), axes=(0, 2)), getattr(np.fft, func)(a, s=(5, 6), axes=(0, 2)))
+    assert_fft_close(
+        getattr(cp.fft, func)(x, s=(5, 6), axes=(0, 2)), getattr(np.fft, func)(a, s=(5, 6), axes=(0, 2))
+    )
 
 
 @gpu
@@ -212,7 +226,9 @@ def test_frequencies(n, d):
 
 
 @gpu
-@pytest.mark.parametrize("shape,axes", [((7,), None), ((4, 5), None), ((4, 5), 1), ((4, 5, 6), (0, 2)), ((6,), 0)])
+@pytest.mark.parametrize(
+    "shape,axes", [((7,), None), ((4, 5), None), ((4, 5), 1), ((4, 5, 6), (0, 2)), ((6,), 0)]
+)
 def test_shifts(shape, axes):
     x, a = _data(shape, "int32")
     np.testing.assert_array_equal(cp.asnumpy(cp.fft.fftshift(x, axes)), np.fft.fftshift(a, axes))
@@ -224,17 +240,37 @@ def test_shifts(shape, axes):
 
 
 ERRORS = {
-    "n_zero": (lambda x: cp.fft.fft(x, n=0), ValueError, r"Invalid number of FFT data points \(0\) specified\."),
-    "n_negative": (lambda x: cp.fft.ifft(x, n=-3), ValueError, r"Invalid number of FFT data points \(-3\) specified\."),
+    "n_zero": (
+        lambda x: cp.fft.fft(x, n=0),
+        ValueError,
+        r"Invalid number of FFT data points \(0\) specified\.",
+    ),
+    "n_negative": (
+        lambda x: cp.fft.ifft(x, n=-3),
+        ValueError,
+        r"Invalid number of FFT data points \(-3\) specified\.",
+    ),
     "irfft_n_zero": (lambda x: cp.fft.irfft(x, 0), ValueError, r"Invalid number of FFT data points \(0\)"),
-    "irfft_one_point": (lambda x: cp.fft.irfft(x[:, :1]), ValueError, r"Invalid number of FFT data points \(0\)"),
+    "irfft_one_point": (
+        lambda x: cp.fft.irfft(x[:, :1]),
+        ValueError,
+        r"Invalid number of FFT data points \(0\)",
+    ),
     "n_float": (lambda x: cp.fft.fft(x, n=2.5), TypeError, "integer"),
     "axis": (lambda x: cp.fft.fft(x, axis=2), np.exceptions.AxisError, "axis 2 is out of bounds"),
     "axis_negative": (lambda x: cp.fft.rfft(x, axis=-3), np.exceptions.AxisError, "out of bounds"),
     "axes_nd": (lambda x: cp.fft.fftn(x, axes=(0, 5)), np.exceptions.AxisError, "out of bounds"),
-    "norm": (lambda x: cp.fft.fft(x, norm="bad"), ValueError, 'Invalid norm value bad; should be "backward","ortho" or "forward"'),
+    "norm": (
+        lambda x: cp.fft.fft(x, norm="bad"),
+        ValueError,
+        'Invalid norm value bad; should be "backward","ortho" or "forward"',
+    ),
     "norm_hfft": (lambda x: cp.fft.hfft(x, norm="bad"), ValueError, "Invalid norm value"),
-    "s_axes": (lambda x: cp.fft.fftn(x, s=(2, 3), axes=(0,)), ValueError, "Shape and axes have different lengths"),
+    "s_axes": (
+        lambda x: cp.fft.fftn(x, s=(2, 3), axes=(0,)),
+        ValueError,
+        "Shape and axes have different lengths",
+    ),
     "s_zero": (lambda x: cp.fft.fft2(x, s=(0, 3)), ValueError, r"Invalid number of FFT data points \(0\)"),
     "rfft_complex": (lambda x: cp.fft.rfft(x.astype(np.complex64)), TypeError, "real input"),
     "zero_d": (lambda x: cp.fft.fft(x[0, 0]), IndexError, "out of bounds"),
@@ -256,8 +292,27 @@ def test_axis_error_is_an_index_error_as_numpy_raises():
         np.fft.fft(np.ones(4), axis=1)
 
 
-@pytest.mark.parametrize("func", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
-                                  "fftn", "ifftn", "rfftn", "irfftn", "fftshift", "ifftshift"])
+@pytest.mark.parametrize(
+    "func",
+    [
+        "fft",
+        "ifft",
+        "rfft",
+        "irfft",
+        "hfft",
+        "ihfft",
+        "fft2",
+        "ifft2",
+        "rfft2",
+        "irfft2",
+        "fftn",
+        "ifftn",
+        "rfftn",
+        "irfftn",
+        "fftshift",
+        "ifftshift",
+    ],
+)
 def test_host_arrays_are_unsupported(func):
     with pytest.raises(TypeError, match=r"^Unsupported type <class 'numpy.ndarray'>$"):
         getattr(cp.fft, func)(np.ones((4, 4)))
@@ -266,8 +321,10 @@ def test_host_arrays_are_unsupported(func):
 def test_import_does_not_load_cufft():
     from conftest import describe, run_python
 
-    code = ("import cuarray as cp\nimport cuarray.fft\nmaps = open('/proc/self/maps').read()\n"
-            "print('libcufft' in maps)\n")
+    code = (
+        "import cuarray as cp\nimport cuarray.fft\nmaps = open('/proc/self/maps').read()\n"
+        "print('libcufft' in maps)\n"
+    )
     proc = run_python(code=code)
     assert proc.returncode == 0, describe(proc)
     assert proc.stdout.strip() == "False"

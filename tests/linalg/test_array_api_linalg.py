@@ -84,12 +84,25 @@ def test_outer_diagonal_trace_matrix_transpose():
 def test_linalg_vecdot(dtype):
     a, b = make_data((3, 4), dtype), make_data((4,), dtype, seed=2)
     assert_same(cp.linalg.vecdot(cp.asarray(a), cp.asarray(b)), np.linalg.vecdot(a, b))
-    assert_same(cp.linalg.vecdot(cp.asarray(a.T), cp.asarray(b)[:, None], axis=0), np.linalg.vecdot(a.T, b[:, None], axis=0))
+    assert_same(
+        cp.linalg.vecdot(cp.asarray(a.T), cp.asarray(b)[:, None], axis=0),
+        np.linalg.vecdot(a.T, b[:, None], axis=0),
+    )
 
 
-@pytest.mark.parametrize("shapes", [[(3, 4), (4, 5)], [(2, 3), (3, 4), (4, 2)], [(10, 2), (2, 30), (30, 3), (3, 7)],
-                                    [(4,), (4, 6), (6, 3), (3,)], [(4,), (4, 2), (2, 5)], [(6, 3), (3, 2), (2,)],
-                                    [(5, 1), (1, 40), (40, 2), (2, 9), (9, 3)]], ids=str)
+@pytest.mark.parametrize(
+    "shapes",
+    [
+        [(3, 4), (4, 5)],
+        [(2, 3), (3, 4), (4, 2)],
+        [(10, 2), (2, 30), (30, 3), (3, 7)],
+        [(4,), (4, 6), (6, 3), (3,)],
+        [(4,), (4, 2), (2, 5)],
+        [(6, 3), (3, 2), (2,)],
+        [(5, 1), (1, 40), (40, 2), (2, 9), (9, 3)],
+    ],
+    ids=str,
+)
 @pytest.mark.parametrize("dtype", ["float64", "complex64"])
 def test_multi_dot(shapes, dtype):
     arrays = [random(s, dtype, seed=i) for i, s in enumerate(shapes)]
@@ -112,7 +125,11 @@ def test_multi_dot_out_and_errors():
 @pytest.mark.parametrize("dtype", INEXACT + [np.dtype("int64")], ids=lambda t: t.name)
 @pytest.mark.parametrize("p", [None, 2, -2, 1, -1, np.inf, -np.inf, "fro", "nuc"])
 def test_cond(dtype, p):
-    a = well_conditioned((3, 4, 4), dtype) if dtype.kind != "i" else make_data((4, 4), dtype) + 20 * np.eye(4, dtype=dtype)
+    a = (
+        well_conditioned((3, 4, 4), dtype)
+        if dtype.kind != "i"
+        else make_data((4, 4), dtype) + 20 * np.eye(4, dtype=dtype)
+    )
     want = np.linalg.cond(a, p)
     got = cp.linalg.cond(cp.asarray(a), p)
     assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)

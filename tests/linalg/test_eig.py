@@ -69,8 +69,9 @@ def test_eig(dtype, kind, shape):
     np.testing.assert_array_equal(host(given), a)  # the input is left as it was
     w = cp.linalg.eigvals(given)
     assert w.dtype == want[0].dtype and w.shape == want[0].shape
-    np.testing.assert_allclose(_sorted(host(w)), _sorted(want[0]),
-                               atol=tol(dtype, 50) * max(np.abs(a).max(), 1.0) * shape[-1])
+    np.testing.assert_allclose(
+        _sorted(host(w)), _sorted(want[0]), atol=tol(dtype, 50) * max(np.abs(a).max(), 1.0) * shape[-1]
+    )
 
 
 def test_real_input_result_dtype():
@@ -95,9 +96,12 @@ def test_both_numpy_rules(monkeypatch, real_when_possible, case):
     # Whichever NumPy runs the tests, check both rules: real results for an all-real spectrum of real input
     # (NumPy < 2.5) and always complex ones (NumPy 2.5).
     monkeypatch.setattr(_decompositions, "_EIG_REAL_WHEN_POSSIBLE", real_when_possible)
-    a = {"symmetric": _symmetric((5, 5), np.float32), "random": random((5, 5), np.float64, seed=4),
-         "mixed_stack": np.stack([_symmetric((4, 4), np.float32), random((4, 4), np.float32, seed=3)]),
-         "real_spectrum": _real_spectrum((2, 6, 6), np.float64)}[case]
+    a = {
+        "symmetric": _symmetric((5, 5), np.float32),
+        "random": random((5, 5), np.float64, seed=4),
+        "mixed_stack": np.stack([_symmetric((4, 4), np.float32), random((4, 4), np.float32, seed=3)]),
+        "real_spectrum": _real_spectrum((2, 6, 6), np.float64),
+    }[case]
     want_w, want_v = np.linalg.eig(a)
     real = real_when_possible and not np.any(want_w.imag)
     t = a.dtype if real else np.result_type(a.dtype, np.complex64)
@@ -144,10 +148,15 @@ def test_python_sequences():
 @pytest.mark.parametrize("layout", ["transposed", "reversed", "strided"])
 def test_layouts(layout):
     base = random((2, 12, 12), np.complex128, seed=2)
-    a = {"transposed": np.swapaxes(base, -1, -2), "reversed": base[:, ::-1, ::-1],
-         "strided": base[:, ::2, ::2]}[layout]
+    a = {
+        "transposed": np.swapaxes(base, -1, -2),
+        "reversed": base[:, ::-1, ::-1],
+        "strided": base[:, ::2, ::2],
+    }[layout]
     src = cp.asarray(base)
-    given = {"transposed": src.swapaxes(-1, -2), "reversed": src[:, ::-1, ::-1], "strided": src[:, ::2, ::2]}[layout]
+    given = {"transposed": src.swapaxes(-1, -2), "reversed": src[:, ::-1, ::-1], "strided": src[:, ::2, ::2]}[
+        layout
+    ]
     _check(a, cp.linalg.eig(given), *np.linalg.eig(a))
 
 
@@ -170,9 +179,19 @@ def test_defective_matrix():
 
 
 @pytest.mark.parametrize("fn", ["eig", "eigvals"])
-@pytest.mark.parametrize("bad", [np.ones((2, 3)), np.ones(3), np.ones((2, 3, 4)), np.array([[np.nan, 0], [0, 1]]),
-                                 np.array([[1, np.inf], [0, 1]], np.complex64), np.ones((2, 2), np.float16),
-                                 np.array([[np.inf, 0], [0, 1]], np.float16)], ids=str)
+@pytest.mark.parametrize(
+    "bad",
+    [
+        np.ones((2, 3)),
+        np.ones(3),
+        np.ones((2, 3, 4)),
+        np.array([[np.nan, 0], [0, 1]]),
+        np.array([[1, np.inf], [0, 1]], np.complex64),
+        np.ones((2, 2), np.float16),
+        np.array([[np.inf, 0], [0, 1]], np.float16),
+    ],
+    ids=str,
+)
 def test_errors_match_numpy(fn, bad):
     same_error(lambda xp: getattr(xp.linalg, fn)(xp.asarray(bad)))
 

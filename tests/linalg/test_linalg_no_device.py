@@ -37,15 +37,24 @@ def test_libraries_load_on_first_use_only():
         pytest.skip(r["versions"])
     # Loading resolved every function cuarray calls (a missing one raises, naming it).
     assert r["versions"]["cublas"] >= 130000 and r["versions"]["cusolver"] >= 110000, r["versions"]
-    assert any(p.startswith("libcublas.so") for p in r["after"]) and any(p.startswith("libcusolver.so")
-                                                                           for p in r["after"]), r["after"]
+    assert any(p.startswith("libcublas.so") for p in r["after"]) and any(
+        p.startswith("libcusolver.so") for p in r["after"]
+    ), r["after"]
 
 
 TF32_CHILD = "import cuarray; print(cuarray._core.linalg.tf32())"
 
 
-@pytest.mark.parametrize("env, on", [({}, False), ({"CUARRAY_TF32": "1"}, True), ({"CUPY_TF32": "1"}, True),
-                                     ({"CUARRAY_TF32": "0", "CUPY_TF32": "0"}, False)], ids=str)
+@pytest.mark.parametrize(
+    "env, on",
+    [
+        ({}, False),
+        ({"CUARRAY_TF32": "1"}, True),
+        ({"CUPY_TF32": "1"}, True),
+        ({"CUARRAY_TF32": "0", "CUPY_TF32": "0"}, False),
+    ],
+    ids=str,
+)
 def test_tf32_switch_is_read_from_the_environment(env, on):
     proc = run_python(code=TF32_CHILD, env={"CUARRAY_TF32": None, "CUPY_TF32": None, **env}, timeout=120)
     assert proc.returncode == 0, describe(proc)
@@ -53,13 +62,30 @@ def test_tf32_switch_is_read_from_the_environment(env, on):
 
 
 MATMUL_SHAPES = [
-    ((2, 3), (3, 4), None), ((3,), (3,), None), ((5, 1, 2, 3), (4, 3, 7), None), ((3,), (2, 3, 4), None),
-    ((2, 2, 3), (3,), None), ((0, 3), (3, 4), None), ((2, 3), (3, 4), (5, 2, 4)), ((3,), (3,), (4,)),
+    ((2, 3), (3, 4), None),
+    ((3,), (3,), None),
+    ((5, 1, 2, 3), (4, 3, 7), None),
+    ((3,), (2, 3, 4), None),
+    ((2, 2, 3), (3,), None),
+    ((0, 3), (3, 4), None),
+    ((2, 3), (3, 4), (5, 2, 4)),
+    ((3,), (3,), (4,)),
     # errors
-    ((2, 3), (2, 3), None), ((), (3,), None), ((3,), (), None), ((), (), None), ((3,), (4,), None),
-    ((2, 2, 3), (3, 3, 4), None), ((2, 4, 3), (5, 3, 3, 2), None), ((4,), (2, 4, 5), (3, 5)),
-    ((2, 4, 3), (3, 2), (5, 4, 2)), ((2, 3), (3, 4), (3, 4)), ((2, 3), (3, 4), (2, 5)), ((2, 3), (3, 4), (4,)),
-    ((2, 3, 4), (4, 5), (3, 5)), ((2, 3), (5, 3), None), ((3, 4), (4,), (2,)),
+    ((2, 3), (2, 3), None),
+    ((), (3,), None),
+    ((3,), (), None),
+    ((), (), None),
+    ((3,), (4,), None),
+    ((2, 2, 3), (3, 3, 4), None),
+    ((2, 4, 3), (5, 3, 3, 2), None),
+    ((4,), (2, 4, 5), (3, 5)),
+    ((2, 4, 3), (3, 2), (5, 4, 2)),
+    ((2, 3), (3, 4), (3, 4)),
+    ((2, 3), (3, 4), (2, 5)),
+    ((2, 3), (3, 4), (4,)),
+    ((2, 3, 4), (4, 5), (3, 5)),
+    ((2, 3), (5, 3), None),
+    ((3, 4), (4,), (2,)),
 ]
 
 
@@ -81,8 +107,9 @@ def test_matmul_output_broadcast_message():
         _core.linalg.matmul_shapes((2, 3, 4), (4, 5), (1, 3, 5))
 
 
-@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float32", "float64", "complex64",
-                                   "complex128"])
+@pytest.mark.parametrize(
+    "dtype", ["bool", "int8", "uint16", "int64", "float32", "float64", "complex64", "complex128"]
+)
 def test_linalg_result_dtypes_match_numpy(dtype):
     from cuarray.linalg import _checks
 
@@ -102,6 +129,7 @@ def test_bfloat16_computes_in_float64_as_numpy():
 @pytest.mark.parametrize("dtype", ["float16"])
 def test_unsupported_dtypes_match_numpy(dtype):
     from cuarray.linalg import _checks
+
     with pytest.raises(TypeError) as want:
         np.linalg.inv(np.ones((2, 2), dtype=dtype))
     with pytest.raises(TypeError) as got:
@@ -109,8 +137,9 @@ def test_unsupported_dtypes_match_numpy(dtype):
     assert str(got.value) == str(want.value)
 
 
-@pytest.mark.parametrize("a_shape, b_shape", [((2, 2), (3,)), ((2, 2), (3, 1)), ((3, 2, 2), (3, 2)), ((2, 2), ())],
-                         ids=str)
+@pytest.mark.parametrize(
+    "a_shape, b_shape", [((2, 2), (3,)), ((2, 2), (3, 1)), ((3, 2, 2), (3, 2)), ((2, 2), ())], ids=str
+)
 def test_solve_shape_messages_match_numpy(a_shape, b_shape):
     from cuarray.linalg import _checks
 
@@ -140,8 +169,16 @@ def test_dimension_and_square_messages_match_numpy(shape):
 
 
 EINSUM_ERRORS = [
-    ("i", [(2, 3)]), ("i.j", [(2, 3)]), ("i$", [(2, 3)]), ("i,j", [(2,)]), ("i->i", [(2,), (2,)]), ("i-", [(2,)]),
-    ("...i->i", [(2, 3)]), ("i->ii", [(2,)]), ("i->k", [(2,)]), ("ijk", [(2, 3)]),
+    ("i", [(2, 3)]),
+    ("i.j", [(2, 3)]),
+    ("i$", [(2, 3)]),
+    ("i,j", [(2,)]),
+    ("i->i", [(2,), (2,)]),
+    ("i-", [(2,)]),
+    ("...i->i", [(2, 3)]),
+    ("i->ii", [(2,)]),
+    ("i->k", [(2,)]),
+    ("ijk", [(2, 3)]),
 ]
 
 
@@ -157,14 +194,18 @@ def test_einsum_subscript_errors_match_numpy(subscripts, shapes):
     assert str(got.value) == str(want.value)
 
 
-@pytest.mark.parametrize("subscripts, shapes, labels, output", [
-    ("ij,jk->ik", [(2, 3), (3, 4)], [["i", "j"], ["j", "k"]], ["i", "k"]),
-    ("ij,jk", [(2, 3), (3, 4)], [["i", "j"], ["j", "k"]], ["i", "k"]),
-    ("Ba", [(2, 3)], [["B", "a"]], ["B", "a"]),
-    ("ii", [(2, 2)], [["i", "i"]], []),
-    ("...ij,...jk", [(5, 2, 3), (3, 4)], [[-1, "i", "j"], ["j", "k"]], [-1, "i", "k"]),
-    ("i...j,j...->...i", [(2, 3, 4, 5), (5, 4)], [["i", -2, -1, "j"], ["j", -1]], [-2, -1, "i"]),
-], ids=lambda x: str(x) if isinstance(x, str) else None)
+@pytest.mark.parametrize(
+    "subscripts, shapes, labels, output",
+    [
+        ("ij,jk->ik", [(2, 3), (3, 4)], [["i", "j"], ["j", "k"]], ["i", "k"]),
+        ("ij,jk", [(2, 3), (3, 4)], [["i", "j"], ["j", "k"]], ["i", "k"]),
+        ("Ba", [(2, 3)], [["B", "a"]], ["B", "a"]),
+        ("ii", [(2, 2)], [["i", "i"]], []),
+        ("...ij,...jk", [(5, 2, 3), (3, 4)], [[-1, "i", "j"], ["j", "k"]], [-1, "i", "k"]),
+        ("i...j,j...->...i", [(2, 3, 4, 5), (5, 4)], [["i", -2, -1, "j"], ["j", -1]], [-2, -1, "i"]),
+    ],
+    ids=lambda x: str(x) if isinstance(x, str) else None,
+)
 def test_einsum_parse(subscripts, shapes, labels, output):
     from cuarray import _einsum
 
@@ -182,8 +223,23 @@ def test_einsum_interleaved_form():
 def test_public_names():
     for name in ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "trace", "einsum"]:
         assert callable(getattr(cp, name)), name
-    for name in ["qr", "det", "slogdet", "inv", "solve", "lstsq", "svd", "eigh", "eigvalsh", "cholesky",
-                 "matrix_power", "matrix_rank", "pinv", "tensorsolve", "tensorinv"]:
+    for name in [
+        "qr",
+        "det",
+        "slogdet",
+        "inv",
+        "solve",
+        "lstsq",
+        "svd",
+        "eigh",
+        "eigvalsh",
+        "cholesky",
+        "matrix_power",
+        "matrix_rank",
+        "pinv",
+        "tensorsolve",
+        "tensorinv",
+    ]:
         assert callable(getattr(cp.linalg, name)), name
     assert cp.linalg.LinAlgError is np.linalg.LinAlgError
     for method in ["__matmul__", "__rmatmul__", "__imatmul__", "dot", "trace"]:

@@ -63,8 +63,18 @@ def test_matmul_matches_numpy(dtype, shapes):
 
 
 @pytest.mark.parametrize(
-    "pair", [("int8", "uint8"), ("float16", "int64"), ("complex64", "float64"), ("bool", "int8"),
-             ("float32", "int32"), ("uint64", "int64"), ("float16", "float32")], ids=str)
+    "pair",
+    [
+        ("int8", "uint8"),
+        ("float16", "int64"),
+        ("complex64", "float64"),
+        ("bool", "int8"),
+        ("float32", "int32"),
+        ("uint64", "int64"),
+        ("float16", "float32"),
+    ],
+    ids=str,
+)
 def test_mixed_dtypes_promote_as_numpy(pair):
     a, b = make_data((3, 4), pair[0], 1), make_data((4, 2), pair[1], 2)
     _check(cp.asarray(a) @ cp.asarray(b), a @ b)
@@ -94,7 +104,10 @@ def test_layouts(dtype):
     # Broadcast (zero-stride) operands: a row repeated, a stack dimension repeated.
     row = make_data((1, 5), dtype, 3)
     _check(cp.broadcast_to(cp.asarray(row), (4, 5)) @ cp.asarray(b[0]), np.broadcast_to(row, (4, 5)) @ b[0])
-    _check(cp.broadcast_to(cp.asarray(a[0]), (3, 4, 5)) @ cp.asarray(b[0]), np.broadcast_to(a[0], (3, 4, 5)) @ b[0])
+    _check(
+        cp.broadcast_to(cp.asarray(a[0]), (3, 4, 5)) @ cp.asarray(b[0]),
+        np.broadcast_to(a[0], (3, 4, 5)) @ b[0],
+    )
 
 
 @pytest.mark.parametrize("dtype", ["float64", "int16"])
@@ -112,7 +125,9 @@ def test_large_stacked_float32():
     assert_rel(cp.asarray(a) @ cp.asarray(b), a.astype(np.float64) @ b.astype(np.float64), 1e-5)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "float16", "int64", "bool"])
+@pytest.mark.parametrize(
+    "dtype", ["float32", "float64", "complex64", "complex128", "float16", "int64", "bool"]
+)
 def test_vector_dot(dtype):
     n = 100_000 if dtype != "float16" else 1000
     a, b = make_data(n, dtype, 1), make_data(n, dtype, 2)
@@ -132,8 +147,11 @@ def test_vector_dot(dtype):
 def test_vector_dot_strided_and_negative():
     x, y = make_data(301, "float64", 1), make_data(301, "float64", 2)
     dx, dy = cp.asarray(x), cp.asarray(y)
-    for sx, sy in [(slice(None, None, 2), slice(None, None, 2)), (slice(None, None, -1), slice(None)),
-                   (slice(None, None, -3), slice(None, None, 3))]:
+    for sx, sy in [
+        (slice(None, None, 2), slice(None, None, 2)),
+        (slice(None, None, -1), slice(None)),
+        (slice(None, None, -3), slice(None, None, 3)),
+    ]:
         got = dx[sx][:50] @ dy[sy][:50]
         assert host(got) == pytest.approx(x[sx][:50] @ y[sy][:50], rel=1e-13)
     assert host(cp.broadcast_to(dx[:1], (7,)) @ dy[:7]) == pytest.approx(x[0] * y[:7].sum(), rel=1e-13)
@@ -205,8 +223,11 @@ def test_out_overlapping_an_input():
 
 
 def test_out_casting_error_matches_numpy():
-    err = same_error(lambda xp: xp.matmul(xp.asarray(np.ones((2, 3))), xp.asarray(np.ones((3, 2))),
-                                         out=xp.empty((2, 2), np.int32)))
+    err = same_error(
+        lambda xp: xp.matmul(
+            xp.asarray(np.ones((2, 3))), xp.asarray(np.ones((3, 2))), out=xp.empty((2, 2), np.int32)
+        )
+    )
     assert isinstance(err, TypeError)
 
 
@@ -248,8 +269,10 @@ def test_inplace_errors_match_numpy():
 
 
 @pytest.mark.parametrize(
-    "shapes", [((2, 3), (2, 3)), ((3,), (4,)), ((2, 2, 3), (3, 3, 4)), ((5, 3, 4), (2, 4, 1)), ((3,), (3, 2, 4))],
-    ids=str)
+    "shapes",
+    [((2, 3), (2, 3)), ((3,), (4,)), ((2, 2, 3), (3, 3, 4)), ((5, 3, 4), (2, 4, 1)), ((3,), (3, 2, 4))],
+    ids=str,
+)
 def test_shape_errors_match_numpy(shapes):
     same_error(lambda xp: xp.matmul(xp.asarray(np.ones(shapes[0])), xp.asarray(np.ones(shapes[1]))))
 
@@ -316,8 +339,11 @@ print(json.dumps({"tf32": cp._core.linalg.tf32(), "err": float(np.linalg.norm(go
 """
 
 
-@pytest.mark.parametrize("env, on", [({}, False), ({"CUARRAY_TF32": "1"}, True), ({"CUPY_TF32": "1"}, True),
-                                     ({"CUARRAY_TF32": "0"}, False)], ids=str)
+@pytest.mark.parametrize(
+    "env, on",
+    [({}, False), ({"CUARRAY_TF32": "1"}, True), ({"CUPY_TF32": "1"}, True), ({"CUARRAY_TF32": "0"}, False)],
+    ids=str,
+)
 def test_tf32_from_environment(env, on):
     import json
 

@@ -56,9 +56,12 @@ def test_inv_solve_det_of_an_all_nan_matrix_are_numpys(dtype):
     """The reported case: inv of an all-NaN matrix raised 'Singular matrix' and det gave 0; NumPy: NaN."""
     a = np.full((3, 3), np.nan, dtype)
     x = cp.asarray(a)
-    for got, want in ((cp.linalg.inv(x), _np(np.linalg.inv, a)), (cp.linalg.det(x), _np(np.linalg.det, a)),
-                      (cp.linalg.solve(x, cp.ones(3, dtype)), _np(np.linalg.solve, a, np.ones(3, dtype))),
-                      (cp.linalg.matrix_power(x, -1), _np(np.linalg.matrix_power, a, -1))):
+    for got, want in (
+        (cp.linalg.inv(x), _np(np.linalg.inv, a)),
+        (cp.linalg.det(x), _np(np.linalg.det, a)),
+        (cp.linalg.solve(x, cp.ones(3, dtype)), _np(np.linalg.solve, a, np.ones(3, dtype))),
+        (cp.linalg.matrix_power(x, -1), _np(np.linalg.matrix_power, a, -1)),
+    ):
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_array_equal(host(got), want)  # all NaN
     sign, logdet = cp.linalg.slogdet(x)
@@ -84,7 +87,7 @@ def test_lu_family_on_stacks_with_non_finite_matrices(dtype, fill):
     np.testing.assert_allclose(det[0], np.linalg.det(a[0]), rtol=tol(dtype, 100))
     sign, logdet = (host(r) for r in cp.linalg.slogdet(x))
     assert np.isnan(logdet[1:]).all()
-    assert (np.isnan(sign[1:]).all() if a.dtype.kind == "c" else (np.abs(sign[1:]) == 1).all())
+    assert np.isnan(sign[1:]).all() if a.dtype.kind == "c" else (np.abs(sign[1:]) == 1).all()
     # transposed (non-contiguous) input, and a batch broadcast against b
     _assert_nan_where_numpy(cp.linalg.inv(x.swapaxes(1, 2)), _np(np.linalg.inv, a.swapaxes(1, 2)), bad, nan)
     got = cp.linalg.solve(x[1:2], cp.asarray(np.ones((3, 4, 1), dtype)))
@@ -145,8 +148,12 @@ def test_eigh_raises_where_numpy_does(dtype):
         with pytest.raises(LinAlgError, match="Eigenvalues did not converge"):
             getattr(cp.linalg, f.__name__)(cp.asarray(p))
         # UPLO='U' never reads it: NumPy's values
-        np.testing.assert_allclose(host(cp.linalg.eigvalsh(cp.asarray(p), UPLO="U")), np.linalg.eigvalsh(p, UPLO="U"),
-                                   rtol=tol(dtype, 100), atol=tol(dtype, 100))
+        np.testing.assert_allclose(
+            host(cp.linalg.eigvalsh(cp.asarray(p), UPLO="U")),
+            np.linalg.eigvalsh(p, UPLO="U"),
+            rtol=tol(dtype, 100),
+            atol=tol(dtype, 100),
+        )
     with pytest.raises(LinAlgError, match="Eigenvalues did not converge"):
         cp.linalg.eigvalsh(cp.full((3, 3), np.inf, dtype))
     for f in (cp.linalg.eig, cp.linalg.eigvals):
@@ -165,10 +172,15 @@ def test_svd_family_of_non_finite_matrices(dtype):
     cond and matrix_rank); all infinities give NaN singular values without vectors, and raise with them."""
     a = np.full((2, 3, 3), np.nan, dtype)
     a[0] = well_conditioned((3, 3), dtype)
-    calls = [lambda m: m.linalg.svd(m_(m, a)), lambda m: m.linalg.svd(m_(m, a), compute_uv=False),
-             lambda m: m.linalg.pinv(m_(m, a)), lambda m: m.linalg.matrix_rank(m_(m, a)),
-             lambda m: m.linalg.cond(m_(m, a)), lambda m: m.linalg.norm(m_(m, a), 2, axis=(-2, -1)),
-             lambda m: m.linalg.lstsq(m_(m, a)[1], m.ones(3, dtype))]
+    calls = [
+        lambda m: m.linalg.svd(m_(m, a)),
+        lambda m: m.linalg.svd(m_(m, a), compute_uv=False),
+        lambda m: m.linalg.pinv(m_(m, a)),
+        lambda m: m.linalg.matrix_rank(m_(m, a)),
+        lambda m: m.linalg.cond(m_(m, a)),
+        lambda m: m.linalg.norm(m_(m, a), 2, axis=(-2, -1)),
+        lambda m: m.linalg.lstsq(m_(m, a)[1], m.ones(3, dtype)),
+    ]
     for call in calls:
         with pytest.raises(LinAlgError):
             _np(call, np)
@@ -186,8 +198,12 @@ def test_svd_family_of_non_finite_matrices(dtype):
     assert np.isnan(want[1]).all()
     assert host(cp.linalg.matrix_rank(y)).tolist() == _np(np.linalg.matrix_rank, inf).tolist()
     np.testing.assert_allclose(host(cp.linalg.cond(y)), _np(np.linalg.cond, inf), rtol=tol(dtype, 100))
-    np.testing.assert_allclose(host(cp.linalg.norm(y, "nuc", axis=(-2, -1))),
-                               _np(np.linalg.norm, inf, "nuc", axis=(-2, -1)), rtol=tol(dtype, 100), equal_nan=True)
+    np.testing.assert_allclose(
+        host(cp.linalg.norm(y, "nuc", axis=(-2, -1))),
+        _np(np.linalg.norm, inf, "nuc", axis=(-2, -1)),
+        rtol=tol(dtype, 100),
+        equal_nan=True,
+    )
 
 
 @pytest.mark.parametrize("dtype", INEXACT, ids=ids)

@@ -35,9 +35,21 @@ def _pair(sa, sb, dtype):
     return a, b, cp.asarray(a), cp.asarray(b)
 
 
-DOT_SHAPES = [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)), ((2, 3, 4), (4,)), ((4,), (2, 4, 5)),
-              ((2, 3, 4), (4, 5)), ((2, 3), (5, 3, 4)), ((2, 3, 4), (5, 4, 6)), ((), (3,)), ((2, 2), ()), ((0,), (0,)),
-              ((2, 0), (0, 3))]
+DOT_SHAPES = [
+    ((3,), (3,)),
+    ((2, 3), (3,)),
+    ((3,), (3, 4)),
+    ((2, 3), (3, 4)),
+    ((2, 3, 4), (4,)),
+    ((4,), (2, 4, 5)),
+    ((2, 3, 4), (4, 5)),
+    ((2, 3), (5, 3, 4)),
+    ((2, 3, 4), (5, 4, 6)),
+    ((), (3,)),
+    ((2, 2), ()),
+    ((0,), (0,)),
+    ((2, 0), (0, 3)),
+]
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -76,8 +88,9 @@ def test_vdot(dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shapes", [((3,), (3,)), ((2, 3), (3,)), ((2, 3), (4, 3)), ((2, 3, 4), (5, 4)), ((), (2,))],
-                         ids=str)
+@pytest.mark.parametrize(
+    "shapes", [((3,), (3,)), ((2, 3), (3,)), ((2, 3), (4, 3)), ((2, 3, 4), (5, 4)), ((), (2,))], ids=str
+)
 def test_inner(dtype, shapes):
     a, b, da, db = _pair(*shapes, dtype)
     _check(cp.inner(da, db), np.inner(a, b))
@@ -98,29 +111,45 @@ def test_outer(dtype):
 
 @pytest.mark.parametrize("dtype", ["float64", "complex64", "int64", "bool"])
 @pytest.mark.parametrize(
-    "case", [((2, 3, 4), (3, 4, 5), 2), ((2, 3), (3, 2), ([1, 0], [0, 1])), ((2, 3), (4, 5), 0), ((3, 4), (4, 3), (1, 0)),
-             ((2, 3, 4), (4, 3, 2), ([2, 1], [0, 1])), ((2, 3), (2, 3), 2), ((3, 0), (0, 2), 1)], ids=str)
+    "case",
+    [
+        ((2, 3, 4), (3, 4, 5), 2),
+        ((2, 3), (3, 2), ([1, 0], [0, 1])),
+        ((2, 3), (4, 5), 0),
+        ((3, 4), (4, 3), (1, 0)),
+        ((2, 3, 4), (4, 3, 2), ([2, 1], [0, 1])),
+        ((2, 3), (2, 3), 2),
+        ((3, 0), (0, 2), 1),
+    ],
+    ids=str,
+)
 def test_tensordot(dtype, case):
     a, b, da, db = _pair(case[0], case[1], dtype)
     _check(cp.tensordot(da, db, case[2]), np.tensordot(a, b, case[2]))
 
 
 def test_tensordot_errors_match_numpy():
-    same_error(lambda xp: xp.tensordot(xp.asarray(np.ones((2, 3))), xp.asarray(np.ones((3, 2))), axes=([1, 0], [0])))
-    same_error(lambda xp: xp.tensordot(xp.asarray(np.ones((2, 3))), xp.asarray(np.ones((2, 3))), axes=([0], [1])))
+    same_error(
+        lambda xp: xp.tensordot(xp.asarray(np.ones((2, 3))), xp.asarray(np.ones((3, 2))), axes=([1, 0], [0]))
+    )
+    same_error(
+        lambda xp: xp.tensordot(xp.asarray(np.ones((2, 3))), xp.asarray(np.ones((2, 3))), axes=([0], [1]))
+    )
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shapes", [((2, 3), (4, 5)), ((2,), (3, 4)), ((2, 2, 2), (3,)), ((), (2,)), ((0, 2), (3,))],
-                         ids=str)
+@pytest.mark.parametrize(
+    "shapes", [((2, 3), (4, 5)), ((2,), (3, 4)), ((2, 2, 2), (3,)), ((), (2,)), ((0, 2), (3,))], ids=str
+)
 def test_kron(dtype, shapes):
     a, b, da, db = _pair(*shapes, dtype)
     _check(cp.kron(da, db), np.kron(a, b))
 
 
 @pytest.mark.parametrize("dtype", DTYPES + ["uint8", "int8"])
-@pytest.mark.parametrize("case", [((3, 3), ()), ((3, 4), (1,)), ((2, 3, 4), (0, 1, 2)), ((3, 4), (-1,)), ((2, 0), ())],
-                         ids=str)
+@pytest.mark.parametrize(
+    "case", [((3, 3), ()), ((3, 4), (1,)), ((2, 3, 4), (0, 1, 2)), ((3, 4), (-1,)), ((2, 0), ())], ids=str
+)
 def test_trace(dtype, case):
     a = make_data(case[0], dtype, 1)
     _check(cp.trace(cp.asarray(a), *case[1]), np.trace(a, *case[1]))
@@ -136,14 +165,35 @@ def test_trace_dtype_and_out():
 
 
 EINSUM = [
-    ("ij,jk->ik", [(2, 3), (3, 4)]), ("ij,jk", [(2, 3), (3, 4)]), ("ii", [(3, 3)]), ("ii->i", [(3, 3)]),
-    ("ij->ji", [(2, 3)]), ("i,i", [(3,), (3,)]), ("i,j->ij", [(3,), (4,)]), ("...ij,...jk", [(5, 2, 3), (3, 4)]),
-    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]), ("ij,ij->ij", [(1, 3), (2, 3)]), ("i,i->i", [(3,), (1,)]),
-    ("ijk->", [(2, 3, 4)]), ("ijk->k", [(2, 3, 4)]), ("iij->j", [(3, 3, 2)]), ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 5)]),
-    ("ij,ik,jk->", [(2, 3), (2, 4), (3, 4)]), ("i,j,i->ij", [(1,), (2,), (3,)]), ("i...j,j...->...i", [(2, 3, 4, 5), (5, 4)]),
-    ("...,...", [(2,), (3, 2)]), ("ab,cd->abcd", [(2, 3), (4, 5)]), ("Ba", [(2, 3)]), ("ijij->ij", [(2, 3, 2, 3)]),
-    ("ij,jk->", [(0, 3), (3, 4)]), ("ij,jk->ik", [(2, 0), (0, 4)]), ("i,ij->j", [(3,), (3, 1)]), ("ij,i->", [(3, 4), (1,)]),
-    ("i", [(3,)]), ("", [()]), ("ij->", [(2, 3)]),
+    ("ij,jk->ik", [(2, 3), (3, 4)]),
+    ("ij,jk", [(2, 3), (3, 4)]),
+    ("ii", [(3, 3)]),
+    ("ii->i", [(3, 3)]),
+    ("ij->ji", [(2, 3)]),
+    ("i,i", [(3,), (3,)]),
+    ("i,j->ij", [(3,), (4,)]),
+    ("...ij,...jk", [(5, 2, 3), (3, 4)]),
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+    ("ij,ij->ij", [(1, 3), (2, 3)]),
+    ("i,i->i", [(3,), (1,)]),
+    ("ijk->", [(2, 3, 4)]),
+    ("ijk->k", [(2, 3, 4)]),
+    ("iij->j", [(3, 3, 2)]),
+    ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 5)]),
+    ("ij,ik,jk->", [(2, 3), (2, 4), (3, 4)]),
+    ("i,j,i->ij", [(1,), (2,), (3,)]),
+    ("i...j,j...->...i", [(2, 3, 4, 5), (5, 4)]),
+    ("...,...", [(2,), (3, 2)]),
+    ("ab,cd->abcd", [(2, 3), (4, 5)]),
+    ("Ba", [(2, 3)]),
+    ("ijij->ij", [(2, 3, 2, 3)]),
+    ("ij,jk->", [(0, 3), (3, 4)]),
+    ("ij,jk->ik", [(2, 0), (0, 4)]),
+    ("i,ij->j", [(3,), (3, 1)]),
+    ("ij,i->", [(3, 4), (1,)]),
+    ("i", [(3,)]),
+    ("", [()]),
+    ("ij->", [(2, 3)]),
 ]
 
 
@@ -159,8 +209,10 @@ def test_einsum_interleaved_out_dtype_and_views():
     a, b = make_data((2, 3), "float64", 1), make_data((3,), "float64", 2)
     da, db = cp.asarray(a), cp.asarray(b)
     _check(cp.einsum(da, [0, 1], db, [1], [0]), np.einsum(a, [0, 1], b, [1], [0]))
-    _check(cp.einsum("ij,j->i", da, db, dtype=np.float32, casting="same_kind"),
-           np.einsum("ij,j->i", a, b, dtype=np.float32, casting="same_kind"))
+    _check(
+        cp.einsum("ij,j->i", da, db, dtype=np.float32, casting="same_kind"),
+        np.einsum("ij,j->i", a, b, dtype=np.float32, casting="same_kind"),
+    )
     out = cp.empty(2)
     assert cp.einsum("ij,j->i", da, db, out=out) is out
     _check(out, np.einsum("ij,j->i", a, b))
@@ -173,7 +225,9 @@ def test_einsum_interleaved_out_dtype_and_views():
 
 @pytest.mark.parametrize(
     "subscripts, shapes",
-    [("i,i", [(3,), (4,)]), ("ii", [(2, 3)]), ("i", [(2, 3)]), ("ij,jk->ik", [(2, 3), (4, 5)])], ids=str)
+    [("i,i", [(3,), (4,)]), ("ii", [(2, 3)]), ("i", [(2, 3)]), ("ij,jk->ik", [(2, 3), (4, 5)])],
+    ids=str,
+)
 def test_einsum_errors_match_numpy(subscripts, shapes):
     exact = subscripts in ("ii", "i")  # broadcast failures are worded differently
     same_error(lambda xp: xp.einsum(subscripts, *[xp.asarray(np.ones(s)) for s in shapes]), exact=exact)

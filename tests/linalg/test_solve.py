@@ -154,7 +154,9 @@ def test_checks_on_a_stream_of_ones_own_are_raised_at_the_next_wait(op, wait):
     with stream:
         m = cp.asarray(SINGULAR_STACK)
         x = call(m)  # returns without waiting for the factorisation
-        with pytest.raises(np.linalg.LinAlgError, match=message + r" \(cusolverDnX\w+, in work queued earlier"):
+        with pytest.raises(
+            np.linalg.LinAlgError, match=message + r" \(cusolverDnX\w+, in work queued earlier"
+        ):
             _waits()[wait](stream, x)
         _waits()[wait](stream, x)  # raised once
         # Work that passes its check raises nothing at the wait.
@@ -203,8 +205,7 @@ def test_singular_matrix_errors_match_numpy():
     same_error(lambda xp: xp.linalg.solve(xp.asarray([[1.0, 2.0], [2.0, 4.0]]), xp.asarray(np.ones((2, 3)))))
 
 
-@pytest.mark.parametrize(
-    "fn", ["det", "slogdet", "inv", "matrix_power", "cholesky", "eigh", "eigvalsh"])
+@pytest.mark.parametrize("fn", ["det", "slogdet", "inv", "matrix_power", "cholesky", "eigh", "eigvalsh"])
 def test_square_and_dimension_errors_match_numpy(fn):
     def call(xp, a):
         f = getattr(xp.linalg, fn)
@@ -219,8 +220,20 @@ def test_square_and_dimension_errors_match_numpy(fn):
 
 @pytest.mark.parametrize("dtype", INEXACT, ids=ids)
 @pytest.mark.parametrize(
-    "shapes", [((4, 4), (4,)), ((4, 4), (4, 3)), ((3, 4, 4), (4,)), ((3, 4, 4), (3, 4, 2)), ((3, 4, 4), (4, 2)),
-               ((1, 4, 4), (5, 4, 1)), ((0, 0), (0,)), ((0, 0), (0, 3)), ((4, 4), (4, 0))], ids=str)
+    "shapes",
+    [
+        ((4, 4), (4,)),
+        ((4, 4), (4, 3)),
+        ((3, 4, 4), (4,)),
+        ((3, 4, 4), (3, 4, 2)),
+        ((3, 4, 4), (4, 2)),
+        ((1, 4, 4), (5, 4, 1)),
+        ((0, 0), (0,)),
+        ((0, 0), (0, 3)),
+        ((4, 4), (4, 0)),
+    ],
+    ids=str,
+)
 def test_solve(dtype, shapes):
     a = well_conditioned(shapes[0], dtype) if shapes[0][-1] else np.zeros(shapes[0], dtype)
     b = random(shapes[1], dtype, 3)
@@ -243,8 +256,11 @@ def test_solve_mixed_dtypes_and_errors():
 
 
 @pytest.mark.parametrize("dtype", INEXACT, ids=ids)
-@pytest.mark.parametrize("shapes", [((8, 3), (8,)), ((8, 3), (8, 2)), ((3, 8), (3,)), ((5, 5), (5, 2)), ((0, 3), (0,)),
-                                    ((4, 3), (4, 0))], ids=str)
+@pytest.mark.parametrize(
+    "shapes",
+    [((8, 3), (8,)), ((8, 3), (8, 2)), ((3, 8), (3,)), ((5, 5), (5, 2)), ((0, 3), (0,)), ((4, 3), (4, 0))],
+    ids=str,
+)
 def test_lstsq(dtype, shapes):
     a, b = random(shapes[0], dtype, 1), random(shapes[1], dtype, 2)
     x, res, rank, s = cp.linalg.lstsq(cp.asarray(a), cp.asarray(b))
@@ -333,8 +349,10 @@ def test_tensorsolve_and_tensorinv():
     _dtype_of(got, want)
     assert_rel(got, want, 1e-11)
     a3 = well_conditioned((6, 6), "float64").reshape(2, 3, 6)
-    got, want = (cp.linalg.tensorsolve(cp.asarray(a3), cp.asarray(b), axes=(0, 1)),
-                 np.linalg.tensorsolve(a3, b, axes=(0, 1)))
+    got, want = (
+        cp.linalg.tensorsolve(cp.asarray(a3), cp.asarray(b), axes=(0, 1)),
+        np.linalg.tensorsolve(a3, b, axes=(0, 1)),
+    )
     assert_rel(got, want, 1e-11)
     same_error(lambda xp: xp.linalg.tensorsolve(xp.asarray(np.ones((2, 3))), xp.asarray(np.ones(2))))
     same_error(lambda xp: xp.linalg.tensorinv(xp.asarray(np.ones((2, 3))), ind=1))

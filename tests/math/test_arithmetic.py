@@ -313,7 +313,23 @@ def test_arithmetic_on_bool():
 
 # ---- power with one exponent for every element (NumPy's fast paths) --------------------------------------------
 
-POWER_EXPONENTS = [0.5, 2.0, -1.0, 1.0, 0.0, -0.0, -0.5, 1 / 3, 3.0, -2.0, 1.5, 101.0, np.inf, -np.inf, np.nan]
+POWER_EXPONENTS = [
+    0.5,
+    2.0,
+    -1.0,
+    1.0,
+    0.0,
+    -0.0,
+    -0.5,
+    1 / 3,
+    3.0,
+    -2.0,
+    1.5,
+    101.0,
+    np.inf,
+    -np.inf,
+    np.nan,
+]
 
 
 def _complex_specials(dtype):
@@ -336,7 +352,10 @@ def test_power_with_a_uniform_exponent(dtype):
             (np.float64(e), np.float64(e)),
             (cp.asarray(np.array(e, dtype)), np.array(e, dtype)),
             (cp.asarray(np.array([e], dtype)), np.array([e], dtype)),
-            (cp.broadcast_to(cp.asarray(np.array(e, dtype)), a.shape), np.broadcast_to(np.array(e, dtype), a.shape)),
+            (
+                cp.broadcast_to(cp.asarray(np.array(e, dtype)), a.shape),
+                np.broadcast_to(np.array(e, dtype), a.shape),
+            ),
             (cp.asarray(np.full(a.shape, e, dtype)), np.full(a.shape, e, dtype)),
         ]
         for got_e, np_e in forms:
@@ -344,14 +363,22 @@ def test_power_with_a_uniform_exponent(dtype):
             assert_close(cp.power(x, got_e), expected, zero_signs=True, factor=2.0)
         # a column of exponents against a matrix, and both operands of one element (NumPy: pow for these)
         col = np.full((a.size, 1), e, dtype)
-        assert_close(cp.power(x.reshape(-1, 1) * cp.ones((1, 3), dtype), cp.asarray(col)),
-                     np_call(np.power, a.reshape(-1, 1) * np.ones((1, 3), dtype), col), zero_signs=True, factor=2.0)
+        assert_close(
+            cp.power(x.reshape(-1, 1) * cp.ones((1, 3), dtype), cp.asarray(col)),
+            np_call(np.power, a.reshape(-1, 1) * np.ones((1, 3), dtype), col),
+            zero_signs=True,
+            factor=2.0,
+        )
         for k in range(a.size):
             one, e1 = a[k : k + 1], np.array([e], dtype)
             for xs, es in (((1,), (1,)), ((), (1,)), ((1,), (1, 1)), ((1, 1), (1,)), ((), ())):
                 xv, ev = one.reshape(xs), e1.reshape(es)
-                assert_close(cp.power(cp.asarray(xv), cp.asarray(ev)), np_call(np.power, xv, ev),
-                             zero_signs=True, factor=2.0)
+                assert_close(
+                    cp.power(cp.asarray(xv), cp.asarray(ev)),
+                    np_call(np.power, xv, ev),
+                    zero_signs=True,
+                    factor=2.0,
+                )
 
 
 @pytest.mark.parametrize("dtype", REAL_FLOATS + [np.dtype("complex64"), np.dtype("complex128")], ids=dtype_id)

@@ -248,12 +248,29 @@ def test_partial_last_blocks(dtype):
 
 # float16 bit patterns: quiet and signalling NaNs of both signs with payloads, infinities, zeros, subnormals,
 # the largest finite value, one.
-HALF_SPECIALS = np.array([0x7E00, 0xFE00, 0x7C01, 0xFD55, 0x7FFF, 0x7C00, 0xFC00, 0x8000, 0x0001, 0x83FF, 0x7BFF,
-                          0x3C00], np.uint16).view(np.float16)
+HALF_SPECIALS = np.array(
+    [0x7E00, 0xFE00, 0x7C01, 0xFD55, 0x7FFF, 0x7C00, 0xFC00, 0x8000, 0x0001, 0x83FF, 0x7BFF, 0x3C00],
+    np.uint16,
+).view(np.float16)
 
 
-@pytest.mark.parametrize("name", ["add", "subtract", "negative", "positive", "absolute", "copysign", "signbit",
-                                  "maximum", "fmin", "isnan", "sqrt", "where"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "add",
+        "subtract",
+        "negative",
+        "positive",
+        "absolute",
+        "copysign",
+        "signbit",
+        "maximum",
+        "fmin",
+        "isnan",
+        "sqrt",
+        "where",
+    ],
+)
 def test_float16_in_whole_blocks_matches_one_element_at_a_time(name):
     """Whole blocks of a contiguous float16 kernel convert by cvt alone unless a thread's elements hold a NaN
     (Note [Float16 conversions]); a partial block converts each element exactly. Both must give the same bits:
@@ -264,16 +281,18 @@ def test_float16_in_whole_blocks_matches_one_element_at_a_time(name):
     y = (rng.standard_normal(n) * 100).astype(np.float16)
     for a in (x, y):  # specials in some threads' elements only, and a run of them
         a[rng.integers(0, n, 200)] = rng.choice(HALF_SPECIALS, 200)
-        a[5000:5000 + HALF_SPECIALS.size] = HALF_SPECIALS
+        a[5000 : 5000 + HALF_SPECIALS.size] = HALF_SPECIALS
     f = getattr(cp, name)
     args = {"negative": 1, "positive": 1, "absolute": 1, "signbit": 1, "isnan": 1, "sqrt": 1}
-    inputs = [x, y][:args.get(name, 2)]
+    inputs = [x, y][: args.get(name, 2)]
     if name == "where":
         inputs = [x > 0, x, y]
     got = f(*map(cp.asarray, inputs))
     whole = got.get()
     # Pieces of 1000 elements run as a single partial block each.
-    pieces = np.concatenate([f(*(cp.asarray(a[i:i + 1000]) for a in inputs)).get() for i in range(0, n, 1000)])
+    pieces = np.concatenate(
+        [f(*(cp.asarray(a[i : i + 1000]) for a in inputs)).get() for i in range(0, n, 1000)]
+    )
     width = np.uint16 if whole.dtype == np.float16 else whole.dtype
     np.testing.assert_array_equal(whole.view(width), pieces.view(width))
     expected = np_call(getattr(np, name), *inputs)
@@ -458,9 +477,9 @@ def test_transposed_input(case, dtype):
 
 def test_transposed_inputs_mixed_types_and_broadcasting():
     a0, c0 = make_data((48, 80), "float16", seed=3), make_data((48, 80), "complex64", seed=5)
-    a, c = a0.T, c0.T                                # (80, 48): tiled inputs of two types
-    b = make_data((80, 48), "float64", seed=4)       # read directly
-    col = make_data((80, 1), "float32", seed=6)      # broadcast along the output's unit stride
+    a, c = a0.T, c0.T  # (80, 48): tiled inputs of two types
+    b = make_data((80, 48), "float64", seed=4)  # read directly
+    col = make_data((80, 1), "float32", seed=6)  # broadcast along the output's unit stride
     x, z = cp.asarray(a0).T, cp.asarray(c0).T
     y, w = cp.asarray(b), cp.asarray(col)
     assert_results((x + y) * z - w, (a + b) * c - col)

@@ -35,8 +35,12 @@ def chi2_discrete(sample, dist, width=20_000):
     assert sample.min() >= dist.support()[0]
     lo = int(sample.min())
     hi = int(min(sample.max(), lo + width))
-    observed = np.bincount(np.clip(sample, lo - 1, hi + 1) - (lo - 1), minlength=hi - lo + 3).astype(np.float64)
-    expected = np.concatenate([[dist.cdf(lo - 1)], dist.pmf(np.arange(lo, hi + 1)), [dist.sf(hi)]]) * len(sample)
+    observed = np.bincount(np.clip(sample, lo - 1, hi + 1) - (lo - 1), minlength=hi - lo + 3).astype(
+        np.float64
+    )
+    expected = np.concatenate([[dist.cdf(lo - 1)], dist.pmf(np.arange(lo, hi + 1)), [dist.sf(hi)]]) * len(
+        sample
+    )
     return chisquare_merged(observed, expected)
 
 
@@ -203,8 +207,16 @@ def test_discrete_law(case, api):
     check_moments(x.astype(np.float64), dist)
 
 
-@pytest.mark.parametrize("name, args", [("geometric", (0.3,)), ("negative_binomial", (2, 0.5)),
-                                        ("zipf", (2.0,)), ("logseries", (0.5,)), ("hypergeometric", (5, 5, 4))])
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("geometric", (0.3,)),
+        ("negative_binomial", (2, 0.5)),
+        ("zipf", (2.0,)),
+        ("logseries", (0.5,)),
+        ("hypergeometric", (5, 5, 4)),
+    ],
+)
 def test_discrete_dtype(name, args):
     x = getattr(cp.random.RandomState(0), name)(*args, size=10, dtype=np.int32)
     assert x.dtype == np.int32
@@ -292,11 +304,14 @@ def test_multivariate_normal_check_valid(method):
         cp.random.multivariate_normal([0, 0], bad)
 
 
-@pytest.mark.parametrize("args, match", [
-    (([[0, 0]], np.eye(2)), "mean must be 1 dimensional"),
-    (([0, 0], [[1, 0], [0, 1], [1, 1]]), "cov must be 2 dimensional and square"),
-    (([0, 0, 0], np.eye(2)), "mean and cov must have same length"),
-])
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (([[0, 0]], np.eye(2)), "mean must be 1 dimensional"),
+        (([0, 0], [[1, 0], [0, 1], [1, 1]]), "cov must be 2 dimensional and square"),
+        (([0, 0, 0], np.eye(2)), "mean and cov must have same length"),
+    ],
+)
 def test_multivariate_normal_errors(args, match):
     for gen in (np.random.default_rng(0), cp.random.default_rng(0)):
         mean, cov = args
@@ -350,13 +365,29 @@ def test_degenerate_parameters():
     np.testing.assert_allclose(x, 1.0)
 
 
-@pytest.mark.parametrize("name, args", [
-    ("chisquare", (np.nan,)), ("f", (np.nan, 1.0)), ("standard_t", (np.nan,)), ("noncentral_chisquare", (1.0, np.nan)),
-    ("noncentral_chisquare", (np.nan, 1.0)), ("noncentral_f", (1.0, 1.0, np.nan)), ("gumbel", (0.0, np.nan)),
-    ("laplace", (np.nan, 1.0)), ("lognormal", (0.0, np.nan)), ("pareto", (np.nan,)), ("power", (np.nan,)),
-    ("rayleigh", (np.nan,)), ("weibull", (np.nan,)), ("vonmises", (0.0, np.nan)), ("vonmises", (np.nan, 1.0)),
-    ("wald", (np.nan, 1.0)), ("triangular", (np.nan, 0.0, 1.0)), ("standard_gamma", (np.nan,)),
-])
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("chisquare", (np.nan,)),
+        ("f", (np.nan, 1.0)),
+        ("standard_t", (np.nan,)),
+        ("noncentral_chisquare", (1.0, np.nan)),
+        ("noncentral_chisquare", (np.nan, 1.0)),
+        ("noncentral_f", (1.0, 1.0, np.nan)),
+        ("gumbel", (0.0, np.nan)),
+        ("laplace", (np.nan, 1.0)),
+        ("lognormal", (0.0, np.nan)),
+        ("pareto", (np.nan,)),
+        ("power", (np.nan,)),
+        ("rayleigh", (np.nan,)),
+        ("weibull", (np.nan,)),
+        ("vonmises", (0.0, np.nan)),
+        ("vonmises", (np.nan, 1.0)),
+        ("wald", (np.nan, 1.0)),
+        ("triangular", (np.nan, 0.0, 1.0)),
+        ("standard_gamma", (np.nan,)),
+    ],
+)
 def test_nan_parameters_give_nan(name, args):
     # As NumPy's: NaN out, and no rejection loop that never ends.
     assert np.isnan(host(getattr(cp.random.RandomState(0), name)(*args, size=8))).all()
@@ -368,12 +399,32 @@ def test_legacy_negative_binomial_nan_n_is_zero():
 
 # ---------------------------------------------------------------- shapes, broadcasting, reproducibility
 
-ALL = [("chisquare", (3.0,)), ("f", (3.0, 4.0)), ("standard_t", (3.0,)), ("noncentral_chisquare", (3.0, 1.0)),
-       ("noncentral_f", (3.0, 4.0, 1.0)), ("gumbel", ()), ("laplace", ()), ("logistic", ()), ("lognormal", ()),
-       ("rayleigh", ()), ("weibull", (2.0,)), ("pareto", (2.0,)), ("power", (2.0,)), ("standard_cauchy", ()),
-       ("standard_exponential", ()), ("standard_gamma", (2.0,)), ("triangular", (0.0, 1.0, 2.0)),
-       ("vonmises", (0.0, 1.0)), ("wald", (1.0, 1.0)), ("geometric", (0.5,)), ("negative_binomial", (2.0, 0.5)),
-       ("zipf", (2.0,)), ("logseries", (0.5,)), ("hypergeometric", (5, 5, 3))]
+ALL = [
+    ("chisquare", (3.0,)),
+    ("f", (3.0, 4.0)),
+    ("standard_t", (3.0,)),
+    ("noncentral_chisquare", (3.0, 1.0)),
+    ("noncentral_f", (3.0, 4.0, 1.0)),
+    ("gumbel", ()),
+    ("laplace", ()),
+    ("logistic", ()),
+    ("lognormal", ()),
+    ("rayleigh", ()),
+    ("weibull", (2.0,)),
+    ("pareto", (2.0,)),
+    ("power", (2.0,)),
+    ("standard_cauchy", ()),
+    ("standard_exponential", ()),
+    ("standard_gamma", (2.0,)),
+    ("triangular", (0.0, 1.0, 2.0)),
+    ("vonmises", (0.0, 1.0)),
+    ("wald", (1.0, 1.0)),
+    ("geometric", (0.5,)),
+    ("negative_binomial", (2.0, 0.5)),
+    ("zipf", (2.0,)),
+    ("logseries", (0.5,)),
+    ("hypergeometric", (5, 5, 3)),
+]
 INTEGER = {"geometric", "negative_binomial", "zipf", "logseries", "hypergeometric"}
 
 
@@ -418,13 +469,20 @@ def test_array_parameters_broadcast():
     assert r.chisquare([1.0, 2.0]).shape == (2,)
 
 
-@pytest.mark.parametrize("name, params, dists", [
-    ("hypergeometric", ([5, 100], [10, 200], [3, 150]), [stats.hypergeom(15, 5, 3), stats.hypergeom(300, 100, 150)]),
-    ("zipf", ([1.5, 3.0],), [stats.zipf(1.5), stats.zipf(3.0)]),
-    ("logseries", ([0.2, 0.9],), [stats.logser(0.2), stats.logser(0.9)]),
-    ("geometric", ([0.1, 0.7],), [stats.geom(0.1), stats.geom(0.7)]),
-    ("negative_binomial", ([1.0, 5.0], [0.3, 0.8]), [stats.nbinom(1, 0.3), stats.nbinom(5, 0.8)]),
-])
+@pytest.mark.parametrize(
+    "name, params, dists",
+    [
+        (
+            "hypergeometric",
+            ([5, 100], [10, 200], [3, 150]),
+            [stats.hypergeom(15, 5, 3), stats.hypergeom(300, 100, 150)],
+        ),
+        ("zipf", ([1.5, 3.0],), [stats.zipf(1.5), stats.zipf(3.0)]),
+        ("logseries", ([0.2, 0.9],), [stats.logser(0.2), stats.logser(0.9)]),
+        ("geometric", ([0.1, 0.7],), [stats.geom(0.1), stats.geom(0.7)]),
+        ("negative_binomial", ([1.0, 5.0], [0.3, 0.8]), [stats.nbinom(1, 0.3), stats.nbinom(5, 0.8)]),
+    ],
+)
 def test_discrete_array_parameters(name, params, dists):
     x = host(getattr(cp.random.RandomState(13), name)(*(cp.asarray(p) for p in params), size=(N // 2, 2)))
     assert x.shape == (N // 2, 2) and x.dtype == np.int64
@@ -460,22 +518,63 @@ def test_generator_dtype_and_out():
 # ---------------------------------------------------------------- NumPy's parameter errors
 
 ERRORS = [
-    ("chisquare", (0,)), ("chisquare", (-1,)), ("f", (0, 1)), ("f", (1, 0)), ("standard_t", (0,)),
-    ("noncentral_chisquare", (0, 1)), ("noncentral_chisquare", (1, -1)), ("noncentral_f", (0, 1, 1)),
-    ("noncentral_f", (1, 0, 1)), ("noncentral_f", (1, 1, -1)), ("gumbel", (0, -1)), ("laplace", (0, -1)),
-    ("logistic", (0, -1)), ("lognormal", (0, -1)), ("rayleigh", (-1,)), ("weibull", (-1,)), ("pareto", (0,)),
-    ("power", (0,)), ("power", (-1,)), ("standard_gamma", (-1,)), ("triangular", (1, 0, 2)),
-    ("triangular", (0, 3, 2)), ("triangular", (1, 1, 1)), ("vonmises", (0, -1)), ("wald", (0, 1)),
-    ("wald", (1, 0)), ("geometric", (0,)), ("geometric", (1.1,)), ("geometric", (np.nan,)), ("zipf", (1,)),
-    ("zipf", (np.nan,)), ("logseries", (1,)), ("logseries", (-0.1,)), ("logseries", (np.nan,)),
-    ("negative_binomial", (0, 0.5)), ("negative_binomial", (1, 1.1)), ("negative_binomial", (1, np.nan)),
-    ("negative_binomial", (1, 0)), ("negative_binomial", (np.nan, 0.5)), ("negative_binomial", (1e12, 1e-12)),
-    ("hypergeometric", (-1, 5, 1)), ("hypergeometric", (5, -1, 1)), ("hypergeometric", (5, 5, -1)),
-    ("hypergeometric", (5, 5, 0)), ("hypergeometric", (5, 5, 11)), ("hypergeometric", (np.nan, 5, 3)),
-    ("hypergeometric", (2**40, 1, 1)), ("dirichlet", ([-1.0, 1.0],)), ("dirichlet", ([0.0, 1.0],)),
-    ("dirichlet", ([[1.0, 2.0]],)), ("multinomial", (-1, [0.5, 0.5])), ("multinomial", (1, [0.6, 0.6, 0.1])),
-    ("multinomial", (1, [-0.1, 1.1])), ("multinomial", (1, [np.nan, 1.0])), ("multinomial", (np.nan, [0.5, 0.5])),
-    ("multinomial", (1, 0.5)), ("multinomial", (1, [[0.6, 0.6, 0.1], [0.1, 0.1, 0.8]])),
+    ("chisquare", (0,)),
+    ("chisquare", (-1,)),
+    ("f", (0, 1)),
+    ("f", (1, 0)),
+    ("standard_t", (0,)),
+    ("noncentral_chisquare", (0, 1)),
+    ("noncentral_chisquare", (1, -1)),
+    ("noncentral_f", (0, 1, 1)),
+    ("noncentral_f", (1, 0, 1)),
+    ("noncentral_f", (1, 1, -1)),
+    ("gumbel", (0, -1)),
+    ("laplace", (0, -1)),
+    ("logistic", (0, -1)),
+    ("lognormal", (0, -1)),
+    ("rayleigh", (-1,)),
+    ("weibull", (-1,)),
+    ("pareto", (0,)),
+    ("power", (0,)),
+    ("power", (-1,)),
+    ("standard_gamma", (-1,)),
+    ("triangular", (1, 0, 2)),
+    ("triangular", (0, 3, 2)),
+    ("triangular", (1, 1, 1)),
+    ("vonmises", (0, -1)),
+    ("wald", (0, 1)),
+    ("wald", (1, 0)),
+    ("geometric", (0,)),
+    ("geometric", (1.1,)),
+    ("geometric", (np.nan,)),
+    ("zipf", (1,)),
+    ("zipf", (np.nan,)),
+    ("logseries", (1,)),
+    ("logseries", (-0.1,)),
+    ("logseries", (np.nan,)),
+    ("negative_binomial", (0, 0.5)),
+    ("negative_binomial", (1, 1.1)),
+    ("negative_binomial", (1, np.nan)),
+    ("negative_binomial", (1, 0)),
+    ("negative_binomial", (np.nan, 0.5)),
+    ("negative_binomial", (1e12, 1e-12)),
+    ("hypergeometric", (-1, 5, 1)),
+    ("hypergeometric", (5, -1, 1)),
+    ("hypergeometric", (5, 5, -1)),
+    ("hypergeometric", (5, 5, 0)),
+    ("hypergeometric", (5, 5, 11)),
+    ("hypergeometric", (np.nan, 5, 3)),
+    ("hypergeometric", (2**40, 1, 1)),
+    ("dirichlet", ([-1.0, 1.0],)),
+    ("dirichlet", ([0.0, 1.0],)),
+    ("dirichlet", ([[1.0, 2.0]],)),
+    ("multinomial", (-1, [0.5, 0.5])),
+    ("multinomial", (1, [0.6, 0.6, 0.1])),
+    ("multinomial", (1, [-0.1, 1.1])),
+    ("multinomial", (1, [np.nan, 1.0])),
+    ("multinomial", (np.nan, [0.5, 0.5])),
+    ("multinomial", (1, 0.5)),
+    ("multinomial", (1, [[0.6, 0.6, 0.1], [0.1, 0.1, 0.8]])),
 ]
 
 
@@ -490,8 +589,9 @@ def _numpy_error(gen, name, args):
 @pytest.mark.parametrize("api", ["RandomState", "Generator"])
 @pytest.mark.parametrize("name, args", ERRORS)
 def test_parameter_errors_match_numpy(name, args, api):
-    expected = _numpy_error(np.random.RandomState(0) if api == "RandomState" else np.random.default_rng(0),
-                            name, args)
+    expected = _numpy_error(
+        np.random.RandomState(0) if api == "RandomState" else np.random.default_rng(0), name, args
+    )
     gen = make(api)
     if expected is None:  # NumPy takes these parameters (the two APIs differ): so does cuarray
         getattr(gen, name)(*args, size=3)
@@ -502,13 +602,19 @@ def test_parameter_errors_match_numpy(name, args, api):
     with pytest.raises(type(expected), match=re.escape(message)):
         getattr(gen, name)(*args)
     # The same check on a device array parameter.
-    device_args = tuple(cp.asarray(a) if isinstance(a, (int, float)) and not math.isnan(a) else a for a in args)
+    device_args = tuple(
+        cp.asarray(a) if isinstance(a, (int, float)) and not math.isnan(a) else a for a in args
+    )
     with pytest.raises(type(expected)):
         getattr(gen, name)(*device_args)
 
 
 def test_zero_size_draws_do_not_loop():
     r = cp.random.RandomState(0)
-    for name, args in [("vonmises", (0.0, 1.0)), ("zipf", (2.0,)), ("logseries", (0.5,)),
-                       ("hypergeometric", (5, 5, 3))]:
+    for name, args in [
+        ("vonmises", (0.0, 1.0)),
+        ("zipf", (2.0,)),
+        ("logseries", (0.5,)),
+        ("hypergeometric", (5, 5, 3)),
+    ]:
         assert getattr(r, name)(*args, size=(3, 0)).shape == (3, 0)

@@ -130,8 +130,9 @@ def test_bit_generator_takes_numpy_integer_seeds(dtype):
         assert bg(dtype(3)).seed == bg(3).seed
 
 
-@pytest.mark.parametrize("seed", [np.float32(0), np.float64(0), 1.5, np.complex128(0), np.bool_(False)],
-                         ids=repr)
+@pytest.mark.parametrize(
+    "seed", [np.float32(0), np.float64(0), 1.5, np.complex128(0), np.bool_(False)], ids=repr
+)
 def test_bit_generator_rejects_non_integer_seeds_as_numpy(seed):
     with pytest.raises(TypeError):
         np.random.Philox(seed)
@@ -160,8 +161,12 @@ def test_default_rng_seeds():
     # An integer seed keys Philox with itself: the streams default_rng gave before bit generators existed.
     assert cp.random.default_rng(9).bit_generator.seed == 9
     assert cp.random.default_rng(np.uint8(9)).bit_generator.seed == 9
-    assert cp.random.default_rng(np.random.SeedSequence(4)).bit_generator.seed == cp.random.Philox4x3210(4).seed
-    assert cp.random.default_rng([1, 2]).bit_generator.seed == cp.random.default_rng([1, 2]).bit_generator.seed
+    assert (
+        cp.random.default_rng(np.random.SeedSequence(4)).bit_generator.seed == cp.random.Philox4x3210(4).seed
+    )
+    assert (
+        cp.random.default_rng([1, 2]).bit_generator.seed == cp.random.default_rng([1, 2]).bit_generator.seed
+    )
     for bad, exc in ((-1, ValueError), (np.int64(-1), ValueError), (1.5, TypeError)):
         with pytest.raises(exc):
             np.random.default_rng(bad)
@@ -188,8 +193,9 @@ def test_pickling_keeps_the_stream_position():
         b._state.offset = 7
         c = pickle.loads(pickle.dumps(b))
         assert type(c) is bg and (c.seed, c._state.offset) == (b.seed, 7) and c._seed_seq.entropy == 42
-        assert [x.seed for x in (type(c)(s) for s in c._seed_seq.spawn(2))] == \
-            [x.seed for x in (type(b)(s) for s in b._seed_seq.spawn(2))]
+        assert [x.seed for x in (type(c)(s) for s in c._seed_seq.spawn(2))] == [
+            x.seed for x in (type(b)(s) for s in b._seed_seq.spawn(2))
+        ]
     rs = cp.random.RandomState(3, method=101)
     rs._state.offset = 5
     for r in (pickle.loads(pickle.dumps(rs)), copy.deepcopy(rs)):
@@ -213,7 +219,9 @@ _ARRAY_PARAM_ERRORS = {
     "binomial_p_float32": lambda rs: rs.binomial(5, np.array([0.5, 1.5], np.float32)),
     "chisquare_df_uint8": lambda rs: rs.chisquare(np.array([0, 2], np.uint8)),
     "f_dfden_int": lambda rs: rs.f(1, np.array([1, 0], np.int32)),
-    "noncentral_chisquare_nonc": lambda rs: rs.noncentral_chisquare(np.full((3, 2), 1.0), np.full((3, 2), -1.0)),
+    "noncentral_chisquare_nonc": lambda rs: rs.noncentral_chisquare(
+        np.full((3, 2), 1.0), np.full((3, 2), -1.0)
+    ),
     "noncentral_f_dfnum": lambda rs: rs.noncentral_f(np.full((3, 2), -1), 1, 1),
     "standard_t_df_int": lambda rs: rs.standard_t(np.array([1, 0], np.int64)),
     "rayleigh_scale": lambda rs: rs.rayleigh(np.full((3, 2), -0.5, np.float32)),
@@ -284,7 +292,9 @@ _FLOAT_ONLY = {
 
 
 @pytest.mark.parametrize("name", sorted(_FLOAT_ONLY))
-@pytest.mark.parametrize("dtype", [np.float16, np.int64, np.int8, np.uint32, np.complex64], ids=lambda t: t.__name__)
+@pytest.mark.parametrize(
+    "dtype", [np.float16, np.int64, np.int8, np.uint32, np.complex64], ids=lambda t: t.__name__
+)
 def test_float_only_methods_reject_other_dtypes(name, dtype):
     with pytest.raises(TypeError, match="only supports float32 and float64"):
         _FLOAT_ONLY[name](cp.random.RandomState(0), dtype)
@@ -292,8 +302,12 @@ def test_float_only_methods_reject_other_dtypes(name, dtype):
 
 def test_non_numeric_dtypes_are_type_errors():
     rs = cp.random.RandomState(0)
-    for call in (lambda: rs.beta(1, 1, 3, "U3"), lambda: rs.poisson(1, 3, "M8[s]"), lambda: rs.gamma(1, 1, 3, "O"),
-                 lambda: cp.random.default_rng(0).beta(1, 1, 3, "U3")):
+    for call in (
+        lambda: rs.beta(1, 1, 3, "U3"),
+        lambda: rs.poisson(1, 3, "M8[s]"),
+        lambda: rs.gamma(1, 1, 3, "O"),
+        lambda: cp.random.default_rng(0).beta(1, 1, 3, "U3"),
+    ):
         with pytest.raises(TypeError, match="Unsupported dtype"):
             call()
 
@@ -355,7 +369,9 @@ def test_counts_as_floats():
 @gpu
 @testing.for_int_dtypes(name="n_dtype", no_bool=True)
 def test_binomial_counts_of_any_integer_dtype(n_dtype):
-    b = host(cp.random.RandomState(3).binomial(cp.asarray(np.full(10, 20, dtype=n_dtype)), 0.5, (N // 10, 10)))
+    b = host(
+        cp.random.RandomState(3).binomial(cp.asarray(np.full(10, 20, dtype=n_dtype)), 0.5, (N // 10, 10))
+    )
     within(b.astype(np.float64), 10.0, 5.0)
 
 
@@ -431,7 +447,9 @@ def test_cupys_distribution_checks():
 
     def check(name, params, dtype, shape=(4, 3, 2)):
         expected = np.asarray(getattr(np.random, name)(size=shape, **params), dtype)
-        got = getattr(_distributions, name)(size=shape, dtype=dtype, **{k: cp.asarray(v) for k, v in params.items()})
+        got = getattr(_distributions, name)(
+            size=shape, dtype=dtype, **{k: cp.asarray(v) for k, v in params.items()}
+        )
         assert got.shape == expected.shape and got.dtype == expected.dtype, name
 
     for dt in (np.float16, np.float32, np.float64):
@@ -449,8 +467,15 @@ def test_cupys_distribution_checks():
         check("geometric", {"p": np.full((3, 2), 0.5, np.float32)}, dt)
         check("poisson", {"lam": np.full((3, 2), 5, np.float16)}, dt)
     for dt in (np.int32, np.int64):
-        check("hypergeometric", {"ngood": np.ones((3, 2), np.int32), "nbad": np.ones((), np.int64),
-                                 "nsample": np.ones((3, 2), np.int32)}, dt)
+        check(
+            "hypergeometric",
+            {
+                "ngood": np.ones((3, 2), np.int32),
+                "nbad": np.ones((), np.int64),
+                "nsample": np.ones((3, 2), np.int32),
+            },
+            dt,
+        )
         check("zipf", {"a": np.full((3, 2), 2, np.float16)}, dt)
         check("logseries", {"p": np.full((), 0.5, np.float32)}, dt)
     for dt in (np.float32, np.float64):
@@ -461,7 +486,9 @@ def test_cupys_distribution_checks():
         check("rayleigh", {"scale": np.zeros((3, 2), np.float16)}, dt)
         check("weibull", {"a": np.full((3, 2), np.inf, np.float16)}, dt)
         check("wald", {"mean": np.full((3, 2), 3, np.float16), "scale": np.full((), 3, np.float16)}, dt)
-        check("triangular", {"left": np.full((3, 2), -1), "mode": np.zeros(()), "right": np.full((3, 2), 2)}, dt)
+        check(
+            "triangular", {"left": np.full((3, 2), -1), "mode": np.zeros(()), "right": np.full((3, 2), 2)}, dt
+        )
 
 
 # ---------------------------------------------------------------- Generator (GPU)
@@ -478,8 +505,12 @@ def test_generator_beta_dtype(dtype):
 @gpu
 def test_generator_out_is_checked_as_numpy_checks_it():
     g = cp.random.default_rng(0)
-    for method, kwargs in (("random", {}), ("standard_normal", {}), ("standard_exponential", {}),
-                           ("standard_gamma", {"shape": 1.0})):
+    for method, kwargs in (
+        ("random", {}),
+        ("standard_normal", {}),
+        ("standard_exponential", {}),
+        ("standard_gamma", {"shape": 1.0}),
+    ):
         f = getattr(g, method)
         with pytest.raises(TypeError, match="wrong type"):
             f(size=(3, 2), out=cp.zeros((3, 2), dtype=cp.float32), **kwargs)
@@ -534,7 +565,9 @@ def test_random_raw(bg):
     quiet.random_raw(10), loud.random_raw(10)
     assert quiet.random_raw(5, output=False) is None
     loud.random_raw(5)
-    np.testing.assert_array_equal(host(quiet.random_raw(4)), host(loud.random_raw(4)))  # output=False drew too
+    np.testing.assert_array_equal(
+        host(quiet.random_raw(4)), host(loud.random_raw(4))
+    )  # output=False drew too
     words = host(bg(8).random_raw(N)).view(np.uint32).astype(np.float64)
     within(words, 2**31 - 0.5, (2.0**64 - 1) / 12)
     bits = np.unpackbits(host(bg(9).random_raw(N // 8)).view(np.uint8))
@@ -554,8 +587,9 @@ def test_tomaxint():
         assert bool(cp.all(x >= 0)) and bool(cp.all(x <= top))
     x = host(rs.tomaxint(N)).astype(np.float64)
     within(x / top, 0.5, 1 / 12)
-    np.testing.assert_array_equal(host(cp.random.RandomState(3).tomaxint(5)),
-                                  host(cp.random.RandomState(3).tomaxint(5)))
+    np.testing.assert_array_equal(
+        host(cp.random.RandomState(3).tomaxint(5)), host(cp.random.RandomState(3).tomaxint(5))
+    )
 
 
 @gpu
@@ -598,5 +632,7 @@ def test_choice_with_int_and_float16_probabilities():
     x = host(cp.random.RandomState(2).choice(4, N, p=p))
     counts = np.bincount(x, minlength=4)
     assert stats.chisquare(counts, np.array([0.5, 0.25, 0.125, 0.125]) * N).pvalue > 1e-5
-    m = host(cp.random.RandomState(3).multinomial(100000, cp.asarray(np.array([0.2, 0.3, 0.5], np.float32)), 4))
+    m = host(
+        cp.random.RandomState(3).multinomial(100000, cp.asarray(np.array([0.2, 0.3, 0.5], np.float32)), 4)
+    )
     assert m.dtype == np.int64 and m.shape == (4, 3) and np.all(m.sum(axis=1) == 100000)

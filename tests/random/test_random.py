@@ -53,9 +53,13 @@ def test_uniform_from_words():
     # four values from its draws 0 and 1.
     r = cp.random.RandomState(11)
     words = reference_words(11, 0, 3)
-    np.testing.assert_array_equal(host(r.random_sample(12, dtype=np.float32)), (words >> 8).astype(np.float32) * 2.0**-24)
+    np.testing.assert_array_equal(
+        host(r.random_sample(12, dtype=np.float32)), (words >> 8).astype(np.float32) * 2.0**-24
+    )
     r = cp.random.RandomState(11)
-    w = np.concatenate([reference_words(11, 0, 1, draw=0), reference_words(11, 0, 1, draw=1)]).astype(np.uint64)
+    w = np.concatenate([reference_words(11, 0, 1, draw=0), reference_words(11, 0, 1, draw=1)]).astype(
+        np.uint64
+    )
     expected = ((w[0::2] >> 5) * 67108864 + (w[1::2] >> 6)).astype(np.float64) * 2.0**-53
     np.testing.assert_array_equal(host(r.random_sample(4)), expected)
 
@@ -333,8 +337,10 @@ def test_poisson(lam):
     assert chi2_discrete(x, lambda k: stats.poisson.pmf(k, lam)) > P_MIN
 
 
-@pytest.mark.parametrize("n,p", [(10, 0.3), (100, 0.05), (100, 0.5), (1000, 0.7), (50, 0.95), (10**6, 0.3),
-                                 (7, 0.0), (7, 1.0), (0, 0.5)])
+@pytest.mark.parametrize(
+    "n,p",
+    [(10, 0.3), (100, 0.05), (100, 0.5), (1000, 0.7), (50, 0.95), (10**6, 0.3), (7, 0.0), (7, 1.0), (0, 0.5)],
+)
 def test_binomial(n, p):
     x = host(cp.random.RandomState(9).binomial(n, p, size=N // 4))
     assert x.min() >= 0 and x.max() <= n
@@ -345,9 +351,19 @@ def test_binomial(n, p):
     assert chi2_discrete(x, lambda k: stats.binom.pmf(k, n, p)) > P_MIN
 
 
-@pytest.mark.parametrize("low,high,dtype", [(0, 10, np.int64), (-128, 128, np.int8), (0, 256, np.uint8),
-                                            (-5, 3, np.int16), (0, 2, np.bool_), (10, 11, np.int32),
-                                            (0, 1000, np.uint16), (0, 3 * 2**32 + 7, np.int64)])
+@pytest.mark.parametrize(
+    "low,high,dtype",
+    [
+        (0, 10, np.int64),
+        (-128, 128, np.int8),
+        (0, 256, np.uint8),
+        (-5, 3, np.int16),
+        (0, 2, np.bool_),
+        (10, 11, np.int32),
+        (0, 1000, np.uint16),
+        (0, 3 * 2**32 + 7, np.int64),
+    ],
+)
 def test_randint_is_uniform(low, high, dtype):
     x = host(cp.random.RandomState(10).randint(low, high, size=N // 4, dtype=dtype)).astype(np.int64)
     assert x.min() >= low and x.max() < high

@@ -23,14 +23,27 @@ def reference_words(seed, offset, groups, draw=0):
     """Draw `draw` of each work item at positions offset .. offset + groups - 1 (Note [Random streams])."""
     pos = np.arange(offset, offset + groups, dtype=np.uint64)
     counter = [np.full(groups, draw, np.uint64), pos & 0xFFFFFFFF, pos >> 32, np.zeros(groups, np.uint64)]
-    return np.stack(philox4x32_10(counter, [seed & 0xFFFFFFFF, seed >> 32]), axis=1).astype(np.uint32).reshape(-1)
+    return (
+        np.stack(philox4x32_10(counter, [seed & 0xFFFFFFFF, seed >> 32]), axis=1)
+        .astype(np.uint32)
+        .reshape(-1)
+    )
 
 
 def test_philox_reference_matches_random123_known_answers():
     assert philox4x32_10([0, 0, 0, 0], [0, 0]) == [0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8]
-    assert philox4x32_10([0xFFFFFFFF] * 4, [0xFFFFFFFF] * 2) == [0x408F276D, 0x41C83B0E, 0xA20BC7C6, 0x6D5451FD]
+    assert philox4x32_10([0xFFFFFFFF] * 4, [0xFFFFFFFF] * 2) == [
+        0x408F276D,
+        0x41C83B0E,
+        0xA20BC7C6,
+        0x6D5451FD,
+    ]
     assert philox4x32_10([0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344], [0xA4093822, 0x299F31D0]) == [
-        0xD16CFE09, 0x94FDCCEB, 0x5001E420, 0x24126EA1]
+        0xD16CFE09,
+        0x94FDCCEB,
+        0x5001E420,
+        0x24126EA1,
+    ]
 
 
 def test_reference_words_on_arrays_match_one_counter_at_a_time():
@@ -39,7 +52,7 @@ def test_reference_words_on_arrays_match_one_counter_at_a_time():
     for g in range(4):
         pos = offset + g
         expected = philox4x32_10([1, pos & 0xFFFFFFFF, pos >> 32, 0], [seed & 0xFFFFFFFF, seed >> 32])
-        assert words[4 * g:4 * g + 4].tolist() == expected
+        assert words[4 * g : 4 * g + 4].tolist() == expected
 
 
 FLOAT_DISTS = ["uniform", "normal", "exponential", "gamma", "beta"]
@@ -47,10 +60,20 @@ INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "u
 
 
 def test_random_kernels_compile_for_sm90():
-    kernels = [S.random(d, t, w, a) for d in FLOAT_DISTS for t in ("float32", "float64") for w in (False, True)
-               for a in (False, True)]
-    kernels += [S.random(d, t, w, a) for d in ("poisson", "binomial") for t in INT_DTYPES for w in (False, True)
-                for a in (False, True)]
+    kernels = [
+        S.random(d, t, w, a)
+        for d in FLOAT_DISTS
+        for t in ("float32", "float64")
+        for w in (False, True)
+        for a in (False, True)
+    ]
+    kernels += [
+        S.random(d, t, w, a)
+        for d in ("poisson", "binomial")
+        for t in INT_DTYPES
+        for w in (False, True)
+        for a in (False, True)
+    ]
     kernels += [S.random_integers(t, w) for t in ["bool"] + INT_DTYPES for w in (False, True)]
     kernels += [S.random_choice(w) for w in (False, True)]
     kernels += [f(w) for f in (S.permutation_keys, S.bitonic_step, S.bitonic_block) for w in (False, True)]
@@ -74,8 +97,10 @@ def test_bad_distribution_and_dtype_in_the_core():
 def test_random_is_imported_lazily():
     from conftest import describe, run_python
 
-    proc = run_python(code="import sys, cuarray\nprint('cuarray.random' in sys.modules)\n"
-                           "import cuarray as cp\ncp.random.RandomState(3)\nprint('ok')")
+    proc = run_python(
+        code="import sys, cuarray\nprint('cuarray.random' in sys.modules)\n"
+        "import cuarray as cp\ncp.random.RandomState(3)\nprint('ok')"
+    )
     assert proc.returncode == 0, describe(proc)
     assert proc.stdout.split() == ["False", "ok"]
 
@@ -94,14 +119,26 @@ ERRORS = {
     "normal_complex": (lambda: rs.normal(size=3, dtype=np.complex64), TypeError, "float32 and float64"),
     "randint_equal": (lambda: rs.randint(5, 5), ValueError, "low >= high"),
     "randint_reversed": (lambda: rs.randint(5, 3, size=3), ValueError, "low >= high"),
-    "randint_low_bound": (lambda: rs.randint(-1, 100, dtype=np.uint8), ValueError, "low is out of bounds for uint8"),
-    "randint_high_bound": (lambda: rs.randint(0, 300, dtype=np.uint8), ValueError, "high is out of bounds for uint8"),
+    "randint_low_bound": (
+        lambda: rs.randint(-1, 100, dtype=np.uint8),
+        ValueError,
+        "low is out of bounds for uint8",
+    ),
+    "randint_high_bound": (
+        lambda: rs.randint(0, 300, dtype=np.uint8),
+        ValueError,
+        "high is out of bounds for uint8",
+    ),
     "randint_float_dtype": (lambda: rs.randint(0, 3, dtype=np.float32), TypeError, "Unsupported dtype"),
     "randint_array_bounds": (lambda: rs.randint(np.arange(3), 10), NotImplementedError, "scalar bounds"),
     "integers_equal": (lambda: gen.integers(5, 5), ValueError, "low >= high"),
     "integers_endpoint": (lambda: gen.integers(5, 4, endpoint=True), ValueError, "low > high"),
     "choice_zero": (lambda: rs.choice(0), ValueError, "a must be greater than 0 unless no samples are taken"),
-    "choice_empty": (lambda: rs.choice([], size=2), ValueError, "'a' cannot be empty unless no samples are taken"),
+    "choice_empty": (
+        lambda: rs.choice([], size=2),
+        ValueError,
+        "'a' cannot be empty unless no samples are taken",
+    ),
     "choice_2d": (lambda: rs.choice([[1, 2], [3, 4]], 2), ValueError, "a must be 1-dimensional"),
     "choice_float": (lambda: rs.choice(2.5, 2), ValueError, "a must be 1-dimensional or an integer"),
     "choice_too_many": (lambda: rs.choice(3, 5, replace=False), ValueError, "Cannot take a larger sample"),
@@ -109,9 +146,16 @@ ERRORS = {
     "choice_p_negative": (lambda: rs.choice(3, 2, p=[0.5, 0.6, -0.1]), ValueError, "not non-negative"),
     "choice_p_sum": (lambda: rs.choice(3, 2, p=[0.5, 0.6, 0.1]), ValueError, "do not sum to 1"),
     "choice_p_2d": (lambda: rs.choice(3, 2, p=[[0.5, 0.4, 0.1]]), ValueError, "'p' must be 1-dimensional"),
-    "choice_p_no_replace": (lambda: rs.choice(3, 2, replace=False, p=[0.5, 0.4, 0.1]), NotImplementedError,
-                            "without replacement"),
-    "permutation_float": (lambda: rs.permutation(2.5), IndexError, "x must be an integer or at least 1-dimensional"),
+    "choice_p_no_replace": (
+        lambda: rs.choice(3, 2, replace=False, p=[0.5, 0.4, 0.1]),
+        NotImplementedError,
+        "without replacement",
+    ),
+    "permutation_float": (
+        lambda: rs.permutation(2.5),
+        IndexError,
+        "x must be an integer or at least 1-dimensional",
+    ),
     "shuffle_numpy": (lambda: rs.shuffle(np.zeros(3)), TypeError, "cuarray.ndarray"),
     "normal_scale": (lambda: rs.normal(0, -1), ValueError, "scale < 0"),
     "exponential_scale": (lambda: rs.exponential(-1), ValueError, "scale < 0"),
@@ -133,9 +177,16 @@ ERRORS = {
     "seed_large": (lambda: cp.random.RandomState(2**64), ValueError, "Seed must be between"),
     "seed_float": (lambda: cp.random.RandomState(1.5), TypeError, "seed must be an integer"),
     "default_rng_negative": (lambda: cp.random.default_rng(-1), ValueError, "expected non-negative integer"),
-    "generator_random_int": (lambda: gen.random(3, dtype=np.int32), TypeError, "Unsupported dtype dtype\\('int32'\\) for random"),
-    "generator_standard_normal_f16": (lambda: gen.standard_normal(3, dtype=np.float16), TypeError,
-                                      "Unsupported dtype dtype\\('float16'\\) for standard_normal"),
+    "generator_random_int": (
+        lambda: gen.random(3, dtype=np.int32),
+        TypeError,
+        "Unsupported dtype dtype\\('int32'\\) for random",
+    ),
+    "generator_standard_normal_f16": (
+        lambda: gen.standard_normal(3, dtype=np.float16),
+        TypeError,
+        "Unsupported dtype dtype\\('float16'\\) for standard_normal",
+    ),
     "generator_out_numpy": (lambda: gen.random(out=np.zeros(3)), TypeError, "out must be a cuarray.ndarray"),
     "set_random_state": (lambda: cp.random.set_random_state(3), TypeError, "RandomState"),
 }
@@ -151,10 +202,16 @@ def test_argument_errors(case):
 def test_numpy_raises_the_same_types():
     # The error types above are NumPy's own for the same calls.
     r = np.random.RandomState(0)
-    for call, exc in [(lambda: r.rand(-1), ValueError), (lambda: r.randint(5, 5), ValueError),
-                      (lambda: r.randint(0, 3, dtype=np.float32), TypeError), (lambda: r.choice(0), ValueError),
-                      (lambda: r.permutation(2.5), IndexError), (lambda: r.normal(0, -1), ValueError),
-                      (lambda: r.poisson(-1), ValueError), (lambda: r.uniform(-1e308, 1e308), OverflowError)]:
+    for call, exc in [
+        (lambda: r.rand(-1), ValueError),
+        (lambda: r.randint(5, 5), ValueError),
+        (lambda: r.randint(0, 3, dtype=np.float32), TypeError),
+        (lambda: r.choice(0), ValueError),
+        (lambda: r.permutation(2.5), IndexError),
+        (lambda: r.normal(0, -1), ValueError),
+        (lambda: r.poisson(-1), ValueError),
+        (lambda: r.uniform(-1e308, 1e308), OverflowError),
+    ]:
         with pytest.raises(exc):
             call()
 

@@ -39,7 +39,18 @@ def pair(shape, dtype, seed=0):
 
 # ---------------------------------------------------------------- NumPy's convolve and correlate
 
-NP_DTYPES = ["bool", "int8", "int32", "uint8", "int64", "float16", "float32", "float64", "complex64", "complex128"]
+NP_DTYPES = [
+    "bool",
+    "int8",
+    "int32",
+    "uint8",
+    "int64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 
 
 @pytest.mark.parametrize("func", ["convolve", "correlate"])
@@ -62,8 +73,10 @@ def test_numpy_mixed_dtypes_and_wrapping():
     (x, a), (y, v) = pair(20, "int8", 5), pair(4, "float32", 6)
     assert_conv(cp.convolve(x, y), np.convolve(a, v))
     big = np.array([100, 100], np.int8)  # int8 sums wrap as NumPy's do: 200 -> -56, 400 -> -112
-    assert_conv(cp.convolve(cp.asarray(big), cp.asarray(np.array([2, 2], np.int8))),
-                np.convolve(big, np.array([2, 2], np.int8)))
+    assert_conv(
+        cp.convolve(cp.asarray(big), cp.asarray(np.array([2, 2], np.int8))),
+        np.convolve(big, np.array([2, 2], np.int8)),
+    )
 
 
 @pytest.mark.parametrize("layout", ["strided", "negative"])
@@ -84,7 +97,11 @@ def test_numpy_zero_d_inputs():
 def test_numpy_long_kernels_use_fft(func, dtype, n, m):
     (x, a), (y, v) = pair(n, dtype, 9), pair(m, dtype, 10)
     for mode in MODES:
-        assert_conv(getattr(cp, func)(x, y, mode), getattr(np, func)(a, v, mode), tol=1e-4 if dtype == "complex64" else 1e-10)
+        assert_conv(
+            getattr(cp, func)(x, y, mode),
+            getattr(np, func)(a, v, mode),
+            tol=1e-4 if dtype == "complex64" else 1e-10,
+        )
 
 
 def test_numpy_long_integer_kernels_stay_exact():
@@ -106,13 +123,36 @@ def test_lesson_np_convolve_on_device_arrays():
 NP_ERRORS = {
     "empty_a": (lambda: cp.convolve(cp.zeros(0), cp.ones(3)), ValueError, "a cannot be empty"),
     "empty_v": (lambda: cp.convolve(cp.ones(3), cp.zeros(0)), ValueError, "v cannot be empty"),
-    "empty_first": (lambda: cp.correlate(cp.zeros(0), cp.ones(3)), ValueError, "first array argument cannot be empty"),
-    "empty_second": (lambda: cp.correlate(cp.ones(3), cp.zeros(0)), ValueError, "second array argument cannot be empty"),
-    "two_d": (lambda: cp.convolve(cp.ones((2, 2)), cp.ones(2)), ValueError, "object too deep for desired array"),
-    "mode": (lambda: cp.convolve(cp.ones(3), cp.ones(2), "bad"), ValueError,
-             r"mode must be one of 'valid', 'same', or 'full' \(got 'bad'\)"),
-    "int_mode": (lambda: cp.correlate(cp.ones(3), cp.ones(2), 3), ValueError, "integer convolve/correlate mode must be 0, 1, or 2"),
-    "numpy_mixed": (lambda: np.convolve(cp.ones(3), np.ones(2)), TypeError, r"Unsupported type <class 'numpy.ndarray'>"),
+    "empty_first": (
+        lambda: cp.correlate(cp.zeros(0), cp.ones(3)),
+        ValueError,
+        "first array argument cannot be empty",
+    ),
+    "empty_second": (
+        lambda: cp.correlate(cp.ones(3), cp.zeros(0)),
+        ValueError,
+        "second array argument cannot be empty",
+    ),
+    "two_d": (
+        lambda: cp.convolve(cp.ones((2, 2)), cp.ones(2)),
+        ValueError,
+        "object too deep for desired array",
+    ),
+    "mode": (
+        lambda: cp.convolve(cp.ones(3), cp.ones(2), "bad"),
+        ValueError,
+        r"mode must be one of 'valid', 'same', or 'full' \(got 'bad'\)",
+    ),
+    "int_mode": (
+        lambda: cp.correlate(cp.ones(3), cp.ones(2), 3),
+        ValueError,
+        "integer convolve/correlate mode must be 0, 1, or 2",
+    ),
+    "numpy_mixed": (
+        lambda: np.convolve(cp.ones(3), np.ones(2)),
+        TypeError,
+        r"Unsupported type <class 'numpy.ndarray'>",
+    ),
 }
 
 
@@ -124,8 +164,12 @@ def test_numpy_errors(case):
 
 
 def test_numpy_raises_the_same():
-    for call in (lambda: np.convolve([], [1.0]), lambda: np.convolve(np.ones((2, 2)), np.ones(2)),
-                 lambda: np.convolve([1.0], [1.0], "bad"), lambda: np.correlate([1.0], [1.0], 3)):
+    for call in (
+        lambda: np.convolve([], [1.0]),
+        lambda: np.convolve(np.ones((2, 2)), np.ones(2)),
+        lambda: np.convolve([1.0], [1.0], "bad"),
+        lambda: np.correlate([1.0], [1.0], 3),
+    ):
         with pytest.raises(ValueError):
             call()
 
@@ -133,8 +177,15 @@ def test_numpy_raises_the_same():
 # ---------------------------------------------------------------- scipy.signal.convolve / correlate (N-D)
 
 SCIPY_DTYPES = ["bool", "int16", "int64", "uint8", "float32", "float64", "complex64", "complex128"]
-ND_SHAPES = [((20,), (5,)), ((5,), (20,)), ((9, 11), (3, 4)), ((3, 4), (9, 11)), ((6, 7, 8), (2, 3, 4)),
-             ((5, 4, 3, 2), (2, 2, 2, 2)), ((8, 9), (8, 2))]
+ND_SHAPES = [
+    ((20,), (5,)),
+    ((5,), (20,)),
+    ((9, 11), (3, 4)),
+    ((3, 4), (9, 11)),
+    ((6, 7, 8), (2, 3, 4)),
+    ((5, 4, 3, 2), (2, 2, 2, 2)),
+    ((8, 9), (8, 2)),
+]
 
 
 @pytest.mark.parametrize("func", ["convolve", "correlate"])
@@ -163,7 +214,9 @@ def test_scipy_nd_dtypes(func, dtype):
             expected = getattr(ss, func)(a, b, mode, method="direct")
         assert_conv(getattr(sig, func)(x, y, mode, "direct"), expected)
         if dtype != "bool":  # SciPy rounds integer FFT results back to the integer type
-            assert_conv(getattr(sig, func)(x, y, mode, "fft"), getattr(ss, func)(a, b, mode, method="fft"), tol=1e-4)
+            assert_conv(
+                getattr(sig, func)(x, y, mode, "fft"), getattr(ss, func)(a, b, mode, method="fft"), tol=1e-4
+            )
 
 
 def test_scipy_nd_edges():
@@ -176,10 +229,22 @@ def test_scipy_nd_edges():
 
 
 SCIPY_ERRORS = {
-    "ndim": (lambda: sig.convolve(cp.ones((3, 3)), cp.ones(2)), "in1 and in2 should have the same dimensionality"),
-    "mode": (lambda: sig.convolve(cp.ones(3), cp.ones(2), "bad"), "Acceptable mode flags are 'valid', 'same', or 'full'"),
-    "method": (lambda: sig.convolve(cp.ones(3), cp.ones(2), method="bad"), "Acceptable method flags are 'auto', 'direct', or 'fft'"),
-    "valid": (lambda: sig.convolve(cp.ones((3, 3)), cp.ones((2, 4)), "valid"), "at least as large as the other"),
+    "ndim": (
+        lambda: sig.convolve(cp.ones((3, 3)), cp.ones(2)),
+        "in1 and in2 should have the same dimensionality",
+    ),
+    "mode": (
+        lambda: sig.convolve(cp.ones(3), cp.ones(2), "bad"),
+        "Acceptable mode flags are 'valid', 'same', or 'full'",
+    ),
+    "method": (
+        lambda: sig.convolve(cp.ones(3), cp.ones(2), method="bad"),
+        "Acceptable method flags are 'auto', 'direct', or 'fft'",
+    ),
+    "valid": (
+        lambda: sig.convolve(cp.ones((3, 3)), cp.ones((2, 4)), "valid"),
+        "at least as large as the other",
+    ),
     "corr_ndim": (lambda: sig.correlate(cp.ones((3, 3)), cp.ones(2)), "same dimensionality"),
     "fft_ndim": (lambda: sig.fftconvolve(cp.ones((3, 3)), cp.ones(2)), "same dimensionality"),
     "fft_mode": (lambda: sig.fftconvolve(cp.ones(3), cp.ones(2), "bad"), "acceptable mode flags"),
@@ -198,8 +263,15 @@ def test_scipy_errors(case):
 # ---------------------------------------------------------------- convolve2d / correlate2d
 
 BOUNDARIES = ["fill", "wrap", "symm", "circular", "symmetric"]
-SHAPES_2D = [((37, 70), (3, 5)), ((37, 70), (4, 6)), ((6, 5), (9, 11)), ((50, 40), (20, 35)), ((64, 64), (1, 1)),
-             ((1, 33), (1, 4)), ((2, 3), (17, 40))]
+SHAPES_2D = [
+    ((37, 70), (3, 5)),
+    ((37, 70), (4, 6)),
+    ((6, 5), (9, 11)),
+    ((50, 40), (20, 35)),
+    ((64, 64), (1, 1)),
+    ((1, 33), (1, 4)),
+    ((2, 3), (17, 40)),
+]
 
 
 @pytest.mark.parametrize("func", ["convolve2d", "correlate2d"])
@@ -218,22 +290,43 @@ def test_2d_modes_boundaries_shapes(func, boundary, shapes):
 
 
 @pytest.mark.parametrize("func", ["convolve2d", "correlate2d"])
-@pytest.mark.parametrize("dtypes", [("int8", "int8"), ("int32", "int32"), ("uint16", "int8"), ("int64", "int64"),
-                                    ("float32", "float32"), ("float32", "float64"), ("float64", "float64"),
-                                    ("complex64", "complex64"), ("float64", "complex128"), ("int16", "float32")])
+@pytest.mark.parametrize(
+    "dtypes",
+    [
+        ("int8", "int8"),
+        ("int32", "int32"),
+        ("uint16", "int8"),
+        ("int64", "int64"),
+        ("float32", "float32"),
+        ("float32", "float64"),
+        ("float64", "float64"),
+        ("complex64", "complex64"),
+        ("float64", "complex128"),
+        ("int16", "float32"),
+    ],
+)
 def test_2d_dtypes(func, dtypes):
     (x, a), (y, b) = pair((23, 31), dtypes[0], 21), pair((5, 4), dtypes[1], 22)
     for mode in MODES:
         for boundary, fill in (("fill", 0), ("fill", 2), ("wrap", 0), ("symm", 0)):
-            assert_conv(getattr(sig, func)(x, y, mode, boundary, fill), getattr(ss, func)(a, b, mode, boundary, fill))
+            assert_conv(
+                getattr(sig, func)(x, y, mode, boundary, fill), getattr(ss, func)(a, b, mode, boundary, fill)
+            )
 
 
 @pytest.mark.parametrize("layout", ["transposed", "strided", "negative"])
 def test_2d_non_contiguous(layout):
     (x, a), (y, b) = pair((30, 24), "float64", 23), pair((7, 6), "float64", 24)
-    view = {"transposed": lambda t: t.T, "strided": lambda t: t[::2, 1::2], "negative": lambda t: t[::-1, ::-3]}[layout]
+    view = {
+        "transposed": lambda t: t.T,
+        "strided": lambda t: t[::2, 1::2],
+        "negative": lambda t: t[::-1, ::-3],
+    }[layout]
     for func in ("convolve2d", "correlate2d"):
-        assert_conv(getattr(sig, func)(view(x), view(y), "same", "symm"), getattr(ss, func)(view(a), view(b), "same", "symm"))
+        assert_conv(
+            getattr(sig, func)(view(x), view(y), "same", "symm"),
+            getattr(ss, func)(view(a), view(b), "same", "symm"),
+        )
 
 
 def test_2d_empty_image_with_fill():
@@ -256,23 +349,66 @@ def test_lesson_convolve2d():
 
 
 ERRORS_2D = {
-    "ndim": (lambda: sig.convolve2d(cp.ones(3), cp.ones((2, 2))), ValueError, "convolve2d inputs must both be 2-D arrays"),
-    "corr_ndim": (lambda: sig.correlate2d(cp.ones((3, 3)), cp.ones(2)), ValueError, "correlate2d inputs must both be 2-D arrays"),
-    "mode": (lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 2)), "bad"), ValueError,
-             "Acceptable mode flags are 'valid', 'same', or 'full'."),
-    "boundary": (lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 2)), boundary="bad"), ValueError,
-                 r"Acceptable boundary flags are 'fill', 'circular' \(or 'wrap'\), and 'symmetric' \(or 'symm'\)."),
-    "bool": (lambda: sig.convolve2d(cp.ones((3, 3), bool), cp.ones((2, 2), bool)), ValueError, "convolve2d not available for this type."),
-    "float16": (lambda: sig.convolve2d(cp.ones((3, 3), np.float16), cp.ones((2, 2), np.float16)), ValueError, "not available for this type"),
-    "fill_size": (lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 2)), fillvalue=np.array([1, 2])), ValueError,
-                  "`fillvalue` must be scalar or an array with one element."),
-    "fill_complex": (lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 2)), fillvalue=1j), ValueError,
-                     "could not cast `fillvalue` directly to the output type"),
-    "fill_range": (lambda: sig.convolve2d(cp.ones((3, 3), np.int8), cp.ones((2, 2), np.int8), fillvalue=300), ValueError,
-                   "could not cast `fillvalue`"),
-    "valid": (lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 4)), "valid"), ValueError, "at least as large"),
-    "numpy": (lambda: sig.convolve2d(np.ones((3, 3)), np.ones((2, 2))), TypeError, r"^Unsupported type <class 'numpy.ndarray'>$"),
-    "numpy_kernel": (lambda: sig.convolve2d(cp.ones((3, 3)), np.ones((2, 2))), TypeError, r"^Unsupported type <class 'numpy.ndarray'>$"),
+    "ndim": (
+        lambda: sig.convolve2d(cp.ones(3), cp.ones((2, 2))),
+        ValueError,
+        "convolve2d inputs must both be 2-D arrays",
+    ),
+    "corr_ndim": (
+        lambda: sig.correlate2d(cp.ones((3, 3)), cp.ones(2)),
+        ValueError,
+        "correlate2d inputs must both be 2-D arrays",
+    ),
+    "mode": (
+        lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 2)), "bad"),
+        ValueError,
+        "Acceptable mode flags are 'valid', 'same', or 'full'.",
+    ),
+    "boundary": (
+        lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 2)), boundary="bad"),
+        ValueError,
+        r"Acceptable boundary flags are 'fill', 'circular' \(or 'wrap'\), and 'symmetric' \(or 'symm'\).",
+    ),
+    "bool": (
+        lambda: sig.convolve2d(cp.ones((3, 3), bool), cp.ones((2, 2), bool)),
+        ValueError,
+        "convolve2d not available for this type.",
+    ),
+    "float16": (
+        lambda: sig.convolve2d(cp.ones((3, 3), np.float16), cp.ones((2, 2), np.float16)),
+        ValueError,
+        "not available for this type",
+    ),
+    "fill_size": (
+        lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 2)), fillvalue=np.array([1, 2])),
+        ValueError,
+        "`fillvalue` must be scalar or an array with one element.",
+    ),
+    "fill_complex": (
+        lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 2)), fillvalue=1j),
+        ValueError,
+        "could not cast `fillvalue` directly to the output type",
+    ),
+    "fill_range": (
+        lambda: sig.convolve2d(cp.ones((3, 3), np.int8), cp.ones((2, 2), np.int8), fillvalue=300),
+        ValueError,
+        "could not cast `fillvalue`",
+    ),
+    "valid": (
+        lambda: sig.convolve2d(cp.ones((3, 3)), cp.ones((2, 4)), "valid"),
+        ValueError,
+        "at least as large",
+    ),
+    "numpy": (
+        lambda: sig.convolve2d(np.ones((3, 3)), np.ones((2, 2))),
+        TypeError,
+        r"^Unsupported type <class 'numpy.ndarray'>$",
+    ),
+    "numpy_kernel": (
+        lambda: sig.convolve2d(cp.ones((3, 3)), np.ones((2, 2))),
+        TypeError,
+        r"^Unsupported type <class 'numpy.ndarray'>$",
+    ),
 }
 
 
@@ -284,10 +420,13 @@ def test_2d_errors(case):
 
 
 def test_scipy_raises_the_same_for_2d():
-    for call in (lambda: ss.convolve2d(np.ones(3), np.ones((2, 2))), lambda: ss.convolve2d(np.ones((3, 3)), np.ones((2, 2)), "bad"),
-                 lambda: ss.convolve2d(np.ones((3, 3), bool), np.ones((2, 2), bool)),
-                 lambda: ss.convolve2d(np.ones((3, 3)), np.ones((2, 2)), fillvalue=np.array([1, 2])),
-                 lambda: ss.convolve2d(np.ones((3, 3)), np.ones((2, 2)), fillvalue=1j)):
+    for call in (
+        lambda: ss.convolve2d(np.ones(3), np.ones((2, 2))),
+        lambda: ss.convolve2d(np.ones((3, 3)), np.ones((2, 2)), "bad"),
+        lambda: ss.convolve2d(np.ones((3, 3), bool), np.ones((2, 2), bool)),
+        lambda: ss.convolve2d(np.ones((3, 3)), np.ones((2, 2)), fillvalue=np.array([1, 2])),
+        lambda: ss.convolve2d(np.ones((3, 3)), np.ones((2, 2)), fillvalue=1j),
+    ):
         with pytest.raises(ValueError):
             call()
 
@@ -306,7 +445,10 @@ def test_fftconvolve(func, dtype):
 
 @pytest.mark.parametrize("axes", [0, 1, -1, (0,), (1, 0)])
 def test_fftconvolve_axes_broadcast(axes):
-    (x, a), (y, b) = pair((9, 12), "float64", 27), pair((1, 12) if axes in (0, (0,)) else (9, 1), "float64", 28)
+    (x, a), (y, b) = (
+        pair((9, 12), "float64", 27),
+        pair((1, 12) if axes in (0, (0,)) else (9, 1), "float64", 28),
+    )
     for mode in MODES:
         try:
             expected = ss.fftconvolve(a, b, mode, axes=axes)

@@ -77,11 +77,17 @@ def test_scipy_nd_plans(mode):
             with pytest.raises(ValueError, match="at least as large"):
                 conv.plan_scipy(s1, s2, mode)
             continue
-        np.testing.assert_allclose(model_run(conv.plan_scipy(s1, s2, mode), a, b), expected, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(
+            model_run(conv.plan_scipy(s1, s2, mode), a, b), expected, rtol=1e-12, atol=1e-12
+        )
         # correlate(in1, in2) is convolve(in1, in2 reversed and conjugated)
         b_rc = np.conj(b[(slice(None, None, -1),) * nd])
-        np.testing.assert_allclose(model_run(conv.plan_scipy(s1, s2, mode), a, b_rc),
-                                   ss.correlate(a, b, mode, method="direct"), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(
+            model_run(conv.plan_scipy(s1, s2, mode), a, b_rc),
+            ss.correlate(a, b, mode, method="direct"),
+            rtol=1e-12,
+            atol=1e-12,
+        )
         checked += 1
     assert checked > 50
 
@@ -139,8 +145,15 @@ def test_host_arrays_are_unsupported_types():
 
     a = np.ones((4, 4))
     # CuPy's TypeError, for cupyx.scipy.signal's functions as for cuarray.convolve and correlate.
-    for f in (sig.convolve2d, sig.correlate2d, sig.convolve, sig.correlate, sig.fftconvolve, sig.oaconvolve,
-              sig.choose_conv_method):
+    for f in (
+        sig.convolve2d,
+        sig.correlate2d,
+        sig.convolve,
+        sig.correlate,
+        sig.fftconvolve,
+        sig.oaconvolve,
+        sig.choose_conv_method,
+    ):
         with pytest.raises(TypeError, match=r"^Unsupported type <class 'numpy.ndarray'>$"):
             f(a, a)
         with pytest.raises(TypeError, match=r"^Unsupported type <class 'list'>$"):

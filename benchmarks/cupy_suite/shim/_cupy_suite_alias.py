@@ -51,6 +51,7 @@ PREFIXES = (
 # CuPy-internal modules whose cuarray namesakes keep the same names on purpose (Note [Names, not copies]).
 PRIVATE = {"cupy.random._generator", "cupy.random._distributions"}
 
+
 def _compute_capability():
     import cuarray
 
@@ -65,8 +66,11 @@ def _nvcc_path():
     import shutil
 
     cuda_path = os.environ.get("CUDA_PATH", "/usr/local/cuda")
-    return (os.environ.get("NVCC") or shutil.which("nvcc")
-            or shutil.which("nvcc", path=os.path.join(cuda_path, "bin")))
+    return (
+        os.environ.get("NVCC")
+        or shutil.which("nvcc")
+        or shutil.which("nvcc", path=os.path.join(cuda_path, "bin"))
+    )
 
 
 def _run_cc(cmd, cwd, backend, log_stream=None):
@@ -109,9 +113,17 @@ FACTS = {
 TOUCHED = []
 
 # Note [Stand-ins]: public CuPy modules that cuarray lacks and that test files import at their top.
-STANDINS = {"cupy.cuda.driver", "cupy.cuda.cufft", "cupy.cuda.texture", "cupy.cuda.cub", "cupy.cuda.cutensor",
-            "cupy.cublas", "cupy.fft.config", "cupyx.cusolver",
-            "cupyx.scipy.sparse"}  # cupy.testing imports it for every comparison; used only with sp_name
+STANDINS = {
+    "cupy.cuda.driver",
+    "cupy.cuda.cufft",
+    "cupy.cuda.texture",
+    "cupy.cuda.cub",
+    "cupy.cuda.cutensor",
+    "cupy.cublas",
+    "cupy.fft.config",
+    "cupyx.cusolver",
+    "cupyx.scipy.sparse",
+}  # cupy.testing imports it for every comparison; used only with sp_name
 
 # Note [Stand-ins]: names of modules cuarray has that test files read at their top; CuPy's name -> names.
 MISSING = {"cupy.cuda.memory": ("malloc_async",)}
@@ -130,8 +142,10 @@ class Missing:
         TOUCHED.append(name)
 
     def _fail(self, *args, **kwargs):
-        raise NotImplementedError(f"{object.__getattribute__(self, '_name')} is CuPy's; cuarray has no "
-                                  "counterpart (a placeholder of benchmarks/cupy_suite's shim)")
+        raise NotImplementedError(
+            f"{object.__getattribute__(self, '_name')} is CuPy's; cuarray has no "
+            "counterpart (a placeholder of benchmarks/cupy_suite's shim)"
+        )
 
     __bool__ = __iter__ = __len__ = __getitem__ = __index__ = __int__ = __float__ = __enter__ = _fail
     __lt__ = __le__ = __gt__ = __ge__ = __add__ = __sub__ = __mul__ = __truediv__ = __contains__ = _fail
@@ -186,12 +200,13 @@ class Forwarding(types.ModuleType):
                 return importlib.import_module(child)
             if name in MISSING.get(self.__name__, ()) or (name.startswith("_") and not name.startswith("__")):
                 return Missing(child)  # a public name cuarray lacks, or a CuPy-private helper
-            raise AttributeError(f"module '{self.__name__}' has no attribute '{name}' (cuarray's "
-                                 f"'{target.__name__}' has none)") from None
+            raise AttributeError(
+                f"module '{self.__name__}' has no attribute '{name}' (cuarray's '{target.__name__}' has none)"
+            ) from None
         if isinstance(value, types.ModuleType) and value.__name__.startswith(target.__name__ + "."):
             # A submodule: the forwarding module of the same CuPy name (which importlib then binds here).
             try:
-                return importlib.import_module(self.__name__ + value.__name__[len(target.__name__):])
+                return importlib.import_module(self.__name__ + value.__name__[len(target.__name__) :])
             except ImportError as e:
                 raise AttributeError(f"module '{self.__name__}' has no attribute '{name}' ({e})") from None
         return value
@@ -199,8 +214,11 @@ class Forwarding(types.ModuleType):
     def __setattr__(self, name, value):
         # importlib binds submodules and sets dunders on the module itself, and a fact stays the shim's
         # (a test may patch one); everything else is a test changing state, which must reach cuarray.
-        if name.startswith("__") or name in self.__dict__ or (
-                isinstance(value, types.ModuleType) and value.__name__.startswith(self.__name__ + ".")):
+        if (
+            name.startswith("__")
+            or name in self.__dict__
+            or (isinstance(value, types.ModuleType) and value.__name__.startswith(self.__name__ + "."))
+        ):
             self.__dict__[name] = value
         else:
             setattr(self.__dict__["_target"], name, value)
@@ -225,7 +243,7 @@ def forward(module, target_name):
 def _target_for(fullname):
     for prefix, target in PREFIXES:
         if fullname == prefix or fullname.startswith(prefix + "."):
-            return target + fullname[len(prefix):]
+            return target + fullname[len(prefix) :]
     return None
 
 
@@ -258,8 +276,11 @@ class _Loader(importlib.abc.Loader):
 
 class _StandinLoader(importlib.abc.Loader):
     def create_module(self, spec):
-        module = Standin(spec.name, f"Stand-in for CuPy's {spec.name}, which cuarray lacks "
-                                    "(Note [Stand-ins] in _cupy_suite_alias.py).")
+        module = Standin(
+            spec.name,
+            f"Stand-in for CuPy's {spec.name}, which cuarray lacks "
+            "(Note [Stand-ins] in _cupy_suite_alias.py).",
+        )
         module.__dict__.update(FACTS.get(spec.name, {}))
         return module
 

@@ -12,7 +12,7 @@ __device__ __forceinline__ int x86_f2i32(double x) {
 
 __device__ __forceinline__ long long x86_f2i64(double x) {
   return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? static_cast<long long>(x)
-                                                                      : (-9223372036854775807ll - 1);
+                                                                    : (-9223372036854775807ll - 1);
 }
 
 __device__ __forceinline__ unsigned long long x86_f2u64(double x) {
@@ -23,10 +23,14 @@ __device__ __forceinline__ unsigned long long x86_f2u64(double x) {
 
 template <class To>
 __device__ __forceinline__ To float_to_integer(double x) {
-  if constexpr (is_same_v<To, long long>) return x86_f2i64(x);
-  else if constexpr (is_same_v<To, unsigned long long>) return x86_f2u64(x);
-  else if constexpr (is_same_v<To, unsigned int>) return static_cast<To>(x86_f2i64(x));
-  else return static_cast<To>(x86_f2i32(x));
+  if constexpr (is_same_v<To, long long>)
+    return x86_f2i64(x);
+  else if constexpr (is_same_v<To, unsigned long long>)
+    return x86_f2u64(x);
+  else if constexpr (is_same_v<To, unsigned int>)
+    return static_cast<To>(x86_f2i64(x));
+  else
+    return static_cast<To>(x86_f2i32(x));
 }
 
 template <class To, class From>
@@ -49,8 +53,10 @@ __device__ __forceinline__ To cast(From x) {
   } else if constexpr (is_same_v<From, bool>) {
     return cast<To>(x ? 1 : 0);
   } else if constexpr (is_low_precision_v<To>) {
-    if constexpr (is_same_v<From, float>) return To(x);
-    else return To(static_cast<double>(x));
+    if constexpr (is_same_v<From, float>)
+      return To(x);
+    else
+      return To(static_cast<double>(x));
   } else if constexpr (is_floating_v<From> && is_integer_v<To>) {
     return float_to_integer<To>(static_cast<double>(x));
   } else {

@@ -9,27 +9,44 @@
 
 namespace ca {
 
-template <class T> __device__ __forceinline__ complex<T> operator+(complex<T> a, complex<T> b) { return {a.re + b.re, a.im + b.im}; }
-template <class T> __device__ __forceinline__ complex<T> operator-(complex<T> a, complex<T> b) { return {a.re - b.re, a.im - b.im}; }
-template <class T> __device__ __forceinline__ complex<T> operator-(complex<T> a) { return {-a.re, -a.im}; }
-template <class T> __device__ __forceinline__ complex<T> operator+(complex<T> a) { return a; }
+template <class T>
+__device__ __forceinline__ complex<T> operator+(complex<T> a, complex<T> b) {
+  return {a.re + b.re, a.im + b.im};
+}
+template <class T>
+__device__ __forceinline__ complex<T> operator-(complex<T> a, complex<T> b) {
+  return {a.re - b.re, a.im - b.im};
+}
+template <class T>
+__device__ __forceinline__ complex<T> operator-(complex<T> a) {
+  return {-a.re, -a.im};
+}
+template <class T>
+__device__ __forceinline__ complex<T> operator+(complex<T> a) {
+  return a;
+}
 // NumPy's SIMD loops (AVX2 and AVX-512) multiply with one rounded product and one fused multiply-add per part.
-template <class T> __device__ __forceinline__ complex<T> operator*(complex<T> a, complex<T> b) {
+template <class T>
+__device__ __forceinline__ complex<T> operator*(complex<T> a, complex<T> b) {
   return {::fma(a.re, b.re, -mul_rn(a.im, b.im)), ::fma(a.re, b.im, mul_rn(a.im, b.re))};
 }
 // The product as NumPy's scalar C code computes it, every operation rounded (npy_cpow's powers).
-template <class T> __device__ __forceinline__ complex<T> mul_unfused(complex<T> a, complex<T> b) {
+template <class T>
+__device__ __forceinline__ complex<T> mul_unfused(complex<T> a, complex<T> b) {
   return {mul_rn(a.re, b.re) - mul_rn(a.im, b.im), mul_rn(a.re, b.im) + mul_rn(a.im, b.re)};
 }
 // C's complex product (C11 Annex G.5.1): where the plain formula gives NaN in both parts but an operand is
 // infinite, the infinity is recovered. glibc's cpow multiplies this way.
-template <class T> __device__ complex<T> mul_annex_g(complex<T> z, complex<T> w) {
+template <class T>
+__device__ complex<T> mul_annex_g(complex<T> z, complex<T> w) {
   T a = z.re, b = z.im, c = w.re, d = w.im;
   T ac = mul_rn(a, c), bd = mul_rn(b, d), ad = mul_rn(a, d), bc = mul_rn(b, c);
   complex<T> r(ac - bd, ad + bc);
   if (r.re == r.re || r.im == r.im) return r;
   auto unit = [](T& v) { v = ::copysign(::isinf(v) ? T(1) : T(0), v); };
-  auto nan_to_zero = [](T& v) { if (v != v) v = ::copysign(T(0), v); };
+  auto nan_to_zero = [](T& v) {
+    if (v != v) v = ::copysign(T(0), v);
+  };
   bool recalc = false;
   if (::isinf(a) || ::isinf(b)) {
     unit(a), unit(b), nan_to_zero(c), nan_to_zero(d);
@@ -48,7 +65,8 @@ template <class T> __device__ complex<T> mul_annex_g(complex<T> z, complex<T> w)
 }
 
 // NumPy's complex division: Smith's algorithm, every operation rounded, with its handling of zero divisors.
-template <class T> __device__ __forceinline__ complex<T> operator/(complex<T> a, complex<T> b) {
+template <class T>
+__device__ __forceinline__ complex<T> operator/(complex<T> a, complex<T> b) {
   T abs_br = ::fabs(b.re), abs_bi = ::fabs(b.im);
   if (abs_br >= abs_bi) {
     if (abs_br == 0 && abs_bi == 0) return {a.re / abs_br, a.im / abs_bi};
@@ -58,35 +76,56 @@ template <class T> __device__ __forceinline__ complex<T> operator/(complex<T> a,
   T rat = b.re / b.im, scl = T(1) / (b.im + mul_rn(b.re, rat));
   return {(mul_rn(a.re, rat) + a.im) * scl, (mul_rn(a.im, rat) - a.re) * scl};
 }
-template <class T> __device__ __forceinline__ bool operator==(complex<T> a, complex<T> b) { return a.re == b.re && a.im == b.im; }
-template <class T> __device__ __forceinline__ bool operator!=(complex<T> a, complex<T> b) { return !(a == b); }
+template <class T>
+__device__ __forceinline__ bool operator==(complex<T> a, complex<T> b) {
+  return a.re == b.re && a.im == b.im;
+}
+template <class T>
+__device__ __forceinline__ bool operator!=(complex<T> a, complex<T> b) {
+  return !(a == b);
+}
 // NumPy orders complex numbers lexicographically (real part first); the real parts alone decide only when
 // neither imaginary part is NaN.
-template <class T> __device__ __forceinline__ bool operator<(complex<T> a, complex<T> b) {
+template <class T>
+__device__ __forceinline__ bool operator<(complex<T> a, complex<T> b) {
   return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im < b.im);
 }
-template <class T> __device__ __forceinline__ bool operator<=(complex<T> a, complex<T> b) {
+template <class T>
+__device__ __forceinline__ bool operator<=(complex<T> a, complex<T> b) {
   return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im <= b.im);
 }
-template <class T> __device__ __forceinline__ bool operator>(complex<T> a, complex<T> b) { return b < a; }
-template <class T> __device__ __forceinline__ bool operator>=(complex<T> a, complex<T> b) { return b <= a; }
+template <class T>
+__device__ __forceinline__ bool operator>(complex<T> a, complex<T> b) {
+  return b < a;
+}
+template <class T>
+__device__ __forceinline__ bool operator>=(complex<T> a, complex<T> b) {
+  return b <= a;
+}
 
-template <class T> __device__ __forceinline__ bool has_nan(complex<T> z) { return z.re != z.re || z.im != z.im; }
+template <class T>
+__device__ __forceinline__ bool has_nan(complex<T> z) {
+  return z.re != z.re || z.im != z.im;
+}
 
 // Per-precision limits: the largest finite value, the smallest normal one, epsilon, and the argument above
 // which exp overflows.
-template <class T> struct limits;
-template <> struct limits<float> {
+template <class T>
+struct limits;
+template <>
+struct limits<float> {
   static constexpr float max = 3.40282347e+38f, min = 1.17549435e-38f, eps = 1.19209290e-07f, exp_max = 88.7228f;
 };
-template <> struct limits<double> {
+template <>
+struct limits<double> {
   static constexpr double max = 1.7976931348623157e+308, min = 2.2250738585072014e-308, eps = 2.2204460492503131e-16,
                           exp_max = 709.782712893384;
 };
 
 // |z| as NumPy's SIMD absolute computes it: big * sqrt(1 + (small/big)**2), the square fused. An infinite
 // part gives +inf even when the other is NaN (C99's hypot).
-template <class T> __device__ __forceinline__ T cabs(complex<T> z) {
+template <class T>
+__device__ __forceinline__ T cabs(complex<T> z) {
   T ax = ::fabs(z.re), ay = ::fabs(z.im);
   if (::isinf(ax) || ::isinf(ay)) return inf_v<T>();
   if (ax != ax || ay != ay) return nan_v<T>();
@@ -97,7 +136,8 @@ template <class T> __device__ __forceinline__ T cabs(complex<T> z) {
 }
 
 // c * exp(x) for finite x, also where exp(x) alone overflows but the product does not.
-template <class T> __device__ __forceinline__ T scale_by_exp(T c, T x) {
+template <class T>
+__device__ __forceinline__ T scale_by_exp(T c, T x) {
   if (x <= limits<T>::exp_max) return c * ::exp(x);
   T h = ::exp(x / 2);
   return c * h * h;
@@ -105,7 +145,8 @@ template <class T> __device__ __forceinline__ T scale_by_exp(T c, T x) {
 
 // log|z| for finite z: rescaled where |z| would overflow or lose bits as a subnormal, and through log1p near
 // |z| = 1, where log(hypot) would cancel.
-template <class T> __device__ T log_abs(T x, T y) {
+template <class T>
+__device__ T log_abs(T x, T y) {
   T ax = ::fabs(x), ay = ::fabs(y), big = ax > ay ? ax : ay, small = ax > ay ? ay : ax;
   if (big > limits<T>::max / 2) return ::log(::hypot(ax / 2, ay / 2)) + num<T>::loge2;
   if (big < limits<T>::min) {
@@ -118,7 +159,8 @@ template <class T> __device__ T log_abs(T x, T y) {
   return ::log(h);
 }
 
-template <class T> __device__ complex<T> exp(complex<T> z) {
+template <class T>
+__device__ complex<T> exp(complex<T> z) {
   T x = z.re, y = z.im;
   if (y == 0) return {::exp(x), y};
   if (x != x) return {x, nan_v<T>()};
@@ -131,14 +173,16 @@ template <class T> __device__ complex<T> exp(complex<T> z) {
   return {scale_by_exp(c, x), scale_by_exp(s, x)};
 }
 
-template <class T> __device__ complex<T> log(complex<T> z) {
+template <class T>
+__device__ complex<T> log(complex<T> z) {
   T x = z.re, y = z.im;
   if (::isinf(x) || ::isinf(y)) return {inf_v<T>(), ::atan2(y, x)};
   if (x != x || y != y) return {nan_v<T>(), nan_v<T>()};
   return {log_abs(x, y), ::atan2(y, x)};
 }
 
-template <class T> __device__ complex<T> sqrt(complex<T> z) {
+template <class T>
+__device__ complex<T> sqrt(complex<T> z) {
   T x = z.re, y = z.im;
   if (::isinf(y)) return {inf_v<T>(), y};
   if (x != x) return {x, nan_v<T>()};
@@ -165,7 +209,8 @@ template <class T> __device__ complex<T> sqrt(complex<T> z) {
 }
 
 // sinh(x + iy) = sinh x cos y + i cosh x sin y.
-template <class T> __device__ complex<T> sinh(complex<T> z) {
+template <class T>
+__device__ complex<T> sinh(complex<T> z) {
   T x = z.re, y = z.im;
   if (::isfinite(x) && ::isfinite(y)) {
     if (y == 0) return {::sinh(x), y};
@@ -185,7 +230,8 @@ template <class T> __device__ complex<T> sinh(complex<T> z) {
 }
 
 // cosh(x + iy) = cosh x cos y + i sinh x sin y.
-template <class T> __device__ complex<T> cosh(complex<T> z) {
+template <class T>
+__device__ complex<T> cosh(complex<T> z) {
   T x = z.re, y = z.im;
   if (::isfinite(x) && ::isfinite(y)) {
     if (y == 0) return {::cosh(x), ::copysign(T(1), x) * y};
@@ -205,7 +251,8 @@ template <class T> __device__ complex<T> cosh(complex<T> z) {
 
 // tanh(x + iy) by Kahan's formula: with t = tan y, s = sinh x, beta = 1 + t*t,
 // tanh z = (beta sqrt(1 + s*s) s + i t) / (1 + beta s*s).
-template <class T> __device__ complex<T> tanh(complex<T> z) {
+template <class T>
+__device__ complex<T> tanh(complex<T> z) {
   T x = z.re, y = z.im;
   if (::isinf(x)) return {::copysign(T(1), x), ::copysign(T(0), ::isinf(y) ? y : ::sin(y) * ::cos(y))};
   if (x != x) return {x, y == 0 ? y : nan_v<T>()};
@@ -221,7 +268,8 @@ template <class T> __device__ complex<T> tanh(complex<T> z) {
 }
 
 // sin(x + iy) = sin x cosh y + i cos x sinh y.
-template <class T> __device__ complex<T> sin(complex<T> z) {
+template <class T>
+__device__ complex<T> sin(complex<T> z) {
   T x = z.re, y = z.im;
   if (x == 0) return {x, ::sinh(y)};
   if (::isfinite(x)) {
@@ -238,7 +286,8 @@ template <class T> __device__ complex<T> sin(complex<T> z) {
 }
 
 // cos(x + iy) = cos x cosh y - i sin x sinh y.
-template <class T> __device__ complex<T> cos(complex<T> z) {
+template <class T>
+__device__ complex<T> cos(complex<T> z) {
   T x = z.re, y = z.im;
   if (x == 0) return {::cosh(y), y != y ? x : -x * ::copysign(T(1), y)};
   if (::isfinite(x)) {
@@ -255,7 +304,8 @@ template <class T> __device__ complex<T> cos(complex<T> z) {
 }
 
 // tan z = -i tanh(iz).
-template <class T> __device__ complex<T> tan(complex<T> z) {
+template <class T>
+__device__ complex<T> tan(complex<T> z) {
   complex<T> w = tanh(complex<T>(-z.im, z.re));
   return {w.im, -w.re};
 }

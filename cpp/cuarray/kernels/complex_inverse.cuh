@@ -8,23 +8,30 @@
 
 namespace ca {
 
-template <class T> __device__ __forceinline__ T pi_2() { return T(1.570796326794896619231321691639751442); }
+template <class T>
+__device__ __forceinline__ T pi_2() {
+  return T(1.570796326794896619231321691639751442);
+}
 
 // log(2|z|), +inf for an infinite part.
-template <class T> __device__ __forceinline__ T log_2abs(T x, T y) {
+template <class T>
+__device__ __forceinline__ T log_2abs(T x, T y) {
   return ::isinf(x) || ::isinf(y) ? inf_v<T>() : log_abs(x, y) + num<T>::loge2;
 }
-template <class T> __device__ __forceinline__ bool beyond_recip_eps(T x, T y) {
+template <class T>
+__device__ __forceinline__ bool beyond_recip_eps(T x, T y) {
   return ::fabs(x) > 1 / limits<T>::eps || ::fabs(y) > 1 / limits<T>::eps;
 }
 
 // asin(x + iy) for finite z: Re = atan(x / Re(sqrt(1-z) sqrt(1+z))), Im = asinh(Im(conj(sqrt(1-z)) sqrt(1+z))).
-template <class T> __device__ complex<T> asin_kahan(T x, T y) {
+template <class T>
+__device__ complex<T> asin_kahan(T x, T y) {
   complex<T> a = sqrt(complex<T>(1 - x, -y)), b = sqrt(complex<T>(1 + x, y));
   return {::atan(x / (a.re * b.re - a.im * b.im)), ::asinh(a.re * b.im - a.im * b.re)};
 }
 
-template <class T> __device__ complex<T> arcsin(complex<T> z) {
+template <class T>
+__device__ complex<T> arcsin(complex<T> z) {
   T x = z.re, y = z.im;
   if (x != x || y != y) {
     if (x == 0) return z;
@@ -35,7 +42,8 @@ template <class T> __device__ complex<T> arcsin(complex<T> z) {
 }
 
 // asinh z = -i asin(iz).
-template <class T> __device__ complex<T> arcsinh(complex<T> z) {
+template <class T>
+__device__ complex<T> arcsinh(complex<T> z) {
   T x = z.re, y = z.im;
   if (x != x || y != y) {
     if (::isinf(x)) return {x, nan_v<T>()};
@@ -48,7 +56,8 @@ template <class T> __device__ complex<T> arcsinh(complex<T> z) {
 }
 
 // Re = 2 atan(Re sqrt(1-z) / Re sqrt(1+z)), Im = asinh(Im(conj(sqrt(1+z)) sqrt(1-z))).
-template <class T> __device__ complex<T> arccos(complex<T> z) {
+template <class T>
+__device__ complex<T> arccos(complex<T> z) {
   T x = z.re, y = z.im;
   if (x != x || y != y) {
     if (::isinf(x)) return {nan_v<T>(), -inf_v<T>()};
@@ -61,7 +70,8 @@ template <class T> __device__ complex<T> arccos(complex<T> z) {
 }
 
 // Re = asinh(Re(conj(sqrt(z-1)) sqrt(z+1))), Im = 2 atan(Im sqrt(z-1) / Re sqrt(z+1)).
-template <class T> __device__ complex<T> arccosh(complex<T> z) {
+template <class T>
+__device__ complex<T> arccosh(complex<T> z) {
   T x = z.re, y = z.im;
   if (x != x || y != y) {
     if (::isinf(x) || ::isinf(y)) return {inf_v<T>(), nan_v<T>()};
@@ -74,7 +84,8 @@ template <class T> __device__ complex<T> arccosh(complex<T> z) {
 
 // atanh z = log((1+z) / (1-z)) / 2: Re = log1p(4|x| / ((1-|x|)**2 + y**2)) / 4 (with x's sign),
 // Im = atan2(2y, (1-|x|)(1+|x|) - y**2) / 2.
-template <class T> __device__ complex<T> arctanh(complex<T> z) {
+template <class T>
+__device__ complex<T> arctanh(complex<T> z) {
   T x = z.re, y = z.im, ax = ::fabs(x), ay = ::fabs(y);
   if (::isinf(x) || ::isinf(y)) return {::copysign(T(0), x), y != y ? y : ::copysign(pi_2<T>(), y)};
   if (x != x || y != y) return {x == 0 ? x : nan_v<T>(), nan_v<T>()};
@@ -86,13 +97,16 @@ template <class T> __device__ complex<T> arctanh(complex<T> z) {
     return {x / 4 / h / h, ::copysign(pi_2<T>(), y)};
   }
   T re;
-  if (ax == 1 && ay < limits<T>::eps) re = (num<T>::loge2 - ::log(ay)) / 2;  // y**2 may underflow there
-  else re = ::log1p(4 * ax / ((1 - ax) * (1 - ax) + ay * ay)) / 4;
+  if (ax == 1 && ay < limits<T>::eps)
+    re = (num<T>::loge2 - ::log(ay)) / 2;  // y**2 may underflow there
+  else
+    re = ::log1p(4 * ax / ((1 - ax) * (1 - ax) + ay * ay)) / 4;
   return {::copysign(re, x), ::atan2(2 * y, (1 - ax) * (1 + ax) - ay * ay) / 2};
 }
 
 // atan z = -i atanh(iz).
-template <class T> __device__ complex<T> arctan(complex<T> z) {
+template <class T>
+__device__ complex<T> arctan(complex<T> z) {
   complex<T> w = arctanh(complex<T>(-z.im, z.re));
   return {w.im, -w.re};
 }

@@ -19,8 +19,8 @@ __device__ void arange(T* dst, T first, T second, Index n) {
 // integer results are floored first, as NumPy does.
 template <class T, class Index>
 __device__ void linspace(T* dst, double start_re, double start_im, double step_re, double step_im, double delta_re,
-                         double delta_im, double div, bool step_is_zero, double stop_re, double stop_im,
-                         bool set_last, Index n) {
+                         double delta_im, double div, bool step_is_zero, double stop_re, double stop_im, bool set_last,
+                         Index n) {
   for (Index i = global_thread<Index>(); i < n; i += grid_threads<Index>()) {
     double re, im;
     if (step_is_zero) {

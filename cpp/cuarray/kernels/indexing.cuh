@@ -14,10 +14,14 @@ namespace ca {
 constexpr int kCompactBlock = 256;
 constexpr int kCompactItems = 16;  // consecutive elements per thread: a tile is 4096 elements
 
-template <class T> __device__ __forceinline__ bool is_nonzero(T x) {
-  if constexpr (is_complex_v<T>) return x.re != 0 || x.im != 0;
-  else if constexpr (is_low_precision_v<T>) return static_cast<float>(x) != 0.0f;
-  else return x != T(0);
+template <class T>
+__device__ __forceinline__ bool is_nonzero(T x) {
+  if constexpr (is_complex_v<T>)
+    return x.re != 0 || x.im != 0;
+  else if constexpr (is_low_precision_v<T>)
+    return static_cast<float>(x) != 0.0f;
+  else
+    return x != T(0);
 }
 
 // Element i (C order over s.shape) of a strided array.
@@ -55,8 +59,9 @@ __device__ void write_nonzero(const char* a, const Strided<N, 1>& s, long long n
   for (int k = 0; k < kCompactItems; ++k)
     if (base + k < n && is_nonzero(element_at<T, N>(a, s, base + k))) flags |= 1u << k;
   long long block_total;
-  long long pos = inclusive[blockIdx.x] - counts[blockIdx.x] +
-                  block_exclusive_scan<SumOp, kCompactBlock>(static_cast<long long>(__popc(flags)), scratch, block_total);
+  long long pos =
+      inclusive[blockIdx.x] - counts[blockIdx.x] +
+      block_exclusive_scan<SumOp, kCompactBlock>(static_cast<long long>(__popc(flags)), scratch, block_total);
   for (int k = 0; k < kCompactItems; ++k, flags >>= 1) {
     if (!(flags & 1u)) continue;
     long long i = base + k;
@@ -67,8 +72,10 @@ __device__ void write_nonzero(const char* a, const Strided<N, 1>& s, long long n
       for (int d = N - 1; d >= 0; --d) {
         long long coord = i % s.shape[d];
         i /= s.shape[d];
-        if constexpr (Layout == 0) out[d * total + pos] = coord;
-        else out[pos * N + d] = coord;
+        if constexpr (Layout == 0)
+          out[d * total + pos] = coord;
+        else
+          out[pos * N + d] = coord;
       }
     }
     ++pos;
@@ -77,13 +84,31 @@ __device__ void write_nonzero(const char* a, const Strided<N, 1>& s, long long n
 
 // ---- gathers and scatters ----
 
-template <int Bytes> struct element_bits;
-template <> struct element_bits<1> { using type = unsigned char; };
-template <> struct element_bits<2> { using type = unsigned short; };
-template <> struct element_bits<4> { using type = unsigned int; };
-template <> struct element_bits<8> { using type = unsigned long long; };
-struct bits128 { unsigned long long lo, hi; };
-template <> struct element_bits<16> { using type = bits128; };
+template <int Bytes>
+struct element_bits;
+template <>
+struct element_bits<1> {
+  using type = unsigned char;
+};
+template <>
+struct element_bits<2> {
+  using type = unsigned short;
+};
+template <>
+struct element_bits<4> {
+  using type = unsigned int;
+};
+template <>
+struct element_bits<8> {
+  using type = unsigned long long;
+};
+struct bits128 {
+  unsigned long long lo, hi;
+};
+template <>
+struct element_bits<16> {
+  using type = bits128;
+};
 
 // The M index arrays (int64) of an advanced index: where they are, the length of the axis each indexes and
 // that axis's byte stride.
@@ -98,7 +123,8 @@ enum IndexMode { kIndexRaise = 0, kIndexWrap = 1, kIndexClip = 2 };
 
 // An index into an axis of `size`: negative counts from the end (already checked to be in range), wrap
 // takes it modulo the size, clip clamps it.
-template <int Mode> __device__ __forceinline__ long long resolve_index(long long j, long long size) {
+template <int Mode>
+__device__ __forceinline__ long long resolve_index(long long j, long long size) {
   if constexpr (Mode == kIndexWrap) {
     j %= size;
     return j < 0 ? j + size : j;
@@ -123,8 +149,10 @@ __device__ void gather_scatter(char* dense, char* indexed, const Strided<N, M + 
 #pragma unroll
     for (int m = 0; m < M; ++m)
       o += resolve_index<Mode>(*reinterpret_cast<const long long*>(idx.ptr[m] + off[m + 2]), idx.size[m]) * idx.step[m];
-    if constexpr (Scatter) *reinterpret_cast<E*>(indexed + o) = *reinterpret_cast<const E*>(dense + off[0]);
-    else *reinterpret_cast<E*>(dense + off[0]) = *reinterpret_cast<const E*>(indexed + o);
+    if constexpr (Scatter)
+      *reinterpret_cast<E*>(indexed + o) = *reinterpret_cast<const E*>(dense + off[0]);
+    else
+      *reinterpret_cast<E*>(dense + off[0]) = *reinterpret_cast<const E*>(indexed + o);
   }
 }
 
@@ -161,8 +189,8 @@ __device__ void bincount(const long long* x, const W* weights, long long n, W* c
 // Uniform bins compute the bin as NumPy does, from (x - first) / span * bins, then correct it against the
 // edges; other bins are found by binary search. The last bin includes its right edge.
 template <class T, class B, class W, bool Uniform>
-__device__ void histogram(const T* a, const W* weights, long long n, const double* edges, long long bins,
-                          double span, W* counts) {
+__device__ void histogram(const T* a, const W* weights, long long n, const double* edges, long long bins, double span,
+                          W* counts) {
   const double first = edges[0], last = edges[bins];
   for (long long i = global_thread<long long>(); i < n; i += grid_threads<long long>()) {
     const B x = cast<B>(a[i]);
@@ -180,8 +208,10 @@ __device__ void histogram(const T* a, const W* weights, long long n, const doubl
       long long lo = 0, hi = bins + 1;  // the first edge greater than x
       while (lo < hi) {
         long long mid = (lo + hi) / 2;
-        if (edges[mid] <= xd) lo = mid + 1;
-        else hi = mid;
+        if (edges[mid] <= xd)
+          lo = mid + 1;
+        else
+          hi = mid;
       }
       bin = lo - 1 == bins ? bins - 1 : lo - 1;
     }

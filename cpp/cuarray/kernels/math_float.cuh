@@ -7,8 +7,10 @@
 
 namespace ca {
 
-template <class T> struct num;
-template <> struct num<float> {
+template <class T>
+struct num;
+template <>
+struct num<float> {
   static constexpr float loge2 = 0.693147180559945309417232121458176568f;
   static constexpr float log2e = 1.442695040888963407359924681001892137f;
   static constexpr float log10e = 0.434294481903251827651128918916605082f;
@@ -16,7 +18,8 @@ template <> struct num<float> {
   static constexpr float rad2deg = 180.0f / 3.141592653589793238462643383279502884f;
   static constexpr float deg2rad = 3.141592653589793238462643383279502884f / 180.0f;
 };
-template <> struct num<double> {
+template <>
+struct num<double> {
   static constexpr double loge2 = 0.693147180559945309417232121458176568;
   static constexpr double log2e = 1.442695040888963407359924681001892137;
   static constexpr double log10e = 0.434294481903251827651128918916605082;
@@ -38,38 +41,54 @@ __device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, 
 __device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
 
 // The bit layout of a storage format: bits type, sign bit, +inf (every larger magnitude is a NaN), a quiet NaN.
-template <class S> struct ieee;
-template <> struct ieee<half> {
+template <class S>
+struct ieee;
+template <>
+struct ieee<half> {
   using U = unsigned short;
   static constexpr U sign = 0x8000, inf = 0x7c00, nan = 0x7e00;
 };
-template <> struct ieee<bfloat16> {
+template <>
+struct ieee<bfloat16> {
   using U = unsigned short;
   static constexpr U sign = 0x8000, inf = 0x7f80, nan = 0x7fc0;
 };
-template <> struct ieee<float> {
+template <>
+struct ieee<float> {
   using U = unsigned int;
   static constexpr U sign = 0x80000000u, inf = 0x7f800000u, nan = 0x7fc00000u;
 };
-template <> struct ieee<double> {
+template <>
+struct ieee<double> {
   using U = unsigned long long;
   static constexpr U sign = 0x8000000000000000ull, inf = 0x7ff0000000000000ull, nan = 0x7ff8000000000000ull;
 };
 
-template <class T> __device__ __forceinline__ T nan_v() { return from_bits(ieee<T>::nan); }
-template <class T> __device__ __forceinline__ T inf_v() { return from_bits(ieee<T>::inf); }
+template <class T>
+__device__ __forceinline__ T nan_v() {
+  return from_bits(ieee<T>::nan);
+}
+template <class T>
+__device__ __forceinline__ T inf_v() {
+  return from_bits(ieee<T>::inf);
+}
 
 // C99's hypot: an infinite argument gives +inf even when the other is NaN.
-template <class T> __device__ __forceinline__ T c_hypot(T a, T b) {
+template <class T>
+__device__ __forceinline__ T c_hypot(T a, T b) {
   return ::isinf(a) || ::isinf(b) ? inf_v<T>() : ::hypot(a, b);
 }
 
 // The storage bits of compute value x (exact: x came from an S), and back.
-template <class S, class T> __device__ __forceinline__ typename ieee<S>::U storage_bits(T x) {
-  if constexpr (is_low_precision_v<S>) return S(x).bits;
-  else return to_bits(x);
+template <class S, class T>
+__device__ __forceinline__ typename ieee<S>::U storage_bits(T x) {
+  if constexpr (is_low_precision_v<S>)
+    return S(x).bits;
+  else
+    return to_bits(x);
 }
-template <class S> __device__ __forceinline__ typename arith<S>::type storage_value(typename ieee<S>::U b) {
+template <class S>
+__device__ __forceinline__ typename arith<S>::type storage_value(typename ieee<S>::U b) {
   if constexpr (is_low_precision_v<S>) {
     S s;
     s.bits = b;
@@ -80,7 +99,8 @@ template <class S> __device__ __forceinline__ typename arith<S>::type storage_va
 }
 
 // Python's divmod for floats (NumPy's npy_divmod): fmod, then moved to the divisor's sign.
-template <class T> __device__ __forceinline__ T float_divmod(T a, T b, T& mod) {
+template <class T>
+__device__ __forceinline__ T float_divmod(T a, T b, T& mod) {
   mod = ::fmod(a, b);
   if (b == 0) return a / b;
   T div = (a - mod) / b;
@@ -97,13 +117,15 @@ template <class T> __device__ __forceinline__ T float_divmod(T a, T b, T& mod) {
   return div - floordiv > T(0.5) ? floordiv + T(1) : floordiv;
 }
 
-template <class T> __device__ __forceinline__ T float_floor_divide(T a, T b) {
+template <class T>
+__device__ __forceinline__ T float_floor_divide(T a, T b) {
   if (b == 0) return a / b;
   T mod;
   return float_divmod(a, b, mod);
 }
 
-template <class T> __device__ __forceinline__ T float_remainder(T a, T b) {
+template <class T>
+__device__ __forceinline__ T float_remainder(T a, T b) {
   if (b == 0) return ::fmod(a, b);
   T mod;
   float_divmod(a, b, mod);
@@ -111,7 +133,8 @@ template <class T> __device__ __forceinline__ T float_remainder(T a, T b) {
 }
 
 // NumPy's npy_logaddexp(2): equal arguments (infinities of one sign included) are handled first.
-template <class T> __device__ __forceinline__ T logaddexp(T x, T y) {
+template <class T>
+__device__ __forceinline__ T logaddexp(T x, T y) {
   if (x == y) return x + num<T>::loge2;
   T d = x - y;
   if (d > 0) return x + ::log1p(::exp(-d));
@@ -119,7 +142,8 @@ template <class T> __device__ __forceinline__ T logaddexp(T x, T y) {
   return d;
 }
 
-template <class T> __device__ __forceinline__ T logaddexp2(T x, T y) {
+template <class T>
+__device__ __forceinline__ T logaddexp2(T x, T y) {
   if (x == y) return x + T(1);
   T d = x - y;
   if (d > 0) return x + mul_rn(num<T>::log2e, ::log1p(::exp2(-d)));
@@ -127,18 +151,23 @@ template <class T> __device__ __forceinline__ T logaddexp2(T x, T y) {
   return d;
 }
 
-template <class S, class T> __device__ __forceinline__ T rad2deg(T x) {
-  if constexpr (is_same_v<S, bfloat16>) return x * float(180.0 / 3.141592653589793238462643383279502884);
-  else return x * num<T>::rad2deg;
+template <class S, class T>
+__device__ __forceinline__ T rad2deg(T x) {
+  if constexpr (is_same_v<S, bfloat16>)
+    return x * float(180.0 / 3.141592653589793238462643383279502884);
+  else
+    return x * num<T>::rad2deg;
 }
 
-template <class T> __device__ __forceinline__ T heaviside(T x, T h0) {
+template <class T>
+__device__ __forceinline__ T heaviside(T x, T h0) {
   if (x != x) return nan_v<T>();
   if (x == 0) return h0;
   return x < 0 ? T(0) : T(1);
 }
 
-template <class T> __device__ __forceinline__ T frexp(T x, int& e) {
+template <class T>
+__device__ __forceinline__ T frexp(T x, int& e) {
   if (x == 0 || !::isfinite(x)) {  // C leaves the exponent unspecified; NumPy (glibc) gives 0
     e = 0;
     return x;
@@ -147,12 +176,14 @@ template <class T> __device__ __forceinline__ T frexp(T x, int& e) {
 }
 
 // NumPy clamps a 64-bit exponent to int's range; beyond +-2200 every float and double saturates anyway.
-template <class T, class I> __device__ __forceinline__ T ldexp(T x, I e) {
+template <class T, class I>
+__device__ __forceinline__ T ldexp(T x, I e) {
   return ::ldexp(x, e > I(2200) ? 2200 : e < I(-2200) ? -2200 : static_cast<int>(e));
 }
 
 // C's nextafter on the storage format's bits; equal arguments give y (NumPy 2.5's float16 loop too).
-template <class S, class T> __device__ __forceinline__ T nextafter(T x, T y) {
+template <class S, class T>
+__device__ __forceinline__ T nextafter(T x, T y) {
   using F = ieee<S>;
   using U = typename F::U;
   U bx = storage_bits<S>(x), by = storage_bits<S>(y);
@@ -167,7 +198,8 @@ template <class S, class T> __device__ __forceinline__ T nextafter(T x, T y) {
 // The three spacings NumPy's loops give. float16 (NumPy's own): the ulp of |x|, but of the next smaller
 // magnitude for a negative power of two, so always positive; inf at the largest value. bfloat16 (ml_dtypes):
 // nextafter away from zero, minus x. float/double: one step up in magnitude, minus x (+0 for both zeros).
-template <class S, class T> __device__ __forceinline__ T spacing(T x) {
+template <class S, class T>
+__device__ __forceinline__ T spacing(T x) {
   if constexpr (is_same_v<S, half>) {
     using U = unsigned short;
     U h = storage_bits<S>(x), m = U(h & 0x7fffu);
@@ -190,39 +222,54 @@ template <class S, class T> __device__ __forceinline__ T spacing(T x) {
 
 // NaN-propagating max/min (the first NaN wins). On ties (0.0 vs -0.0) NumPy's float16 loops return the
 // first argument; its float32/float64 SIMD loops and ml_dtypes' bfloat16 loops return the second.
-template <class S, class T> __device__ __forceinline__ T float_maximum(T a, T b) {
+template <class S, class T>
+__device__ __forceinline__ T float_maximum(T a, T b) {
   if (a != a) return a;
   if (b != b) return b;
-  if constexpr (is_same_v<S, half>) return a >= b ? a : b;
-  else return a > b ? a : b;
+  if constexpr (is_same_v<S, half>)
+    return a >= b ? a : b;
+  else
+    return a > b ? a : b;
 }
-template <class S, class T> __device__ __forceinline__ T float_minimum(T a, T b) {
+template <class S, class T>
+__device__ __forceinline__ T float_minimum(T a, T b) {
   if (a != a) return a;
   if (b != b) return b;
-  if constexpr (is_same_v<S, half>) return a <= b ? a : b;
-  else return a < b ? a : b;
+  if constexpr (is_same_v<S, half>)
+    return a <= b ? a : b;
+  else
+    return a < b ? a : b;
 }
 // NaN-ignoring max/min: a NaN is returned only when both are NaN.
-template <class S, class T> __device__ __forceinline__ T float_fmax(T a, T b) {
+template <class S, class T>
+__device__ __forceinline__ T float_fmax(T a, T b) {
   if (b != b) return a;
   if (a != a) return b;
-  if constexpr (is_same_v<S, half>) return a >= b ? a : b;
-  else return a > b ? a : b;
+  if constexpr (is_same_v<S, half>)
+    return a >= b ? a : b;
+  else
+    return a > b ? a : b;
 }
-template <class S, class T> __device__ __forceinline__ T float_fmin(T a, T b) {
+template <class S, class T>
+__device__ __forceinline__ T float_fmin(T a, T b) {
   if (b != b) return a;
   if (a != a) return b;
-  if constexpr (is_same_v<S, half>) return a <= b ? a : b;
-  else return a < b ? a : b;
+  if constexpr (is_same_v<S, half>)
+    return a <= b ? a : b;
+  else
+    return a < b ? a : b;
 }
 
 // NumPy's sign: NaN stays NaN and both zeros give +0, except ml_dtypes' bfloat16 loop, which returns zeros as
 // they are.
-template <class S, class T> __device__ __forceinline__ T float_sign(T x) {
+template <class S, class T>
+__device__ __forceinline__ T float_sign(T x) {
   if (x > 0) return T(1);
   if (x < 0) return T(-1);
-  if constexpr (is_same_v<S, bfloat16>) return x;
-  else return x == 0 ? T(0) : x;
+  if constexpr (is_same_v<S, bfloat16>)
+    return x;
+  else
+    return x == 0 ? T(0) : x;
 }
 
 }  // namespace ca

@@ -12,21 +12,31 @@ __device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x &
 __device__ __forceinline__ int warp_id() { return static_cast<int>(threadIdx.x >> 5); }
 __device__ __forceinline__ unsigned lanes_below() { return (1u << lane_id()) - 1u; }
 
-template <class T> __device__ __forceinline__ T shfl_up(T v, int delta) {
-  if constexpr (is_complex_v<T>) return T(shfl_up(v.re, delta), shfl_up(v.im, delta));
-  else return __shfl_up_sync(kFullWarp, v, delta);
+template <class T>
+__device__ __forceinline__ T shfl_up(T v, int delta) {
+  if constexpr (is_complex_v<T>)
+    return T(shfl_up(v.re, delta), shfl_up(v.im, delta));
+  else
+    return __shfl_up_sync(kFullWarp, v, delta);
 }
-template <class T> __device__ __forceinline__ T shfl_xor(T v, int mask) {
-  if constexpr (is_complex_v<T>) return T(shfl_xor(v.re, mask), shfl_xor(v.im, mask));
-  else return __shfl_xor_sync(kFullWarp, v, mask);
+template <class T>
+__device__ __forceinline__ T shfl_xor(T v, int mask) {
+  if constexpr (is_complex_v<T>)
+    return T(shfl_xor(v.re, mask), shfl_xor(v.im, mask));
+  else
+    return __shfl_xor_sync(kFullWarp, v, mask);
 }
-template <class T> __device__ __forceinline__ T shfl_idx(T v, int lane) {
-  if constexpr (is_complex_v<T>) return T(shfl_idx(v.re, lane), shfl_idx(v.im, lane));
-  else return __shfl_sync(kFullWarp, v, lane);
+template <class T>
+__device__ __forceinline__ T shfl_idx(T v, int lane) {
+  if constexpr (is_complex_v<T>)
+    return T(shfl_idx(v.re, lane), shfl_idx(v.im, lane));
+  else
+    return __shfl_sync(kFullWarp, v, lane);
 }
 
 // An L2 load: sees what other blocks stored after they raised a flag (plain loads may hit a stale L1 line).
-template <class T> __device__ __forceinline__ T load_cg(const T* p) {
+template <class T>
+__device__ __forceinline__ T load_cg(const T* p) {
   if constexpr (is_complex_v<T>) {
     const typename T::value_type* r = &p->re;
     return T(__ldcg(r), __ldcg(r + 1));
@@ -36,16 +46,29 @@ template <class T> __device__ __forceinline__ T load_cg(const T* p) {
 }
 
 struct SumOp {
-  template <class T> static __device__ __forceinline__ T apply(T a, T b) { return a + b; }
-  template <class T> static __device__ __forceinline__ T identity() { return T(0); }
+  template <class T>
+  static __device__ __forceinline__ T apply(T a, T b) {
+    return a + b;
+  }
+  template <class T>
+  static __device__ __forceinline__ T identity() {
+    return T(0);
+  }
 };
 struct ProdOp {
-  template <class T> static __device__ __forceinline__ T apply(T a, T b) { return a * b; }
-  template <class T> static __device__ __forceinline__ T identity() { return T(1); }
+  template <class T>
+  static __device__ __forceinline__ T apply(T a, T b) {
+    return a * b;
+  }
+  template <class T>
+  static __device__ __forceinline__ T identity() {
+    return T(1);
+  }
 };
 
 // Inclusive scan over the lanes of a warp, in lane order; every lane takes part.
-template <class Op, class T> __device__ __forceinline__ T warp_inclusive_scan(T v) {
+template <class Op, class T>
+__device__ __forceinline__ T warp_inclusive_scan(T v) {
   const int lane = lane_id();
 #pragma unroll
   for (int d = 1; d < 32; d <<= 1) {
@@ -56,7 +79,8 @@ template <class Op, class T> __device__ __forceinline__ T warp_inclusive_scan(T 
 }
 
 // The warp's total, in every lane.
-template <class Op, class T> __device__ __forceinline__ T warp_reduce(T v) {
+template <class Op, class T>
+__device__ __forceinline__ T warp_reduce(T v) {
 #pragma unroll
   for (int m = 16; m >= 1; m >>= 1) v = Op::apply(v, shfl_xor(v, m));
   return v;

@@ -11,9 +11,9 @@ namespace cuarray::ops {
 namespace {
 
 constexpr int kMaxDims = 8;
-constexpr int kTile = 32;  // kernels/convolve.cuh's kConvTile; blocks of kTile x 8 threads
+constexpr int kTile = 32;                        // kernels/convolve.cuh's kConvTile; blocks of kTile x 8 threads
 constexpr int kTile1d = 1024, kThreads1d = 256;  // kernels/convolve.cuh's kConv1dTile and kConv1dThreads
-alignas(16) constexpr char kZero[16] = {};   // T's zero, for every T
+alignas(16) constexpr char kZero[16] = {};       // T's zero, for every T
 
 void check_arrays(const Array& out, const Array& x, const Array& w, const std::vector<std::int64_t>& origin) {
   int nd = out.ndim();

@@ -198,8 +198,8 @@ void matmul_small(DType t, int64_t count, int64_t n, int64_t m, int64_t k, const
   const void *pa = a, *pb = b;
   int dims[3] = {static_cast<int>(n), static_cast<int>(m), static_cast<int>(k)};
   void* args[7] = {&pc, &pa, &pb, &dims[0], &dims[1], &dims[2], &strides};
-  dim3 grid(static_cast<unsigned>((m + kSmallTile - 1) / kSmallTile), static_cast<unsigned>((n + kSmallTile - 1) / kSmallTile),
-            static_cast<unsigned>(count));
+  dim3 grid(static_cast<unsigned>((m + kSmallTile - 1) / kSmallTile),
+            static_cast<unsigned>((n + kSmallTile - 1) / kSmallTile), static_cast<unsigned>(count));
   jit::launch(kernel, grid, dim3(kSmallTile, kSmallTile), args, 0, cuda::current_stream()->handle());
 }
 

@@ -195,7 +195,7 @@ Array random_permutation(std::int64_t n, RandomState& state) {
   if (n < 0) throw ValueError("negative dimensions are not allowed");
   if (n == 0) return Array(Shape{0}, DType::Int64);
   constexpr std::int64_t kBlock = 1024;  // kernels/random.cuh's kBitonicBlock
-  checked_size(Shape{n, 2}, 8);  // the keys and values, padded to a power of two below: "array is too big"
+  checked_size(Shape{n, 2}, 8);          // the keys and values, padded to a power of two below: "array is too big"
   std::int64_t count = kBlock;
   while (count < n) count *= 2;
   Array keys(Shape{count}, DType::UInt64), vals(Shape{count}, DType::Int64);

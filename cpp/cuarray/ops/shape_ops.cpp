@@ -41,8 +41,7 @@ Shape infer_shape(const Shape& shape, std::int64_t size) {
 
 std::optional<Strides> reshape_strides(const Array& a, const Shape& shape, char order) {
   int itemsize = a.itemsize();
-  if (a.size() == 0 || a.size() == 1)
-    return order == 'F' ? f_strides(shape, itemsize) : c_strides(shape, itemsize);
+  if (a.size() == 0 || a.size() == 1) return order == 'F' ? f_strides(shape, itemsize) : c_strides(shape, itemsize);
   Shape old_dims;
   Strides old_strides;
   for (int i = 0; i < a.ndim(); ++i)
@@ -57,8 +56,10 @@ std::optional<Strides> reshape_strides(const Array& a, const Shape& shape, char 
   while (ni < new_nd && oi < old_nd) {
     std::int64_t np = shape[ni], op = old_dims[oi];
     while (np != op) {
-      if (np < op) np *= shape[nj++];
-      else op *= old_dims[oj++];
+      if (np < op)
+        np *= shape[nj++];
+      else
+        op *= old_dims[oj++];
     }
     for (int ok = oi; ok < oj - 1; ++ok) {
       if (f ? old_strides[ok + 1] != old_dims[ok] * old_strides[ok]
@@ -197,8 +198,7 @@ Array diagonal(const Array& a, std::int64_t offset, std::int64_t axis1, std::int
 Array broadcast_to(const Array& a, const Shape& shape) {
   for (auto d : shape)
     if (d < 0) throw ValueError("all elements of broadcast shape must be non-negative");
-  if (shape.size() < static_cast<size_t>(a.ndim()))
-    throw ValueError("cannot broadcast a non-scalar to a scalar array");
+  if (shape.size() < static_cast<size_t>(a.ndim())) throw ValueError("cannot broadcast a non-scalar to a scalar array");
   try {
     return a.view(shape, broadcast_strides(a.shape(), a.strides(), shape));
   } catch (const ValueError&) {

@@ -37,7 +37,10 @@ def warmup(func, *args, **kwargs):
     func(*args, **kwargs)
     Device().synchronize()
     after = _core.jit.cache_stats()
-    return {"compiled": after["compiles"] - before["compiles"], "from_disk": after["disk_hits"] - before["disk_hits"]}
+    return {
+        "compiled": after["compiles"] - before["compiles"],
+        "from_disk": after["disk_hits"] - before["disk_hits"],
+    }
 
 
 def _log_kernel(name, key, compiled, ms):

@@ -311,14 +311,19 @@ def _is_default(allocator):
     # MemoryPool().malloc: every MemoryPool object without an allocator of its own is a view of the one pool
     # per device.
     pool = getattr(allocator, "__self__", None)
-    return isinstance(pool, MemoryPool) and pool._allocator is None and \
-        getattr(allocator, "__func__", None) is MemoryPool.malloc
+    return (
+        isinstance(pool, MemoryPool)
+        and pool._allocator is None
+        and getattr(allocator, "__func__", None) is MemoryPool.malloc
+    )
 
 
 def _checked_allocator(allocator, name):
     if allocator is not None and not callable(allocator):
-        raise TypeError(f"{name} takes a callable allocator(nbytes) -> MemoryPointer or None, got "
-                        f"{type(allocator).__name__}")
+        raise TypeError(
+            f"{name} takes a callable allocator(nbytes) -> MemoryPointer or None, got "
+            f"{type(allocator).__name__}"
+        )
     return None if _is_default(allocator) else allocator
 
 
@@ -367,8 +372,10 @@ def _allocate_for_core(nbytes):
     try:
         ptr = operator.index(memory.ptr)
     except (AttributeError, TypeError):
-        raise TypeError(f"the allocator {allocator!r} must return an object with an integer `ptr` (a MemoryPointer), "
-                        f"got {type(memory).__name__}") from None
+        raise TypeError(
+            f"the allocator {allocator!r} must return an object with an integer `ptr` (a MemoryPointer), "
+            f"got {type(memory).__name__}"
+        ) from None
     if ptr == 0 and nbytes:
         raise ValueError(f"the allocator {allocator!r} returned a null pointer for {nbytes} bytes")
     return memory
@@ -400,7 +407,9 @@ def set_pinned_memory_allocator(allocator=None):
     """Makes `allocator` (nbytes -> a PinnedMemoryPointer) serve alloc_pinned_memory and empty_pinned; None
     restores the default pool. Transfers between host and device keep using cuarray's own pinned buffers."""
     if allocator is not None and not callable(allocator):
-        raise TypeError(f"set_pinned_memory_allocator takes a callable or None, got {type(allocator).__name__}")
+        raise TypeError(
+            f"set_pinned_memory_allocator takes a callable or None, got {type(allocator).__name__}"
+        )
     global _pinned_allocator
     _pinned_allocator = _pinned_malloc if allocator is None else allocator
 

@@ -154,7 +154,9 @@ class Stream:
         if restore._core is not None:
             _cuda.set_current_stream(restore._core)
         else:
-            _cuda.set_current_stream(_cuda.Stream.per_thread(device) if restore._ptds else _cuda.Stream.null(device))
+            _cuda.set_current_stream(
+                _cuda.Stream.per_thread(device) if restore._ptds else _cuda.Stream.null(device)
+            )
         state.current[device] = restore
         if exc_type is not None and stream._core is not None and stream._core.capturing:
             stream._core.discard_capture(f"a {exc_type.__name__} leaving its `with stream:` block")
@@ -193,7 +195,9 @@ class Stream:
         if mode is None:
             mode = runtime.streamCaptureModeRelaxed
         if mode not in (0, 1, 2):
-            raise ValueError(f"mode must be a cuda.runtime.streamCaptureMode* value (0, 1 or 2), got {mode!r}")
+            raise ValueError(
+                f"mode must be a cuda.runtime.streamCaptureMode* value (0, 1 or 2), got {mode!r}"
+            )
         self._handle().begin_capture(int(mode))
 
     def end_capture(self):
@@ -236,7 +240,9 @@ def _start_host_call_thread():
         return
     with _host_call_lock:
         if _host_call_thread is None or not _host_call_thread.is_alive():
-            _host_call_thread = threading.Thread(target=_run_host_calls, name="cuarray host callbacks", daemon=True)
+            _host_call_thread = threading.Thread(
+                target=_run_host_calls, name="cuarray host callbacks", daemon=True
+            )
             _host_call_thread.start()
 
 
@@ -275,8 +281,10 @@ class ExternalStream(Stream):
     def _from_protocol(cls, obj):
         method = getattr(type(obj), "__cuda_stream__", None)
         if method is None:
-            raise TypeError(f"{type(obj).__name__} object does not implement __cuda_stream__ (CUDA's stream "
-                            "protocol); expected a cuarray Stream or such an object")
+            raise TypeError(
+                f"{type(obj).__name__} object does not implement __cuda_stream__ (CUDA's stream "
+                "protocol); expected a cuarray Stream or such an object"
+            )
         desc = method(obj)
         if not (isinstance(desc, tuple) and len(desc) == 2):
             raise TypeError(f"__cuda_stream__ must return a 2-tuple (version, stream handle), got {desc!r}")
@@ -284,7 +292,9 @@ class ExternalStream(Stream):
         if not (isinstance(version, int) and isinstance(handle, int)):
             raise TypeError(f"__cuda_stream__ must return (int, int), got {desc!r}")
         if version != 0:
-            raise TypeError(f"__cuda_stream__ gave an unsupported version {version} (cuarray reads version 0)")
+            raise TypeError(
+                f"__cuda_stream__ gave an unsupported version {version} (cuarray reads version 0)"
+            )
         return cls(handle)
 
 
@@ -349,7 +359,9 @@ class Graph:
     """
 
     __slots__ = ("_core",)
-    __module__ = "cuarray.cuda.graph"  # CuPy's cupy.cuda.graph.Graph; defined here with the streams that make it
+    __module__ = (
+        "cuarray.cuda.graph"  # CuPy's cupy.cuda.graph.Graph; defined here with the streams that make it
+    )
 
     def __init__(self, *args, **kwargs):
         raise NotImplementedError(

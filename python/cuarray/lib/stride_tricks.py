@@ -37,13 +37,17 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     if axis is None:
         axis = tuple(range(x.ndim))
         if len(window_shape) != len(axis):
-            raise ValueError(f"Since axis is `None`, must provide window_shape for all dimensions of `x`; got "
-                             f"{len(window_shape)} window_shape elements and `x.ndim` is {x.ndim}.")
+            raise ValueError(
+                f"Since axis is `None`, must provide window_shape for all dimensions of `x`; got "
+                f"{len(window_shape)} window_shape elements and `x.ndim` is {x.ndim}."
+            )
     else:
         axis = numpy.lib.array_utils.normalize_axis_tuple(axis, x.ndim, allow_duplicate=True)
         if len(window_shape) != len(axis):
-            raise ValueError(f"Must provide matching length window_shape and axis; got {len(window_shape)} "
-                             f"window_shape elements and {len(axis)} axes elements.")
+            raise ValueError(
+                f"Must provide matching length window_shape and axis; got {len(window_shape)} "
+                f"window_shape elements and {len(axis)} axes elements."
+            )
     trimmed = list(x.shape)
     for ax, w in zip(axis, window_shape):
         if trimmed[ax] < w:

@@ -29,7 +29,9 @@ def result_dtype(*dtypes):
             double = True
         else:
             raise TypeError(f"array type {dt.name} is unsupported in linalg")
-    return numpy.dtype(("complex128" if double else "complex64") if is_complex else ("float64" if double else "float32"))
+    return numpy.dtype(
+        ("complex128" if double else "complex64") if is_complex else ("float64" if double else "float32")
+    )
 
 
 def real_dtype(dtype):
@@ -62,9 +64,13 @@ def check_solve_shapes(a_shape, b_shape):
     else:
         signature, name = "(m,m),(m,n)->(m,n)", "solve"
         if len(b_shape) < 2:
-            raise ValueError(f"{name}: Input operand 1 does not have enough dimensions (has {len(b_shape)}, gufunc "
-                             f"core with signature {signature} requires 2)")
+            raise ValueError(
+                f"{name}: Input operand 1 does not have enough dimensions (has {len(b_shape)}, gufunc "
+                f"core with signature {signature} requires 2)"
+            )
         core = b_shape[-2]
     if core != m:
-        raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                         f"{signature} (size {core} is different from {m})")
+        raise ValueError(
+            f"{name}: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+            f"{signature} (size {core} is different from {m})"
+        )

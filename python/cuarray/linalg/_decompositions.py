@@ -80,7 +80,9 @@ def _general_eig(a, name, vectors):
     if a.dtype.kind == "c":
         return out
     w, wi = out[0], _u._imag(out[0])
-    if _EIG_REAL_WHEN_POSSIBLE and bool(_u.equal(wi, 0).all()):  # the dtype depends on the values: one readback
+    if _EIG_REAL_WHEN_POSSIBLE and bool(
+        _u.equal(wi, 0).all()
+    ):  # the dtype depends on the values: one readback
         return (_u._real(w),) + tuple(out[1:])  # geev's real eigenvectors are then NumPy's
     if not vectors:
         return (w,)

@@ -14,8 +14,9 @@ def outer(x1, x2, /):
     """The outer product of two vectors."""
     x1, x2 = c.as_array(x1, "outer"), c.as_array(x2, "outer")
     if x1.ndim != 1 or x2.ndim != 1:
-        raise ValueError(f"Input arrays must be one-dimensional, but they are x1.ndim={x1.ndim} and "
-                         f"x2.ndim={x2.ndim}.")
+        raise ValueError(
+            f"Input arrays must be one-dimensional, but they are x1.ndim={x1.ndim} and x2.ndim={x2.ndim}."
+        )
     return _products.outer(x1, x2)
 
 
@@ -24,8 +25,10 @@ def cross(x1, x2, /, *, axis=-1):
     x1, x2 = c.as_array(x1, "cross"), c.as_array(x2, "cross")
     n1, n2 = x1.shape[axis], x2.shape[axis]
     if n1 != 3 or n2 != 3:
-        raise ValueError(f"Both input arrays must be (arrays of) 3-dimensional vectors, but they are {n1} and {n2} "
-                         "dimensional instead.")
+        raise ValueError(
+            f"Both input arrays must be (arrays of) 3-dimensional vectors, but they are {n1} and {n2} "
+            "dimensional instead."
+        )
     return _products.cross(x1, x2, axis=axis)
 
 

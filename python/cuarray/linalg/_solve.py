@@ -70,7 +70,9 @@ def lstsq(a, b, rcond=None):
     cutoff = rcond * s_host.max() if s_host.size else 0.0
     rank = int((s_host > cutoff).sum())
     s_inv = _u._where(_u.greater(s, cutoff), _u.divide(1, s), 0)
-    x = matmul(_u.conjugate(vh).swapaxes(0, 1), s_inv._expand_dims(1) * matmul(_u.conjugate(u).swapaxes(0, 1), b))
+    x = matmul(
+        _u.conjugate(vh).swapaxes(0, 1), s_inv._expand_dims(1) * matmul(_u.conjugate(u).swapaxes(0, 1), b)
+    )
     if rank == n and m > n:
         magnitude = _u.absolute(b - matmul(a, x))
         residuals = matmul(ones(m, magnitude.dtype), magnitude * magnitude)  # column sums without a reduction
@@ -156,11 +158,13 @@ def tensorsolve(a, b, axes=None):
             order.remove(k)
             order.insert(an, k)
         a = a.transpose(order)
-    old_shape = a.shape[-(an - b.ndim):]
+    old_shape = a.shape[-(an - b.ndim) :]
     prod = math.prod(old_shape)
     if a.size != prod**2:
-        raise c.LinAlgError("Input arrays must satisfy the requirement             "
-                            "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+        raise c.LinAlgError(
+            "Input arrays must satisfy the requirement             "
+            "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])"
+        )
     return solve(a.reshape(prod, prod), b.ravel()).reshape(old_shape)
 
 

@@ -24,10 +24,12 @@ I8 = numpy.dtype(numpy.int64)
 def quiet(method):
     """Runs `method` with NumPy's floating-point warnings off: parameter arithmetic on host scalars meets the
     IEEE special cases (1/0, log(0)) that the device arrays meet silently."""
+
     @functools.wraps(method)
     def run(*args, **kwargs):
         with numpy.errstate(all="ignore"):
             return method(*args, **kwargs)
+
     return run
 
 
@@ -68,8 +70,10 @@ class Continuous(Sampler):
         if shape is None:
             return tuple(param_shape)
         if numpy.broadcast_shapes(param_shape, shape) != shape:
-            raise ValueError(f"shape mismatch: objects cannot be broadcast to a single shape. The parameters' "
-                             f"shape {tuple(param_shape)} does not broadcast to size {shape}.")
+            raise ValueError(
+                f"shape mismatch: objects cannot be broadcast to a single shape. The parameters' "
+                f"shape {tuple(param_shape)} does not broadcast to size {shape}."
+            )
         return shape
 
     def _draw(self, dist, shape, *params, dtype=F8):
@@ -162,7 +166,10 @@ class Continuous(Sampler):
             return cp.zeros(shape, dtype)
         a = cp.broadcast_to(cp.asarray(host), shape).reshape(-1)
         with numpy.errstate(all="ignore"):
-            logs = cp.log(self._draw("gamma", shape, a + 1, 1.0)) + cp.log(self._draw("uniform", shape, 0.0, 1.0)) / a
+            logs = (
+                cp.log(self._draw("gamma", shape, a + 1, 1.0))
+                + cp.log(self._draw("uniform", shape, 0.0, 1.0)) / a
+            )
         logs = logs.reshape(shape)
         top = cp.max(logs, axis=-1, keepdims=True)
         top = cp.where(top == -numpy.inf, 0.0, top)  # every shape 0 (Generator): all zeros, as NumPy's
@@ -236,8 +243,11 @@ class Continuous(Sampler):
         shape, (left, mode, right) = self._prepare(size, left, mode, right)
         base = right - left
         u = self._draw("uniform", shape, 0.0, 1.0)
-        x = cp.where(u <= (mode - left) / base, left + cp.sqrt(u * (mode - left) * base),
-                     right - cp.sqrt((1.0 - u) * (right - mode) * base))
+        x = cp.where(
+            u <= (mode - left) / base,
+            left + cp.sqrt(u * (mode - left) * base),
+            right - cp.sqrt((1.0 - u) * (right - mode) * base),
+        )
         return x.astype(dtype).reshape(shape)
 
     @quiet
@@ -275,7 +285,11 @@ class Continuous(Sampler):
 
         count = math.prod(shape)
         # Where no rejection runs, w is unused (replaced below) or must carry a NaN kappa through.
-        w = cp.full(count, numpy.nan) if isinstance(direct, numpy.bool_) and direct else self._rounds(count, propose)
+        w = (
+            cp.full(count, numpy.nan)
+            if isinstance(direct, numpy.bool_) and direct
+            else self._rounds(count, propose)
+        )
         u = self._draw("uniform", shape, 0.0, 1.0)
         theta = cp.where(u < 0.5, -1.0, 1.0) * cp.arccos(w) + mu
         if bool(m.any(kappa > 1e6)):  # a device kappa: one boolean read back
@@ -319,6 +333,8 @@ class Continuous(Sampler):
             if not psd:
                 if check_valid == "raise":
                     raise ValueError("covariance is not symmetric positive-semidefinite.")
-                warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning, stacklevel=3)
+                warnings.warn(
+                    "covariance is not symmetric positive-semidefinite.", RuntimeWarning, stacklevel=3
+                )
         z = self._draw("normal", shape, 0.0, 1.0).reshape(-1, n)
         return (mean + z @ factor.T).astype(dtype).reshape(shape)

@@ -13,7 +13,9 @@ from cuarray.random._sampler import _host
 
 __all__ = ["Distributions"]
 
-_INT64_TOP = 2.0**63 - 1024  # the largest float64 below 2**63: integer results are clamped to it before the cast
+_INT64_TOP = (
+    2.0**63 - 1024
+)  # the largest float64 below 2**63: integer results are clamped to it before the cast
 _POISSON_LAM_MAX = 9.223372006484771e18  # NumPy's, as in _sampler's poisson
 _LOG_FACTORIALS = numpy.array([math.lgamma(k + 1.0) for k in range(128)])
 
@@ -29,8 +31,12 @@ def _log_factorial(k):
     table = cp.take(cp.asarray(_LOG_FACTORIALS), cp.minimum(k, 127.0).astype(numpy.int64))
     big = cp.maximum(k, 128.0)
     inv2 = 1.0 / (big * big)
-    series = (big + 0.5) * cp.log(big) - big + 0.5 * math.log(2 * math.pi) + (
-        1 / 12 - inv2 * (1 / 360 - inv2 / 1260)) / big
+    series = (
+        (big + 0.5) * cp.log(big)
+        - big
+        + 0.5 * math.log(2 * math.pi)
+        + (1 / 12 - inv2 * (1 / 360 - inv2 / 1260)) / big
+    )
     return cp.where(k < 128, table, series)
 
 
@@ -61,8 +67,12 @@ class Distributions(Continuous):
             check(lambda p: ~(p >= 0) | (p > 1), "p < 0, p > 1 or p is NaN", p)
         else:
             check(lambda p: ~(p > 0) | (p > 1), "p <= 0, p > 1 or p contains NaNs", p)
-            check(lambda n, p: (1 - p) / p * (n + 10 * numpy.sqrt(n)) > _POISSON_LAM_MAX,
-                  "n too large or p too small, see Generator.negative_binomial Notes", n, p)
+            check(
+                lambda n, p: (1 - p) / p * (n + 10 * numpy.sqrt(n)) > _POISSON_LAM_MAX,
+                "n too large or p too small, see Generator.negative_binomial Notes",
+                n,
+                p,
+            )
         shape, (n, p) = self._prepare(size, n, p)
         lam = self._draw("gamma", shape, n, (1 - p) / p)
         # A NaN n (the legacy API takes it) gives 0, as NumPy's; the Poisson sampler's loop never ends on NaN.
@@ -134,19 +144,30 @@ class Distributions(Continuous):
         c = m_.sqrt(var + 0.5)
         a, h = mean + 0.5, 1.7155277699214135 * c + 0.8989161620588988
         mode = m_.floor((n + 1) * (lo + 1) / (pop + 2))
-        g = _log_factorial(mode) + _log_factorial(lo - mode) + _log_factorial(n - mode) + \
-            _log_factorial(hi - n + mode)
+        g = (
+            _log_factorial(mode)
+            + _log_factorial(lo - mode)
+            + _log_factorial(n - mode)
+            + _log_factorial(hi - n + mode)
+        )
         top = m_.minimum(m_.minimum(n, lo) + 1, m_.floor(a + 16 * c))
         fixed = (n == 0) | (lo == 0)  # a single value, 0: no rejection loop
 
         def propose(index):
             ni, li, hi_ = pick(n, index), pick(lo, index), pick(hi, index)
             u = self._sample("uniform", index.shape, F8, 0.0, 1.0)
-            x = pick(a, index) + pick(h, index) * (self._sample("uniform", index.shape, F8, 0.0, 1.0) - 0.5) / u
+            x = (
+                pick(a, index)
+                + pick(h, index) * (self._sample("uniform", index.shape, F8, 0.0, 1.0) - 0.5) / u
+            )
             inside = (x >= 0) & (x < pick(top, index))
             k = cp.where(inside, cp.floor(x), 0.0)
-            t = pick(g, index) - (_log_factorial(k) + _log_factorial(li - k) + _log_factorial(ni - k) +
-                                  _log_factorial(hi_ - ni + k))
+            t = pick(g, index) - (
+                _log_factorial(k)
+                + _log_factorial(li - k)
+                + _log_factorial(ni - k)
+                + _log_factorial(hi_ - ni + k)
+            )
             ok = inside & ((u * (4 - u) - 3 <= t) | ((u * (u - t) < 1) & (2 * cp.log(u) <= t)))
             fixed_i = pick(fixed, index)
             return cp.where(fixed_i, 0.0, k), ok | fixed_i
@@ -169,8 +190,9 @@ class Distributions(Continuous):
             if numpy.ndim(n) != 0:
                 raise TypeError("an integer is required")
         elif pv.ndim == 0 or pv.shape[-1] == 0:
-            raise ValueError("pvals must have at least 1 dimension and the last dimension of pvals must be "
-                             "greater than 0.")
+            raise ValueError(
+                "pvals must have at least 1 dimension and the last dimension of pvals must be greater than 0."
+            )
         n = _counts(n)
         if numpy.any(n < 0):
             raise ValueError("n < 0")
@@ -182,8 +204,9 @@ class Distributions(Continuous):
         shape = self._out_shape(size, numpy.broadcast_shapes(n.shape, pv.shape[:-1]))
         if k == 0 or math.prod(shape) == 0:
             return cp.zeros(shape + (k,), I8)
-        mass = 1.0 - numpy.concatenate([numpy.zeros(pv.shape[:-1] + (1,)), numpy.cumsum(pv[..., :-2], axis=-1)],
-                                       axis=-1)
+        mass = 1.0 - numpy.concatenate(
+            [numpy.zeros(pv.shape[:-1] + (1,)), numpy.cumsum(pv[..., :-2], axis=-1)], axis=-1
+        )
         with numpy.errstate(all="ignore"):
             ratio = numpy.where(mass > 0, numpy.minimum(pv[..., :-1] / mass, 1.0), 1.0)
         if k > 1 and ratio.ndim > 1:  # one ratio per sample and category, made on the device

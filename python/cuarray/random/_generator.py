@@ -137,7 +137,6 @@ class RandomState(Distributions):
         """Shuffles the device array `x` along axis 0, in place."""
         self._shuffle(x, 0)
 
-
     # ---------------------------------------------------------------- NumPy's other distributions
 
     def chisquare(self, df, size=None, dtype=float):
@@ -200,7 +199,9 @@ class RandomState(Distributions):
         """Counts of each of len(pvals) outcomes in n trials (int64, shape size + (len(pvals),))."""
         return self._multinomial(n, pvals, size, legacy=True)
 
-    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, method="svd", dtype=float):
+    def multivariate_normal(
+        self, mean, cov, size=None, check_valid="warn", tol=1e-8, method="svd", dtype=float
+    ):
         """NumPy's check_valid and tol; CuPy's method ('svd', NumPy's, 'eigh' or 'cholesky') and dtype."""
         return self._multivariate_normal(mean, cov, size, check_valid, tol, method, _float(dtype))
 

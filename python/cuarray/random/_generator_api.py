@@ -38,7 +38,9 @@ class Generator(Distributions):
         if not isinstance(out, ndarray):
             raise TypeError("out must be a cuarray.ndarray")
         if out.dtype != dtype:
-            raise TypeError(f"Supplied output array has the wrong type. Expected {dtype.name}, got {out.dtype.name}")
+            raise TypeError(
+                f"Supplied output array has the wrong type. Expected {dtype.name}, got {out.dtype.name}"
+            )
         if not (out.flags.c_contiguous or (out.flags.f_contiguous and not c_only)):
             raise ValueError("Supplied output array is not contiguous, writable or aligned.")
         if size is not None and tuple(numpy.atleast_1d(size)) != out.shape:

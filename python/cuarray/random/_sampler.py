@@ -134,8 +134,10 @@ class Sampler(PhiloxOwner):
         if shape is None:
             shape = broadcast
         elif numpy.broadcast_shapes(broadcast, shape) != shape:
-            raise ValueError(f"shape mismatch: objects cannot be broadcast to a single shape. The parameters' shape "
-                             f"{broadcast} does not broadcast to size {shape}.")
+            raise ValueError(
+                f"shape mismatch: objects cannot be broadcast to a single shape. The parameters' shape "
+                f"{broadcast} does not broadcast to size {shape}."
+            )
         out = []
         for p in params:
             if numpy.ndim(p) == 0:
@@ -214,7 +216,9 @@ class Sampler(PhiloxOwner):
         if dt.kind not in "biu":
             raise TypeError(f"Unsupported dtype {dt!r} for {name}")
         if numpy.ndim(low) != 0 or numpy.ndim(high) != 0:
-            raise NotImplementedError(f"cuarray.random {name} takes scalar bounds; array bounds are not supported")
+            raise NotImplementedError(
+                f"cuarray.random {name} takes scalar bounds; array bounds are not supported"
+            )
         low, high = _integer(low), _integer(high) - (0 if endpoint else 1)
         info = (0, 1) if dt.kind == "b" else (numpy.iinfo(dt).min, numpy.iinfo(dt).max)
         if low < info[0]:
@@ -257,7 +261,9 @@ class Sampler(PhiloxOwner):
             if count > pop_size:
                 raise ValueError("Cannot take a larger sample than population when 'replace=False'")
             if p is not None:
-                raise NotImplementedError("cuarray.random: choice without replacement and with p is not supported")
+                raise NotImplementedError(
+                    "cuarray.random: choice without replacement and with p is not supported"
+                )
             index = self._permutation_indices(pop_size)[:count]
         elif count == 0:
             index = _creation.empty(0, numpy.int64)

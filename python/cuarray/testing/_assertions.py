@@ -12,18 +12,28 @@ def _host(x):
     return x.get() if isinstance(x, ndarray) else numpy.asarray(x)
 
 
-def assert_allclose(actual, desired, rtol=1e-7, atol=0, equal_nan=True, err_msg="", verbose=True, *,
-                    strict=False):
+def assert_allclose(
+    actual, desired, rtol=1e-7, atol=0, equal_nan=True, err_msg="", verbose=True, *, strict=False
+):
     """NumPy's ``numpy.testing.assert_allclose`` on device or host arrays (device arrays are copied to the
     host)."""
-    _npt.assert_allclose(_host(actual), _host(desired), rtol=rtol, atol=atol, equal_nan=equal_nan,
-                         err_msg=err_msg, verbose=verbose, strict=strict)
+    _npt.assert_allclose(
+        _host(actual),
+        _host(desired),
+        rtol=rtol,
+        atol=atol,
+        equal_nan=equal_nan,
+        err_msg=err_msg,
+        verbose=verbose,
+        strict=strict,
+    )
 
 
 def assert_array_almost_equal(actual, desired, decimal=6, err_msg="", verbose=True):
     """NumPy's ``numpy.testing.assert_array_almost_equal`` on device or host arrays."""
-    _npt.assert_array_almost_equal(_host(actual), _host(desired), decimal=decimal, err_msg=err_msg,
-                                   verbose=verbose)
+    _npt.assert_array_almost_equal(
+        _host(actual), _host(desired), decimal=decimal, err_msg=err_msg, verbose=verbose
+    )
 
 
 def assert_array_equal(actual, desired, err_msg="", verbose=True, *, strict=False):

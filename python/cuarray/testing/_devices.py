@@ -23,8 +23,10 @@ def device_count():
 def check_count(n):
     """`n` as the int number of devices a test needs (at least 1), else TypeError or ValueError."""
     if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"requires_gpus takes the number of CUDA devices a test needs, such as "
-                        f"requires_gpus(2); got {n!r}")
+        raise TypeError(
+            f"requires_gpus takes the number of CUDA devices a test needs, such as "
+            f"requires_gpus(2); got {n!r}"
+        )
     if n < 1:
         raise ValueError(f"requires_gpus needs at least 1 CUDA device, got {n}")
     return n

@@ -4,8 +4,15 @@ dtype is a test of its own, with the dtype's name as its id (``test_add[float32]
 
 import numpy
 
-__all__ = ["for_all_dtypes", "for_complex_dtypes", "for_dtypes", "for_float_dtypes", "for_int_dtypes",
-           "for_signed_dtypes", "for_unsigned_dtypes"]
+__all__ = [
+    "for_all_dtypes",
+    "for_complex_dtypes",
+    "for_dtypes",
+    "for_float_dtypes",
+    "for_int_dtypes",
+    "for_signed_dtypes",
+    "for_unsigned_dtypes",
+]
 
 _SIGNED = (numpy.int8, numpy.int16, numpy.int32, numpy.int64)
 _UNSIGNED = (numpy.uint8, numpy.uint16, numpy.uint32, numpy.uint64)
@@ -26,8 +33,10 @@ def for_dtypes(dtypes, name="dtype"):
 def for_all_dtypes(name="dtype", no_float16=False, no_bool=False, no_complex=False):
     """Decorator: runs the test for bool, every sized integer, float and complex type (bfloat16 aside)."""
     floats = _FLOAT[1:] if no_float16 else _FLOAT
-    return for_dtypes((() if no_bool else (numpy.bool_,)) + floats + (() if no_complex else _COMPLEX) + _SIGNED
-                      + _UNSIGNED, name)
+    return for_dtypes(
+        (() if no_bool else (numpy.bool_,)) + floats + (() if no_complex else _COMPLEX) + _SIGNED + _UNSIGNED,
+        name,
+    )
 
 
 def for_float_dtypes(name="dtype", no_float16=False):

@@ -8,9 +8,23 @@ import cuarray as _cuarray
 _cupy_suite_alias.install()
 
 # cupyx's top-level names (cupyx/__init__.py of CuPy 14.2) that are functions or classes, not modules.
-_TOP_LEVEL = ("rsqrt", "get_runtime_info", "scatter_add", "scatter_max", "scatter_min", "errstate", "geterr",
-              "seterr", "allow_synchronize", "DeviceSynchronized", "empty_pinned", "empty_like_pinned",
-              "zeros_pinned", "zeros_like_pinned", "GeneralizedUFunc")
+_TOP_LEVEL = (
+    "rsqrt",
+    "get_runtime_info",
+    "scatter_add",
+    "scatter_max",
+    "scatter_min",
+    "errstate",
+    "geterr",
+    "seterr",
+    "allow_synchronize",
+    "DeviceSynchronized",
+    "empty_pinned",
+    "empty_like_pinned",
+    "zeros_pinned",
+    "zeros_like_pinned",
+    "GeneralizedUFunc",
+)
 
 
 def __getattr__(name):

@@ -10,4 +10,12 @@ from cuarray.scipy.signal._convolve import (
     oaconvolve,
 )
 
-__all__ = ["choose_conv_method", "convolve", "convolve2d", "correlate", "correlate2d", "fftconvolve", "oaconvolve"]
+__all__ = [
+    "choose_conv_method",
+    "convolve",
+    "convolve2d",
+    "correlate",
+    "correlate2d",
+    "fftconvolve",
+    "oaconvolve",
+]

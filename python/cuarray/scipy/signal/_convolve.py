@@ -20,8 +20,14 @@ from cuarray._convolution import (
 )
 from cuarray._ndarray import ndarray
 
-_BOUNDARIES = {"fill": "fill", "pad": "fill", "wrap": "wrap", "circular": "wrap", "symm": "symm",
-               "symmetric": "symm"}
+_BOUNDARIES = {
+    "fill": "fill",
+    "pad": "fill",
+    "wrap": "wrap",
+    "circular": "wrap",
+    "symm": "symm",
+    "symmetric": "symm",
+}
 
 
 def require_device(*arrays):
@@ -72,7 +78,9 @@ def _estimated_method(in1, in2, mode):
         out = list(in1.shape)
     else:
         out = [abs(a - b) + 1 for a, b in zip(in1.shape, in2.shape)]
-    taps = min(in1.size, in2.size) * (1 if in1.ndim <= 2 else 4)  # the N-D kernel is slower than the tiled ones
+    taps = min(in1.size, in2.size) * (
+        1 if in1.ndim <= 2 else 4
+    )  # the N-D kernel is slower than the tiled ones
     full = [a + b - 1 for a, b in zip(in1.shape, in2.shape)]
     return "fft" if fft_cheaper(math.prod(out), taps, full) else "direct"
 
@@ -113,7 +121,9 @@ def _fill_value(fillvalue, dtype):
     if host.size != 1:
         raise ValueError("`fillvalue` must be scalar or an array with one element.")
     value = complex(host.reshape(()).item())
-    error = ValueError("could not cast `fillvalue` directly to the output type (it was first converted to complex).")
+    error = ValueError(
+        "could not cast `fillvalue` directly to the output type (it was first converted to complex)."
+    )
     if dtype.kind == "c":
         return value
     if value.imag != 0:
@@ -136,8 +146,9 @@ def _two_d(kind, in1, in2, mode, boundary, fillvalue):
     if mode not in MODES:
         raise ValueError("Acceptable mode flags are 'valid', 'same', or 'full'.")
     if boundary not in _BOUNDARIES:
-        raise ValueError("Acceptable boundary flags are 'fill', 'circular' (or 'wrap'), and 'symmetric' "
-                         "(or 'symm').")
+        raise ValueError(
+            "Acceptable boundary flags are 'fill', 'circular' (or 'wrap'), and 'symmetric' (or 'symm')."
+        )
     dtype = numpy.result_type(in1.dtype, in2.dtype)
     if dtype.kind not in "iufc" or dtype == numpy.float16:
         raise ValueError(f"{kind}2d not available for this type.")
@@ -194,4 +205,3 @@ def oaconvolve(in1, in2, mode="full", axes=None):
     """SciPy's overlap-add convolution: the same result, which cuarray computes with one FFT of the full size
     (fftconvolve) rather than block by block."""
     return fftconvolve(in1, in2, mode, axes)
-
