@@ -509,7 +509,7 @@ class Gen:
             expr = f"xp.asarray({a}, dtype=np.{dt.name})"
         else:
             expr = f"{a}.astype(np.{dt.name})"
-        return Step(f"{t} = {expr}", t, info={"kind": "astype"})
+        return Step(f"{t} = {expr}", t, info={"kind": "astype", "operands": [a]})
 
     # -- reductions, scans, products ----------------------------------------------------------------------
 
@@ -781,7 +781,7 @@ class Gen:
             expr = f"xp.flip({a}, axis={self.draw(st.integers(-nd, nd - 1))})"
         else:
             expr = f"xp.ascontiguousarray({a})"
-        return Step(f"{t} = {expr}", t, info={"kind": f})
+        return Step(f"{t} = {expr}", t, info={"kind": f, "operands": [a], "layout_dependent": True})
 
     def new_shape(self, size):
         divs = [d for d in range(1, size + 1) if size % d == 0] or [1]

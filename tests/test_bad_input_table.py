@@ -177,6 +177,22 @@ DEVICE = [
         lambda xp: xp.zeros((1, 2)).__irshift__(xp.zeros((3, 2))),
         "right_shift",
     ),
+    # An output that the loop type cannot be cast to: NumPy reports it before any broadcast error.
+    (
+        "ufunc_out_cast_before_broadcast",
+        lambda xp: xp.divide(xp.ones((2, 3)), xp.ones((4,)), out=xp.zeros((2, 3), bool)),
+        "Cannot cast ufunc 'divide' output",
+    ),
+    (
+        "ufunc_out_cast_before_out_shape",
+        lambda xp: xp.divide(xp.ones((2, 3)), xp.ones((3,)), out=xp.zeros((1, 3), bool)),
+        "Cannot cast ufunc 'divide' output",
+    ),
+    (
+        "inplace_out_cast_before_broadcast",
+        lambda xp: xp.zeros((4, 5), bool)[1:-1, 1:3].__itruediv__(xp.ones((2, 5))),
+        "Cannot cast ufunc 'divide' output",
+    ),
     ("ufunc_no_loop", lambda xp: xp.bitwise_and(F(xp), 1), None),
     # Python ints past int64 as ufunc operands (NEP 50); a bool loop reads them as a C long first.
     ("logical_or_2_64", lambda xp: xp.logical_or(A(xp), 2**64), C_LONG),

@@ -32,7 +32,7 @@ def test_argument_errors():
         cp.cuda.Stream(priority=1.5)
     with pytest.raises(TypeError, match="__cuda_stream__"):
         cp.cuda.Stream.from_external(42)
-    with pytest.raises(ValueError, match="version"):
+    with pytest.raises(TypeError, match="version"):  # CuPy's TypeError
         cp.cuda.Stream.from_external(ForeignStream(0, version=3))
     with pytest.raises(TypeError, match="callable"):
         cp.cuda.Stream.null.launch_host_func(5, None)
@@ -47,7 +47,10 @@ def test_protocol_forms_of_the_default_streams_need_no_device():
     assert legacy._core is None and not legacy._ptds
     per_thread = cp.cuda.ExternalStream(2)
     assert per_thread._core is None and per_thread._ptds
-    assert cp.cuda.Stream.from_external(cp.cuda.Stream.null) is cp.cuda.Stream.null
+    again = cp.cuda.Stream.from_external(cp.cuda.Stream.null)  # as CuPy: a new object, the same CUDA stream
+    assert (
+        again is not cp.cuda.Stream.null and again._core is None and not again._ptds and again.device_id == -1
+    )
     assert cp.cuda.Stream.null.__cuda_stream__() == (0, 0)
     assert cp.cuda.Stream.ptds._ptds and repr(cp.cuda.Stream.ptds).startswith("<Stream ptds")
 

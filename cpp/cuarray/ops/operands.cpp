@@ -178,13 +178,14 @@ void ElementwiseOperands::set_input(int i, const Scalar& s) {
 }
 
 void ElementwiseOperands::set_output(int o, const Array& out, DType loop, Casting casting) {
+  // NumPy's order: the output's casting error, then the inputs' broadcast error, then the output's shape.
+  check_output_cast(op_, nout_, loop, out.dtype(), casting, nin_ + o);
   check_broadcast();
   given_[o] = &out;
   if (*shape_ != out.shape()) {
     check_shape_broadcasts(*shape_, out.shape());
     shape_ = &out.shape();
   }
-  check_output_cast(op_, nout_, loop, out.dtype(), casting, nin_ + o);
 }
 
 void ElementwiseOperands::convert_scalars(const DType* in) {
