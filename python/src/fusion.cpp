@@ -157,7 +157,11 @@ class Fusion {
       views.push_back(args[position][key]);
       if (!py::isinstance(views.back(), ndarray_type()))
         throw TypeError("cuarray.fuse: a view of an argument is not a cuarray array");
-      operands.set_input(n++, views.back().cast<const NdArray&>().array);
+      if (static_cast<std::size_t>(n) < k.used.size() && !k.used[n])  // only returned: a placeholder, as above
+        operands.set_input(n, scalars[n].emplace());
+      else
+        operands.set_input(n, views.back().cast<const NdArray&>().array);
+      ++n;
     }
     ops::check_fused_arity(k, static_cast<std::size_t>(n));
     if (!k.updates.empty() && !ops::updates_in_place(k, operands.inputs())) return self.attr("func")(*args);

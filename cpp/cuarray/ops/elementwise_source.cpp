@@ -286,6 +286,11 @@ int items_per_thread(const DType* in_storage, const bool* scalar, int nin, const
 KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types, const DType* out_types,
                                 const DType* in_storage, const std::uint8_t* kinds, const DType* out_storage,
                                 const Layout& layout) {
+  // Time types are refused before any table indexed by dtype is read (Note [Datetime storage] in dtype.h).
+  for (int i = 0; i < def.nin; ++i)
+    check_computable(in_types[i], "this operation"), check_computable(in_storage[i], "this operation");
+  for (int o = 0; o < def.nout; ++o)
+    check_computable(out_types[o], "this operation"), check_computable(out_storage[o], "this operation");
   return Generator(def, in_types, out_types, in_storage, kinds, out_storage, layout).source();
 }
 

@@ -51,6 +51,12 @@ UfuncCall::UfuncCall(int index, int nargs)
 }
 
 void UfuncCall::resolve(int dtype, Casting casting) {
+  // Time arrays are refused whatever their size: an empty one has no kernel to refuse it (Note [Datetime storage]).
+  for (int i = 0; i < u_.def.nin; ++i) {
+    const int code = operands_.code(i);
+    if (code < kNumDTypes && is_storage_only(static_cast<DType>(code)))
+      check_computable(static_cast<DType>(code), name());
+  }
   casting_ = casting;
   loop_ = resolve_loop(index_, name(), u_.def.nin, u_.def.nout, operands_.codes(), dtype, casting);
 }
