@@ -179,7 +179,15 @@ def test_entry_claiming_a_huge_payload_costs_neither_memory_nor_time(tmp_path, t
     assert proc.returncode == 0, describe(proc)
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert not out["from_disk"] and out["sha"] == sha
-    assert out["rss_kib"] < 1 << 20, f"the child's peak memory was {out['rss_kib'] >> 10} MiB"
+    # Against a child that compiles the same kernel into an empty cache: NVRTC's own peak differs between hosts.
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    ref = run_python("1", code=PEAK_CHILD, env={"CUARRAY_CACHE_DIR": str(clean)}, timeout=180)
+    assert ref.returncode == 0, describe(ref)
+    base = json.loads(ref.stdout.strip().splitlines()[-1])["rss_kib"]
+    assert out["rss_kib"] < base + (256 << 10), (
+        f"the child's peak memory was {out['rss_kib'] >> 10} MiB, against {base >> 10} MiB for a clean compile"
+    )
     assert elapsed < 60, f"the child took {elapsed:.1f} s"
     assert (d / name).read_bytes() == data
 

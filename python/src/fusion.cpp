@@ -135,13 +135,18 @@ class Fusion {
     const int nin = static_cast<int>(k.in.size());
     ops::ElementwiseOperands operands(k.name().c_str(), nin, static_cast<int>(k.out.size()));
     std::optional<ops::Scalar> scalars[ops::kMaxOperands];  // constructed only for scalar arguments
+    // A kernel input the body never reads: false, which every loop type holds exactly (no conversion hook).
+    auto placeholder = [](std::optional<ops::Scalar>& s) -> const ops::Scalar& {
+      s.emplace().tag = ops::Scalar::Tag::Bool;
+      return *s;
+    };
     int n = 0;
     for (auto a : args) {
       if (a.is_none()) continue;
       if (n == nin) break;
       // An argument read only through views of it gets a placeholder, so that it does not broadcast.
       if (static_cast<std::size_t>(n) < k.used.size() && !k.used[n])
-        operands.set_input(n, scalars[n].emplace());
+        operands.set_input(n, placeholder(scalars[n]));
       else if (py::isinstance(a, ndarray_type()))
         operands.set_input(n, a.cast<const NdArray&>().array);
       else if (to_scalar(a, scalars[n].emplace()))
@@ -158,7 +163,7 @@ class Fusion {
       if (!py::isinstance(views.back(), ndarray_type()))
         throw TypeError("cuarray.fuse: a view of an argument is not a cuarray array");
       if (static_cast<std::size_t>(n) < k.used.size() && !k.used[n])  // only returned: a placeholder, as above
-        operands.set_input(n, scalars[n].emplace());
+        operands.set_input(n, placeholder(scalars[n]));
       else
         operands.set_input(n, views.back().cast<const NdArray&>().array);
       ++n;
