@@ -23,28 +23,11 @@ import math
 import warnings
 
 import numpy as np
+from conftest import ALL_DTYPES
 from hypothesis import strategies as st
 from program_fuzz import Step, array_literal, scalar_source
 
-DTYPES = [
-    np.dtype(n)
-    for n in (
-        "bool",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "float16",
-        "float32",
-        "float64",
-        "complex64",
-        "complex128",
-    )
-]
+DTYPES = ALL_DTYPES
 MAX_INPUT_SIZE = 48
 
 # ---------------------------------------------------------------------------------------------------------

@@ -9,25 +9,11 @@ import threading
 import cuarray
 import numpy
 import pytest
+from conftest import ALL_DTYPES
 from cuarray import _core
 
 S = _core.jit.sources
-DTYPES = [
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
+DTYPES = [t.name for t in ALL_DTYPES]
 try:
     import ml_dtypes  # noqa: F401
 
