@@ -122,6 +122,9 @@ bool python_gone() { return g_exiting.load(std::memory_order_acquire) || finaliz
 // that thread (loading a kernel's module on first use) wait for running host functions, and that thread holds
 // the GIL the function's thread needs. Host functions should not wait on the program (CUDA's own rule), as
 // with CuPy's.
+// The core owns the function it runs, and destroys it after its one run, or, for one that a capture
+// recorded, when the graph lets it go (Note [Captured host functions] in cpp/cuarray/cuda/graph.h): on a
+// driver thread either way, so the Python objects are deleted on the host-callback thread too.
 struct PythonCall {
   py::object fn;
   py::tuple args;
@@ -131,6 +134,7 @@ struct HostCall {
   PythonCall* call;
   std::optional<int> status;  // add_callback's cudaError_t
   bool done = false;
+  bool drop = false;  // delete `call` without running it
 };
 
 struct HostCalls {
@@ -157,29 +161,65 @@ void run_python_call(PythonCall* call, std::optional<int> status) {
   calls.cv.wait(lock, [&] { return job->done || g_exiting.load(std::memory_order_acquire); });
 }
 
+// On any thread: hands a call to the host-callback thread to delete (left to the process's end at exit).
+void drop_python_call(PythonCall* call) {
+  if (python_gone()) return;
+  HostCalls& calls = host_calls();
+  std::lock_guard<std::mutex> lock(calls.mutex);
+  calls.queue.push_back(std::make_shared<HostCall>(HostCall{call, std::nullopt, false, true}));
+  calls.cv.notify_all();
+}
+
+// What the core's function holds: the call, dropped with it.
+struct HostFunction {
+  explicit HostFunction(PythonCall* call) : call(call) {}
+  HostFunction(const HostFunction&) = delete;
+  HostFunction& operator=(const HostFunction&) = delete;
+  ~HostFunction() { drop_python_call(call); }
+  PythonCall* call;
+};
+
+void launch_python_host_func(const Stream& stream, py::object fn, py::object arg) {
+  auto holder = std::make_shared<HostFunction>(new PythonCall{std::move(fn), py::make_tuple(std::move(arg))});
+  stream.launch_host_func([holder] { run_python_call(holder->call, std::nullopt); });
+}
+
+void add_python_callback(const Stream& stream, py::object fn, py::object arg, py::object owner) {
+  auto holder =
+      std::make_shared<HostFunction>(new PythonCall{std::move(fn), py::make_tuple(std::move(owner), std::move(arg))});
+  stream.add_callback([holder](cudaError_t status) { run_python_call(holder->call, static_cast<int>(status)); });
+}
+
 // On the host-callback thread, with the GIL: waits (without it) for the next call and returns it as
 // (function, arguments, token), or None once Python has begun to exit. The thread runs the function itself,
 // so that no C++ frame is on its stack if the interpreter ends it there, and then hands back the token.
 py::object next_host_call() {
   HostCalls& calls = host_calls();
-  std::shared_ptr<HostCall> job;
-  {
-    ReleaseGil nogil;
-    std::unique_lock<std::mutex> lock(calls.mutex);
-    calls.cv.wait(lock, [&] { return !calls.queue.empty() || g_exiting.load(std::memory_order_acquire); });
-    if (!g_exiting.load(std::memory_order_acquire)) {  // once Python exits, calls not yet run are dropped
-      job = std::move(calls.queue.front());
-      calls.queue.pop_front();
+  for (;;) {
+    std::shared_ptr<HostCall> job;
+    {
+      ReleaseGil nogil;
+      std::unique_lock<std::mutex> lock(calls.mutex);
+      calls.cv.wait(lock, [&] { return !calls.queue.empty() || g_exiting.load(std::memory_order_acquire); });
+      if (!g_exiting.load(std::memory_order_acquire)) {  // once Python exits, calls not yet run are dropped
+        job = std::move(calls.queue.front());
+        calls.queue.pop_front();
+      }
     }
+    if (!job) return py::none();
+    if (job->drop) {
+      delete job->call;
+      continue;
+    }
+    const PythonCall* call = job->call;  // alive until the core drops its function, after this run
+    py::object fn = call->fn;
+    py::tuple args = call->args;
+    if (job->status) args = py::make_tuple(args[0], *job->status, args[1]);  // CuPy's (stream, error, arg)
+    std::lock_guard<std::mutex> lock(calls.mutex);
+    std::uint64_t token = ++calls.next_token;
+    calls.running.emplace(token, std::move(job));
+    return py::make_tuple(std::move(fn), std::move(args), token);
   }
-  if (!job) return py::none();
-  std::unique_ptr<PythonCall> call(job->call);
-  py::tuple args = call->args;
-  if (job->status) args = py::make_tuple(args[0], *job->status, args[1]);  // CuPy's (stream, error, arg)
-  std::lock_guard<std::mutex> lock(calls.mutex);
-  std::uint64_t token = ++calls.next_token;
-  calls.running.emplace(token, std::move(job));
-  return py::make_tuple(call->fn, args, token);
 }
 
 // The call of `token` has returned: the driver's thread waiting for it goes on.
@@ -296,20 +336,8 @@ void init_cuda(py::module_& m) {
           [](std::uintptr_t ptr, int device) { return Stream::external(reinterpret_cast<cudaStream_t>(ptr), device); },
           "ptr"_a, "device"_a)
       .def_property_readonly("priority", &Stream::priority)
-      .def(
-          "launch_host_func",
-          [](const Stream& s, py::object fn, py::object arg) {
-            auto* call = new PythonCall{std::move(fn), py::make_tuple(std::move(arg))};
-            s.launch_host_func([call] { run_python_call(call, std::nullopt); });
-          },
-          "callback"_a, "arg"_a)
-      .def(
-          "add_callback",
-          [](const Stream& s, py::object fn, py::object arg, py::object stream) {
-            auto* call = new PythonCall{std::move(fn), py::make_tuple(std::move(stream), std::move(arg))};
-            s.add_callback([call](cudaError_t status) { run_python_call(call, static_cast<int>(status)); });
-          },
-          "callback"_a, "arg"_a, "stream"_a)
+      .def("launch_host_func", &launch_python_host_func, "callback"_a, "arg"_a)
+      .def("add_callback", &add_python_callback, "callback"_a, "arg"_a, "stream"_a)
       .def("synchronize", &Stream::synchronize, release_gil())
       .def_property_readonly("done", &Stream::done)
       .def(

@@ -221,3 +221,82 @@ print("queued", flush=True)
     proc = run_python(code=code, timeout=120)
     assert proc.returncode == 0, describe(proc)
     assert "queued" in proc.stdout
+
+
+@gpu
+def test_a_captured_host_function_runs_at_every_launch_of_its_graph():
+    # Once a crash: the first launch's run freed the function that the graph's later launches call.
+    code = """
+import gc, weakref, cuarray as cp
+s = cp.cuda.Stream(non_blocking=True)
+counter = {"count": 0}
+class Arg(dict):
+    pass
+arg = Arg(delta=1)
+def callback(x):
+    counter["count"] += x["delta"]
+with s:
+    s.begin_capture()
+    s.launch_host_func(callback, arg)
+    g = s.end_capture()
+alive = weakref.ref(arg)
+del callback, arg
+gc.collect()
+for n in range(1, 6):
+    g.launch(stream=s) if n % 2 else g.launch()
+    cp.cuda.get_current_stream().synchronize()
+    s.synchronize()
+    assert counter["count"] == n, (n, counter)
+assert alive() is not None  # the graph keeps its function and argument
+del g
+gc.collect()
+cp.cuda.Device().synchronize()
+import time
+for _ in range(100):  # released on cuarray's host-callback thread once the last launch is done
+    if alive() is None:
+        break
+    time.sleep(0.05)
+print("released", alive() is None, counter["count"])
+"""
+    proc = run_python(code=code, timeout=120)
+    assert proc.returncode == 0, describe(proc)
+    assert "released True 5" in proc.stdout, describe(proc)
+
+
+@gpu
+def test_host_functions_of_a_failed_or_unlaunched_capture_never_run():
+    code = """
+import gc, weakref, cuarray as cp
+s = cp.cuda.Stream(non_blocking=True)
+ran = []
+class Arg:
+    pass
+a, b = Arg(), Arg()
+s.begin_capture()
+s.launch_host_func(ran.append, a)
+g = s.end_capture()
+del g
+s.begin_capture()
+s.launch_host_func(ran.append, b)
+try:
+    s.synchronize()  # ends the capture with an error
+except cp.cuda.runtime.CUDARuntimeError:
+    pass
+try:
+    s.end_capture()
+except cp.cuda.runtime.CUDARuntimeError:
+    pass
+wa, wb = weakref.ref(a), weakref.ref(b)
+del a, b
+gc.collect()
+s.synchronize()
+import time
+for _ in range(100):
+    if wa() is None and wb() is None:
+        break
+    time.sleep(0.05)
+print("ran", len(ran), "released", wa() is None, wb() is None)
+"""
+    proc = run_python(code=code, timeout=120)
+    assert proc.returncode == 0, describe(proc)
+    assert "ran 0 released True True" in proc.stdout, describe(proc)

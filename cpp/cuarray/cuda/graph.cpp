@@ -86,6 +86,31 @@ void Capture::release(void* ptr) {
     it->owned = false;  // a later launch recreates it: the Graph frees it when it dies
 }
 
+void Capture::keep_host_func(std::unique_ptr<std::function<void()>> fn) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  host_funcs_.push_back(std::move(fn));
+}
+
+namespace {
+
+using HostFuncs = std::vector<std::unique_ptr<std::function<void()>>>;
+
+void CUDART_CB delete_host_funcs(void* data) { delete static_cast<HostFuncs*>(data); }
+
+}  // namespace
+
+void Capture::release_host_funcs() {
+  if (host_funcs_.empty()) return;
+  auto funcs = std::make_unique<HostFuncs>(std::move(host_funcs_));
+  host_funcs_.clear();
+  if (!last_launch_) return;  // never launched: nothing will run them
+  DeviceGuard guard(stream_->device());
+  drain_launches();
+  // Where that fails (at exit), a launch may still run them: they are left alive.
+  if (cudaLaunchHostFunc(last_launch_->handle(), delete_host_funcs, funcs.get()) != cudaSuccess) cudaGetLastError();
+  funcs.release();
+}
+
 void Capture::free_block(Block& block) {
   DeviceGuard guard(stream_->device());
   drain_launches();
@@ -96,6 +121,7 @@ void Capture::free_block(Block& block) {
 void Capture::finish() {
   std::lock_guard<std::mutex> lock(mutex_);
   state_ = State::Finished;
+  release_host_funcs();
   for (Block& b : blocks_)
     if (!b.owned && b.live) free_block(b);
   blocks_.erase(std::remove_if(blocks_.begin(), blocks_.end(), [](const Block& b) { return !b.owned; }), blocks_.end());

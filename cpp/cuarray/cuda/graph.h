@@ -25,6 +25,13 @@
 // alive as long as the graph may run, as in CUDA and CuPy. Only the stream that began the capture is known to
 // capture; work forked to other streams through events is not supported.
 //
+// Note [Captured host functions]
+// A host function launched on a capturing stream (Stream.launch_host_func) becomes a node of the graph: it
+// runs at every launch, so the Capture keeps it rather than the first run freeing it. When the Graph dies it
+// is released by one more host function queued on the stream of the last launch, after that launch is done
+// (destroying an executable that still runs is allowed, and the function must outlive its last run); a graph
+// never launched releases it at once, and a failed capture with the Capture.
+//
 // Note [Capture mode]
 // begin_capture defaults to cudaStreamCaptureModeRelaxed, as CuPy does. The first use of a kernel during a
 // capture compiles and loads it (NVRTC, cudaLibraryLoadData) and a transfer may allocate pinned staging:
@@ -49,6 +56,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -73,6 +81,8 @@ class Capture {
   void add(void* ptr);
   // The Buffer that owned `ptr` died (Note [Graph capture and the pool]).
   void release(void* ptr);
+  // Keeps a host function recorded by the capture (Note [Captured host functions]).
+  void keep_host_func(std::unique_ptr<std::function<void()>> fn);
 
  private:
   friend class Graph;
@@ -89,10 +99,12 @@ class Capture {
   };
   void free_block(Block& block);  // cudaFreeAsync after the last launch; mutex_ held
   void finish();                  // no launch will come: frees what no Buffer holds
+  void release_host_funcs();      // once the last launch is done; mutex_ held
 
   std::mutex mutex_;
   State state_ = State::Capturing;
   std::vector<Block> blocks_;
+  std::vector<std::unique_ptr<std::function<void()>>> host_funcs_;
   std::shared_ptr<Stream> stream_;       // the capturing stream
   std::shared_ptr<Stream> last_launch_;  // where the graph last ran
 };

@@ -109,6 +109,8 @@ void CUDART_CB run_host_func(void* data) {
   (*fn)();
 }
 
+void CUDART_CB run_kept_host_func(void* data) { (*static_cast<std::function<void()>*>(data))(); }
+
 void CUDART_CB run_callback(cudaStream_t, cudaError_t status, void* data) {
   std::unique_ptr<std::function<void(cudaError_t)>> fn(static_cast<std::function<void(cudaError_t)>*>(data));
   (*fn)(status);
@@ -116,15 +118,18 @@ void CUDART_CB run_callback(cudaStream_t, cudaError_t status, void* data) {
 
 }  // namespace
 
-void Stream::launch_host_func(std::function<void()> fn) const {
-  auto* data = new std::function<void()>(std::move(fn));
+bool Stream::launch_host_func(std::function<void()> fn) const {
+  auto data = std::make_unique<std::function<void()>>(std::move(fn));
   DeviceGuard guard(device_);
   drain_launches();
-  cudaError_t status = cudaLaunchHostFunc(handle_, run_host_func, data);
-  if (status != cudaSuccess) {
-    delete data;
-    check_cuda(status, "cudaLaunchHostFunc");
-  }
+  std::shared_ptr<Capture> recording = capture();  // Note [Captured host functions] in graph.h
+  check_cuda(cudaLaunchHostFunc(handle_, recording ? run_kept_host_func : run_host_func, data.get()),
+             "cudaLaunchHostFunc");
+  if (recording)
+    recording->keep_host_func(std::move(data));
+  else
+    data.release();  // run_host_func frees it
+  return recording != nullptr;
 }
 
 void Stream::add_callback(std::function<void(cudaError_t)> fn) const {

@@ -50,11 +50,14 @@ class Stream {
   // Stream.launch_host_func and add_callback run a host function once the work queued so far on the stream
   // is done, on a thread of the CUDA driver (the bindings hand a Python function on from there to a thread of
   // their own, and wait for it). The function must not call CUDA (the driver forbids it there) and is run at
-  // most once; one that cannot run (the stream's work failed, for launch_host_func) is dropped without being
-  // run. The launches queued before it are issued first, so that it follows them.
+  // most once (at each launch of the graph, where a capture recorded it); one that cannot run (the stream's work
+  // failed, for launch_host_func) is dropped without being run. The launches queued before it are issued first, so that
+  // it follows them.
   //
-  // cudaLaunchHostFunc (capturable); the function is dropped unrun if the launch fails.
-  void launch_host_func(std::function<void()> fn) const;
+  // cudaLaunchHostFunc; the function is dropped unrun if the launch fails. On a capturing stream it is
+  // recorded, not run: it runs at each launch of the graph, which keeps it (Note [Captured host functions]
+  // in graph.h), and the result is true.
+  bool launch_host_func(std::function<void()> fn) const;
   // cudaStreamAddCallback: the function gets the stream's error status (cudaSuccess when the work succeeded).
   void add_callback(std::function<void(cudaError_t)> fn) const;
   void synchronize() const;  // waits (interruptibly) until all work queued so far has finished

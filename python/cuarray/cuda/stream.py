@@ -94,7 +94,8 @@ class Stream:
         """Calls ``callback(arg)`` once the work queued so far is done, on cuarray's host-callback thread, while
         the stream's later work waits for it (Note [Host callbacks] in cpp/cuarray/cuda/stream.h): it must not
         call CUDA, nor anything of cuarray's that does. An exception it raises is reported by
-        ``sys.unraisablehook``."""
+        ``sys.unraisablehook``. On a capturing stream it is recorded instead: it runs at every launch of the
+        graph, which keeps `callback` and `arg` alive until it is destroyed and its last launch is done."""
         if not callable(callback):
             raise TypeError(f"callback must be callable, got {type(callback).__name__}")
         _start_host_call_thread()
