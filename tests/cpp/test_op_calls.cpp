@@ -88,9 +88,13 @@ TEST(PowerOperatorTest, NumpysFastScalarPowers) {
     EXPECT_EQ(cuarray::ops::power_operator_ufunc(t, half), sqrt) << cuarray::name(t);
     EXPECT_EQ(cuarray::ops::power_operator_ufunc(t, python_int(Tag::Int, 3)), -1) << cuarray::name(t);
   }
-  // Integers, bool and bfloat16 take power; so do a Python bool, a 2.0 and a NumPy scalar exponent.
-  for (DType t : {DType::Int32, DType::Bool, DType::BFloat16})
+  // Integers and bfloat16 take power; so do a Python bool, a 2.0 and a NumPy scalar exponent.
+  for (DType t : {DType::Int32, DType::BFloat16})
     EXPECT_EQ(cuarray::ops::power_operator_ufunc(t, python_int(Tag::Int, 2)), -1) << cuarray::name(t);
+  // A bool array squared is int8 (square), to other exponents power's int64.
+  EXPECT_EQ(cuarray::ops::power_operator_ufunc(DType::Bool, python_int(Tag::Int, 2)), square);
+  EXPECT_EQ(cuarray::ops::power_operator_ufunc(DType::Bool, python_int(Tag::Int, -1)), -1);
+  EXPECT_EQ(cuarray::ops::power_operator_ufunc(DType::Bool, half), -1);
   Scalar two_float = half, typed;
   two_float.re = 2.0;
   typed.tag = Tag::Typed;

@@ -8,6 +8,7 @@ import cuarray as cp
 import numpy as np
 import pytest
 from conftest import INT_DTYPES, SIGNED_DTYPES, UNSIGNED_DTYPES, dtype_id
+from cuarray import testing
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mathhelpers import (
@@ -398,6 +399,19 @@ def test_power_operator_fast_paths(dtype):
     i = np.array([4, 9, 2], np.int64)  # an integer array to 0.5: the float64 loop with a uniform exponent
     assert_close(cp.asarray(i) ** 0.5, i**0.5)
     assert_close(cp.asarray(i) ** 2, i**2)
+
+
+@pytest.mark.parametrize("exponent", [2, 3, 1, 0, 2.0, 0.5, np.int64(2), True], ids=repr)
+@testing.numpy_cuarray_array_equal()
+def test_power_operator_of_bool_arrays(xp, exponent):
+    """bool ** 2 is square's int8 (NumPy's fast path); other exponents are power's promotion."""
+    return xp.asarray([True, False, True]) ** exponent
+
+
+@testing.numpy_cuarray_raises()
+def test_power_operator_of_bool_arrays_in_place(xp):
+    x = xp.asarray([True, False])
+    x **= 2  # square's int8 cannot be cast back to bool
 
 
 def test_power_of_minus_inf_to_one_half():

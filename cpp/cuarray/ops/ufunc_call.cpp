@@ -93,8 +93,10 @@ void UfuncCall::run(char order) {
 }
 
 int power_operator_ufunc(DType base, const Scalar& exponent) {
-  if (base != DType::Float16 && base != DType::Float32 && base != DType::Float64 && !is_complex(base)) return -1;
   static const int reciprocal = ufunc_index("reciprocal"), square = ufunc_index("square"), sqrt = ufunc_index("sqrt");
+  // A bool array squared is int8 (square's loop), where power with a Python int gives int64.
+  if (base == DType::Bool) return exponent.tag == Scalar::Tag::Int && exponent.i == 2 ? square : -1;
+  if (base != DType::Float16 && base != DType::Float32 && base != DType::Float64 && !is_complex(base)) return -1;
   if (exponent.tag == Scalar::Tag::Int) return exponent.i == -1 ? reciprocal : exponent.i == 2 ? square : -1;
   if (exponent.tag == Scalar::Tag::Float) return exponent.re == 0.5 ? sqrt : -1;
   return -1;

@@ -47,7 +47,8 @@ class UfuncCall {
 
 // The ufunc that NumPy's ndarray `**` computes for an array of dtype `base` to the scalar `exponent`
 // (fast_scalar_power: reciprocal, square or sqrt for a float16/32/64 or complex base and a Python int -1 or
-// 2 or a Python float 0.5, which differ from power), or -1 for power itself.
+// 2 or a Python float 0.5, which differ from power; square for a bool base and a Python int 2), or -1 for
+// power itself.
 int power_operator_ufunc(DType base, const Scalar& exponent);
 
 // NumPy's `==` (or `!=`, `not_equal`) of an array of `shape` with an object no array protocol knows (None,
