@@ -494,3 +494,20 @@ def test_histogram_weights_nan_and_errors():
         cp.histogram(cp.asarray(a), bins=[0, 2, 1])
     with pytest.raises(ValueError, match="max must be larger"):
         cp.histogram(cp.asarray(a), range=(1, 0))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "shape, key",
+    [((1, 0), [-1]), ((3,), [5]), ((3, 3), (slice(None), [5])), ((3, 3), (Ellipsis, [5])), ((3, 3), (0, [5]))]
+    + [((3, 3), (5, [0])), ((3, 3), ([0], 5)), ((3,), 5), ((3,), [True, False]), ((3,), (slice(None), [0]))],
+    ids=repr,
+)
+def test_setitem_errors_come_in_numpys_order(shape, key):
+    """NumPy parses the index and checks integer indices, then converts the value, then checks the bounds of
+    index arrays: a complex value into integers raises TypeError before an index array's IndexError."""
+    a = np.zeros(shape, np.uint32)
+    with pytest.raises(Exception) as expected:
+        a[key] = 1j
+    with pytest.raises(expected.type):
+        cp.zeros(shape, np.uint32)[key] = 1j

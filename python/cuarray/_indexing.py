@@ -188,13 +188,41 @@ def _setitem(a, key, value):
         if kind == "bool" and mask.shape == a.shape[: mask.ndim]:
             _assign_masked(a, mask, value)
             return
-    view, axes, indices, insert_at, labels, mode = _plan(a, key)
+    try:
+        view, axes, indices, insert_at, labels, mode = _plan(a, key)
+    except IndexError as e:
+        # NumPy converts the value before it checks the bounds of index arrays (after parsing the index, and
+        # after the bounds of integer indices): a[[9]] = 1j on integers raises the conversion's TypeError.
+        if (
+            not isinstance(value, ndarray)
+            and "out of bounds" in str(e)
+            and _index_arrays_out_of_bounds(a, items)
+        ):
+            numpy.asarray(value, dtype=a.dtype)
+        raise
     if not axes:
         _core._assign(view, value)
         return
     if not isinstance(value, ndarray):
         value = _to_device(numpy.asarray(value, dtype=a.dtype))
     _core._scatter(view, axes, indices, insert_at, labels, value, mode)
+
+
+def _index_arrays_out_of_bounds(a, items):
+    """Whether the index is good but for the bounds of its integer arrays (each read as a whole axis)."""
+
+    def integer_array(i):
+        if isinstance(i, (ndarray, numpy.ndarray)):
+            return i.dtype.kind != "b"
+        return isinstance(i, list) and numpy.asarray(i).dtype.kind not in "bO"
+
+    if not any(integer_array(i) for i in items):
+        return False
+    try:
+        _plan(a, tuple(slice(None) if integer_array(i) else i for i in items))
+    except IndexError:
+        return False
+    return True
 
 
 def _is_scalar(value):
