@@ -479,6 +479,20 @@ def test_tile_values_and_independence(shape, reps):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("reps", [1, (1, 1), (1, 1, 1, 1), 2])
+def test_tile_keeps_numpys_layout(reps):
+    """tile with every rep 1 is NumPy's order-K copy: F-like inputs stay F-like, so what later reshapes share
+    with it is what NumPy's share."""
+    a = np.arange(72, dtype=np.uint8).reshape(4, 6, 3)[2::-1, 4::-2, 0:3].transpose(0, 2, 1)
+    x = cp.arange(72, dtype=np.uint8).reshape(4, 6, 3)[2::-1, 4::-2, 0:3].transpose(0, 2, 1)
+    t, e = cp.tile(x, reps), np.tile(a, reps)
+    assert t.strides == e.strides, (t.strides, e.strides)
+    np.testing.assert_array_equal(t.get(), e)
+    assert cp.shares_memory(t.reshape(-1), t) == np.shares_memory(e.reshape(-1), e)
+    assert not cp.shares_memory(t, x)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("axis", [None, 0, -1])
 @pytest.mark.parametrize("repeats", [0, 1, 2, [1], np.int64(1)])
 @pytest.mark.parametrize("shape", [(1,), (1, 1), (2, 3), (0, 2)])

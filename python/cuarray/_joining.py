@@ -440,6 +440,8 @@ def tile(A, reps):
     d = max(len(reps), A.ndim)
     reps = (1,) * (d - len(reps)) + reps
     A = A.reshape((1,) * (d - A.ndim) + A.shape)
+    if all(r == 1 for r in reps):  # NumPy's copy keeps the input's memory order (so do its later views)
+        return A.copy(order="K")
     # Broadcast a (r0, n0, r1, n1, ...) view of A, then copy it into shape (r0*n0, r1*n1, ...) (Note [Tile and
     # repeat copy]).
     view_shape, expanded = [], A
