@@ -169,7 +169,8 @@ void begin_capture(const std::shared_ptr<Stream>& stream, cudaStreamCaptureMode 
                     "stream of your own, such as cuarray.cuda.Stream(non_blocking=True)");
   if (stream->capturing())
     throw CudaError("cudaStreamBeginCapture", cudaErrorIllegalState,
-                    "Stream.begin_capture: " + stream_name(*stream) + " is already capturing; call end_capture first");
+                    "Stream.begin_capture: " + stream_name(*stream) +
+                        " is already capturing (cudaErrorIllegalState); call end_capture first");
   DeviceGuard guard(stream->device());
   CUARRAY_CHECK_CUDA(cudaStreamBeginCapture(stream->handle(), mode));
   stream->set_capture(std::make_shared<Capture>(stream));
@@ -186,7 +187,8 @@ std::shared_ptr<Graph> end_capture(const std::shared_ptr<Stream>& stream) {
                           " (cudaErrorStreamCaptureInvalidated); that capture was ended then and its work "
                           "discarded");
     throw CudaError("cudaStreamEndCapture", cudaErrorIllegalState,
-                    "Stream.end_capture: " + stream_name(*stream) + " is not capturing; call begin_capture first");
+                    "Stream.end_capture: " + stream_name(*stream) +
+                        " is not capturing (cudaErrorIllegalState); call begin_capture first");
   }
   DeviceGuard guard(stream->device());
   cudaGraph_t graph = nullptr;

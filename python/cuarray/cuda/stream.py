@@ -250,11 +250,13 @@ def _start_host_call_thread():
 def _run_host_calls():
     while (call := _cuda._next_host_call()) is not None:
         function, args, token = call
+        del call  # nothing of a call outlives it here: a graph's release of its function frees the objects
         try:
             function(*args)
         except BaseException as e:  # noqa: BLE001  (no caller to raise it to: reported as __del__'s are)
             _cuda._report_unraisable(e)
         finally:
+            del function, args
             _cuda._host_call_done(token)
 
 
