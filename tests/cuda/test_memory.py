@@ -283,3 +283,39 @@ def test_pinned_free_all_blocks_returns_the_staging_buffers():
     assert pool.used_bytes() == base and pool.free_bytes() == 0
     np.testing.assert_array_equal(cp.asnumpy(d * 2), x * 2)
     np.testing.assert_array_equal(cp.asnumpy(cp.asarray(x + 1)), x + 1)
+
+
+@pytest.mark.parametrize("clean", [True, False])
+def test_default_pool_from_eight_threads_with_collections_and_frees(clean):
+    """CuPy's threaded stress test of the pool: eight threads allocate blocks of random sizes, some held in
+    reference cycles, while the threads run the garbage collector and free_all_blocks now and then."""
+    code = f"""
+import concurrent.futures, gc, random, cuarray as cp
+from cuarray.cuda.memory import alloc
+def allocations():
+    held = [alloc(random.randint(1, 50_000)) for _ in range(random.randint(1, 50))]
+    first = [None, alloc(random.randint(1, 50_000))]
+    node = first
+    for _ in range(2, 50):
+        node = [node, alloc(random.randint(1, 50_000))]
+    first[0] = node  # a cycle: only the collector frees it
+    return held
+def work():
+    for i in range(150):
+        allocations()
+        if {clean}:
+            if i % 10 == 0:
+                gc.collect()
+            elif i % 10 == 5:
+                cp.get_default_memory_pool().free_all_blocks()
+        allocations()
+with concurrent.futures.ThreadPoolExecutor(8) as pool:
+    for f in [pool.submit(work) for _ in range(8)]:
+        f.result()
+gc.collect()
+cp.get_default_memory_pool().free_all_blocks()
+print("used", cp.get_default_memory_pool().used_bytes())
+"""
+    proc = run_python(code=code, timeout=240)
+    assert proc.returncode == 0, describe(proc)
+    assert "used 0" in proc.stdout, describe(proc)
