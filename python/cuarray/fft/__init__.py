@@ -1,6 +1,7 @@
 """cuarray.fft: NumPy's discrete Fourier transforms on device arrays, computed by cuFFT (loaded on first use).
 
-Plans are cached per thread and device and run on the current stream. float16, float32 and complex64 inputs
+Plans are cached per thread and device (cuarray.fft.config) and run on the current stream; `with plan:` (a plan
+from cuarray.scipy.fftpack.get_fft_plan) makes the calling thread's transforms use that plan. float16, float32 and complex64 inputs
 transform in single precision (as NumPy 2 and CuPy), everything else in double.
 """
 
@@ -9,9 +10,10 @@ import operator
 import numpy
 
 from cuarray import _joining, _transfer, _ufuncs
-from cuarray.fft import _fft
+from cuarray.fft import _fft, config
 
 __all__ = [
+    "config",
     "fft",
     "fft2",
     "fftfreq",
@@ -44,28 +46,28 @@ def _half_to_full(m):
 def fft(a, n=None, axis=-1, norm=None):
     """The 1-D discrete Fourier transform along `axis`, cropped or zero-padded to `n` points (cuFFT)."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
-    return _fft.c2c(a, [n], [axis], norm, False)
+    return _fft.c2c(a, [n], [axis], norm, False, plan=_fft.pick_plan(None))
 
 
 def ifft(a, n=None, axis=-1, norm=None):
     """The 1-D inverse discrete Fourier transform along `axis`, cropped or zero-padded to `n` points
     (cuFFT)."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
-    return _fft.c2c(a, [n], [axis], norm, True)
+    return _fft.c2c(a, [n], [axis], norm, True, plan=_fft.pick_plan(None))
 
 
 def rfft(a, n=None, axis=-1, norm=None):
     """The 1-D discrete Fourier transform of real input along `axis`: the n // 2 + 1 non-negative
     frequencies."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
-    return _fft.r2c(a, [n], [axis], norm)
+    return _fft.r2c(a, [n], [axis], norm, plan=_fft.pick_plan(None))
 
 
 def irfft(a, n=None, axis=-1, norm=None):
     """The inverse of `rfft`: a real signal of `n` points (default 2 * (m - 1)) from its non-negative
     frequencies."""
     axis, n = _fft.axis_and_points(a, n, axis, _half_to_full)
-    return _fft.c2r(a, n, axis, norm)
+    return _fft.c2r(a, n, axis, norm, plan=_fft.pick_plan(None))
 
 
 def hfft(a, n=None, axis=-1, norm=None):
@@ -92,7 +94,9 @@ def fftn(a, s=None, axes=None, norm=None):
     s, axes = _fft.nd_args(a, s, axes)
     if len(set(axes)) != len(axes):
         return _one_by_one(fft, a, s, axes, norm)
-    return _fft.c2c(a, s, axes, norm, False) if axes else a  # NumPy: no axes, no transform
+    if not axes:  # NumPy: no axes, no transform
+        return a
+    return _fft.c2c(a, s, axes, norm, False, plan=_fft.pick_plan(None))
 
 
 def ifftn(a, s=None, axes=None, norm=None):
@@ -101,7 +105,9 @@ def ifftn(a, s=None, axes=None, norm=None):
     s, axes = _fft.nd_args(a, s, axes)
     if len(set(axes)) != len(axes):
         return _one_by_one(ifft, a, s, axes, norm)
-    return _fft.c2c(a, s, axes, norm, True) if axes else a
+    if not axes:
+        return a
+    return _fft.c2c(a, s, axes, norm, True, plan=_fft.pick_plan(None))
 
 
 def rfftn(a, s=None, axes=None, norm=None):
@@ -111,7 +117,7 @@ def rfftn(a, s=None, axes=None, norm=None):
         raise IndexError("rfftn needs at least one axis")
     if len(set(axes)) != len(axes):
         return _one_by_one(fft, rfft(a, s[-1], axes[-1], norm), s[:-1], axes[:-1], norm)
-    return _fft.r2c(a, s, axes, norm)
+    return _fft.r2c(a, s, axes, norm, plan=_fft.pick_plan(None))
 
 
 def irfftn(a, s=None, axes=None, norm=None):
@@ -124,8 +130,8 @@ def irfftn(a, s=None, axes=None, norm=None):
         if len(set(head)) != len(head):
             a = _one_by_one(ifft, a, sizes, head, norm)
         else:  # NumPy transforms these axes in order, the first in the input's precision
-            a = _fft.c2c(a, sizes, head, norm, True, first=0)
-    return _fft.c2r(a, s[-1], axes[-1], norm)
+            a = _fft.c2c(a, sizes, head, norm, True, first=0, plan=_fft.pick_plan(None))
+    return _fft.c2r(a, s[-1], axes[-1], norm, plan=_fft.pick_plan(None))
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None):

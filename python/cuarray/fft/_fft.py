@@ -92,49 +92,73 @@ def _back(out, axes):
     return _manipulation.moveaxis(out, tuple(range(out.ndim - k, out.ndim)), tuple(axes))
 
 
-def _c2c_axes(x, positions, inverse):
+def pick_plan(plan):
+    """The plan a transform uses: the calling thread's current one (`with plan:`), else `plan` (an argument of
+    the fftpack functions), else None (the cached one); both at once is CuPy's RuntimeError."""
+    current = _core.fft.current_plan()
+    if current is None:
+        return plan
+    if plan is not None:
+        raise RuntimeError("Use the cuFFT plan either as a context manager or as an argument.")
+    return current
+
+
+def _check_rank(plan, k):
+    if plan is not None and k > _MAX_RANK:
+        raise ValueError(f"a cuFFT plan transforms at most {_MAX_RANK} axes, not {k}")
+
+
+def _c2c_axes(x, positions, inverse, plan=None):
     """The unscaled C2C transform of complex `x` over the axes at `positions`, in plans of up to 3 trailing axes
-    of a contiguous array (a transposing copy brings each group last; the result may be a transposed view)."""
+    of a contiguous array (a transposing copy brings each group last; the result may be a transposed view).
+    `plan`: the plan of the one group there may then be."""
     positions = list(positions)
+    _check_rank(plan, len(positions))
     while positions:
         group, positions = positions[-_MAX_RANK:], positions[:-_MAX_RANK]
         order = [d for d in range(x.ndim) if d not in group] + group
         y = _transfer.ascontiguousarray(x.transpose(order))
         out = _creation.empty(y.shape, y.dtype)
-        _core.fft.execute(y, out, "c2c", len(group), inverse)
+        _core.fft.execute(y, out, "c2c", len(group), inverse, plan)
         x = out.transpose(tuple(numpy.argsort(order)))
     return x
 
 
-def c2c(a, sizes, axes, norm, inverse, first=-1):
+def c2c(a, sizes, axes, norm, inverse, first=-1, plan=None):
     """fftn / ifftn of `a` over `axes` (distinct, normalised) with `sizes`; `first`: the axis NumPy transforms
-    first (its normalisation factor has the input's precision)."""
+    first (its normalisation factor has the input's precision). `plan`: a cuFFT plan (pick_plan's); a Plan1d
+    transforms the axes longer than 1 one at a time (last first), as CuPy does with one."""
     norm = check_norm(norm)
+    if isinstance(plan, _core.fft.Plan1d) and sum(n != 1 for n in sizes) > 1:
+        for n, axis in reversed(list(zip(sizes, axes))):
+            a = c2c(a, [n], [axis], norm, inverse, plan=plan)
+        return a
     x = _last(a, axes, sizes, complex_type(a.dtype), copy=False)
-    out = _c2c_axes(x, range(x.ndim - len(axes), x.ndim), inverse)
+    out = _c2c_axes(x, range(x.ndim - len(axes), x.ndim), inverse, plan)
     _scale(out, sizes, norm, inverse, a.dtype, first)
     return _back(out, axes)
 
 
-def r2c(a, sizes, axes, norm):
+def r2c(a, sizes, axes, norm, plan=None):
     """rfftn of real `a`: a real transform over the last of `axes`, then complex ones over the others."""
     if a.dtype.kind == "c":
         raise TypeError(f"rfft takes real input, not {a.dtype}; use fft for complex input")
     if sizes[-1] == 1:  # one point: the real transform is a cast, and the other axes are complex transforms
-        return c2c(a, sizes, axes, norm, False)
+        return c2c(a, sizes, axes, norm, False, plan=plan)
     norm = check_norm(norm)
+    _check_rank(plan, len(axes))
     x = _last(a, axes, sizes, real_type(a.dtype), copy=True)  # cuFFT may overwrite a real transform's input
     k = len(axes)
     rank = min(_MAX_RANK, k)
     out = _creation.empty(x.shape[:-1] + (x.shape[-1] // 2 + 1,), complex_type(a.dtype))
-    _core.fft.execute(x, out, "r2c", rank, False)
+    _core.fft.execute(x, out, "r2c", rank, False, plan)
     if k > rank:  # the transform's other axes, as complex ones
         out = _c2c_axes(out, range(out.ndim - k, out.ndim - rank), False)
     _scale(out, sizes, norm, False, a.dtype)
     return _back(out, axes)
 
 
-def c2r(a, n, axis, norm):
+def c2r(a, n, axis, norm, plan=None):
     """irfft of `a` along `axis` to n real points. NumPy ignores the imaginary parts of the zero frequency and
     (for even n) the Nyquist one; cuFFT needs them zero, so they are cleared."""
     norm = check_norm(norm)
@@ -147,7 +171,7 @@ def c2r(a, n, axis, norm):
         out = _ufuncs._real(x)
     else:
         out = _creation.empty(x.shape[:-1] + (n,), out_type)
-        _core.fft.execute(x, out, "c2r", 1, True)
+        _core.fft.execute(x, out, "c2r", 1, True, plan)
         _scale(out, [n], norm, True, a.dtype)
     if a.dtype == numpy.float16:  # NumPy keeps a float16 input's precision in the result
         out = out.astype(numpy.float16)
