@@ -115,12 +115,10 @@ TOUCHED = []
 # Note [Stand-ins]: public CuPy modules that cuarray lacks and that test files import at their top.
 STANDINS = {
     "cupy.cuda.driver",
-    "cupy.cuda.cufft",
     "cupy.cuda.texture",
     "cupy.cuda.cub",
     "cupy.cuda.cutensor",
     "cupy.cublas",
-    "cupy.fft.config",
     "cupyx.cusolver",
     "cupyx.scipy.sparse",
 }  # cupy.testing imports it for every comparison; used only with sp_name
