@@ -49,7 +49,8 @@ PREFIXES = (
 )
 
 # CuPy-internal modules whose cuarray namesakes keep the same names on purpose (Note [Names, not copies]).
-PRIVATE = {"cupy.random._generator", "cupy.random._distributions"}
+# cupy.fft._fft: _default_fft_func, _fft and _fftn (Note [FFT layouts] in cuarray/fft/_fft.py).
+PRIVATE = {"cupy.random._generator", "cupy.random._distributions", "cupy.fft._fft"}
 
 
 def _compute_capability():

@@ -40,7 +40,7 @@ def _same(m):
 
 
 def _half_to_full(m):
-    return 2 * (m - 1)
+    return _fft.half_to_full(m)
 
 
 def fft(a, n=None, axis=-1, norm=None):
@@ -82,56 +82,25 @@ def ihfft(a, n=None, axis=-1, norm=None):
     return _ufuncs.conjugate(rfft(a, n, axis, _fft.swap_direction(norm)))
 
 
-def _one_by_one(func, a, s, axes, norm):
-    """NumPy's axis-by-axis order (last axis first), for repeated axes."""
-    for n, axis in reversed(list(zip(s, axes))):
-        a = func(a, n, axis, norm)
-    return a
-
-
 def fftn(a, s=None, axes=None, norm=None):
     """The N-D discrete Fourier transform over `axes` (default all, or the last len(s)), of shape `s`."""
-    s, axes = _fft.nd_args(a, s, axes)
-    if len(set(axes)) != len(axes):
-        return _one_by_one(fft, a, s, axes, norm)
-    if not axes:  # NumPy: no axes, no transform
-        return a
-    return _fft.c2c(a, s, axes, norm, False, plan=_fft.pick_plan(None))
+    return _fft.transform_nd(a, s, axes, norm, "C2C", False, _fft.pick_plan(None))
 
 
 def ifftn(a, s=None, axes=None, norm=None):
     """The N-D inverse discrete Fourier transform over `axes` (default all, or the last len(s)), of shape
     `s`."""
-    s, axes = _fft.nd_args(a, s, axes)
-    if len(set(axes)) != len(axes):
-        return _one_by_one(ifft, a, s, axes, norm)
-    if not axes:
-        return a
-    return _fft.c2c(a, s, axes, norm, True, plan=_fft.pick_plan(None))
+    return _fft.transform_nd(a, s, axes, norm, "C2C", True, _fft.pick_plan(None))
 
 
 def rfftn(a, s=None, axes=None, norm=None):
     """The N-D discrete Fourier transform of real input over `axes`, the last axis halved as in `rfft`."""
-    s, axes = _fft.nd_args(a, s, axes)
-    if not axes:
-        raise IndexError("rfftn needs at least one axis")
-    if len(set(axes)) != len(axes):
-        return _one_by_one(fft, rfft(a, s[-1], axes[-1], norm), s[:-1], axes[:-1], norm)
-    return _fft.r2c(a, s, axes, norm, plan=_fft.pick_plan(None))
+    return _fft.transform_nd(a, s, axes, norm, "R2C", False, _fft.pick_plan(None))
 
 
 def irfftn(a, s=None, axes=None, norm=None):
     """The inverse of `rfftn`: a real array of shape `s` from the halved spectrum."""
-    s, axes = _fft.nd_args(a, s, axes, _half_to_full)
-    if not axes:
-        raise IndexError("irfftn needs at least one axis")
-    if len(axes) > 1:
-        head, sizes = axes[:-1], s[:-1]
-        if len(set(head)) != len(head):
-            a = _one_by_one(ifft, a, sizes, head, norm)
-        else:  # NumPy transforms these axes in order, the first in the input's precision
-            a = _fft.c2c(a, sizes, head, norm, True, first=0, plan=_fft.pick_plan(None))
-    return _fft.c2r(a, s[-1], axes[-1], norm, plan=_fft.pick_plan(None))
+    return _fft.transform_nd(a, s, axes, norm, "C2R", True, _fft.pick_plan(None))
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None):

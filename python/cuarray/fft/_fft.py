@@ -3,6 +3,14 @@
 cuFFT transforms the trailing axes of C-contiguous arrays, so the axes to transform are moved last by a
 transposing copy (which also pads or truncates them and casts the dtype) and moved back as a view. Dtypes follow
 NumPy 2: float16, float32 and complex64 transform in single precision, everything else in double.
+
+Note [FFT layouts]
+NumPy's results keep the input's layout (C in, C out; F in, F out). A complex transform needs no move, and so
+keeps it, where its axes are the trailing ones of a C-contiguous input, or the leading ones of an F-contiguous
+input, which is transformed as its C-contiguous transpose; its axes are taken in increasing order, which gives
+the same values (a real transform's last axis is the real one, so its axes keep their order). Other calls move
+axes, and their results are views in the moved layout, as CuPy's axis-by-axis transforms are: _default_fft_func
+tells the two apart, under CuPy's names (`_fftn` for the first kind, `_fft` for the second).
 """
 
 import operator
@@ -124,6 +132,18 @@ def _c2c_axes(x, positions, inverse, plan=None):
     return x
 
 
+def c2c_layout(a, sizes, axes, first=-1):
+    """(a, sizes, axes, first, flipped) of a C2C transform as it is done (Note [FFT layouts]): an F-contiguous
+    `a` as its C-contiguous transpose (flipped: the result is transposed back), and the axes in increasing
+    order with their sizes (`first` follows its axis)."""
+    flipped = a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous
+    if flipped:
+        a, axes = a.T, [a.ndim - 1 - ax for ax in axes]
+    order = sorted(range(len(axes)), key=axes.__getitem__)
+    first = order.index(first % len(axes)) if axes else first
+    return a, [sizes[i] for i in order], [axes[i] for i in order], first, flipped
+
+
 def c2c(a, sizes, axes, norm, inverse, first=-1, plan=None):
     """fftn / ifftn of `a` over `axes` (distinct, normalised) with `sizes`; `first`: the axis NumPy transforms
     first (its normalisation factor has the input's precision). `plan`: a cuFFT plan (pick_plan's); a Plan1d
@@ -133,6 +153,9 @@ def c2c(a, sizes, axes, norm, inverse, first=-1, plan=None):
         for n, axis in reversed(list(zip(sizes, axes))):
             a = c2c(a, [n], [axis], norm, inverse, plan=plan)
         return a
+    a, sizes, axes, first, flipped = c2c_layout(a, sizes, axes, first)
+    if flipped:
+        return c2c(a, sizes, axes, norm, inverse, first, plan).T
     x = _last(a, axes, sizes, complex_type(a.dtype), copy=False)
     out = _c2c_axes(x, range(x.ndim - len(axes), x.ndim), inverse, plan)
     _scale(out, sizes, norm, inverse, a.dtype, first)
@@ -178,6 +201,85 @@ def c2r(a, n, axis, norm, plan=None):
     return _back(out, (axis,))
 
 
+def half_to_full(m):
+    """irfft's default number of points for m frequencies."""
+    return 2 * (m - 1)
+
+
+def _by_axis(a, sizes, axes, norm, inverse, plan):
+    """C2C transforms one axis at a time, last first (NumPy's order where axes repeat)."""
+    for n, axis in reversed(list(zip(sizes, axes))):
+        a = c2c(a, [n], [axis], norm, inverse, plan=plan)
+    return a
+
+
+def transform_nd(a, s, axes, norm, value_type, inverse, plan):
+    """fftn / ifftn ('C2C'), rfftn ('R2C') or irfftn ('C2R') of `a` with NumPy's `s` and `axes`, using `plan`
+    (pick_plan's)."""
+    if value_type == "C2R":
+        s, axes = nd_args(a, s, axes, half_to_full)
+        if not axes:
+            raise IndexError("irfftn needs at least one axis")
+        if len(axes) > 1:
+            head, sizes = axes[:-1], s[:-1]
+            if len(set(head)) != len(head):
+                a = _by_axis(a, sizes, head, norm, True, plan)
+            else:  # NumPy transforms these axes in order, the first in the input's precision
+                a = c2c(a, sizes, head, norm, True, first=0, plan=plan)
+        return c2r(a, s[-1], axes[-1], norm, plan=plan)
+    s, axes = nd_args(a, s, axes)
+    repeated = len(set(axes)) != len(axes)
+    if value_type == "R2C":
+        if not axes:
+            raise IndexError("rfftn needs at least one axis")
+        if repeated:
+            return _by_axis(r2c(a, s[-1:], axes[-1:], norm, plan), s[:-1], axes[:-1], norm, False, plan)
+        return r2c(a, s, axes, norm, plan=plan)
+    if not axes:  # NumPy: no axes, no transform
+        return a
+    if repeated:
+        return _by_axis(a, s, axes, norm, inverse, plan)
+    return c2c(a, s, axes, norm, inverse, plan=plan)
+
+
+def _default_fft_func(a, s=None, axes=None, plan=None, value_type="C2C"):
+    """Which kind of transform cuarray makes of `a` over `axes` (Note [FFT layouts]), by CuPy's names: `_fftn`
+    for one cuFFT plan over two or three axes as `a` lays them out (the result keeps a's C or F layout), `_fft`
+    for one with moved axes, one axis, or more than three. A given or current Plan1d means `_fft`, a PlanNd
+    `_fftn`."""
+    plan = pick_plan(plan)
+    if plan is not None:
+        return _fft if isinstance(plan, _core.fft.Plan1d) else _fftn
+    axes = nd_args(a, s, axes, half_to_full if value_type == "C2R" else None)[1]
+    if not 2 <= len(set(axes)) == len(axes) <= _MAX_RANK:
+        return _fft
+    k, trailing = len(axes), list(range(a.ndim - len(axes), a.ndim))
+    if value_type != "C2C":  # the real axis is the last: the axes must be the trailing ones, in order
+        return _fftn if a.flags.c_contiguous and axes == trailing else _fft
+    if a.flags.c_contiguous and sorted(axes) == trailing:
+        return _fftn
+    return _fftn if a.flags.f_contiguous and sorted(axes) == list(range(k)) else _fft
+
+
+def _fft(a, s, axes, norm, direction, value_type="C2C", overwrite_x=False, plan=None):
+    """CuPy's axis-moving transform (Note [FFT layouts]): `direction` is cuFFT's (-1 forward, 1 inverse);
+    `overwrite_x` is accepted and never needed."""
+    return transform_nd(a, s, axes, norm, value_type, direction == 1, pick_plan(plan))
+
+
+def _fftn(a, s, axes, norm, direction, value_type="C2C", order="A", plan=None, overwrite_x=False, out=None):
+    """CuPy's layout-keeping transform (Note [FFT layouts]): ValueError where `_default_fft_func` says the
+    transform moves axes."""
+    if out is not None:
+        raise NotImplementedError("out= is not supported: the transform makes its result")
+    if _default_fft_func(a, s, axes, plan, value_type) is not _fftn:
+        raise ValueError(
+            "An n-dimensional cuFFT plan could not be created: the axes must be two or three, the trailing ones "
+            "of a C-contiguous array or the leading ones of an F-contiguous one"
+        )
+    return transform_nd(a, s, axes, norm, value_type, direction == 1, pick_plan(plan))
+
+
 def axis_and_points(a, n, axis, default):
     """The normalised axis (AxisError when out of range) and the number of points (`default` for None)."""
     check_array(a)
@@ -187,7 +289,8 @@ def axis_and_points(a, n, axis, default):
 
 def nd_args(a, s, axes, last_default=None):
     """NumPy's (s, axes) for the n-D transforms: axes default to all (or the last len(s)); s to the input's
-    sizes, -1 meaning the input's size; `last_default` maps the last axis's input size for irfftn."""
+    sizes, -1 meaning the input's size; `last_default` maps the last axis's input size for irfftn, where it
+    also stands for a None in `s` (NumPy's default for that axis)."""
     check_array(a)
     if axes is None:
         axes = list(range(a.ndim)) if s is None else list(range(a.ndim - len(s), a.ndim))
@@ -200,5 +303,12 @@ def nd_args(a, s, axes, last_default=None):
         s = list(s) if numpy.ndim(s) else [s]
         if len(s) != len(axes):
             raise ValueError("Shape and axes have different lengths.")
-        s = [a.shape[ax] if operator.index(n) == -1 else n for n, ax in zip(s, axes)]
+        sizes = []
+        for i, (n, ax) in enumerate(zip(s, axes)):
+            if n is None and i == len(s) - 1 and last_default is not None:
+                n = last_default(a.shape[ax])  # NumPy: None is the axis's default, 2 * (m - 1) for irfftn
+            elif n is None or operator.index(n) == -1:
+                n = a.shape[ax]
+            sizes.append(n)
+        s = sizes
     return [points(n) for n in s], axes

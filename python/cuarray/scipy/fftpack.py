@@ -51,7 +51,9 @@ def get_fft_plan(a, shape=None, axes=None, value_type="C2C"):
     axes = [normalize_axis_index(ax, a.ndim) for ax in axes]
     sizes = [a.shape[ax] if shape is None or shape[i] is None else shape[i] for i, ax in enumerate(axes)]
     if value_type == "C2R" and (shape is None or shape[-1] is None):
-        sizes[-1] = 2 * (a.shape[axes[-1]] - 1)
+        sizes[-1] = _fft.half_to_full(a.shape[axes[-1]])
+    if value_type == "C2C":  # the layout the transform takes (Note [FFT layouts] in cuarray/fft/_fft.py)
+        a, sizes, axes = _fft.c2c_layout(a, sizes, axes)[:3]
     batch = math.prod(a.shape[d] for d in range(a.ndim) if d not in axes)
     n = [s for s in sizes if s != 1] or [1]  # the transform's length-1 axes are no part of its plan
     key = (_TYPES[value_type, a.dtype in _fft._SINGLE], tuple(n), batch)
@@ -71,36 +73,29 @@ def ifft(x, n=None, axis=-1, overwrite_x=False, plan=None):
     return _fft.c2c(x, [n], [axis], None, True, plan=_fft.pick_plan(plan))
 
 
-def _nd(x, shape, axes, inverse, plan):
-    s, axes = _fft.nd_args(x, shape, axes)
-    plan = _fft.pick_plan(plan)
-    if not axes:
-        return x
-    if len(set(axes)) != len(axes):
-        for n, axis in reversed(list(zip(s, axes))):
-            x = _fft.c2c(x, [n], [axis], None, inverse, plan=plan)
-        return x
-    return _fft.c2c(x, s, axes, None, inverse, plan=plan)
+def _nd(x, shape, axes, direction, plan):
+    # As CuPy's: the transform's kind from _default_fft_func (Note [FFT layouts] in cuarray/fft/_fft.py).
+    return _fft._default_fft_func(x, shape, axes, plan)(x, shape, axes, None, direction, plan=plan)
 
 
 def fftn(x, shape=None, axes=None, overwrite_x=False, plan=None):
     """scipy.fftpack.fftn: the N-D discrete Fourier transform over `axes` (default all), of shape `shape`."""
-    return _nd(x, shape, axes, False, plan)
+    return _nd(x, shape, axes, -1, plan)
 
 
 def ifftn(x, shape=None, axes=None, overwrite_x=False, plan=None):
     """scipy.fftpack.ifftn: the N-D inverse discrete Fourier transform."""
-    return _nd(x, shape, axes, True, plan)
+    return _nd(x, shape, axes, 1, plan)
 
 
 def fft2(x, shape=None, axes=(-2, -1), overwrite_x=False, plan=None):
     """scipy.fftpack.fft2: fftn over two axes (the last two)."""
-    return _nd(x, shape, axes, False, plan)
+    return _nd(x, shape, axes, -1, plan)
 
 
 def ifft2(x, shape=None, axes=(-2, -1), overwrite_x=False, plan=None):
     """scipy.fftpack.ifft2: ifftn over two axes (the last two)."""
-    return _nd(x, shape, axes, True, plan)
+    return _nd(x, shape, axes, 1, plan)
 
 
 def _same(m):
