@@ -412,3 +412,46 @@ def test_none_in_s_is_the_axis_default(s):
         assert_fft_close(
             cp.fft.rfftn(cp.asarray(real), s=s, axes=(0, 1)), np.fft.rfftn(real, s=s, axes=(0, 1))
         )
+
+
+# Note [C2R inputs]: one C2R transform over up to three axes, its input made Hermitian first, gives NumPy's
+# irfftn of any complex input (whose zero- and Nyquist-frequency columns need not be Hermitian).
+@gpu
+@pytest.mark.parametrize(
+    "shape,s,axes",
+    [
+        ((4, 6), None, None),  # even n: the zero and Nyquist columns
+        ((5, 6), (5, 9), None),  # odd n: the zero column alone
+        ((3, 4, 5), None, None),
+        ((3, 4, 5), (2, 6, 7), None),
+        ((2, 3, 4, 5), None, None),  # four axes: the first is a complex transform
+        ((3, 1, 4), None, (0, 1, 2)),  # a length-1 axis cuFFT does not plan
+        ((6, 4, 2), None, (2, 0)),  # moved axes
+        ((4, 6), (4, 1), None),  # one output point: complex transforms and a real part
+    ],
+)
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "float16", "float64"])
+def test_irfftn_of_non_hermitian_inputs(shape, s, axes, dtype):
+    x, a = _data(shape, dtype, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # NumPy's: s without axes
+        for norm in (None, "ortho"):
+            assert_fft_close(cp.fft.irfftn(x, s, axes, norm), np.fft.irfftn(a, s, axes, norm))
+
+
+@gpu
+def test_irfftn_plan_is_one_nd_c2r_plan():
+    from cuarray.cuda import cufft
+    from cuarray.scipy import fftpack
+
+    x, a = _data((5, 4, 6), "complex128", seed=4)
+    plan = fftpack.get_fft_plan(x, value_type="C2R")
+    assert isinstance(plan, cufft.PlanNd) and plan.shape == (5, 4, 10) and plan.fft_type == cufft.CUFFT_Z2D
+    with plan:
+        assert_fft_close(cp.fft.irfftn(x), np.fft.irfftn(a))
+    plan = fftpack.get_fft_plan(x, shape=(4, 7), axes=(1, 2), value_type="C2R")
+    assert plan.shape == (4, 7) and plan.batch == 5
+    with plan:
+        assert_fft_close(cp.fft.irfftn(x, (4, 7), (1, 2)), np.fft.irfftn(a, (4, 7), (1, 2)))
+    with pytest.raises(ValueError, match="The cuFFT plan and a.shape do not match"), plan:
+        cp.fft.irfftn(x, (4, 8), (1, 2))

@@ -1,5 +1,6 @@
-"""cuarray.scipy.fftpack against scipy.fftpack: every function over dtypes, lengths (cropped, padded), axes,
-non-contiguous and negative-stride inputs, fftpack's real packed format, plans passed as `plan=`, and errors."""
+"""cuarray.scipy.fftpack against scipy.fftpack: every function over dtypes, lengths (cropped, padded),
+axes, non-contiguous and negative-stride inputs, fftpack's real packed format, plans as `plan=`, and
+errors."""
 
 import cuarray as cp
 import numpy as np

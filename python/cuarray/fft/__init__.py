@@ -1,8 +1,8 @@
 """cuarray.fft: NumPy's discrete Fourier transforms on device arrays, computed by cuFFT (loaded on first use).
 
-Plans are cached per thread and device (cuarray.fft.config) and run on the current stream; `with plan:` (a plan
-from cuarray.scipy.fftpack.get_fft_plan) makes the calling thread's transforms use that plan. float16, float32 and complex64 inputs
-transform in single precision (as NumPy 2 and CuPy), everything else in double.
+Plans are cached per thread and device (cuarray.fft.config) and run on the current stream; `with plan:` (a
+plan from cuarray.scipy.fftpack.get_fft_plan) makes the calling thread's transforms use that plan. float16,
+float32 and complex64 inputs transform in single precision (as NumPy 2 and CuPy), everything else in double.
 """
 
 import operator
@@ -67,7 +67,7 @@ def irfft(a, n=None, axis=-1, norm=None):
     """The inverse of `rfft`: a real signal of `n` points (default 2 * (m - 1)) from its non-negative
     frequencies."""
     axis, n = _fft.axis_and_points(a, n, axis, _half_to_full)
-    return _fft.c2r(a, n, axis, norm, plan=_fft.pick_plan(None))
+    return _fft.c2r(a, [n], [axis], norm, plan=_fft.pick_plan(None))
 
 
 def hfft(a, n=None, axis=-1, norm=None):

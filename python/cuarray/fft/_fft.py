@@ -8,9 +8,16 @@ Note [FFT layouts]
 NumPy's results keep the input's layout (C in, C out; F in, F out). A complex transform needs no move, and so
 keeps it, where its axes are the trailing ones of a C-contiguous input, or the leading ones of an F-contiguous
 input, which is transformed as its C-contiguous transpose; its axes are taken in increasing order, which gives
-the same values (a real transform's last axis is the real one, so its axes keep their order). Other calls move
-axes, and their results are views in the moved layout, as CuPy's axis-by-axis transforms are: _default_fft_func
-tells the two apart, under CuPy's names (`_fftn` for the first kind, `_fft` for the second).
+the same values (a real transform's last axis is the real one, so its axes keep their order). Other calls
+move axes, and their results are views in the moved layout, as CuPy's axis-by-axis transforms are:
+_default_fft_func tells the two apart, under CuPy's names (`_fftn` for the first kind, `_fft` for the second).
+
+Note [C2R inputs]
+NumPy's irfftn(X) is the real array whose rfftn is X with the zero-frequency column of the last axis (and for
+an even length the Nyquist one) replaced by its Hermitian part over the other axes, (Y + conj(Y[-k])) / 2: the
+imaginary parts a real result cannot have are ignored. cuFFT's C2R transform is defined for Hermitian inputs
+alone, so those columns are made Hermitian first (for one axis: their real parts); then one C2R transform over
+up to three axes gives NumPy's values.
 """
 
 import operator
@@ -18,7 +25,7 @@ import operator
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
-from cuarray import _core, _creation, _manipulation, _transfer, _ufuncs
+from cuarray import _core, _creation, _joining, _manipulation, _transfer, _ufuncs
 from cuarray._core import ndarray
 
 _SINGLE = (numpy.dtype(numpy.float16), numpy.dtype(numpy.float32), numpy.dtype(numpy.complex64))
@@ -181,24 +188,47 @@ def r2c(a, sizes, axes, norm, plan=None):
     return _back(out, axes)
 
 
-def c2r(a, n, axis, norm, plan=None):
-    """irfft of `a` along `axis` to n real points. NumPy ignores the imaginary parts of the zero frequency and
-    (for even n) the Nyquist one; cuFFT needs them zero, so they are cleared."""
+def _hermitian_edges(x, k, n):
+    """Note [C2R inputs]: the zero- and (for even n) Nyquist-frequency columns of the last axis of `x` (the
+    C-contiguous input of a k-axis C2R transform to n real points) made Hermitian over the k - 1 axes before
+    it."""
+    for e in [0, n // 2] if n % 2 == 0 else [0]:
+        col = x[..., e]
+        if k == 1:  # the real part alone: NumPy ignores the imaginary one, whatever it holds (NaN included)
+            _core._copyto(col, _ufuncs._real(col))
+            continue
+        head = tuple(range(col.ndim - k + 1, col.ndim))
+        mirror = _joining.roll(_joining.flip(_ufuncs.conjugate(col), head), [1] * len(head), head)
+        _core._copyto(col, _ufuncs.multiply(_ufuncs.add(col, mirror), 0.5))
+
+
+def c2r(a, sizes, axes, norm, plan=None):
+    """irfftn of `a` over `axes` (distinct, normalised) to real `sizes`, the last being the number of real
+    points of the last axis (whose input holds its n // 2 + 1 frequencies). One cuFFT C2R transform takes up to
+    three axes after its input is made Hermitian (Note [C2R inputs]); the leading axes beyond three, or all but
+    the last where n is 1, are complex transforms first, as NumPy does them."""
     norm = check_norm(norm)
-    out_type = real_type(a.dtype)
-    x = _last(a, (axis,), (n // 2 + 1,), complex_type(a.dtype), copy=True)  # cuFFT overwrites C2R's input
-    edges = [0, n // 2] if n % 2 == 0 else [0]
-    for e in edges:
-        _core._copyto(x[..., e], _ufuncs._real(x[..., e]))
+    _check_rank(plan, len(axes))
+    float16 = len(axes) == 1 and a.dtype == numpy.float16  # NumPy keeps a float16 input's precision then
+    n = sizes[-1]
+    lead = len(axes) - 1 if n == 1 else max(0, len(axes) - _MAX_RANK)
+    if lead:  # NumPy transforms these axes in order, the first in the input's precision
+        a = c2c(a, sizes[:lead], axes[:lead], norm, True, first=0, plan=plan)
+        sizes, axes = sizes[lead:], axes[lead:]
+    k = len(axes)
+    x = _last(
+        a, axes, list(sizes[:-1]) + [n // 2 + 1], complex_type(a.dtype), copy=True
+    )  # cuFFT overwrites it
+    _hermitian_edges(x, k, n)
     if n == 1:  # one point: the real part of the zero frequency
         out = _ufuncs._real(x)
     else:
-        out = _creation.empty(x.shape[:-1] + (n,), out_type)
-        _core.fft.execute(x, out, "c2r", 1, True, plan)
-        _scale(out, [n], norm, True, a.dtype)
-    if a.dtype == numpy.float16:  # NumPy keeps a float16 input's precision in the result
+        out = _creation.empty(x.shape[:-1] + (n,), real_type(a.dtype))
+        _core.fft.execute(x, out, "c2r", k, True, plan)
+        _scale(out, sizes, norm, True, a.dtype, first=0)
+    if float16:
         out = out.astype(numpy.float16)
-    return _back(out, (axis,))
+    return _back(out, axes)
 
 
 def half_to_full(m):
@@ -220,13 +250,14 @@ def transform_nd(a, s, axes, norm, value_type, inverse, plan):
         s, axes = nd_args(a, s, axes, half_to_full)
         if not axes:
             raise IndexError("irfftn needs at least one axis")
-        if len(axes) > 1:
-            head, sizes = axes[:-1], s[:-1]
-            if len(set(head)) != len(head):
-                a = _by_axis(a, sizes, head, norm, True, plan)
-            else:  # NumPy transforms these axes in order, the first in the input's precision
-                a = c2c(a, sizes, head, norm, True, first=0, plan=plan)
-        return c2r(a, s[-1], axes[-1], norm, plan=plan)
+        if len(set(axes)) == len(axes):
+            return c2r(a, s, axes, norm, plan=plan)
+        head, sizes = axes[:-1], s[:-1]  # repeated axes: NumPy's transforms one after another
+        if len(set(head)) != len(head):
+            a = _by_axis(a, sizes, head, norm, True, plan)
+        else:  # NumPy transforms these axes in order, the first in the input's precision
+            a = c2c(a, sizes, head, norm, True, first=0, plan=plan)
+        return c2r(a, s[-1:], axes[-1:], norm, plan=plan)
     s, axes = nd_args(a, s, axes)
     repeated = len(set(axes)) != len(axes)
     if value_type == "R2C":
@@ -243,9 +274,9 @@ def transform_nd(a, s, axes, norm, value_type, inverse, plan):
 
 
 def _default_fft_func(a, s=None, axes=None, plan=None, value_type="C2C"):
-    """Which kind of transform cuarray makes of `a` over `axes` (Note [FFT layouts]), by CuPy's names: `_fftn`
-    for one cuFFT plan over two or three axes as `a` lays them out (the result keeps a's C or F layout), `_fft`
-    for one with moved axes, one axis, or more than three. A given or current Plan1d means `_fft`, a PlanNd
+    """Which kind of transform cuarray makes of `a` over `axes` (Note [FFT layouts]), by CuPy's names:
+    `_fftn` for one cuFFT plan over two or three axes as `a` lays them out (the result keeps a's C or F
+    layout), `_fft` for one with moved axes, one axis, or more than three. A given or current Plan1d means `_fft`, a PlanNd
     `_fftn`."""
     plan = pick_plan(plan)
     if plan is not None:
@@ -274,8 +305,8 @@ def _fftn(a, s, axes, norm, direction, value_type="C2C", order="A", plan=None, o
         raise NotImplementedError("out= is not supported: the transform makes its result")
     if _default_fft_func(a, s, axes, plan, value_type) is not _fftn:
         raise ValueError(
-            "An n-dimensional cuFFT plan could not be created: the axes must be two or three, the trailing ones "
-            "of a C-contiguous array or the leading ones of an F-contiguous one"
+            "An n-dimensional cuFFT plan could not be created: the axes must be two or three, the trailing "
+            "ones of a C-contiguous array or the leading ones of an F-contiguous one"
         )
     return transform_nd(a, s, axes, norm, value_type, direction == 1, pick_plan(plan))
 

@@ -45,7 +45,8 @@ def _key(key):
 class PlanCache:
     """The calling thread's cuFFT plan cache of one device (CuPy's cupy.fft._cache.PlanCache). Iterating gives
     (key, node) pairs, most recently used first, without changing the order; node.plan is the plan and
-    node.memsize its work size in bytes."""
+    node.memsize its work size in bytes. cache[key] finds a plan (and makes it the most recent),
+    del cache[key] drops it, cache[key] = plan adds one (its own key)."""
 
     def __init__(self, device=None):
         self._device = _core.cuda.current_device() if device is None else _device.Device(device).id
@@ -105,9 +106,18 @@ class PlanCache:
             raise KeyError(f"plan not found for key: {key}")
 
     def __iter__(self):
-        for plan in _core.fft.cache_plans(self._device):
-            node = _Node(plan)
-            yield node.key, node
+        # CuPy's walk of its linked list: each step takes the plan just after the last one given, in the order
+        # the cache has then, so a look-up between steps (which moves a plan to the front) steers the walk.
+        key = None
+        while True:
+            plans = _core.fft.cache_plans(self._device)
+            keys = [p.key for p in plans]
+            at = 0 if key is None else keys.index(key) + 1 if key in keys else len(plans)
+            if at >= len(plans):
+                return
+            node = _Node(plans[at])
+            key = node.key
+            yield key, node
 
     def __len__(self):
         return self.get_curr_size()

@@ -29,8 +29,8 @@ _TYPES = {  # (value_type, single precision) -> cuFFT type
 def get_fft_plan(a, shape=None, axes=None, value_type="C2C"):
     """The cuFFT plan that transforming `a` over `axes` (up to three; default all, or the last len(shape)) to
     lengths `shape` (default a's) takes: a Plan1d for one axis, else a PlanNd. value_type: 'C2C', 'R2C' (a
-    real input) or 'C2R' (one axis; `shape` is the real output's length, default 2 * (m - 1)). The cached plan
-    when there is one, else a new one that is not cached. Use it as `plan=` or as `with plan:`."""
+    real input) or 'C2R' (`shape` gives the real output's lengths, the last by default 2 * (m - 1)). The
+    cached plan when there is one, else a new one that is not cached. Use it as `plan=` or as `with plan:`."""
     _fft.check_array(a)
     if not (a.flags.c_contiguous or a.flags.f_contiguous):
         raise ValueError("Input array a must be contiguous")
@@ -45,9 +45,6 @@ def get_fft_plan(a, shape=None, axes=None, value_type="C2C"):
         axes = tuple(range(-k, 0))
     if not 1 <= len(axes) <= 3:
         raise ValueError(f"Only 1 to 3 axes can be transformed by one cuFFT plan, not {len(axes)}")
-    if value_type == "C2R" and len(axes) > 1:
-        # Note [C2R plans]: irfftn transforms the other axes first, then the last one alone, as NumPy does.
-        raise NotImplementedError("a C2R plan transforms one axis: irfftn takes the others as C2C transforms")
     axes = [normalize_axis_index(ax, a.ndim) for ax in axes]
     sizes = [a.shape[ax] if shape is None or shape[i] is None else shape[i] for i, ax in enumerate(axes)]
     if value_type == "C2R" and (shape is None or shape[-1] is None):
@@ -139,4 +136,4 @@ def irfft(x, n=None, axis=-1, overwrite_x=False):
     z[at(slice(1, m // 2 + 1))] = x[at(slice(1, m, 2))]
     imag = z[at(slice(1, (m + 1) // 2))]
     _ufuncs.add(imag, _ufuncs.multiply(x[at(slice(2, m, 2))], 1j), out=imag)
-    return _fft.c2r(z, n, axis, None)
+    return _fft.c2r(z, [n], [axis], None)
