@@ -208,6 +208,10 @@ def test_cache_evicts_the_least_recently_used(cache):
     assert [type(n.plan) for _, n in cache] == [cufft.PlanNd, cufft.Plan1d]
     cp.fft.fft(_x(10))  # brings the Plan1d to the front
     assert [type(n.plan) for _, n in cache] == [cufft.Plan1d, cufft.PlanNd]
+    walk = iter(cache)
+    for _ in range(100):  # a look-up between steps steers the walk, as CuPy's linked list does: it never ends
+        cache[next(walk)[0]]
+    assert len(list(cache)) == 2
     cp.fft.fft(_x(20, np.complex128))
     cp.fft.fft(_x(30, np.complex128))
     assert cache.get_curr_size() == 2
