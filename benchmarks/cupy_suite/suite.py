@@ -63,7 +63,10 @@ ROWS = {
 }
 # Files left out: CuPy-internal through and through, and skipped by CuPy itself where its optional code path
 # is absent, as it is in cuarray (Note [Platform facts] in shim/_cupy_suite_alias.py).
-EXCLUDED = ["cupy_tests/core_tests/test_cub_reduction.py"]  # CuPy's CUB reduction kernels
+EXCLUDED = [
+    "cupy_tests/core_tests/test_cub_reduction.py",  # CuPy's CUB reduction kernels
+    "cupy_tests/fft_tests/test_callback.py",  # cuFFT callbacks, built by CuPy with nvcc or as LTO callbacks
+]
 # Files of which only some classes run. The conftest deselects the rest (CUPY_SUITE_ONLY): naming the classes
 # on pytest's command line would stop the whole run where the file fails to import.
 ONLY = [f"tests/{_SIGNAL_FILE}::{c}" for c in _SIGNAL_CLASSES]

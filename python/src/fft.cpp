@@ -1,8 +1,10 @@
-// Bindings for the cuFFT transforms (cuarray._core.fft).
+// Bindings for the cuFFT transforms, plans and plan caches (cuarray._core.fft).
 #include "cuarray/ops/fft.h"
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
+#include "cuarray/cuda/device.h"
 #include "cuarray/error.h"
 #include "cuarray/lib/cufft.h"
 #include "ndarray.h"
@@ -13,6 +15,8 @@ namespace cuarray::bind {
 
 namespace {
 
+namespace cufft = lib::cufft;
+
 ops::FftKind to_kind(const std::string& name) {
   if (name == "c2c") return ops::FftKind::C2C;
   if (name == "r2c") return ops::FftKind::R2C;
@@ -20,17 +24,95 @@ ops::FftKind to_kind(const std::string& name) {
   throw ValueError("unknown transform '" + name + "' (expected 'c2c', 'r2c' or 'c2r')");
 }
 
+cufftType to_type(int type) {
+  switch (type) {
+    case CUFFT_C2C:
+    case CUFFT_Z2Z:
+    case CUFFT_R2C:
+    case CUFFT_D2Z:
+    case CUFFT_C2R:
+    case CUFFT_Z2D:
+      return static_cast<cufftType>(type);
+    default:
+      throw ValueError("unknown cuFFT type " + std::to_string(type) +
+                       " (expected CUFFT_C2C, CUFFT_Z2Z, CUFFT_R2C, CUFFT_D2Z, CUFFT_C2R or CUFFT_Z2D)");
+  }
+}
+
+cufft::Key to_key(int type, const std::vector<long long>& n, long long batch) { return {to_type(type), n, batch}; }
+
+py::tuple key_tuple(const cufft::Key& key) {
+  return py::make_tuple(static_cast<int>(key.type), py::tuple(py::cast(key.n)), key.batch);
+}
+
 }  // namespace
 
 void init_fft(py::module_& m) {
-  py::module_ f = m.def_submodule("fft", "cuFFT transforms");
+  py::module_ f = m.def_submodule("fft", "cuFFT transforms, plans and plan caches");
   f.def(
       "execute",
-      [](const NdArray& in, const NdArray& out, const std::string& kind, int rank, bool inverse) {
-        ops::fft(in.array, out.array, to_kind(kind), rank, inverse);
+      [](const NdArray& in, const NdArray& out, const std::string& kind, int rank, bool inverse,
+         const cufft::PlanPtr& plan) { ops::fft(in.array, out.array, to_kind(kind), rank, inverse, plan); },
+      "in"_a, "out"_a, "kind"_a, "rank"_a, "inverse"_a, "plan"_a = nullptr);
+  f.def("version", &cufft::version);
+
+  py::class_<cufft::Plan, cufft::PlanPtr>(f, "Plan", "A cuFFT plan (Note [cuFFT plans] in lib/cufft.h).")
+      .def_property_readonly("fft_type", [](const cufft::Plan& p) { return static_cast<int>(p.key().type); })
+      .def_property_readonly("shape", [](const cufft::Plan& p) { return py::tuple(py::cast(p.key().n)); })
+      .def_property_readonly("batch", [](const cufft::Plan& p) { return p.key().batch; })
+      .def_property_readonly("key", [](const cufft::Plan& p) { return key_tuple(p.key()); })
+      .def_property_readonly("work_size", &cufft::Plan::work_size)
+      .def_property_readonly("device", &cufft::Plan::device)
+      .def_property_readonly("gpus", [](const cufft::Plan&) { return py::none(); })
+      .def("__enter__",
+           [](const cufft::PlanPtr& p) {
+             cufft::set_current_plan(p);
+             return p;
+           })
+      .def("__exit__", [](const cufft::PlanPtr&, py::args) { cufft::set_current_plan(nullptr); });
+  py::class_<cufft::Plan1d, cufft::Plan, std::shared_ptr<cufft::Plan1d>>(f, "Plan1d")
+      .def(py::init([](long long nx, int fft_type, long long batch, const py::object& devices) {
+             if (!devices.is_none()) {
+               PyErr_SetString(PyExc_NotImplementedError,
+                               "multi-GPU cuFFT plans are not supported: cuarray transforms on one device");
+               throw py::error_already_set();
+             }
+             return std::static_pointer_cast<cufft::Plan1d>(cufft::make_plan(to_key(fft_type, {nx}, batch)));
+           }),
+           "nx"_a, "fft_type"_a, "batch"_a = 1, py::kw_only(), "devices"_a = py::none())
+      .def_property_readonly("nx", [](const cufft::Plan& p) { return p.key().n[0]; });
+  py::class_<cufft::PlanNd, cufft::Plan, std::shared_ptr<cufft::PlanNd>>(f, "PlanNd");
+
+  f.def(
+      "make_plan",
+      [](int type, const std::vector<long long>& n, long long batch) {
+        return cufft::make_plan(to_key(type, n, batch));
       },
-      "in"_a, "out"_a, "kind"_a, "rank"_a, "inverse"_a);
-  f.def("version", &lib::cufft::version);
+      "type"_a, "n"_a, "batch"_a);
+  f.def("current_plan", [] { return cufft::current_plan(); });
+
+  // The calling thread's cache of one device (cuarray.fft.config.PlanCache).
+  f.def("cache_exists", [](int device) { return cufft::existing_plan_cache(device) != nullptr; });
+  f.def("cache_info", [](int device) {
+    cufft::PlanCache& c = cufft::plan_cache(device);
+    return py::make_tuple(c.size(), c.memsize(), c.curr_size(), c.curr_memsize(), c.hits(), c.misses());
+  });
+  f.def("cache_set_size", [](int device, long long n) { cufft::plan_cache(device).set_size(n); });
+  f.def("cache_set_memsize", [](int device, long long n) { cufft::plan_cache(device).set_memsize(n); });
+  f.def("cache_clear", [](int device) { cufft::plan_cache(device).clear(); });
+  f.def("cache_plans", [](int device) { return cufft::plan_cache(device).plans(); });
+  f.def("cache_find", [](int device, int type, const std::vector<long long>& n, long long batch) {
+    return cufft::plan_cache(device).find(to_key(type, n, batch));
+  });
+  f.def("cache_erase", [](int device, int type, const std::vector<long long>& n, long long batch) {
+    return cufft::plan_cache(device).erase(to_key(type, n, batch));
+  });
+  f.def("cache_insert", [](int device, const cufft::PlanPtr& plan) {
+    if (plan->device() != device)
+      throw ValueError("the plan belongs to device " + std::to_string(plan->device()) + ", not " +
+                       std::to_string(device));
+    cufft::plan_cache(device).insert(plan);
+  });
 }
 
 }  // namespace cuarray::bind

@@ -328,3 +328,130 @@ def test_import_does_not_load_cufft():
     proc = run_python(code=code)
     assert proc.returncode == 0, describe(proc)
     assert proc.stdout.strip() == "False"
+
+
+# Note [FFT layouts]: n-D complex transforms over the axes as the input lays them out keep its layout, as
+# NumPy's results do; _default_fft_func (CuPy's name) says which calls those are.
+LAYOUT_CASES = [
+    ((3, 4), None, None),
+    ((3, 4), None, (-1, -2)),
+    ((2, 3, 4), (1, 4, None), None),
+    ((2, 3, 4), (1, 4, 10), None),
+    ((2, 3, 4), None, (-1, -2, -3)),
+    ((2, 3, 4), None, (0, 1)),
+    ((2, 3, 4), None, (1, 2)),
+    ((2, 3, 4, 5), None, (-3, -2, -1)),
+    ((2, 3, 4, 5), None, (0, 1, 2)),
+]
+
+
+@gpu
+@pytest.mark.parametrize("shape,s,axes", LAYOUT_CASES)
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("func", ["fftn", "ifftn"])
+@pytest.mark.parametrize("dtype", ["float16", "int32", "complex64", "complex128"])
+def test_nd_transforms_keep_the_layout(shape, s, axes, order, func, dtype):
+    from cuarray.fft import _fft
+
+    a = np.asarray(make_data(shape, dtype), order=order)
+    x = cp.asfortranarray(cp.asarray(a)) if order == "F" else cp.asarray(a)
+    assert x.flags.f_contiguous == a.flags.f_contiguous and x.flags.c_contiguous == a.flags.c_contiguous
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # NumPy 2: None in s
+        expected = getattr(np.fft, func)(a, s=s, axes=axes)
+    got = getattr(cp.fft, func)(x, s=s, axes=axes)
+    assert_fft_close(got, expected)
+    kind = _fft._default_fft_func(x, s=s, axes=axes)
+    sorted_axes = sorted(ax % len(shape) for ax in (axes or range(len(shape))))
+    trailing = sorted_axes == list(range(len(shape) - len(sorted_axes), len(shape)))
+    leading = sorted_axes == list(range(len(sorted_axes)))
+    assert (kind is _fft._fftn) == (trailing if order == "C" else leading)
+    if kind is _fft._fftn:
+        assert (got.flags.c_contiguous, got.flags.f_contiguous) == (
+            expected.flags.c_contiguous,
+            expected.flags.f_contiguous,
+        )
+
+
+@gpu
+def test_default_fft_func_cases():
+    from cuarray.fft import _fft
+
+    a = cp.ones((16, 16, 16))
+    f = cp.asfortranarray(a)
+    assert _fft._default_fft_func(a, axes=(1, 2)) is _fft._fftn
+    assert _fft._default_fft_func(a, axes=(0, 1)) is _fft._fft  # moved: the result is a view
+    assert _fft._default_fft_func(f, axes=(0, 1)) is _fft._fftn
+    assert _fft._default_fft_func(a, axes=(2,)) is _fft._fft
+    assert _fft._default_fft_func(a, axes=(0, 2)) is _fft._fft
+    assert _fft._default_fft_func(cp.ones((2, 4, 6, 8))) is _fft._fft
+    assert _fft._default_fft_func(a, axes=(1, 2), value_type="R2C") is _fft._fftn
+    assert _fft._default_fft_func(a, axes=(2, 1), value_type="R2C") is _fft._fft
+    assert _fft._default_fft_func(f, axes=(0, 1), value_type="R2C") is _fft._fft
+    with pytest.raises(ValueError, match="n-dimensional cuFFT plan could not be created"):
+        _fft._fftn(a, None, (0, 1), None, -1)
+    expected = np.fft.fftn(np.ones((16, 16, 16)), axes=(1, 2))
+    assert_fft_close(_fft._fftn(a, None, (1, 2), None, -1), expected)
+    assert_fft_close(
+        _fft._fft(a, None, (1, 2), "ortho", 1), np.fft.ifftn(np.ones((16, 16, 16)), axes=(1, 2), norm="ortho")
+    )
+
+
+@gpu
+@pytest.mark.parametrize("s", [(3, None), (None, None), (-1, 5), (None, 7)])
+def test_none_in_s_is_the_axis_default(s):
+    a = make_data((3, 4), np.complex128)
+    x = cp.asarray(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        for func in ("fftn", "ifftn", "irfftn"):
+            assert_fft_close(
+                getattr(cp.fft, func)(x, s=s, axes=(0, 1)), getattr(np.fft, func)(a, s=s, axes=(0, 1))
+            )
+        real = make_data((3, 4), np.float64)
+        assert_fft_close(
+            cp.fft.rfftn(cp.asarray(real), s=s, axes=(0, 1)), np.fft.rfftn(real, s=s, axes=(0, 1))
+        )
+
+
+# Note [C2R inputs]: one C2R transform over up to three axes, its input made Hermitian first, gives NumPy's
+# irfftn of any complex input (whose zero- and Nyquist-frequency columns need not be Hermitian).
+@gpu
+@pytest.mark.parametrize(
+    "shape,s,axes",
+    [
+        ((4, 6), None, None),  # even n: the zero and Nyquist columns
+        ((5, 6), (5, 9), None),  # odd n: the zero column alone
+        ((3, 4, 5), None, None),
+        ((3, 4, 5), (2, 6, 7), None),
+        ((2, 3, 4, 5), None, None),  # four axes: the first is a complex transform
+        ((3, 1, 4), None, (0, 1, 2)),  # a length-1 axis cuFFT does not plan
+        ((6, 4, 2), None, (2, 0)),  # moved axes
+        ((4, 6), (4, 1), None),  # one output point: complex transforms and a real part
+    ],
+)
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "float16", "float64"])
+def test_irfftn_of_non_hermitian_inputs(shape, s, axes, dtype):
+    x, a = _data(shape, dtype, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # NumPy's: s without axes
+        for norm in (None, "ortho"):
+            assert_fft_close(cp.fft.irfftn(x, s, axes, norm), np.fft.irfftn(a, s, axes, norm))
+
+
+@gpu
+def test_irfftn_plan_is_one_nd_c2r_plan():
+    from cuarray.cuda import cufft
+    from cuarray.scipy import fftpack
+
+    x, a = _data((5, 4, 6), "complex128", seed=4)
+    plan = fftpack.get_fft_plan(x, value_type="C2R")
+    assert isinstance(plan, cufft.PlanNd) and plan.shape == (5, 4, 10) and plan.fft_type == cufft.CUFFT_Z2D
+    with plan:
+        assert_fft_close(cp.fft.irfftn(x), np.fft.irfftn(a))
+    plan = fftpack.get_fft_plan(x, shape=(4, 7), axes=(1, 2), value_type="C2R")
+    assert plan.shape == (4, 7) and plan.batch == 5
+    with plan:
+        assert_fft_close(cp.fft.irfftn(x, (4, 7), (1, 2)), np.fft.irfftn(a, (4, 7), (1, 2)))
+    with pytest.raises(ValueError, match="The cuFFT plan and a.shape do not match"), plan:
+        cp.fft.irfftn(x, (4, 8), (1, 2))

@@ -49,7 +49,8 @@ PREFIXES = (
 )
 
 # CuPy-internal modules whose cuarray namesakes keep the same names on purpose (Note [Names, not copies]).
-PRIVATE = {"cupy.random._generator", "cupy.random._distributions"}
+# cupy.fft._fft: _default_fft_func, _fft and _fftn (Note [FFT layouts] in cuarray/fft/_fft.py).
+PRIVATE = {"cupy.random._generator", "cupy.random._distributions", "cupy.fft._fft"}
 
 
 def _compute_capability():
@@ -115,12 +116,10 @@ TOUCHED = []
 # Note [Stand-ins]: public CuPy modules that cuarray lacks and that test files import at their top.
 STANDINS = {
     "cupy.cuda.driver",
-    "cupy.cuda.cufft",
     "cupy.cuda.texture",
     "cupy.cuda.cub",
     "cupy.cuda.cutensor",
     "cupy.cublas",
-    "cupy.fft.config",
     "cupyx.cusolver",
     "cupyx.scipy.sparse",
 }  # cupy.testing imports it for every comparison; used only with sp_name

@@ -1,12 +1,15 @@
 #include "cuarray/lib/cufft.h"
 
 #include <atomic>
+#include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/launch_queue.h"
 #include "cuarray/cuda/memory_pool.h"
+#include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/lib/library.h"
 
@@ -49,48 +52,37 @@ const char* status_name(cufftResult s) {
   }
 }
 
-struct Key {
-  int device;
-  cufftType type;
-  std::vector<long long> n;
-  long long batch;
-  bool operator==(const Key& o) const { return device == o.device && type == o.type && n == o.n && batch == o.batch; }
-};
-
-// The calling thread's plans, most recently used last; destroyed when the thread ends.
-struct Cache {
-  struct Entry {
-    Key key;
-    Plan plan;
-  };
-  std::vector<Entry> entries;
-  ~Cache() {
-    for (const Entry& e : entries) api().destroy(e.plan.handle);  // errors at thread exit are not worth reporting
-  }
-};
-
 // A plan without a work area; a failure (cuFFT allocates with cudaMalloc meanwhile) is retried once after the
 // pool gives its cached memory back (Note [Memory for other libraries] in memory_pool.h).
-Plan make_plan(const Key& key) {
+PlanPtr create(const Key& key) {
   const char* call = "cufftCreate";
-  Plan plan{0, 0};
+  cufftHandle handle = 0;
+  std::size_t work_size = 0;
   auto attempt = [&] {
     call = "cufftCreate";
-    cufftResult r = api().create(&plan.handle);
+    cufftResult r = api().create(&handle);
     if (r != CUFFT_SUCCESS) return r;
     std::vector<long long> n = key.n;
     call = "cufftSetAutoAllocation";
-    r = api().set_auto_allocation(plan.handle, 0);
+    r = api().set_auto_allocation(handle, 0);
     if (r == CUFFT_SUCCESS) {
       call = "cufftMakePlanMany64";
-      r = api().make_plan_many(plan.handle, static_cast<int>(n.size()), n.data(), nullptr, 1, 0, nullptr, 1, 0,
-                               key.type, key.batch, &plan.work_size);
+      r = api().make_plan_many(handle, static_cast<int>(n.size()), n.data(), nullptr, 1, 0, nullptr, 1, 0, key.type,
+                               key.batch, &work_size);
     }
-    if (r != CUFFT_SUCCESS) api().destroy(plan.handle);
+    if (r != CUFFT_SUCCESS) api().destroy(handle);
     return r;
   };
   check(cuda::retry_with_memory(attempt, [](cufftResult r) { return r != CUFFT_SUCCESS; }), call);
-  return plan;
+  int device = cuda::current_device();
+  if (key.n.size() == 1) return std::make_shared<Plan1d>(key, device, handle, work_size);
+  return std::make_shared<PlanNd>(key, device, handle, work_size);
+}
+
+// The calling thread's caches, one per device that asked for one.
+std::vector<std::unique_ptr<PlanCache>>& caches() {
+  thread_local std::vector<std::unique_ptr<PlanCache>> per_device;
+  return per_device;
 }
 
 }  // namespace
@@ -133,25 +125,145 @@ int version() {
   return v;
 }
 
-Plan plan(cufftType type, const std::vector<long long>& n, long long batch) {
-  thread_local Cache cache;
-  Key key{cuda::current_device(), type, n, batch};
-  auto& entries = cache.entries;
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (!(entries[i].key == key)) continue;
-    Cache::Entry hit = entries[i];
-    entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(i));
-    entries.push_back(hit);
-    return hit.plan;
+Plan::~Plan() {
+  try {
+    cuda::DeviceGuard guard(device_);
+    api().destroy(handle_);
+  } catch (...) {  // a plan outliving the context (interpreter exit) has nothing left to free
   }
-  Plan p = make_plan(key);
-  if (static_cast<int>(entries.size()) == kMaxPlans) {
-    cuda::DeviceGuard guard(entries.front().key.device);
-    api().destroy(entries.front().plan.handle);
-    entries.erase(entries.begin());
-  }
-  entries.push_back({key, p});
-  return p;
 }
+
+void Plan::execute(void* in, void* out, int direction) {
+  const Api& a = api();
+  std::lock_guard<std::mutex> lock(mutex_);
+  check(a.set_stream(handle_, cuda::current_stream()->handle()), "cufftSetStream");
+  std::shared_ptr<cuda::Buffer> work;  // returned to the pool after the transform, in stream order
+  if (work_size_) {
+    work = cuda::allocate(work_size_);
+    check(a.set_work_area(handle_, work->ptr()), "cufftSetWorkArea");
+  }
+  switch (key_.type) {
+    case CUFFT_C2C:
+      check(a.exec_c2c(handle_, static_cast<cufftComplex*>(in), static_cast<cufftComplex*>(out), direction),
+            "cufftExecC2C");
+      break;
+    case CUFFT_Z2Z:
+      check(a.exec_z2z(handle_, static_cast<cufftDoubleComplex*>(in), static_cast<cufftDoubleComplex*>(out), direction),
+            "cufftExecZ2Z");
+      break;
+    case CUFFT_R2C:
+      check(a.exec_r2c(handle_, static_cast<cufftReal*>(in), static_cast<cufftComplex*>(out)), "cufftExecR2C");
+      break;
+    case CUFFT_D2Z:
+      check(a.exec_d2z(handle_, static_cast<cufftDoubleReal*>(in), static_cast<cufftDoubleComplex*>(out)),
+            "cufftExecD2Z");
+      break;
+    case CUFFT_C2R:
+      check(a.exec_c2r(handle_, static_cast<cufftComplex*>(in), static_cast<cufftReal*>(out)), "cufftExecC2R");
+      break;
+    default:
+      check(a.exec_z2d(handle_, static_cast<cufftDoubleComplex*>(in), static_cast<cufftDoubleReal*>(out)),
+            "cufftExecZ2D");
+  }
+}
+
+PlanPtr make_plan(const Key& key) {
+  if (key.n.empty() || key.n.size() > 3 || key.batch < 1)
+    throw ValueError("cuFFT plans transform 1 to 3 dimensions in batches of at least 1");
+  for (long long s : key.n)
+    if (s < 1) throw ValueError("cuFFT plans need sizes of at least 1, not " + std::to_string(s));
+  return create(key);
+}
+
+PlanPtr PlanCache::find(const Key& key) {
+  for (std::size_t i = 0; i < plans_.size(); ++i) {
+    if (!(plans_[i]->key() == key)) continue;
+    PlanPtr hit = plans_[i];
+    plans_.erase(plans_.begin() + static_cast<std::ptrdiff_t>(i));
+    plans_.insert(plans_.begin(), hit);
+    ++hits_;
+    return hit;
+  }
+  ++misses_;
+  return nullptr;
+}
+
+long long PlanCache::curr_memsize() const {
+  long long total = 0;
+  for (const PlanPtr& p : plans_) total += static_cast<long long>(p->work_size());
+  return total;
+}
+
+void PlanCache::evict_until(long long size, long long memsize) {
+  while (!plans_.empty() && ((size != -1 && curr_size() > size) || (memsize != -1 && curr_memsize() > memsize)))
+    plans_.pop_back();
+}
+
+void PlanCache::insert(const PlanPtr& plan) {
+  if (!enabled()) return;
+  long long need = static_cast<long long>(plan->work_size());
+  if (memsize_ > 0 && need > memsize_) throw std::runtime_error("the plan memsize is too large");
+  erase(plan->key());
+  evict_until(size_ == -1 ? -1 : size_ - 1, memsize_ == -1 ? -1 : memsize_ - need);
+  plans_.insert(plans_.begin(), plan);
+}
+
+bool PlanCache::erase(const Key& key) {
+  for (std::size_t i = 0; i < plans_.size(); ++i) {
+    if (!(plans_[i]->key() == key)) continue;
+    plans_.erase(plans_.begin() + static_cast<std::ptrdiff_t>(i));
+    return true;
+  }
+  return false;
+}
+
+void PlanCache::clear() {
+  plans_.clear();
+  hits_ = misses_ = 0;
+}
+
+void PlanCache::set_size(long long size) {
+  if (size < -1) throw ValueError("invalid input: the plan cache size must be -1 (no limit) or at least 0");
+  evict_until(size, memsize_);
+  size_ = size;
+}
+
+void PlanCache::set_memsize(long long memsize) {
+  if (memsize < -1) throw ValueError("invalid input: the plan cache memsize must be -1 (no limit) or at least 0");
+  evict_until(size_, memsize);
+  memsize_ = memsize;
+}
+
+PlanCache& plan_cache(int device) {
+  if (device < 0) throw ValueError("no device " + std::to_string(device));
+  auto& all = caches();
+  if (static_cast<int>(all.size()) <= device) all.resize(static_cast<std::size_t>(device) + 1);
+  if (!all[static_cast<std::size_t>(device)])
+    all[static_cast<std::size_t>(device)] = std::make_unique<PlanCache>(device);
+  return *all[static_cast<std::size_t>(device)];
+}
+
+PlanCache* existing_plan_cache(int device) {
+  auto& all = caches();
+  return device >= 0 && device < static_cast<int>(all.size()) ? all[static_cast<std::size_t>(device)].get() : nullptr;
+}
+
+PlanPtr plan(const Key& key) {
+  PlanCache& cache = plan_cache(cuda::current_device());
+  if (PlanPtr hit = cache.find(key)) return hit;
+  PlanPtr made = make_plan(key);
+  cache.insert(made);
+  return made;
+}
+
+namespace {
+PlanPtr& current() {
+  thread_local PlanPtr plan;
+  return plan;
+}
+}  // namespace
+
+const PlanPtr& current_plan() { return current(); }
+void set_current_plan(PlanPtr plan) { current() = std::move(plan); }
 
 }  // namespace cuarray::lib::cufft

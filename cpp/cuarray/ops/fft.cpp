@@ -3,8 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "cuarray/cuda/memory_pool.h"
-#include "cuarray/cuda/stream.h"
+#include "cuarray/cuda/device.h"
 #include "cuarray/error.h"
 #include "cuarray/lib/cufft.h"
 #include "cuarray/ops/copy.h"
@@ -50,9 +49,16 @@ std::vector<long long> transform_sizes(const Array& in, const Array& out, FftKin
   return std::vector<long long>(real.end() - rank, real.end());
 }
 
+// "sizes (a, b) in batches of c", for a plan that does not fit.
+std::string describe(const cufft::Key& key) {
+  std::string out = "sizes (";
+  for (std::size_t i = 0; i < key.n.size(); ++i) out += (i ? ", " : "") + std::to_string(key.n[i]);
+  return out + (key.n.size() == 1 ? ",)" : ")") + " in batches of " + std::to_string(key.batch);
+}
+
 }  // namespace
 
-void fft(const Array& in, const Array& out, FftKind kind, int rank, bool inverse) {
+void fft(const Array& in, const Array& out, FftKind kind, int rank, bool inverse, const lib::cufft::PlanPtr& plan) {
   if (rank < 1 || rank > 3)
     throw ValueError("fft: cuFFT transforms 1 to 3 axes at a time, not " + std::to_string(rank));
   cufftType type = fft_type(kind, in.dtype(), out.dtype());
@@ -74,43 +80,24 @@ void fft(const Array& in, const Array& out, FftKind kind, int rank, bool inverse
   long long batch = 1;
   for (int d = 0; d < in.ndim() - rank; ++d) batch *= in.shape()[d];
 
-  cufft::Plan plan = cufft::plan(type, n, batch);
-  const cufft::Api& api = cufft::api();
-  cufft::check(api.set_stream(plan.handle, cuda::current_stream()->handle()), "cufftSetStream");
-  std::shared_ptr<cuda::Buffer> work;  // returned to the pool after the transform, in stream order
-  if (plan.work_size) {
-    work = cuda::allocate(plan.work_size);
-    cufft::check(api.set_work_area(plan.handle, work->ptr()), "cufftSetWorkArea");
+  cufft::Key key{type, n, batch};
+  cufft::PlanPtr p = plan;
+  if (!p) {
+    p = cufft::plan(key);
+  } else {
+    if (p->key().type != type) throw ValueError("cuFFT plan dtype mismatch.");
+    if (!(p->key() == key)) {
+      bool one_d = dynamic_cast<const cufft::Plan1d*>(p.get()) != nullptr;
+      throw ValueError(one_d && p->key().n == key.n ? "Batch size does not match the plan."
+                       : one_d                      ? "Target array size does not match the plan."
+                               : "The cuFFT plan and a.shape do not match: the plan transforms " + describe(p->key()) +
+                                     ", the call " + describe(key));
+    }
+    if (p->device() != cuda::current_device())
+      throw ValueError("the cuFFT plan was made on device " + std::to_string(p->device()) +
+                       ", not on the current device " + std::to_string(cuda::current_device()));
   }
-  void* i = in.data();
-  void* o = out.data();
-  int direction = inverse ? CUFFT_INVERSE : CUFFT_FORWARD;
-  switch (type) {
-    case CUFFT_C2C:
-      cufft::check(api.exec_c2c(plan.handle, static_cast<cufftComplex*>(i), static_cast<cufftComplex*>(o), direction),
-                   "cufftExecC2C");
-      break;
-    case CUFFT_Z2Z:
-      cufft::check(api.exec_z2z(plan.handle, static_cast<cufftDoubleComplex*>(i), static_cast<cufftDoubleComplex*>(o),
-                                direction),
-                   "cufftExecZ2Z");
-      break;
-    case CUFFT_R2C:
-      cufft::check(api.exec_r2c(plan.handle, static_cast<cufftReal*>(i), static_cast<cufftComplex*>(o)),
-                   "cufftExecR2C");
-      break;
-    case CUFFT_D2Z:
-      cufft::check(api.exec_d2z(plan.handle, static_cast<cufftDoubleReal*>(i), static_cast<cufftDoubleComplex*>(o)),
-                   "cufftExecD2Z");
-      break;
-    case CUFFT_C2R:
-      cufft::check(api.exec_c2r(plan.handle, static_cast<cufftComplex*>(i), static_cast<cufftReal*>(o)),
-                   "cufftExecC2R");
-      break;
-    default:
-      cufft::check(api.exec_z2d(plan.handle, static_cast<cufftDoubleComplex*>(i), static_cast<cufftDoubleReal*>(o)),
-                   "cufftExecZ2D");
-  }
+  p->execute(in.data(), out.data(), inverse ? CUFFT_INVERSE : CUFFT_FORWARD);
 }
 
 }  // namespace cuarray::ops

@@ -2,7 +2,7 @@
 
 from cuarray import _core
 from cuarray._errors import CUDARuntimeError, OutOfMemoryError
-from cuarray.cuda import compiler, memory, runtime
+from cuarray.cuda import compiler, cufft, memory, runtime
 from cuarray.cuda._memoize import clear_memo, memoize
 from cuarray.cuda.device import Device
 from cuarray.cuda.graph import Graph
@@ -66,6 +66,7 @@ __all__ = [
     "alloc_pinned_memory",
     "clear_memo",
     "compiler",
+    "cufft",
     "get_allocator",
     "get_cublas_handle",
     "get_current_stream",

@@ -1,7 +1,8 @@
 """cuarray.fft: NumPy's discrete Fourier transforms on device arrays, computed by cuFFT (loaded on first use).
 
-Plans are cached per thread and device and run on the current stream. float16, float32 and complex64 inputs
-transform in single precision (as NumPy 2 and CuPy), everything else in double.
+Plans are cached per thread and device (cuarray.fft.config) and run on the current stream; `with plan:` (a
+plan from cuarray.scipy.fftpack.get_fft_plan) makes the calling thread's transforms use that plan. float16,
+float32 and complex64 inputs transform in single precision (as NumPy 2 and CuPy), everything else in double.
 """
 
 import operator
@@ -9,9 +10,10 @@ import operator
 import numpy
 
 from cuarray import _joining, _transfer, _ufuncs
-from cuarray.fft import _fft
+from cuarray.fft import _fft, config
 
 __all__ = [
+    "config",
     "fft",
     "fft2",
     "fftfreq",
@@ -38,34 +40,34 @@ def _same(m):
 
 
 def _half_to_full(m):
-    return 2 * (m - 1)
+    return _fft.half_to_full(m)
 
 
 def fft(a, n=None, axis=-1, norm=None):
     """The 1-D discrete Fourier transform along `axis`, cropped or zero-padded to `n` points (cuFFT)."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
-    return _fft.c2c(a, [n], [axis], norm, False)
+    return _fft.c2c(a, [n], [axis], norm, False, plan=_fft.pick_plan(None))
 
 
 def ifft(a, n=None, axis=-1, norm=None):
     """The 1-D inverse discrete Fourier transform along `axis`, cropped or zero-padded to `n` points
     (cuFFT)."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
-    return _fft.c2c(a, [n], [axis], norm, True)
+    return _fft.c2c(a, [n], [axis], norm, True, plan=_fft.pick_plan(None))
 
 
 def rfft(a, n=None, axis=-1, norm=None):
     """The 1-D discrete Fourier transform of real input along `axis`: the n // 2 + 1 non-negative
     frequencies."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
-    return _fft.r2c(a, [n], [axis], norm)
+    return _fft.r2c(a, [n], [axis], norm, plan=_fft.pick_plan(None))
 
 
 def irfft(a, n=None, axis=-1, norm=None):
     """The inverse of `rfft`: a real signal of `n` points (default 2 * (m - 1)) from its non-negative
     frequencies."""
     axis, n = _fft.axis_and_points(a, n, axis, _half_to_full)
-    return _fft.c2r(a, n, axis, norm)
+    return _fft.c2r(a, [n], [axis], norm, plan=_fft.pick_plan(None))
 
 
 def hfft(a, n=None, axis=-1, norm=None):
@@ -80,52 +82,25 @@ def ihfft(a, n=None, axis=-1, norm=None):
     return _ufuncs.conjugate(rfft(a, n, axis, _fft.swap_direction(norm)))
 
 
-def _one_by_one(func, a, s, axes, norm):
-    """NumPy's axis-by-axis order (last axis first), for repeated axes."""
-    for n, axis in reversed(list(zip(s, axes))):
-        a = func(a, n, axis, norm)
-    return a
-
-
 def fftn(a, s=None, axes=None, norm=None):
     """The N-D discrete Fourier transform over `axes` (default all, or the last len(s)), of shape `s`."""
-    s, axes = _fft.nd_args(a, s, axes)
-    if len(set(axes)) != len(axes):
-        return _one_by_one(fft, a, s, axes, norm)
-    return _fft.c2c(a, s, axes, norm, False) if axes else a  # NumPy: no axes, no transform
+    return _fft.transform_nd(a, s, axes, norm, "C2C", False, _fft.pick_plan(None))
 
 
 def ifftn(a, s=None, axes=None, norm=None):
     """The N-D inverse discrete Fourier transform over `axes` (default all, or the last len(s)), of shape
     `s`."""
-    s, axes = _fft.nd_args(a, s, axes)
-    if len(set(axes)) != len(axes):
-        return _one_by_one(ifft, a, s, axes, norm)
-    return _fft.c2c(a, s, axes, norm, True) if axes else a
+    return _fft.transform_nd(a, s, axes, norm, "C2C", True, _fft.pick_plan(None))
 
 
 def rfftn(a, s=None, axes=None, norm=None):
     """The N-D discrete Fourier transform of real input over `axes`, the last axis halved as in `rfft`."""
-    s, axes = _fft.nd_args(a, s, axes)
-    if not axes:
-        raise IndexError("rfftn needs at least one axis")
-    if len(set(axes)) != len(axes):
-        return _one_by_one(fft, rfft(a, s[-1], axes[-1], norm), s[:-1], axes[:-1], norm)
-    return _fft.r2c(a, s, axes, norm)
+    return _fft.transform_nd(a, s, axes, norm, "R2C", False, _fft.pick_plan(None))
 
 
 def irfftn(a, s=None, axes=None, norm=None):
     """The inverse of `rfftn`: a real array of shape `s` from the halved spectrum."""
-    s, axes = _fft.nd_args(a, s, axes, _half_to_full)
-    if not axes:
-        raise IndexError("irfftn needs at least one axis")
-    if len(axes) > 1:
-        head, sizes = axes[:-1], s[:-1]
-        if len(set(head)) != len(head):
-            a = _one_by_one(ifft, a, sizes, head, norm)
-        else:  # NumPy transforms these axes in order, the first in the input's precision
-            a = _fft.c2c(a, sizes, head, norm, True, first=0)
-    return _fft.c2r(a, s[-1], axes[-1], norm)
+    return _fft.transform_nd(a, s, axes, norm, "C2R", True, _fft.pick_plan(None))
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None):

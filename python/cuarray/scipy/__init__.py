@@ -1,9 +1,9 @@
-"""cuarray.scipy: SciPy's interfaces on the device (cuarray.scipy.signal)."""
+"""cuarray.scipy: SciPy's interfaces on the device (cuarray.scipy.signal, cuarray.scipy.fftpack)."""
 
 
 def __getattr__(name):
-    if name == "signal":
+    if name in ("signal", "fftpack"):
         import importlib
 
-        return importlib.import_module("cuarray.scipy.signal")
+        return importlib.import_module(f"cuarray.scipy.{name}")
     raise AttributeError(f"module 'cuarray.scipy' has no attribute '{name}'")

@@ -1,0 +1,139 @@
+"""cuarray.scipy.fftpack: SciPy's legacy scipy.fftpack transforms on cuFFT (CuPy's cupyx.scipy.fftpack), with
+cuFFT plans (get_fft_plan) passed as `plan=` or made current with `with plan:`.
+
+The transforms are cuarray.fft's (NumPy's dtypes, which scipy.fftpack shares); `overwrite_x` is accepted and
+never needed: the input is left as it is. rfft and irfft use fftpack's real packed format
+[y(0), Re(y(1)), Im(y(1)), ..., Re(y(n/2))] (and Im(y(n/2)) for odd n).
+"""
+
+import functools
+import math
+
+from numpy.lib.array_utils import normalize_axis_index
+
+from cuarray import _core, _creation, _ufuncs
+from cuarray.fft import _fft, config
+
+__all__ = ["fft", "fft2", "fftn", "get_fft_plan", "ifft", "ifft2", "ifftn", "irfft", "rfft"]
+
+_TYPES = {  # (value_type, single precision) -> cuFFT type
+    ("C2C", True): 0x29,
+    ("C2C", False): 0x69,
+    ("R2C", True): 0x2A,
+    ("R2C", False): 0x6A,
+    ("C2R", True): 0x2C,
+    ("C2R", False): 0x6C,
+}
+
+
+def get_fft_plan(a, shape=None, axes=None, value_type="C2C"):
+    """The cuFFT plan that transforming `a` over `axes` (up to three; default all, or the last len(shape)) to
+    lengths `shape` (default a's) takes: a Plan1d for one axis, else a PlanNd. value_type: 'C2C', 'R2C' (a
+    real input) or 'C2R' (`shape` gives the real output's lengths, the last by default 2 * (m - 1)). The
+    cached plan when there is one, else a new one that is not cached. Use it as `plan=` or as `with plan:`."""
+    _fft.check_array(a)
+    if not (a.flags.c_contiguous or a.flags.f_contiguous):
+        raise ValueError("Input array a must be contiguous")
+    if value_type not in ("C2C", "R2C", "C2R"):
+        raise ValueError(f"value_type must be 'C2C', 'R2C' or 'C2R', not {value_type!r}")
+    shape = (shape,) if isinstance(shape, int) else shape
+    axes = (axes,) if isinstance(axes, int) else axes
+    if shape is not None and axes is not None and len(shape) != len(axes):
+        raise ValueError("Shape and axes have different lengths.")
+    if axes is None:
+        k = a.ndim if shape is None else len(shape)
+        axes = tuple(range(-k, 0))
+    if not 1 <= len(axes) <= 3:
+        raise ValueError(f"Only 1 to 3 axes can be transformed by one cuFFT plan, not {len(axes)}")
+    axes = [normalize_axis_index(ax, a.ndim) for ax in axes]
+    sizes = [a.shape[ax] if shape is None or shape[i] is None else shape[i] for i, ax in enumerate(axes)]
+    if value_type == "C2R" and (shape is None or shape[-1] is None):
+        sizes[-1] = _fft.half_to_full(a.shape[axes[-1]])
+    if value_type == "C2C":  # the layout the transform takes (Note [FFT layouts] in cuarray/fft/_fft.py)
+        a, sizes, axes = _fft.c2c_layout(a, sizes, axes)[:3]
+    batch = math.prod(a.shape[d] for d in range(a.ndim) if d not in axes)
+    n = [s for s in sizes if s != 1] or [1]  # the transform's length-1 axes are no part of its plan
+    key = (_TYPES[value_type, a.dtype in _fft._SINGLE], tuple(n), batch)
+    plan = config.get_plan_cache().get(key) if batch > 0 and min(n) > 0 else None
+    return plan if plan is not None else _core.fft.make_plan(key[0], n, batch)
+
+
+def fft(x, n=None, axis=-1, overwrite_x=False, plan=None):
+    """scipy.fftpack.fft: the 1-D discrete Fourier transform along `axis`, cropped or zero-padded to `n`."""
+    axis, n = _fft.axis_and_points(x, n, axis, _same)
+    return _fft.c2c(x, [n], [axis], None, False, plan=_fft.pick_plan(plan))
+
+
+def ifft(x, n=None, axis=-1, overwrite_x=False, plan=None):
+    """scipy.fftpack.ifft: the 1-D inverse discrete Fourier transform along `axis`."""
+    axis, n = _fft.axis_and_points(x, n, axis, _same)
+    return _fft.c2c(x, [n], [axis], None, True, plan=_fft.pick_plan(plan))
+
+
+def _nd(x, shape, axes, direction, plan):
+    # As CuPy's: the transform's kind from _default_fft_func (Note [FFT layouts] in cuarray/fft/_fft.py).
+    return _fft._default_fft_func(x, shape, axes, plan)(x, shape, axes, None, direction, plan=plan)
+
+
+def fftn(x, shape=None, axes=None, overwrite_x=False, plan=None):
+    """scipy.fftpack.fftn: the N-D discrete Fourier transform over `axes` (default all), of shape `shape`."""
+    return _nd(x, shape, axes, -1, plan)
+
+
+def ifftn(x, shape=None, axes=None, overwrite_x=False, plan=None):
+    """scipy.fftpack.ifftn: the N-D inverse discrete Fourier transform."""
+    return _nd(x, shape, axes, 1, plan)
+
+
+def fft2(x, shape=None, axes=(-2, -1), overwrite_x=False, plan=None):
+    """scipy.fftpack.fft2: fftn over two axes (the last two)."""
+    return _nd(x, shape, axes, -1, plan)
+
+
+def ifft2(x, shape=None, axes=(-2, -1), overwrite_x=False, plan=None):
+    """scipy.fftpack.ifft2: ifftn over two axes (the last two)."""
+    return _nd(x, shape, axes, 1, plan)
+
+
+def _same(m):
+    return m
+
+
+def _along(ndim, axis, index):
+    return (slice(None),) * axis + (index,) + (slice(None),) * (ndim - axis - 1)
+
+
+def _check_real(x):
+    if x.dtype.kind == "c":
+        raise TypeError("x must be a real sequence")
+
+
+def rfft(x, n=None, axis=-1, overwrite_x=False, plan=None):
+    """scipy.fftpack.rfft: the FFT of real `x` along `axis`, in fftpack's real packed format (n real
+    numbers)."""
+    axis, n = _fft.axis_and_points(x, n, axis, _same)
+    _check_real(x)
+    f = _fft.r2c(x, [n], [axis], None, plan=_fft.pick_plan(plan))
+    shape = x.shape[:axis] + (n,) + x.shape[axis + 1 :]
+    z = _creation.empty(shape, _fft.real_type(x.dtype))
+    at = functools.partial(_along, x.ndim, axis)
+    z[at(slice(0, 1))] = _ufuncs._real(f[at(slice(0, 1))])
+    odd, even = len(range(1, n, 2)), len(range(2, n, 2))
+    z[at(slice(1, None, 2))] = _ufuncs._real(f[at(slice(1, 1 + odd))])
+    z[at(slice(2, None, 2))] = _ufuncs._imag(f[at(slice(1, 1 + even))])
+    return z
+
+
+def irfft(x, n=None, axis=-1, overwrite_x=False):
+    """scipy.fftpack.irfft: the inverse of rfft, from fftpack's real packed format to `n` real points."""
+    axis, n = _fft.axis_and_points(x, n, axis, _same)
+    _check_real(x)
+    m = min(n, x.shape[axis])
+    shape = x.shape[:axis] + (n // 2 + 1,) + x.shape[axis + 1 :]
+    z = _creation.zeros(shape, _fft.complex_type(x.dtype))
+    at = functools.partial(_along, x.ndim, axis)
+    z[at(slice(0, 1))] = x[at(slice(0, 1))]
+    z[at(slice(1, m // 2 + 1))] = x[at(slice(1, m, 2))]
+    imag = z[at(slice(1, (m + 1) // 2))]
+    _ufuncs.add(imag, _ufuncs.multiply(x[at(slice(2, m, 2))], 1j), out=imag)
+    return _fft.c2r(z, [n], [axis], None)
