@@ -268,7 +268,7 @@ def test_lstsq(dtype, shapes):
     _dtype_of(x, nx)
     _dtype_of(res, nres)
     _dtype_of(s, ns)
-    assert rank == nrank and isinstance(rank, int)
+    assert rank == nrank and type(rank) is type(nrank) is np.int32  # NumPy's scalar type
     if nx.size:
         assert_rel(x, nx, tol(dtype, 100))
     if nres.size:
@@ -285,6 +285,11 @@ def test_lstsq_rank_deficient_and_errors():
     assert rank == nrank == 1 and res.shape == nres.shape == (0,)
     assert_rel(x, nx, 1e-10)
     np.testing.assert_allclose(host(s), ns, atol=1e-12 * ns[0])
+    for rcond in (-1, 0.5):  # a negative rcond is machine precision, as LAPACK's gelsd takes it
+        x, res, rank, s = cp.linalg.lstsq(cp.asarray(a), cp.asarray(b), rcond)
+        nx, nres, nrank, ns = np.linalg.lstsq(a, b, rcond)
+        assert rank == nrank and type(rank) is np.int32, rcond
+        assert_rel(x, nx, 1e-8)
     same_error(lambda xp: xp.linalg.lstsq(xp.asarray(np.ones((2, 2, 2))), xp.asarray(np.ones(2))))
     same_error(lambda xp: xp.linalg.lstsq(xp.asarray(np.ones((3, 2))), xp.asarray(np.ones(2))))
 

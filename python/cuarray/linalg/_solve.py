@@ -65,10 +65,12 @@ def lstsq(a, b, rcond=None):
     a, b = a.astype(t, copy=False), b.astype(t, copy=False)
     if rcond is None:
         rcond = numpy.finfo(t).eps * max(m, n)
+    elif rcond < 0:  # LAPACK's gelsd, beneath NumPy's lstsq: a negative rcond means machine precision
+        rcond = numpy.finfo(t).eps
     u, s, vh = svd(a, full_matrices=False)
-    s_host = s.get()  # the rank is a Python int: one small copy
+    s_host = s.get()  # the rank is a host scalar: one small copy
     cutoff = rcond * s_host.max() if s_host.size else 0.0
-    rank = int((s_host > cutoff).sum())
+    rank = numpy.int32((s_host > cutoff).sum())  # NumPy's type for it
     s_inv = _u._where(_u.greater(s, cutoff), _u.divide(1, s), 0)
     x = matmul(
         _u.conjugate(vh).swapaxes(0, 1), s_inv._expand_dims(1) * matmul(_u.conjugate(u).swapaxes(0, 1), b)
