@@ -7,6 +7,7 @@ import cuarray as cp
 import numpy as np
 import pytest
 from conftest import assert_same, make_data
+from cuarray import testing
 
 pytestmark = pytest.mark.gpu
 
@@ -226,3 +227,55 @@ def test_cov_weights_and_shapes():
 )
 def test_cov_errors_are_numpys(call):
     _same_error(call)
+
+
+# ---------------------------------------------------------------- layout of results, overwrite_input
+
+
+@pytest.mark.parametrize("func", ["quantile", "percentile"])
+@pytest.mark.parametrize(
+    "shape, axis, keepdims",
+    [
+        ((4, 3, 10, 2, 8), -1, False),
+        ((1, 6, 3, 2), (0, 1, 2), False),
+        ((3, 4, 5), 1, True),
+        ((3, 4), None, True),
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize("method", ["linear", "lower", "nearest"])
+@testing.for_dtypes([np.int32, np.float32, np.float64])
+@testing.numpy_cuarray_allclose(rtol=1e-6)  # contiguous_check: NumPy's result is C-contiguous
+def test_quantile_result_is_c_contiguous(xp, func, shape, axis, keepdims, method, dtype):
+    a = xp.asarray(make_data(shape, dtype))
+    q = [10.0, 50.0, 90.0] if func == "percentile" else [0.1, 0.5, 0.9]
+    return getattr(xp, func)(a, q, axis=axis, method=method, keepdims=keepdims)
+
+
+@pytest.mark.parametrize("func", ["quantile", "percentile", "median"])
+@pytest.mark.parametrize("axis", [-1, (0, 1), None])
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_overwrite_input_reorders_the_input(xp, func, axis):
+    """NumPy partitions and CuPy sorts the input in place (Note [overwrite_input] in cuarray/_statistics.py):
+    the input is modified, the result is the same as without overwrite_input."""
+    a = xp.asarray(make_data((10, 2, 3, 2), np.float64, 7))
+    before = a.copy()
+    args = () if func == "median" else ([0.1, 0.5, 0.9] if func == "quantile" else [10.0, 50.0, 90.0],)
+    res = getattr(xp, func)(a, *args, axis=axis, overwrite_input=True)
+    assert not bool(xp.all(a == before))
+    assert bool(xp.all(xp.sort(a.ravel()) == xp.sort(before.ravel())))  # the same values, reordered
+    return res
+
+
+def test_overwrite_input_false_keeps_the_input():
+    a = cp.asarray(make_data((10, 2, 3, 2), np.float64, 7))
+    before = a.get()
+    cp.percentile(a, [10.0, 50.0], axis=-1)
+    cp.median(a, axis=(0, 1))
+    np.testing.assert_array_equal(a.get(), before)
+
+
+def test_overwrite_input_leaves_broadcast_input():
+    a = cp.broadcast_to(cp.asarray(make_data((1, 5), np.float64, 8)), (4, 5))
+    r = cp.quantile(a, 0.5, axis=-1, overwrite_input=True)
+    assert_same(r, np.quantile(np.broadcast_to(make_data((1, 5), np.float64, 8), (4, 5)), 0.5, axis=-1))
