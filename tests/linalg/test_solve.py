@@ -8,6 +8,7 @@ import cuarray as cp
 import numpy as np
 import pytest
 from conftest import make_data
+from cuarray import testing
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from linalghelpers import INEXACT, assert_rel, host, random, same_error, tol, well_conditioned
@@ -362,3 +363,28 @@ def test_tensorsolve_and_tensorinv():
     same_error(lambda xp: xp.linalg.tensorsolve(xp.asarray(np.ones((2, 3))), xp.asarray(np.ones(2))))
     same_error(lambda xp: xp.linalg.tensorinv(xp.asarray(np.ones((2, 3))), ind=1))
     same_error(lambda xp: xp.linalg.tensorinv(xp.asarray(np.ones((2, 2))), ind=0))
+
+
+@testing.for_all_dtypes()
+@testing.numpy_cuarray_array_equal()
+def test_matrix_power_0_is_the_identity_in_every_dtype(xp, dtype):
+    return xp.linalg.matrix_power(xp.ones((2, 3, 3), dtype), 0)
+
+
+@pytest.mark.parametrize("shape", [(0, 2, 3), (2, 0), (3, 0, 4), (0, 0)], ids=str)
+@testing.for_dtypes([np.int32, np.float32, np.float64, np.complex64])
+@testing.numpy_cuarray_allclose()
+def test_pinv_empty_dtypes(xp, shape, dtype):
+    """NumPy keeps an empty matrix's dtype, but an empty stack of non-empty ones takes the SVD's."""
+    return xp.linalg.pinv(xp.zeros(shape, dtype))
+
+
+@pytest.mark.parametrize(
+    "a", [[1, 2], [0, 0], [0.0, np.nan], 3.0, [[1, 2], [2, 4]], [[0, 0], [0, 0]]], ids=str
+)
+@pytest.mark.parametrize("tol", [None, 1])
+def test_matrix_rank_is_a_device_scalar(a, tol):
+    """NumPy's rank (a Python int below 2-D), as a 0-d int64 device array for every input, as CuPy's."""
+    got, want = cp.linalg.matrix_rank(cp.asarray(a), tol=tol), np.linalg.matrix_rank(np.asarray(a), tol=tol)
+    assert isinstance(got, cp.ndarray) and got.shape == () and got.dtype == np.int64
+    assert int(got) == int(want)
