@@ -279,3 +279,23 @@ def test_overwrite_input_leaves_broadcast_input():
     a = cp.broadcast_to(cp.asarray(make_data((1, 5), np.float64, 8)), (4, 5))
     r = cp.quantile(a, 0.5, axis=-1, overwrite_input=True)
     assert_same(r, np.quantile(np.broadcast_to(make_data((1, 5), np.float64, 8), (4, 5)), 0.5, axis=-1))
+
+
+@pytest.mark.parametrize("func", ["cov", "corrcoef"])
+@testing.for_dtypes([np.int8, np.uint8, np.int64, np.bool_])
+@testing.numpy_cuarray_raises(accept_error=TypeError)
+def test_cov_integer_dtype_cannot_hold_deviations(xp, func, dtype):
+    """NumPy subtracts the means in place in dtype=: an integer or bool dtype raises its casting error."""
+    a = xp.asarray(np.arange(6).reshape(2, 3).astype(dtype))
+    return getattr(xp, func)(a, dtype=dtype)
+
+
+@pytest.mark.parametrize("func", ["cov", "corrcoef"])
+@testing.for_dtypes([np.float16, np.float32, np.complex64, np.float64])
+@testing.numpy_cuarray_allclose(rtol={"float16": 1e-2, "default": 1e-5})
+def test_cov_dtype_keeps_the_input(xp, func, dtype):
+    a = xp.asarray(make_data((3, 5), dtype, 9))
+    before = a.copy()
+    r = getattr(xp, func)(a, dtype=dtype)
+    assert bool(xp.all(a == before))  # the means were subtracted from a copy
+    return r

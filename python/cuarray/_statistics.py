@@ -301,7 +301,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
             raise ValueError("y has more than 2 dimensions")
     if dtype is None:
         dtype = numpy.result_type(m.dtype, *(() if y is None else (y.dtype,)), numpy.float64)
-    X = _at_least_2d(m, dtype)
+    X = _at_least_2d(m, dtype, copy=y is None)  # X is the function's own: its means are subtracted in place
     if not rowvar and m.ndim != 1:
         X = X.T
     if X.shape[0] == 0:
@@ -335,7 +335,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if float(fact) <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
         fact = 0.0
-    X = _u.subtract(X, avg[:, None])
+    # In place and in dtype, as NumPy: an integer dtype= cannot hold the deviations (NumPy's casting error).
+    _u.subtract(X, avg[:, None], out=X)
     X_T = X.T if w is None else _u.multiply(X, w).T
     c = dot(X, _u.conjugate(X_T) if X_T.dtype.kind == "c" else X_T)
     with numpy.errstate(divide="ignore"):  # 1 / 0 is inf, as in NumPy's (which warned above)
@@ -344,8 +345,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     return c.squeeze()
 
 
-def _at_least_2d(v, dtype):
-    v = v.astype(dtype, copy=False)
+def _at_least_2d(v, dtype, copy=False):
+    v = v.astype(dtype, copy=copy)
     return v.reshape((1,) * (2 - v.ndim) + v.shape) if v.ndim < 2 else v
 
 
