@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 from conftest import make_data
+from cuarray import testing
 
 pytestmark = pytest.mark.gpu
 
@@ -137,6 +138,16 @@ NP_ERRORS = {
         lambda: cp.convolve(cp.ones((2, 2)), cp.ones(2)),
         ValueError,
         "object too deep for desired array",
+    ),
+    "correlate_0d": (
+        lambda: cp.correlate(cp.asarray(1.0), cp.ones(1)),
+        ValueError,
+        "object of too small depth for desired array",
+    ),
+    "correlate_0d_second": (
+        lambda: cp.correlate(cp.ones(3), cp.asarray(1.0), "full"),
+        ValueError,
+        "object of too small depth for desired array",
     ),
     "mode": (
         lambda: cp.convolve(cp.ones(3), cp.ones(2), "bad"),
@@ -536,3 +547,12 @@ def test_fft_method_c_contiguous(func, mode):
     got = getattr(sig, func)(cp.asarray(a), cp.asarray(b), mode, method="fft")
     assert_conv(got, getattr(ss, func)(a, b, mode, method="fft"), tol=1e-10)
     assert got.flags.c_contiguous
+
+
+@pytest.mark.parametrize("mode", MODES)
+@testing.numpy_cuarray_allclose()
+def test_numpy_convolve_takes_0d(xp, mode):
+    """np.convolve makes 0-d inputs 1-D; np.correlate refuses them (test_numpy_errors)."""
+    return xp.convolve(xp.asarray(2.0), xp.asarray([1.0, 3.0]), mode), xp.convolve(
+        xp.asarray(2.0), xp.asarray(4.0), mode
+    )
