@@ -299,3 +299,47 @@ def test_cov_dtype_keeps_the_input(xp, func, dtype):
     r = getattr(xp, func)(a, dtype=dtype)
     assert bool(xp.all(a == before))  # the means were subtracted from a copy
     return r
+
+
+# ---------------------------------------------------------------- digitize with NaN bins, empty bincount
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize("right", [False, True])
+@pytest.mark.parametrize(
+    "bins",
+    [
+        [NAN] * 4,
+        [1.0, 2.0, NAN],
+        [NAN, 2.0, 1.0],
+        [2.0, NAN],
+        [NAN],
+        [1.0, NAN, NAN],
+        [3.0, 1.0, NAN],
+        [5.0, 3.0, 1.0],
+    ],
+    ids=str,
+)
+@testing.numpy_cuarray_array_equal()
+def test_digitize_nan_bins(xp, right, bins):
+    """NumPy's monotonicity rule: the first unequal neighbours give the direction, and a NaN is unequal to
+    everything and less than nothing (all-NaN bins are decreasing)."""
+    x = xp.asarray(np.arange(14, dtype=np.float32))
+    x[5] = NAN
+    return xp.digitize(x, xp.asarray(np.array(bins, np.float32)), right=right)
+
+
+@pytest.mark.parametrize("bins", [[NAN, 1.0, 2.0], [1.0, NAN, 0.5, 2.0]], ids=str)
+@testing.numpy_cuarray_raises(accept_error=ValueError)
+def test_digitize_nan_bins_not_monotonic(xp, bins):
+    return xp.digitize(xp.asarray([1.0, 2.0]), xp.asarray(bins))
+
+
+@testing.for_dtypes([np.int32, np.float32, np.bool_, np.complex64])
+@testing.numpy_cuarray_array_equal()
+def test_bincount_empty_with_weights_is_int64(xp, dtype):
+    """NumPy returns an empty x's counts (int64 zeros) before it looks at the weights."""
+    return xp.bincount(
+        xp.asarray(np.array([], np.int32)), weights=xp.asarray(np.array([], dtype)), minlength=2
+    )
