@@ -343,3 +343,14 @@ def test_bincount_empty_with_weights_is_int64(xp, dtype):
     return xp.bincount(
         xp.asarray(np.array([], np.int32)), weights=xp.asarray(np.array([], dtype)), minlength=2
     )
+
+
+@pytest.mark.parametrize("bins", [2, [1.0, 2.0, 2.4, 3.0]], ids=str)
+@pytest.mark.parametrize("density", [False, True])
+@testing.for_complex_dtypes()
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_histogram_complex_weights(xp, bins, density, dtype):
+    """NumPy bins complex weights, summing real and imaginary parts; counts keep the weights' dtype."""
+    values = xp.asarray([1.3, 2.5, 2.3, 1.0])
+    weights = (xp.asarray([1, -1, 2, 3]) + 1j * xp.asarray([2, 1, 2, -1])).astype(dtype)
+    return xp.histogram(values, bins=bins, weights=weights, density=density)

@@ -78,13 +78,21 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
             raise ValueError("`bins` must increase monotonically, when an array")
         bin_type = numpy.result_type(bin_type, edges.dtype)
         span, uniform = 0.0, False
-    counts = _core._histogram(a, edges.astype(numpy.float64).tolist(), bin_type, uniform, span, weights)
+    edge_list = edges.astype(numpy.float64).tolist()
+
+    def count(w):
+        return _core._histogram(a, edge_list, bin_type, uniform, span, w)
+
+    if weights is not None and weights.dtype.kind == "c":  # NumPy sums complex weights: both parts binned
+        counts = _u._complex(count(_u._real(weights)), count(_u._imag(weights)))
+    else:
+        counts = count(weights)
     if weights is not None and counts.dtype != weights.dtype:
         counts = counts.astype(weights.dtype)
     edges_dev = bins if isinstance(bins, ndarray) else asarray(edges)  # NumPy returns asarray(bins) too
     if density:
         width = numpy.diff(edges).astype(numpy.float64)
-        host = counts.get().astype(numpy.float64)
+        host = counts.get().astype(numpy.result_type(counts.dtype, numpy.float64))
         return asarray(host / width / host.sum()), edges_dev
     return counts, edges_dev
 
