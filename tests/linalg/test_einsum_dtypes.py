@@ -33,7 +33,11 @@ def _arange(xp, shape, dtype):
 
 @pytest.mark.parametrize("subscripts, shape", UNARY, ids=[u[0] or "empty" for u in UNARY])
 @pytest.mark.parametrize("dtype_a", DTYPES, ids=lambda t: np.dtype(t).name)
-@pytest.mark.parametrize("dtype_out", [None, np.int64, np.float32, np.float64, np.complex128], ids=str)
+@pytest.mark.parametrize(
+    "dtype_out",
+    [None, np.int64, np.float32, np.float64, np.complex128],
+    ids=lambda t: "none" if t is None else np.dtype(t).name,
+)
 @testing.numpy_cuarray_allclose(rtol={"float16": 1e-2, "default": 1e-6}, contiguous_check=False)
 def test_unary_dtype(xp, subscripts, shape, dtype_a, dtype_out):
     if dtype_out is not None and not np.can_cast(dtype_a, dtype_out):
