@@ -257,6 +257,7 @@ def test_shim_placeholders(tmp_path):
     out = _shim_python(
         """
         import _cupy_suite_alias as alias
+        import cuarray.linalg
         from cupy._core import _routines_linalg as L, internal
         from cupy._core import _accelerator as acc
         from cupy import _util
@@ -274,8 +275,10 @@ def test_shim_placeholders(tmp_path):
             raise AssertionError("unknown accelerator accepted")
         assert _util.ENABLE_SLICE_COPY is False and issubclass(_util.PerformanceWarning, Warning)
         alias.TOUCHED.clear()
-        c = L.COMPUTE_TYPE_DEFAULT            # names may be passed around...
-        assert c.__name__ == "COMPUTE_TYPE_DEFAULT" and memory.malloc_async.__name__ == "malloc_async"
+        assert L.COMPUTE_TYPE_PEDANTIC == 2 and L.set_compute_type is cuarray.linalg.set_compute_type
+        assert alias.TOUCHED == []            # cuarray's own compute types, not placeholders
+        c = L.to_compute_type_index           # names may be passed around...
+        assert c.__name__ == "to_compute_type_index" and memory.malloc_async.__name__ == "malloc_async"
         k = cub.device_reduce()               # ...and called
         for use in (lambda: bool(c), lambda: list(k), lambda: k < 1, lambda: c + 1):
             try:
@@ -292,7 +295,7 @@ def test_shim_placeholders(tmp_path):
             pass
         else:
             raise AssertionError("made an instance of a missing class")
-        assert "cupy._core._routines_linalg.COMPUTE_TYPE_DEFAULT" in alias.TOUCHED
+        assert "cupy._core._routines_linalg.to_compute_type_index" in alias.TOUCHED
         assert "cupy.cuda.cub.device_reduce()" in alias.TOUCHED
         print("ok")
     """,

@@ -479,6 +479,10 @@ NO_DEVICE_NEEDED = {
     "linalg.QRResult": lambda: cp.linalg.QRResult(1, 2),
     "linalg.SVDResult": lambda: cp.linalg.SVDResult(1, 2, 3),
     "linalg.SlogdetResult": lambda: cp.linalg.SlogdetResult(1, 2),
+    "linalg.get_compute_type": lambda: cp.linalg.get_compute_type(np.float32),
+    "linalg.set_compute_type": lambda: cp.linalg.set_compute_type(
+        np.float64, cp.linalg.get_compute_type(np.float64)
+    ),
     "random.seed": lambda: cp.random.seed(1),
     "random.RandomState": lambda: cp.random.RandomState(1),
     "random.Generator": lambda: cp.random.Generator(1),

@@ -7,6 +7,7 @@ import cuarray as cp
 import numpy as np
 import pytest
 from conftest import assert_same, make_data
+from cuarray import testing
 
 pytestmark = pytest.mark.gpu
 
@@ -226,3 +227,130 @@ def test_cov_weights_and_shapes():
 )
 def test_cov_errors_are_numpys(call):
     _same_error(call)
+
+
+# ---------------------------------------------------------------- layout of results, overwrite_input
+
+
+@pytest.mark.parametrize("func", ["quantile", "percentile"])
+@pytest.mark.parametrize(
+    "shape, axis, keepdims",
+    [
+        ((4, 3, 10, 2, 8), -1, False),
+        ((1, 6, 3, 2), (0, 1, 2), False),
+        ((3, 4, 5), 1, True),
+        ((3, 4), None, True),
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize("method", ["linear", "lower", "nearest"])
+@testing.for_dtypes([np.int32, np.float32, np.float64])
+@testing.numpy_cuarray_allclose(rtol=1e-6)  # contiguous_check: NumPy's result is C-contiguous
+def test_quantile_result_is_c_contiguous(xp, func, shape, axis, keepdims, method, dtype):
+    a = xp.asarray(make_data(shape, dtype))
+    q = [10.0, 50.0, 90.0] if func == "percentile" else [0.1, 0.5, 0.9]
+    return getattr(xp, func)(a, q, axis=axis, method=method, keepdims=keepdims)
+
+
+@pytest.mark.parametrize("func", ["quantile", "percentile", "median"])
+@pytest.mark.parametrize("axis", [-1, (0, 1), None])
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_overwrite_input_reorders_the_input(xp, func, axis):
+    """NumPy partitions and CuPy sorts the input in place (Note [overwrite_input] in cuarray/_statistics.py):
+    the input is modified, the result is the same as without overwrite_input."""
+    a = xp.asarray(make_data((10, 2, 3, 2), np.float64, 7))
+    before = a.copy()
+    args = () if func == "median" else ([0.1, 0.5, 0.9] if func == "quantile" else [10.0, 50.0, 90.0],)
+    res = getattr(xp, func)(a, *args, axis=axis, overwrite_input=True)
+    assert not bool(xp.all(a == before))
+    assert bool(xp.all(xp.sort(a.ravel()) == xp.sort(before.ravel())))  # the same values, reordered
+    return res
+
+
+def test_overwrite_input_false_keeps_the_input():
+    a = cp.asarray(make_data((10, 2, 3, 2), np.float64, 7))
+    before = a.get()
+    cp.percentile(a, [10.0, 50.0], axis=-1)
+    cp.median(a, axis=(0, 1))
+    np.testing.assert_array_equal(a.get(), before)
+
+
+def test_overwrite_input_leaves_broadcast_input():
+    a = cp.broadcast_to(cp.asarray(make_data((1, 5), np.float64, 8)), (4, 5))
+    r = cp.quantile(a, 0.5, axis=-1, overwrite_input=True)
+    assert_same(r, np.quantile(np.broadcast_to(make_data((1, 5), np.float64, 8), (4, 5)), 0.5, axis=-1))
+
+
+@pytest.mark.parametrize("func", ["cov", "corrcoef"])
+@testing.for_dtypes([np.int8, np.uint8, np.int64, np.bool_])
+@testing.numpy_cuarray_raises(accept_error=TypeError)
+def test_cov_integer_dtype_cannot_hold_deviations(xp, func, dtype):
+    """NumPy subtracts the means in place in dtype=: an integer or bool dtype raises its casting error."""
+    a = xp.asarray(np.arange(6).reshape(2, 3).astype(dtype))
+    return getattr(xp, func)(a, dtype=dtype)
+
+
+@pytest.mark.parametrize("func", ["cov", "corrcoef"])
+@testing.for_dtypes([np.float16, np.float32, np.complex64, np.float64])
+@testing.numpy_cuarray_allclose(rtol={"float16": 1e-2, "default": 1e-5})
+def test_cov_dtype_keeps_the_input(xp, func, dtype):
+    a = xp.asarray(make_data((3, 5), dtype, 9))
+    before = a.copy()
+    r = getattr(xp, func)(a, dtype=dtype)
+    assert bool(xp.all(a == before))  # the means were subtracted from a copy
+    return r
+
+
+# ---------------------------------------------------------------- digitize with NaN bins, empty bincount
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize("right", [False, True])
+@pytest.mark.parametrize(
+    "bins",
+    [
+        [NAN] * 4,
+        [1.0, 2.0, NAN],
+        [NAN, 2.0, 1.0],
+        [2.0, NAN],
+        [NAN],
+        [1.0, NAN, NAN],
+        [3.0, 1.0, NAN],
+        [5.0, 3.0, 1.0],
+    ],
+    ids=str,
+)
+@testing.numpy_cuarray_array_equal()
+def test_digitize_nan_bins(xp, right, bins):
+    """NumPy's monotonicity rule: the first unequal neighbours give the direction, and a NaN is unequal to
+    everything and less than nothing (all-NaN bins are decreasing)."""
+    x = xp.asarray(np.arange(14, dtype=np.float32))
+    x[5] = NAN
+    return xp.digitize(x, xp.asarray(np.array(bins, np.float32)), right=right)
+
+
+@pytest.mark.parametrize("bins", [[NAN, 1.0, 2.0], [1.0, NAN, 0.5, 2.0]], ids=str)
+@testing.numpy_cuarray_raises(accept_error=ValueError)
+def test_digitize_nan_bins_not_monotonic(xp, bins):
+    return xp.digitize(xp.asarray([1.0, 2.0]), xp.asarray(bins))
+
+
+@testing.for_dtypes([np.int32, np.float32, np.bool_, np.complex64])
+@testing.numpy_cuarray_array_equal()
+def test_bincount_empty_with_weights_is_int64(xp, dtype):
+    """NumPy returns an empty x's counts (int64 zeros) before it looks at the weights."""
+    return xp.bincount(
+        xp.asarray(np.array([], np.int32)), weights=xp.asarray(np.array([], dtype)), minlength=2
+    )
+
+
+@pytest.mark.parametrize("bins", [2, [1.0, 2.0, 2.4, 3.0]], ids=str)
+@pytest.mark.parametrize("density", [False, True])
+@testing.for_complex_dtypes()
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_histogram_complex_weights(xp, bins, density, dtype):
+    """NumPy bins complex weights, summing real and imaginary parts; counts keep the weights' dtype."""
+    values = xp.asarray([1.3, 2.5, 2.3, 1.0])
+    weights = (xp.asarray([1, -1, 2, 3]) + 1j * xp.asarray([2, 1, 2, -1])).astype(dtype)
+    return xp.histogram(values, bins=bins, weights=weights, density=density)

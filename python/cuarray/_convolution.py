@@ -200,8 +200,11 @@ def fft_cheaper(out_size, taps, full_shape):
     return direct > 300 * math.prod(next_fast_len(n) for n in full_shape) + 1e8
 
 
-def _numpy_args(a, v, mode, names):
-    """The 1-D inputs and the mode's name, checked as NumPy checks them; `names` label the inputs in errors."""
+_INPUT_NAMES = {"convolve": ("a", "v"), "correlate": ("first array argument", "second array argument")}
+
+
+def _numpy_args(kind, a, v, mode):
+    """The 1-D inputs and the mode's name, checked as NumPy's `kind` ('convolve' or 'correlate') checks them."""
     require_device(a, v)
     if isinstance(mode, str):
         if mode not in MODES:
@@ -211,11 +214,13 @@ def _numpy_args(a, v, mode, names):
             mode = MODES[operator.index(mode)]
         except (TypeError, IndexError):
             raise ValueError("integer convolve/correlate mode must be 0, 1, or 2") from None
-    a = a.reshape(1) if a.ndim == 0 else a
+    if min(a.ndim, v.ndim) == 0 and kind == "correlate":  # NumPy's correlate2 takes no 0-d input
+        raise ValueError("object of too small depth for desired array")
+    a = a.reshape(1) if a.ndim == 0 else a  # convolve's array(a, ndmin=1)
     v = v.reshape(1) if v.ndim == 0 else v
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError("object too deep for desired array")
-    for x, name in zip((a, v), names):
+    for x, name in zip((a, v), _INPUT_NAMES[kind]):
         if x.shape[0] == 0:
             raise ValueError(f"{name} cannot be empty")
     return a, v, mode
@@ -240,11 +245,11 @@ def _numpy_conv(kind, a, v, mode):
 
 def convolve(a, v, mode="full"):
     """NumPy's convolve: the discrete linear convolution of two 1-D device arrays (the shorter is the kernel)."""
-    a, v, mode = _numpy_args(a, v, mode, ("a", "v"))
+    a, v, mode = _numpy_args("convolve", a, v, mode)
     return _numpy_conv("convolve", a, v, mode)
 
 
 def correlate(a, v, mode="valid"):
     """NumPy's correlate: c[k] = sum over n of a[n + k] * conj(v[n]), for two 1-D device arrays."""
-    a, v, mode = _numpy_args(a, v, mode, ("first array argument", "second array argument"))
+    a, v, mode = _numpy_args("correlate", a, v, mode)
     return _numpy_conv("correlate", a, v, mode)

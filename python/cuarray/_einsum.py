@@ -163,7 +163,7 @@ def _sizes(operands, labels):
                     f"[original->remapped]: subscript '{name}' has size {m} in an earlier operand and "
                     f"{n} in operand {i}"
                 )
-            sizes[lb] = max(m, n) if m != 1 else n
+            sizes[lb] = n if m == 1 else m  # a length-0 dimension wins over a length-1 one
     return sizes
 
 
@@ -195,6 +195,13 @@ def _contract(a, la, b, lb, needed, sizes):
     return product.reshape(shape), batch + a_only + b_only
 
 
+# Note [A view ignores dtype=]
+# NumPy's einsum first tries to answer one operand without `out` by a view: when no subscript is summed (a
+# transpose, a diagonal, the identity, a 0-d scalar with '->') it returns that view in the operand's own
+# dtype, whatever `dtype=` and `casting=` ask for; only expressions that sum cast the operand. CuPy does the
+# same. A copy cast to `dtype` would differ from both in dtype and in sharing memory.
+
+
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
     """NumPy's einsum: explicit ('ij,jk->ik') and implicit ('ij,jk') subscripts, ellipses, repeated subscripts
     (diagonals), and the interleaved form einsum(a, [0, 1], b, [1, 2])."""
@@ -208,6 +215,11 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         raise ValueError("must specify the einstein sum subscripts string and at least one operand")
     arrays = [_array(x, "einsum") for x in arrays]
     labels, output = _parse(subscripts, arrays)
+
+    if len(arrays) == 1 and out is None:
+        view, view_labels = _take_diagonals(arrays[0], labels[0], 0)
+        if set(view_labels) <= set(output):  # see Note [A view ignores dtype=]
+            return view.transpose([view_labels.index(x) for x in output])
 
     t = numpy.result_type(*(x.dtype for x in arrays)) if dtype is None else numpy.dtype(dtype)
     for i, x in enumerate(arrays):

@@ -24,7 +24,9 @@ def bincount(x, weights=None, minlength=0):
     x = _device(x, "bincount")
     if weights is not None:
         weights = _device(weights, "bincount")
-    return _core._bincount(x, weights, operator.index(minlength))
+    counts = _core._bincount(x, weights, operator.index(minlength))
+    # NumPy answers an empty x before it looks at the weights: int64 zeros whatever their dtype.
+    return counts.astype(numpy.int64, copy=False) if x.size == 0 else counts
 
 
 def _outer_edges(a, range):
@@ -76,13 +78,21 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
             raise ValueError("`bins` must increase monotonically, when an array")
         bin_type = numpy.result_type(bin_type, edges.dtype)
         span, uniform = 0.0, False
-    counts = _core._histogram(a, edges.astype(numpy.float64).tolist(), bin_type, uniform, span, weights)
+    edge_list = edges.astype(numpy.float64).tolist()
+
+    def count(w):
+        return _core._histogram(a, edge_list, bin_type, uniform, span, w)
+
+    if weights is not None and weights.dtype.kind == "c":  # NumPy sums complex weights: both parts binned
+        counts = _u._complex(count(_u._real(weights)), count(_u._imag(weights)))
+    else:
+        counts = count(weights)
     if weights is not None and counts.dtype != weights.dtype:
         counts = counts.astype(weights.dtype)
     edges_dev = bins if isinstance(bins, ndarray) else asarray(edges)  # NumPy returns asarray(bins) too
     if density:
         width = numpy.diff(edges).astype(numpy.float64)
-        host = counts.get().astype(numpy.float64)
+        host = counts.get().astype(numpy.result_type(counts.dtype, numpy.float64))
         return asarray(host / width / host.sum()), edges_dev
     return counts, edges_dev
 
@@ -102,12 +112,46 @@ def digitize(x, bins, right=False):
             else "object too deep for desired array"
         )
     side = "left" if right else "right"
-    step_down = _reduction.any(_u.less(bins[1:], bins[:-1]))
-    if not bool(step_down):  # NumPy's order of checks: equal neighbours (and NaNs) fit either direction
+    if _monotonicity(bins) == 1:
         return searchsorted(bins, x, side=side)
-    if bool(_reduction.any(_u.greater(bins[1:], bins[:-1]))):
-        raise ValueError("bins must be monotonically increasing or decreasing")
     return _u.subtract(bins.size, searchsorted(bins[::-1], x, side=side))
+
+
+_NOT_MONOTONIC = "bins must be monotonically increasing or decreasing"
+
+
+def _monotonicity(bins):
+    """1 for increasing bins, -1 for decreasing ones (equal neighbours fit either), as NumPy's digitize decides
+    it; ValueError for others. One read of three flags from the device; bins holding NaN go to
+    _host_monotonicity."""
+    from cuarray._joining import stack
+
+    lo, hi = bins[:-1], bins[1:]
+    flags = [_reduction.any(_u.less(hi, lo)), _reduction.any(_u.greater(hi, lo))]
+    if bins.dtype.kind in "fc":
+        flags.append(_reduction.any(_u.isnan(bins)))
+    step_down, step_up, *nan = stack(flags).get().tolist()
+    if nan and nan[0]:
+        return _host_monotonicity(bins.get())
+    if step_down and step_up:
+        raise ValueError(_NOT_MONOTONIC)
+    return -1 if step_down else 1
+
+
+def _host_monotonicity(b):
+    """NumPy's rule, which NaNs make matter: the first unequal neighbours give the direction (a NaN compares
+    unequal and not less, so all-NaN bins count as decreasing), and no later pair may go the other way."""
+    unequal = numpy.flatnonzero(b[1:] != b[:-1])
+    if unequal.size == 0:
+        return 1
+    i = unequal[0] + 1
+    if b[i - 1] < b[i]:
+        mono, backwards = 1, numpy.any(b[i:-1] > b[i + 1 :])
+    else:
+        mono, backwards = -1, numpy.any(b[i:-1] < b[i + 1 :])
+    if backwards:
+        raise ValueError(_NOT_MONOTONIC)
+    return mono
 
 
 def _sample(sample):

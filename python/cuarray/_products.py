@@ -7,6 +7,7 @@ checks and messages are NumPy's. Dot products of two vectors (dot, vdot, inner) 
 vecdot and cross are elementwise products and sums over broadcast stacks of vectors.
 """
 
+import functools
 import math
 import operator
 import warnings
@@ -204,6 +205,11 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     na, nb = a.shape[-1], b.shape[-1]
     if na not in (2, 3) or nb not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if (na == 2 or nb == 2) and not _numpy_takes_2_vectors():
+        raise ValueError(
+            "Both input arrays must be (arrays of) 3-dimensional vectors, but they are "
+            f"{na} and {nb} dimensional instead."
+        )
     if na == 2 or nb == 2:
         warnings.warn(
             "Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors "
@@ -222,6 +228,19 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     y = _cross_part(a2, b0, a0, b2, t)
     out = stack([x, y, z], -1)
     return moveaxis(out, -1, _normalize(axisc, out.ndim, "axisc"))
+
+
+@functools.cache
+def _numpy_takes_2_vectors():
+    """Whether the NumPy cuarray runs with still takes 2-vectors in cross (deprecated in 2.0, an error since
+    2.5): cuarray follows it, as for ufunc types. Asked once, at the first cross of 2-vectors."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            numpy.cross([1.0, 0.0], [0.0, 1.0])
+        except ValueError:
+            return False
+    return True
 
 
 def _cross_part(p, q, r, s, t):

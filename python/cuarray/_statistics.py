@@ -1,8 +1,8 @@
 """Order statistics and correlations with NumPy's definitions: median, nanmedian, quantile, percentile,
 nanquantile, nanpercentile (all 13 of NumPy's methods), cov, corrcoef.
 
-Order statistics sort the reduced axes on the device (a copy: the input is never reordered) and gather the
-elements they need. Which positions those are depends on q and the axis length only, so it is worked out
+Order statistics sort the reduced axes on the device (a copy: the input is reordered only where
+overwrite_input asks, Note [overwrite_input]) and gather the elements they need. Which positions those are depends on q and the axis length only, so it is worked out
 on the host with NumPy's own formulas; the interpolation between neighbours runs on the device.
 """
 
@@ -17,22 +17,27 @@ from cuarray._core import ndarray
 from cuarray._indexing import take, take_along_axis
 from cuarray._joining import concatenate
 from cuarray._manipulation import moveaxis
-from cuarray._transfer import asarray
+from cuarray._transfer import asarray, ascontiguousarray
 from cuarray._transfer import device_array as _device
 
 __all__ = ["corrcoef", "cov", "median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile"]
 
 
-def _with_last_axis(a, axis):
-    """(`a` with the reduced axes merged into one last axis, a function giving a result over that axis the
-    shape NumPy gives it (keepdims or not), its leading extra axes first)."""
+def _order(a, axis):
+    """The axes of `a` that a reduction over `axis` keeps, then those it reduces (normalized)."""
     if axis is None:
         axes = tuple(range(a.ndim))
     else:
         axes = numpy.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
-    kept = [d for d in range(a.ndim) if d not in axes]
+    return [d for d in range(a.ndim) if d not in axes], list(axes)
+
+
+def _with_last_axis(a, axis):
+    """(`a` with the reduced axes merged into one last axis, a function giving a result over that axis the
+    shape NumPy gives it (keepdims or not), its leading extra axes first)."""
+    kept, axes = _order(a, axis)
     merged_shape = tuple(a.shape[d] for d in kept) + (math.prod(a.shape[d] for d in axes),)
-    merged = a.transpose(kept + list(axes)).reshape(merged_shape)
+    merged = a.transpose(kept + axes).reshape(merged_shape)
 
     def shaped(r, keepdims, lead=0):
         if not keepdims:
@@ -41,6 +46,24 @@ def _with_last_axis(a, axis):
         return r.reshape(r.shape[:lead] + tuple(shape))
 
     return merged, shaped
+
+
+# Note [overwrite_input]
+# NumPy's median, quantile and percentile with overwrite_input=True partition the input in place, and
+# CuPy's sort it in place: the input's contents are unspecified afterwards, and programs (and CuPy's tests)
+# see it reordered. cuarray sorts a copy either way, and with overwrite_input=True writes the sorted values
+# back into the input (a broadcast input aside), which then ends as CuPy leaves it: sorted along the
+# reduced axes, in the order of their merging.
+def _sorted(a, axis, x, overwrite_input):
+    """x (a's `axis` merged into its last one) sorted along that axis (Note [overwrite_input])."""
+    s = _core._sort(x, x.ndim - 1)
+    # Not into a broadcast input, whose elements repeat (a zero stride on a longer axis).
+    repeats = any(st == 0 and n > 1 for n, st in zip(a.shape, a.strides))
+    if overwrite_input and s.size and not repeats:
+        kept, axes = _order(a, axis)
+        view = a.transpose(kept + axes)  # x's order, before the reduced axes were merged (maybe by a copy)
+        view[...] = s.reshape(view.shape)
+    return s
 
 
 def _into(result, out):
@@ -58,7 +81,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     n = x.shape[-1]
     if n == 0:
         return _into(shaped(_reduction.mean(x, -1), keepdims), out)
-    s = _core._sort(x, x.ndim - 1)
+    s = _sorted(a, axis, x, overwrite_input)
     middle = s[..., (n - 1) // 2 : n // 2 + 1]
     result = _reduction.mean(middle, -1)
     if s.dtype.kind in "fc":  # NaNs sort last
@@ -152,7 +175,7 @@ def quantile(
     """The q-th quantiles (q in [0, 1], a scalar or 1-D) along `axis`, by NumPy's `method`; the result has q's
     axes first. NaN where a slice holds NaN."""
     a, q, weak_q = _checked(a, q, "quantile", False)
-    return _quantile(a, q, axis, out, method, keepdims, weights, weak_q)
+    return _quantile(a, q, axis, out, method, keepdims, weights, weak_q, overwrite_input)
 
 
 def percentile(
@@ -160,7 +183,7 @@ def percentile(
 ):
     """The q-th percentiles (q in [0, 100]): quantile(a, q / 100)."""
     a, q, weak_q = _checked(a, q, "percentile", True)
-    return _quantile(a, q, axis, out, method, keepdims, weights, weak_q)
+    return _quantile(a, q, axis, out, method, keepdims, weights, weak_q, overwrite_input)
 
 
 def nanquantile(
@@ -215,7 +238,7 @@ def _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q):
     return _into(shaped(moved, keepdims, q.ndim), out)
 
 
-def _quantile(a, q, axis, out, method, keepdims, weights, weak_q):
+def _quantile(a, q, axis, out, method, keepdims, weights, weak_q, overwrite_input=False):
     if weights is not None:
         raise NotImplementedError("cuarray.quantile and percentile do not take weights")
     if q.ndim > 2:
@@ -228,7 +251,7 @@ def _quantile(a, q, axis, out, method, keepdims, weights, weak_q):
     n = x.shape[-1]
     if n == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
-    s = _core._sort(x, x.ndim - 1)
+    s = _sorted(a, axis, x, overwrite_input)
     index = numpy.asanyarray(virtual_index(n, q))
     if fix_gamma is None or (method == "linear" and index.dtype.kind in "iu"):
         result = take(s, index, axis=-1)  # an element of each slice, in a's dtype
@@ -246,7 +269,8 @@ def _quantile(a, q, axis, out, method, keepdims, weights, weak_q):
     if s.dtype.kind == "f":  # NaNs sort last: a slice with one has NaN quantiles
         last = s[..., -1].reshape(s.shape[:-1] + (1,) * q.ndim)
         result = _u._where(_u.isnan(last), last, result)
-    result = moveaxis(result, tuple(range(-q.ndim, 0)), tuple(range(q.ndim))) if q.ndim else result
+    if q.ndim:  # q's axes first, C-contiguous as NumPy's result
+        result = ascontiguousarray(moveaxis(result, tuple(range(-q.ndim, 0)), tuple(range(q.ndim))))
     return _into(shaped(result, keepdims, q.ndim), out)
 
 
@@ -277,7 +301,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
             raise ValueError("y has more than 2 dimensions")
     if dtype is None:
         dtype = numpy.result_type(m.dtype, *(() if y is None else (y.dtype,)), numpy.float64)
-    X = _at_least_2d(m, dtype)
+    X = _at_least_2d(m, dtype, copy=y is None)  # X is the function's own: its means are subtracted in place
     if not rowvar and m.ndim != 1:
         X = X.T
     if X.shape[0] == 0:
@@ -311,7 +335,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if float(fact) <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
         fact = 0.0
-    X = _u.subtract(X, avg[:, None])
+    # In place and in dtype, as NumPy: an integer dtype= cannot hold the deviations (NumPy's casting error).
+    _u.subtract(X, avg[:, None], out=X)
     X_T = X.T if w is None else _u.multiply(X, w).T
     c = dot(X, _u.conjugate(X_T) if X_T.dtype.kind == "c" else X_T)
     with numpy.errstate(divide="ignore"):  # 1 / 0 is inf, as in NumPy's (which warned above)
@@ -320,8 +345,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     return c.squeeze()
 
 
-def _at_least_2d(v, dtype):
-    v = v.astype(dtype, copy=False)
+def _at_least_2d(v, dtype, copy=False):
+    v = v.astype(dtype, copy=copy)
     return v.reshape((1,) * (2 - v.ndim) + v.shape) if v.ndim < 2 else v
 
 

@@ -188,7 +188,13 @@ void init_linalg(py::module_& m) {
       "library_versions",
       [] { return py::dict("cublas"_a = lib::cublas::version(), "cusolver"_a = lib::cusolver::version()); },
       "Loads cuBLAS and cuSOLVER and resolves every function cuarray calls (no device needed).");
-  l.def("tf32", &lib::cublas::tf32, "Whether float32 GEMMs use TF32 (CUARRAY_TF32 / CUPY_TF32 at first use).");
+  l.def("tf32", &lib::cublas::tf32, "Whether float32 GEMMs use TF32 (their compute type, Note [TF32]).");
+  l.def(
+      "compute_type", [](py::handle dtype) { return static_cast<int>(lib::cublas::compute_type(to_dtype(dtype))); },
+      "dtype"_a, "The GEMM compute type of results of this dtype's precision (Note [Compute types]).");
+  l.def(
+      "set_compute_type", [](py::handle dtype, int type) { lib::cublas::set_compute_type(to_dtype(dtype), type); },
+      "dtype"_a, "compute_type"_a, "Sets the GEMM compute type of this dtype's precision (Note [Compute types]).");
 
   // cuSOLVER: stacks of float32/float64/complex64/complex128 matrices (cuarray.linalg converts and checks).
   // The GIL is released while they run: a large factorisation takes milliseconds.

@@ -61,6 +61,46 @@ def test_tf32_switch_is_read_from_the_environment(env, on):
     assert proc.stdout.strip().splitlines()[-1] == str(on)
 
 
+COMPUTE_TYPES_CHILD = """
+import json, numpy as np, cuarray.linalg as L
+first = {t: L.get_compute_type(t) for t in ("float16", "float32", "complex64", "float64", "complex128")}
+L.set_compute_type(np.float64, L.COMPUTE_TYPE_PEDANTIC)
+L.set_compute_type("float32", L.COMPUTE_TYPE_TF32)
+after = [L.get_compute_type(np.complex128), L.get_compute_type(np.complex64), L.get_compute_type(np.float16)]
+L.set_compute_type(np.float32, L.COMPUTE_TYPE_TBD)  # unset: the first value again
+print(json.dumps({"first": first, "after": after, "reset": L.get_compute_type(np.float32)}))
+"""
+
+
+@pytest.mark.parametrize("env, tf32", [({}, False), ({"CUPY_TF32": "1"}, True)], ids=str)
+def test_compute_types(env, tf32):
+    """CuPy's per-precision compute types (Note [Compute types] in cpp/cuarray/lib/cublas.h): float32 and
+    complex64 share one, float64 and complex128 another; the environment's TF32 switch is float32's first
+    value; the setting is the core's, so that matmul reads it (no device needed to read or set it)."""
+    proc = run_python(
+        code=COMPUTE_TYPES_CHILD, env={"CUARRAY_TF32": None, "CUPY_TF32": None, **env}, timeout=120
+    )
+    assert proc.returncode == 0, describe(proc)
+    r = json.loads(proc.stdout.strip().splitlines()[-1])
+    single = cp.linalg.COMPUTE_TYPE_TF32 if tf32 else cp.linalg.COMPUTE_TYPE_DEFAULT
+    assert r["first"] == {"float16": 1, "float32": single, "complex64": single, "float64": 1, "complex128": 1}
+    assert r["after"] == [cp.linalg.COMPUTE_TYPE_PEDANTIC, cp.linalg.COMPUTE_TYPE_TF32, 1]
+    assert r["reset"] == single
+
+
+def test_compute_type_errors():
+    with pytest.raises(TypeError, match="not int32"):
+        cp.linalg.get_compute_type(np.int32)
+    with pytest.raises(TypeError, match="not bool"):
+        cp.linalg.set_compute_type(bool, cp.linalg.COMPUTE_TYPE_DEFAULT)
+    for bad in (8, -1):
+        with pytest.raises(ValueError, match="Unknown compute type"):
+            cp.linalg.set_compute_type(np.float32, bad)
+    # CuPy's numbering, which programs pass as numbers too.
+    names = ["TBD", "DEFAULT", "PEDANTIC", "FP16", "FP32", "FP64", "BF16", "TF32"]
+    assert [getattr(cp.linalg, "COMPUTE_TYPE_" + n) for n in names] == list(range(8))
+
+
 MATMUL_SHAPES = [
     ((2, 3), (3, 4), None),
     ((3,), (3,), None),

@@ -356,3 +356,74 @@ def test_tf32_from_environment(env, on):
         assert 3e-5 < result["err"] < 1e-2, result
     else:  # full float32: errors near 1e-7
         assert result["err"] < 3e-6, result
+
+
+COMPUTE_TYPES_MATMUL_CHILD = """
+import json
+import numpy as np
+import cuarray as cp
+rng = np.random.default_rng(0)
+a = rng.standard_normal((512, 512)).astype(np.float32)
+b = rng.standard_normal((512, 512)).astype(np.float32)
+want = a.astype(np.float64) @ b.astype(np.float64)
+err = {}
+for name in ("DEFAULT", "TF32", "PEDANTIC", "TBD"):
+    cp.linalg.set_compute_type(np.float32, getattr(cp.linalg, "COMPUTE_TYPE_" + name))
+    got = (cp.asarray(a) @ cp.asarray(b)).get().astype(np.float64)
+    err[name] = float(np.linalg.norm(got - want) / np.linalg.norm(want))
+print(json.dumps(err))
+"""
+
+
+def test_compute_type_switches_matmul_at_run_time():
+    """set_compute_type changes how the next float32 product computes (Note [Compute types]): TF32 loses
+    precision, DEFAULT and PEDANTIC compute in full float32, TBD goes back to the environment's choice."""
+    import json
+
+    proc = run_python(
+        code=COMPUTE_TYPES_MATMUL_CHILD, env={"CUARRAY_TF32": None, "CUPY_TF32": None}, timeout=300
+    )
+    assert proc.returncode == 0, describe(proc)
+    err = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert 3e-5 < err["TF32"] < 1e-2, err
+    assert err["DEFAULT"] < 3e-6 and err["PEDANTIC"] < 3e-6 and err["TBD"] < 3e-6, err
+
+
+@pytest.fixture
+def compute_type_restored():
+    saved = {t: cp.linalg.get_compute_type(t) for t in (np.float16, np.float32, np.float64)}
+    yield
+    for t, c in saved.items():
+        cp.linalg.set_compute_type(t, c)
+
+
+@pytest.mark.parametrize("compute_type", ["DEFAULT", "PEDANTIC", "TF32", "FP32", "BF16"])
+@pytest.mark.parametrize(
+    "dtypes",
+    [
+        ("float16", "float16"),
+        ("float32", "float32"),
+        ("float32", "complex64"),
+        ("float64", "float64"),
+        ("float32", "complex128"),
+        ("complex128", "complex128"),
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize(
+    "shapes", [((100, 200), (200, 300)), ((3, 20, 30), (30, 10)), ((8, 8), (8, 8))], ids=str
+)
+def test_matmul_under_each_compute_type(compute_type, dtypes, shapes, compute_type_restored):
+    """CuPy's TestMatmul*ComputeTypes: every compute type gives NumPy's result, to TF32's precision where
+    TF32 is allowed, for cuBLAS's products and the small-product kernel alike."""
+    value = getattr(cp.linalg, "COMPUTE_TYPE_" + compute_type)
+    for t in (np.float16, np.float32, np.float64):
+        cp.linalg.set_compute_type(t, value)
+    a, b = make_data(shapes[0], dtypes[0], 1) / 8, make_data(shapes[1], dtypes[1], 2) / 8
+    got, want = cp.asarray(a) @ cp.asarray(b), a @ b
+    assert got.dtype == want.dtype
+    low = compute_type == "TF32" or np.dtype(dtypes[0]) == np.float16
+    single = want.dtype in (np.float32, np.complex64)
+    tol = 2e-2 if np.dtype(dtypes[0]) == np.float16 else 1e-3 if low and single else 1e-5 if single else 1e-12
+    scale = np.abs(want).max()
+    np.testing.assert_allclose(host(got), want, rtol=0, atol=tol * scale)

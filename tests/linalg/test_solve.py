@@ -8,6 +8,7 @@ import cuarray as cp
 import numpy as np
 import pytest
 from conftest import make_data
+from cuarray import testing
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from linalghelpers import INEXACT, assert_rel, host, random, same_error, tol, well_conditioned
@@ -268,7 +269,7 @@ def test_lstsq(dtype, shapes):
     _dtype_of(x, nx)
     _dtype_of(res, nres)
     _dtype_of(s, ns)
-    assert rank == nrank and isinstance(rank, int)
+    assert rank == nrank and type(rank) is type(nrank) is np.int32  # NumPy's scalar type
     if nx.size:
         assert_rel(x, nx, tol(dtype, 100))
     if nres.size:
@@ -285,6 +286,11 @@ def test_lstsq_rank_deficient_and_errors():
     assert rank == nrank == 1 and res.shape == nres.shape == (0,)
     assert_rel(x, nx, 1e-10)
     np.testing.assert_allclose(host(s), ns, atol=1e-12 * ns[0])
+    for rcond in (-1, 0.5):  # a negative rcond is machine precision, as LAPACK's gelsd takes it
+        x, res, rank, s = cp.linalg.lstsq(cp.asarray(a), cp.asarray(b), rcond)
+        nx, nres, nrank, ns = np.linalg.lstsq(a, b, rcond)
+        assert rank == nrank and type(rank) is np.int32, rcond
+        assert_rel(x, nx, 1e-8)
     same_error(lambda xp: xp.linalg.lstsq(xp.asarray(np.ones((2, 2, 2))), xp.asarray(np.ones(2))))
     same_error(lambda xp: xp.linalg.lstsq(xp.asarray(np.ones((3, 2))), xp.asarray(np.ones(2))))
 
@@ -357,3 +363,28 @@ def test_tensorsolve_and_tensorinv():
     same_error(lambda xp: xp.linalg.tensorsolve(xp.asarray(np.ones((2, 3))), xp.asarray(np.ones(2))))
     same_error(lambda xp: xp.linalg.tensorinv(xp.asarray(np.ones((2, 3))), ind=1))
     same_error(lambda xp: xp.linalg.tensorinv(xp.asarray(np.ones((2, 2))), ind=0))
+
+
+@testing.for_all_dtypes()
+@testing.numpy_cuarray_array_equal()
+def test_matrix_power_0_is_the_identity_in_every_dtype(xp, dtype):
+    return xp.linalg.matrix_power(xp.ones((2, 3, 3), dtype), 0)
+
+
+@pytest.mark.parametrize("shape", [(0, 2, 3), (2, 0), (3, 0, 4), (0, 0)], ids=str)
+@testing.for_dtypes([np.int32, np.float32, np.float64, np.complex64])
+@testing.numpy_cuarray_allclose()
+def test_pinv_empty_dtypes(xp, shape, dtype):
+    """NumPy keeps an empty matrix's dtype, but an empty stack of non-empty ones takes the SVD's."""
+    return xp.linalg.pinv(xp.zeros(shape, dtype))
+
+
+@pytest.mark.parametrize(
+    "a", [[1, 2], [0, 0], [0.0, np.nan], 3.0, [[1, 2], [2, 4]], [[0, 0], [0, 0]]], ids=str
+)
+@pytest.mark.parametrize("tol", [None, 1])
+def test_matrix_rank_is_a_device_scalar(a, tol):
+    """NumPy's rank (a Python int below 2-D), as a 0-d int64 device array for every input, as CuPy's."""
+    got, want = cp.linalg.matrix_rank(cp.asarray(a), tol=tol), np.linalg.matrix_rank(np.asarray(a), tol=tol)
+    assert isinstance(got, cp.ndarray) and got.shape == () and got.dtype == np.int64
+    assert int(got) == int(want)

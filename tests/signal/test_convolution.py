@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 from conftest import make_data
+from cuarray import testing
 
 pytestmark = pytest.mark.gpu
 
@@ -138,6 +139,16 @@ NP_ERRORS = {
         ValueError,
         "object too deep for desired array",
     ),
+    "correlate_0d": (
+        lambda: cp.correlate(cp.asarray(1.0), cp.ones(1)),
+        ValueError,
+        "object of too small depth for desired array",
+    ),
+    "correlate_0d_second": (
+        lambda: cp.correlate(cp.ones(3), cp.asarray(1.0), "full"),
+        ValueError,
+        "object of too small depth for desired array",
+    ),
     "mode": (
         lambda: cp.convolve(cp.ones(3), cp.ones(2), "bad"),
         ValueError,
@@ -208,11 +219,13 @@ def test_scipy_nd(func, method, shapes):
 def test_scipy_nd_dtypes(func, dtype):
     (x, a), (y, b) = pair((13, 10), dtype, 15), pair((4, 3), dtype, 16)
     for mode in MODES:
-        if dtype == "bool":  # a sum of bool products is True where any product is
-            expected = getattr(ss, func)(a.astype(np.int64), b.astype(np.int64), mode, method="direct") != 0
-        else:
-            expected = getattr(ss, func)(a, b, mode, method="direct")
-        assert_conv(getattr(sig, func)(x, y, mode, "direct"), expected)
+        if dtype == "bool":  # SciPy's N-D direct sums have no bool loop: both raise ValueError
+            with pytest.raises(ValueError, match="Unsupported type"):
+                getattr(ss, func)(a, b, mode, method="direct")
+            with pytest.raises(ValueError, match="does not support bool inputs"):
+                getattr(sig, func)(x, y, mode, "direct")
+            continue
+        assert_conv(getattr(sig, func)(x, y, mode, "direct"), getattr(ss, func)(a, b, mode, method="direct"))
         if dtype != "bool":  # SciPy rounds integer FFT results back to the integer type
             assert_conv(
                 getattr(sig, func)(x, y, mode, "fft"), getattr(ss, func)(a, b, mode, method="fft"), tol=1e-4
@@ -466,5 +479,80 @@ def test_choose_conv_method():
         assert sig.choose_conv_method(cp.ones(100, dtype), cp.ones(5)) == "fft"
         assert sig.choose_conv_method(cp.ones(3), cp.ones(2, dtype), mode="valid") == "fft"
     assert sig.choose_conv_method(cp.ones(10**6), cp.ones(10**5)) == "fft"
-    for shapes in [((2048, 2048), (15, 15)), ((4, 4), (2, 2)), ((500, 500), (100, 100))]:
-        assert sig.choose_conv_method(cp.ones(shapes[0]), cp.ones(shapes[1])) in ("direct", "fft")
+    # cupyx's: other dimensions (0-D, N-D, mixed) raise NotImplementedError, whatever the dtype.
+    for shapes in [((2048, 2048), (15, 15)), ((4, 4), (2, 2)), ((), (5,)), ((3, 4, 5), (1, 2))]:
+        for dtype in (bool, np.int32, np.float64):
+            with pytest.raises(NotImplementedError, match="only 1-D inputs"):
+                sig.choose_conv_method(cp.ones(shapes[0], dtype), cp.ones(shapes[1], dtype))
+
+
+@pytest.mark.parametrize("func", ["convolve", "correlate"])
+@pytest.mark.parametrize("dtype", ["bool", "float16"])
+@pytest.mark.parametrize("shape", [(5, 10), (3, 4, 10)], ids=str)
+def test_scipy_direct_nd_unsupported_types(func, dtype, shape):
+    a, b = np.ones(shape, dtype), np.ones((3,) * len(shape), dtype)
+    with pytest.raises(ValueError, match="Unsupported type"):
+        getattr(ss, func)(a, b, method="direct")
+    with pytest.raises(ValueError, match=f"does not support {dtype} inputs"):
+        getattr(sig, func)(cp.asarray(a), cp.asarray(b), method="direct")
+    # 1-D and mixed-type inputs (promoted past bool and float16) are SciPy's too.
+    assert_conv(
+        getattr(sig, func)(cp.ones(10, dtype), cp.ones(3, dtype), method="direct"),
+        getattr(ss, func)(np.ones(10, dtype), np.ones(3, dtype), method="direct"),
+    )
+    assert_conv(
+        getattr(sig, func)(cp.asarray(a), cp.asarray(b).astype(np.float32), method="direct"),
+        getattr(ss, func)(a, b.astype(np.float32), method="direct"),
+    )
+
+
+FFT_CASES = [
+    ((5, 10), (4, 4), None),
+    ((3, 4, 10), (10, 10, 10), None),
+    ((1,), (7,), None),
+    ((3,), (1,), None),
+    ((5, 4), (3, 1), None),
+    ((1, 1), (2, 4), None),
+    ((5, 1, 1), (1, 4, 1), None),
+    ((5, 1), (1, 4), None),
+    ((1, 4), (2, 4), (0,)),
+    ((2, 5, 5), (2, 1, 3), (1, 2)),
+]
+
+
+@pytest.mark.parametrize("func", ["fftconvolve", "oaconvolve"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("shapes", FFT_CASES, ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "complex128"])
+def test_fft_methods_shapes_and_c_contiguous(func, mode, shapes, dtype):
+    """cupyx returns every FFT-method result C-contiguous; shapes where an input has length 1 on an axis
+    still get SciPy's mode applied (the product is cut to 'same' or 'valid')."""
+    s1, s2, axes = shapes
+    a, b = make_data(s1, dtype, 3), make_data(s2, dtype, 4)
+    try:
+        expected = getattr(ss, func)(a, b, mode, axes=axes)
+    except ValueError:
+        with pytest.raises(ValueError):
+            getattr(sig, func)(cp.asarray(a), cp.asarray(b), mode, axes=axes)
+        return
+    got = getattr(sig, func)(cp.asarray(a), cp.asarray(b), mode, axes=axes)
+    assert_conv(got, expected, tol=1e-4)
+    assert got.flags.c_contiguous
+
+
+@pytest.mark.parametrize("func", ["convolve", "correlate"])
+@pytest.mark.parametrize("mode", MODES)
+def test_fft_method_c_contiguous(func, mode):
+    a, b = make_data((3, 4, 10), "float64", 5), make_data((4, 4, 4), "float64", 6)
+    got = getattr(sig, func)(cp.asarray(a), cp.asarray(b), mode, method="fft")
+    assert_conv(got, getattr(ss, func)(a, b, mode, method="fft"), tol=1e-10)
+    assert got.flags.c_contiguous
+
+
+@pytest.mark.parametrize("mode", MODES)
+@testing.numpy_cuarray_allclose()
+def test_numpy_convolve_takes_0d(xp, mode):
+    """np.convolve makes 0-d inputs 1-D; np.correlate refuses them (test_numpy_errors)."""
+    return xp.convolve(xp.asarray(2.0), xp.asarray([1.0, 3.0]), mode), xp.convolve(
+        xp.asarray(2.0), xp.asarray(4.0), mode
+    )

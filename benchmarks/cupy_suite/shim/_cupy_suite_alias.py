@@ -95,6 +95,34 @@ def _runtime_version():
     return cuarray.cuda.runtime.runtimeGetVersion()
 
 
+# CuPy's table of the cuSOLVER version (major * 1000 + minor * 100 + patch) each routine its tests ask about
+# appeared in; the rest are in every cuSOLVER that CUDA 12 ships.
+_CUSOLVER_ADDED = {"geev": 11700}
+_CUSOLVER_ALWAYS = (
+    "gesvdj",
+    "gesvdjBatched",
+    "gesvda",
+    "potrfBatched",
+    "potrsBatched",
+    "syevj",
+    "gesv",
+    "gels",
+    "csrlsvqr",
+)
+
+
+def _cusolver_check_availability(name):
+    # As CuPy answers on CUDA (cupyx.cusolver.check_availability), from the cuSOLVER cuarray loads.
+    if name in _CUSOLVER_ALWAYS:
+        return True
+    if name not in _CUSOLVER_ADDED:
+        raise ValueError(f"No available version information specified for {name}")
+    import cuarray
+
+    v = cuarray._core.linalg.library_versions()["cusolver"]  # major * 10000 + minor * 100 + patch
+    return (v // 10000) * 1000 + (v // 100 % 100) * 100 + v % 100 >= _CUSOLVER_ADDED[name]
+
+
 # Note [Platform facts]: names the shim adds to a module, as CuPy on an NVIDIA GPU has them.
 FACTS = {
     "cupy.cuda": {"get_local_runtime_version": _runtime_version, "get_nvcc_path": _nvcc_path},
@@ -106,6 +134,7 @@ FACTS = {
     # CuPy's default (CUPY_EXPERIMENTAL_SLICE_COPY unset), and its warning class, which marks name.
     "cupy._util": {"ENABLE_SLICE_COPY": False, "PerformanceWarning": PerformanceWarning},
     "cupy.cuda.runtime": {"is_hip": False},
+    "cupyx.cusolver": {"check_availability": _cusolver_check_availability},
     "cupy_backends.cuda.api.runtime": {"is_hip": False},
     "cupy_backends.cuda.api.driver": {"get_build_version": _runtime_version},
 }

@@ -87,10 +87,54 @@ cublasHandle_t handle() {
   return slot.handle;
 }
 
-bool tf32() {
-  static const bool on = env_flag("CUARRAY_TF32") || env_flag("CUPY_TF32");
-  return on;
+namespace {
+
+// One setting per precision (Note [Compute types]); 0 until first read or set.
+std::atomic<int> compute_types[4];
+
+std::atomic<int>& setting_for(DType t) {
+  switch (t) {
+    case DType::Float16:
+      return compute_types[0];
+    case DType::BFloat16:
+      return compute_types[1];
+    case DType::Float32:
+    case DType::Complex64:
+      return compute_types[2];
+    case DType::Float64:
+    case DType::Complex128:
+      return compute_types[3];
+    default:
+      throw TypeError(std::string("compute types are set for float16, bfloat16, float32, float64, complex64 and "
+                                  "complex128 results, not ") +
+                      cuarray::name(t));
+  }
 }
+
+}  // namespace
+
+ComputeType compute_type(DType t) {
+  std::atomic<int>& setting = setting_for(t);
+  int v = setting.load(std::memory_order_relaxed);
+  if (v == 0) {  // Note [TF32]: the environment gives float32's first value
+    static const bool env_tf32 = env_flag("CUARRAY_TF32") || env_flag("CUPY_TF32");
+    int initial =
+        static_cast<int>(&setting == &compute_types[2] && env_tf32 ? ComputeType::Tf32 : ComputeType::Default);
+    setting.compare_exchange_strong(v, initial);  // a concurrent set_compute_type wins
+    v = setting.load(std::memory_order_relaxed);
+  }
+  return static_cast<ComputeType>(v);
+}
+
+void set_compute_type(DType t, int type) {
+  std::atomic<int>& setting = setting_for(t);
+  if (type < 0 || type > static_cast<int>(ComputeType::Tf32))
+    throw ValueError("Unknown compute type: " + std::to_string(type) +
+                     " (expected one of cuarray.linalg's COMPUTE_TYPE_* constants, 0 to 7)");
+  setting.store(type, std::memory_order_relaxed);
+}
+
+bool tf32() { return compute_type(DType::Float32) == ComputeType::Tf32; }
 
 int version() { return lib::version(api().get_property); }
 

@@ -121,9 +121,15 @@ Strides batch_strides(const Array& x, const Shape& batch) {
 
 bool is_blas_type(DType t) { return !is_integer(t) && t != DType::Bool; }
 
+// Note [Compute types] in cublas.h.
 cublasComputeType_t compute_type(DType t) {
-  if (t == DType::Float64 || t == DType::Complex128) return CUBLAS_COMPUTE_64F;
-  if (t == DType::Float32 && lib::cublas::tf32()) return CUBLAS_COMPUTE_32F_FAST_TF32;  // Note [TF32]
+  using lib::cublas::ComputeType;
+  ComputeType c = lib::cublas::compute_type(t);
+  if (t == DType::Float64 || t == DType::Complex128)
+    return c == ComputeType::Pedantic ? CUBLAS_COMPUTE_64F_PEDANTIC : CUBLAS_COMPUTE_64F;
+  if (c == ComputeType::Pedantic) return CUBLAS_COMPUTE_32F_PEDANTIC;
+  if ((t == DType::Float32 || t == DType::Complex64) && c == ComputeType::Tf32)
+    return CUBLAS_COMPUTE_32F_FAST_TF32;  // Note [TF32]
   return CUBLAS_COMPUTE_32F;
 }
 
@@ -181,11 +187,13 @@ void matmul_integer(DType t, int64_t count, int64_t n, int64_t m, int64_t k, con
 
 constexpr int kSmallTile = 16;
 
-// Products small enough for matmul_small: cuBLAS's dtypes computed in their own type (float32 only without TF32,
-// which cuBLAS would apply), at most a few million multiply-adds.
+// Products small enough for matmul_small: cuBLAS's dtypes computed in their own type (float32 and complex64 only
+// without TF32, which cuBLAS would apply; every compute type else computes as this kernel does), at most a few
+// million multiply-adds.
 bool is_small(DType t, int64_t count, int64_t n, int64_t m, int64_t k) {
-  bool type = t == DType::Float64 || t == DType::Complex64 || t == DType::Complex128 ||
-              (t == DType::Float32 && !lib::cublas::tf32());
+  bool single = t == DType::Float32 || t == DType::Complex64;
+  bool type = t == DType::Float64 || t == DType::Complex128 ||
+              (single && lib::cublas::compute_type(t) != lib::cublas::ComputeType::Tf32);
   return type && count <= 65535 && n <= 256 && m <= 256 && k <= 512 && n * m * k <= (int64_t(1) << 22);
 }
 

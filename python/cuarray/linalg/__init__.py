@@ -10,8 +10,9 @@ import functools as _functools
 
 from cuarray._core import ndarray as _ndarray
 from cuarray._products import matmul, tensordot
-from cuarray.linalg import _checks, _norm
+from cuarray.linalg import _checks, _compute_types, _norm
 from cuarray.linalg._checks import LinAlgError
+from cuarray.linalg._compute_types import *  # COMPUTE_TYPE_*, get_compute_type, set_compute_type
 from cuarray.linalg._decompositions import (
     EighResult,
     EigResult,
@@ -79,7 +80,7 @@ __all__ = [
     "trace",
     "vecdot",
     "vector_norm",
-]
+] + _compute_types.__all__
 
 
 def _taking_sequences(f):

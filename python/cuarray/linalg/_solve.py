@@ -65,10 +65,12 @@ def lstsq(a, b, rcond=None):
     a, b = a.astype(t, copy=False), b.astype(t, copy=False)
     if rcond is None:
         rcond = numpy.finfo(t).eps * max(m, n)
+    elif rcond < 0:  # LAPACK's gelsd, beneath NumPy's lstsq: a negative rcond means machine precision
+        rcond = numpy.finfo(t).eps
     u, s, vh = svd(a, full_matrices=False)
-    s_host = s.get()  # the rank is a Python int: one small copy
+    s_host = s.get()  # the rank is a host scalar: one small copy
     cutoff = rcond * s_host.max() if s_host.size else 0.0
-    rank = int((s_host > cutoff).sum())
+    rank = numpy.int32((s_host > cutoff).sum())  # NumPy's type for it
     s_inv = _u._where(_u.greater(s, cutoff), _u.divide(1, s), 0)
     x = matmul(
         _u.conjugate(vh).swapaxes(0, 1), s_inv._expand_dims(1) * matmul(_u.conjugate(u).swapaxes(0, 1), b)
@@ -92,7 +94,7 @@ def matrix_power(a, n):
         raise TypeError("exponent must be an integer") from e
     if n == 0:
         out = zeros(a.shape, a.dtype)
-        copyto(out.diagonal(0, -2, -1), 1)
+        copyto(out.diagonal(0, -2, -1), 1, casting="unsafe")  # True for bool, as NumPy's identity
         return out
     if n < 0:
         a, n = inv(a), -n
@@ -113,8 +115,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     if rtol is not None and tol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")
     A = c.as_array(A, "matrix_rank")
-    if A.ndim < 2:
-        return int(A.get().any())
+    if A.ndim < 2:  # NumPy's int(not all(A == 0)), as the 0-d device array every other rank is (CuPy's)
+        return A.any().astype(numpy.int64)
     S = svd(A, compute_uv=False, hermitian=hermitian)
     s_max = S[..., :1]  # S is descending
     if tol is None:
@@ -139,9 +141,9 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=numpy._NoValue):
     elif rtol is not numpy._NoValue:
         raise ValueError("`rtol` and `rcond` can't be both set.")
     c.check_stacked_2d(a.shape)
-    if a.size == 0:
+    if a.size == 0:  # NumPy keeps the dtype of empty matrices; an empty stack of others goes through the SVD
         m, n = a.shape[-2:]
-        return empty(a.shape[:-2] + (n, m), a.dtype)
+        return empty(a.shape[:-2] + (n, m), a.dtype if m * n == 0 else c.result_dtype(a.dtype))
     u, s, vh = svd(_u.conjugate(a), full_matrices=False, hermitian=hermitian)
     cutoff = asarray(rcond)[..., None] * s[..., :1]
     s_inv = _u._where(_u.greater(s, cutoff), _u.divide(1, s), 0)

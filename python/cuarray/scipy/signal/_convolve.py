@@ -19,6 +19,7 @@ from cuarray._convolution import (
     run_direct,
 )
 from cuarray._ndarray import ndarray
+from cuarray._transfer import ascontiguousarray
 
 _BOUNDARIES = {
     "fill": "fill",
@@ -52,20 +53,23 @@ def _check_nd(in1, in2, mode, message):
 
 def choose_conv_method(in1, in2, mode="full"):
     """'direct' or 'fft' for convolve(in1, in2, mode), by cupyx's rule for 1-D inputs: 'direct' for integer and
-    bool inputs (exact), else 'fft'. cupyx raises NotImplementedError for other dimensions; these get the choice
-    convolve makes, by cuarray's cost estimate."""
+    bool inputs (exact), else 'fft'. Other dimensions raise NotImplementedError, as cupyx's does (convolve's
+    method='auto' chooses for them by its cost estimate, Note [Automatic method])."""
     require_device(in1, in2)
+    if in1.ndim != 1 or in2.ndim != 1:
+        raise NotImplementedError(
+            f"choose_conv_method: only 1-D inputs are supported (got {in1.ndim}-D and {in2.ndim}-D)"
+        )
     if any(a.dtype.kind in "biu" for a in (in1, in2)):
         return "direct"
-    if in1.ndim == in2.ndim == 1:
-        return "fft"
-    return _estimated_method(in1, in2, mode)
+    return "fft"
 
 
 # Note [Automatic method]
 # convolve(method='auto') chooses by the cost estimate, not by choose_conv_method's cupyx rule ('fft' for every
 # 1-D floating input): the direct sums are exact and, for the short inputs that are most common, faster, and the
-# two methods agree to rounding. choose_conv_method answers as cupyx's does, for programs that branch on it.
+# two methods agree to rounding. choose_conv_method answers as cupyx's does, for programs that branch on it
+# (and, as cupyx's, raises NotImplementedError for inputs that are not both 1-D).
 def _estimated_method(in1, in2, mode):
     """'direct' or 'fft', whichever the cost estimate (cuarray._convolution.fft_cheaper) says is faster."""
     if any(a.dtype.kind in "biu" for a in (in1, in2)):
@@ -103,6 +107,12 @@ def convolve(in1, in2, mode="full", method="auto"):
         if dtype.kind in "ui":
             out = _math.around(out)
         return out.astype(dtype, copy=False)
+    if in1.ndim > 1 and (dtype == numpy.bool_ or dtype == numpy.float16):
+        # SciPy's N-D direct sums have no such loops ('Unsupported type'); cupyx raises ValueError too.
+        raise ValueError(
+            f"convolve/correlate: the direct method does not support {dtype} inputs of more than one "
+            "dimension (as SciPy); use method='fft' or convert the inputs"
+        )
     return run_direct(plan_scipy(in1.shape, in2.shape, mode), in1, in2, dtype)
 
 
@@ -168,8 +178,9 @@ def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
 
 
 def _centered(a, shape):
+    """The middle `shape` of `a`, C-contiguous as cupyx returns every FFT-method result."""
     start = [(n - m) // 2 for n, m in zip(a.shape, shape)]
-    return a[tuple(slice(s, s + m) for s, m in zip(start, shape))].copy()
+    return ascontiguousarray(a[tuple(slice(s, s + m) for s, m in zip(start, shape))])
 
 
 def fftconvolve(in1, in2, mode="full", axes=None):
@@ -191,11 +202,10 @@ def fftconvolve(in1, in2, mode="full", axes=None):
     s1, s2 = in1.shape, in2.shape
     if check_valid_shapes(mode, [s1[a] for a in axes], [s2[a] for a in axes]):
         in1, in2, s1, s2 = in2, in1, s2, s1
-    if not axes:
-        return _ufuncs.multiply(in1, in2)
-    full = full_fft(*float_inputs(in1, in2), axes)
+    # Without an axis to transform, SciPy multiplies, then still applies the mode.
+    full = full_fft(*float_inputs(in1, in2), axes) if axes else _ufuncs.multiply(in1, in2)
     if mode == "full":
-        return full
+        return ascontiguousarray(full)
     if mode == "same":
         return _centered(full, s1)
     return _centered(full, [s1[a] - s2[a] + 1 if a in axes else full.shape[a] for a in range(full.ndim)])
