@@ -1,12 +1,13 @@
 """`cupy._core` for CuPy's own tests: a stand-in, not cuarray (cuarray's `_core` is its extension module).
-Its accelerator switches are _accelerator's; `internal.prod` serves cupy.testing; any other name is a
-placeholder that fails the test using it (Note [Stand-ins] in _cupy_suite_alias.py)."""
+Its accelerator switches are _accelerator's; `internal.prod` serves cupy.testing and `get_size` the random
+tests' expectations; any other name is a placeholder that fails the test using it (Note [Stand-ins] in _cupy_suite_alias.py)."""
 
 import sys
 
 import _cupy_suite_alias
 
 from cupy._core import internal  # noqa: F401  (before the class changes: a file here, not a placeholder)
+from cupy._core.internal import get_size  # noqa: F401  (Note [Expectation helpers] in internal.py)
 from cupy._core._accelerator import (  # noqa: F401
     get_elementwise_accelerators,
     get_reduction_accelerators,
