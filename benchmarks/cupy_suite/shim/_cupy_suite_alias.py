@@ -44,7 +44,6 @@ PREFIXES = (
     ("cupyx.scipy", "cuarray.scipy"),
     ("cupyx.profiler", "cuarray.profiler"),
     ("cupy_backends.cuda.api", "cuarray.cuda"),
-    ("cupy.cuda.pinned_memory", "cuarray.cuda.memory"),  # cuarray keeps PinnedMemory* with the other memory
     ("cupy", "cuarray"),
 )
 
@@ -129,7 +128,7 @@ STANDINS = {
 }  # cupy.testing imports it for every comparison; used only with sp_name
 
 # Note [Stand-ins]: names of modules cuarray has that test files read at their top; CuPy's name -> names.
-MISSING = {"cupy.cuda.memory": ("malloc_async",)}
+MISSING = {}
 
 
 class Missing:

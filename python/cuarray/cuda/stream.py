@@ -218,7 +218,7 @@ class Stream:
         return self._handle().is_capturing()
 
     def __eq__(self, other):
-        return isinstance(other, Stream) and self.ptr == other.ptr and (self.ptr != 0 or self is other)
+        return isinstance(other, Stream) and self.ptr == other.ptr  # CuPy's: the same cudaStream_t
 
     def __hash__(self):
         return hash(("cuarray.Stream", self.ptr))

@@ -7,7 +7,6 @@ import sys
 import _cupy_suite_alias
 
 from cupy._core import internal  # noqa: F401  (before the class changes: a file here, not a placeholder)
-from cupy._core.internal import get_size  # noqa: F401  (Note [Expectation helpers] in internal.py)
 from cupy._core._accelerator import (  # noqa: F401
     get_elementwise_accelerators,
     get_reduction_accelerators,
@@ -16,5 +15,6 @@ from cupy._core._accelerator import (  # noqa: F401
     set_reduction_accelerators,
     set_routine_accelerators,
 )
+from cupy._core.internal import get_size  # noqa: F401  (Note [Expectation helpers] in internal.py)
 
 sys.modules[__name__].__class__ = _cupy_suite_alias.Standin
