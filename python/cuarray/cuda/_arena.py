@@ -143,7 +143,8 @@ class PooledBlock:
 class ArenaPool:
     """Note [Arena pools]. Subclasses say how memory is wrapped: `_pooled(pool, chunk)` the PooledBlock,
     `_pointer(mem, offset)` the pointer type, `_empty()` the pointer for a request of 0 bytes, and
-    `_stream_ptr()` the stream whose arena serves a request."""
+    `_stream_ptr(stream=None)` the key of `stream`'s arena (None: the current stream's, which serves a
+    request)."""
 
     def __init__(self, allocator):
         if not callable(allocator):
@@ -222,7 +223,7 @@ class ArenaPool:
             if stream is None:
                 arenas = list(self._arenas.values())
             else:
-                arena = self._arenas.get(stream.ptr)
+                arena = self._arenas.get(self._stream_ptr(stream))
                 arenas = [] if arena is None else [arena]
             for arena in arenas:
                 for size in list(arena.sizes):

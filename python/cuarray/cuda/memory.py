@@ -44,10 +44,13 @@ _Chunk = _arena.Chunk
 
 
 def _stream_handle(stream):
-    """The cudaStream_t of `stream` (None: the current stream of the current device)."""
+    """The cudaStream_t of `stream` (None: the current stream of the current device). A cuarray Stream's is
+    read from its core object: handing it to cuarray's own calls shares nothing with other code (Stream.ptr
+    would, Note [Launch queue])."""
     if stream is None:
         return _cuda.current_stream(_cuda.current_device()).ptr
-    return stream.ptr
+    handle = getattr(stream, "_handle", None)
+    return handle().ptr if handle is not None else operator.index(stream.ptr)
 
 
 def _host_address(mem):
@@ -269,8 +272,8 @@ class SingleDeviceMemoryPool(_arena.ArenaPool):
         self._device_id = _cuda.current_device()
 
     @staticmethod
-    def _stream_ptr():
-        return _cuda.current_stream(_cuda.current_device()).ptr
+    def _stream_ptr(stream=None):
+        return _stream_handle(stream)
 
     @staticmethod
     def _pooled(pool, chunk):
@@ -393,7 +396,7 @@ class ManagedMemory(Memory):
     def prefetch(self, stream, *, device_id=None):
         """Queues migrating the memory to `device_id` (default: its own device; -1: the host) on `stream`."""
         device_id = self.device_id if device_id is None else operator.index(device_id)
-        _cuda.raw_mem_prefetch(self.ptr, self.size, device_id, stream.ptr)
+        _cuda.raw_mem_prefetch(self.ptr, self.size, device_id, _stream_handle(stream))
 
     def advise(self, advise, dev):
         """Gives CUDA the usage hint `advise` (runtime.cudaMemAdvise*) for this memory on Device `dev`."""
