@@ -143,6 +143,12 @@ def test_devices_compare_by_number():
             other >= d0  # noqa: B015
 
 
+def test_external_stream_is_deprecated_for_from_external():
+    with pytest.warns(DeprecationWarning, match="ExternalStream is deprecated. Use Stream.from_external"):
+        legacy = cp.cuda.ExternalStream(1)
+    assert legacy._core is None and not legacy._ptds
+
+
 # ---- on the device ----------------------------------------------------------------------------------------
 
 
@@ -368,7 +374,8 @@ def test_runtime_raw_calls():
         out = np.zeros(64, np.float32)
         rt.memsetAsync(ptr, 0, 16, stream)
         rt.memcpyAsync(out.ctypes.data, ptr, 256, rt.memcpyDeviceToHost, stream)
-        ext = cp.cuda.ExternalStream(stream)
+        with pytest.warns(DeprecationWarning, match="ExternalStream is deprecated"):
+            ext = cp.cuda.ExternalStream(stream)
         ext.synchronize()
         assert rt.streamQuery(stream) == 0
         expected = src.copy()

@@ -3,6 +3,7 @@ device, as in CuPy."""
 
 import operator
 import threading
+import warnings
 
 from cuarray import _core
 from cuarray.cuda import runtime
@@ -266,6 +267,16 @@ class ExternalStream(Stream):
     cuarray never destroys it; its owner keeps it alive while cuarray uses it."""
 
     def __init__(self, ptr, device_id=-1):
+        # CuPy 14 deprecates the class for Stream.from_external, which makes its objects without warning.
+        warnings.warn(
+            "ExternalStream is deprecated. Use Stream.from_external() instead to interoperate with external "
+            "streams that implement the CUDA stream protocol.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        self._wrap(ptr, device_id)
+
+    def _wrap(self, ptr, device_id):
         ptr = operator.index(ptr)
         device_id = operator.index(device_id)
         if device_id < 0:
@@ -295,7 +306,9 @@ class ExternalStream(Stream):
             raise TypeError(
                 f"__cuda_stream__ gave an unsupported version {version} (cuarray reads version 0)"
             )
-        return cls(handle)
+        stream = cls.__new__(cls)
+        stream._wrap(handle, -1)
+        return stream
 
 
 def _as_stream(stream):
