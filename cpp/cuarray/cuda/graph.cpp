@@ -160,7 +160,8 @@ std::shared_ptr<Graph> end_capture(const std::shared_ptr<Stream>& stream) {
                           " (cudaErrorStreamCaptureInvalidated); that capture was ended then and its work "
                           "discarded");
     throw CudaError("cudaStreamEndCapture", cudaErrorIllegalState,
-                    "Stream.end_capture: " + stream_name(*stream) + " is not capturing; call begin_capture first");
+                    "Stream.end_capture: " + stream_name(*stream) +
+                        " is not capturing (cudaErrorIllegalState); call begin_capture first");
   }
   DeviceGuard guard(stream->device());
   cudaGraph_t graph = nullptr;
