@@ -129,9 +129,10 @@ class PooledBlock:
 
     def free(self):
         """Returns the memory to its pool; later calls do nothing."""
-        chunk, self._chunk = self._chunk, None
+        chunk = getattr(self, "_chunk", None)  # None too where construction failed
         if chunk is None:
             return
+        self._chunk = None
         pool = self._pool()
         if pool is not None:
             pool._free(chunk)
