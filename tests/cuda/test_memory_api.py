@@ -377,6 +377,7 @@ def test_runtime_raw_calls():
         with pytest.warns(DeprecationWarning, match="ExternalStream is deprecated"):
             ext = cp.cuda.ExternalStream(stream)
         ext.synchronize()
+        del ext  # before the stream goes
         assert rt.streamQuery(stream) == 0
         expected = src.copy()
         expected[:4] = 0

@@ -218,11 +218,16 @@ class Stream:
         """
         return self._handle().is_capturing()
 
+    # CuPy's: the same cudaStream_t. Read from the core objects: comparing streams shares no handle with other
+    # code (Stream.ptr would, Note [Launch queue]).
     def __eq__(self, other):
-        return isinstance(other, Stream) and self.ptr == other.ptr  # CuPy's: the same cudaStream_t
+        return isinstance(other, Stream) and self._key() == other._key()
 
     def __hash__(self):
-        return hash(("cuarray.Stream", self.ptr))
+        return hash(("cuarray.Stream", self._key()))
+
+    def _key(self):
+        return 0 if self._core is None and not self._ptds else self._handle().ptr
 
     def __repr__(self):
         if self._ptds and self._core is None:  # naming the calling thread's stream would create it
