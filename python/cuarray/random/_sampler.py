@@ -215,20 +215,49 @@ class Sampler(PhiloxOwner):
         dt = numpy.dtype(dtype)
         if dt.kind not in "biu":
             raise TypeError(f"Unsupported dtype {dt!r} for {name}")
-        if numpy.ndim(low) != 0 or numpy.ndim(high) != 0:
-            raise NotImplementedError(
-                f"cuarray.random {name} takes scalar bounds; array bounds are not supported"
-            )
-        low, high = _integer(low), _integer(high) - (0 if endpoint else 1)
         info = (0, 1) if dt.kind == "b" else (numpy.iinfo(dt).min, numpy.iinfo(dt).max)
-        if low < info[0]:
-            raise ValueError(f"low is out of bounds for {dt}")
-        if high > info[1]:
-            raise ValueError(f"high is out of bounds for {dt}")
-        if low > high:
-            raise ValueError("low > high" if endpoint else "low >= high")
+        if numpy.ndim(low) != 0 or numpy.ndim(high) != 0:
+            return self._integers_of_arrays(low, high, size, dt, info, endpoint)
+        low, high = _integer(low), _integer(high) - (0 if endpoint else 1)
+        _check_bounds(low, high, dt, info, endpoint)
         shape = shape_of(size)
         return _core.random.integers(() if shape is None else shape, dt, low % 2**64, high - low, self._state)
+
+    def _integers_of_arrays(self, low, high, size, dt, info, endpoint):
+        """Uniform integers between bounds given per element: NumPy's masked rejection, on 64-bit words (a
+        word masked to the bits of its range is kept where it falls in the range, else drawn again), so
+        every range is exact. Each round reads back how many were rejected (at most half, on average)."""
+        lo, hi = (numpy.asarray(_host(v)) for v in (low, high))
+        lo, hi = (v.astype(numpy.int64) if v.dtype.kind == "f" else v for v in (lo, hi))  # truncated
+        lo, hi = lo.astype(object), hi.astype(object) - (0 if endpoint else 1)  # exact Python ints
+        _check_bounds(lo, hi, dt, info, endpoint)
+        broadcast = numpy.broadcast_shapes(lo.shape, hi.shape)
+        shape = shape_of(size)
+        if shape is None:
+            shape = broadcast
+        elif numpy.broadcast_shapes(broadcast, shape) != shape:
+            raise ValueError(
+                f"shape mismatch: objects cannot be broadcast to a single shape. The bounds' shape {broadcast} "
+                f"does not broadcast to size {shape}."
+            )
+        count = math.prod(shape)
+        span, base = (
+            _transfer.asarray(numpy.broadcast_to(v.astype(numpy.uint64), shape).reshape(-1))
+            for v in ((hi - lo) % 2**64, lo % 2**64)
+        )
+        mask = span
+        for bits in (1, 2, 4, 8, 16, 32):
+            mask = mask | (mask >> bits)
+        out = _creation.empty(count, numpy.uint64)
+        index = _creation.arange(count, dtype=numpy.int64)
+        while index.size:
+            words = _core.random.integers((index.size,), numpy.dtype(numpy.uint64), 0, 2**64 - 1, self._state)
+            values = words & mask[index]
+            ok = values <= span[index]
+            out[index[ok]] = values[ok]
+            index = index[~ok]
+        out = out + base  # modulo 2**64: the two's complement of signed results
+        return (out if dt.kind == "u" else out.view(numpy.int64)).astype(dt).reshape(shape)
 
     def _permutation_indices(self, n):
         return _core.random.permutation(n, self._state)
@@ -308,6 +337,16 @@ class Sampler(PhiloxOwner):
         moved = _manipulation.moveaxis(x, axis, 0)
         shuffled = self._take_rows(moved, self._permutation_indices(moved.shape[0]))
         _core._copyto(moved, shuffled)
+
+
+def _check_bounds(low, high, dt, info, endpoint):
+    """NumPy's checks of integer bounds (scalars, or object arrays of Python ints): `high` is inclusive."""
+    if numpy.any(low < info[0]):
+        raise ValueError(f"low is out of bounds for {dt}")
+    if numpy.any(high > info[1]):
+        raise ValueError(f"high is out of bounds for {dt}")
+    if numpy.any(low > high):
+        raise ValueError("low > high" if endpoint else "low >= high")
 
 
 def _integer(value):
