@@ -129,15 +129,7 @@ class Sampler(PhiloxOwner):
         arrays = [p for p in params if numpy.ndim(p) != 0]
         if not arrays:
             return (() if shape is None else shape), [float(_host(p)) for p in params]
-        shapes = [numpy.shape(p) for p in arrays]
-        broadcast = numpy.broadcast_shapes(*shapes)
-        if shape is None:
-            shape = broadcast
-        elif numpy.broadcast_shapes(broadcast, shape) != shape:
-            raise ValueError(
-                f"shape mismatch: objects cannot be broadcast to a single shape. The parameters' shape "
-                f"{broadcast} does not broadcast to size {shape}."
-            )
+        shape = out_shape(shape, numpy.broadcast_shapes(*(numpy.shape(p) for p in arrays)))
         out = []
         for p in params:
             if numpy.ndim(p) == 0:
@@ -231,15 +223,7 @@ class Sampler(PhiloxOwner):
         lo, hi = (v.astype(numpy.int64) if v.dtype.kind == "f" else v for v in (lo, hi))  # truncated
         lo, hi = lo.astype(object), hi.astype(object) - (0 if endpoint else 1)  # exact Python ints
         _check_bounds(lo, hi, dt, info, endpoint)
-        broadcast = numpy.broadcast_shapes(lo.shape, hi.shape)
-        shape = shape_of(size)
-        if shape is None:
-            shape = broadcast
-        elif numpy.broadcast_shapes(broadcast, shape) != shape:
-            raise ValueError(
-                f"shape mismatch: objects cannot be broadcast to a single shape. The bounds' shape {broadcast} "
-                f"does not broadcast to size {shape}."
-            )
+        shape = out_shape(shape_of(size), numpy.broadcast_shapes(lo.shape, hi.shape))
         count = math.prod(shape)
         span, base = (
             _transfer.asarray(numpy.broadcast_to(v.astype(numpy.uint64), shape).reshape(-1))
@@ -337,6 +321,19 @@ class Sampler(PhiloxOwner):
         moved = _manipulation.moveaxis(x, axis, 0)
         shuffled = self._take_rows(moved, self._permutation_indices(moved.shape[0]))
         _core._copyto(moved, shuffled)
+
+
+def out_shape(shape, broadcast):
+    """The shape of samples: `shape` (a size), which the parameters' broadcast shape must broadcast to, or that
+    shape when it is None."""
+    if shape is None:
+        return tuple(broadcast)
+    if numpy.broadcast_shapes(broadcast, shape) != shape:
+        raise ValueError(
+            f"shape mismatch: objects cannot be broadcast to a single shape. The parameters' shape "
+            f"{tuple(broadcast)} does not broadcast to size {shape}."
+        )
+    return shape
 
 
 def _check_bounds(low, high, dt, info, endpoint):
