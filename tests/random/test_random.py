@@ -499,3 +499,17 @@ def test_randint_with_array_bounds():
     assert b.dtype == np.bool_ and not b[:, 0].any() and b[:, 1].any() and not b[:, 1].all()
     g = cp.random.default_rng(1).integers(np.array([0, 5]), np.array([0, 5]), endpoint=True, size=(4, 2))
     np.testing.assert_array_equal(g.get(), np.tile([0, 5], (4, 1)))
+
+
+@pytest.mark.parametrize("pop_size, count", [(2**30, 1000), (2**25, 2**21)])
+def test_choice_without_replacement_from_a_huge_population(pop_size, count):
+    # The sample alone is drawn (a permutation of 2**30 values would need 8 GiB): distinct, in range, and for
+    # the larger sample, spread evenly over the population.
+    x = cp.random.RandomState(5).choice(pop_size, count, replace=False)
+    assert x.shape == (count,) and x.dtype == np.int64
+    h = x.get()
+    assert ((h >= 0) & (h < pop_size)).all() and np.unique(h).size == count
+    if count > 1000:
+        counts = np.bincount(h // (pop_size // 32), minlength=32)
+        assert stats.chisquare(counts).pvalue > 1e-4
+        assert stats.kstest(h / pop_size, "uniform").pvalue > 1e-4

@@ -16,6 +16,9 @@ from cuarray import _core, _creation, _manipulation, _transfer
 from cuarray._core import ndarray
 
 _FLOAT_TYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+# choice without replacement from a larger population than this draws the sample alone (_sample_without_replacement)
+# where it is at most a sixteenth of the population, rather than permuting the whole population.
+_LARGE_POPULATION = 2**24
 
 
 def seed_value(seed):
@@ -277,7 +280,10 @@ class Sampler(PhiloxOwner):
                 raise NotImplementedError(
                     "cuarray.random: choice without replacement and with p is not supported"
                 )
-            index = self._permutation_indices(pop_size)[:count]
+            if pop_size > _LARGE_POPULATION and count <= pop_size // 16:
+                index = self._sample_without_replacement(pop_size, count)
+            else:
+                index = self._permutation_indices(pop_size)[:count]
         elif count == 0:
             index = _creation.empty(0, numpy.int64)
         elif cdf is not None:
@@ -290,6 +296,21 @@ class Sampler(PhiloxOwner):
         rows = self._take_rows(pool, index).reshape(out_shape + pool.shape[1:])
         k = len(out_shape)
         return _manipulation.moveaxis(rows, tuple(range(k)), tuple(range(axis, axis + k))) if k else rows
+
+    def _sample_without_replacement(self, pop_size, count):
+        """`count` distinct integers of [0, pop_size) in random order, in memory of the sample's size rather than
+        the population's: candidates drawn with replacement, each kept unless it repeats an earlier one, so each
+        kept value is uniform over those not yet taken (the law of a random permutation's first `count`). Each
+        round draws as many as are missing and reads back how many were kept."""
+        from cuarray import _joining, _sorting
+
+        taken = _creation.empty(0, numpy.int64)
+        while taken.size < count:
+            drawn = self._integers(0, pop_size, (count - taken.size,), numpy.int64, "choice")
+            both = _joining.concatenate((taken, drawn))
+            first = _sorting.unique(both, return_index=True)[1]  # each value's first position
+            taken = both[_sorting.sort(first)]
+        return taken
 
     @staticmethod
     def _take_rows(src, index):
