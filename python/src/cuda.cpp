@@ -24,6 +24,7 @@
 #include "cuarray/error.h"
 #include "cuarray/jit/nvrtc.h"
 #include "cuarray/lib/cublas.h"
+#include "cuarray/lib/cusolver.h"
 #include "cuarray/ops/transfer.h"
 #include "gil.h"
 #include "hooks.h"
@@ -415,6 +416,7 @@ void init_cuda(py::module_& m) {
   c.def("pci_bus_id", &cuda::pci_bus_id, "id"_a);
   c.def("device_by_pci_bus_id", &cuda::device_by_pci_bus_id, "bus_id"_a);
   c.def("cublas_handle", [] { return reinterpret_cast<std::uintptr_t>(lib::cublas::handle()); });
+  c.def("cusolver_handle", &lib::cusolver::handle_address);
 
   py::class_<PinnedBuffer, std::shared_ptr<PinnedBuffer>>(c, "PinnedMemory", py::buffer_protocol())
       .def_property_readonly("ptr", [](const PinnedBuffer& b) { return reinterpret_cast<std::uintptr_t>(b.ptr()); })

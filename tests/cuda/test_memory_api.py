@@ -5,6 +5,7 @@ prefetch and advise, cuda.runtime's raw calls and device attributes, and Device 
 import ctypes
 import gc
 import pickle
+import threading
 
 import cuarray as cp
 import numpy as np
@@ -405,3 +406,20 @@ def test_null_streams_compare_equal():
     assert cp.cuda.Stream.null == cp.cuda.Stream(null=True)
     assert cp.cuda.Stream(ptds=True) == cp.cuda.Stream.ptds
     assert cp.cuda.Stream.null != cp.cuda.Stream.ptds and cp.cuda.Stream() != cp.cuda.Stream()
+
+
+@gpu
+@pytest.mark.parametrize("name", ["cublas", "cusolver"])
+def test_library_handles_are_per_thread(name):
+    get = getattr(cp.cuda.device, f"get_{name}_handle")
+    handles = [get(), None, None]
+
+    def other_thread():
+        cp.cuda.Device().use()
+        handles[1], handles[2] = get(), get()
+
+    t = threading.Thread(target=other_thread)
+    t.start()
+    t.join()
+    assert handles[0] and handles[0] != handles[1] and handles[1] == handles[2]
+    assert getattr(cp.cuda.Device(), f"{name}_handle") == handles[0]

@@ -84,6 +84,12 @@ class Device:
         with self:
             return _cuda.cublas_handle()
 
+    @property
+    def cusolver_handle(self):
+        """The calling thread's cuSOLVER dense handle for this device (an int), bound to the current stream."""
+        with self:
+            return _cuda.cusolver_handle()
+
     def __repr__(self):
         return f"<CUDA Device {self.id}>"
 
@@ -127,3 +133,9 @@ def get_device_id():
 def get_cublas_handle():
     """The calling thread's cuBLAS handle (an int) for the current device, bound to the current stream."""
     return _cuda.cublas_handle()
+
+
+def get_cusolver_handle():
+    """The calling thread's cuSOLVER dense handle (an int) for the current device, bound to the current
+    stream."""
+    return _cuda.cusolver_handle()
