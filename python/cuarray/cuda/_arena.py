@@ -271,7 +271,7 @@ def limit_bytes(size, fraction, total):
         return int(total() * fraction)
     if size is None:
         return 0
-    size = operator.index(size)
+    size = int(size) if isinstance(size, float) else operator.index(size)  # CuPy takes float sizes too
     if size < 0:
         raise ValueError(f"memory limit size out of range: {size}")
     return size
