@@ -177,7 +177,7 @@ def test_out_of_range_device_ids_raise(use):
         assert cp.cuda.Device(bad).id == bad
         with pytest.raises(cp.cuda.CUDARuntimeError, match="invalid device ordinal"):
             if use == "Device_attributes":
-                cp.cuda.Device(bad).attributes
+                _ = cp.cuda.Device(bad).attributes
             elif use == "Device_use":
                 cp.cuda.Device(bad).use()
             elif use == "with_Device":

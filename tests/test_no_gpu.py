@@ -461,6 +461,7 @@ _ARRAY_CALLS = {
     **{f"fft.{n}": (lambda f: f(H2)) for n in ("fft2", "ifft2", "rfft2", "irfft2")},
 }
 
+
 # Callables that need no device: they run.
 def _use_allocator():
     with cp.cuda.using_allocator(None):  # entered and left: no allocator stays set for later tests
@@ -542,7 +543,9 @@ NO_DEVICE_NEEDED = {
     "cuda.using_allocator": _use_allocator,
     # A pool of its own, empty until used; an allocator of Python functions calls them only on malloc.
     "cuda.MemoryPool": lambda: cp.cuda.MemoryPool().used_bytes(),
-    "cuda.PythonFunctionAllocator": lambda: cp.cuda.PythonFunctionAllocator(lambda n, d: 0, lambda p, d: None),
+    "cuda.PythonFunctionAllocator": lambda: cp.cuda.PythonFunctionAllocator(
+        lambda n, d: 0, lambda p, d: None
+    ),
     "cuda.get_pinned_memory_allocator": lambda: cp.cuda.get_pinned_memory_allocator(),
     "cuda.set_pinned_memory_allocator": lambda: cp.cuda.set_pinned_memory_allocator(None),
     "cuda.UnownedMemory": lambda: cp.cuda.UnownedMemory(0, 0, None, 0),
