@@ -167,13 +167,17 @@ def test_ndarray_constructor_rejects_misaligned_memory():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("use", ["Device", "Device_use", "with_Device", "setDevice", "getDeviceProperties"])
+@pytest.mark.parametrize(
+    "use", ["Device_attributes", "Device_use", "with_Device", "setDevice", "getDeviceProperties"]
+)
 def test_out_of_range_device_ids_raise(use):
+    # As in CuPy, Device(n) only names device n; each use of one that does not exist raises.
     n = cp.cuda.runtime.getDeviceCount()
     for bad in (n, n + 7, -1):
+        assert cp.cuda.Device(bad).id == bad
         with pytest.raises(cp.cuda.CUDARuntimeError, match="invalid device ordinal"):
-            if use == "Device":
-                cp.cuda.Device(bad)
+            if use == "Device_attributes":
+                _ = cp.cuda.Device(bad).attributes
             elif use == "Device_use":
                 cp.cuda.Device(bad).use()
             elif use == "with_Device":

@@ -120,13 +120,26 @@ NEEDS_DEVICE = {
     "random.permutation": lambda: cp.random.permutation(3),
     "fft.fftfreq": lambda: cp.fft.fftfreq(4),
     "fft.rfftfreq": lambda: cp.fft.rfftfreq(4),
-    "cuda.Device": lambda: cp.cuda.Device(0),
+    "cuda.Device": lambda: cp.cuda.Device(0).use(),
+    "cuda.malloc_async": lambda: cp.cuda.malloc_async(64),
+    "cuda.MemoryAsync": lambda: cp.cuda.MemoryAsync(64, cp.cuda.Stream.null),
+    "cuda.MemoryAsyncPool": lambda: cp.cuda.MemoryAsyncPool().used_bytes(),
+    "cuda.runtime.deviceGetAttribute": lambda: cp.cuda.runtime.deviceGetAttribute(1, 0),
+    "cuda.runtime.malloc": lambda: cp.cuda.runtime.malloc(64),
+    "cuda.runtime.free": lambda: cp.cuda.runtime.free(0),
+    "cuda.runtime.memcpy": lambda: cp.cuda.runtime.memcpy(0, 0, 8, 4),
+    "cuda.runtime.memcpyAsync": lambda: cp.cuda.runtime.memcpyAsync(0, 0, 8, 4, 0),
+    "cuda.runtime.memset": lambda: cp.cuda.runtime.memset(0, 0, 8),
+    "cuda.runtime.memsetAsync": lambda: cp.cuda.runtime.memsetAsync(0, 0, 8, 0),
+    "cuda.runtime.streamCreate": lambda: cp.cuda.runtime.streamCreate(),
+    "cuda.runtime.streamCreateWithFlags": lambda: cp.cuda.runtime.streamCreateWithFlags(1),
+    "cuda.runtime.streamDestroy": lambda: cp.cuda.runtime.streamDestroy(0),
+    "cuda.runtime.streamQuery": lambda: cp.cuda.runtime.streamQuery(0),
     "cuda.Stream": lambda: cp.cuda.Stream(),
     "cuda.Event": lambda: cp.cuda.Event(),
     "cuda.get_elapsed_time": lambda: cp.cuda.get_elapsed_time(cp.cuda.Event(), cp.cuda.Event()),
     "cuda.alloc_pinned_memory": lambda: cp.cuda.alloc_pinned_memory(64),
     "cuda.get_default_memory_pool": lambda: cp.cuda.get_default_memory_pool().used_bytes(),
-    "cuda.MemoryPool": lambda: cp.cuda.MemoryPool().used_bytes(),
     "cuda.runtime.getDeviceCount": lambda: cp.cuda.runtime.getDeviceCount(),
     "cuda.runtime.getDevice": lambda: cp.cuda.runtime.getDevice(),
     "cuda.runtime.setDevice": lambda: cp.cuda.runtime.setDevice(0),
@@ -448,7 +461,13 @@ _ARRAY_CALLS = {
     **{f"fft.{n}": (lambda f: f(H2)) for n in ("fft2", "ifft2", "rfft2", "irfft2")},
 }
 
+
 # Callables that need no device: they run.
+def _use_allocator():
+    with cp.cuda.using_allocator(None):  # entered and left: no allocator stays set for later tests
+        pass
+
+
 NO_DEVICE_NEEDED = {
     "asnumpy": lambda: cp.asnumpy(H1),  # host input is returned as NumPy's, as CuPy does
     "get_array_module": lambda: cp.get_array_module(H1),
@@ -524,8 +543,13 @@ NO_DEVICE_NEEDED = {
     "savetxt": lambda: cp.savetxt(io.StringIO(), H1),
     "cuda.runtime.runtimeGetVersion": lambda: cp.cuda.runtime.runtimeGetVersion(),
     "cuda.get_allocator": lambda: cp.cuda.get_allocator(),
-    "cuda.set_allocator": lambda: cp.cuda.set_allocator(None),
-    "cuda.using_allocator": lambda: cp.cuda.using_allocator(None).__enter__(),
+    "cuda.set_allocator": lambda: cp.cuda.set_allocator(cp.get_default_memory_pool().malloc),
+    "cuda.using_allocator": _use_allocator,
+    # A pool of its own, empty until used; an allocator of Python functions calls them only on malloc.
+    "cuda.MemoryPool": lambda: cp.cuda.MemoryPool().used_bytes(),
+    "cuda.PythonFunctionAllocator": lambda: cp.cuda.PythonFunctionAllocator(
+        lambda n, d: 0, lambda p, d: None
+    ),
     "cuda.get_pinned_memory_allocator": lambda: cp.cuda.get_pinned_memory_allocator(),
     "cuda.set_pinned_memory_allocator": lambda: cp.cuda.set_pinned_memory_allocator(None),
     "cuda.UnownedMemory": lambda: cp.cuda.UnownedMemory(0, 0, None, 0),

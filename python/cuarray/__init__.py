@@ -60,7 +60,8 @@ from cuarray._statistics import *
 from cuarray._transfer import *
 from cuarray._ufuncs import *
 from cuarray._ufuncs import ufunc  # noqa: F401
-from cuarray.cuda.memory import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: F401
+from cuarray.cuda.memory import get_default_memory_pool  # noqa: F401
+from cuarray.cuda.pinned_memory import get_default_pinned_memory_pool  # noqa: F401
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"

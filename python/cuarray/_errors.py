@@ -13,15 +13,27 @@ class CUDARuntimeError(RuntimeError):
 
 
 class OutOfMemoryError(MemoryError):
-    """The device memory pool could not satisfy an allocation."""
+    """The device memory pool could not satisfy an allocation. CuPy's signature: `size` bytes asked for,
+    `total` bytes allocated so far, and the pool's `limit` (0: none); cuarray's own raises pass the message
+    in `limit`'s place."""
 
-    def __init__(self, size, total, message):
+    def __init__(self, size, total, limit=0):
+        if isinstance(limit, str):
+            message = limit
+        elif limit:
+            message = (
+                f"Out of memory allocating {size:,} bytes (allocated so far: {total:,} bytes, limit set to: "
+                f"{limit:,} bytes)."
+            )
+        else:
+            message = f"Out of memory allocating {size:,} bytes (allocated so far: {total:,} bytes)."
         super().__init__(message)
         self.size = size
         self.total = total
+        self._limit = limit
 
     def __reduce__(self):
-        return (type(self), (self.size, self.total, str(self)))
+        return (type(self), (self.size, self.total, self._limit))
 
 
 class CompileException(Exception):

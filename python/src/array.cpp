@@ -318,6 +318,8 @@ void init_array(py::module_& m) {
       .def_property_readonly("base", [](const NdArray& s) { return s.base; })
       .def_property_readonly("_device_id", [](const NdArray& s) { return s.array.device(); })
       .def_property_readonly("_ptr", [](const NdArray& s) { return reinterpret_cast<std::uintptr_t>(s.array.data()); })
+      // The whole allocation the array lives in (a cuda DeviceMemory; None for an array without one): x.data.mem.
+      .def_property_readonly("_allocation", [](const NdArray& s) { return s.array.buffer(); })
       .def_property_readonly("_c_contiguous", [](const NdArray& s) { return s.array.c_contiguous(); })
       .def_property_readonly("_f_contiguous", [](const NdArray& s) { return s.array.f_contiguous(); })
       .def("__len__",

@@ -12,16 +12,19 @@
 
 #include "convert.h"
 #include "cuarray/blocking.h"
+#include "cuarray/cuda/async_pool.h"
 #include "cuarray/cuda/check.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/event.h"
 #include "cuarray/cuda/graph.h"
 #include "cuarray/cuda/memory_pool.h"
 #include "cuarray/cuda/pinned_memory.h"
+#include "cuarray/cuda/runtime_calls.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/nvrtc.h"
 #include "cuarray/lib/cublas.h"
+#include "cuarray/lib/cusolver.h"
 #include "cuarray/ops/transfer.h"
 #include "gil.h"
 #include "hooks.h"
@@ -248,10 +251,13 @@ std::shared_ptr<cuda::Buffer> allocate_in_python(std::size_t nbytes) {
   });
 }
 
-// CuPy's PinnedMemoryPointer: pinned memory and an offset into it, readable and writable through the buffer
-// protocol (numpy.frombuffer) from the offset to the end of the memory.
+// CuPy's PinnedMemoryPointer: pinned memory (any object with an integer `ptr` and `size`: cuarray's
+// PinnedMemory, or a subclass of it another allocator made), kept alive, and an offset into it; readable and
+// writable through the buffer protocol (numpy.frombuffer) from the offset to the end of the memory.
 struct PinnedPointer {
-  std::shared_ptr<PinnedBuffer> mem;
+  py::object mem;
+  std::uintptr_t base;
+  std::size_t size;
   std::size_t offset;
 };
 
@@ -377,6 +383,8 @@ void init_cuda(py::module_& m) {
   c.def(
       "pool_free_bytes", [](int d) { return MemoryPool::of(d).free_bytes(); }, "device"_a);
   c.def(
+      "pool_free_blocks", [](int d) { return MemoryPool::of(d).free_blocks(); }, "device"_a);
+  c.def(
       "pool_free_all_blocks", [](int d) { MemoryPool::of(d).free_all_blocks(); }, "device"_a, release_gil());
   c.def(
       "pool_set_limit", [](int d, std::size_t n) { MemoryPool::of(d).set_limit(n); }, "device"_a, "size"_a);
@@ -408,9 +416,35 @@ void init_cuda(py::module_& m) {
     for (auto& [name, value] : cuda::device_attributes(id)) d[py::str(name)] = value;
     return d;
   });
+  // Note [Raw runtime calls] (cpp/cuarray/cuda/runtime_calls.h): cuda.runtime's functions by CuPy's names.
+  c.def("device_attribute", &cuda::device_attribute, "attr"_a, "device"_a);
+  c.def("device_attribute_numbers", [] {
+    py::dict d;
+    for (auto& [name, value] : cuda::device_attribute_numbers()) d[py::str(name)] = value;
+    return d;
+  });
+  c.def("raw_pointer_device", &cuda::raw_pointer_device, "ptr"_a);
+  c.def("raw_malloc", &cuda::raw_malloc, "nbytes"_a);
+  c.def("raw_free", &cuda::raw_free, "ptr"_a, release_gil());
+  c.def("raw_stream_create", &cuda::raw_stream_create, "flags"_a);
+  c.def("raw_stream_destroy", &cuda::raw_stream_destroy, "stream"_a);
+  c.def("raw_stream_query", &cuda::raw_stream_query, "stream"_a);
+  c.def("raw_memcpy", &cuda::raw_memcpy, "dst"_a, "src"_a, "nbytes"_a, "stream"_a, "wait"_a, release_gil());
+  c.def("raw_memset", &cuda::raw_memset, "dst"_a, "value"_a, "nbytes"_a, "stream"_a, "wait"_a, release_gil());
+  c.def("raw_mem_prefetch", &cuda::raw_mem_prefetch, "ptr"_a, "nbytes"_a, "device"_a, "stream"_a);
+  c.def("raw_mem_advise", &cuda::raw_mem_advise, "ptr"_a, "nbytes"_a, "advice"_a, "device"_a);
+  c.def("malloc_unpooled", &cuda::allocate_unpooled, "nbytes"_a);
+  // Note [Async pool] (cpp/cuarray/cuda/async_pool.h): malloc_async and MemoryAsyncPool.
+  c.def("malloc_async", &cuda::allocate_async, "nbytes"_a);
+  c.def("async_pool_used_bytes", &cuda::async_pool_used_bytes, "device"_a);
+  c.def("async_pool_reserved_bytes", &cuda::async_pool_reserved_bytes, "device"_a);
+  c.def("async_pool_release_threshold", &cuda::async_pool_release_threshold, "device"_a);
+  c.def("async_pool_set_release_threshold", &cuda::async_pool_set_release_threshold, "device"_a, "bytes"_a);
+  c.def("async_pool_trim", &cuda::async_pool_trim, "device"_a);
   c.def("pci_bus_id", &cuda::pci_bus_id, "id"_a);
   c.def("device_by_pci_bus_id", &cuda::device_by_pci_bus_id, "bus_id"_a);
   c.def("cublas_handle", [] { return reinterpret_cast<std::uintptr_t>(lib::cublas::handle()); });
+  c.def("cusolver_handle", &lib::cusolver::handle_address);
 
   py::class_<PinnedBuffer, std::shared_ptr<PinnedBuffer>>(c, "PinnedMemory", py::buffer_protocol())
       .def_property_readonly("ptr", [](const PinnedBuffer& b) { return reinterpret_cast<std::uintptr_t>(b.ptr()); })
@@ -424,26 +458,27 @@ void init_cuda(py::module_& m) {
       c, "PinnedMemoryPointer", py::buffer_protocol(),
       "A pointer into page-locked host memory (PinnedMemory) at a byte offset; supports the buffer "
       "protocol, so numpy.frombuffer reads it.")
-      .def(py::init([](std::shared_ptr<PinnedBuffer> mem, std::size_t offset) {
-             if (offset > mem->nbytes())
-               throw ValueError("offset " + std::to_string(offset) + " is past the end of " +
-                                std::to_string(mem->nbytes()) + " bytes of pinned memory");
-             return PinnedPointer{std::move(mem), offset};
+      .def(py::init([](py::object mem, std::size_t offset) {
+             auto base = mem.attr("ptr").cast<std::uintptr_t>();
+             auto size = mem.attr("size").cast<std::size_t>();
+             if (offset > size)
+               throw ValueError("offset " + std::to_string(offset) + " is past the end of " + std::to_string(size) +
+                                " bytes of pinned memory");
+             return PinnedPointer{std::move(mem), base, size, offset};
            }),
            "mem"_a, "offset"_a)
       .def_property_readonly(
           "mem", [](const PinnedPointer& p) { return p.mem; }, "The PinnedMemory the pointer points into.")
       .def_property_readonly(
-          "ptr", [](const PinnedPointer& p) { return reinterpret_cast<std::uintptr_t>(p.mem->ptr()) + p.offset; },
-          "The address, as an integer.")
+          "ptr", [](const PinnedPointer& p) { return p.base + p.offset; }, "The address, as an integer.")
       .def_property_readonly(
           "offset", [](const PinnedPointer& p) { return p.offset; }, "The offset in bytes from the start of mem.")
-      .def("size", [](const PinnedPointer& p) { return p.mem->nbytes() - p.offset; })
-      .def("__len__", [](const PinnedPointer& p) { return p.mem->nbytes() - p.offset; })
+      .def("size", [](const PinnedPointer& p) { return p.size - p.offset; })
+      .def("__len__", [](const PinnedPointer& p) { return p.size - p.offset; })
       .def_buffer([](PinnedPointer& p) {
-        return py::buffer_info(static_cast<char*>(p.mem->ptr()) + p.offset, 1,
+        return py::buffer_info(reinterpret_cast<char*>(p.base) + p.offset, 1,
                                py::format_descriptor<std::uint8_t>::format(), 1,
-                               {static_cast<py::ssize_t>(p.mem->nbytes() - p.offset)}, {1});
+                               {static_cast<py::ssize_t>(p.size - p.offset)}, {1});
       });
   c.def("alloc_pinned", &cuda::allocate_pinned, "nbytes"_a);
   c.def("pinned_used_bytes", [] { return cuda::pinned_pool_stats().used_bytes; });

@@ -17,14 +17,18 @@ memory = cp.cuda.memory
 @pytest.fixture(autouse=True)
 def default_allocator():
     yield
-    cp.cuda.set_allocator(None)
+    cp.cuda.set_allocator(cp.get_default_memory_pool().malloc)
+
+
+def is_pool(allocator):
+    return allocator == cp.get_default_memory_pool().malloc
 
 
 # ---- without a device: the switches and the argument checks ----------------------------------------------
 
 
 def test_default_allocator_is_the_pool():
-    assert cp.cuda.get_allocator() is memory._malloc
+    assert is_pool(cp.cuda.get_allocator())
     assert memory._cuda.thread_user_allocator() == -1
 
 
@@ -34,7 +38,7 @@ def test_allocators_must_be_callable(bad):
         cp.cuda.set_allocator(bad)
     with pytest.raises(TypeError, match="using_allocator takes a callable"), cp.cuda.using_allocator(bad):
         pass
-    assert cp.cuda.get_allocator() is memory._malloc
+    assert is_pool(cp.cuda.get_allocator())
 
 
 def test_set_allocator_and_back():
@@ -43,15 +47,16 @@ def test_set_allocator_and_back():
 
     cp.cuda.set_allocator(mine)
     assert cp.cuda.get_allocator() is mine
+    assert memory._cuda.thread_user_allocator() == -1
+    # As in CuPy, None is the raw allocator (cudaMalloc, no pool); the default pool's malloc restores the pool.
     cp.cuda.set_allocator(None)
     assert cp.cuda.get_allocator() is memory._malloc
-    # The pool's own malloc, of any MemoryPool object, is the default again.
-    cp.cuda.set_allocator(mine)
-    cp.cuda.set_allocator(cp.cuda.MemoryPool().malloc)
-    assert cp.cuda.get_allocator() is memory._malloc
-    cp.cuda.set_allocator(mine)
     cp.cuda.set_allocator(cp.get_default_memory_pool().malloc)
-    assert cp.cuda.get_allocator() is memory._malloc
+    assert is_pool(cp.cuda.get_allocator())
+    # A new MemoryPool is a pool of its own (CuPy's), not the default one; get_allocator gives back what was set.
+    new_pool = cp.cuda.MemoryPool()
+    cp.cuda.set_allocator(new_pool.malloc)
+    assert cp.cuda.get_allocator() == new_pool.malloc and not is_pool(cp.cuda.get_allocator())
     # A pool over another allocator (CuPy's MemoryPool(malloc_managed)) is not the default.
     managed_pool = cp.cuda.MemoryPool(cp.cuda.malloc_managed)
     cp.cuda.set_allocator(managed_pool.malloc)
@@ -73,6 +78,8 @@ def test_using_allocator_is_per_thread_and_nests():
         assert memory._cuda.thread_user_allocator() == 1
         with cp.cuda.using_allocator(None):
             assert cp.cuda.get_allocator() is memory._malloc
+            assert memory._cuda.thread_user_allocator() == 1
+        with cp.cuda.using_allocator(cp.get_default_memory_pool().malloc):
             assert memory._cuda.thread_user_allocator() == 0
         with cp.cuda.using_allocator(inner):
             assert cp.cuda.get_allocator() is inner
@@ -84,15 +91,15 @@ def test_using_allocator_is_per_thread_and_nests():
         t.join()
         with pytest.raises(ValueError, match="inside `using_allocator` context manager"):
             cp.cuda.set_allocator(inner)
-    assert seen["other"] == (memory._malloc, -1)
-    assert cp.cuda.get_allocator() is memory._malloc
+    assert is_pool(seen["other"][0]) and seen["other"][1] == -1
+    assert is_pool(cp.cuda.get_allocator())
     assert memory._cuda.thread_user_allocator() == -1
 
 
 def test_using_allocator_restores_after_an_exception():
     with pytest.raises(KeyError), cp.cuda.using_allocator(lambda n: None):
         raise KeyError
-    assert cp.cuda.get_allocator() is memory._malloc
+    assert is_pool(cp.cuda.get_allocator())
     assert memory._cuda.thread_user_allocator() == -1
 
 
@@ -127,7 +134,7 @@ class Recorder:
 
     def __call__(self, nbytes):
         self.sizes.append(nbytes)
-        ptr = cp.cuda.MemoryPool().malloc(nbytes)
+        ptr = cp.get_default_memory_pool().malloc(nbytes)
         self.alive.add(ptr)
         return ptr
 
@@ -145,7 +152,7 @@ def test_arrays_take_their_memory_from_the_allocator():
     assert_same(y, (a * 2)[:, ::-2])
     assert_same(z, np.zeros((3, 5), np.int16))
     assert_same(x.sum(axis=0), a.sum(axis=0))
-    cp.cuda.set_allocator(None)
+    cp.cuda.set_allocator(cp.get_default_memory_pool().malloc)
     del x, y, z
     gc.collect()
     cp.cuda.Device().synchronize()
@@ -181,7 +188,7 @@ def test_allocator_errors_propagate_and_leave_the_process_working():
     cp.cuda.set_allocator(lambda n: cp.cuda.MemoryPointer(cp.cuda.UnownedMemory(0, n, None), 0))
     with pytest.raises(ValueError, match="null pointer"):
         cp.ones(100)
-    cp.cuda.set_allocator(None)
+    cp.cuda.set_allocator(cp.get_default_memory_pool().malloc)
     assert_same(cp.ones(100) + 1, np.full(100, 2.0))
 
 

@@ -497,3 +497,28 @@ def test_capture_invalidated_by_cuda_ends_cleanly():
     assert not blocking.is_capturing()
     with blocking:
         assert_same(x + 2, host(0) + np.float32(2))
+
+
+@pytest.mark.gpu
+def test_end_capture_of_a_stream_that_joined_another_capture():
+    # CuPy's test_stream_capture_failure2: a stream that waits on an event of a capture joins it; ending the
+    # capture there is CUDA's cudaErrorStreamCaptureUnmatched, which invalidates the capture it joined.
+    s1, s2 = cp.cuda.Stream(non_blocking=True), cp.cuda.Stream(non_blocking=True)
+    a = cp.arange(100.0)
+    e = cp.cuda.Event()
+    with s1:
+        with pytest.raises(cp.cuda.CUDARuntimeError, match="cudaErrorIllegalState"):
+            s2.end_capture()
+        s1.begin_capture()
+        e.record(s1)
+        s2.wait_event(e)
+        with s2:
+            a *= 3  # in place: captured, never run
+        with pytest.raises(cp.cuda.CUDARuntimeError, match="cudaErrorStreamCaptureUnmatched"):
+            s2.end_capture()
+        with pytest.raises(cp.cuda.CUDARuntimeError, match="cudaErrorStreamCaptureInvalidated"):
+            s1.end_capture()
+    assert not s1.is_capturing() and not s2.is_capturing()
+    s1.synchronize()
+    s2.synchronize()
+    np.testing.assert_array_equal(a.get(), np.arange(100.0))

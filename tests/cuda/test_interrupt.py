@@ -275,6 +275,10 @@ ALLOWED_BLOCKING = {
     ("cpp/cuarray/cuda/pinned_memory.cpp", "free that synchronizes"): 1,
     # malloc_managed's memory: cudaFree when the last array using it goes (CuPy's ManagedMemory frees it so too).
     ("cpp/cuarray/cuda/memory_pool.cpp", "free that synchronizes"): 1,
+    # CuPy's raw calls on the caller's memory (Note [Raw runtime calls]): runtime.memcpy and MemoryPointer's
+    # copies in either direction (the work before them waited for interruptibly), and runtime.free.
+    ("cpp/cuarray/cuda/runtime_calls.cpp", "copy to the host"): 1,
+    ("cpp/cuarray/cuda/runtime_calls.cpp", "free that synchronizes"): 1,
 }
 
 

@@ -73,7 +73,7 @@ def test_pinned_arrays(dtype, shape, order):
 @gpu
 def test_pinned_pointer_and_memory():
     p = cp.cuda.alloc_pinned_memory(4000)
-    assert isinstance(p, cp.cuda.PinnedMemoryPointer) and isinstance(p.mem, cp.cuda.memory._cuda.PinnedMemory)
+    assert isinstance(p, cp.cuda.PinnedMemoryPointer) and isinstance(p.mem, cp.cuda.PinnedMemory)
     assert p.size() >= 4000 and len(p) == p.size() and p.ptr == p.mem.ptr
     q = cp.cuda.PinnedMemoryPointer(p.mem, 96)
     assert q.ptr == p.ptr + 96 and q.size() == p.size() - 96

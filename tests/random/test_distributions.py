@@ -618,3 +618,15 @@ def test_zero_size_draws_do_not_loop():
         ("hypergeometric", (5, 5, 3)),
     ]:
         assert getattr(r, name)(*args, size=(3, 0)).shape == (3, 0)
+
+
+@pytest.mark.parametrize("shapes", [((), (), (3, 2)), ((3, 2), (), ()), ((), (3, 2), (3, 2)), ((), (), ())])
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_hypergeometric_of_0d_and_array_counts(shapes, dtype):
+    # 0-d device counts next to arrays (CuPy's TestDistributionsHyperGeometric): each sample lies between
+    # max(0, nsample - nbad) = 2 and min(nsample, ngood) = 4, whichever parameters are arrays.
+    ngood, nbad, nsample = (cp.full(s, v, dtype) for s, v in zip(shapes, (4, 3, 5)))
+    out = cp.random.RandomState(3).hypergeometric(ngood, nbad, nsample, size=(4, 3, 2), dtype=dtype)
+    assert out.shape == (4, 3, 2) and out.dtype == dtype
+    host = out.get()
+    assert ((host >= 2) & (host <= 4)).all() and len(np.unique(host)) > 1

@@ -474,3 +474,42 @@ def test_generator_choice_axis():
     got = host(cp.random.default_rng(21).choice(a, size=5, axis=1))
     assert got.shape == (3, 5)
     assert np.all(np.isin(got[0], np.arange(4))) and np.array_equal(got[1] - got[0], np.full(5, 4))
+
+
+def test_randint_with_array_bounds():
+    rs = cp.random.RandomState(7)
+    low, high = np.array([[[-1], [0]], [[-2], [1]], [[3], [4]]]), np.array([[10, 11, 12]])
+    x = rs.randint(low, high)  # CuPy's test_randint_array: bounds broadcast to (3, 2, 3)
+    assert x.shape == (3, 2, 3) and x.dtype == np.int64
+    h = x.get()
+    assert ((h >= low) & (h < high)).all()
+    # Each column uniform over its own range.
+    low, high = np.array([0, 10, -5]), np.array([3, 17, -4])
+    h = rs.randint(cp.asarray(low), high, size=(30000, 3)).get()
+    assert ((h >= low) & (h < high)).all()
+    for j in range(3):
+        counts = np.bincount(h[:, j] - low[j], minlength=high[j] - low[j])
+        assert stats.chisquare(counts).pvalue > 1e-4 if len(counts) > 1 else (counts == 30000).all()
+    # Whole 64-bit ranges, unsigned past 2**63, bool, and Generator.integers' closed interval.
+    h = rs.randint(np.array([-(2**63), 0]), 2**63 - 1, size=(1000, 2)).get()
+    assert (h[:, 1] >= 0).all() and (h[:, 0] < 0).any() and (h[:, 0] > 0).any()
+    u = rs.randint(np.array([2**63], np.uint64), np.array([2**64 - 1], np.uint64), size=1000, dtype=np.uint64)
+    assert u.dtype == np.uint64 and (u.get() >= 2**63).all()
+    b = rs.randint(np.array([0, 0]), np.array([1, 2]), size=(500, 2), dtype=np.bool_).get()
+    assert b.dtype == np.bool_ and not b[:, 0].any() and b[:, 1].any() and not b[:, 1].all()
+    g = cp.random.default_rng(1).integers(np.array([0, 5]), np.array([0, 5]), endpoint=True, size=(4, 2))
+    np.testing.assert_array_equal(g.get(), np.tile([0, 5], (4, 1)))
+
+
+@pytest.mark.parametrize("pop_size, count", [(2**30, 1000), (2**25, 2**21)])
+def test_choice_without_replacement_from_a_huge_population(pop_size, count):
+    # The sample alone is drawn (a permutation of 2**30 values would need 8 GiB): distinct, in range, and for
+    # the larger sample, spread evenly over the population.
+    x = cp.random.RandomState(5).choice(pop_size, count, replace=False)
+    assert x.shape == (count,) and x.dtype == np.int64
+    h = x.get()
+    assert ((h >= 0) & (h < pop_size)).all() and np.unique(h).size == count
+    if count > 1000:
+        counts = np.bincount(h // (pop_size // 32), minlength=32)
+        assert stats.chisquare(counts).pvalue > 1e-4
+        assert stats.kstest(h / pop_size, "uniform").pvalue > 1e-4

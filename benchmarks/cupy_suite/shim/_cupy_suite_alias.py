@@ -44,13 +44,20 @@ PREFIXES = (
     ("cupyx.scipy", "cuarray.scipy"),
     ("cupyx.profiler", "cuarray.profiler"),
     ("cupy_backends.cuda.api", "cuarray.cuda"),
-    ("cupy.cuda.pinned_memory", "cuarray.cuda.memory"),  # cuarray keeps PinnedMemory* with the other memory
     ("cupy", "cuarray"),
 )
 
 # CuPy-internal modules whose cuarray namesakes keep the same names on purpose (Note [Names, not copies]).
 # cupy.fft._fft: _default_fft_func, _fft and _fftn (Note [FFT layouts] in cuarray/fft/_fft.py).
-PRIVATE = {"cupy.random._generator", "cupy.random._distributions", "cupy.fft._fft"}
+# cuarray.random._bit_generator holds the very classes cuarray.random exports (BitGenerator, XORWOW, MRG32k3a,
+# Philox4x3210), as CuPy's module of that name holds the classes cupy.random exports: the tests that name the
+# private path (random._bit_generator.Philox4x3210(seed=...)) get the public object.
+PRIVATE = {
+    "cupy.random._generator",
+    "cupy.random._distributions",
+    "cupy.fft._fft",
+    "cupy.random._bit_generator",
+}
 
 
 def _compute_capability():
@@ -154,7 +161,7 @@ STANDINS = {
 }  # cupy.testing imports it for every comparison; used only with sp_name
 
 # Note [Stand-ins]: names of modules cuarray has that test files read at their top; CuPy's name -> names.
-MISSING = {"cupy.cuda.memory": ("malloc_async",)}
+MISSING = {}
 
 
 class Missing:

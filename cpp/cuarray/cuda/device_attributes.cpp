@@ -14,6 +14,7 @@
 
 #include "cuarray/cuda/check.h"
 #include "cuarray/cuda/device.h"
+#include "cuarray/cuda/runtime_calls.h"
 #include "cuarray/error.h"
 
 namespace cuarray::cuda {
@@ -168,6 +169,22 @@ std::vector<std::pair<std::string, int>> device_attributes(int id) {
     values.emplace_back(a.name, v);
   }
   return values;
+}
+
+int device_attribute(int attr, int device) {
+  check_device(device);
+  int v = 0;
+  CUARRAY_CHECK_CUDA(cudaDeviceGetAttribute(&v, static_cast<cudaDeviceAttr>(attr), device));
+  return v;
+}
+
+const std::vector<std::pair<std::string, int>>& device_attribute_numbers() {
+  static const std::vector<std::pair<std::string, int>> numbers = [] {
+    std::vector<std::pair<std::string, int>> v;
+    for (const Attribute& a : kAttributes) v.emplace_back(a.name, a.value);
+    return v;
+  }();
+  return numbers;
 }
 
 std::string pci_bus_id(int id) {

@@ -186,6 +186,18 @@ std::shared_ptr<Graph> end_capture(const std::shared_ptr<Stream>& stream) {
                       "Stream.end_capture: " + reason + " invalidated the capture on " + stream_name(*stream) +
                           " (cudaErrorStreamCaptureInvalidated); that capture was ended then and its work "
                           "discarded");
+    // A stream that joined another stream's capture (it waited on an event recorded there) captures for CUDA
+    // but began none: CUDA's own answer, cudaErrorStreamCaptureUnmatched, which invalidates that capture.
+    cudaStreamCaptureStatus joined = cudaStreamCaptureStatusNone;
+    if (stream->handle() && cudaStreamIsCapturing(stream->handle(), &joined) == cudaSuccess &&
+        joined == cudaStreamCaptureStatusActive) {
+      DeviceGuard guard(stream->device());
+      cudaGraph_t graph = nullptr;
+      cudaError_t status = cudaStreamEndCapture(stream->handle(), &graph);
+      if (graph) cudaGraphDestroy(graph);
+      check_cuda(status, "cudaStreamEndCapture");
+    }
+    cudaGetLastError();
     throw CudaError("cudaStreamEndCapture", cudaErrorIllegalState,
                     "Stream.end_capture: " + stream_name(*stream) +
                         " is not capturing (cudaErrorIllegalState); call begin_capture first");

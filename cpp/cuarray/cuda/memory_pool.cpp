@@ -351,6 +351,14 @@ std::size_t MemoryPool::used_bytes() const {
   return impl_->used;
 }
 
+std::size_t MemoryPool::free_blocks() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  std::size_t n = 0;
+  for (const auto* bins : {&impl_->cache, &impl_->zeroed})
+    for (const auto& [key, bin] : *bins) n += bin.blocks.size();
+  return n;
+}
+
 std::size_t MemoryPool::total_bytes() const {
   std::uint64_t reserved = 0;
   CUARRAY_CHECK_CUDA(cudaMemPoolGetAttribute(impl_->pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
@@ -468,23 +476,37 @@ void grant_peer_access(int a, int b) {
   }
 }
 
-std::shared_ptr<Buffer> allocate_managed(std::size_t nbytes) {
+namespace {
+
+// `nbytes` from cudaMallocManaged (managed) or cudaMalloc, freed by cudaFree when the last owner drops it.
+std::shared_ptr<Buffer> allocate_outside_pool(std::size_t nbytes, bool managed) {
   int device = current_device();
   check_device(device);
   void* ptr = nullptr;
   if (nbytes) {
     DeviceGuard guard(device);
-    cudaError_t status = cudaMallocManaged(&ptr, nbytes, cudaMemAttachGlobal);
+    cudaError_t status = managed ? cudaMallocManaged(&ptr, nbytes, cudaMemAttachGlobal) : cudaMalloc(&ptr, nbytes);
+    if (status == cudaErrorMemoryAllocation && !managed) {
+      cudaGetLastError();
+      if (give_back_cached_memory()) status = cudaMalloc(&ptr, nbytes);  // Note [Memory for other libraries]
+    }
     if (status == cudaErrorMemoryAllocation) {
       cudaGetLastError();
       throw OutOfMemory(static_cast<std::int64_t>(nbytes), -1,
-                        "Out of managed memory allocating " + with_commas(nbytes) + " bytes");
+                        std::string(managed ? "Out of managed memory" : "Out of memory") + " allocating " +
+                            with_commas(nbytes) + " bytes");
     }
-    check_cuda(status, "cudaMallocManaged");
+    check_cuda(status, managed ? "cudaMallocManaged" : "cudaMalloc");
   }
   return std::make_shared<Buffer>(ptr, nbytes, device, [ptr] {
     if (ptr && cudaFree(ptr) != cudaSuccess) cudaGetLastError();  // at exit the runtime may be gone
   });
 }
+
+}  // namespace
+
+std::shared_ptr<Buffer> allocate_managed(std::size_t nbytes) { return allocate_outside_pool(nbytes, true); }
+
+std::shared_ptr<Buffer> allocate_unpooled(std::size_t nbytes) { return allocate_outside_pool(nbytes, false); }
 
 }  // namespace cuarray::cuda

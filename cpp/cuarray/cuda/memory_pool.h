@@ -90,6 +90,7 @@ class MemoryPool {
   std::size_t used_bytes() const;   // bytes held by live Buffers
   std::size_t total_bytes() const;  // bytes the pool holds from the device (used + cached)
   std::size_t free_bytes() const { return total_bytes() - std::min(total_bytes(), used_bytes()); }
+  std::size_t free_blocks() const;    // the number of blocks in the host-side cache
   void free_all_blocks();             // gives every cached block back to the device
   void set_limit(std::size_t bytes);  // 0 = no limit
   std::size_t limit() const;
@@ -164,6 +165,9 @@ std::shared_ptr<Buffer> allocate(std::size_t nbytes);
 std::shared_ptr<Buffer> allocate_from_pool(std::size_t nbytes);
 // Managed (unified) memory of `nbytes` on the current device (cudaMallocManaged), freed by cudaFree.
 std::shared_ptr<Buffer> allocate_managed(std::size_t nbytes);
+// Device memory of `nbytes` on the current device straight from cudaMalloc, outside every pool (CuPy's
+// memory._malloc, what set_allocator(None) leaves arrays to), freed by cudaFree.
+std::shared_ptr<Buffer> allocate_unpooled(std::size_t nbytes);
 // The same, its bytes zero.
 std::shared_ptr<Buffer> allocate_zeroed(std::size_t nbytes);
 

@@ -355,4 +355,6 @@ double gesvdp(DType t, bool vectors, bool economic, std::int64_t m, std::int64_t
 
 int version() { return lib::version(api().get_property); }
 
+std::uintptr_t handle_address() { return reinterpret_cast<std::uintptr_t>(slot().handle); }
+
 }  // namespace cuarray::lib::cusolver

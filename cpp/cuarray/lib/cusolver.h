@@ -45,4 +45,8 @@ double gesvdp(DType t, bool vectors, bool economic, std::int64_t m, std::int64_t
 // The loaded library's version as major * 10000 + minor * 100 + patch (loads it).
 int version();
 
+// The calling thread's handle for the current device, bound to the current stream, as an address
+// (cuda.device.get_cusolver_handle); made on first use.
+std::uintptr_t handle_address();
+
 }  // namespace cuarray::lib::cusolver

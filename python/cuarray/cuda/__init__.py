@@ -2,30 +2,36 @@
 
 from cuarray import _core
 from cuarray._errors import CUDARuntimeError, OutOfMemoryError
-from cuarray.cuda import compiler, cufft, memory, runtime
+from cuarray.cuda import compiler, cufft, memory, pinned_memory, runtime
 from cuarray.cuda._memoize import clear_memo, memoize
-from cuarray.cuda.device import Device
+from cuarray.cuda.device import Device, get_cublas_handle, get_device_id
 from cuarray.cuda.graph import Graph
 from cuarray.cuda.memory import (
     BaseMemory,
     ManagedMemory,
     Memory,
+    MemoryAsync,
+    MemoryAsyncPool,
     MemoryPointer,
     MemoryPool,
+    PythonFunctionAllocator,
+    UnownedMemory,
+    alloc,
+    get_allocator,
+    get_default_memory_pool,
+    malloc_async,
+    malloc_managed,
+    set_allocator,
+    using_allocator,
+)
+from cuarray.cuda.pinned_memory import (
     PinnedMemory,
     PinnedMemoryPointer,
     PinnedMemoryPool,
-    UnownedMemory,
-    alloc,
     alloc_pinned_memory,
-    get_allocator,
-    get_default_memory_pool,
     get_default_pinned_memory_pool,
     get_pinned_memory_allocator,
-    malloc_managed,
-    set_allocator,
     set_pinned_memory_allocator,
-    using_allocator,
 )
 from cuarray.cuda.stream import Event, ExternalStream, Stream, get_current_stream, get_elapsed_time
 
@@ -33,16 +39,6 @@ from cuarray.cuda.stream import Event, ExternalStream, Stream, get_current_strea
 def is_available():
     """True when a CUDA driver and at least one device are present. Never raises."""
     return _core.cuda.is_available()
-
-
-def get_cublas_handle():
-    """The calling thread's cuBLAS handle (an int) for the current device, bound to the current stream."""
-    return _core.cuda.cublas_handle()
-
-
-def get_device_id():
-    """The calling thread's current device."""
-    return Device().id
 
 
 __all__ = [
@@ -54,12 +50,15 @@ __all__ = [
     "Graph",
     "ManagedMemory",
     "Memory",
+    "MemoryAsync",
+    "MemoryAsyncPool",
     "MemoryPointer",
     "MemoryPool",
     "OutOfMemoryError",
     "PinnedMemory",
     "PinnedMemoryPointer",
     "PinnedMemoryPool",
+    "PythonFunctionAllocator",
     "Stream",
     "UnownedMemory",
     "alloc",
@@ -76,9 +75,11 @@ __all__ = [
     "get_elapsed_time",
     "get_pinned_memory_allocator",
     "is_available",
+    "malloc_async",
     "malloc_managed",
     "memoize",
     "memory",
+    "pinned_memory",
     "runtime",
     "set_allocator",
     "set_pinned_memory_allocator",

@@ -20,26 +20,27 @@ def _previous_devices():
 
 
 class Device:
-    """A CUDA device. ``Device()`` is the calling thread's current device; ``Device(n)`` checks that n exists."""
+    """A CUDA device. ``Device()`` is the calling thread's current device. As in CuPy, ``Device(n)`` only names
+    device n: using a device that does not exist (``use``, ``with``, its properties) raises CUDARuntimeError."""
 
     __slots__ = ("id",)
 
     def __init__(self, device=None):
         if device is None:
             device = _cuda.current_device()
+            _cuda.check_device(device)  # as runtime.getDevice: no device is an error
         elif isinstance(device, Device):
             device = device.id
-        device = operator.index(device)
-        _cuda.check_device(device)
-        self.id = device
+        self.id = operator.index(device)
 
     def use(self):
         """Makes this device current for the calling thread."""
         _cuda.set_device(self.id)
 
     def __enter__(self):
-        _previous_devices().append(_cuda.current_device())
-        _cuda.set_device(self.id)
+        previous = _cuda.current_device()
+        _cuda.set_device(self.id)  # first: a device that does not exist leaves the stack as it was
+        _previous_devices().append(previous)
         return self
 
     def __exit__(self, *exc):
@@ -83,6 +84,12 @@ class Device:
         with self:
             return _cuda.cublas_handle()
 
+    @property
+    def cusolver_handle(self):
+        """The calling thread's cuSOLVER dense handle for this device (an int), bound to the current stream."""
+        with self:
+            return _cuda.cusolver_handle()
+
     def __repr__(self):
         return f"<CUDA Device {self.id}>"
 
@@ -96,5 +103,39 @@ class Device:
     def __eq__(self, other):
         return isinstance(other, Device) and other.id == self.id
 
+    # Devices order by number, as CuPy's; against anything else, comparison is a TypeError.
+    def __lt__(self, other):
+        return self.id < other.id if isinstance(other, Device) else NotImplemented
+
+    def __le__(self, other):
+        return self.id <= other.id if isinstance(other, Device) else NotImplemented
+
+    def __gt__(self, other):
+        return self.id > other.id if isinstance(other, Device) else NotImplemented
+
+    def __ge__(self, other):
+        return self.id >= other.id if isinstance(other, Device) else NotImplemented
+
     def __hash__(self):
         return hash(("cuarray.Device", self.id))
+
+
+def from_pointer(ptr):
+    """The Device whose memory the address `ptr` is (cudaPointerGetAttributes)."""
+    return Device(_cuda.raw_pointer_device(operator.index(ptr)))
+
+
+def get_device_id():
+    """The calling thread's current device."""
+    return Device().id
+
+
+def get_cublas_handle():
+    """The calling thread's cuBLAS handle (an int) for the current device, bound to the current stream."""
+    return _cuda.cublas_handle()
+
+
+def get_cusolver_handle():
+    """The calling thread's cuSOLVER dense handle (an int) for the current device, bound to the current
+    stream."""
+    return _cuda.cusolver_handle()

@@ -1,43 +1,155 @@
-"""The device memory pool (one per device, stream-ordered and caching), pinned host memory, managed memory,
-CuPy's allocator hooks (set_allocator, using_allocator, set_pinned_memory_allocator), and the pointer type of
-``x.data``."""
+"""The device memory pool (one per device, stream-ordered and caching), the pools CuPy code makes over an
+allocator of its own, CUDA's stream-ordered allocator (malloc_async, MemoryAsyncPool), managed memory, CuPy's
+allocator hooks (set_allocator, using_allocator), and the pointer type of ``x.data``. Pinned host memory is
+cuarray.cuda.pinned_memory's."""
 
 import contextlib
+import ctypes
 import operator
 import threading
+import weakref
 
 from cuarray import _core
 from cuarray._errors import OutOfMemoryError
+from cuarray.cuda import _arena
 from cuarray.cuda.device import Device
 
 _cuda = _core.cuda
 
 __all__ = [
+    "BaseMemory",
     "ManagedMemory",
     "Memory",
+    "MemoryAsync",
+    "MemoryAsyncPool",
     "MemoryPointer",
     "MemoryPool",
     "OutOfMemoryError",
-    "PinnedMemory",
-    "PinnedMemoryPointer",
-    "PinnedMemoryPool",
+    "PooledMemory",
+    "PythonFunctionAllocator",
+    "SingleDeviceMemoryPool",
     "UnownedMemory",
     "alloc",
-    "alloc_pinned_memory",
     "get_allocator",
-    "get_pinned_memory_allocator",
+    "malloc_async",
     "malloc_managed",
     "set_allocator",
-    "set_pinned_memory_allocator",
     "using_allocator",
 ]
 
+# CuPy's names for the arena pool's unit (Note [Arena pools] in _arena.py).
+_allocation_unit_size = _arena.ALLOCATION_UNIT_SIZE
+_round_size = _arena.round_size
+_Chunk = _arena.Chunk
 
-class _ArrayPointer:
+
+def _stream_handle(stream):
+    """The cudaStream_t of `stream` (None: the current stream of the current device). A cuarray Stream's is
+    read from its core object: handing it to cuarray's own calls shares nothing with other code (Stream.ptr
+    would, Note [Launch queue])."""
+    if stream is None:
+        return _cuda.current_stream(_cuda.current_device()).ptr
+    handle = getattr(stream, "_handle", None)
+    return handle().ptr if handle is not None else operator.index(stream.ptr)
+
+
+def _host_address(mem):
+    """The address of host memory given as CuPy takes it: an int, a ctypes.c_void_p, or an object with an
+    integer `ptr` (a PinnedMemoryPointer)."""
+    if isinstance(mem, ctypes.c_void_p):
+        return mem.value or 0
+    ptr = getattr(mem, "ptr", None)
+    try:
+        return operator.index(mem if ptr is None else ptr)
+    except TypeError:
+        raise TypeError(
+            f"host memory must be an address (int), a ctypes.c_void_p or a PinnedMemoryPointer, got "
+            f"{type(mem).__name__}"
+        ) from None
+
+
+def _check_not_capturing(what):
+    if _cuda.current_stream(_cuda.current_device()).is_capturing():
+        raise RuntimeError(f"the current stream is capturing, so {what} is disallowed")
+
+
+class _PointerOps:
+    """CuPy's MemoryPointer copies and fills, on `self.ptr`. The plain forms order the work on the current
+    stream and wait for it; the `_async` forms queue it on `stream` (None: the current stream)."""
+
+    __slots__ = ()
+
+    def copy_from_device(self, src, size):
+        """Copies `size` bytes from the device memory `src` (a MemoryPointer) here, and waits."""
+        _check_not_capturing("a synchronous copy")
+        _cuda.raw_memcpy(self.ptr, _device_address(src), _size(size), _stream_handle(None), True)
+
+    def copy_from_device_async(self, src, size, stream=None):
+        """Queues a copy of `size` bytes from the device memory `src` here on `stream`."""
+        _cuda.raw_memcpy(self.ptr, _device_address(src), _size(size), _stream_handle(stream), False)
+
+    def copy_from_host(self, mem, size):
+        """Copies `size` bytes from host memory `mem` (an address or ctypes.c_void_p) here, and waits."""
+        _check_not_capturing("a synchronous copy")
+        _cuda.raw_memcpy(self.ptr, _host_address(mem), _size(size), _stream_handle(None), True)
+
+    def copy_from_host_async(self, mem, size, stream=None):
+        """Queues a copy of `size` bytes from host memory `mem` here on `stream`; `mem` must stay valid (and
+        is read asynchronously only if pinned) until the stream gets there."""
+        _cuda.raw_memcpy(self.ptr, _host_address(mem), _size(size), _stream_handle(stream), False)
+
+    def copy_from(self, mem, size):
+        """copy_from_device for a MemoryPointer `mem`, copy_from_host otherwise."""
+        if isinstance(mem, (MemoryPointer, _ArrayPointer)):
+            self.copy_from_device(mem, size)
+        else:
+            self.copy_from_host(mem, size)
+
+    def copy_from_async(self, mem, size, stream=None):
+        """copy_from_device_async for a MemoryPointer `mem`, copy_from_host_async otherwise."""
+        if isinstance(mem, (MemoryPointer, _ArrayPointer)):
+            self.copy_from_device_async(mem, size, stream)
+        else:
+            self.copy_from_host_async(mem, size, stream)
+
+    def copy_to_host(self, mem, size):
+        """Copies `size` bytes from here to host memory `mem`, and waits."""
+        _check_not_capturing("a synchronous copy")
+        _cuda.raw_memcpy(_host_address(mem), self.ptr, _size(size), _stream_handle(None), True)
+
+    def copy_to_host_async(self, mem, size, stream=None):
+        """Queues a copy of `size` bytes from here to host memory `mem` on `stream`."""
+        _cuda.raw_memcpy(_host_address(mem), self.ptr, _size(size), _stream_handle(stream), False)
+
+    def memset(self, value, size):
+        """Sets `size` bytes from here to the byte `value`, and waits."""
+        _check_not_capturing("a synchronous memset")
+        _cuda.raw_memset(self.ptr, operator.index(value), _size(size), _stream_handle(None), True)
+
+    def memset_async(self, value, size, stream=None):
+        """Queues setting `size` bytes from here to the byte `value` on `stream`."""
+        _cuda.raw_memset(self.ptr, operator.index(value), _size(size), _stream_handle(stream), False)
+
+
+def _device_address(src):
+    if not isinstance(src, (MemoryPointer, _ArrayPointer)):
+        raise TypeError(f"the source must be a MemoryPointer, got {type(src).__name__}")
+    return src.ptr
+
+
+class _ArrayPointer(_PointerOps):
     """A device address (``x.data.ptr``), the device it lives on, and the array whose memory it points into
     (kept alive by it; ``ndarray(shape, dtype, memptr)`` views that memory). ``p + n`` is ``n`` bytes further."""
 
     __slots__ = ("_owner", "device_id", "ptr")
+
+    @property
+    def mem(self):
+        """The whole allocation the array lives in, as a Memory (`ptr`, `size`, `device_id`)."""
+        allocation = self._owner._allocation
+        if allocation is None:
+            return UnownedMemory(0, 0, None, self.device_id)
+        return Memory._from_core(allocation)
 
     def __init__(self, ptr, device_id, owner):
         self.ptr = ptr
@@ -78,16 +190,123 @@ _ArrayPointer.__name__ = _ArrayPointer.__qualname__ = "MemoryPointer"
 
 
 class MemoryPool:
-    """The caching device allocator. Each method acts on the current device's pool.
-
-    ``MemoryPool(allocator)`` (CuPy's form for pooling other memory, such as ``malloc_managed``) makes a pool
-    whose ``malloc`` takes its memory from `allocator`, without caching it.
-    """
+    """CuPy's memory pool: per device, a SingleDeviceMemoryPool over `allocator` (default ``_malloc``,
+    cudaMalloc), independent of every other pool (Note [Arena pools] in _arena.py). Each method acts on the
+    current device's pool. The process's own pool, get_default_memory_pool(), is the core's stream-ordered
+    pool, with the same methods."""
 
     def __init__(self, allocator=None):
-        if allocator is not None and not callable(allocator):
+        if allocator is None:
+            allocator = _malloc
+        if not callable(allocator):
             raise TypeError(f"MemoryPool takes a callable allocator or None, got {type(allocator).__name__}")
         self._allocator = allocator
+        self._pools = {}
+        self._lock = threading.Lock()
+
+    def _pool(self):
+        device = _cuda.current_device()
+        pool = self._pools.get(device)
+        if pool is None:
+            with self._lock:
+                pool = self._pools.setdefault(device, SingleDeviceMemoryPool(self._allocator))
+        return pool
+
+    def malloc(self, size):
+        """A MemoryPointer to at least `size` bytes of the current device, ordered on the current stream."""
+        return self._pool().malloc(size)
+
+    def free_all_blocks(self, stream=None):
+        """Gives the cached memory (of `stream` only, if given) back to the allocator."""
+        self._pool().free_all_blocks(stream)
+
+    def free_all_free(self):
+        """free_all_blocks(), under CuPy's old name (deprecated)."""
+        _warn_free_all_free()
+        self.free_all_blocks()
+
+    def n_free_blocks(self):
+        """The number of cached free blocks."""
+        return self._pool().n_free_blocks()
+
+    def used_bytes(self):
+        """Bytes held by live memory."""
+        return self._pool().used_bytes()
+
+    def free_bytes(self):
+        """Cached bytes, ready for reuse."""
+        return self._pool().free_bytes()
+
+    def total_bytes(self):
+        """Bytes the pool holds from its allocator (in use plus cached)."""
+        return self._pool().total_bytes()
+
+    def set_limit(self, size=None, fraction=None):
+        """Caps the bytes the current device's pool may hold (0 or None: no cap); `fraction` is of the
+        device's memory."""
+        self._pool().set_limit(size, fraction)
+
+    def get_limit(self):
+        """The current device's pool limit in bytes (0: no limit)."""
+        return self._pool().get_limit()
+
+
+def _warn_free_all_free():
+    import warnings
+
+    warnings.warn(
+        "free_all_free is deprecated. Use free_all_blocks instead.", DeprecationWarning, stacklevel=3
+    )
+
+
+def _device_total():
+    return _cuda.mem_info(_cuda.current_device())[1]
+
+
+class SingleDeviceMemoryPool(_arena.ArenaPool):
+    """A caching pool of the current device's memory from `allocator` (nbytes -> MemoryPointer; default
+    ``_malloc``), in arenas per stream (Note [Arena pools] in _arena.py)."""
+
+    def __init__(self, allocator=None):
+        super().__init__(_malloc if allocator is None else allocator)
+        self._device_id = _cuda.current_device()
+
+    @staticmethod
+    def _stream_ptr(stream=None):
+        return _stream_handle(stream)
+
+    @staticmethod
+    def _pooled(pool, chunk):
+        return PooledMemory(pool, chunk)
+
+    @staticmethod
+    def _pointer(mem, offset):
+        return MemoryPointer(mem, offset)
+
+    @staticmethod
+    def _empty():
+        return MemoryPointer(Memory(0), 0)
+
+    def free_all_free(self):
+        """free_all_blocks(), under CuPy's old name (deprecated)."""
+        _warn_free_all_free()
+        self.free_all_blocks()
+
+    def set_limit(self, size=None, fraction=None):
+        """Caps the bytes taken from the allocator (0 or None: no cap); `fraction` is of the device's memory."""
+        super().set_limit(size, fraction, _device_total)
+
+
+class _DefaultMemoryPool(MemoryPool):
+    """The process's device memory pool: the core's, one per device (Note [Memory pool stream rule] in
+    cpp/cuarray/cuda/memory_pool.h). Each method acts on the current device's pool."""
+
+    def __init__(self):
+        pass
+
+    def malloc(self, size):
+        """A MemoryPointer to `size` bytes from the current device's pool, ordered on the current stream."""
+        return MemoryPointer(Memory._from_core(_cuda.pool_malloc(_size(size))), 0)
 
     def used_bytes(self):
         """Bytes held by live arrays."""
@@ -105,58 +324,20 @@ class MemoryPool:
         """Returns every cached block to the device."""
         _cuda.pool_free_all_blocks(_cuda.current_device())
 
+    def n_free_blocks(self):
+        """The number of cached free blocks."""
+        return _cuda.pool_free_blocks(_cuda.current_device())
+
     def set_limit(self, size=None, fraction=None):
         """Caps the bytes arrays may hold on the current device (0 or None: no cap)."""
-        if fraction is not None:
-            if size is not None:
-                raise ValueError("size and fraction cannot be specified at the same time")
-            if not 0 <= fraction <= 1:
-                raise ValueError(f"fraction must be between 0 and 1, got {fraction}")
-            size = int(_cuda.mem_info(_cuda.current_device())[1] * fraction)
-        if size is None:
-            size = 0
-        if size < 0:
-            raise ValueError(f"size must be non-negative, got {size}")
-        _cuda.pool_set_limit(_cuda.current_device(), int(size))
+        _cuda.pool_set_limit(_cuda.current_device(), _arena.limit_bytes(size, fraction, _device_total))
 
     def get_limit(self):
         """The current device's pool limit in bytes (0: no limit)."""
         return _cuda.pool_get_limit(_cuda.current_device())
 
-    def malloc(self, size):
-        """A MemoryPointer to `size` bytes from the current device's pool, ordered on the current stream (from
-        the pool's own allocator, if it was given one)."""
-        if self._allocator is not None:
-            return self._allocator(_size(size))
-        return MemoryPointer(Memory._from_core(_cuda.pool_malloc(_size(size))), 0)
 
-
-class PinnedMemoryPool:
-    """The caching allocator of page-locked host memory."""
-
-    def malloc(self, size):
-        """A PinnedMemoryPointer to `size` bytes of pinned memory from the pool."""
-        return PinnedMemoryPointer(_cuda.alloc_pinned(_size(size)), 0)
-
-    def used_bytes(self):
-        """Bytes of pinned host memory in use."""
-        return _cuda.pinned_used_bytes()
-
-    def free_bytes(self):
-        """Bytes of pinned host memory cached for reuse."""
-        return _cuda.pinned_free_bytes()
-
-    def n_free_blocks(self):
-        """The number of cached free blocks (0 or 1: the cache is counted as one)."""
-        return 0 if _cuda.pinned_free_bytes() == 0 else 1
-
-    def free_all_blocks(self):
-        """Gives the cached pinned host memory back to the system."""
-        _cuda.pinned_free_all_blocks()
-
-
-_default_pool = MemoryPool()
-_default_pinned_pool = PinnedMemoryPool()
+_default_pool = _DefaultMemoryPool()
 
 
 def get_default_memory_pool():
@@ -165,16 +346,7 @@ def get_default_memory_pool():
     return _default_pool
 
 
-def get_default_pinned_memory_pool():
-    """The process's pinned host memory pool (`n_free_blocks`, `free_all_blocks`, ...)."""
-    return _default_pinned_pool
-
-
-def _size(nbytes):
-    nbytes = operator.index(nbytes)
-    if nbytes < 0:
-        raise ValueError(f"the size must be non-negative, got {nbytes}")
-    return nbytes
+_size = _arena.check_size
 
 
 # Device memory objects, as CuPy's cupy.cuda.memory names them. `ptr`, `size` and `device_id` are what the rest of
@@ -182,13 +354,11 @@ def _size(nbytes):
 class BaseMemory:
     """Device memory: `ptr`, `size` in bytes, and `device_id`."""
 
-    __slots__ = ("_keep", "device_id", "ptr", "size")
+    __slots__ = ("__weakref__", "_keep", "device_id", "ptr", "size")
 
     @property
     def device(self):
         """The Device the memory is on."""
-        from cuarray.cuda.device import Device
-
         return Device(self.device_id)
 
     def __int__(self):
@@ -196,12 +366,13 @@ class BaseMemory:
 
 
 class Memory(BaseMemory):
-    """`size` bytes of device memory on the current device, from the current device's pool."""
+    """`size` bytes of device memory on the current device straight from cudaMalloc (CuPy's Memory), freed
+    when dropped."""
 
     __slots__ = ()
 
     def __init__(self, size):
-        self._set(_cuda.pool_malloc(_size(size)))
+        self._set(_cuda.malloc_unpooled(_size(size)))
 
     def _set(self, core):
         self._keep = core
@@ -222,6 +393,51 @@ class ManagedMemory(Memory):
     def __init__(self, size):
         self._set(_cuda.malloc_managed(_size(size)))
 
+    def prefetch(self, stream, *, device_id=None):
+        """Queues migrating the memory to `device_id` (default: its own device; -1: the host) on `stream`."""
+        device_id = self.device_id if device_id is None else operator.index(device_id)
+        _cuda.raw_mem_prefetch(self.ptr, self.size, device_id, _stream_handle(stream))
+
+    def advise(self, advise, dev):
+        """Gives CUDA the usage hint `advise` (runtime.cudaMemAdvise*) for this memory on Device `dev`."""
+        _cuda.raw_mem_advise(self.ptr, self.size, operator.index(advise), Device(dev).id)
+
+
+class MemoryAsync(BaseMemory):
+    """`size` bytes from CUDA's stream-ordered allocator (Note [Async pool] in cpp/cuarray/cuda/async_pool.h),
+    allocated on `stream` and freed there when dropped; `stream_ref` is a weak reference to that stream."""
+
+    __slots__ = ("stream_ref",)
+
+    def __init__(self, size, stream):
+        with _current_stream_as(stream):
+            core = _cuda.malloc_async(_size(size))
+        self._keep = core
+        self.ptr, self.size, self.device_id = core.ptr, core.size, core.device_id
+        self.stream_ref = weakref.ref(stream)
+
+
+@contextlib.contextmanager
+def _current_stream_as(stream):
+    from cuarray.cuda.stream import get_current_stream
+
+    if stream is get_current_stream():
+        yield
+        return
+    with stream:
+        yield
+
+
+class PooledMemory(_arena.PooledBlock, BaseMemory):
+    """Memory of a SingleDeviceMemoryPool: returned to the pool by free() or when the last pointer to it goes."""
+
+    __slots__ = ("_chunk", "_pool")
+
+    def __init__(self, pool, chunk):
+        self._init_block(pool, chunk)
+        self._keep = None
+        self.device_id = pool._device_id
+
 
 class UnownedMemory(BaseMemory):
     """Device memory that `owner` owns (another library's allocation): kept alive by keeping `owner`."""
@@ -231,11 +447,13 @@ class UnownedMemory(BaseMemory):
     def __init__(self, ptr, size, owner, device_id=None):
         self.ptr, self.size, self._keep = operator.index(ptr), _size(size), owner
         if device_id is None:
+            if self.ptr == 0:
+                raise RuntimeError("UnownedMemory requires explicit device ID for a null pointer.")
             device_id = _cuda.current_device()
         self.device_id = operator.index(device_id)
 
 
-class MemoryPointer:
+class MemoryPointer(_PointerOps):
     """CuPy's MemoryPointer: `mem` (a Memory) and a byte offset into it; ``ptr`` is the address, ``p + n`` is `n`
     bytes further. ``cuarray.ndarray(shape, dtype, memptr)`` makes an array of the memory, which it keeps alive.
     """
@@ -252,8 +470,6 @@ class MemoryPointer:
     @property
     def device(self):
         """The Device the memory is on."""
-        from cuarray.cuda.device import Device
-
         return Device(self.device_id)
 
     @property
@@ -279,14 +495,119 @@ class MemoryPointer:
         return f"<MemoryPointer {self.ptr:#x} on device {self.device_id}>"
 
 
+class PythonFunctionAllocator:
+    """CuPy's allocator of two Python functions: ``malloc_func(size, device_id)`` returns an address, and
+    ``free_func(ptr, device_id)`` frees it once the memory is dropped. ``set_allocator(a.malloc)`` uses it."""
+
+    def __init__(self, malloc_func, free_func):
+        if not (callable(malloc_func) and callable(free_func)):
+            raise TypeError(
+                "PythonFunctionAllocator takes two callables: malloc_func(size, device_id) and "
+                "free_func(ptr, device_id)"
+            )
+        self._malloc_func, self._free_func = malloc_func, free_func
+
+    def malloc(self, size):
+        """A MemoryPointer to `size` bytes from malloc_func, given back to free_func when dropped."""
+        size = _size(size)
+        device = _cuda.current_device()
+        ptr = operator.index(self._malloc_func(size, device))
+        return MemoryPointer(_FunctionMemory(ptr, size, device, self._free_func), 0)
+
+
+class _FunctionMemory(BaseMemory):
+    """Memory from a PythonFunctionAllocator, which its free function gives back when dropped."""
+
+    __slots__ = ("_free",)
+
+    def __init__(self, ptr, size, device_id, free):
+        self.ptr, self.size, self.device_id, self._keep, self._free = ptr, size, device_id, None, free
+
+    def __del__(self):
+        self._free(self.ptr, self.device_id)
+
+
 def _malloc(size):
-    """The default allocator: the current device's pool (what get_allocator returns while none is set)."""
-    return MemoryPointer(Memory._from_core(_cuda.pool_malloc(_size(size))), 0)
+    """CuPy's raw allocator: `size` bytes from cudaMalloc, outside every pool (set_allocator(None) leaves arrays
+    to it)."""
+    return MemoryPointer(Memory(size), 0)
 
 
 def malloc_managed(size):
     """A MemoryPointer to `size` bytes of managed memory: ``set_allocator(malloc_managed)`` puts every array there."""
     return MemoryPointer(ManagedMemory(size), 0)
+
+
+def malloc_async(size):
+    """A MemoryPointer to `size` bytes from CUDA's stream-ordered allocator, allocated and freed on the current
+    stream: ``set_allocator(malloc_async)`` puts every array there (Note [Async pool] in
+    cpp/cuarray/cuda/async_pool.h)."""
+    from cuarray.cuda.stream import get_current_stream
+
+    return MemoryPointer(MemoryAsync(size, get_current_stream()), 0)
+
+
+class MemoryAsyncPool:
+    """CuPy's pool over CUDA's stream-ordered allocator (Note [Async pool] in cpp/cuarray/cuda/async_pool.h):
+    `malloc` is malloc_async; the counts and the limit (CUDA's release threshold, a soft limit) are those of
+    the current device's stream-ordered pool. `pool_handles` must be 'current' or 'default': both name that
+    pool."""
+
+    def __init__(self, pool_handles="current"):
+        if pool_handles not in ("current", "default"):
+            raise ValueError(
+                f"pool_handles must be 'current' or 'default' (cuarray's stream-ordered pool of each device), "
+                f"got {pool_handles!r}"
+            )
+
+    def malloc(self, size):
+        """A MemoryPointer to at least `size` bytes (rounded up to 512), ordered on the current stream."""
+        size = _size(size)
+        rounded = _round_size(size)
+        total = self.total_bytes()
+        if total - self.used_bytes() < rounded:
+            limit = self.get_limit()
+            if max(limit, total) < total + rounded:
+                raise OutOfMemoryError(size, total, limit)
+        try:
+            return malloc_async(rounded)
+        except OutOfMemoryError:
+            from cuarray.cuda.stream import get_current_stream
+
+            get_current_stream().synchronize()  # frees of other streams become visible
+            return malloc_async(rounded)
+
+    def free_all_blocks(self, stream=None):
+        """Waits for `stream` (None: the current stream), then gives the pool's unused memory back."""
+        from cuarray.cuda.stream import get_current_stream
+
+        (get_current_stream() if stream is None else stream).synchronize()
+        _cuda.async_pool_trim(_cuda.current_device())
+
+    def n_free_blocks(self):
+        """Not known for CUDA's pool: NotImplementedError, as in CuPy."""
+        raise NotImplementedError("This function is not supported in MemoryAsyncPool")
+
+    def used_bytes(self):
+        """Bytes in use from the current device's stream-ordered pool."""
+        return _cuda.async_pool_used_bytes(_cuda.current_device())
+
+    def total_bytes(self):
+        """Bytes the current device's stream-ordered pool holds from the device."""
+        return _cuda.async_pool_reserved_bytes(_cuda.current_device())
+
+    def free_bytes(self):
+        """Bytes held but not in use."""
+        return self.total_bytes() - self.used_bytes()
+
+    def set_limit(self, size=None, fraction=None):
+        """Sets the pool's release threshold (a soft limit; 0 or None: none, 2**64 - 1)."""
+        limit = _arena.limit_bytes(size, fraction, _device_total)
+        _cuda.async_pool_set_release_threshold(_cuda.current_device(), limit or 2**64 - 1)
+
+    def get_limit(self):
+        """The release threshold in bytes (2**64 - 1: none)."""
+        return _cuda.async_pool_release_threshold(_cuda.current_device())
 
 
 def alloc(size):
@@ -299,64 +620,59 @@ def alloc(size):
 
 
 # Note [User allocator] (cpp/cuarray/cuda/memory_pool.h): the allocator objects live here; the core only knows
-# whether this thread's allocations go to _allocate_for_core. The process-wide allocator is `_allocator` (None: the
-# pool); using_allocator sets the calling thread's own in `_local.allocator` (None there: the pool too).
-_allocator = None
+# whether this thread's allocations go to _allocate_for_core. The process-wide allocator is `_allocator` (the
+# default pool's malloc until set_allocator); using_allocator sets the calling thread's own in `_local.allocator`.
+# As in CuPy, None given to either is `_malloc` (no pool).
+_allocator = _default_pool.malloc
 _local = threading.local()
 
 
 def _is_default(allocator):
-    if allocator is None or allocator is _malloc:
-        return True
-    # MemoryPool().malloc: every MemoryPool object without an allocator of its own is a view of the one pool
-    # per device.
-    pool = getattr(allocator, "__self__", None)
-    return (
-        isinstance(pool, MemoryPool)
-        and pool._allocator is None
-        and getattr(allocator, "__func__", None) is MemoryPool.malloc
-    )
+    """Whether `allocator` is the default pool's malloc, which the core serves without calling Python."""
+    return getattr(allocator, "__self__", None) is _default_pool and allocator == _default_pool.malloc
 
 
 def _checked_allocator(allocator, name):
-    if allocator is not None and not callable(allocator):
+    if allocator is None:
+        return _malloc
+    if not callable(allocator):
         raise TypeError(
-            f"{name} takes a callable allocator(nbytes) -> MemoryPointer or None, got "
-            f"{type(allocator).__name__}"
+            f"{name} takes a callable allocator(nbytes) -> MemoryPointer or None, got {type(allocator).__name__}"
         )
-    return None if _is_default(allocator) else allocator
+    return allocator
 
 
 def set_allocator(allocator=None):
     """Makes `allocator` (a callable: nbytes -> an object with an integer ``ptr``, such as a MemoryPointer) allocate
-    the device memory of every new array, in every thread outside ``using_allocator``; None (or
-    ``get_default_memory_pool().malloc``) restores the pool. The object returned stays alive while an array uses
-    the memory, and frees it when dropped (its library's rule). Exceptions of the allocator propagate."""
+    the device memory of every new array, in every thread outside ``using_allocator``; None is ``_malloc``
+    (cudaMalloc, no pool), and ``get_default_memory_pool().malloc`` restores the pool. The object returned stays
+    alive while an array uses the memory, and frees it when dropped (its library's rule). Exceptions of the
+    allocator propagate."""
     allocator = _checked_allocator(allocator, "set_allocator")
     if getattr(_local, "depth", 0):
         raise ValueError("Can't change the global allocator inside `using_allocator` context manager")
     global _allocator
     _allocator = allocator
-    _cuda.use_user_allocator(allocator is not None)
+    _cuda.use_user_allocator(not _is_default(allocator))
 
 
 def get_allocator():
-    """The allocator new arrays use in this thread (the pool's ``_malloc`` when none is set)."""
+    """The allocator new arrays use in this thread: what set_allocator or using_allocator was given (None as
+    ``_malloc``), the default pool's ``malloc`` before either."""
     if getattr(_local, "depth", 0):
-        allocator = _local.allocator
-    else:
-        allocator = _allocator
-    return _malloc if allocator is None else allocator
+        return _local.allocator
+    return _allocator
 
 
 @contextlib.contextmanager
 def using_allocator(allocator=None):
-    """Within the block, new arrays of the calling thread take their memory from `allocator` (None: the pool)."""
+    """Within the block, new arrays of the calling thread take their memory from `allocator` (None: ``_malloc``,
+    no pool)."""
     allocator = _checked_allocator(allocator, "using_allocator")
     previous = (getattr(_local, "allocator", None), _cuda.thread_user_allocator())
     _local.allocator = allocator
     _local.depth = getattr(_local, "depth", 0) + 1
-    _cuda.use_thread_user_allocator(0 if allocator is None else 1)
+    _cuda.use_thread_user_allocator(0 if _is_default(allocator) else 1)
     try:
         yield
     finally:
@@ -379,46 +695,3 @@ def _allocate_for_core(nbytes):
     if ptr == 0 and nbytes:
         raise ValueError(f"the allocator {allocator!r} returned a null pointer for {nbytes} bytes")
     return memory
-
-
-# Pinned host memory (CuPy's cupy.cuda.pinned_memory names).
-class PinnedMemoryPointer(_cuda.PinnedMemoryPointer):
-    """A pointer into page-locked host memory (PinnedMemory) at a byte offset; supports the buffer protocol, so
-    numpy.frombuffer reads it."""
-
-    def __init__(self, mem, offset):
-        super().__init__(mem, offset)
-
-
-def PinnedMemory(size, flags=0):  # CuPy's class name
-    """`size` bytes of page-locked host memory, from the pinned pool (`flags` is accepted for CuPy's signature;
-    the memory is always portable: usable with every device)."""
-    return _cuda.alloc_pinned(_size(size))
-
-
-def _pinned_malloc(size):
-    return PinnedMemoryPointer(_cuda.alloc_pinned(_size(size)), 0)
-
-
-_pinned_allocator = _pinned_malloc
-
-
-def set_pinned_memory_allocator(allocator=None):
-    """Makes `allocator` (nbytes -> a PinnedMemoryPointer) serve alloc_pinned_memory and empty_pinned; None
-    restores the default pool. Transfers between host and device keep using cuarray's own pinned buffers."""
-    if allocator is not None and not callable(allocator):
-        raise TypeError(
-            f"set_pinned_memory_allocator takes a callable or None, got {type(allocator).__name__}"
-        )
-    global _pinned_allocator
-    _pinned_allocator = _pinned_malloc if allocator is None else allocator
-
-
-def get_pinned_memory_allocator():
-    """The allocator set by set_pinned_memory_allocator (None: cuarray's pinned pool)."""
-    return _pinned_allocator
-
-
-def alloc_pinned_memory(size):
-    """A PinnedMemoryPointer to at least `size` bytes of page-locked host memory, usable with numpy.frombuffer."""
-    return _pinned_allocator(_size(size))

@@ -3,6 +3,7 @@ device, as in CuPy."""
 
 import operator
 import threading
+import warnings
 
 from cuarray import _core
 from cuarray.cuda import runtime
@@ -218,11 +219,16 @@ class Stream:
         """
         return self._handle().is_capturing()
 
+    # CuPy's: the same cudaStream_t. Read from the core objects: comparing streams shares no handle with other
+    # code (Stream.ptr would, Note [Launch queue]).
     def __eq__(self, other):
-        return isinstance(other, Stream) and self.ptr == other.ptr and (self.ptr != 0 or self is other)
+        return isinstance(other, Stream) and self._key() == other._key()
 
     def __hash__(self):
-        return hash(("cuarray.Stream", self.ptr))
+        return hash(("cuarray.Stream", self._key()))
+
+    def _key(self):
+        return 0 if self._core is None and not self._ptds else self._handle().ptr
 
     def __repr__(self):
         if self._ptds and self._core is None:  # naming the calling thread's stream would create it
@@ -269,6 +275,16 @@ class ExternalStream(Stream):
     cuarray never destroys it; its owner keeps it alive while cuarray uses it."""
 
     def __init__(self, ptr, device_id=-1):
+        # CuPy 14 deprecates the class for Stream.from_external, which makes its objects without warning.
+        warnings.warn(
+            "ExternalStream is deprecated. Use Stream.from_external() instead to interoperate with external "
+            "streams that implement the CUDA stream protocol.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        self._wrap(ptr, device_id)
+
+    def _wrap(self, ptr, device_id):
         ptr = operator.index(ptr)
         device_id = operator.index(device_id)
         if device_id < 0:
@@ -298,7 +314,9 @@ class ExternalStream(Stream):
             raise TypeError(
                 f"__cuda_stream__ gave an unsupported version {version} (cuarray reads version 0)"
             )
-        return cls(handle)
+        stream = cls.__new__(cls)
+        stream._wrap(handle, -1)
+        return stream
 
 
 def _as_stream(stream):

@@ -13,7 +13,7 @@ import numpy
 
 import cuarray as cp
 from cuarray._core import ndarray
-from cuarray.random._sampler import Sampler, _host, shape_of
+from cuarray.random._sampler import Sampler, _host, out_shape, shape_of
 
 __all__ = ["Continuous", "check", "pick", "quiet", "xp"]
 
@@ -66,15 +66,7 @@ class Continuous(Sampler):
 
     def _out_shape(self, size, param_shape):
         """`size`, which the parameters' broadcast shape must broadcast to, or that shape when size is None."""
-        shape = shape_of(size)
-        if shape is None:
-            return tuple(param_shape)
-        if numpy.broadcast_shapes(param_shape, shape) != shape:
-            raise ValueError(
-                f"shape mismatch: objects cannot be broadcast to a single shape. The parameters' "
-                f"shape {tuple(param_shape)} does not broadcast to size {shape}."
-            )
-        return shape
+        return out_shape(shape_of(size), param_shape)
 
     def _draw(self, dist, shape, *params, dtype=F8):
         return self._sample(dist, (math.prod(shape),), dtype, *params)

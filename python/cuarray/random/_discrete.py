@@ -138,7 +138,8 @@ class Distributions(Continuous):
         m_ = xp(good, bad, sample)
         pop = good + bad
         n = m_.minimum(sample, pop - sample)
-        lo, hi = m_.minimum(good, bad), m_.maximum(good, bad)
+        # The colours' module, not the sample's: host scalars stay scalars, which pick() takes whole.
+        lo, hi = xp(good, bad).minimum(good, bad), xp(good, bad).maximum(good, bad)
         mean = n * lo / m_.maximum(pop, 1)
         var = (pop - n) * mean * hi / m_.maximum(pop, 1) / m_.maximum(pop - 1, 1)
         c = m_.sqrt(var + 0.5)

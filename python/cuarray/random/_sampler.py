@@ -16,6 +16,9 @@ from cuarray import _core, _creation, _manipulation, _transfer
 from cuarray._core import ndarray
 
 _FLOAT_TYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+# choice without replacement from a larger population than this draws the sample alone (_sample_without_replacement)
+# where it is at most a sixteenth of the population, rather than permuting the whole population.
+_LARGE_POPULATION = 2**24
 
 
 def seed_value(seed):
@@ -129,15 +132,7 @@ class Sampler(PhiloxOwner):
         arrays = [p for p in params if numpy.ndim(p) != 0]
         if not arrays:
             return (() if shape is None else shape), [float(_host(p)) for p in params]
-        shapes = [numpy.shape(p) for p in arrays]
-        broadcast = numpy.broadcast_shapes(*shapes)
-        if shape is None:
-            shape = broadcast
-        elif numpy.broadcast_shapes(broadcast, shape) != shape:
-            raise ValueError(
-                f"shape mismatch: objects cannot be broadcast to a single shape. The parameters' shape "
-                f"{broadcast} does not broadcast to size {shape}."
-            )
+        shape = out_shape(shape, numpy.broadcast_shapes(*(numpy.shape(p) for p in arrays)))
         out = []
         for p in params:
             if numpy.ndim(p) == 0:
@@ -215,20 +210,41 @@ class Sampler(PhiloxOwner):
         dt = numpy.dtype(dtype)
         if dt.kind not in "biu":
             raise TypeError(f"Unsupported dtype {dt!r} for {name}")
-        if numpy.ndim(low) != 0 or numpy.ndim(high) != 0:
-            raise NotImplementedError(
-                f"cuarray.random {name} takes scalar bounds; array bounds are not supported"
-            )
-        low, high = _integer(low), _integer(high) - (0 if endpoint else 1)
         info = (0, 1) if dt.kind == "b" else (numpy.iinfo(dt).min, numpy.iinfo(dt).max)
-        if low < info[0]:
-            raise ValueError(f"low is out of bounds for {dt}")
-        if high > info[1]:
-            raise ValueError(f"high is out of bounds for {dt}")
-        if low > high:
-            raise ValueError("low > high" if endpoint else "low >= high")
+        if numpy.ndim(low) != 0 or numpy.ndim(high) != 0:
+            return self._integers_of_arrays(low, high, size, dt, info, endpoint)
+        low, high = _integer(low), _integer(high) - (0 if endpoint else 1)
+        _check_bounds(low, high, dt, info, endpoint)
         shape = shape_of(size)
         return _core.random.integers(() if shape is None else shape, dt, low % 2**64, high - low, self._state)
+
+    def _integers_of_arrays(self, low, high, size, dt, info, endpoint):
+        """Uniform integers between bounds given per element: NumPy's masked rejection, on 64-bit words (a
+        word masked to the bits of its range is kept where it falls in the range, else drawn again), so
+        every range is exact. Each round reads back how many were rejected (at most half, on average)."""
+        lo, hi = (numpy.asarray(_host(v)) for v in (low, high))
+        lo, hi = (v.astype(numpy.int64) if v.dtype.kind == "f" else v for v in (lo, hi))  # truncated
+        lo, hi = lo.astype(object), hi.astype(object) - (0 if endpoint else 1)  # exact Python ints
+        _check_bounds(lo, hi, dt, info, endpoint)
+        shape = out_shape(shape_of(size), numpy.broadcast_shapes(lo.shape, hi.shape))
+        count = math.prod(shape)
+        span, base = (
+            _transfer.asarray(numpy.broadcast_to(v.astype(numpy.uint64), shape).reshape(-1))
+            for v in ((hi - lo) % 2**64, lo % 2**64)
+        )
+        mask = span
+        for bits in (1, 2, 4, 8, 16, 32):
+            mask = mask | (mask >> bits)
+        out = _creation.empty(count, numpy.uint64)
+        index = _creation.arange(count, dtype=numpy.int64)
+        while index.size:
+            words = _core.random.integers((index.size,), numpy.dtype(numpy.uint64), 0, 2**64 - 1, self._state)
+            values = words & mask[index]
+            ok = values <= span[index]
+            out[index[ok]] = values[ok]
+            index = index[~ok]
+        out = out + base  # modulo 2**64: the two's complement of signed results
+        return (out if dt.kind == "u" else out.view(numpy.int64)).astype(dt).reshape(shape)
 
     def _permutation_indices(self, n):
         return _core.random.permutation(n, self._state)
@@ -264,7 +280,10 @@ class Sampler(PhiloxOwner):
                 raise NotImplementedError(
                     "cuarray.random: choice without replacement and with p is not supported"
                 )
-            index = self._permutation_indices(pop_size)[:count]
+            if pop_size > _LARGE_POPULATION and count <= pop_size // 16:
+                index = self._sample_without_replacement(pop_size, count)
+            else:
+                index = self._permutation_indices(pop_size)[:count]
         elif count == 0:
             index = _creation.empty(0, numpy.int64)
         elif cdf is not None:
@@ -277,6 +296,21 @@ class Sampler(PhiloxOwner):
         rows = self._take_rows(pool, index).reshape(out_shape + pool.shape[1:])
         k = len(out_shape)
         return _manipulation.moveaxis(rows, tuple(range(k)), tuple(range(axis, axis + k))) if k else rows
+
+    def _sample_without_replacement(self, pop_size, count):
+        """`count` distinct integers of [0, pop_size) in random order, in memory of the sample's size rather than
+        the population's: candidates drawn with replacement, each kept unless it repeats an earlier one, so each
+        kept value is uniform over those not yet taken (the law of a random permutation's first `count`). Each
+        round draws as many as are missing and reads back how many were kept."""
+        from cuarray import _joining, _sorting
+
+        taken = _creation.empty(0, numpy.int64)
+        while taken.size < count:
+            drawn = self._integers(0, pop_size, (count - taken.size,), numpy.int64, "choice")
+            both = _joining.concatenate((taken, drawn))
+            first = _sorting.unique(both, return_index=True)[1]  # each value's first position
+            taken = both[_sorting.sort(first)]
+        return taken
 
     @staticmethod
     def _take_rows(src, index):
@@ -308,6 +342,29 @@ class Sampler(PhiloxOwner):
         moved = _manipulation.moveaxis(x, axis, 0)
         shuffled = self._take_rows(moved, self._permutation_indices(moved.shape[0]))
         _core._copyto(moved, shuffled)
+
+
+def out_shape(shape, broadcast):
+    """The shape of samples: `shape` (a size), which the parameters' broadcast shape must broadcast to, or that
+    shape when it is None."""
+    if shape is None:
+        return tuple(broadcast)
+    if numpy.broadcast_shapes(broadcast, shape) != shape:
+        raise ValueError(
+            f"shape mismatch: objects cannot be broadcast to a single shape. The parameters' shape "
+            f"{tuple(broadcast)} does not broadcast to size {shape}."
+        )
+    return shape
+
+
+def _check_bounds(low, high, dt, info, endpoint):
+    """NumPy's checks of integer bounds (scalars, or object arrays of Python ints): `high` is inclusive."""
+    if numpy.any(low < info[0]):
+        raise ValueError(f"low is out of bounds for {dt}")
+    if numpy.any(high > info[1]):
+        raise ValueError(f"high is out of bounds for {dt}")
+    if numpy.any(low > high):
+        raise ValueError("low > high" if endpoint else "low >= high")
 
 
 def _integer(value):

@@ -1,0 +1,425 @@
+"""CuPy's memory API beyond the arrays' own pool: pools over an allocator (SingleDeviceMemoryPool, MemoryPool,
+PinnedMemoryPool), MemoryPointer's copies and memset, malloc_async and MemoryAsyncPool, managed memory's
+prefetch and advise, cuda.runtime's raw calls and device attributes, and Device comparisons."""
+
+import ctypes
+import gc
+import pickle
+import threading
+
+import cuarray as cp
+import numpy as np
+import pytest
+from conftest import assert_same
+
+gpu = pytest.mark.gpu
+memory = cp.cuda.memory
+pinned_memory = cp.cuda.pinned_memory
+UNIT = memory._allocation_unit_size
+
+
+@pytest.fixture(autouse=True)
+def default_allocator():
+    yield
+    cp.cuda.set_allocator(cp.get_default_memory_pool().malloc)
+
+
+# ---- without a device -------------------------------------------------------------------------------------
+
+
+class FakePinned(pinned_memory.PinnedMemory):
+    """Pinned memory at made-up addresses (CuPy's tests subclass PinnedMemory so)."""
+
+    next_ptr = 1 << 20
+
+    def __init__(self, size):
+        self.ptr = FakePinned.next_ptr
+        FakePinned.next_ptr += size + UNIT
+        self.size = size
+
+
+def fake_alloc(size):
+    return pinned_memory.PinnedMemoryPointer(FakePinned(size), 0)
+
+
+def test_pinned_memory_is_a_class_to_subclass():
+    p = fake_alloc(64)
+    assert isinstance(p, pinned_memory.PinnedMemoryPointer) and isinstance(p.mem, pinned_memory.PinnedMemory)
+    q = p + 16
+    assert isinstance(q, pinned_memory.PinnedMemoryPointer) and int(q) == p.ptr + 16 and (16 + p).ptr == q.ptr
+    assert (q - 16).ptr == p.ptr and q.size() == 48
+    with pytest.raises(ValueError, match="past the end"):
+        pinned_memory.PinnedMemoryPointer(p.mem, 65)
+
+
+def test_pinned_pool_over_an_allocator_caches_splits_and_merges():
+    pool = pinned_memory.PinnedMemoryPool(fake_alloc)
+    assert (pool.n_free_blocks(), pool.used_bytes(), pool.total_bytes()) == (0, 0, 0)
+    p = pool.malloc(4 * UNIT)
+    ptr = p.ptr
+    assert isinstance(p.mem, pinned_memory.PooledPinnedMemory) and p.mem.size == 4 * UNIT
+    assert (pool.used_bytes(), pool.free_bytes(), pool.total_bytes()) == (4 * UNIT, 0, 4 * UNIT)
+    del p
+    assert (pool.n_free_blocks(), pool.used_bytes(), pool.free_bytes()) == (1, 0, 4 * UNIT)
+    head, tail = pool.malloc(2 * UNIT - 5), pool.malloc(2 * UNIT)  # rounded up: one split allocation
+    assert (head.ptr, tail.ptr) == (ptr, ptr + 2 * UNIT) and pool.total_bytes() == 4 * UNIT
+    tail_ptr = tail.ptr
+    del tail
+    pool.free_all_blocks()  # a split allocation stays while part of it is in use
+    assert pool.malloc(2 * UNIT).ptr == tail_ptr
+    del head
+    gc.collect()
+    assert pool.n_free_blocks() == 1 and pool.malloc(4 * UNIT).ptr == ptr  # merged back into one
+    assert pool.malloc(8 * UNIT).ptr != ptr  # too large for the cache: new memory
+    pool.free_all_blocks()
+    assert (pool.n_free_blocks(), pool.total_bytes()) == (0, 0)
+
+
+def test_pinned_pool_free_is_idempotent_and_zero_sizes_are_not_pooled():
+    pool = pinned_memory.PinnedMemoryPool(fake_alloc)
+    mem = pool.malloc(1).mem
+    mem.free()
+    mem.free()
+    assert pool.n_free_blocks() == 1 and pool.used_bytes() == 0
+    del mem
+    assert pool.n_free_blocks() == 1
+
+
+def test_arena_pool_limit():
+    pool = pinned_memory.PinnedMemoryPool(fake_alloc)
+    pool.set_limit(size=6 * UNIT)
+    assert pool.get_limit() == 6 * UNIT
+    p1, p2 = pool.malloc(5 * UNIT), pool.malloc(UNIT)
+    with pytest.raises(memory.OutOfMemoryError):
+        pool.malloc(UNIT)
+    del p1, p2
+    p3 = pool.malloc(6 * UNIT)  # the cached 6 units are given back to make room
+    assert pool.total_bytes() == 6 * UNIT
+    del p3
+    with pytest.raises(ValueError):
+        pool.set_limit(size=-1)
+    with pytest.raises(ValueError):
+        pool.set_limit(size=1, fraction=0.5)
+
+
+def test_allocators_must_be_callable():
+    with pytest.raises(TypeError, match="callable"):
+        pinned_memory.PinnedMemoryPool(3)
+    with pytest.raises(TypeError, match="callable"):
+        memory.SingleDeviceMemoryPool(3)
+
+
+def test_round_size():
+    assert memory._round_size(UNIT - 1) == UNIT == memory._round_size(UNIT)
+    assert memory._round_size(UNIT + 1) == 2 * UNIT
+
+
+def test_out_of_memory_error_takes_cupys_arguments_and_pickles():
+    e = memory.OutOfMemoryError(124, 1024, 1024)
+    again = pickle.loads(pickle.dumps(e))
+    assert e.args == again.args and str(e) == str(again) and "124" in str(e) and "1,024" in str(e)
+    assert "limit" not in str(memory.OutOfMemoryError(124, 1024))
+
+
+def test_runtime_constants_without_a_device():
+    rt = cp.cuda.runtime
+    assert rt.cudaDevAttrMaxThreadsPerBlock == 1 and rt.cudaDevAttrWarpSize == 10
+    assert rt.cudaDevAttrMemoryPoolsSupported == 115 and rt.cudaDevAttrCooperativeLaunch == 95
+    assert "cudaDevAttrComputeCapabilityMajor" in rt.__all__
+
+
+def test_memory_async_pool_handles():
+    with pytest.raises(ValueError, match="pool_handles"):
+        memory.MemoryAsyncPool(pool_handles=12345)
+
+
+def test_devices_compare_by_number():
+    d0, d1 = cp.cuda.Device(0), cp.cuda.Device(1)  # naming a device does not check that it exists (CuPy's)
+    assert d0 < d1 and d0 <= cp.cuda.Device(0) and d1 > d0 and d1 >= cp.cuda.Device(1) and not d1 < d0
+    assert d0 != d1 and d0 == cp.cuda.Device(0) and d0 != 0 and d0 != None
+    for other in (0, None, object()):
+        with pytest.raises(TypeError):
+            d0 < other  # noqa: B015
+        with pytest.raises(TypeError):
+            other >= d0  # noqa: B015
+
+
+def test_external_stream_is_deprecated_for_from_external():
+    with pytest.warns(DeprecationWarning, match="ExternalStream is deprecated. Use Stream.from_external"):
+        legacy = cp.cuda.ExternalStream(1)
+    assert legacy._core is None and not legacy._ptds
+
+
+# ---- on the device ----------------------------------------------------------------------------------------
+
+
+@gpu
+def test_device_get_attribute_matches_device_attributes():
+    attrs = cp.cuda.Device().attributes
+    assert attrs
+    for name, value in attrs.items():
+        assert cp.cuda.runtime.deviceGetAttribute(getattr(cp.cuda.runtime, "cudaDevAttr" + name), 0) == value
+    with pytest.raises(cp.cuda.CUDARuntimeError, match="cudaDeviceGetAttribute"):
+        cp.cuda.runtime.deviceGetAttribute(100000, 0)
+    with pytest.raises(cp.cuda.CUDARuntimeError):
+        cp.cuda.runtime.deviceGetAttribute(1, cp.cuda.runtime.getDeviceCount())
+
+
+def host_bytes(values):
+    a = np.ascontiguousarray(values)
+    return a, ctypes.c_void_p(a.ctypes.data)
+
+
+@gpu
+@pytest.mark.parametrize("address", ["c_void_p", "int"])
+@pytest.mark.parametrize("stream", [None, "new"])
+def test_memory_pointer_copies(address, stream):
+    src, src_p = host_bytes(np.arange(40, dtype=np.int32) * 7 - 3)
+    out = np.zeros_like(src)
+    out_p = ctypes.c_void_p(out.ctypes.data)
+    if address == "int":
+        src_p, out_p = src_p.value, out_p.value
+    a, b = cp.cuda.alloc(src.nbytes), cp.cuda.alloc(src.nbytes)
+    if stream is None:
+        a.copy_from(src_p, src.nbytes)
+        b.copy_from(a, src.nbytes)  # device to device
+        (b + 8).copy_to_host(out_p, src.nbytes - 8)
+        np.testing.assert_array_equal(out[:-2], src[2:])
+    else:
+        s = cp.cuda.Stream()
+        a.copy_from_async(src_p, src.nbytes, stream=s)
+        b.copy_from_async(a, src.nbytes, stream=s)
+        b.copy_to_host_async(out_p, src.nbytes, stream=s)
+        s.synchronize()
+        np.testing.assert_array_equal(out, src)
+    # Through arrays: x.data is a MemoryPointer with the same methods, and its `mem` is the whole allocation.
+    x = cp.zeros(40, np.int32)
+    x.data.copy_from_device(b, src.nbytes)
+    assert_same(x, src)
+    assert x.data.mem.size >= src.nbytes and x.data.mem.ptr <= x.data.ptr
+    x.data.copy_from_host(host_bytes(np.full(3, 9, np.int32))[1], 12)
+    assert_same(x[:4], np.array([9, 9, 9, src[3]], np.int32))
+
+
+@gpu
+def test_memory_pointer_memset():
+    p = cp.cuda.alloc(64)
+    p.memset(0, 64)
+    (p + 3).memset(0xAB, 5)
+    s = cp.cuda.Stream()
+    (p + 20).memset_async(7, 4, stream=s)
+    s.synchronize()
+    x = cp.ndarray((64,), np.uint8, p)
+    expected = np.zeros(64, np.uint8)
+    expected[3:8] = 0xAB
+    expected[20:24] = 7
+    assert_same(x, expected)
+
+
+@gpu
+def test_copy_errors():
+    p = cp.cuda.alloc(16)
+    with pytest.raises(TypeError, match="MemoryPointer"):
+        p.copy_from_device(12345, 4)
+    with pytest.raises(TypeError, match="host memory"):
+        p.copy_from_host("abc", 4)
+    with pytest.raises(ValueError, match="non-negative"):
+        p.copy_from_host(0, -1)
+
+
+@gpu
+def test_single_device_pool_arenas_follow_streams():
+    pool = memory.SingleDeviceMemoryPool()
+    p1 = pool.malloc(4 * UNIT)
+    ptr1 = p1.ptr
+    assert isinstance(p1.mem, memory.PooledMemory) and pool.used_bytes() == 4 * UNIT
+    del p1
+    s = cp.cuda.Stream()
+    with s:
+        p2 = pool.malloc(4 * UNIT)  # another stream's arena: not the block freed on the null stream
+    assert p2.ptr != ptr1 and pool.free_bytes() == 4 * UNIT and pool.total_bytes() == 8 * UNIT
+    p3 = pool.malloc(4 * UNIT)
+    assert p3.ptr == ptr1
+    # The memory works: an array over it.
+    x = cp.ndarray((UNIT,), np.float64, p3)
+    x[...] = cp.arange(UNIT, dtype=np.float64)
+    assert_same(x, np.arange(UNIT, dtype=np.float64))
+    del x, p2, p3
+    gc.collect()
+    pool.free_all_blocks(stream=s)
+    assert pool.total_bytes() == 4 * UNIT
+    pool.free_all_blocks()
+    assert (pool.total_bytes(), pool.n_free_blocks()) == (0, 0)
+    assert isinstance(pool.malloc(0).mem, memory.Memory) and not isinstance(
+        pool.malloc(0).mem, memory.PooledMemory
+    )
+
+
+@gpu
+@pytest.mark.parametrize("allocator", ["_malloc", "malloc_managed"])
+def test_memory_pool_over_an_allocator_serves_arrays(allocator):
+    pool = memory.MemoryPool(getattr(memory, allocator))
+    default_used = cp.get_default_memory_pool().used_bytes()
+    assert (pool.used_bytes(), pool.free_bytes(), pool.total_bytes(), pool.n_free_blocks()) == (0, 0, 0, 0)
+    cp.cuda.set_allocator(pool.malloc)
+    assert cp.cuda.get_allocator() == pool.malloc
+    a = np.linspace(-1, 1, 1000)
+    x = cp.asarray(a)
+    assert x.data.mem.size == a.nbytes and pool.used_bytes() == memory._round_size(a.nbytes)
+    assert cp.get_default_memory_pool().used_bytes() == default_used
+    assert_same(cp.sin(x), np.sin(a))
+    del x
+    gc.collect()
+    cp.cuda.Device().synchronize()
+    assert (
+        pool.used_bytes() == 0 and pool.free_bytes() == pool.total_bytes() > 0 and pool.n_free_blocks() >= 1
+    )
+    pool.free_all_blocks()
+    assert pool.total_bytes() == 0
+
+
+@gpu
+def test_set_allocator_none_is_cudamalloc_outside_the_pool():
+    pool = cp.get_default_memory_pool()
+    cp.cuda.set_allocator(None)
+    assert cp.cuda.get_allocator() is memory._malloc
+    used = pool.used_bytes()
+    x = cp.arange(128, dtype=np.int64)
+    assert pool.used_bytes() == used and x.data.mem.size == 1024
+    assert_same(x * 2, np.arange(128, dtype=np.int64) * 2)
+
+
+@gpu
+def test_default_pool_counts_cached_blocks():
+    pool = cp.get_default_memory_pool()
+    pool.free_all_blocks()
+    assert pool.n_free_blocks() == 0
+    x = cp.empty(1000)
+    del x
+    assert pool.n_free_blocks() >= 1
+    pool.free_all_blocks()
+    assert pool.n_free_blocks() == 0
+
+
+def skip_without_memory_pools():
+    if not cp.cuda.runtime.deviceGetAttribute(cp.cuda.runtime.cudaDevAttrMemoryPoolsSupported, 0):
+        pytest.skip("the device has no stream-ordered memory pools")
+
+
+@gpu
+def test_malloc_async_serves_arrays_on_their_stream():
+    skip_without_memory_pools()
+    default_used = cp.get_default_memory_pool().used_bytes()
+    cp.cuda.set_allocator(memory.malloc_async)
+    s = cp.cuda.Stream()
+    with s:
+        p = memory.alloc(100)
+        assert isinstance(p.mem, memory.MemoryAsync) and p.mem.stream_ref() is s
+        x = cp.arange(1000, dtype=np.float32)
+        assert_same(x + 1, np.arange(1000, dtype=np.float32) + 1)
+    assert cp.get_default_memory_pool().used_bytes() == default_used
+    del s
+    gc.collect()
+    del p, x  # freed on their stream, kept alive by the memory
+    cp.cuda.Device().synchronize()
+
+
+@gpu
+def test_memory_async_pool_counts_and_limit():
+    skip_without_memory_pools()
+    pool = memory.MemoryAsyncPool()
+    pool.free_all_blocks()
+    used = pool.used_bytes()
+    p1 = pool.malloc(2 * UNIT)
+    assert pool.used_bytes() == used + 2 * UNIT and isinstance(p1.mem, memory.MemoryAsync)
+    assert pool.free_bytes() == pool.total_bytes() - pool.used_bytes()
+    p2 = pool.malloc(100)  # rounded up
+    assert pool.used_bytes() == used + 3 * UNIT
+    del p1, p2
+    cp.cuda.get_current_stream().synchronize()
+    assert pool.used_bytes() == used
+    assert pool.get_limit() == 2**64 - 1
+    pool.set_limit(size=1024)
+    assert pool.get_limit() == 1024
+    pool.set_limit(fraction=0.5)
+    assert pool.get_limit() == cp.cuda.runtime.memGetInfo()[1] // 2
+    pool.set_limit(size=0)
+    assert pool.get_limit() == 2**64 - 1
+    with pytest.raises(NotImplementedError):
+        pool.n_free_blocks()
+
+
+@gpu
+def test_managed_memory_prefetch_and_advise():
+    p = memory.malloc_managed(1 << 16)
+    p.mem.prefetch(cp.cuda.get_current_stream())
+    p.mem.prefetch(cp.cuda.Stream(), device_id=0)
+    p.mem.advise(cp.cuda.runtime.cudaMemAdviseSetReadMostly, cp.cuda.Device(0))
+    with pytest.raises(cp.cuda.CUDARuntimeError):
+        p.mem.prefetch(cp.cuda.Stream(), device_id=10**8)
+    with pytest.raises(cp.cuda.CUDARuntimeError):
+        p.mem.advise(-1, cp.cuda.Device(0))
+    x = cp.ndarray((1 << 13,), np.float64, p)
+    x[...] = 2.5
+    assert_same(x.sum(), np.float64(2.5 * (1 << 13)))
+
+
+@gpu
+def test_runtime_raw_calls():
+    rt = cp.cuda.runtime
+    ptr = rt.malloc(256)
+    src, src_p = host_bytes(np.arange(64, dtype=np.float32))
+    rt.memcpy(ptr, src_p.value, 256, rt.memcpyHostToDevice)
+    stream = rt.streamCreate()
+    try:
+        out = np.zeros(64, np.float32)
+        rt.memsetAsync(ptr, 0, 16, stream)
+        rt.memcpyAsync(out.ctypes.data, ptr, 256, rt.memcpyDeviceToHost, stream)
+        with pytest.warns(DeprecationWarning, match="ExternalStream is deprecated"):
+            ext = cp.cuda.ExternalStream(stream)
+        ext.synchronize()
+        del ext  # before the stream goes
+        assert rt.streamQuery(stream) == 0
+        expected = src.copy()
+        expected[:4] = 0
+        np.testing.assert_array_equal(out, expected)
+        assert cp.cuda.device.from_pointer(ptr).id == 0
+    finally:
+        rt.streamDestroy(stream)
+        rt.free(ptr)
+
+
+@gpu
+def test_device_of_out_of_range_number_raises_on_use():
+    n = cp.cuda.runtime.getDeviceCount()
+    d = cp.cuda.Device(n)
+    with pytest.raises(cp.cuda.CUDARuntimeError, match="invalid device ordinal"):
+        d.use()
+    with pytest.raises(cp.cuda.CUDARuntimeError, match="invalid device ordinal"), d:
+        pass
+    assert cp.cuda.Device().id == 0
+    assert_same(cp.arange(3), np.arange(3))
+
+
+@gpu
+def test_null_streams_compare_equal():
+    assert cp.cuda.Stream.null == cp.cuda.Stream(null=True)
+    assert cp.cuda.Stream(ptds=True) == cp.cuda.Stream.ptds
+    assert cp.cuda.Stream.null != cp.cuda.Stream.ptds and cp.cuda.Stream() != cp.cuda.Stream()
+
+
+@gpu
+@pytest.mark.parametrize("name", ["cublas", "cusolver"])
+def test_library_handles_are_per_thread(name):
+    get = getattr(cp.cuda.device, f"get_{name}_handle")
+    handles = [get(), None, None]
+
+    def other_thread():
+        cp.cuda.Device().use()
+        handles[1], handles[2] = get(), get()
+
+    t = threading.Thread(target=other_thread)
+    t.start()
+    t.join()
+    assert handles[0] and handles[0] != handles[1] and handles[1] == handles[2]
+    assert getattr(cp.cuda.Device(), f"{name}_handle") == handles[0]
