@@ -316,7 +316,7 @@ Array copy_from_device(const Array& src) {
     cuda::DeviceGuard guard(there);
     from_stream = cuda::current_stream()->handle();
     if (!src.c_contiguous() && !src.f_contiguous()) {
-      from = Array(src.shape(), src.dtype());
+      from = Array::of_type(src, src.shape());
       copy_into(from, src);
     }
     cuda::Event ready(false, false);
