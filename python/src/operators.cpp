@@ -11,6 +11,7 @@
 #include "convert.h"
 #include "cuarray/error.h"
 #include "cuarray/ops/ufunc_call.h"
+#include "hooks.h"
 #include "ndarray.h"
 
 namespace cuarray::bind {
@@ -106,6 +107,9 @@ bool incomparable(PyObject* b) {
 PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
   static const int indices[] = {index_of("less"),      index_of("less_equal"), index_of("equal"),
                                 index_of("not_equal"), index_of("greater"),    index_of("greater_equal")};
+  // Structured arrays compare field by field (cuarray._structured; Note [Void storage]).
+  if ((op == Py_EQ || op == Py_NE) && is_void(py::handle(a).cast<const NdArray&>().array.dtype()))
+    return guarded([&] { return hook(Hook::Structured).attr("compare")(py::handle(a), py::handle(b), op == Py_NE); });
   if (!takes(b)) {
     if ((op == Py_EQ || op == Py_NE) && (PyList_Check(b) || PyTuple_Check(b)))
       return guarded([&]() -> py::object { unsupported(b, op == Py_EQ ? "equal" : "not_equal"); });
