@@ -323,7 +323,7 @@ Array copy_from_device(const Array& src) {
     ready.record(from_stream);
     cuda::stream_wait_event(stream, ready);
   }
-  Array dst(src.shape(), src.dtype(), from.c_contiguous() ? Order::C : Order::F);
+  Array dst = Array::of_type(src, src.shape(), from.c_contiguous() ? Order::C : Order::F);
   if (dst.nbytes() == 0) return dst;
   if (!cuda::current_stream()->capturing()) cuda::grant_peer_access(here, there);  // Note [Peer copies]
   CUARRAY_CHECK_CUDA(cudaMemcpyPeerAsync(dst.data(), here, from.data(), there, dst.nbytes(), stream));
