@@ -69,8 +69,9 @@ Array Array::from_memory(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offs
     return is_v ? of_void(std::move(shape), item, descr, order) : Array(std::move(shape), dtype, order);
   Strides strides = given ? std::move(*given) : order == Order::C ? c_strides(shape, item) : f_strides(shape, item);
   if (strides.size() != shape.size()) throw ValueError("strides, if given, must be the same length as shape");
+  // Void data moves as bytes (Note [Void storage]): any stride and address will do.
   for (auto s : strides)
-    if (s % item != 0)
+    if (!is_v && s % item != 0)
       throw ValueError("strides " + shape_str(strides) + " must be multiples of the itemsize (" + std::to_string(item) +
                        " bytes)");
   auto [lo, hi] = byte_extent(shape, strides, item);
@@ -81,7 +82,7 @@ Array Array::from_memory(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offs
     offset = 0;
   } else {
     auto address = reinterpret_cast<std::uintptr_t>(buffer->ptr()) + static_cast<std::uintptr_t>(offset);
-    if (address % static_cast<std::uintptr_t>(item) != 0)
+    if (!is_v && address % static_cast<std::uintptr_t>(item) != 0)
       throw ValueError("memptr is not aligned to the itemsize (" + std::to_string(item) + " bytes)");
     std::int64_t first = 0, last = 0;
     bool outside = __builtin_add_overflow(offset, lo, &first) || __builtin_add_overflow(offset, hi, &last) ||

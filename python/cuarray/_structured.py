@@ -114,7 +114,7 @@ def astype(a, dtype, order, casting):
             f"cuarray cannot cast {a.dtype} to {dtype}: NumPy casts only a structured type of one field to "
             "a plain type"
         )
-    out = _core._empty_like(a, dtype) if order == "K" else _core.empty(a.shape, dtype, order)
+    out = _core._empty_like(a, dtype) if order in ("K", "A") else _core.empty(a.shape, dtype, order)
     assign(out, a)
     return out
 

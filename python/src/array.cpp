@@ -473,9 +473,9 @@ void init_array(py::module_& m) {
           [](py::object self, py::handle dtype, py::handle order, py::handle casting, bool subok, bool copy) {
             const NdArray& s = self.cast<const NdArray&>();
             char o = to_order(order, 'K');
-            if (is_void(s.array.dtype()) || is_void(to_element_type(dtype).dtype)) {
+            const ElementType et = to_element_type(dtype);
+            if (is_void(s.array.dtype()) || is_void(et.dtype)) {
               // Note [Void storage]: equal types copy bytes; casts go field by field in Python.
-              ElementType et = to_element_type(dtype);
               if (is_void(et.dtype) && et.descr == s.array.descr()) {
                 if (!copy && (o == 'K' || o == 'A' || (o == 'C' && s.array.c_contiguous()) ||
                               (o == 'F' && s.array.f_contiguous())))
@@ -484,7 +484,7 @@ void init_array(py::module_& m) {
               }
               return hook(Hook::Structured).attr("astype")(self, dtype, py::str(std::string(1, o)), casting);
             }
-            DType dt = to_dtype(dtype);
+            const DType dt = et.dtype;
             check_astype_casting(s.array.dtype(), dt, to_casting(casting, true));
             if (is_complex(s.array.dtype()) && !is_complex(dt) && dt != DType::Bool) warn_complex_to_real();
             if (!copy && dt == s.array.dtype() &&

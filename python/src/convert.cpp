@@ -106,9 +106,9 @@ ElementType to_element_type(py::handle obj) {
     throw ValueError("cuarray does not support structured types holding Python objects (" +
                      py::str(dt).cast<std::string>() + "): device memory holds no object references");
   const int size = dt.attr("itemsize").cast<int>();
-  if (size <= 0)
-    throw TypeError("cuarray does not support void types of itemsize 0 (" + py::str(dt).cast<std::string>() +
-                    "); give the size, as 'V8'");
+  if (size <= 0)  // CuPy's ValueError
+    throw ValueError("Unsupported dtype " + py::str(dt).cast<std::string>() +
+                     ": a void type needs an itemsize, as 'V8'");
   auto& table = void_dtypes();
   // Equal dtypes with other metadata (make_aligned_dtype's alignment) are told apart.
   for (std::size_t i = 1; i < table.size(); ++i)
