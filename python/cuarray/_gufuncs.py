@@ -316,16 +316,7 @@ class _GUFunc:
 
     def _run(self, func, inputs, results, outer, batched):
         if batched:
-            if self._supports_out:
-                got = func(*inputs, out=results[0] if self._nout == 1 else tuple(results))
-                if got is None:
-                    return
-            else:
-                got = func(*inputs)
-            got = (got,) if self._nout == 1 else tuple(got)
-            for r, g in zip(results, got):
-                if g is not r:
-                    _core._assign(r, g)
+            self._call(func, inputs, results)
             return
         for index in numpy.ndindex(*outer):
             parts = []
@@ -334,17 +325,19 @@ class _GUFunc:
                 sub = index[len(index) - lead :] if lead else ()
                 sub = tuple(0 if a.shape[i] == 1 else s for i, s in enumerate(sub))
                 parts.append(a[(*sub, Ellipsis)] if sub else a)
-            views = [r[(*index, Ellipsis)] for r in results]  # views, also where no dimension is left
-            if self._supports_out:
-                got = func(*parts, out=views[0] if self._nout == 1 else tuple(views))
-                if got is None:
-                    continue
-            else:
-                got = func(*parts)
-            got = (got,) if self._nout == 1 else tuple(got)
-            for v, g in zip(views, got):
-                if g is not v:
-                    _core._assign(v, g)
+            self._call(func, parts, [r[(*index, Ellipsis)] for r in results])  # views, even of no dimension
+
+    def _call(self, func, inputs, outputs):
+        """func on `inputs`, its results written to `outputs` (or written there by func, with supports_out)."""
+        if self._supports_out:
+            got = func(*inputs, out=outputs[0] if self._nout == 1 else tuple(outputs))
+            if got is None:
+                return
+        else:
+            got = func(*inputs)
+        for view, value in zip(outputs, (got,) if self._nout == 1 else tuple(got)):
+            if value is not view:
+                _core._assign(view, value)
 
     @staticmethod
     def _ordered(r, order, args):
