@@ -193,6 +193,22 @@ class TestCopies:
         xp.copyto(a, xp.array(np.arange(10).astype("int64").astype("V8")))
         return a
 
+    @pytest.mark.parametrize("dtype", [PAIR, "i1,i1,i1", NESTED, "V16"])
+    @testing.numpy_cuarray_array_equal()
+    def test_advanced_indexing(self, xp, dtype):
+        host = (np.arange(24 * np.dtype(dtype).itemsize) % 251).astype(np.uint8).view(dtype).reshape(4, 6)
+        a = xp.array(host)
+        return a[[0, 2, 2]], a[:, [5, 0]], a[xp.array([True, False, True, False])], a[[1], ::-2]
+
+    @pytest.mark.parametrize("dtype", [PAIR, "i1,i1,i1", NESTED])
+    @testing.numpy_cuarray_array_equal()
+    def test_advanced_assignment(self, xp, dtype):
+        host = (np.arange(24 * np.dtype(dtype).itemsize) % 251).astype(np.uint8).view(dtype).reshape(4, 6)
+        a = xp.array(host)
+        a[[3, 1]] = a[[0, 0]].copy()
+        a[:, [2]] = xp.array(host[:1, :1].copy())
+        return a
+
     def test_memory_is_shared_by_views(self):
         a = cp.array(pairs())
         assert cp.may_share_memory(a[::2], a)
