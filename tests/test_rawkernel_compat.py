@@ -141,3 +141,20 @@ def test_attributes_and_compile():
     y = cp.empty_like(x)
     module.get_function("test_sum")((1,), (10,), (x, x, y, np.uint32(10)))
     np.testing.assert_array_equal(y.get(), 2 * np.arange(10, dtype=np.float32))
+
+
+@pytest.mark.gpu
+def test_module_from_a_compiled_image(tmp_path):
+    arch = int(cp.cuda.Device().compute_capability)
+    path = tmp_path / "sum.cubin"
+    path.write_bytes(_core.jit.compile(SUM, "module", [], arch, []))
+    module = cp.RawModule(path=str(path))
+    x = cp.arange(10, dtype=cp.float32)
+    y = cp.empty_like(x)
+    module.get_function("test_sum")((1,), (10,), (x, x, y, np.uint32(10)))
+    np.testing.assert_array_equal(y.get(), 2 * np.arange(10, dtype=np.float32))
+    assert cp.RawModule(path=str(path)).get_function("test_sum").num_regs > 0  # the same image, loaded once
+    bad = tmp_path / "bad.cubin"
+    bad.write_bytes(b"not a cubin")
+    with pytest.raises(cp.cuda.CUDARuntimeError):
+        cp.RawModule(path=str(bad)).get_function("test_sum")

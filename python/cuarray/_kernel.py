@@ -431,7 +431,8 @@ class RawKernel:
 
 
 class RawModule:
-    """A CUDA module from source; ``get_function(name)`` returns a launchable kernel."""
+    """A CUDA module from source (``code=``) or from a compiled image file (``path=``: a cubin, fatbin or PTX, as
+    in CuPy); ``get_function(name)`` returns a launchable kernel."""
 
     def __init__(
         self,
@@ -447,9 +448,10 @@ class RawModule:
         if (code is None) == (path is None):
             raise TypeError("RawModule takes exactly one of code= and path=")
         _check_compile_arguments(backend, jitify)
-        if path is not None:
-            with open(path) as f:
-                code = f.read()
+        self._image = None
+        if path is not None:  # a compiled image (cubin, fatbin, PTX), loaded as it is, as in CuPy
+            with open(path, "rb") as f:
+                self._image = f.read()
         self.code, self.options, self.jitify = code, tuple(options), bool(jitify)
         self.backend, self.translate_cucomplex = backend, translate_cucomplex
         self.name_expressions = None if name_expressions is None else tuple(name_expressions)
@@ -458,7 +460,10 @@ class RawModule:
     def compile(self, log_stream=None):
         """Compiles the module now (it is otherwise compiled at the first get_function)."""
         if self._module is None:
-            self._module = _compile_module(self.code, self.options, self.jitify)
+            if self._image is not None:
+                self._module = _core._RawModule._from_image(self._image)
+            else:
+                self._module = _compile_module(self.code, self.options, self.jitify)
 
     def get_function(self, name):
         """The kernel `name` of the module, as a `RawKernel` (the module is compiled on first use)."""

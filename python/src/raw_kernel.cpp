@@ -183,6 +183,18 @@ void init_raw_kernel(py::module_& m) {
              return RawModule{mod};
            }),
            "code"_a, "options"_a)
+      .def_static(
+          "_from_image",
+          [](const py::bytes& image) {
+            std::string data = image;
+            jit::Module mod;
+            {
+              ReleaseGil nogil;
+              mod = jit::load_module(data);
+            }
+            return RawModule{mod};
+          },
+          "image"_a)
       .def("get_function", [](const RawModule& m, const std::string& name) {
         return RawFunction{m.module.function(name), name};
       });
