@@ -393,6 +393,11 @@ class TestRefused:
         with pytest.raises(TypeError):
             call(a)
 
+    def test_elementwise_kernel(self):
+        kernel = cp.ElementwiseKernel("T x", "T y", "y = x", "struct_copy")
+        with pytest.raises(TypeError, match="structured or void"):
+            kernel(cp.zeros(3, "i,i"), cp.zeros(3, "i,i"))
+
     def test_dlpack_export(self):
         with pytest.raises(BufferError, match="DLPack has no type for void"):
             cp.array(pairs()).__dlpack__()

@@ -20,10 +20,16 @@ _SCALARS = (bool, int, float, complex, numpy.generic)
 
 
 class _CTypes(dict):
-    """The arrays cuarray holds whose dtype has no entry are datetime64 and timedelta64 ones, which no kernel
-    computes on (Note [Datetime storage] in cpp/cuarray/dtype.h): a TypeError saying so."""
+    """The arrays cuarray holds whose dtype has no entry are datetime64 and timedelta64 ones, and structured and
+    void ones, which no kernel computes on (Note [Datetime storage] and Note [Void storage] in
+    cpp/cuarray/dtype.h): a TypeError saying so."""
 
     def __missing__(self, name):
+        if name.startswith("void"):
+            raise TypeError(
+                f"cuarray kernels do not take {name} (structured or void) operands: such arrays are stored, not "
+                "computed on; pass their fields (a['name']) instead"
+            )
         raise TypeError(
             f"cuarray kernels do not take {name} operands: datetime64 and timedelta64 arrays are "
             "stored, not computed on; .view(numpy.int64) gives their counts"
