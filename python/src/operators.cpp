@@ -107,9 +107,6 @@ bool incomparable(PyObject* b) {
 PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
   static const int indices[] = {index_of("less"),      index_of("less_equal"), index_of("equal"),
                                 index_of("not_equal"), index_of("greater"),    index_of("greater_equal")};
-  // Structured arrays compare field by field (cuarray._structured; Note [Void storage]).
-  if ((op == Py_EQ || op == Py_NE) && is_void(py::handle(a).cast<const NdArray&>().array.dtype()))
-    return guarded([&] { return hook(Hook::Structured).attr("compare")(py::handle(a), py::handle(b), op == Py_NE); });
   if (!takes(b)) {
     if ((op == Py_EQ || op == Py_NE) && (PyList_Check(b) || PyTuple_Check(b)))
       return guarded([&]() -> py::object { unsupported(b, op == Py_EQ ? "equal" : "not_equal"); });
@@ -121,7 +118,16 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
       });
     Py_RETURN_NOTIMPLEMENTED;
   }
-  return guarded([&] { return call_binary(indices[op], a, b); });
+  return guarded([&] {
+    try {
+      return call_binary(indices[op], a, b);
+    } catch (const TypeError&) {
+      // Structured arrays, which the ufuncs refuse, compare field by field (cuarray._structured; Note [Void
+      // storage]); caught here, the check costs other comparisons nothing.
+      if ((op != Py_EQ && op != Py_NE) || !is_void(py::handle(a).cast<const NdArray&>().array.dtype())) throw;
+      return hook(Hook::Structured).attr("compare")(py::handle(a), py::handle(b), op == Py_NE);
+    }
+  });
 }
 
 constexpr char kDivmod[] = "divmod";
