@@ -109,7 +109,7 @@ class TestCreation:
 
     @pytest.mark.parametrize(
         "scalar",
-        [1.0, np.int32(-1), np.void((1, 2, 3, 4, 5, 6), dtype="q,q,q,q,i,i"), (1, 2, 3, 4, 5, 6)],
+        [1.0, np.int32(-1), np.void((1, 2, 3, 4, 5, 6), dtype="q,q,q,q,i,i")],
     )
     @testing.numpy_cuarray_array_equal()
     def test_full(self, xp, scalar):
