@@ -476,6 +476,7 @@ NO_DEVICE_NEEDED = {
     "promote_types": lambda: cp.promote_types(np.int8, np.uint8),
     "result_type": lambda: cp.result_type(np.int8, 1.0),
     "dtype": lambda: cp.dtype("f4"),
+    "make_aligned_dtype": lambda: cp.make_aligned_dtype("?,c8"),
     "finfo": lambda: cp.finfo(np.float32),
     "iinfo": lambda: cp.iinfo(np.int8),
     "issubdtype": lambda: cp.issubdtype(np.float32, np.floating),

@@ -17,7 +17,12 @@ class Array {
  public:
   // A new, uninitialised array on the current device, allocated on the current stream.
   Array(Shape shape, DType dtype, Order order = Order::C);
-  // A new, uninitialised array laid out like `like` (NumPy's order='K').
+  // A new, uninitialised array of `type`'s element type (its dtype, and a Void's itemsize and descr).
+  static Array of_type(const Array& type, Shape shape, Order order = Order::C);
+  // A new, uninitialised Void array of `itemsize` bytes an element, whose NumPy dtype the bindings number
+  // `descr` (Note [Void storage]).
+  static Array of_void(Shape shape, int itemsize, int descr, Order order = Order::C);
+  // A new, uninitialised array laid out like `like` (NumPy's order='K'); a Void `dtype` takes like's element type.
   static Array like(const Array& like, DType dtype);
   // A view of `buffer` starting `offset` bytes in.
   Array(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape shape, Strides strides, DType dtype);
@@ -26,17 +31,21 @@ class Array {
   // one stride per axis, strides and address multiples of the itemsize (the device faults on misaligned
   // loads), every element inside the buffer. Throws ValueError otherwise.
   // No strides: C or F order's.
+  // `void_itemsize`, `descr`: a Void dtype's element type.
   // `limit`: the bytes of `buffer` the memory may use (the array that owns it may be smaller than the pool's
   // rounded block); -1 for all of them.
   static Array from_memory(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape shape,
-                           std::optional<Strides> strides, DType dtype, Order order, std::int64_t limit = -1);
+                           std::optional<Strides> strides, DType dtype, Order order, std::int64_t limit = -1,
+                           int void_itemsize = 0, int descr = 0);
 
   const Shape& shape() const { return shape_; }
   const Strides& strides() const { return strides_; }
   DType dtype() const { return dtype_; }
   int ndim() const { return static_cast<int>(shape_.size()); }
   std::int64_t size() const { return size_; }
-  int itemsize() const { return cuarray::itemsize(dtype_); }
+  int itemsize() const { return itemsize_; }
+  // The bindings' number for a Void array's NumPy dtype; 0 for other types (Note [Void storage]).
+  int descr() const { return descr_; }
   std::int64_t nbytes() const { return size_ * itemsize(); }
   int device() const { return buffer_->device(); }
   bool c_contiguous() const { return c_contiguous_; }
@@ -48,10 +57,13 @@ class Array {
 
   // Another view of the same memory; `offset` is relative to this array's start.
   Array view(Shape shape, Strides strides, std::int64_t offset = 0) const {
-    return Array(buffer_, offset_ + offset, std::move(shape), std::move(strides), dtype_);
+    Array out(buffer_, offset_ + offset, std::move(shape), std::move(strides), dtype_);
+    return dtype_ == DType::Void ? out.view_void(itemsize_, descr_) : out;
   }
   // The same memory seen as another dtype of the same itemsize.
   Array view(DType dtype) const { return Array(buffer_, offset_, shape_, strides_, dtype); }
+  // The same memory seen as a Void type (a field, or a structured type of the same itemsize).
+  Array view_void(int itemsize, int descr) const;
 
  private:
   void update_flags();
@@ -61,6 +73,8 @@ class Array {
   Strides strides_;
   std::int64_t size_ = 0;
   DType dtype_;
+  int itemsize_ = 0;
+  int descr_ = 0;
   bool c_contiguous_ = true, f_contiguous_ = true;
 };
 

@@ -42,6 +42,7 @@ constexpr Info kInfo[kNumDTypes] = {
     {"timedelta64[ms]", nullptr, 8, Kind::Timedelta},
     {"timedelta64[us]", nullptr, 8, Kind::Timedelta},
     {"timedelta64[ns]", nullptr, 8, Kind::Timedelta},
+    {"void", nullptr, 0, Kind::Void},  // the itemsize is the array's (Note [Void storage])
 };
 
 const Info& info(DType t) { return kInfo[static_cast<int>(t)]; }
@@ -57,7 +58,12 @@ const char* cuda_type(DType t) {
 }
 
 void check_computable(DType t, const char* op) {
-  if (is_storage_only(t))
+  if (is_void(t))
+    throw TypeError(std::string("cuarray does not support ") + op +
+                    " on structured or void arrays: it stores them (creation, copies, fields, views, indexing, "
+                    "transfers, __cuda_array_interface__) but computes nothing with them; compute on the fields "
+                    "(a['name']) instead");
+  if (is_time(t))
     throw TypeError(std::string("cuarray does not support ") + op + " on " + name(t) +
                     " arrays: it stores datetime64 and timedelta64 data (creation, copies, views, indexing, "
                     "transfers, __cuda_array_interface__) but computes nothing with it; .view(numpy.int64) gives the "

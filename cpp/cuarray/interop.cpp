@@ -109,6 +109,10 @@ DLDataType to_dlpack_dtype(DType t) {
       throw BufferError(std::string("DLPack has no type for ") + name(t) +
                         " (only bool, integer, float and complex types); exchange the counts with "
                         ".view(numpy.int64) or use __cuda_array_interface__");
+    case Kind::Void:  // NumPy's exporter raises BufferError for structured types too
+      throw BufferError(std::string("DLPack has no type for ") + name(t) +
+                        " (structured or unstructured) data (only bool, integer, float and complex types); export a "
+                        "field (x['name']) or use __cuda_array_interface__");
   }
   throw TypeError("no DLPack type for " + std::string(name(t)));
 }
@@ -150,11 +154,12 @@ DType from_dlpack_dtype(DLDataType t) {
 
 // The Buffer spans the bytes the view can reach (negative strides included), so its pointer is the lowest
 // address and its size the extent, as for pool memory.
-Array external_view(char* data, Shape shape, Strides strides, DType dtype, int device, std::function<void()> release) {
+Array external_view(char* data, Shape shape, Strides strides, DType dtype, int device, std::function<void()> release,
+                    int void_itemsize) {
   cuda::share_with_other_code();
   std::int64_t lo = 0, hi = 0;
   if (size_of(shape) > 0) {
-    hi = itemsize(dtype);
+    hi = is_void(dtype) ? void_itemsize : itemsize(dtype);
     for (std::size_t i = 0; i < shape.size(); ++i) {
       std::int64_t span = (shape[i] - 1) * strides[i];
       (span < 0 ? lo : hi) += span;
@@ -162,7 +167,8 @@ Array external_view(char* data, Shape shape, Strides strides, DType dtype, int d
   }
   auto buffer =
       std::make_shared<cuda::Buffer>(data + lo, static_cast<std::size_t>(hi - lo), device, std::move(release));
-  return Array(std::move(buffer), -lo, std::move(shape), std::move(strides), dtype);
+  Array out(std::move(buffer), -lo, std::move(shape), std::move(strides), dtype);
+  return is_void(dtype) ? out.view_void(void_itemsize, 0) : out;
 }
 
 DLManagedTensor* to_dlpack(const Array& a) { return make_export<DLManagedTensor>(a); }
@@ -205,21 +211,25 @@ Array from_dlpack(const DLTensor& t, std::function<void()> release) {
 }
 
 Array from_device_pointer(std::uintptr_t data, Shape shape, std::optional<Strides> byte_strides, DType dtype,
-                          std::optional<std::int64_t> producer_stream, std::function<void()> release) {
-  checked_size(shape, itemsize(dtype));
+                          std::optional<std::int64_t> producer_stream, std::function<void()> release,
+                          int void_itemsize) {
+  const int item = is_void(dtype) ? void_itemsize : itemsize(dtype);
+  if (item <= 0) throw TypeError("cuarray does not support void types of itemsize 0");
+  checked_size(shape, item);
   if (byte_strides && byte_strides->size() != shape.size())
     throw ValueError("strides " + shape_str(*byte_strides) + " do not match shape " + shape_str(shape));
-  Strides strides = byte_strides ? *byte_strides : c_strides(shape, itemsize(dtype));
+  Strides strides = byte_strides ? *byte_strides : c_strides(shape, item);
   char* ptr = reinterpret_cast<char*>(data);
   if (size_of(shape) == 0)  // nothing to read: the pointer may be null or dangling
-    return external_view(ptr, std::move(shape), std::move(strides), dtype, cuda::current_device(), std::move(release));
+    return external_view(ptr, std::move(shape), std::move(strides), dtype, cuda::current_device(), std::move(release),
+                         void_itemsize);
   int device = pointer_device(ptr);
   if (producer_stream) {
     cudaStream_t producer = protocol_stream(*producer_stream);
     cuda::DeviceGuard guard(device);
     cuda::stream_wait_stream(cuda::current_stream(device)->handle(), producer);
   }
-  return external_view(ptr, std::move(shape), std::move(strides), dtype, device, std::move(release));
+  return external_view(ptr, std::move(shape), std::move(strides), dtype, device, std::move(release), void_itemsize);
 }
 
 }  // namespace cuarray::interop

@@ -26,7 +26,7 @@ DType from_dlpack_dtype(DLDataType t);
 // A view (`shape`, byte strides, `dtype`) of memory at `data` on `device` that another owner holds: `release`
 // runs when the last view dies, and never if this throws. Makes no CUDA call.
 Array external_view(char* data, Shape shape, Strides byte_strides, DType dtype, int device,
-                    std::function<void()> release);
+                    std::function<void()> release, int void_itemsize = 0);
 
 // DLPack export of `a`, whose manager context keeps a's buffer alive; the consumer frees it with the
 // deleter. BufferError for byte strides that are not a multiple of the itemsize.
@@ -42,9 +42,11 @@ void hand_off(int device, std::int64_t consumer_stream);
 Array from_dlpack(const DLTensor& t, std::function<void()> release);
 
 // A view of device memory another library owns (__cuda_array_interface__); no `byte_strides` means
+// C-contiguous; `void_itemsize` is a Void dtype's itemsize (Note [Void storage]).
 // C-contiguous. The device is the one that owns `data` (the current device for an empty array). When
 // `producer_stream` is given, the current stream of that device waits for it first. TypeError for host memory.
 Array from_device_pointer(std::uintptr_t data, Shape shape, std::optional<Strides> byte_strides, DType dtype,
-                          std::optional<std::int64_t> producer_stream, std::function<void()> release);
+                          std::optional<std::int64_t> producer_stream, std::function<void()> release,
+                          int void_itemsize = 0);
 
 }  // namespace cuarray::interop

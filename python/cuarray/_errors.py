@@ -63,6 +63,11 @@ class CompileException(Exception):
         return (type(self), (self._message, self.source, self.name, self.log, self.options))
 
 
+class JitifyException(CompileException):
+    """A kernel asked for with jitify=True failed to compile (CuPy's name for that error; cuarray compiles it
+    with NVRTC alone: Note [NVRTC for every backend] in cuarray/_kernel.py)."""
+
+
 def _with_source_excerpt(message, source, log):
     """Appends the source lines around the first line number that NVRTC's log names."""
     import re

@@ -19,7 +19,7 @@ import operator
 
 import numpy
 
-from cuarray import _core, _reduction
+from cuarray import _core, _reduction, _structured
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
 from cuarray._creation import arange
@@ -173,6 +173,8 @@ def _plan(a, key):
 
 
 def _getitem(a, key):
+    if _structured._is_field_key(key):
+        return _structured.field(a, key)
     view, axes, indices, insert_at, labels, mode = _plan(a, key)
     if not axes:
         # Only 0-d integer arrays: a basic index after all, but an array index gives a new array in NumPy and
@@ -182,6 +184,9 @@ def _getitem(a, key):
 
 
 def _setitem(a, key, value):
+    if _structured._is_field_key(key):
+        _structured.set_field(a, key, value)
+        return
     items = key if isinstance(key, tuple) else (key,)
     if len(items) == 1 and _is_scalar(value):
         kind, mask = _classify(items[0])

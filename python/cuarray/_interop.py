@@ -129,11 +129,21 @@ def from_dlpack(x, /, *, device=None, copy=None):
     return out
 
 
-def _dtype_of(typestr):
+def _dtype_of(typestr, descr=None):
     try:
         dt = numpy.dtype(typestr)
     except (TypeError, ValueError):
         raise TypeError(f"__cuda_array_interface__ typestr {typestr!r} is not a NumPy type string") from None
+    if dt.kind == "V" and dt.subdtype is None and str(typestr).startswith("|V"):
+        # Structured and void types (Note [Void storage] in cpp/cuarray/dtype.h): `descr` names the fields and
+        # the padding of a structured one.
+        if descr is not None:
+            full = numpy.lib.format.descr_to_dtype(descr)
+            if full.names and full.itemsize == dt.itemsize:  # not a bare padding entry
+                dt = full
+        if dt.hasobject:
+            raise ValueError(f"cuarray does not support structured types holding Python objects ({dt})")
+        return dt
     if not dt.isnative:
         raise TypeError(
             f"__cuda_array_interface__ typestr {typestr!r} has non-native byte order; cuarray reads "
@@ -158,7 +168,7 @@ def _from_cuda_array_interface(obj, desc):
         ptr, _readonly = desc["data"]
     except KeyError as e:
         raise ValueError(f"__cuda_array_interface__ lacks the required key {e}") from None
-    dtype = _dtype_of(typestr)
+    dtype = _dtype_of(typestr, desc.get("descr"))
     if any(n < 0 for n in shape):
         raise ValueError(f"__cuda_array_interface__ shape {shape} has a negative dimension")
     strides = desc.get("strides")

@@ -1,12 +1,16 @@
 """User kernels: ElementwiseKernel (CuPy's parameter syntax), RawKernel and RawModule."""
 
+import functools
 import operator
+import os
 import re
+import warnings
 
 import numpy
 
 from cuarray import _core
 from cuarray._core import ndarray
+from cuarray._errors import CompileException, JitifyException
 
 __all__ = ["ElementwiseKernel", "RawKernel", "RawModule"]
 
@@ -16,10 +20,16 @@ _SCALARS = (bool, int, float, complex, numpy.generic)
 
 
 class _CTypes(dict):
-    """The arrays cuarray holds whose dtype has no entry are datetime64 and timedelta64 ones, which no kernel
-    computes on (Note [Datetime storage] in cpp/cuarray/dtype.h): a TypeError saying so."""
+    """The arrays cuarray holds whose dtype has no entry are datetime64 and timedelta64 ones, and structured and
+    void ones, which no kernel computes on (Note [Datetime storage] and Note [Void storage] in
+    cpp/cuarray/dtype.h): a TypeError saying so."""
 
     def __missing__(self, name):
+        if name.startswith("void"):
+            raise TypeError(
+                f"cuarray kernels do not take {name} (structured or void) operands: such arrays are stored, not "
+                "computed on; pass their fields (a['name']) instead"
+            )
         raise TypeError(
             f"cuarray kernels do not take {name} operands: datetime64 and timedelta64 arrays are "
             "stored, not computed on; .view(numpy.int64) gives their counts"
@@ -297,6 +307,71 @@ def _storage_type(dtype):
     return {"float16": "ca::half", "bfloat16": "ca::bfloat16"}.get(name, _CTYPES[name])
 
 
+# CuPy 14 deprecates the `jitify` argument, with these warnings (whose starts its own tests' filters name).
+_JITIFY_TRUE = (
+    "jitify=True is deprecated (CuPy 14 stages it for removal): cuarray compiles with NVRTC alone, as with "
+    "jitify=False"
+)
+_JITIFY_FALSE = (
+    "The jitify argument is deprecated and staged for removal (CuPy 14). Avoid passing `jitify=False` to "
+    "silence this warning."
+)
+
+
+def _check_compile_arguments(backend, jitify):
+    """CuPy's checks and warnings for `backend` and `jitify`. Note [NVRTC for every backend]."""
+    if jitify is not None:
+        warnings.warn(_JITIFY_TRUE if jitify else _JITIFY_FALSE, DeprecationWarning, stacklevel=3)
+    if backend == "nvcc":
+        warnings.warn(
+            "cuarray compiles kernels with NVRTC only: backend='nvcc' is compiled with NVRTC (host code and "
+            "nvcc-only options are not accepted there)",
+            UserWarning,
+            stacklevel=3,
+        )
+    elif backend != "nvrtc":
+        raise ValueError(f"Invalid backend {backend}")
+
+
+# Note [NVRTC for every backend]
+# cuarray has one compiler, NVRTC. CuPy's backend='nvcc' compiles the same device code with nvcc; here it is
+# compiled with NVRTC and says so once per call site (UserWarning): device code that nvcc takes NVRTC takes too,
+# while host code and nvcc's own options give a CompileException. jitify=True (deprecated in CuPy 14) compiles
+# with NVRTC alone too; a compile error is then a JitifyException, a CompileException, as CuPy raises it. As in
+# CuPy, user kernels see the CUDA toolkit's headers (cuComplex.h and the rest): the include directory of the
+# toolkit goes at the end of their options. translate_cucomplex=True keeps cuComplex.h itself, whose functions
+# and types CuPy's translation mirrors.
+
+
+@functools.cache
+def _cuda_include_dir():
+    """The CUDA toolkit's include directory (the one with cuComplex.h), or None: $CUDA_PATH, $CUDA_HOME,
+    /usr/local/cuda, else where cuda-pathfinder finds NVIDIA's wheel of the runtime's headers."""
+    places = [os.path.join(os.environ[v], "include") for v in ("CUDA_PATH", "CUDA_HOME") if os.environ.get(v)]
+    places.append("/usr/local/cuda/include")
+    try:
+        from cuda.pathfinder import find_nvidia_header_directory
+
+        places.append(find_nvidia_header_directory("cudart"))
+    except Exception:  # noqa: BLE001, S110  (absent, or its errors differ between versions: not found)
+        pass
+    return next((p for p in places if p and os.path.isfile(os.path.join(p, "cuComplex.h"))), None)
+
+
+def _user_options(options):
+    include = _cuda_include_dir()
+    return [*options, f"-I{include}"] if include else list(options)
+
+
+def _compile_module(code, options, jitify):
+    try:
+        return _core._RawModule(code, _user_options(options))
+    except CompileException as e:
+        if not jitify:
+            raise
+        raise JitifyException(e.get_message(), e.source, e.name, e.log, e.options) from None
+
+
 class RawKernel:
     """A CUDA kernel from source: ``RawKernel(code, name)(grid, block, args, shared_mem=0, stream=None)``."""
 
@@ -308,22 +383,32 @@ class RawKernel:
         backend="nvrtc",
         translate_cucomplex=False,
         enable_cooperative_groups=False,
-        jitify=False,
+        jitify=None,
     ):
-        if backend != "nvrtc":
-            raise ValueError(f"cuarray compiles kernels with NVRTC only (backend='{backend}' was asked for)")
+        _check_compile_arguments(backend, jitify)
         self.code, self.name, self.options = code, name, tuple(options)
+        self.backend, self.translate_cucomplex, self.jitify = backend, translate_cucomplex, bool(jitify)
+        self.enable_cooperative_groups = enable_cooperative_groups
         self._function = None
 
     @property
     def kernel(self):
         """The compiled kernel (compiled on first use, from the cache where it is there)."""
         if self._function is None:
-            self._function = _core._RawModule(self.code, list(self.options)).get_function(self.name)
+            self._function = _compile_module(self.code, self.options, self.jitify).get_function(self.name)
         return self._function
+
+    def compile(self, log_stream=None):
+        """Compiles the kernel now (it is otherwise compiled at its first launch)."""
+        self.kernel  # noqa: B018
 
     def __call__(self, grid, block, args, shared_mem=0, stream=None):
         self.kernel(grid, block, args, shared_mem, stream)
+
+    @property
+    def attributes(self):
+        """The compiled kernel's attributes (cudaFuncGetAttributes), by CuPy's names."""
+        return self.kernel.attributes
 
     @property
     def max_threads_per_block(self):
@@ -352,7 +437,8 @@ class RawKernel:
 
 
 class RawModule:
-    """A CUDA module from source; ``get_function(name)`` returns a launchable kernel."""
+    """A CUDA module from source (``code=``) or from a compiled image file (``path=``: a cubin, fatbin or PTX, as
+    in CuPy); ``get_function(name)`` returns a launchable kernel."""
 
     def __init__(
         self,
@@ -363,22 +449,34 @@ class RawModule:
         translate_cucomplex=False,
         enable_cooperative_groups=False,
         name_expressions=None,
-        jitify=False,
+        jitify=None,
     ):
-        if backend != "nvrtc":
-            raise ValueError(f"cuarray compiles kernels with NVRTC only (backend='{backend}' was asked for)")
         if (code is None) == (path is None):
             raise TypeError("RawModule takes exactly one of code= and path=")
-        if path is not None:
-            with open(path) as f:
-                code = f.read()
-        self.code, self.options = code, tuple(options)
+        _check_compile_arguments(backend, jitify)
+        self._image = None
+        if path is not None:  # a compiled image (cubin, fatbin, PTX), loaded as it is, as in CuPy
+            with open(path, "rb") as f:
+                self._image = f.read()
+        self.code, self.options, self.jitify = code, tuple(options), bool(jitify)
+        self.backend, self.translate_cucomplex = backend, translate_cucomplex
+        self.name_expressions = None if name_expressions is None else tuple(name_expressions)
         self._module = None
+
+    def compile(self, log_stream=None):
+        """Compiles the module now (it is otherwise compiled at the first get_function)."""
+        if self._module is None:
+            if self._image is not None:
+                self._module = _core._RawModule._from_image(self._image)
+            else:
+                self._module = _compile_module(self.code, self.options, self.jitify)
 
     def get_function(self, name):
         """The kernel `name` of the module, as a `RawKernel` (the module is compiled on first use)."""
-        if self._module is None:
-            self._module = _core._RawModule(self.code, list(self.options))
-        kernel = RawKernel(self.code, name, self.options)
+        self.compile()
+        kernel = RawKernel.__new__(RawKernel)
+        kernel.code, kernel.name, kernel.options, kernel.jitify = self.code, name, self.options, self.jitify
+        kernel.backend, kernel.translate_cucomplex = self.backend, self.translate_cucomplex
+        kernel.enable_cooperative_groups = False
         kernel._function = self._module.get_function(name)
         return kernel

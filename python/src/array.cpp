@@ -53,11 +53,16 @@ NdArray from_numpy(py::handle obj, py::handle dtype) {
                              obj, dtype.is_none() ? py::object(py::none()) : py::reinterpret_borrow<py::object>(dtype));
   // Data in the other byte order (read from a file, say) is swapped on the host: GPUs read native order.
   if (host.dtype().byteorder() == '>') host = host.attr("astype")(host.dtype().attr("newbyteorder")("="));
-  DType dt = to_dtype(host.dtype());
+  ElementType et = to_element_type(host.dtype());
+  // A structured type's fields in the other byte order are swapped too (its own byteorder is '|').
+  if (is_void(et.dtype) && !host.dtype().attr("isnative").cast<bool>()) {
+    host = host.attr("astype")(host.dtype().attr("newbyteorder")("="));
+    et = to_element_type(host.dtype());
+  }
   bool f_layout = host.ndim() > 1 && !(host.flags() & py::array::c_style) && (host.flags() & py::array::f_style);
   if (!f_layout && !(host.flags() & py::array::c_style)) host = numpy().attr("ascontiguousarray")(host);
   Shape shape(host.shape(), host.shape() + host.ndim());
-  Array out(shape, dt, f_layout ? Order::F : Order::C);
+  Array out = new_array(shape, et, f_layout ? Order::F : Order::C);
   const void* src = host.data();
   {
     ReleaseGil nogil;
@@ -76,7 +81,7 @@ py::array to_numpy(const NdArray& self, py::handle out, char order) {
     if (!py::isinstance<py::array>(out)) throw TypeError("out must be a numpy.ndarray");
     host = py::reinterpret_borrow<py::array>(out);
     Shape out_shape(host.shape(), host.shape() + host.ndim());
-    if (out_shape != a.shape() || !to_numpy_dtype(a.dtype()).equal(host.dtype()))
+    if (out_shape != a.shape() || !numpy_dtype_of(a).equal(host.dtype()))
       throw ValueError("out must have shape " + shape_str(a.shape()) + " and dtype " + name(a.dtype()));
     if (host.flags() & py::array::c_style)
       order = 'C';
@@ -91,12 +96,12 @@ py::array to_numpy(const NdArray& self, py::handle out, char order) {
   std::optional<Array> copied;
   const Array* src = &a;
   if (f_layout ? !a.f_contiguous() : !a.c_contiguous()) {
-    src = &copied.emplace(a.shape(), a.dtype(), f_layout ? Order::F : Order::C);
+    src = &copied.emplace(Array::of_type(a, a.shape(), f_layout ? Order::F : Order::C));
     ops::copy_into(*copied, a);
   }
   if (out.is_none()) {
     Strides strides = f_layout ? f_strides(a.shape(), a.itemsize()) : c_strides(a.shape(), a.itemsize());
-    host = py::array(to_numpy_dtype(a.dtype()), a.shape(), strides);
+    host = py::array(numpy_dtype_of(a), a.shape(), strides);
   }
   void* dst = host.mutable_data();
   {
@@ -184,6 +189,27 @@ int to_c_int(py::handle obj) {
 
 // Writes `value` (scalar, NumPy array, sequence or ndarray) into the view `dst`, broadcasting.
 void assign(const Array& dst, py::handle value) {
+  if (is_void(dst.dtype())) {
+    // Note [Void storage]: NumPy's casts to a structured type (by field, in order) run on the host for host
+    // values, and through field views (cuarray._structured) for device arrays of another type.
+    if (py::isinstance(value, g_ndarray_type)) {
+      const Array& src = value.cast<const NdArray&>().array;
+      if (is_void(src.dtype()) && src.descr() == dst.descr())
+        ops::copy_into(dst, src);
+      else
+        hook(Hook::Structured).attr("assign")(NdArray{dst, py::none()}, value);
+      return;
+    }
+    py::array host = numpy().attr("asarray")(value, numpy_dtype_of(dst));
+    if (host.ndim() == 0) {
+      std::string bytes = void_bytes(host, dst);
+      ops::fill(dst, bytes.data());
+    } else {
+      broadcast_strides(Shape(host.shape(), host.shape() + host.ndim()), Strides(host.ndim(), 0), dst.shape());
+      ops::copy_into(dst, from_numpy(host, py::none()).array);
+    }
+    return;
+  }
   if (py::isinstance(value, g_ndarray_type)) {
     ops::copy_into(dst, value.cast<NdArray&>().array);
   } else if (py::isinstance<py::array>(value) || py::isinstance<py::sequence>(value)) {
@@ -203,6 +229,25 @@ void assign(const Array& dst, py::handle value) {
     std::string bytes = scalar_bytes(value, dst.dtype());
     ops::fill(dst, bytes.data());
   }
+}
+
+// A view of a structured array's bytes as another type must meet the device's alignment, which a misaligned load
+// would fault on (Note [Void storage]): ValueError unless the address and the strides are multiples of the
+// itemsize (every type's alignment). Empty views are read by no kernel.
+const Array& check_aligned(const Array& v) {
+  if (is_void(v.dtype()) || v.size() == 0) return v;
+  const int align = v.itemsize();
+  bool ok = reinterpret_cast<std::uintptr_t>(v.data()) % static_cast<std::uintptr_t>(align) == 0;
+  for (int i = 0; i < v.ndim(); ++i) ok = ok && (v.shape()[i] <= 1 || v.strides()[i] % align == 0);
+  if (!ok)
+    throw ValueError("the result array with dtype " + std::string(name(v.dtype())) + " and strides " +
+                     shape_str(v.strides()) +
+                     " is not sufficiently aligned for GPU access: its address and strides "
+                     "must be multiples of " +
+                     std::to_string(align) +
+                     " bytes (cuarray.make_aligned_dtype pads "
+                     "a structured type so)");
+  return v;
 }
 
 // ndarray.reshape(*shape, order='C', copy=None), as NumPy's. A METH_FASTCALL method (Note [Operator slots]):
@@ -292,8 +337,9 @@ void init_array(py::module_& m) {
             }
             std::optional<Strides> st;
             if (!strides.is_none()) st = to_shape(strides);
-            Array r = Array::from_memory(std::move(buffer), offset, to_shape(shape), std::move(st), to_dtype(dtype),
-                                         o == 'F' ? Order::F : Order::C, limit);
+            ElementType et = to_element_type(dtype);
+            Array r = Array::from_memory(std::move(buffer), offset, to_shape(shape), std::move(st), et.dtype,
+                                         o == 'F' ? Order::F : Order::C, limit, et.itemsize, et.descr);
             return NdArray{std::move(r), base};
           }),
           "shape"_a, "dtype"_a = py::none(), "memptr"_a = py::none(), "strides"_a = py::none(), "order"_a = "C");
@@ -310,7 +356,7 @@ void init_array(py::module_& m) {
            s.array = s.array.view(std::move(target), std::move(*strides));
          })
       .def_property_readonly("strides", [](const NdArray& s) { return to_tuple(s.array.strides()); })
-      .def_property_readonly("dtype", [](const NdArray& s) { return to_numpy_dtype(s.array.dtype()); })
+      .def_property_readonly("dtype", [](const NdArray& s) { return numpy_dtype_of(s.array); })
       .def_property_readonly("ndim", [](const NdArray& s) { return s.array.ndim(); })
       .def_property_readonly("size", [](const NdArray& s) { return s.array.size(); })
       .def_property_readonly("itemsize", [](const NdArray& s) { return s.array.itemsize(); })
@@ -394,10 +440,23 @@ void init_array(py::module_& m) {
       .def("_view_as",
            [](py::object self, py::handle dtype) {
              const NdArray& s = self.cast<const NdArray&>();
-             DType dt = to_dtype(dtype);
-             if (itemsize(dt) != s.array.itemsize())
+             ElementType et = to_element_type(dtype);
+             if (et.itemsize != s.array.itemsize())
                throw ValueError("view: dtypes must have the same itemsize in cuarray");
-             return NdArray::view_of(s, self, s.array.view(dt));
+             Array v = is_void(et.dtype) ? s.array.view_void(et.itemsize, et.descr) : s.array.view(et.dtype);
+             return NdArray::view_of(s, self, check_aligned(v));
+           })
+      // A view of the field at byte `offset` of a structured array, of element type `dtype` (Note [Void storage];
+      // cuarray._structured checks the field's alignment).
+      .def("_field_view",
+           [](py::object self, std::int64_t offset, py::handle dtype) {
+             const NdArray& s = self.cast<const NdArray&>();
+             ElementType et = to_element_type(dtype);
+             if (!is_void(s.array.dtype()) || offset < 0 || offset + et.itemsize > s.array.itemsize())
+               throw ValueError("_field_view: the field lies outside the structured element");
+             Array at = s.array.view(s.array.shape(), s.array.strides(), offset);
+             Array v = is_void(et.dtype) ? at.view_void(et.itemsize, et.descr) : at.view(et.dtype);
+             return NdArray::view_of(s, self, check_aligned(v));
            })
       // The real (imag=False) or imaginary part of a complex array: a view of the same memory with the float
       // dtype of half the itemsize, the imaginary part one float further on (NumPy's and CuPy's .real, .imag).
@@ -415,8 +474,19 @@ void init_array(py::module_& m) {
           "astype",
           [](py::object self, py::handle dtype, py::handle order, py::handle casting, bool subok, bool copy) {
             const NdArray& s = self.cast<const NdArray&>();
-            DType dt = to_dtype(dtype);
             char o = to_order(order, 'K');
+            const ElementType et = to_element_type(dtype);
+            if (is_void(s.array.dtype()) || is_void(et.dtype)) {
+              // Note [Void storage]: equal types copy bytes; casts go field by field in Python.
+              if (is_void(et.dtype) && et.descr == s.array.descr()) {
+                if (!copy && (o == 'K' || o == 'A' || (o == 'C' && s.array.c_contiguous()) ||
+                              (o == 'F' && s.array.f_contiguous())))
+                  return self;
+                return py::cast(owner(ops::astype(s.array, DType::Void, o)));
+              }
+              return hook(Hook::Structured).attr("astype")(self, dtype, py::str(std::string(1, o)), casting);
+            }
+            const DType dt = et.dtype;
             check_astype_casting(s.array.dtype(), dt, to_casting(casting, true));
             if (is_complex(s.array.dtype()) && !is_complex(dt) && dt != DType::Bool) warn_complex_to_real();
             if (!copy && dt == s.array.dtype() &&
@@ -477,7 +547,7 @@ void init_array(py::module_& m) {
             if (shape != s.array.shape())
               throw ValueError("Shape mismatch. Old shape: " + shape_str(s.array.shape()) +
                                ", new shape: " + shape_str(shape));
-            if (!to_numpy_dtype(s.array.dtype()).equal(host.dtype()))
+            if (!numpy_dtype_of(s.array).equal(host.dtype()))
               throw TypeError("dtype mismatch: the array is " + std::string(name(s.array.dtype())) +
                               ", the new values are " + py::str(host.dtype()).cast<std::string>());
             ops::copy_into(s.array, from_numpy(host, py::none()).array);
@@ -491,28 +561,45 @@ void init_array(py::module_& m) {
         return NdArray{ops::copy_from_device(a.array), py::none()};
       },
       "a"_a);
-  m.def("_copyto", [](const NdArray& dst, const NdArray& src) { ops::copy_into(dst.array, src.array); });
+  m.def("_copyto", [](const NdArray& dst, const NdArray& src) {
+    if (is_void(dst.array.dtype()) && src.array.descr() != dst.array.descr())
+      assign(dst.array, py::cast(src));  // another type: cast by field (Note [Void storage])
+    else
+      ops::copy_into(dst.array, src.array);
+  });
   m.def("_assign", [](const NdArray& dst, py::handle value) { assign(dst.array, value); });
   m.def(
       "empty",
       [](py::handle shape, py::handle dtype, py::handle order) {
-        return owner(Array(to_shape(shape), to_dtype(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
+        return owner(
+            new_array(to_shape(shape), to_element_type(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
       },
       "shape"_a, "dtype"_a = py::none(), "order"_a = "C");
-  m.def("_empty_like", [](const NdArray& a, py::handle dtype) { return owner(Array::like(a.array, to_dtype(dtype))); });
+  m.def("_empty_like", [](const NdArray& a, py::handle dtype) {
+    ElementType et = to_element_type(dtype);
+    if (!is_void(et.dtype)) return owner(Array::like(a.array, et.dtype));
+    return owner(Array::like(a.array.view_void(et.itemsize, et.descr), DType::Void));
+  });
   m.def(
       "zeros",
       [](py::handle shape, py::handle dtype, py::handle order) {
-        return owner(ops::zeros(to_shape(shape), to_dtype(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
+        const Order o = to_order(order, 'C') == 'F' ? Order::F : Order::C;
+        ElementType et = to_element_type(dtype);
+        if (!is_void(et.dtype)) return owner(ops::zeros(to_shape(shape), et.dtype, o));
+        Array out = new_array(to_shape(shape), et, o);
+        ops::fill(out, std::string(static_cast<std::size_t>(et.itemsize), '\0').data());
+        return owner(std::move(out));
       },
       "shape"_a, "dtype"_a = py::none(), "order"_a = "C");
   m.def(
       "_full",
       [](py::handle shape, py::handle value, py::handle dtype, py::handle order) {
-        DType dt = to_dtype(dtype);
-        Array out(to_shape(shape), dt, to_order(order, 'C') == 'F' ? Order::F : Order::C);
-        std::string bytes = scalar_bytes(value, dt);
-        ops::fill(out, bytes.data());
+        ElementType et = to_element_type(dtype);
+        Array out = new_array(to_shape(shape), et, to_order(order, 'C') == 'F' ? Order::F : Order::C);
+        if (is_void(et.dtype))
+          assign(out, value);
+        else
+          ops::fill(out, scalar_bytes(value, et.dtype).data());
         return owner(std::move(out));
       },
       "shape"_a, "value"_a, "dtype"_a, "order"_a = "C");

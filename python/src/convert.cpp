@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <unordered_map>
 
 #include "cuarray/error.h"
@@ -22,7 +23,9 @@ std::vector<py::object>& numpy_dtypes() {
     auto* t = new std::vector<py::object>;
     for (int i = 0; i < kNumDTypes; ++i) {
       auto d = static_cast<DType>(i);
-      t->push_back(d == DType::BFloat16 ? py::object(py::none()) : numpy().attr("dtype")(name(d)));
+      // Void's NumPy dtype is each array's own (numpy_dtype_of).
+      const bool none = d == DType::BFloat16 || d == DType::Void;
+      t->push_back(none ? py::object(py::none()) : numpy().attr("dtype")(name(d)));
     }
     return t;
   }();
@@ -49,12 +52,15 @@ const py::object& bfloat16_dtype(bool import) {
 
 }  // namespace
 
-DType to_dtype(py::handle obj) {
+namespace {
+
+// The DType of `obj` (a dtype-like), or none with `dt` set to its numpy.dtype.
+std::optional<DType> find_dtype(py::handle obj, py::object& dt) {
   // Cache by the dtype-like object itself (types and strings are hashable and long-lived).
   static py::dict* cache = new py::dict;
   if (obj.is_none()) return DType::Float64;
   if (PyObject* hit = PyDict_GetItem(cache->ptr(), obj.ptr())) return static_cast<DType>(PyLong_AsLong(hit));
-  py::object dt = numpy().attr("dtype")(obj);
+  dt = numpy().attr("dtype")(obj);
   const auto& table = numpy_dtypes();
   for (int i = 0; i < kNumDTypes; ++i) {
     const py::object& entry = static_cast<DType>(i) == DType::BFloat16 ? bfloat16_dtype(false) : table[i];
@@ -66,12 +72,65 @@ DType to_dtype(py::handle obj) {
       return static_cast<DType>(i);
     }
   }
+  return std::nullopt;
+}
+
+[[noreturn]] void unsupported_dtype(const py::object& dt) {
   throw TypeError("cuarray does not support the data type " + py::str(dt).cast<std::string>() +
                   " (supported: bool, int8-64, uint8-64, float16, bfloat16, float32, float64, complex64, complex128; "
-                  "datetime64[D, s, ms, us, ns] and timedelta64[D, h, m, s, ms, us, ns] for storage)");
+                  "datetime64[D, s, ms, us, ns] and timedelta64[D, h, m, s, ms, us, ns] for storage; structured "
+                  "and void types for storage, where arrays are made, copied and indexed)");
+}
+
+// Note [Void storage]: the NumPy dtypes of Void arrays, numbered from 1 in the order first seen. Never released
+// (a py::object destroyed after the interpreter has finalised crashes the process).
+std::vector<py::object>& void_dtypes() {
+  static auto* table = new std::vector<py::object>(1);
+  return *table;
+}
+
+}  // namespace
+
+DType to_dtype(py::handle obj) {
+  py::object dt;
+  if (auto t = find_dtype(obj, dt)) return *t;
+  unsupported_dtype(dt);
+}
+
+ElementType to_element_type(py::handle obj) {
+  py::object dt;
+  if (auto t = find_dtype(obj, dt)) return {*t, itemsize(*t), 0};
+  // A subarray type ('(2,)i4') is NumPy's way of adding axes, not an element type: refused as before.
+  if (dt.attr("kind").cast<std::string>() != "V" || !dt.attr("subdtype").is_none()) unsupported_dtype(dt);
+  if (dt.attr("hasobject").cast<bool>())
+    throw ValueError("cuarray does not support structured types holding Python objects (" +
+                     py::str(dt).cast<std::string>() + "): device memory holds no object references");
+  const int size = dt.attr("itemsize").cast<int>();
+  if (size <= 0)  // CuPy's ValueError
+    throw ValueError("Unsupported dtype " + py::str(dt).cast<std::string>() +
+                     ": a void type needs an itemsize, as 'V8'");
+  auto& table = void_dtypes();
+  // Equal dtypes with other metadata (make_aligned_dtype's alignment) are told apart.
+  for (std::size_t i = 1; i < table.size(); ++i)
+    if (table[i].is(dt) || (table[i].equal(dt) && table[i].attr("metadata").equal(dt.attr("metadata")) &&
+                            table[i].attr("isalignedstruct").equal(dt.attr("isalignedstruct"))))
+      return {DType::Void, size, static_cast<int>(i)};
+  table.push_back(dt);
+  return {DType::Void, size, static_cast<int>(table.size() - 1)};
+}
+
+py::dtype numpy_dtype_of(const Array& a) {
+  if (is_void(a.dtype())) return py::reinterpret_borrow<py::dtype>(void_dtypes().at(a.descr()));
+  return to_numpy_dtype(a.dtype());
+}
+
+Array new_array(Shape shape, const ElementType& t, Order order) {
+  if (is_void(t.dtype)) return Array::of_void(std::move(shape), t.itemsize, t.descr, order);
+  return Array(std::move(shape), t.dtype, order);
 }
 
 py::dtype to_numpy_dtype(DType t) {
+  if (is_void(t)) throw TypeError("a structured or void type is its array's own (Note [Void storage])");
   const py::object& d = t == DType::BFloat16 ? bfloat16_dtype(true) : numpy_dtypes()[static_cast<int>(t)];
   if (d.is_none()) throw TypeError("bfloat16 needs the ml_dtypes package");
   return py::reinterpret_borrow<py::dtype>(d);
@@ -173,6 +232,13 @@ py::tuple to_tuple(const std::vector<std::int64_t>& v) {
   py::tuple t(v.size());
   for (size_t i = 0; i < v.size(); ++i) t[i] = py::int_(v[i]);
   return t;
+}
+
+std::string void_bytes(py::handle value, const Array& dst) {
+  // NumPy's assignment to a structured element: a structured value casts field by field, in order.
+  py::array arr = numpy().attr("asarray")(value, numpy_dtype_of(dst));
+  if (arr.ndim() != 0) throw ValueError("setting an array element with a sequence.");
+  return std::string(static_cast<const char*>(arr.data()), static_cast<size_t>(dst.itemsize()));
 }
 
 std::string scalar_bytes(py::handle value, DType dtype) {

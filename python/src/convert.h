@@ -22,6 +22,20 @@ DType to_dtype(py::handle obj);
 std::vector<DType> to_dtypes(const std::vector<py::handle>& types);
 // DType -> numpy.dtype (bfloat16 comes from ml_dtypes).
 py::dtype to_numpy_dtype(DType t);
+// A dtype-like that may also be a structured or void type (Note [Void storage]): its DType, its itemsize, and for
+// Void the number this module gave its NumPy dtype. ValueError for types holding Python objects.
+struct ElementType {
+  DType dtype;
+  int itemsize;
+  int descr;
+};
+ElementType to_element_type(py::handle obj);
+// The NumPy dtype of a's elements (a Void array's own structured or void dtype).
+py::dtype numpy_dtype_of(const Array& a);
+// A new, uninitialised array of element type `t`.
+Array new_array(Shape shape, const ElementType& t, Order order);
+// `value` as one element of the Void array `dst`, as NumPy assigns it.
+std::string void_bytes(py::handle value, const Array& dst);
 // Raises Python's OverflowError (which the core's exception types do not cover).
 [[noreturn]] void raise_overflow(const std::string& message);
 // A dimension (anything with __index__ but a bool) -> int64; TypeError for anything else, ValueError past

@@ -26,6 +26,7 @@ enum class Hook {
   LogKernel,      // cuarray.cuda.compiler._log_kernel(name, key, compiled, ms): Note [Kernel cache log]
   LocateLibrary,  // cuarray._cuda_libs.locate(stem) -> (path, why not)
   Allocate,       // cuarray.cuda.memory._allocate_for_core(nbytes): Note [User allocator]
+  Structured,     // the module cuarray._structured: casts and comparisons of structured arrays
   Count
 };
 

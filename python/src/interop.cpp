@@ -119,8 +119,10 @@ void init_interop(py::module_& m) {
          py::object owner) {
         std::optional<Strides> byte_strides;
         if (!strides.is_none()) byte_strides = to_shape(strides);
-        Array a = interop::from_device_pointer(ptr, to_shape(shape), std::move(byte_strides), to_dtype(dtype), stream,
-                                               reference_to(owner));
+        ElementType et = to_element_type(dtype);
+        Array a = interop::from_device_pointer(ptr, to_shape(shape), std::move(byte_strides), et.dtype, stream,
+                                               reference_to(owner), et.itemsize);
+        if (is_void(et.dtype)) a = a.view_void(et.itemsize, et.descr);
         return NdArray{std::move(a), std::move(owner)};
       },
       "ptr"_a, "shape"_a, "strides"_a, "dtype"_a, "stream"_a, "owner"_a);

@@ -11,6 +11,7 @@
 #include "convert.h"
 #include "cuarray/error.h"
 #include "cuarray/ops/ufunc_call.h"
+#include "hooks.h"
 #include "ndarray.h"
 
 namespace cuarray::bind {
@@ -117,7 +118,16 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
       });
     Py_RETURN_NOTIMPLEMENTED;
   }
-  return guarded([&] { return call_binary(indices[op], a, b); });
+  return guarded([&] {
+    try {
+      return call_binary(indices[op], a, b);
+    } catch (const TypeError&) {
+      // Structured arrays, which the ufuncs refuse, compare field by field (cuarray._structured; Note [Void
+      // storage]); caught here, the check costs other comparisons nothing.
+      if ((op != Py_EQ && op != Py_NE) || !is_void(py::handle(a).cast<const NdArray&>().array.dtype())) throw;
+      return hook(Hook::Structured).attr("compare")(py::handle(a), py::handle(b), op == Py_NE);
+    }
+  });
 }
 
 constexpr char kDivmod[] = "divmod";

@@ -155,7 +155,23 @@ void init_raw_kernel(py::module_& m) {
       .def_property_readonly("num_regs", [](const RawFunction& f) { return f.attributes().numRegs; })
       .def_property_readonly("shared_size_bytes", [](const RawFunction& f) { return f.attributes().sharedSizeBytes; })
       .def_property_readonly("local_size_bytes", [](const RawFunction& f) { return f.attributes().localSizeBytes; })
-      .def_property_readonly("const_size_bytes", [](const RawFunction& f) { return f.attributes().constSizeBytes; });
+      .def_property_readonly("const_size_bytes", [](const RawFunction& f) { return f.attributes().constSizeBytes; })
+      // CuPy's RawKernel.attributes: cudaFuncGetAttributes' fields under CuPy's names.
+      .def_property_readonly("attributes", [](const RawFunction& f) {
+        const cudaFuncAttributes a = f.attributes();
+        py::dict d;
+        d["binary_version"] = a.binaryVersion;
+        d["cache_mode_ca"] = a.cacheModeCA;
+        d["const_size_bytes"] = a.constSizeBytes;
+        d["local_size_bytes"] = a.localSizeBytes;
+        d["max_dynamic_shared_size_bytes"] = a.maxDynamicSharedSizeBytes;
+        d["max_threads_per_block"] = a.maxThreadsPerBlock;
+        d["num_regs"] = a.numRegs;
+        d["preferred_shared_memory_carveout"] = a.preferredShmemCarveout;
+        d["ptx_version"] = a.ptxVersion;
+        d["shared_size_bytes"] = a.sharedSizeBytes;
+        return d;
+      });
 
   py::class_<RawModule>(m, "_RawModule")
       .def(py::init([](const std::string& code, const std::vector<std::string>& options) {
@@ -167,6 +183,18 @@ void init_raw_kernel(py::module_& m) {
              return RawModule{mod};
            }),
            "code"_a, "options"_a)
+      .def_static(
+          "_from_image",
+          [](const py::bytes& image) {
+            std::string data = image;
+            jit::Module mod;
+            {
+              ReleaseGil nogil;
+              mod = jit::load_module(data);
+            }
+            return RawModule{mod};
+          },
+          "image"_a)
       .def("get_function", [](const RawModule& m, const std::string& name) {
         return RawFunction{m.module.function(name), name};
       });

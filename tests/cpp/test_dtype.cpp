@@ -17,7 +17,7 @@ struct Expected {
   DType t;
   const char* name;  // NumPy's dtype.name (bfloat16: ml_dtypes')
   int itemsize;      // NumPy's dtype.itemsize
-  Kind kind;         // NumPy's dtype.kind: b, i, u, f, c, M, m
+  Kind kind;         // NumPy's dtype.kind: b, i, u, f, c, M, m, V
   const char* cuda;  // kernels/types.cuh; none for the storage-only types
 };
 
@@ -50,6 +50,7 @@ const Expected kAll[] = {
     {DType::Timedelta64ms, "timedelta64[ms]", 8, Kind::Timedelta, nullptr},
     {DType::Timedelta64us, "timedelta64[us]", 8, Kind::Timedelta, nullptr},
     {DType::Timedelta64ns, "timedelta64[ns]", 8, Kind::Timedelta, nullptr},
+    {DType::Void, "void", 0, Kind::Void, nullptr},  // the itemsize is the array's (Note [Void storage])
 };
 
 TEST(DTypeTable, CoversEveryDType) {
@@ -95,7 +96,9 @@ TEST(DTypeTable, KindPredicates) {
     EXPECT_EQ(cuarray::is_complex(e.t), e.kind == Kind::Complex);
     EXPECT_EQ(cuarray::is_floating(e.t), e.kind == Kind::Float);
     EXPECT_EQ(cuarray::is_integer(e.t), e.kind == Kind::Signed || e.kind == Kind::Unsigned);
-    EXPECT_EQ(cuarray::is_storage_only(e.t), e.kind == Kind::Datetime || e.kind == Kind::Timedelta);
+    EXPECT_EQ(cuarray::is_storage_only(e.t),
+              e.kind == Kind::Datetime || e.kind == Kind::Timedelta || e.kind == Kind::Void);
+    EXPECT_EQ(cuarray::is_time(e.t), e.kind == Kind::Datetime || e.kind == Kind::Timedelta);
   }
   EXPECT_FALSE(cuarray::is_integer(DType::Bool));
   EXPECT_FALSE(cuarray::is_floating(DType::Complex64));

@@ -18,6 +18,7 @@
 #include "cuarray/array.h"
 #include "cuarray/cuda/memory_pool.h"
 #include "cuarray/error.h"
+#include "cuarray/ops/copy.h"
 #include "cuarray/ops/indexing.h"
 #include "cuarray/ops/shape_ops.h"
 #include "test_util.h"
@@ -613,3 +614,50 @@ TEST(MaxDims, SixtyFourDimensionsAndNoMore) {
 }
 
 }  // namespace
+
+// Note [Void storage]: a Void array's itemsize and descr are its own, kept by every view; as_units sees its bytes
+// as units with one more axis. Addresses are those of a null buffer, so the unit follows the offset too.
+TEST(VoidViews, ViewsKeepTheItemsizeAndDescr) {
+  Array v = make_view({4, 3}, {36, 12}, DType::UInt8).view_void(12, 7);
+  EXPECT_EQ(v.dtype(), DType::Void);
+  EXPECT_EQ(v.itemsize(), 12);
+  EXPECT_EQ(v.descr(), 7);
+  EXPECT_EQ(v.nbytes(), 144);
+  EXPECT_TRUE(v.c_contiguous());
+  for (const Array& r : {cuarray::ops::transpose(v), v.view({3}, {12}, 36),
+                         cuarray::ops::basic_index(v, {IndexItem{IndexItem::Integer, 1}})}) {
+    EXPECT_EQ(r.dtype(), DType::Void);
+    EXPECT_EQ(r.itemsize(), 12);
+    EXPECT_EQ(r.descr(), 7);
+  }
+  EXPECT_TRUE(cuarray::ops::transpose(v).f_contiguous());
+  // A field: another type at an offset, not contiguous.
+  Array f = v.view(v.shape(), v.strides(), 4).view(DType::Int32);
+  EXPECT_EQ(f.itemsize(), 4);
+  EXPECT_EQ(f.descr(), 0);
+  EXPECT_FALSE(f.c_contiguous());
+  EXPECT_FALSE(f.f_contiguous());
+}
+
+TEST(VoidViews, UnitsAddOneAxis) {
+  Array v = make_view({4, 3}, {48, 16}, DType::UInt8).view_void(16, 1);
+  EXPECT_EQ(cuarray::ops::widest_unit(v), 8);
+  Array u = cuarray::ops::as_units(v, 8);
+  EXPECT_EQ(u.dtype(), DType::UInt64);
+  EXPECT_EQ(u.shape(), (Shape{4, 3, 2}));
+  EXPECT_EQ(u.strides(), (Strides{48, 16, 8}));
+  EXPECT_TRUE(u.c_contiguous());
+  // An odd offset or stride narrows the unit; a broadcast axis (stride 0) does not.
+  EXPECT_EQ(cuarray::ops::widest_unit(v.view({4}, {12}, 4).view_void(12, 1)), 4);
+  EXPECT_EQ(cuarray::ops::widest_unit(v.view({4, 3}, {0, 16}, 2)), 2);
+  EXPECT_EQ(cuarray::ops::widest_unit(v.view({4}, {9}).view_void(9, 1)), 1);
+  Array b = cuarray::ops::as_units(v.view({4}, {9}).view_void(9, 1), 1);
+  EXPECT_EQ(b.shape(), (Shape{4, 9}));
+  EXPECT_EQ(b.strides(), (Strides{9, 1}));
+}
+
+TEST(VoidViews, AVoidArrayOfUnknownItemsizeIsRefused) {
+  // Array(shape, DType::Void) cannot know the itemsize: a TypeError, never a division by zero.
+  EXPECT_THROW(Array(Shape{3}, DType::Void), cuarray::TypeError);
+  EXPECT_THROW(Array::of_void(Shape{3}, 0, 1), cuarray::TypeError);
+}

@@ -7,7 +7,7 @@ sets `cupy.random._generator._random_states` (as `cupy.testing.fix_random` does)
 and `cupy.ndarray is cuarray.ndarray`. A submodule that importlib binds on its parent stays on the forwarding
 module and never reaches cuarray. Files under this folder win over forwarding: `cupy/testing` (CuPy's own,
 copied from the sdist by run.sh) and `cupy/_core` (the CuPy internals that cupy.testing and the tests need
-to work: `internal.prod` and the accelerator switches).
+to work: `internal.prod` and the accelerator switches; `_gufuncs`, which gives cuarray._gufuncs' `_GUFunc`).
 
 Private names (`cupy._x`) forward only where cuarray keeps the same internals on purpose (PRIVATE below);
 any other private module is a stand-in (Note [Stand-ins]). A public CuPy name that cuarray lacks is missing:

@@ -317,6 +317,23 @@ Kernel Module::function(const std::string& name) const {
   return k;
 }
 
+Module load_module(const std::string& image) {
+  State& s = state();
+  const std::string key = Hash128().add(std::string_view("image")).add(image).hex();
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    auto it = s.libraries.find(key);
+    if (it != s.libraries.end()) return Module{it->second};
+  }
+  Binary bin;
+  bin.code = image + '\0';  // PTX is read up to a NUL; cubins and fatbins carry their sizes
+  cudaLibrary_t lib = load(bin);
+  std::lock_guard<std::mutex> lock(s.mutex);
+  auto [it, inserted] = s.libraries.emplace(key, lib);
+  if (!inserted) cudaLibraryUnload(lib);  // another thread loaded it first
+  return Module{it->second};
+}
+
 Kernel get_kernel(const std::string& source, const std::string& name, const std::vector<std::string>& options) {
   return Module{get_library(source, name, options)}.function(name);
 }

@@ -45,6 +45,9 @@ struct Module {
   Kernel function(const std::string& name) const;
 };
 Module get_module(const std::string& source, const std::vector<std::string>& options = {});
+// A module from a compiled image (cubin, fatbin or PTX), as CuPy's RawModule(path=) loads one; loaded once per
+// content for the process, as compiled modules are. CudaError where the driver refuses the image.
+Module load_module(const std::string& image);
 
 // The binary of `name` in `source` for compute capability `arch` (90 -> sm_90), through the disk cache alone
 // (no device needed): read from it when there (`from_disk`), else compiled and written to it.

@@ -117,8 +117,40 @@ KernelSource copy_transpose_source(DType to, DType from, bool wide) {
                            ">(dst, src, rows, cols, dst_row, dst_batch, src_col, src_batch);");
 }
 
+int widest_unit(const Array& a) {
+  const auto address = reinterpret_cast<std::uintptr_t>(a.data());
+  for (int unit : {8, 4, 2}) {
+    bool ok = a.itemsize() % unit == 0 && address % static_cast<std::uintptr_t>(unit) == 0;
+    for (auto s : a.strides()) ok = ok && s % unit == 0;
+    if (ok) return unit;
+  }
+  return 1;
+}
+
+Array as_units(const Array& a, int unit) {
+  const DType t = unit == 8 ? DType::UInt64 : unit == 4 ? DType::UInt32 : unit == 2 ? DType::UInt16 : DType::UInt8;
+  Shape shape = a.shape();
+  Strides strides = a.strides();
+  shape.push_back(a.itemsize() / unit);
+  strides.push_back(unit);
+  return a.view(t).view(std::move(shape), std::move(strides));
+}
+
 void copy_into(const Array& dst, const Array& src) {
-  if (is_storage_only(dst.dtype()) || is_storage_only(src.dtype())) {
+  if (is_void(dst.dtype()) || is_void(src.dtype())) {
+    // Note [Void storage]: the bytes move, between void types of one itemsize (casts by field are Python's).
+    if (!is_void(dst.dtype()) || !is_void(src.dtype()) || dst.itemsize() != src.itemsize() ||
+        dst.descr() != src.descr())
+      throw TypeError("cuarray copies the bytes of structured and void data only to the same type (" +
+                      to_string(src.itemsize()) + " bytes " + name(src.dtype()) + " to " + to_string(dst.itemsize()) +
+                      " bytes " + name(dst.dtype()) + "); other structured types are assigned field by field");
+    if (dst.size() == 0) return;
+    Array from = src.view(dst.shape(), broadcast_strides(src.shape(), src.strides(), dst.shape()));
+    const int unit = std::min(widest_unit(dst), widest_unit(from));
+    copy_into(as_units(dst, unit), as_units(from, unit));
+    return;
+  }
+  if (is_time(dst.dtype()) || is_time(src.dtype())) {
     // Note [Datetime storage]: the counts move as int64, to the same type only.
     if (dst.dtype() != src.dtype())
       throw TypeError(std::string("cuarray cannot cast ") + name(src.dtype()) + " to " + name(dst.dtype()) +
@@ -157,7 +189,9 @@ void copy_into(const Array& dst, const Array& src) {
 Array astype(const Array& src, DType dtype, char order) {
   Order o = Order::C;
   if (order == 'F' || (order == 'A' && src.f_contiguous() && !src.c_contiguous())) o = Order::F;
-  Array out = order == 'K' ? Array::like(src, dtype) : Array(src.shape(), dtype, o);
+  Array out = order == 'K'                             ? Array::like(src, dtype)
+              : is_void(dtype) && is_void(src.dtype()) ? Array::of_type(src, src.shape(), o)
+                                                       : Array(src.shape(), dtype, o);
   copy_into(out, src);
   return out;
 }

@@ -10,6 +10,11 @@ namespace cuarray::ops {
 // Overlapping memory is handled through a temporary. Ordered on the current stream.
 void copy_into(const Array& dst, const Array& src);
 
+// The bytes of a Void array as an array of unsigned units with one more axis, of itemsize / unit elements and
+// stride `unit` (Note [Void storage]). `unit` (8, 4, 2 or 1) must divide the itemsize, the strides and the address.
+Array as_units(const Array& a, int unit);
+// The widest such unit for `a`.
+int widest_unit(const Array& a);
 // A new array with src's values in `dtype` and `order` ('K' keeps src's layout where it is C or F).
 Array astype(const Array& src, DType dtype, char order = 'K');
 

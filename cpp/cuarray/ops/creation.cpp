@@ -1,5 +1,6 @@
 #include "cuarray/ops/creation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -11,6 +12,7 @@
 #include "cuarray/jit/launch.h"
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/strided_args.h"
+#include "cuarray/ops/transfer.h"
 
 namespace cuarray::ops {
 
@@ -101,6 +103,7 @@ void zero_blocks(void* const* blocks, int count, std::size_t nbytes, cudaStream_
 Array zeros(Shape shape, DType dtype, Order order) {
   static const bool registered = (cuda::MemoryPool::set_zero_blocks(zero_blocks), true);
   (void)registered;
+  if (is_void(dtype)) throw TypeError("zeros: a void type's itemsize is the array's (Note [Void storage])");
   std::int64_t size = checked_size(shape, itemsize(dtype));
   Strides strides = order == Order::C ? c_strides(shape, itemsize(dtype)) : f_strides(shape, itemsize(dtype));
   auto buffer = cuda::allocate_zeroed(static_cast<std::size_t>(size * itemsize(dtype)));
@@ -109,11 +112,23 @@ Array zeros(Shape shape, DType dtype, Order order) {
 
 void fill(const Array& dst, const void* value) {
   // `value` already holds the count (Note [Datetime storage]).
-  if (is_storage_only(dst.dtype())) return fill(dst.view(DType::Int64), value);
+  if (is_time(dst.dtype())) return fill(dst.view(DType::Int64), value);
   if (dst.size() == 0) return;
   check_same_device(dst, "fill");
   cudaStream_t stream = cuda::current_stream()->handle();
   bool contiguous = dst.c_contiguous() || dst.f_contiguous();
+  if (is_void(dst.dtype())) {
+    // Note [Void storage]: one element's bytes, broadcast by the copy.
+    const char* bytes = static_cast<const char*>(value);
+    if (contiguous && std::all_of(bytes, bytes + dst.itemsize(), [](char c) { return c == 0; })) {
+      CUARRAY_CHECK_CUDA(cudaMemsetAsync(dst.data(), 0, dst.nbytes(), stream));
+      return;
+    }
+    Array one = Array::of_type(dst, Shape{});
+    copy_from_host(one, value);
+    copy_into(dst, one);
+    return;
+  }
   static const char zero[16] = {};
   if (contiguous && std::memcmp(value, zero, dst.itemsize()) == 0) {
     CUARRAY_CHECK_CUDA(cudaMemsetAsync(dst.data(), 0, dst.nbytes(), stream));

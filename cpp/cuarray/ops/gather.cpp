@@ -277,6 +277,13 @@ Shape indexed_shape(const Array& src, const AdvancedIndex& index) {
 }
 
 Array gather(const Array& src, const AdvancedIndex& index, IndexMode mode) {
+  if (is_void(src.dtype())) {
+    // Note [Void storage]: each element's units move together, as one more (unindexed, last) axis.
+    Array units = gather(as_units(src, widest_unit(src)), index, mode);
+    Shape shape(units.shape().begin(), units.shape().end() - 1);
+    Strides strides = c_strides(shape, src.itemsize());
+    return units.view(std::move(shape), std::move(strides)).view_void(src.itemsize(), src.descr());
+  }
   check_same_device(src, "advanced indexing");
   Plan p = plan_index(src, index, mode);
   Array out(p.result_shape, src.dtype());
@@ -286,6 +293,16 @@ Array gather(const Array& src, const AdvancedIndex& index, IndexMode mode) {
 }
 
 void scatter(const Array& dst, const AdvancedIndex& index, const Array& values, IndexMode mode) {
+  if (is_void(dst.dtype()) || is_void(values.dtype())) {
+    // Note [Void storage]: bytes, between arrays of one void type.
+    if (!is_void(dst.dtype()) || !is_void(values.dtype()) || values.descr() != dst.descr())
+      throw TypeError(
+          "cuarray assigns structured and void data by index only from the same type; cast with "
+          "astype first");
+    const int unit = std::min(widest_unit(dst), widest_unit(values));
+    scatter(as_units(dst, unit), index, as_units(values, unit), mode);
+    return;
+  }
   check_same_device(dst, "advanced index assignment");
   check_same_device(values, "advanced index assignment");
   Plan p = plan_index(dst, index, mode);

@@ -141,6 +141,7 @@ std::vector<std::int64_t> axis_last(int ndim, int axis) {
 
 // Sorts `a` along `axis` into a C-contiguous result of a's shape: the values, or the permutation.
 Array sort_along(const Array& a, int axis, bool indices) {
+  check_computable(a.dtype(), "sorts");
   check_same_device(a, "sort");
   if (a.ndim() == 0) throw ValueError("sort: the array must have at least one dimension");
   axis = normalize_axis(axis, a.ndim());

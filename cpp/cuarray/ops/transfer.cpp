@@ -316,14 +316,14 @@ Array copy_from_device(const Array& src) {
     cuda::DeviceGuard guard(there);
     from_stream = cuda::current_stream()->handle();
     if (!src.c_contiguous() && !src.f_contiguous()) {
-      from = Array(src.shape(), src.dtype());
+      from = Array::of_type(src, src.shape());
       copy_into(from, src);
     }
     cuda::Event ready(false, false);
     ready.record(from_stream);
     cuda::stream_wait_event(stream, ready);
   }
-  Array dst(src.shape(), src.dtype(), from.c_contiguous() ? Order::C : Order::F);
+  Array dst = Array::of_type(src, src.shape(), from.c_contiguous() ? Order::C : Order::F);
   if (dst.nbytes() == 0) return dst;
   if (!cuda::current_stream()->capturing()) cuda::grant_peer_access(here, there);  // Note [Peer copies]
   CUARRAY_CHECK_CUDA(cudaMemcpyPeerAsync(dst.data(), here, from.data(), there, dst.nbytes(), stream));

@@ -17,10 +17,10 @@ load (under a millisecond); later uses cost nothing more.
 import sys
 
 from cuarray import _core
-from cuarray._errors import CompileException
+from cuarray._errors import CompileException, JitifyException
 from cuarray.cuda.device import Device
 
-__all__ = ["CompileException", "warmup"]
+__all__ = ["CompileException", "JitifyException", "warmup"]
 
 
 def warmup(func, *args, **kwargs):
