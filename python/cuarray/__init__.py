@@ -47,7 +47,6 @@ from cuarray._core import ndarray
 from cuarray._creation import *
 from cuarray._histogram import *
 from cuarray._indexing import *
-from cuarray._structured import *
 from cuarray._interop import *
 from cuarray._joining import *
 from cuarray._logic import *
@@ -59,6 +58,7 @@ from cuarray._reduction import *
 from cuarray._scan import *
 from cuarray._sorting import *
 from cuarray._statistics import *
+from cuarray._structured import *
 from cuarray._transfer import *
 from cuarray._ufuncs import *
 from cuarray._ufuncs import ufunc  # noqa: F401
