@@ -89,6 +89,7 @@ def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None)
         a = numpy.asarray(a)
     if dtype is None:
         dtype = a.dtype
+    order = order.upper() if isinstance(order, str) else order  # NumPy ignores the case
     if shape is None and order in ("K", None) and isinstance(a, ndarray):
         return _core._empty_like(a, dtype)
     if order in ("K", "A", None):

@@ -388,18 +388,30 @@ def _dims(shape):
     return (operator.index(shape),) if numpy.ndim(shape) == 0 else tuple(operator.index(d) for d in shape)
 
 
+def _c_or_f(order):
+    """NumPy's reading of unravel_index's and ravel_multi_index's `order`: None is 'C', case is ignored, 'A'
+    and 'K' are refused for these two, anything else is not an order at all."""
+    if order is None:
+        return "C"
+    o = order.upper() if isinstance(order, str) else order
+    if o in ("C", "F"):
+        return o
+    if o in ("A", "K"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
 def unravel_index(indices, shape, order="C"):
     """The coordinates in an array of `shape` of the flat `indices`: a tuple of int64 arrays of indices' shape.
     Device indices are checked on the device (one synchronization)."""
     shape = _dims(shape)
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
+    order = _c_or_f(order)
     if not isinstance(indices, ndarray):  # host indices: NumPy checks and converts them
         return tuple(
             _core._from_numpy(numpy.asarray(c, dtype=numpy.int64))
             for c in numpy.unravel_index(indices, shape, order)
         )
-    if indices.dtype.kind not in "iu":
+    if indices.dtype.kind not in "biu":
         raise TypeError("only int indices permitted")
     size = math.prod(shape)
     flat = indices.astype(numpy.int64, copy=False)
@@ -442,10 +454,9 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         raise ValueError(f"parameter clipmode must be a sequence of length {len(dims)}")
     for m in modes:
         _check_mode(m)
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
+    order = _c_or_f(order)
     coords = [_device_array(c, "ravel_multi_index") for c in multi_index]
-    if any(c.dtype.kind not in "iu" for c in coords):
+    if any(c.dtype.kind not in "biu" for c in coords):
         raise TypeError("only int indices permitted")
     strides = [math.prod(dims[k + 1 :]) if order == "C" else math.prod(dims[:k]) for k in range(len(dims))]
     flat = None

@@ -134,8 +134,8 @@ def _dtype_of(typestr):
         dt = numpy.dtype(typestr)
     except (TypeError, ValueError):
         raise TypeError(f"__cuda_array_interface__ typestr {typestr!r} is not a NumPy type string") from None
-    if not dt.isnative:
-        raise TypeError(
+    if not dt.isnative:  # ValueError, as CuPy's: the type exists, the layout is what is refused
+        raise ValueError(
             f"__cuda_array_interface__ typestr {typestr!r} has non-native byte order; cuarray reads "
             "native-endian data only"
         )

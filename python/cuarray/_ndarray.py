@@ -140,6 +140,7 @@ def _iter(self):
 def _ravel(self, order="C"):
     """The elements as a contiguous 1-D array in `order` ('C', 'F', 'A' or 'K'): a view where the elements
     already lie contiguously in that order, else a copy (as NumPy's; reshape(-1) also gives strided views)."""
+    order = order.upper() if isinstance(order, str) else order  # NumPy ignores the case
     if order == "K":  # memory order: the axis with the largest |stride| outermost, as NumPy sorts them
         axes = sorted(range(self.ndim), key=lambda i: -abs(self.strides[i]))
         flat = self.transpose(axes).reshape(-1)

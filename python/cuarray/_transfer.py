@@ -45,8 +45,9 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=N
         target = src.dtype if dtype is None else dtype
         out = src.astype(target, order=order, copy=bool(copy) and not moved)
     else:
+        order = order.upper() if isinstance(order, str) else order  # NumPy ignores the case
         if order not in ("K", "A", "C", "F", None):
-            raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
+            raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
         keep = order in ("K", "A", None)
         try:
             host = (
@@ -155,13 +156,16 @@ def copy(a, order="K", subok=False):
 
 
 def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
-    """A NumPy array with the values of `a` (a device array, or anything numpy.asarray takes), laid out in
+    """A NumPy array with the values of `a` (a device array, another library's, or what numpy.asarray takes), in
     `order` ('C', 'F', or 'A': F when `a` is F- but not C-contiguous), copied on `stream` (default: the current
     one). The copy has finished on return, also with blocking=False."""
     if isinstance(a, ndarray):
         return a.get(
             stream, order, out
         )  # by position: keywords cost a 4 KB readback 0.3-0.6 us on an H100 host
+    view = None if isinstance(a, _NOT_FOREIGN) else _interop._device_view(a)
+    if view is not None:  # another library's device array: copied from its memory, as CuPy's
+        return view.get(stream, order, out)
     if out is not None:
         out[...] = a
         return out

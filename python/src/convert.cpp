@@ -66,6 +66,14 @@ DType to_dtype(py::handle obj) {
       return static_cast<DType>(i);
     }
   }
+  // A type cuarray has, in the other byte order: a ValueError naming the byte order, as CuPy's.
+  if (!dt.attr("isnative").cast<bool>()) {
+    py::object native = dt.attr("newbyteorder")("=");
+    for (int i = 0; i < kNumDTypes; ++i)
+      if (!table[i].is_none() && native.equal(table[i]))
+        throw ValueError("cuarray does not support the data type " + py::str(dt).cast<std::string>() +
+                         " with non-native byte-order; use " + py::str(native).cast<std::string>());
+  }
   throw TypeError("cuarray does not support the data type " + py::str(dt).cast<std::string>() +
                   " (supported: bool, int8-64, uint8-64, float16, bfloat16, float32, float64, complex64, complex128; "
                   "datetime64[D, s, ms, us, ns] and timedelta64[D, h, m, s, ms, us, ns] for storage)");
