@@ -2,6 +2,8 @@
 spelt in lower case, flat iterators, other libraries' arrays given to asnumpy, ufuncs and kernels, and the
 error types of bad arguments. The tests at the top need no GPU."""
 
+import warnings
+
 import cuarray as cp
 import numpy as np
 import pytest
@@ -161,3 +163,199 @@ def test_flat_numpy_keys(xp, key, layout):
 @testing.numpy_cuarray_raises(accept_error=IndexError)
 def test_flat_int_out_of_bounds(xp, index):
     xp.arange(24).reshape(2, 3, 4).flat[index]
+
+
+# ---- errors of bad arguments, as NumPy's (and CuPy's where NumPy has no counterpart) --------------------
+
+
+def test_angle_refuses_a_numpy_array_before_the_device():
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        cp.angle(np.array([2, -3]))
+
+
+@gpu
+@pytest.mark.parametrize("shift", [2, -2, (2, 1), (2, 1, 3), 35])
+@pytest.mark.parametrize("axis", [None, 0, -1, (0, 1), (0, 0)])
+@testing.for_all_dtypes()
+@testing.numpy_cuarray_array_equal(accept_error=ValueError)
+def test_roll_device_shift(xp, dtype, shift, axis):
+    x = xp.asarray(np.arange(10).astype(dtype).reshape(5, 2))
+    return xp.roll(x, xp.asarray(np.array(shift)) if xp is cp else shift, axis=axis)
+
+
+@gpu
+@pytest.mark.parametrize(
+    "shift, axis",
+    [("0", 0), (1.5, 0), ("a", 0), (2, "0"), ((2, 2, 2), (0, 1)), (1, 2), (1, (1, -3)), ("a", 1)],
+)
+@testing.numpy_cuarray_array_equal(accept_error=(ValueError, TypeError))
+def test_roll_shift_and_axis_errors(xp, shift, axis):
+    return xp.roll(xp.asarray(np.arange(10).reshape(5, 2)), shift, axis=axis)
+
+
+@gpu
+def test_roll_of_an_empty_axis_still_reads_the_shift():
+    for xp in (np, cp):
+        with pytest.raises(ValueError):
+            xp.roll(xp.zeros((0, 2)), "a", axis=0)
+
+
+@gpu
+@pytest.mark.parametrize("counts", [[1.0, 1.0, 1.0], [1, 2, 3]], ids=["float64", "uint64"])
+def test_repeat_device_counts_must_cast_safely(counts):
+    dtype = np.float64 if isinstance(counts[0], float) else np.uint64
+    for xp in (np, cp):
+        with pytest.raises(TypeError, match="according to the rule 'safe'"):
+            xp.repeat(xp.arange(3), xp.asarray(np.array(counts, dtype)), 0)
+
+
+@gpu
+def test_repeat_refuses_numpy_counts_as_cupy():
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        cp.repeat(cp.arange(3), np.array([1, 2, 3]))
+    testing.assert_array_equal(cp.repeat(cp.arange(3), np.int64(2)), np.repeat(np.arange(3), 2))
+    testing.assert_array_equal(cp.repeat(cp.arange(3), [1.0, 2.0, 0.0]), np.repeat(np.arange(3), [1, 2, 0]))
+
+
+@gpu
+@pytest.mark.parametrize("out_dtype", [np.float32, np.int64, np.int16, np.int32, np.uint8])
+@testing.numpy_cuarray_array_equal(accept_error=TypeError)
+def test_take_out_must_cast_back_safely(xp, out_dtype):
+    a = xp.arange(60, dtype=np.int32).reshape(3, 4, 5)
+    out = xp.zeros((2, 3), out_dtype)
+    xp.take(a, xp.asarray(np.arange(6).reshape(2, 3) % 3), out=out)
+    return out
+
+
+@gpu
+@pytest.mark.parametrize(
+    "source, destination",
+    [([0, 1], [-1, 2]), ([0, 1], [1, 1]), ([0, 0], [1, 2]), ([0, 1], 1), ([1, -1], [1, 3])],
+)
+@testing.numpy_cuarray_raises(accept_error=ValueError)
+def test_moveaxis_repeated_or_mismatched_axes(xp, source, destination):
+    xp.moveaxis(xp.zeros((2, 3, 4)), source, destination)
+
+
+@gpu
+@pytest.mark.parametrize("copy", ["a", "never", ""])
+@testing.numpy_cuarray_raises(accept_error=ValueError)
+def test_reshape_copy_string_is_value_error(xp, copy):
+    xp.zeros((2, 3, 4), np.int32).reshape((6, 4), copy=copy)
+
+
+@gpu
+@pytest.mark.parametrize("stop", [0, 1, 2, 3, 10])
+@testing.numpy_cuarray_array_equal(accept_error=TypeError)
+def test_arange_bool_at_most_two(xp, stop):
+    return xp.arange(stop, dtype=xp.bool_)
+
+
+@gpu
+@pytest.mark.parametrize("order", ["C", "F", None])
+def test_ravel_multi_index_dims_overflow(order):
+    for xp in (np, cp):
+        coords = tuple(xp.arange(4) for _ in range(2))
+        with pytest.raises(ValueError, match="invalid dims"):
+            xp.ravel_multi_index(coords, (np.iinfo(np.int64).max, 4), order=order)
+
+
+# ---- assignment: copyto, fill, setitem ----------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
+@pytest.mark.parametrize("make_src", [np.float64, np.int8, np.complex64, np.bool_, np.float32], ids=str)
+@testing.for_all_dtypes()
+@testing.numpy_cuarray_array_equal(accept_error=(TypeError, np.exceptions.ComplexWarning))
+def test_copyto_numpy_scalar_has_its_dtype(xp, dtype, make_src, casting):
+    dst = xp.zeros((2, 3), dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        xp.copyto(dst, make_src(1), casting)
+    return dst
+
+
+@gpu
+@pytest.mark.parametrize("where", [3.2, 0, -4, True, False, 1 + 1j, np.int64(3), [1, 0]])
+@pytest.mark.parametrize("shape", [(3, 2), (0,)])
+@testing.for_all_dtypes()
+@testing.numpy_cuarray_array_equal()
+def test_copyto_where_scalars_and_lists(xp, dtype, where, shape):
+    dst = xp.zeros(shape, dtype)
+    xp.copyto(dst, xp.ones(shape, dtype), where=where)
+    return dst
+
+
+@gpu
+def test_copyto_where_int_array_is_type_error():
+    for xp in (np, cp):
+        with pytest.raises(TypeError, match="'safe'"):
+            xp.copyto(xp.zeros(3), xp.ones(3), where=xp.asarray(np.array([1, 0, 1])))
+
+
+@gpu
+@pytest.mark.parametrize("with_where", [False, True])
+@testing.for_all_dtypes()
+@testing.numpy_cuarray_array_equal()
+def test_copyto_source_with_leading_length_one_axes(xp, dtype, with_where):
+    a = xp.zeros((2, 3, 4), dtype)
+    b = xp.asarray(np.arange(8).reshape(1, 2, 1, 4).astype(dtype))
+    xp.copyto(a, b, where=xp.asarray(np.arange(12).reshape(3, 4) % 2 == 0) if with_where else None)
+    return a
+
+
+@gpu
+@pytest.mark.parametrize(
+    "dst, src",
+    [((2, 0, 5, 4), (2, 0, 3, 4)), ((6,), (2, 3)), ((2, 3), (6,)), ((0, 3), (2, 3)), ((3,), (2, 1, 3))],
+)
+@pytest.mark.parametrize("host", [False, True])
+def test_assignment_shapes_are_checked_even_when_empty(dst, src, host):
+    for xp in (np, cp):
+        a = xp.zeros(dst, int)
+        b = np.zeros(src, int) if host else xp.zeros(src, int)
+        with pytest.raises(ValueError):
+            xp.copyto(a, b)
+        with pytest.raises(ValueError):
+            a[...] = b
+
+
+@gpu
+@pytest.mark.parametrize("src_shape", [(1, 4), (1, 1, 3, 4), (1, 1, 1), (1, 0, 4)])
+@pytest.mark.parametrize("host", [False, True])
+@testing.numpy_cuarray_array_equal()
+def test_setitem_drops_leading_length_one_axes(xp, src_shape, host):
+    a = xp.zeros((3, 4) if 0 not in src_shape else (0, 4), np.float32)
+    b = np.arange(np.prod(src_shape), dtype=np.float32).reshape(src_shape)
+    a[:] = b if host or xp is np else xp.asarray(b)
+    return a
+
+
+@gpu
+@pytest.mark.parametrize("value", ["1-d device", "1-d host", "list", "2-d device"])
+def test_fill_refuses_sequences(value):
+    for xp in (np, cp):
+        a = xp.zeros((2, 3))
+        v = {
+            "1-d device": xp.ones((1,)),
+            "1-d host": np.ones((1,)),
+            "list": [1.0],
+            "2-d device": xp.ones((2, 3)),
+        }[value]
+        with pytest.raises(ValueError, match="sequence"):
+            a.fill(v)
+
+
+@gpu
+@pytest.mark.parametrize("dtype1", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("dtype2", ALL_DTYPES, ids=dtype_id)
+@testing.numpy_cuarray_array_equal(accept_error=np.exceptions.ComplexWarning)
+def test_fill_and_setitem_with_a_0d_array_warn_as_numpy(xp, dtype1, dtype2):
+    a = xp.asarray(np.arange(6).astype(dtype1).reshape(2, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", np.exceptions.ComplexWarning)
+        a.fill(xp.ones((), dtype2))
+        a[0] = xp.full((3,), 2, dtype2)
+        a[1] = np.full((3,), 3, dtype2)
+    return a

@@ -141,6 +141,8 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     n = max(0, math.ceil(span))
     if n > _MAX_SIZE:
         raise ValueError("Maximum allowed size exceeded")
+    if dtype.kind == "b" and n > 2:
+        raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
     if dtype.kind == "c":  # NumPy's complex arange steps along the real axis here; the core fills reals
         real = _core._arange(n, complex(start).real, complex(start + step).real, numpy.float64)
         return real.astype(dtype)

@@ -307,6 +307,10 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         return result
     if out.shape != result.shape:
         raise ValueError("output array does not match result of ndarray.take")
+    if not numpy.can_cast(out.dtype, a.dtype, "safe"):  # NumPy's rule: out must cast back to a's type
+        raise TypeError(
+            f"Cannot cast array data from {out.dtype!r} to {a.dtype!r} according to the rule 'safe'"
+        )
     out[...] = result
     return out
 
@@ -449,6 +453,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         return _core._from_numpy(numpy.asarray(flat, dtype=numpy.int64))
     if len(multi_index) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    if math.prod(dims) > numpy.iinfo(numpy.intp).max:
+        raise ValueError("invalid dims: array size defined by dims is larger than the maximum possible size.")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
     if len(modes) != len(dims):
         raise ValueError(f"parameter clipmode must be a sequence of length {len(dims)}")

@@ -400,14 +400,18 @@ def flipud(m):
 
 def roll(a, shift, axis=None):
     """A new array with the elements shifted by `shift` along `axis` (None: the flattened array, reshaped
-    back), those past the end coming back at the start."""
+    back), those past the end coming back at the start. Each shift is read with int(), as NumPy's; a device
+    array of shifts is read back first (one synchronization, as CuPy's)."""
     if axis is None:
         return roll(a.ravel(), shift, 0).reshape(a.shape)
+    if isinstance(shift, ndarray):
+        shift = shift.get()
     shifts, axes = numpy.broadcast_arrays(numpy.asarray(shift), numpy.asarray(axis))
     out = a
     for s, ax in zip(shifts.ravel().tolist(), axes.ravel().tolist()):
         ax = _axis(ax, a.ndim)
         n = out.shape[ax]
+        s = int(s)
         if n == 0:
             continue
         s %= n
@@ -467,11 +471,20 @@ def repeat(a, repeats, axis=None):
         a, axis = a.ravel(), 0
     axis = _axis(axis, a.ndim)
     if isinstance(repeats, ndarray):
+        if not numpy.can_cast(repeats.dtype, numpy.intp, "safe"):  # NumPy's rule for an array of counts
+            raise TypeError(
+                f"Cannot cast array data from {repeats.dtype!r} to {numpy.dtype(numpy.intp)!r} according to "
+                "the rule 'safe'"
+            )
         if repeats.ndim > 1:
             raise ValueError("object too deep for desired array")
         if repeats.size != 1:
             return _repeat_each(a, repeats, axis)
         repeats = repeats.item()
+    elif isinstance(repeats, numpy.ndarray):  # CuPy's refusal: moving data is the caller's choice
+        raise TypeError(
+            "cuarray.repeat: got a numpy.ndarray of repeats; move it to the GPU with cuarray.asarray(x)"
+        )
     elif numpy.ndim(repeats) != 0:
         counts = numpy.asarray(repeats)
         if counts.size != 1:  # NumPy checks the counts and builds the gather index on the host

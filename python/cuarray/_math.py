@@ -248,8 +248,9 @@ def imag(val):
 
 
 def angle(z, deg=False):
-    """The argument of complex values: arctan2(imag, real), in degrees if `deg`."""
-    z = _as_array(z)
+    """The argument of complex values: arctan2(imag, real), in degrees if `deg`. A NumPy array is refused, as
+    by every ufunc (CuPy's angle is one)."""
+    z = _device(z, "angle")
     if z.dtype.kind == "c":
         a = _u.arctan2(_u._imag(z), _u._real(z))
     else:

@@ -184,9 +184,14 @@ int to_c_int(py::handle obj) {
 
 // Writes `value` (scalar, NumPy array, sequence or ndarray) into the view `dst`, broadcasting.
 void assign(const Array& dst, py::handle value) {
+  const bool real_dst = !is_complex(dst.dtype()) && dst.dtype() != DType::Bool;  // NumPy warns for these
   if (py::isinstance(value, g_ndarray_type)) {
-    ops::copy_into(dst, value.cast<NdArray&>().array);
+    const Array& src = value.cast<NdArray&>().array;
+    if (real_dst && is_complex(src.dtype())) warn_complex_to_real();
+    ops::copy_into(dst, src);
   } else if (py::isinstance<py::array>(value) || py::isinstance<py::sequence>(value)) {
+    if (real_dst && py::isinstance<py::array>(value) && py::reinterpret_borrow<py::array>(value).dtype().kind() == 'c')
+      warn_complex_to_real();
     // A datetime64 or timedelta64 destination reads strings and dates on the host, as NumPy does.
     const bool time = is_storage_only(dst.dtype());
     if (py::isinstance<py::str>(value) && !time) throw TypeError("cannot assign a str to a numeric cuarray array");
@@ -197,7 +202,10 @@ void assign(const Array& dst, py::handle value) {
       ops::fill(dst, bytes.data());
       return;
     }
-    broadcast_strides(Shape(host.shape(), host.shape() + host.ndim()), Strides(host.ndim(), 0), dst.shape());
+    // Checked before the upload; leading length-1 axes beyond dst's rank drop (Note [Assignment shapes]).
+    Shape shape(host.shape(), host.shape() + host.ndim());
+    while (shape.size() > dst.shape().size() && shape.front() == 1) shape.erase(shape.begin());
+    broadcast_strides(shape, Strides(shape.size(), 0), dst.shape());
     ops::copy_into(dst, from_numpy(host, py::none()).array);
   } else {
     std::string bytes = scalar_bytes(value, dst.dtype());
@@ -217,9 +225,11 @@ PyObject* reshape_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs
       PyObject* value = args[nargs + k];
       if (!std::strcmp(key, "order"))
         order_obj = value;
-      else if (!std::strcmp(key, "copy"))
+      else if (!std::strcmp(key, "copy")) {
+        if (PyUnicode_Check(value))  // NumPy's refusal: 'never' and the like are not copy modes
+          throw ValueError("strings are not allowed for 'copy' keyword. Use True/False/None instead.");
         copy = value == Py_None ? std::nullopt : std::optional<bool>(truth(value));
-      else
+      } else
         throw TypeError(std::string("'") + key + "' is an invalid keyword argument for this function");
     }
     if (nargs == 0) throw TypeError("reshape() takes exactly 1 argument (0 given)");
@@ -446,7 +456,17 @@ void init_array(py::module_& m) {
           },
           "order"_a = "C")
       .def(
-          "fill", [](const NdArray& s, py::handle value) { assign(s.array, value); }, "value"_a)
+          "fill",
+          [](const NdArray& s, py::handle value) {
+            // NumPy's fill takes one value: a 0-d array, never an array or list of values. (A tuple is left to
+            // the assignment: it is the value of a structured element.)
+            if ((py::isinstance(value, g_ndarray_type) && value.cast<NdArray&>().array.ndim() != 0) ||
+                (py::isinstance<py::array>(value) && py::reinterpret_borrow<py::array>(value).ndim() != 0) ||
+                py::isinstance<py::list>(value))
+              throw ValueError("setting an array element with a sequence.");
+            assign(s.array, value);
+          },
+          "value"_a)
       // blocking=False is accepted: the copy is complete on return, which a caller of either kind may rely on.
       .def(
           "get",

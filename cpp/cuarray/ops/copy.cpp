@@ -118,6 +118,16 @@ KernelSource copy_transpose_source(DType to, DType from, bool wide) {
 }
 
 void copy_into(const Array& dst, const Array& src) {
+  // Note [Assignment shapes]
+  // NumPy's assignment drops the source's leading length-1 axes beyond the destination's rank (a[:] = b[None]
+  // works, and CuPy's does the same), and checks that the shapes broadcast also when nothing is copied.
+  const size_t extra = src.shape().size() > dst.shape().size() ? src.shape().size() - dst.shape().size() : 0;
+  if (extra && std::all_of(src.shape().begin(), src.shape().begin() + extra, [](std::int64_t n) { return n == 1; })) {
+    copy_into(dst, src.view(Shape(src.shape().begin() + extra, src.shape().end()),
+                            Strides(src.strides().begin() + extra, src.strides().end())));
+    return;
+  }
+  Strides src_strides = broadcast_strides(src.shape(), src.strides(), dst.shape());  // throws if they don't
   if (is_storage_only(dst.dtype()) || is_storage_only(src.dtype())) {
     // Note [Datetime storage]: the counts move as int64, to the same type only.
     if (dst.dtype() != src.dtype())
@@ -137,7 +147,6 @@ void copy_into(const Array& dst, const Array& src) {
     copy_into(dst, astype(src, src.dtype(), 'C'));
     return;
   }
-  Strides src_strides = broadcast_strides(src.shape(), src.strides(), dst.shape());
   cudaStream_t stream = cuda::current_stream()->handle();
   bool same_layout = src.shape() == dst.shape() &&
                      ((dst.c_contiguous() && src.c_contiguous()) || (dst.f_contiguous() && src.f_contiguous()));
