@@ -2,6 +2,7 @@
 spelt in lower case, flat iterators, other libraries' arrays given to asnumpy, ufuncs and kernels, and the
 error types of bad arguments. The tests at the top need no GPU."""
 
+import operator
 import warnings
 
 import cuarray as cp
@@ -359,3 +360,131 @@ def test_fill_and_setitem_with_a_0d_array_warn_as_numpy(xp, dtype1, dtype2):
         a[0] = xp.full((3,), 2, dtype2)
         a[1] = np.full((3,), 3, dtype2)
     return a
+
+
+# ---- CuPy-like objects and other libraries' device arrays as operands ----------------------------------
+
+
+class _CupyLike:
+    """CuPy's protocol for objects that stand for a device array."""
+
+    def __init__(self, a):
+        self._a = a
+
+    def __cupy_get_ndarray__(self):
+        return self._a
+
+
+class _Foreign:
+    """Another library's device array: only its __cuda_array_interface__."""
+
+    def __init__(self, a):
+        self.__cuda_array_interface__ = a.__cuda_array_interface__
+
+
+def test_cupy_get_ndarray_must_give_a_cuarray_array():
+    from cuarray._interop import _device_operand
+
+    with pytest.raises(TypeError, match="__cupy_get_ndarray__ returned list"):
+        _device_operand(_CupyLike([1, 2]))
+    assert (
+        _device_operand([1, 2]) is None and _device_operand(np.ones(2)) is None and _device_operand(3) is None
+    )
+
+
+@gpu
+@pytest.mark.parametrize("wrap", [_CupyLike, _Foreign])
+@pytest.mark.parametrize("layout", ["c2d", "f2d", "negative", "0d", "empty"])
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+def test_ufuncs_and_operators_read_device_objects(wrap, layout, dtype):
+    x, e = make_pair(layout, dtype)
+    w = wrap(x)
+    testing.assert_array_equal(cp.add(w, dtype.type(3)), np.add(e, dtype.type(3)))
+    testing.assert_array_equal(cp.multiply(x, w), np.multiply(e, e))
+    testing.assert_array_equal(x + w, e + e)
+    testing.assert_array_equal(w * x, e * e)
+    testing.assert_array_equal(x == w, np.equal(e, e))
+    assert isinstance(x + w, cp.ndarray) and isinstance(w * x, cp.ndarray)
+
+
+@gpu
+@pytest.mark.parametrize("wrap", [_CupyLike, _Foreign])
+def test_user_kernels_read_device_objects(wrap):
+    x, e = make_pair("f2d", np.float32)
+    add = cp.ElementwiseKernel("T x, T y", "T z", "z = x + y", "add_wrapped")
+    testing.assert_array_equal(add(wrap(x), np.float32(3)), e + np.float32(3))
+    total = cp.ReductionKernel("T x", "T out", "x", "a + b", "out = a", "0", "sum_wrapped")
+    testing.assert_allclose(total(wrap(x), axis=0), e.sum(axis=0), rtol=1e-6)
+
+
+@gpu
+@pytest.mark.parametrize("wrap", [_CupyLike, _Foreign])
+@testing.numpy_cuarray_array_equal()
+def test_fill_and_assign_read_device_objects(xp, wrap):
+    a = xp.zeros((2, 3), np.float32)
+    b = xp.zeros((2, 3), np.int64)
+    v = xp.asarray(np.float32(2.5))
+    a.fill(v if xp is np else wrap(v))
+    b[...] = xp.asarray(np.arange(3)) if xp is np else wrap(cp.arange(3))
+    return a, b
+
+
+# ---- poly1d: NumPy's conversions and CuPy's host exchange -----------------------------------------
+
+
+def _poly_input(xp, kind, dtype):
+    if kind in ("poly1d", "ndarray"):
+        c = xp.asarray(np.arange(1, 11).astype(dtype))
+        return xp.poly1d(c) if kind == "poly1d" else c
+    return dtype(5).item() if kind == "python" else dtype(5)
+
+
+@gpu
+@pytest.mark.parametrize("fname", ["add", "subtract", "multiply", "divide", "power"])
+@pytest.mark.parametrize("left", ["poly1d", "ndarray", "python", "numpy"])
+@pytest.mark.parametrize("right", ["poly1d", "ndarray", "python", "numpy"])
+@testing.for_dtypes([np.int32, np.int64, np.uint8, np.float32, np.float64, np.complex128])
+@testing.numpy_cuarray_allclose(rtol=1e-5)
+def test_ufuncs_read_poly1d_as_its_coefficients(xp, fname, left, right, dtype):
+    return getattr(xp, fname)(_poly_input(xp, left, dtype), _poly_input(xp, right, dtype))
+
+
+@gpu
+@pytest.mark.parametrize("op", ["add", "sub", "mul"])
+@testing.for_dtypes([np.int64, np.float64, np.complex64])
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_ndarray_operator_with_poly1d_is_elementwise(xp, op, dtype):
+    c = xp.asarray(np.arange(1, 11).astype(dtype))
+    out = getattr(operator, op)(c, xp.poly1d(c))
+    assert isinstance(out, xp.ndarray)
+    assert isinstance(getattr(operator, op)(xp.poly1d(c), c), xp.poly1d)  # the polynomial's own operator
+    return out
+
+
+@gpu
+@pytest.mark.parametrize("variable", [None, "y"])
+@testing.for_dtypes([np.int32, np.float32, np.float64, np.complex128])
+def test_poly1d_from_host_arrays_and_numpy_poly1d(variable, dtype):
+    host = np.arange(5, dtype=dtype)
+    p = cp.poly1d(host, variable=variable)
+    assert p.variable == (variable or "x")
+    testing.assert_array_equal(p.coeffs, np.poly1d(host).coeffs)
+    q = cp.poly1d(np.poly1d(host[1:], variable="z"), variable=variable)
+    assert q.variable == (variable or "z")
+    testing.assert_array_equal(q.coeffs, host[1:])
+
+
+@gpu
+@testing.for_dtypes([np.int32, np.float32, np.float64, np.complex128])
+def test_poly1d_get_and_set(dtype):
+    a = cp.asarray(np.arange(1, 11).astype(dtype))
+    got = cp.poly1d(a, variable="z").get()
+    assert isinstance(got, np.poly1d) and got == np.poly1d(np.arange(1, 11).astype(dtype), variable="z")
+    assert got.variable == "z"
+    p = cp.poly1d(a)
+    p.set(np.poly1d(np.ones(4, dtype), variable="w"))
+    assert p.variable == "w"
+    testing.assert_array_equal(p.coeffs, np.ones(4, dtype))
+    testing.assert_array_equal(a, np.arange(1, 11).astype(dtype))  # the array it was made from is untouched
+    with pytest.raises(TypeError, match="numpy.poly1d"):
+        p.set(np.ones(3))

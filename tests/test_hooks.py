@@ -16,6 +16,7 @@ HOOKS = (
     "log_kernel",
     "locate_library",
     "allocate",
+    "device_operand",
 )
 BROKEN = 'extern "C" __global__ void broken(float* x) { x[0] = undefined_name; }\n'
 
@@ -52,7 +53,7 @@ def test_a_second_install_replaces_the_first():
     # In a child: the replaced class must be what the translator raises from then on.
     code = (
         "import cuarray\n"
-        "from cuarray import _core, _cuda_libs, _errors, _indexing\n"
+        "from cuarray import _core, _cuda_libs, _errors, _indexing, _interop\n"
         "from cuarray.cuda import compiler, memory\n"
         "class Mine(Exception):\n"
         "    def __init__(self, *args):\n"
@@ -61,7 +62,7 @@ def test_a_second_install_replaces_the_first():
         "                  'MemoryPointer': memory._ArrayPointer, 'OutOfMemoryError': _errors.OutOfMemoryError,\n"
         "                  'CompileException': Mine, 'CUDARuntimeError': _errors.CUDARuntimeError,\n"
         "                  'log_kernel': compiler._log_kernel, 'locate_library': _cuda_libs.locate,\n"
-        "                  'allocate': memory._allocate_for_core})\n"
+        "                  'allocate': memory._allocate_for_core, 'device_operand': _interop._device_operand})\n"
         "try:\n"
         f"    _core.jit.compile({BROKEN!r}, 'broken', [], 90, [])\n"
         "except Mine as e:\n"

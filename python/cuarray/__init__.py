@@ -18,7 +18,7 @@ _atexit.register(_core.cuda._finish_threads)
 # python/src/gil.h).
 _atexit.register(_core.cuda._begin_exit)
 
-from cuarray import _cuda_libs, _errors, _indexing, cuda
+from cuarray import _cuda_libs, _errors, _indexing, _interop, cuda
 
 # What the extension calls back into (Note [Hooks] in python/src/hooks.h), installed before anything can need it.
 _core._set_hooks(
@@ -32,6 +32,7 @@ _core._set_hooks(
         "log_kernel": cuda.compiler._log_kernel,
         "locate_library": _cuda_libs.locate,
         "allocate": cuda.memory._allocate_for_core,
+        "device_operand": _interop._device_operand,
     }
 )
 

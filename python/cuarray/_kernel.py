@@ -5,7 +5,7 @@ import re
 
 import numpy
 
-from cuarray import _core
+from cuarray import _core, _interop
 from cuarray._core import ndarray
 
 __all__ = ["ElementwiseKernel", "RawKernel", "RawModule"]
@@ -183,7 +183,7 @@ class ElementwiseKernel:
                 f"Wrong number of arguments for {self.name!r}. It must be either {self.nin} or "
                 f"{self.nargs} (with outputs), but given {len(args)}."
             )
-        inputs = list(args[: self.nin])
+        inputs = _interop._as_operands(args[: self.nin])
         outputs = list(args[self.nin :]) or [None] * self.nout
         for p, a in zip(self.in_params + self.out_params, inputs + outputs):
             if isinstance(a, numpy.ndarray):

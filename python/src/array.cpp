@@ -208,6 +208,13 @@ void assign(const Array& dst, py::handle value) {
     broadcast_strides(shape, Strides(shape.size(), 0), dst.shape());
     ops::copy_into(dst, from_numpy(host, py::none()).array);
   } else {
+    // A CuPy-like object or another library's device array (a.fill(x), a[...] = x), read as a cuarray array;
+    // Python numbers, the common case, skip the look-ups.
+    PyObject* p = value.ptr();
+    if (!PyFloat_Check(p) && !PyLong_Check(p) && !PyComplex_Check(p) && has_device_protocol(p)) {
+      py::object device = device_operand(value);
+      if (!device.is_none()) return assign(dst, device);
+    }
     std::string bytes = scalar_bytes(value, dst.dtype());
     ops::fill(dst, bytes.data());
   }

@@ -1,5 +1,7 @@
 #include "convert.h"
 
+#include "hooks.h"
+
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
@@ -287,5 +289,12 @@ char to_order(py::handle obj, char dflt) {
   }
   throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got " + py::repr(obj).cast<std::string>() + ")");
 }
+
+bool has_device_protocol(PyObject* p) {
+  // PyObject_HasAttrString clears an error a property raises (a host tensor's interface): not a device array.
+  return PyObject_HasAttrString(p, "__cupy_get_ndarray__") || PyObject_HasAttrString(p, "__cuda_array_interface__");
+}
+
+py::object device_operand(py::handle obj) { return hook(Hook::DeviceOperand)(obj); }
 
 }  // namespace cuarray::bind

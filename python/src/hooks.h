@@ -26,6 +26,7 @@ enum class Hook {
   LogKernel,      // cuarray.cuda.compiler._log_kernel(name, key, compiled, ms): Note [Kernel cache log]
   LocateLibrary,  // cuarray._cuda_libs.locate(stem) -> (path, why not)
   Allocate,       // cuarray.cuda.memory._allocate_for_core(nbytes): Note [User allocator]
+  DeviceOperand,  // cuarray._interop._device_operand(obj): CuPy-like and other libraries' device arrays
   Count
 };
 

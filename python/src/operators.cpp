@@ -179,7 +179,7 @@ bool takes(PyObject* p) {
   static py::handle generic = py::object(py::module_::import("numpy").attr("generic")).release();
   return PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p) || PyBool_Check(p) ||
          py::isinstance(p, ndarray_type()) || PyObject_IsInstance(p, generic.ptr()) == 1 ||
-         py::isinstance<py::array>(p);
+         py::isinstance<py::array>(p) || has_device_protocol(p);
 }
 
 void init_operators(py::module_&) {

@@ -129,13 +129,17 @@ py::object ufunc_call(int index, const py::handle* args, int nargs, const py::ha
   ops::UfuncCall c(index, nargs);
   const int dtype = dtype_obj.is_none() ? ops::kNoDType : static_cast<int>(to_dtype(dtype_obj));
   std::optional<ops::Scalar> scalars[3];  // constructed only for scalar arguments
+  py::object foreign[3];                  // CuPy-like objects' and other libraries' arrays, read as cuarray's
   for (int i = 0; i < nargs; ++i) {
-    if (py::isinstance(args[i], ndarray_type()))
+    if (py::isinstance(args[i], ndarray_type())) {
       c.set_input(i, args[i].cast<const NdArray&>().array);
-    else if (to_scalar(args[i], scalars[i].emplace()))
+    } else if (to_scalar(args[i], scalars[i].emplace())) {
       c.set_input(i, *scalars[i]);
-    else
-      unsupported(args[i], c.name());
+    } else {
+      if (!py::isinstance<py::array>(args[i])) foreign[i] = device_operand(args[i]);
+      if (!foreign[i] || foreign[i].is_none()) unsupported(args[i], c.name());
+      c.set_input(i, foreign[i].cast<const NdArray&>().array);
+    }
   }
   c.resolve(dtype, casting);
   for (int o = 0; o < c.nout(); ++o) {
