@@ -488,3 +488,112 @@ def test_poly1d_get_and_set(dtype):
     testing.assert_array_equal(a, np.arange(1, 11).astype(dtype))  # the array it was made from is untouched
     with pytest.raises(TypeError, match="numpy.poly1d"):
         p.set(np.ones(3))
+
+
+# ---- creation: array's copy and blocking, empty_like's layouts, diag and tri ---------------------------
+
+
+def test_array_copy_false_refuses_host_data_before_the_device():
+    for xp in (np, cp):
+        with pytest.raises(ValueError, match="Unable to avoid copy"):
+            xp.array([1, 2, 3], copy=False)
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        cp.array(np.ones(3), copy=False)
+
+
+def test_tri_indices_from_read_only_the_shape():
+    for xp in (np, cp):
+        for f in (xp.tril_indices_from, xp.triu_indices_from):
+            with pytest.raises(AttributeError):
+                f(4, k=1)
+            with pytest.raises(ValueError, match="2-d"):
+                f(np.ones(3))
+
+
+@gpu
+@pytest.mark.parametrize("order", ["C", "F", "A", "K", "c", "f"])
+@pytest.mark.parametrize("layout", ["c2d", "f2d", "negative", "3d_permuted"])
+@testing.numpy_cuarray_array_equal(accept_error=ValueError)
+def test_array_copy_false_never_copies(xp, order, layout):
+    a = xp.asarray(np_layout(layout, np.float32)[1])
+    b = xp.array(a, copy=False, order=order)
+    assert xp.shares_memory(a, b)
+    return b
+
+
+@gpu
+@pytest.mark.parametrize("blocking", [False, True])
+def test_array_and_asarray_take_blocking(blocking):
+    host = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    for f in (cp.array, cp.asarray, cp.asanyarray):
+        testing.assert_array_equal(f(host, blocking=blocking), host)
+    pinned = cp.empty_pinned((1 << 20,), np.float32)
+    pinned[...] = 1
+    out = cp.asarray(pinned, blocking=True)
+    pinned[...] = 2  # after a blocking copy the source may change
+    assert float(out.sum()) == float(1 << 20)
+
+
+@gpu
+@pytest.mark.parametrize("wrap", [_CupyLike, _Foreign])
+def test_array_reads_device_objects(wrap):
+    a = cp.asarray(np.array([1, 2, 3]))
+    if wrap is _CupyLike:
+        assert cp.asarray(wrap(a)) is a
+    else:
+        assert cp.shares_memory(cp.asarray(wrap(a)), a)
+    assert not cp.shares_memory(cp.array(wrap(a)), a)
+    assert cp.shares_memory(cp.array(wrap(a), copy=False), a)
+    testing.assert_array_equal(cp.asarray([wrap(a), wrap(a)]), np.array([[1, 2, 3], [1, 2, 3]]))
+    testing.assert_array_equal(cp.array([wrap(a), [4, 5, 6]], dtype=np.float32), [[1, 2, 3], [4, 5, 6]])
+
+
+@gpu
+@pytest.mark.parametrize("order", ["C", "F", "A", "K", "k", None])
+@pytest.mark.parametrize("shape", [(4, 2), (5, 4, 2, 3), (4, 2, 3), (2, 3, 4), 24, ()])
+@pytest.mark.parametrize("layout", ["c", "f", "sliced and swapped", "reversed"])
+def test_empty_like_with_a_new_shape_lays_out_as_numpy(order, shape, layout):
+    def make(xp):
+        a = xp.asarray(np.arange(24.0).reshape(2, 3, 4))
+        return {
+            "c": a,
+            "f": xp.asfortranarray(a),
+            "sliced and swapped": a[:, ::2, :].swapaxes(0, 1),
+            "reversed": a[:, :, ::-1].transpose(1, 0, 2),
+        }[layout]
+
+    want = np.empty_like(make(np), order=order, shape=shape)
+    got = cp.empty_like(make(cp), order=order, shape=shape)
+    assert got.shape == want.shape and got.strides == want.strides
+    for f in (cp.zeros_like, cp.ones_like):
+        assert f(make(cp), order=order, shape=shape).strides == want.strides
+
+
+@gpu
+@pytest.mark.parametrize("v", [[1, 2, 3], (1, 2), [[1, 2], [3, 4]], ((1, 2, 3), (4, 5, 6)), 3])
+@pytest.mark.parametrize("k", [0, 1, -1])
+@testing.numpy_cuarray_array_equal(accept_error=ValueError)
+def test_diag_of_sequences(xp, v, k):
+    return xp.diag(v, k)
+
+
+@gpu
+@pytest.mark.parametrize("k", [0, 1, -1, 3, -3])
+@testing.for_all_dtypes()
+@testing.numpy_cuarray_array_equal()
+def test_tril_and_triu_of_1d_give_2d(xp, dtype, k):
+    a = xp.asarray(np.arange(1, 4).astype(dtype))
+    return xp.tril(a, k), xp.triu(a, k), xp.tril(xp.asarray(np.ones((0,), dtype)), k)
+
+
+@gpu
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_byte_bounds(layout):
+    x, e = make_pair(layout, np.int16)
+    lo, hi = cp.byte_bounds(x)
+    if e.size == 0:
+        assert lo == hi == x.data.ptr
+        return
+    elo, ehi = np.lib.array_utils.byte_bounds(e)
+    first = e.__array_interface__["data"][0]
+    assert (lo - x.data.ptr, hi - x.data.ptr) == (elo - first, ehi - first)

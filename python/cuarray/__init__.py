@@ -131,7 +131,7 @@ _LAZY_MODULES = {
     "cuarray._windows": "bartlett blackman hamming hanning kaiser",
     "cuarray._calculus": "gradient trapezoid",
     "cuarray._predicates": "isscalar iterable isfortran iscomplexobj isrealobj iscomplex isreal real_if_close "
-    "may_share_memory shares_memory common_type asanyarray asarray_chkfinite require",
+    "may_share_memory shares_memory byte_bounds common_type asanyarray asarray_chkfinite require",
     "cuarray._printing": "array_repr array_str array2string",
     "cuarray._io": "save load savez savez_compressed savetxt loadtxt genfromtxt fromfile frombuffer fromstring "
     "fromiter",

@@ -92,9 +92,16 @@ def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None)
     order = order.upper() if isinstance(order, str) else order  # NumPy ignores the case
     if shape is None and order in ("K", None) and isinstance(a, ndarray):
         return _core._empty_like(a, dtype)
-    if order in ("K", "A", None):
+    shape = a.shape if shape is None else (shape,) if numpy.ndim(shape) == 0 else tuple(shape)
+    if order in ("K", None) and len(shape) == a.ndim and a.ndim > 1 and not a.flags.c_contiguous:
+        # NumPy's 'K' for a new shape of a's rank: a's axes in its memory order (stable by |stride|).
+        perm = sorted(range(a.ndim), key=lambda i: -abs(a.strides[i]))
+        return empty(tuple(shape[i] for i in perm), dtype, "C").transpose(numpy.argsort(perm).tolist())
+    if order == "A" or (order in ("K", None) and len(shape) == a.ndim):
         order = "F" if a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous else "C"
-    return empty(a.shape if shape is None else shape, dtype, order)
+    elif order in ("K", None):
+        order = "C"  # a new rank: NumPy's C order
+    return empty(shape, dtype, order)
 
 
 def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):

@@ -321,7 +321,7 @@ def insert(arr, obj, values, axis=None):
             raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
         if index < 0:
             index += n
-        values = array(values, dtype=arr.dtype, copy=False, ndmin=arr.ndim)
+        values = array(values, dtype=arr.dtype, copy=None, ndmin=arr.ndim)
         if indices.ndim == 0:  # as arr[..., i:i+1, ...] = values, not arr[..., i, ...] = values
             values = moveaxis(values, 0, axis)
         count = values.shape[axis]
@@ -525,6 +525,7 @@ def _repeat_each(a, counts, axis):
 def diag(v, k=0):
     """The `k`-th diagonal of a 2-D array (a view), or a new 2-D array with a 1-D `v` on its `k`-th
     diagonal."""
+    (v,) = _arrays([v], "diag")
     if v.ndim == 1:
         n = v.shape[0] + abs(k)
         out = zeros((n, n), v.dtype)
@@ -548,7 +549,8 @@ def tri(N, M=None, k=0, dtype=float):
 
 
 def _tri_mask(shape, k, lower):
-    rows, cols = shape[-2], shape[-1]
+    # NumPy's tri(*shape[-2:]): a 1-D array's mask is square, and the result broadcasts it to 2-D.
+    rows, cols = (shape[-1], shape[-1]) if len(shape) == 1 else (shape[-2], shape[-1])
     r = arange(rows)._expand_dims(1)
     c = arange(cols)._expand_dims(0)
     return _u.greater_equal(r + k, c) if lower else _u.less_equal(r + k, c)

@@ -136,6 +136,7 @@ std::int64_t to_int64(py::handle item) {
 
 Shape to_shape(py::handle obj) {
   if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) {
+    if (obj.is_none()) throw TypeError("Use () not None as shape arguments");  // NumPy 2.3's message
     if (!PyIndex_Check(obj.ptr()) || is_bool(obj))
       throw TypeError("expected a sequence of integers or a single integer, got '" + py::repr(obj).cast<std::string>() +
                       "'");
