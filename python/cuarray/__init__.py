@@ -18,7 +18,7 @@ _atexit.register(_core.cuda._finish_threads)
 # python/src/gil.h).
 _atexit.register(_core.cuda._begin_exit)
 
-from cuarray import _cuda_libs, _errors, _indexing, _interop, cuda
+from cuarray import _cuda_libs, _errors, _indexing, _interop, _products, cuda
 
 # What the extension calls back into (Note [Hooks] in python/src/hooks.h), installed before anything can need it.
 _core._set_hooks(
@@ -33,6 +33,7 @@ _core._set_hooks(
         "locate_library": _cuda_libs.locate,
         "allocate": cuda.memory._allocate_for_core,
         "device_operand": _interop._device_operand,
+        "matmul_axes": _products._matmul_axes,
     }
 )
 
@@ -40,6 +41,7 @@ from cuarray import (
     _docstrings,  # noqa: F401  (help() and signatures of the extension's objects)
     _ndarray,  # noqa: F401  (installs ndarray's Python members)
     _ufunc_at,  # noqa: F401  (installs ufunc.at)
+    _ufunc_methods,  # noqa: F401  (installs ufunc.reduce, accumulate, outer, reduceat)
     profiler,  # noqa: F401
 )
 from cuarray._array_api import *

@@ -186,13 +186,14 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         ours = getattr(_ufuncs, ufunc.__name__, None)
         if not isinstance(ours, _core.ufunc):
             ours = None
-    if method != "__call__" or ours is None:
+    if ours is None or (method != "__call__" and not hasattr(ours, method)):
         return NotImplemented
     # NumPy hands its scalars over as 0-d arrays; they are scalars to cuarray.
     inputs = [x[()] if isinstance(x, numpy.ndarray) and x.ndim == 0 else x for x in inputs]
-    if ours is _products.matmul and isinstance(kwargs.get("out"), tuple):  # NumPy passes out= as a tuple
-        (kwargs["out"],) = kwargs["out"]
-    return ours(*inputs, **kwargs)
+    out = kwargs.get("out")
+    if isinstance(out, tuple) and len(out) == 1 and (ours is _products.matmul or method != "__call__"):
+        (kwargs["out"],) = out  # NumPy passes out= as a tuple; matmul and the methods take one array
+    return ours(*inputs, **kwargs) if method == "__call__" else getattr(ours, method)(*inputs, **kwargs)
 
 
 def _array_function(self, func, types, args, kwargs):
