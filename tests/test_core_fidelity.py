@@ -774,3 +774,47 @@ def test_numpy_add_at_dispatches_to_cuarray(xp):
     np.add.at(a, xp.asarray(np.array([0, 3, 6, 7, 9, 3])), xp.asarray(np.arange(6.0)))
     np.add.at(a, xp.asarray(np.array([1, 1])), 7)
     return a
+
+
+# ---- take on 0-d arrays, bytes ---------------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize("indices", [0, -1, [0], [0, -1]])
+@pytest.mark.parametrize("axis", [None, 0, -1])
+@testing.for_all_dtypes()
+@testing.numpy_cuarray_array_equal()
+def test_take_of_0d_with_an_axis(xp, dtype, indices, axis):
+    a = xp.asarray(np.array(3, dtype))
+    r1 = a.take(indices, axis=axis)
+    r2 = xp.zeros_like(r1)
+    assert a.take(indices, axis=axis, out=r2) is r2
+    return r1, r2
+
+
+@gpu
+@pytest.mark.parametrize("axis", [1, -2])
+@testing.numpy_cuarray_raises(accept_error=np.exceptions.AxisError)
+def test_take_of_0d_refuses_other_axes(xp, axis):
+    xp.asarray(np.array(3.0)).take(0, axis=axis)
+
+
+@gpu
+def test_take_checks_out_before_the_indices():
+    for xp in (np, cp):
+        with pytest.raises(ValueError, match="output array does not match"):
+            xp.take(xp.asarray(np.array(5.0)), xp.asarray(np.array(1)), out=xp.zeros((1,)))
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(3, 4, 5), (0,), (3, 0, 4), (), (1,)])
+@pytest.mark.parametrize("order", [None, "C", "F", "A"])
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+def test_tobytes_and_bytes(shape, order, dtype):
+    e = (np.arange(int(np.prod(shape))) % 7 + 1).astype(dtype).reshape(shape)
+    x = cp.asarray(e)
+    assert (x.tobytes() if order is None else x.tobytes(order)) == (
+        e.tobytes() if order is None else e.tobytes(order)
+    )
+    assert bytes(x) == bytes(e)
+    assert bytes(x.T) == bytes(e.T)

@@ -290,12 +290,22 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of `a` at `indices` along `axis` (of the flattened array for None); mode raise/wrap/clip."""
     _check_mode(mode)
     a = _device_array(a, "take")
-    if axis is None:
+    if axis is None or a.ndim == 0:  # a 0-d array's axis is checked as a 1-D one's, as NumPy does
+        if axis is not None:
+            numpy.lib.array_utils.normalize_axis_index(operator.index(axis), 1)
         a, axis = a.reshape(-1), 0
     else:
         axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
     idx = _index_values(indices, "same_kind")
     zero_d = idx.ndim == 0
+    if out is not None:  # NumPy checks out before the indices
+        shape = a.shape[:axis] + idx.shape + a.shape[axis + 1 :]
+        if out.shape != shape:
+            raise ValueError("output array does not match result of ndarray.take")
+        if not numpy.can_cast(out.dtype, a.dtype, "safe"):  # NumPy's rule: out must cast back to a's type
+            raise TypeError(
+                f"Cannot cast array data from {out.dtype!r} to {a.dtype!r} according to the rule 'safe'"
+            )
     before, after = math.prod(a.shape[:axis]), math.prod(a.shape[axis + 1 :])
     if a.shape[axis] == 0 and before * idx.size * after:
         raise IndexError("cannot do a non-empty take from an empty axes.")
@@ -305,12 +315,6 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         result = result.reshape(result.shape[:axis] + result.shape[axis + 1 :])
     if out is None:
         return result
-    if out.shape != result.shape:
-        raise ValueError("output array does not match result of ndarray.take")
-    if not numpy.can_cast(out.dtype, a.dtype, "safe"):  # NumPy's rule: out must cast back to a's type
-        raise TypeError(
-            f"Cannot cast array data from {out.dtype!r} to {a.dtype!r} according to the rule 'safe'"
-        )
     out[...] = result
     return out
 

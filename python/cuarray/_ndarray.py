@@ -297,6 +297,9 @@ _members = {
     "__copy__": lambda self: self.copy(),
     "__deepcopy__": lambda self, memo: self.copy(),
     "tolist": lambda self: self.get().tolist(),
+    # The bytes of a host copy: NumPy's rules, bytes(a) of an integer 0-d array included (bytes(int)).
+    "tobytes": lambda self, order="C": self.get().tobytes(order),
+    "__bytes__": lambda self: bytes(self.get()),
     "item": _item,
     "ravel": _ravel,
     "view": _view,
