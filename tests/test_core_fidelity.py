@@ -818,3 +818,80 @@ def test_tobytes_and_bytes(shape, order, dtype):
     )
     assert bytes(x) == bytes(e)
     assert bytes(x.T) == bytes(e.T)
+
+
+# ---- squeeze of 0-d, pickling and dump, ComplexWarning of ufunc casts, min_scalar_type ----------------
+
+
+@gpu
+@pytest.mark.parametrize("axis", [0, -1, (0,), 1, None])
+@testing.numpy_cuarray_array_equal(accept_error=np.exceptions.AxisError)
+def test_squeeze_0d_with_an_integer_axis(xp, axis):
+    a = xp.asarray(np.array(3.0))
+    return xp.squeeze(a, axis=axis), a.squeeze(axis)
+
+
+@gpu
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+def test_pickle_keeps_the_layout_and_dump_loads(order, dtype, tmp_path):
+    import io
+    import pickle
+
+    e = np.asarray(np.arange(24).reshape(2, 3, 4) % 5, dtype=dtype, order=order)
+    a = cp.asarray(e)
+    b = pickle.loads(pickle.dumps(a))
+    testing.assert_array_equal(b, e)
+    assert (b.flags.c_contiguous, b.flags.f_contiguous) == (e.flags.c_contiguous, e.flags.f_contiguous)
+    buf = io.BytesIO()
+    a.dump(buf)
+    testing.assert_array_equal(cp.load(io.BytesIO(buf.getvalue()), allow_pickle=True), e)
+    with pytest.raises(ValueError):
+        cp.load(io.BytesIO(buf.getvalue()), allow_pickle=False)
+    a.dump(tmp_path / "a.pkl")
+    testing.assert_array_equal(cp.load(tmp_path / "a.pkl", allow_pickle=True), e)
+
+
+@gpu
+@pytest.mark.parametrize("in_dtype", ["complex64", "complex128", "float64"])
+@pytest.mark.parametrize("out_dtype", ["float32", "int8", "bool", "complex64"])
+def test_ufunc_casts_warn_as_numpy(in_dtype, out_dtype):
+    def count(xp, **kwargs):
+        a = xp.ones((2, 3), in_dtype)
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            try:
+                xp.add(a, a, casting="unsafe", **kwargs)
+            except TypeError:
+                return "TypeError"
+        return sorted(w.category.__name__ for w in ws)
+
+    for kwargs in ({"out": None}, {"dtype": out_dtype}):
+        if "out" in kwargs:
+            np_kw, cp_kw = {"out": np.zeros((2, 3), out_dtype)}, {"out": cp.zeros((2, 3), out_dtype)}
+        else:
+            np_kw = cp_kw = kwargs
+        assert count(cp, **cp_kw) == count(np, **np_kw)
+
+
+@gpu
+@pytest.mark.parametrize("func", ["concatenate", "stack", "vstack", "hstack"])
+def test_joining_complex_into_real_warns_as_numpy(func):
+    for xp in (np, cp):
+        a = xp.ones((2, 3), np.complex64)
+        with pytest.warns(np.exceptions.ComplexWarning):
+            getattr(xp, func)([a, a], dtype=np.float32, casting="unsafe")
+
+
+def test_min_scalar_type_of_host_values_is_numpys():
+    for v in (-129, -128, 0, 1.2, np.inf, np.float32(1), [np.int8(1), np.int8(2)], np.array([[-1, 1]])):
+        assert cp.min_scalar_type(v) is np.min_scalar_type(v)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+def test_min_scalar_type_of_device_arrays_is_their_dtype(dtype):
+    for a in (cp.asarray(np.array(-1).astype(dtype)), cp.asarray(np.array([[-1, 1]]).astype(dtype))):
+        for v in (a, [a, a], (a, a), _CupyLike(a), _Foreign(a)):
+            assert cp.min_scalar_type(v) is a.dtype
+        assert np.min_scalar_type(a) is a.dtype  # NumPy's function dispatches here

@@ -103,7 +103,7 @@ long, ulong, longlong, ulonglong, uint = (
 )
 euler_gamma = _numpy.euler_gamma
 exceptions, ndindex, index_exp, s_ = _numpy.exceptions, _numpy.ndindex, _numpy.index_exp, _numpy.s_
-min_scalar_type, mintypecode, typename = _numpy.min_scalar_type, _numpy.mintypecode, _numpy.typename
+mintypecode, typename = _numpy.mintypecode, _numpy.typename
 base_repr, binary_repr = _numpy.base_repr, _numpy.binary_repr
 format_float_positional, format_float_scientific = (
     _numpy.format_float_positional,

@@ -214,9 +214,22 @@ def _array_function(self, func, types, args, kwargs):
 
 
 def _reduce(self):
-    """Pickling copies the values to the host; unpickling makes a device array of them on the current
-    device."""
-    return asarray, (self.get(),)
+    """Pickling copies the values to the host (F-ordered for an F- but not C-contiguous array, so that the
+    layout survives, as NumPy's does); unpickling makes a device array of them on the current device."""
+    return asarray, (self.get(None, "A"),)
+
+
+def _dump(self, file):
+    """NumPy's ndarray.dump: the array pickled into `file` (a path or an open binary file); cuarray.load (or
+    pickle.load) reads it back."""
+    import os
+    import pickle
+
+    if isinstance(file, (str, bytes, os.PathLike)):
+        with open(file, "wb") as f:
+            pickle.dump(self, f, protocol=2)
+    else:
+        pickle.dump(self, file, protocol=2)
 
 
 def _data(self):
@@ -297,6 +310,7 @@ _members = {
     "__copy__": lambda self: self.copy(),
     "__deepcopy__": lambda self, memo: self.copy(),
     "tolist": lambda self: self.get().tolist(),
+    "dump": _dump,
     # The bytes of a host copy: NumPy's rules, bytes(a) of an integer 0-d array included (bytes(int)).
     "tobytes": lambda self, order="C": self.get().tobytes(order),
     "__bytes__": lambda self: bytes(self.get()),

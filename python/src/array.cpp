@@ -38,13 +38,6 @@ py::object numpy() {
 
 NdArray owner(Array a) { return NdArray{std::move(a), py::none()}; }
 
-// NumPy warns when a cast drops imaginary parts; so do we.
-void warn_complex_to_real() {
-  py::object w = numpy().attr("exceptions").attr("ComplexWarning");
-  if (PyErr_WarnEx(w.ptr(), "Casting complex values to real discards the imaginary part", 1) < 0)
-    throw py::error_already_set();
-}
-
 // A host NumPy array -> a new device array with the same values, dtype and (C or F) layout.
 NdArray from_numpy(py::handle obj, py::handle dtype) {
   py::array host = dtype.is_none() && py::isinstance<py::array>(obj)
@@ -385,6 +378,10 @@ void init_array(py::module_& m) {
             const NdArray& s = self.cast<const NdArray&>();
             std::optional<std::vector<std::int64_t>> axes;
             if (!axis.is_none()) axes = to_axes(axis);
+            // NumPy's 0-d case: one integer axis, 0 or -1, is taken as the axis of a 1-D array (a tuple is not).
+            if (axes && s.array.ndim() == 0 && !PyTuple_Check(axis.ptr()) && axes->size() == 1 &&
+                ((*axes)[0] == 0 || (*axes)[0] == -1))
+              axes->clear();
             return NdArray::view_of(s, self, ops::squeeze(s.array, axes));
           },
           "axis"_a = py::none())

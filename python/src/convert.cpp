@@ -291,6 +291,13 @@ char to_order(py::handle obj, char dflt) {
   throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got " + py::repr(obj).cast<std::string>() + ")");
 }
 
+void warn_complex_to_real() {
+  static py::handle warning =
+      py::object(py::module_::import("numpy").attr("exceptions").attr("ComplexWarning")).release();
+  if (PyErr_WarnEx(warning.ptr(), "Casting complex values to real discards the imaginary part", 1) < 0)
+    throw py::error_already_set();
+}
+
 bool has_device_protocol(PyObject* p) {
   // PyObject_HasAttrString clears an error a property raises (a host tensor's interface): not a device array.
   return PyObject_HasAttrString(p, "__cupy_get_ndarray__") || PyObject_HasAttrString(p, "__cuda_array_interface__");
