@@ -895,3 +895,41 @@ def test_min_scalar_type_of_device_arrays_is_their_dtype(dtype):
         for v in (a, [a, a], (a, a), _CupyLike(a), _Foreign(a)):
             assert cp.min_scalar_type(v) is a.dtype
         assert np.min_scalar_type(a) is a.dtype  # NumPy's function dispatches here
+
+
+# ---- conj of real arrays, kernel names, device objects as indices --------------------------------------
+
+
+def test_elementwise_kernel_name_is_checked_first():
+    with pytest.raises(ValueError, match="Invalid kernel name"):
+        cp.ElementwiseKernel("T x", "", "", "1")
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("method", ["conj", "conjugate"])
+def test_conj_method_as_numpy(dtype, method):
+    e = (np.arange(6).reshape(2, 3) % 4).astype(dtype)
+    x = cp.asarray(e)
+    got, want = getattr(x, method)(), getattr(e, method)()
+    assert got.dtype == want.dtype and (got is x) == (want is e)
+    testing.assert_array_equal(got, want)
+    out, hout = cp.zeros_like(x), np.zeros_like(e)
+    assert getattr(x, method)(out) is out
+    testing.assert_array_equal(out, getattr(e, method)(hout))
+
+
+@gpu
+@pytest.mark.parametrize("wrap", [_CupyLike, _Foreign])
+def test_device_objects_as_indices(wrap):
+    a = cp.asarray(np.arange(10.0) * 2)
+    i = cp.asarray(np.array([3, 1, 4, 1, 5]))
+    want = np.arange(10.0)[[3, 1, 4, 1, 5]] * 2
+    testing.assert_array_equal(a[wrap(i)], want)
+    testing.assert_array_equal(a[wrap(i),], want)
+    testing.assert_array_equal(a[[wrap(i)]], a[[i]])
+    m = cp.asarray(np.arange(10) % 3 == 0)
+    testing.assert_array_equal(a[wrap(m)], (np.arange(10.0) * 2)[np.arange(10) % 3 == 0])
+    b = cp.zeros(10)
+    b[wrap(i)] = 7.0
+    testing.assert_array_equal(b, np.where(np.isin(np.arange(10), [1, 3, 4, 5]), 7.0, 0.0))

@@ -19,7 +19,7 @@ import operator
 
 import numpy
 
-from cuarray import _core, _reduction
+from cuarray import _core, _interop, _reduction, _transfer
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
 from cuarray._creation import arange
@@ -60,6 +60,12 @@ def _classify(k):
         return "slice", k
     if isinstance(k, (bool, numpy.bool_)):
         return "bool0", bool(k)
+    if not isinstance(k, (ndarray, numpy.ndarray, int, numpy.integer)):
+        # A CuPy-like object or another library's device array, or a list of such: read as a device array.
+        if isinstance(k, list) and _transfer._holds_device_array(k):
+            k = _transfer.asarray(k)
+        elif (d := _interop._device_operand(k)) is not None:
+            k = d
     if isinstance(k, ndarray):
         if k.dtype == numpy.bool_:
             return ("bool0", bool(k.item())) if k.ndim == 0 else ("bool", k)

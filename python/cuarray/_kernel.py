@@ -110,6 +110,8 @@ class ElementwiseKernel:
         after_loop="",
         options=(),
     ):
+        if not _IDENTIFIER.match(name):  # checked first, as CuPy does
+            raise ValueError(f'Invalid kernel name: "{name}" (a kernel name must be an identifier)')
         self.in_params = _parse(in_params)
         self.out_params = _parse(out_params)
         names = [p.name for p in self.in_params + self.out_params]
@@ -125,8 +127,6 @@ class ElementwiseKernel:
                     f"output parameter '{p.name}' has type placeholder {p.placeholder}, "
                     "which no input parameter defines"
                 )
-        if not _IDENTIFIER.match(name):
-            raise ValueError(f'Invalid kernel name: "{name}" (a kernel name must be an identifier)')
         if "i" in names:
             raise ValueError("Can not use 'i' as a parameter name")
         if loop_prep or after_loop:

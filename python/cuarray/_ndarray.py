@@ -264,6 +264,17 @@ def _method(function):
     return method
 
 
+def _conj(self, out=None):
+    """The complex conjugate: a new array for a complex one; a real array is its own conjugate, and NumPy's
+    method returns the array itself (or copies it into `out`)."""
+    if self.dtype.kind == "c":
+        return _ufuncs.conjugate(self, out=out)
+    if out is None:
+        return self
+    out[...] = self
+    return out
+
+
 def _late(module, name):
     """A method that calls `name` of the module `module`, imported on first use: modules that `import cuarray`
     does not load (Dask's support, flat iteration, choose) stay unloaded until a method needs them."""
@@ -336,8 +347,8 @@ _members = {
     "__reduce__": _reduce,
     "__dask_tokenize__": _late("cuarray.dask", "tokenize"),
     # cuarray's functions of the same name, the array first
-    "conj": _method(_ufuncs.conjugate),
-    "conjugate": _method(_ufuncs.conjugate),
+    "conj": _conj,
+    "conjugate": _conj,
     "real": property(_method(_math.real), _set_part(False)),
     "imag": property(_method(_math.imag), _set_part(True)),
     "round": _method(_math.around),
