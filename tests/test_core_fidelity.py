@@ -818,6 +818,8 @@ def test_tobytes_and_bytes(shape, order, dtype):
     )
     assert bytes(x) == bytes(e)
     assert bytes(x.T) == bytes(e.T)
+    for o in ("C", "F", "A", "K"):
+        assert x.T.tobytes(o) == e.T.tobytes(o)
 
 
 # ---- squeeze of 0-d, pickling and dump, ComplexWarning of ufunc casts, min_scalar_type ----------------

@@ -219,6 +219,11 @@ def _reduce(self):
     return asarray, (self.get(None, "A"),)
 
 
+def _tobytes(self, order="C"):
+    """The raw bytes of the elements in `order` ('C', 'F', 'A' or 'K'), from a host copy (NumPy's tobytes)."""
+    return self.get(None, "A").tobytes(order)  # an F-contiguous array's copy keeps F order, for 'A' and 'K'
+
+
 def _dump(self, file):
     """NumPy's ndarray.dump: the array pickled into `file` (a path or an open binary file); cuarray.load (or
     pickle.load) reads it back."""
@@ -322,9 +327,10 @@ _members = {
     "__deepcopy__": lambda self, memo: self.copy(),
     "tolist": lambda self: self.get().tolist(),
     "dump": _dump,
-    # The bytes of a host copy: NumPy's rules, bytes(a) of an integer 0-d array included (bytes(int)).
-    "tobytes": lambda self, order="C": self.get().tobytes(order),
-    "__bytes__": lambda self: bytes(self.get()),
+    "tobytes": _tobytes,
+    "__bytes__": lambda self: bytes(
+        self.get()
+    ),  # NumPy's rules: bytes() of an integer 0-d array is bytes(int)
     "item": _item,
     "ravel": _ravel,
     "view": _view,
