@@ -935,3 +935,50 @@ def test_device_objects_as_indices(wrap):
     b = cp.zeros(10)
     b[wrap(i)] = 7.0
     testing.assert_array_equal(b, np.where(np.isin(np.arange(10), [1, 3, 4, 5]), 7.0, 0.0))
+
+
+# ---- ravel in memory order, reshape of empty arrays, mT -------------------------------------------------
+
+
+def _broadcast_layouts(xp):
+    a = xp.asarray(np.arange(2.0).reshape(2, 1))
+    b = xp.asarray(np.arange(6.0).reshape(2, 1, 3))
+    f = xp.asfortranarray(b)
+    p = xp.asarray(np.arange(24.0).reshape(2, 3, 4)).transpose(2, 0, 1)
+    return [
+        xp.broadcast_to(a, (3, 2, 4)),
+        xp.broadcast_to(b, (2, 4, 3)),
+        xp.broadcast_to(f, (2, 4, 3)),
+        p,
+        p[::-1, :, ::2],
+        xp.broadcast_to(p[:, :1], (4, 5, 3)),
+        xp.asarray(np.arange(5.0))[::-1],
+    ]
+
+
+@gpu
+@pytest.mark.parametrize("case", range(7))
+@pytest.mark.parametrize("order", ["C", "F", "A", "K", "k"])
+@testing.numpy_cuarray_array_equal()
+def test_ravel_of_broadcast_and_permuted_arrays(xp, case, order):
+    out = _broadcast_layouts(xp)[case].ravel(order)
+    assert out.flags.c_contiguous
+    return out
+
+
+@gpu
+@pytest.mark.parametrize("order", ["C", "F", "A"])
+@pytest.mark.parametrize("layout", ["C", "F"])
+@testing.numpy_cuarray_array_equal(strides_check=True)
+def test_reshape_of_an_empty_array_lays_out_as_numpy(xp, order, layout):
+    a = xp.zeros((2, 0, 3), order=layout)
+    b = a.reshape((5, 0, 4), order=order)
+    assert b.base is a
+    return b
+
+
+@gpu
+def test_mT_of_1d_is_numpys_error():
+    for xp in (np, cp):
+        with pytest.raises(ValueError, match="matrix transpose with ndim < 2 is undefined"):
+            _ = xp.arange(3).mT

@@ -296,5 +296,5 @@ def _array_namespace(self, /, *, api_version=None):
 def _matrix_transpose(self):
     """``a.mT``: the last two axes swapped (a view); the array API's matrix transpose."""
     if self.ndim < 2:
-        raise ValueError(f"x.mT needs an array of at least 2 dimensions, got {self.ndim}")
+        raise ValueError("matrix transpose with ndim < 2 is undefined")  # NumPy's message
     return self.swapaxes(-1, -2)

@@ -137,13 +137,36 @@ def _iter(self):
         yield self[i]
 
 
+def _memory_order(shape, strides):
+    """The axes, outermost first, in which NumPy's iterator reads an array in order 'K' (ravel, flatten):
+    an insertion sort that moves an axis inward past those of larger |stride|, where an axis of stride 0 or
+    length 1 orders against nothing (so broadcast axes keep their C places)."""
+    inner_first = list(range(len(shape)))[::-1]
+
+    def stride(ax):
+        return 0 if shape[ax] == 1 else abs(strides[ax])
+
+    for i0 in range(1, len(inner_first)):
+        ax = inner_first[i0]
+        pos = i0
+        for i1 in range(i0 - 1, -1, -1):
+            s0, s1 = stride(ax), stride(inner_first[i1])
+            if s0 == 0 or s1 == 0:
+                continue  # ambiguous: look further in
+            if s1 <= s0:
+                break
+            pos = i1
+        if pos != i0:
+            inner_first.insert(pos, inner_first.pop(i0))
+    return inner_first[::-1]
+
+
 def _ravel(self, order="C"):
     """The elements as a contiguous 1-D array in `order` ('C', 'F', 'A' or 'K'): a view where the elements
     already lie contiguously in that order, else a copy (as NumPy's; reshape(-1) also gives strided views)."""
     order = order.upper() if isinstance(order, str) else order  # NumPy ignores the case
-    if order == "K":  # memory order: the axis with the largest |stride| outermost, as NumPy sorts them
-        axes = sorted(range(self.ndim), key=lambda i: -abs(self.strides[i]))
-        flat = self.transpose(axes).reshape(-1)
+    if order == "K":
+        flat = self.transpose(_memory_order(self.shape, self.strides)).reshape(-1)
     else:
         if order == "A":
             order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
