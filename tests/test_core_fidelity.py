@@ -982,3 +982,23 @@ def test_mT_of_1d_is_numpys_error():
     for xp in (np, cp):
         with pytest.raises(ValueError, match="matrix transpose with ndim < 2 is undefined"):
             _ = xp.arange(3).mT
+
+
+@gpu
+@pytest.mark.parametrize("dtype_y", [np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("case", ["inf knots", "inf real part", "inf imaginary parts", "nan knot"])
+@testing.numpy_cuarray_allclose(atol=1e-5)
+def test_interp_non_finite_values_part_by_part(xp, dtype_y, case):
+    # NumPy interpolates a complex fp's real and imaginary parts apart: an infinite part spoils no other.
+    x = xp.asarray(np.array([0, 1, 2, 2.5, 4, 6, 8, 9, 10.0]))
+    fx = xp.asarray(np.array([1, 3, 5, 7, 9.0]))
+    fy = np.sin(np.array([1, 3, 5, 7, 9.0])).astype(dtype_y)
+    if case == "inf knots":
+        fy[0] = fy[2] = fy[-1] = np.inf
+    elif case == "inf real part" and fy.dtype.kind == "c":
+        fy[1] = complex(np.inf, 2)
+    elif case == "inf imaginary parts" and fy.dtype.kind == "c":
+        fy[1], fy[2] = complex(1, np.inf), complex(3, -np.inf)
+    else:
+        fy[3] = np.nan
+    return xp.interp(x, fx, xp.asarray(fy))
