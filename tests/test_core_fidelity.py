@@ -1002,3 +1002,11 @@ def test_interp_non_finite_values_part_by_part(xp, dtype_y, case):
     else:
         fy[3] = np.nan
     return xp.interp(x, fx, xp.asarray(fy))
+
+
+@gpu
+def test_iter_of_0d_raises_at_once():
+    for xp in (np, cp):
+        with pytest.raises(TypeError, match="iteration over a 0-d array"):
+            iter(xp.asarray(np.array(1.0)))
+    testing.assert_array_equal(list(cp.arange(6).reshape(2, 3))[1], [3, 4, 5])

@@ -131,10 +131,10 @@ def _item(self, *args):
 
 
 def _iter(self):
+    """The subarrays along the first axis; iter() of a 0-d array raises at once, as NumPy's."""
     if self.ndim == 0:
         raise TypeError("iteration over a 0-d array")
-    for i in range(self.shape[0]):
-        yield self[i]
+    return (self[i] for i in range(self.shape[0]))
 
 
 def _memory_order(shape, strides):

@@ -1,18 +1,14 @@
 """`cupy._core` for CuPy's own tests: a stand-in, not cuarray (cuarray's `_core` is its extension module).
 Its accelerator switches are _accelerator's; `internal.prod` serves cupy.testing; CuPy's core classes that
-cuarray has publicly are cuarray's own (Note [Names, not copies]); any other name is a placeholder that fails
-the test using it (Note [Stand-ins] in _cupy_suite_alias.py)."""
+cuarray has (ndarray, the kernel classes, flags.Flags) are cuarray's own (Note [Names, not copies]); any
+other name is a placeholder that fails the test using it (Note [Stand-ins] in _cupy_suite_alias.py)."""
 
 import sys
 
 import _cupy_suite_alias
 import cuarray
 
-ndarray = cuarray.ndarray
-ElementwiseKernel = cuarray.ElementwiseKernel
-ReductionKernel = cuarray.ReductionKernel
-
-from cupy._core import internal  # noqa: F401  (before the class changes: a file here, not a placeholder)
+from cupy._core import flags, internal  # noqa: F401  (before the class changes: files here, not placeholders)
 from cupy._core._accelerator import (  # noqa: F401
     get_elementwise_accelerators,
     get_reduction_accelerators,
@@ -21,5 +17,9 @@ from cupy._core._accelerator import (  # noqa: F401
     set_reduction_accelerators,
     set_routine_accelerators,
 )
+
+ndarray = cuarray.ndarray
+ElementwiseKernel = cuarray.ElementwiseKernel
+ReductionKernel = cuarray.ReductionKernel
 
 sys.modules[__name__].__class__ = _cupy_suite_alias.Standin
