@@ -202,9 +202,11 @@ void assign(const Array& dst, py::handle value) {
     ops::copy_into(dst, from_numpy(host, py::none()).array);
   } else {
     // A CuPy-like object or another library's device array (a.fill(x), a[...] = x), read as a cuarray array;
-    // Python numbers, the common case, skip the look-ups.
+    // Python and NumPy numbers, the common case, skip the look-ups.
+    static py::handle generic = py::object(numpy().attr("generic")).release();
     PyObject* p = value.ptr();
-    if (!PyFloat_Check(p) && !PyLong_Check(p) && !PyComplex_Check(p) && has_device_protocol(p)) {
+    if (!PyFloat_Check(p) && !PyLong_Check(p) && !PyComplex_Check(p) && PyObject_IsInstance(p, generic.ptr()) != 1 &&
+        has_device_protocol(p)) {
       py::object device = device_operand(value);
       if (!device.is_none()) return assign(dst, device);
     }
