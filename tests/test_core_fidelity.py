@@ -1010,3 +1010,31 @@ def test_iter_of_0d_raises_at_once():
         with pytest.raises(TypeError, match="iteration over a 0-d array"):
             iter(xp.asarray(np.array(1.0)))
     testing.assert_array_equal(list(cp.arange(6).reshape(2, 3))[1], [3, 4, 5])
+
+
+@gpu
+@pytest.mark.parametrize("dtype_range", [np.int8, np.uint16, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("dtype_out", [None, np.float16, np.float32, np.float64, np.int64])
+@pytest.mark.parametrize("base", [10.0, 2, "numpy scalar", "0-d", "array"])
+@pytest.mark.parametrize("axis", [0, 1])
+@testing.numpy_cuarray_allclose(rtol=1e-6, contiguous_check=False)
+def test_logspace_types_as_numpy(xp, dtype_range, dtype_out, base, axis):
+    start = xp.asarray(np.array([0, 2], dtype=dtype_range))
+    stop = xp.asarray(np.array([2, 0], dtype=dtype_range))
+    base = {
+        "numpy scalar": np.float64(10),
+        "0-d": xp.asarray(np.array(10.0)),
+        "array": xp.asarray(np.array([10.0, 2.0])),
+    }.get(base, base)
+    return xp.logspace(start, stop, num=5, dtype=dtype_out, axis=axis, base=base)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_logspace_scalar_bounds_types_as_numpy(xp, dtype):
+    return (
+        xp.logspace(dtype(0), dtype(2), 5),
+        xp.logspace(0, 2, 5, base=2),
+        xp.logspace(dtype(1), 3, 4, base=dtype(3)),
+    )

@@ -213,15 +213,18 @@ def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """base ** linspace(start, stop, num, endpoint): numbers spaced evenly on a log scale; start, stop and base
     may be arrays, broadcast together, with the samples along `axis`."""
-    if numpy.ndim(start) or numpy.ndim(stop) or numpy.ndim(base):
+    # NumPy's steps: an array base is broadcast with the bounds; a scalar one is used as it is, so a Python
+    # number stays weakly typed (float16 bounds give float16 powers, as NumPy's).
+    if not isinstance(base, (float, int)) and numpy.ndim(base):
         ndmax = len(numpy.broadcast_shapes(*(numpy.shape(x) for x in (start, stop, base))))
         start, stop, base = (
             asarray(x).reshape((1,) * (ndmax - numpy.ndim(x)) + numpy.shape(x)) for x in (start, stop, base)
         )
-        y = linspace(start, stop, num, endpoint, axis=axis)
-        y = u.power(expand_dims(base, axis), y)
-    else:
-        y = u.power(numpy.asarray(base)[()], linspace(start, stop, num, endpoint))
+        base = expand_dims(base, axis)
+    elif isinstance(base, numpy.ndarray):
+        base = asarray(base)  # a 0-d host array: strongly typed, as NumPy's
+    y = linspace(start, stop, num, endpoint, axis=axis)
+    y = u.power(base, y)
     return y if dtype is None else y.astype(dtype, copy=False)
 
 
