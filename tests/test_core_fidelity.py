@@ -1038,3 +1038,15 @@ def test_logspace_scalar_bounds_types_as_numpy(xp, dtype):
         xp.logspace(0, 2, 5, base=2),
         xp.logspace(dtype(1), 3, 4, base=dtype(3)),
     )
+
+
+@gpu
+@pytest.mark.parametrize("case", ["scalars", "arrays", "mixed"])
+@testing.numpy_cuarray_array_equal()
+def test_ogrid_broadcasts_array_bounds_as_numpy(xp, case):
+    x, y = xp.zeros(10)[:, None], xp.ones(10)[:, None]
+    if case == "scalars":
+        return xp.ogrid[0:5, 0:3:4j, -1:1:0.5]
+    if case == "arrays":
+        return xp.ogrid[x:y:10j, x:y:10j]
+    return xp.ogrid[0:4, x:y:3j]

@@ -183,11 +183,9 @@ class nd_grid:
         typ = numpy.result_type(*num_list)
         n = len(sizes)
         if self.sparse:
-            grids = [arange(s, dtype=typ) for s in sizes]
-            return tuple(
-                (g * step + start).reshape((1,) * k + (g.size,) + (1,) * (n - k - 1))
-                for k, (g, (step, start)) in enumerate(zip(grids, affine))
-            )
+            # NumPy's: each range's values (broadcast with array bounds), given a new axis at every other place.
+            grids = [arange(s, dtype=typ) * step + start for s, (step, start) in zip(sizes, affine)]
+            return tuple(g[tuple(slice(None) if i == k else None for i in range(n))] for k, g in enumerate(grids))
         nn = indices(sizes, typ)
         for k, (step, start) in enumerate(affine):
             nn[k] = nn[k] * step + start
