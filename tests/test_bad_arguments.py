@@ -73,6 +73,14 @@ INCOMPATIBLE = "strides is incompatible with shape of requested array and size o
 NEW_MEMORY = [
     ("strides_count", {"shape": (3,), "strides": (8, 8)}, ValueError, "must be the same length as shape"),
     ("negative_stride", {"shape": (3,), "strides": (-8,)}, ValueError, INCOMPATIBLE),
+    # NumPy's and CuPy's rule: new memory is a contiguous array's (CuPy's message starts "ndarray() with strides").
+    (
+        "strides_past_contiguous",
+        {"shape": (2, 3), "dtype": np.float32, "strides": (20, 4)},
+        ValueError,
+        r"ndarray\(\) with strides.*" + INCOMPATIBLE,
+    ),
+    ("strides_past_contiguous_3d", {"shape": (2, 3, 4), "strides": (8, 128, 1024)}, ValueError, INCOMPATIBLE),
     ("odd_stride", {"shape": (3,), "strides": (12,)}, ValueError, r"multiples of the itemsize \(8 bytes\)"),
     (
         "odd_stride_2d",
@@ -83,7 +91,7 @@ NEW_MEMORY = [
     ("stride_overflow", {"shape": (3,), "strides": (2**62,)}, ValueError, "too big"),
     ("stride_beyond_int64", {"shape": (3,), "strides": (2**70,)}, ValueError, "Maximum allowed dimension"),
     ("stride_float", {"shape": (3,), "strides": (8.0,)}, TypeError, None),
-    ("shape_none", {"shape": None}, TypeError, None),
+    ("shape_none", {"shape": None}, TypeError, r"Use \(\) not None as shape arguments"),
     ("shape_nan", {"shape": (NAN,)}, TypeError, None),
     ("too_big", {"shape": (2**40, 2**40)}, ValueError, TOO_BIG),
     ("negative_dimension", {"shape": (-1,)}, ValueError, "negative dimensions"),

@@ -17,6 +17,8 @@ HOOKS = (
     "locate_library",
     "allocate",
     "structured",
+    "device_operand",
+    "matmul_axes",
 )
 BROKEN = 'extern "C" __global__ void broken(float* x) { x[0] = undefined_name; }\n'
 
@@ -53,7 +55,7 @@ def test_a_second_install_replaces_the_first():
     # In a child: the replaced class must be what the translator raises from then on.
     code = (
         "import cuarray\n"
-        "from cuarray import _core, _cuda_libs, _errors, _indexing, _structured\n"
+        "from cuarray import _core, _cuda_libs, _errors, _indexing, _interop, _products, _structured\n"
         "from cuarray.cuda import compiler, memory\n"
         "class Mine(Exception):\n"
         "    def __init__(self, *args):\n"
@@ -62,7 +64,8 @@ def test_a_second_install_replaces_the_first():
         "                  'MemoryPointer': memory._ArrayPointer, 'OutOfMemoryError': _errors.OutOfMemoryError,\n"
         "                  'CompileException': Mine, 'CUDARuntimeError': _errors.CUDARuntimeError,\n"
         "                  'log_kernel': compiler._log_kernel, 'locate_library': _cuda_libs.locate,\n"
-        "                  'allocate': memory._allocate_for_core, 'structured': _structured})\n"
+        "                  'allocate': memory._allocate_for_core, 'structured': _structured,\n"
+        "                  'device_operand': _interop._device_operand, 'matmul_axes': _products._matmul_axes})\n"
         "try:\n"
         f"    _core.jit.compile({BROKEN!r}, 'broken', [], 90, [])\n"
         "except Mine as e:\n"

@@ -92,13 +92,33 @@ def no_device(monkeypatch):
     return calls
 
 
-@pytest.mark.parametrize(
-    "typestr", ["<f3", ">f4", ">i8", "<V2", "|O8", "<M8[h]", "<m8[W]", "<U4", "nonsense", "<f16"]
-)
+@pytest.mark.parametrize("typestr", ["<f3", "<V2", "|O8", "<M8[h]", "<m8[W]", "<U4", "nonsense", "<f16"])
 def test_cai_bad_typestr_is_type_error_before_the_device(no_device, typestr):
     with pytest.raises(TypeError, match="typestr|data type"):
         cp.asarray(_CAI(typestr=typestr))
     assert no_device == []
+
+
+@pytest.mark.parametrize("typestr", [">f4", ">i8", ">c16", ">M8[s]"])
+def test_cai_big_endian_typestr_is_value_error_before_the_device(no_device, typestr):
+    # CuPy's TestCudaArrayInterface.test_big_endian: the type exists, its byte order is refused.
+    with pytest.raises(ValueError, match="non-native byte order"):
+        cp.asarray(_CAI(typestr=typestr))
+    assert no_device == []
+
+
+@pytest.mark.parametrize("dtype", [">i4", ">f8", ">c8", ">u2", ">m8[s]"])
+def test_big_endian_dtype_is_value_error_naming_the_byte_order(dtype):
+    with pytest.raises(ValueError, match="byte-order"):
+        cp.empty((2, 3), dtype=dtype)
+    with pytest.raises(ValueError, match="byte-order"):
+        cp.zeros(3, dtype=np.dtype(dtype))
+
+
+@pytest.mark.parametrize("dtype", [">U3", "O", "i4,f8"])
+def test_unsupported_dtype_in_either_byte_order_stays_type_error(dtype):
+    with pytest.raises(TypeError, match="does not support the data type"):
+        cp.empty(3, dtype=dtype)
 
 
 @pytest.mark.parametrize(

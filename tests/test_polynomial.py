@@ -54,7 +54,6 @@ def test_printed_form_matches_numpy(coeffs, variable):
 @pytest.mark.parametrize(
     "call",
     [
-        lambda a: cp.poly1d(a),
         lambda a: cp.poly(a),
         lambda a: cp.roots(a),
         lambda a: cp.polyval(a, 2),

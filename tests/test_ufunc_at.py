@@ -248,6 +248,28 @@ def test_at_errors_match_numpy(f, error, message):
         f(cp)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["add", "maximum", "minimum", "subtract"])
+@pytest.mark.parametrize(
+    "key, b",
+    [
+        (np.array([[], []], dtype=np.bool_), np.arange(4.0)),
+        (np.array([1, 0, 1]), np.arange(12).reshape(3, 4)),
+        ([1, 1], np.arange(24).reshape(2, 3, 4)),
+        ((slice(None), np.array([True, False, True])), np.array([[1, 2, 3, 4]])),
+        (np.array(-1), 5),
+    ],
+    ids=["empty mask", "repeated", "list", "mask in a tuple", "0-d"],
+)
+@testing.for_dtypes([np.int32, np.uint64, np.float16, np.float32, np.float64])
+@testing.numpy_cuarray_array_equal()
+def test_at_host_values_and_host_keys(xp, name, key, b, dtype):
+    # CuPy's at takes NumPy values and keys (its ndarray._scatter_op copies them over).
+    a = xp.zeros((2, 3, 4), dtype)
+    _quiet(lambda: getattr(xp, name).at(a, key, b))
+    return a
+
+
 def test_at_is_a_method_of_every_ufunc():
     assert cp.add.at.__doc__ and callable(cp.sqrt.at)
     with pytest.raises(TypeError, match="got a numpy.ndarray"):

@@ -77,7 +77,12 @@ Array Array::from_memory(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offs
   auto [lo, hi] = byte_extent(shape, strides, item);
   const char* incompatible = "strides is incompatible with shape of requested array and size of buffer";
   if (!buffer) {
-    if (lo < 0) throw ValueError(incompatible);
+    // NumPy's rule: new memory is a contiguous array's, which the strides must stay within.
+    const std::int64_t contiguous = size_of(shape) * item;
+    if (lo < 0 || hi > contiguous)
+      throw ValueError(std::string("ndarray() with strides and no memptr: ") + incompatible +
+                       " (the elements must lie in the " + std::to_string(contiguous) +
+                       " bytes of a contiguous array, from its start)");
     buffer = cuda::allocate(static_cast<std::size_t>(hi));
     offset = 0;
   } else {

@@ -18,7 +18,7 @@ _atexit.register(_core.cuda._finish_threads)
 # python/src/gil.h).
 _atexit.register(_core.cuda._begin_exit)
 
-from cuarray import _cuda_libs, _errors, _indexing, _structured, cuda
+from cuarray import _cuda_libs, _errors, _indexing, _interop, _products, _structured, cuda
 
 # What the extension calls back into (Note [Hooks] in python/src/hooks.h), installed before anything can need it.
 _core._set_hooks(
@@ -33,6 +33,8 @@ _core._set_hooks(
         "locate_library": _cuda_libs.locate,
         "allocate": cuda.memory._allocate_for_core,
         "structured": _structured,
+        "device_operand": _interop._device_operand,
+        "matmul_axes": _products._matmul_axes,
     }
 )
 
@@ -40,6 +42,7 @@ from cuarray import (
     _docstrings,  # noqa: F401  (help() and signatures of the extension's objects)
     _ndarray,  # noqa: F401  (installs ndarray's Python members)
     _ufunc_at,  # noqa: F401  (installs ufunc.at)
+    _ufunc_methods,  # noqa: F401  (installs ufunc.reduce, accumulate, outer, reduceat)
     profiler,  # noqa: F401
 )
 from cuarray._array_api import *
@@ -103,7 +106,7 @@ long, ulong, longlong, ulonglong, uint = (
 )
 euler_gamma = _numpy.euler_gamma
 exceptions, ndindex, index_exp, s_ = _numpy.exceptions, _numpy.ndindex, _numpy.index_exp, _numpy.s_
-min_scalar_type, mintypecode, typename = _numpy.min_scalar_type, _numpy.mintypecode, _numpy.typename
+mintypecode, typename = _numpy.mintypecode, _numpy.typename
 base_repr, binary_repr = _numpy.base_repr, _numpy.binary_repr
 format_float_positional, format_float_scientific = (
     _numpy.format_float_positional,
@@ -133,7 +136,7 @@ _LAZY_MODULES = {
     "cuarray._windows": "bartlett blackman hamming hanning kaiser",
     "cuarray._calculus": "gradient trapezoid",
     "cuarray._predicates": "isscalar iterable isfortran iscomplexobj isrealobj iscomplex isreal real_if_close "
-    "may_share_memory shares_memory common_type asanyarray asarray_chkfinite require",
+    "may_share_memory shares_memory byte_bounds common_type asanyarray asarray_chkfinite require",
     "cuarray._printing": "array_repr array_str array2string",
     "cuarray._io": "save load savez savez_compressed savetxt loadtxt genfromtxt fromfile frombuffer fromstring "
     "fromiter",

@@ -1,5 +1,5 @@
 """The array API standard's inspection and data-type functions: __array_namespace_info__, isdtype,
-result_type, can_cast, finfo, iinfo.
+result_type, can_cast, min_scalar_type, finfo, iinfo.
 
 The dtype functions are NumPy's (cuarray's dtypes are NumPy dtypes), taking cuarray arrays where the
 standard takes arrays, and knowing bfloat16 as a real floating type. None of them needs a device, except
@@ -14,7 +14,15 @@ from cuarray import _core
 from cuarray._core import ndarray
 from cuarray.cuda.device import Device
 
-__all__ = ["__array_namespace_info__", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+__all__ = [
+    "__array_namespace_info__",
+    "can_cast",
+    "finfo",
+    "iinfo",
+    "isdtype",
+    "min_scalar_type",
+    "result_type",
+]
 
 _DTYPES = {
     name: numpy.dtype(name)
@@ -140,6 +148,19 @@ def _dtype_of(x):
 def result_type(*arrays_and_dtypes):
     """The dtype NumPy's promotion gives for these arrays, dtypes and Python scalars (weakly typed)."""
     return numpy.result_type(*(_dtype_of(x) for x in arrays_and_dtypes))
+
+
+def min_scalar_type(a, /):
+    """NumPy's min_scalar_type of host values; a device array (a cuarray array, a CuPy-like object, another
+    library's device array, or a list or tuple holding them) gives its dtype, as CuPy's: no value is read back."""
+    from cuarray import _interop, _transfer
+
+    device = a if isinstance(a, ndarray) else _interop._device_operand(a)
+    if device is not None:
+        return device.dtype
+    if isinstance(a, (list, tuple)) and _transfer._holds_device_array(a):
+        return _transfer.asarray(a).dtype
+    return numpy.min_scalar_type(a)
 
 
 def can_cast(from_, to, casting="safe"):

@@ -89,11 +89,19 @@ def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None)
         a = numpy.asarray(a)
     if dtype is None:
         dtype = a.dtype
+    order = order.upper() if isinstance(order, str) else order  # NumPy ignores the case
     if shape is None and order in ("K", None) and isinstance(a, ndarray):
         return _core._empty_like(a, dtype)
-    if order in ("K", "A", None):
+    shape = a.shape if shape is None else (shape,) if numpy.ndim(shape) == 0 else tuple(shape)
+    if order in ("K", None) and len(shape) == a.ndim and a.ndim > 1 and not a.flags.c_contiguous:
+        # NumPy's 'K' for a new shape of a's rank: a's axes in its memory order (stable by |stride|).
+        perm = sorted(range(a.ndim), key=lambda i: -abs(a.strides[i]))
+        return empty(tuple(shape[i] for i in perm), dtype, "C").transpose(numpy.argsort(perm).tolist())
+    if order == "A" or (order in ("K", None) and len(shape) == a.ndim):
         order = "F" if a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous else "C"
-    return empty(a.shape if shape is None else shape, dtype, order)
+    elif order in ("K", None):
+        order = "C"  # a new rank: NumPy's C order
+    return empty(shape, dtype, order)
 
 
 def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
@@ -140,6 +148,8 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     n = max(0, math.ceil(span))
     if n > _MAX_SIZE:
         raise ValueError("Maximum allowed size exceeded")
+    if dtype.kind == "b" and n > 2:
+        raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
     if dtype.kind == "c":  # NumPy's complex arange steps along the real axis here; the core fills reals
         real = _core._arange(n, complex(start).real, complex(start + step).real, numpy.float64)
         return real.astype(dtype)
@@ -203,15 +213,18 @@ def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """base ** linspace(start, stop, num, endpoint): numbers spaced evenly on a log scale; start, stop and base
     may be arrays, broadcast together, with the samples along `axis`."""
-    if numpy.ndim(start) or numpy.ndim(stop) or numpy.ndim(base):
+    # NumPy's steps: an array base is broadcast with the bounds; a scalar one is used as it is, so a Python
+    # number stays weakly typed (float16 bounds give float16 powers, as NumPy's).
+    if not isinstance(base, (float, int)) and numpy.ndim(base):
         ndmax = len(numpy.broadcast_shapes(*(numpy.shape(x) for x in (start, stop, base))))
         start, stop, base = (
             asarray(x).reshape((1,) * (ndmax - numpy.ndim(x)) + numpy.shape(x)) for x in (start, stop, base)
         )
-        y = linspace(start, stop, num, endpoint, axis=axis)
-        y = u.power(expand_dims(base, axis), y)
-    else:
-        y = u.power(numpy.asarray(base)[()], linspace(start, stop, num, endpoint))
+        base = expand_dims(base, axis)
+    elif isinstance(base, numpy.ndarray):
+        base = asarray(base)  # a 0-d host array: strongly typed, as NumPy's
+    y = linspace(start, stop, num, endpoint, axis=axis)
+    y = u.power(base, y)
     return y if dtype is None else y.astype(dtype, copy=False)
 
 

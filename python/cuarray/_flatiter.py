@@ -4,61 +4,86 @@ import operator
 
 import numpy
 
+from cuarray._core import ndarray
+
 __all__ = ["byteswap", "flatiter"]
 
 
 class flatiter:
     """``a.flat``: the elements of `a` in C order, read and written by flat position. Reading a slice, a
-    boolean mask or integer positions gives a new array, as NumPy's; reading one position gives a 0-d device
-    array (CuPy's 0-d views). Writing repeats the values as needed, as NumPy's ``a.flat[...] = v``."""
+    boolean mask or integer positions gives a new array, as NumPy's; reading one position gives a new 0-d
+    device array (CuPy's). Writing repeats the values as needed, as NumPy's ``a.flat[...] = v``. It is its own
+    iterator, as NumPy's and CuPy's: ``next`` reads the element at the next position of `a` as it is then.
 
-    __slots__ = ("_base",)
+    Note [flatiter keys]: an int, a slice, Ellipsis, an integer or boolean array, or a 1-tuple of one of these
+    (NumPy's keys). None, a bool (NumPy deprecates it) and an index of another type raise IndexError, as in
+    NumPy and CuPy; CuPy refuses arrays and tuples too, which would only lose NumPy's results here."""
+
+    __slots__ = ("_base", "_index")
 
     def __init__(self, base):
         self._base = base
+        self._index = 0
 
     @property
     def base(self):
         return self._base
 
+    @property
+    def index(self):
+        return self._index
+
     def __len__(self):
         return self._base.size
 
     def __iter__(self):
-        return iter(self._base.ravel())
+        return self
+
+    def __next__(self):
+        if self._index >= self._base.size:
+            raise StopIteration
+        self._index += 1
+        return self._element(self._index - 1)
 
     def copy(self):
         return self._base.flatten()
 
     def __getitem__(self, key):
-        flat = self._base.ravel()
+        key = self._flat_key(key)
         if isinstance(key, (int, numpy.integer)):
-            return flat[key]
-        out = flat[self._flat_key(key)]
+            return self._element(key)
+        out = self._base.ravel()[key]
         return out.copy() if out.base is not None else out  # a slice of the flat view: NumPy's is new
 
     def __setitem__(self, key, value):
         from cuarray._creation import arange
         from cuarray._indexing import flatnonzero, put
 
-        n = self._base.size
         key = self._flat_key(key)
         if isinstance(key, (int, numpy.integer)):
-            index = operator.index(key)
-            if not -n <= index < n:
-                raise IndexError(f"index {index} is out of bounds for size {n}")
-            positions = [index % n]
-        elif isinstance(key, slice):
-            positions = arange(*key.indices(n))
-        elif getattr(key, "dtype", None) == numpy.bool_:
+            self._base[self._position(key)] = value
+            return
+        if isinstance(key, slice):
+            positions = arange(*key.indices(self._base.size))
+        elif key.dtype == numpy.bool_:
             positions = flatnonzero(key)
         else:
             positions = key
         put(self._base, positions, value)
 
+    def _position(self, index):
+        """The per-axis index of the element at flat `index` (negative counts from the end)."""
+        n = self._base.size
+        index = operator.index(index)
+        if not -n <= index < n:
+            raise IndexError(f"index {index} is out of bounds for size {n}")
+        return numpy.unravel_index(index % n, self._base.shape)
+
+    def _element(self, index):
+        return self._base[self._position(index)].copy()
+
     def _flat_key(self, key):
-        if key is Ellipsis:
-            return slice(None)
+        """`key` as an int, a slice or an integer or boolean array (a device or host array, or a list)."""
         if isinstance(key, tuple):
             if len(key) != 1:
                 raise IndexError(
@@ -66,7 +91,22 @@ class flatiter:
                     f"{len(key)} were indexed"
                 )
             key = key[0]
-        return key
+        if key is Ellipsis:
+            return slice(None)
+        if isinstance(key, (slice, ndarray)) or (
+            isinstance(key, (int, numpy.integer)) and not isinstance(key, (bool, numpy.bool_))
+        ):
+            return key
+        if isinstance(key, (list, numpy.ndarray)):
+            host = numpy.asarray(key)
+            if host.dtype.kind in "biu" or host.size == 0:
+                from cuarray._transfer import asarray
+
+                return asarray(host if host.size else host.astype(numpy.intp))
+        raise IndexError(
+            "only integers, slices (`:`), ellipsis (`...`) and integer or boolean arrays are valid flat "
+            f"iterator indices (got {type(key).__name__})"
+        )
 
 
 def byteswap(a, inplace=False):

@@ -75,7 +75,7 @@ class AxisConcatenator:
                 else:
                     obj = arange(start, item.stop, step)
                 if ndmin > 1:
-                    obj = array(obj, copy=False, ndmin=ndmin)
+                    obj = array(obj, copy=None, ndmin=ndmin)
                     if trans1d != -1:
                         obj = obj.swapaxes(-1, trans1d)
             elif isinstance(item, str):
@@ -105,7 +105,7 @@ class AxisConcatenator:
             else:
                 obj = _device(item, self._name)
                 item_ndim = obj.ndim
-                obj = array(obj, copy=False, ndmin=ndmin)
+                obj = array(obj, copy=None, ndmin=ndmin)
                 if trans1d != -1 and item_ndim < ndmin:
                     k2 = ndmin - item_ndim
                     k1 = trans1d + k2 + 1 if trans1d < 0 else trans1d
@@ -115,7 +115,7 @@ class AxisConcatenator:
             dtypes.append(obj.dtype)
         if dtypes:
             final = numpy.result_type(*dtypes)
-            objs = [array(o, dtype=final, copy=False, ndmin=ndmin) for o in objs]
+            objs = [array(o, dtype=final, copy=None, ndmin=ndmin) for o in objs]
         res = concatenate(objs, axis=axis)
         if (
             matrix
@@ -183,10 +183,10 @@ class nd_grid:
         typ = numpy.result_type(*num_list)
         n = len(sizes)
         if self.sparse:
-            grids = [arange(s, dtype=typ) for s in sizes]
+            # NumPy's: each range's values (broadcast with array bounds), given a new axis at every other place.
+            grids = [arange(s, dtype=typ) * step + start for s, (step, start) in zip(sizes, affine)]
             return tuple(
-                (g * step + start).reshape((1,) * k + (g.size,) + (1,) * (n - k - 1))
-                for k, (g, (step, start)) in enumerate(zip(grids, affine))
+                g[tuple(slice(None) if i == k else None for i in range(n))] for k, g in enumerate(grids)
             )
         nn = indices(sizes, typ)
         for k, (step, start) in enumerate(affine):
@@ -285,16 +285,14 @@ def triu_indices(n, k=0, m=None):
 
 def tril_indices_from(arr, k=0):
     """The indices of the lower triangle of the 2-D `arr` (up to the `k`-th diagonal), as device arrays."""
-    arr = _device(arr, "tril_indices_from")
-    if arr.ndim != 2:
+    if arr.ndim != 2:  # only the shape is read: any array, and NumPy's AttributeError for anything else
         raise ValueError("input array must be 2-d")
     return tril_indices(arr.shape[-2], k=k, m=arr.shape[-1])
 
 
 def triu_indices_from(arr, k=0):
     """The indices of the upper triangle of the 2-D `arr` (from the `k`-th diagonal), as device arrays."""
-    arr = _device(arr, "triu_indices_from")
-    if arr.ndim != 2:
+    if arr.ndim != 2:  # only the shape is read: any array, and NumPy's AttributeError for anything else
         raise ValueError("input array must be 2-d")
     return triu_indices(arr.shape[-2], k=k, m=arr.shape[-1])
 

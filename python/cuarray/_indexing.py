@@ -19,7 +19,7 @@ import operator
 
 import numpy
 
-from cuarray import _core, _reduction, _structured
+from cuarray import _core, _interop, _reduction, _structured, _transfer
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
 from cuarray._creation import arange
@@ -60,6 +60,12 @@ def _classify(k):
         return "slice", k
     if isinstance(k, (bool, numpy.bool_)):
         return "bool0", bool(k)
+    if not isinstance(k, (ndarray, numpy.ndarray, int, numpy.integer)):
+        # A CuPy-like object or another library's device array, or a list of such: read as a device array.
+        if isinstance(k, list) and _transfer._holds_device_array(k):
+            k = _transfer.asarray(k)
+        elif (d := _interop._device_operand(k)) is not None:
+            k = d
     if isinstance(k, ndarray):
         if k.dtype == numpy.bool_:
             return ("bool0", bool(k.item())) if k.ndim == 0 else ("bool", k)
@@ -323,12 +329,22 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of `a` at `indices` along `axis` (of the flattened array for None); mode raise/wrap/clip."""
     _check_mode(mode)
     a = _device_array(a, "take")
-    if axis is None:
+    if axis is None or a.ndim == 0:  # a 0-d array's axis is checked as a 1-D one's, as NumPy does
+        if axis is not None:
+            numpy.lib.array_utils.normalize_axis_index(operator.index(axis), 1)
         a, axis = a.reshape(-1), 0
     else:
         axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
     idx = _index_values(indices, "same_kind")
     zero_d = idx.ndim == 0
+    if out is not None:  # NumPy checks out before the indices
+        shape = a.shape[:axis] + idx.shape + a.shape[axis + 1 :]
+        if out.shape != shape:
+            raise ValueError("output array does not match result of ndarray.take")
+        if not numpy.can_cast(out.dtype, a.dtype, "safe"):  # NumPy's rule: out must cast back to a's type
+            raise TypeError(
+                f"Cannot cast array data from {out.dtype!r} to {a.dtype!r} according to the rule 'safe'"
+            )
     before, after = math.prod(a.shape[:axis]), math.prod(a.shape[axis + 1 :])
     if a.shape[axis] == 0 and before * idx.size * after:
         raise IndexError("cannot do a non-empty take from an empty axes.")
@@ -338,8 +354,6 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         result = result.reshape(result.shape[:axis] + result.shape[axis + 1 :])
     if out is None:
         return result
-    if out.shape != result.shape:
-        raise ValueError("output array does not match result of ndarray.take")
     out[...] = result
     return out
 
@@ -421,18 +435,30 @@ def _dims(shape):
     return (operator.index(shape),) if numpy.ndim(shape) == 0 else tuple(operator.index(d) for d in shape)
 
 
+def _c_or_f(order):
+    """NumPy's reading of unravel_index's and ravel_multi_index's `order`: None is 'C', case is ignored, 'A'
+    and 'K' are refused for these two, anything else is not an order at all."""
+    if order is None:
+        return "C"
+    o = order.upper() if isinstance(order, str) else order
+    if o in ("C", "F"):
+        return o
+    if o in ("A", "K"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
 def unravel_index(indices, shape, order="C"):
     """The coordinates in an array of `shape` of the flat `indices`: a tuple of int64 arrays of indices' shape.
     Device indices are checked on the device (one synchronization)."""
     shape = _dims(shape)
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
+    order = _c_or_f(order)
     if not isinstance(indices, ndarray):  # host indices: NumPy checks and converts them
         return tuple(
             _core._from_numpy(numpy.asarray(c, dtype=numpy.int64))
             for c in numpy.unravel_index(indices, shape, order)
         )
-    if indices.dtype.kind not in "iu":
+    if indices.dtype.kind not in "biu":
         raise TypeError("only int indices permitted")
     size = math.prod(shape)
     flat = indices.astype(numpy.int64, copy=False)
@@ -470,15 +496,16 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         return _core._from_numpy(numpy.asarray(flat, dtype=numpy.int64))
     if len(multi_index) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    if math.prod(dims) > numpy.iinfo(numpy.intp).max:
+        raise ValueError("invalid dims: array size defined by dims is larger than the maximum possible size.")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
     if len(modes) != len(dims):
         raise ValueError(f"parameter clipmode must be a sequence of length {len(dims)}")
     for m in modes:
         _check_mode(m)
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
+    order = _c_or_f(order)
     coords = [_device_array(c, "ravel_multi_index") for c in multi_index]
-    if any(c.dtype.kind not in "iu" for c in coords):
+    if any(c.dtype.kind not in "biu" for c in coords):
         raise TypeError("only int indices permitted")
     strides = [math.prod(dims[k + 1 :]) if order == "C" else math.prod(dims[:k]) for k in range(len(dims))]
     flat = None

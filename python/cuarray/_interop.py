@@ -144,8 +144,8 @@ def _dtype_of(typestr, descr=None):
         if dt.hasobject:
             raise ValueError(f"cuarray does not support structured types holding Python objects ({dt})")
         return dt
-    if not dt.isnative:
-        raise TypeError(
+    if not dt.isnative:  # ValueError, as CuPy's: the type exists, the layout is what is refused
+        raise ValueError(
             f"__cuda_array_interface__ typestr {typestr!r} has non-native byte order; cuarray reads "
             "native-endian data only"
         )
@@ -217,6 +217,35 @@ def _device_view(obj):
     return None
 
 
+# Types never seen as another library's device array (no protocol look-ups for them).
+_PLAIN = (numpy.ndarray, numpy.generic, list, tuple, str, bytes, int, float, complex, type(None))
+
+
+def _device_operand(obj):
+    """`obj` as a cuarray array where an operation can read it as one without a host copy, else None: a
+    CuPy-like object (``__cupy_get_ndarray__``, CuPy's protocol, which cuarray.poly1d also has), or another
+    library's device array (``__cuda_array_interface__`` or CUDA DLPack: a view, as asarray's). Ufuncs, the
+    ndarray operators, user kernels and assignments take these besides cuarray arrays and scalars, as CuPy's
+    do; only the calls given something else pay for the look-ups."""
+    if isinstance(obj, _PLAIN):
+        return None
+    get = getattr(type(obj), "__cupy_get_ndarray__", None)
+    if get is not None:
+        out = get(obj)
+        if not isinstance(out, _core.ndarray):
+            raise TypeError(
+                f"{type(obj).__name__}.__cupy_get_ndarray__ returned {type(out).__name__}, not a cuarray.ndarray"
+            )
+        return out
+    return _device_view(obj)
+
+
+def _as_operands(args):
+    """`args` with each CuPy-like object and other library's device array read as a cuarray array (the
+    operands of user kernels, as _device_operand says)."""
+    return [a if isinstance(a, _core.ndarray) or (d := _device_operand(a)) is None else d for a in args]
+
+
 def _dlpack_is_safer(desc):
     """Whether a producer's DLPack export beats this interface description: the interface cannot name the
     type (bfloat16 is '<V2'), or it names no stream (v2, as PyTorch's), so a read could overtake the
@@ -277,5 +306,5 @@ def _array_namespace(self, /, *, api_version=None):
 def _matrix_transpose(self):
     """``a.mT``: the last two axes swapped (a view); the array API's matrix transpose."""
     if self.ndim < 2:
-        raise ValueError(f"x.mT needs an array of at least 2 dimensions, got {self.ndim}")
+        raise ValueError("matrix transpose with ndim < 2 is undefined")  # NumPy's message
     return self.swapaxes(-1, -2)

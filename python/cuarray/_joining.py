@@ -321,7 +321,7 @@ def insert(arr, obj, values, axis=None):
             raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
         if index < 0:
             index += n
-        values = array(values, dtype=arr.dtype, copy=False, ndmin=arr.ndim)
+        values = array(values, dtype=arr.dtype, copy=None, ndmin=arr.ndim)
         if indices.ndim == 0:  # as arr[..., i:i+1, ...] = values, not arr[..., i, ...] = values
             values = moveaxis(values, 0, axis)
         count = values.shape[axis]
@@ -400,14 +400,18 @@ def flipud(m):
 
 def roll(a, shift, axis=None):
     """A new array with the elements shifted by `shift` along `axis` (None: the flattened array, reshaped
-    back), those past the end coming back at the start."""
+    back), those past the end coming back at the start. Each shift is read with int(), as NumPy's; a device
+    array of shifts is read back first (one synchronization, as CuPy's)."""
     if axis is None:
         return roll(a.ravel(), shift, 0).reshape(a.shape)
+    if isinstance(shift, ndarray):
+        shift = shift.get()
     shifts, axes = numpy.broadcast_arrays(numpy.asarray(shift), numpy.asarray(axis))
     out = a
     for s, ax in zip(shifts.ravel().tolist(), axes.ravel().tolist()):
         ax = _axis(ax, a.ndim)
         n = out.shape[ax]
+        s = int(s)
         if n == 0:
             continue
         s %= n
@@ -469,11 +473,20 @@ def repeat(a, repeats, axis=None):
         a, axis = a.ravel(), 0
     axis = _axis(axis, a.ndim)
     if isinstance(repeats, ndarray):
+        if not numpy.can_cast(repeats.dtype, numpy.intp, "safe"):  # NumPy's rule for an array of counts
+            raise TypeError(
+                f"Cannot cast array data from {repeats.dtype!r} to {numpy.dtype(numpy.intp)!r} according to "
+                "the rule 'safe'"
+            )
         if repeats.ndim > 1:
             raise ValueError("object too deep for desired array")
         if repeats.size != 1:
             return _repeat_each(a, repeats, axis)
         repeats = repeats.item()
+    elif isinstance(repeats, numpy.ndarray):  # CuPy's refusal: moving data is the caller's choice
+        raise TypeError(
+            "cuarray.repeat: got a numpy.ndarray of repeats; move it to the GPU with cuarray.asarray(x)"
+        )
     elif numpy.ndim(repeats) != 0:
         counts = numpy.asarray(repeats)
         if counts.size != 1:  # NumPy checks the counts and builds the gather index on the host
@@ -514,6 +527,7 @@ def _repeat_each(a, counts, axis):
 def diag(v, k=0):
     """The `k`-th diagonal of a 2-D array (a view), or a new 2-D array with a 1-D `v` on its `k`-th
     diagonal."""
+    (v,) = _arrays([v], "diag")
     if v.ndim == 1:
         n = v.shape[0] + abs(k)
         out = zeros((n, n), v.dtype)
@@ -537,7 +551,8 @@ def tri(N, M=None, k=0, dtype=float):
 
 
 def _tri_mask(shape, k, lower):
-    rows, cols = shape[-2], shape[-1]
+    # NumPy's tri(*shape[-2:]): a 1-D array's mask is square, and the result broadcasts it to 2-D.
+    rows, cols = (shape[-1], shape[-1]) if len(shape) == 1 else (shape[-2], shape[-1])
     r = arange(rows)._expand_dims(1)
     c = arange(cols)._expand_dims(0)
     return _u.greater_equal(r + k, c) if lower else _u.less_equal(r + k, c)

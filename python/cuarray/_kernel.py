@@ -8,7 +8,7 @@ import warnings
 
 import numpy
 
-from cuarray import _core
+from cuarray import _core, _interop
 from cuarray._core import ndarray
 from cuarray._errors import CompileException, JitifyException
 
@@ -120,6 +120,8 @@ class ElementwiseKernel:
         after_loop="",
         options=(),
     ):
+        if not _IDENTIFIER.match(name):  # checked first, as CuPy does
+            raise ValueError(f'Invalid kernel name: "{name}" (a kernel name must be an identifier)')
         self.in_params = _parse(in_params)
         self.out_params = _parse(out_params)
         names = [p.name for p in self.in_params + self.out_params]
@@ -135,8 +137,6 @@ class ElementwiseKernel:
                     f"output parameter '{p.name}' has type placeholder {p.placeholder}, "
                     "which no input parameter defines"
                 )
-        if not _IDENTIFIER.match(name):
-            raise ValueError(f'Invalid kernel name: "{name}" (a kernel name must be an identifier)')
         if "i" in names:
             raise ValueError("Can not use 'i' as a parameter name")
         if loop_prep or after_loop:
@@ -193,7 +193,7 @@ class ElementwiseKernel:
                 f"Wrong number of arguments for {self.name!r}. It must be either {self.nin} or "
                 f"{self.nargs} (with outputs), but given {len(args)}."
             )
-        inputs = list(args[: self.nin])
+        inputs = _interop._as_operands(args[: self.nin])
         outputs = list(args[self.nin :]) or [None] * self.nout
         for p, a in zip(self.in_params + self.out_params, inputs + outputs):
             if isinstance(a, numpy.ndarray):

@@ -77,12 +77,11 @@ def moveaxis(a, source, destination):
     """A view of `a` with the axes `source` moved to the positions `destination`, the others keeping their
     order."""
     a = _check(a, "moveaxis")
-    source = [source] if numpy.ndim(source) == 0 else list(source)
-    destination = [destination] if numpy.ndim(destination) == 0 else list(destination)
-    if len(source) != len(destination):
+    # NumPy's checks, in its order: each list in range and without repeats, then their lengths.
+    order = numpy.lib.array_utils.normalize_axis_tuple(source, a.ndim, "source")
+    dest = numpy.lib.array_utils.normalize_axis_tuple(destination, a.ndim, "destination")
+    if len(order) != len(dest):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
-    order = [numpy.lib.array_utils.normalize_axis_index(s, a.ndim) for s in source]
-    dest = [numpy.lib.array_utils.normalize_axis_index(d, a.ndim) for d in destination]
     rest = [n for n in range(a.ndim) if n not in order]
     for d, s in sorted(zip(dest, order)):
         rest.insert(d, s)
@@ -214,8 +213,8 @@ def copyto(dst, src, casting="same_kind", where=None):
     _check(dst, "copyto")
     if isinstance(src, ndarray):
         src_dtype = src.dtype
-    elif isinstance(src, (bool, int, float, complex)):
-        src_dtype = type(src)  # a weak Python scalar (NEP 50)
+    elif type(src) in (bool, int, float, complex):
+        src_dtype = type(src)  # a weak Python scalar (NEP 50); NumPy's scalars have their dtype
     else:
         src = numpy.asarray(src)
         src_dtype = src.dtype
@@ -232,18 +231,28 @@ def copyto(dst, src, casting="same_kind", where=None):
 
 
 def _copy_where(dst, src, where):
-    mask = where if isinstance(where, ndarray) else asarray(numpy.asarray(where))
-    if mask.dtype != numpy.bool_:
-        raise TypeError(
-            f"Cannot cast array data from {mask.dtype!r} to dtype('bool') according to the rule 'safe'"
-        )
-    for what, shape in (("input array", numpy.shape(src)), ("where mask", mask.shape)):
+    # NumPy's reading of `where`: an array must be boolean (the only type that casts safely to bool), anything
+    # else (scalars, lists) is converted to bool as by bool().
+    if isinstance(where, (ndarray, numpy.ndarray)):
+        if where.dtype != numpy.bool_:
+            raise TypeError(
+                f"Cannot cast array data from {where.dtype!r} to dtype('bool') according to the rule 'safe'"
+            )
+        mask = where if isinstance(where, ndarray) else asarray(where)
+    else:
+        mask = asarray(numpy.asarray(where, dtype=numpy.bool_))
+    shape = numpy.shape(src)
+    if len(shape) > dst.ndim and shape[0] == 1:  # NumPy drops the source's extra leading length-1 axes
+        while len(shape) > dst.ndim and shape[0] == 1:
+            shape = shape[1:]
+        src = src.reshape(shape) if isinstance(src, ndarray) else numpy.reshape(src, shape)
+    for what, given in (("input array", shape), ("where mask", mask.shape)):
         try:
-            fits = numpy.broadcast_shapes(dst.shape, shape) == dst.shape
+            fits = numpy.broadcast_shapes(dst.shape, given) == dst.shape
         except ValueError:
             fits = False
         if not fits:
-            raise ValueError(f"could not broadcast {what} from shape {shape} into shape {dst.shape}")
+            raise ValueError(f"could not broadcast {what} from shape {given} into shape {dst.shape}")
     if isinstance(src, ndarray):
         src = src.astype(dst.dtype, copy=False)
     else:

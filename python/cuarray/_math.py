@@ -222,11 +222,20 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     k = _u.minimum(_u.maximum(j, 0), n - 2)
     x0, x1 = _take(xp, k), _take(xp, _u.add(k, 1))  # k is clipped in range: no bounds check needed
     y0, y1 = _take(fp, k), _take(fp, _u.add(k, 1))
-    slope = _u.divide(_u.subtract(y1, y0), _u.subtract(x1, x0))
-    r = _u.add(_u.multiply(slope, _u.subtract(x, x0)), y0)
-    # NumPy's fallbacks for non-finite slopes: from the right neighbour, then a flat segment's value.
-    r = _u._where(_u.isnan(r), _u.add(_u.multiply(slope, _u.subtract(x, x1)), y1), r)
-    r = _u._where(_u.logical_and(_u.isnan(r), _u.equal(y0, y1)), y0, r)
+
+    def segment(y0, y1):
+        slope = _u.divide(_u.subtract(y1, y0), _u.subtract(x1, x0))
+        r = _u.add(_u.multiply(slope, _u.subtract(x, x0)), y0)
+        # NumPy's fallbacks for non-finite slopes: from the right neighbour, then a flat segment's value.
+        r = _u._where(_u.isnan(r), _u.add(_u.multiply(slope, _u.subtract(x, x1)), y1), r)
+        return _u._where(_u.logical_and(_u.isnan(r), _u.equal(y0, y1)), y0, r)
+
+    if fp.dtype.kind == "c":  # NumPy interpolates the real and imaginary parts apart (no complex products)
+        r = empty(x.shape, t)
+        r._part(False)[...] = segment(y0._part(False), y1._part(False))
+        r._part(True)[...] = segment(y0._part(True), y1._part(True))
+    else:
+        r = segment(y0, y1)
     r = _u._where(_u.equal(x, x0), y0, r)
     r = _u._where(_u.equal(j, n - 1), fp[-1], r)
     r = _u._where(_u.less(x, xp[0]), left, r)
@@ -248,8 +257,9 @@ def imag(val):
 
 
 def angle(z, deg=False):
-    """The argument of complex values: arctan2(imag, real), in degrees if `deg`."""
-    z = _as_array(z)
+    """The argument of complex values: arctan2(imag, real), in degrees if `deg`. A NumPy array is refused, as
+    by every ufunc (CuPy's angle is one)."""
+    z = _device(z, "angle")
     if z.dtype.kind == "c":
         a = _u.arctan2(_u._imag(z), _u._real(z))
     else:

@@ -131,18 +131,42 @@ def _item(self, *args):
 
 
 def _iter(self):
+    """The subarrays along the first axis; iter() of a 0-d array raises at once, as NumPy's."""
     if self.ndim == 0:
         raise TypeError("iteration over a 0-d array")
-    for i in range(self.shape[0]):
-        yield self[i]
+    return (self[i] for i in range(self.shape[0]))
+
+
+def _memory_order(shape, strides):
+    """The axes, outermost first, in which NumPy's iterator reads an array in order 'K' (ravel, flatten):
+    an insertion sort that moves an axis inward past those of larger |stride|, where an axis of stride 0 or
+    length 1 orders against nothing (so broadcast axes keep their C places)."""
+    inner_first = list(range(len(shape)))[::-1]
+
+    def stride(ax):
+        return 0 if shape[ax] == 1 else abs(strides[ax])
+
+    for i0 in range(1, len(inner_first)):
+        ax = inner_first[i0]
+        pos = i0
+        for i1 in range(i0 - 1, -1, -1):
+            s0, s1 = stride(ax), stride(inner_first[i1])
+            if s0 == 0 or s1 == 0:
+                continue  # ambiguous: look further in
+            if s1 <= s0:
+                break
+            pos = i1
+        if pos != i0:
+            inner_first.insert(pos, inner_first.pop(i0))
+    return inner_first[::-1]
 
 
 def _ravel(self, order="C"):
     """The elements as a contiguous 1-D array in `order` ('C', 'F', 'A' or 'K'): a view where the elements
     already lie contiguously in that order, else a copy (as NumPy's; reshape(-1) also gives strided views)."""
-    if order == "K":  # memory order: the axis with the largest |stride| outermost, as NumPy sorts them
-        axes = sorted(range(self.ndim), key=lambda i: -abs(self.strides[i]))
-        flat = self.transpose(axes).reshape(-1)
+    order = order.upper() if isinstance(order, str) else order  # NumPy ignores the case
+    if order == "K":
+        flat = self.transpose(_memory_order(self.shape, self.strides)).reshape(-1)
     else:
         if order == "A":
             order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
@@ -185,13 +209,14 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         ours = getattr(_ufuncs, ufunc.__name__, None)
         if not isinstance(ours, _core.ufunc):
             ours = None
-    if method != "__call__" or ours is None:
+    if ours is None or (method != "__call__" and not hasattr(ours, method)):
         return NotImplemented
     # NumPy hands its scalars over as 0-d arrays; they are scalars to cuarray.
     inputs = [x[()] if isinstance(x, numpy.ndarray) and x.ndim == 0 else x for x in inputs]
-    if ours is _products.matmul and isinstance(kwargs.get("out"), tuple):  # NumPy passes out= as a tuple
-        (kwargs["out"],) = kwargs["out"]
-    return ours(*inputs, **kwargs)
+    out = kwargs.get("out")
+    if isinstance(out, tuple) and len(out) == 1 and (ours is _products.matmul or method != "__call__"):
+        (kwargs["out"],) = out  # NumPy passes out= as a tuple; matmul and the methods take one array
+    return ours(*inputs, **kwargs) if method == "__call__" else getattr(ours, method)(*inputs, **kwargs)
 
 
 def _array_function(self, func, types, args, kwargs):
@@ -212,9 +237,27 @@ def _array_function(self, func, types, args, kwargs):
 
 
 def _reduce(self):
-    """Pickling copies the values to the host; unpickling makes a device array of them on the current
-    device."""
-    return asarray, (self.get(),)
+    """Pickling copies the values to the host (F-ordered for an F- but not C-contiguous array, so that the
+    layout survives, as NumPy's does); unpickling makes a device array of them on the current device."""
+    return asarray, (self.get(None, "A"),)
+
+
+def _tobytes(self, order="C"):
+    """The raw bytes of the elements in `order` ('C', 'F', 'A' or 'K'), from a host copy (NumPy's tobytes)."""
+    return self.get(None, "A").tobytes(order)  # an F-contiguous array's copy keeps F order, for 'A' and 'K'
+
+
+def _dump(self, file):
+    """NumPy's ndarray.dump: the array pickled into `file` (a path or an open binary file); cuarray.load (or
+    pickle.load) reads it back."""
+    import os
+    import pickle
+
+    if isinstance(file, (str, bytes, os.PathLike)):
+        with open(file, "wb") as f:
+            pickle.dump(self, f, protocol=2)
+    else:
+        pickle.dump(self, file, protocol=2)
 
 
 def _data(self):
@@ -247,6 +290,17 @@ def _method(function):
 
     method.__name__ = function.__name__
     return method
+
+
+def _conj(self, out=None):
+    """The complex conjugate: a new array for a complex one; a real array is its own conjugate, and NumPy's
+    method returns the array itself (or copies it into `out`)."""
+    if self.dtype.kind == "c":
+        return _ufuncs.conjugate(self, out=out)
+    if out is None:
+        return self
+    out[...] = self
+    return out
 
 
 def _late(module, name):
@@ -295,6 +349,11 @@ _members = {
     "__copy__": lambda self: self.copy(),
     "__deepcopy__": lambda self, memo: self.copy(),
     "tolist": lambda self: self.get().tolist(),
+    "dump": _dump,
+    "tobytes": _tobytes,
+    "__bytes__": lambda self: bytes(
+        self.get()
+    ),  # NumPy's rules: bytes() of an integer 0-d array is bytes(int)
     "item": _item,
     "ravel": _ravel,
     "view": _view,
@@ -317,8 +376,8 @@ _members = {
     "__reduce__": _reduce,
     "__dask_tokenize__": _late("cuarray.dask", "tokenize"),
     # cuarray's functions of the same name, the array first
-    "conj": _method(_ufuncs.conjugate),
-    "conjugate": _method(_ufuncs.conjugate),
+    "conj": _conj,
+    "conjugate": _conj,
     "real": property(_method(_math.real), _set_part(False)),
     "imag": property(_method(_math.imag), _set_part(True)),
     "round": _method(_math.around),

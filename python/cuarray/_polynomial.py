@@ -313,6 +313,11 @@ class poly1d:
             self._coeffs = c_or_r._coeffs
             self._variable = c_or_r._variable if variable is None else variable
             return
+        if isinstance(c_or_r, numpy.poly1d):  # NumPy's polynomial, copied over with its variable
+            variable = c_or_r.variable if variable is None else variable
+            c_or_r = c_or_r.coeffs
+        if isinstance(c_or_r, numpy.ndarray):  # host coefficients are copied over, as CuPy's poly1d does
+            c_or_r = asarray(c_or_r)
         if r:
             c_or_r = poly(c_or_r)
         c = _1d(c_or_r, "poly1d")
@@ -355,6 +360,25 @@ class poly1d:
 
     def __array__(self, dtype=None, copy=None):
         raise TypeError(_IMPLICIT_CONVERSION)
+
+    def __cupy_get_ndarray__(self):
+        """The coefficients: what ufuncs, kernels and ndarray operators read a poly1d as (CuPy's protocol; NumPy
+        reads its poly1d's coefficients the same way)."""
+        return self._coeffs
+
+    def get(self, stream=None):
+        """A numpy.poly1d with these coefficients (copied on `stream`) and variable."""
+        return numpy.poly1d(self._coeffs.get(stream), variable=self._variable)
+
+    def set(self, polyin, stream=None):
+        """Takes the coefficients (copied on `stream`) and the variable of the numpy.poly1d `polyin`."""
+        if not isinstance(polyin, numpy.poly1d):
+            raise TypeError(f"cuarray.poly1d.set takes a numpy.poly1d, not {type(polyin).__name__}")
+        coeffs = numpy.ascontiguousarray(polyin.coeffs)
+        # New: the old coefficients may be a view of a caller's array.
+        self._coeffs = empty(coeffs.shape, coeffs.dtype)
+        self._coeffs.set(coeffs, stream)
+        self._variable = polyin.variable
 
     def __repr__(self):
         return f"poly1d({repr(self._coeffs.get())[6:-1]})"

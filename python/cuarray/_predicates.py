@@ -21,6 +21,7 @@ from cuarray._transfer import device_array as _device
 __all__ = [
     "asanyarray",
     "asarray_chkfinite",
+    "byte_bounds",
     "common_type",
     "iscomplex",
     "iscomplexobj",
@@ -269,6 +270,13 @@ def _overlap(a, b, max_work):
         return _solvable(*_overlap_equation(a, b), None if max_work < 0 else max_work)
     except _TooHard:
         return None
+
+
+def byte_bounds(a):
+    """(low, high): the device addresses of a's first byte and one past its last (NumPy's
+    numpy.lib.array_utils.byte_bounds, as CuPy's cupy.byte_bounds); (ptr, ptr) for an empty array."""
+    a = _device(a, "byte_bounds")
+    return (a._ptr, a._ptr) if a.size == 0 else _extent(a)
 
 
 def may_share_memory(a, b, max_work=None):

@@ -25,6 +25,56 @@ __all__ = ["cross", "dot", "inner", "kron", "matmul", "outer", "tensordot", "tra
 
 matmul = _core.matmul
 
+_SIGNATURE = "(n?,k),(k,m?)->(n?,m?)"
+
+
+def _matmul_axes(a, b, out, dtype, casting, axes, axis):
+    """matmul(a, b, axes=...) as NumPy's gufunc reads `axes`: one entry per operand naming its core axes (two for
+    a matrix, one for a vector, none (an empty tuple) for the result of two vectors). Each operand's core
+    axes are moved last, the product taken, and the result's core axes moved where its entry says: a new
+    C-contiguous array, or `out`. The extension calls this for a call with axes= or axis= (Hook
+    MatmulAxes)."""
+    if axis is not None:
+        raise TypeError(
+            "matmul: axis can only be used with a single shared core dimension, not with the 3 distinct ones "
+            f"implied by signature {_SIGNATURE}."
+        )
+    a, b = _array(a, "matmul"), _array(b, "matmul")
+    cores = [min(a.ndim, 2), min(b.ndim, 2)]
+    n_out = (cores[0] == 2) + (cores[1] == 2)
+    axes = list(axes)
+    if len(axes) != 3:  # matmul's output always has an entry: its core dimensions (n?,m?) are declared
+        raise ValueError(
+            "axes should be a list with an entry for all 3 inputs and outputs; entries for outputs can only "
+            "be omitted if none of them has core axes."
+        )
+    a, b = (
+        moveaxis(x, _core_axes(axes[i], c, x.ndim, i), list(range(-c, 0)))
+        for i, (x, c) in enumerate(zip((a, b), cores))
+    )
+    r = _core.matmul(a, b, None, dtype=dtype, casting=casting)
+    r = moveaxis(r, list(range(-n_out, 0)), _core_axes(axes[2], n_out, r.ndim, 2))
+    if out is None:
+        return r.copy()
+    copyto(out, r, casting=casting)
+    return out
+
+
+def _core_axes(item, n, ndim, operand):
+    """The `n` core axes of an operand of `ndim` dimensions that its axes= entry names, NumPy's checks."""
+    if numpy.ndim(item) == 0 and not isinstance(item, tuple):
+        if n != 1:
+            raise numpy.exceptions.AxisError(
+                f"matmul: operand {operand} has {n} core dimensions, but the axes item is a single integer."
+            )
+        item = (item,)
+    item = tuple(item)
+    if len(item) != n:
+        raise ValueError(
+            f"matmul: operand {operand} has {n} core dimensions, but its axes item has {len(item)}."
+        )
+    return list(numpy.lib.array_utils.normalize_axis_tuple(item, ndim))
+
 
 def _common(a, b):
     """a and b in matmul's loop type for their dtypes (NumPy's choice)."""

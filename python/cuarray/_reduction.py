@@ -91,14 +91,31 @@ def min(a, axis=None, out=None, keepdims=False):
 amax, amin = max, min
 
 
-def argmax(a, axis=None, out=None, *, keepdims=False):
-    """Index of the first largest element (the first NaN, if any) along `axis`, or in the flattened array."""
-    return _reduce(_INDEX["argmax"], a, _int_axis(a, axis), None, out, keepdims, 0.0, None)
+def argmax(a, axis=None, out=None, *, keepdims=False, dtype=None):
+    """Index of the first largest element (the first NaN, if any) along `axis`, or in the flattened array.
+    `dtype` (CuPy's, keyword only here as NumPy's third argument is `out`): the integer type of the indices."""
+    return _arg_reduce("argmax", a, axis, out, keepdims, dtype)
 
 
-def argmin(a, axis=None, out=None, *, keepdims=False):
-    """Index of the first smallest element (the first NaN, if any) along `axis`, or in the flattened array."""
-    return _reduce(_INDEX["argmin"], a, _int_axis(a, axis), None, out, keepdims, 0.0, None)
+def argmin(a, axis=None, out=None, *, keepdims=False, dtype=None):
+    """Index of the first smallest element (the first NaN, if any) along `axis`, or in the flattened array.
+    `dtype` as argmax's."""
+    return _arg_reduce("argmin", a, axis, out, keepdims, dtype)
+
+
+def _arg_reduce(name, a, axis, out, keepdims, dtype):
+    if dtype is None:
+        return _reduce(_INDEX[name], a, _int_axis(a, axis), None, out, keepdims, 0.0, None)
+    dtype = numpy.dtype(dtype)
+    if dtype.kind not in "iu":
+        raise TypeError(f"{name}: dtype must be an integer type, not {dtype}")
+    if out is not None and out.dtype != dtype:
+        raise TypeError(f"{name}: out is {out.dtype} but dtype= asks for {dtype}")
+    result = _reduce(_INDEX[name], a, _int_axis(a, axis), None, None, keepdims, 0.0, None).astype(dtype)
+    if out is None:
+        return result
+    out[...] = result
+    return out
 
 
 def all(a, axis=None, out=None, keepdims=False):

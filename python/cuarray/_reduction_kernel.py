@@ -2,7 +2,7 @@
 
 import numpy
 
-from cuarray import _core
+from cuarray import _core, _interop
 from cuarray._core import ndarray
 from cuarray._kernel import _CTYPES, _IDENTIFIER, _parse
 
@@ -74,7 +74,7 @@ class ReductionKernel:
                     f"cannot specify 'out' as both a positional and keyword argument ({self.name})"
                 )
             out = args[-1]
-        inputs = list(args[: self.nin])
+        inputs = _interop._as_operands(args[: self.nin])
         types = {}
         for p, a in zip(self.in_params, inputs):
             if isinstance(a, numpy.ndarray):

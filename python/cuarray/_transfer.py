@@ -30,46 +30,64 @@ def _to_current_device(a):
 _NOT_FOREIGN = (ndarray, numpy.ndarray, numpy.generic, list, tuple, int, float, complex)
 
 
-def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=None):
-    """A device array from a host object (list, scalar, NumPy array), another device array, or another library's
-    device array (``__cuda_array_interface__``, else CUDA DLPack): a view of that one's memory on its own
-    device unless a copy or another dtype is asked for. `like` (NumPy's) changes nothing."""
-    view = None if isinstance(obj, _NOT_FOREIGN) else _interop._device_view(obj)
-    if view is not None and not copy:
-        with view.device:
-            out = view.astype(view.dtype if dtype is None else dtype, order=order, copy=False)
-    elif isinstance(obj, ndarray) or view is not None:
-        obj = obj if view is None else view
-        src = _to_current_device(obj)
-        moved = src is not obj
-        target = src.dtype if dtype is None else dtype
-        out = src.astype(target, order=order, copy=bool(copy) and not moved)
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocking=False, like=None):
+    """A device array from a host object (list, scalar, NumPy array), another device array, a CuPy-like object
+    (``__cupy_get_ndarray__``) or another library's device array (``__cuda_array_interface__``, else CUDA
+    DLPack): a view of that one's memory on its own device unless a copy or another dtype is asked for.
+    copy=False never copies (ValueError where it must, as NumPy 2's and CuPy's); None copies when needed.
+    `blocking` (CuPy's): a copy from host memory has finished when this returns, pinned memory included
+    (pageable memory is always read before return). `like` (NumPy's) changes nothing."""
+    if copy is False:
+        out = _asarray_no_copy(obj, dtype, order, None)
     else:
-        if order not in ("K", "A", "C", "F", None):
-            raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
-        keep = order in ("K", "A", None)
-        try:
-            host = (
-                obj
-                if keep and dtype is None and type(obj) is numpy.ndarray
-                else numpy.asarray(obj, dtype=dtype, order=None if keep else order)
-            )
-        except TypeError:
-            # A sequence holding device arrays (NumPy asked one of them for __array__): built on the device.
-            if not isinstance(obj, (list, tuple)) or not _holds_device_array(obj):
-                raise
-            out = _from_nested(obj, dtype, order)
-        else:
-            out = _core._from_numpy(host)
+        out = _array(obj, dtype, copy, order)
+        if blocking and not _is_device(obj):
+            from cuarray.cuda import get_current_stream
+
+            get_current_stream().synchronize()
     if out.ndim < ndmin:
         out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
     return out
 
 
+def _is_device(obj):
+    return isinstance(obj, ndarray) or _interop._device_operand(obj) is not None
+
+
+def _array(obj, dtype, copy, order):
+    """array() for copy True (always) or None (when needed)."""
+    view = None if isinstance(obj, _NOT_FOREIGN) else _interop._device_operand(obj)
+    if view is not None and not copy:
+        with view.device:
+            return view.astype(view.dtype if dtype is None else dtype, order=order, copy=False)
+    if isinstance(obj, ndarray) or view is not None:
+        obj = obj if view is None else view
+        src = _to_current_device(obj)
+        moved = src is not obj
+        target = src.dtype if dtype is None else dtype
+        return src.astype(target, order=order, copy=bool(copy) and not moved)
+    order = order.upper() if isinstance(order, str) else order  # NumPy ignores the case
+    if order not in ("K", "A", "C", "F", None):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    keep = order in ("K", "A", None)
+    try:
+        host = (
+            obj
+            if keep and dtype is None and type(obj) is numpy.ndarray
+            else numpy.asarray(obj, dtype=dtype, order=None if keep else order)
+        )
+    except TypeError:
+        # A sequence holding device arrays (NumPy asked one of them for __array__): built on the device.
+        if not isinstance(obj, (list, tuple)) or not _holds_device_array(obj):
+            raise
+        return _from_nested(obj, dtype, order)
+    if host.dtype == object and isinstance(obj, (list, tuple)) and _holds_device_array(obj):
+        return _from_nested(obj, dtype, order)  # CuPy-like objects NumPy took as opaque
+    return _core._from_numpy(host)
+
+
 def _holds_device_array(seq):
-    return any(
-        isinstance(e, ndarray) or (isinstance(e, (list, tuple)) and _holds_device_array(e)) for e in seq
-    )
+    return any(_is_device(e) or (isinstance(e, (list, tuple)) and _holds_device_array(e)) for e in seq)
 
 
 def _from_nested(seq, dtype, order):
@@ -84,14 +102,19 @@ def _from_nested(seq, dtype, order):
         else:
             yield obj
 
+    def device(obj):  # a cuarray array, a CuPy-like object's, another library's device array, or None
+        if isinstance(obj, ndarray):
+            return obj
+        return None if isinstance(obj, _NOT_FOREIGN) else _interop._device_operand(obj)
+
     if dtype is None:
         dtype = numpy.result_type(
-            *[e.dtype if isinstance(e, ndarray) else numpy.asarray(e).dtype for e in leaves(seq)]
+            *[d.dtype if (d := device(e)) is not None else numpy.asarray(e).dtype for e in leaves(seq)]
         )
 
     def build(obj):
-        if isinstance(obj, ndarray):
-            return _to_current_device(obj).astype(dtype, copy=False)
+        if (d := device(obj)) is not None:
+            return _to_current_device(d).astype(dtype, copy=False)
         if not isinstance(obj, (list, tuple)):
             return _core._from_numpy(numpy.asarray(obj, dtype=dtype))
         parts = [build(e) for e in obj]
@@ -114,21 +137,29 @@ def _from_nested(seq, dtype, order):
 _NO_COPY = "Unable to avoid copy while creating an array as requested."
 
 
-def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False, like=None):
     """`a` itself when it already is a device array of that dtype on the current device, else a copy.
     ``device`` (a cuarray.cuda.Device or number): the device to put it on instead of the current one.
     ``copy``: True always copies; False never does, raising ValueError where a copy would be needed (host data,
-    another dtype or device); None copies when needed."""
-    if type(a) is numpy.ndarray and dtype is None and order is None and copy is None and device is None:
+    another dtype or device); None copies when needed. ``blocking``: as array()'s."""
+    if (
+        type(a) is numpy.ndarray
+        and dtype is None
+        and order is None
+        and copy is None
+        and device is None
+        and not blocking
+    ):
         return _core._from_numpy(a)  # what array() would do, without its checks: 0.3 us of a 6 us call
     order = "K" if order is None else order
     if copy is False:
         return _asarray_no_copy(a, dtype, order, device)
+    copy = True if copy else None
     if device is None:
-        return array(a, dtype=dtype, copy=bool(copy), order=order)
+        return array(a, dtype=dtype, copy=copy, order=order, blocking=blocking)
     target = _interop._target_device(device)
     with target:
-        out = array(a, dtype=dtype, copy=bool(copy), order=order)
+        out = array(a, dtype=dtype, copy=copy, order=order, blocking=blocking)
     return out.to_device(target)  # another library's array stays a view on its own device in array()
 
 
@@ -136,14 +167,14 @@ def _asarray_no_copy(a, dtype, order, device):
     if isinstance(a, ndarray):
         source = a
     else:
-        source = None if isinstance(a, _NOT_FOREIGN) else _interop._device_view(a)
+        source = None if isinstance(a, _NOT_FOREIGN) else _interop._device_operand(a)
         if source is None:
             raise ValueError(_NO_COPY + " The data are in host memory.")
     target = source.device if device is None else _interop._target_device(device)
     if target.id != source._device_id:
         raise ValueError(_NO_COPY + f" The data are on device {source._device_id}, not {target.id}.")
     with target:
-        out = array(source, dtype=dtype, copy=False, order=order)
+        out = _array(source, dtype, None, order)
     if out is not source and out._ptr != source._ptr:  # another dtype or memory order
         raise ValueError(_NO_COPY)
     return out
@@ -155,13 +186,16 @@ def copy(a, order="K", subok=False):
 
 
 def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
-    """A NumPy array with the values of `a` (a device array, or anything numpy.asarray takes), laid out in
+    """A NumPy array with the values of `a` (a device array, another library's, or what numpy.asarray takes), in
     `order` ('C', 'F', or 'A': F when `a` is F- but not C-contiguous), copied on `stream` (default: the current
     one). The copy has finished on return, also with blocking=False."""
     if isinstance(a, ndarray):
         return a.get(
             stream, order, out
         )  # by position: keywords cost a 4 KB readback 0.3-0.6 us on an H100 host
+    view = None if isinstance(a, _NOT_FOREIGN) else _interop._device_view(a)
+    if view is not None:  # another library's device array: copied from its memory, as CuPy's
+        return view.get(stream, order, out)
     if out is not None:
         out[...] = a
         return out

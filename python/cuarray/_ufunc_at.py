@@ -29,7 +29,7 @@ from cuarray._joining import concatenate
 from cuarray._manipulation import broadcast_to
 from cuarray._scan import cumsum
 from cuarray._sorting import argsort, searchsorted
-from cuarray._transfer import device_array
+from cuarray._transfer import asarray, device_array
 
 __all__ = []
 
@@ -76,7 +76,8 @@ def at(self, a, indices, b=None, /):
     if b is None:
         loop = self(empty(0, a.dtype)).dtype
     else:
-        b = device_array(b, f"{name}.at")
+        # A host b is copied over, as CuPy's at does (a host `a` cannot be updated in place, so it is refused).
+        b = asarray(b) if isinstance(b, numpy.ndarray) else device_array(b, f"{name}.at")
         loop = self(empty(0, a.dtype), empty(0, b.dtype)).dtype
     pos = _positions(a.shape, indices)
     shape = pos.shape

@@ -38,13 +38,6 @@ py::object numpy() {
 
 NdArray owner(Array a) { return NdArray{std::move(a), py::none()}; }
 
-// NumPy warns when a cast drops imaginary parts; so do we.
-void warn_complex_to_real() {
-  py::object w = numpy().attr("exceptions").attr("ComplexWarning");
-  if (PyErr_WarnEx(w.ptr(), "Casting complex values to real discards the imaginary part", 1) < 0)
-    throw py::error_already_set();
-}
-
 // A host NumPy array -> a new device array with the same values, dtype and (C or F) layout.
 NdArray from_numpy(py::handle obj, py::handle dtype) {
   py::array host = dtype.is_none() && py::isinstance<py::array>(obj)
@@ -210,9 +203,14 @@ void assign(const Array& dst, py::handle value) {
     }
     return;
   }
+  const bool real_dst = !is_complex(dst.dtype()) && dst.dtype() != DType::Bool;  // NumPy warns for these
   if (py::isinstance(value, g_ndarray_type)) {
-    ops::copy_into(dst, value.cast<NdArray&>().array);
+    const Array& src = value.cast<NdArray&>().array;
+    if (real_dst && is_complex(src.dtype())) warn_complex_to_real();
+    ops::copy_into(dst, src);
   } else if (py::isinstance<py::array>(value) || py::isinstance<py::sequence>(value)) {
+    if (real_dst && py::isinstance<py::array>(value) && py::reinterpret_borrow<py::array>(value).dtype().kind() == 'c')
+      warn_complex_to_real();
     // A datetime64 or timedelta64 destination reads strings and dates on the host, as NumPy does.
     const bool time = is_storage_only(dst.dtype());
     if (py::isinstance<py::str>(value) && !time) throw TypeError("cannot assign a str to a numeric cuarray array");
@@ -223,9 +221,21 @@ void assign(const Array& dst, py::handle value) {
       ops::fill(dst, bytes.data());
       return;
     }
-    broadcast_strides(Shape(host.shape(), host.shape() + host.ndim()), Strides(host.ndim(), 0), dst.shape());
+    // Checked before the upload; leading length-1 axes beyond dst's rank drop (Note [Assignment shapes]).
+    Shape shape(host.shape(), host.shape() + host.ndim());
+    while (shape.size() > dst.shape().size() && shape.front() == 1) shape.erase(shape.begin());
+    broadcast_strides(shape, Strides(shape.size(), 0), dst.shape());
     ops::copy_into(dst, from_numpy(host, py::none()).array);
   } else {
+    // A CuPy-like object or another library's device array (a.fill(x), a[...] = x), read as a cuarray array;
+    // Python and NumPy numbers, the common case, skip the look-ups.
+    static py::handle generic = py::object(numpy().attr("generic")).release();
+    PyObject* p = value.ptr();
+    if (!PyFloat_Check(p) && !PyLong_Check(p) && !PyComplex_Check(p) && PyObject_IsInstance(p, generic.ptr()) != 1 &&
+        has_device_protocol(p)) {
+      py::object device = device_operand(value);
+      if (!device.is_none()) return assign(dst, device);
+    }
     std::string bytes = scalar_bytes(value, dst.dtype());
     ops::fill(dst, bytes.data());
   }
@@ -262,9 +272,11 @@ PyObject* reshape_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs
       PyObject* value = args[nargs + k];
       if (!std::strcmp(key, "order"))
         order_obj = value;
-      else if (!std::strcmp(key, "copy"))
+      else if (!std::strcmp(key, "copy")) {
+        if (PyUnicode_Check(value))  // NumPy's refusal: 'never' and the like are not copy modes
+          throw ValueError("strings are not allowed for 'copy' keyword. Use True/False/None instead.");
         copy = value == Py_None ? std::nullopt : std::optional<bool>(truth(value));
-      else
+      } else
         throw TypeError(std::string("'") + key + "' is an invalid keyword argument for this function");
     }
     if (nargs == 0) throw TypeError("reshape() takes exactly 1 argument (0 given)");
@@ -416,6 +428,10 @@ void init_array(py::module_& m) {
             const NdArray& s = self.cast<const NdArray&>();
             std::optional<std::vector<std::int64_t>> axes;
             if (!axis.is_none()) axes = to_axes(axis);
+            // NumPy's 0-d case: one integer axis, 0 or -1, is taken as the axis of a 1-D array (a tuple is not).
+            if (axes && s.array.ndim() == 0 && !PyTuple_Check(axis.ptr()) && axes->size() == 1 &&
+                ((*axes)[0] == 0 || (*axes)[0] == -1))
+              axes->clear();
             return NdArray::view_of(s, self, ops::squeeze(s.array, axes));
           },
           "axis"_a = py::none())
@@ -518,7 +534,17 @@ void init_array(py::module_& m) {
           },
           "order"_a = "C")
       .def(
-          "fill", [](const NdArray& s, py::handle value) { assign(s.array, value); }, "value"_a)
+          "fill",
+          [](const NdArray& s, py::handle value) {
+            // NumPy's fill takes one value: a 0-d array, never an array or list of values. (A tuple is left to
+            // the assignment: it is the value of a structured element.)
+            if ((py::isinstance(value, g_ndarray_type) && value.cast<NdArray&>().array.ndim() != 0) ||
+                (py::isinstance<py::array>(value) && py::reinterpret_borrow<py::array>(value).ndim() != 0) ||
+                py::isinstance<py::list>(value))
+              throw ValueError("setting an array element with a sequence.");
+            assign(s.array, value);
+          },
+          "value"_a)
       // blocking=False is accepted: the copy is complete on return, which a caller of either kind may rely on.
       .def(
           "get",

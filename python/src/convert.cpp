@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "cuarray/error.h"
+#include "hooks.h"
 
 namespace cuarray::bind {
 
@@ -76,6 +77,15 @@ std::optional<DType> find_dtype(py::handle obj, py::object& dt) {
 }
 
 [[noreturn]] void unsupported_dtype(const py::object& dt) {
+  // A type cuarray has, in the other byte order: a ValueError naming the byte order, as CuPy's.
+  if (!dt.attr("isnative").cast<bool>()) {
+    const auto& table = numpy_dtypes();
+    py::object native = dt.attr("newbyteorder")("=");
+    for (int i = 0; i < kNumDTypes; ++i)
+      if (!table[i].is_none() && native.equal(table[i]))
+        throw ValueError("cuarray does not support the data type " + py::str(dt).cast<std::string>() +
+                         " with non-native byte-order; use " + py::str(native).cast<std::string>());
+  }
   throw TypeError("cuarray does not support the data type " + py::str(dt).cast<std::string>() +
                   " (supported: bool, int8-64, uint8-64, float16, bfloat16, float32, float64, complex64, complex128; "
                   "datetime64[D, s, ms, us, ns] and timedelta64[D, h, m, s, ms, us, ns] for storage; structured "
@@ -185,6 +195,7 @@ std::int64_t to_int64(py::handle item) {
 
 Shape to_shape(py::handle obj) {
   if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) {
+    if (obj.is_none()) throw TypeError("Use () not None as shape arguments");  // NumPy 2.3's message
     if (!PyIndex_Check(obj.ptr()) || is_bool(obj))
       throw TypeError("expected a sequence of integers or a single integer, got '" + py::repr(obj).cast<std::string>() +
                       "'");
@@ -345,5 +356,19 @@ char to_order(py::handle obj, char dflt) {
   }
   throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got " + py::repr(obj).cast<std::string>() + ")");
 }
+
+void warn_complex_to_real() {
+  static py::handle warning =
+      py::object(py::module_::import("numpy").attr("exceptions").attr("ComplexWarning")).release();
+  if (PyErr_WarnEx(warning.ptr(), "Casting complex values to real discards the imaginary part", 1) < 0)
+    throw py::error_already_set();
+}
+
+bool has_device_protocol(PyObject* p) {
+  // PyObject_HasAttrString clears an error a property raises (a host tensor's interface): not a device array.
+  return PyObject_HasAttrString(p, "__cupy_get_ndarray__") || PyObject_HasAttrString(p, "__cuda_array_interface__");
+}
+
+py::object device_operand(py::handle obj) { return hook(Hook::DeviceOperand)(obj); }
 
 }  // namespace cuarray::bind

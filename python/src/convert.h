@@ -66,5 +66,13 @@ std::string scalar_bytes(py::handle value, DType dtype);
 std::string to_casting(py::handle obj, bool same_value);
 // 'C', 'F', 'A' or 'K' from a str or None (default `dflt`); ValueError otherwise.
 char to_order(py::handle obj, char dflt);
+// NumPy's ComplexWarning for a cast that drops imaginary parts (to a real type other than bool).
+void warn_complex_to_real();
+// Whether `p` says it is an array on the device: CuPy's __cupy_get_ndarray__, or __cuda_array_interface__.
+// Attribute look-ups: for the operands that are not cuarray arrays or scalars only.
+bool has_device_protocol(PyObject* p);
+// `obj` read as a cuarray array (cuarray._interop._device_operand): a CuPy-like object's array, or a view of
+// another library's device array; None for anything else.
+py::object device_operand(py::handle obj);
 
 }  // namespace cuarray::bind

@@ -27,6 +27,8 @@ enum class Hook {
   LocateLibrary,  // cuarray._cuda_libs.locate(stem) -> (path, why not)
   Allocate,       // cuarray.cuda.memory._allocate_for_core(nbytes): Note [User allocator]
   Structured,     // the module cuarray._structured: casts and comparisons of structured arrays
+  DeviceOperand,  // cuarray._interop._device_operand(obj): CuPy-like and other libraries' device arrays
+  MatmulAxes,     // cuarray._products._matmul_axes(a, b, out, dtype, casting, axes, axis): gufunc axes
   Count
 };
 

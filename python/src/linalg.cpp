@@ -21,6 +21,7 @@
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/matmul.h"
 #include "cuarray/ops/type_resolution.h"
+#include "hooks.h"
 #include "ndarray.h"
 #include "operators.h"
 
@@ -120,11 +121,12 @@ void install_matmul(py::module_& m) {
       "matmul",
       [](py::handle a, py::handle b, py::handle out, py::handle dtype, const std::string& casting, py::handle order,
          py::handle subok, py::handle axes, py::handle axis) {
-        if (!(order.is_none() || py::str(order).cast<std::string>() == "K") || subok.ptr() != Py_True ||
-            !axes.is_none() || !axis.is_none())
+        if (!(order.is_none() || py::str(order).cast<std::string>() == "K") || subok.ptr() != Py_True)
           throw TypeError(
-              "cuarray.matmul supports out=, dtype= and casting=; order=, subok=, axes= and axis= must "
-              "keep their defaults");
+              "cuarray.matmul supports out=, dtype=, casting=, axes= and axis=; order= and subok= must keep "
+              "their defaults");
+        if (!axes.is_none() || !axis.is_none())  // NumPy's gufunc axes: transposes around this product
+          return py::reinterpret_borrow<py::object>(hook(Hook::MatmulAxes))(a, b, out, dtype, casting, axes, axis);
         return matmul_call(a, b, out, dtype, casting);
       },
       "a"_a, "b"_a, py::pos_only(), "out"_a = py::none(), py::kw_only(), "dtype"_a = py::none(),

@@ -113,6 +113,15 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
     if ((op == Py_EQ || op == Py_NE) && incomparable(b))
       return guarded([&] {
         const Array& self = py::handle(a).cast<const NdArray&>().array;
+        if (Py_TYPE(b)->tp_richcompare != PyBaseObject_Type.tp_richcompare && !PyUnicode_Check(b) &&
+            !PyBytes_Check(b) && !PyType_Check(b)) {
+          // An object with its own == or != : NumPy's object loop asks it about each element (int.__eq__
+          // declines, so the object's reflected method answers). Done the same way, on a host copy.
+          py::object host = py::handle(a).attr("get")();
+          py::object r = py::reinterpret_steal<py::object>(PyObject_RichCompare(host.ptr(), b, op));
+          if (!r) throw py::error_already_set();
+          return py::cast(to_ndarray(py::module_::import("numpy").attr("asarray")(r, "bool")));
+        }
         check_computable(self.dtype(), "comparisons");  // NumPy reads a str as a date there
         return py::cast(NdArray{ops::incomparable_result(self.shape(), op == Py_NE), py::none()});
       });
@@ -189,7 +198,7 @@ bool takes(PyObject* p) {
   static py::handle generic = py::object(py::module_::import("numpy").attr("generic")).release();
   return PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p) || PyBool_Check(p) ||
          py::isinstance(p, ndarray_type()) || PyObject_IsInstance(p, generic.ptr()) == 1 ||
-         py::isinstance<py::array>(p);
+         py::isinstance<py::array>(p) || has_device_protocol(p);
 }
 
 void init_operators(py::module_&) {

@@ -129,22 +129,36 @@ py::object ufunc_call(int index, const py::handle* args, int nargs, const py::ha
   ops::UfuncCall c(index, nargs);
   const int dtype = dtype_obj.is_none() ? ops::kNoDType : static_cast<int>(to_dtype(dtype_obj));
   std::optional<ops::Scalar> scalars[3];  // constructed only for scalar arguments
+  py::object foreign[3];                  // CuPy-like objects' and other libraries' arrays, read as cuarray's
+  const Array* arrays[3] = {};            // the array inputs
   for (int i = 0; i < nargs; ++i) {
-    if (py::isinstance(args[i], ndarray_type()))
-      c.set_input(i, args[i].cast<const NdArray&>().array);
-    else if (to_scalar(args[i], scalars[i].emplace()))
+    if (py::isinstance(args[i], ndarray_type())) {
+      arrays[i] = &args[i].cast<const NdArray&>().array;
+    } else if (to_scalar(args[i], scalars[i].emplace())) {
       c.set_input(i, *scalars[i]);
-    else
-      unsupported(args[i], c.name());
+      continue;
+    } else {
+      if (!py::isinstance<py::array>(args[i])) foreign[i] = device_operand(args[i]);
+      if (!foreign[i] || foreign[i].is_none()) unsupported(args[i], c.name());
+      arrays[i] = &foreign[i].cast<const NdArray&>().array;
+    }
+    c.set_input(i, *arrays[i]);
   }
   c.resolve(dtype, casting);
+  // NumPy's ComplexWarning for each complex array cast to a real loop type (dtype=), and each complex result
+  // cast to a real out= array (bool excepted, as NumPy's casts to bool drop nothing it warns of).
+  auto drops_imaginary = [](DType from, DType to) { return is_complex(from) && !is_complex(to) && to != DType::Bool; };
+  for (int i = 0; i < nargs; ++i)
+    if (arrays[i] && drops_imaginary(arrays[i]->dtype(), c.loop().in[i])) warn_complex_to_real();
   for (int o = 0; o < c.nout(); ++o) {
     if (!outs || outs[o].is_none()) continue;
     if (!py::isinstance(outs[o], ndarray_type())) {
       if (py::isinstance<py::array>(outs[o])) unsupported(outs[o], c.name());
       throw TypeError("return arrays must be of ArrayType");
     }
-    c.set_output(o, outs[o].cast<const NdArray&>().array);
+    const Array& out = outs[o].cast<const NdArray&>().array;
+    c.set_output(o, out);
+    if (drops_imaginary(c.loop().out[o], out.dtype())) warn_complex_to_real();
   }
   c.run(order);
   auto result = [&](int o) -> py::object {

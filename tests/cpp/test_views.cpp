@@ -184,6 +184,13 @@ TEST(ReshapeStrides, EmptyAndSingleElementArraysAlwaysView) {
   EXPECT_EQ(s->size(), 3u);
 }
 
+TEST(ReshapeStrides, EmptyArraysAreLaidOutAsIfEachZeroWereOne) {
+  // np.zeros((2, 0, 3)).reshape((5, 0, 4), order=o).strides: (32, 32, 8) in C order, (8, 40, 40) in F.
+  Array empty = make_view({2, 0, 3}, {0, 0, 0});
+  EXPECT_EQ(*cuarray::ops::reshape_strides(empty, {5, 0, 4}, 'C'), (Strides{32, 32, 8}));
+  EXPECT_EQ(*cuarray::ops::reshape_strides(empty, {5, 0, 4}, 'F'), (Strides{8, 40, 40}));
+}
+
 TEST(Reshape, ViewCasesShareTheBuffer) {
   Array a = c234();
   expect_view(cuarray::ops::reshape(a, {-1, 4}), a, {6, 4}, {32, 8}, 0);

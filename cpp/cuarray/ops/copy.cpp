@@ -137,6 +137,16 @@ Array as_units(const Array& a, int unit) {
 }
 
 void copy_into(const Array& dst, const Array& src) {
+  // Note [Assignment shapes]
+  // NumPy's assignment drops the source's leading length-1 axes beyond the destination's rank (a[:] = b[None]
+  // works, and CuPy's does the same), and checks that the shapes broadcast also when nothing is copied.
+  const size_t extra = src.shape().size() > dst.shape().size() ? src.shape().size() - dst.shape().size() : 0;
+  if (extra && std::all_of(src.shape().begin(), src.shape().begin() + extra, [](std::int64_t n) { return n == 1; })) {
+    copy_into(dst, src.view(Shape(src.shape().begin() + extra, src.shape().end()),
+                            Strides(src.strides().begin() + extra, src.strides().end())));
+    return;
+  }
+  Strides src_strides = broadcast_strides(src.shape(), src.strides(), dst.shape());  // throws if they don't
   if (is_void(dst.dtype()) || is_void(src.dtype())) {
     // Note [Void storage]: the bytes move, between void types of one itemsize (casts by field are Python's).
     if (!is_void(dst.dtype()) || !is_void(src.dtype()) || dst.itemsize() != src.itemsize() ||
@@ -145,7 +155,7 @@ void copy_into(const Array& dst, const Array& src) {
                       to_string(src.itemsize()) + " bytes " + name(src.dtype()) + " to " + to_string(dst.itemsize()) +
                       " bytes " + name(dst.dtype()) + "); other structured types are assigned field by field");
     if (dst.size() == 0) return;
-    Array from = src.view(dst.shape(), broadcast_strides(src.shape(), src.strides(), dst.shape()));
+    Array from = src.view(dst.shape(), src_strides);
     const int unit = std::min(widest_unit(dst), widest_unit(from));
     copy_into(as_units(dst, unit), as_units(from, unit));
     return;
@@ -169,7 +179,6 @@ void copy_into(const Array& dst, const Array& src) {
     copy_into(dst, astype(src, src.dtype(), 'C'));
     return;
   }
-  Strides src_strides = broadcast_strides(src.shape(), src.strides(), dst.shape());
   cudaStream_t stream = cuda::current_stream()->handle();
   bool same_layout = src.shape() == dst.shape() &&
                      ((dst.c_contiguous() && src.c_contiguous()) || (dst.f_contiguous() && src.f_contiguous()));

@@ -41,7 +41,12 @@ Shape infer_shape(const Shape& shape, std::int64_t size) {
 
 std::optional<Strides> reshape_strides(const Array& a, const Shape& shape, char order) {
   int itemsize = a.itemsize();
-  if (a.size() == 0 || a.size() == 1) return order == 'F' ? f_strides(shape, itemsize) : c_strides(shape, itemsize);
+  if (a.size() == 0 || a.size() == 1) {
+    // NumPy lays out a reshaped empty array as if each length 0 were 1 (a new empty array has zero strides).
+    Shape laid(shape);
+    for (auto& n : laid) n = std::max<std::int64_t>(n, 1);
+    return order == 'F' ? f_strides(laid, itemsize) : c_strides(laid, itemsize);
+  }
   Shape old_dims;
   Strides old_strides;
   for (int i = 0; i < a.ndim(); ++i)

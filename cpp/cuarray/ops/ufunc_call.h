@@ -31,6 +31,8 @@ class UfuncCall {
   void run(char order);
 
   bool given(int o) const { return operands_.given(o); }
+  // The loop's types (after resolve()).
+  const LoopTypes& loop() const { return loop_; }
   // Output o after run(), to move out.
   Array& output(int o) { return operands_.output(o); }
 

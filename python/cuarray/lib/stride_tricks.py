@@ -30,6 +30,10 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     """Every window of `window_shape` along `axis` (all axes when None) as a view: the result's last axes run
     over a window, its first ones over the windows' positions. CuPy's arrays have no read-only flag, so the view
     is writeable whatever `writeable` says."""
+    if isinstance(x, (list, tuple)):  # NumPy's array-likes (a NumPy array is refused, as everywhere)
+        from cuarray._transfer import asarray
+
+        x = asarray(x)
     x = _check(x, "sliding_window_view")
     window_shape = tuple(window_shape) if numpy.iterable(window_shape) else (window_shape,)
     if any(w < 0 for w in window_shape):

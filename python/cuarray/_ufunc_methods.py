@@ -1,0 +1,105 @@
+"""ufunc.outer, reduce, accumulate and reduceat, as NumPy's, for the ufuncs cuarray has a reduction or scan of
+(Note [ufunc methods]). Installed on cuarray's ufunc type at import, as ufunc.at is.
+
+Note [ufunc methods]
+NumPy's sum is add.reduce, prod multiply.reduce, max maximum.reduce and so on: each reduce here is the
+reduction cuarray already has for that ufunc (same accumulation types, same NaN rules), with reduce's
+defaults (axis 0). accumulate is cumsum or cumprod. outer is the ufunc itself on `a` with new axes for
+`b`. reduceat reduces each segment with the same reduction, one call per index: it is for the occasional
+call (and NumPy's functions dispatched here through __array_ufunc__), not a loop. A ufunc without a
+reduction raises NotImplementedError naming the method, never a result computed some other way.
+"""
+
+import operator
+
+import numpy
+
+from cuarray import _core, _reduction, _scan
+from cuarray._core import ndarray
+from cuarray._joining import concatenate
+from cuarray._transfer import device_array
+
+__all__ = []
+
+_REDUCE = {
+    "add": _reduction.sum,
+    "multiply": _reduction.prod,
+    "maximum": _reduction.max,
+    "minimum": _reduction.min,
+    "logical_and": _reduction.all,
+    "logical_or": _reduction.any,
+}
+_ACCUMULATE = {"add": _scan.cumsum, "multiply": _scan.cumprod}
+
+
+def _lookup(self, table, method):
+    f = table.get(self.__name__)
+    if f is None:
+        raise NotImplementedError(f"cuarray.{self.__name__}.{method} is not supported")
+    return f
+
+
+def _takes_dtype(name):
+    return name in ("add", "multiply")
+
+
+def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False):
+    """NumPy's ufunc.reduce (default axis 0) for add, multiply, maximum, minimum, logical_and, logical_or."""
+    f = _lookup(self, _REDUCE, "reduce")
+    array = device_array(array, f"{self.__name__}.reduce")
+    if _takes_dtype(self.__name__):
+        return f(array, axis, dtype, out, keepdims)
+    if dtype is not None:
+        array = array.astype(dtype, copy=False)
+    return f(array, axis, out, keepdims)
+
+
+def accumulate(self, array, axis=0, dtype=None, out=None):
+    """NumPy's ufunc.accumulate (default axis 0) for add and multiply."""
+    f = _lookup(self, _ACCUMULATE, "accumulate")
+    return f(device_array(array, f"{self.__name__}.accumulate"), axis, dtype, out)
+
+
+def outer(self, a, b, /, **kwargs):
+    """NumPy's ufunc.outer: the ufunc of every element of `a` with every element of `b`, shape a.shape +
+    b.shape."""
+    if self.nin != 2:
+        raise ValueError("method outer is only supported for binary functions")
+    a = device_array(a, f"{self.__name__}.outer")
+    b = device_array(b, f"{self.__name__}.outer")
+    return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
+
+
+def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+    """NumPy's ufunc.reduceat: along `axis`, the reduction of array[indices[i]:indices[i + 1]] (to the end for
+    the last), or array[indices[i]] alone where indices[i + 1] <= indices[i]."""
+    _lookup(self, _REDUCE, "reduceat")
+    name = f"{self.__name__}.reduceat"
+    array = device_array(array, name)
+    axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), array.ndim)
+    idx = indices.get() if isinstance(indices, ndarray) else numpy.asarray(indices)
+    idx = idx.astype(numpy.intp, casting="same_kind").ravel().tolist()
+    n = array.shape[axis]
+    for i in idx:
+        if not 0 <= i < n:
+            raise IndexError(f"index {i} out-of-bounds in {name} [0, {n})")
+    head = (slice(None),) * axis
+    parts = []
+    for k, start in enumerate(idx):
+        stop = idx[k + 1] if k + 1 < len(idx) else n
+        segment = array[head + (slice(start, stop if stop > start else start + 1),)]
+        parts.append(reduce(self, segment, axis, dtype, None, True))
+    if parts:
+        result = concatenate(parts, axis)
+    else:  # no indices: an empty result of the reduction's type
+        result = reduce(self, array[head + (slice(0, 1),)], axis, dtype, None, True)[head + (slice(0, 0),)]
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+_core.ufunc.reduce = reduce
+_core.ufunc.accumulate = accumulate
+_core.ufunc.outer = outer
+_core.ufunc.reduceat = reduceat
