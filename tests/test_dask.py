@@ -133,7 +133,7 @@ def test_numel_of_a_full_reduction_is_a_numpy_scalar():
 
 def test_reduce_copies_to_the_host_and_rebuilds_with_asarray():
     host = np.arange(6.0).reshape(2, 3)
-    fake = types.SimpleNamespace(get=lambda: host)
+    fake = types.SimpleNamespace(get=lambda stream=None, order="C": host)  # order "A": F arrays stay F
     rebuild, args = cp.ndarray.__reduce__(fake)
     assert rebuild is cp.asarray and args[0] is host
     assert pickle.loads(pickle.dumps(rebuild)) is cp.asarray
@@ -269,6 +269,9 @@ def three_workers():
         silence_logs=logging.WARNING,
     )
     with cluster, distributed.Client(cluster) as client:
+        client.wait_for_workers(
+            3, timeout=60
+        )  # in-process workers register a moment after the cluster starts
         yield client
 
 

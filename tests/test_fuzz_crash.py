@@ -39,7 +39,7 @@ values = [None, True, -1, 0, 1, 2, 3, 7, 2**31, 2**63 - 1, 2**63, 2**70, -(2**63
           np.array([1, 2], dtype=object), object(), {"a": 1}, np.float32, np.dtype("V8"), slice(None, None, -1),
           Ellipsis]
 if gpu:
-    arrays = [cp.arange(6, dtype=t).reshape(2, 3) for t in ("i1", "i8", "u2", "f2", "f4", "f8", "c8", "?")]
+    arrays = [cp.arange(6).astype(t).reshape(2, 3) for t in ("i1", "i8", "u2", "f2", "f4", "f8", "c8", "?")]
     arrays += [cp.zeros((0, 3)), cp.asarray(5.0), cp.arange(10.0)[::-3], cp.arange(24).reshape(2, 3, 4).T]
     values += arrays
     values += [arrays[5].data, arrays[5].data + 1, arrays[5].data + 8, arrays[5].data - 8, arrays[5].data + 10**6]
