@@ -141,7 +141,9 @@ def test_reduce_copies_to_the_host_and_rebuilds_with_asarray():
 
 @pytest.mark.nogpu
 def test_unpickling_without_a_device_is_cuda_runtime_error():
-    rebuild, args = cp.ndarray.__reduce__(types.SimpleNamespace(get=lambda: np.arange(3)))
+    rebuild, args = cp.ndarray.__reduce__(
+        types.SimpleNamespace(get=lambda stream=None, order="C": np.arange(3))
+    )
     with pytest.raises(cp.cuda.CUDARuntimeError):
         rebuild(*args)
 
