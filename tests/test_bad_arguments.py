@@ -206,6 +206,13 @@ def test_device_ids_of_the_wrong_type_raise(bad):
         cp.cuda.Device(bad) if bad is not None else cp.cuda.runtime.setDevice(bad)
 
 
+@pytest.mark.parametrize("bad", [1.5, "0", [0], 2**31, -(2**31) - 1, 2**70])
+def test_device_ids_that_are_not_c_ints_raise_before_the_device(bad):
+    # CuPy's Device.id is a C int: a wrong type is a TypeError, an int out of its range an OverflowError.
+    with pytest.raises(OverflowError if isinstance(bad, int) else TypeError):
+        cp.cuda.Device(bad)
+
+
 @pytest.mark.gpu
 @pytest.mark.multi_gpu
 def test_stream_and_arrays_of_another_device_raise_before_launching():

@@ -185,7 +185,7 @@ def test_allocator_errors_propagate_and_leave_the_process_working():
     cp.cuda.set_allocator(lambda n: object())
     with pytest.raises(TypeError, match="integer `ptr`"):
         cp.ones(100)
-    cp.cuda.set_allocator(lambda n: cp.cuda.MemoryPointer(cp.cuda.UnownedMemory(0, n, None), 0))
+    cp.cuda.set_allocator(lambda n: cp.cuda.MemoryPointer(cp.cuda.UnownedMemory(0, n, None, 0), 0))
     with pytest.raises(ValueError, match="null pointer"):
         cp.ones(100)
     cp.cuda.set_allocator(cp.get_default_memory_pool().malloc)

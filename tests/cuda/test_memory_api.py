@@ -240,10 +240,10 @@ def test_single_device_pool_arenas_follow_streams():
     assert p2.ptr != ptr1 and pool.free_bytes() == 4 * UNIT and pool.total_bytes() == 8 * UNIT
     p3 = pool.malloc(4 * UNIT)
     assert p3.ptr == ptr1
-    # The memory works: an array over it.
-    x = cp.ndarray((UNIT,), np.float64, p3)
-    x[...] = cp.arange(UNIT, dtype=np.float64)
-    assert_same(x, np.arange(UNIT, dtype=np.float64))
+    # The memory works: an array over all of it (4 * UNIT bytes).
+    x = cp.ndarray((UNIT // 2,), np.float64, p3)
+    x[...] = cp.arange(UNIT // 2, dtype=np.float64)
+    assert_same(x, np.arange(UNIT // 2, dtype=np.float64))
     del x, p2, p3
     gc.collect()
     pool.free_all_blocks(stream=s)

@@ -331,6 +331,8 @@ def test_memory_freed_on_a_busy_stream_is_not_overwritten_early(n):
     # for B at once (same size, so the same block if the pool broke the rule) and written must not change
     # what A reads.
     values = np.arange(n, dtype=np.float32) % 1000
+    # The fill kernel is compiled or loaded now: doing it for the first time below could outlast A's kernel.
+    cp.empty(1, dtype=np.float32).fill(-7.0)
     a, b = cuda.Stream(non_blocking=True), cuda.Stream(non_blocking=True)
     with a:
         src = cp.asarray(values)

@@ -493,6 +493,9 @@ def test_randint_with_array_bounds():
     # Whole 64-bit ranges, unsigned past 2**63, bool, and Generator.integers' closed interval.
     h = rs.randint(np.array([-(2**63), 0]), 2**63 - 1, size=(1000, 2)).get()
     assert (h[:, 1] >= 0).all() and (h[:, 0] < 0).any() and (h[:, 0] > 0).any()
+    s = rs.randint(-3, np.array([0, 2]), size=(2000, 2)).get()  # a scalar low next to an array high
+    assert s.shape == (2000, 2) and (s[:, 0] < 0).all() and (s[:, 0] == -3).any()
+    assert (s >= -3).all() and (s[:, 1] < 2).all() and (s[:, 1] == 1).any()
     u = rs.randint(np.array([2**63], np.uint64), np.array([2**64 - 1], np.uint64), size=1000, dtype=np.uint64)
     assert u.dtype == np.uint64 and (u.get() >= 2**63).all()
     b = rs.randint(np.array([0, 0]), np.array([1, 2]), size=(500, 2), dtype=np.bool_).get()

@@ -31,7 +31,10 @@ class Device:
             _cuda.check_device(device)  # as runtime.getDevice: no device is an error
         elif isinstance(device, Device):
             device = device.id
-        self.id = operator.index(device)
+        device = operator.index(device)
+        if not -0x80000000 <= device <= 0x7FFFFFFF:  # CuPy's id is a C int
+            raise OverflowError(f"device id {device} does not fit a C int")
+        self.id = device
 
     def use(self):
         """Makes this device current for the calling thread."""

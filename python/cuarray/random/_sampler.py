@@ -224,12 +224,14 @@ class Sampler(PhiloxOwner):
         every range is exact. Each round reads back how many were rejected (at most half, on average)."""
         lo, hi = (numpy.asarray(_host(v)) for v in (low, high))
         lo, hi = (v.astype(numpy.int64) if v.dtype.kind == "f" else v for v in (lo, hi))  # truncated
-        lo, hi = lo.astype(object), hi.astype(object) - (0 if endpoint else 1)  # exact Python ints
+        # Exact Python ints in object arrays; numpy.array again because arithmetic on a 0-d array (a scalar
+        # bound next to an array one) gives a scalar, which has no shape.
+        lo, hi = (numpy.array(v, dtype=object) for v in (lo, hi.astype(object) - (0 if endpoint else 1)))
         _check_bounds(lo, hi, dt, info, endpoint)
         shape = out_shape(shape_of(size), numpy.broadcast_shapes(lo.shape, hi.shape))
         count = math.prod(shape)
         span, base = (
-            _transfer.asarray(numpy.broadcast_to(v.astype(numpy.uint64), shape).reshape(-1))
+            _transfer.asarray(numpy.broadcast_to(numpy.array(v, dtype=numpy.uint64), shape).reshape(-1))
             for v in ((hi - lo) % 2**64, lo % 2**64)
         )
         mask = span
