@@ -345,6 +345,16 @@ def test_bincount_empty_with_weights_is_int64(xp, dtype):
     )
 
 
+@testing.numpy_cuarray_array_equal()
+def test_bincount_empty_ignores_the_weights_length(xp):
+    return xp.bincount(xp.asarray(np.array([], np.int64)), weights=xp.asarray([1.0, 2.0]), minlength=3)
+
+
+@testing.numpy_cuarray_raises()
+def test_bincount_complex_weights_are_type_error(xp):
+    return xp.bincount(xp.asarray([0, 2]), weights=xp.asarray([1.0, 2j]))
+
+
 @pytest.mark.parametrize("bins", [2, [1.0, 2.0, 2.4, 3.0]], ids=str)
 @pytest.mark.parametrize("density", [False, True])
 @testing.for_complex_dtypes()

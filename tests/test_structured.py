@@ -105,7 +105,17 @@ class TestCreation:
 
     @testing.numpy_cuarray_array_equal()
     def test_array_other_byte_order(self, xp):
-        return xp.array(np.array([(1, 2.5), (-3, 4.0)], dtype=">i4,>f8"))
+        """The bytes go over as they are and the dtype keeps NumPy's byte order, through copies too."""
+        a = xp.array(np.array([(1, 2.5), (-3, 4.0)], dtype=">i4,>f8"))
+        return a, a[::-1].copy()
+
+    def test_field_in_the_other_byte_order_is_refused(self):
+        a = cp.array(np.array([(1, 2.5), (-3, 4.0)], dtype=">i4,>f8"))
+        with pytest.raises(ValueError, match="non-native byte-order"):
+            a["f0"]
+        b = cp.zeros(2, ">i4,>f8")
+        b.set(np.array([(1, 2.5), (-3, 4.0)], dtype=">i4,>f8"))
+        assert b.get().tolist() == [(1, 2.5), (-3, 4.0)]
 
     @pytest.mark.parametrize(
         "scalar",
@@ -268,10 +278,21 @@ class TestFields:
     def test_misaligned_field_is_refused(self, name, dtype):
         a = cp.array(np.zeros(4, dtype))
         with pytest.raises(ValueError, match="sufficiently aligned for GPU"):
-            a[name]
-        with pytest.raises(ValueError, match="sufficiently aligned for GPU"):
-            a[name] = 1
+            a[name]  # a view: a copy would drop writes made through it
         assert a[:0][name].shape == (0,)  # nothing to read
+
+    @pytest.mark.parametrize("name, dtype", [("f1", "?,f8"), ("f0", "f8,?"), ("f1", "i1,c16,i2")])
+    @testing.numpy_cuarray_array_equal()
+    def test_misaligned_field_is_assigned(self, xp, name, dtype):
+        """Assignment by field works for packed types (Note [Packed fields]), the other fields untouched."""
+        host = np.zeros((4, 3), dtype)
+        for k, field in enumerate(host.dtype.names):
+            host[field] = np.arange(12).reshape(4, 3) + 20 * k
+        base = xp.array(host)
+        a = base[::-1, ::2]
+        a[name] = xp.arange(2) + 2
+        a[:0][name] = 1
+        return base
 
     def test_aligned_type_makes_fields_usable(self):
         dt = cp.make_aligned_dtype("?,f8")
@@ -316,6 +337,17 @@ class TestCasts:
         return a
 
     @testing.numpy_cuarray_array_equal()
+    def test_packed_types_by_field(self, xp):
+        """Misaligned fields on both sides, strided and reversed, read and written through bytes."""
+        src = xp.array(np.array([(1.5 * i, i, 1j - i) for i in range(8)], "f8,i2,c8"))[::-3]
+        a = xp.zeros(3, "i1,f4,c16")
+        a[...] = src
+        packed = np.dtype({"names": ["x"], "formats": ["f8"], "offsets": [1], "itemsize": 9})
+        one = xp.array(np.array([(0,), (0,)], packed))
+        one[...] = xp.asarray([2.5, -1.5])
+        return a, a.astype("f8,i8,c8"), one, one.astype("i4")
+
+    @testing.numpy_cuarray_array_equal()
     def test_plain_value_goes_to_every_field(self, xp):
         a = xp.zeros((2, 3), dtype=NESTED)
         a[...] = xp.arange(3)
@@ -352,6 +384,20 @@ class TestComparison:
         a = xp.array([(1, 2)], dtype="i8,f8")[["f1", "f0"]]
         b = xp.array([(1, 2.0), (1, 3), (3, 2)], dtype="f8,i8")
         return op(a, b)
+
+    @pytest.mark.parametrize(
+        "dtypes", [("i4,i4", "i4,i4,i4"), ("V8", "V4"), ("i8,f8", "V16"), ("V16", "i8,f8")], ids=str
+    )
+    @testing.numpy_cuarray_array_equal()
+    def test_no_common_type_is_type_error(self, xp, op, dtypes):
+        return op(xp.zeros(2, dtypes[0]), xp.zeros(2, dtypes[1]))
+
+    @testing.numpy_cuarray_array_equal()
+    def test_packed(self, xp, op):
+        a = xp.array(np.array([(1, 2.0, 3), (4, 5.0, 6), (7, 8.0, 9)], "i1,f8,i2"))
+        b = a.copy()
+        b[1:] = xp.array(np.array([(4, 5.5, 6)], "i1,f8,i2"))
+        return op(a, b), op(a[::-1], b[::2][:, None])
 
     @testing.numpy_cuarray_array_equal()
     def test_unstructured(self, xp, op):

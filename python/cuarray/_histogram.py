@@ -24,9 +24,7 @@ def bincount(x, weights=None, minlength=0):
     x = _device(x, "bincount")
     if weights is not None:
         weights = _device(weights, "bincount")
-    counts = _core._bincount(x, weights, operator.index(minlength))
-    # NumPy answers an empty x before it looks at the weights: int64 zeros whatever their dtype.
-    return counts.astype(numpy.int64, copy=False) if x.size == 0 else counts
+    return _core._bincount(x, weights, operator.index(minlength))
 
 
 def _outer_edges(a, range):

@@ -22,18 +22,14 @@ def _is_field_key(key):
     )
 
 
-def field(a, key):
-    """a[key] for a field name or a list of them: a view, as in NumPy."""
+def _locate(a, key):
+    """(offset, dtype) of the field `key` (a str) of a structured array, with NumPy's errors."""
     dt = a.dtype
     if dt.names is None:
         raise IndexError(
             "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays "
             "are valid indices"
         )
-    if isinstance(key, list):
-        # NumPy's multi-field view: the same itemsize, the named fields at their offsets (and in that order).
-        view_dtype = numpy.empty(0, dt)[key].dtype
-        return a._field_view(0, view_dtype)
     try:
         fdt, offset = dt.fields[key][:2]
     except KeyError:
@@ -43,11 +39,88 @@ def field(a, key):
             f"cuarray does not support accessing nested subarrays (field {key!r} is {fdt}); CuPy does not yet "
             "support accessing nested subarrays either"
         )
-    return a._field_view(offset, fdt)
+    return offset, fdt
+
+
+def field(a, key):
+    """a[key] for a field name or a list of them: a view, as in NumPy (ValueError where the field is not aligned
+    for the GPU; see Note [Packed fields])."""
+    if isinstance(key, list) and a.dtype.names is not None:
+        # NumPy's multi-field view: the same itemsize, the named fields at their offsets (and in that order).
+        view_dtype = numpy.empty(0, a.dtype)[key].dtype
+        return a._field_view(0, view_dtype)
+    return a._field_view(*_locate(a, key))
+
+
+# Note [Packed fields]
+# ~~~~~~~~~~~~~~~~~~~~
+# A packed structured type ('f8,i2', itemsize 10) puts fields where the GPU cannot load them: a view of such a
+# field is refused (a misaligned load faults). The values can still be moved: the field's bytes are copied, in
+# units that every address and stride involved allows (bytes at worst, always aligned), to or from an aligned
+# array of the field's type, and the value work (casts, comparisons) is done there. Only the internal reads and
+# writes below do this; `a['x']` stays a view or an error, since a copy there would silently drop writes to it.
+
+
+def _is_aligned(a, offset, fdt):
+    """Whether the view of the field at `offset` of a's elements, of type fdt, meets the GPU's alignment."""
+    if fdt.kind == "V" or a.size == 0:
+        return True
+    n = fdt.itemsize
+    return (a._ptr + offset) % n == 0 and all(m <= 1 or s % n == 0 for m, s in zip(a.shape, a.strides))
+
+
+def _unit(size, *places):
+    """The widest unsigned type whose itemsize divides `size` and, for each (array, offset) in places, the address
+    of that byte of the elements and the array's strides."""
+    for unit, t in ((8, "u8"), (4, "u4"), (2, "u2")):
+        if size % unit == 0 and all(
+            a.size == 0 or ((a._ptr + off) % unit == 0 and all(s % unit == 0 for s in a.strides))
+            for a, off in places
+        ):
+            return unit, t
+    return 1, "u1"
+
+
+def _copy_bytes(dst, dst_offset, src, src_offset, size):
+    """The bytes [dst_offset, dst_offset + size) of dst's elements = those at src_offset of src's (same shape)."""
+    unit, t = _unit(size, (dst, dst_offset), (src, src_offset))
+    for k in range(0, size, unit):
+        dst._field_view(dst_offset + k, t)[...] = src._field_view(src_offset + k, t)
+
+
+def _holder(shape, fdt):
+    """An aligned array of a one-field structured type: its field a value array, its bytes at hand."""
+    return _core.empty(shape, numpy.dtype([("v", fdt)]), "C")
+
+
+def _read(a, key):
+    """The values of field `key` (a str) of a: the view where it is aligned, else an aligned copy (Note [Packed
+    fields]); only read."""
+    offset, fdt = _locate(a, key)
+    if _is_aligned(a, offset, fdt):
+        return a._field_view(offset, fdt)
+    h = _holder(a.shape, fdt)
+    _copy_bytes(h, 0, a, offset, fdt.itemsize)
+    return h._field_view(0, fdt)
+
+
+def _write(a, key, value):
+    """a[key][...] = value for a field name (a str), through an aligned array where the field is not aligned (Note
+    [Packed fields])."""
+    offset, fdt = _locate(a, key)
+    if _is_aligned(a, offset, fdt):
+        a._field_view(offset, fdt)[...] = value
+        return
+    h = _holder(a.shape, fdt)
+    h._field_view(0, fdt)[...] = value
+    _copy_bytes(a, offset, h, 0, fdt.itemsize)
 
 
 def set_field(a, key, value):
     """a[key] = value for a field name or a list of them."""
+    if isinstance(key, str):
+        _write(a, key, value)
+        return
     view = field(a, key)
     view[...] = value
 
@@ -68,7 +141,7 @@ def assign(dst, value):
         if src_dt.kind == "V":
             raise TypeError(f"cannot cast the unstructured void type {src_dt} to the structured type {dt}")
         for name in dt.names:  # NumPy: a plain value goes to every field
-            field(dst, name)[...] = value
+            _write(dst, name, value)
         return
     if len(src_dt.names) != len(dt.names):
         raise ValueError(
@@ -79,7 +152,7 @@ def assign(dst, value):
     if _overlap(dst, value):
         value = value.copy()
     for dst_name, src_name in zip(dt.names, src_dt.names):
-        field(dst, dst_name)[...] = field(value, src_name)
+        _write(dst, dst_name, _read(value, src_name))
 
 
 def _extent(x):
@@ -109,7 +182,7 @@ def astype(a, dtype, order, casting):
         )
     if a.dtype.kind == "V" and dtype.kind != "V":
         if a.dtype.names is not None and len(a.dtype.names) == 1:
-            return field(a, a.dtype.names[0]).astype(dtype, order=order)
+            return _read(a, a.dtype.names[0]).astype(dtype, order=order)
         raise TypeError(
             f"cuarray cannot cast {a.dtype} to {dtype}: NumPy casts only a structured type of one field to "
             "a plain type"
@@ -134,14 +207,18 @@ def _leaves(dt, prefix=()):
     return paths
 
 
-def _units(a):
-    """The bytes of an unstructured void array as fields of the widest unsigned type its layout allows."""
-    n = a.dtype.itemsize
-    for unit, t in ((8, "u8"), (4, "u4"), (2, "u2")):
-        aligned = a.size == 0 or (a._ptr % unit == 0 and all(s % unit == 0 for s in a.strides))
-        if n % unit == 0 and aligned:
-            return [a._field_view(k, t) for k in range(0, n, unit)]
-    return [a._field_view(k, "u1") for k in range(n)]
+# NumPy's messages for void types it does not compare, by how many of the two are unstructured.
+_INCOMPARABLE = (
+    (
+        "Cannot compare structured arrays unless they have a common dtype.  I.e. `np.result_type(arr1, arr2)` "
+        "must be defined."
+    ),
+    "Cannot compare structured with unstructured void arrays.",
+    (
+        "cannot compare unstructured voids of different length. Use bytes to compare. (This may return array of "
+        "False in the future.)"
+    ),
+)
 
 
 def compare(a, b, not_equal):
@@ -159,16 +236,19 @@ def compare(a, b, not_equal):
         raise TypeError(
             f"cuarray cannot compare {a.dtype} with {b.dtype}: compare structured types with each other"
         )
-    numpy.result_type(a.dtype, b.dtype)  # NumPy's TypeError for types it does not compare
+    # NumPy's plain TypeError (not result_type's DTypePromotionError) for types it does not compare
+    try:
+        numpy.result_type(a.dtype, b.dtype)
+    except TypeError as e:
+        raise TypeError(_INCOMPARABLE[(a.dtype.names is None) + (b.dtype.names is None)]) from e
     combine = _ufuncs.logical_or if not_equal else _ufuncs.logical_and
     op = operator.ne if not_equal else operator.eq
     if a.dtype.names is None or b.dtype.names is None:
         if a.dtype.names is not None or b.dtype.names is not None or a.dtype.itemsize != b.dtype.itemsize:
             raise TypeError(f"cuarray cannot compare {a.dtype} with {b.dtype}")
         shape = numpy.broadcast_shapes(a.shape, b.shape)
-        pairs = list(zip(_units(a), _units(b))) if a.dtype == b.dtype else None
-        if pairs is None or any(x.dtype != y.dtype for x, y in pairs):
-            pairs = [(a._field_view(k, "u1"), b._field_view(k, "u1")) for k in range(a.dtype.itemsize)]
+        unit, t = _unit(a.dtype.itemsize, (a, 0), (b, 0))
+        pairs = [(a._field_view(k, t), b._field_view(k, t)) for k in range(0, a.dtype.itemsize, unit)]
     else:
         left, right = _leaves(a.dtype), _leaves(b.dtype)
         if len(left) != len(right):
@@ -185,8 +265,9 @@ def compare(a, b, not_equal):
 
 
 def _path(a, path):
+    """The values of the (nested) field at `path`, only read."""
     for name in path:
-        a = field(a, name)
+        a = _read(a, name)
     return a
 
 

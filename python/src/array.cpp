@@ -46,12 +46,9 @@ NdArray from_numpy(py::handle obj, py::handle dtype) {
                              obj, dtype.is_none() ? py::object(py::none()) : py::reinterpret_borrow<py::object>(dtype));
   // Data in the other byte order (read from a file, say) is swapped on the host: GPUs read native order.
   if (host.dtype().byteorder() == '>') host = host.attr("astype")(host.dtype().attr("newbyteorder")("="));
+  // A structured type keeps its fields' byte order, as NumPy does: it is storage, and its bytes go over as they
+  // are (a field in the other byte order is refused when it is read as a value).
   ElementType et = to_element_type(host.dtype());
-  // A structured type's fields in the other byte order are swapped too (its own byteorder is '|').
-  if (is_void(et.dtype) && !host.dtype().attr("isnative").cast<bool>()) {
-    host = host.attr("astype")(host.dtype().attr("newbyteorder")("="));
-    et = to_element_type(host.dtype());
-  }
   bool f_layout = host.ndim() > 1 && !(host.flags() & py::array::c_style) && (host.flags() & py::array::f_style);
   if (!f_layout && !(host.flags() & py::array::c_style)) host = numpy().attr("ascontiguousarray")(host);
   Shape shape(host.shape(), host.shape() + host.ndim());

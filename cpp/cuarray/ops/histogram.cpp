@@ -56,20 +56,17 @@ Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t
                     "') to dtype('int64') according to the rule 'safe'");
   if (minlength < 0) throw ValueError("'minlength' must not be negative");
   const std::int64_t n = x.size();
+  // NumPy answers an empty x before it looks at the weights (their dtype and length): int64 zeros.
+  if (n == 0) return zeros_of(minlength, DType::Int64);
   Array xi = x.dtype() == DType::Int64 && x.c_contiguous() ? x : astype(x, DType::Int64, 'C');
   std::optional<Array> w;
   if (weights) {
     Array wf = weights_for(*weights, n, "bincount");  // NumPy sums weights in float64
     w = wf.dtype() == DType::Float64 ? wf : astype(wf, DType::Float64, 'C');
   }
-  std::int64_t bins = minlength;
-  if (n > 0) {
-    auto [lo, hi] = index_ranges({xi})[0];
-    if (lo < 0) throw ValueError("'list' argument must have no negative elements");
-    bins = std::max(bins, hi + 1);
-  }
-  Array counts = zeros_of(bins, w ? DType::Float64 : DType::Int64);
-  if (n == 0) return counts;
+  auto [lo, hi] = index_ranges({xi})[0];
+  if (lo < 0) throw ValueError("'list' argument must have no negative elements");
+  Array counts = zeros_of(std::max(minlength, hi + 1), w ? DType::Float64 : DType::Int64);
   KernelKey key(KernelKind::Bincount);
   key.add(w.has_value(), 1);
   jit::Kernel k = cached_kernel(key, [&] { return bincount_source(w.has_value()); });
