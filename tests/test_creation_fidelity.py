@@ -67,6 +67,13 @@ def test_array_copy_false_refuses_host_data_before_the_device():
         cp.array(np.ones(3), copy=False)
 
 
+@pytest.mark.parametrize("shape", [2.0, np.float64(2), True, np.True_])
+def test_empty_like_refuses_a_non_integer_shape_before_the_device(shape):
+    for xp in (np, cp):  # a host prototype: nothing touches the device
+        with pytest.raises(TypeError, match="expected a sequence of integers or a single integer, got"):
+            xp.empty_like(np.ones(3), shape=shape)
+
+
 def test_tri_indices_from_read_only_the_shape():
     for xp in (np, cp):
         for f in (xp.tril_indices_from, xp.triu_indices_from):
