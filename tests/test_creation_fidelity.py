@@ -16,8 +16,7 @@ gpu = pytest.mark.gpu
 @pytest.mark.parametrize("layout", LAYOUT_NAMES)
 @testing.numpy_cuarray_array_equal(strides_check=True)
 def test_array_and_asarray_order_any_case(xp, order, layout):
-    _, a = np_layout(layout, np.float32)
-    a = a if xp is np else xp.asarray(a)
+    a = make_pair(layout, np.float32)[xp is np]  # the same view on both sides
     host = np_layout(layout, np.int16)[1]
     return xp.array(a, order=order), xp.asarray(a, order=order), xp.array(host, order=order)
 
@@ -68,6 +67,13 @@ def test_array_copy_false_refuses_host_data_before_the_device():
         cp.array(np.ones(3), copy=False)
 
 
+@pytest.mark.parametrize("shape", [2.0, np.float64(2), True, np.True_])
+def test_empty_like_refuses_a_non_integer_shape_before_the_device(shape):
+    for xp in (np, cp):  # a host prototype: nothing touches the device
+        with pytest.raises(TypeError, match="expected a sequence of integers or a single integer, got"):
+            xp.empty_like(np.ones(3), shape=shape)
+
+
 def test_tri_indices_from_read_only_the_shape():
     for xp in (np, cp):
         for f in (xp.tril_indices_from, xp.triu_indices_from):
@@ -82,7 +88,7 @@ def test_tri_indices_from_read_only_the_shape():
 @pytest.mark.parametrize("layout", ["c2d", "f2d", "negative", "3d_permuted"])
 @testing.numpy_cuarray_array_equal(accept_error=ValueError)
 def test_array_copy_false_never_copies(xp, order, layout):
-    a = xp.asarray(np_layout(layout, np.float32)[1])
+    a = make_pair(layout, np.float32)[xp is np]  # the same view on both sides
     b = xp.array(a, copy=False, order=order)
     assert xp.shares_memory(a, b)
     return b

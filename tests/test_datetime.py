@@ -7,6 +7,7 @@ BufferError, as NumPy's and CuPy's do. The tests at the top need no GPU.
 """
 
 import operator
+import re
 
 import cuarray as cp
 import numpy as np
@@ -19,22 +20,10 @@ S = _core.jit.sources
 DATETIMES = [np.dtype(f"M8[{u}]") for u in ("D", "s", "ms", "us", "ns")]
 TIMEDELTAS = [np.dtype(f"m8[{u}]") for u in ("D", "h", "m", "s", "ms", "us", "ns")]
 TIME_DTYPES = DATETIMES + TIMEDELTAS
-# NumPy time types cuarray has no room for: other units, the generic unit, the other byte order.
-UNSTORED = [
-    "M8[Y]",
-    "M8[M]",
-    "M8[W]",
-    "M8[h]",
-    "M8[m]",
-    "M8[ps]",
-    "M8",
-    "m8[Y]",
-    "m8[W]",
-    "m8[fs]",
-    "m8",
-    ">M8[ns]",
-    ">m8[s]",
-]
+# NumPy time types cuarray has no room for: other units, the generic unit.
+UNSTORED = ["M8[Y]", "M8[M]", "M8[W]", "M8[h]", "M8[m]", "M8[ps]", "M8", "m8[Y]", "m8[W]", "m8[fs]", "m8"]
+# Stored types in the other byte order: CuPy's ValueError naming the byte order, as for every other type.
+NON_NATIVE = [">M8[ns]", ">m8[s]"]
 
 
 def dtype_id(dt):
@@ -62,7 +51,18 @@ def test_unstored_time_types_are_type_errors_before_the_device(typestr):
     for make in (cp.empty, cp.zeros):
         with pytest.raises(TypeError, match="does not support the data type"):
             make(3, dtype=typestr)
-    with pytest.raises(TypeError, match="does not support the data type|non-native byte order"):
+    with pytest.raises(TypeError, match="does not support the data type"):
+        _dtype_of(np.dtype(typestr).str)
+
+
+@pytest.mark.parametrize("typestr", NON_NATIVE)
+def test_non_native_time_types_are_value_errors_before_the_device(typestr):
+    for make in (cp.empty, cp.zeros):
+        with pytest.raises(
+            ValueError, match=re.escape("non-native byte-order; use " + np.dtype(typestr[1:]).name)
+        ):
+            make(3, dtype=typestr)
+    with pytest.raises(ValueError, match="non-native byte order"):
         _dtype_of(np.dtype(typestr).str)
 
 
@@ -473,24 +473,30 @@ def test_casts_raise(time_array, target):
         cp.empty(3, dtype=target).astype(time_array.dtype)
 
 
+# Each refused call on its own, so that a failure names it.
+OTHER_REFUSALS = {
+    "where": lambda a: cp.where(cp.ones(3, dtype=bool), a, a),
+    "clip": lambda a: cp.clip(a, a[0], a[1]),
+    "arange": lambda a: cp.arange(3, dtype=a.dtype),
+    "fuse": lambda a: cp.fuse(lambda x: x + x)(a),
+    "elementwise_kernel": lambda a: cp.ElementwiseKernel("T x", "T y", "y = x", "time_copy")(a),
+    "sum": lambda a: a.sum(),
+    "max": lambda a: a.max(axis=0),
+    "eq_date_str": lambda a: a == "2020-01-01",  # NumPy reads the str as a date: no all-False answer here
+    "ne_nat_str": lambda a: a != "NaT",
+    "eq_none": lambda a: a == None,
+}
+
+
 @pytest.mark.gpu
-def test_other_refusals(time_array):
-    a = time_array
-    refused = [
-        lambda: cp.where(cp.ones(3, dtype=bool), a, a),
-        lambda: cp.clip(a, a[0], a[1]),
-        lambda: cp.arange(3, dtype=a.dtype),
-        lambda: cp.fuse(lambda x: x + x)(a),
-        lambda: cp.ElementwiseKernel("T x", "T y", "y = x", "time_copy")(a),
-        lambda: a.sum(),
-        lambda: a.max(axis=0),
-        lambda: a == "2020-01-01",  # NumPy reads the str as a date: no all-False answer here
-        lambda: a != "NaT",
-        lambda: a == None,
-    ]
-    for call in refused:
-        with pytest.raises(TypeError):
-            call()
+@pytest.mark.parametrize("call", list(OTHER_REFUSALS))
+def test_other_refusals(time_array, call):
+    with pytest.raises(TypeError):
+        OTHER_REFUSALS[call](time_array)
+
+
+@pytest.mark.gpu
+def test_time_arrays_are_no_indices():
     # Time arrays are no indices, as in NumPy.
     with pytest.raises(IndexError):
         cp.arange(10)[cp.asarray(values(np.dtype("m8[ns]"), (2,)))]

@@ -216,8 +216,8 @@ def test_indices_errors():
     for f in (cp.tril_indices_from, cp.triu_indices_from):
         with pytest.raises(ValueError, match="must be 2-d"):
             f(cp.zeros((2, 2, 2)))
-        with pytest.raises(TypeError, match="numpy.ndarray"):
-            f(np.zeros((2, 2)))
+        # Only the shape is read (CuPy's and NumPy's): a host array gives the same device indices.
+        _same_tuple(f(np.zeros((2, 3))), getattr(np, f.__name__)(np.zeros((2, 3))))
     with pytest.raises(ValueError, match="at least 2-d"):
         cp.diag_indices_from(cp.zeros(3))
     with pytest.raises(ValueError, match="equal length"):

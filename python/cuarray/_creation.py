@@ -92,7 +92,15 @@ def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None)
     order = order.upper() if isinstance(order, str) else order  # NumPy ignores the case
     if shape is None and order in ("K", None) and isinstance(a, ndarray):
         return _core._empty_like(a, dtype)
-    shape = a.shape if shape is None else (shape,) if numpy.ndim(shape) == 0 else tuple(shape)
+    if shape is None:
+        shape = a.shape
+    elif numpy.ndim(shape) == 0:
+        integer = hasattr(shape, "__index__") and not isinstance(shape, (bool, numpy.bool_))
+        if not integer and not isinstance(shape, str):  # a str gets int()'s error below, as in NumPy
+            raise TypeError(f"expected a sequence of integers or a single integer, got '{shape!r}'")
+        shape = (shape,)
+    else:
+        shape = tuple(shape)
     if order in ("K", None) and len(shape) == a.ndim and a.ndim > 1 and not a.flags.c_contiguous:
         # NumPy's 'K' for a new shape of a's rank: a's axes in its memory order (stable by |stride|).
         perm = sorted(range(a.ndim), key=lambda i: -abs(a.strides[i]))
@@ -171,6 +179,10 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if isinstance(stop, ndarray):
         stop = stop.item()
     computed = numpy.result_type(start, stop, float(num))
+    if computed == numpy.float16:  # NumPy's float16 steps round at each step: the same steps on the device
+        bounds = (numpy.asarray(x, computed) for x in (start, stop))
+        out = _linspace_arrays(*bounds, num, endpoint, retstep, dtype, axis, device)
+        return (out[0], computed.type(float(out[1]))) if retstep else out
     if dtype is None:
         dtype = computed
     if device is not None:

@@ -59,6 +59,8 @@ class flatiter:
         from cuarray._creation import arange
         from cuarray._indexing import flatnonzero, put
 
+        if isinstance(key, tuple) and (key == () or (len(key) == 1 and key[0] is Ellipsis)):
+            raise IndexError("Assigning to a flat iterator with a 0-D index is not supported")  # NumPy's
         key = self._flat_key(key)
         if isinstance(key, (int, numpy.integer)):
             self._base[self._position(key)] = value

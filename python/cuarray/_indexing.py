@@ -317,6 +317,13 @@ def _check_mode(mode):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
 
 
+# Note [take's out type]
+# NumPy before 2.5 requires take's `out` to cast back safely to the input's type (an int64 `out` for int32
+# input is refused, a uint8 one accepted); NumPy 2.5 also accepts any `out` the input casts to by the
+# 'same_kind' rule. take follows the NumPy it runs beside, so its results and errors are that NumPy's.
+_TAKE_OUT_SAME_KIND = numpy.lib.NumpyVersion(numpy.__version__) >= "2.5.0"
+
+
 # Note [Empty takes]
 # NumPy's take runs over the axes before `axis` (n positions), the indices (m), and the axes after it
 # (a block copied whole per index). It raises "cannot do a non-empty take from an empty axes." only when the
@@ -341,7 +348,9 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         shape = a.shape[:axis] + idx.shape + a.shape[axis + 1 :]
         if out.shape != shape:
             raise ValueError("output array does not match result of ndarray.take")
-        if not numpy.can_cast(out.dtype, a.dtype, "safe"):  # NumPy's rule: out must cast back to a's type
+        if not numpy.can_cast(out.dtype, a.dtype, "safe") and not (
+            _TAKE_OUT_SAME_KIND and numpy.can_cast(a.dtype, out.dtype, "same_kind")
+        ):  # Note [take's out type]
             raise TypeError(
                 f"Cannot cast array data from {out.dtype!r} to {a.dtype!r} according to the rule 'safe'"
             )

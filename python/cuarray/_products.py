@@ -32,7 +32,7 @@ def _matmul_axes(a, b, out, dtype, casting, axes, axis):
     """matmul(a, b, axes=...) as NumPy's gufunc reads `axes`: one entry per operand naming its core axes (two for
     a matrix, one for a vector, none (an empty tuple) for the result of two vectors). Each operand's core
     axes are moved last, the product taken, and the result's core axes moved where its entry says: a new
-    C-contiguous array, or `out`. The extension calls this for a call with axes= or axis= (Hook
+    array laid out as NumPy's (the loop axes then the core ones in memory, the axes then moved), or `out`. The extension calls this for a call with axes= or axis= (Hook
     MatmulAxes)."""
     if axis is not None:
         raise TypeError(
@@ -55,7 +55,7 @@ def _matmul_axes(a, b, out, dtype, casting, axes, axis):
     r = _core.matmul(a, b, None, dtype=dtype, casting=casting)
     r = moveaxis(r, list(range(-n_out, 0)), _core_axes(axes[2], n_out, r.ndim, 2))
     if out is None:
-        return r.copy()
+        return r.copy(order="K")  # an array of its own, with r's (NumPy's) layout
     copyto(out, r, casting=casting)
     return out
 

@@ -76,8 +76,9 @@ def _array(obj, dtype, copy, order):
             if keep and dtype is None and type(obj) is numpy.ndarray
             else numpy.asarray(obj, dtype=dtype, order=None if keep else order)
         )
-    except TypeError:
-        # A sequence holding device arrays (NumPy asked one of them for __array__): built on the device.
+    except (TypeError, ValueError):
+        # A sequence holding device arrays, built on the device: NumPy asked one of them for __array__
+        # (TypeError), or took one without it as an opaque object beside a list (ValueError: inhomogeneous).
         if not isinstance(obj, (list, tuple)) or not _holds_device_array(obj):
             raise
         return _from_nested(obj, dtype, order)
