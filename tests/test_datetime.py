@@ -484,8 +484,15 @@ OTHER_REFUSALS = {
     "max": lambda a: a.max(axis=0),
     "eq_date_str": lambda a: a == "2020-01-01",  # NumPy reads the str as a date: no all-False answer here
     "ne_nat_str": lambda a: a != "NaT",
-    "eq_none": lambda a: a == None,
 }
+
+
+@pytest.mark.gpu
+def test_comparison_with_none_is_numpys_answer(time_array):
+    """== None and != None read no value: all False and all True, as NumPy's."""
+    host = time_array.get()
+    np.testing.assert_array_equal((time_array == None).get(), host == None)
+    np.testing.assert_array_equal((time_array != None).get(), host != None)
 
 
 @pytest.mark.gpu
