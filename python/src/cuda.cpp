@@ -373,8 +373,7 @@ void init_cuda(py::module_& m) {
       .def_property_readonly("done", &Event::done);
   c.def("elapsed_ms", &cuda::elapsed_ms, "start"_a, "end"_a);
   c.def(
-      "stream_wait_event", [](const StreamPtr& s, const Event& e) { cuda::stream_wait_event(s->handle(), e); },
-      "stream"_a, "event"_a);
+      "stream_wait_event", [](const StreamPtr& s, const Event& e) { cuda::wait_event(s, e); }, "stream"_a, "event"_a);
 
   c.def(
       "pool_used_bytes", [](int d) { return MemoryPool::of(d).used_bytes(); }, "device"_a);

@@ -522,3 +522,102 @@ def test_end_capture_of_a_stream_that_joined_another_capture():
     s1.synchronize()
     s2.synchronize()
     np.testing.assert_array_equal(a.get(), np.arange(100.0))
+
+
+def _transfers_work():
+    """Round trips of every staging size, more of them than there are staging slots."""
+    for n in (3, 5000, 3 << 20):
+        for k in range(6):
+            h = np.arange(n, dtype=np.float32) + k
+            np.testing.assert_array_equal(cp.asarray(h).get(), h)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["boolean_mask", "get", "asarray", "stream_synchronize"])
+def test_a_joined_stream_refuses_host_waits_and_ends_the_capture(name):
+    # CuPy's test_stream_capture_failure3: s2 joins s1's capture through an event, then does something a graph
+    # cannot record. It raises, the capture is over for both streams, and the process works on (Note [Joined
+    # streams]); before, s2 was not known to capture and its staging copy poisoned the transfers after it.
+    op, words = HOST_WAITS[name]
+    s1, s2 = cuda.Stream(non_blocking=True), cuda.Stream(non_blocking=True)
+    c = _inputs(s2)
+    e = cuda.Event()
+    with s1:
+        s1.begin_capture()
+        e.record(s1)
+        assert not s2.is_capturing()
+        s2.wait_event(e)
+        assert s2.is_capturing()
+        with s2, pytest.raises(cuda.CUDARuntimeError, match="is capturing a CUDA graph") as err:
+            op(c)
+        assert words in str(err.value)
+        assert not s1.is_capturing() and not s2.is_capturing()
+        with pytest.raises(cuda.CUDARuntimeError, match="cudaErrorStreamCaptureInvalidated") as err:
+            s1.end_capture()
+        assert "cudaErrorStreamCaptureUnjoined" in str(err.value)  # as CuPy's end_capture says
+    s1.synchronize()
+    s2.synchronize()
+    _transfers_work()
+    with s2:
+        _transfers_work()
+
+
+@pytest.mark.gpu
+def test_fork_join_capture_replays():
+    # Work forked to s2 and joined back is recorded into s1's graph; arrays made on s2 during the capture get
+    # graph memory, also the temporaries dropped while capturing.
+    s1, s2 = cuda.Stream(non_blocking=True), cuda.Stream(non_blocking=True)
+    x = cp.asarray(host(0))
+    cuda.Stream.null.synchronize()
+    fork, join = cuda.Event(), cuda.Event()
+
+    def body():
+        fork.record(s1)
+        s2.wait_event(fork)
+        with s2:
+            t = x * 3
+            y = t - 1  # t dies here, during the capture, on the joined stream
+            del t
+            y = cp.sqrt(y)
+        join.record(s2)
+        s1.wait_event(join)
+        with s1:
+            return y * 2 + x
+
+    with s1:
+        body()  # kernels compiled outside the capture
+        s1.synchronize()
+        s1.begin_capture()
+        z = body()
+        assert s2.is_capturing()
+        graph = s1.end_capture()
+    assert not s2.is_capturing()
+    expected = np.sqrt(host(0) * np.float32(3) - np.float32(1)) * np.float32(2) + host(0)
+    for _ in range(3):
+        graph.launch(s1)
+        s1.synchronize()
+        np.testing.assert_allclose(z.get(), expected, rtol=1e-6)
+    del graph, z
+    gc.collect()
+    _transfers_work()
+
+
+@pytest.mark.gpu
+def test_discarding_from_a_joined_stream_ends_the_origin_capture():
+    # An exception leaving `with s2:` of a joined stream ends the capture it joined (Note [Failed captures]).
+    s1, s2 = cuda.Stream(non_blocking=True), cuda.Stream(non_blocking=True)
+    x = cp.asarray(host(0))
+    e = cuda.Event()
+    with s1:
+        s1.begin_capture()
+        e.record(s1)
+        s2.wait_event(e)
+        with pytest.raises(ZeroDivisionError), s2:
+            x + 1
+            raise ZeroDivisionError
+        assert not s1.is_capturing() and not s2.is_capturing()
+        with pytest.raises(cuda.CUDARuntimeError, match="cudaErrorStreamCaptureInvalidated"):
+            s1.end_capture()
+    with s2:
+        assert_same(x + 1, host(0) + np.float32(1))
+    _transfers_work()

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <utility>
 
 #include "cuarray/cuda/check.h"
 #include "cuarray/cuda/device.h"
@@ -29,13 +30,22 @@ std::string stream_name(const Stream& stream) {
 
 // The capture on `stream` is over (ended or discarded): the stream allocates and frees as usual again.
 void stop(const std::shared_ptr<Stream>& stream) {
+  std::shared_ptr<Capture> capture = stream->capture();
   stream->set_capture(nullptr);
   {
     std::lock_guard<std::mutex> lock(registry_mutex);
     auto& streams = registry[stream->device()];
     streams.erase(std::remove(streams.begin(), streams.end(), stream), streams.end());
   }
-  MemoryPool::of(stream->device()).capture_ended(*stream);
+  MemoryPool& pool = MemoryPool::of(stream->device());
+  pool.capture_ended(*stream);
+  if (!capture) return;
+  // CUDA has taken the joined streams out of the capture with the origin (Note [Joined streams]).
+  for (const auto& joined : capture->take_joined()) {
+    if (joined->capture() != capture) continue;
+    joined->set_capture(nullptr);
+    pool.capture_ended(*joined);
+  }
 }
 
 [[noreturn]] void refuse(const std::vector<std::shared_ptr<Stream>>& streams, std::string_view operation) {
@@ -67,10 +77,14 @@ void Capture::add(void* ptr) {
   blocks_.push_back({ptr, true, false});
 }
 
-void Capture::release(void* ptr) {
+void Capture::release(void* ptr, const Stream* stream) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = std::find_if(blocks_.begin(), blocks_.end(), [&](const Block& b) { return b.ptr == ptr; });
   if (it == blocks_.end()) return;
+  if (state_ == State::Capturing && stream != stream_.get()) {
+    it->owned = false;  // made on a joined stream: no free node (Note [Joined streams])
+    return;
+  }
   if (state_ == State::Capturing) {
     DeviceGuard guard(stream_->device());
     // A free node. It fails, harmlessly, where an error has already invalidated the capture.
@@ -84,6 +98,18 @@ void Capture::release(void* ptr) {
     blocks_.erase(it);
   else
     it->owned = false;  // a later launch recreates it: the Graph frees it when it dies
+}
+
+bool Capture::join(std::shared_ptr<Stream> stream) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ != State::Capturing) return false;
+  joined_.push_back(std::move(stream));
+  return true;
+}
+
+std::vector<std::shared_ptr<Stream>> Capture::take_joined() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::exchange(joined_, {});
 }
 
 void Capture::keep_host_func(std::unique_ptr<std::function<void()>> fn) {
@@ -205,6 +231,15 @@ std::shared_ptr<Graph> end_capture(const std::shared_ptr<Stream>& stream) {
   DeviceGuard guard(stream->device());
   cudaGraph_t graph = nullptr;
   cudaError_t status;
+  if (capture->stream_ != stream) {
+    // A joined stream (Note [Joined streams]): CUDA's answer is cudaErrorStreamCaptureUnmatched, which
+    // invalidates the capture it joined; that capture is ended, and its own end_capture says why.
+    status = cudaStreamEndCapture(stream->handle(), &graph);
+    cudaGetLastError();
+    if (graph) cudaGraphDestroy(graph);
+    discard_capture(capture->stream_, "Stream.end_capture on " + stream_name(*stream) + ", which had joined it,");
+    check_cuda(status == cudaSuccess ? cudaErrorStreamCaptureUnmatched : status, "cudaStreamEndCapture");
+  }
   {
     // Under the capture's lock, so that no Buffer frees into a capture that has just ended.
     std::lock_guard<std::mutex> lock(capture->mutex_);
@@ -234,17 +269,21 @@ std::shared_ptr<Graph> end_capture(const std::shared_ptr<Stream>& stream) {
 bool discard_capture(const std::shared_ptr<Stream>& stream, std::string reason) {
   std::shared_ptr<Capture> capture = stream->capture();
   if (!capture) return true;
+  if (capture->stream_ != stream) return discard_capture(capture->stream_, std::move(reason));  // joined
   DeviceGuard guard(stream->device());
   cudaGraph_t graph = nullptr;
+  cudaError_t status;
   {
     std::lock_guard<std::mutex> lock(capture->mutex_);
-    if (cudaStreamEndCapture(stream->handle(), &graph) == cudaErrorStreamCaptureWrongThread) {
-      cudaGetLastError();
-      return false;
-    }
+    status = cudaStreamEndCapture(stream->handle(), &graph);
     cudaGetLastError();
+    if (status == cudaErrorStreamCaptureWrongThread) return false;
     capture->state_ = Capture::State::Finished;
   }
+  // What CUDA said on ending it, such as cudaErrorStreamCaptureUnjoined where a joined stream had not been
+  // joined back, is part of why the capture failed.
+  if (!reason.empty() && status != cudaSuccess && status != cudaErrorStreamCaptureInvalidated)
+    reason += std::string(" (ending the capture then gave ") + cudaGetErrorName(status) + ")";
   if (graph) cudaGraphDestroy(graph);
   stop(stream);
   if (!reason.empty()) stream->set_invalidated(std::move(reason));
@@ -280,7 +319,22 @@ bool is_capturing(const Stream& stream) {
 }
 
 void check_not_capturing(const Stream& stream, std::string_view operation) {
-  if (!stream.capturing()) return;
+  if (!stream.capturing()) {
+    // A capture that cuarray did not begin (another library's, on a stream it shares with cuarray): refused
+    // too, and left to its owner to end.
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (!stream.handle()) return;
+    if (cudaStreamIsCapturing(stream.handle(), &status) != cudaSuccess) {
+      cudaGetLastError();
+      return;
+    }
+    if (status == cudaStreamCaptureStatusNone) return;
+    throw CudaError(std::string(operation), cudaErrorStreamCaptureUnsupported,
+                    std::string(operation) + " cannot run while " + stream_name(stream) +
+                        " is capturing a CUDA graph (cudaErrorStreamCaptureUnsupported): it waits for the device or "
+                        "uses host memory, which a graph cannot record. The capture was not begun by "
+                        "Stream.begin_capture, so it is left to whoever began it.");
+  }
   if (std::shared_ptr<Capture> capture = stream.capture()) refuse({capture->stream_}, operation);
 }
 
@@ -291,6 +345,36 @@ void check_device_not_capturing(int device, std::string_view operation) {
     streams = registry[device];
   }
   if (!streams.empty()) refuse(streams, operation);
+}
+
+void wait_event(const std::shared_ptr<Stream>& waiter, const Event& event) {
+  stream_wait_event(waiter->handle(), event);
+  if (!waiter->handle() || waiter->capturing() || !device_capturing(waiter->device())) return;
+  DeviceGuard guard(waiter->device());
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  unsigned long long id = 0;
+  if (cudaStreamGetCaptureInfo(waiter->handle(), &status, &id) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  if (status != cudaStreamCaptureStatusActive) return;
+  std::vector<std::shared_ptr<Stream>> origins;
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    origins = registry[waiter->device()];
+  }
+  for (const auto& origin : origins) {
+    cudaStreamCaptureStatus origin_status = cudaStreamCaptureStatusNone;
+    unsigned long long origin_id = 0;
+    if (cudaStreamGetCaptureInfo(origin->handle(), &origin_status, &origin_id) != cudaSuccess) {
+      cudaGetLastError();
+      continue;
+    }
+    if (origin_status != cudaStreamCaptureStatusActive || origin_id != id) continue;
+    std::shared_ptr<Capture> capture = origin->capture();
+    if (capture && capture->join(waiter)) waiter->set_capture(std::move(capture));
+    return;
+  }
 }
 
 bool device_capturing(int device) {

@@ -22,8 +22,18 @@
 // - A launch on another stream than the previous one first waits for that stream, so that frees ordered
 //   there come before the relaunch that recreates the memory.
 // Captured work names arrays by address: arrays made before the capture that it reads or writes must stay
-// alive as long as the graph may run, as in CUDA and CuPy. Only the stream that began the capture is known to
-// capture; work forked to other streams through events is not supported.
+// alive as long as the graph may run, as in CUDA and CuPy.
+//
+// Note [Joined streams]
+// A stream that waits (Stream.wait_event) on an event recorded in a capturing stream joins that capture: CUDA
+// records its later work into the same graph. cuarray marks it capturing with the same Capture, so that
+// everything that refuses or changes behaviour during a capture (check_not_capturing, Stream.done, the pool's
+// graph allocations, the transfers' staging slots) treats it as the origin stream; when the origin's capture
+// ends or is discarded, CUDA takes the joined streams out of it too, and so does stop(). A graph allocation
+// made on a joined stream and dropped during the capture gets no free node: the joined stream may already have
+// been joined back into the origin, after which new work on it would leave the capture unjoined, while a free
+// on the origin would not be ordered after the joined stream's use. It stays allocated for the graph's life,
+// as an allocation that outlives its capture does.
 //
 // Note [Captured host functions]
 // A host function launched on a capturing stream (Stream.launch_host_func) becomes a node of the graph: it
@@ -67,6 +77,7 @@
 
 namespace cuarray::cuda {
 
+class Event;
 class Graph;
 
 // One capture: the graph allocations it made, and where its graph last ran. Shared by the capturing stream
@@ -79,8 +90,12 @@ class Capture {
 
   // Records a graph allocation made by cudaMallocAsync on the capturing stream.
   void add(void* ptr);
-  // The Buffer that owned `ptr` died (Note [Graph capture and the pool]).
-  void release(void* ptr);
+  // The Buffer that owned `ptr`, allocated on `stream`, died (Note [Graph capture and the pool]).
+  void release(void* ptr, const Stream* stream);
+  // Adds a stream that joined the capture (Note [Joined streams]); false if the capture is over.
+  bool join(std::shared_ptr<Stream> stream);
+  // The joined streams, once the capture is over.
+  std::vector<std::shared_ptr<Stream>> take_joined();
   // Keeps a host function recorded by the capture (Note [Captured host functions]).
   void keep_host_func(std::unique_ptr<std::function<void()>> fn);
 
@@ -105,8 +120,9 @@ class Capture {
   State state_ = State::Capturing;
   std::vector<Block> blocks_;
   std::vector<std::unique_ptr<std::function<void()>>> host_funcs_;
-  std::shared_ptr<Stream> stream_;       // the capturing stream
-  std::shared_ptr<Stream> last_launch_;  // where the graph last ran
+  std::shared_ptr<Stream> stream_;               // the capturing stream
+  std::vector<std::shared_ptr<Stream>> joined_;  // Note [Joined streams]; emptied when the capture stops
+  std::shared_ptr<Stream> last_launch_;          // where the graph last ran
 };
 
 // An instantiated graph. Destroyed (graph and executable) when the last owner drops it.
@@ -157,6 +173,9 @@ bool is_capturing(const Stream& stream);
 void check_not_capturing(const Stream& stream, std::string_view operation);
 // The same for an operation that waits for every stream of `device`.
 void check_device_not_capturing(int device, std::string_view operation);
+// Stream.wait_event: later work on `waiter` waits for `event`; where that makes `waiter` join a capture begun
+// by begin_capture, it is marked capturing too (Note [Joined streams]).
+void wait_event(const std::shared_ptr<Stream>& waiter, const Event& event);
 // Whether some stream of `device` is capturing.
 bool device_capturing(int device);
 

@@ -300,7 +300,7 @@ void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<St
     }
   }
   if (capture) {
-    capture->release(ptr);
+    capture->release(ptr, stream.get());
     return;
   }
   DeviceGuard guard(device_);

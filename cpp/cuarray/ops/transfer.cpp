@@ -113,6 +113,14 @@ void host_copy(void* dst, const void* src, std::size_t n) {
     MemcpyPool::instance().copy(dst, src, n);
 }
 
+// Note [Staging slots after a failed capture]
+// A transfer refuses to run on a capturing stream (check_not_capturing), so no staging copy should ever be
+// recorded into a graph. Should one be (a capture cuarray did not see begin), the slot's event was recorded in
+// the capture, and querying it fails: cudaErrorCapturedEvent during the capture, cudaErrorInvalidValue after
+// it. Failing there would fail every later transfer through that slot. The slot is set aside instead, since a
+// launch of that graph may still copy into it, and a fresh one takes its place. A transfer that only waited for
+// the slot to be free goes on; a readback that waited for its own data raises, as that data never came.
+
 // Pinned slots of one size, each with an event marking when its last DMA finished.
 struct Ring {
   const std::size_t slot_bytes;
@@ -131,11 +139,31 @@ struct Ring {
       slot[s] = cuda::allocate_pinned(slot_bytes);
       CUARRAY_CHECK_CUDA(cudaEventCreateWithFlags(&done[s], cudaEventDisableTiming));
     }
-    if (pending[s]) {
-      cuda::wait(done[s]);
-      pending[s] = false;
-    }
+    if (pending[s]) wait_slot(s);
     return s;
+  }
+  // Waits for slot s's last DMA (Note [Staging slots after a failed capture]). `reading`: the caller is about
+  // to read what that DMA brought, so a DMA that never ran is an error for it.
+  void wait_slot(int s, bool reading = false) {
+    try {
+      cuda::wait(done[s]);
+    } catch (const CudaError& e) {
+      if (e.code() != cudaErrorInvalidValue && e.code() != cudaErrorCapturedEvent) throw;
+      cudaGetLastError();
+      quarantine().push_back(std::move(slot[s]));
+      cudaEventDestroy(done[s]);
+      done[s] = {};
+      slot[s] = cuda::allocate_pinned(slot_bytes);
+      CUARRAY_CHECK_CUDA(cudaEventCreateWithFlags(&done[s], cudaEventDisableTiming));
+      pending[s] = false;
+      if (reading) throw;
+    }
+    pending[s] = false;
+  }
+  // Slots whose copies a graph may hold: never reused.
+  static std::vector<std::shared_ptr<cuda::PinnedBuffer>>& quarantine() {
+    static auto* kept = new std::vector<std::shared_ptr<cuda::PinnedBuffer>>;
+    return *kept;
   }
   char* ptr(int s) { return static_cast<char*>(slot[s]->ptr()); }
   void record(int s, cudaStream_t stream) {
@@ -146,10 +174,7 @@ struct Ring {
   void release() {
     for (int s = 0; s < kSlots; ++s) {
       if (!slot[s]) continue;
-      if (pending[s]) {
-        cuda::wait(done[s]);
-        pending[s] = false;
-      }
+      if (pending[s]) wait_slot(s);
       CUARRAY_CHECK_CUDA(cudaEventDestroy(done[s]));
       done[s] = {};
       slot[s].reset();
@@ -272,8 +297,7 @@ void staged_to_host(void* dst, const char* s, std::size_t n, int device, cudaStr
   for (std::size_t c = 0; c < chunks; ++c) {
     if (c + kSlots - 1 < chunks) issue(c + kSlots - 1);
     int k = slot_of[c % kSlots];
-    cuda::wait(ring.done[k]);
-    ring.pending[k] = false;
+    ring.wait_slot(k, true);
     std::size_t off = c * chunk;
     host_copy(static_cast<char*>(dst) + off, ring.ptr(k), std::min(chunk, n - off));
   }
