@@ -228,6 +228,8 @@ def test_shim_forwards_to_cuarray(tmp_path):
         assert pinned_memory.PinnedMemoryPool is cuarray.cuda.pinned_memory.PinnedMemoryPool
         assert cupyx.scipy.signal.convolve is cuarray.scipy.signal.convolve
         assert cupyx.errstate is cuarray.errstate
+        import cupy._core, cuarray._fusion  # CuPy's fused function class is cuarray's
+        assert cupy._core.fusion.Fusion is cuarray._fusion.Fusion and cupy._core.fusion.fuse is cuarray.fuse
         # A write reaches cuarray (cupy.testing.fix_random swaps the random states so).
         saved = g._random_states
         g._random_states = {"x": 1}

@@ -13,6 +13,7 @@ import numpy
 from cuarray import _core
 from cuarray import _ufuncs as _u
 from cuarray._manipulation import broadcast_to as _broadcast_to
+from cuarray._transfer import asarray as _asarray
 
 __all__ = [
     "all",
@@ -48,6 +49,54 @@ _F64 = numpy.dtype("float64")
 # (input loop types, output loop type, result dtype) of a reduction for input dtypes and dtype=: the core's
 # type rule of its row (cpp/cuarray/ops/reductions.def), for code that generates reductions (fusion).
 _resolve = _core._reduction_types
+
+
+# Note [Reductions of host arrays]
+# CuPy's sum, prod, amax, amin, mean, var, std, all and any are the array's own methods outside fusion
+# (`cupy.sum(a, ...)` is `a.sum(...)`), so given a NumPy array they return NumPy's answer, and CuPy programs
+# (and cupy.fuse called with NumPy arrays, which runs the function as written) rely on it. cuarray's
+# reductions do the same for NumPy arrays and scalars: the core hands an `a` that is not a cuarray array to
+# `_host_reduction` (only on that path, so a cuarray array pays nothing), which calls the NumPy method with
+# the same arguments. Where CuPy's function is its own kernel (nansum, nanprod, nanmax, nanmin, the float
+# nanmean/nanvar/nanstd, count_nonzero, argmax/argmin, whose NumPy methods take no dtype=), a NumPy array stays
+# a TypeError, as in CuPy. nanmean of a bool or integer NumPy array is its mean, as CuPy's (nanvar and nanstd
+# reach var and std by themselves).
+_HOST = (numpy.ndarray, numpy.generic)
+_HOST_METHODS = {  # reduction -> (NumPy method, whether it takes dtype=, whether it takes ddof=)
+    "sum": ("sum", True, False),
+    "prod": ("prod", True, False),
+    "max": ("max", False, False),
+    "min": ("min", False, False),
+    "all": ("all", False, False),
+    "any": ("any", False, False),
+    "mean": ("mean", True, False),
+    "var": ("var", True, True),
+    "std": ("std", True, True),
+}
+
+
+def _host_reduction(name, a, axis, dtype, out, keepdims, ddof):
+    """Reduction `name` of `a`, which is not a cuarray array: NumPy's method for a NumPy array or scalar where
+    CuPy's function is that method (Note [Reductions of host arrays]); NotImplemented otherwise."""
+    if not isinstance(a, _HOST):
+        return NotImplemented
+    if name == "nanmean" and a.dtype.kind in "biu":
+        name = "mean"
+    entry = _HOST_METHODS.get(name)
+    if entry is None:
+        return NotImplemented
+    method, takes_dtype, takes_ddof = entry
+    kwargs = {"axis": axis, "out": out}
+    if keepdims:  # only when asked, as NumPy's functions pass it: numpy.matrix's methods take no keepdims
+        kwargs["keepdims"] = True
+    if takes_dtype:
+        kwargs["dtype"] = dtype
+    if takes_ddof:  # the core passes it as a double; NumPy's count of an int ddof stays an int
+        kwargs["ddof"] = int(ddof) if ddof.is_integer() else ddof
+    return getattr(a, method)(**kwargs)
+
+
+_core._set_reduction_host_hook(_host_reduction)
 
 
 def _axis_size(a, axis):
@@ -135,13 +184,13 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Arithmetic mean over `axis`: ints in float64, float16 through float32, as NumPy."""
-    if a.size == 0 and _axis_size(a, axis) == 0:
+    if a.size == 0 and _axis_size(a, axis) == 0 and not isinstance(a, _HOST):  # NumPy's mean warns itself
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
     return _reduce(_INDEX["mean"], a, axis, dtype, out, keepdims, 0.0, None)
 
 
 def _dof_warning(a, axis, ddof, stacklevel=3):
-    if (ddof > 0 or a.size == 0) and _axis_size(a, axis) - ddof <= 0:
+    if (ddof > 0 or a.size == 0) and _axis_size(a, axis) - ddof <= 0 and not isinstance(a, _HOST):
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=stacklevel)
 
 
@@ -239,17 +288,22 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 
 
 def ptp(a, axis=None, out=None, keepdims=False):
-    """Range (max - min) over `axis`."""
+    """Range (max - min) over `axis`; NumPy's for a NumPy array, as CuPy's `a.ptp(...)` under NumPy 1 (Note
+    [Reductions of host arrays]; NumPy 2's arrays have no ptp method)."""
+    if isinstance(a, _HOST):
+        return numpy.ptp(a, axis, out, keepdims)
     return _u.subtract(max(a, axis, None, keepdims), min(a, axis, None, keepdims), out=out)
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    """Mean, or weighted mean sum(a * w) / sum(w) over `axis`; returned=True also gives the sum of weights."""
+    """Mean, or weighted mean sum(a * w) / sum(w) over `axis`; returned=True also gives the sum of weights.
+    Host arrays move to the device first, as in CuPy's."""
+    a = _asarray(a)
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
         scale = _core._full(avg.shape, a.size // avg.size if avg.size else 0, avg.dtype, "C")
     else:
-        w = weights
+        w = _asarray(weights)
         if w.shape != a.shape:
             if axis is None:
                 raise TypeError("Axis must be specified when shapes of a and weights differ.")

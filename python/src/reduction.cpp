@@ -23,6 +23,7 @@ namespace {
 
 py::object& g_fusion_type = *new py::object;  // cuarray._fusion._Traced, once fusion is imported; never freed
 py::object& g_fusion_hook = *new py::object;
+py::object& g_host_hook = *new py::object;  // cuarray._reduction._host_reduction; never freed
 
 [[noreturn]] void unsupported(py::handle obj) {
   throw TypeError("Unsupported type " + py::str(py::type::handle_of(obj)).cast<std::string>() +
@@ -47,13 +48,27 @@ py::object run(const ops::ReductionDef& def, const DType* in_types, DType out_lo
   return py::cast(NdArray{operands.take_result(), py::none()});
 }
 
+// Reduction `def` of an `a` that is not a cuarray array: a traced value of cuarray.fuse goes to the tracer;
+// anything else to the host hook (Note [Reductions of host arrays] in cuarray/_reduction.py), which answers
+// NotImplemented for what it does not take. Only this error path of `reduce` pays for these checks.
+py::object reduce_foreign(const ops::ReductionDef& def, py::handle a_obj, py::handle axis, py::handle dtype,
+                          py::handle out_obj, bool keepdims, double ddof, py::handle b_obj) {
+  if (g_fusion_type && py::isinstance(a_obj, g_fusion_type))
+    return g_fusion_hook(def.name, a_obj, axis, dtype, out_obj, keepdims, ddof, b_obj);
+  if (g_host_hook) {
+    py::object r = g_host_hook(def.name, a_obj, axis, dtype, out_obj, keepdims, ddof);
+    if (!r.is(py::handle(Py_NotImplemented))) return r;
+  }
+  unsupported(a_obj);
+}
+
 // Built-in reduction `index` of a (and b), in the loop types of its row's rule.
 py::object reduce(int index, py::handle a_obj, py::handle axis, py::handle dtype, py::handle out_obj, bool keepdims,
                   double ddof, py::handle b_obj) {
   const ops::ReductionDef& def = ops::reductions().at(index);
-  if (g_fusion_type && py::isinstance(a_obj, g_fusion_type))
-    return g_fusion_hook(def.name, a_obj, axis, dtype, out_obj, keepdims, ddof, b_obj);
-  const Array* a = &as_array(a_obj).array;
+  if (!py::isinstance(a_obj, ndarray_type()))
+    return reduce_foreign(def, a_obj, axis, dtype, out_obj, keepdims, ddof, b_obj);
+  const Array* a = &a_obj.cast<const NdArray&>().array;
   std::optional<DType> dt;
   if (!dtype.is_none()) dt = to_dtype(dtype);
   if (def.nin == 1) {  // the array itself: no copy of its shape and strides
@@ -158,6 +173,9 @@ void init_reduction(py::module_& m) {
     g_fusion_type = traced_type;
     g_fusion_hook = hook;
   });
+  // A reduction of an `a` that is neither a cuarray array nor a traced value calls
+  // hook(name, a, axis, dtype, out, keepdims, ddof); NotImplemented from it leaves the TypeError.
+  m.def("_set_reduction_host_hook", [](py::object hook) { g_host_hook = hook; });
   // A built-in row, for reductions generated from it (fusion): (acc_type, identity, map, reduce, post, has_identity).
   m.def("_reduction_row", [](const std::string& name) {
     const ops::ReductionDef& d = ops::reduction(name);
