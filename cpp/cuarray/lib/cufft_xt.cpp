@@ -22,7 +22,7 @@ namespace {
 // cuFFT's Xt entry points, resolved when the first multi-GPU plan is made.
 struct XtApi {
   decltype(&cufftXtSetGPUs) set_gpus;
-  decltype(&cufftMakePlanMany) make_plan_many;
+  decltype(&cufftMakePlan1d) make_plan_1d;  // CuPy's call for multi-GPU plans
   decltype(&cufftXtSetWorkArea) set_work_area;
   decltype(&cufftXtMalloc) malloc;
   decltype(&cufftXtMemcpy) memcpy;
@@ -38,7 +38,7 @@ const XtApi& xt_api() {
   load_once(kCufft, once, loaded, [](void* h) {
     const std::string stem = kCufft.stem;
     resolve(a.set_gpus, h, "cufftXtSetGPUs", stem);
-    resolve(a.make_plan_many, h, "cufftMakePlanMany", stem);
+    resolve(a.make_plan_1d, h, "cufftMakePlan1d", stem);
     resolve(a.set_work_area, h, "cufftXtSetWorkArea", stem);
     resolve(a.malloc, h, "cufftXtMalloc", stem);
     resolve(a.memcpy, h, "cufftXtMemcpy", stem);
@@ -155,10 +155,9 @@ PlanPtr make_multi_gpu_plan(const Key& key) {
         r = xt.set_gpus(handle, static_cast<int>(count), gpus.data());
       }
       if (r == CUFFT_SUCCESS) {
-        call = "cufftMakePlanMany";
-        int n = static_cast<int>(key.n[0]);
-        r = xt.make_plan_many(handle, 1, &n, nullptr, 1, 0, nullptr, 1, 0, key.type, static_cast<int>(key.batch),
-                              state->work_sizes.data());
+        call = "cufftMakePlan1d";
+        r = xt.make_plan_1d(handle, static_cast<int>(key.n[0]), key.type, static_cast<int>(key.batch),
+                            state->work_sizes.data());
       }
       if (r != CUFFT_SUCCESS) a.destroy(handle);
       return r;
