@@ -325,11 +325,26 @@ def test_plans_freed_and_threads_sharing_one():
     assert not errors and len(results) == 15
     for r in results:
         np.testing.assert_allclose(r, np.fft.fft(a), rtol=0, atol=2e-5 * np.abs(np.fft.fft(a)).max())
-    work = plan._work_size_on(0)
-    used = cp.get_default_memory_pool().used_bytes()
     del plan
     gc.collect()
-    assert used - cp.get_default_memory_pool().used_bytes() >= work  # its work area went back to the pool
+    assert cp.cuda.runtime.getDevice() == 0
+
+
+@multi_gpu
+@pytest.mark.parametrize("devices", GPU_ORDERS)
+def test_dropped_plan_frees_its_memory_on_every_device(devices):
+    def free():
+        out = []
+        for d in (0, 1):
+            with cp.cuda.Device(d):
+                out.append(cp.cuda.runtime.memGetInfo()[0])
+        return out
+
+    plan = cufft.Plan1d(1 << 22, cufft.CUFFT_Z2Z, 4, devices=devices)  # 256 MiB of buffers over two GPUs
+    held = free()
+    del plan
+    gc.collect()
+    assert all(after - before >= 100 << 20 for before, after in zip(held, free()))
     assert cp.cuda.runtime.getDevice() == 0
 
 

@@ -132,7 +132,7 @@ Plan::Plan(Key key, int device, cufftHandle handle, std::size_t work_size, std::
 
 Plan::~Plan() {
   if (xt_) {
-    destroy_multi_gpu(handle_, key_, *xt_);  // then xt_ gives its work areas back to the pools
+    destroy_multi_gpu(handle_, key_, *xt_);  // then xt_ frees its work areas
     return;
   }
   try {

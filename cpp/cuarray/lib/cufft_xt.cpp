@@ -172,10 +172,9 @@ PlanPtr make_multi_gpu_plan(const Key& key) {
   std::vector<void*> areas(count, nullptr);
   for (std::size_t i = 0; i < count; ++i) {
     cuda::DeviceGuard guard(key.gpus[i]);
-    s.work_areas.push_back(s.work_sizes[i] ? cuda::allocate(s.work_sizes[i]) : nullptr);
+    s.work_areas.push_back(s.work_sizes[i] ? cuda::allocate_unpooled(s.work_sizes[i]) : nullptr);
     if (s.work_areas.back()) areas[i] = s.work_areas.back()->ptr();
   }
-  wait_for_devices(key.gpus);  // the pool's streams are done with the work areas' memory
   XtDevice guard(key.gpus[0]);
   check(xt.set_work_area(handle, areas.data()), "cufftXtSetWorkArea");
   s.data = malloc_buffers(handle, key);

@@ -5,11 +5,13 @@
 // the plan is made; for a single transform (batch 1) it needs a power-of-two length and 2, 4, 8 or 16
 // devices, with at least 64 points (128 on 8 devices, 1024 on 16): CuPy refuses other plans with ValueErrors
 // before cuFFT sees them, and so does make_multi_gpu_plan, before any CUDA call.
-// The plan owns, for its whole life, what its executions use: a work area on each device (from that device's
-// pool, set with cufftXtSetWorkArea; the pool's streams have finished with the memory before cuFFT gets it) and
-// the in-place buffers that cufftXtMalloc spreads over the devices (plus, for batch 1, a second set that
-// cufftXtMemcpy brings the result back to natural order in: a single transform leaves it permuted). Its
-// destructor frees them (cufftXtFree) and destroys the plan.
+// The plan owns, for its whole life, what its executions use: a work area on each device (set with
+// cufftXtSetWorkArea) and the in-place buffers that cufftXtMalloc spreads over the devices (plus, for batch 1,
+// a second set that cufftXtMemcpy brings the result back to natural order in: a single transform leaves it
+// permuted). All are cudaMalloc's, as CuPy's pool and cufftXtMalloc give: cuFFT's kernels on one device may
+// reach another device's memory, which memory of a stream-ordered pool does not allow without a grant (Note
+// [Peer copies] in memory_pool.h), and cuFFT's own streams are not the pool's. Its destructor frees them
+// (cufftXtFree) and destroys the plan.
 // An execution, under the plan's mutex, from a current device that is one of the plan's (the input's device,
 // as CuPy requires):
 //   1. copies the input's natural-order pieces into the buffers, on the current stream (after the work that
@@ -37,7 +39,7 @@ namespace cuarray::lib::cufft {
 
 struct XtState {
   std::vector<std::size_t> work_sizes;                    // per device of the key's gpus
-  std::vector<std::shared_ptr<cuda::Buffer>> work_areas;  // the same order; null where the size is 0
+  std::vector<std::shared_ptr<cuda::Buffer>> work_areas;  // the same order (cudaMalloc); null for size 0
   cudaLibXtDesc* data = nullptr;                          // the in-place buffers (cufftXtMalloc)
   cudaLibXtDesc* natural = nullptr;                       // batch 1: the result in natural order
 };
