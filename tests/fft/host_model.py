@@ -26,8 +26,12 @@ warnings.simplefilter("ignore", DeprecationWarning)  # NumPy 2's, for s without 
 executed = []
 
 
-def execute(x, out, kind, rank, inverse, plan=None):
+multi_gpus = [None]  # what config._multi_gpus() gives (check_multi_gpu sets it)
+
+
+def execute(x, out, kind, rank, inverse, plan=None, devices=None):
     assert x.flags.c_contiguous and out.flags.c_contiguous
+    assert devices == multi_gpus[0], (devices, multi_gpus[0])  # the binding decides by rank and kind
     axes = tuple(range(x.ndim - rank, x.ndim))
     executed.append((kind, rank, x.shape, out.shape))
     if kind == "c2c":
@@ -55,7 +59,7 @@ def _install():
         current_plan=lambda: None,
         Plan1d=type("Plan1d", (), {}),
         Plan=type("Plan", (), {}),
-        make_plan=lambda t, n, b: ("plan", t, tuple(n), b),
+        make_plan=lambda t, n, b, devices=None: ("plan", t, tuple(n), b, devices),
     )
     core = ns(_copyto=_copyto, fft=fft, ndarray=np.ndarray)
     cuarray = types.ModuleType("cuarray")
@@ -74,7 +78,7 @@ def _install():
     )
     package = types.ModuleType("cuarray.fft")
     package.__path__ = []
-    package.config = ns(get_plan_cache=lambda: ns(get=lambda key: None))
+    package.config = ns(get_plan_cache=lambda: ns(get=lambda key: None), _multi_gpus=lambda: multi_gpus[0])
     cuarray.fft = package
     sys.modules.update({"cuarray": cuarray, "cuarray._core": core, "cuarray.fft": package})
     package._fft = _load("cuarray.fft._fft", os.path.join(PACKAGE, "fft", "_fft.py"))
@@ -173,7 +177,7 @@ def check_plan_keys(F, P):
                 dtype = "float64" if value_type == "R2C" else "complex128"
                 a = np.asarray(make_data(shape, dtype, 0), order=order)
                 plan = P.get_fft_plan(a, s, axes, value_type=value_type)
-                assert plan[2:] == transform_key(F, a, s, axes, value_type), (
+                assert plan[2:4] == transform_key(F, a, s, axes, value_type), (
                     shape,
                     s,
                     axes,
@@ -182,9 +186,38 @@ def check_plan_keys(F, P):
                 )
 
 
+def check_multi_gpu(F, P):
+    """With cupy.fft.config's devices set, every execution is handed them (the core spreads the 1-D complex
+    ones over them), the values are NumPy's, and get_fft_plan's 1-D plans are multi-GPU ones."""
+    multi_gpus[0] = [1, 0]
+    try:
+        for shape, n, axis in [
+            ((64,), None, -1),
+            ((4, 64), 64, -1),
+            ((10, 5, 10), None, 1),
+            ((0, 10), None, 0),
+        ]:
+            for order in "CF":
+                a = np.asarray(make_data(shape, "complex64", 3), order=order)
+                for inverse, func in [(False, "fft"), (True, "ifft")]:
+                    m = a.shape[axis] if n is None else n
+                    if m == 0:
+                        continue
+                    what = ("multi-GPU", shape, n, axis, order, func)
+                    got = F.c2c(a, [m], [axis % a.ndim], None, inverse)
+                    close(got, getattr(np.fft, func)(a, n=n, axis=axis), what)
+        a = make_data((4, 64), "complex128", 0)
+        assert P.get_fft_plan(a, axes=-1) == ("plan", 0x69, (64,), 4, [1, 0])
+        assert P.get_fft_plan(a)[-1] is None  # n-D plans keep one device, as CuPy's
+        assert P.get_fft_plan(make_data((4, 64), "float64", 0), axes=0, value_type="R2C")[-1] == [1, 0]
+    finally:
+        multi_gpus[0] = None
+
+
 if __name__ == "__main__":
     F, P = _install()
     check_nd(F)
     check_fftpack(P)
     check_plan_keys(F, P)
+    check_multi_gpu(F, P)
     print("ok")

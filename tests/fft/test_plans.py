@@ -81,19 +81,10 @@ def test_enable_nd_planning_is_per_context():
             config.enable_nd_planning = True
 
 
-def test_multi_gpu_and_callbacks_are_refused():
-    assert config.use_multi_gpus is False and config.devices is None
-    config.use_multi_gpus = False
-    with pytest.raises(NotImplementedError, match="multi-GPU"):
-        config.use_multi_gpus = True
-    assert config.use_multi_gpus is False
-    with pytest.raises(NotImplementedError, match="multi-GPU"):
-        config.set_cufft_gpus([0, 1])
+def test_callbacks_are_refused():
     with pytest.raises(NotImplementedError, match="callbacks"):
         config.set_cufft_callbacks("load", "store")
     assert config.get_current_callback_manager() is None
-    with pytest.raises(NotImplementedError, match="multi-GPU"):
-        cufft.Plan1d(8, cufft.CUFFT_C2C, 1, devices=[0, 1])
 
 
 def test_no_current_plan_and_cufft_constants():
@@ -158,6 +149,21 @@ def test_cache_rejects_bad_sizes(cache):
         cache["key"]
     with pytest.raises(TypeError, match="cuFFT plans"):
         cache[(cufft.CUFFT_C2C, (8,), 1)] = "plan"
+
+
+def test_get_plan_cache_makes_the_thread_s_cache():
+    # CuPy: a thread's cache of a device exists once get_plan_cache (or PlanCache()) has been called there.
+    made = []
+
+    def run():
+        before = cp._core.fft.cache_exists(0)
+        config.get_plan_cache()
+        made.append((before, cp._core.fft.cache_exists(0)))
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    assert made == [(False, True)]
 
 
 @gpu

@@ -6,11 +6,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "cuarray/blocking.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/launch_queue.h"
 #include "cuarray/cuda/memory_pool.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
+#include "cuarray/lib/cufft_xt.h"
 #include "cuarray/lib/library.h"
 
 namespace cuarray::lib::cufft {
@@ -125,7 +127,14 @@ int version() {
   return v;
 }
 
+Plan::Plan(Key key, int device, cufftHandle handle, std::size_t work_size, std::unique_ptr<XtState> xt)
+    : key_(std::move(key)), device_(device), handle_(handle), work_size_(work_size), xt_(std::move(xt)) {}
+
 Plan::~Plan() {
+  if (xt_) {
+    destroy_multi_gpu(handle_, key_, *xt_);  // then xt_ frees its work areas
+    return;
+  }
   try {
     cuda::DeviceGuard guard(device_);
     api().destroy(handle_);
@@ -133,8 +142,27 @@ Plan::~Plan() {
   }
 }
 
+std::size_t Plan::work_size_on(int device) const {
+  if (!xt_) return device == device_ ? work_size_ : 0;
+  for (std::size_t i = 0; i < key_.gpus.size(); ++i)
+    if (key_.gpus[i] == device) return xt_->work_sizes[i];
+  return 0;
+}
+
+std::vector<std::shared_ptr<cuda::Buffer>> Plan::work_areas() const {
+  return xt_ ? xt_->work_areas : std::vector<std::shared_ptr<cuda::Buffer>>{};
+}
+
 void Plan::execute(void* in, void* out, int direction) {
   const Api& a = api();
+  if (xt_) {
+    // Its execution waits in the host's blocking hook (the bindings release the GIL there), so another thread
+    // waits for the mutex there too: waiting with the GIL would keep this one from getting it back.
+    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+    if (!lock.try_lock()) run_blocking([&lock] { lock.lock(); });
+    execute_multi_gpu(handle_, key_, *xt_, in, out, direction);
+    return;
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   check(a.set_stream(handle_, cuda::current_stream()->handle()), "cufftSetStream");
   std::shared_ptr<cuda::Buffer> work;  // returned to the pool after the transform, in stream order
@@ -172,49 +200,95 @@ PlanPtr make_plan(const Key& key) {
     throw ValueError("cuFFT plans transform 1 to 3 dimensions in batches of at least 1");
   for (long long s : key.n)
     if (s < 1) throw ValueError("cuFFT plans need sizes of at least 1, not " + std::to_string(s));
-  return create(key);
+  return key.gpus.empty() ? create(key) : make_multi_gpu_plan(key);
 }
 
+namespace {
+std::ptrdiff_t index_of(const std::vector<PlanPtr>& plans, const Key& key) {
+  for (std::size_t i = 0; i < plans.size(); ++i)
+    if (plans[i]->key() == key) return static_cast<std::ptrdiff_t>(i);
+  return -1;
+}
+
+void to_front(std::vector<PlanPtr>& plans, std::ptrdiff_t i) {
+  PlanPtr p = plans[static_cast<std::size_t>(i)];
+  plans.erase(plans.begin() + i);
+  plans.insert(plans.begin(), std::move(p));
+}
+}  // namespace
+
 PlanPtr PlanCache::find(const Key& key) {
-  for (std::size_t i = 0; i < plans_.size(); ++i) {
-    if (!(plans_[i]->key() == key)) continue;
-    PlanPtr hit = plans_[i];
-    plans_.erase(plans_.begin() + static_cast<std::ptrdiff_t>(i));
-    plans_.insert(plans_.begin(), hit);
-    ++hits_;
-    return hit;
+  std::ptrdiff_t i = index_of(plans_, key);
+  if (i < 0) {
+    ++misses_;
+    return nullptr;
   }
-  ++misses_;
-  return nullptr;
+  ++hits_;
+  PlanPtr hit = plans_[static_cast<std::size_t>(i)];
+  to_front(plans_, i);
+  for (int g : hit->gpus())  // Note [Multi-GPU plans in the caches]
+    if (PlanCache* other = g == device_ ? nullptr : existing_plan_cache(g))
+      if (std::ptrdiff_t j = index_of(other->plans_, key); j >= 0) to_front(other->plans_, j);
+  return hit;
 }
 
 long long PlanCache::curr_memsize() const {
   long long total = 0;
-  for (const PlanPtr& p : plans_) total += static_cast<long long>(p->work_size());
+  for (const PlanPtr& p : plans_) total += static_cast<long long>(p->work_size_on(device_));
   return total;
 }
 
 void PlanCache::evict_until(long long size, long long memsize) {
   while (!plans_.empty() && ((size != -1 && curr_size() > size) || (memsize != -1 && curr_memsize() > memsize)))
-    plans_.pop_back();
+    drop(plans_.back());
 }
 
-void PlanCache::insert(const PlanPtr& plan) {
+PlanPtr PlanCache::take(const Key& key) {
+  std::ptrdiff_t i = index_of(plans_, key);
+  if (i < 0) return nullptr;
+  PlanPtr p = plans_[static_cast<std::size_t>(i)];
+  plans_.erase(plans_.begin() + i);
+  return p;
+}
+
+void PlanCache::drop(const PlanPtr& plan) {
+  PlanPtr keep = plan;  // `plan` may be an element of plans_
+  take(keep->key());
+  for (int g : keep->gpus())
+    if (PlanCache* other = g == device_ ? nullptr : existing_plan_cache(g)) other->take(keep->key());
+}
+
+void PlanCache::check_fits(const Plan& plan) const {
+  long long need = static_cast<long long>(plan.work_size_on(device_));
+  if (enabled() && memsize_ > 0 && need > memsize_)
+    throw std::runtime_error(plan.multi_gpu() ? "the plan memsize is too large for device " + std::to_string(device_)
+                                              : std::string("the plan memsize is too large"));
+}
+
+void PlanCache::add(const PlanPtr& plan) {
   if (!enabled()) return;
-  long long need = static_cast<long long>(plan->work_size());
-  if (memsize_ > 0 && need > memsize_) throw std::runtime_error("the plan memsize is too large");
-  erase(plan->key());
+  long long need = static_cast<long long>(plan->work_size_on(device_));
+  take(plan->key());
   evict_until(size_ == -1 ? -1 : size_ - 1, memsize_ == -1 ? -1 : memsize_ - need);
   plans_.insert(plans_.begin(), plan);
 }
 
-bool PlanCache::erase(const Key& key) {
-  for (std::size_t i = 0; i < plans_.size(); ++i) {
-    if (!(plans_[i]->key() == key)) continue;
-    plans_.erase(plans_.begin() + static_cast<std::ptrdiff_t>(i));
-    return true;
+void PlanCache::insert(const PlanPtr& plan) {
+  if (!enabled()) return;
+  if (!plan->multi_gpu()) {
+    check_fits(*plan);
+    add(plan);
+    return;
   }
-  return false;
+  for (int g : plan->gpus()) plan_cache(g).check_fits(*plan);  // on all of them or on none
+  for (int g : plan->gpus()) plan_cache(g).add(plan);
+}
+
+bool PlanCache::erase(const Key& key) {
+  std::ptrdiff_t i = index_of(plans_, key);
+  if (i < 0) return false;
+  drop(plans_[static_cast<std::size_t>(i)]);
+  return true;
 }
 
 void PlanCache::clear() {

@@ -1,5 +1,6 @@
 #include "cuarray/ops/fft.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -58,7 +59,8 @@ std::string describe(const cufft::Key& key) {
 
 }  // namespace
 
-void fft(const Array& in, const Array& out, FftKind kind, int rank, bool inverse, const lib::cufft::PlanPtr& plan) {
+void fft(const Array& in, const Array& out, FftKind kind, int rank, bool inverse, const lib::cufft::PlanPtr& plan,
+         const std::vector<int>& devices) {
   if (rank < 1 || rank > 3)
     throw ValueError("fft: cuFFT transforms 1 to 3 axes at a time, not " + std::to_string(rank));
   cufftType type = fft_type(kind, in.dtype(), out.dtype());
@@ -81,21 +83,28 @@ void fft(const Array& in, const Array& out, FftKind kind, int rank, bool inverse
   for (int d = 0; d < in.ndim() - rank; ++d) batch *= in.shape()[d];
 
   cufft::Key key{type, n, batch};
+  const int here = cuda::current_device();
   cufft::PlanPtr p = plan;
   if (!p) {
+    if (rank == 1 && !devices.empty()) key.gpus = devices;
+    if (!key.gpus.empty() && std::find(devices.begin(), devices.end(), here) == devices.end())
+      throw ValueError("the array is on device " + std::to_string(here) +
+                       ", which is not one of the devices of the multi-GPU FFT");
     p = cufft::plan(key);
   } else {
     if (p->key().type != type) throw ValueError("cuFFT plan dtype mismatch.");
-    if (!(p->key() == key)) {
-      bool one_d = dynamic_cast<const cufft::Plan1d*>(p.get()) != nullptr;
+    bool one_d = dynamic_cast<const cufft::Plan1d*>(p.get()) != nullptr;
+    if (!p->key().same_transform(key)) {
       throw ValueError(one_d && p->key().n == key.n ? "Batch size does not match the plan."
                        : one_d                      ? "Target array size does not match the plan."
                                : "The cuFFT plan and a.shape do not match: the plan transforms " + describe(p->key()) +
                                      ", the call " + describe(key));
     }
-    if (p->device() != cuda::current_device())
+    if (one_d && devices.empty() != !p->multi_gpu())
+      throw ValueError("Unclear if multiple GPUs are to be used or not.");
+    if (!p->multi_gpu() && p->device() != here)
       throw ValueError("the cuFFT plan was made on device " + std::to_string(p->device()) +
-                       ", not on the current device " + std::to_string(cuda::current_device()));
+                       ", not on the current device " + std::to_string(here));
   }
   p->execute(in.data(), out.data(), inverse ? CUFFT_INVERSE : CUFFT_FORWARD);
 }

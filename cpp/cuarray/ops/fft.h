@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "cuarray/array.h"
 #include "cuarray/lib/cufft.h"
@@ -16,7 +17,10 @@ enum class FftKind : std::uint8_t { C2C, R2C, C2R };
 // in, complex out whose last axis is n / 2 + 1 (n > 1). C2R: the reverse; cuFFT overwrites `in`, and the
 // imaginary parts of the zero and Nyquist frequencies must be zero (NumPy ignores them). `plan`: the plan to use
 // (ValueError, with CuPy's messages, unless it is the one this transform needs), else the cached one.
+// `devices`: CuPy's cupy.fft.config.devices (empty: none); a 1-D transform without a plan then takes a
+// multi-GPU plan over them (Note [Multi-GPU cuFFT plans] in lib/cufft_xt.h), as CuPy's 1-D transforms do,
+// while transforms of two or three axes stay on one device, as CuPy's n-D plans do.
 void fft(const Array& in, const Array& out, FftKind kind, int rank, bool inverse,
-         const lib::cufft::PlanPtr& plan = nullptr);
+         const lib::cufft::PlanPtr& plan = nullptr, const std::vector<int>& devices = {});
 
 }  // namespace cuarray::ops

@@ -27,6 +27,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from cuarray import _core, _creation, _joining, _manipulation, _transfer, _ufuncs
 from cuarray._core import ndarray
+from cuarray.fft import config
 
 _SINGLE = (numpy.dtype(numpy.float16), numpy.dtype(numpy.float32), numpy.dtype(numpy.complex64))
 _MAX_RANK = 3  # axes cuFFT transforms in one plan
@@ -134,7 +135,7 @@ def _c2c_axes(x, positions, inverse, plan=None):
         order = [d for d in range(x.ndim) if d not in group] + group
         y = _transfer.ascontiguousarray(x.transpose(order))
         out = _creation.empty(y.shape, y.dtype)
-        _core.fft.execute(y, out, "c2c", len(group), inverse, plan)
+        _core.fft.execute(y, out, "c2c", len(group), inverse, plan, config._multi_gpus())
         x = out.transpose(tuple(numpy.argsort(order)))
     return x
 
@@ -181,7 +182,7 @@ def r2c(a, sizes, axes, norm, plan=None):
     k = len(axes)
     rank = min(_MAX_RANK, k)
     out = _creation.empty(x.shape[:-1] + (x.shape[-1] // 2 + 1,), complex_type(a.dtype))
-    _core.fft.execute(x, out, "r2c", rank, False, plan)
+    _core.fft.execute(x, out, "r2c", rank, False, plan, config._multi_gpus())
     if k > rank:  # the transform's other axes, as complex ones
         out = _c2c_axes(out, range(out.ndim - k, out.ndim - rank), False)
     _scale(out, sizes, norm, False, a.dtype)
@@ -224,7 +225,7 @@ def c2r(a, sizes, axes, norm, plan=None):
         out = _ufuncs._real(x)
     else:
         out = _creation.empty(x.shape[:-1] + (n,), real_type(a.dtype))
-        _core.fft.execute(x, out, "c2r", k, True, plan)
+        _core.fft.execute(x, out, "c2r", k, True, plan, config._multi_gpus())
         _scale(out, sizes, norm, True, a.dtype, first=0)
     if float16:
         out = out.astype(numpy.float16)

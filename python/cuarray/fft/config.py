@@ -4,12 +4,19 @@ Each thread has one plan cache per device (cpp/cuarray/lib/cufft.h), made on fir
 the calling thread's cache of one device. A cache holds at most get_size() plans (default 16, -1: no limit)
 whose work sizes add up to at most get_memsize() bytes (default -1: no limit); 0 for either disables it.
 
+A multi-GPU plan sits in the caches of all its devices (Note [Multi-GPU plans in the caches] in
+cpp/cuarray/lib/cufft.h); its key has its devices as a fourth item.
+
 Note [FFT switches]
 enable_nd_planning is deprecated in CuPy 14 (it warns on every read and write, and will always be True); it is
 kept per context as CuPy keeps it, and changes nothing here: cuarray always transforms up to three axes in one
-plan, which gives the same values as one axis at a time. Multi-GPU transforms (use_multi_gpus, set_cufft_gpus)
-and cuFFT callbacks (set_cufft_callbacks) are not supported: they raise NotImplementedError rather than run a
-single-GPU transform that the caller did not ask for.
+plan, which gives the same values as one axis at a time. use_multi_gpus and set_cufft_gpus(gpus) are CuPy's
+(per context): with both set, `devices` is the tuple of GPUs and each 1-D transform (fft, ifft, and the 1-D
+steps of the others) runs on a multi-GPU plan over them (Note [Multi-GPU cuFFT plans] in
+cpp/cuarray/lib/cufft_xt.h), which takes complex transforms alone, as CuPy's: a real 1-D transform (rfft,
+irfft, hfft) is CuPy's ValueError then. Transforms of two or three axes keep one device, as CuPy's n-D plans
+do. cuFFT callbacks (set_cufft_callbacks) are not supported: they raise NotImplementedError rather than run a
+transform without the callbacks the caller asked for.
 """
 
 import contextvars
@@ -26,10 +33,10 @@ class _Node:
 
     __slots__ = ("key", "memsize", "plan")
 
-    def __init__(self, plan):
+    def __init__(self, plan, device):
         self.key = plan.key
         self.plan = plan
-        self.memsize = plan.work_size
+        self.memsize = plan._work_size_on(device)
 
     def __repr__(self):
         kind = "Plan1d" if isinstance(self.plan, _core.fft.Plan1d) else "PlanNd"
@@ -37,9 +44,9 @@ class _Node:
 
 
 def _key(key):
-    if not (isinstance(key, tuple) and len(key) == 3):
-        raise TypeError(f"a plan cache key is a tuple (fft_type, shape, batch), not {key!r}")
-    return key[0], list(key[1]), key[2]
+    if not (isinstance(key, tuple) and len(key) in (3, 4)):
+        raise TypeError(f"a plan cache key is a tuple (fft_type, shape, batch[, devices]), not {key!r}")
+    return key[0], list(key[1]), key[2], None if len(key) == 3 else list(key[3])
 
 
 class PlanCache:
@@ -50,6 +57,7 @@ class PlanCache:
 
     def __init__(self, device=None):
         self._device = _core.cuda.current_device() if device is None else _device.Device(device).id
+        self._info()  # CuPy: making a PlanCache initialises the thread's cache of the device
 
     def _info(self):
         return _core.fft.cache_info(self._device)
@@ -115,7 +123,7 @@ class PlanCache:
             at = 0 if key is None else keys.index(key) + 1 if key in keys else len(plans)
             if at >= len(plans):
                 return
-            node = _Node(plans[at])
+            node = _Node(plans[at], self._device)
             key = node.key
             yield key, node
 
@@ -186,9 +194,25 @@ def set_cufft_callbacks(*args, **kwargs):
 
 
 def set_cufft_gpus(gpus):
-    raise NotImplementedError(
-        "multi-GPU cuFFT transforms are not supported: cuarray transforms on one device"
-    )
+    """Sets the GPUs of multi-GPU transforms (in the current context; used while use_multi_gpus is True): an
+    int n means GPUs 0 to n - 1, else a list or tuple of device ids, at least two (Note [FFT switches])."""
+    if isinstance(gpus, int):
+        devices = list(range(gpus))
+    elif isinstance(gpus, (list, tuple)):
+        devices = gpus
+    else:
+        raise ValueError("gpus must be an int or a list or tuple of int.")  # noqa: TRY004 - CuPy's type
+    if len(devices) <= 1:
+        raise ValueError("Must use at least 2 GPUs.")
+    _devices.set(tuple(devices))
+
+
+def _multi_gpus():
+    """The devices a 1-D transform spreads over now (a list), or None (Note [FFT switches])."""
+    if not _use_multi_gpus.get():
+        return None
+    devices = _devices.get()
+    return None if devices is None else list(devices)
 
 
 _enable_nd_planning = contextvars.ContextVar("cuarray.fft.config.enable_nd_planning", default=True)
@@ -216,15 +240,12 @@ class _ConfigModule(types.ModuleType):
 
     @use_multi_gpus.setter
     def use_multi_gpus(self, value):
-        if value:
-            raise NotImplementedError(
-                "multi-GPU cuFFT transforms are not supported: cuarray transforms on one device"
-            )
-        _use_multi_gpus.set(False)
+        _use_multi_gpus.set(bool(value))
 
     @property
     def devices(self):
-        return None
+        """The GPUs of set_cufft_gpus while use_multi_gpus is True, else None."""
+        return _devices.get() if _use_multi_gpus.get() else None
 
 
 sys.modules[__name__].__class__ = _ConfigModule

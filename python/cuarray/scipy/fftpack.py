@@ -54,8 +54,11 @@ def get_fft_plan(a, shape=None, axes=None, value_type="C2C"):
     batch = math.prod(a.shape[d] for d in range(a.ndim) if d not in axes)
     n = [s for s in sizes if s != 1] or [1]  # the transform's length-1 axes are no part of its plan
     key = (_TYPES[value_type, a.dtype in _fft._SINGLE], tuple(n), batch)
+    devices = config._multi_gpus() if len(axes) == 1 else None  # CuPy's 1-D plans spread over them
+    if devices is not None:
+        key += (tuple(devices),)
     plan = config.get_plan_cache().get(key) if batch > 0 and min(n) > 0 else None
-    return plan if plan is not None else _core.fft.make_plan(key[0], n, batch)
+    return plan if plan is not None else _core.fft.make_plan(key[0], n, batch, devices)
 
 
 def fft(x, n=None, axis=-1, overwrite_x=False, plan=None):
