@@ -16,6 +16,7 @@
 #include "cuarray/jit/launch.h"
 #include "gil.h"
 #include "hooks.h"
+#include "mdspan.h"
 #include "ndarray.h"
 
 using namespace py::literals;
@@ -45,6 +46,7 @@ jit::KernelArg kernel_arg(py::handle a, std::size_t i) {
     const void* ptr = arr.data();
     return {Kind::Pointer, std::string(reinterpret_cast<const char*>(&ptr), sizeof ptr), "cuarray array (a pointer)"};
   }
+  if (is_mdspan(a)) return mdspan_kernel_arg(a);  // ndarray.mdspan: an mdspan by value
   PyObject* p = a.ptr();
   py::object np = py::module_::import("numpy");
   py::array v;
