@@ -14,7 +14,9 @@
 // TypeError (another rank, another index type, or static extents), and a parameter of the layout_right and
 // layout_left size is refused for an array that is neither C- nor F-contiguous, since neither layout can
 // address it (CuPy reads the wrong elements, or past the array). Which of the two a contiguous array gets is the
-// kernel's: a C-contiguous array is read as it is by layout_right, an F-contiguous one by layout_left.
+// kernel's: a C-contiguous array is read as it is by layout_right, an F-contiguous one by layout_left. Nor can
+// sizes tell every mismatch: a 2-d int32 layout_stride mdspan is as large as a 2-d int64 layout_right one, and
+// such an argument is passed as given, as any same-size mismatch is.
 //
 // Checks at creation are CuPy's: index_type int32 or int64 (ValueError), an int32 index for at most INT32_MAX
 // elements (ValueError), and without allow_unsafe no dimension of size zero and no stride that is zero or
