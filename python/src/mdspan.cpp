@@ -41,7 +41,10 @@ an ElementwiseKernel argument.)";
 
 }  // namespace
 
-bool is_mdspan(py::handle a) { return py::isinstance<MdspanArg>(a); }
+bool is_mdspan(py::handle a) {
+  static PyTypeObject* type = reinterpret_cast<PyTypeObject*>(py::type::of<MdspanArg>().ptr());
+  return PyObject_TypeCheck(a.ptr(), type);
+}
 
 jit::KernelArg mdspan_kernel_arg(py::handle a) {
   const auto& s = a.cast<const MdspanArg&>();

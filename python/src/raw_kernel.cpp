@@ -46,7 +46,6 @@ jit::KernelArg kernel_arg(py::handle a, std::size_t i) {
     const void* ptr = arr.data();
     return {Kind::Pointer, std::string(reinterpret_cast<const char*>(&ptr), sizeof ptr), "cuarray array (a pointer)"};
   }
-  if (is_mdspan(a)) return mdspan_kernel_arg(a);  // ndarray.mdspan: an mdspan by value
   PyObject* p = a.ptr();
   py::object np = py::module_::import("numpy");
   py::array v;
@@ -64,6 +63,8 @@ jit::KernelArg kernel_arg(py::handle a, std::size_t i) {
   else if (py::isinstance<py::array>(a))
     throw TypeError("RawKernel argument " + std::to_string(i) +
                     " is a numpy.ndarray: pass a cuarray array (cuarray.asarray(x)) or a NumPy scalar");
+  else if (is_mdspan(a))  // ndarray.mdspan: an mdspan by value
+    return mdspan_kernel_arg(a);
   else if (py::isinstance(a, hook(Hook::MemoryPointer))) {  // x.data or cuarray.cuda.MemoryPointer, as CuPy
     const int device = a.attr("device_id").cast<int>();
     if (device != cuda::current_device())
