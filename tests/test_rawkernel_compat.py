@@ -3,6 +3,7 @@
 with NVRTC and says so, and user kernels see the CUDA toolkit's headers (cuComplex.h). The tests at the top need
 no GPU: they compile for an architecture given, without a device."""
 
+import os
 import warnings
 
 import cuarray as cp
@@ -77,8 +78,11 @@ def test_cucomplex_header_is_on_the_path():
 
 def test_user_options_come_first():
     options = _kernel._user_options(("-DPRECISION=2",))
-    assert options[0] == "-DPRECISION=2"
-    assert len(options) == (2 if _kernel._cuda_include_dir() else 1)
+    include = _kernel._cuda_include_dir()
+    expected = [] if include is None else [f"-I{include}"]
+    if include is not None and os.path.isdir(os.path.join(include, "cccl")):  # CUDA 13's place for CCCL
+        expected.append(f"-I{os.path.join(include, 'cccl')}")
+    assert options == ["-DPRECISION=2", *expected]
 
 
 # ---- GPU ----------------------------------------------------------------------------------------

@@ -338,9 +338,10 @@ def _check_compile_arguments(backend, jitify):
 # compiled with NVRTC and says so once per call site (UserWarning): device code that nvcc takes NVRTC takes too,
 # while host code and nvcc's own options give a CompileException. jitify=True (deprecated in CuPy 14) compiles
 # with NVRTC alone too; a compile error is then a JitifyException, a CompileException, as CuPy raises it. As in
-# CuPy, user kernels see the CUDA toolkit's headers (cuComplex.h and the rest): the include directory of the
-# toolkit goes at the end of their options. translate_cucomplex=True keeps cuComplex.h itself, whose functions
-# and types CuPy's translation mirrors.
+# CuPy, user kernels see the CUDA toolkit's headers (cuComplex.h, and CCCL's cuda/std/... for ndarray.mdspan):
+# the include directory of the toolkit, and its cccl directory where there is one (CUDA 13), go at the end of
+# their options. translate_cucomplex=True keeps cuComplex.h itself, whose functions and types CuPy's translation
+# mirrors.
 
 
 @functools.cache
@@ -358,9 +359,19 @@ def _cuda_include_dir():
     return next((p for p in places if p and os.path.isfile(os.path.join(p, "cuComplex.h"))), None)
 
 
-def _user_options(options):
+@functools.cache
+def _cuda_include_options():
+    """-I options for the toolkit's headers: its include directory and, where CUDA 13 moved libcu++ and the
+    rest of CCCL (cuda/std/mdspan and the like), its cccl subdirectory."""
     include = _cuda_include_dir()
-    return [*options, f"-I{include}"] if include else list(options)
+    if include is None:
+        return ()
+    cccl = os.path.join(include, "cccl")
+    return (f"-I{include}", f"-I{cccl}") if os.path.isdir(cccl) else (f"-I{include}",)
+
+
+def _user_options(options):
+    return [*options, *_cuda_include_options()]
 
 
 def _compile_module(code, options, jitify):

@@ -69,6 +69,7 @@ void init_array(py::module_& m);
 void init_ufunc(py::module_& m);
 void init_operators(py::module_& m);
 void init_kernel(py::module_& m);
+void init_mdspan(py::module_& m);
 void init_fusion(py::module_& m);
 void init_reduction(py::module_& m);
 void init_scan(py::module_& m);
@@ -94,6 +95,7 @@ PYBIND11_MODULE(_core, m) {
   cuarray::bind::init_ufunc(m);
   cuarray::bind::init_operators(m);
   cuarray::bind::init_kernel(m);
+  cuarray::bind::init_mdspan(m);
   cuarray::bind::init_fusion(m);
   cuarray::bind::init_reduction(m);
   cuarray::bind::init_scan(m);

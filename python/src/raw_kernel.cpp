@@ -16,6 +16,7 @@
 #include "cuarray/jit/launch.h"
 #include "gil.h"
 #include "hooks.h"
+#include "mdspan.h"
 #include "ndarray.h"
 
 using namespace py::literals;
@@ -62,6 +63,8 @@ jit::KernelArg kernel_arg(py::handle a, std::size_t i) {
   else if (py::isinstance<py::array>(a))
     throw TypeError("RawKernel argument " + std::to_string(i) +
                     " is a numpy.ndarray: pass a cuarray array (cuarray.asarray(x)) or a NumPy scalar");
+  else if (is_mdspan(a))  // ndarray.mdspan: an mdspan by value
+    return mdspan_kernel_arg(a);
   else if (py::isinstance(a, hook(Hook::MemoryPointer))) {  // x.data or cuarray.cuda.MemoryPointer, as CuPy
     const int device = a.attr("device_id").cast<int>();
     if (device != cuda::current_device())

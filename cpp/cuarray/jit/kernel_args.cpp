@@ -64,6 +64,11 @@ std::vector<std::string> pack_kernel_args(const std::string& kernel, const std::
       continue;
     }
     std::string message = "RawKernel '" + kernel + "' argument " + std::to_string(i) + ": ";
+    if (a.prefix_size != 0 && size == a.prefix_size) {
+      if (!a.prefix_refusal.empty()) throw TypeError(message + a.prefix_refusal);
+      packed[i] = a.bytes.substr(0, size);
+      continue;
+    }
     if (integer)
       message += "the value " + integer_text(a) + ", a " + a.what + ", does not fit parameter " + std::to_string(i) +
                  ", which takes " + bytes_of(size);

@@ -31,6 +31,11 @@ struct KernelArg {
   enum class Kind { Pointer, SignedInt, UnsignedInt, Float, Other } kind;
   std::string bytes;
   std::string what;
+  // A smaller parameter size the argument also fits, by its first bytes (an mdspan's layout_right and
+  // layout_left form, Note [mdspan arguments] in jit/mdspan.h), 0 for none; and, where non-empty, why it may not
+  // be passed so here.
+  std::size_t prefix_size = 0;
+  std::string prefix_refusal;
 };
 
 // The bytes each parameter receives (`sizes[i]` of them), or TypeError naming `kernel` (Note [RawKernel
