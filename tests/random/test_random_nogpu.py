@@ -210,6 +210,10 @@ ERRORS = {
     ),
     "generator_out_numpy": (lambda: gen.random(out=np.zeros(3)), TypeError, "out must be a cuarray.ndarray"),
     "set_random_state": (lambda: cp.random.set_random_state(3), TypeError, "RandomState"),
+    # A scalar alpha is CuPy's: it needs a size whose last axis holds the categories.
+    "dirichlet_scalar_no_size": (lambda: rs.dirichlet(5), TypeError, "object of type 'int' has no len"),
+    "generator_dirichlet_scalar_no_size": (lambda: gen.dirichlet(1.5), TypeError, "'float' has no len"),
+    "dirichlet_scalar_nonpositive": (lambda: rs.dirichlet(0.0, size=3), ValueError, "alpha <= 0"),
 }
 
 
