@@ -89,8 +89,12 @@ def cast(x, dtype):
 
 
 def _host(value):
-    """A parameter's values on the host, for checking (a device array is copied back)."""
-    return value.get() if isinstance(value, ndarray) else numpy.asarray(value)
+    """A parameter's values on the host, for checking (a device array is copied back). A scalar that is no
+    number (None) is NumPy's TypeError."""
+    host = value.get() if isinstance(value, ndarray) else numpy.asarray(value)
+    if host.dtype == object and host.ndim == 0:
+        raise TypeError(f"must be real number, not {type(value).__name__}")
+    return host
 
 
 class PhiloxOwner:
