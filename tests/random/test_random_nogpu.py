@@ -1,6 +1,9 @@
 """cuarray.random without a device: the Philox reference, every kernel compiling for sm_90, and the argument
 errors NumPy and CuPy raise (all raised before anything touches the device)."""
 
+from decimal import Decimal
+from fractions import Fraction
+
 import cuarray as cp
 import numpy as np
 import pytest
@@ -215,6 +218,8 @@ ERRORS = {
     "standard_gamma_none": (lambda: rs.standard_gamma(None), TypeError, "must be real number, not NoneType"),
     "generator_poisson_none": (lambda: gen.poisson(None), TypeError, "must be real number, not NoneType"),
     "normal_none": (lambda: rs.normal(None), TypeError, "must be real number, not NoneType"),
+    "poisson_fraction_checked": (lambda: rs.poisson(Fraction(-1, 2)), ValueError, "lam < 0"),
+    "gamma_decimal_checked": (lambda: rs.gamma(Decimal("-1.5")), ValueError, "shape < 0"),
     # A scalar alpha is CuPy's: it needs a size whose last axis holds the categories.
     "dirichlet_scalar_no_size": (lambda: rs.dirichlet(5), TypeError, "object of type 'int' has no len"),
     "generator_dirichlet_scalar_no_size": (lambda: gen.dirichlet(1.5), TypeError, "'float' has no len"),
