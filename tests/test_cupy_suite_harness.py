@@ -219,6 +219,7 @@ def test_shim_forwards_to_cuarray(tmp_path):
         """
         import cupy, cupyx, cuarray
         import cupy.random._generator as g
+        from unittest import mock
         from cupy.exceptions import AxisError
         from cupy.cuda import runtime, pinned_memory
         assert cupy.ndarray is cuarray.ndarray and cupy.asnumpy is cuarray.asnumpy
@@ -230,12 +231,20 @@ def test_shim_forwards_to_cuarray(tmp_path):
         assert cupyx.errstate is cuarray.errstate
         import cupy._core, cuarray._fusion  # CuPy's fused function class is cuarray's
         assert cupy._core.fusion.Fusion is cuarray._fusion.Fusion and cupy._core.fusion.fuse is cuarray.fuse
+        from cupy._indexing import generate  # r_'s base class is cuarray's
+        assert generate.AxisConcatenator is cuarray._index_tricks.AxisConcatenator
+        import cupy.random._sample as sample  # patching a module function reaches its callers in cuarray
+        with mock.patch("cupy.random._sample.randint") as m:
+            cupy.random.random_integers(3, 5)
+        m.assert_called_with(3, 6, None)
+        with mock.patch.object(sample, "random_sample") as m:
+            cupy.random.rand(1, 2)
+        m.assert_called_once_with(size=(1, 2), dtype=float)
         # A write reaches cuarray (cupy.testing.fix_random swaps the random states so).
         saved = g._random_states
         g._random_states = {"x": 1}
         assert cuarray.random._generator._random_states == {"x": 1}
         g._random_states = saved
-        from unittest import mock
         with mock.patch.object(cupy.cuda.runtime, "is_hip", True):  # a fact stays the shim's
             assert cupy.cuda.runtime.is_hip is True and not hasattr(cuarray.cuda.runtime, "is_hip")
         assert cupy.cuda.runtime.is_hip is False

@@ -125,6 +125,16 @@ def test_apply_over_axes(axes, keepdims):
 
 
 @gpu
+@pytest.mark.parametrize("axes", [0, [], [0, 0]])
+def test_apply_over_axes_of_a_0d_array_is_numpys(axes):
+    # CuPy raises AxisError for a 0-d array; NumPy's sum takes axis 0 of it, and so does cuarray's.
+    got = cp.apply_over_axes(cp.sum, cp.asarray(42), axes)
+    want = np.apply_over_axes(np.sum, np.array(42), axes)
+    assert isinstance(got, cp.ndarray) and got.shape == np.shape(want) == ()
+    assert got.dtype == np.asarray(want).dtype and int(got) == int(want) == 42
+
+
+@gpu
 def test_apply_over_axes_errors_like_numpy():
     with pytest.raises(ValueError, match="function is not returning an array of the correct shape"):
         cp.apply_over_axes(lambda v, ax: cp.sum(v), cp.ones((2, 3, 4)), [0])

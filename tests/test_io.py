@@ -27,6 +27,28 @@ def test_npz_mapping_reads_nothing_until_an_item_is_looked_up(tmp_path):
         assert "a.npz" in repr(f)
 
 
+@pytest.mark.parametrize(
+    "name, args",
+    [("binary_repr", a) for a in [(0,), (3,), (-3,), (0, 0), (3, 5), (-3, 5), (2**70,)]]
+    + [("base_repr", a) for a in [(0,), (-5,), (5, 36, 3), (-5, 2, 1), (2**70, 7)]],
+)
+def test_base_n_strings_are_numpys(name, args):
+    assert getattr(cp, name)(*args) == getattr(np, name)(*args)
+
+
+@pytest.mark.parametrize("name, bad", [("binary_repr", (5, -1)), ("base_repr", (5, 37))])
+def test_base_n_functions_are_documented_as_cuarrays(name, bad):
+    import inspect
+
+    ours, theirs = getattr(cp, name), getattr(np, name)
+    assert inspect.signature(ours) == inspect.signature(theirs)
+    assert ours.__doc__ and ours.__doc__ is not theirs.__doc__
+    with pytest.raises(ValueError) as expected:
+        theirs(*bad)
+    with pytest.raises(ValueError, match=str(expected.value)):  # NumPy's error and message
+        ours(*bad)
+
+
 def test_load_pickled_object_as_numpy_does(tmp_path):
     path = tmp_path / "obj.pkl"
     path.write_bytes(pickle.dumps({"k": [1, 2]}))

@@ -195,6 +195,31 @@ def test_partition():
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("n", [10, 20000])
+def test_partition_in_place_of_a_view_writes_through(n):
+    # CuPy raises NotImplementedError for a non-contiguous ndarray.partition; NumPy partitions the view.
+    a = sort_data(2 * n, np.float64)
+    x = cp.asarray(a)
+    view = x[::-2]
+    view.partition(2)
+    got, before = x.get()[::-2], a[::-2]
+    np.testing.assert_array_equal(got[2], np.partition(before, 2)[2])
+    assert not (got[:2] > got[2]).any() and not (got[3:] < got[2]).any()
+    np.testing.assert_array_equal(np.sort(got), np.sort(before))
+    np.testing.assert_array_equal(x.get()[-2::-2], a[-2::-2])  # the other elements are untouched
+
+
+@pytest.mark.gpu
+def test_lexsort_of_keys_with_more_axes():
+    # CuPy raises NotImplementedError for keys of three or more dimensions; NumPy sorts along the last axis.
+    keys = make_data(200, np.int8).reshape(2, 10, 10) % 3
+    assert_same(cp.lexsort(cp.asarray(keys)), np.lexsort(keys))
+    assert_same(cp.lexsort(cp.asarray(keys), axis=0), np.lexsort(keys, axis=0))
+    keys4 = make_data(120, np.float32, seed=5).reshape(3, 2, 4, 5)
+    assert_same(cp.lexsort(cp.asarray(keys4)), np.lexsort(keys4))
+
+
+@pytest.mark.gpu
 def test_lexsort_and_sort_complex():
     k1 = make_data(500, np.int8)
     k2 = make_data(500, np.float32, seed=3)

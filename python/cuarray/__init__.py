@@ -107,7 +107,6 @@ long, ulong, longlong, ulonglong, uint = (
 euler_gamma = _numpy.euler_gamma
 exceptions, ndindex, index_exp, s_ = _numpy.exceptions, _numpy.ndindex, _numpy.index_exp, _numpy.s_
 mintypecode, typename = _numpy.mintypecode, _numpy.typename
-base_repr, binary_repr = _numpy.base_repr, _numpy.binary_repr
 format_float_positional, format_float_scientific = (
     _numpy.format_float_positional,
     _numpy.format_float_scientific,
@@ -139,7 +138,7 @@ _LAZY_MODULES = {
     "may_share_memory shares_memory byte_bounds common_type asanyarray asarray_chkfinite require",
     "cuarray._printing": "array_repr array_str array2string",
     "cuarray._io": "save load savez savez_compressed savetxt loadtxt genfromtxt fromfile frombuffer fromstring "
-    "fromiter",
+    "fromiter base_repr binary_repr",
     "cuarray._pinned": "empty_pinned empty_like_pinned zeros_pinned zeros_like_pinned",
     "cuarray._cupyx": "who errstate allow_synchronize",
     "cuarray.cuda._memoize": "memoize clear_memo",

@@ -1,5 +1,6 @@
 """Reading and writing arrays with NumPy's own file formats: save, load, savez, savez_compressed, savetxt,
-loadtxt, genfromtxt, fromfile, frombuffer, fromstring, fromiter.
+loadtxt, genfromtxt, fromfile, frombuffer, fromstring, fromiter; and the string forms of Python integers in
+a base (base_repr, binary_repr).
 
 Writers write the host copy of cuarray arrays (anything else, NumPy arrays included, as NumPy writes it);
 readers read on the host with NumPy and copy the result to the current device. `like` (NumPy's) changes
@@ -13,6 +14,8 @@ from cuarray._core import ndarray
 from cuarray._transfer import asarray
 
 __all__ = [
+    "base_repr",
+    "binary_repr",
     "frombuffer",
     "fromfile",
     "fromiter",
@@ -146,3 +149,16 @@ def fromstring(string, dtype=float, count=-1, *, sep="", like=None):
 def fromiter(iter, dtype, count=-1, *, like=None):
     """numpy.fromiter, copied to the device."""
     return asarray(numpy.fromiter(iter, dtype, count))
+
+
+# Host functions on Python integers: NumPy's, under cuarray's own documentation (as CuPy's are).
+def base_repr(number, base=2, padding=0):
+    """The string form of the integer `number` in `base` (2 to 36), with `padding` zeros on the left; a
+    host function, as ``numpy.base_repr``."""
+    return numpy.base_repr(number, base, padding)
+
+
+def binary_repr(num, width=None):
+    """The binary string of the integer `num`, two's complement in `width` bits for negative numbers when
+    `width` is given; a host function, as ``numpy.binary_repr``."""
+    return numpy.binary_repr(num, width)

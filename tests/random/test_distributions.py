@@ -160,6 +160,21 @@ def test_dirichlet_small_alpha_keeps_its_proportions(api):
     assert stats.binomtest(int((x[:, 0] > 0.5).sum()), N, marginal.sf(0.5)).pvalue > P_MIN
 
 
+@pytest.mark.parametrize("api", ["RandomState", "Generator"])
+@pytest.mark.parametrize("a, on_device", [(2.5, False), (1, False), (2.5, True)])
+def test_dirichlet_scalar_alpha_is_cupys(api, a, on_device):
+    # CuPy's dirichlet takes a scalar alpha (NumPy's has no len() of it): the last axis of `size` holds the
+    # categories, each of concentration alpha, so each marginal is Beta(alpha, (K - 1) alpha).
+    alpha = cp.asarray(a) if on_device else a
+    x = host(make(api).dirichlet(alpha, size=(N, 4)))
+    assert x.shape == (N, 4) and x.dtype == np.float64
+    np.testing.assert_allclose(x.sum(axis=-1), 1.0, rtol=1e-12)
+    for i in range(4):
+        assert ks(x[:, i], stats.beta(a, 3 * a).cdf) > P_MIN
+    assert make(api).dirichlet(alpha, size=5).shape == (5,)  # an int size: one vector of 5 categories
+    np.testing.assert_allclose(host(make(api).dirichlet(alpha, size=1)), [1.0])
+
+
 def test_dirichlet_generator_zero_alpha_and_shapes():
     g = cp.random.default_rng(2)
     x = host(g.dirichlet([0.0, 1.0, 2.0], size=1000))

@@ -1,6 +1,9 @@
 """cuarray.random without a device: the Philox reference, every kernel compiling for sm_90, and the argument
 errors NumPy and CuPy raise (all raised before anything touches the device)."""
 
+from decimal import Decimal
+from fractions import Fraction
+
 import cuarray as cp
 import numpy as np
 import pytest
@@ -210,6 +213,17 @@ ERRORS = {
     ),
     "generator_out_numpy": (lambda: gen.random(out=np.zeros(3)), TypeError, "out must be a cuarray.ndarray"),
     "set_random_state": (lambda: cp.random.set_random_state(3), TypeError, "RandomState"),
+    # A parameter that is no number: NumPy's TypeError (CuPy's RandomState raises ValueError).
+    "poisson_none": (lambda: rs.poisson(None), TypeError, "must be real number, not NoneType"),
+    "standard_gamma_none": (lambda: rs.standard_gamma(None), TypeError, "must be real number, not NoneType"),
+    "generator_poisson_none": (lambda: gen.poisson(None), TypeError, "must be real number, not NoneType"),
+    "normal_none": (lambda: rs.normal(None), TypeError, "must be real number, not NoneType"),
+    "poisson_fraction_checked": (lambda: rs.poisson(Fraction(-1, 2)), ValueError, "lam < 0"),
+    "gamma_decimal_checked": (lambda: rs.gamma(Decimal("-1.5")), ValueError, "shape < 0"),
+    # A scalar alpha is CuPy's: it needs a size whose last axis holds the categories.
+    "dirichlet_scalar_no_size": (lambda: rs.dirichlet(5), TypeError, "object of type 'int' has no len"),
+    "generator_dirichlet_scalar_no_size": (lambda: gen.dirichlet(1.5), TypeError, "'float' has no len"),
+    "dirichlet_scalar_nonpositive": (lambda: rs.dirichlet(0.0, size=3), ValueError, "alpha <= 0"),
 }
 
 
@@ -232,6 +246,8 @@ def test_numpy_raises_the_same_types():
         (lambda: r.normal(0, -1), ValueError),
         (lambda: r.poisson(-1), ValueError),
         (lambda: r.uniform(-1e308, 1e308), OverflowError),
+        (lambda: r.poisson(None), TypeError),
+        (lambda: r.standard_gamma(None), TypeError),
     ]:
         with pytest.raises(exc):
             call()

@@ -52,9 +52,12 @@ PREFIXES = (
 # cuarray.random._bit_generator holds the very classes cuarray.random exports (BitGenerator, XORWOW, MRG32k3a,
 # Philox4x3210), as CuPy's module of that name holds the classes cupy.random exports: the tests that name the
 # private path (random._bit_generator.Philox4x3210(seed=...)) get the public object.
+# cuarray.random._sample's module functions call each other by module name as CuPy's do (rand calls
+# random_sample, random_integers calls randint), which the tests that patch them observe.
 PRIVATE = {
     "cupy.random._generator",
     "cupy.random._distributions",
+    "cupy.random._sample",
     "cupy.fft._fft",
     "cupy.random._bit_generator",
 }

@@ -143,10 +143,10 @@ class Continuous(Sampler):
 
     def _dirichlet(self, alpha, size, dtype, legacy):
         """Normalised gammas, in logs: log G(a) = log G(a + 1) + log(U) / a, so that gammas of small shapes,
-        which underflow to 0, still give their proportions (NumPy's Generator falls back to stick-breaking)."""
+        which underflow to 0, still give their proportions (NumPy's Generator falls back to stick-breaking).
+        A scalar `alpha` is CuPy's: every category of the last axis of `size` has that concentration (NumPy
+        has no len() of it); without a `size` there is no axis to take it over."""
         host = numpy.asarray(_host(alpha), dtype=numpy.float64)
-        if host.ndim == 0:
-            raise TypeError(f"object of type '{type(alpha).__name__}' has no len()")
         if host.ndim > 1:
             raise ValueError("object too deep for desired array")
         if legacy:
@@ -154,6 +154,8 @@ class Continuous(Sampler):
         else:
             check(lambda a: a < 0, "alpha < 0", host)
         shape = self._out_shape(size, ()) + host.shape
+        if not shape:
+            raise TypeError(f"object of type '{type(alpha).__name__}' has no len()")
         if math.prod(shape) == 0:
             return cp.zeros(shape, dtype)
         a = cp.broadcast_to(cp.asarray(host), shape).reshape(-1)

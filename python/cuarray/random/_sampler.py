@@ -89,8 +89,16 @@ def cast(x, dtype):
 
 
 def _host(value):
-    """A parameter's values on the host, for checking (a device array is copied back)."""
-    return value.get() if isinstance(value, ndarray) else numpy.asarray(value)
+    """A parameter's values on the host, for checking (a device array is copied back). A scalar NumPy holds
+    as an object is taken by float() as NumPy takes it (Fraction, Decimal); one that is no number (None) is
+    NumPy's TypeError."""
+    host = value.get() if isinstance(value, ndarray) else numpy.asarray(value)
+    if host.dtype == object and host.ndim == 0:
+        try:
+            return numpy.asarray(float(value))
+        except TypeError:
+            raise TypeError(f"must be real number, not {type(value).__name__}") from None
+    return host
 
 
 class PhiloxOwner:
