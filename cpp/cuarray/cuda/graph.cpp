@@ -100,10 +100,11 @@ void Capture::release(void* ptr, const Stream* stream) {
     it->owned = false;  // a later launch recreates it: the Graph frees it when it dies
 }
 
-bool Capture::join(std::shared_ptr<Stream> stream) {
+bool Capture::join(const std::shared_ptr<Stream>& stream, std::shared_ptr<Capture> self) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (state_ != State::Capturing) return false;
-  joined_.push_back(std::move(stream));
+  joined_.push_back(stream);
+  stream->set_capture(std::move(self));
   return true;
 }
 
@@ -371,8 +372,7 @@ void wait_event(const std::shared_ptr<Stream>& waiter, const Event& event) {
       continue;
     }
     if (origin_status != cudaStreamCaptureStatusActive || origin_id != id) continue;
-    std::shared_ptr<Capture> capture = origin->capture();
-    if (capture && capture->join(waiter)) waiter->set_capture(std::move(capture));
+    if (std::shared_ptr<Capture> capture = origin->capture()) capture->join(waiter, capture);
     return;
   }
 }

@@ -92,8 +92,9 @@ class Capture {
   void add(void* ptr);
   // The Buffer that owned `ptr`, allocated on `stream`, died (Note [Graph capture and the pool]).
   void release(void* ptr, const Stream* stream);
-  // Adds a stream that joined the capture (Note [Joined streams]); false if the capture is over.
-  bool join(std::shared_ptr<Stream> stream);
+  // Marks `stream`, which joined this capture (`self`), as capturing with it (Note [Joined streams]); false if
+  // the capture is over. Under the capture's lock, so that a capture ending meanwhile takes the stream out.
+  bool join(const std::shared_ptr<Stream>& stream, std::shared_ptr<Capture> self);
   // The joined streams, once the capture is over.
   std::vector<std::shared_ptr<Stream>> take_joined();
   // Keeps a host function recorded by the capture (Note [Captured host functions]).
