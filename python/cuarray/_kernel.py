@@ -339,8 +339,8 @@ def _check_compile_arguments(backend, jitify):
 # compiled with NVRTC and says so once per call site (UserWarning): device code that nvcc takes NVRTC takes too,
 # while host code and nvcc's own options give a CompileException. jitify=True (deprecated in CuPy 14) compiles
 # with NVRTC alone too; a compile error is then a JitifyException, a CompileException, as CuPy raises it. As in
-# CuPy, user kernels see the CUDA toolkit's headers (cuComplex.h and the rest): the include directory of the
-# toolkit goes at the end of their options. translate_cucomplex=True keeps cuComplex.h itself, whose functions
+# CuPy, user kernels see the CUDA toolkit's headers (cuComplex.h, CUB and the rest): the include directories of
+# the toolkit go at the end of their options. translate_cucomplex=True keeps cuComplex.h itself, whose functions
 # and types CuPy's translation mirrors.
 
 
@@ -359,9 +359,19 @@ def _cuda_include_dir():
     return next((p for p in places if p and os.path.isfile(os.path.join(p, "cuComplex.h"))), None)
 
 
-def _user_options(options):
+@functools.cache
+def _include_options():
+    """-I options of the toolkit's headers: CCCL's (CUB, Thrust, libcu++: include/cccl since CUDA 13, as CuPy
+    puts its own bundled CCCL on the path), then the toolkit's include directory."""
     include = _cuda_include_dir()
-    return [*options, f"-I{include}"] if include else list(options)
+    if include is None:
+        return ()
+    cccl = os.path.join(include, "cccl")
+    return (f"-I{cccl}", f"-I{include}") if os.path.isdir(cccl) else (f"-I{include}",)
+
+
+def _user_options(options):
+    return [*options, *_include_options()]
 
 
 _CUCOMPLEX_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<[ \t]*cuComplex\.h[ \t]*>", re.MULTILINE)
