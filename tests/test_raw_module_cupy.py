@@ -88,6 +88,21 @@ __global__ void multiply_by_const(float* x, int N) {
 """
 
 
+# Dynamic parallelism: relocatable device code, linked with the device runtime (Note [Relocatable device code]).
+LAUNCHER = r"""
+extern "C" {
+__global__ void test_kernel_inner(float *arr, int N) {
+    unsigned int tid = blockDim.x * blockIdx.x + threadIdx.x;
+    if (tid < N) arr[tid] = 1.0;
+}
+__global__ void test_kernel(float *arr, int N, int inner_blk) {
+    unsigned int tid = blockDim.x * blockIdx.x + threadIdx.x;
+    if (tid < N / inner_blk) test_kernel_inner<<<1, inner_blk>>>(arr + tid * inner_blk, inner_blk);
+}
+}
+"""
+
+
 def nvrtc(source, options=(), names=()):
     """(binary, is_cubin, lowered names, log) of `source` compiled as RawModule compiles it, for ARCH."""
     return _core.jit.compile(
@@ -128,6 +143,21 @@ def test_translate_cucomplex_uses_the_bridge():
     # Without the translation cuComplex.h's cuCadd takes double2 alone: CuPy's own test needs the bridge.
     with pytest.raises(cp.cuda.compiler.CompileException, match="cuComplex"):
         nvrtc(CU_COMPLEX)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["-dc"], ["-rdc=true"], ["--relocatable-device-code=true"], ["--device-c"], ["-rdc", "true"]],
+)
+def test_relocatable_code_is_linked_with_the_device_runtime(options):
+    binary, is_cubin, _, _ = nvrtc(LAUNCHER, options)
+    # An ELF executable (e_type 2), which the driver loads; NVRTC's own output is relocatable (e_type 1).
+    assert is_cubin and binary[:4] == b"\x7fELF" and int.from_bytes(binary[16:18], "little") == 2
+
+
+def test_device_launch_needs_relocatable_code():
+    with pytest.raises(cp.cuda.compiler.CompileException, match="device-side kernel launch"):
+        nvrtc(LAUNCHER)
 
 
 def test_the_log_carries_warnings():
@@ -397,6 +427,14 @@ def test_memory_only_compiles_in_a_process(tmp_path):
     proc = run_python(code=code, env={"CUARRAY_CACHE_DIR": str(tmp_path), "CUPY_CACHE_IN_MEMORY": "1"})
     assert proc.returncode == 0, describe(proc)
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.gpu
+def test_dynamic_parallelism():
+    kernel = cp.RawKernel(LAUNCHER, "test_kernel", options=("-dc",))
+    x = cp.zeros(169, dtype=cp.float32)
+    kernel((1,), (13,), (x, np.int32(169), np.int32(13)))
+    assert (x == 1.0).all()
 
 
 @pytest.mark.gpu

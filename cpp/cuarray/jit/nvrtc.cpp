@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cuarray/error.h"
+#include "cuarray/jit/link.h"
 #include "cuarray/lib/library.h"
 
 namespace cuarray::jit {
@@ -217,6 +218,7 @@ Binary compile(const std::string& source, const std::string& name, const std::ve
     out.code.resize(size);
     check(a.ptx(prog.get(), out.code.data()), "nvrtcGetPTX");
   }
+  if (relocatable(options)) return link_device_runtime(out, arch, name, source);  // Note [Relocatable device code]
   return out;
 }
 

@@ -20,8 +20,8 @@ _NAMES = {
 
 
 def _as_driver_error(error):
-    """`error` (a CUDARuntimeError of a module's load or look-up) as CuPy's CUDADriverError; others as they are."""
-    name = _NAMES.get(error.status)
-    if name is None or isinstance(error, CUDADriverError):
+    """`error` (a CUDARuntimeError of a module's load or of a look-up in it) as CuPy's CUDADriverError, whose
+    message starts with the driver's name of the error where it is one of _NAMES."""
+    if isinstance(error, CUDADriverError):
         return error
-    return CUDADriverError(error.status, f"{name}: {error}")
+    return CUDADriverError(error.status, f"{_NAMES.get(error.status, 'CUDA driver error')}: {error}")
