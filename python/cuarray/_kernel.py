@@ -340,8 +340,9 @@ def _check_compile_arguments(backend, jitify):
 # while host code and nvcc's own options give a CompileException. jitify=True (deprecated in CuPy 14) compiles
 # with NVRTC alone too; a compile error is then a JitifyException, a CompileException, as CuPy raises it. As in
 # CuPy, user kernels see the CUDA toolkit's headers (cuComplex.h, CUB and the rest): the include directories of
-# the toolkit go at the end of their options. translate_cucomplex=True keeps cuComplex.h itself, whose functions
-# and types CuPy's translation mirrors.
+# the toolkit go at the end of their options. translate_cucomplex=True swaps cuComplex.h's include for CuPy's
+# bridge header, as CuPy does, so that cuComplex code computes with complex<T> (Note [User kernel headers] in
+# cpp/cuarray/jit/kernel_cache.cpp).
 
 
 @functools.cache
