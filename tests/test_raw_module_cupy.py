@@ -138,6 +138,11 @@ def test_translate_cucomplex_uses_the_bridge():
     assert "#include <cupy/cuComplex_bridge.h>" in translated and "cuComplex.h>" not in translated
     assert _kernel._translated(" # include < cuComplex.h >\nint x;", True).startswith("#include <cupy/")
     assert _kernel._translated(CU_COMPLEX, False) == CU_COMPLEX
+    # complex<T> without an include, as CuPy's headers come first; NVRTC's line numbers stay the user's.
+    plain = "__global__ void f(complex<float>* z) { z[0] = conj(z[0]); }\n__global__ void g() { broken }"
+    nvrtc(_kernel._translated(plain.split("\n")[0], True))
+    with pytest.raises(cp.cuda.compiler.CompileException, match=r"module\.cu\(2\): error"):
+        nvrtc(_kernel._translated(plain, True))
     binary, is_cubin, _, _ = nvrtc(translated)
     assert is_cubin and binary
     # Without the translation cuComplex.h's cuCadd takes double2 alone: CuPy's own test needs the bridge.

@@ -379,11 +379,13 @@ _CUCOMPLEX_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<[ \t]*cuComplex\.h
 
 
 def _translated(code, translate_cucomplex):
-    """The source NVRTC is given: with translate_cucomplex, cuComplex.h's include is CuPy's bridge header
-    (Note [User kernel headers] in cpp/cuarray/jit/kernel_cache.cpp)."""
+    """The source NVRTC is given: with translate_cucomplex, cuComplex.h's include is CuPy's bridge header, and
+    complex<T> is there without one, as CuPy puts its headers first (Note [User kernel headers] in
+    cpp/cuarray/jit/kernel_cache.cpp); `#line 1` keeps NVRTC's line numbers the user's."""
     if not translate_cucomplex:
         return code
-    return _CUCOMPLEX_INCLUDE.sub("#include <cupy/cuComplex_bridge.h>  // translate_cucomplex", code)
+    code = _CUCOMPLEX_INCLUDE.sub("#include <cupy/cuComplex_bridge.h>  // translate_cucomplex", code)
+    return "#include <cupy/complex.cuh>\n#line 1\n" + code
 
 
 def _compile_module(code, options, jitify, translate_cucomplex=False, name_expressions=None, log_stream=None):
