@@ -315,6 +315,42 @@ def test_shim_placeholders(tmp_path):
     assert out.stdout.strip() == "ok", out.stderr
 
 
+def test_shim_counterparts(tmp_path):
+    """Note [Counterparts]: CuPy's private kernel-cache names patch cuarray's settings, and restore them."""
+    out = _shim_python(
+        f"""
+        import os
+        from unittest import mock
+        import _cupy_suite_alias as alias
+        import cuarray
+        from cupy import _util
+        from cupy.cuda import compiler, _compiler_cache, driver
+        from cupy_backends.cuda.libs import nvrtc
+        before = cuarray.cuda.compiler.kernel_cache
+        path = {str(tmp_path / "kernels")!r}
+        with mock.patch("cupy.cuda.compiler._kernel_cache_backend", _compiler_cache.DiskKernelCacheBackend(path)):
+            assert cuarray._core.jit.cache_dir() == path and os.path.isdir(path)
+        assert cuarray.cuda.compiler.kernel_cache == before
+        flag = lambda name, default: name == "CUPY_CACHE_IN_MEMORY"
+        with mock.patch("cupy.cuda.compiler._get_bool_env_variable", flag):
+            assert cuarray.cuda.compiler._cache_in_memory() is True
+        assert cuarray.cuda.compiler._cache_in_memory() is False
+        assert cuarray.cuda.compiler._bool_env.__module__ == "cuarray.cuda.compiler"
+        with mock.patch("cupy.cuda.compiler._empty_file_preprocess_cache", {{}}):
+            pass
+        _util.clear_memo()
+        assert nvrtc.getVersion() == cuarray.cuda.nvrtc.getVersion()
+        assert driver.CUDADriverError is cuarray.cuda.driver.CUDADriverError
+        assert alias.TOUCHED == [], alias.TOUCHED
+        driver.CUresult  # a name of cupy.cuda.driver that cuarray lacks: a placeholder
+        assert alias.TOUCHED == ["cupy.cuda.driver.CUresult"], alias.TOUCHED
+        print("ok")
+        """,
+        tmp_path,
+    )
+    assert out.stdout.strip() == "ok", out.stderr
+
+
 def test_conftest_rules(tmp_path):
     """A test that touched a placeholder fails whatever it asserts; an xpass passes and is marked; only the
     named classes of a file in CUPY_SUITE_ONLY run; and a `cupy` that is not the shim stops the run."""

@@ -19,6 +19,7 @@ HOOKS = (
     "structured",
     "device_operand",
     "matmul_axes",
+    "cache_in_memory",
 )
 BROKEN = 'extern "C" __global__ void broken(float* x) { x[0] = undefined_name; }\n'
 
@@ -65,7 +66,8 @@ def test_a_second_install_replaces_the_first():
         "                  'CompileException': Mine, 'CUDARuntimeError': _errors.CUDARuntimeError,\n"
         "                  'log_kernel': compiler._log_kernel, 'locate_library': _cuda_libs.locate,\n"
         "                  'allocate': memory._allocate_for_core, 'structured': _structured,\n"
-        "                  'device_operand': _interop._device_operand, 'matmul_axes': _products._matmul_axes})\n"
+        "                  'device_operand': _interop._device_operand, 'matmul_axes': _products._matmul_axes,\n"
+        "                  'cache_in_memory': compiler._cache_in_memory})\n"
         "try:\n"
         f"    _core.jit.compile({BROKEN!r}, 'broken', [], 90, [])\n"
         "except Mine as e:\n"

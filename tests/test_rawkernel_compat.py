@@ -80,8 +80,9 @@ def test_user_options_come_first():
     options = _kernel._user_options(("-DPRECISION=2",))
     include = _kernel._cuda_include_dir()
     expected = [] if include is None else [f"-I{include}"]
-    if include is not None and os.path.isdir(os.path.join(include, "cccl")):  # CUDA 13's place for CCCL
-        expected.append(f"-I{os.path.join(include, 'cccl')}")
+    # CUDA 13 keeps CCCL in include/cccl, which goes first.
+    if include is not None and os.path.isdir(os.path.join(include, "cccl")):
+        expected.insert(0, f"-I{os.path.join(include, 'cccl')}")
     assert options == ["-DPRECISION=2", *expected]
 
 

@@ -35,6 +35,7 @@ _core._set_hooks(
         "structured": _structured,
         "device_operand": _interop._device_operand,
         "matmul_axes": _products._matmul_axes,
+        "cache_in_memory": cuda.compiler._cache_in_memory,
     }
 )
 

@@ -12,6 +12,13 @@ class CUDARuntimeError(RuntimeError):
         return (type(self), (self.status, str(self)))
 
 
+class CUDADriverError(CUDARuntimeError):
+    """Loading a module or finding a kernel or global in it failed (CuPy's cupy.cuda.driver.CUDADriverError,
+    which its RawModule raises for these): the message starts with the driver's name of the error
+    (``CUDA_ERROR_NOT_FOUND: ...``). A CUDARuntimeError too, as every CUDA error cuarray raises is; ``status``
+    is the error's code, which the driver and the runtime share for these errors."""
+
+
 class OutOfMemoryError(MemoryError):
     """The device memory pool could not satisfy an allocation. CuPy's signature: `size` bytes asked for,
     `total` bytes allocated so far, and the pool's `limit` (0: none); cuarray's own raises pass the message

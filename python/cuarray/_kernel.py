@@ -10,7 +10,8 @@ import numpy
 
 from cuarray import _core, _interop
 from cuarray._core import ndarray
-from cuarray._errors import CompileException, JitifyException
+from cuarray._errors import CompileException, CUDARuntimeError, JitifyException
+from cuarray.cuda.driver import _as_driver_error
 
 __all__ = ["ElementwiseKernel", "RawKernel", "RawModule"]
 
@@ -338,10 +339,10 @@ def _check_compile_arguments(backend, jitify):
 # compiled with NVRTC and says so once per call site (UserWarning): device code that nvcc takes NVRTC takes too,
 # while host code and nvcc's own options give a CompileException. jitify=True (deprecated in CuPy 14) compiles
 # with NVRTC alone too; a compile error is then a JitifyException, a CompileException, as CuPy raises it. As in
-# CuPy, user kernels see the CUDA toolkit's headers (cuComplex.h, and CCCL's cuda/std/... for ndarray.mdspan):
-# the include directory of the toolkit, and its cccl directory where there is one (CUDA 13), go at the end of
-# their options. translate_cucomplex=True keeps cuComplex.h itself, whose functions and types CuPy's translation
-# mirrors.
+# CuPy, user kernels see the CUDA toolkit's headers (cuComplex.h, CUB and the rest): the include directories of
+# the toolkit go at the end of their options. translate_cucomplex=True swaps cuComplex.h's include for CuPy's
+# bridge header, as CuPy does, so that cuComplex code computes with complex<T> (Note [User kernel headers] in
+# cpp/cuarray/jit/kernel_cache.cpp).
 
 
 @functools.cache
@@ -360,31 +361,65 @@ def _cuda_include_dir():
 
 
 @functools.cache
-def _cuda_include_options():
-    """-I options for the toolkit's headers: its include directory and, where CUDA 13 moved libcu++ and the
-    rest of CCCL (cuda/std/mdspan and the like), its cccl subdirectory."""
+def _include_options():
+    """-I options of the toolkit's headers: CCCL's (CUB, Thrust, libcu++: include/cccl since CUDA 13, as CuPy
+    puts its own bundled CCCL on the path), then the toolkit's include directory."""
     include = _cuda_include_dir()
     if include is None:
         return ()
     cccl = os.path.join(include, "cccl")
-    return (f"-I{include}", f"-I{cccl}") if os.path.isdir(cccl) else (f"-I{include}",)
+    return (f"-I{cccl}", f"-I{include}") if os.path.isdir(cccl) else (f"-I{include}",)
 
 
 def _user_options(options):
-    return [*options, *_cuda_include_options()]
+    return [*options, *_include_options()]
 
 
-def _compile_module(code, options, jitify):
+_CUCOMPLEX_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<[ \t]*cuComplex\.h[ \t]*>", re.MULTILINE)
+
+
+def _translated(code, translate_cucomplex):
+    """The source NVRTC is given: with translate_cucomplex, cuComplex.h's include is CuPy's bridge header, and
+    complex<T> is there without one, as CuPy puts its headers first (Note [User kernel headers] in
+    cpp/cuarray/jit/kernel_cache.cpp); `#line 1` keeps NVRTC's line numbers the user's."""
+    if not translate_cucomplex:
+        return code
+    code = _CUCOMPLEX_INCLUDE.sub("#include <cupy/cuComplex_bridge.h>  // translate_cucomplex", code)
+    return "#include <cupy/complex.cuh>\n#line 1\n" + code
+
+
+def _compile_module(code, options, jitify, translate_cucomplex=False, name_expressions=None, log_stream=None):
+    """The compiled module of `code`. NVRTC's messages (warnings) go to `log_stream` where it is given: the
+    module is then compiled afresh, as CuPy's is, since a module from a cache has no log."""
     try:
-        return _core._RawModule(code, _user_options(options))
+        module = _core._RawModule(
+            _translated(code, translate_cucomplex),
+            _user_options(options),
+            list(name_expressions or ()),
+            log_stream is not None,
+        )
     except CompileException as e:
         if not jitify:
             raise
         raise JitifyException(e.get_message(), e.source, e.name, e.log, e.options) from None
+    if log_stream is not None:
+        log_stream.write(module.log)
+    return module
+
+
+def _get_function(module, name):
+    """Kernel `name` of a compiled module; CuPy's CUDADriverError where it holds none of that name."""
+    try:
+        return module.get_function(name)
+    except CUDARuntimeError as e:
+        raise _as_driver_error(e) from None
 
 
 class RawKernel:
-    """A CUDA kernel from source: ``RawKernel(code, name)(grid, block, args, shared_mem=0, stream=None)``."""
+    """A CUDA kernel from source: ``RawKernel(code, name)(grid, block, args, shared_mem=0, stream=None)``.
+
+    It pickles as its source and arguments (the compiled kernel is not kept): the process that loads it
+    compiles it, or loads it from the kernel cache, at its first use, as CuPy's does."""
 
     def __init__(
         self,
@@ -401,17 +436,31 @@ class RawKernel:
         self.backend, self.translate_cucomplex, self.jitify = backend, translate_cucomplex, bool(jitify)
         self.enable_cooperative_groups = enable_cooperative_groups
         self._function = None
+        self._module = None  # the RawModule it came from (get_function), which compiles or loads it
 
     @property
     def kernel(self):
         """The compiled kernel (compiled on first use, from the cache where it is there)."""
         if self._function is None:
-            self._function = _compile_module(self.code, self.options, self.jitify).get_function(self.name)
+            self.compile()
         return self._function
 
     def compile(self, log_stream=None):
-        """Compiles the kernel now (it is otherwise compiled at its first launch)."""
-        self.kernel  # noqa: B018
+        """Compiles the kernel now (it is otherwise compiled at its first launch). NVRTC's messages (its
+        warnings) are written to `log_stream` where it is given; the kernel is then compiled afresh."""
+        if self._module is not None:
+            self._module.compile(log_stream)
+            self._function = self._module._function(self.name)
+        elif self._function is None or log_stream is not None:
+            module = _compile_module(
+                self.code, self.options, self.jitify, self.translate_cucomplex, log_stream=log_stream
+            )
+            self._function = _get_function(module, self.name)
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_function"] = None  # compiled again where it is loaded
+        return state
 
     def __call__(self, grid, block, args, shared_mem=0, stream=None):
         self.kernel(grid, block, args, shared_mem, stream)
@@ -449,7 +498,9 @@ class RawKernel:
 
 class RawModule:
     """A CUDA module from source (``code=``) or from a compiled image file (``path=``: a cubin, fatbin or PTX, as
-    in CuPy); ``get_function(name)`` returns a launchable kernel."""
+    in CuPy); ``get_function(name)`` returns a launchable kernel, ``get_global(name)`` a MemoryPointer to a
+    __device__ or __constant__ variable. ``name_expressions`` names template instances and other C++ names
+    (``"f<int>"``), which ``get_function`` then takes. It pickles as its arguments, as RawKernel does."""
 
     def __init__(
         self,
@@ -464,30 +515,80 @@ class RawModule:
     ):
         if (code is None) == (path is None):
             raise TypeError("RawModule takes exactly one of code= and path=")
+        if name_expressions is not None and backend == "nvcc":
+            raise ValueError("name_expressions is only supported with backend='nvrtc' (as in CuPy)")
         _check_compile_arguments(backend, jitify)
-        self._image = None
-        if path is not None:  # a compiled image (cubin, fatbin, PTX), loaded as it is, as in CuPy
-            with open(path, "rb") as f:
-                self._image = f.read()
-        self.code, self.options, self.jitify = code, tuple(options), bool(jitify)
+        self.code, self.file_path, self.options, self.jitify = code, path, tuple(options), bool(jitify)
         self.backend, self.translate_cucomplex = backend, translate_cucomplex
+        self.enable_cooperative_groups = enable_cooperative_groups
         self.name_expressions = None if name_expressions is None else tuple(name_expressions)
         self._module = None
 
     def compile(self, log_stream=None):
-        """Compiles the module now (it is otherwise compiled at the first get_function)."""
-        if self._module is None:
-            if self._image is not None:
-                self._module = _core._RawModule._from_image(self._image)
-            else:
-                self._module = _compile_module(self.code, self.options, self.jitify)
+        """Compiles the module now (it is otherwise compiled at the first get_function). NVRTC's messages (its
+        warnings) are written to `log_stream` where it is given; the module is then compiled afresh."""
+        if self.file_path is not None:
+            if self._module is None:
+                self._module = _load_image(self.file_path)
+        elif self._module is None or log_stream is not None:
+            self._module = _compile_module(
+                self.code,
+                self.options,
+                self.jitify,
+                self.translate_cucomplex,
+                self.name_expressions,
+                log_stream,
+            )
+
+    def _function(self, name):
+        """The compiled kernel `name`: a name expression's lowered name, else `name` itself, as CuPy looks
+        names up."""
+        self.compile()
+        if self.name_expressions:
+            name = dict(zip(self.name_expressions, self._module.lowered)).get(name, name)
+        return _get_function(self._module, name)
 
     def get_function(self, name):
-        """The kernel `name` of the module, as a `RawKernel` (the module is compiled on first use)."""
-        self.compile()
+        """The kernel `name` of the module, as a `RawKernel` (the module is compiled on first use). `name` is a
+        kernel's (extern "C") name, or one of the module's name expressions."""
+        function = self._function(name)
         kernel = RawKernel.__new__(RawKernel)
         kernel.code, kernel.name, kernel.options, kernel.jitify = self.code, name, self.options, self.jitify
         kernel.backend, kernel.translate_cucomplex = self.backend, self.translate_cucomplex
-        kernel.enable_cooperative_groups = False
-        kernel._function = self._module.get_function(name)
+        kernel.enable_cooperative_groups = self.enable_cooperative_groups
+        kernel.file_path, kernel.name_expressions = self.file_path, self.name_expressions
+        kernel._function, kernel._module = function, self
         return kernel
+
+    def get_global(self, name):
+        """A MemoryPointer to the module's __device__ or __constant__ variable `name` on the current device:
+        ``cuarray.ndarray(shape, dtype, memptr)`` makes an array of it. CUDADriverError where there is none."""
+        from cuarray.cuda.memory import MemoryPointer, UnownedMemory
+
+        self.compile()
+        try:
+            ptr, size = self._module.get_global(name)
+        except CUDARuntimeError as e:
+            raise _as_driver_error(e) from None
+        return MemoryPointer(UnownedMemory(ptr, size, self, _core.cuda.current_device()), 0)
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_module"] = None  # compiled (or loaded) again where it is loaded
+        return state
+
+
+def _load_image(path):
+    """The module of a compiled image file (cubin, fatbin, PTX), as CuPy loads it: CUDADriverError where the
+    file is missing or the driver refuses it."""
+    try:
+        with open(path, "rb") as f:
+            image = f.read()
+    except FileNotFoundError:
+        raise _as_driver_error(
+            CUDARuntimeError(301, f"cannot load module: file not found: {path!r}")
+        ) from None
+    try:
+        return _core._RawModule._from_image(image)
+    except CUDARuntimeError as e:
+        raise _as_driver_error(e) from None

@@ -29,6 +29,7 @@ enum class Hook {
   Structured,     // the module cuarray._structured: casts and comparisons of structured arrays
   DeviceOperand,  // cuarray._interop._device_operand(obj): CuPy-like and other libraries' device arrays
   MatmulAxes,     // cuarray._products._matmul_axes(a, b, out, dtype, casting, axes, axis): gufunc axes
+  CacheInMemory,  // cuarray.cuda.compiler._cache_in_memory(): Note [Memory-only compiles] (jit/kernel_cache.h)
   Count
 };
 

@@ -33,11 +33,14 @@ void init_jit(py::module_& m) {
       "headers", [] { return jit::kernel_headers(); }, "the kernel headers NVRTC is given: (name, text) pairs");
   j.def("set_cache_dir", &jit::set_cache_dir, "path"_a);
   j.def("cache_dir", &jit::cache_dir);
+  j.def("reset_cache_dir", &jit::reset_cache_dir);
   j.def("cache_stats", [] {
     auto s = jit::cache_stats();
     return py::dict("memory_hits"_a = s.memory_hits, "disk_hits"_a = s.disk_hits, "compiles"_a = s.compiles);
   });
   j.def("nvrtc_version", &jit::nvrtc_version);
+  j.def("target_arch", &jit::target_arch, "arch"_a,
+        "the architecture NVRTC generates code for, for a device of compute capability `arch`");
   j.def("nvrtc_path", &jit::nvrtc_path);
   j.def("_warm_up", &jit::warm_up, release_gil());
   cuda::set_first_use_hook(&jit::start_warm_up);  // Note [Warming NVRTC]
@@ -51,24 +54,41 @@ void init_jit(py::module_& m) {
     } catch (py::error_already_set&) {  // a failing log handler must not fail the op that needed the kernel
     }
   });
+  // Note [Memory-only compiles]: asked at each kernel not in memory; no hook (or a failing one) means no.
+  jit::set_memory_only_handler([] {
+    if (!Py_IsInitialized()) return false;
+    AcquireGil gil;
+    if (!has_hook(Hook::CacheInMemory)) return false;
+    try {
+      return hook(Hook::CacheInMemory)().cast<bool>();
+    } catch (py::error_already_set&) {
+      return false;
+    } catch (py::cast_error&) {
+      return false;
+    }
+  });
   jit::set_warning_handler([](const std::string& message) {
     AcquireGil gil;
     if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) PyErr_Clear();
   });
 
-  // Compiles with the installed kernel headers for `arch` without a device; returns the binary.
+  // Compiles with the installed kernel headers for `arch` without a device; returns the binary, or with
+  // `details` (binary, is_cubin, lowered names of `name_expressions`, NVRTC's log).
   j.def(
       "compile",
       [](const std::string& source, const std::string& name, const std::vector<std::string>& options, int arch,
-         const std::vector<std::pair<std::string, std::string>>& headers) {
+         const std::vector<std::pair<std::string, std::string>>& headers,
+         const std::vector<std::string>& name_expressions, bool details) -> py::object {
         jit::Binary b;
         {
           ReleaseGil nogil;
-          b = jit::compile(source, name, options, arch, headers);
+          b = jit::compile(source, name, options, arch, headers, name_expressions);
         }
-        return py::bytes(b.code);
+        if (!details) return py::bytes(b.code);
+        return py::make_tuple(py::bytes(b.code), b.is_cubin, b.lowered, b.log);
       },
-      "source"_a, "name"_a, "options"_a, "arch"_a, "headers"_a);
+      "source"_a, "name"_a, "options"_a, "arch"_a, "headers"_a, "name_expressions"_a = std::vector<std::string>{},
+      "details"_a = false);
 
   // The binary through the disk cache alone, and whether it came from there: tests of the cache without a device.
   j.def(

@@ -134,6 +134,7 @@ struct RawFunction {
 
 struct RawModule {
   jit::Module module;
+  std::string log;  // NVRTC's messages, where the module was compiled with want_log
 };
 
 }  // namespace
@@ -177,15 +178,26 @@ void init_raw_kernel(py::module_& m) {
       });
 
   py::class_<RawModule>(m, "_RawModule")
-      .def(py::init([](const std::string& code, const std::vector<std::string>& options) {
-             jit::Module mod;
+      .def(py::init([](const std::string& code, const std::vector<std::string>& options,
+                       const std::vector<std::string>& name_expressions, bool want_log) {
+             RawModule m;
              {
                ReleaseGil nogil;
-               mod = jit::get_module(code, options);
+               m.module = jit::get_module(code, options, name_expressions, want_log ? &m.log : nullptr);
              }
-             return RawModule{mod};
+             return m;
            }),
-           "code"_a, "options"_a)
+           "code"_a, "options"_a, "name_expressions"_a = std::vector<std::string>{}, "want_log"_a = false)
+      .def_readonly("log", &RawModule::log)
+      // The lowered name of each name expression, in the order given.
+      .def_property_readonly("lowered", [](const RawModule& m) { return m.module.lowered; })
+      // (address, bytes) of the module's global variable `name` on the current device.
+      .def("get_global",
+           [](const RawModule& m, const std::string& name) {
+             std::size_t bytes = 0;
+             void* ptr = m.module.global(name, bytes);
+             return py::make_tuple(reinterpret_cast<std::uintptr_t>(ptr), bytes);
+           })
       .def_static(
           "_from_image",
           [](const py::bytes& image) {
@@ -195,7 +207,7 @@ void init_raw_kernel(py::module_& m) {
               ReleaseGil nogil;
               mod = jit::load_module(data);
             }
-            return RawModule{mod};
+            return RawModule{mod, {}};
           },
           "image"_a)
       .def("get_function", [](const RawModule& m, const std::string& name) {

@@ -22,6 +22,22 @@ its runtime), every name of the public CuPy modules in STANDINS, and the names i
 has. STANDINS and MISSING list cuarray's gaps that a test file needs at import; the report's failures show
 which tests used them.
 
+Note [Counterparts]
+Some private CuPy names that CuPy's tests patch or call have a real counterpart in cuarray under a name of its
+own: ALIASES maps each to it, for reading, writing and deleting (so `mock.patch` of the CuPy name changes and
+restores cuarray's). `compiler._kernel_cache_backend` is the kernel cache a process compiles into
+(`cuarray.cuda.compiler.kernel_cache`, a property: deleting it goes back to CUARRAY_CACHE_DIR's), and
+`_compiler_cache.DiskKernelCacheBackend(path)` a disk cache in `path` (`DiskKernelCache`); that cache's
+files are cuarray's own, so the tests that read or write CuPy's file format, or count a backend's saves,
+still fail. `compiler._get_bool_env_variable` is how cuarray reads its boolean switches of the environment
+too, among them CUPY_CACHE_IN_MEMORY at each compile (Note [Memory-only compiles] in jit/kernel_cache.h);
+`compiler._get_arch()` is `target_arch()`; `_util.clear_memo` is `cuarray.clear_memo` (cupy.clear_memo).
+`cupy_backends.cuda.libs.nvrtc` is `cuarray.cuda.nvrtc` (cupy.cuda.nvrtc), and `cupy.cuda.driver` is
+`cuarray.cuda.driver`, which holds CUDADriverError alone: its other names stay placeholders (PARTIAL).
+`compiler._empty_file_preprocess_cache` is CuPy's memo of a compile's environment for its cache keys, which
+the tests swap for an empty dict (CuPy merely fills it again); cuarray keys kernels by its headers' hash
+taken at build time, so it has none, and the name is a FACT: a dict that nothing reads.
+
 Note [Platform facts]
 CuPy's tests ask questions of the platform at collection (`cupy.cuda.runtime.is_hip` in skipif decorators,
 the compute capability, CUDA's version, whether CUB or cuTENSOR paths exist, where nvcc is). FACTS answers
@@ -41,6 +57,7 @@ SHIM_DIR = os.path.dirname(os.path.abspath(__file__))
 
 # Longest prefix first: CuPy's module name prefix -> the cuarray module that holds its names.
 PREFIXES = (
+    ("cupy_backends.cuda.libs.nvrtc", "cuarray.cuda.nvrtc"),
     ("cupyx.scipy", "cuarray.scipy"),
     ("cupyx.profiler", "cuarray.profiler"),
     ("cupy_backends.cuda.api", "cuarray.cuda"),
@@ -136,7 +153,7 @@ def _cusolver_check_availability(name):
 # Note [Platform facts]: names the shim adds to a module, as CuPy on an NVIDIA GPU has them.
 FACTS = {
     "cupy.cuda": {"get_local_runtime_version": _runtime_version, "get_nvcc_path": _nvcc_path},
-    "cupy.cuda.compiler": {"_run_cc": _run_cc},
+    "cupy.cuda.compiler": {"_run_cc": _run_cc, "_empty_file_preprocess_cache": {}},  # Note [Counterparts]
     "cupy.cuda.device": {"get_compute_capability": _compute_capability},
     "cupy.cuda.cub": {"available": False},  # cuarray has no CUB code path to switch to
     "cupy.cuda.cutensor": {"available": False},  # nor a cuTENSOR one
@@ -165,6 +182,24 @@ STANDINS = {
 
 # Note [Stand-ins]: names of modules cuarray has that test files read at their top; CuPy's name -> names.
 MISSING = {}
+
+# Note [Counterparts]: public CuPy modules that cuarray has in part; the names it lacks are placeholders.
+PARTIAL = {"cupy.cuda.driver", "cupy_backends.cuda.api.driver"}
+
+# Note [Counterparts]: CuPy's private name -> (cuarray module, the name of its counterpart there).
+ALIASES = {
+    "cupy.cuda.compiler._kernel_cache_backend": ("cuarray.cuda.compiler", "kernel_cache"),
+    "cupy.cuda.compiler._get_bool_env_variable": ("cuarray.cuda.compiler", "_bool_env"),
+    "cupy.cuda.compiler._get_arch": ("cuarray.cuda.compiler", "target_arch"),
+    "cupy.cuda._compiler_cache.DiskKernelCacheBackend": ("cuarray.cuda.compiler", "DiskKernelCache"),
+    "cupy._util.clear_memo": ("cuarray", "clear_memo"),
+}
+
+
+def _alias(child):
+    """The module and name of `child`'s counterpart (Note [Counterparts]), or None."""
+    where = ALIASES.get(child)
+    return None if where is None else (importlib.import_module(where[0]), where[1])
 
 
 class Missing:
@@ -221,7 +256,13 @@ class Standin(types.ModuleType):
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        return Missing(f"{self.__name__}.{name}")
+        child = f"{self.__name__}.{name}"
+        alias = _alias(child)
+        if alias is not None:
+            return getattr(*alias)
+        if any(child == prefix for prefix, _ in PREFIXES):  # a module cuarray has, below a CuPy internal one
+            return importlib.import_module(child)
+        return Missing(child)
 
 
 class Forwarding(types.ModuleType):
@@ -229,14 +270,25 @@ class Forwarding(types.ModuleType):
 
     def __getattr__(self, name):
         target = self.__dict__["_target"]
+        alias = _alias(f"{self.__name__}.{name}")
+        if alias is not None:
+            return getattr(*alias)
         try:
             value = getattr(target, name)
         except AttributeError:
             child = f"{self.__name__}.{name}"
             own = os.path.join(SHIM_DIR, *child.split("."))
-            if child in STANDINS or child in FACTS or os.path.exists(own) or os.path.exists(own + ".py"):
+            if (
+                child in STANDINS
+                or child in FACTS
+                or os.path.exists(own)
+                or os.path.exists(own + ".py")
+                or any(a.startswith(child + ".") for a in ALIASES)  # a CuPy module holding a counterpart
+            ):
                 return importlib.import_module(child)
-            if name in MISSING.get(self.__name__, ()) or (name.startswith("_") and not name.startswith("__")):
+            if (
+                self.__name__ in PARTIAL or name in MISSING.get(self.__name__, ()) or name.startswith("_")
+            ) and not name.startswith("__"):
                 return Missing(child)  # a public name cuarray lacks, or a CuPy-private helper
             raise AttributeError(
                 f"module '{self.__name__}' has no attribute '{name}' (cuarray's '{target.__name__}' has none)"
@@ -252,7 +304,10 @@ class Forwarding(types.ModuleType):
     def __setattr__(self, name, value):
         # importlib binds submodules and sets dunders on the module itself, and a fact stays the shim's
         # (a test may patch one); everything else is a test changing state, which must reach cuarray.
-        if (
+        alias = _alias(f"{self.__name__}.{name}")
+        if alias is not None:
+            setattr(*alias, value)
+        elif (
             name.startswith("__")
             or name in self.__dict__
             or (isinstance(value, types.ModuleType) and value.__name__.startswith(self.__name__ + "."))
@@ -262,7 +317,10 @@ class Forwarding(types.ModuleType):
             setattr(self.__dict__["_target"], name, value)
 
     def __delattr__(self, name):
-        if name in self.__dict__:
+        alias = _alias(f"{self.__name__}.{name}")
+        if alias is not None:
+            delattr(*alias)
+        elif name in self.__dict__:
             del self.__dict__[name]
         else:
             delattr(self.__dict__["_target"], name)

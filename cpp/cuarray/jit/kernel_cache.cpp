@@ -38,7 +38,13 @@ struct FileHeader {
   std::uint64_t payload_size;
   std::uint64_t payload_hash_lo, payload_hash_hi;
   std::uint32_t is_cubin;
-  std::uint32_t reserved;
+  std::uint32_t names_size;  // the payload starts with the lowered names, each ended by a NUL, in these bytes
+};
+
+// A loaded library and the lowered names of the name expressions it was compiled with.
+struct Loaded {
+  cudaLibrary_t library = nullptr;
+  std::vector<std::string> lowered;
 };
 
 struct State {
@@ -46,8 +52,9 @@ struct State {
   std::string cache_dir;
   bool cache_dir_set = false;
   bool disk_disabled = false;
-  std::unordered_map<std::string, cudaLibrary_t> libraries;  // by key hex
+  std::unordered_map<std::string, Loaded> libraries;  // by key hex
   std::function<void(const std::string&)> warn;
+  std::function<bool()> memory_only;  // Note [Memory-only compiles]
   std::function<void(const CacheEvent&)> on_event;
   CacheStats stats;
 };
@@ -99,8 +106,15 @@ bool read_cached(const std::string& path, const Hash128& key, Binary& out) {
   if (::read(fd, &extra, 1) != 0) return false;  // the file grew meanwhile
   Hash128 h;
   h.add(payload);
-  if (h.lo != hdr.payload_hash_lo || h.hi != hdr.payload_hash_hi) return false;
-  out.code = std::move(payload);
+  if (h.lo != hdr.payload_hash_lo || h.hi != hdr.payload_hash_hi || hdr.names_size > payload.size()) return false;
+  out.lowered.clear();
+  for (std::size_t at = 0; at < hdr.names_size;) {
+    std::size_t end = payload.find('\0', at);
+    if (end == std::string::npos || end >= hdr.names_size) return false;
+    out.lowered.push_back(payload.substr(at, end - at));
+    at = end + 1;
+  }
+  out.code = payload.substr(hdr.names_size);
   out.is_cubin = hdr.is_cubin != 0;
   return true;
 }
@@ -115,9 +129,13 @@ bool write_cached(const std::string& dir, const std::string& path, const Hash128
   std::memcpy(hdr.magic, kMagic, sizeof kMagic);
   hdr.key_lo = key.lo;
   hdr.key_hi = key.hi;
+  std::string names;
+  for (const auto& n : bin.lowered) names.append(n).push_back('\0');
+  const std::string payload = names + bin.code;
   Hash128 h;
-  h.add(bin.code);
-  hdr.payload_size = bin.code.size();
+  h.add(payload);
+  hdr.names_size = static_cast<std::uint32_t>(names.size());
+  hdr.payload_size = payload.size();
   hdr.payload_hash_lo = h.lo;
   hdr.payload_hash_hi = h.hi;
   hdr.is_cubin = bin.is_cubin;
@@ -128,7 +146,7 @@ bool write_cached(const std::string& dir, const std::string& path, const Hash128
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) return false;
     out.write(reinterpret_cast<const char*>(&hdr), sizeof hdr);
-    out.write(bin.code.data(), static_cast<std::streamsize>(bin.code.size()));
+    out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
     if (!out) {
       fs::remove(tmp, ec);
       return false;
@@ -164,15 +182,17 @@ cudaLibrary_t load(const Binary& bin) {
   return lib;
 }
 
-// What finding one kernel needs: its key (Note [Kernel cache key]) and its file in the disk cache ("" when the
-// disk cache is off).
+// What finding one kernel needs: its key (Note [Kernel cache key]), its file in the disk cache ("" when the
+// disk cache is off) and the name expressions it is compiled with.
 struct Entry {
   Hash128 key;
   std::string dir, path;
+  std::vector<std::string> names;
 };
 
 // Must be called with the state's mutex held.
-Entry entry_for(State& s, const std::string& source, const std::vector<std::string>& options, int arch) {
+Entry entry_for(State& s, const std::string& source, const std::vector<std::string>& options, int arch,
+                const std::vector<std::string>& names = {}) {
   if (!s.cache_dir_set) {
     s.cache_dir = default_cache_dir();
     s.cache_dir_set = true;
@@ -180,6 +200,11 @@ Entry entry_for(State& s, const std::string& source, const std::vector<std::stri
   Entry e;
   e.key.add(source).add(kKernelHeadersHash).add(static_cast<std::uint64_t>(arch));
   for (auto& o : options) e.key.add(o);
+  if (!names.empty()) {  // apart from the options, so that no option list can collide with them
+    e.key.add(std::string_view("\0name expressions", 17));
+    for (auto& n : names) e.key.add(n);
+  }
+  e.names = names;
   // The toolkit version cuarray was built with, not the loaded NVRTC's: asking NVRTC would load it (about
   // 5 ms) even when the kernel is on disk. A binary that a different NVRTC made and the driver refuses is
   // recompiled (get_library).
@@ -199,7 +224,7 @@ Binary compile_and_store(const Entry& e, const std::string& source, const std::s
   Binary bin;
   bool stored = true;
   run_blocking([&] {
-    bin = compile(source, name, options, arch, kernel_headers());
+    bin = compile(source, name, options, arch, kernel_headers(), e.names);
     if (!e.path.empty()) stored = write_cached(e.dir, e.path, e.key, bin);
   });
   if (!stored) {
@@ -222,6 +247,7 @@ Binary find_or_compile(const Entry& e, const std::string& source, const std::str
   Binary bin;
   from_disk = false;
   if (!e.path.empty()) run_blocking([&] { from_disk = read_cached(e.path, e.key, bin); });
+  if (from_disk && bin.lowered.size() != e.names.size()) from_disk = false;  // not this module's: replace it
   return from_disk ? bin : compile_and_store(e, source, name, options, arch);
 }
 
@@ -238,47 +264,75 @@ void report(const Entry& e, const std::string& name, bool from_disk, Clock::time
   if (on_event) on_event(CacheEvent{name, e.key.hex().substr(0, 12), !from_disk, took.count()});
 }
 
-cudaLibrary_t get_library(const std::string& source, const std::string& name, const std::vector<std::string>& options) {
+// Whether the disk cache is to be skipped for this kernel (Note [Memory-only compiles]); without the lock.
+bool memory_only() {
+  std::function<bool()> ask;
+  {
+    std::lock_guard<std::mutex> lock(state().mutex);
+    ask = state().memory_only;
+  }
+  return ask && ask();
+}
+
+// The library of `source` from memory, else the disk cache, else NVRTC. With `log`, compiled afresh (Note on
+// get_module) and the new library kept unless another is already in memory.
+Loaded get_library(const std::string& source, const std::string& name, const std::vector<std::string>& options,
+                   const std::vector<std::string>& names = {}, std::string* log = nullptr) {
   State& s = state();
   int arch = cuda::compute_capability(cuda::current_device());
   Entry e;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
-    e = entry_for(s, source, options, arch);
+    e = entry_for(s, source, options, arch, names);
     auto it = s.libraries.find(e.key.hex());
-    if (it != s.libraries.end()) {
+    if (it != s.libraries.end() && !log) {
       ++s.stats.memory_hits;
       return it->second;
     }
   }
+  if (memory_only()) e.path.clear();
   auto start = Clock::now();
   bool from_disk = false;
-  Binary bin = find_or_compile(e, source, name, options, arch, from_disk);
-  cudaLibrary_t lib = nullptr;
+  Binary bin = log ? compile_and_store(e, source, name, options, arch)
+                   : find_or_compile(e, source, name, options, arch, from_disk);
+  Loaded loaded;
   try {
-    lib = load(bin);
+    loaded.library = load(bin);
   } catch (const CudaError&) {
     if (!from_disk) throw;
     from_disk = false;  // a file that passed its checks but does not load (another NVRTC made it): replace it
-    lib = load(compile_and_store(e, source, name, options, arch));
+    bin = compile_and_store(e, source, name, options, arch);
+    loaded.library = load(bin);
   }
+  loaded.lowered = std::move(bin.lowered);
+  if (log) *log = std::move(bin.log);
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     ++(from_disk ? s.stats.disk_hits : s.stats.compiles);
-    auto [it, inserted] = s.libraries.emplace(e.key.hex(), lib);
-    if (!inserted) cudaLibraryUnload(lib);  // another thread loaded it first
-    lib = it->second;
+    auto [it, inserted] = s.libraries.emplace(e.key.hex(), loaded);
+    if (!inserted) cudaLibraryUnload(loaded.library);  // another thread loaded it first
+    loaded = it->second;
   }
   report(e, name, from_disk, start);
-  return lib;
+  return loaded;
 }
 
 }  // namespace
 
+// Note [User kernel headers]
+// CuPy compiles its users' kernels with its own include directory, so user code may `#include
+// <cupy/complex.cuh>` (Thrust's complex<T>, at global scope), and translate_cucomplex=True turns
+// `#include <cuComplex.h>` into its bridge header, which spells cuComplex's types and functions with that
+// complex<T>. cuarray hands NVRTC the same two names from memory, as the kernels' own headers are:
+// user_complex.cuh gives complex<T> computed by the kernels' complex arithmetic, so that a user kernel's
+// sums, products, quotients and absolute values equal cuarray's ufuncs' to the bit, and user_cucomplex.cuh
+// is the bridge. Their text is among the kernel headers, so their hash is in every kernel's key.
 const Headers& kernel_headers() {
   static const Headers* headers = [] {
     auto* h = new Headers;  // never destroyed, as state()
     for (int i = 0; i < kKernelHeaderCount; ++i) h->emplace_back(kKernelHeaders[i].name, kKernelHeaders[i].text);
+    h->emplace_back("cupy/complex.cuh", "#include <cuarray/user_complex.cuh>\n");
+    h->emplace_back("cupy/cuComplex_bridge.h", "#include <cuarray/user_cucomplex.cuh>\n");
     return h;
   }();
   return *headers;
@@ -291,6 +345,12 @@ void set_cache_dir(const std::string& dir) {
   state().disk_disabled = dir.empty();
 }
 
+void reset_cache_dir() {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().cache_dir_set = false;
+  state().disk_disabled = false;
+}
+
 std::string cache_dir() {
   std::lock_guard<std::mutex> lock(state().mutex);
   return state().cache_dir_set ? state().cache_dir : default_cache_dir();
@@ -299,6 +359,11 @@ std::string cache_dir() {
 void set_warning_handler(std::function<void(const std::string&)> handler) {
   std::lock_guard<std::mutex> lock(state().mutex);
   state().warn = std::move(handler);
+}
+
+void set_memory_only_handler(std::function<bool()> memory_only) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().memory_only = std::move(memory_only);
 }
 
 void set_event_handler(std::function<void(const CacheEvent&)> handler) {
@@ -317,29 +382,37 @@ Kernel Module::function(const std::string& name) const {
   return k;
 }
 
+void* Module::global(const std::string& name, std::size_t& bytes) const {
+  void* ptr = nullptr;
+  CUARRAY_CHECK_CUDA(cudaLibraryGetGlobal(&ptr, &bytes, library, name.c_str()));
+  return ptr;
+}
+
 Module load_module(const std::string& image) {
   State& s = state();
   const std::string key = Hash128().add(std::string_view("image")).add(image).hex();
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     auto it = s.libraries.find(key);
-    if (it != s.libraries.end()) return Module{it->second};
+    if (it != s.libraries.end()) return Module{it->second.library, {}};
   }
   Binary bin;
   bin.code = image + '\0';  // PTX is read up to a NUL; cubins and fatbins carry their sizes
-  cudaLibrary_t lib = load(bin);
+  Loaded loaded{load(bin), {}};
   std::lock_guard<std::mutex> lock(s.mutex);
-  auto [it, inserted] = s.libraries.emplace(key, lib);
-  if (!inserted) cudaLibraryUnload(lib);  // another thread loaded it first
-  return Module{it->second};
+  auto [it, inserted] = s.libraries.emplace(key, loaded);
+  if (!inserted) cudaLibraryUnload(loaded.library);  // another thread loaded it first
+  return Module{it->second.library, {}};
 }
 
 Kernel get_kernel(const std::string& source, const std::string& name, const std::vector<std::string>& options) {
-  return Module{get_library(source, name, options)}.function(name);
+  return Module{get_library(source, name, options).library, {}}.function(name);
 }
 
-Module get_module(const std::string& source, const std::vector<std::string>& options) {
-  return Module{get_library(source, "module", options)};
+Module get_module(const std::string& source, const std::vector<std::string>& options,
+                  const std::vector<std::string>& name_expressions, std::string* log) {
+  Loaded l = get_library(source, "module", options, name_expressions, log);
+  return Module{l.library, std::move(l.lowered)};
 }
 
 Binary cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
@@ -350,6 +423,7 @@ Binary cached_binary(const std::string& source, const std::string& name, const s
     std::lock_guard<std::mutex> lock(s.mutex);
     e = entry_for(s, source, options, arch);
   }
+  if (memory_only()) e.path.clear();
   auto start = Clock::now();
   Binary bin = find_or_compile(e, source, name, options, arch, from_disk);
   report(e, name, from_disk, start);

@@ -32,9 +32,17 @@ struct Kernel {
 const Headers& kernel_headers();
 // Where compiled kernels are kept; "" disables the disk cache.
 void set_cache_dir(const std::string& dir);
+// Back to the directory of CUARRAY_CACHE_DIR (or the default), the disk cache on again.
+void reset_cache_dir();
 std::string cache_dir();
 // Receives a message once if the disk cache cannot be written (the cache then works from memory only).
 void set_warning_handler(std::function<void(const std::string&)> handler);
+// Note [Memory-only compiles]
+// CuPy reads its CUPY_CACHE_IN_MEMORY switch at every compile, so a program may turn the disk cache off and
+// on while it runs. The core asks `memory_only` the same question each time a kernel is not in memory (never
+// for kernels found there, the hot path): where it answers true, the kernel is compiled without reading or
+// writing the disk cache. It is called without the cache's lock held.
+void set_memory_only_handler(std::function<bool()> memory_only);
 
 // The kernel `name` (an extern "C" __global__ function) in `source`, compiled for the current device.
 Kernel get_kernel(const std::string& source, const std::string& name, const std::vector<std::string>& options = {});
@@ -42,9 +50,15 @@ Kernel get_kernel(const std::string& source, const std::string& name, const std:
 // Every function in `source`, compiled once; for RawModule-style use.
 struct Module {
   cudaLibrary_t library = nullptr;
+  std::vector<std::string> lowered;  // the lowered name of each name expression get_module was given
   Kernel function(const std::string& name) const;
+  // The address and size of the module's __device__ or __constant__ variable `name` on the current device.
+  void* global(const std::string& name, std::size_t& bytes) const;
 };
-Module get_module(const std::string& source, const std::vector<std::string>& options = {});
+// `name_expressions` as compile's; `log`, where given, gets NVRTC's messages: the module is then compiled
+// afresh, whether or not a cache holds it (the log exists only where NVRTC runs), and the caches updated.
+Module get_module(const std::string& source, const std::vector<std::string>& options = {},
+                  const std::vector<std::string>& name_expressions = {}, std::string* log = nullptr);
 // A module from a compiled image (cubin, fatbin or PTX), as CuPy's RawModule(path=) loads one; loaded once per
 // content for the process, as compiled modules are. CudaError where the driver refuses the image.
 Module load_module(const std::string& image);

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cuarray/error.h"
+#include "cuarray/jit/link.h"
 #include "cuarray/lib/library.h"
 
 namespace cuarray::jit {
@@ -31,6 +32,8 @@ struct Api {
   decltype(&nvrtcGetPTX) ptx;
   decltype(&nvrtcGetNumSupportedArchs) num_archs;
   decltype(&nvrtcGetSupportedArchs) archs;
+  decltype(&nvrtcAddNameExpression) add_name;
+  decltype(&nvrtcGetLoweredName) lowered_name;
 };
 
 const Api& api() {
@@ -56,6 +59,8 @@ const Api& api() {
     a.ptx = reinterpret_cast<decltype(a.ptx)>(sym("nvrtcGetPTX"));
     a.num_archs = reinterpret_cast<decltype(a.num_archs)>(sym("nvrtcGetNumSupportedArchs"));
     a.archs = reinterpret_cast<decltype(a.archs)>(sym("nvrtcGetSupportedArchs"));
+    a.add_name = reinterpret_cast<decltype(a.add_name)>(sym("nvrtcAddNameExpression"));
+    a.lowered_name = reinterpret_cast<decltype(a.lowered_name)>(sym("nvrtcGetLoweredName"));
   });
   return a;
 }
@@ -145,7 +150,8 @@ using Program = std::unique_ptr<_nvrtcProgram, void (*)(_nvrtcProgram*)>;
 
 // One NVRTC compilation of `source`; `log` gets NVRTC's messages.
 nvrtcResult compile_program(Program& prog, const std::string& source, const std::string& name,
-                            const std::vector<std::string>& options, const Headers& headers, std::string& log) {
+                            const std::vector<std::string>& options, const Headers& headers,
+                            const std::vector<std::string>& name_expressions, std::string& log) {
   const Api& a = api();
   std::vector<const char*> header_text, header_names;
   for (const auto& [n, text] : headers) {
@@ -157,6 +163,7 @@ nvrtcResult compile_program(Program& prog, const std::string& source, const std:
                  header_names.data()),
         "nvrtcCreateProgram");
   prog.reset(p);
+  for (const auto& e : name_expressions) check(a.add_name(p, e.c_str()), "nvrtcAddNameExpression");
   std::vector<const char*> opt_ptrs;
   for (auto& o : options) opt_ptrs.push_back(o.c_str());
   nvrtcResult r = a.compile(p, static_cast<int>(opt_ptrs.size()), opt_ptrs.data());
@@ -171,7 +178,7 @@ nvrtcResult compile_program(Program& prog, const std::string& source, const std:
 }  // namespace
 
 Binary compile(const std::string& source, const std::string& name, const std::vector<std::string>& options, int arch,
-               const Headers& headers) {
+               const Headers& headers, const std::vector<std::string>& name_expressions) {
   const Api& a = api();
   int target = target_arch(arch);
   bool cubin = target == arch;
@@ -184,10 +191,10 @@ Binary compile(const std::string& source, const std::string& name, const std::ve
   opts.push_back("-minimal");
   Program prog(nullptr, [](_nvrtcProgram* p) { api().destroy(&p); });
   std::string log;
-  nvrtcResult r = compile_program(prog, source, name, opts, headers, log);
+  nvrtcResult r = compile_program(prog, source, name, opts, headers, name_expressions, log);
   if (r != NVRTC_SUCCESS) {
     opts.pop_back();
-    r = compile_program(prog, source, name, opts, headers, log);
+    r = compile_program(prog, source, name, opts, headers, name_expressions, log);
   }
   if (r != NVRTC_SUCCESS)
     throw CompileError("NVRTC could not compile kernel '" + name + "' (" + a.error_string(r) + "):\n" + log, log,
@@ -195,6 +202,12 @@ Binary compile(const std::string& source, const std::string& name, const std::ve
 
   Binary out;
   out.is_cubin = cubin;
+  out.log = std::move(log);
+  for (const auto& e : name_expressions) {
+    const char* lowered = nullptr;
+    check(a.lowered_name(prog.get(), e.c_str(), &lowered), "nvrtcGetLoweredName");
+    out.lowered.emplace_back(lowered);
+  }
   std::size_t size = 0;
   if (cubin) {
     check(a.cubin_size(prog.get(), &size), "nvrtcGetCUBINSize");
@@ -205,6 +218,7 @@ Binary compile(const std::string& source, const std::string& name, const std::ve
     out.code.resize(size);
     check(a.ptx(prog.get(), out.code.data()), "nvrtcGetPTX");
   }
+  if (relocatable(options)) return link_device_runtime(out, arch, name, source);  // Note [Relocatable device code]
   return out;
 }
 

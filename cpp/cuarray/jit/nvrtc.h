@@ -10,15 +10,18 @@ namespace cuarray::jit {
 struct Binary {
   std::string code;  // a cubin, or PTX when the device is newer than this NVRTC knows
   bool is_cubin = true;
+  std::vector<std::string> lowered;  // the lowered (mangled) name of each name expression, in order
+  std::string log;                   // NVRTC's messages (warnings) of the compile; empty from the disk cache
 };
 
 // In-memory headers the program may #include: (include name, text).
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
 // Compiles `source` for compute capability `arch` (90 -> sm_90). Throws CompileError with NVRTC's log.
-// `name` labels the program in error messages.
+// `name` labels the program in error messages. Each of `name_expressions` (a __global__ function or a template
+// instance, "f<int>") is instantiated and its lowered name returned in Binary::lowered.
 Binary compile(const std::string& source, const std::string& name, const std::vector<std::string>& options, int arch,
-               const Headers& headers);
+               const Headers& headers, const std::vector<std::string>& name_expressions = {});
 
 // NVRTC's version as major * 1000 + minor * 10 (CUDA's convention); throws CudaError-like text if missing.
 int nvrtc_version();

@@ -2,7 +2,7 @@
 
 from cuarray import _core
 from cuarray._errors import CUDARuntimeError, OutOfMemoryError
-from cuarray.cuda import compiler, cufft, memory, pinned_memory, runtime
+from cuarray.cuda import compiler, cufft, driver, memory, nvrtc, pinned_memory, runtime
 from cuarray.cuda._memoize import clear_memo, memoize
 from cuarray.cuda.device import Device, get_cublas_handle, get_device_id
 from cuarray.cuda.graph import Graph
@@ -66,6 +66,7 @@ __all__ = [
     "clear_memo",
     "compiler",
     "cufft",
+    "driver",
     "get_allocator",
     "get_cublas_handle",
     "get_current_stream",
@@ -79,6 +80,7 @@ __all__ = [
     "malloc_managed",
     "memoize",
     "memory",
+    "nvrtc",
     "pinned_memory",
     "runtime",
     "set_allocator",

@@ -12,15 +12,123 @@ load (under a millisecond); later uses cost nothing more.
   directory) and the milliseconds it took. Kernels found in memory, every later use, are not reported, so the
   log costs nothing on that path (Note [Kernel cache log] in cpp/cuarray/jit/kernel_cache.h).
 - ``warmup(func, *args, **kwargs)`` runs ``func`` once so that a timed run after it compiles nothing.
+- ``kernel_cache``: the disk cache kernels are compiled into and loaded from, a ``DiskKernelCache``, or None
+  where kernels are kept in memory only; ``kernel_cache = DiskKernelCache(path)`` moves it for the process,
+  ``del kernel_cache`` goes back to ``CUARRAY_CACHE_DIR``'s. Where ``CUARRAY_CACHE_IN_MEMORY`` (or CuPy's
+  ``CUPY_CACHE_IN_MEMORY``) is 1, kernels compiled meanwhile neither read nor write the disk cache: as CuPy
+  reads its switch, it is read at each compile, so a program may set it while it runs.
+- ``target_arch()``: the compute capability (``"90"``) that NVRTC compiles the current device's kernels for.
 """
 
+import os
 import sys
+import types
 
 from cuarray import _core
 from cuarray._errors import CompileException, JitifyException
 from cuarray.cuda.device import Device
 
-__all__ = ["CompileException", "JitifyException", "warmup"]
+__all__ = [
+    "CompileException",
+    "DiskKernelCache",
+    "JitifyException",
+    "compile_using_nvrtc",
+    "target_arch",
+    "warmup",
+]
+
+
+class DiskKernelCache:
+    """The disk cache of compiled kernels in directory `cache_dir` (by default ``CUARRAY_CACHE_DIR``'s, else
+    ``~/.cache/cuarray/kernels``), which is made if missing, as CuPy's ``DiskKernelCacheBackend`` makes its
+    directory. ``cuarray.cuda.compiler.kernel_cache = DiskKernelCache(path)`` compiles into and loads from
+    `path` from then on. Its files are cuarray's own (Note [Kernel cache key] in jit/kernel_cache.h)."""
+
+    def __init__(self, cache_dir=None):
+        if cache_dir is None:
+            cache_dir = os.environ.get("CUARRAY_CACHE_DIR") or os.path.expanduser("~/.cache/cuarray/kernels")
+        cache_dir = os.fspath(cache_dir)
+        os.makedirs(cache_dir, exist_ok=True)
+        self.cache_dir = cache_dir
+
+    def __repr__(self):
+        return f"DiskKernelCache({self.cache_dir!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, DiskKernelCache) and other.cache_dir == self.cache_dir
+
+    def __hash__(self):
+        return hash(self.cache_dir)
+
+
+def _bool_env(name, default):
+    """A boolean switch of the environment, read as CuPy reads its own: unset or empty is `default`, else
+    whether it is the integer 1."""
+    value = os.environ.get(name)
+    if not value:
+        return default
+    try:
+        return int(value) == 1
+    except ValueError:
+        return False
+
+
+def _cache_in_memory():
+    """Whether a kernel compiled now skips the disk cache (Note [Memory-only compiles] in jit/kernel_cache.h):
+    called by the core at each kernel not in memory. Reads `_bool_env` from this module at each call."""
+    return _bool_env("CUARRAY_CACHE_IN_MEMORY", False) or _bool_env("CUPY_CACHE_IN_MEMORY", False)
+
+
+def compile_using_nvrtc(
+    source,
+    options=(),
+    arch=None,
+    filename="kern.cu",
+    name_expressions=None,
+    log_stream=None,
+    cache_in_memory=False,
+    jitify=None,
+    method=None,
+):
+    """CuPy's: compiles `source` with NVRTC (and the kernels' headers) for compute capability `arch` (by default
+    ``target_arch()``) without the kernel cache; returns ``(binary, mapping)``: a cubin (PTX where this NVRTC
+    cannot generate code for `arch`) and ``{name expression: lowered name}``, or None without
+    `name_expressions`. NVRTC's messages go to `log_stream`; a failure is a CompileException (JitifyException
+    with `jitify`, which warns as CuPy 14 does; NVRTC compiles alone). `filename` names the program in errors;
+    `cache_in_memory` changes nothing here (nothing is cached)."""
+    from cuarray import _kernel
+
+    _kernel._check_compile_arguments("nvrtc", jitify)
+    if method is not None:
+        raise NotImplementedError(
+            f"compile_using_nvrtc: method={method!r} (LTO IR) is not supported by cuarray"
+        )
+    arch = int(target_arch() if arch is None else arch)
+    name = os.path.splitext(os.path.basename(filename))[0] or "kern"
+    expressions = list(name_expressions or ())
+    try:
+        binary, _, lowered, log = _core.jit.compile(
+            source,
+            name,
+            [*options, "--device-as-default-execution-space"],
+            arch,
+            _core.jit.headers(),
+            expressions,
+            details=True,
+        )
+    except CompileException as e:
+        if not jitify:
+            raise
+        raise JitifyException(e.get_message(), e.source, e.name, e.log, e.options) from None
+    if log_stream is not None:
+        log_stream.write(log)
+    return binary, (dict(zip(expressions, lowered)) if name_expressions is not None else None)
+
+
+def target_arch():
+    """The compute capability, as CuPy spells it (``"90"``), that NVRTC compiles kernels for on the current
+    device: the device's own, or the newest this NVRTC knows where the device is newer."""
+    return str(_core.jit.target_arch(int(Device().compute_capability)))
 
 
 def warmup(func, *args, **kwargs):
@@ -55,3 +163,34 @@ def _log_kernel(name, key, compiled, ms):
         logger.debug("compiled kernel %s (key %s) in %.1f ms", name, key, ms)
     else:
         logger.debug("loaded kernel %s (key %s) from the disk cache in %.2f ms", name, key, ms)
+
+
+class _CompilerModule(types.ModuleType):
+    """This module, with the kernel cache as a property (set and deleted as a module attribute)."""
+
+    @property
+    def kernel_cache(self):
+        directory = _core.jit.cache_dir()
+        if not directory:
+            return None
+        cache = DiskKernelCache.__new__(DiskKernelCache)  # the directory is the core's, made when written to
+        cache.cache_dir = directory
+        return cache
+
+    @kernel_cache.setter
+    def kernel_cache(self, cache):
+        if cache is None:
+            _core.jit.set_cache_dir("")
+        elif isinstance(cache, DiskKernelCache):
+            _core.jit.set_cache_dir(cache.cache_dir)
+        else:
+            raise TypeError(
+                f"kernel_cache must be a cuarray.cuda.compiler.DiskKernelCache or None, not {type(cache).__name__}"
+            )
+
+    @kernel_cache.deleter
+    def kernel_cache(self):
+        _core.jit.reset_cache_dir()
+
+
+sys.modules[__name__].__class__ = _CompilerModule
