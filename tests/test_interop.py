@@ -357,6 +357,14 @@ def test_dlpack_device_and_cai_fields():
     s = cp.cuda.Stream(non_blocking=True)
     with s:
         assert x.__cuda_array_interface__["stream"] == s.ptr
+    # The null stream's handle is 0, which the protocol forbids: CuPy's 1 stands for it.
+    with cp.cuda.Stream.null:
+        assert x.__cuda_array_interface__["stream"] == cp.cuda.stream.get_default_stream_ptr() == 1
+
+
+def test_default_stream_ptr_is_the_legacy_default_stream():
+    # CuPy's cupy_backends.cuda.stream.get_default_stream_ptr() without per-thread default streams.
+    assert cp.cuda.stream.get_default_stream_ptr() == 1
 
 
 @pytest.mark.gpu

@@ -267,9 +267,9 @@ def _data(self):
 
 
 def _cuda_array_interface(self):
-    """Version 3: `stream` is the stream the array's work is ordered on (the current stream of its device; 1 for
-    the legacy default stream); consumers make their own stream wait on it. The kernels cuarray has queued are
-    issued first."""
+    """Version 3: `stream` is the stream the array's work is ordered on (the current stream of its device; 1,
+    cuda.stream.get_default_stream_ptr(), for the legacy default stream); consumers make their own stream wait
+    on it. The kernels cuarray has queued are issued first."""
     _core.cuda.share_with_other_code()
     return {
         "shape": self.shape,

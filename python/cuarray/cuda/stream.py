@@ -329,6 +329,13 @@ def _as_stream(stream):
     return ExternalStream._from_protocol(stream)
 
 
+def get_default_stream_ptr():
+    """The integer that stands for the default stream where a protocol names streams by number: 1, CUDA's
+    legacy default stream, which is ``Stream.null``. ``__cuda_array_interface__`` exports it for work on the null
+    stream (a stream's handle is 0 there, which the protocol forbids as ambiguous)."""
+    return 1
+
+
 def get_current_stream(device_id=None):
     """The calling thread's current stream on `device_id` (default: the current device)."""
     if device_id is None:
