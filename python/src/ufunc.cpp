@@ -147,7 +147,6 @@ py::object ufunc_call(int index, const py::handle* args, int nargs, const py::ha
   c.resolve(dtype, casting);
   // NumPy's ComplexWarning for each complex array cast to a real loop type (dtype=), and each complex result
   // cast to a real out= array (bool excepted, as NumPy's casts to bool drop nothing it warns of).
-  auto drops_imaginary = [](DType from, DType to) { return is_complex(from) && !is_complex(to) && to != DType::Bool; };
   for (int i = 0; i < nargs; ++i)
     if (arrays[i] && drops_imaginary(arrays[i]->dtype(), c.loop().in[i])) warn_complex_to_real();
   for (int o = 0; o < c.nout(); ++o) {
