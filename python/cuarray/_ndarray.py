@@ -282,6 +282,13 @@ def _cuda_array_interface(self):
     }
 
 
+def _deepcopy(self, memo):
+    """A copy on the array's own device, whichever is current (CuPy's copy.deepcopy); copy() copies to the
+    current device."""
+    with self.device:
+        return self.copy()
+
+
 def _method(function):
     """A method that calls `function` with the array first."""
 
@@ -347,7 +354,7 @@ _members = {
     "__index__": _index,
     "__iter__": _iter,
     "__copy__": lambda self: self.copy(),
-    "__deepcopy__": lambda self, memo: self.copy(),
+    "__deepcopy__": _deepcopy,
     "tolist": lambda self: self.get().tolist(),
     "dump": _dump,
     "tobytes": _tobytes,
