@@ -128,6 +128,7 @@ NEEDS_DEVICE = {
     "cuda.MemoryAsync": lambda: cp.cuda.MemoryAsync(64, cp.cuda.Stream.null),
     "cuda.MemoryAsyncPool": lambda: cp.cuda.MemoryAsyncPool().used_bytes(),
     "cuda.runtime.deviceGetAttribute": lambda: cp.cuda.runtime.deviceGetAttribute(1, 0),
+    "cuda.runtime.deviceCanAccessPeer": lambda: cp.cuda.runtime.deviceCanAccessPeer(0, 1),
     "cuda.runtime.malloc": lambda: cp.cuda.runtime.malloc(64),
     "cuda.runtime.free": lambda: cp.cuda.runtime.free(0),
     "cuda.runtime.memcpy": lambda: cp.cuda.runtime.memcpy(0, 0, 8, 4),
