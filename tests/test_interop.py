@@ -370,12 +370,10 @@ def test_default_stream_ptr_is_the_legacy_default_stream():
 @pytest.mark.gpu
 def test_export_errors():
     x = cp.arange(4, dtype=np.int32)
-    with pytest.raises(BufferError, match=r"\.get\(\)"):
-        x.__dlpack__(dl_device=(1, 0))
+    with pytest.raises(ValueError, match="copy=False"):
+        x.__dlpack__(dl_device=(1, 0), copy=False)  # device memory reaches the host only as a copy
     with pytest.raises(BufferError, match="device"):
         x.__dlpack__(dl_device=(2, x.device.id + 1))
-    with pytest.raises(ValueError, match="stream 0"):
-        x.__dlpack__(stream=0)
     with pytest.raises(ValueError, match="stream -5"):
         x.__dlpack__(stream=-5)
     # Byte strides that are not a multiple of the itemsize (possible through the CUDA array interface).
@@ -383,6 +381,57 @@ def test_export_errors():
     with pytest.raises(BufferError, match="not a multiple of its itemsize 4"):
         odd.__dlpack__()
     assert x.__dlpack__(dl_device=(2, x.device.id), stream=-1) is not None
+
+
+class _Capsule:
+    def __init__(self, capsule, device):
+        self.capsule, self.device = capsule, device
+
+    def __dlpack__(self, *args, **kwargs):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return self.device
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("max_version", [None, (1, 0)])
+@pytest.mark.parametrize("copy", [None, True])
+def test_export_to_the_host_is_a_copy(max_version, copy):
+    # CuPy's dl_device=(kDLCPU, 0) for device memory: NumPy reads a host copy, one per export.
+    h = np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2]
+    x = cp.asarray(h)
+    cap = x.__dlpack__(dl_device=(1, 0), copy=copy, max_version=max_version)
+    assert ('"dltensor_versioned"' in str(cap)) == (max_version is not None)
+    a = np.from_dlpack(_Capsule(cap, (1, 0)))
+    b = np.from_dlpack(_Capsule(x.__dlpack__(dl_device=(1, 0), copy=copy), (1, 0)))
+    np.testing.assert_array_equal(a, h)
+    assert a.dtype == h.dtype and not np.may_share_memory(a, b)
+
+
+@pytest.mark.gpu
+def test_stream_zero_is_read_as_the_legacy_default_stream_with_a_warning():
+    # CuPy's compatibility with consumers that pass 0 (older PyTorch) where the protocol forbids it.
+    x = cp.arange(4, dtype=np.float32)
+    with pytest.warns(UserWarning, match="Stream 0"):
+        cap = x.__dlpack__(stream=0)
+    y = cp.from_dlpack(cap)
+    assert y.data.ptr == x.data.ptr
+    np.testing.assert_array_equal(y.get(), np.arange(4, dtype=np.float32))
+
+
+@pytest.mark.gpu
+def test_from_dlpack_deprecated_spelling():
+    x = cp.arange(5, dtype=np.int16)
+    with pytest.warns(cp.VisibleDeprecationWarning, match="from_dlpack"):
+        y = cp.fromDlpack(x.toDlpack())
+    assert y.data.ptr == x.data.ptr and y.dtype == x.dtype
+
+
+def test_cupy_exception_names_are_numpys():
+    assert cp.AxisError is np.exceptions.AxisError and cp.ComplexWarning is np.exceptions.ComplexWarning
+    assert cp.TooHardError is np.exceptions.TooHardError
+    assert cp.VisibleDeprecationWarning is np.exceptions.VisibleDeprecationWarning
 
 
 @pytest.mark.gpu

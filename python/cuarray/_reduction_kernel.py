@@ -9,7 +9,7 @@ from cuarray import _core, _interop
 from cuarray._core import ndarray
 from cuarray._kernel import _CTYPES, _IDENTIFIER, _parse
 
-__all__ = ["ReductionKernel", "create_reduction_func"]
+__all__ = ["ReductionKernel"]  # create_reduction_func is CuPy's cupy._core one, not a top-level name
 
 
 class ReductionKernel:
