@@ -118,15 +118,26 @@ class Stream:
         return _cuda.current_device() if self._core is None else self._core.device
 
     def use(self):
-        """Makes this stream current for the calling thread on its device.
+        """Makes this stream current for the calling thread on its device, which must be the current device.
 
         Outside any ``with`` block it also becomes the stream that leaving the next outermost ``with`` block
         restores; inside one, leaving that block forgets it, as in CuPy.
         """
-        handle = self._handle()
+        handle = self._check_device()
         _cuda.set_current_stream(handle)
         _streams().current[handle.device] = self
         return self
+
+    def _check_device(self):
+        """The stream's handle; RuntimeError, as CuPy's, for a stream made on another device than the current one
+        (the null and per-thread streams are the current device's; from_external's device is unknown)."""
+        handle = self._handle()
+        if handle.device != _cuda.current_device() and not self._device_unknown:
+            raise RuntimeError(
+                f"The device that the stream is created on ({handle.device}) does not match with the current "
+                f"device ({_cuda.current_device()})"
+            )
+        return handle
 
     # Note [Current stream and with]
     # Each thread keeps its own record of the `with` blocks it is in, so one Stream object entered by several
@@ -137,7 +148,7 @@ class Stream:
     # the capture and discards the graph (end_capture then raises cudaErrorStreamCaptureInvalidated), so an
     # error in the middle of a capture leaves no capture open behind it.
     def __enter__(self):
-        handle = self._handle()
+        handle = self._check_device()
         device = handle.device
         state = _streams()
         stack = state.entered.get(device)
