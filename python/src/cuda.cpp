@@ -358,6 +358,7 @@ void init_cuda(py::module_& m) {
   py::class_<Graph, std::shared_ptr<Graph>>(c, "Graph")
       .def("launch", &Graph::launch, "stream"_a)
       .def("upload", &Graph::upload, "stream"_a)
+      .def("debug_dot_print", &Graph::debug_dot_print, "path"_a, "flags"_a)
       .def_property_readonly("device", &Graph::device);
   c.def("set_current_stream", &cuda::set_current_stream, "stream"_a);
   c.def(

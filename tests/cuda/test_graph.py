@@ -292,6 +292,17 @@ def test_launch_into_a_capturing_stream_raises(stream):
     other.end_capture()
 
 
+@pytest.mark.gpu
+def test_debug_dot_str(stream):
+    # cudaGraphDebugDotPrint's Graphviz text: the captured kernel's name, more with the verbose flag.
+    x = cp.asarray(host(0))
+    graph, _ = capture(stream, cp.sin, x)
+    dot = graph.debug_dot_str()
+    verbose = graph.debug_dot_str(cuda.runtime.cudaGraphDebugDotFlagsVerbose)
+    assert "digraph" in dot and "sin" in dot and "sin" in verbose
+    assert dot != verbose
+
+
 @pytest.mark.multi_gpu
 def test_launch_on_another_device_raises(stream):
     x = cp.asarray(host(0))

@@ -422,6 +422,21 @@ class Graph:
         """Prepares the graph to run on `stream` (default: the current stream) without running it."""
         self._core.upload(_stream_handle(stream))
 
+    def debug_dot_str(self, flags=0):
+        """The graph's definition in Graphviz DOT, for debugging (cudaGraphDebugDotPrint); `flags` are
+        ``runtime.cudaGraphDebugDotFlags*`` values (``cudaGraphDebugDotFlagsVerbose``: every node's parameters)."""
+        import os
+        import tempfile
+
+        fd, path = tempfile.mkstemp(suffix=".dot")
+        os.close(fd)
+        try:
+            self._core.debug_dot_print(path, operator.index(flags))
+            with open(path) as f:
+                return f.read()
+        finally:
+            os.remove(path)
+
     def __repr__(self):
         return f"<Graph (device {self._core.device})>"
 
