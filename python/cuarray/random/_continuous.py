@@ -145,8 +145,10 @@ class Continuous(Sampler):
         """Normalised gammas, in logs: log G(a) = log G(a + 1) + log(U) / a, so that gammas of small shapes,
         which underflow to 0, still give their proportions (NumPy's Generator falls back to stick-breaking)."""
         host = numpy.asarray(_host(alpha), dtype=numpy.float64)
-        if host.ndim == 0:
+        if host.ndim == 0 and (size is None or not self._out_shape(size, ())):
             raise TypeError(f"object of type '{type(alpha).__name__}' has no len()")
+        # A scalar alpha with a size (CuPy's reading): every element of `size` draws with that alpha, and the
+        # last axis of `size` is normalized, as for `size[-1]` categories of equal alpha.
         if host.ndim > 1:
             raise ValueError("object too deep for desired array")
         if legacy:
