@@ -192,7 +192,7 @@ void init_ufunc(py::module_& m) {
       .def_property_readonly("nout", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nout; })
       .def_property_readonly(
           "nargs", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nin + ops::ufuncs()[s.index].def.nout; })
-      .def_property_readonly("ntypes", [](const PyUfunc& s) { return ops::ufuncs()[s.index].loops.size(); })
+      .def_property_readonly("ntypes", [](const PyUfunc& s) { return ops::loop_signatures(s.index).size(); })
       .def_property_readonly("types", [](const PyUfunc& s) { return ops::loop_signatures(s.index); })
       .def("__repr__", [](const PyUfunc& s) { return "<ufunc '" + ops::ufuncs()[s.index].def.name + "'>"; });
   // After every def: `__call__` above is for help() and explicit u.__call__(...); calls take this slot.
