@@ -421,6 +421,7 @@ def _inputs(stream):
             long_row=cp.asarray(np.arange(5000, 0, -1).astype(np.float32)),
         )
         cp.linalg.cholesky(c.spd)
+        cp.linalg.svd(c.spd)
         cp.sort(c.long_row)
         c.a[c.idx]
         c.a[c.a > 1]
@@ -440,6 +441,10 @@ HOST_WAITS = {
     "device_index": (lambda c: c.a[c.idx], "bounds check"),
     "take": (lambda c: cp.take(c.a, c.idx), "bounds check"),
     "cholesky": (lambda c: cp.linalg.cholesky(c.spd), "linalg"),
+    "svd": (
+        lambda c: cp.linalg.svd(c.spd),
+        "cuSOLVER",
+    ),  # refused before cuSOLVER runs (it would fail inside)
     "radix_sort": (lambda c: cp.sort(c.long_row), "2048"),
     "stream_synchronize": (lambda c: c.stream.synchronize(), "Stream.synchronize"),
     "device_synchronize": (lambda c: cuda.Device().synchronize(), "Device.synchronize"),
