@@ -216,10 +216,17 @@ def _deprecated(f, *args):
         return f(*args)
 
 
+def _visibly_deprecated(f, *args):
+    """f(*args), which warns CuPy's VisibleDeprecationWarning first."""
+    with pytest.warns(np.exceptions.VisibleDeprecationWarning):
+        return f(*args)
+
+
 # Functions that take device arrays: given host arrays they raise CuPy's error, naming numpy.ndarray.
 _T = (TypeError, r"numpy\.ndarray|<class 'numpy\.ndarray'>|must be cuarray\.ndarray, not ndarray")
 TAKES_DEVICE_ARRAYS = {
     "from_dlpack": (lambda: cp.from_dlpack(H1), (BufferError, "host memory")),
+    "fromDlpack": (lambda: _visibly_deprecated(cp.fromDlpack, H1), (BufferError, "host memory")),
     "random.shuffle": (lambda: cp.random.shuffle(H1.copy()), _T),
     "matmul": (lambda: cp.matmul(H2, H2), _T),
     "cuda.Graph": (
@@ -471,6 +478,11 @@ def _use_allocator():
 
 
 NO_DEVICE_NEEDED = {
+    # CuPy's top-level names of NumPy's exception classes
+    "AxisError": lambda: cp.AxisError(1, 1),
+    "ComplexWarning": lambda: cp.ComplexWarning("x"),
+    "TooHardError": lambda: cp.TooHardError("x"),
+    "VisibleDeprecationWarning": lambda: cp.VisibleDeprecationWarning("x"),
     "asnumpy": lambda: cp.asnumpy(H1),  # host input is returned as NumPy's, as CuPy does
     "get_array_module": lambda: cp.get_array_module(H1),
     "broadcast_shapes": lambda: cp.broadcast_shapes((2, 1), (1, 3)),
