@@ -11,7 +11,7 @@ import os
 import cuarray as cp
 import numpy as np
 import pytest
-from conftest import ALL_DTYPES, LAYOUT_NAMES, LAYOUTS, dtype_id, make_data, make_pair
+from conftest import ALL_DTYPES, LAYOUT_NAMES, LAYOUTS, describe, dtype_id, make_data, make_pair, run_python
 
 # Layouts every DLPack consumer takes (PyTorch and JAX have no negative strides).
 NONNEGATIVE_LAYOUTS = [n for n in LAYOUT_NAMES if n not in ("negative", "1d_negative", "3d_permuted")]
@@ -365,6 +365,50 @@ def test_dlpack_device_and_cai_fields():
     # The null stream's handle is 0, which the protocol forbids: CuPy's 1 stands for it.
     with cp.cuda.Stream.null:
         assert x.__cuda_array_interface__["stream"] == cp.cuda.stream.get_default_stream_ptr() == 1
+
+
+_CAI_VERSION_CHECK = """
+import cuarray as cp
+x = cp.zeros(3)
+try:
+    cai = x.__cuda_array_interface__
+except ValueError as e:
+    print("ValueError", e)
+else:
+    print(cai["version"], "stream" in cai, cai["data"] == (x.data.ptr, False))
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "env, want",
+    [
+        (
+            {
+                "CUARRAY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION": None,
+                "CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION": None,
+            },
+            "3 True True",
+        ),
+        ({"CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION": "2"}, "2 False True"),
+        (
+            {
+                "CUARRAY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION": "3",
+                "CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION": "2",
+            },
+            "3 True",
+        ),
+        (
+            {"CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION": "4"},
+            "ValueError CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION",
+        ),
+    ],
+)
+def test_cai_export_version_from_the_environment(env, want):
+    # CuPy's CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION: 2 exports no stream (the consumer orders streams itself);
+    # another value is refused at export, and `import cuarray` still works.
+    proc = run_python(code=_CAI_VERSION_CHECK, env=env)
+    assert proc.returncode == 0 and proc.stdout.startswith(want), describe(proc)
 
 
 def test_default_stream_ptr_is_the_legacy_default_stream():
