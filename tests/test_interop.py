@@ -11,7 +11,7 @@ import os
 import cuarray as cp
 import numpy as np
 import pytest
-from conftest import ALL_DTYPES, LAYOUT_NAMES, LAYOUTS, dtype_id, make_data, make_pair
+from conftest import ALL_DTYPES, LAYOUT_NAMES, LAYOUTS, describe, dtype_id, make_data, make_pair, run_python
 
 # Layouts every DLPack consumer takes (PyTorch and JAX have no negative strides).
 NONNEGATIVE_LAYOUTS = [n for n in LAYOUT_NAMES if n not in ("negative", "1d_negative", "3d_permuted")]
@@ -291,10 +291,15 @@ def test_capsule_of_a_newer_dlpack_major_version_is_refused():
     assert _capsule_name(cap) == b"dltensor_versioned"
 
 
-@pytest.mark.parametrize("name", [b"used_dltensor", b"something"])
-def test_consumed_or_foreign_capsule_is_type_error(name):
-    with pytest.raises(TypeError, match="consumed only once"):
+@pytest.mark.parametrize("name", [b"used_dltensor", b"used_dltensor_versioned"])
+def test_consumed_capsule_is_cupys_value_error(name):
+    with pytest.raises(ValueError, match="cannot be consumed multiple times"):
         cp.from_dlpack(_capsule(2, 2, 32, name=name))
+
+
+def test_foreign_capsule_is_type_error():
+    with pytest.raises(TypeError, match="named 'dltensor' or 'dltensor_versioned'"):
+        cp.from_dlpack(_capsule(2, 2, 32, name=b"something"))
 
 
 # ---- cuarray with itself (GPU) ------------------------------------------------------------------
@@ -342,7 +347,7 @@ def test_capsule_names_and_single_use():
     cap = x.__dlpack__()
     cp.from_dlpack(cap)
     assert _capsule_name(cap) == b"used_dltensor"
-    with pytest.raises(TypeError, match="consumed only once"):
+    with pytest.raises(ValueError, match="cannot be consumed multiple times"):  # CuPy's error
         cp.from_dlpack(cap)
 
 
@@ -357,17 +362,67 @@ def test_dlpack_device_and_cai_fields():
     s = cp.cuda.Stream(non_blocking=True)
     with s:
         assert x.__cuda_array_interface__["stream"] == s.ptr
+    # The null stream's handle is 0, which the protocol forbids: CuPy's 1 stands for it.
+    with cp.cuda.Stream.null:
+        assert x.__cuda_array_interface__["stream"] == cp.cuda.stream.get_default_stream_ptr() == 1
+
+
+_CAI_VERSION_CHECK = """
+import cuarray as cp
+x = cp.zeros(3)
+try:
+    cai = x.__cuda_array_interface__
+except ValueError as e:
+    print("ValueError", e)
+else:
+    print(cai["version"], "stream" in cai, cai["data"] == (x.data.ptr, False))
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "env, want",
+    [
+        (
+            {
+                "CUARRAY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION": None,
+                "CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION": None,
+            },
+            "3 True True",
+        ),
+        ({"CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION": "2"}, "2 False True"),
+        (
+            {
+                "CUARRAY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION": "3",
+                "CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION": "2",
+            },
+            "3 True",
+        ),
+        (
+            {"CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION": "4"},
+            "ValueError CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION",
+        ),
+    ],
+)
+def test_cai_export_version_from_the_environment(env, want):
+    # CuPy's CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION: 2 exports no stream (the consumer orders streams itself);
+    # another value is refused at export, and `import cuarray` still works.
+    proc = run_python(code=_CAI_VERSION_CHECK, env=env)
+    assert proc.returncode == 0 and proc.stdout.startswith(want), describe(proc)
+
+
+def test_default_stream_ptr_is_the_legacy_default_stream():
+    # CuPy's cupy_backends.cuda.stream.get_default_stream_ptr() without per-thread default streams.
+    assert cp.cuda.stream.get_default_stream_ptr() == 1
 
 
 @pytest.mark.gpu
 def test_export_errors():
     x = cp.arange(4, dtype=np.int32)
-    with pytest.raises(BufferError, match=r"\.get\(\)"):
-        x.__dlpack__(dl_device=(1, 0))
+    with pytest.raises(ValueError, match="copy=False"):
+        x.__dlpack__(dl_device=(1, 0), copy=False)  # device memory reaches the host only as a copy
     with pytest.raises(BufferError, match="device"):
         x.__dlpack__(dl_device=(2, x.device.id + 1))
-    with pytest.raises(ValueError, match="stream 0"):
-        x.__dlpack__(stream=0)
     with pytest.raises(ValueError, match="stream -5"):
         x.__dlpack__(stream=-5)
     # Byte strides that are not a multiple of the itemsize (possible through the CUDA array interface).
@@ -375,6 +430,57 @@ def test_export_errors():
     with pytest.raises(BufferError, match="not a multiple of its itemsize 4"):
         odd.__dlpack__()
     assert x.__dlpack__(dl_device=(2, x.device.id), stream=-1) is not None
+
+
+class _Capsule:
+    def __init__(self, capsule, device):
+        self.capsule, self.device = capsule, device
+
+    def __dlpack__(self, *args, **kwargs):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return self.device
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("max_version", [None, (1, 0)])
+@pytest.mark.parametrize("copy", [None, True])
+def test_export_to_the_host_is_a_copy(max_version, copy):
+    # CuPy's dl_device=(kDLCPU, 0) for device memory: NumPy reads a host copy, one per export.
+    h = np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2]
+    x = cp.asarray(h)
+    cap = x.__dlpack__(dl_device=(1, 0), copy=copy, max_version=max_version)
+    assert ('"dltensor_versioned"' in str(cap)) == (max_version is not None)
+    a = np.from_dlpack(_Capsule(cap, (1, 0)))
+    b = np.from_dlpack(_Capsule(x.__dlpack__(dl_device=(1, 0), copy=copy), (1, 0)))
+    np.testing.assert_array_equal(a, h)
+    assert a.dtype == h.dtype and not np.may_share_memory(a, b)
+
+
+@pytest.mark.gpu
+def test_stream_zero_is_read_as_the_legacy_default_stream_with_a_warning():
+    # CuPy's compatibility with consumers that pass 0 (older PyTorch) where the protocol forbids it.
+    x = cp.arange(4, dtype=np.float32)
+    with pytest.warns(UserWarning, match="Stream 0"):
+        cap = x.__dlpack__(stream=0)
+    y = cp.from_dlpack(cap)
+    assert y.data.ptr == x.data.ptr
+    np.testing.assert_array_equal(y.get(), np.arange(4, dtype=np.float32))
+
+
+@pytest.mark.gpu
+def test_from_dlpack_deprecated_spelling():
+    x = cp.arange(5, dtype=np.int16)
+    with pytest.warns(cp.VisibleDeprecationWarning, match="from_dlpack"):
+        y = cp.fromDlpack(x.toDlpack())
+    assert y.data.ptr == x.data.ptr and y.dtype == x.dtype
+
+
+def test_cupy_exception_names_are_numpys():
+    assert cp.AxisError is np.exceptions.AxisError and cp.ComplexWarning is np.exceptions.ComplexWarning
+    assert cp.TooHardError is np.exceptions.TooHardError
+    assert cp.VisibleDeprecationWarning is np.exceptions.VisibleDeprecationWarning
 
 
 @pytest.mark.gpu

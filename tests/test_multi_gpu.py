@@ -238,3 +238,82 @@ def test_lesson_check_recognises_exceptions_and_crashes():
     assert lesson.EXCEPTION_LINE.match("Segmentation fault (core dumped)") is None
     assert lesson.describe_exit(-11) == "killed by SIGSEGV" and lesson.describe_exit(1) == "exit status 1"
     assert lesson.expected_output().endswith("CPU:  [  0   3  14  39  84 155 258 399 584 819]\n")
+
+
+# ---- copies between two GPUs: ndarray.copy, copyto, assignment, deepcopy (Note [Copies between devices]) --
+
+
+@pytest.mark.multi_gpu
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+def test_copy_method_copies_to_the_current_device(order, layout):
+    with cp.cuda.Device(0):
+        c, h = make_pair(layout, np.float32)
+    with cp.cuda.Device(1):
+        y = c.copy(order)
+        assert y.device.id == 1 and c.device.id == 0
+        want = h.copy(order)
+        assert y.shape == want.shape and y.dtype == want.dtype
+        if order != "K":
+            assert (y.flags.c_contiguous, y.flags.f_contiguous) == (
+                want.flags.c_contiguous,
+                want.flags.f_contiguous,
+            )
+        np.testing.assert_array_equal(y.get(), want)
+
+
+@pytest.mark.multi_gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+def test_copyto_and_assignment_between_devices(dtype):
+    h = np.arange(24).reshape(2, 3, 4).astype(dtype)
+    with cp.cuda.Device(0):
+        a = cp.asarray(h)
+        src = a.swapaxes(0, 1)  # not contiguous
+    with cp.cuda.Device(1):
+        b = cp.empty((2, 3, 4), dtype)
+        dst = cp.empty_like(src)
+        cp.copyto(dst, src)
+        assert dst.device.id == 1
+        np.testing.assert_array_equal(dst.get(), h.swapaxes(0, 1))
+    with cp.cuda.Device(0):  # the destination on another device than the current one, as CuPy allows
+        cp.copyto(b, a)
+        np.testing.assert_array_equal(b.get(), h)
+    with cp.cuda.Device(1):
+        b[...] = 0  # a fill is not a copy: on the array's device
+    with cp.cuda.Device(0):
+        b[1] = a[0]  # a slice assigned from another device, broadcast rules as NumPy's
+        b[0, :, ::2] = a[1, :, 1::2]
+    want = np.zeros_like(h)
+    want[1] = h[0]
+    want[0, :, ::2] = h[1, :, 1::2]
+    np.testing.assert_array_equal(b.get(), want)
+    np.testing.assert_array_equal(a.get(), h)  # the source is untouched
+
+
+@pytest.mark.multi_gpu
+@pytest.mark.parametrize("shape", [(), (0,), (1,), (0, 0, 2), (2, 3)])
+def test_deepcopy_stays_on_the_array_device(shape):
+    import copy
+
+    with cp.cuda.Device(0):
+        h = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)
+        a = cp.asarray(h)
+    with cp.cuda.Device(1):
+        d = copy.deepcopy(a)
+        c = copy.copy(a)
+    assert (
+        d.device.id == 0 and c.device.id == 1
+    )  # CuPy's: deepcopy keeps the device, copy() takes the current
+    assert d.size == 0 or d.data.ptr != a.data.ptr
+    np.testing.assert_array_equal(d.get(), h)
+    np.testing.assert_array_equal(c.get(), h)
+
+
+@pytest.mark.multi_gpu
+def test_cast_between_devices():
+    with cp.cuda.Device(0):
+        a = cp.arange(10, dtype=cp.int32)[::3]
+    with cp.cuda.Device(1):
+        f = a.astype(cp.float64)
+        assert f.device.id == 1 and f.dtype == np.float64
+        np.testing.assert_array_equal(f.get(), np.arange(10)[::3].astype(np.float64))

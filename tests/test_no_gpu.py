@@ -129,6 +129,7 @@ NEEDS_DEVICE = {
     "cuda.MemoryAsync": lambda: cp.cuda.MemoryAsync(64, cp.cuda.Stream.null),
     "cuda.MemoryAsyncPool": lambda: cp.cuda.MemoryAsyncPool().used_bytes(),
     "cuda.runtime.deviceGetAttribute": lambda: cp.cuda.runtime.deviceGetAttribute(1, 0),
+    "cuda.runtime.deviceCanAccessPeer": lambda: cp.cuda.runtime.deviceCanAccessPeer(0, 1),
     "cuda.runtime.malloc": lambda: cp.cuda.runtime.malloc(64),
     "cuda.runtime.free": lambda: cp.cuda.runtime.free(0),
     "cuda.runtime.memcpy": lambda: cp.cuda.runtime.memcpy(0, 0, 8, 4),
@@ -216,10 +217,17 @@ def _deprecated(f, *args):
         return f(*args)
 
 
+def _visibly_deprecated(f, *args):
+    """f(*args), which warns CuPy's VisibleDeprecationWarning first."""
+    with pytest.warns(np.exceptions.VisibleDeprecationWarning):
+        return f(*args)
+
+
 # Functions that take device arrays: given host arrays they raise CuPy's error, naming numpy.ndarray.
 _T = (TypeError, r"numpy\.ndarray|<class 'numpy\.ndarray'>|must be cuarray\.ndarray, not ndarray")
 TAKES_DEVICE_ARRAYS = {
     "from_dlpack": (lambda: cp.from_dlpack(H1), (BufferError, "host memory")),
+    "fromDlpack": (lambda: _visibly_deprecated(cp.fromDlpack, H1), (BufferError, "host memory")),
     "random.shuffle": (lambda: cp.random.shuffle(H1.copy()), _T),
     "matmul": (lambda: cp.matmul(H2, H2), _T),
     "cuda.Graph": (
@@ -458,6 +466,11 @@ def _use_allocator():
 
 
 NO_DEVICE_NEEDED = {
+    # CuPy's top-level names of NumPy's exception classes
+    "AxisError": lambda: cp.AxisError(1, 1),
+    "ComplexWarning": lambda: cp.ComplexWarning("x"),
+    "TooHardError": lambda: cp.TooHardError("x"),
+    "VisibleDeprecationWarning": lambda: cp.VisibleDeprecationWarning("x"),
     "asnumpy": lambda: cp.asnumpy(H1),  # host input is returned as NumPy's, as CuPy does
     # CuPy's are the array's methods: a host array's answer is NumPy's (Note [Reductions of host arrays])
     "all": lambda: cp.all(H1),

@@ -223,6 +223,30 @@ def test_int_sums_accumulate_in_int64_and_float16_in_float32():
     assert cp.mean(cp.asarray(np.arange(5, dtype=np.int32))).dtype == np.float64
 
 
+@pytest.mark.parametrize("name", ["sum", "prod", "mean", "nansum"])
+@pytest.mark.parametrize(
+    "dtype", [np.float16, np.float32, np.float64, np.int64, np.bool_, np.complex64], ids=dtype_id
+)
+@pytest.mark.parametrize("cdtype", [np.complex64, np.complex128], ids=dtype_id)
+def test_complex_reduced_in_a_real_dtype_warns_as_numpy(name, dtype, cdtype):
+    # dtype= making a complex array's loop real drops the imaginary parts: NumPy's ComplexWarning (not for
+    # bool or complex loops), and its values (the real parts').
+    a = (make_data((4, 5), np.float32) + 1j * make_data((4, 5), np.float32, seed=1)).astype(cdtype)
+    results = []
+    for xp, x in ((np, a), (cp, cp.asarray(a))):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            results.append(getattr(xp, name)(x, axis=1, dtype=dtype))
+        results.append([type(e.message) for e in w if issubclass(e.category, np.exceptions.ComplexWarning)])
+    (want, want_warnings, got, got_warnings) = results
+    assert got_warnings == want_warnings and len(got_warnings) <= 1
+    assert got.dtype == want.dtype
+    if (
+        np.dtype(dtype).kind in "fc" and np.dtype(dtype) != np.float16
+    ):  # float16 and int sums round their own way
+        assert_same(got, want, rtol=1e-5)
+
+
 def test_dtype_and_out_arguments():
     a = make_data((5, 6), np.int32)
     x = cp.asarray(a)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from conftest import assert_same, dtype_id, make_data
 from cuarray import _core
+from cuarray._reduction_kernel import create_reduction_func
 from test_kernel_sources import _compile_together
 
 
@@ -79,3 +80,99 @@ def test_bad_calls_raise():
         k(np.ones(3))
     with pytest.raises(TypeError, match="takes 1 or 2 arguments"):
         k()
+
+
+def int8_sum():
+    # CuPy's own test reduction (cupy._core.create_reduction_func): no identity, one loop.
+    return create_reduction_func("my_sum", ("b->b",), ("in0", "a + b", "out0 = a", None))
+
+
+def test_create_reduction_func_sources_compile_in_ci():
+    f = int8_sum()
+    loop = f._loop(np.dtype(np.int8), None)
+    k = f._kernels[loop] = cp.ReductionKernel(
+        "int8 in0", "int8 out0", "in0", "a + b", "out0 = a", None, "my_sum"
+    )
+    t = np.dtype(np.int8)
+    handle = k._definition((t,), t, {})
+    for layout, vec, partial in ((0, 4, True), (1, 1, False), (2, 1, False)):
+        src = _core._reduction_source(handle, ["int8"], "int8", "int8", layout, vec, partial)
+        assert "acc_t()" in src[0]  # no identity: value-initialized, as CuPy's
+        assert _compile_together([src])[:4] == b"\x7fELF"
+
+
+def test_create_reduction_func_refusals_before_the_device():
+    f = int8_sum()
+    with pytest.raises(TypeError, match="Argument 'a' has incorrect type"):
+        f(np.array([1, 2, 3], np.int8))
+    with pytest.raises(TypeError, match="Wrong type"):
+        f._loop(np.dtype(np.float64), None)  # float64 casts safely to no loop's input
+    with pytest.raises(TypeError, match="Wrong type"):
+        f._loop(np.dtype(np.int8), np.dtype(np.float32))  # no loop gives float32
+    assert f._loop(np.dtype(np.bool_), None)[0] == np.int8  # the first loop the input casts to safely
+    with pytest.raises(ValueError, match="one type to one type"):
+        create_reduction_func("bad", ("bb->b",), ("in0", "a + b", "out0 = a", None))
+    with pytest.raises(ValueError, match="no routine"):
+        create_reduction_func("bad", ("b->b",))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "shape, axis, trans",
+    [
+        ((1,), None, None),
+        ((7,), None, None),
+        ((513,), 0, None),
+        ((33, 100), 0, None),
+        ((33, 100), 1, None),
+        ((2, 4, 5, 3), (1, 2), (3, 2, 1, 0)),
+        ((0, 4, 3), (0, 1), (2, 1, 0)),
+        ((2, 4, 3), (0, 1, 2), (2, 1, 0)),
+    ],
+)
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_create_reduction_func_matches_numpy(shape, axis, trans, keepdims):
+    a = make_data(shape, np.int8)
+    if trans:
+        a = a.transpose(trans)
+    x = (
+        cp.asarray(a)
+        if not trans
+        else cp.asarray(np.ascontiguousarray(a.transpose(np.argsort(trans)))).transpose(trans)
+    )
+    assert_same(int8_sum()(x, axis=axis, keepdims=keepdims), a.sum(axis=axis, keepdims=keepdims, dtype="b"))
+
+
+@pytest.mark.gpu
+def test_create_reduction_func_inputs_out_and_errors():
+    f = int8_sum()
+    a = make_data((6, 5), np.int8)
+    x = cp.asarray(a)
+
+    class CuPyLike:  # CuPy's protocol for array-like wrappers
+        def __cupy_get_ndarray__(self):
+            return x
+
+    assert_same(f(CuPyLike(), axis=1), a.sum(axis=1, dtype="b"))
+    assert_same(f(cp.asarray(a.astype(bool))), a.astype(bool).sum(dtype="b"))  # bool runs the int8 loop
+    out = cp.empty(5, np.int8)
+    assert f(x, axis=0, out=out) is out
+    assert_same(out, a.sum(axis=0, dtype="b"))
+    with pytest.raises(ValueError, match="identity"):
+        f(cp.empty((0,), np.int8))  # no identity: reducing nothing is an error, as CuPy's
+    g = create_reduction_func("fsum", ("f->f",), ("in0", "a + b", "out0 = a", None), 0)
+    c = (a + 1j * a).astype(np.complex64)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        r = g(cp.asarray(c))
+    assert_same(r, a.astype(np.float32).sum())
+    assert_same(g(cp.empty((0,), np.float32)), np.float32(0))  # identity 0
+
+
+@pytest.mark.gpu
+def test_reduction_kernel_without_identity():
+    # No identity: accumulators start value-initialized (CuPy's acc_t()), and an empty reduction is refused.
+    k = cp.ReductionKernel("T x", "T y", "x", "a + b", "y = a", None, "my_plain_sum")
+    a = make_data((4, 6), np.float32)
+    assert_same(k(cp.asarray(a), axis=1), a.sum(axis=1), rtol=1e-6)
+    with pytest.raises(ValueError, match="identity"):
+        k(cp.empty((0,), np.float32))

@@ -70,6 +70,8 @@ def test_matmul_axes(xp, shapes, axes, with_out):
         {"axes": [0, (0, 1), (0, 1)]},
         {"axes": [(0, 1), (0, 0), (0, 1)]},
         {"axes": [(0, 5), (0, 1), (0, 1)]},
+        {"axes": [(0,), (0, 1), (0, 1)]},
+        {"axes": [(0, 1, 2), (0, 1), (0, 1)]},
     ],
 )
 def test_matmul_axes_errors(kwargs):
@@ -77,8 +79,10 @@ def test_matmul_axes_errors(kwargs):
         with pytest.raises((TypeError, ValueError)) as info:
             xp.matmul(xp.ones((2, 3)), xp.ones((3, 4)), **kwargs)
         if xp is np:
-            want = info.type
+            want, message = info.type, str(info.value)
     assert info.type is want
+    if want is np.exceptions.AxisError and "core dimensions" in message:
+        assert str(info.value) == message
 
 
 @gpu

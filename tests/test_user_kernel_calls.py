@@ -189,6 +189,45 @@ def test_raw_output_is_allocated_with_size():
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize(
+    "view",
+    [
+        lambda a: a[:, ::2],
+        lambda a: a.T,
+        lambda a: a[::-1, 1:],
+        lambda a: a[:1].reshape(6)[::3],
+    ],
+    ids=["strided", "transposed", "reversed", "every_third"],
+)
+def test_raw_arrays_are_indexed_in_c_order(view):
+    # Note [Raw arrays in C order]: x[i] is the view's i-th element in C order, as CuPy's CArray, and a raw
+    # output that is a view is written in place.
+    h = np.arange(24, dtype=np.float32).reshape(4, 6)
+    x = view(cp.asarray(h))
+    want = np.ascontiguousarray(view(h)).reshape(-1)
+    copy = cp.ElementwiseKernel("raw T x", "T y", "y = x[i]", "copy_raw_c_order")
+    assert_same(copy(x, size=x.size), want)
+    base = cp.zeros((4, 6), np.float32)
+    out = view(base)
+    twice = cp.ElementwiseKernel("raw T x", "raw T y", "y[i] = x[i] * 2", "twice_raw_c_order")
+    assert twice(x, out, size=x.size) is out
+    expect = np.zeros((4, 6), np.float32)
+    view(expect)[...] = view(h) * 2
+    assert_same(base, expect)  # the base holds the view's values, nothing elsewhere
+    inplace = cp.ElementwiseKernel("raw T x", "raw T y", "y[i] = x[i] + 1", "inplace_raw_c_order")
+    inplace(out, out, size=out.size)  # one array as input and output: one copy, read and written
+    view(expect)[...] += 1
+    assert_same(base, expect)
+
+
+@pytest.mark.gpu
+def test_raw_broadcast_input_is_read_as_its_elements():
+    x = cp.broadcast_to(cp.arange(3, dtype=cp.int32), (2, 3))
+    k = cp.ElementwiseKernel("raw T x", "T y", "y = x[i]", "copy_raw_broadcast")
+    assert_same(k(x, size=6), np.tile(np.arange(3, dtype=np.int32), 2))
+
+
+@pytest.mark.gpu
 def test_out_shape_is_mismatched():
     k = cp.ElementwiseKernel("T x", "T y", "y += x", "acc")
     with pytest.raises(ValueError, match="^Out shape is mismatched"):

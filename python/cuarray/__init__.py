@@ -107,6 +107,12 @@ long, ulong, longlong, ulonglong, uint = (
 )
 euler_gamma = _numpy.euler_gamma
 exceptions, ndindex, index_exp, s_ = _numpy.exceptions, _numpy.ndindex, _numpy.index_exp, _numpy.s_
+# CuPy's top-level names of NumPy's exceptions (cupy.exceptions' own).
+AxisError, ComplexWarning = _numpy.exceptions.AxisError, _numpy.exceptions.ComplexWarning
+TooHardError, VisibleDeprecationWarning = (
+    _numpy.exceptions.TooHardError,
+    _numpy.exceptions.VisibleDeprecationWarning,
+)
 mintypecode, typename = _numpy.mintypecode, _numpy.typename
 format_float_positional, format_float_scientific = (
     _numpy.format_float_positional,

@@ -11,6 +11,7 @@ __all__ = ["show_config"]
 _ENVIRONMENT = (
     "CUPY_SEED",
     "CUPY_TF32",
+    "CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION",
     "CUDA_PATH",
     "CUDA_HOME",
     "LD_LIBRARY_PATH",

@@ -10,13 +10,14 @@ writing to it is the caller's responsibility.
 
 import operator
 import sys
+import warnings
 
 import numpy
 
 from cuarray import _core
 from cuarray.cuda.device import Device
 
-__all__ = ["from_dlpack"]
+__all__ = ["fromDlpack", "from_dlpack"]
 
 _kDLCPU, _kDLCUDA, _kDLCUDAHost, _kDLCUDAManaged = 1, 2, 3, 13
 # Note [Datetime storage] in cpp/cuarray/dtype.h
@@ -127,6 +128,18 @@ def from_dlpack(x, /, *, device=None, copy=None):
         with out.device:
             return out.copy()
     return out
+
+
+def fromDlpack(dltensor):
+    """CuPy's deprecated form of ``from_dlpack`` for a "dltensor" PyCapsule (from ``ndarray.toDlpack()``): the
+    same zero-copy array, with CuPy's VisibleDeprecationWarning."""
+    warnings.warn(
+        "This function is deprecated and will be removed in a future release. Use the cuarray.from_dlpack() "
+        "array constructor instead.",
+        numpy.exceptions.VisibleDeprecationWarning,
+        stacklevel=2,
+    )
+    return from_dlpack(dltensor)
 
 
 def _dtype_of(typestr, descr=None):
@@ -263,19 +276,38 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
     cudaStream_t)."""
     if dl_device is not None and tuple(dl_device) != (_kDLCUDA, self._device_id):
         if dl_device[0] == _kDLCPU:
-            raise BufferError(
-                "cuarray exports device memory only; use x.get() for a NumPy copy in host memory"
-            )
+            return _host_dlpack(self, max_version, copy)
         raise BufferError(
             f"cannot export an array on CUDA device {self._device_id} to DLPack device {dl_device}"
         )
     stream = 1 if stream is None else operator.index(stream)
+    if stream == 0:
+        # CuPy's compatibility with consumers that pass 0 for the default stream (older PyTorch): the protocol
+        # forbids it as ambiguous, and it is read as the legacy default stream, with a warning.
+        warnings.warn(
+            "Stream 0 is passed from a library that you are converting to; cuarray assumes 0 as a legacy "
+            "default stream. Please report this problem to the library as this violates the DLPack protocol.",
+            UserWarning,
+            stacklevel=2,
+        )
+        stream = 1
     versioned = max_version is not None and max_version[0] >= 1
     src = self
     if copy:
         with self.device:
             src = self.copy()
     return _core._to_dlpack(src, stream, versioned, bool(copy))
+
+
+def _host_dlpack(self, max_version, copy):
+    """The export to the host (``dl_device=(kDLCPU, 0)``), as CuPy's for device memory: a DLPack capsule of a
+    NumPy copy (``get()``, after the work queued on the array's stream). copy=False is a ValueError: the array's
+    memory is on the device, where the host cannot read it."""
+    if copy is False:
+        raise ValueError(
+            "cuarray cannot export device memory to the CPU without a copy (copy=False); pass copy=None or True"
+        )
+    return self.get().__dlpack__(max_version=max_version)
 
 
 def _dlpack_device(self):

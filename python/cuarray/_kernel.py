@@ -96,6 +96,29 @@ def _parse(params):
     return [_Param(p) for p in params.split(",")]
 
 
+# Note [Raw arrays in C order]
+# The body indexes a raw parameter as a flat array in C order (x[i] is the array's i-th element, as in CuPy's
+# CArray), and the kernel gets a data pointer. A raw array that is not C-contiguous (a strided or transposed
+# view, a broadcast) is therefore passed as a C-ordered copy, and a raw output's copy is written back into it
+# after the kernel; the same array passed twice shares one copy. Without this, x[i] would read the i-th
+# element of memory from the view's first one.
+def _c_ordered_raw(arrays, n_outputs):
+    """(the arrays to pass, [(array, its copy)] to write back) for raw `arrays`, the last `n_outputs` written."""
+    copies, write_back = {}, []
+    passed = []
+    for k, a in enumerate(arrays):
+        if a._c_contiguous:
+            passed.append(a)
+            continue
+        c = copies.get(id(a))
+        if c is None:
+            c = copies[id(a)] = a.copy()
+        passed.append(c)
+        if k >= len(arrays) - n_outputs and all(a is not b for b, _ in write_back):
+            write_back.append((a, c))
+    return passed, write_back
+
+
 class ElementwiseKernel:
     """A user elementwise kernel: ``ElementwiseKernel('float32 x, T y', 'T z', 'z = x + y', 'name')``.
 
@@ -252,11 +275,15 @@ class ElementwiseKernel:
         # Raw outputs are written through pointers the body indexes: to the engine they are raw inputs.
         raw_out = [k for k, p in enumerate(self.out_params) if p.raw]
         iterated = [k for k, p in enumerate(self.out_params) if not p.raw]
+        raw_args, write_back = _c_ordered_raw(
+            [a for p, a in zip(self.in_params, inputs) if p.raw] + [outputs[k] for k in raw_out], len(raw_out)
+        )
+        raw_args = iter(raw_args)
         call = (
             handle,
             in_types + [out_types[k] for k in raw_out],
             [out_types[k] for k in iterated],
-            inputs + [outputs[k] for k in raw_out],
+            [next(raw_args) if p.raw else a for p, a in zip(self.in_params, inputs)] + list(raw_args),
             [p.raw for p in self.in_params] + [True] * len(raw_out),
             [outputs[k] for k in iterated],
             shape,
@@ -264,9 +291,13 @@ class ElementwiseKernel:
         )
         if stream is None:
             _core._elementwise_call(*call)
+            for a, c in write_back:
+                a[...] = c
         else:
             with stream:
                 _core._elementwise_call(*call)
+                for a, c in write_back:
+                    a[...] = c
         if self.no_return:
             return None
         return outputs[0] if self.nout == 1 and not self.return_tuple else tuple(outputs)

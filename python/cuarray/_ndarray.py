@@ -8,6 +8,7 @@ module sits above all of them in the package's import order (tests/test_import_g
 """
 
 import operator
+import os
 
 import numpy
 
@@ -266,20 +267,45 @@ def _data(self):
     return MemoryPointer(self._ptr, self._device_id, self)
 
 
+# The __cuda_array_interface__ version to export: CUARRAY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION, else CuPy's
+# CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION, else 3; read at import. Another value is refused at export, as
+# CuPy does, so that `import cuarray` still works.
+_CAI_EXPORT_VERSION = os.environ.get(
+    "CUARRAY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION",
+    os.environ.get("CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION", "3"),
+).strip()
+_CAI_EXPORT_VERSION = int(_CAI_EXPORT_VERSION) if _CAI_EXPORT_VERSION in ("2", "3") else _CAI_EXPORT_VERSION
+
+
 def _cuda_array_interface(self):
-    """Version 3: `stream` is the stream the array's work is ordered on (the current stream of its device; 1 for
-    the legacy default stream); consumers make their own stream wait on it. The kernels cuarray has queued are
-    issued first."""
+    """Version 3: `stream` is the stream the array's work is ordered on (the current stream of its device; 1,
+    cuda.stream.get_default_stream_ptr(), for the legacy default stream); consumers make their own stream wait
+    on it. The kernels cuarray has queued are issued first. Version 2 (CuPy's
+    CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION=2, for consumers that order streams themselves) names no stream."""
+    if _CAI_EXPORT_VERSION not in (2, 3):
+        raise ValueError(
+            "CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION can only be set to 3 (default) or 2, got "
+            f"{_CAI_EXPORT_VERSION!r}"
+        )
     _core.cuda.share_with_other_code()
-    return {
+    desc = {
         "shape": self.shape,
         "typestr": self.dtype.str,
         "descr": self.dtype.descr,
         "data": (self._ptr if self.size else 0, False),
         "strides": None if self._c_contiguous else self.strides,
-        "version": 3,
-        "stream": _core.cuda.current_stream(self._device_id).ptr or 1,
+        "version": _CAI_EXPORT_VERSION,
     }
+    if _CAI_EXPORT_VERSION == 3:
+        desc["stream"] = _core.cuda.current_stream(self._device_id).ptr or 1
+    return desc
+
+
+def _deepcopy(self, memo):
+    """A copy on the array's own device, whichever is current (CuPy's copy.deepcopy); copy() copies to the
+    current device."""
+    with self.device:
+        return self.copy()
 
 
 def _method(function):
@@ -347,7 +373,7 @@ _members = {
     "__index__": _index,
     "__iter__": _iter,
     "__copy__": lambda self: self.copy(),
-    "__deepcopy__": lambda self, memo: self.copy(),
+    "__deepcopy__": _deepcopy,
     "tolist": lambda self: self.get().tolist(),
     "dump": _dump,
     "tobytes": _tobytes,

@@ -70,8 +70,9 @@ def _core_axes(item, n, ndim, operand):
         item = (item,)
     item = tuple(item)
     if len(item) != n:
-        raise ValueError(
-            f"matmul: operand {operand} has {n} core dimensions, but its axes item has {len(item)}."
+        raise numpy.exceptions.AxisError(
+            f"matmul: operand {operand} has {n} core dimensions, but {len(item)} dimensions are specified by "
+            "axes tuple."
         )
     return list(numpy.lib.array_utils.normalize_axis_tuple(item, ndim))
 

@@ -1,12 +1,15 @@
 """ReductionKernel: a user reduction in CuPy's syntax, run by the reduction engine (cpp/cuarray/ops/reduction.h)."""
 
+import warnings
+
 import numpy
+from numpy.exceptions import ComplexWarning
 
 from cuarray import _core, _interop
 from cuarray._core import ndarray
 from cuarray._kernel import _CTYPES, _IDENTIFIER, _parse
 
-__all__ = ["ReductionKernel"]
+__all__ = ["ReductionKernel"]  # create_reduction_func is CuPy's cupy._core one, not a top-level name
 
 
 class ReductionKernel:
@@ -15,7 +18,7 @@ class ReductionKernel:
     `map_expr` maps the inputs (by parameter name) to a value of `reduce_type` (default: the output's type);
     `reduce_expr` combines two such values `a` and `b`; `post_map_expr` assigns the output from `a`, the reduced
     value (`_in_ind.size() / _out_ind.size()` is the number of elements each output reduces); `identity` is the
-    value that reduces nothing. Call with the inputs, then ``axis=``, ``keepdims=``, ``out=``.
+    value that reduces nothing (None: there is none, and reducing zero elements is a ValueError). Call with the inputs, then ``axis=``, ``keepdims=``, ``out=``.
     """
 
     def __init__(
@@ -53,10 +56,11 @@ class ReductionKernel:
             )
         if not _IDENTIFIER.match(name):
             raise ValueError(f'Invalid kernel name: "{name}" (a kernel name must be an identifier)')
-        if identity is None or not str(identity).strip():
-            raise ValueError("a ReductionKernel needs an identity value")
+        # No identity (None or ''), as CuPy: the accumulator starts value-initialized (acc_t()), and reducing
+        # zero elements is a ValueError.
+        identity = "" if identity is None else str(identity).strip()
         self.name, self.map_expr, self.reduce_expr = name, map_expr, reduce_expr
-        self.post_map_expr, self.identity, self.reduce_type = post_map_expr, str(identity), reduce_type
+        self.post_map_expr, self.identity, self.reduce_type = post_map_expr, identity, reduce_type
         self.preamble, self.options = preamble, tuple(options)
         self.nin, self.nout = len(self.in_params), 1
         self.nargs = self.nin + 1
@@ -154,9 +158,75 @@ class ReductionKernel:
                 self.reduce_expr,
                 post,
                 typedefs + self.preamble,
-                True,
+                bool(self.identity),
                 False,
                 list(self.options),
             )
             self._defs[key] = handle
         return handle
+
+
+def create_reduction_func(name, ops, routine=None, identity=None, preamble="", sort_reduce_axis=True):
+    """CuPy's ``cupy._core.create_reduction_func``: a one-input reduction called as ``f(a, axis=None,
+    dtype=None, out=None, keepdims=False)``, with a loop per type signature as a ufunc has.
+
+    `ops` holds signatures ('b->b'), or (signature, routine) pairs; a routine is (map_expr, reduce_expr,
+    post_map_expr, reduce_type) over `in0` and `out0` (reduce_type None: the output's type), `routine` the
+    default one. `identity` as ReductionKernel's. `sort_reduce_axis` is accepted for CuPy's signature: the
+    reduction engine orders the axes itself.
+    """
+    loops = []
+    for op in ops:
+        signature, op_routine = (op, routine) if isinstance(op, str) else op
+        if op_routine is None:
+            raise ValueError(f"{name}: no routine for the loop {signature!r}")
+        types_in, _, types_out = signature.partition("->")
+        if len(types_in) != 1 or len(types_out) != 1:
+            raise ValueError(f"{name}: a reduction's loop maps one type to one type, got {signature!r}")
+        loops.append((numpy.dtype(types_in), numpy.dtype(types_out), tuple(op_routine)))
+    return _SimpleReduction(name, loops, identity, preamble)
+
+
+class _SimpleReduction:
+    """create_reduction_func's reduction: the first loop the input casts to safely (with `dtype=`, the first
+    whose output type it is), run as a ReductionKernel made for that loop."""
+
+    def __init__(self, name, loops, identity, preamble):
+        self.name, self._loops, self._identity, self._preamble = name, loops, identity, preamble
+        self._kernels = {}
+
+    def _loop(self, in_type, dtype):
+        for loop in self._loops:
+            if dtype is None and numpy.can_cast(in_type, loop[0]):
+                return loop
+            if dtype is not None and loop[1] == dtype and numpy.can_cast(in_type, loop[0], "unsafe"):
+                return loop
+        wanted = "" if dtype is None else f" with dtype={dtype}"
+        raise TypeError(f"Wrong type ({in_type}) of arguments for {self.name}{wanted}")
+
+    def __call__(self, a, axis=None, dtype=None, out=None, keepdims=False):
+        (arr,) = _interop._as_operands([a])
+        if not isinstance(arr, ndarray):
+            raise TypeError(
+                f"Argument 'a' has incorrect type (expected cuarray.ndarray, got {type(a).__module__}."
+                f"{type(a).__qualname__})"
+            )
+        loop = self._loop(arr.dtype, None if dtype is None else numpy.dtype(dtype))
+        in_type, out_type, (map_expr, reduce_expr, post_map_expr, reduce_type) = loop
+        if arr.dtype.kind == "c" and in_type.kind != "c":
+            warnings.warn("Casting complex values to real discards the imaginary part", ComplexWarning, 2)
+            arr = arr.real
+        kernel = self._kernels.get(loop)
+        if kernel is None:
+            kernel = self._kernels[loop] = ReductionKernel(
+                f"{in_type.name} in0",
+                f"{out_type.name} out0",
+                map_expr,
+                reduce_expr,
+                post_map_expr,
+                self._identity,
+                self.name,
+                reduce_type,
+                preamble=self._preamble,
+            )
+        return kernel(arr.astype(in_type, copy=False), out=out, axis=axis, keepdims=keepdims)

@@ -68,6 +68,9 @@ std::string to_casting(py::handle obj, bool same_value);
 char to_order(py::handle obj, char dflt);
 // NumPy's ComplexWarning for a cast that drops imaginary parts (to a real type other than bool).
 void warn_complex_to_real();
+// Whether a cast from `from` to `to` drops imaginary parts NumPy warns of: complex to real, bool excepted (a
+// cast to bool drops nothing it warns of).
+inline bool drops_imaginary(DType from, DType to) { return is_complex(from) && !is_complex(to) && to != DType::Bool; }
 // Whether `p` says it is an array on the device: CuPy's __cupy_get_ndarray__, or __cuda_array_interface__.
 // Attribute look-ups: for the operands that are not cuarray arrays or scalars only.
 bool has_device_protocol(PyObject* p);

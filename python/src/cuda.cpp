@@ -358,6 +358,7 @@ void init_cuda(py::module_& m) {
   py::class_<Graph, std::shared_ptr<Graph>>(c, "Graph")
       .def("launch", &Graph::launch, "stream"_a)
       .def("upload", &Graph::upload, "stream"_a)
+      .def("debug_dot_print", &Graph::debug_dot_print, "path"_a, "flags"_a)
       .def_property_readonly("device", &Graph::device);
   c.def("set_current_stream", &cuda::set_current_stream, "stream"_a);
   c.def(
@@ -417,6 +418,7 @@ void init_cuda(py::module_& m) {
   });
   // Note [Raw runtime calls] (cpp/cuarray/cuda/runtime_calls.h): cuda.runtime's functions by CuPy's names.
   c.def("device_attribute", &cuda::device_attribute, "attr"_a, "device"_a);
+  c.def("device_can_access_peer", &cuda::device_can_access_peer, "device"_a, "peer"_a);
   c.def("device_attribute_numbers", [] {
     py::dict d;
     for (auto& [name, value] : cuda::device_attribute_numbers()) d[py::str(name)] = value;

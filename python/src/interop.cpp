@@ -107,10 +107,13 @@ void init_interop(py::module_& m) {
           return import_capsule<DLManagedTensorVersioned>(capsule, std::move(base));
         if (PyCapsule_IsValid(capsule.ptr(), capsule_name<DLManagedTensor>()))
           return import_capsule<DLManagedTensor>(capsule, std::move(base));
-        throw TypeError(
-            "expected a DLPack PyCapsule named 'dltensor' or 'dltensor_versioned' (a capsule can be "
-            "consumed only once), got " +
-            py::repr(capsule).cast<std::string>());
+        // A consumer renames the capsule it took ('used_dltensor'): CuPy's ValueError for a second use.
+        if (PyCapsule_IsValid(capsule.ptr(), "used_dltensor") ||
+            PyCapsule_IsValid(capsule.ptr(), "used_dltensor_versioned"))
+          throw ValueError(
+              "A DLPack tensor object cannot be consumed multiple times (a capsule can be consumed only once)");
+        throw TypeError("expected a DLPack PyCapsule named 'dltensor' or 'dltensor_versioned', got " +
+                        py::repr(capsule).cast<std::string>());
       },
       "capsule"_a, "base"_a = py::none());
   m.def(

@@ -74,6 +74,8 @@ py::object reduce(int index, py::handle a_obj, py::handle axis, py::handle dtype
   if (def.nin == 1) {  // the array itself: no copy of its shape and strides
     DType t = a->dtype();
     ops::ReductionTypes types = ops::reduction_types(def.rule, &t, 1, dt);
+    // NumPy's ComplexWarning where dtype= makes a complex array's loop real (sum(dtype=float32)).
+    if (dt && drops_imaginary(t, types.in[0])) warn_complex_to_real();
     return run(def, types.in, types.out_loop, types.result, a, 1, axis, out_obj, keepdims, ddof);
   }
   const Array inputs[2] = {*a, as_array(b_obj).array};

@@ -147,7 +147,6 @@ py::object ufunc_call(int index, const py::handle* args, int nargs, const py::ha
   c.resolve(dtype, casting);
   // NumPy's ComplexWarning for each complex array cast to a real loop type (dtype=), and each complex result
   // cast to a real out= array (bool excepted, as NumPy's casts to bool drop nothing it warns of).
-  auto drops_imaginary = [](DType from, DType to) { return is_complex(from) && !is_complex(to) && to != DType::Bool; };
   for (int i = 0; i < nargs; ++i)
     if (arrays[i] && drops_imaginary(arrays[i]->dtype(), c.loop().in[i])) warn_complex_to_real();
   for (int o = 0; o < c.nout(); ++o) {
@@ -193,7 +192,7 @@ void init_ufunc(py::module_& m) {
       .def_property_readonly("nout", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nout; })
       .def_property_readonly(
           "nargs", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nin + ops::ufuncs()[s.index].def.nout; })
-      .def_property_readonly("ntypes", [](const PyUfunc& s) { return ops::ufuncs()[s.index].loops.size(); })
+      .def_property_readonly("ntypes", [](const PyUfunc& s) { return ops::loop_signatures(s.index).size(); })
       .def_property_readonly("types", [](const PyUfunc& s) { return ops::loop_signatures(s.index); })
       .def("__repr__", [](const PyUfunc& s) { return "<ufunc '" + ops::ufuncs()[s.index].def.name + "'>"; });
   // After every def: `__call__` above is for help() and explicit u.__call__(...); calls take this slot.

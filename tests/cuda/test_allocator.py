@@ -238,12 +238,25 @@ def test_ndarray_over_memory_pointers():
     # Another library's memory, kept alive by its owner: here a cuarray array.
     owner = cp.arange(6, dtype=np.int32)
     mem = cp.cuda.UnownedMemory(owner.data.ptr, owner.nbytes, owner)
+    assert mem.device_id == 0
     z = cp.ndarray((2, 3), np.int32, cp.cuda.MemoryPointer(mem, 0))
     del owner, mem
     gc.collect()
     assert_same(z, np.arange(6, dtype=np.int32).reshape(2, 3))
     with pytest.raises(ValueError):
         cp.ndarray((p.mem.size // 8 + 1,), np.float64, p)  # past the end of the memory
+
+
+@pytest.mark.multi_gpu
+def test_unowned_memory_finds_the_device_of_its_pointer():
+    # No device_id: the device the runtime places the memory on, as CuPy's (not the current device).
+    with cp.cuda.Device(1):
+        owner = cp.arange(6, dtype=np.int32)
+        managed = cp.cuda.malloc_managed(64)
+    with cp.cuda.Device(0):
+        assert cp.cuda.UnownedMemory(owner.data.ptr, owner.nbytes, owner).device_id == 1
+        assert cp.cuda.UnownedMemory(managed.ptr, 64, managed).device_id == 1
+        assert cp.cuda.UnownedMemory(owner.data.ptr, owner.nbytes, owner, device_id=0).device_id == 0
 
 
 @gpu

@@ -292,6 +292,17 @@ def test_launch_into_a_capturing_stream_raises(stream):
     other.end_capture()
 
 
+@pytest.mark.gpu
+def test_debug_dot_str(stream):
+    # cudaGraphDebugDotPrint's Graphviz text: the captured kernel's name, more with the verbose flag.
+    x = cp.asarray(host(0))
+    graph, _ = capture(stream, cp.sin, x)
+    dot = graph.debug_dot_str()
+    verbose = graph.debug_dot_str(cuda.runtime.cudaGraphDebugDotFlagsVerbose)
+    assert "digraph" in dot and "sin" in dot and "sin" in verbose
+    assert dot != verbose
+
+
 @pytest.mark.multi_gpu
 def test_launch_on_another_device_raises(stream):
     x = cp.asarray(host(0))
@@ -410,6 +421,7 @@ def _inputs(stream):
             long_row=cp.asarray(np.arange(5000, 0, -1).astype(np.float32)),
         )
         cp.linalg.cholesky(c.spd)
+        cp.linalg.svd(c.spd)
         cp.sort(c.long_row)
         c.a[c.idx]
         c.a[c.a > 1]
@@ -429,6 +441,10 @@ HOST_WAITS = {
     "device_index": (lambda c: c.a[c.idx], "bounds check"),
     "take": (lambda c: cp.take(c.a, c.idx), "bounds check"),
     "cholesky": (lambda c: cp.linalg.cholesky(c.spd), "linalg"),
+    "svd": (
+        lambda c: cp.linalg.svd(c.spd),
+        "cuSOLVER",
+    ),  # refused before cuSOLVER runs (it would fail inside)
     "radix_sort": (lambda c: cp.sort(c.long_row), "2048"),
     "stream_synchronize": (lambda c: c.stream.synchronize(), "Stream.synchronize"),
     "device_synchronize": (lambda c: cuda.Device().synchronize(), "Device.synchronize"),

@@ -165,6 +165,17 @@ def test_device_get_attribute_matches_device_attributes():
         cp.cuda.runtime.deviceGetAttribute(1, cp.cuda.runtime.getDeviceCount())
 
 
+@gpu
+def test_device_can_access_peer():
+    n = cp.cuda.runtime.getDeviceCount()
+    for d in range(n):
+        for p in range(n):
+            v = cp.cuda.runtime.deviceCanAccessPeer(d, p)
+            assert v in (0, 1) and (d != p or v == 0)  # CUDA answers 0 for a device and itself
+    with pytest.raises(cp.cuda.CUDARuntimeError, match="invalid device ordinal"):
+        cp.cuda.runtime.deviceCanAccessPeer(0, n)
+
+
 def host_bytes(values):
     a = np.ascontiguousarray(values)
     return a, ctypes.c_void_p(a.ctypes.data)

@@ -160,6 +160,35 @@ def test_with_restores_the_stream_of_its_own_device():
         cuda.Stream.null.use()
 
 
+@pytest.mark.multi_gpu
+def test_a_stream_of_another_device_is_refused_as_cupy_does():
+    with cuda.Device(0):
+        s0 = cuda.Stream()
+    with cuda.Device(1):
+        with (
+            pytest.raises(
+                RuntimeError, match=r"created on \(0\) does not match with the current device \(1\)"
+            ),
+            s0,
+        ):
+            pass
+        with pytest.raises(RuntimeError, match="does not match"):
+            s0.use()
+        assert cuda.get_current_stream() == cuda.Stream.null  # nothing changed on either device
+        with cuda.Stream.null, cuda.Stream.ptds:  # the current device's own default streams
+            pass
+    assert cuda.get_current_stream(0) == cuda.Stream.null
+    with s0:  # on its own device
+        assert cuda.get_current_stream() == s0
+
+
+@pytest.mark.gpu
+def test_device_use_returns_the_device():
+    d = cuda.Device(0)
+    assert d.use() is d
+    assert cuda.Device().id == 0
+
+
 def test_use():
     s = cuda.Stream()
     s.use()

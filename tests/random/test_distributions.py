@@ -188,6 +188,26 @@ def test_dirichlet_generator_zero_alpha_and_shapes():
     assert np.isnan(host(g.dirichlet([np.nan, 1.0]))).all()
 
 
+@pytest.mark.parametrize("api", ["RandomState", "generator"])
+def test_dirichlet_scalar_alpha_with_a_size(api):
+    # CuPy's reading of a scalar alpha: the draws fill `size`, normalized along its last axis (size[-1]
+    # categories of equal alpha); without a size (or size=()) it is NumPy's TypeError.
+    for alpha in (5, 1.0, cp.asarray(5)):
+        x = make(api).dirichlet(alpha, size=(3, 2))
+        assert x.shape == (3, 2) and x.dtype == np.float64
+        np.testing.assert_allclose(host(x).sum(axis=-1), 1.0, rtol=1e-12)
+        assert make(api).dirichlet(alpha, size=5).shape == (5,)
+        with pytest.raises(TypeError, match="has no len"):
+            make(api).dirichlet(alpha)
+        with pytest.raises(TypeError, match="has no len"):
+            make(api).dirichlet(alpha, size=())
+    a, b = (
+        cp.random.RandomState(7).dirichlet(2.0, size=(4, 3)),
+        cp.random.RandomState(7).dirichlet(2.0, size=(4, 3)),
+    )
+    np.testing.assert_array_equal(host(a), host(b))  # the seed fixes the draws
+
+
 # ---------------------------------------------------------------- discrete laws
 
 DISCRETE = [

@@ -61,6 +61,7 @@ PREFIXES = (
     ("cupyx.scipy", "cuarray.scipy"),
     ("cupyx.profiler", "cuarray.profiler"),
     ("cupy_backends.cuda.api", "cuarray.cuda"),
+    ("cupy_backends.cuda.stream", "cuarray.cuda.stream"),  # get_default_stream_ptr
     ("cupy", "cuarray"),
 )
 

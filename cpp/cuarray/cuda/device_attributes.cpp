@@ -178,6 +178,14 @@ int device_attribute(int attr, int device) {
   return v;
 }
 
+int device_can_access_peer(int device, int peer) {
+  check_device(device);
+  check_device(peer);
+  int v = 0;
+  CUARRAY_CHECK_CUDA(cudaDeviceCanAccessPeer(&v, device, peer));
+  return v;
+}
+
 const std::vector<std::pair<std::string, int>>& device_attribute_numbers() {
   static const std::vector<std::pair<std::string, int>> numbers = [] {
     std::vector<std::pair<std::string, int>> v;

@@ -189,6 +189,11 @@ void Graph::upload(const std::shared_ptr<Stream>& stream) {
   CUARRAY_CHECK_CUDA(cudaGraphUpload(exec_, stream->handle()));
 }
 
+void Graph::debug_dot_print(const std::string& path, unsigned flags) const {
+  DeviceGuard guard(device_);
+  CUARRAY_CHECK_CUDA(cudaGraphDebugDotPrint(graph_, path.c_str(), flags));
+}
+
 void begin_capture(const std::shared_ptr<Stream>& stream, cudaStreamCaptureMode mode) {
   if (!stream->handle())
     throw CudaError("cudaStreamBeginCapture", cudaErrorStreamCaptureUnsupported,

@@ -140,6 +140,9 @@ class Graph {
   // Prepares the launch on `stream` (maps the graph's memory) without running anything.
   void upload(const std::shared_ptr<Stream>& stream);
   int device() const { return device_; }
+  // Writes the graph's definition in Graphviz DOT to the file `path` (cudaGraphDebugDotPrint; `flags` are
+  // cudaGraphDebugDotFlags).
+  void debug_dot_print(const std::string& path, unsigned flags) const;
 
  private:
   void check_stream(const Stream& stream, const char* method) const;

@@ -22,6 +22,10 @@ int device_attribute(int attr, int device);
 // Every cudaDeviceAttr cuarray knows: (CuPy's name less "cudaDevAttr", its number). Touches no device.
 const std::vector<std::pair<std::string, int>>& device_attribute_numbers();
 
+// cudaDeviceCanAccessPeer: 1 where `device` can read and write `peer`'s memory directly, else 0; CudaError for a
+// device number the machine lacks.
+int device_can_access_peer(int device, int peer);
+
 // The device of the memory at `ptr` (cudaPointerGetAttributes).
 int raw_pointer_device(std::uintptr_t ptr);
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cuarray/cuda/device.h"
+#include "cuarray/cuda/graph.h"
 #include "cuarray/cuda/launch_queue.h"
 #include "cuarray/cuda/memory_pool.h"
 #include "cuarray/cuda/stream.h"
@@ -143,6 +144,10 @@ struct Handles {
 
 // The calling thread's handle for the current device, bound to the current stream.
 const Handles::Slot& slot() {
+  // cuSOLVER's routines wait for the device or use host workspaces, which a CUDA graph cannot hold (gesvd fails
+  // with CUSOLVER_STATUS_INTERNAL_ERROR inside a capture): refused before any runs, the capture ended (Note
+  // [Failed captures] in cuda/graph.h).
+  cuda::check_not_capturing(*cuda::current_stream(), "A cuSOLVER routine (linalg)");
   thread_local Handles handles;
   int device = cuda::current_device();
   Handles::Slot& s = handles.slots[device];

@@ -6,11 +6,13 @@
 #include <vector>
 
 #include "cuarray/cuda/check.h"
+#include "cuarray/cuda/device.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"
 #include "cuarray/ops/kernel_registry.h"
 #include "cuarray/ops/strided_args.h"
+#include "cuarray/ops/transfer.h"
 
 namespace cuarray::ops {
 
@@ -171,10 +173,18 @@ void copy_into(const Array& dst, const Array& src) {
     return;
   }
   if (dst.size() == 0) return;
-  check_same_device(dst, "copy");
-  if (src.device() != dst.device())
-    throw ValueError("copy: the source array is on device " + to_string(src.device()) +
-                     " and the destination on device " + to_string(dst.device()));
+  if (dst.device() != cuda::current_device() || src.device() != dst.device()) {
+    // Note [Copies between devices]
+    // CuPy copies into an array of any device from an array of any other (ndarray.copy under another Device,
+    // copyto, assignment). The copy runs on the destination's device, after the work queued on its current
+    // stream; a source elsewhere is first brought there whole (copy_from_device: a peer copy ordered after
+    // the work queued on the source device's current stream, staged through the host where the GPUs have no
+    // peer path), then copied into place as any array of that device. Other operations still refuse arrays
+    // of another device (check_same_device): only a copy moves data between GPUs.
+    cuda::DeviceGuard guard(dst.device());
+    copy_into(dst, src.device() == dst.device() ? src : copy_from_device(src));
+    return;
+  }
   if (overlaps(dst, src)) {
     copy_into(dst, astype(src, src.dtype(), 'C'));
     return;

@@ -80,9 +80,45 @@ std::vector<std::string> ufunc_names() {
   return names;
 }
 
+// Note [Listing int64 loops]
+// NumPy lists its int64 loops twice, over 'l' (long) and 'q' (long long), one type on Linux; cuarray's table
+// has each once, over 'l'. ufunc.types lists them as NumPy does: a run of loops whose inputs are all l or all
+// L, then the same loops over q/Q, then the loops mixing signed and unsigned int64 inputs (lL), over q/Q only,
+// wherever the table has those.
 std::vector<std::string> loop_signatures(int index) {
-  std::vector<std::string> loops;
-  for (const Loop& l : ufuncs().at(index).loops) loops.push_back(l.signature);
+  auto as_q = [](std::string s) {
+    for (char& c : s) c = c == 'l' ? 'q' : c == 'L' ? 'Q' : c;
+    return s;
+  };
+  auto inputs = [](const std::string& s) { return s.substr(0, s.find("->")); };
+  auto int64_only = [](const std::string& ins) {
+    return !ins.empty() && ins.find_first_not_of("lL") == std::string::npos;
+  };
+  auto mixes = [](const std::string& ins) {
+    return ins.find('l') != std::string::npos && ins.find('L') != std::string::npos;
+  };
+  std::vector<std::string> loops, run, mixed;
+  for (const Loop& l : ufuncs().at(index).loops)
+    if (int64_only(inputs(l.signature)) && mixes(inputs(l.signature))) mixed.push_back(as_q(l.signature));
+  auto end_run = [&] {
+    for (const std::string& s : run) loops.push_back(as_q(s));
+    if (!run.empty()) loops.insert(loops.end(), mixed.begin(), mixed.end()), mixed.clear();
+    run.clear();
+  };
+  for (const Loop& l : ufuncs().at(index).loops) {
+    const std::string& s = l.signature;
+    const std::string ins = inputs(s);
+    if (int64_only(ins) && mixes(ins)) continue;
+    if (int64_only(ins)) {
+      run.push_back(s);
+      loops.push_back(s);
+      continue;
+    }
+    end_run();
+    loops.push_back(s);
+  }
+  end_run();
+  loops.insert(loops.end(), mixed.begin(), mixed.end());  // no run to follow: at the end
   return loops;
 }
 

@@ -24,7 +24,8 @@ struct Ufunc {
 const std::vector<Ufunc>& ufuncs();
 // The index of `name` in ufuncs(); throws ValueError for an unknown name.
 int ufunc_index(const std::string& name);
-// The names of ufuncs(), and the loops of ufunc number `index` in NumPy's form ("ff->f").
+// The names of ufuncs(), and the loops of ufunc number `index` in NumPy's form ("ff->f") and order, int64 loops
+// over 'l' and 'q' both (Note [Listing int64 loops]).
 std::vector<std::string> ufunc_names();
 std::vector<std::string> loop_signatures(int index);
 // The loop of ufunc `u` whose types are exactly `in`/`out`, or -1.

@@ -37,8 +37,9 @@ class Device:
         self.id = device
 
     def use(self):
-        """Makes this device current for the calling thread."""
+        """Makes this device current for the calling thread; returns the device, as CuPy's."""
         _cuda.set_device(self.id)
+        return self
 
     def __enter__(self):
         previous = _cuda.current_device()

@@ -449,7 +449,11 @@ class UnownedMemory(BaseMemory):
         if device_id is None:
             if self.ptr == 0:
                 raise RuntimeError("UnownedMemory requires explicit device ID for a null pointer.")
-            device_id = _cuda.current_device()
+            # The device the runtime says the memory is on (cudaPointerGetAttributes), as CuPy's; memory it does
+            # not place on a device (plain host memory) counts as the current device's.
+            device_id = _cuda.raw_pointer_device(self.ptr)
+            if device_id < 0:
+                device_id = _cuda.current_device()
         self.device_id = operator.index(device_id)
 
 

@@ -11,6 +11,7 @@ _cuda = _core.cuda
 
 __all__ = [
     "CUDARuntimeError",
+    "deviceCanAccessPeer",
     "deviceGetAttribute",
     "deviceSynchronize",
     "driverGetVersion",
@@ -107,6 +108,11 @@ def memGetInfo():
 def deviceGetAttribute(attrib, device):
     """The value of device attribute `attrib` (a cudaDevAttr* constant) of `device`."""
     return _cuda.device_attribute(operator.index(attrib), operator.index(device))
+
+
+def deviceCanAccessPeer(device, peerDevice):
+    """1 if `device` can access `peerDevice`'s memory directly (cudaDeviceCanAccessPeer), else 0."""
+    return _cuda.device_can_access_peer(operator.index(device), operator.index(peerDevice))
 
 
 def malloc(size):

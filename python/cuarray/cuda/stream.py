@@ -118,15 +118,26 @@ class Stream:
         return _cuda.current_device() if self._core is None else self._core.device
 
     def use(self):
-        """Makes this stream current for the calling thread on its device.
+        """Makes this stream current for the calling thread on its device, which must be the current device.
 
         Outside any ``with`` block it also becomes the stream that leaving the next outermost ``with`` block
         restores; inside one, leaving that block forgets it, as in CuPy.
         """
-        handle = self._handle()
+        handle = self._check_device()
         _cuda.set_current_stream(handle)
         _streams().current[handle.device] = self
         return self
+
+    def _check_device(self):
+        """The stream's handle; RuntimeError, as CuPy's, for a stream made on another device than the current one
+        (the null and per-thread streams are the current device's; from_external's device is unknown)."""
+        handle = self._handle()
+        if handle.device != _cuda.current_device() and not self._device_unknown:
+            raise RuntimeError(
+                f"The device that the stream is created on ({handle.device}) does not match with the current "
+                f"device ({_cuda.current_device()})"
+            )
+        return handle
 
     # Note [Current stream and with]
     # Each thread keeps its own record of the `with` blocks it is in, so one Stream object entered by several
@@ -137,7 +148,7 @@ class Stream:
     # the capture and discards the graph (end_capture then raises cudaErrorStreamCaptureInvalidated), so an
     # error in the middle of a capture leaves no capture open behind it.
     def __enter__(self):
-        handle = self._handle()
+        handle = self._check_device()
         device = handle.device
         state = _streams()
         stack = state.entered.get(device)
@@ -329,6 +340,13 @@ def _as_stream(stream):
     return ExternalStream._from_protocol(stream)
 
 
+def get_default_stream_ptr():
+    """The integer that stands for the default stream where a protocol names streams by number: 1, CUDA's
+    legacy default stream, which is ``Stream.null``. ``__cuda_array_interface__`` exports it for work on the null
+    stream (a stream's handle is 0 there, which the protocol forbids as ambiguous)."""
+    return 1
+
+
 def get_current_stream(device_id=None):
     """The calling thread's current stream on `device_id` (default: the current device)."""
     if device_id is None:
@@ -403,6 +421,21 @@ class Graph:
     def upload(self, stream=None):
         """Prepares the graph to run on `stream` (default: the current stream) without running it."""
         self._core.upload(_stream_handle(stream))
+
+    def debug_dot_str(self, flags=0):
+        """The graph's definition in Graphviz DOT, for debugging (cudaGraphDebugDotPrint); `flags` are
+        ``runtime.cudaGraphDebugDotFlags*`` values (``cudaGraphDebugDotFlagsVerbose``: every node's parameters)."""
+        import os
+        import tempfile
+
+        fd, path = tempfile.mkstemp(suffix=".dot")
+        os.close(fd)
+        try:
+            self._core.debug_dot_print(path, operator.index(flags))
+            with open(path) as f:
+                return f.read()
+        finally:
+            os.remove(path)
 
     def __repr__(self):
         return f"<Graph (device {self._core.device})>"

@@ -1,14 +1,15 @@
 """`cupy._core` for CuPy's own tests: a stand-in, not cuarray (cuarray's `_core` is its extension module).
 Its accelerator switches are _accelerator's; `internal.prod` serves cupy.testing and `get_size` the random
 tests' expectations; get_compute_type and set_compute_type are cuarray.linalg's (through _routines_linalg, as
-in CuPy); CuPy's core classes that cuarray has (ndarray, the kernel classes, flags.Flags, fusion.Fusion) are
-cuarray's own (Note [Names, not copies]); any other name is a placeholder that fails the test using it (Note
-[Stand-ins] in _cupy_suite_alias.py)."""
+in CuPy); CuPy's core classes that cuarray has (ndarray, the kernel classes, flags.Flags, fusion.Fusion) and
+create_reduction_func are cuarray's own (Note [Names, not copies]); any other name is a placeholder that fails
+the test using it (Note [Stand-ins] in _cupy_suite_alias.py)."""
 
 import sys
 
 import _cupy_suite_alias
 import cuarray
+from cuarray._reduction_kernel import create_reduction_func  # noqa: F401
 
 from cupy._core import flags, fusion, internal  # noqa: F401  (before the class changes: files here, not placeholders)
 from cupy._core._accelerator import (  # noqa: F401
