@@ -139,6 +139,17 @@ GROUPS = {
         + [S.eye(a, w) for a in DTYPES for w in (False, True)]
         + [S.zero_blocks()]
     ),
+    # Bool operands are read as bytes (Note [Reading bools]): the kernels that read them, beside a number type.
+    "bool_reads": lambda: (
+        [S.count_nonzero(a, nd) for a in ("bool", "int8") for nd in (1, 3)]
+        + [S.write_nonzero(a, 2, "rows") for a in ("bool", "float32")]
+        + [
+            S.scan_tiles(a, out, False, False, 1, vector)
+            for a, out in (("bool", "int64"), ("int8", "int64"))
+            for vector in (False, True)
+        ]
+        + [S.scan_rows("bool", "int64", False, False, 2)]
+    ),
     "linalg": lambda: (
         [S.matmul_integer(a, w) for a in DTYPES if a == "bool" or "int" in a for w in (False, True)]
         + [S.matmul_small(a) for a in SOLVER_DTYPES]

@@ -37,6 +37,8 @@ template <class To, class From>
 __device__ __forceinline__ To cast(From x) {
   if constexpr (is_same_v<To, From>) {
     return x;
+  } else if constexpr (is_same_v<From, bool_byte>) {
+    return cast<To>(x.v != 0);  // Note [Reading bools] in types.cuh
   } else if constexpr (is_complex_v<From>) {
     if constexpr (is_complex_v<To>)
       return To(cast<typename To::value_type>(x.re), cast<typename To::value_type>(x.im));

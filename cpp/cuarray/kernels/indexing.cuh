@@ -16,7 +16,9 @@ constexpr int kCompactItems = 16;  // consecutive elements per thread: a tile is
 
 template <class T>
 __device__ __forceinline__ bool is_nonzero(T x) {
-  if constexpr (is_complex_v<T>)
+  if constexpr (is_same_v<T, bool_byte>)
+    return x.v != 0;  // Note [Reading bools] in types.cuh
+  else if constexpr (is_complex_v<T>)
     return x.re != 0 || x.im != 0;
   else if constexpr (is_low_precision_v<T>)
     return static_cast<float>(x) != 0.0f;

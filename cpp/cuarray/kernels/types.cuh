@@ -15,6 +15,16 @@ struct is_same<A, A> {
 template <class A, class B>
 constexpr bool is_same_v = is_same<A, B>::value;
 
+// Note [Reading bools]
+// A bool array's bytes need not be 0 or 1: a view of int8 or uint8 data as bool, or memory from another library,
+// may hold any byte, and NumPy reads every nonzero byte as True. Read through a C++ bool, such a byte is
+// undefined behaviour: the compiler may keep its low bit, or compute `a + b` of two bools as if each were 0 or
+// 1 (1 + 0xFF then reads as False). Generated kernels therefore read bool operands as bool_byte, whose
+// conversion (ca::cast) tests the byte against zero, and write bools as C++ bools (0 or 1).
+struct bool_byte {
+  unsigned char v;
+};
+
 // IEEE binary16. Arithmetic promotes to float, which rounds exactly as NumPy's float16 loops do.
 struct half {
   unsigned short bits;

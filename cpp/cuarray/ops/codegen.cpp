@@ -4,6 +4,8 @@ namespace cuarray::ops {
 
 const char* compute_type(DType t) { return t == DType::Float16 || t == DType::BFloat16 ? "float" : cuda_type(t); }
 
+const char* read_type(DType t) { return t == DType::Bool ? "ca::bool_byte" : cuda_type(t); }
+
 std::string load_expr(const std::string& value, DType from, DType loop) {
   std::string c = compute_type(loop);
   if (from == loop || c == cuda_type(loop)) return "ca::cast<" + c + ">(" + value + ")";

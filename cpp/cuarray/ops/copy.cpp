@@ -10,6 +10,7 @@
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"
+#include "cuarray/ops/codegen.h"
 #include "cuarray/ops/kernel_registry.h"
 #include "cuarray/ops/strided_args.h"
 #include "cuarray/ops/transfer.h"
@@ -96,14 +97,15 @@ void launch_strided(const Array& dst, const Array& src, const Coalesced& c, cuda
 }  // namespace
 
 KernelSource copy_contiguous_source(DType to, DType from, bool wide) {
-  std::string idx = index_type(wide), t = cuda_type(to), f = cuda_type(from);
+  std::string idx = index_type(wide), t = cuda_type(to), f = from == to ? cuda_type(from) : read_type(from);
   return kernel_source("copy.cuh", std::string("copy_contiguous_") + name(to) + "_" + name(from) + (wide ? "_w" : ""),
                        t + "* dst, const " + f + "* src, " + idx + " n",
                        "ca::copy_contiguous<" + t + ", " + f + ", " + idx + ">(dst, src, n);");
 }
 
 KernelSource copy_strided_source(DType to, DType from, int nd, bool wide) {
-  std::string idx = index_type(wide), t = cuda_type(to), f = cuda_type(from), n = to_string(nd);
+  std::string idx = index_type(wide), t = cuda_type(to), f = from == to ? cuda_type(from) : read_type(from),
+              n = to_string(nd);
   return kernel_source("copy.cuh",
                        std::string("copy_strided_") + name(to) + "_" + name(from) + "_" + n + (wide ? "_w" : ""),
                        "char* dst, const char* src, ca::Strided<" + n + ", 2> s, " + idx + " n",
@@ -111,7 +113,7 @@ KernelSource copy_strided_source(DType to, DType from, int nd, bool wide) {
 }
 
 KernelSource copy_transpose_source(DType to, DType from, bool wide) {
-  std::string t = cuda_type(to), f = cuda_type(from), idx = index_type(wide);
+  std::string t = cuda_type(to), f = from == to ? cuda_type(from) : read_type(from), idx = index_type(wide);
   return kernel_source("copy.cuh", std::string("copy_transpose_") + name(to) + "_" + name(from) + (wide ? "_w" : ""),
                        t + "* dst, const " + f + "* src, " + idx + " rows, " + idx + " cols, " + idx + " dst_row, " +
                            idx + " dst_batch, " + idx + " src_col, " + idx + " src_batch",

@@ -54,7 +54,7 @@ class Generator {
     for (int i = 0; i < def_.nin; ++i) {
       std::string type = scalar(i)            ? compute_type(in_t_[i])
                          : raw(i)             ? "ca::Raw<" + std::string(cuda_type(in_s_[i])) + ">"
-                         : layout_.contiguous ? "const " + std::string(cuda_type(in_s_[i])) + "* __restrict__"
+                         : layout_.contiguous ? "const " + std::string(read_type(in_s_[i])) + "* __restrict__"
                                               : "const char* __restrict__";
       std::string member = in(i) + (scalar(i) ? "_s" : raw(i) ? "_r" : "_p");
       members += "  " + type + " " + member + ";\n";
@@ -224,7 +224,7 @@ class Generator {
            element(
                [&](int i) {
                  if (!array(i)) return scalar_value(i);
-                 return load_expr("ca::at<" + std::string(cuda_type(in_s_[i])) + ">(" + in(i) + "_p, off[" +
+                 return load_expr("ca::at<" + std::string(read_type(in_s_[i])) + ">(" + in(i) + "_p, off[" +
                                       to_string(slot_[i]) + "])",
                                   in_s_[i], in_t_[i]);
                },
@@ -240,26 +240,26 @@ class Generator {
     const std::string T = to_string(layout_.tile), K = to_string(arrays_);
     const std::string args = "const ca::Strided<" + to_string(layout_.ndim) + ", " + K + ">& s, const " + idx_ +
                              " (&off)[" + K + "], int a, int b, " + idx_ + " r, " + idx_ + " c) const ";
-    auto at = [&](const std::string& p, int k, DType t) {
-      return "ca::tile_at<" + std::string(cuda_type(t)) + ">(" + p + ", s, off, " + to_string(k) + ", r, c)";
+    auto at = [&](const std::string& p, int k, const char* type) {
+      return "ca::tile_at<" + std::string(type) + ">(" + p + ", s, off, " + to_string(k) + ", r, c)";
     };
     std::string tiles = "  struct Tiles {\n", fill;
     for (int i = 0; i < def_.nin; ++i)
       if ((layout_.tiled >> i) & 1u) {
-        tiles += "    " + std::string(cuda_type(in_s_[i])) + " " + in(i) + "[" + T + "][" + T + " + 1];\n";
-        fill += "    t." + in(i) + "[a][b] = " + at(in(i) + "_p", slot_[i], in_s_[i]) + ";\n";
+        tiles += "    " + std::string(read_type(in_s_[i])) + " " + in(i) + "[" + T + "][" + T + " + 1];\n";
+        fill += "    t." + in(i) + "[a][b] = " + at(in(i) + "_p", slot_[i], read_type(in_s_[i])) + ";\n";
       }
     return tiles + "  };\n  __device__ __forceinline__ void fill_tiles(Tiles& t, " + args + "{\n" + fill + "  }\n" +
            "  __device__ __forceinline__ void element_tiled(const Tiles& t, " + args +
            element(
                [&](int i) {
                  if (!array(i)) return scalar_value(i);
-                 std::string v =
-                     (layout_.tiled >> i) & 1u ? "t." + in(i) + "[a][b]" : at(in(i) + "_p", slot_[i], in_s_[i]);
+                 std::string v = (layout_.tiled >> i) & 1u ? "t." + in(i) + "[a][b]"
+                                                           : at(in(i) + "_p", slot_[i], read_type(in_s_[i]));
                  return load_expr(v, in_s_[i], in_t_[i]);
                },
                [&](int o) {
-                 return at(out(o) + "_p", o, out_s_[o]) + " = " + store_expr(out(o), out_t_[o], out_s_[o]);
+                 return at(out(o) + "_p", o, cuda_type(out_s_[o])) + " = " + store_expr(out(o), out_t_[o], out_s_[o]);
                });
   }
 

@@ -7,6 +7,7 @@
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"
+#include "cuarray/ops/codegen.h"
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/scan.h"
 #include "cuarray/ops/strided_args.h"
@@ -42,7 +43,7 @@ KernelSource count_nonzero_source(DType t, int ndim) {
   std::string n = to_string(ndim);
   return kernel_source("indexing.cuh", std::string("count_nonzero_") + name(t) + "_" + n,
                        "const char* a, ca::Strided<" + n + ", 1> s, long long n, long long* counts",
-                       std::string("ca::count_nonzero_tiles<") + cuda_type(t) + ", " + n + ">(a, s, n, counts);");
+                       std::string("ca::count_nonzero_tiles<") + read_type(t) + ", " + n + ">(a, s, n, counts);");
 }
 
 KernelSource write_nonzero_source(DType t, int ndim, NonzeroLayout layout) {
@@ -51,7 +52,7 @@ KernelSource write_nonzero_source(DType t, int ndim, NonzeroLayout layout) {
                        "const char* a, ca::Strided<" + n +
                            ", 1> s, long long n, const long long* inclusive, "
                            "const long long* counts, long long total, long long* out",
-                       std::string("ca::write_nonzero<") + cuda_type(t) + ", " + n + ", " +
+                       std::string("ca::write_nonzero<") + read_type(t) + ", " + n + ", " +
                            to_string(static_cast<int>(layout)) + ">(a, s, n, inclusive, counts, total, out);");
 }
 

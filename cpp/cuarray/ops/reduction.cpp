@@ -100,17 +100,17 @@ std::string op_struct(const ReductionDef& def, const DType* in_types, DType out_
   };
   s += "  __device__ static acc_t fetch(const ca::Ptrs<" + to_string(K) + ">& p, const long long (&off)[" +
        to_string(K) + "], long long _j) {\n    return map(" + loads([&](int k) {
-         return "ca::at<" + std::string(cuda_type(in_storage[k])) + ">(p.p[" + to_string(k) + "], off[" + to_string(k) +
+         return "ca::at<" + std::string(read_type(in_storage[k])) + ">(p.p[" + to_string(k) + "], off[" + to_string(k) +
                 "])";
        }) +
        "_j);\n  }\n";
   s += "  template <int V> struct Pack {\n";
-  for (int k = 0; k < K; ++k) s += "    " + std::string(cuda_type(in_storage[k])) + " x" + to_string(k) + "[V];\n";
+  for (int k = 0; k < K; ++k) s += "    " + std::string(read_type(in_storage[k])) + " x" + to_string(k) + "[V];\n";
   s += "  };\n";
   s += "  template <int V> __device__ static void fetch_vec(const ca::Ptrs<" + to_string(K) +
        ">& p, const long long (&base)[" + to_string(K) + "], long long e, Pack<V>& pk) {\n";
   for (int k = 0; k < K; ++k) {
-    std::string t = cuda_type(in_storage[k]), ks = to_string(k);
+    std::string t = read_type(in_storage[k]), ks = to_string(k);
     s += "    ca::load<V, true>(reinterpret_cast<const " + t + "*>(p.p[" + ks + "] + base[" + ks + "]) + e, pk.x" + ks +
          ");\n";
   }

@@ -9,6 +9,7 @@
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"
+#include "cuarray/ops/codegen.h"
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/strided_args.h"
 
@@ -63,7 +64,7 @@ bool rows_aligned(const void* data, std::int64_t step, std::int64_t itemsize, co
 }
 
 std::string template_args(DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
-  return std::string(cuda_type(in)) + ", " + cuda_type(out) + ", " + accumulator(out) + ", " +
+  return std::string(read_type(in)) + ", " + cuda_type(out) + ", " + accumulator(out) + ", " +
          (op == ScanOp::Sum ? "ca::SumOp" : "ca::ProdOp") + ", " + (skip_nan ? "true" : "false") + ", " +
          to_string(ndim);
 }
