@@ -4,13 +4,13 @@ import functools
 import operator
 import os
 import re
-import warnings
 
 import numpy
 
 from cuarray import _core, _interop
 from cuarray._core import ndarray
 from cuarray._errors import CompileException, CUDARuntimeError, JitifyException
+from cuarray.cuda.compiler import _check_compile_arguments
 from cuarray.cuda.driver import _as_driver_error
 
 __all__ = ["ElementwiseKernel", "RawKernel", "RawModule"]
@@ -340,31 +340,6 @@ def _storage_type(dtype):
 
 
 # CuPy 14 deprecates the `jitify` argument, with these warnings (whose starts its own tests' filters name).
-_JITIFY_TRUE = (
-    "jitify=True is deprecated (CuPy 14 stages it for removal): cuarray compiles with NVRTC alone, as with "
-    "jitify=False"
-)
-_JITIFY_FALSE = (
-    "The jitify argument is deprecated and staged for removal (CuPy 14). Avoid passing `jitify=False` to "
-    "silence this warning."
-)
-
-
-def _check_compile_arguments(backend, jitify):
-    """CuPy's checks and warnings for `backend` and `jitify`. Note [NVRTC for every backend]."""
-    if jitify is not None:
-        warnings.warn(_JITIFY_TRUE if jitify else _JITIFY_FALSE, DeprecationWarning, stacklevel=3)
-    if backend == "nvcc":
-        warnings.warn(
-            "cuarray compiles kernels with NVRTC only: backend='nvcc' is compiled with NVRTC (host code and "
-            "nvcc-only options are not accepted there)",
-            UserWarning,
-            stacklevel=3,
-        )
-    elif backend != "nvrtc":
-        raise ValueError(f"Invalid backend {backend}")
-
-
 # Note [NVRTC for every backend]
 # cuarray has one compiler, NVRTC. CuPy's backend='nvcc' compiles the same device code with nvcc; here it is
 # compiled with NVRTC and says so once per call site (UserWarning): device code that nvcc takes NVRTC takes too,

@@ -23,6 +23,7 @@ load (under a millisecond); later uses cost nothing more.
 import os
 import sys
 import types
+import warnings
 
 from cuarray import _core
 from cuarray._errors import CompileException, JitifyException
@@ -79,6 +80,32 @@ def _cache_in_memory():
     return _bool_env("CUARRAY_CACHE_IN_MEMORY", False) or _bool_env("CUPY_CACHE_IN_MEMORY", False)
 
 
+_JITIFY_TRUE = (
+    "jitify=True is deprecated (CuPy 14 stages it for removal): cuarray compiles with NVRTC alone, as with "
+    "jitify=False"
+)
+_JITIFY_FALSE = (
+    "The jitify argument is deprecated and staged for removal (CuPy 14). Avoid passing `jitify=False` to "
+    "silence this warning."
+)
+
+
+def _check_compile_arguments(backend, jitify):
+    """CuPy's checks and warnings for `backend` and `jitify` (Note [NVRTC for every backend] in
+    cuarray/_kernel.py)."""
+    if jitify is not None:
+        warnings.warn(_JITIFY_TRUE if jitify else _JITIFY_FALSE, DeprecationWarning, stacklevel=3)
+    if backend == "nvcc":
+        warnings.warn(
+            "cuarray compiles kernels with NVRTC only: backend='nvcc' is compiled with NVRTC (host code and "
+            "nvcc-only options are not accepted there)",
+            UserWarning,
+            stacklevel=3,
+        )
+    elif backend != "nvrtc":
+        raise ValueError(f"Invalid backend {backend}")
+
+
 def compile_using_nvrtc(
     source,
     options=(),
@@ -96,9 +123,7 @@ def compile_using_nvrtc(
     `name_expressions`. NVRTC's messages go to `log_stream`; a failure is a CompileException (JitifyException
     with `jitify`, which warns as CuPy 14 does; NVRTC compiles alone). `filename` names the program in errors;
     `cache_in_memory` changes nothing here (nothing is cached)."""
-    from cuarray import _kernel
-
-    _kernel._check_compile_arguments("nvrtc", jitify)
+    _check_compile_arguments("nvrtc", jitify)
     if method is not None:
         raise NotImplementedError(
             f"compile_using_nvrtc: method={method!r} (LTO IR) is not supported by cuarray"
