@@ -181,6 +181,22 @@ def test_float16_needs_no_toolkit_headers():
     assert is_cubin
 
 
+def test_elementwise_kernels_may_include_float16():
+    # An ElementwiseKernel's preamble may include it too; its float16 variables are computed in float.
+    k = cp.ElementwiseKernel(
+        "T x, T y",
+        "T z",
+        "float16 h = float16(x) + float16(y); z = h.isnan() ? x : float(nextafter(h, float16(y)))",
+        "user_float16",
+        preamble="#include <cupy/float16.cuh>",
+    )
+    t = np.dtype(np.float16)
+    handle = k._definition((t, t), (t,), {"T": t})
+    source, name = _core._elementwise_source(handle, [t, t], [t], True, 0)
+    for options in (["-minimal"], []):  # every library compile tries -minimal first
+        assert _core.jit.compile(source, name, options, ARCH, _core.jit.headers())[:4] == b"\x7fELF"
+
+
 # ---- GPU ----------------------------------------------------------------------------------------
 
 FLOAT16_OPS = r"""
