@@ -341,6 +341,8 @@ def test_shim_counterparts(tmp_path):
         _util.clear_memo()
         assert nvrtc.getVersion() == cuarray.cuda.nvrtc.getVersion()
         assert driver.CUDADriverError is cuarray.cuda.driver.CUDADriverError
+        from cupy._core._scalar import get_typename  # test_mdspan.py's import
+        assert get_typename(cuarray.float16) == "float16" and get_typename("F") == "thrust::complex<float>"
         assert alias.TOUCHED == [], alias.TOUCHED
         driver.CUresult  # a name of cupy.cuda.driver that cuarray lacks: a placeholder
         assert alias.TOUCHED == ["cupy.cuda.driver.CUresult"], alias.TOUCHED

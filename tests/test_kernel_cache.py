@@ -327,7 +327,7 @@ def test_cache_command_counts_and_clears_without_a_gpu(tmp_path):
 
 def test_embedded_headers_are_the_source_trees():
     """The extension carries the kernel headers (jit/kernel_headers.h): the same files, byte for byte, as
-    cpp/cuarray/kernels, so a build that missed a header change is caught here; then CuPy's two names for user
+    cpp/cuarray/kernels, so a build that missed a header change is caught here; then CuPy's three names for user
     kernels' headers (Note [User kernel headers] in jit/kernel_cache.cpp)."""
     from cuarray import _core
 
@@ -336,6 +336,7 @@ def test_embedded_headers_are_the_source_trees():
     expected = [("cuarray/" + f, pathlib.Path(d, f).read_text(encoding="utf-8")) for f in files]
     expected += [
         ("cupy/complex.cuh", "#include <cuarray/user_complex.cuh>\n"),
+        ("cupy/float16.cuh", "#include <cuarray/user_float16.cuh>\n"),
         ("cupy/cuComplex_bridge.h", "#include <cuarray/user_cucomplex.cuh>\n"),
     ]
     assert _core.jit.headers() == expected

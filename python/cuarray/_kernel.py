@@ -59,6 +59,40 @@ _CTYPES = _CTypes(
 )
 
 
+# The C++ name of each dtype in a user kernel's own code (RawKernel and RawModule sources, name expressions):
+# CuPy's get_typename. They are _CTYPES' but for the types that the user-kernel headers name otherwise, where
+# ElementwiseKernel's variables compute in float and in the kernels' complex: float16 of <cupy/float16.cuh>
+# and thrust::complex<T> of <cupy/complex.cuh> (Note [User kernel headers] in cpp/cuarray/jit/kernel_cache.cpp).
+# bfloat16 has no user-kernel header in cuarray, so it has no name here.
+_TYPENAMES = {
+    **{name: c for name, c in _CTYPES.items() if name != "bfloat16"},
+    "float16": "float16",
+    "complex64": "thrust::complex<float>",
+    "complex128": "thrust::complex<double>",
+}
+# The header a name needs, as CuPy's get_typename adds it to type_decls.
+_TYPENAME_HEADERS = {"float16": '#include "cupy/float16.cuh"'}
+
+
+def get_typename(dtype, type_decls=None):
+    """The C++ type name a user kernel spells `dtype` with (a dtype, a scalar type or anything numpy.dtype
+    takes), as CuPy's ``cupy._core._scalar.get_typename``: ``'float'``, ``'long long'``, ``'float16'``,
+    ``'thrust::complex<double>'``. Where `type_decls` is a set, the ``#include`` line the name needs (float16's
+    ``<cupy/float16.cuh>``) is added to it. A dtype no kernel computes on (datetime64, timedelta64, structured
+    and void, bfloat16, strings, objects) is a ValueError."""
+    if dtype is None:
+        raise TypeError("dtype is None")
+    if isinstance(dtype, str) and dtype == "cudaTextureObject_t":  # CuPy's one CUDA type
+        return dtype
+    name = numpy.dtype(dtype).name
+    c = _TYPENAMES.get(name)
+    if c is None:
+        raise ValueError(f"Unsupported dtype {dtype}: cuarray's user kernels have no C++ type for {name}")
+    if type_decls is not None and name in _TYPENAME_HEADERS:
+        type_decls.add(_TYPENAME_HEADERS[name])
+    return c
+
+
 class _Param:
     __slots__ = ("dtype", "name", "placeholder", "raw")
 

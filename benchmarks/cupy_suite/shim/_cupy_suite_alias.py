@@ -32,6 +32,7 @@ files are cuarray's own, so the tests that read or write CuPy's file format, or 
 still fail. `compiler._get_bool_env_variable` is how cuarray reads its boolean switches of the environment
 too, among them CUPY_CACHE_IN_MEMORY at each compile (Note [Memory-only compiles] in jit/kernel_cache.h);
 `compiler._get_arch()` is `target_arch()`; `_util.clear_memo` is `cuarray.clear_memo` (cupy.clear_memo).
+`_core._scalar.get_typename` is `cuarray.cuda.compiler.get_typename`: the C++ name of a dtype in user kernels.
 `cupy_backends.cuda.libs.nvrtc` is `cuarray.cuda.nvrtc` (cupy.cuda.nvrtc), and `cupy.cuda.driver` is
 `cuarray.cuda.driver`, which holds CUDADriverError alone: its other names stay placeholders (PARTIAL).
 `compiler._empty_file_preprocess_cache` is CuPy's memo of a compile's environment for its cache keys, which
@@ -194,6 +195,7 @@ ALIASES = {
     "cupy.cuda.compiler._get_arch": ("cuarray.cuda.compiler", "target_arch"),
     "cupy.cuda._compiler_cache.DiskKernelCacheBackend": ("cuarray.cuda.compiler", "DiskKernelCache"),
     "cupy._util.clear_memo": ("cuarray", "clear_memo"),
+    "cupy._core._scalar.get_typename": ("cuarray.cuda.compiler", "get_typename"),
 }
 
 

@@ -321,17 +321,20 @@ Loaded get_library(const std::string& source, const std::string& name, const std
 
 // Note [User kernel headers]
 // CuPy compiles its users' kernels with its own include directory, so user code may `#include
-// <cupy/complex.cuh>` (Thrust's complex<T>, at global scope), and translate_cucomplex=True turns
+// <cupy/complex.cuh>` (Thrust's complex<T>, at global scope and as thrust::complex<T>, the name CuPy's
+// get_typename gives) and `#include <cupy/float16.cuh>` (its float16), and translate_cucomplex=True turns
 // `#include <cuComplex.h>` into its bridge header, which spells cuComplex's types and functions with that
-// complex<T>. cuarray hands NVRTC the same two names from memory, as the kernels' own headers are:
+// complex<T>. cuarray hands NVRTC the same three names from memory, as the kernels' own headers are:
 // user_complex.cuh gives complex<T> computed by the kernels' complex arithmetic, so that a user kernel's
-// sums, products, quotients and absolute values equal cuarray's ufuncs' to the bit, and user_cucomplex.cuh
-// is the bridge. Their text is among the kernel headers, so their hash is in every kernel's key.
+// sums, products, quotients and absolute values equal cuarray's ufuncs' to the bit, user_float16.cuh gives
+// float16 holding the kernels' half (its conversions are the ufuncs'), and user_cucomplex.cuh is the bridge.
+// Their text is among the kernel headers, so their hash is in every kernel's key.
 const Headers& kernel_headers() {
   static const Headers* headers = [] {
     auto* h = new Headers;  // never destroyed, as state()
     for (int i = 0; i < kKernelHeaderCount; ++i) h->emplace_back(kKernelHeaders[i].name, kKernelHeaders[i].text);
     h->emplace_back("cupy/complex.cuh", "#include <cuarray/user_complex.cuh>\n");
+    h->emplace_back("cupy/float16.cuh", "#include <cuarray/user_float16.cuh>\n");
     h->emplace_back("cupy/cuComplex_bridge.h", "#include <cuarray/user_cucomplex.cuh>\n");
     return h;
   }();

@@ -104,6 +104,12 @@ CA_USER_COMPLEX_FUNCTION(tanh)
 
 }  // namespace ca_user
 
+// CuPy's header defines Thrust's complex, and its get_typename spells complex64 thrust::complex<float>
+// (cuarray.cuda.compiler.get_typename too): the names are thrust's as well.
+namespace thrust {
+using namespace ::ca_user;
+}  // namespace thrust
+
 using ca_user::abs;
 using ca_user::arg;
 using ca_user::complex;

@@ -17,6 +17,9 @@ load (under a millisecond); later uses cost nothing more.
   ``del kernel_cache`` goes back to ``CUARRAY_CACHE_DIR``'s. Where ``CUARRAY_CACHE_IN_MEMORY`` (or CuPy's
   ``CUPY_CACHE_IN_MEMORY``) is 1, kernels compiled meanwhile neither read nor write the disk cache: as CuPy
   reads its switch, it is read at each compile, so a program may set it while it runs.
+- ``get_typename(dtype)``: the C++ type name a RawKernel's or RawModule's code spells a dtype with (``float``,
+  ``long long``, ``float16`` of ``<cupy/float16.cuh>``, ``thrust::complex<double>`` of ``<cupy/complex.cuh>``),
+  as CuPy's ``cupy._core._scalar.get_typename``, for building name expressions such as ``f"add<{name}>"``.
 - ``target_arch()``: the compute capability (``"90"``) that NVRTC compiles the current device's kernels for.
 """
 
@@ -34,6 +37,7 @@ __all__ = [
     "DiskKernelCache",
     "JitifyException",
     "compile_using_nvrtc",
+    "get_typename",
     "target_arch",
     "warmup",
 ]
@@ -148,6 +152,13 @@ def compile_using_nvrtc(
     if log_stream is not None:
         log_stream.write(log)
     return binary, (dict(zip(expressions, lowered)) if name_expressions is not None else None)
+
+
+def get_typename(dtype, type_decls=None):
+    """The C++ type name a user kernel spells `dtype` with, as CuPy's get_typename (see the module's text)."""
+    from cuarray import _kernel
+
+    return _kernel.get_typename(dtype, type_decls)
 
 
 def target_arch():
