@@ -30,6 +30,7 @@ import warnings
 
 from cuarray import _core
 from cuarray._errors import CompileException, JitifyException
+from cuarray._kernel_types import get_typename
 from cuarray.cuda.device import Device
 
 __all__ = [
@@ -152,13 +153,6 @@ def compile_using_nvrtc(
     if log_stream is not None:
         log_stream.write(log)
     return binary, (dict(zip(expressions, lowered)) if name_expressions is not None else None)
-
-
-def get_typename(dtype, type_decls=None):
-    """The C++ type name a user kernel spells `dtype` with, as CuPy's get_typename (see the module's text)."""
-    from cuarray import _kernel
-
-    return _kernel.get_typename(dtype, type_decls)
 
 
 def target_arch():
