@@ -217,23 +217,28 @@ def _mentions_devices(msg, *ids):
 
 @gpu
 @pytest.mark.multi_gpu
-@pytest.mark.parametrize("op", ["copyto", "copyto_cast", "setitem", "setitem_broadcast"])
+@pytest.mark.parametrize("op", ["add", "add_cast", "iadd", "out_elsewhere"])
 def test_arrays_on_different_devices_raise(op):
+    # Only copies move data between GPUs (Note [Copies between devices], tested in test_multi_gpu.py); any
+    # other operation on an array of another device than the current one is a ValueError naming both.
     with cp.cuda.Device(0):
         a0 = make_data((3, 4), np.float64)
         x0 = cp.asarray(a0)
     with cp.cuda.Device(1):
-        x1 = cp.asarray(make_data((3, 4), np.float64, seed=1))
+        a1 = make_data((3, 4), np.float64, seed=1)
+        x1 = cp.asarray(a1)
         x1i = cp.asarray(make_data((3, 4), np.int32, seed=2))
     with cp.cuda.Device(0):
         with pytest.raises(ValueError) as ei:
-            if op == "copyto":
-                cp.copyto(x0, x1)
-            elif op == "copyto_cast":
-                cp.copyto(x0, x1i)
-            elif op == "setitem":
-                x0[...] = x1
+            if op == "add":
+                x0 + x1
+            elif op == "add_cast":
+                x0 + x1i
+            elif op == "iadd":
+                x0 += x1
             else:
-                x0[1:] = x1[0]
+                cp.multiply(x0, 2, out=x1)
         assert _mentions_devices(str(ei.value), 0, 1), str(ei.value)
         assert_same(x0, a0)  # nothing written
+    with cp.cuda.Device(1):
+        assert_same(x1, a1)
