@@ -81,6 +81,18 @@ def pytest_runtest_setup(item):
         pytest.skip("past CUARRAY_TEST_DEADLINE")
 
 
+# CUARRAY_TEST_SYNC=1 waits for every device after each test: a kernel's asynchronous fault (an illegal
+# address) is then reported at the teardown of the test that launched it, not in whichever later test of the
+# same process happens to wait first.
+if os.environ.get("CUARRAY_TEST_SYNC"):
+
+    @pytest.fixture(autouse=True)
+    def _wait_for_devices_after_each_test():
+        yield
+        for device in range(_devices.device_count()):
+            cp.cuda.Device(device).synchronize()
+
+
 def pytest_collection_modifyitems(config, items):
     skip_nogpu = pytest.mark.skip(reason="a CUDA device is available; this test checks the no-GPU behaviour")
     for item in items:

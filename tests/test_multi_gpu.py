@@ -74,6 +74,23 @@ def test_copy_every_dtype_between_every_pair_of_gpus(src, dst, dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.requires_gpus(2)
+@pytest.mark.parametrize("offset", [45, 48])
+def test_a_kernel_of_one_device_is_never_launched_for_another(offset):
+    # Note [Registry keys]: the key of the unaligned int8 fill on device 0 once equalled that of the strided
+    # bool copy on device 1, which then filled the first three elements of its result instead of copying.
+    with cp.cuda.Device(0):
+        x = cp.zeros(120, cp.int8)
+        x[offset : offset + 1].fill(5)
+        assert x.sum().item() == 5
+    with cp.cuda.Device(1):
+        c, h = make_pair("strided", "bool")
+        np.testing.assert_array_equal(c.copy().get(), h)
+        y, g = make_pair("strided", "int8")
+        np.testing.assert_array_equal(y.copy().get(), g)
+
+
+@pytest.mark.gpu
 @pytest.mark.requires_gpus(4)
 def test_lesson_walkthrough_device_switches():
     proc = run_python(str(BENCHMARKS / "lesson000_multi_gpu.py"), "walkthrough")

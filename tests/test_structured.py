@@ -471,3 +471,23 @@ class TestInterop:
         a = cp.array(pairs())
         b = cp.ndarray((3,), dtype=PAIR, memptr=a.data + 8, strides=(16,))
         np.testing.assert_array_equal(b.get(), pairs()[1::2])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("itemsize", [40, 33, 64])
+def test_index_arrays_on_wide_elements_after_narrow_ones(itemsize):
+    # Note [Registry keys]: the gather and scatter kernels' keys once held the itemsize in five bits, so
+    # 40-byte elements reused the 8-byte kernel compiled just before and copied a fifth of each element.
+    idx = np.array([2, 0, 3])
+    narrow = np.arange(4, dtype=np.int64) + 7
+    x = cp.asarray(narrow)
+    np.testing.assert_array_equal(x[cp.asarray(idx)].get(), narrow[idx])
+    x[cp.asarray(idx)] = cp.asarray(narrow[:3])
+    wide = np.frombuffer(np.arange(4 * itemsize, dtype=np.uint8).tobytes(), dtype=f"V{itemsize}")
+    w = cp.asarray(wide)
+    got = w[cp.asarray(idx)]
+    assert got.dtype == wide.dtype and got.get().tobytes() == wide[idx].tobytes()
+    expected = wide.copy()
+    expected[idx] = wide[[1, 1, 0]]
+    w[cp.asarray(idx)] = w[cp.asarray([1, 1, 0])]
+    assert w.get().tobytes() == expected.tobytes()

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -32,12 +33,22 @@ TEST(KernelKeyTest, EveryKindGivesADifferentKey) {
   EXPECT_EQ(keys.size(), sizeof kKinds / sizeof kKinds[0]);
 }
 
-TEST(KernelKeyTest, PacksKindThenDeviceThenFields) {
+TEST(KernelKeyTest, KindDeviceAndWidthSitAboveTheFields) {
   const std::uint64_t dev = static_cast<std::uint64_t>(cuarray::cuda::current_device());
   EXPECT_EQ(dev, 0u);  // no device was ever made current on this thread
-  EXPECT_EQ(KernelKey(KernelKind::Arange).value(), (std::uint64_t(5) << 8) | dev);
+  EXPECT_EQ(KernelKey(KernelKind::Arange).value(), std::uint64_t(5) << 56);
   EXPECT_EQ(KernelKey(KernelKind::Fill).add(5, 4).add(1, 1).value(),
-            (((((std::uint64_t(3) << 8) | dev) << 4) | 5) << 1) | 1);
+            (std::uint64_t(3) << 56) | (std::uint64_t(5) << 42) | (5 << 1) | 1);
+}
+
+// Note [Registry keys]: under the old packing (kind, device and fields shifted in one after another), these
+// pairs were equal keys, so one op launched the other's kernel.
+TEST(KernelKeyTest, KeysOfOtherKindsOrWidthsNeverMeet) {
+  EXPECT_NE(KernelKey(KernelKind::Copy).add((std::uint64_t(4) << 15) | 4, 18).value(),
+            KernelKey(KernelKind::FillContiguous).add(1, 5).add(0, 1).add(0, 1).value());
+  EXPECT_NE(KernelKey(KernelKind::Copy).add(0, 8).value(), KernelKey(KernelKind::Copy).value());
+  EXPECT_NE(KernelKey(KernelKind::Eye).add(1, 1).add(0, 3).value(),
+            KernelKey(KernelKind::Eye).add(8, 4).add(0, 1).value());
 }
 
 TEST(KernelKeyTest, DifferentFieldsGiveDifferentKeys) {
@@ -59,10 +70,33 @@ TEST(KernelKeyTest, DifferentFieldsGiveDifferentKeys) {
   EXPECT_EQ(keys.size(), 225u);
 }
 
-TEST(KernelKeyTest, FieldIsMaskedToItsWidth) {
-  // An out-of-range value must not spill into the neighbouring field.
-  EXPECT_EQ(KernelKey(KernelKind::Eye).add(0x1FF, 8).value(), KernelKey(KernelKind::Eye).add(0xFF, 8).value());
-  EXPECT_EQ(KernelKey(KernelKind::Linspace).add(0x13, 4).value(), (KernelKey(KernelKind::Linspace).value() << 4) | 0x3);
+TEST(KernelKeyTest, AFieldThatDoesNotFitThrows) {
+  // Masking it would alias another kernel's key (Note [Registry keys]).
+  EXPECT_THROW(KernelKey(KernelKind::Eye).add(0x1FF, 8), std::logic_error);
+  EXPECT_THROW(KernelKey(KernelKind::Eye).add(static_cast<std::uint64_t>(-1), 5), std::logic_error);
+  EXPECT_THROW(KernelKey(KernelKind::Eye).add(0, 40).add(0, 3), std::logic_error);
+  EXPECT_NO_THROW(KernelKey(KernelKind::Eye).add(0xFF, 8).add(0, 34));
+}
+
+TEST(WideKeyTest, KindsFieldsAndWidthsAreKeptApart) {
+  using cuarray::ops::WideKey;
+  using cuarray::ops::WideKind;
+  auto fields = [](WideKind kind, std::uint64_t a, std::uint64_t b) { return WideKey(kind).add(a, 32).add(b, 7); };
+  EXPECT_TRUE(fields(WideKind::Elementwise, 3, 2) == fields(WideKind::Elementwise, 3, 2));
+  EXPECT_FALSE(fields(WideKind::Elementwise, 3, 2) == fields(WideKind::Reduction, 3, 2));
+  EXPECT_FALSE(fields(WideKind::Elementwise, 3, 2) == fields(WideKind::Elementwise, 2, 3));
+  EXPECT_FALSE(WideKey(WideKind::Reduction).add(0, 5) == WideKey(WideKind::Reduction).add(0, 6));
+  // Fields cross the 64-bit words whole.
+  WideKey a(WideKind::Reduction), b(WideKind::Reduction);
+  a.add(0, 50).add(0x3FF, 10);
+  b.add(0, 50).add(0x1FF, 10);
+  EXPECT_FALSE(a == b);
+  EXPECT_EQ(a.w[0] >> 62, 3u);
+  EXPECT_EQ(a.w[1], 0xFFu);
+  EXPECT_THROW(WideKey(WideKind::Reduction).add(32, 5), std::logic_error);
+  WideKey full(WideKind::Elementwise);
+  for (int i = 0; i < 4; ++i) full.add(0, 59);
+  EXPECT_THROW(full.add(0, 1), std::logic_error);
 }
 
 // ---- kernel_source ----------------------------------------------------------------------------

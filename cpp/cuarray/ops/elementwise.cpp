@@ -158,18 +158,18 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
   layout.wide = contiguous ? n > INT32_MAX - static_cast<std::int64_t>(block) * 32 : sa->wide();
   layout.ndim = contiguous ? 0 : sa->ndim();
 
-  WideKey key;
-  key.w[0] = (static_cast<std::uint64_t>(def.id) << 32) | (static_cast<std::uint64_t>(cuda::current_device()) << 20) |
-             (static_cast<std::uint64_t>(layout.tile == 32) << 19) | (static_cast<std::uint64_t>(layout.tiled) << 8) |
-             (static_cast<std::uint64_t>(layout.ndim) << 3) | (layout.contiguous << 2) | (layout.aligned << 1) |
-             layout.wide;
-  for (int k = 0; k < nin + nout; ++k) {
-    std::uint64_t d = k < nin ? (static_cast<std::uint64_t>(in_types[k]) << 6) |
-                                    (static_cast<std::uint64_t>(in_storage[k]) << 2) | kinds[k]
-                              : (static_cast<std::uint64_t>(out_types[k - nin]) << 6) |
-                                    (static_cast<std::uint64_t>(out_storage[k - nin]) << 2);
-    key.w[1 + k / 4] |= d << (16 * (k % 4));
-  }
+  WideKey key(WideKind::Elementwise);  // Note [Registry keys]
+  key.add(def.id, 32).add(static_cast<std::uint64_t>(layout.tile), 7).add(layout.tiled, kMaxOperands);
+  key.add(static_cast<std::uint64_t>(layout.ndim), 7)
+      .add(layout.contiguous, 1)
+      .add(layout.aligned, 1)
+      .add(layout.wide, 1);
+  for (int k = 0; k < nin; ++k)
+    key.add(static_cast<std::uint64_t>(in_types[k]), 5)
+        .add(static_cast<std::uint64_t>(in_storage[k]), 5)
+        .add(kinds[k], 2);
+  for (int k = 0; k < nout; ++k)
+    key.add(static_cast<std::uint64_t>(out_types[k]), 5).add(static_cast<std::uint64_t>(out_storage[k]), 5);
   jit::Kernel kernel = find_kernel(key);
   if (!kernel) {
     KernelSource src = elementwise_source(def, in_types, out_types, in_storage, kinds, out_storage, layout);

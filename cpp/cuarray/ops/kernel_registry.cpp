@@ -3,6 +3,8 @@
 #include <deque>
 #include <mutex>
 #include <shared_mutex>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
 
 #include "cuarray/error.h"
@@ -78,8 +80,15 @@ const ElementwiseDef& elementwise_definition(std::size_t h) { return elementwise
 const ReductionDef& reduction_definition(std::size_t h) { return reduction_defs.get(h, "reduction"); }
 const FusedKernel& fused_definition(std::size_t h) { return fused_defs.get(h, "fused"); }
 
-jit::Kernel find_kernel(std::uint64_t key) { return narrow.find(key); }
-void store_kernel(std::uint64_t key, jit::Kernel kernel) { narrow.store(key, kernel); }
+void key_field_overflow(std::uint64_t value, int bits, int used, int capacity) {
+  // Note [Registry keys]: an internal error, never a key that may equal another kernel's.
+  throw std::logic_error("cuarray internal error: a kernel key field of " + std::to_string(bits) +
+                         " bits cannot hold " + std::to_string(value) + " after " + std::to_string(used) + " of " +
+                         std::to_string(capacity) + " bits (please report this)");
+}
+
+jit::Kernel find_kernel(const KernelKey& key) { return narrow.find(key.value()); }
+void store_kernel(const KernelKey& key, jit::Kernel kernel) { narrow.store(key.value(), kernel); }
 jit::Kernel find_kernel(const WideKey& key) { return wide.find(key); }
 void store_kernel(const WideKey& key, jit::Kernel kernel) { wide.store(key, kernel); }
 

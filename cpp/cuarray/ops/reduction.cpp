@@ -352,16 +352,12 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   const bool wide = std::max(n_out, n_red) > INT32_MAX / 4;
 
   auto kernel_for = [&](ReduceLayout l, int v, bool p) {
-    WideKey key;
-    key.w[0] = (static_cast<std::uint64_t>(def.id) << 32) | (static_cast<std::uint64_t>(cuda::current_device()) << 24) |
-               (static_cast<std::uint64_t>(no) << 17) | (static_cast<std::uint64_t>(nr) << 10) |
-               (static_cast<std::uint64_t>(l) << 8) | (static_cast<std::uint64_t>(v) << 2) | (p << 1) | wide;
-    for (int k = 0; k <= K; ++k) {
-      std::uint64_t d = k < K
-                            ? (static_cast<std::uint64_t>(in_types[k]) << 8) | static_cast<std::uint64_t>(in_storage[k])
-                            : (static_cast<std::uint64_t>(out_type) << 8) | static_cast<std::uint64_t>(out.dtype());
-      key.w[1 + k / 4] |= d << (16 * (k % 4));
-    }
+    WideKey key(WideKind::Reduction);  // Note [Registry keys]
+    key.add(def.id, 32).add(static_cast<std::uint64_t>(no), 7).add(static_cast<std::uint64_t>(nr), 7);
+    key.add(static_cast<std::uint64_t>(l), 2).add(static_cast<std::uint64_t>(v), 6).add(p, 1).add(wide, 1);
+    for (int k = 0; k < K; ++k)
+      key.add(static_cast<std::uint64_t>(in_types[k]), 5).add(static_cast<std::uint64_t>(in_storage[k]), 5);
+    key.add(static_cast<std::uint64_t>(out_type), 5).add(static_cast<std::uint64_t>(out.dtype()), 5);
     jit::Kernel kernel = find_kernel(key);
     if (!kernel) {
       KernelSource src = reduction_source(def, in_types, out_type, in_storage, out.dtype(), l, v, p, no, nr, wide);
