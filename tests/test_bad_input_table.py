@@ -57,6 +57,12 @@ HOST = [
 
 # Need a device (the inputs are device arrays).
 DEVICE = [
+    # nanargmax/nanargmin reduce their NaN mask over `axis` first (inexact, non-empty inputs), then argmax
+    # rejects a tuple: a repeated axis is a ValueError, one out of range an AxisError, others a TypeError.
+    ("nanargmax_repeated_axis", lambda xp: xp.nanargmax(F(xp), axis=(0, 0)), "duplicate value in 'axis'"),
+    ("nanargmin_axis_out_of_range", lambda xp: xp.nanargmin(F(xp), axis=(0, 5)), None),
+    ("nanargmax_axis_tuple", lambda xp: xp.nanargmax(F(xp), axis=(0, 1)), NOT_INT),
+    ("nanargmax_int_repeated_axis", lambda xp: xp.nanargmax(A(xp), axis=(0, 0)), NOT_INT),
     # Integer power with a negative exponent: Python int, NumPy scalar, reflected, in place, array exponents.
     ("power_python_int", lambda xp: A(xp) ** -1, NEGATIVE_POWER),
     ("power_ufunc", lambda xp: xp.power(A(xp), -2), NEGATIVE_POWER),

@@ -84,7 +84,7 @@ void launch_strided(const Array& dst, const Array& src, const Coalesced& c, cuda
   StridedArgs sa(c);
   int nd = sa.ndim();
   KernelKey key(KernelKind::Copy);
-  key.add(static_cast<int>(dst.dtype()), 5).add(static_cast<int>(src.dtype()), 5).add(nd, 6).add(sa.wide(), 1);
+  key.add(static_cast<int>(dst.dtype()), 5).add(static_cast<int>(src.dtype()), 5).add(nd, 7).add(sa.wide(), 1);
   jit::Kernel k = cached_kernel(key, [&] { return copy_strided_source(dst.dtype(), src.dtype(), nd, sa.wide()); });
   void* d = dst.data();
   const void* s = src.data();

@@ -152,7 +152,7 @@ void fill(const Array& dst, const void* value) {
   }
   StridedArgs sa(coalesce_in_memory_order(dst.shape(), {dst.strides()}));
   KernelKey key = key_for(KernelKind::Fill, dst.dtype(), sa.wide());
-  key.add(sa.ndim(), 6);
+  key.add(sa.ndim(), 7);
   jit::Kernel k = cached_kernel(key, [&] { return fill_strided_source(dst.dtype(), sa.ndim(), sa.wide()); });
   launch_n(k, {&d, v, sa.data()}, n, stream);
 }
