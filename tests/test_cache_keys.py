@@ -1,6 +1,7 @@
 """Caches whose keys could stand for more than one value: each test makes two requests that a too-narrow key
 would answer alike, and checks that the second gets its own answer."""
 
+import ctypes
 import textwrap
 
 import cuarray
@@ -74,3 +75,51 @@ def test_zeros_with_scalar_dtype_likes():
     c = cuarray.zeros(3, dtype=numpy.int8(1))
     assert (a.dtype, b.dtype, c.dtype) == (numpy.float32, numpy.float64, numpy.int8)
     assert b.get().dtype == numpy.zeros(3, dtype=numpy.float64(1)).dtype
+
+
+# Note [Handed-out handles] in cpp/cuarray/lib/cublas.h: a program that calls cuBLAS or cuSOLVER with the handle
+# cuarray hands out binds it to its own stream; cuarray's next op must run on the current stream all the same.
+
+
+def _loaded_library(stem):
+    """ctypes' view of the library `stem` ('cublas', 'cusolver') as cuarray loads it: the same file, so the same
+    copy in the process."""
+    (path,) = [lib["path"] for lib in cuarray._core.libraries.probe() if lib["stem"] == stem]
+    assert path, stem
+    return ctypes.CDLL(path)
+
+
+def _bound_stream(get_stream, handle):
+    stream = ctypes.c_void_p()
+    assert get_stream(ctypes.c_void_p(handle), ctypes.byref(stream)) == 0
+    return stream.value or 0
+
+
+@pytest.mark.gpu
+def test_cublas_handle_is_bound_again_after_a_program_binds_its_own_stream():
+    rng = numpy.random.default_rng(0)
+    a_np = rng.standard_normal((300, 300), dtype=numpy.float32)  # past the small-product kernel: cuBLAS
+    a = cuarray.asarray(a_np)
+    a @ a
+    handle = cuarray.cuda.get_cublas_handle()
+    lib = _loaded_library("cublas")
+    other = cuarray.cuda.Stream(non_blocking=True)
+    assert lib.cublasSetStream_v2(ctypes.c_void_p(handle), ctypes.c_void_p(other.ptr)) == 0
+    r = a @ a
+    assert _bound_stream(lib.cublasGetStream_v2, handle) == cuarray.cuda.get_current_stream().ptr
+    numpy.testing.assert_allclose(r.get(), a_np @ a_np, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.gpu
+def test_cusolver_handle_is_bound_again_after_a_program_binds_its_own_stream():
+    rng = numpy.random.default_rng(1)
+    a_np = rng.standard_normal((8, 8)) + 8 * numpy.eye(8)
+    a = cuarray.asarray(a_np)
+    cuarray.linalg.inv(a)
+    handle = cuarray.cuda.Device().cusolver_handle
+    lib = _loaded_library("cusolver")
+    other = cuarray.cuda.Stream(non_blocking=True)
+    assert lib.cusolverDnSetStream(ctypes.c_void_p(handle), ctypes.c_void_p(other.ptr)) == 0
+    r = cuarray.linalg.inv(a)
+    assert _bound_stream(lib.cusolverDnGetStream, handle) == cuarray.cuda.get_current_stream().ptr
+    numpy.testing.assert_allclose(r.get(), numpy.linalg.inv(a_np), rtol=1e-10, atol=1e-12)
