@@ -55,9 +55,20 @@ const py::object& bfloat16_dtype(bool import) {
 
 namespace {
 
+// Note [Dtype-like cache keys]
+// find_dtype caches its answers in a dict keyed by the dtype-like object itself, so a dict hit stands for every
+// object equal to the key with the same hash. Types (identity), exact strings and numpy.dtype objects (equal
+// only to what numpy.dtype() takes to the same dtype) are safe keys. Other dtype-likes are not: NumPy takes a
+// scalar for its type (numpy.float32(1) means float32), and scalars of different types compare and hash equal
+// (numpy.float32(1) == numpy.float64(1) == 1), so a cached float32(1) made dtype=numpy.float64(1) float32, a
+// silent wrong dtype. Those are looked up and answered, never cached.
+bool safe_dtype_key(py::handle obj, const py::object& dt) {
+  return PyType_Check(obj.ptr()) || PyUnicode_CheckExact(obj.ptr()) || obj.ptr() == dt.ptr();
+}
+
 // The DType of `obj` (a dtype-like), or none with `dt` set to its numpy.dtype.
 std::optional<DType> find_dtype(py::handle obj, py::object& dt) {
-  // Cache by the dtype-like object itself (types and strings are hashable and long-lived).
+  // Cache by the dtype-like object itself (Note [Dtype-like cache keys]).
   static py::dict* cache = new py::dict;
   if (obj.is_none()) return DType::Float64;
   if (PyObject* hit = PyDict_GetItem(cache->ptr(), obj.ptr())) return static_cast<DType>(PyLong_AsLong(hit));
@@ -66,10 +77,12 @@ std::optional<DType> find_dtype(py::handle obj, py::object& dt) {
   for (int i = 0; i < kNumDTypes; ++i) {
     const py::object& entry = static_cast<DType>(i) == DType::BFloat16 ? bfloat16_dtype(false) : table[i];
     if (!entry.is_none() && dt.equal(entry)) {
-      if (PyObject_Hash(obj.ptr()) != -1)
-        (*cache)[obj] = i;
-      else
-        PyErr_Clear();
+      if (safe_dtype_key(obj, dt)) {
+        if (PyObject_Hash(obj.ptr()) != -1)
+          (*cache)[obj] = i;
+        else
+          PyErr_Clear();
+      }
       return static_cast<DType>(i);
     }
   }

@@ -20,14 +20,10 @@ constexpr int kMaxDevices = 64;
 
 // The calling thread's handles; destroyed when the thread ends.
 struct Handles {
-  struct Slot {
-    cublasHandle_t handle = nullptr;
-    cudaStream_t stream = nullptr;
-  };
-  Slot slots[kMaxDevices];
+  cublasHandle_t slots[kMaxDevices] = {};
   ~Handles() {
-    for (const Slot& s : slots)
-      if (s.handle) api().destroy(s.handle);  // errors at thread exit are not worth reporting
+    for (cublasHandle_t h : slots)
+      if (h) api().destroy(h);  // errors at thread exit are not worth reporting
   }
 };
 
@@ -49,6 +45,7 @@ const Api& api() {
     resolve(a.create, h, "cublasCreate_v2", stem);
     resolve(a.destroy, h, "cublasDestroy_v2", stem);
     resolve(a.set_stream, h, "cublasSetStream_v2", stem);
+    resolve(a.get_stream, h, "cublasGetStream_v2", stem);
     resolve(a.set_pointer_mode, h, "cublasSetPointerMode_v2", stem);
     resolve(a.status_name, h, "cublasGetStatusName", stem);
     resolve(a.get_property, h, "cublasGetProperty", stem);
@@ -71,20 +68,19 @@ void check(cublasStatus_t status, const char* call) {
 cublasHandle_t handle() {
   thread_local Handles handles;
   int device = cuda::current_device();
-  Handles::Slot& slot = handles.slots[device];
+  cublasHandle_t& h = handles.slots[device];
   cudaStream_t stream = cuda::current_stream(device)->handle();
-  if (!slot.handle) {
+  if (!h) {
     // Note [Memory for other libraries] in memory_pool.h.
-    auto create = [&] { return api().create(&slot.handle); };
+    auto create = [&] { return api().create(&h); };
     check(cuda::retry_with_memory(create, [](cublasStatus_t s) { return s != CUBLAS_STATUS_SUCCESS; }),
           "cublasCreate_v2");
-    check(api().set_stream(slot.handle, stream), "cublasSetStream_v2");
-    slot.stream = stream;
-  } else if (slot.stream != stream) {
-    check(api().set_stream(slot.handle, stream), "cublasSetStream_v2");
-    slot.stream = stream;
   }
-  return slot.handle;
+  // Note [Handed-out handles]: the handle's own stream, not a remembered one, is compared.
+  cudaStream_t bound = nullptr;
+  check(api().get_stream(h, &bound), "cublasGetStream_v2");
+  if (bound != stream) check(api().set_stream(h, stream), "cublasSetStream_v2");
+  return h;
 }
 
 namespace {

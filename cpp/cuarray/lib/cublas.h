@@ -27,6 +27,7 @@ struct Api {
   decltype(&cublasCreate_v2) create;
   decltype(&cublasDestroy_v2) destroy;
   decltype(&cublasSetStream_v2) set_stream;
+  decltype(&cublasGetStream_v2) get_stream;
   decltype(&cublasSetPointerMode_v2) set_pointer_mode;
   decltype(&cublasGetStatusName) status_name;
   decltype(&cublasGetProperty) get_property;
@@ -38,6 +39,15 @@ struct Api {
 
 // The library's functions; loads it on the first call (throws CudaError if it cannot be loaded).
 const Api& api();
+// Note [Handed-out handles]
+// The calling thread's cuBLAS and cuSOLVER handles are handed out (cuarray.cuda.get_cublas_handle(),
+// Device.cusolver_handle) for programs to call the libraries with, as CuPy's are, and such a program binds the
+// handle to its own stream (cublasSetStream). Remembering the stream a handle was last bound to would then be
+// a stale key: the next op on the current stream would run on the program's stream instead, unordered with
+// the current stream's work (its inputs read before they are written). So each use asks the handle for its
+// stream (a getter, no device call) and binds the current stream where it differs, as CuPy binds it at each
+// call.
+
 // The calling thread's handle for the current device, bound to the current stream.
 cublasHandle_t handle();
 enum class ComputeType : int { Default = 1, Pedantic = 2, Fp16 = 3, Fp32 = 4, Fp64 = 5, Bf16 = 6, Tf32 = 7 };

@@ -23,6 +23,7 @@ struct Api {
   decltype(&cusolverDnCreate) create;
   decltype(&cusolverDnDestroy) destroy;
   decltype(&cusolverDnSetStream) set_stream;
+  decltype(&cusolverDnGetStream) get_stream;
   decltype(&cusolverDnCreateParams) create_params;
   decltype(&cusolverDnDestroyParams) destroy_params;
   decltype(&cusolverGetProperty) get_property;
@@ -62,6 +63,7 @@ const Api& api() {
     resolve(a.create, h, "cusolverDnCreate", stem);
     resolve(a.destroy, h, "cusolverDnDestroy", stem);
     resolve(a.set_stream, h, "cusolverDnSetStream", stem);
+    resolve(a.get_stream, h, "cusolverDnGetStream", stem);
     resolve(a.create_params, h, "cusolverDnCreateParams", stem);
     resolve(a.destroy_params, h, "cusolverDnDestroyParams", stem);
     resolve(a.get_property, h, "cusolverGetProperty", stem);
@@ -131,7 +133,6 @@ struct Handles {
   struct Slot {
     cusolverDnHandle_t handle = nullptr;
     cusolverDnParams_t params = nullptr;
-    cudaStream_t stream = nullptr;
   };
   Slot slots[kMaxDevices];
   ~Handles() {
@@ -157,12 +158,11 @@ const Handles::Slot& slot() {
     auto failed = [](cusolverStatus_t st) { return st != CUSOLVER_STATUS_SUCCESS; };
     check(cuda::retry_with_memory([&] { return api().create(&s.handle); }, failed), "cusolverDnCreate");
     check(cuda::retry_with_memory([&] { return api().create_params(&s.params); }, failed), "cusolverDnCreateParams");
-    check(api().set_stream(s.handle, stream), "cusolverDnSetStream");
-    s.stream = stream;
-  } else if (s.stream != stream) {
-    check(api().set_stream(s.handle, stream), "cusolverDnSetStream");
-    s.stream = stream;
   }
+  // Note [Handed-out handles] in cublas.h: the handle's own stream, not a remembered one, is compared.
+  cudaStream_t bound = nullptr;
+  check(api().get_stream(s.handle, &bound), "cusolverDnGetStream");
+  if (bound != stream) check(api().set_stream(s.handle, stream), "cusolverDnSetStream");
   return s;
 }
 
