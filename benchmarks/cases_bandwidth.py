@@ -7,7 +7,7 @@ device-to-device copy (or fill, for write-only kernels) measured in the same run
 """
 
 import numpy as np
-from cases_lessons import squared_diff
+from cases_lessons import chain_of_ten, squared_diff
 from harness import CUPY_LIKE, LIBS, Case, of_ceiling
 
 GIB = 1 << 30
@@ -15,6 +15,7 @@ N = GIB // 4  # 2^28 float32
 SIDE = 1 << 14  # 16384² float32 = 1 GiB
 COPY = "copy 1 GiB f32"
 FILL = "fill 1 GiB f32"
+CHAIN_N = 1 << 26
 
 
 def _vec(lib, dtype="float32", seed=0):
@@ -103,6 +104,17 @@ def _fused_sum_sq(lib):
     return lambda: f(x)
 
 
+def _chain(fused):
+    def make(lib):
+        # 2^26 float32 elements, as the lessons' larger arrays; the bytes counted are the fused minimum (read x
+        # and y, write the result), so eager code shows what its intermediates cost.
+        x, y = lib.rand(CHAIN_N, "float32", 0), lib.rand(CHAIN_N, "float32", 1)
+        f = lib.xp.fuse(chain_of_ten) if fused else chain_of_ten
+        return lambda: f(x, y)
+
+    return make
+
+
 def _bw(name, make, gib, fraction=None, libs=LIBS, ceiling=COPY):
     return Case(
         name,
@@ -130,6 +142,8 @@ CASES = [
     _bw("dot 1 GiB · 1 GiB f32", _dot, 2, 0.90),
     _bw("fused (x-y)*(x-y) f32", _fused_sq_diff, 3, 0.95, libs=CUPY_LIKE),
     _bw("fused sum(x*x) f32", _fused_sum_sq, 1, 0.90, libs=CUPY_LIKE),
+    _bw("chain of 10 ops 2^26 f32, eager", _chain(False), 3 * CHAIN_N * 4 / GIB),
+    _bw("chain of 10 ops 2^26 f32, fuse", _chain(True), 3 * CHAIN_N * 4 / GIB, libs=CUPY_LIKE),
     _bw("strided add x[::2] + y[::2] f32", _strided_add, 2.5, 0.70),
     _bw("transposed add x.T + y 16384²", _transposed_add, 3, 0.70),
     # Last, so that the float32 inputs above stay in the host cache while they are needed.

@@ -4,7 +4,7 @@ At this size the GPU work is nothing; what is measured is what the library spend
 the figure the lessons' small cells are made of.
 """
 
-from cases_lessons import squared_diff
+from cases_lessons import chain_of_ten, squared_diff
 from harness import CUPY_LIKE, GPU_LIBS, LIBS, Case, at_most, host_random
 
 N = 1000
@@ -64,6 +64,15 @@ def _fused(lib):
     a, b = _pair(lib)
     f = lib.xp.fuse(squared_diff)
     return lambda: f(a, b)
+
+
+def _chain(fused):
+    def make(lib):
+        x, y = _pair(lib)
+        f = lib.xp.fuse(chain_of_ten) if fused else chain_of_ten
+        return lambda: f(x, y)
+
+    return make
 
 
 def _matmul64(lib):
@@ -154,6 +163,8 @@ CASES = [
     _case("matmul 64x64 f32", _matmul64, at_most(6.0)),
     _case("10 elementwise ops, eager", _ten_ops_eager),
     _case("10 elementwise ops, one CUDA graph launch", _ten_ops_graph, libs=CUPY_LIKE),
+    _case("chain of 10 ops in 5 lines, eager", _chain(False)),
+    _case("chain of 10 ops in 5 lines, fuse", _chain(True), libs=CUPY_LIKE),
     _case("floor: empty kernel launch (CuPy's cuLaunchKernel binding)", _launch_floor, libs=("cupy",)),
     _case("floor: 4 KB device->host copy + sync (CuPy's runtime binding)", _readback_floor, libs=("cupy",)),
 ]
