@@ -2,7 +2,6 @@
 would answer alike, and checks that the second gets its own answer."""
 
 import ctypes
-import gc
 import textwrap
 
 import cuarray
@@ -124,37 +123,3 @@ def test_cusolver_handle_is_bound_again_after_a_program_binds_its_own_stream():
     r = cuarray.linalg.inv(a)
     assert _bound_stream(lib.cusolverDnGetStream, handle) == cuarray.cuda.get_current_stream().ptr
     numpy.testing.assert_allclose(r.get(), numpy.linalg.inv(a_np), rtol=1e-10, atol=1e-12)
-
-
-# Note [Arena keys] in python/cuarray/cuda/_arena.py: a pool of another allocator keys its arenas by the stream's
-# serial, since CUDA gives a new stream the handle of a destroyed one whose work may still be running.
-
-
-@pytest.mark.gpu
-def test_user_pool_keeps_a_dropped_streams_memory_from_a_new_stream_with_its_handle():
-    pool = cuarray.cuda.MemoryPool()  # an arena pool over cudaMalloc, not the core's pool
-    n = 1 << 20
-    with cuarray.cuda.using_allocator(pool.malloc):
-        for _ in range(5):  # until CUDA hands the dropped stream's handle to the new one
-            s1 = cuarray.cuda.Stream()
-            with s1:
-                a = cuarray.empty(n, dtype=numpy.uint8)
-            freed, handle = a.data.ptr, s1._handle().ptr
-            del a, s1
-            gc.collect()
-            s2 = cuarray.cuda.Stream()
-            if s2._handle().ptr == handle:
-                break
-        else:
-            pytest.skip("CUDA gave no new stream the handle of the dropped one")
-        with s2:
-            b = cuarray.empty(n, dtype=numpy.uint8)
-            assert b.data.ptr != freed  # the dropped stream's work may still use that memory
-            reused = b.data.ptr
-            del b
-            c = cuarray.empty(n, dtype=numpy.uint8)
-            assert c.data.ptr == reused  # the stream's own freed memory is cached for it as before
-            del c
-    assert pool.n_free_blocks() >= 2
-    pool.free_all_blocks()
-    assert pool.n_free_blocks() == 0 and pool.total_bytes() == 0

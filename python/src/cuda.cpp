@@ -334,7 +334,6 @@ void init_cuda(py::module_& m) {
       .def_static("create", &Stream::create, "non_blocking"_a = false, "priority"_a = 0)
       .def_static("null", &Stream::null, "device"_a)
       .def_property_readonly("ptr", [](const Stream& s) { return reinterpret_cast<std::uintptr_t>(s.handle()); })
-      .def_property_readonly("serial", &Stream::serial)
       .def_property_readonly("device", &Stream::device)
       .def_property_readonly("non_blocking", &Stream::non_blocking)
       .def_static("per_thread", &Stream::per_thread, "device"_a)

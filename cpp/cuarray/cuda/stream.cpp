@@ -1,7 +1,6 @@
 #include "cuarray/cuda/stream.h"
 
 #include <algorithm>
-#include <atomic>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -86,12 +85,6 @@ std::shared_ptr<Stream> Stream::external(cudaStream_t handle, int device) {
   // Not in the registry: synchronize_device waits for it through cudaDeviceSynchronize, which needs no handle
   // that its owner may have destroyed by then.
   return std::shared_ptr<Stream>(new Stream(handle, device, false, (flags & cudaStreamNonBlocking) != 0));
-}
-
-Stream::Stream(cudaStream_t handle, int device, bool owned, bool non_blocking)
-    : handle_(handle), device_(device), owned_(owned), non_blocking_(non_blocking) {
-  static std::atomic<std::uint64_t> next{1};
-  serial_ = next.fetch_add(1, std::memory_order_relaxed);
 }
 
 Stream::~Stream() {

@@ -4,7 +4,6 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
-#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -42,10 +41,6 @@ class Stream {
   Stream& operator=(const Stream&) = delete;
 
   cudaStream_t handle() const { return handle_; }
-  // A number no other Stream of the process has had: CUDA reuses a destroyed stream's handle for a new
-  // stream, so a cache of memory freed in one stream's order is keyed by this (Note [Arena keys] in
-  // python/cuarray/cuda/_arena.py), never by the handle.
-  std::uint64_t serial() const { return serial_; }
   bool owned() const { return owned_; }  // false for external() streams
   int device() const { return device_; }
   bool non_blocking() const { return non_blocking_; }
@@ -80,9 +75,9 @@ class Stream {
   std::string take_invalidated();
 
  private:
-  Stream(cudaStream_t handle, int device, bool owned, bool non_blocking);
+  Stream(cudaStream_t handle, int device, bool owned, bool non_blocking)
+      : handle_(handle), device_(device), owned_(owned), non_blocking_(non_blocking) {}
   cudaStream_t handle_;
-  std::uint64_t serial_;
   int device_;
   bool owned_;
   bool non_blocking_;

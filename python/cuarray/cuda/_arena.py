@@ -13,14 +13,6 @@ allocations no part of which is in use. A limit counts the bytes taken from the 
 allocator's OutOfMemoryError, first frees the cached allocations and retries once. Its memory is handed out as
 pointers whose memory object returns the chunk when the last pointer goes (PooledMemory); the pool itself is
 held weakly, so a pool dropped while its memory is in use frees nothing early.
-
-Note [Arena keys]
-An arena is keyed by its stream's serial (Stream.serial in cpp/cuarray/cuda/stream.h), not by its handle as in
-CuPy: CUDA gives a new stream the handle of one destroyed before, whose work may still be running. Keyed by
-handle, memory freed after a kernel on a stream that is then dropped was handed to the next new stream, whose
-work could overwrite it while that kernel still read or wrote it (a silent wrong result). A dead stream's free
-chunks stay in its arena until free_all_blocks (which the limit and the allocator's OutOfMemoryError also
-run) gives their allocations back. A stream object of another library has no serial: its `ptr` is the key.
 """
 
 import bisect
@@ -89,10 +81,10 @@ class Chunk:
 class Arena:
     """The free chunks of one stream, by size."""
 
-    __slots__ = ("free", "sizes", "stream_key")
+    __slots__ = ("free", "sizes", "stream_ptr")
 
-    def __init__(self, stream_key):
-        self.stream_key = stream_key
+    def __init__(self, stream_ptr):
+        self.stream_ptr = stream_ptr
         self.free = {}  # size -> [chunk, ...]
         self.sizes = []  # the sizes in `free`, ascending
 
@@ -152,8 +144,8 @@ class PooledBlock:
 class ArenaPool:
     """Note [Arena pools]. Subclasses say how memory is wrapped: `_pooled(pool, chunk)` the PooledBlock,
     `_pointer(mem, offset)` the pointer type, `_empty()` the pointer for a request of 0 bytes, and
-    `_stream_key(stream=None)` the key of `stream`'s arena (None: the current stream's, which serves a
-    request; Note [Arena keys])."""
+    `_stream_ptr(stream=None)` the key of `stream`'s arena (None: the current stream's, which serves a
+    request)."""
 
     def __init__(self, allocator):
         if not callable(allocator):
@@ -161,16 +153,16 @@ class ArenaPool:
                 f"allocator must be callable: nbytes -> a memory pointer, got {type(allocator).__name__}"
             )
         self._allocator = allocator
-        self._arenas = {}  # stream key -> Arena (Note [Arena keys])
+        self._arenas = {}  # stream ptr -> Arena
         self._lock = threading.RLock()
         self._used = 0
         self._total = 0
         self._limit = 0
 
-    def _arena(self, stream_key):
-        arena = self._arenas.get(stream_key)
+    def _arena(self, stream_ptr):
+        arena = self._arenas.get(stream_ptr)
         if arena is None:
-            arena = self._arenas[stream_key] = Arena(stream_key)
+            arena = self._arenas[stream_ptr] = Arena(stream_ptr)
         return arena
 
     def malloc(self, size):
@@ -180,7 +172,7 @@ class ArenaPool:
             return self._empty()
         size = round_size(size)
         with self._lock:
-            arena = self._arena(self._stream_key())
+            arena = self._arena(self._stream_ptr())
             chunk = arena.pop_fit(size)
             if chunk is None:
                 chunk = Chunk(self._allocate(size), 0, size, arena)
@@ -232,7 +224,7 @@ class ArenaPool:
             if stream is None:
                 arenas = list(self._arenas.values())
             else:
-                arena = self._arenas.get(self._stream_key(stream))
+                arena = self._arenas.get(self._stream_ptr(stream))
                 arenas = [] if arena is None else [arena]
             for arena in arenas:
                 for size in list(arena.sizes):

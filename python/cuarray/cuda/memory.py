@@ -272,12 +272,8 @@ class SingleDeviceMemoryPool(_arena.ArenaPool):
         self._device_id = _cuda.current_device()
 
     @staticmethod
-    def _stream_key(stream=None):
-        # Note [Arena keys] in _arena.py: the core stream's serial, never its reusable handle.
-        if stream is None:
-            return _cuda.current_stream(_cuda.current_device()).serial
-        handle = getattr(stream, "_handle", None)
-        return handle().serial if handle is not None else ("ptr", operator.index(stream.ptr))
+    def _stream_ptr(stream=None):
+        return _stream_handle(stream)
 
     @staticmethod
     def _pooled(pool, chunk):
