@@ -29,6 +29,10 @@ def F(xp):
     return xp.arange(6.0).reshape(2, 3)
 
 
+def NAN_ROW(xp):
+    return xp.asarray([[1.0, float("nan"), 2.0], [float("nan")] * 3])
+
+
 # Raised before any device call.
 HOST = [
     ("empty_bool_shape", lambda xp: xp.empty(True), SHAPE),
@@ -67,6 +71,8 @@ DEVICE = [
     ("nanargmin_axis_out_of_range", lambda xp: xp.nanargmin(F(xp), axis=(0, 5)), None),
     ("nanargmax_axis_tuple", lambda xp: xp.nanargmax(F(xp), axis=(0, 1)), NOT_INT),
     ("nanargmax_int_repeated_axis", lambda xp: xp.nanargmax(A(xp), axis=(0, 0)), NOT_INT),
+    ("nanargmax_all_nan_slice_tuple_axis", lambda xp: xp.nanargmax(NAN_ROW(xp), axis=(1,)), "All-NaN slice"),
+    ("nanargmin_nan_empty_tuple_axis", lambda xp: xp.nanargmin(NAN_ROW(xp), axis=()), "All-NaN slice"),
     # Integer power with a negative exponent: Python int, NumPy scalar, reflected, in place, array exponents.
     ("power_python_int", lambda xp: A(xp) ** -1, NEGATIVE_POWER),
     ("power_ufunc", lambda xp: xp.power(A(xp), -2), NEGATIVE_POWER),

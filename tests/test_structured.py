@@ -476,8 +476,8 @@ class TestInterop:
 @pytest.mark.gpu
 @pytest.mark.parametrize("itemsize", [40, 33, 64])
 def test_index_arrays_on_wide_elements_after_narrow_ones(itemsize):
-    # Note [Registry keys]: the gather and scatter kernels' keys once held the itemsize in five bits, so
-    # 40-byte elements reused the 8-byte kernel compiled just before and copied a fifth of each element.
+    # Void elements of any size, after an 8-byte gather and scatter: they move as units of at most 8 bytes
+    # (Note [Void storage]), and every byte of each element lands.
     idx = np.array([2, 0, 3])
     narrow = np.arange(4, dtype=np.int64) + 7
     x = cp.asarray(narrow)

@@ -268,9 +268,12 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
 def _nanarg(name, a, axis, out, keepdims):
     if isinstance(axis, tuple) and getattr(a, "size", 0) and a.dtype.kind in "fc":
         # NumPy's NaN-replacing path reduces its NaN mask over `axis` first (float and complex inputs that are
-        # not empty), so a tuple with a repeated or out-of-range axis raises that reduction's ValueError or
-        # AxisError before argmax rejects tuples with TypeError.
+        # not empty): a repeated or out-of-range axis raises that reduction's ValueError or AxisError, and an
+        # all-NaN slice "All-NaN slice encountered", before argmax rejects the tuple with TypeError.
         numpy.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
+        mask = _u.isnan(a)
+        if bool(any(all(mask, axis=axis) if axis else mask)):
+            raise ValueError("All-NaN slice encountered")
     r = _reduce(_INDEX[name], a, _int_axis(a, axis), None, out, keepdims, 0.0, None)
     if bool(any(_u.less(r, 0))):  # one device check: only an all-NaN slice leaves no index
         raise ValueError("All-NaN slice encountered")

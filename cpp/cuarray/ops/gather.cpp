@@ -259,7 +259,8 @@ void launch_gather(const Array& src, const AdvancedIndex& index, const Plan& p, 
   }
   const int bytes = src.itemsize();
   KernelKey key(scatter ? KernelKind::Scatter : KernelKind::Gather);
-  // Void elements may be of any size (Note [Void storage]): their itemsize takes a wide field.
+  // gather() and scatter() move void elements as units of at most 8 bytes (Note [Void storage]); the field is
+  // wide all the same, so that no itemsize could alias another (Note [Registry keys]).
   key.add(static_cast<std::uint64_t>(bytes), 31).add(nd, 5).add(m, 4).add(kernel_mode(mode), 2);
   jit::Kernel k = cached_kernel(key, [&] { return gather_source(bytes, nd, m, mode, scatter); });
   void* dense_ptr = dense.data();
