@@ -115,7 +115,7 @@ def _chain(fused):
     return make
 
 
-def _bw(name, make, gib, fraction=None, libs=LIBS, ceiling=COPY):
+def _bw(name, make, gib, fraction=None, libs=LIBS, ceiling=COPY, env=None):
     return Case(
         name,
         "bandwidth",
@@ -126,6 +126,7 @@ def _bw(name, make, gib, fraction=None, libs=LIBS, ceiling=COPY):
         libs=libs,
         target=of_ceiling(fraction) if fraction else None,
         quick_skips=("numpy",),
+        env=env,
     )
 
 
@@ -142,7 +143,15 @@ CASES = [
     _bw("dot 1 GiB · 1 GiB f32", _dot, 2, 0.90),
     _bw("fused (x-y)*(x-y) f32", _fused_sq_diff, 3, 0.95, libs=CUPY_LIKE),
     _bw("fused sum(x*x) f32", _fused_sum_sq, 1, 0.90, libs=CUPY_LIKE),
+    # Eager code as written: cuarray fuses this chain by itself (arrays of 2^20 elements and more).
     _bw("chain of 10 ops 2^26 f32, eager", _chain(False), 3 * CHAIN_N * 4 / GIB),
+    _bw(
+        "chain of 10 ops 2^26 f32, eager, CUARRAY_AUTO_FUSE=0",
+        _chain(False),
+        3 * CHAIN_N * 4 / GIB,
+        libs=("cuarray",),
+        env={"CUARRAY_AUTO_FUSE": "0"},
+    ),
     _bw("chain of 10 ops 2^26 f32, fuse", _chain(True), 3 * CHAIN_N * 4 / GIB, libs=CUPY_LIKE),
     _bw("strided add x[::2] + y[::2] f32", _strided_add, 2.5, 0.70),
     _bw("transposed add x.T + y 16384²", _transposed_add, 3, 0.70),

@@ -146,8 +146,8 @@ def _readback_floor(lib):
     return readback
 
 
-def _case(name, make, target=None, libs=LIBS):
-    return Case(name, "overhead", make, "us", timer="wall", target=target, libs=libs)
+def _case(name, make, target=None, libs=LIBS, env=None):
+    return Case(name, "overhead", make, "us", timer="wall", target=target, libs=libs, env=env)
 
 
 CASES = [
@@ -165,6 +165,15 @@ CASES = [
     _case("10 elementwise ops, one CUDA graph launch", _ten_ops_graph, libs=CUPY_LIKE),
     _case("chain of 10 ops in 5 lines, eager", _chain(False)),
     _case("chain of 10 ops in 5 lines, fuse", _chain(True), libs=CUPY_LIKE),
+    # cuarray fuses eager chains of arrays of 2^20 elements and more by itself; CUARRAY_AUTO_FUSE=1 does so at every
+    # size (docs/behaviour.md). The chain is fused from its second run on, once its kernel is compiled.
+    _case(
+        "chain of 10 ops in 5 lines, eager, CUARRAY_AUTO_FUSE=1",
+        _chain(False),
+        libs=("cuarray",),
+        env={"CUARRAY_AUTO_FUSE": "1"},
+    ),
+    _case("a + b, CUARRAY_AUTO_FUSE=1", _add, libs=("cuarray",), env={"CUARRAY_AUTO_FUSE": "1"}),
     _case("floor: empty kernel launch (CuPy's cuLaunchKernel binding)", _launch_floor, libs=("cupy",)),
     _case("floor: 4 KB device->host copy + sync (CuPy's runtime binding)", _readback_floor, libs=("cupy",)),
 ]

@@ -36,6 +36,7 @@ _core._set_hooks(
         "device_operand": _interop._device_operand,
         "matmul_axes": _products._matmul_axes,
         "cache_in_memory": cuda.compiler._cache_in_memory,
+        "log_fusion": cuda.compiler._log_fusion,
     }
 )
 
@@ -129,6 +130,7 @@ _LAZY_MODULES = {
     "cuarray._kernel": "ElementwiseKernel RawKernel RawModule",
     "cuarray._reduction_kernel": "ReductionKernel",
     "cuarray._fusion": "fuse",
+    "cuarray._auto_fusion": "auto_fuse",
     "cuarray._einsum": "einsum",
     "cuarray._convolution": "convolve correlate",
     "cuarray._config": "show_config",

@@ -25,6 +25,8 @@
 #include "cuarray/jit/nvrtc.h"
 #include "cuarray/lib/cublas.h"
 #include "cuarray/lib/cusolver.h"
+#include "cuarray/ops/auto_fusion.h"
+#include "cuarray/ops/background_compile.h"
 #include "cuarray/ops/transfer.h"
 #include "gil.h"
 #include "hooks.h"
@@ -274,6 +276,8 @@ void init_cuda(py::module_& m) {
   c.def(
       "_finish_threads",
       [] {
+        ops::stop_auto_fusion();
+        ops::finish_background_compiles();
         jit::finish_warm_up();
         cuda::stop_launch_worker();
       },
@@ -281,6 +285,8 @@ void init_cuda(py::module_& m) {
   c.def(
       "_prepare_fork",
       [] {
+        ops::flush_recorded();
+        ops::finish_background_compiles();
         jit::finish_warm_up();
         cuda::stop_launch_worker();
         cuda::prepare_fork();

@@ -14,7 +14,10 @@
 
 #include "convert.h"
 #include "cuarray/error.h"
+#include "cuarray/ops/auto_fusion.h"
+#include "cuarray/ops/background_compile.h"
 #include "cuarray/ops/ufunc.h"
+#include "hooks.h"
 #include "ndarray.h"
 #include "operators.h"
 
@@ -262,7 +265,49 @@ ops::FusedProgram to_program(const std::string& name, const std::vector<py::hand
 
 }  // namespace
 
+namespace {
+
+// Note [Automatic fusion]'s log line, to the "cuarray.fusion" logger. A thread that does not hold Python's lock (a
+// wait that released it, which may hold the core's locks too) leaves it for the next recorded call or flush.
+bool log_fusion(const std::string& message) {
+  if (!Py_IsInitialized()) return true;
+  if (!PyGILState_Check()) return false;
+  if (!has_hook(Hook::LogFusion)) return true;
+  py::error_scope keep;  // a flush inside a deallocation may run while an exception is being raised
+  try {
+    hook(Hook::LogFusion)(message);
+  } catch (py::error_already_set&) {  // a failing log handler must not fail the op that flushed
+  }
+  return true;
+}
+
+}  // namespace
+
 void init_fusion(py::module_& m) {
+  ops::set_fusion_log(&log_fusion);
+  // Automatic fusion (Note [Automatic fusion] in ops/auto_fusion.h): the calling thread's switch, which returns
+  // the previous setting; the counts, for tests; a flush.
+  m.def("_set_auto_fuse", &ops::set_auto_fusion, py::arg("setting"));
+  m.def("_auto_fuse_min_size", [] {
+    const std::int64_t m = ops::auto_fusion_min_size();
+    return m == INT64_MAX ? py::object(py::none()) : py::object(py::int_(m));
+  });
+  m.def("_flush_recorded", &ops::flush_recorded);
+  m.def("_fusable_ufuncs", [] {
+    py::dict d;
+    for (const auto& [name, loops] : ops::fusable_ufuncs()) d[py::str(name)] = loops;
+    return d;
+  });
+  m.def("_auto_fusion_stats", [] {
+    const ops::AutoFusionStats st = ops::auto_fusion_stats();
+    const ops::BackgroundCounts bg = ops::background_compile_counts();
+    py::dict d;
+    d["recorded"] = st.recorded, d["chains"] = st.chains, d["fused_chains"] = st.fused_chains;
+    d["fused_ops"] = st.fused_ops, d["written"] = st.written;
+    d["compiles_started"] = bg.started, d["compiles_finished"] = bg.finished, d["compiles_failed"] = bg.failed;
+    d["compile_error"] = bg.last_error;
+    return d;
+  });
   // A slot set before the type is made ready gets a `__call__` wrapper, which subclasses resolve to the slot.
   py::class_<Fusion>(m, "_Fusion", py::custom_type_setup([](PyHeapTypeObject* t) { t->ht_type.tp_call = fusion_slot; }))
       .def(py::init<>())

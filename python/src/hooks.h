@@ -30,6 +30,7 @@ enum class Hook {
   DeviceOperand,  // cuarray._interop._device_operand(obj): CuPy-like and other libraries' device arrays
   MatmulAxes,     // cuarray._products._matmul_axes(a, b, out, dtype, casting, axes, axis): gufunc axes
   CacheInMemory,  // cuarray.cuda.compiler._cache_in_memory(): Note [Memory-only compiles] (jit/kernel_cache.h)
+  LogFusion,      // cuarray.cuda.compiler._log_fusion(message): Note [Automatic fusion] (ops/auto_fusion.h)
   Count
 };
 

@@ -16,9 +16,9 @@ namespace {
 
 // The keys of _set_hooks' dict, in Hook's order.
 constexpr std::array<const char*, static_cast<int>(Hook::Count)> kHookNames = {
-    "getitem",          "setitem",     "MemoryPointer",  "OutOfMemoryError", "CompileException",
-    "CUDARuntimeError", "log_kernel",  "locate_library", "allocate",         "structured",
-    "device_operand",   "matmul_axes", "cache_in_memory"};
+    "getitem",          "setitem",     "MemoryPointer",   "OutOfMemoryError", "CompileException",
+    "CUDARuntimeError", "log_kernel",  "locate_library",  "allocate",         "structured",
+    "device_operand",   "matmul_axes", "cache_in_memory", "log_fusion"};
 
 std::array<PyObject*, static_cast<int>(Hook::Count)> g_hooks{};  // owned, never released (Note [Hooks])
 

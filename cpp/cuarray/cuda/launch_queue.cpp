@@ -22,6 +22,8 @@ namespace cuarray::cuda {
 
 namespace detail {
 std::atomic<std::uint64_t> queued{0}, issued{0};
+std::atomic<bool> recorded{false};
+void (*flush_recorded)() noexcept = nullptr;
 }  // namespace detail
 
 namespace {
@@ -332,8 +334,25 @@ bool param_sizes(cudaKernel_t kernel, std::vector<std::size_t>& sizes) {
   });
 }
 
+void set_flush_recorded(void (*flush)() noexcept) { detail::flush_recorded = flush; }
+void set_recorded(bool any) { detail::recorded.store(any && detail::flush_recorded, std::memory_order_release); }
+
+bool launches_may_wait() {
+  Queue& q = queue();
+  return q.captures.load(std::memory_order_acquire) == 0 && !q.shared.load(std::memory_order_acquire);
+}
+
+void keep_launch_error(std::exception_ptr error) {
+  Queue& q = queue();
+  std::lock_guard<std::mutex> lock(q.error_mutex);
+  if (!q.error) q.error = std::move(error);
+  q.failed.store(true, std::memory_order_release);
+}
+
 void launch_kernel(cudaKernel_t kernel, void** args, dim3 grid, dim3 block, std::size_t shared_mem,
                    cudaStream_t stream) {
+  // Recorded launches come first (Note [Automatic fusion] in ops/auto_fusion.h).
+  if (detail::recorded.load(std::memory_order_acquire)) detail::flush_recorded();
   Queue& q = queue();
   if (q.failed.load(std::memory_order_acquire)) check_launches();
   const void* func = reinterpret_cast<const void*>(kernel);

@@ -34,6 +34,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <tuple>
 #include <vector>
 
@@ -64,14 +65,34 @@ void launch_kernel(cudaKernel_t kernel, void** args, dim3 grid, dim3 block, std:
 namespace detail {
 extern std::atomic<std::uint64_t> queued, issued;
 void drain_slow();
+// Set while ops hold recorded launches not yet given to the queue (Note [Automatic fusion] in
+// ops/auto_fusion.h); `flush_recorded` gives them to it.
+extern std::atomic<bool> recorded;
+extern void (*flush_recorded)() noexcept;
 }  // namespace detail
 
-// Returns once every launch queued so far has been issued to CUDA. Never throws: a failed launch is kept for
-// check_launches.
-inline void drain_launches() {
+// Returns once every launch queued (or recorded) so far has been issued to CUDA. Never throws: a failed launch
+// is kept for check_launches.
+inline void drain_queued_launches() {
   if (detail::issued.load(std::memory_order_acquire) != detail::queued.load(std::memory_order_acquire))
     detail::drain_slow();
 }
+inline void drain_launches() {
+  if (detail::recorded.load(std::memory_order_acquire)) detail::flush_recorded();
+  drain_queued_launches();
+}
+// drain_queued_launches() issues the queue alone, leaving recorded launches recorded: for the free of memory that
+// no recorded launch uses (ops/auto_fusion.h flushes before the memory it reads or writes is freed).
+//
+// Sets the function that issues recorded launches, and whether there are any.
+void set_flush_recorded(void (*flush)() noexcept);
+void set_recorded(bool any);
+// Whether a launch may wait in the queue now: false while a capture is in progress or once memory was shared
+// with other code (Note [Launch queue]). Recorded launches follow the same rule.
+bool launches_may_wait();
+// Keeps `error`, raised where recorded work was issued by a call that cannot raise, for the next
+// check_launches (as a failed queued launch is kept).
+void keep_launch_error(std::exception_ptr error);
 // drain_launches, then throws the CudaError of a queued launch that failed (once). Called by every launch and
 // every wait for the device.
 void check_launches();

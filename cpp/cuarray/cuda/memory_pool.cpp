@@ -126,7 +126,14 @@ struct MemoryPool::Impl {
   }
 };
 
+namespace {
+Buffer::WatchHook g_watch_hook = nullptr;
+}  // namespace
+
+void Buffer::set_watch_hook(WatchHook hook) { g_watch_hook = hook; }
+
 Buffer::~Buffer() {
+  if (watched_ && g_watch_hook) g_watch_hook(this);
   if (pool_) {
     if (ptr_) pool_->release(ptr_, nbytes_, stream_, capture_.get());
   } else if (release_) {
@@ -304,7 +311,10 @@ void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<St
     return;
   }
   DeviceGuard guard(device_);
-  drain_launches();
+  // Recorded launches stay recorded: none of them uses this memory (a chain that does is flushed before the
+  // buffer's release, Note [Automatic fusion] in ops/auto_fusion.h), and flushing here would cut every chain of
+  // large arrays at each temporary it drops.
+  drain_queued_launches();
   if (cudaFreeAsync(ptr, stream->handle()) != cudaSuccess) cudaGetLastError();  // at exit the runtime may be gone
 }
 

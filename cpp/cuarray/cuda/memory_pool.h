@@ -57,6 +57,14 @@ class Buffer {
   std::size_t nbytes() const { return nbytes_; }
   int device() const { return device_; }
 
+  // A pending fused chain reads or writes this memory (Note [Automatic fusion] in ops/auto_fusion.h): its last
+  // owner's release first calls the hook set by set_watch_hook, which flushes the chain or marks a value dead.
+  // Only the thread that holds the chain's lock sets or reads it.
+  std::uint8_t watched() const { return watched_; }
+  void set_watched(std::uint8_t how) { watched_ = how; }
+  using WatchHook = void (*)(Buffer* dying) noexcept;
+  static void set_watch_hook(WatchHook hook);
+
  private:
   void* ptr_;
   std::size_t nbytes_;
@@ -65,6 +73,7 @@ class Buffer {
   MemoryPool* pool_;                  // null for external memory
   std::shared_ptr<Capture> capture_;  // the capture that allocated it in its graph, if any
   std::function<void()> release_;     // external memory only
+  std::uint8_t watched_ = 0;
 };
 
 // The byte limit CUARRAY_GPU_MEMORY_LIMIT's `value` sets on a device of `total` bytes: a whole number of

@@ -9,6 +9,7 @@
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/launch.h"
+#include "cuarray/ops/background_compile.h"
 #include "cuarray/ops/codegen.h"
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/operands.h"
@@ -87,8 +88,8 @@ std::uint32_t new_elementwise_id() {
   return next++;
 }
 
-void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* out_types, const Input* inputs,
-                 const Array* outputs, const Shape& shape, int block_size) {
+bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* out_types, const Input* inputs,
+                 const Array* outputs, const Shape& shape, int block_size, Launch mode) {
   int nin = def.nin, nout = def.nout;
   if (nin + nout > kMaxOperands)
     throw ValueError("an elementwise kernel takes at most " + std::to_string(kMaxOperands) + " operands");
@@ -96,7 +97,7 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
   for (int i = 0; i < nin; ++i)
     if (inputs[i].array) check_same_device(*inputs[i].array, def.name.c_str());
   std::int64_t n = size_of(shape);
-  if (n == 0) return;
+  if (n == 0) return false;
 
   // An output that partly overlaps an input is written through a temporary (NumPy's result).
   for (int o = 0; o < nout; ++o)
@@ -104,9 +105,10 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
       if (inputs[i].array && overlaps_partially(outputs[o], *inputs[i].array)) {
         std::vector<Array> temps;
         for (int k = 0; k < nout; ++k) temps.push_back(Array::like(outputs[k], outputs[k].dtype()));
-        elementwise(def, in_types, out_types, inputs, temps.data(), shape, block_size);
-        for (int k = 0; k < nout; ++k) copy_into(outputs[k], temps[k]);
-        return;
+        if (!elementwise(def, in_types, out_types, inputs, temps.data(), shape, block_size, mode)) return false;
+        if (mode != Launch::Prepare)
+          for (int k = 0; k < nout; ++k) copy_into(outputs[k], temps[k]);
+        return true;
       }
 
   DType in_storage[kMaxOperands], out_storage[kMaxOperands];
@@ -171,11 +173,17 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
   for (int k = 0; k < nout; ++k)
     key.add(static_cast<std::uint64_t>(out_types[k]), 5).add(static_cast<std::uint64_t>(out_storage[k]), 5);
   jit::Kernel kernel = find_kernel(key);
-  if (!kernel) {
+  if (!kernel && mode == Launch::IfCompiled) {
+    kernel = background_kernel(key, def.options, [&] {
+      return elementwise_source(def, in_types, out_types, in_storage, kinds, out_storage, layout);
+    });
+    if (!kernel) return false;
+  } else if (!kernel) {
     KernelSource src = elementwise_source(def, in_types, out_types, in_storage, kinds, out_storage, layout);
     kernel = jit::get_kernel(src.source, src.name, def.options);
     store_kernel(key, kernel);
   }
+  if (mode == Launch::Prepare && block_size == 0) return true;
 
   void* args[kMaxOperands + 2];
   void* ptrs[kMaxOperands];
@@ -206,7 +214,7 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
   cudaStream_t stream = cuda::current_stream()->handle();
   if (layout.tiled) {
     jit::launch(kernel, grid, dim3(32, jit::kBlockSize / 32), args, 0, stream);
-    return;
+    return true;
   }
   if (block_size > 0) {  // checked here: a launch CUDA refuses would be reported only by a later call
     cudaFuncAttributes attr{};
@@ -219,8 +227,10 @@ void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
       throw ValueError(def.name + ": block_size=" + std::to_string(block_size) + " is too small for " +
                        std::to_string(n) + " elements");
   }
+  if (mode == Launch::Prepare) return true;
   jit::launch(kernel, contiguous ? jit::grid_for(n, e, block) : jit::grid_for(n, 1, block), dim3(block), args, 0,
               stream);
+  return true;
 }
 
 }  // namespace cuarray::ops

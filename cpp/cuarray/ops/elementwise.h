@@ -37,13 +37,21 @@ struct Input {
   bool raw = false;
 };
 
+// What elementwise() does with the kernel it finds.
+enum class Launch : std::uint8_t {
+  Now,         // launches it, compiling it first if needed
+  Prepare,     // compiles it if needed and raises what a launch would raise before it launches, but launches nothing
+  IfCompiled,  // launches it if compiled; else starts its compile in the background (Note [Background compiles])
+};
+
 // Runs `def` with loop types `in_types`/`out_types` over `shape`: the broadcast of the array inputs, and the
 // shape of each output. Values are cast to the loop types on load and to the outputs' dtypes on store. An
 // output that overlaps an input (other than being the very same view) is computed through a temporary.
 // `block_size` > 0 (ElementwiseKernel's block_size=) launches blocks of at most that many threads, and raises
-// ValueError where the kernel allows fewer.
-void elementwise(const ElementwiseDef& def, const DType* in_types, const DType* out_types, const Input* inputs,
-                 const Array* outputs, const Shape& shape, int block_size = 0);
+// ValueError where the kernel allows fewer. Returns whether the kernel was launched (or, for Prepare, is
+// ready): false only for IfCompiled with the kernel not compiled yet, and for an empty `shape`.
+bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* out_types, const Input* inputs,
+                 const Array* outputs, const Shape& shape, int block_size = 0, Launch mode = Launch::Now);
 
 // How a launch walks its operands (Note [Layout classes] in elementwise.cpp).
 struct Layout {

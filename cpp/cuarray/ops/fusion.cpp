@@ -196,7 +196,33 @@ const Shape& broadcast_inputs(const Input* inputs, int nin, Shape& broadcast) {
   return shape ? *shape : scalar_shape;
 }
 
+// The elementwise definition of program `p` whose code is `c`, registered for the process: its outputs are the
+// values `outs` (value, dtype stored), whose dtypes are appended to `out`.
+const ElementwiseDef& elementwise_of(const FusedProgram& p, Code& c, const std::vector<std::pair<int, DType>>& outs,
+                                     std::vector<std::string> options, std::vector<DType>& out) {
+  const int nin = static_cast<int>(p.in.size()), nout = static_cast<int>(outs.size());
+  for (int o = 0; o < nout; ++o) {
+    auto [value, t] = outs[o];
+    c.lines.push_back("out" + to_string(o) + " = ca::cast<" + compute_type(t) + ">(" + c.value[value] + ");");
+    out.push_back(t);
+  }
+  std::string body = "{\n        " + join(c.lines, "\n        ") + "\n      }";
+  return elementwise_definition(
+      add_definition(ElementwiseDef{new_elementwise_id(), p.name, body, "", nin, nout, false, std::move(options)}));
+}
+
 }  // namespace
+
+const ElementwiseDef& define_fused_elementwise(const FusedProgram& p, const std::vector<std::string>& options,
+                                               std::vector<DType>& out) {
+  if (!p.reduction.empty() || !p.updates.empty() || static_cast<int>(p.in.size() + p.results.size()) > kMaxOperands)
+    throw ValueError("define_fused_elementwise: a program of ufunc steps alone, of at most " + to_string(kMaxOperands) +
+                     " operands");
+  Code c = generate(p);
+  std::vector<std::pair<int, DType>> outs;
+  for (int r : p.results) outs.emplace_back(r, c.type[r]);
+  return elementwise_of(p, c, outs, options, out);
+}
 
 // Note [Updates in place]
 // A fused function may update its array arguments (`x += y`, out=x): the final value of each becomes one of
@@ -260,14 +286,7 @@ std::size_t define_fused(const FusedProgram& p) {
       outs.emplace_back(value, p.in[arg]);
       k.updates.push_back(arg);
     }
-    for (int o = 0; o < nout; ++o) {
-      auto [value, t] = outs[o];
-      c.lines.push_back("out" + to_string(o) + " = ca::cast<" + compute_type(t) + ">(" + c.value[value] + ");");
-      k.out.push_back(t);
-    }
-    std::string body = "{\n        " + join(c.lines, "\n        ") + "\n      }";
-    k.elementwise = &elementwise_definition(
-        add_definition(ElementwiseDef{new_elementwise_id(), p.name, body, "", nin, nout, false, {}}));
+    k.elementwise = &elementwise_of(p, c, outs, {}, k.out);
     k.tuple_result = p.tuple_result;
   }
   return add_definition(std::move(k));

@@ -84,6 +84,12 @@ struct FusedSignatures {
 // (fused_definition in kernel_registry.h). TypeError for a ufunc step with no loop of its types.
 std::size_t define_fused(const FusedProgram& program);
 
+// The elementwise definition of `p` (ufunc steps, casts and constants; no reduction, no updates), registered for
+// the process, compiled with `options`; the dtypes of its outputs (p.results, in their own dtypes) go to `out`.
+// ValueError for a program of more than kMaxOperands inputs and results; TypeError as define_fused.
+const ElementwiseDef& define_fused_elementwise(const FusedProgram& p, const std::vector<std::string>& options,
+                                               std::vector<DType>& out);
+
 // Whether run_fused may write kernel.updates' inputs in place (Note [Updates in place] in fusion.cpp): each
 // has the broadcast shape of the array inputs and shares no memory with another input or with itself.
 bool updates_in_place(const FusedKernel& kernel, const Input* inputs);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cuarray/error.h"
+#include "cuarray/ops/auto_fusion.h"
 #include "cuarray/ops/creation.h"
 
 namespace cuarray::ops {
@@ -88,8 +89,12 @@ void UfuncCall::run(char order) {
   static const int power = ufunc_index("power");
   if (index_ == power) check_power_exponent(operands_.inputs()[1], loop_.in[1], operands_.shape());
   operands_.allocate(loop_.out, order);
-  elementwise(ufunc_def_for(u_, loop_.in, operands_.inputs(), operands_.shape()), loop_.in, loop_.out,
-              operands_.inputs(), operands_.outputs(), operands_.shape());
+  const ElementwiseDef& def = ufunc_def_for(u_, loop_.in, operands_.inputs(), operands_.shape());
+  // A new array may wait to be computed with the ops around it (Note [Automatic fusion] in auto_fusion.h).
+  if (u_.def.nout == 1 && !operands_.given(0) &&
+      record_ufunc(index_, def, loop_.in, loop_.out, operands_.inputs(), operands_.output(0), operands_.shape()))
+    return;
+  elementwise(def, loop_.in, loop_.out, operands_.inputs(), operands_.outputs(), operands_.shape());
 }
 
 int power_operator_ufunc(DType base, const Scalar& exponent) {

@@ -195,6 +195,16 @@ def _log_kernel(name, key, compiled, ms):
         logger.debug("loaded kernel %s (key %s) from the disk cache in %.2f ms", name, key, ms)
 
 
+def _log_fusion(message):
+    """The core's report of a chain of ufunc calls fused automatically (Note [Automatic fusion])."""
+    logging = sys.modules.get("logging")
+    if logging is None:
+        return
+    logger = logging.getLogger("cuarray.fusion")
+    if logger.isEnabledFor(logging.DEBUG):
+        logger.debug("%s", message)
+
+
 class _CompilerModule(types.ModuleType):
     """This module, with the kernel cache as a property (set and deleted as a module attribute)."""
 

@@ -1,0 +1,556 @@
+#include "cuarray/ops/auto_fusion.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "cuarray/blocking.h"
+#include "cuarray/cuda/device.h"
+#include "cuarray/cuda/launch_queue.h"
+#include "cuarray/cuda/stream.h"
+#include "cuarray/ops/fusion.h"
+#include "cuarray/ops/ufunc.h"
+
+namespace cuarray::ops {
+
+namespace {
+
+constexpr std::size_t kMaxSteps = 32;
+constexpr std::size_t kMaxExternals = 8;         // inputs of the chain; the rest of kMaxOperands is left for results
+constexpr std::size_t kMaxChains = 4096;         // signatures remembered; past them new chains run op by op
+constexpr std::uint8_t kReads = 1, kWrites = 2;  // how a chain watches a buffer
+
+// Ufuncs whose rows compute without a multiply whose result feeds an add (so FMA contraction cannot change them:
+// Note [Automatic fusion]), with loops of any type; of them, those fusable with complex loop types too, and
+// those fusable with integer loops only (their float loops compute a - floor(a / b) * b).
+const char* const kFusable[] = {
+    "add",          "subtract",    "multiply",   "divide",        "negative",    "positive",   "absolute",
+    "fabs",         "sign",        "square",     "reciprocal",    "conjugate",   "sqrt",       "degrees",
+    "radians",      "rad2deg",     "deg2rad",    "floor",         "ceil",        "trunc",      "rint",
+    "ldexp",        "copysign",    "nextafter",  "signbit",       "heaviside",   "isnan",      "isinf",
+    "isfinite",     "maximum",     "minimum",    "fmax",          "fmin",        "equal",      "not_equal",
+    "less",         "less_equal",  "greater",    "greater_equal", "logical_and", "logical_or", "logical_xor",
+    "logical_not",  "bitwise_and", "bitwise_or", "bitwise_xor",   "invert",      "left_shift", "right_shift",
+    "floor_divide", "remainder",   "fmod",       "gcd",           "lcm"};
+const char* const kComplexToo[] = {
+    "add",   "subtract",  "negative",    "positive",   "conjugate",   "isnan",         "isinf",   "isfinite",
+    "equal", "not_equal", "less",        "less_equal", "greater",     "greater_equal", "maximum", "minimum",
+    "fmax",  "fmin",      "logical_and", "logical_or", "logical_xor", "logical_not"};
+const char* const kIntegerOnly[] = {"floor_divide", "remainder", "fmod"};
+
+// Per ufunc index: 0 not fusable, 1 real loops, 2 complex too, 3 integer loops only.
+const std::vector<std::uint8_t>& fusable_table() {
+  static const std::vector<std::uint8_t> table = [] {
+    std::vector<std::uint8_t> t(ufuncs().size(), 0);
+    for (const char* n : kFusable) t[ufunc_index(n)] = 1;
+    for (const char* n : kComplexToo) t[ufunc_index(n)] = 2;
+    for (const char* n : kIntegerOnly) t[ufunc_index(n)] = 3;
+    return t;
+  }();
+  return table;
+}
+
+// A view whose buffer it does not own: the chain must not keep memory alive (Note [Automatic fusion]).
+Array unowned(const Array& a) {
+  return Array(std::shared_ptr<cuda::Buffer>(std::shared_ptr<cuda::Buffer>(), a.buffer().get()), a.offset(), a.shape(),
+               a.strides(), a.dtype());
+}
+
+bool same_view(const Array& a, const Array& b) {
+  return a.data() == b.data() && a.dtype() == b.dtype() && a.shape() == b.shape() && a.strides() == b.strides();
+}
+
+struct External {
+  std::optional<Array> array;  // unowned; none for a scalar
+  DType type;                  // the array's dtype, or the scalar's loop type
+  alignas(16) char value[16] = {};
+};
+
+struct Step {
+  int ufunc;
+  const ElementwiseDef* def;
+  int nin;
+  int args[3];            // >= 0: the step whose result it reads; < 0: external -1 - arg
+  DType types[4];         // the loop types, inputs then output
+  Array out;              // unowned
+  bool consumed = false;  // a later step reads it
+  bool dead = false;      // consumed, and the program no longer holds it: never written
+};
+
+struct Chain {
+  std::shared_ptr<cuda::Stream> stream;
+  int device = -1;
+  Shape shape;
+  std::vector<External> ext;
+  std::vector<Step> steps;
+};
+
+struct Fused {
+  int seen = 0;
+  bool failed = false, logged = false, submitted = false;
+  const ElementwiseDef* def = nullptr;
+  std::vector<DType> out;
+};
+
+// Lives for the process: buffers die during static destruction.
+struct State {
+  std::recursive_mutex mutex;
+  Chain chain;
+  Chain spare;  // a flushed chain's vectors, kept for the next one: a small op then allocates nothing here
+  std::unordered_map<std::string, Fused> fused;
+  bool stopped = false;
+  AutoFusionStats stats;
+  std::vector<std::string> log_lines;
+  std::atomic<bool> has_log_lines{false};
+  bool (*log)(const std::string&) = nullptr;
+};
+
+void flush_locked(State& s);
+State& state();
+
+// The chain's lock. A thread that must wait for it waits through the host's blocking hook (the Python bindings let
+// go of Python's lock there): the thread that holds it may be flushing from a wait that let go of Python's lock,
+// and need it back to finish (a kernel compiled on the way is reported to Python's log).
+class ChainLock {
+ public:
+  explicit ChainLock(std::recursive_mutex& m) : m_(m) {
+    if (!m.try_lock()) run_blocking([&] { m.lock(); });
+  }
+  ~ChainLock() { m_.unlock(); }
+  ChainLock(const ChainLock&) = delete;
+  ChainLock& operator=(const ChainLock&) = delete;
+
+ private:
+  std::recursive_mutex& m_;
+};
+
+void buffer_dying(cuda::Buffer* b) noexcept {
+  State& s = state();
+  ChainLock lock(s.mutex);
+  if (b->watched() == kWrites)
+    for (Step& st : s.chain.steps)
+      if (!st.dead && st.out.buffer().get() == b) {
+        if (st.consumed) {  // a value a later step read: it stays in registers
+          st.dead = true;
+          b->set_watched(0);
+          return;
+        }
+        break;
+      }
+  flush_locked(s);  // an input, or a value nothing has read yet, is needed before its memory goes
+}
+
+State& state() {
+  static State* s = [] {
+    auto* st = new State;
+    cuda::Buffer::set_watch_hook(&buffer_dying);
+    cuda::set_flush_recorded(&flush_recorded);
+    return st;
+  }();
+  return *s;
+}
+
+// The smallest output recorded by default: below it, an op's launch costs about what its recording does, and only
+// long chains gain (Note [Automatic fusion]).
+constexpr std::int64_t kDefaultMinSize = std::int64_t{1} << 20;
+
+thread_local signed char t_setting = -1;  // -1: the process default; 0 off; 1 every size
+
+// CUARRAY_AUTO_FUSE: unset, empty or "large", arrays of kDefaultMinSize elements and more; "0", "false", "off" or
+// "no", none; anything else ("1", "all"), every size.
+std::int64_t process_min_size() {
+  static const std::int64_t min = [] {
+    const char* v = std::getenv("CUARRAY_AUTO_FUSE");
+    std::string s(v ? v : "");
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (s.empty() || s == "large") return kDefaultMinSize;
+    if (s == "0" || s == "false" || s == "off" || s == "no") return INT64_MAX;
+    return std::int64_t{1};
+  }();
+  return min;
+}
+
+// The smallest output the calling thread records (INT64_MAX: none).
+std::int64_t min_size() { return t_setting < 0 ? process_min_size() : t_setting ? 1 : INT64_MAX; }
+
+void add_log_line(State& s, std::string line) {
+  s.log_lines.push_back(std::move(line));
+  s.has_log_lines.store(true, std::memory_order_release);
+}
+
+// Emits the log lines kept so far, without the lock (the receiver may take Python's); those the receiver cannot
+// take now (a thread that may not call Python) wait for the next call.
+void emit_log(State& s) {
+  if (!s.has_log_lines.load(std::memory_order_acquire)) return;
+  std::vector<std::string> lines;
+  bool (*log)(const std::string&);
+  {
+    ChainLock lock(s.mutex);
+    lines.swap(s.log_lines);
+    s.has_log_lines.store(false, std::memory_order_release);
+    log = s.log;
+  }
+  if (!log) return;
+  std::size_t done = 0;
+  while (done < lines.size() && log(lines[done])) ++done;
+  if (done == lines.size()) return;
+  ChainLock lock(s.mutex);
+  s.log_lines.insert(s.log_lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(done), lines.end());
+  s.has_log_lines.store(true, std::memory_order_release);
+}
+
+std::string shape_text(const Shape& shape) {
+  std::string t = "(";
+  for (std::size_t d = 0; d < shape.size(); ++d)
+    t += std::to_string(shape[d]) + (shape.size() == 1 ? "," : d + 1 < shape.size() ? ", " : "");
+  return t + ")";
+}
+
+// The chain's signature: what its kernel depends on besides the arrays' layouts (part of the elementwise key).
+std::string signature(const Chain& c) {
+  std::string sig;
+  sig.reserve(8 + c.ext.size() * 2 + c.steps.size() * 10);
+  sig += static_cast<char>(c.ext.size());
+  for (const External& e : c.ext) sig += static_cast<char>(e.array ? 1 : 2), sig += static_cast<char>(e.type);
+  for (const Step& st : c.steps) {
+    sig += static_cast<char>(st.ufunc & 0xff), sig += static_cast<char>(st.ufunc >> 8);
+    sig += static_cast<char>(st.dead ? 0 : 1);
+    for (int i = 0; i < st.nin; ++i) sig += static_cast<char>(st.args[i]);
+    for (int i = 0; i <= st.nin; ++i) sig += static_cast<char>(st.types[i]);
+  }
+  return sig;
+}
+
+FusedProgram program(const Chain& c, const std::string& name) {
+  FusedProgram p;
+  p.name = name;
+  const int e = static_cast<int>(c.ext.size());
+  for (const External& x : c.ext) p.in.push_back(x.type);
+  for (std::size_t k = 0; k < c.steps.size(); ++k) {
+    const Step& st = c.steps[k];
+    FusedStep f;
+    f.kind = FusedStep::Kind::Ufunc;
+    f.ufunc = st.ufunc;
+    for (int i = 0; i < st.nin; ++i) f.args.push_back(st.args[i] < 0 ? -1 - st.args[i] : e + st.args[i]);
+    f.types.assign(st.types, st.types + st.nin + 1);
+    p.steps.push_back(std::move(f));
+    if (!st.dead) p.results.push_back(e + static_cast<int>(k));
+  }
+  return p;
+}
+
+// Makes `stream` current on its device while the chain runs.
+class UseStream {
+ public:
+  explicit UseStream(const std::shared_ptr<cuda::Stream>& s) : previous_(cuda::current_stream()) {
+    if (previous_ != s) cuda::set_current_stream(s);
+  }
+  ~UseStream() {
+    if (cuda::current_stream() != previous_) cuda::set_current_stream(previous_);
+  }
+
+ private:
+  std::shared_ptr<cuda::Stream> previous_;
+};
+
+// Runs the chain as one kernel if it has one ready; false to run it op by op.
+bool run_fused(State& s, const Chain& c) {
+  std::size_t live = 0;
+  for (const Step& st : c.steps) live += !st.dead;
+  if (c.steps.size() < 2 || c.ext.size() + live > static_cast<std::size_t>(kMaxOperands)) return false;
+  const std::string sig = signature(c);
+  auto it = s.fused.find(sig);
+  if (it == s.fused.end()) {
+    if (s.fused.size() >= kMaxChains) return false;
+    it = s.fused.emplace(sig, Fused{}).first;
+  }
+  Fused& f = it->second;
+  if (++f.seen < 2 || f.failed) return false;  // a chain seen once runs op by op
+  if (!f.def) {
+    try {
+      const std::string name = "auto_fused_" + std::to_string(std::hash<std::string>()(sig) % 1000000007);
+      f.def = &define_fused_elementwise(program(c, name), {"-fmad=false"}, f.out);
+    } catch (const std::exception&) {
+      f.failed = true;
+      return false;
+    }
+  }
+  Input inputs[kMaxOperands];
+  DType in_types[kMaxOperands];
+  for (std::size_t k = 0; k < c.ext.size(); ++k) {
+    const External& x = c.ext[k];
+    in_types[k] = x.type;
+    if (x.array)
+      inputs[k].array = &*x.array;
+    else
+      std::memcpy(inputs[k].value, x.value, sizeof x.value);
+  }
+  std::vector<Array> outputs;
+  outputs.reserve(live);
+  for (const Step& st : c.steps)
+    if (!st.dead) outputs.push_back(st.out);
+  if (!elementwise(*f.def, in_types, f.out.data(), inputs, outputs.data(), c.shape, 0, Launch::IfCompiled)) {
+    if (!f.submitted && s.log)
+      add_log_line(s, "compiling a kernel for a chain of " + std::to_string(c.steps.size()) +
+                          " ufunc calls in the background; it runs op by op meanwhile");
+    f.submitted = true;
+    return false;
+  }
+  s.stats.fused_chains++;
+  s.stats.fused_ops += c.steps.size();
+  s.stats.written += live;
+  if (!f.logged && s.log) {
+    std::string ops;
+    for (const Step& st : c.steps) ops += (ops.empty() ? "" : ", ") + st.def->name;
+    add_log_line(s, "fused " + std::to_string(c.steps.size()) + " ufunc calls (" + ops + ") over shape " +
+                        shape_text(c.shape) + " into one kernel, writing " + std::to_string(live) + " of " +
+                        std::to_string(c.steps.size()) + " results");
+  }
+  f.logged = true;
+  return true;
+}
+
+// Runs the chain as the ufuncs would have run, each value the program dropped in a temporary of its own.
+void run_op_by_op(const Chain& c) {
+  const std::size_t n = c.steps.size();
+  if (n == 1) {  // an op on its own, as most are: launched as the ufunc launches it
+    const Step& st = c.steps[0];
+    Input inputs[3];
+    for (int i = 0; i < st.nin; ++i) {
+      const External& x = c.ext[-1 - st.args[i]];
+      if (x.array)
+        inputs[i].array = &*x.array;
+      else
+        std::memcpy(inputs[i].value, x.value, sizeof x.value);
+    }
+    elementwise(*st.def, st.types, st.types + st.nin, inputs, &st.out, c.shape);
+    return;
+  }
+  std::vector<std::optional<Array>> temps(n);
+  std::vector<std::size_t> last_use(n, 0);
+  for (std::size_t k = 0; k < n; ++k)
+    for (int i = 0; i < c.steps[k].nin; ++i)
+      if (c.steps[k].args[i] >= 0) last_use[c.steps[k].args[i]] = k;
+  for (std::size_t k = 0; k < n; ++k) {
+    const Step& st = c.steps[k];
+    Input inputs[3];
+    for (int i = 0; i < st.nin; ++i) {
+      const int a = st.args[i];
+      if (a < 0) {
+        const External& x = c.ext[-1 - a];
+        if (x.array)
+          inputs[i].array = &*x.array;
+        else
+          std::memcpy(inputs[i].value, x.value, sizeof x.value);
+      } else {
+        inputs[i].array = c.steps[a].dead ? &*temps[a] : &c.steps[a].out;
+      }
+    }
+    const Array* out = &st.out;
+    if (st.dead) out = &temps[k].emplace(c.shape, st.types[st.nin]);
+    elementwise(*st.def, st.types, st.types + st.nin, inputs, out, c.shape);
+    for (int i = 0; i < st.nin; ++i)
+      if (st.args[i] >= 0 && c.steps[st.args[i]].dead && last_use[st.args[i]] == k) temps[st.args[i]].reset();
+  }
+}
+
+void flush_locked(State& s) {
+  if (s.chain.steps.empty()) return;
+  Chain c = std::move(s.spare);
+  std::swap(c, s.chain);
+  s.stats.chains++;
+  try {
+    cuda::DeviceGuard device(c.device);
+    UseStream stream(c.stream);
+    if (!run_fused(s, c)) run_op_by_op(c);
+  } catch (...) {
+    cuda::keep_launch_error(std::current_exception());
+  }
+  // Only now: until the chain was issued, a buffer dying on another thread waited for the lock.
+  for (External& x : c.ext)
+    if (x.array) x.array->buffer()->set_watched(0);
+  for (Step& st : c.steps)
+    if (!st.dead) st.out.buffer()->set_watched(0);
+  c.ext.clear();
+  c.steps.clear();
+  c.stream.reset();
+  s.spare = std::move(c);
+  // Cleared only now: a thread that drains meanwhile must wait for this chain's launches, not pass them by.
+  if (s.chain.steps.empty()) cuda::set_recorded(false);
+}
+
+}  // namespace
+
+bool fusable_loop(int index, const DType* in, const DType* out) {
+  const auto& table = fusable_table();
+  if (index < 0 || index >= static_cast<int>(table.size()) || !table[index]) return false;
+  const Ufunc& u = ufuncs()[index];
+  bool complex = false, floating = false;
+  for (int i = 0; i <= u.def.nin; ++i) {
+    const DType t = i < u.def.nin ? in[i] : out[0];
+    complex |= is_complex(t);
+    floating |= is_floating(t) || is_complex(t);
+  }
+  if (complex) return table[index] == 2;
+  if (floating) return table[index] != 3;
+  return true;
+}
+
+std::vector<std::pair<std::string, std::string>> fusable_ufuncs() {
+  static const char* const kinds[] = {"", "real", "complex", "integer"};
+  std::vector<std::pair<std::string, std::string>> out;
+  const auto& table = fusable_table();
+  for (std::size_t i = 0; i < table.size(); ++i)
+    if (table[i]) out.emplace_back(ufuncs()[i].def.name, kinds[table[i]]);
+  return out;
+}
+
+bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const DType* out, const Input* inputs,
+                  const Array& output, const Shape& shape) {
+  if (output.size() < min_size()) return false;
+  if (def.nout != 1 || def.nin > 3 || &def != &ufuncs()[index].def || !fusable_loop(index, in, out)) return false;
+  if (output.size() == 0 || !cuda::launches_may_wait()) return false;
+  State& s = state();
+  emit_log(s);
+  // What the launch raises before launching is raised now: a kernel that cannot compile (once per loop: the
+  // layouts of one loop compile alike), arrays on another device.
+  std::uint64_t loop = static_cast<std::uint64_t>(index);
+  for (int i = 0; i < def.nin; ++i) loop = loop << 5 | static_cast<std::uint64_t>(in[i]);
+  loop = loop << 5 | static_cast<std::uint64_t>(out[0]);
+  thread_local std::unordered_set<std::uint64_t> prepared;
+  if (prepared.count(loop)) {
+    for (int i = 0; i < def.nin; ++i)
+      if (inputs[i].array) check_same_device(*inputs[i].array, def.name.c_str());
+  } else {
+    elementwise(def, in, out, inputs, &output, shape, 0, Launch::Prepare);
+    prepared.insert(loop);
+  }
+  {
+    ChainLock lock(s.mutex);
+    if (s.stopped) return false;
+    Chain* c = &s.chain;
+    const auto& stream = cuda::current_stream();
+    if (!c->steps.empty() && (c->stream != stream || c->device != output.device() || c->shape != shape))
+      flush_locked(s);
+    const int nin = def.nin;
+    int args[3];
+    // An input that is another view of a value the chain computes needs that value in memory: flush first.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      bool flush = false;
+      std::size_t fresh = 0;
+      for (int i = 0; i < nin && !flush; ++i) {
+        args[i] = INT32_MIN;  // a new external
+        const Array* a = inputs[i].array;
+        if (!a) {
+          for (std::size_t k = 0; k < c->ext.size(); ++k)
+            if (!c->ext[k].array && c->ext[k].type == in[i] &&
+                std::memcmp(c->ext[k].value, inputs[i].value, sizeof c->ext[k].value) == 0)
+              args[i] = -1 - static_cast<int>(k);
+          fresh += args[i] == INT32_MIN;
+          continue;
+        }
+        const std::uint8_t how = a->buffer()->watched();
+        if (how == kWrites) {
+          flush = true;
+          for (std::size_t k = 0; k < c->steps.size(); ++k)
+            if (!c->steps[k].dead && same_view(c->steps[k].out, *a)) {
+              args[i] = static_cast<int>(k);
+              flush = false;
+              break;
+            }
+        } else if (how == kReads) {
+          for (std::size_t k = 0; k < c->ext.size(); ++k)
+            if (c->ext[k].array && same_view(*c->ext[k].array, *a)) args[i] = -1 - static_cast<int>(k);
+        }
+        if (args[i] == INT32_MIN) ++fresh;
+      }
+      if (!flush && c->ext.size() + fresh <= kMaxExternals) break;
+      flush_locked(s);
+    }
+    if (c->steps.empty()) {
+      c->stream = stream;
+      c->device = output.device();
+      c->shape = shape;
+    }
+    for (int i = 0; i < nin; ++i) {
+      if (args[i] >= 0) {
+        c->steps[args[i]].consumed = true;
+        continue;
+      }
+      if (args[i] != INT32_MIN) continue;
+      const Array* a = inputs[i].array;
+      External x;
+      x.type = a ? a->dtype() : in[i];
+      if (a) {
+        for (int j = 0; j < i && args[i] == INT32_MIN; ++j)  // x * x: one input
+          if (inputs[j].array && args[j] < 0 && same_view(*inputs[j].array, *a)) args[i] = args[j];
+        if (args[i] != INT32_MIN) continue;
+        x.array.emplace(unowned(*a));
+        a->buffer()->set_watched(kReads);
+      } else {
+        std::memcpy(x.value, inputs[i].value, sizeof x.value);
+      }
+      c->ext.push_back(std::move(x));
+      args[i] = -static_cast<int>(c->ext.size());
+    }
+    Step st{index, &def, nin, {args[0], nin > 1 ? args[1] : 0, nin > 2 ? args[2] : 0}, {}, unowned(output)};
+    std::copy(in, in + nin, st.types);
+    st.types[nin] = out[0];
+    c->steps.push_back(std::move(st));
+    output.buffer()->set_watched(kWrites);
+    s.stats.recorded++;
+    cuda::set_recorded(true);
+    if (c->steps.size() >= kMaxSteps) flush_locked(s);
+  }
+  emit_log(s);
+  return true;
+}
+
+void flush_recorded() noexcept {
+  State& s = state();
+  {
+    ChainLock lock(s.mutex);
+    flush_locked(s);
+  }
+  emit_log(s);
+}
+
+int auto_fusion_setting() { return t_setting; }
+
+int set_auto_fusion(int setting) {
+  const int previous = t_setting;
+  flush_recorded();
+  t_setting = static_cast<signed char>(setting < 0 ? -1 : setting > 0 ? 1 : 0);
+  return previous;
+}
+
+std::int64_t auto_fusion_min_size() { return min_size(); }
+
+void stop_auto_fusion() noexcept {
+  State& s = state();
+  {
+    ChainLock lock(s.mutex);
+    flush_locked(s);
+    s.stopped = true;
+  }
+  emit_log(s);
+}
+
+AutoFusionStats auto_fusion_stats() {
+  State& s = state();
+  ChainLock lock(s.mutex);
+  return s.stats;
+}
+
+void set_fusion_log(bool (*log)(const std::string& message)) {
+  State& s = state();
+  ChainLock lock(s.mutex);
+  s.log = log;
+}
+
+}  // namespace cuarray::ops

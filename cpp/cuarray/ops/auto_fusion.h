@@ -1,0 +1,93 @@
+// Automatic fusion of eager elementwise code: ufunc calls recorded as a chain, run as one kernel.
+//
+// Note [Automatic fusion]
+// Eager code such as `z = x * 2.0 + y; z = z * z - x` launches one kernel per operator, and on small arrays
+// the launches, not the arithmetic, take the time. So a ufunc call that makes a new array does not launch: it
+// resolves its loop, allocates its output and raises its errors as before, then records the application in the
+// pending chain of the process and returns. The chain is flushed (issued) before anything else reaches CUDA:
+// drain_launches() and every other launch flush it first (cuda/launch_queue.h), so copies to the host, events,
+// synchronisation, library calls and other kernels all see its results, in program order. When flushed, a chain
+// runs as one kernel if one was compiled for it, else op by op, exactly as the ufuncs would have run.
+//
+// Which values the kernel writes is decided at the flush, from what the program still holds:
+// - The chain watches the buffers it reads and writes (cuda::Buffer::watched). When the last owner of a value
+//   that a later step of the chain has read drops it, the value is dead: the fused kernel keeps it in registers
+//   and never writes it, and its memory goes back to the pool at once, as it would have.
+// - When the program drops an input of the chain, or a value no step has read yet, the chain is flushed first:
+//   the memory must hold its data until the chain has read or written it, and a value nothing reads is still
+//   computed (no work the program asked for is skipped). A benchmark loop that drops each result therefore
+//   runs one kernel per iteration.
+// So memory is never held longer than eager execution holds it, and every array the program holds is filled in.
+//
+// Results are bit for bit those of eager execution. Each step is its ufunc's own table row with its own loop
+// types, its result rounded to its dtype as the eager kernel stores it. Fused kernels are compiled with FMA
+// contraction off, so no multiply is fused with another step's add; and only ufuncs whose every loop compiles to
+// the same machine code with contraction on or off are recorded (fusable_loop(); tests/test_auto_fusion_nogpu.py
+// compiles them both ways). The eager kernels keep contraction on, as before.
+//
+// A chain is recorded only where it can be fused: one stream and device, one shape, new outputs (an `out=`
+// argument, an in-place operator or anything else runs eagerly, after the chain); an input that is a different
+// view of a value the chain computes flushes the chain first. Nothing is recorded while a capture is in progress
+// or once memory has been shared with other code (the launch queue's own rules). A chain seen once runs op by
+// op: its kernel is compiled in the background from its second flush on (Note [Background compiles]), and is
+// used once ready. The "cuarray.fusion" logger reports each chain first run fused.
+//
+// Recording an op costs the calling thread about what queueing its launch does, so what fusion saves is device
+// time: the launches of a chain's small kernels (about a microsecond each on the device), and the memory traffic
+// of its intermediates, which on large arrays is most of the time. By default only ops whose output has at least
+// 2^20 elements are recorded: there the saving is large and never below the cost. Small arrays gain in long
+// chains and lose about half a microsecond on an op that has no neighbour to fuse with, so they are recorded
+// where the program asks: CUARRAY_AUTO_FUSE=1, or `with cuarray.auto_fuse():` for the calling thread.
+// CUARRAY_AUTO_FUSE=0 or cuarray.auto_fuse(False) turns recording off.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuarray/array.h"
+#include "cuarray/ops/elementwise.h"
+
+namespace cuarray::ops {
+
+// Records one application of ufunc `index` (its table row `def`, loop types `in`/`out`, one new `output`)
+// instead of launching it, where it can join the pending chain; false where it must launch now (the caller then
+// launches it). Raises, before recording, what the launch would raise before launching.
+bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const DType* out, const Input* inputs,
+                  const Array& output, const Shape& shape);
+
+// Issues the pending chain. Never throws: an error is kept for check_launches (cuda/launch_queue.h).
+void flush_recorded() noexcept;
+
+// The calling thread's setting: -1 the process default (CUARRAY_AUTO_FUSE: unset, arrays of 2^20 elements and
+// more; "0", "false", "off" or "no", none; "1" or anything else, every size), 0 off, 1 every size. Setting it
+// returns the previous one and flushes.
+int auto_fusion_setting();
+int set_auto_fusion(int setting);
+// The smallest output the calling thread records now (INT64_MAX: none).
+std::int64_t auto_fusion_min_size();
+// Flushes and records nothing more: at exit.
+void stop_auto_fusion() noexcept;
+
+struct AutoFusionStats {
+  std::uint64_t recorded = 0;      // ufunc calls recorded
+  std::uint64_t chains = 0;        // chains flushed
+  std::uint64_t fused_chains = 0;  // of them, run as one kernel
+  std::uint64_t fused_ops = 0;     // ufunc calls run inside fused kernels
+  std::uint64_t written = 0;       // values fused kernels wrote (the others stayed in registers)
+};
+AutoFusionStats auto_fusion_stats();
+
+// Receives one line for each chain first run as one kernel and each kernel given to the background compiler;
+// returns false where it cannot take it on the calling thread (which may then hold the core's locks), and gets it
+// again at the next recorded call or flush. The receiver must not call into cuarray.
+void set_fusion_log(bool (*log)(const std::string& message));
+
+// Whether ufunc `index` may be recorded with loop types `in`/`out`.
+bool fusable_loop(int index, const DType* in, const DType* out);
+// The ufuncs that may be, with the loops they may be recorded with: "real" (no complex type), "complex" (any)
+// or "integer" (bool and integer types alone).
+std::vector<std::pair<std::string, std::string>> fusable_ufuncs();
+
+}  // namespace cuarray::ops

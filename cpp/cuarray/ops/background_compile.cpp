@@ -1,0 +1,190 @@
+#include "cuarray/ops/background_compile.h"
+
+#include <condition_variable>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+
+#include "cuarray/cuda/device.h"
+#include "cuarray/jit/nvrtc.h"
+
+namespace cuarray::ops {
+
+namespace {
+
+struct KeyHash {
+  std::size_t operator()(const WideKey& k) const {
+    std::uint64_t h = 0;
+    for (std::uint64_t w : k.w) h = (h ^ w) * 0x9E3779B97F4A7C15ull + (h >> 29);
+    return static_cast<std::size_t>(h);
+  }
+};
+
+struct Entry {
+  detail::BackgroundState state = detail::BackgroundState::Compiling;
+  std::string name;
+  jit::Binary binary;  // Ready, until loaded
+  jit::Kernel kernel;
+  std::string error;  // Failed
+};
+
+struct Job {
+  WideKey key;
+  KernelSource source;
+  std::vector<std::string> options;
+  int arch;
+};
+
+// Lives for the process: ops may ask for kernels during static destruction.
+struct State {
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::deque<Job> jobs;
+  std::unordered_map<WideKey, Entry, KeyHash> entries;
+  std::thread* worker = nullptr;  // never destroyed: joined at exit
+  bool stopping = false;
+  std::size_t started = 0, finished = 0, failed = 0;
+  std::string last_error;
+};
+
+State& state() {
+  static auto* s = new State;
+  return *s;
+}
+
+void work();
+
+// Starts the thread if there is work and none runs; false when no thread could be made.
+bool ensure_worker(State& s) {
+  if (s.worker || s.jobs.empty() || s.stopping) return true;
+  try {
+    s.worker = new std::thread(work);
+  } catch (const std::exception&) {
+    return false;
+  }
+  static bool exit_hook = std::atexit([] { finish_background_compiles(); }) == 0;
+  (void)exit_hook;
+  return true;
+}
+
+void work() {
+  State& s = state();
+  for (;;) {
+    std::optional<Job> taken;
+    {
+      std::unique_lock<std::mutex> lock(s.mutex);
+      s.wake.wait(lock, [&] { return s.stopping || !s.jobs.empty(); });
+      if (s.stopping) return;
+      taken.emplace(std::move(s.jobs.front()));
+      s.jobs.pop_front();
+    }
+    Job& job = *taken;
+    jit::Binary binary;
+    std::string error;
+    try {
+      bool from_disk = false;  // through the disk cache, so that the next process finds the kernel there
+      binary = jit::cached_binary(job.source.source, job.source.name, job.options, job.arch, from_disk);
+    } catch (const std::exception& x) {
+      error = x.what();
+      if (error.empty()) error = "unknown error";
+    }
+    std::lock_guard<std::mutex> lock(s.mutex);
+    Entry& e = s.entries[job.key];
+    e.state = error.empty() ? detail::BackgroundState::Ready : detail::BackgroundState::Failed;
+    e.binary = std::move(binary);
+    e.error = std::move(error);
+    ++s.finished;
+    s.failed += e.state == detail::BackgroundState::Failed;
+  }
+}
+
+}  // namespace
+
+namespace detail {
+
+BackgroundState background_state(const WideKey& key, jit::Kernel& kernel) {
+  State& s = state();
+  jit::Binary binary;
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    auto it = s.entries.find(key);
+    if (it == s.entries.end()) return BackgroundState::Unknown;
+    Entry& e = it->second;
+    if (e.state == BackgroundState::Compiling) ensure_worker(s);  // after a fork stopped the thread
+    if (e.state != BackgroundState::Ready) return e.state;
+    if (e.kernel) {
+      kernel = e.kernel;
+      return BackgroundState::Ready;
+    }
+    binary = std::move(e.binary);
+    name = e.name;
+    e.state = BackgroundState::Failed;  // until loaded: a load that throws is not retried
+  }
+  // Loaded without the lock: loading drains the launch queue, which may flush a recorded chain.
+  jit::Kernel loaded;
+  try {
+    loaded = jit::load_module(binary.code).function(name);
+  } catch (const std::exception& x) {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.entries[key].error = x.what();
+    ++s.failed;
+    return BackgroundState::Failed;
+  }
+  std::lock_guard<std::mutex> lock(s.mutex);
+  Entry& e = s.entries[key];
+  e.state = BackgroundState::Ready;
+  e.kernel = loaded;
+  store_kernel(key, loaded);
+  kernel = loaded;
+  return BackgroundState::Ready;
+}
+
+void start_background(const WideKey& key, KernelSource source, std::vector<std::string> options) {
+  State& s = state();
+  const int arch = cuda::compute_capability(cuda::current_device());
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.entries.count(key)) return;
+  Entry& e = s.entries[key];
+  e.name = source.name;
+  s.jobs.push_back(Job{key, std::move(source), std::move(options), arch});
+  if (!ensure_worker(s)) {  // no thread to spare: the op-by-op path stays
+    s.jobs.pop_back();
+    e.state = BackgroundState::Failed;
+    return;
+  }
+  ++s.started;
+  s.wake.notify_one();
+}
+
+}  // namespace detail
+
+void finish_background_compiles() noexcept {
+  State& s = state();
+  std::thread* worker;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.stopping = true;
+    worker = std::exchange(s.worker, nullptr);
+    s.wake.notify_one();
+  }
+  if (worker && worker->joinable()) worker->join();
+  delete worker;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.stopping = false;  // the jobs left wait for the next thread
+}
+
+BackgroundCounts background_compile_counts() {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  BackgroundCounts c{s.started, s.finished, s.failed, {}};
+  for (const auto& [key, e] : s.entries)
+    if (!e.error.empty()) c.last_error = e.error;
+  return c;
+}
+
+}  // namespace cuarray::ops

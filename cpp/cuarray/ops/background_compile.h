@@ -1,0 +1,54 @@
+// Kernels compiled on a thread of their own while the ops that want them run another way.
+//
+// Note [Background compiles]
+// A chain of ops fused automatically (Note [Automatic fusion] in auto_fusion.h) needs a kernel of its own, and
+// NVRTC takes tens of milliseconds to compile one: longer than running the chain op by op many times. So the
+// kernel is compiled on a thread of its own, one kernel at a time, while the chain keeps running op by op; the
+// first flush after the compile finished loads the kernel (on the flushing thread, which owns the device) and
+// launches it from then on. The compile goes through the disk cache (jit::cached_binary), so a later process
+// finds the kernel there at once. The compiling thread needs no device and holds no lock while it reports to the
+// host (Note [Kernel cache log]); before a fork and at exit it finishes the compile in hand and is joined, with
+// Python's lock let go. A compile that fails
+// leaves the op-by-op path in place for that kernel, silently: the ops it stands for already ran that way.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cuarray/jit/kernel_cache.h"
+#include "cuarray/ops/kernel_registry.h"
+
+namespace cuarray::ops {
+
+// The kernel of `key` if its background compile has finished (then loaded and stored in the registry), else
+// null. The first time a key is asked for, `make()` gives the KernelSource to compile with `options`.
+template <class MakeSource>
+jit::Kernel background_kernel(const WideKey& key, const std::vector<std::string>& options, MakeSource&& make);
+
+namespace detail {
+enum class BackgroundState { Unknown, Compiling, Ready, Failed };
+// The state of `key`'s compile; when Ready, `kernel` is loaded.
+BackgroundState background_state(const WideKey& key, jit::Kernel& kernel);
+void start_background(const WideKey& key, KernelSource source, std::vector<std::string> options);
+}  // namespace detail
+
+template <class MakeSource>
+jit::Kernel background_kernel(const WideKey& key, const std::vector<std::string>& options, MakeSource&& make) {
+  jit::Kernel kernel;
+  const detail::BackgroundState state = detail::background_state(key, kernel);
+  if (state == detail::BackgroundState::Unknown) detail::start_background(key, make(), options);
+  return kernel;
+}
+
+// Waits for the compile in hand and joins the thread, before a fork and at exit; the compiles still waiting
+// start on a new thread when a kernel is next asked for.
+void finish_background_compiles() noexcept;
+
+// Background compiles started, finished and failed (to compile or to load) so far, and an error: for tests.
+struct BackgroundCounts {
+  std::size_t started, finished, failed;
+  std::string last_error;
+};
+BackgroundCounts background_compile_counts();
+
+}  // namespace cuarray::ops

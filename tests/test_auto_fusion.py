@@ -1,0 +1,441 @@
+"""Automatic fusion of eager elementwise code (Note [Automatic fusion] in cpp/cuarray/ops/auto_fusion.h):
+chains of ufunc calls run as one kernel give every result bit for bit as eager execution does, with eager
+semantics for held values, in-place updates, views, streams, events, threads, graph capture and errors."""
+
+import logging
+import textwrap
+import threading
+import time
+
+import cuarray as cp
+import numpy as np
+import pytest
+from conftest import run_python
+from cuarray import _core
+
+pytestmark = pytest.mark.gpu
+
+
+@pytest.fixture(autouse=True)
+def _every_size():
+    """Small arrays are fused where the program asks (by default only arrays of 2**20 elements are)."""
+    with cp.auto_fuse():
+        yield
+
+
+def chain_of_ten(x, y):
+    z = x * 2.0 + y
+    z = z * z - x
+    z = z / (y + 1.0)
+    z = z + 0.5 * x
+    return z * y - 3.0
+
+
+def stats():
+    return _core._auto_fusion_stats()
+
+
+def wait_for_compiles(timeout=120):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        s = stats()
+        if s["compiles_finished"] == s["compiles_started"]:
+            return
+        time.sleep(0.01)
+    raise AssertionError("background compiles did not finish")
+
+
+def fused(f, *args):
+    """f(*args) once its chains run as one kernel (a chain runs op by op until it recurs and its kernel is
+    compiled; a first call that compiles the ops' own kernels flushes its chain in pieces). Returns the result
+    and how many chains of that call ran as one kernel."""
+    for _ in range(6):
+        before = stats()["fused_chains"]
+        r = f(*args)
+        cp.cuda.Device().synchronize()
+        if stats()["fused_chains"] > before:
+            break
+        del r
+        wait_for_compiles()
+    before = stats()["fused_chains"]
+    r = f(*args)
+    cp.cuda.Device().synchronize()
+    return r, stats()["fused_chains"] - before
+
+
+def eager(f, *args):
+    with cp.auto_fuse(False):
+        r = f(*args)
+        cp.cuda.Device().synchronize()
+    return r
+
+
+def same_bits(a, b):
+    a, b = cp.asnumpy(a), cp.asnumpy(b)
+    assert a.dtype == b.dtype and a.shape == b.shape
+    assert a.tobytes() == b.tobytes(), (
+        f"differ at {np.flatnonzero(a.view(np.uint8) != b.view(np.uint8))[:10]}"
+    )
+
+
+def data(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return rng.integers(0, 2, shape).astype(dtype)
+    if dtype.kind in "iu":
+        return rng.integers(1, 50, shape).astype(dtype)
+    v = rng.standard_normal(shape) * 3
+    if dtype.kind == "c":
+        v = v + 1j * rng.standard_normal(shape)
+    return v.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("n", [1000, 1 << 20])
+def test_chain_of_ten_is_one_kernel_bit_for_bit(dtype, n):
+    x, y = (cp.asarray(data(n, dtype, s)) for s in (1, 2))
+    y = abs(y) + 1  # no division by zero
+    got, kernels = fused(chain_of_ten, x, y)
+    assert kernels == 1, f"{stats()}"
+    same_bits(got, eager(chain_of_ten, x, y))
+    want = chain_of_ten(cp.asnumpy(x), cp.asnumpy(y))
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(cp.asnumpy(got), want, rtol=1e-2 if dtype == "float16" else 1e-5, atol=1e-2)
+
+
+def mixed(a, b, s):
+    c = a * s - b  # a Python scalar, in the loop type
+    d = (c > 0) & (b < 3)  # bool values
+    e = c + d  # bool promoted back
+    return e * e, d
+
+
+@pytest.mark.parametrize(
+    "da,db",
+    [
+        ("float32", "float32"),
+        ("int32", "float64"),
+        ("int64", "int64"),
+        ("int8", "uint8"),
+        ("float16", "int16"),
+    ],
+)
+def test_mixed_dtypes_and_held_values(da, db):
+    a, b = cp.asarray(data((7, 33), da, 3)), cp.asarray(data((7, 33), db, 4))
+    (g1, g2), kernels = fused(mixed, a, b, 3)
+    assert kernels == 1
+    e1, e2 = eager(mixed, a, b, 3)
+    same_bits(g1, e1)
+    same_bits(g2, e2)
+    n1, n2 = mixed(cp.asnumpy(a), cp.asnumpy(b), 3)
+    assert g1.dtype == n1.dtype and g2.dtype == n2.dtype
+
+
+def test_held_intermediates_are_written():
+    x, y = cp.asarray(data(500, "float32", 5)), cp.asarray(data(500, "float32", 6))
+
+    def f(x, y):
+        t = x * 2.0
+        u = t + y
+        w = u * u - t
+        return t, u, w
+
+    got, kernels = fused(f, x, y)
+    assert kernels == 1
+    for g, e in zip(got, eager(f, x, y)):
+        same_bits(g, e)
+
+
+def test_dropped_intermediates_are_not_written_and_memory_is_eager():
+    n = 1 << 22
+    x, y = cp.ones(n, cp.float32), cp.full(n, 2.0, cp.float32)
+    fused(chain_of_ten, x, y)
+    pool = cp.get_default_memory_pool()
+    cp.cuda.Device().synchronize()
+    eager_z = eager(chain_of_ten, x, y)
+    del eager_z
+    base = pool.used_bytes()
+    before = stats()
+    z = chain_of_ten(x, y)  # pending: held by the program
+    assert pool.used_bytes() == base + 4 * n  # the result alone: the intermediates' memory went back at once
+    cp.cuda.Device().synchronize()
+    after = stats()
+    assert after["fused_chains"] - before["fused_chains"] == 1
+    assert after["written"] - before["written"] == 1
+    same_bits(z, eager(chain_of_ten, x, y))
+
+
+def test_in_place_updates_and_views_keep_program_order():
+    def f(x, y):
+        z = x * 2.0
+        x += 1  # out=: runs after z was computed from the old x
+        w = z + x
+        v = w[::2]  # another view of a pending value: the chain is flushed first
+        u = v * 3.0
+        w[1] = -7.0  # a write into a value the chain computed
+        r = w - y
+        return z, w, u, r
+
+    for dt in ("float32", "int64"):
+        xs, ys = data(64, dt, 7), data(64, dt, 8)
+        y = cp.asarray(ys)
+        for _ in range(2):
+            f(cp.asarray(xs), y)
+            _core._flush_recorded()
+            wait_for_compiles()
+        x, xe, xn = cp.asarray(xs), cp.asarray(xs), xs.copy()
+        got = f(x, y)
+        want = eager(f, xe, y)
+        ref = f(xn, ys)
+        for g, e, n in zip(got, want, ref):
+            same_bits(g, e)
+            np.testing.assert_array_equal(cp.asnumpy(g), n)
+        same_bits(x, xe)
+        np.testing.assert_array_equal(cp.asnumpy(x), xn)
+
+
+@pytest.mark.parametrize(
+    "shapes",
+    [((3, 1), (1, 4)), ((), ()), ((1,), (5,)), ((4, 5), (5,)), ((2, 3, 4), (2, 1, 4))],
+    ids=str,
+)
+def test_broadcasting_and_zero_d(shapes):
+    a, b = cp.asarray(data(shapes[0], "float64", 9)), cp.asarray(data(shapes[1], "float64", 10))
+    got, _ = fused(
+        chain_of_ten, a, abs(b) + 1
+    )  # a step of another shape than the chain's starts a chain of its own
+    same_bits(got, eager(chain_of_ten, a, abs(b) + 1))
+    np.testing.assert_allclose(
+        cp.asnumpy(got), chain_of_ten(cp.asnumpy(a), abs(cp.asnumpy(b)) + 1), rtol=1e-12
+    )
+
+
+def test_strided_negative_and_fortran_inputs():
+    base = cp.asarray(data((40, 30), "float32", 11))
+    for x, y in [
+        (base[::-1, ::2], base[:, ::-2]),
+        (base.T, base.T.copy()),
+        (cp.asfortranarray(base), base),
+    ]:
+        got, kernels = fused(chain_of_ten, x, abs(y) + 1)
+        assert kernels == 1
+        same_bits(got, eager(chain_of_ten, x, abs(y) + 1))
+
+
+def test_zero_size_and_errors_are_raised_by_their_statement():
+    x = cp.ones(10, cp.float32)
+    e = cp.ones(0, cp.float32)
+    assert (e * 2 + e).shape == (0,)
+    z = x * 2.0
+    with pytest.raises(ValueError):
+        z + cp.ones(3, cp.float32)  # the broadcast error, at once
+    with pytest.raises(TypeError):
+        z + "a"  # no loop
+    w = z + 1.0  # the chain goes on
+    np.testing.assert_array_equal(cp.asnumpy(w), np.full(10, 3.0, np.float32))
+
+
+def test_streams_events_and_threads():
+    x, y = cp.asarray(data(4096, "float32", 12)), cp.asarray(abs(data(4096, "float32", 13)) + 1)
+    want = cp.asnumpy(eager(chain_of_ten, x, y))
+    s1, s2 = cp.cuda.Stream(non_blocking=True), cp.cuda.Stream(non_blocking=True)
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    with s1:
+        start.record()
+        r1 = chain_of_ten(x, y)
+        end.record()
+    with s2:
+        r2 = chain_of_ten(x, y)
+    end.synchronize()
+    assert cp.cuda.get_elapsed_time(start, end) >= 0
+    np.testing.assert_array_equal(cp.asnumpy(r1), want)
+    s2.synchronize()
+    np.testing.assert_array_equal(cp.asnumpy(r2), want)
+
+    results, errors = {}, []
+
+    def work(k):
+        try:
+            with cp.cuda.Stream(non_blocking=True) as s:
+                for _ in range(20):
+                    r = chain_of_ten(x, y)
+                s.synchronize()
+                results[k] = cp.asnumpy(r)
+        except Exception as e:  # noqa: BLE001 - any failure of a thread is reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for r in results.values():
+        np.testing.assert_array_equal(r, want)
+
+
+def test_graph_capture_records_what_runs():
+    x, y = cp.asarray(data(1000, "float32", 14)), cp.asarray(abs(data(1000, "float32", 15)) + 1)
+    fused(chain_of_ten, x, y)
+    want = cp.asnumpy(eager(chain_of_ten, x, y))
+    s = cp.cuda.Stream(non_blocking=True)
+    with s:
+        pending = x * 3.0  # recorded before the capture: issued before it begins, not captured
+        s.begin_capture()
+        r = chain_of_ten(x, y)
+        g = s.end_capture()
+        g.launch()
+        s.synchronize()
+    np.testing.assert_array_equal(cp.asnumpy(r), want)
+    np.testing.assert_array_equal(cp.asnumpy(pending), cp.asnumpy(x) * np.float32(3))
+
+
+def test_switch_and_log(caplog):
+    x, y = cp.ones(100, cp.float32), cp.ones(100, cp.float32)
+    with cp.auto_fuse(False):
+        assert _core._auto_fuse_min_size() is None
+        before = stats()["recorded"]
+        chain_of_ten(x, y)
+        assert stats()["recorded"] == before
+    assert _core._auto_fuse_min_size() == 1
+
+    def g(x, y):  # a chain of its own, so that its first fused run is logged here
+        return (x - y) * (x + y) - 7.0  # subtract, add, multiply, subtract
+
+    with caplog.at_level(logging.DEBUG, logger="cuarray.fusion"):
+        fused(g, x, y)  # flushed by a wait that let go of Python's lock: reported at the next call
+        x + 1
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("fused 4 ufunc calls (subtract, add, multiply, subtract)" in m for m in messages), messages
+
+
+def run(code, env=None):
+    return run_python(code=textwrap.dedent(code), env=env)
+
+
+def test_environment_switch_turns_it_off():
+    r = run(
+        """
+        import cuarray as cp
+        from cuarray import _core
+        x = cp.ones(10)
+        y = x * 2 + x
+        assert _core._auto_fuse_min_size() is None
+        assert _core._auto_fusion_stats()["recorded"] == 0
+        print(float(y.sum()))
+        """,
+        {"CUARRAY_AUTO_FUSE": "0"},
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "30.0"
+
+
+def test_out_of_memory_in_the_middle_of_a_chain():
+    r = run(
+        """
+        import cuarray as cp, numpy as np
+        n = 1 << 24
+        x = cp.ones(n, cp.float32)
+        z = x * 2.0
+        hog = []
+        try:
+            while True:
+                hog.append(cp.empty(n, cp.float32))
+        except cp.cuda.memory.OutOfMemoryError:
+            pass
+        try:
+            w = z + x  # no memory for its output: raised here, by its own statement
+            raise SystemExit("no error")
+        except cp.cuda.memory.OutOfMemoryError:
+            pass
+        del hog
+        w = z + x
+        assert float(w[5]) == 3.0 and float(z[7]) == 2.0
+        print("ok")
+        """,
+        {"CUARRAY_GPU_MEMORY_LIMIT": "2000000000"},
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "ok"
+
+
+def test_exit_and_sharing_with_pending_chains():
+    r = run(
+        """
+        import cuarray as cp
+        from cuarray import _core
+        x = cp.arange(10, dtype=cp.float32)
+        y = x * 3 + 1          # pending
+        held = y * y            # pending
+        d = y.__cuda_array_interface__  # shared: flushed, and recorded no more
+        z = held + 1
+        assert _core._auto_fusion_stats()["recorded"] == 3
+        assert float(z[2]) == 50.0
+        """,
+        {"CUARRAY_AUTO_FUSE": "1"},
+    )
+    assert r.returncode == 0, r.stderr
+    r = run(
+        """
+        import cuarray as cp
+        x = cp.arange(1 << 20, dtype=cp.float32)
+        for _ in range(3):
+            w = x * 5 + 2
+            v = w - x
+        t = v * 2  # left pending at exit
+        """,
+        {"CUARRAY_AUTO_FUSE": "1"},
+    )
+    assert r.returncode == 0, r.stderr
+
+
+def test_random_programs_lazy_equals_eager():
+    """A small differential fuzz: random chains over a few arrays, with held, dropped and in-place values."""
+    rng = np.random.default_rng(1234)
+    binary = ["+", "-", "*", "/", "max", "min", "<", "=="]
+    for trial in range(30):
+        dt = rng.choice(["float32", "float64", "int32", "float16", "complex64"])
+        shape = [(17,), (4, 9), (3, 1, 5)][trial % 3]
+        xs = [cp.asarray(data(shape, dt, 100 * trial + k)) for k in range(3)]
+        prog = []
+        for k in range(int(rng.integers(2, 12))):
+            op = str(rng.choice(binary))
+            if dt == "complex64" and op in ("max", "min", "<", "/", "*"):
+                op = "+"
+            prog.append(
+                (op, int(rng.integers(0, 3 + k)), int(rng.integers(0, 3 + k)), bool(rng.random() < 0.3))
+            )
+
+        def run(xs, prog=prog):
+            vals = list(xs)
+            held = []
+            for op, i, j, keep in prog:
+                a, b = vals[i], vals[j]
+                if op == "-" and a.dtype == bool and b.dtype == bool:
+                    op = "+"  # NumPy refuses bool subtraction
+                if op == "max":
+                    v = cp.maximum(a, b)
+                elif op == "min":
+                    v = cp.minimum(a, b)
+                elif op == "<":
+                    v = a < b
+                elif op == "==":
+                    v = a == b
+                elif op == "/":
+                    v = a / (abs(b) + 1)
+                elif op == "+":
+                    v = a + b
+                elif op == "-":
+                    v = a - b
+                else:
+                    v = a * b
+                vals.append(v)
+                if keep:
+                    held.append(v)
+            return held + [vals[-1]]
+
+        got, _ = fused(run, xs)
+        want = eager(run, xs)
+        for g, w in zip(got, want):
+            same_bits(g, w)
