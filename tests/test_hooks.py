@@ -67,7 +67,7 @@ def test_a_second_install_replaces_the_first():
         "                  'log_kernel': compiler._log_kernel, 'locate_library': _cuda_libs.locate,\n"
         "                  'allocate': memory._allocate_for_core, 'structured': _structured,\n"
         "                  'device_operand': _interop._device_operand, 'matmul_axes': _products._matmul_axes,\n"
-        "                  'cache_in_memory': compiler._cache_in_memory})\n"
+        "                  'cache_in_memory': compiler._cache_in_memory, 'log_fusion': compiler._log_fusion})\n"
         "try:\n"
         f"    _core.jit.compile({BROKEN!r}, 'broken', [], 90, [])\n"
         "except Mine as e:\n"

@@ -465,7 +465,13 @@ def _use_allocator():
         pass
 
 
+def _auto_fuse_off():
+    with cp.auto_fuse(False):
+        return cp.auto_fuse
+
+
 NO_DEVICE_NEEDED = {
+    "auto_fuse": _auto_fuse_off,  # a thread's setting, set and restored without a device
     # CuPy's top-level names of NumPy's exception classes
     "AxisError": lambda: cp.AxisError(1, 1),
     "ComplexWarning": lambda: cp.ComplexWarning("x"),

@@ -4,6 +4,8 @@ import contextlib
 
 from cuarray import _core
 
+__all__ = ["auto_fuse"]
+
 
 @contextlib.contextmanager
 def auto_fuse(enabled=True):
