@@ -439,3 +439,38 @@ def test_random_programs_lazy_equals_eager():
         want = eager(run, xs)
         for g, w in zip(got, want):
             same_bits(g, w)
+
+
+def test_readers_see_finished_values():
+    r = run(
+        """
+        import cuarray as cp, numpy as np
+        x = cp.arange(1024, dtype=cp.float32)
+        z = x * 2.0 + 1.0
+        assert float(z[3]) == 7.0 and z[5].item() == 11.0
+        w = x * 3.0 - 1.0
+        assert "2.," in repr(w) and str(w).startswith("[-1.")
+        v = x * x + 2.0
+        shared = cp.from_dlpack(v)  # DLPack shares the memory: flushed, and nothing is recorded from then on
+        np.testing.assert_array_equal(cp.asnumpy(shared), np.arange(1024, dtype=np.float32) ** 2 + 2)
+        print("ok")
+        """,
+        {"CUARRAY_AUTO_FUSE": "1"},
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "ok"
+
+
+@pytest.mark.multi_gpu
+def test_chains_on_two_devices():
+    with cp.cuda.Device(1):
+        x1 = cp.arange(1000, dtype=cp.float32)
+        z1 = x1 * 2.0 + 1.0  # pending on device 1
+    x0 = cp.arange(1000, dtype=cp.float32)
+    z0 = x0 * 3.0 - 1.0  # another device: device 1's chain is issued first, on its own device and stream
+    with cp.cuda.Device(1):
+        w1 = z1 * z1 - x1
+    want = np.arange(1000, dtype=np.float32)
+    np.testing.assert_array_equal(cp.asnumpy(z0), want * 3 - 1)
+    np.testing.assert_array_equal(cp.asnumpy(w1), (want * 2 + 1) ** 2 - want)
+    assert w1.device.id == 1 and z0.device.id == 0
