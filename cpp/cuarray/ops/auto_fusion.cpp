@@ -71,6 +71,14 @@ struct External {
   alignas(16) char value[16] = {};
 };
 
+// `x` as a kernel input.
+void read_external(const External& x, Input& in) {
+  if (x.array)
+    in.array = &*x.array;
+  else
+    std::memcpy(in.value, x.value, sizeof x.value);
+}
+
 struct Step {
   int ufunc;
   const ElementwiseDef* def;
@@ -283,12 +291,8 @@ bool run_fused(State& s, const Chain& c) {
   Input inputs[kMaxOperands];
   DType in_types[kMaxOperands];
   for (std::size_t k = 0; k < c.ext.size(); ++k) {
-    const External& x = c.ext[k];
-    in_types[k] = x.type;
-    if (x.array)
-      inputs[k].array = &*x.array;
-    else
-      std::memcpy(inputs[k].value, x.value, sizeof x.value);
+    in_types[k] = c.ext[k].type;
+    read_external(c.ext[k], inputs[k]);
   }
   std::vector<Array> outputs;
   outputs.reserve(live);
@@ -321,13 +325,7 @@ void run_op_by_op(const Chain& c) {
   if (n == 1) {  // an op on its own, as most are: launched as the ufunc launches it
     const Step& st = c.steps[0];
     Input inputs[3];
-    for (int i = 0; i < st.nin; ++i) {
-      const External& x = c.ext[-1 - st.args[i]];
-      if (x.array)
-        inputs[i].array = &*x.array;
-      else
-        std::memcpy(inputs[i].value, x.value, sizeof x.value);
-    }
+    for (int i = 0; i < st.nin; ++i) read_external(c.ext[-1 - st.args[i]], inputs[i]);
     elementwise(*st.def, st.types, st.types + st.nin, inputs, &st.out, c.shape);
     return;
   }
@@ -341,15 +339,10 @@ void run_op_by_op(const Chain& c) {
     Input inputs[3];
     for (int i = 0; i < st.nin; ++i) {
       const int a = st.args[i];
-      if (a < 0) {
-        const External& x = c.ext[-1 - a];
-        if (x.array)
-          inputs[i].array = &*x.array;
-        else
-          std::memcpy(inputs[i].value, x.value, sizeof x.value);
-      } else {
+      if (a < 0)
+        read_external(c.ext[-1 - a], inputs[i]);
+      else
         inputs[i].array = c.steps[a].dead ? &*temps[a] : &c.steps[a].out;
-      }
     }
     const Array* out = &st.out;
     if (st.dead) out = &temps[k].emplace(c.shape, st.types[st.nin]);
