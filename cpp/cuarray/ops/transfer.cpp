@@ -1,10 +1,7 @@
 #include "cuarray/ops/transfer.h"
 
 #include <algorithm>
-#include <condition_variable>
-#include <cstring>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 #include "cuarray/blocking.h"
@@ -17,6 +14,7 @@
 #include "cuarray/cuda/pinned_memory.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
+#include "cuarray/host_copy.h"
 #include "cuarray/ops/copy.h"
 
 namespace cuarray::ops {
@@ -26,92 +24,7 @@ namespace {
 constexpr std::size_t kSlotBytes = std::size_t(8) << 20;
 constexpr std::size_t kSmallSlotBytes = std::size_t(64) << 10;
 constexpr int kSlots = 4;
-constexpr std::size_t kParallelPart = std::size_t(1) << 20;  // below this a single memcpy is faster
-constexpr std::size_t kPinnedCheck = std::size_t(1) << 20;   // below this, not worth asking the driver
-constexpr std::size_t kPage = 4096;
-
-// A few threads that split large host memcpys between them and the caller.
-class MemcpyPool {
- public:
-  static MemcpyPool& instance() {
-    static MemcpyPool* p = new MemcpyPool;  // never destroyed; its threads sleep until the process ends
-    return *p;
-  }
-
-  void copy(void* dst, const void* src, std::size_t n) {
-    run(static_cast<char*>(dst), static_cast<const char*>(src), n);
-  }
-
-  // Writes every page of dst (contents undefined until it is copied into) so that the page faults of fresh
-  // host memory are taken by all threads at once, while DMAs run, instead of inside the copies after them.
-  void prefault(void* dst, std::size_t n) { run(static_cast<char*>(dst), nullptr, n); }
-
- private:
-  struct Job {
-    char* dst;
-    const char* src;  // null: prefault
-    std::size_t n;
-  };
-
-  static void execute(const Job& job) {
-    if (job.src) {
-      std::memcpy(job.dst, job.src, job.n);
-      return;
-    }
-    for (std::size_t off = 0; off < job.n; off += kPage) static_cast<volatile char*>(job.dst)[off] = 0;
-  }
-
-  void run(char* dst, const char* src, std::size_t n) {
-    std::size_t parts = std::min<std::size_t>(workers_ + 1, n / kParallelPart);
-    if (parts <= 1) {
-      execute({dst, src, n});
-      return;
-    }
-    std::size_t part = (n / parts + 63) / 64 * 64;
-    std::unique_lock<std::mutex> lock(mutex_);
-    jobs_.clear();
-    for (std::size_t off = part; off < n; off += part)
-      jobs_.push_back({dst + off, src ? src + off : nullptr, std::min(part, n - off)});
-    pending_ = jobs_.size();
-    lock.unlock();
-    work_.notify_all();
-    execute({dst, src, std::min(part, n)});
-    lock.lock();
-    done_.wait(lock, [this] { return pending_ == 0; });
-  }
-
-  MemcpyPool() : workers_(std::min(7u, std::max(1u, std::thread::hardware_concurrency() / 2))) {
-    for (unsigned i = 0; i < workers_; ++i) std::thread([this] { loop(); }).detach();
-  }
-
-  void loop() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    for (;;) {
-      work_.wait(lock, [this] { return !jobs_.empty(); });
-      Job job = jobs_.back();
-      jobs_.pop_back();
-      lock.unlock();
-      execute(job);
-      lock.lock();
-      if (--pending_ == 0) done_.notify_one();
-    }
-  }
-
-  unsigned workers_;
-  std::mutex mutex_;
-  std::condition_variable work_, done_;
-  std::vector<Job> jobs_;
-  std::size_t pending_ = 0;
-};
-
-// A host memcpy, split among the pool's threads when it is large enough to gain; the pool's threads are
-// started only then, not by a process's first small readback.
-void host_copy(void* dst, const void* src, std::size_t n) {
-  if (n < 2 * kParallelPart)
-    std::memcpy(dst, src, n);
-  else
-    MemcpyPool::instance().copy(dst, src, n);
-}
+constexpr std::size_t kPinnedCheck = std::size_t(1) << 20;  // below this, not worth asking the driver
 
 // Note [Staging slots after a failed capture]
 // A transfer refuses to run on a capturing stream (check_not_capturing), so no staging copy should ever be
@@ -293,7 +206,7 @@ void staged_to_host(void* dst, const char* s, std::size_t n, int device, cudaStr
     slot_of[c % kSlots] = k;
   };
   for (std::size_t c = 0; c < std::min<std::size_t>(chunks, kSlots - 1); ++c) issue(c);
-  if (chunks > 1) MemcpyPool::instance().prefault(dst, n);
+  if (chunks > 1) prefault_pages(dst, n);
   for (std::size_t c = 0; c < chunks; ++c) {
     if (c + kSlots - 1 < chunks) issue(c + kSlots - 1);
     int k = slot_of[c % kSlots];
