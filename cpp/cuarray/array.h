@@ -64,8 +64,25 @@ class Array {
   Array view(DType dtype) const { return Array(buffer_, offset_, shape_, strides_, dtype); }
   // The same memory seen as a Void type (a field, or a structured type of the same itemsize).
   Array view_void(int itemsize, int descr) const;
+  // The same view, without a share in its buffer: for records that must not keep memory alive (ops/auto_fusion.h),
+  // whose owner makes sure the memory outlives every use of the view.
+  Array borrowed() const {
+    return Array(*this, std::shared_ptr<cuda::Buffer>(std::shared_ptr<cuda::Buffer>(), buffer_.get()));
+  }
 
  private:
+  // `a`'s view of `buffer`.
+  Array(const Array& a, std::shared_ptr<cuda::Buffer> buffer)
+      : buffer_(std::move(buffer)),
+        offset_(a.offset_),
+        shape_(a.shape_),
+        strides_(a.strides_),
+        size_(a.size_),
+        dtype_(a.dtype_),
+        itemsize_(a.itemsize_),
+        descr_(a.descr_),
+        c_contiguous_(a.c_contiguous_),
+        f_contiguous_(a.f_contiguous_) {}
   void update_flags();
   std::shared_ptr<cuda::Buffer> buffer_;
   std::int64_t offset_ = 0;

@@ -303,6 +303,17 @@ PyMethodDef g_reshape_def = {"reshape", reinterpret_cast<PyCFunction>(reinterpre
 
 py::handle ndarray_type() { return g_ndarray_type; }
 
+py::object to_object(NdArray&& value) {
+  // Note [New array objects]: what py::cast does for a moved value, past its look-ups.
+  static const py::detail::type_info* type = py::detail::get_type_info(typeid(NdArray), true);
+  auto obj = py::reinterpret_steal<py::object>(py::detail::make_new_instance(type->type));
+  auto* inst = reinterpret_cast<py::detail::instance*>(obj.ptr());
+  inst->owned = true;
+  inst->get_value_and_holder().value_ptr() = new NdArray(std::move(value));
+  type->init_instance(inst, nullptr);
+  return obj;
+}
+
 void add_ndarray_member(const char* name, py::handle value) {
   if (PyDict_GetItemString(reinterpret_cast<PyTypeObject*>(g_ndarray_type.ptr())->tp_dict, name) != nullptr)
     throw std::logic_error(std::string("cuarray._core: ndarray already has a member '") + name + "'");

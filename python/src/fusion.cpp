@@ -175,9 +175,9 @@ class Fusion {
     if (!k.updates.empty() && !ops::updates_in_place(k, operands.inputs())) return self.attr("func")(*args);
     std::vector<Array> out = ops::run_fused(k, operands);
     if (plan.returns) return assemble(plan, args, views, out);
-    if (out.size() == 1 && !k.tuple_result) return py::cast(NdArray{std::move(out[0]), py::none()});
+    if (out.size() == 1 && !k.tuple_result) return to_object(std::move(out[0]));
     py::tuple result(out.size());
-    for (std::size_t o = 0; o < out.size(); ++o) result[o] = py::cast(NdArray{std::move(out[o]), py::none()});
+    for (std::size_t o = 0; o < out.size(); ++o) result[o] = to_object(std::move(out[o]));
     return result;
   }
 
@@ -189,7 +189,7 @@ class Fusion {
     for (std::size_t i = 0; i < plan.items.size(); ++i) {
       const int item = plan.items[i];
       const auto position = static_cast<std::size_t>(item);
-      result[i] = item < 0                 ? py::cast(NdArray{std::move(out.at(next++)), py::none()})
+      result[i] = item < 0                 ? to_object(std::move(out.at(next++)))
                   : position < args.size() ? py::object(args[position])
                                            : views.at(position - args.size());
     }

@@ -88,13 +88,13 @@ py::object matmul_call(py::handle a_obj, py::handle b_obj, py::handle out_obj, p
   }
   if (a.array.dtype() == loop.out && b.array.dtype() == loop.out) {
     Array r = ops::matmul(a.array, b.array, out);
-    return out ? py::reinterpret_borrow<py::object>(out_obj) : py::cast(NdArray{std::move(r), py::none()});
+    return out ? py::reinterpret_borrow<py::object>(out_obj) : to_object(std::move(r));
   }
   // Check the shapes before casting anything, then compute in the loop's type.
   ops::matmul_shapes(a.array.shape(), b.array.shape(), out ? &out->shape() : nullptr);
   auto cast = [&](const Array& x) { return x.dtype() == loop.out ? x : ops::astype(x, loop.out); };
   Array r = ops::matmul(cast(a.array), cast(b.array), out);
-  return out ? py::reinterpret_borrow<py::object>(out_obj) : py::cast(NdArray{std::move(r), py::none()});
+  return out ? py::reinterpret_borrow<py::object>(out_obj) : to_object(std::move(r));
 }
 
 PyObject* matmul_slot(PyObject* a, PyObject* b) {
@@ -157,11 +157,9 @@ auto without_gil(F&& f) {
   return f();
 }
 
-py::object wrap(Array a) { return py::cast(NdArray{std::move(a), py::none()}); }
-
 py::tuple wrap_all(std::vector<Array> arrays) {
   py::tuple t(arrays.size());
-  for (size_t i = 0; i < arrays.size(); ++i) t[i] = wrap(std::move(arrays[i]));
+  for (size_t i = 0; i < arrays.size(); ++i) t[i] = to_object(std::move(arrays[i]));
   return t;
 }
 
@@ -200,21 +198,25 @@ void init_linalg(py::module_& m) {
 
   // cuSOLVER: stacks of float32/float64/complex64/complex128 matrices (cuarray.linalg converts and checks).
   // The GIL is released while they run: a large factorisation takes milliseconds.
-  l.def("det", [](const NdArray& a) { return wrap(without_gil([&] { return ops::det(a.array); })); });
+  l.def("det", [](const NdArray& a) { return to_object(without_gil([&] { return ops::det(a.array); })); });
   l.def("slogdet", [](const NdArray& a) {
     auto [sign, logdet] = without_gil([&] { return ops::slogdet(a.array); });
     return wrap_all({sign, logdet});
   });
   l.def(
       "inv",
-      [](const NdArray& a, bool check_now) { return wrap(without_gil([&] { return ops::inv(a.array, check_now); })); },
+      [](const NdArray& a, bool check_now) {
+        return to_object(without_gil([&] { return ops::inv(a.array, check_now); }));
+      },
       "a"_a, "check_now"_a = false);
   l.def("solve", [](const NdArray& a, const NdArray& b) {
-    return wrap(without_gil([&] { return ops::solve(a.array, b.array); }));
+    return to_object(without_gil([&] { return ops::solve(a.array, b.array); }));
   });
   l.def(
       "cholesky",
-      [](const NdArray& a, bool upper) { return wrap(without_gil([&] { return ops::cholesky(a.array, upper); })); },
+      [](const NdArray& a, bool upper) {
+        return to_object(without_gil([&] { return ops::cholesky(a.array, upper); }));
+      },
       "a"_a, "upper"_a = false);
   l.def(
       "qr",

@@ -22,6 +22,24 @@ struct NdArray {
 // The ndarray type object, for isinstance checks in other binding files.
 py::handle ndarray_type();
 
+// Note [New array objects]
+// A small op's host time goes largely to its result object, so the new arrays of ufuncs, reductions and fused
+// calls are made by to_object rather than py::cast: py::cast looks the C++ type up in pybind11's registry, and
+// the address of the moved-from value in its instance map, on every call; to_object keeps the type from the first
+// call and makes the same instance (a unique_ptr holder, registered as py::cast registers it). ndarray_of reads an
+// instance's value directly where the caller has checked the type, as py::cast would after its look-ups.
+//
+// A new Python array owning `value` (moved from).
+py::object to_object(NdArray&& value);
+inline py::object to_object(Array array) { return to_object(NdArray{std::move(array), py::none()}); }
+// The array of `h`, an instance of cuarray.ndarray or a subclass (the caller checked).
+inline const NdArray& ndarray_of(py::handle h) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(h.ptr());
+  if (inst->simple_layout && inst->simple_value_holder[0])
+    return *static_cast<const NdArray*>(inst->simple_value_holder[0]);
+  return h.cast<const NdArray&>();  // raises pybind11's error for an instance not yet initialised
+}
+
 // Note [ndarray members]
 // The ndarray type is defined in array.cpp (init_array). A member another area of the bindings defines (the
 // operators in ufunc.cpp, matmul's in linalg.cpp, sum and its kin in reduction.cpp) is added through

@@ -45,7 +45,7 @@ py::object run(const ops::ReductionDef& def, const DType* in_types, DType out_lo
   if (!out_obj.is_none()) operands.set_output(as_array(out_obj).array);
   operands.run(in_types, out_loop, result, ddof);
   if (!out_obj.is_none()) return py::reinterpret_borrow<py::object>(out_obj);
-  return py::cast(NdArray{operands.take_result(), py::none()});
+  return to_object(operands.take_result());
 }
 
 // Reduction `def` of an `a` that is not a cuarray array: a traced value of cuarray.fuse goes to the tracer;

@@ -133,7 +133,7 @@ py::object ufunc_call(int index, const py::handle* args, int nargs, const py::ha
   const Array* arrays[3] = {};            // the array inputs
   for (int i = 0; i < nargs; ++i) {
     if (py::isinstance(args[i], ndarray_type())) {
-      arrays[i] = &args[i].cast<const NdArray&>().array;
+      arrays[i] = &ndarray_of(args[i]).array;
     } else if (to_scalar(args[i], scalars[i].emplace())) {
       c.set_input(i, *scalars[i]);
       continue;
@@ -162,7 +162,7 @@ py::object ufunc_call(int index, const py::handle* args, int nargs, const py::ha
   c.run(order);
   auto result = [&](int o) -> py::object {
     if (c.given(o)) return py::reinterpret_borrow<py::object>(outs[o]);
-    return py::cast(NdArray{std::move(c.output(o)), py::none()});
+    return to_object(std::move(c.output(o)));
   };
   if (c.nout() == 1) return result(0);
   return py::make_tuple(result(0), result(1));

@@ -335,7 +335,12 @@ bool param_sizes(cudaKernel_t kernel, std::vector<std::size_t>& sizes) {
 }
 
 void set_flush_recorded(void (*flush)() noexcept) { detail::flush_recorded = flush; }
-void set_recorded(bool any) { detail::recorded.store(any && detail::flush_recorded, std::memory_order_release); }
+void set_recorded(bool any) {
+  // Stored only when it changes: every recorded op calls this, and the line is read by every drain.
+  const bool value = any && detail::flush_recorded;
+  if (detail::recorded.load(std::memory_order_relaxed) != value)
+    detail::recorded.store(value, std::memory_order_release);
+}
 
 bool launches_may_wait() {
   Queue& q = queue();

@@ -55,18 +55,12 @@ const std::vector<std::uint8_t>& fusable_table() {
   return table;
 }
 
-// A view whose buffer it does not own: the chain must not keep memory alive (Note [Automatic fusion]).
-Array unowned(const Array& a) {
-  return Array(std::shared_ptr<cuda::Buffer>(std::shared_ptr<cuda::Buffer>(), a.buffer().get()), a.offset(), a.shape(),
-               a.strides(), a.dtype());
-}
-
 bool same_view(const Array& a, const Array& b) {
   return a.data() == b.data() && a.dtype() == b.dtype() && a.shape() == b.shape() && a.strides() == b.strides();
 }
 
 struct External {
-  std::optional<Array> array;  // unowned; none for a scalar
+  std::optional<Array> array;  // borrowed (Array::borrowed); none for a scalar
   DType type;                  // the array's dtype, or the scalar's loop type
   alignas(16) char value[16] = {};
 };
@@ -85,7 +79,7 @@ struct Step {
   int nin;
   int args[3];            // >= 0: the step whose result it reads; < 0: external -1 - arg
   DType types[4];         // the loop types, inputs then output
-  Array out;              // unowned
+  Array out;              // borrowed
   bool consumed = false;  // a later step reads it
   bool dead = false;      // consumed, and the program no longer holds it: never written
 };
@@ -483,7 +477,7 @@ bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const D
         for (int j = 0; j < i && args[i] == INT32_MIN; ++j)  // x * x: one input
           if (inputs[j].array && args[j] < 0 && same_view(*inputs[j].array, *a)) args[i] = args[j];
         if (args[i] != INT32_MIN) continue;
-        x.array.emplace(unowned(*a));
+        x.array.emplace(a->borrowed());
         a->buffer()->set_watched(kReads);
       } else {
         std::memcpy(x.value, inputs[i].value, sizeof x.value);
@@ -491,7 +485,7 @@ bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const D
       c->ext.push_back(std::move(x));
       args[i] = -static_cast<int>(c->ext.size());
     }
-    Step st{index, &def, nin, {args[0], nin > 1 ? args[1] : 0, nin > 2 ? args[2] : 0}, {}, unowned(output)};
+    Step st{index, &def, nin, {args[0], nin > 1 ? args[1] : 0, nin > 2 ? args[2] : 0}, {}, output.borrowed()};
     std::copy(in, in + nin, st.types);
     st.types[nin] = out[0];
     c->steps.push_back(std::move(st));
