@@ -267,6 +267,73 @@ def test_single_device_pool_arenas_follow_streams():
 
 
 @gpu
+def test_single_device_pool_gives_a_dropped_streams_memory_to_no_later_stream():
+    # Note [Arena keys]: CUDA may give a new stream the handle of a destroyed one whose work still runs, so the
+    # dropped stream's cached memory must go back to the allocator, never to the next stream's arena.
+    pool = memory.SingleDeviceMemoryPool()
+    s1 = cp.cuda.Stream()
+    serial = s1._handle().serial
+    with s1:
+        p = pool.malloc(4 * UNIT)
+    del p
+    assert (pool.free_bytes(), pool.n_free_blocks()) == (4 * UNIT, 1)
+    del s1
+    gc.collect()
+    assert not cp._core.cuda.Stream.alive(serial)  # nothing else held the stream
+    s2 = cp.cuda.Stream()
+    with s2:
+        p2 = pool.malloc(4 * UNIT)
+    assert list(pool._arenas) == [("serial", s2._handle().serial)]
+    assert (pool.total_bytes(), pool.free_bytes(), pool.n_free_blocks()) == (4 * UNIT, 0, 0)
+    ptr = p2.ptr
+    del p2
+    with s2:  # a live stream's freed memory is reused by it, as before
+        assert pool.malloc(4 * UNIT).ptr == ptr
+    # A dropped stream whose memory is still in use: its arena stays until that memory is freed and given back.
+    s3 = cp.cuda.Stream()
+    with s3:
+        p3 = pool.malloc(2 * UNIT)
+    del s3
+    gc.collect()
+    with cp.cuda.Stream():
+        pool.malloc(UNIT)
+    assert pool.used_bytes() == 2 * UNIT and len(pool._arenas) == 3
+    del p3
+    pool.free_all_blocks()
+    assert (pool.total_bytes(), list(pool._arenas)) == (0, [("serial", s2._handle().serial)])
+
+
+@gpu
+def test_single_device_pool_shares_one_arena_among_wrappers_of_another_librarys_stream():
+    # Note [Arena keys]: every wrapper of one foreign stream reuses the memory freed on it, as in CuPy.
+    handle = cp.cuda.runtime.streamCreate()
+    try:
+        pool = memory.SingleDeviceMemoryPool()
+        ptrs = []
+        for _ in range(3):
+            with cp.cuda.Stream.from_external(_ForeignStream(handle)):
+                p = pool.malloc(4 * UNIT)
+                ptrs.append(p.ptr)
+                del p
+        assert ptrs[0] == ptrs[1] == ptrs[2] and pool.total_bytes() == 4 * UNIT
+        assert list(pool._arenas) == [handle]
+        pool.free_all_blocks()
+    finally:
+        cp.cuda.Device().synchronize()
+        cp.cuda.runtime.streamDestroy(handle)
+
+
+class _ForeignStream:
+    """A stream of another library, as CUDA's stream protocol presents it."""
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def __cuda_stream__(self):
+        return (0, self.handle)
+
+
+@gpu
 @pytest.mark.parametrize("allocator", ["_malloc", "malloc_managed"])
 def test_memory_pool_over_an_allocator_serves_arrays(allocator):
     pool = memory.MemoryPool(getattr(memory, allocator))

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -20,10 +21,12 @@ namespace {
 constexpr int kMaxDevices = 64;
 thread_local std::shared_ptr<Stream> tls_stream[kMaxDevices];
 
-// Every stream create() made, so that synchronize_device can wait for each of them interruptibly.
+// Every stream create() made, so that synchronize_device can wait for each of them interruptibly; and the serials
+// of those not yet destroyed (Stream::alive).
 struct Registry {
   std::mutex mutex;
   std::vector<std::weak_ptr<Stream>> streams;
+  std::unordered_set<std::uint64_t> live;
 };
 
 Registry& registry() {
@@ -61,7 +64,14 @@ std::shared_ptr<Stream> Stream::create(bool non_blocking, int priority) {
   r.streams.erase(std::remove_if(r.streams.begin(), r.streams.end(), [](auto& w) { return w.expired(); }),
                   r.streams.end());
   r.streams.push_back(stream);
+  r.live.insert(stream->serial());
   return stream;
+}
+
+bool Stream::alive(std::uint64_t serial) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.live.count(serial) != 0;
 }
 
 const std::shared_ptr<Stream>& Stream::per_thread(int device) {
@@ -87,7 +97,18 @@ std::shared_ptr<Stream> Stream::external(cudaStream_t handle, int device) {
   return std::shared_ptr<Stream>(new Stream(handle, device, false, (flags & cudaStreamNonBlocking) != 0));
 }
 
+Stream::Stream(cudaStream_t handle, int device, bool owned, bool non_blocking)
+    : handle_(handle), device_(device), owned_(owned), non_blocking_(non_blocking) {
+  static std::atomic<std::uint64_t> next{1};
+  serial_ = next.fetch_add(1, std::memory_order_relaxed);
+}
+
 Stream::~Stream() {
+  if (owned_) {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.live.erase(serial_);
+  }
   // The null streams live for the whole process; an external stream is its owner's to destroy.
   if (!handle_) return;
   MemoryPool::stream_destroyed(*this);

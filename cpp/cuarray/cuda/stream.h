@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -42,6 +43,12 @@ class Stream {
 
   cudaStream_t handle() const { return handle_; }
   bool owned() const { return owned_; }  // false for external() streams
+  // A number no other Stream of the process has had. CUDA gives a new stream the handle of a destroyed one, whose
+  // work may still be running; a cache of memory freed in a stream's order keys it by this, and asks alive()
+  // whether the stream is still there (Note [Arena keys] in python/cuarray/cuda/_arena.py).
+  std::uint64_t serial() const { return serial_; }
+  // Whether the stream create() made with `serial` has not been destroyed yet.
+  static bool alive(std::uint64_t serial);
   int device() const { return device_; }
   bool non_blocking() const { return non_blocking_; }
   int priority() const;  // cudaStreamGetPriority: lower numbers are higher priorities
@@ -75,9 +82,9 @@ class Stream {
   std::string take_invalidated();
 
  private:
-  Stream(cudaStream_t handle, int device, bool owned, bool non_blocking)
-      : handle_(handle), device_(device), owned_(owned), non_blocking_(non_blocking) {}
+  Stream(cudaStream_t handle, int device, bool owned, bool non_blocking);
   cudaStream_t handle_;
+  std::uint64_t serial_;
   int device_;
   bool owned_;
   bool non_blocking_;

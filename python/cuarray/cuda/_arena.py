@@ -13,6 +13,17 @@ allocations no part of which is in use. A limit counts the bytes taken from the 
 allocator's OutOfMemoryError, first frees the cached allocations and retries once. Its memory is handed out as
 pointers whose memory object returns the chunk when the last pointer goes (PooledMemory); the pool itself is
 held weakly, so a pool dropped while its memory is in use frees nothing early.
+
+Note [Arena keys]
+CUDA gives a new stream the handle of one destroyed before, whose work may still be running. Keyed by handle, as
+in CuPy, memory freed after a kernel on a stream that was then dropped would go to the next new stream, whose
+work could overwrite it while that kernel still read or wrote it (a silent wrong result). So a stream cuarray
+made and destroys is keyed by its serial (Stream.serial in cpp/cuarray/cuda/stream.h), which no later stream
+has. A stream another library made (Stream.from_external, ExternalStream) is keyed by its handle, as in CuPy:
+its owner destroys it, and every wrapper of it must share its arena, or a program that wraps its framework's
+stream at each step would never reuse memory. When a new arena is made, the arenas of destroyed streams give
+their whole free allocations back to the allocator (whose free waits for the device, for cudaFree) and go
+once nothing of theirs is in use.
 """
 
 import bisect
@@ -81,12 +92,13 @@ class Chunk:
 class Arena:
     """The free chunks of one stream, by size."""
 
-    __slots__ = ("free", "sizes", "stream_ptr")
+    __slots__ = ("free", "key", "sizes", "used")
 
-    def __init__(self, stream_ptr):
-        self.stream_ptr = stream_ptr
+    def __init__(self, key):
+        self.key = key
         self.free = {}  # size -> [chunk, ...]
         self.sizes = []  # the sizes in `free`, ascending
+        self.used = 0  # its chunks in use
 
     def push(self, chunk):
         chunks = self.free.get(chunk.size)
@@ -144,8 +156,8 @@ class PooledBlock:
 class ArenaPool:
     """Note [Arena pools]. Subclasses say how memory is wrapped: `_pooled(pool, chunk)` the PooledBlock,
     `_pointer(mem, offset)` the pointer type, `_empty()` the pointer for a request of 0 bytes, and
-    `_stream_ptr(stream=None)` the key of `stream`'s arena (None: the current stream's, which serves a
-    request)."""
+    `_stream_key(stream=None)` the key of `stream`'s arena (None: the current stream's, which serves a
+    request) and `_key_alive(key)` whether that stream may still allocate (Note [Arena keys])."""
 
     def __init__(self, allocator):
         if not callable(allocator):
@@ -153,17 +165,41 @@ class ArenaPool:
                 f"allocator must be callable: nbytes -> a memory pointer, got {type(allocator).__name__}"
             )
         self._allocator = allocator
-        self._arenas = {}  # stream ptr -> Arena
+        self._arenas = {}  # stream key -> Arena (Note [Arena keys])
         self._lock = threading.RLock()
         self._used = 0
         self._total = 0
         self._limit = 0
 
-    def _arena(self, stream_ptr):
-        arena = self._arenas.get(stream_ptr)
+    @staticmethod
+    def _key_alive(key):
+        return True
+
+    def _arena(self, key):
+        arena = self._arenas.get(key)
         if arena is None:
-            arena = self._arenas[stream_ptr] = Arena(stream_ptr)
+            self._drop_dead_arenas()
+            arena = self._arenas[key] = Arena(key)
         return arena
+
+    def _drop_dead_arenas(self):
+        """Note [Arena keys]: the arenas of destroyed streams give back their whole free allocations, and go
+        once nothing of theirs is in use."""
+        for key, arena in list(self._arenas.items()):
+            if self._key_alive(key):
+                continue
+            self._give_back(arena)
+            if arena.used == 0 and not arena.free:
+                del self._arenas[key]
+
+    def _give_back(self, arena):
+        """Returns `arena`'s free chunks that are whole allocations to the allocator."""
+        for size in list(arena.sizes):
+            for chunk in list(arena.free.get(size, ())):
+                if chunk.prev is None and chunk.next is None:
+                    arena.remove(chunk)
+                    self._total -= chunk.size
+                    chunk.mem = None
 
     def malloc(self, size):
         """A pointer to at least `size` bytes, cached memory of the current stream's arena where some fits."""
@@ -172,7 +208,7 @@ class ArenaPool:
             return self._empty()
         size = round_size(size)
         with self._lock:
-            arena = self._arena(self._stream_ptr())
+            arena = self._arena(self._stream_key())
             chunk = arena.pop_fit(size)
             if chunk is None:
                 chunk = Chunk(self._allocate(size), 0, size, arena)
@@ -180,6 +216,7 @@ class ArenaPool:
             elif chunk.size > size:
                 arena.push(chunk.split(size))
             chunk.in_use = True
+            arena.used += 1
             self._used += size
         return self._pointer(self._pooled(self, chunk), 0)
 
@@ -206,6 +243,7 @@ class ArenaPool:
             chunk.in_use = False
             self._used -= chunk.size
             arena = chunk.arena
+            arena.used -= 1
             nxt = chunk.next
             if nxt is not None and not nxt.in_use and nxt.arena is arena:
                 arena.remove(nxt)
@@ -224,15 +262,11 @@ class ArenaPool:
             if stream is None:
                 arenas = list(self._arenas.values())
             else:
-                arena = self._arenas.get(self._stream_ptr(stream))
+                arena = self._arenas.get(self._stream_key(stream))
                 arenas = [] if arena is None else [arena]
             for arena in arenas:
-                for size in list(arena.sizes):
-                    for chunk in list(arena.free.get(size, ())):
-                        if chunk.prev is None and chunk.next is None:
-                            arena.remove(chunk)
-                            self._total -= chunk.size
-                            chunk.mem = None
+                self._give_back(arena)
+            self._drop_dead_arenas()
 
     def n_free_blocks(self):
         """The number of free chunks cached."""

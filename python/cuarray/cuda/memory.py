@@ -272,8 +272,20 @@ class SingleDeviceMemoryPool(_arena.ArenaPool):
         self._device_id = _cuda.current_device()
 
     @staticmethod
-    def _stream_ptr(stream=None):
-        return _stream_handle(stream)
+    def _stream_key(stream=None):
+        # Note [Arena keys] in _arena.py: a stream cuarray made by its serial, another library's by its handle.
+        if stream is None:
+            core = _cuda.current_stream(_cuda.current_device())
+        else:
+            handle = getattr(stream, "_handle", None)
+            if handle is None:
+                return operator.index(stream.ptr)
+            core = handle()
+        return ("serial", core.serial) if core.owned else core.ptr
+
+    @staticmethod
+    def _key_alive(key):
+        return not isinstance(key, tuple) or _cuda.Stream.alive(key[1])
 
     @staticmethod
     def _pooled(pool, chunk):

@@ -80,7 +80,7 @@ class PinnedMemoryPool(_arena.ArenaPool):
         super().__init__(_malloc if allocator is None else allocator)
 
     @staticmethod
-    def _stream_ptr(stream=None):
+    def _stream_key(stream=None):
         return 0  # host memory: one arena
 
     @staticmethod
