@@ -109,7 +109,7 @@ def _chain(fused):
         # 2^26 float32 elements, as the lessons' larger arrays; the bytes counted are the fused minimum (read x
         # and y, write the result), so eager code shows what its intermediates cost.
         x, y = lib.rand(CHAIN_N, "float32", 0), lib.rand(CHAIN_N, "float32", 1)
-        f = lib.xp.fuse(chain_of_ten) if fused else chain_of_ten
+        f = lib.fuse(chain_of_ten) if fused else chain_of_ten
         return lambda: f(x, y)
 
     return make
@@ -152,7 +152,7 @@ CASES = [
         libs=("cuarray",),
         env={"CUARRAY_AUTO_FUSE": "0"},
     ),
-    _bw("chain of 10 ops 2^26 f32, fuse", _chain(True), 3 * CHAIN_N * 4 / GIB, libs=CUPY_LIKE),
+    _bw("chain of 10 ops 2^26 f32, fuse", _chain(True), 3 * CHAIN_N * 4 / GIB, libs=(*CUPY_LIKE, "jax")),
     _bw("strided add x[::2] + y[::2] f32", _strided_add, 2.5, 0.70),
     _bw("transposed add x.T + y 16384²", _transposed_add, 3, 0.70),
     # Last, so that the float32 inputs above stay in the host cache while they are needed.

@@ -69,7 +69,7 @@ def _fused(lib):
 def _chain(fused):
     def make(lib):
         x, y = _pair(lib)
-        f = lib.xp.fuse(chain_of_ten) if fused else chain_of_ten
+        f = lib.fuse(chain_of_ten) if fused else chain_of_ten
         return lambda: f(x, y)
 
     return make
@@ -164,7 +164,7 @@ CASES = [
     _case("10 elementwise ops, eager", _ten_ops_eager),
     _case("10 elementwise ops, one CUDA graph launch", _ten_ops_graph, libs=CUPY_LIKE),
     _case("chain of 10 ops in 5 lines, eager", _chain(False)),
-    _case("chain of 10 ops in 5 lines, fuse", _chain(True), libs=CUPY_LIKE),
+    _case("chain of 10 ops in 5 lines, fuse", _chain(True), libs=(*CUPY_LIKE, "jax")),
     # cuarray fuses eager chains of arrays of 2^20 elements and more by itself; CUARRAY_AUTO_FUSE=1 does so at every
     # size (docs/behaviour.md). The chain is fused from its second run on, once its kernel is compiled.
     _case(

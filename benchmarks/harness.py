@@ -21,8 +21,12 @@ from pathlib import Path
 import numpy as np
 
 LIBS = ("cuarray", "cupy", "torch", "numpy")
-LABELS = {"cuarray": "cuarray", "cupy": "CuPy", "torch": "PyTorch", "numpy": "NumPy"}
+LABELS = {"cuarray": "cuarray", "cupy": "CuPy", "torch": "PyTorch", "numpy": "NumPy", "jax": "JAX"}
 GPU_LIBS = ("cuarray", "cupy", "torch")
+# JAX has jax.numpy's API, not CuPy's or PyTorch's: it runs only the rows that name it (the compiled chains, where
+# its column is jax.jit beside cuarray's and CuPy's fuse).
+ALL_LIBS = (*LIBS, "jax")
+ON_GPU = (*GPU_LIBS, "jax")
 CUPY_LIKE = ("cuarray", "cupy")  # one adapter: cuarray implements CuPy's API
 TF32_ENV = {"CUARRAY_TF32": "1", "CUPY_TF32": "1"}  # read at first cuBLAS use, hence a fresh process
 
@@ -173,6 +177,9 @@ class CupyLike(Lib):
     def empty(self, shape, dtype="float32"):
         return self.xp.empty(shape, dtype=dtype)
 
+    def fuse(self, f):
+        return self.xp.fuse(f)
+
     def sync(self):
         self.xp.cuda.Device().synchronize()
 
@@ -237,6 +244,49 @@ class TorchLib(Lib):
         )
 
 
+class JaxLib(Lib):
+    """JAX on its first GPU, for the compiled rows: fuse(f) is jax.jit(f). JAX has no device-wide
+    synchronize, and runs a device's work in order: sync() waits for the last result a compiled call made."""
+
+    name = "jax"
+    gpu = True
+
+    def __init__(self):
+        # JAX takes most of the GPU's memory at its first use unless told not to; the other libraries share it.
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+        import jax
+
+        self.jax, self.xp = jax, jax.numpy
+        self.device = jax.devices("gpu")[0]  # RuntimeError where JAX has no GPU backend
+        self._last = None
+        jax.device_put(np.zeros(1, np.float32), self.device).block_until_ready()  # start the backend now
+
+    def asarray(self, host):
+        return self.jax.device_put(host, self.device)
+
+    def empty(self, shape, dtype="float32"):
+        return self.jax.device_put(np.empty(shape, dtype), self.device)
+
+    def fuse(self, f):
+        compiled = self.jax.jit(f)
+
+        def call(*args):
+            self._last = compiled(*args)
+            return self._last
+
+        return call
+
+    def sync(self):
+        if self._last is not None:
+            self._last.block_until_ready()
+
+    def free(self):
+        self._last = None
+
+    def info(self):
+        return _probe(version=lambda: self.jax.__version__, device=lambda: self.device.device_kind)
+
+
 class NumpyLib(Lib):
     name = "numpy"
     gpu = False
@@ -287,6 +337,7 @@ def load_libs(names):
         "cupy": lambda: CupyLike("cupy"),
         "torch": TorchLib,
         "numpy": NumpyLib,
+        "jax": JaxLib,
     }
     libs, missing = {}, {}
     for name in names:
@@ -342,8 +393,9 @@ def time_wall(fn, lib, budget, case):
 
 
 def time_event(fn, lib, budget, case):
-    """Device time between two of the library's own events around one call; NumPy: wall time."""
-    if not lib.gpu:
+    """Device time between two of the library's own events around one call; NumPy and JAX (no events): wall
+    time of a call and a synchronize."""
+    if not lib.gpu or not hasattr(lib, "event"):
         return time_sync(fn, lib, budget, case)
     start, end = lib.event(), lib.event()
 

@@ -11,7 +11,7 @@ import re
 import statistics
 import subprocess
 
-from harness import GPU_LIBS, LABELS
+from harness import LABELS, ON_GPU
 
 TIME_SCALE = {"s": 1.0, "ms": 1e3, "us": 1e6}
 RATE_SCALE = {"GB/s": 1e9, "TFLOP/s": 1e12}
@@ -25,14 +25,12 @@ def summarize(case, raw, best_rates):
     median = {lib: statistics.median(r["times"]) for lib, r in raw.items() if "times" in r}
     values = {lib: _in_unit(case, median[lib]) if lib in median else None for lib in raw}
     measured = {lib: v for lib, v in values.items() if v is not None}
-    on_gpu = {lib: v for lib, v in measured.items() if lib in GPU_LIBS}
+    on_gpu = {lib: v for lib, v in measured.items() if lib in ON_GPU}
     if case.unit in RATE_SCALE and measured:  # the best rate reached, on the GPU if any: a ceiling
         best_rates[case.name] = max((on_gpu or measured).values()), bool(on_gpu)
     ceiling, gpu_ceiling = best_rates.get(case.ceiling, (None, None))
     # A host figure over a device ceiling means nothing: fractions stay on the ceiling's side.
-    fraction = {
-        lib: v / ceiling for lib, v in measured.items() if ceiling and (lib in GPU_LIBS) == gpu_ceiling
-    }
+    fraction = {lib: v / ceiling for lib, v in measured.items() if ceiling and (lib in ON_GPU) == gpu_ceiling}
     ratio = median["cupy"] / median["cuarray"] if {"cupy", "cuarray"} <= median.keys() else None
     target = case.target
     return {
@@ -174,7 +172,7 @@ def markdown(records, meta, libs):
 
 def collect_meta(libs, missing, quick, filters, elapsed, stopped=None):
     infos = {name: lib.info() for name, lib in libs.items()}
-    gpu = next((i["device"] for n, i in infos.items() if n in GPU_LIBS and i.get("device")), None)
+    gpu = next((i["device"] for n, i in infos.items() if n in ON_GPU and i.get("device")), None)
     return {
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         "gpu": gpu or "no GPU",
@@ -187,7 +185,7 @@ def collect_meta(libs, missing, quick, filters, elapsed, stopped=None):
         "cuda": {
             n: {k: v for k, v in i.items() if k not in ("version", "device")}
             for n, i in infos.items()
-            if n in GPU_LIBS
+            if n in ON_GPU
         },
         "versions": {
             "python": platform.python_version(),

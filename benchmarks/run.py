@@ -1,6 +1,6 @@
-"""cuarray beside CuPy, PyTorch and NumPy, in one process and one run.
+"""cuarray beside CuPy, PyTorch, NumPy and JAX, in one process and one run.
 
-    python benchmarks/run.py [--quick] [--filter NAME ...] [--libs cuarray,cupy,torch,numpy]
+    python benchmarks/run.py [--quick] [--filter NAME ...] [--libs cuarray,cupy,torch,numpy,jax]
 
 Progress goes to stderr; the markdown table is printed last on stdout and written, with the JSON and a
 chart, to benchmarks/results/<gpu-name>[-quick][-partial].{md,json,png}. See benchmarks/README.md.
@@ -42,16 +42,16 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="fewer repeats and lighter calls (< 3 min)")
     p.add_argument("--filter", action="append", default=[], help="part of a case or group name (repeatable)")
-    p.add_argument("--libs", default=",".join(harness.LIBS), help="libraries to compare (default: all)")
+    p.add_argument("--libs", default=",".join(harness.ALL_LIBS), help="libraries to compare (default: all)")
     p.add_argument("--out", type=Path, default=Path(__file__).with_name("results"), help="results folder")
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
     p.add_argument("--child", help=argparse.SUPPRESS)  # internal: one case in a fresh process
     args = p.parse_args(argv)
     args.libs = [s.strip() for s in args.libs.split(",") if s.strip()]
     args.filter = [s.lower() for s in args.filter]  # names hold commas: one substring per --filter
-    bad = set(args.libs) - set(harness.LIBS)
+    bad = set(args.libs) - set(harness.ALL_LIBS)
     if bad:
-        p.error(f"unknown libraries {sorted(bad)}; choose from {','.join(harness.LIBS)}")
+        p.error(f"unknown libraries {sorted(bad)}; choose from {','.join(harness.ALL_LIBS)}")
     return args
 
 
