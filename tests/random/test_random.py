@@ -516,3 +516,41 @@ def test_choice_without_replacement_from_a_huge_population(pop_size, count):
         counts = np.bincount(h // (pop_size // 32), minlength=32)
         assert stats.chisquare(counts).pvalue > 1e-4
         assert stats.kstest(h / pop_size, "uniform").pvalue > 1e-4
+
+
+# Note [Random positions before the launch]: a draw's launch may run other code (recorded elementwise work is issued
+# there, and its log line reaches Python's logging), and a draw from the same generator meanwhile must get numbers
+# of its own. A fresh process: the chain's first fused run, which writes that log line, happens once a process.
+DRAW_INSIDE_A_LAUNCH = """
+import logging
+import cuarray as cp
+
+class DrawOnce(logging.Handler):
+    inner = None
+    def emit(self, record):
+        if DrawOnce.inner is None:
+            DrawOnce.inner = cp.random.random(1000).get()
+
+logger = logging.getLogger("cuarray.fusion")
+logger.setLevel(logging.DEBUG)
+logger.addHandler(DrawOnce())
+cp.random.seed(7)
+expected = cp.random.random(2000).get()
+x = cp.arange(1000, dtype=cp.float32)
+with cp.auto_fuse():
+    def chain(a):
+        return (a * 3.0 - a) / (a + 2.0)
+    chain(x)  # seen once: run op by op
+    cp.random.seed(7)
+    z = chain(x)  # recorded, still pending: the draw's launch issues it, whose kernel is then sent to compile
+    outer = cp.random.random(1000).get()
+assert DrawOnce.inner is not None, "the chain's log line was not written inside the draw"
+assert (outer == expected[:1000]).all(), "the outer draw did not keep its place"
+assert (DrawOnce.inner == expected[1000:]).all(), "the draw made inside the launch repeated the outer one"
+print("ok")
+"""
+
+
+def test_a_draw_made_while_another_launches_gets_numbers_of_its_own():
+    r = run_python(code=DRAW_INSIDE_A_LAUNCH)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), describe(r)

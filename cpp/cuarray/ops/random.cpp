@@ -59,7 +59,12 @@ void launch_fill(const jit::Kernel& k, const Array& out, bool wide, void* sample
   bool aligned = reinterpret_cast<std::uintptr_t>(ptr) % std::min(16, 4 * out.itemsize()) == 0;
   std::int64_t n64 = n;
   int n32 = static_cast<int>(n);
+  // Note [Random positions before the launch]
+  // The positions are taken before the launch: launching may let other code run (it issues recorded work, which
+  // can compile, log or wait for a lock with Python's released), and a draw from the same state meanwhile must
+  // start past them, never at the same place.
   unsigned long long seed = state.seed, offset = state.offset;
+  state.offset += static_cast<std::uint64_t>(groups);
   void* args[] = {&ptr, wide ? static_cast<void*>(&n64) : static_cast<void*>(&n32), &seed, &offset, &aligned, sampler};
   // At most 16 blocks per SM: each thread then draws many groups, so its set-up (the Philox key schedule,
   // the bounds) is spread over them; more blocks measured slower (randn 2^28 float32 on an H200: 0.86 of a
@@ -68,7 +73,6 @@ void launch_fill(const jit::Kernel& k, const Array& out, bool wide, void* sample
   const unsigned sms = static_cast<unsigned>(cuda::properties(cuda::current_device()).multiProcessorCount);
   grid.x = std::min(grid.x, 16 * sms);
   jit::launch(k, grid, dim3(jit::kBlockSize), args, 0, cuda::current_stream()->handle());
-  state.offset += static_cast<std::uint64_t>(groups);
 }
 
 void check_params(Distribution dist, const Array& out, const std::vector<RandomParam>& params) {
@@ -215,9 +219,9 @@ Array random_permutation(std::int64_t n, RandomState& state) {
   key_keys.add(wide, 1);
   jit::Kernel keys_kernel = cached_kernel(key_keys, [&] { return permutation_keys_source(wide); });
   unsigned long long seed = state.seed, offset = state.offset;
+  state.offset += static_cast<std::uint64_t>(n);  // Note [Random positions before the launch]
   void* key_args[] = {&kp, &vp, idx(0, n), idx(1, count), &seed, &offset};
   jit::launch(keys_kernel, jit::grid_for(count), dim3(jit::kBlockSize), key_args, 0, stream);
-  state.offset += static_cast<std::uint64_t>(n);
 
   KernelKey key_step(KernelKind::BitonicStep), key_block(KernelKind::BitonicBlock);
   key_step.add(wide, 1);
