@@ -23,10 +23,14 @@ std::mutex pools_mutex;
 cudaMemPool_t pool_of(int device) {
   check_device(device);
   static auto* pools = new std::vector<cudaMemPool_t>;  // never destroyed: Buffers may outlive statics
-  std::lock_guard<std::mutex> lock(pools_mutex);
-  if (pools->empty()) pools->resize(device_count(), nullptr);
-  cudaMemPool_t& pool = (*pools)[device];
-  if (!pool) {
+  {
+    std::lock_guard<std::mutex> lock(pools_mutex);
+    if (pools->empty()) pools->resize(device_count(), nullptr);
+    if ((*pools)[device]) return (*pools)[device];
+  }
+  // Made outside the lock (Note [No CUDA call under a core lock] in memory_pool.cpp); a concurrent maker's is kept.
+  cudaMemPool_t pool = nullptr;
+  {
     int supported = 0;
     CUARRAY_CHECK_CUDA(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, device));
     if (!supported)
@@ -39,9 +43,14 @@ cudaMemPool_t pool_of(int device) {
     props.location.id = device;
     CUARRAY_CHECK_CUDA(cudaMemPoolCreate(&pool, &props));
     std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
-    CUARRAY_CHECK_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    const cudaError_t status = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    if (status != cudaSuccess) cudaMemPoolDestroy(pool);
+    check_cuda(status, "cudaMemPoolSetAttribute");
   }
-  return pool;
+  std::lock_guard<std::mutex> lock(pools_mutex);
+  if (!(*pools)[device]) return (*pools)[device] = pool;
+  cudaMemPoolDestroy(pool);  // another thread made one first
+  return (*pools)[device];
 }
 
 std::uint64_t attribute(int device, cudaMemPoolAttr attr) {

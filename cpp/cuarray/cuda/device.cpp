@@ -99,12 +99,14 @@ const cudaDeviceProp& properties(int id) {
   check_device(id);
   static std::mutex mutex;
   static std::vector<std::unique_ptr<cudaDeviceProp>> cache(device_count());
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!cache[id]) {
-    auto p = std::make_unique<cudaDeviceProp>();
-    CUARRAY_CHECK_CUDA(cudaGetDeviceProperties(p.get(), id));
-    cache[id] = std::move(p);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (cache[id]) return *cache[id];
   }
+  auto p = std::make_unique<cudaDeviceProp>();  // Note [No CUDA call under a core lock] in memory_pool.cpp
+  CUARRAY_CHECK_CUDA(cudaGetDeviceProperties(p.get(), id));
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!cache[id]) cache[id] = std::move(p);
   return *cache[id];
 }
 

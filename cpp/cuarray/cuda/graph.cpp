@@ -175,6 +175,8 @@ void Graph::check_stream(const Stream& stream, const char* method) const {
 void Graph::launch(const std::shared_ptr<Stream>& stream) {
   check_stream(*stream, "Graph.launch");
   DeviceGuard guard(device_);
+  drain_launches();  // before the lock: recorded work may free memory, which takes it (Note [No CUDA call under a
+                     // core lock] in memory_pool.cpp)
   std::lock_guard<std::mutex> lock(capture_->mutex_);
   std::shared_ptr<Stream>& last = capture_->last_launch_;
   if (last && last != stream) stream_wait_stream(stream->handle(), last->handle());

@@ -154,9 +154,19 @@ std::vector<MemoryPool*>& pools() {
 
 MemoryPool& MemoryPool::of(int device) {
   check_device(device);
+  {
+    std::lock_guard<std::mutex> lock(pools_mutex);
+    if (pools().empty()) pools().resize(device_count(), nullptr);
+    if (pools()[device]) return *pools()[device];
+  }
+  // Note [No CUDA call under a core lock]
+  // Every checked CUDA call first issues the launches queued and recorded before it, and issuing a recorded chain
+  // runs ops (ops/auto_fusion.h) that allocate, look up devices and may call Python. So a lock that such work may
+  // take again, or that a thread holding Python's lock may wait for, is never held across a CUDA call: the new
+  // pool (or device entry) is made outside it and installed under it, a concurrent maker's copy dropped.
+  auto made = std::unique_ptr<MemoryPool>(new MemoryPool(device));
   std::lock_guard<std::mutex> lock(pools_mutex);
-  if (pools().empty()) pools().resize(device_count(), nullptr);
-  if (!pools()[device]) pools()[device] = new MemoryPool(device);
+  if (!pools()[device]) pools()[device] = made.release();
   return *pools()[device];
 }
 

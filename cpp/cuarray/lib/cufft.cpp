@@ -155,15 +155,15 @@ std::vector<std::shared_ptr<cuda::Buffer>> Plan::work_areas() const {
 
 void Plan::execute(void* in, void* out, int direction) {
   const Api& a = api();
+  // The holder may let go of the GIL while it holds the plan (a multi-GPU execution waits in the host's blocking
+  // hook; a work area's allocation may collect garbage, wait for the device or call a Python allocator), so
+  // another thread waits for the plan there too: waiting with the GIL would keep the holder from getting it back.
+  std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+  if (!lock.try_lock()) run_blocking([&lock] { lock.lock(); });
   if (xt_) {
-    // Its execution waits in the host's blocking hook (the bindings release the GIL there), so another thread
-    // waits for the mutex there too: waiting with the GIL would keep this one from getting it back.
-    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
-    if (!lock.try_lock()) run_blocking([&lock] { lock.lock(); });
     execute_multi_gpu(handle_, key_, *xt_, in, out, direction);
     return;
   }
-  std::lock_guard<std::mutex> lock(mutex_);
   check(a.set_stream(handle_, cuda::current_stream()->handle()), "cufftSetStream");
   std::shared_ptr<cuda::Buffer> work;  // returned to the pool after the transform, in stream order
   if (work_size_) {

@@ -63,7 +63,11 @@ struct Ring {
     } catch (const CudaError& e) {
       if (e.code() != cudaErrorInvalidValue && e.code() != cudaErrorCapturedEvent) throw;
       cudaGetLastError();
-      quarantine().push_back(std::move(slot[s]));
+      {
+        static std::mutex mutex;  // the list is shared by every device's staging
+        std::lock_guard<std::mutex> lock(mutex);
+        quarantine().push_back(std::move(slot[s]));
+      }
       cudaEventDestroy(done[s]);
       done[s] = {};
       slot[s] = cuda::allocate_pinned(slot_bytes);
