@@ -7,10 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "cuarray/dims.h"
+
 namespace cuarray {
 
-using Shape = std::vector<std::int64_t>;
-using Strides = std::vector<std::int64_t>;
+using Shape = Dims;
+using Strides = Dims;
 
 // NumPy's limit on dimensions, which every Array keeps to (ops size their fixed arrays by it).
 constexpr int kMaxDims = 64;

@@ -11,6 +11,7 @@
 #include "cuarray/dtype.h"
 #include "cuarray/ops/operands.h"
 #include "cuarray/shape.h"
+#include "ndarray.h"  // the Dims caster
 
 namespace py = pybind11;
 

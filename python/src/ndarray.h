@@ -2,10 +2,34 @@
 #pragma once
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <vector>
 
 #include "cuarray/array.h"
 
 namespace py = pybind11;
+
+// Shapes and strides (cuarray::Dims) cross into Python as std::vector<std::int64_t> does: a list out, any
+// sequence of integers in. Declared here, beside the ndarray type every binding file uses, so that no binding
+// takes Dims for a class of its own.
+namespace pybind11::detail {
+template <>
+struct type_caster<cuarray::Dims> {
+  PYBIND11_TYPE_CASTER(cuarray::Dims, const_name("list[int]"));
+  bool load(handle src, bool convert) {
+    make_caster<std::vector<std::int64_t>> items;
+    if (!items.load(src, convert)) return false;
+    const auto& v = cast_op<const std::vector<std::int64_t>&>(items);
+    value.assign(v.begin(), v.end());
+    return true;
+  }
+  static handle cast(const cuarray::Dims& d, return_value_policy policy, handle parent) {
+    return make_caster<std::vector<std::int64_t>>::cast(std::vector<std::int64_t>(d.begin(), d.end()), policy, parent);
+  }
+};
+}  // namespace pybind11::detail
 
 namespace cuarray::bind {
 

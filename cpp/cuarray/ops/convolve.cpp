@@ -77,7 +77,8 @@ void launch_1d(const Array& out, const Array& x, const Array& w, std::int64_t or
 void launch_nd(const Array& out, const Array& x, const Array& w, const std::vector<std::int64_t>& origin) {
   int nd = out.ndim();
   std::vector<long long> shape;  // ConvShape<N>: out, x, w, origin
-  for (const auto* v : {&out.shape(), &x.shape(), &w.shape(), &origin}) shape.insert(shape.end(), v->begin(), v->end());
+  for (const Shape* v : {&out.shape(), &x.shape(), &w.shape()}) shape.insert(shape.end(), v->begin(), v->end());
+  shape.insert(shape.end(), origin.begin(), origin.end());
   KernelKey key(KernelKind::CorrelateNd);
   key.add(static_cast<int>(out.dtype()), 5).add(nd, 4);
   jit::Kernel k = cached_kernel(key, [&] { return correlate_nd_source(out.dtype(), nd); });
