@@ -2,6 +2,7 @@
 chains of ufunc calls run as one kernel give every result bit for bit as eager execution does, with eager
 semantics for held values, in-place updates, views, streams, events, threads, graph capture and errors."""
 
+import inspect
 import logging
 import textwrap
 import threading
@@ -329,6 +330,95 @@ def test_environment_switch_turns_it_off():
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "30.0"
+
+
+SMALL_BY_DEFAULT = (
+    """
+import time
+import cuarray as cp
+import numpy as np
+from cuarray import _core
+
+stats = _core._auto_fusion_stats
+"""
+    + inspect.getsource(chain_of_ten)
+    + """
+x = cp.arange(1000, dtype=cp.float32) / 7
+y = x + 1
+with cp.auto_fuse(False):
+    want = chain_of_ten(x, y).get().view(np.uint32)
+"""
+)
+
+
+def test_long_chains_of_small_arrays_are_fused_by_default():
+    """Note [Recording small arrays]: a loop of ten-op chains on 1000 elements runs fused without being asked, bit
+    for bit as eagerly, and recording is not paused while it does."""
+    r = run(
+        SMALL_BY_DEFAULT
+        + """
+def step():
+    return chain_of_ten(x, y).get().view(np.uint32)
+
+
+deadline = time.time() + 120
+while stats()["fused_chains"] < 50 and time.time() < deadline:  # until its kernel is compiled
+    step()
+before = stats()
+for _ in range(200):
+    assert (step() == want).all()
+after = stats()
+assert after["fused_chains"] - before["fused_chains"] == 200, (before, after)
+assert after["small_pauses"] == before["small_pauses"], (before, after)
+print("ok")
+""",
+        {"CUARRAY_AUTO_FUSE": ""},
+    )
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+def test_lone_small_ops_go_back_to_eager_runs_by_default():
+    """Note [Recording small arrays]: a loop of lone ops on small arrays records a few, then runs the next 2048
+    small ops eagerly, then tries recording again; values are the same throughout."""
+    r = run(
+        SMALL_BY_DEFAULT
+        + """
+want = (x + y).get()
+for _ in range(20):  # each flush (as an older z is dropped) runs a chain of two: a loss
+    z = x + y
+s = stats()
+assert s["small_pauses"] >= 1 and s["recorded"] >= 8, s
+recorded = s["recorded"]
+for _ in range(1000):
+    z = x + y
+assert stats()["recorded"] == recorded, stats()  # paused
+for _ in range(2000):
+    z = x + y
+assert stats()["recorded"] > recorded, stats()  # tried again
+assert (z.get() == want).all()
+print("ok")
+""",
+        {"CUARRAY_AUTO_FUSE": ""},
+    )
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+def test_large_setting_records_large_arrays_alone():
+    r = run(
+        SMALL_BY_DEFAULT
+        + """
+for _ in range(50):
+    r = chain_of_ten(x, y)
+assert stats()["recorded"] == 0, stats()
+assert (r.get().view(np.uint32) == want).all()
+big = cp.ones(1 << 20, cp.float32)
+r = big * 2.0 + big
+assert stats()["recorded"] == 2 and float(r[5]) == 3.0, stats()
+print("ok")
+""",
+        {"CUARRAY_AUTO_FUSE": "large"},
+    )
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
 
 
 def test_out_of_memory_in_the_middle_of_a_chain():

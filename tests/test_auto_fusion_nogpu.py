@@ -80,7 +80,13 @@ def test_switch_is_per_thread_and_nests():
 
 def test_environment_variable_sets_the_default():
     code = "import cuarray as cp; from cuarray import _core; print(_core._auto_fuse_min_size())"
-    for value, want in (("off", "None"), ("1", "1"), (None, str(1 << 20))):
+    for value, want in (
+        ("off", "None"),
+        ("1", "1"),
+        (None, str(1 << 20)),
+        ("large", str(1 << 20)),
+        ("auto", str(1 << 20)),
+    ):
         env = dict(os.environ)
         env.pop("CUARRAY_AUTO_FUSE", None)
         if value is not None:

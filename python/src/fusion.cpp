@@ -303,7 +303,7 @@ void init_fusion(py::module_& m) {
     const ops::BackgroundCounts bg = ops::background_compile_counts();
     py::dict d;
     d["recorded"] = st.recorded, d["chains"] = st.chains, d["fused_chains"] = st.fused_chains;
-    d["fused_ops"] = st.fused_ops, d["written"] = st.written;
+    d["fused_ops"] = st.fused_ops, d["written"] = st.written, d["small_pauses"] = st.small_pauses;
     d["compiles_started"] = bg.started, d["compiles_finished"] = bg.finished, d["compiles_failed"] = bg.failed;
     d["compile_error"] = bg.last_error;
     return d;

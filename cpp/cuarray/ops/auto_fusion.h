@@ -34,11 +34,25 @@
 //
 // Recording an op costs the calling thread about what queueing its launch does, so what fusion saves is device
 // time: the launches of a chain's small kernels (about a microsecond each on the device), and the memory traffic
-// of its intermediates, which on large arrays is most of the time. By default only ops whose output has at least
-// 2^20 elements are recorded: there the saving is large and never below the cost. Small arrays gain in long
-// chains and lose about half a microsecond on an op that has no neighbour to fuse with, so they are recorded
-// where the program asks: CUARRAY_AUTO_FUSE=1, or `with cuarray.auto_fuse():` for the calling thread.
-// CUARRAY_AUTO_FUSE=0 or cuarray.auto_fuse(False) turns recording off.
+// of its intermediates, which on large arrays is most of the time. Ops whose output has at least 2^20 elements
+// are always recorded by default: there the saving is large and never below the cost. Smaller ones are recorded
+// while that pays (Note [Recording small arrays]). CUARRAY_AUTO_FUSE=1, or `with cuarray.auto_fuse():` for the
+// calling thread, records every size; CUARRAY_AUTO_FUSE=large the large ones alone; CUARRAY_AUTO_FUSE=0 or
+// cuarray.auto_fuse(False) turns recording off.
+//
+// Note [Recording small arrays]
+// On small arrays the host's time is the cost: recording an op and flushing its chain cost the calling thread
+// more than queueing the op's launch, and a chain run as one kernel saves the other ops' launches. So a chain of
+// one or two ops costs more recorded than eager, and a chain of three or more run fused costs less (the figures:
+// benchmarks/README.md). Whether a program's small chains are of the second kind is seen only as it runs, so by
+// default small ops are recorded while they are: each flushed chain of small arrays counts as a gain when it had
+// at least kSmallGain steps and ran as one kernel, and as a loss otherwise. After kSmallLosses losses in a row
+// the next kSmallPause small ops run eagerly, and recording is then tried again. A loop of lone ops therefore
+// pays for a few recorded ops every two thousand. A chain whose kernel is still compiling is a loss too: it ran
+// op by op, and recording it cost more than launching its ops would have; the pause lets the compile (started
+// at the chain's second flush) finish while the program runs eagerly, and the next try finds the kernel ready.
+// A program that seldom runs a chain of three or more thus loses next to nothing to recording, and a loop of
+// long chains is fused once its kernel is ready; the results are the same bits either way.
 #pragma once
 
 #include <cstdint>
@@ -76,6 +90,7 @@ struct AutoFusionStats {
   std::uint64_t fused_chains = 0;  // of them, run as one kernel
   std::uint64_t fused_ops = 0;     // ufunc calls run inside fused kernels
   std::uint64_t written = 0;       // values fused kernels wrote (the others stayed in registers)
+  std::uint64_t small_pauses = 0;  // times small ops went back to eager runs (Note [Recording small arrays])
 };
 AutoFusionStats auto_fusion_stats();
 
