@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -13,6 +12,7 @@
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/launch_queue.h"
 #include "cuarray/cuda/stream.h"
+#include "cuarray/ops/auto_fusion_policy.h"
 #include "cuarray/ops/fusion.h"
 #include "cuarray/ops/ufunc.h"
 
@@ -24,41 +24,6 @@ constexpr std::size_t kMaxSteps = 32;
 constexpr std::size_t kMaxExternals = 8;         // inputs of the chain; the rest of kMaxOperands is left for results
 constexpr std::size_t kMaxChains = 4096;         // signatures remembered; past them new chains run op by op
 constexpr std::uint8_t kReads = 1, kWrites = 2;  // how a chain watches a buffer
-// Note [Recording small arrays]: a chain of small arrays pays for its recording from this many steps, run fused;
-// after this many chains in a row that did not, small ops run eagerly for the next kSmallPause of them.
-constexpr std::size_t kSmallGain = 3;
-constexpr int kSmallLosses = 8;
-constexpr std::int64_t kSmallPause = 2048;
-
-// Ufuncs whose rows compute without a multiply whose result feeds an add (so FMA contraction cannot change them:
-// Note [Automatic fusion]), with loops of any type; of them, those fusable with complex loop types too, and
-// those fusable with integer loops only (their float loops compute a - floor(a / b) * b).
-const char* const kFusable[] = {
-    "add",          "subtract",    "multiply",   "divide",        "negative",    "positive",   "absolute",
-    "fabs",         "sign",        "square",     "reciprocal",    "conjugate",   "sqrt",       "degrees",
-    "radians",      "rad2deg",     "deg2rad",    "floor",         "ceil",        "trunc",      "rint",
-    "ldexp",        "copysign",    "nextafter",  "signbit",       "heaviside",   "isnan",      "isinf",
-    "isfinite",     "maximum",     "minimum",    "fmax",          "fmin",        "equal",      "not_equal",
-    "less",         "less_equal",  "greater",    "greater_equal", "logical_and", "logical_or", "logical_xor",
-    "logical_not",  "bitwise_and", "bitwise_or", "bitwise_xor",   "invert",      "left_shift", "right_shift",
-    "floor_divide", "remainder",   "fmod",       "gcd",           "lcm"};
-const char* const kComplexToo[] = {
-    "add",   "subtract",  "negative",    "positive",   "conjugate",   "isnan",         "isinf",   "isfinite",
-    "equal", "not_equal", "less",        "less_equal", "greater",     "greater_equal", "maximum", "minimum",
-    "fmax",  "fmin",      "logical_and", "logical_or", "logical_xor", "logical_not"};
-const char* const kIntegerOnly[] = {"floor_divide", "remainder", "fmod"};
-
-// Per ufunc index: 0 not fusable, 1 real loops, 2 complex too, 3 integer loops only.
-const std::vector<std::uint8_t>& fusable_table() {
-  static const std::vector<std::uint8_t> table = [] {
-    std::vector<std::uint8_t> t(ufuncs().size(), 0);
-    for (const char* n : kFusable) t[ufunc_index(n)] = 1;
-    for (const char* n : kComplexToo) t[ufunc_index(n)] = 2;
-    for (const char* n : kIntegerOnly) t[ufunc_index(n)] = 3;
-    return t;
-  }();
-  return table;
-}
 
 bool same_view(const Array& a, const Array& b) {
   return a.data() == b.data() && a.dtype() == b.dtype() && a.shape() == b.shape() && a.strides() == b.strides();
@@ -115,13 +80,7 @@ struct State {
   std::vector<std::string> log_lines;
   std::atomic<bool> has_log_lines{false};
   bool (*log)(const std::string&) = nullptr;
-  int small_losses = 0;                      // chains of small arrays in a row that recording did not pay for
-  std::atomic<std::int64_t> small_pause{0};  // small ops still to run eagerly before recording is tried again
 };
-
-// How a flushed chain ran: as one kernel; op by op until its kernel is ready (seen once, or compiling); op by op
-// for good (one step, too many operands, too many chains, a kernel that failed to compile).
-enum class Outcome { Fused, Pending, OpByOp };
 
 void flush_locked(State& s);
 State& state();
@@ -166,58 +125,6 @@ State& state() {
     return st;
   }();
   return *s;
-}
-
-// The smallest output always recorded by default: below it, an op's launch costs about what its recording does,
-// and only long chains gain (Note [Recording small arrays]).
-constexpr std::int64_t kDefaultMinSize = std::int64_t{1} << 20;
-
-thread_local signed char t_setting = -1;  // -1: the process default; 0 off; 1 every size
-
-struct ProcessSetting {
-  std::int64_t min_size;    // the smallest output always recorded (INT64_MAX: none)
-  bool small_while_paying;  // smaller ones while recording them pays (Note [Recording small arrays])
-};
-
-// CUARRAY_AUTO_FUSE: unset, empty or "auto", arrays of kDefaultMinSize elements and more, and smaller ones while
-// recording pays; "large", kDefaultMinSize and more alone; "0", "false", "off" or "no", none; anything else ("1",
-// "all"), every size.
-const ProcessSetting& process_setting() {
-  static const ProcessSetting setting = [] {
-    const char* v = std::getenv("CUARRAY_AUTO_FUSE");
-    std::string s(v ? v : "");
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (s.empty() || s == "auto") return ProcessSetting{kDefaultMinSize, true};
-    if (s == "large") return ProcessSetting{kDefaultMinSize, false};
-    if (s == "0" || s == "false" || s == "off" || s == "no") return ProcessSetting{INT64_MAX, false};
-    return ProcessSetting{1, false};
-  }();
-  return setting;
-}
-
-// The smallest output the calling thread always records (INT64_MAX: none).
-std::int64_t min_size() { return t_setting < 0 ? process_setting().min_size : t_setting ? 1 : INT64_MAX; }
-
-// Whether the calling thread records an op smaller than min_size() now: under the process default, unless small
-// ops are paused (Note [Recording small arrays]).
-bool small_turn(State& s) {
-  if (t_setting >= 0 || !process_setting().small_while_paying) return false;
-  if (s.small_pause.load(std::memory_order_relaxed) <= 0) return true;
-  s.small_pause.fetch_sub(1, std::memory_order_relaxed);  // a race here only moves the next try by an op
-  return false;
-}
-
-// Counts a flushed chain of small arrays for or against recording them (Note [Recording small arrays]).
-void judge_small(State& s, std::size_t steps, Outcome outcome) {
-  if (!process_setting().small_while_paying) return;
-  if (steps >= kSmallGain && outcome == Outcome::Fused) {
-    s.small_losses = 0;
-    return;
-  }
-  if (++s.small_losses < kSmallLosses) return;
-  s.small_losses = 0;
-  s.small_pause.store(kSmallPause, std::memory_order_relaxed);
-  s.stats.small_pauses++;
 }
 
 void add_log_line(State& s, std::string line) {
@@ -300,27 +207,26 @@ class UseStream {
   std::shared_ptr<cuda::Stream> previous_;
 };
 
-// Runs the chain as one kernel if it has one ready; otherwise the caller runs it op by op.
-Outcome run_fused(State& s, const Chain& c) {
+// Runs the chain as one kernel if it has one ready; false to run it op by op.
+bool run_fused(State& s, const Chain& c) {
   std::size_t live = 0;
   for (const Step& st : c.steps) live += !st.dead;
-  if (c.steps.size() < 2 || c.ext.size() + live > static_cast<std::size_t>(kMaxOperands)) return Outcome::OpByOp;
+  if (c.steps.size() < 2 || c.ext.size() + live > static_cast<std::size_t>(kMaxOperands)) return false;
   const std::string sig = signature(c);
   auto it = s.fused.find(sig);
   if (it == s.fused.end()) {
-    if (s.fused.size() >= kMaxChains) return Outcome::OpByOp;
+    if (s.fused.size() >= kMaxChains) return false;
     it = s.fused.emplace(sig, Fused{}).first;
   }
   Fused& f = it->second;
-  if (f.failed) return Outcome::OpByOp;
-  if (++f.seen < 2) return Outcome::Pending;  // a chain seen once runs op by op
+  if (++f.seen < 2 || f.failed) return false;  // a chain seen once runs op by op
   if (!f.def) {
     try {
       const std::string name = "auto_fused_" + std::to_string(std::hash<std::string>()(sig) % 1000000007);
       f.def = &define_fused_elementwise(program(c, name), {"-fmad=false"}, f.out);
     } catch (const std::exception&) {
       f.failed = true;
-      return Outcome::OpByOp;
+      return false;
     }
   }
   Input inputs[kMaxOperands];
@@ -338,7 +244,7 @@ Outcome run_fused(State& s, const Chain& c) {
       add_log_line(s, "compiling a kernel for a chain of " + std::to_string(c.steps.size()) +
                           " ufunc calls in the background; it runs op by op meanwhile");
     f.submitted = true;
-    return Outcome::Pending;
+    return false;
   }
   s.stats.fused_chains++;
   s.stats.fused_ops += c.steps.size();
@@ -351,7 +257,7 @@ Outcome run_fused(State& s, const Chain& c) {
                         std::to_string(c.steps.size()) + " results");
   }
   f.logged = true;
-  return Outcome::Fused;
+  return true;
 }
 
 // Runs the chain as the ufuncs would have run, each value the program dropped in a temporary of its own.
@@ -395,9 +301,9 @@ void flush_locked(State& s) {
   try {
     cuda::DeviceGuard device(c.device);
     UseStream stream(c.stream);
-    const Outcome outcome = run_fused(s, c);
-    if (outcome != Outcome::Fused) run_op_by_op(c);
-    if (size_of(c.shape) < kDefaultMinSize) judge_small(s, c.steps.size(), outcome);
+    const bool fused = run_fused(s, c);
+    if (!fused) run_op_by_op(c);
+    auto_fusion::judge_chain(size_of(c.shape), c.steps.size(), fused);
   } catch (...) {
     cuda::keep_launch_error(std::current_exception());
   }
@@ -416,36 +322,12 @@ void flush_locked(State& s) {
 
 }  // namespace
 
-bool fusable_loop(int index, const DType* in, const DType* out) {
-  const auto& table = fusable_table();
-  if (index < 0 || index >= static_cast<int>(table.size()) || !table[index]) return false;
-  const Ufunc& u = ufuncs()[index];
-  bool complex = false, floating = false;
-  for (int i = 0; i <= u.def.nin; ++i) {
-    const DType t = i < u.def.nin ? in[i] : out[0];
-    complex |= is_complex(t);
-    floating |= is_floating(t) || is_complex(t);
-  }
-  if (complex) return table[index] == 2;
-  if (floating) return table[index] != 3;
-  return true;
-}
-
-std::vector<std::pair<std::string, std::string>> fusable_ufuncs() {
-  static const char* const kinds[] = {"", "real", "complex", "integer"};
-  std::vector<std::pair<std::string, std::string>> out;
-  const auto& table = fusable_table();
-  for (std::size_t i = 0; i < table.size(); ++i)
-    if (table[i]) out.emplace_back(ufuncs()[i].def.name, kinds[table[i]]);
-  return out;
-}
-
 bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const DType* out, const Input* inputs,
                   const Array& output, const Shape& shape) {
-  State& s = state();
-  if (output.size() < min_size() && !small_turn(s)) return false;
+  if (!auto_fusion::records_size(output.size())) return false;
   if (def.nout != 1 || def.nin > 3 || &def != &ufuncs()[index].def || !fusable_loop(index, in, out)) return false;
   if (output.size() == 0 || !cuda::launches_may_wait()) return false;
+  State& s = state();
   emit_log(s);
   // What the launch raises before launching is raised now: a kernel that cannot compile (once per loop: the
   // layouts of one loop compile alike), arrays on another device.
@@ -550,16 +432,16 @@ void flush_recorded() noexcept {
   emit_log(s);
 }
 
-int auto_fusion_setting() { return t_setting; }
+int auto_fusion_setting() { return auto_fusion::thread_setting(); }
 
 int set_auto_fusion(int setting) {
-  const int previous = t_setting;
+  const int previous = auto_fusion::thread_setting();
   flush_recorded();
-  t_setting = static_cast<signed char>(setting < 0 ? -1 : setting > 0 ? 1 : 0);
+  auto_fusion::set_thread_setting(setting);
   return previous;
 }
 
-std::int64_t auto_fusion_min_size() { return min_size(); }
+std::int64_t auto_fusion_min_size() { return auto_fusion::min_size(); }
 
 void stop_auto_fusion() noexcept {
   State& s = state();
@@ -574,7 +456,9 @@ void stop_auto_fusion() noexcept {
 AutoFusionStats auto_fusion_stats() {
   State& s = state();
   ChainLock lock(s.mutex);
-  return s.stats;
+  AutoFusionStats stats = s.stats;
+  stats.small_pauses = auto_fusion::small_pauses();
+  return stats;
 }
 
 void set_fusion_log(bool (*log)(const std::string& message)) {

@@ -41,18 +41,18 @@
 // cuarray.auto_fuse(False) turns recording off.
 //
 // Note [Recording small arrays]
-// On small arrays the host's time is the cost: recording an op and flushing its chain cost the calling thread
-// more than queueing the op's launch, and a chain run as one kernel saves the other ops' launches. So a chain of
-// one or two ops costs more recorded than eager, and a chain of three or more run fused costs less (the figures:
-// benchmarks/README.md). Whether a program's small chains are of the second kind is seen only as it runs, so by
-// default small ops are recorded while they are: each flushed chain of small arrays counts as a gain when it had
-// at least kSmallGain steps and ran as one kernel, and as a loss otherwise. After kSmallLosses losses in a row
-// the next kSmallPause small ops run eagerly, and recording is then tried again. A loop of lone ops therefore
-// pays for a few recorded ops every two thousand. A chain whose kernel is still compiling is a loss too: it ran
-// op by op, and recording it cost more than launching its ops would have; the pause lets the compile (started
-// at the chain's second flush) finish while the program runs eagerly, and the next try finds the kernel ready.
-// A program that seldom runs a chain of three or more thus loses next to nothing to recording, and a loop of
-// long chains is fused once its kernel is ready; the results are the same bits either way.
+// On small arrays the host's time is the cost: recording an op and flushing its chain cost the calling thread more than
+// queueing the op's launch, and a chain run as one kernel saves the other ops' launches. So a chain of one or two ops
+// costs more recorded than eager, and a chain of three or more run fused costs less (the figures:
+// benchmarks/README.md). Whether a program's small chains are of the second kind is seen only as it runs, so by default
+// small ops are recorded while they are (ops/auto_fusion_policy.cpp): each flushed chain of small arrays counts as a
+// gain when it had at least kSmallGain steps and ran as one kernel, and as a loss otherwise. After kSmallLosses losses
+// in a row the next kSmallPause small ops run eagerly, and recording is then tried again. A loop of lone ops therefore
+// pays for a few recorded ops every two thousand. A chain whose kernel is still compiling is a loss too: it ran op by
+// op, and recording it cost more than launching its ops would have; the pause lets the compile (started at the chain's
+// second flush) finish while the program runs eagerly, and the next try finds the kernel ready. A program that seldom
+// runs a chain of three or more thus loses next to nothing to recording, and a loop of long chains is fused once its
+// kernel is ready; the results are the same bits either way.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,24 @@
+// What automatic fusion records (Note [Automatic fusion] in ops/auto_fusion.h): the sizes each thread records now
+// (Note [Recording small arrays]). Which ufunc loops it records is fusable_loop() in ops/auto_fusion.h.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cuarray::ops::auto_fusion {
+
+// Whether the calling thread records an op whose output has `size` elements now.
+bool records_size(std::int64_t size);
+// Counts a flushed chain of `size` elements and `steps` steps, run as one kernel or op by op, for or against
+// recording small arrays. Called under the chain's lock.
+void judge_chain(std::int64_t size, std::size_t steps, bool fused);
+// Times small ops went back to eager runs.
+std::uint64_t small_pauses();
+
+// The calling thread's setting: -1 the process default, 0 off, 1 every size.
+int thread_setting();
+void set_thread_setting(int setting);
+// The smallest output the calling thread always records (INT64_MAX: none).
+std::int64_t min_size();
+
+}  // namespace cuarray::ops::auto_fusion
