@@ -403,6 +403,41 @@ print("ok")
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
 
 
+def test_short_benchmark_loops_run_fused_once_the_kernel_is_ready(tmp_path):
+    """Note [Recording small arrays]: while a chain's kernel compiles (here from an empty kernel cache, so it takes
+    NVRTC's time), its op-by-op runs do not pause recording; the lessons' ten-call benchmark of `squared_diff` then
+    runs fused, with the values of eager code."""
+    r = run(
+        SMALL_BY_DEFAULT
+        + """
+from cuarray.profiler import benchmark
+
+
+def squared_diff(x, y):
+    return (x - y) * (x - y)
+
+
+x = cp.arange(10000)
+y = cp.arange(10000)[::-1]
+with cp.auto_fuse(False):
+    want = squared_diff(x, y).get()
+deadline = time.time() + 120
+while stats()["fused_chains"] == 0 and time.time() < deadline:
+    benchmark(squared_diff, (x, y), n_repeat=10)
+before = stats()
+assert before["fused_chains"] > 0 and before["small_pauses"] == 0, before
+benchmark(squared_diff, (x, y), n_repeat=10)
+after = stats()
+assert after["fused_chains"] - before["fused_chains"] == 20, (before, after)  # 10 warm-up calls, 10 timed
+assert after["small_pauses"] == 0, after
+assert (squared_diff(x, y).get() == want).all()
+print("ok")
+""",
+        {"CUARRAY_AUTO_FUSE": "", "CUARRAY_CACHE_DIR": str(tmp_path)},
+    )
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
 def test_large_setting_records_large_arrays_alone():
     r = run(
         SMALL_BY_DEFAULT

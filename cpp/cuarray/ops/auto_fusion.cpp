@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -21,9 +22,10 @@ namespace cuarray::ops {
 namespace {
 
 constexpr std::size_t kMaxSteps = 32;
-constexpr std::size_t kMaxExternals = 8;         // inputs of the chain; the rest of kMaxOperands is left for results
-constexpr std::size_t kMaxChains = 4096;         // signatures remembered; past them new chains run op by op
-constexpr std::uint8_t kReads = 1, kWrites = 2;  // how a chain watches a buffer
+constexpr std::size_t kMaxExternals = 8;          // inputs of the chain; the rest of kMaxOperands is left for results
+constexpr std::size_t kMaxChains = 4096;          // signatures remembered; past them new chains run op by op
+constexpr std::uint8_t kReads = 1, kWrites = 2;   // how a chain watches a buffer
+constexpr std::chrono::seconds kCompileGrace{2};  // Note [Recording small arrays]
 
 bool same_view(const Array& a, const Array& b) {
   return a.data() == b.data() && a.dtype() == b.dtype() && a.shape() == b.shape() && a.strides() == b.strides();
@@ -65,6 +67,7 @@ struct Chain {
 struct Fused {
   int seen = 0;
   bool failed = false, logged = false, submitted = false;
+  std::chrono::steady_clock::time_point submitted_at;
   const ElementwiseDef* def = nullptr;
   std::vector<DType> out;
 };
@@ -207,26 +210,28 @@ class UseStream {
   std::shared_ptr<cuda::Stream> previous_;
 };
 
-// Runs the chain as one kernel if it has one ready; false to run it op by op.
-bool run_fused(State& s, const Chain& c) {
+using auto_fusion::ChainRun;
+
+// Runs the chain as one kernel if it has one ready; otherwise says why not, and the caller runs it op by op.
+ChainRun run_fused(State& s, const Chain& c) {
   std::size_t live = 0;
   for (const Step& st : c.steps) live += !st.dead;
-  if (c.steps.size() < 2 || c.ext.size() + live > static_cast<std::size_t>(kMaxOperands)) return false;
+  if (c.steps.size() < 2 || c.ext.size() + live > static_cast<std::size_t>(kMaxOperands)) return ChainRun::OpByOp;
   const std::string sig = signature(c);
   auto it = s.fused.find(sig);
   if (it == s.fused.end()) {
-    if (s.fused.size() >= kMaxChains) return false;
+    if (s.fused.size() >= kMaxChains) return ChainRun::OpByOp;
     it = s.fused.emplace(sig, Fused{}).first;
   }
   Fused& f = it->second;
-  if (++f.seen < 2 || f.failed) return false;  // a chain seen once runs op by op
+  if (++f.seen < 2 || f.failed) return ChainRun::OpByOp;  // a chain seen once runs op by op
   if (!f.def) {
     try {
       const std::string name = "auto_fused_" + std::to_string(std::hash<std::string>()(sig) % 1000000007);
       f.def = &define_fused_elementwise(program(c, name), {"-fmad=false"}, f.out);
     } catch (const std::exception&) {
       f.failed = true;
-      return false;
+      return ChainRun::OpByOp;
     }
   }
   Input inputs[kMaxOperands];
@@ -243,8 +248,11 @@ bool run_fused(State& s, const Chain& c) {
     if (!f.submitted && s.log)
       add_log_line(s, "compiling a kernel for a chain of " + std::to_string(c.steps.size()) +
                           " ufunc calls in the background; it runs op by op meanwhile");
+    if (!f.submitted) f.submitted_at = std::chrono::steady_clock::now();
     f.submitted = true;
-    return false;
+    // A compile still unfinished after kCompileGrace (failed, or queued behind many) counts as op by op.
+    const bool compiling = std::chrono::steady_clock::now() - f.submitted_at < kCompileGrace;
+    return compiling ? ChainRun::Compiling : ChainRun::OpByOp;
   }
   s.stats.fused_chains++;
   s.stats.fused_ops += c.steps.size();
@@ -257,7 +265,7 @@ bool run_fused(State& s, const Chain& c) {
                         std::to_string(c.steps.size()) + " results");
   }
   f.logged = true;
-  return true;
+  return ChainRun::Fused;
 }
 
 // Runs the chain as the ufuncs would have run, each value the program dropped in a temporary of its own.
@@ -301,9 +309,9 @@ void flush_locked(State& s) {
   try {
     cuda::DeviceGuard device(c.device);
     UseStream stream(c.stream);
-    const bool fused = run_fused(s, c);
-    if (!fused) run_op_by_op(c);
-    auto_fusion::judge_chain(size_of(c.shape), c.steps.size(), fused);
+    const ChainRun run = run_fused(s, c);
+    if (run != ChainRun::Fused) run_op_by_op(c);
+    auto_fusion::judge_chain(size_of(c.shape), c.steps.size(), run);
   } catch (...) {
     cuda::keep_launch_error(std::current_exception());
   }

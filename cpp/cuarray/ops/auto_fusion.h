@@ -48,11 +48,14 @@
 // small ops are recorded while they are (ops/auto_fusion_policy.cpp): each flushed chain of small arrays counts as a
 // gain when it had at least kSmallGain steps and ran as one kernel, and as a loss otherwise. After kSmallLosses losses
 // in a row the next kSmallPause small ops run eagerly, and recording is then tried again. A loop of lone ops therefore
-// pays for a few recorded ops every two thousand. A chain whose kernel is still compiling is a loss too: it ran op by
-// op, and recording it cost more than launching its ops would have; the pause lets the compile (started at the chain's
-// second flush) finish while the program runs eagerly, and the next try finds the kernel ready. A program that seldom
-// runs a chain of three or more thus loses next to nothing to recording, and a loop of long chains is fused once its
-// kernel is ready; the results are the same bits either way.
+// pays for a few recorded ops every two thousand. A chain of kSmallGain steps or more whose kernel is still compiling
+// (from the chain's second flush on: Note [Background compiles]) counts neither way: it runs op by op, at a small
+// cost to the host for the tens of milliseconds of a compile, and is fused once the kernel is ready. Counted as a
+// loss, it would pause recording before a short loop (the lessons' `benchmark(squared_diff, (x, y), n_repeat=10)`)
+// ever ran fused. A compile still unfinished kCompileGrace (2 s) after it was asked for has failed or waits behind
+// many others, and its chain counts as a loss again. A program that seldom runs a chain of three or more thus loses
+// next to nothing to recording, and a loop of long chains is fused once its kernel is ready; the results are the
+// same bits either way.
 #pragma once
 
 #include <cstdint>

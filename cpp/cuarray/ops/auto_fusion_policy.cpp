@@ -125,9 +125,10 @@ bool records_size(std::int64_t size) {
   return false;
 }
 
-void judge_chain(std::int64_t size, std::size_t steps, bool fused) {
+void judge_chain(std::int64_t size, std::size_t steps, ChainRun run) {
   if (size >= kDefaultMinSize || !process_setting().small_while_paying) return;
-  if (steps >= kSmallGain && fused) {
+  if (steps >= kSmallGain && run == ChainRun::Compiling) return;  // neither: it is fused once its kernel is ready
+  if (steps >= kSmallGain && run == ChainRun::Fused) {
     g_small_losses.store(0, std::memory_order_relaxed);
     return;
   }
