@@ -83,6 +83,43 @@ def test_cached_block_is_reused(pool):
     del y
 
 
+def test_large_blocks_are_kept_for_their_stream_and_size(pool):
+    """Note [Large blocks]: the last four large blocks freed are kept on the host and handed out again for the
+    same stream and size; the oldest goes back as a fifth comes; a stream's go with it; free_all_blocks returns
+    them all."""
+    base = pool.n_free_blocks()
+    x = cp.empty(32 * MiB, dtype=np.uint8)
+    ptr = x.data.ptr
+    del x
+    assert pool.n_free_blocks() == base + 1
+    y = cp.empty(32 * MiB, dtype=np.uint8)
+    assert y.data.ptr == ptr and pool.n_free_blocks() == base
+    arrays = [cp.empty((8 + k) * MiB, dtype=np.uint8) for k in range(6)]
+    kept = {a.nbytes: a.data.ptr for a in arrays[2:]}
+    del y, arrays
+    assert pool.n_free_blocks() == base + 4  # 10 to 13 MiB
+    s = cp.cuda.Stream()
+    with s:
+        z = cp.empty(13 * MiB, dtype=np.uint8)  # another stream: not the kept block of 13 MiB
+        assert z.data.ptr != kept[13 * MiB] and pool.n_free_blocks() == base + 4
+        z.fill(7)
+        assert_same(z[-3:], np.full(3, 7, dtype=np.uint8))
+    del z  # kept for s, in place of the block of 10 MiB
+    assert pool.n_free_blocks() == base + 4
+    w = cp.empty(10 * MiB, dtype=np.uint8)
+    assert pool.n_free_blocks() == base + 4  # allocated anew
+    w2 = cp.empty(11 * MiB, dtype=np.uint8)
+    assert w2.data.ptr == kept[11 * MiB] and pool.n_free_blocks() == base + 3
+    del s
+    gc.collect()
+    assert pool.n_free_blocks() == base + 2  # s's block went with it
+    del w, w2
+    cp.cuda.Device().synchronize()
+    pool.free_all_blocks()
+    assert pool.n_free_blocks() == 0
+    still_works()
+
+
 def test_set_and_get_limit(pool):
     pool.set_limit(size=123 * MiB)
     assert pool.get_limit() == 123 * MiB

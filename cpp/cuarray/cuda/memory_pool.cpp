@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <iterator>
 #include <mutex>
 #include <set>
 #include <string>
@@ -19,9 +20,11 @@ namespace cuarray::cuda {
 namespace {
 
 constexpr std::size_t kRound = 512;
-// Only small blocks are worth a host-side cache: for large ones the kernel time dwarfs cudaMallocAsync.
+// Small blocks are cached on the host up to kMaxCachedBytes; larger ones up to kMaxLargeBlocks of them
+// (Note [Large blocks]).
 constexpr std::size_t kMaxCachedBlock = std::size_t(1) << 20;
 constexpr std::size_t kMaxCachedBytes = std::size_t(64) << 20;
+constexpr std::size_t kMaxLargeBlocks = 4;
 // Note [Zeroed blocks]: blocks up to this size are zeroed in batches of kZeroBatch.
 constexpr std::size_t kMaxZeroedBlock = std::size_t(64) << 10;
 constexpr int kZeroBatch = 32;
@@ -67,6 +70,12 @@ struct Deferred {
   std::size_t nbytes;
   std::shared_ptr<Stream> stream;
 };
+struct LargeBlock {
+  void* ptr;
+  std::size_t nbytes;
+  const Stream* stream;
+  cudaStream_t handle;
+};
 
 }  // namespace
 
@@ -109,10 +118,24 @@ struct MemoryPool::Impl {
   cudaMemPool_t pool = nullptr;
   std::unordered_map<BinKey, Bin, BinKeyHash> cache;
   std::unordered_map<BinKey, Bin, BinKeyHash> zeroed;  // Note [Zeroed blocks]
+  std::vector<LargeBlock> large;                       // Note [Large blocks]: oldest first
   std::vector<Deferred> deferred;                      // freed on a capturing stream: released when its capture ends
   std::size_t used = 0;
   std::size_t cached = 0;
   std::size_t limit = 0;
+
+  // A cached large block for (stream, nbytes), the newest, now counted as used; null when there is none.
+  // Callers lock.
+  void* take_large(std::size_t nbytes, const Stream* stream) {
+    for (auto it = large.rbegin(); it != large.rend(); ++it)
+      if (it->stream == stream && it->nbytes == nbytes) {
+        void* p = it->ptr;
+        large.erase(std::next(it).base());
+        used += nbytes;
+        return p;
+      }
+    return nullptr;
+  }
 
   // A block of `bins` for (stream, nbytes), now counted as used; null when there is none. Callers lock.
   void* take(std::unordered_map<BinKey, Bin, BinKeyHash>& bins, std::size_t nbytes, const Stream* stream) {
@@ -190,6 +213,11 @@ void MemoryPool::stream_destroyed(const Stream& stream) noexcept {
         blocks.insert(blocks.end(), it->second.blocks.begin(), it->second.blocks.end());
         it = bins->erase(it);
       }
+    auto& large = pool->impl_->large;
+    for (const LargeBlock& b : large)
+      if (b.stream == &stream) blocks.push_back(b.ptr);
+    large.erase(std::remove_if(large.begin(), large.end(), [&](const LargeBlock& b) { return b.stream == &stream; }),
+                large.end());
   }
   if (blocks.empty()) return;
   int previous = current_device();
@@ -222,7 +250,9 @@ void* MemoryPool::try_allocate(std::size_t nbytes, const std::shared_ptr<Stream>
     std::lock_guard<std::mutex> lock(impl_->mutex);
     // A capturing stream allocates in its graph, never from the cache (Note [Graph capture and the pool]).
     if (!stream->capturing())
-      if (void* p = impl_->take(impl_->cache, nbytes, stream.get())) return p;
+      if (void* p = nbytes > kMaxCachedBlock ? impl_->take_large(nbytes, stream.get())
+                                             : impl_->take(impl_->cache, nbytes, stream.get()))
+        return p;
     if (impl_->limit && impl_->used + nbytes > impl_->limit) return nullptr;
   }
   DeviceGuard guard(device_);
@@ -301,6 +331,7 @@ std::shared_ptr<Buffer> MemoryPool::allocate_zeroed(std::size_t nbytes, const st
 }
 
 void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<Stream>& stream, Capture* capture) {
+  LargeBlock evicted{};
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     if (!capture && stream->capturing()) {  // held back, still in use, until the capture ends
@@ -315,6 +346,19 @@ void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<St
       impl_->cached += nbytes;
       return;
     }
+    if (!capture && nbytes > kMaxCachedBlock) {  // kept; the oldest large block goes back in its place
+      auto& large = impl_->large;
+      large.push_back({ptr, nbytes, stream.get(), stream->handle()});
+      if (large.size() <= kMaxLargeBlocks) return;
+      evicted = large.front();
+      large.erase(large.begin());
+    }
+  }
+  if (evicted.ptr) {
+    DeviceGuard guard(device_);
+    drain_queued_launches();  // launches queued before its release may still use it
+    if (cudaFreeAsync(evicted.ptr, evicted.handle) != cudaSuccess) cudaGetLastError();
+    return;
   }
   if (capture) {
     capture->release(ptr, stream.get());
@@ -342,10 +386,12 @@ void MemoryPool::capture_ended(const Stream& stream) {
 
 void MemoryPool::flush_cache() {
   std::unordered_map<BinKey, Bin, BinKeyHash> cache, zeroed;
+  std::vector<LargeBlock> large;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     cache.swap(impl_->cache);
     zeroed.swap(impl_->zeroed);
+    large.swap(impl_->large);
     impl_->cached = 0;
   }
   DeviceGuard guard(device_);
@@ -354,6 +400,8 @@ void MemoryPool::flush_cache() {
     for (auto& [key, bin] : *bins)
       for (void* p : bin.blocks)
         if (cudaFreeAsync(p, bin.stream) != cudaSuccess) cudaGetLastError();
+  for (const LargeBlock& b : large)
+    if (cudaFreeAsync(b.ptr, b.handle) != cudaSuccess) cudaGetLastError();
 }
 
 void MemoryPool::free_all_blocks() {
@@ -376,7 +424,7 @@ std::size_t MemoryPool::free_blocks() const {
   std::size_t n = 0;
   for (const auto* bins : {&impl_->cache, &impl_->zeroed})
     for (const auto& [key, bin] : *bins) n += bin.blocks.size();
-  return n;
+  return n + impl_->large.size();
 }
 
 std::size_t MemoryPool::total_bytes() const {

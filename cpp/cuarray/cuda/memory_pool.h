@@ -12,6 +12,18 @@
 // frees the blocks cached for it on its handle (so a bin's key never outlives its stream).
 // A capturing stream allocates and frees differently: Note [Graph capture and the pool] in graph.h.
 //
+// Note [Large blocks]
+// A block over kMaxCachedBlock costs a cudaMallocAsync and a cudaFreeAsync (host calls of a microsecond or more),
+// and its release first issues the launches queued before it. Next to one kernel per op on such a block that
+// is nothing; but a chain fused automatically (Note [Automatic fusion] in ops/auto_fusion.h) runs ten ops as
+// one kernel, and the allocations and releases of its intermediates, which the kernel never touches, were
+// most of the host's time before that kernel could start (figures: benchmarks/README.md). So the last
+// kMaxLargeBlocks large blocks freed are kept on the host too, handed out again for the same stream and exact
+// size; the oldest goes back to CUDA's pool when another comes. The device memory held does not change: CUDA's
+// pool keeps freed memory reserved anyway (its release threshold is raised) until free_all_blocks(), which
+// returns the kept blocks too. A kept block cannot serve another stream, which then allocates anew; an
+// allocation that fails gives every kept block back and retries.
+//
 // Note [Zeroed blocks]
 // zeros() of a small array would cost a memset launch (a kernel launch's host time) on top of its allocation. The
 // pool keeps, per (stream, size), a stock of small blocks that work on that stream has already zeroed: when
