@@ -403,6 +403,43 @@ print("ok")
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
 
 
+def test_a_pause_ends_when_the_program_goes_on_to_long_chains():
+    """Note [Recording small arrays]: after lone ops paused recording, a loop of three-op chains ends the pause
+    within a few dozen ops and runs fused; a loop of two-op chains does not end it."""
+    r = run(
+        SMALL_BY_DEFAULT
+        + """
+def squared_diff(a, b):
+    return (a - b) * (a - b)
+
+
+want = ((x.get() - y.get()) ** 2).view(np.uint32)
+deadline = time.time() + 120
+with cp.auto_fuse():  # its kernel first, so that the pause alone stands between the loop and fused runs
+    while stats()["fused_chains"] == 0 and time.time() < deadline:
+        squared_diff(x, y).get()
+for _ in range(20):
+    z = x + y
+before = stats()
+assert before["small_pauses"] >= 1, before
+for _ in range(100):
+    assert (squared_diff(x, y).get().view(np.uint32) == want).all()
+after = stats()
+assert after["fused_chains"] - before["fused_chains"] >= 50, (before, after)
+for _ in range(20):
+    z = x + y
+paused = stats()
+assert paused["small_pauses"] > after["small_pauses"], paused
+for _ in range(300):
+    z = x * 2.0 + y
+assert stats()["recorded"] == paused["recorded"], stats()
+print("ok")
+""",
+        {"CUARRAY_AUTO_FUSE": ""},
+    )
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
 def test_short_benchmark_loops_run_fused_once_the_kernel_is_ready(tmp_path):
     """Note [Recording small arrays]: while a chain's kernel compiles (here from an empty kernel cache, so it takes
     NVRTC's time), its op-by-op runs do not pause recording; the lessons' ten-call benchmark of `squared_diff` then

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -14,6 +13,7 @@
 #include "cuarray/cuda/launch_queue.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/ops/auto_fusion_policy.h"
+#include "cuarray/ops/background_compile.h"
 #include "cuarray/ops/fusion.h"
 #include "cuarray/ops/ufunc.h"
 
@@ -22,10 +22,9 @@ namespace cuarray::ops {
 namespace {
 
 constexpr std::size_t kMaxSteps = 32;
-constexpr std::size_t kMaxExternals = 8;          // inputs of the chain; the rest of kMaxOperands is left for results
-constexpr std::size_t kMaxChains = 4096;          // signatures remembered; past them new chains run op by op
-constexpr std::uint8_t kReads = 1, kWrites = 2;   // how a chain watches a buffer
-constexpr std::chrono::seconds kCompileGrace{2};  // Note [Recording small arrays]
+constexpr std::size_t kMaxExternals = 8;         // inputs of the chain; the rest of kMaxOperands is left for results
+constexpr std::size_t kMaxChains = 4096;         // signatures remembered; past them new chains run op by op
+constexpr std::uint8_t kReads = 1, kWrites = 2;  // how a chain watches a buffer
 
 bool same_view(const Array& a, const Array& b) {
   return a.data() == b.data() && a.dtype() == b.dtype() && a.shape() == b.shape() && a.strides() == b.strides();
@@ -67,7 +66,6 @@ struct Chain {
 struct Fused {
   int seen = 0;
   bool failed = false, logged = false, submitted = false;
-  std::chrono::steady_clock::time_point submitted_at;
   const ElementwiseDef* def = nullptr;
   std::vector<DType> out;
 };
@@ -248,11 +246,9 @@ ChainRun run_fused(State& s, const Chain& c) {
     if (!f.submitted && s.log)
       add_log_line(s, "compiling a kernel for a chain of " + std::to_string(c.steps.size()) +
                           " ufunc calls in the background; it runs op by op meanwhile");
-    if (!f.submitted) f.submitted_at = std::chrono::steady_clock::now();
     f.submitted = true;
-    // A compile still unfinished after kCompileGrace (failed, or queued behind many) counts as op by op.
-    const bool compiling = std::chrono::steady_clock::now() - f.submitted_at < kCompileGrace;
-    return compiling ? ChainRun::Compiling : ChainRun::OpByOp;
+    // None pending: this kernel's compile (or its load) failed, and the op-by-op path stays.
+    return background_compiles_pending() ? ChainRun::Compiling : ChainRun::OpByOp;
   }
   s.stats.fused_chains++;
   s.stats.fused_ops += c.steps.size();
@@ -332,7 +328,7 @@ void flush_locked(State& s) {
 
 bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const DType* out, const Input* inputs,
                   const Array& output, const Shape& shape) {
-  if (!auto_fusion::records_size(output.size())) return false;
+  if (!auto_fusion::records(output, inputs, def.nin)) return false;
   if (def.nout != 1 || def.nin > 3 || &def != &ufuncs()[index].def || !fusable_loop(index, in, out)) return false;
   if (output.size() == 0 || !cuda::launches_may_wait()) return false;
   State& s = state();

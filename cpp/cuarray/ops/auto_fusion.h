@@ -47,15 +47,18 @@
 // benchmarks/README.md). Whether a program's small chains are of the second kind is seen only as it runs, so by default
 // small ops are recorded while they are (ops/auto_fusion_policy.cpp): each flushed chain of small arrays counts as a
 // gain when it had at least kSmallGain steps and ran as one kernel, and as a loss otherwise. After kSmallLosses losses
-// in a row the next kSmallPause small ops run eagerly, and recording is then tried again. A loop of lone ops therefore
-// pays for a few recorded ops every two thousand. A chain of kSmallGain steps or more whose kernel is still compiling
-// (from the chain's second flush on: Note [Background compiles]) counts neither way: it runs op by op, at a small
-// cost to the host for the tens of milliseconds of a compile, and is fused once the kernel is ready. Counted as a
-// loss, it would pause recording before a short loop (the lessons' `benchmark(squared_diff, (x, y), n_repeat=10)`)
-// ever ran fused. A compile still unfinished kCompileGrace (2 s) after it was asked for has failed or waits behind
-// many others, and its chain counts as a loss again. A program that seldom runs a chain of three or more thus loses
-// next to nothing to recording, and a loop of long chains is fused once its kernel is ready; the results are the
-// same bits either way.
+// in a row the next kSmallPause small ops run eagerly, and recording is then tried again; a loop of lone ops therefore
+// pays for a few recorded ops every two thousand. Two things end a pause sooner, so that a short loop of long chains
+// after many lone ops (a lesson's ten-call `benchmark(squared_diff, ...)`) is not run eagerly throughout:
+// - the ops run eagerly during it are watched: when, over kWindow of them, more than half read the result of one of
+//   the thread's last few ops (each result counted once), the program runs chains of three or more again (a chain of
+//   two reads one result in two ops; a lone op none), and recording resumes at once;
+// - a chain of kSmallGain steps or more whose kernel is still compiling (from the chain's second flush on: Note
+//   [Background compiles]) counts neither way. Run recorded op by op it costs more than eager code, so small ops run
+//   eagerly until no compile is pending (at most kSmallPause of them), and the next chain finds its kernel ready. A
+//   compile that failed leaves none pending, and its chain counts as a loss.
+// A program that seldom runs a chain of three or more thus loses next to nothing to recording, and a loop of long
+// chains is fused once its kernel is ready; the results are the same bits either way.
 #pragma once
 
 #include <cstdint>

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuarray/ops/auto_fusion.h"
+#include "cuarray/ops/background_compile.h"
 #include "cuarray/ops/ufunc.h"
 
 namespace cuarray::ops {
@@ -84,12 +85,47 @@ constexpr std::int64_t kDefaultMinSize = std::int64_t{1} << 20;
 constexpr std::size_t kSmallGain = 3;
 constexpr int kSmallLosses = 8;
 constexpr std::int64_t kSmallPause = 2048;
+// A pause ends early when, over a window of this many of its ops, more than half of them read the result of one
+// of the thread's last kRecent ops (each result counted once): the program has gone on to chains of three or more.
+constexpr int kWindow = 64;
+constexpr int kRecent = 4;
 
 thread_local signed char t_setting = -1;  // -1: the process default; 0 off; 1 every size
 
 std::atomic<int> g_small_losses{0};          // chains of small arrays in a row that recording did not pay for
 std::atomic<std::int64_t> g_small_pause{0};  // small ops still to run eagerly before recording is tried again
 std::atomic<std::uint64_t> g_small_pauses{0};
+// Small ops still to run eagerly while background compiles are pending (at most kSmallPause: a compile queued
+// before a fork waits for a thread that only a kernel asked for starts).
+std::atomic<std::int64_t> g_compile_wait{0};
+
+// The small ops a thread ran eagerly during a pause, as far as they tell whether its chains are long.
+struct EagerWindow {
+  const void* recent[kRecent] = {};  // the data of its last results
+  int next = 0, ops = 0, reads = 0;
+};
+thread_local EagerWindow t_window;
+
+// Counts an op run eagerly during a pause; ends the pause when the window shows chains of three or more.
+void watch_eager(const Array& output, const Input* inputs, int nin) {
+  EagerWindow& w = t_window;
+  for (int i = 0; i < nin; ++i)
+    if (inputs[i].array)
+      for (const void*& r : w.recent)
+        if (r && r == inputs[i].array->data()) {
+          ++w.reads;
+          r = nullptr;
+          break;
+        }
+  w.recent[w.next] = output.data();
+  w.next = (w.next + 1) % kRecent;
+  if (++w.ops < kWindow) return;
+  const bool chains = 2 * w.reads > w.ops;
+  w = EagerWindow{};
+  if (!chains) return;
+  g_small_losses.store(0, std::memory_order_relaxed);
+  g_small_pause.store(0, std::memory_order_relaxed);
+}
 
 struct ProcessSetting {
   std::int64_t min_size;    // the smallest output always recorded (INT64_MAX: none)
@@ -116,18 +152,26 @@ const ProcessSetting& process_setting() {
 
 std::int64_t min_size() { return t_setting < 0 ? process_setting().min_size : t_setting ? 1 : INT64_MAX; }
 
-bool records_size(std::int64_t size) {
-  if (size >= min_size()) return true;
+bool records(const Array& output, const Input* inputs, int nin) {
+  if (output.size() >= min_size()) return true;
   // Smaller: under the process default, unless small ops are paused.
   if (t_setting >= 0 || !process_setting().small_while_paying) return false;
+  if (g_compile_wait.load(std::memory_order_relaxed) > 0) {
+    if (background_compiles_pending() && g_compile_wait.fetch_sub(1, std::memory_order_relaxed) > 1) return false;
+    g_compile_wait.store(0, std::memory_order_relaxed);
+  }
   if (g_small_pause.load(std::memory_order_relaxed) <= 0) return true;
   g_small_pause.fetch_sub(1, std::memory_order_relaxed);  // a race here only moves the next try by an op
+  watch_eager(output, inputs, nin);
   return false;
 }
 
 void judge_chain(std::int64_t size, std::size_t steps, ChainRun run) {
   if (size >= kDefaultMinSize || !process_setting().small_while_paying) return;
-  if (steps >= kSmallGain && run == ChainRun::Compiling) return;  // neither: it is fused once its kernel is ready
+  if (steps >= kSmallGain && run == ChainRun::Compiling) {  // neither: it is fused once its kernel is ready
+    g_compile_wait.store(kSmallPause, std::memory_order_relaxed);
+    return;
+  }
   if (steps >= kSmallGain && run == ChainRun::Fused) {
     g_small_losses.store(0, std::memory_order_relaxed);
     return;

@@ -5,15 +5,19 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cuarray/array.h"
+#include "cuarray/ops/elementwise.h"
+
 namespace cuarray::ops::auto_fusion {
 
 // How a flushed chain ran: as one kernel; op by op while its kernel compiles in the background; op by op.
 enum class ChainRun { Fused, Compiling, OpByOp };
 
-// Whether the calling thread records an op whose output has `size` elements now.
-bool records_size(std::int64_t size);
+// Whether the calling thread records an op making `output` from `inputs` (`nin` of them) now. An op of small
+// arrays not recorded while recording them is paused is watched, to end the pause early.
+bool records(const Array& output, const Input* inputs, int nin);
 // Counts a flushed chain of `size` elements and `steps` steps, run as `run` says, for or against recording small
-// arrays (or neither). Called under the chain's lock.
+// arrays. Called under the chain's lock.
 void judge_chain(std::int64_t size, std::size_t steps, ChainRun run);
 // Times small ops went back to eager runs.
 std::uint64_t small_pauses();

@@ -1,5 +1,6 @@
 #include "cuarray/ops/background_compile.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
@@ -56,6 +57,8 @@ State& state() {
   return *s;
 }
 
+std::atomic<std::size_t> g_pending{0};  // started and not finished
+
 void work();
 
 // Starts the thread if there is work and none runs; false when no thread could be made.
@@ -99,6 +102,7 @@ void work() {
     e.error = std::move(error);
     ++s.finished;
     s.failed += e.state == detail::BackgroundState::Failed;
+    g_pending.fetch_sub(1, std::memory_order_release);
   }
 }
 
@@ -158,10 +162,13 @@ void start_background(const WideKey& key, KernelSource source, std::vector<std::
     return;
   }
   ++s.started;
+  g_pending.fetch_add(1, std::memory_order_relaxed);
   s.wake.notify_one();
 }
 
 }  // namespace detail
+
+std::size_t background_compiles_pending() noexcept { return g_pending.load(std::memory_order_acquire); }
 
 void finish_background_compiles() noexcept {
   State& s = state();

@@ -44,6 +44,10 @@ jit::Kernel background_kernel(const WideKey& key, const std::vector<std::string>
 // start on a new thread when a kernel is next asked for.
 void finish_background_compiles() noexcept;
 
+// Kernels asked for and not compiled yet (waiting or compiling): read without a lock, for automatic fusion's
+// recording policy (Note [Recording small arrays] in ops/auto_fusion.h).
+std::size_t background_compiles_pending() noexcept;
+
 // Background compiles started, finished and failed (to compile or to load) so far, and an error: for tests.
 struct BackgroundCounts {
   std::size_t started, finished, failed;
