@@ -52,7 +52,9 @@
 // after many lone ops (a lesson's ten-call `benchmark(squared_diff, ...)`) is not run eagerly throughout:
 // - the ops run eagerly during it are watched: when, over kWindow of them, more than half read the result of one of
 //   the thread's last few ops (each result counted once), the program runs chains of three or more again (a chain of
-//   two reads one result in two ops; a lone op none), and recording resumes at once;
+//   two reads one result in two ops; a lone op none), and recording resumes at once. A program whose chains look
+//   long but do not fuse (an op that cannot be recorded in the middle) would end every pause so; each early end
+//   therefore doubles the windows the next needs (up to 32: the whole pause), and a gain resets them;
 // - a chain of kSmallGain steps or more whose kernel is still compiling (from the chain's second flush on: Note
 //   [Background compiles]) counts neither way. Run recorded op by op it costs more than eager code, so small ops run
 //   eagerly until no compile is pending (at most kSmallPause of them), and the next chain finds its kernel ready. A

@@ -85,16 +85,19 @@ constexpr std::int64_t kDefaultMinSize = std::int64_t{1} << 20;
 constexpr std::size_t kSmallGain = 3;
 constexpr int kSmallLosses = 8;
 constexpr std::int64_t kSmallPause = 2048;
-// A pause ends early when, over a window of this many of its ops, more than half of them read the result of one
-// of the thread's last kRecent ops (each result counted once): the program has gone on to chains of three or more.
+// A pause ends early when, over 2^g_backoff windows in a row of this many of its ops, more than half of them read
+// the result of one of the thread's last kRecent ops (each result counted once): the program has gone on to chains
+// of three or more. Each early end doubles the windows the next one needs, up to 2^kMaxBackoff; a gain resets them.
 constexpr int kWindow = 64;
 constexpr int kRecent = 4;
+constexpr int kMaxBackoff = 5;
 
 thread_local signed char t_setting = -1;  // -1: the process default; 0 off; 1 every size
 
 std::atomic<int> g_small_losses{0};          // chains of small arrays in a row that recording did not pay for
 std::atomic<std::int64_t> g_small_pause{0};  // small ops still to run eagerly before recording is tried again
 std::atomic<std::uint64_t> g_small_pauses{0};
+std::atomic<int> g_backoff{0};
 // Small ops still to run eagerly while background compiles are pending (at most kSmallPause: a compile queued
 // before a fork waits for a thread that only a kernel asked for starts).
 std::atomic<std::int64_t> g_compile_wait{0};
@@ -103,6 +106,7 @@ std::atomic<std::int64_t> g_compile_wait{0};
 struct EagerWindow {
   const void* recent[kRecent] = {};  // the data of its last results
   int next = 0, ops = 0, reads = 0;
+  int chained = 0;  // windows in a row that showed chains
 };
 thread_local EagerWindow t_window;
 
@@ -120,9 +124,14 @@ void watch_eager(const Array& output, const Input* inputs, int nin) {
   w.recent[w.next] = output.data();
   w.next = (w.next + 1) % kRecent;
   if (++w.ops < kWindow) return;
-  const bool chains = 2 * w.reads > w.ops;
+  const int chained = 2 * w.reads > w.ops ? w.chained + 1 : 0;
   w = EagerWindow{};
-  if (!chains) return;
+  const int backoff = g_backoff.load(std::memory_order_relaxed);
+  if (chained < 1 << backoff) {
+    w.chained = chained;
+    return;
+  }
+  g_backoff.store(std::min(backoff + 1, kMaxBackoff), std::memory_order_relaxed);
   g_small_losses.store(0, std::memory_order_relaxed);
   g_small_pause.store(0, std::memory_order_relaxed);
 }
@@ -174,6 +183,7 @@ void judge_chain(std::int64_t size, std::size_t steps, ChainRun run) {
   }
   if (steps >= kSmallGain && run == ChainRun::Fused) {
     g_small_losses.store(0, std::memory_order_relaxed);
+    g_backoff.store(0, std::memory_order_relaxed);
     return;
   }
   if (g_small_losses.fetch_add(1, std::memory_order_relaxed) + 1 < kSmallLosses) return;
