@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "convert.h"
+#include "cuarray/cuda/launch_queue.h"
 #include "cuarray/error.h"
 #include "cuarray/ops/auto_fusion.h"
 #include "cuarray/ops/background_compile.h"
@@ -306,6 +307,8 @@ void init_fusion(py::module_& m) {
     d["fused_ops"] = st.fused_ops, d["written"] = st.written, d["small_pauses"] = st.small_pauses;
     d["compiles_started"] = bg.started, d["compiles_finished"] = bg.finished, d["compiles_failed"] = bg.failed;
     d["compile_error"] = bg.last_error;
+    // False once memory was shared with other code: nothing is recorded from then on (Note [Launch queue]).
+    d["may_record"] = cuda::launches_may_wait();
     return d;
   });
   // A slot set before the type is made ready gets a `__call__` wrapper, which subclasses resolve to the slot.
