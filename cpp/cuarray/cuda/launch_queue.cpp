@@ -20,9 +20,18 @@
 
 namespace cuarray::cuda {
 
+// Note [Queue cache lines]
+// The calling thread and the worker share the queue's counters and flags, and every op reads some of them. A line
+// one thread writes while the other reads costs the reader a transfer between cores, a large part of a small op's
+// time; so what each side writes lies on a line of its own: `queued` (the producer's), `issued` (the consumer's),
+// `recorded` (the recording thread's), and in Queue the producer's and the consumer's state apart from the flags
+// that both only read.
+constexpr std::size_t kLine = 64;
+
 namespace detail {
-std::atomic<std::uint64_t> queued{0}, issued{0};
-std::atomic<bool> recorded{false};
+alignas(kLine) std::atomic<std::uint64_t> queued{0};
+alignas(kLine) std::atomic<std::uint64_t> issued{0};
+alignas(kLine) std::atomic<bool> recorded{false};
 void (*flush_recorded)() noexcept = nullptr;
 }  // namespace detail
 
@@ -85,18 +94,25 @@ struct BatchKeyHash {
   }
 };
 
+// Laid out by who writes what (Note [Queue cache lines]).
 struct Queue {
   Slot slots[kSlots];
-  std::mutex producer;     // one thread writes a slot at a time
-  std::mutex consumer;     // one thread issues a launch at a time: the worker, or a thread draining
-  std::uint64_t next = 0;  // the next slot to issue; guarded by `consumer`
-  std::unordered_map<BatchKey, Batch, BatchKeyHash> batches;  // guarded by `consumer`
-  std::atomic<bool> asleep{true};                             // no worker is running (or it is about to sleep)
+  // Read by every launch, written seldom.
+  alignas(kLine) std::atomic<bool> asleep{true};  // no worker is running (or it is about to sleep)
   std::atomic<bool> stopping{false};
-  std::atomic<std::int64_t> last_issued_by_caller{0};
   std::atomic<int> captures{0};
   std::atomic<bool> shared{false};
-  std::mutex sleep_mutex;  // guards the fields below
+  std::atomic<bool> failed{false};
+  // The producers'.
+  alignas(kLine) std::mutex producer;  // one thread writes a slot at a time
+  std::atomic<std::int64_t> last_issued_by_caller{0};
+  // The consumer's.
+  alignas(kLine) std::mutex consumer;  // one thread issues a launch at a time: the worker, or a thread draining
+  std::uint64_t next = 0;              // the next slot to issue; guarded by `consumer`
+  std::unordered_map<BatchKey, Batch, BatchKeyHash> batches;  // guarded by `consumer`
+  std::atomic<std::uint64_t> issued_by_worker{0};
+  std::atomic<std::uint64_t> replayed{0};  // launches issued as part of a graph
+  alignas(kLine) std::mutex sleep_mutex;   // guards the fields below
   std::condition_variable wake;
   bool wake_requested = false;
   bool exiting = false;
@@ -104,9 +120,6 @@ struct Queue {
   std::thread worker;
   std::mutex error_mutex;
   std::exception_ptr error;
-  std::atomic<bool> failed{false};
-  std::atomic<std::uint64_t> issued_by_worker{0};
-  std::atomic<std::uint64_t> replayed{0};  // launches issued as part of a graph
 };
 
 std::atomic<Queue*> g_queue{nullptr};
@@ -307,12 +320,33 @@ bool for_each_param(cudaKernel_t kernel, Each each) {
 
 }  // namespace
 
+namespace {
+
+// A kernel's layout as the map keeps it.
+struct KnownLayout {
+  cudaKernel_t kernel;
+  std::unique_ptr<ParamLayout> layout;  // null: the kernel is launched at once
+};
+
+// The layouts last found, one per hash of the kernel: every queued launch asks, and a look-up in the map takes its
+// mutex. The entries belong to the map, which never drops one.
+constexpr std::size_t kRecentLayouts = 64;
+std::atomic<const KnownLayout*> g_recent_layouts[kRecentLayouts];
+
+}  // namespace
+
 const ParamLayout* param_layout(cudaKernel_t kernel) {
+  std::atomic<const KnownLayout*>& recent =
+      g_recent_layouts[(reinterpret_cast<std::uintptr_t>(kernel) >> 4) % kRecentLayouts];
+  if (const KnownLayout* k = recent.load(std::memory_order_acquire); k && k->kernel == kernel) return k->layout.get();
   static std::mutex mutex;
-  static auto* layouts = new std::unordered_map<cudaKernel_t, std::unique_ptr<ParamLayout>>;  // never destroyed
+  static auto* layouts = new std::unordered_map<cudaKernel_t, std::unique_ptr<KnownLayout>>;  // never destroyed
   std::lock_guard<std::mutex> lock(mutex);
   auto it = layouts->find(kernel);
-  if (it != layouts->end()) return it->second.get();
+  if (it != layouts->end()) {
+    recent.store(it->second.get(), std::memory_order_release);
+    return it->second->layout.get();
+  }
   auto layout = std::make_unique<ParamLayout>();
   bool fits = for_each_param(kernel, [&](std::size_t i, std::size_t offset, std::size_t size) {
     if (i == ParamLayout::kMaxParams || offset + size > kParamBytes) return false;
@@ -323,7 +357,11 @@ const ParamLayout* param_layout(cudaKernel_t kernel) {
     return true;
   });
   if (!fits) layout.reset();
-  return layouts->emplace(kernel, std::move(layout)).first->second.get();
+  const KnownLayout* known =
+      layouts->emplace(kernel, std::make_unique<KnownLayout>(KnownLayout{kernel, std::move(layout)}))
+          .first->second.get();
+  recent.store(known, std::memory_order_release);
+  return known->layout.get();
 }
 
 bool param_sizes(cudaKernel_t kernel, std::vector<std::size_t>& sizes) {
