@@ -76,6 +76,11 @@ struct State {
   Chain chain;
   Chain spare;  // a flushed chain's vectors, kept for the next one: a small op then allocates nothing here
   std::unordered_map<std::string, Fused> fused;
+  // The last chain flushed, and buffers kept for the next: a loop flushes the same chain each time round, and
+  // then neither hashes its signature nor allocates (the map's entries stay where they are).
+  std::pair<const std::string, Fused>* last = nullptr;
+  std::string sig;
+  std::vector<Array> outputs;
   bool stopped = false;
   AutoFusionStats stats;
   std::vector<std::string> log_lines;
@@ -161,10 +166,10 @@ std::string shape_text(const Shape& shape) {
   return t + ")";
 }
 
-// The chain's signature: what its kernel depends on besides the arrays' layouts (part of the elementwise key).
-std::string signature(const Chain& c) {
-  std::string sig;
-  sig.reserve(8 + c.ext.size() * 2 + c.steps.size() * 10);
+// The chain's signature, written into `sig`: what its kernel depends on besides the arrays' layouts (part of the
+// elementwise key).
+void signature(const Chain& c, std::string& sig) {
+  sig.clear();
   sig += static_cast<char>(c.ext.size());
   for (const External& e : c.ext) sig += static_cast<char>(e.array ? 1 : 2), sig += static_cast<char>(e.type);
   for (const Step& st : c.steps) {
@@ -173,7 +178,6 @@ std::string signature(const Chain& c) {
     for (int i = 0; i < st.nin; ++i) sig += static_cast<char>(st.args[i]);
     for (int i = 0; i <= st.nin; ++i) sig += static_cast<char>(st.types[i]);
   }
-  return sig;
 }
 
 FusedProgram program(const Chain& c, const std::string& name) {
@@ -215,13 +219,17 @@ ChainRun run_fused(State& s, const Chain& c) {
   std::size_t live = 0;
   for (const Step& st : c.steps) live += !st.dead;
   if (c.steps.size() < 2 || c.ext.size() + live > static_cast<std::size_t>(kMaxOperands)) return ChainRun::OpByOp;
-  const std::string sig = signature(c);
-  auto it = s.fused.find(sig);
-  if (it == s.fused.end()) {
-    if (s.fused.size() >= kMaxChains) return ChainRun::OpByOp;
-    it = s.fused.emplace(sig, Fused{}).first;
+  signature(c, s.sig);
+  if (!s.last || s.last->first != s.sig) {
+    auto it = s.fused.find(s.sig);
+    if (it == s.fused.end()) {
+      if (s.fused.size() >= kMaxChains) return ChainRun::OpByOp;
+      it = s.fused.emplace(s.sig, Fused{}).first;
+    }
+    s.last = &*it;
   }
-  Fused& f = it->second;
+  const std::string& sig = s.last->first;
+  Fused& f = s.last->second;
   if (++f.seen < 2 || f.failed) return ChainRun::OpByOp;  // a chain seen once runs op by op
   if (!f.def) {
     try {
@@ -238,8 +246,8 @@ ChainRun run_fused(State& s, const Chain& c) {
     in_types[k] = c.ext[k].type;
     read_external(c.ext[k], inputs[k]);
   }
-  std::vector<Array> outputs;
-  outputs.reserve(live);
+  std::vector<Array>& outputs = s.outputs;  // borrowed views, like the steps'
+  outputs.clear();
   for (const Step& st : c.steps)
     if (!st.dead) outputs.push_back(st.out);
   if (!elementwise(*f.def, in_types, f.out.data(), inputs, outputs.data(), c.shape, 0, Launch::IfCompiled)) {
@@ -329,17 +337,20 @@ void flush_locked(State& s) {
 bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const DType* out, const Input* inputs,
                   const Array& output, const Shape& shape) {
   if (!auto_fusion::records(output, inputs, def.nin)) return false;
-  if (def.nout != 1 || def.nin > 3 || &def != &ufuncs()[index].def || !fusable_loop(index, in, out)) return false;
-  if (output.size() == 0 || !cuda::launches_may_wait()) return false;
-  State& s = state();
-  emit_log(s);
-  // What the launch raises before launching is raised now: a kernel that cannot compile (once per loop: the
-  // layouts of one loop compile alike), arrays on another device.
+  if (def.nout != 1 || def.nin > 3 || &def != &ufuncs()[index].def) return false;
+  // The loops this thread has recorded (so fusable) and prepared: what the launch raises before launching is raised
+  // now, a kernel that cannot compile (once per loop: the layouts of one loop compile alike), arrays on another
+  // device.
   std::uint64_t loop = static_cast<std::uint64_t>(index);
   for (int i = 0; i < def.nin; ++i) loop = loop << 5 | static_cast<std::uint64_t>(in[i]);
   loop = loop << 5 | static_cast<std::uint64_t>(out[0]);
   thread_local std::unordered_set<std::uint64_t> prepared;
-  if (prepared.count(loop)) {
+  const bool known = prepared.count(loop) != 0;
+  if (!known && !fusable_loop(index, in, out)) return false;
+  if (output.size() == 0 || !cuda::launches_may_wait()) return false;
+  State& s = state();
+  emit_log(s);
+  if (known) {
     for (int i = 0; i < def.nin; ++i)
       if (inputs[i].array) check_same_device(*inputs[i].array, def.name.c_str());
   } else {

@@ -144,6 +144,8 @@ bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
   } else {
     std::vector<Strides> strides;
     std::vector<int> input_of;  // strided operand k >= nout -> its input index
+    strides.reserve(static_cast<std::size_t>(nout + nin));
+    input_of.reserve(static_cast<std::size_t>(nin));
     for (int o = 0; o < nout; ++o) strides.push_back(outputs[o].strides());
     for (int i = 0; i < nin; ++i)
       if (!scalar[i]) {
