@@ -145,6 +145,31 @@ def test_mixed_dtypes_and_held_values(da, db):
     assert g1.dtype == n1.dtype and g2.dtype == n2.dtype
 
 
+def test_chains_taking_turns_each_run_their_own_kernel():
+    """Chains that take turns in a loop each run as their own kernel, bit for bit as eagerly (a flush remembers the
+    last chain's kernel, and must not hand it to the next); the last two differ only in a Python scalar's value,
+    which their one kernel takes as an argument."""
+    x, y = cp.asarray(data(1000, "float32", 7)), cp.asarray(data(1000, "float32", 8))
+    y = abs(y) + 1
+    programs = [
+        chain_of_ten,
+        lambda a, b: (a - b) * (a - b) + 1.0,
+        lambda a, b: (a * 2.0 + b) * a - b,
+        lambda a, b: (a * 3.0 + b) * a - b,
+    ]
+    want = [eager(f, x, y) for f in programs]
+    for f in programs:
+        assert fused(f, x, y)[1] == 1, f"{stats()}"
+    compiles = stats()["compiles_started"]
+    before = stats()["fused_chains"]
+    for _ in range(5):
+        for f, w in zip(programs, want):
+            same_bits(f(x, y), w)
+    assert stats()["fused_chains"] - before == 5 * len(programs), f"{stats()}"
+    assert stats()["compiles_started"] == compiles
+    assert not (cp.asnumpy(want[2]) == cp.asnumpy(want[3])).all()
+
+
 def test_held_intermediates_are_written():
     x, y = cp.asarray(data(500, "float32", 5)), cp.asarray(data(500, "float32", 6))
 
