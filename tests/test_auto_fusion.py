@@ -494,9 +494,10 @@ print("ok")
 
 
 def test_short_benchmark_loops_run_fused_once_the_kernel_is_ready(tmp_path):
-    """Note [Recording small arrays]: while a chain's kernel compiles (here from an empty kernel cache, so it takes
-    NVRTC's time), its op-by-op runs do not pause recording; the lessons' ten-call benchmark of `squared_diff` then
-    runs fused, with the values of eager code."""
+    """Note [Recording small arrays]: while a chain's kernel compiles (here from an empty kernel cache, behind the
+    compiles of 24 other chains, so for many waits of small ops), its op-by-op runs, and the chains cut short
+    where a wait ends, do not pause recording; the lessons' ten-call benchmark of `squared_diff` then runs fused,
+    with the values of eager code."""
     r = run(
         SMALL_BY_DEFAULT
         + """
@@ -507,6 +508,16 @@ def squared_diff(x, y):
     return (x - y) * (x - y)
 
 
+# Large arrays, which are always recorded and never judged: the first run of each chain compiles its ops' kernels
+# (and is flushed in pieces), the third queues its own kernel.
+chains = (lambda a: (a + a) * a - a, lambda a: (a - a) * a + a, lambda a: (a * a + a) - a)
+for dtype in ("float32", "float64", "int32", "int64", "int16", "uint16", "int8", "uint8"):
+    a = cp.ones(1 << 20, dtype)
+    for chain in chains:
+        for _ in range(3):
+            r = chain(a)
+            del r
+assert stats()["compiles_started"] >= 24, stats()
 x = cp.arange(10000)
 y = cp.arange(10000)[::-1]
 with cp.auto_fuse(False):

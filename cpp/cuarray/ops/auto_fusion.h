@@ -58,7 +58,9 @@
 // - a chain of kSmallGain steps or more whose kernel is still compiling (from the chain's second flush on: Note
 //   [Background compiles]) counts neither way. Run recorded op by op it costs more than eager code, so small ops run
 //   eagerly until no compile is pending (at most kSmallPause of them), and the next chain finds its kernel ready. A
-//   compile that failed leaves none pending, and its chain counts as a loss.
+//   compile that failed leaves none pending, and its chain counts as a loss. The first chain judged after such a
+//   wait ends counts neither way: its first ops may have run inside the wait, and a compile that outlasts several
+//   waits (behind other compiles, on a busy host) would otherwise pause recording with these cut chains' losses.
 // A program that seldom runs a chain of three or more thus loses next to nothing to recording, and a loop of long
 // chains is fused once its kernel is ready; the results are the same bits either way.
 #pragma once

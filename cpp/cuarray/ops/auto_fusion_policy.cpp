@@ -101,6 +101,10 @@ std::atomic<int> g_backoff{0};
 // Small ops still to run eagerly while background compiles are pending (at most kSmallPause: a compile queued
 // before a fork waits for a thread that only a kernel asked for starts).
 std::atomic<std::int64_t> g_compile_wait{0};
+// A compile wait ended: the next chain judged may have run its first ops eagerly, inside the wait, and been recorded
+// from the middle on. It counts neither way: a compile longer than a few waits would otherwise pause recording with
+// the losses of such cut chains, just before the kernel is ready.
+std::atomic<bool> g_wait_ended{false};
 
 // The small ops a thread ran eagerly during a pause, as far as they tell whether its chains are long.
 struct EagerWindow {
@@ -168,6 +172,7 @@ bool records(const Array& output, const Input* inputs, int nin) {
   if (g_compile_wait.load(std::memory_order_relaxed) > 0) {
     if (background_compiles_pending() && g_compile_wait.fetch_sub(1, std::memory_order_relaxed) > 1) return false;
     g_compile_wait.store(0, std::memory_order_relaxed);
+    g_wait_ended.store(true, std::memory_order_relaxed);
   }
   if (g_small_pause.load(std::memory_order_relaxed) <= 0) return true;
   g_small_pause.fetch_sub(1, std::memory_order_relaxed);  // a race here only moves the next try by an op
@@ -177,6 +182,7 @@ bool records(const Array& output, const Input* inputs, int nin) {
 
 void judge_chain(std::int64_t size, std::size_t steps, ChainRun run) {
   if (size >= kDefaultMinSize || !process_setting().small_while_paying) return;
+  const bool after_wait = g_wait_ended.exchange(false, std::memory_order_relaxed);
   if (steps >= kSmallGain && run == ChainRun::Compiling) {  // neither: it is fused once its kernel is ready
     g_compile_wait.store(kSmallPause, std::memory_order_relaxed);
     return;
@@ -186,6 +192,7 @@ void judge_chain(std::int64_t size, std::size_t steps, ChainRun run) {
     g_backoff.store(0, std::memory_order_relaxed);
     return;
   }
+  if (after_wait) return;
   if (g_small_losses.fetch_add(1, std::memory_order_relaxed) + 1 < kSmallLosses) return;
   g_small_losses.store(0, std::memory_order_relaxed);
   g_small_pause.store(kSmallPause, std::memory_order_relaxed);
