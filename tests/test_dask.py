@@ -233,8 +233,8 @@ def test_digest_kernel_body_compiles_for_sm90():
         MINIMAL_ONLY
         + '#include "cuarray/elementwise.cuh"\n'
         + _dask_hooks._MIX
-        + 'extern "C" __global__ void digest_test(ca::Raw<double> x, unsigned long long n, '
-        "ca::Raw<unsigned long long> h) {\n  typedef double T; typedef unsigned int U;\n"
+        + 'extern "C" __global__ void digest_test(ca::Raw<double, 1> x, unsigned long long n, '
+        "ca::Raw<unsigned long long, 1> h) {\n  typedef double T; typedef unsigned int U;\n"
         "  const long long i = blockIdx.x * blockDim.x + threadIdx.x;\n"
         "  const ca::Ind<long long> _ind{1 << 18};\n" + _dask_hooks._DIGEST + ";\n}\n"
     )

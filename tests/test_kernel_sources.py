@@ -287,7 +287,30 @@ def test_user_kernel_variants_with_raw_and_scalar_operands_compile(kinds, ndim):
     handle = k._definition((t, t, t), (t,), {"T": t})
     # The engine's inputs: x, y, s, then the raw output z; no output is iterated.
     src, name = _core._elementwise_source(handle, [t] * 4, [], False, ndim, kinds=list(kinds))
-    assert "ca::Raw<float> in0" in src and ("float in2_s" in src) == (kinds[2] == 1)
+    assert "ca::Raw<float, 1> in0" in src and ("float in2_s" in src) == (kinds[2] == 1)
+    assert compile_for_test(src, name)[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("ndim", [0, 1, 2, 3, 64])
+def test_raw_arrays_have_cupys_carray_members(ndim):
+    """A raw array is CuPy's CArray (Note [Raw arrays as CArray] in _kernel.py): ndim, size(), shape() and
+    strides() as ptrdiff_t, x[i] in C order, x[idx] by one index per axis (an array, or a braced list), and the
+    CArray<T, N> name for device functions of the preamble; for every dimension count, 0 and NumPy's 64 too."""
+    body = (
+        "ptrdiff_t idx[x.ndim > 0 ? x.ndim : 1] = {}; const ptrdiff_t* s = x.shape(); "
+        "const ptrdiff_t* st = x.strides(); y[i] = first(x) + x[i] + x[idx] + (T)(x.size() + x.ndim); "
+        "if (x.ndim > 0) y[i] += (T)(s[0] + st[0]);"
+    )
+    if ndim == 0:
+        body = "y[i] = first(x) + x[i] + (T)(x.size() + x.ndim + (x.shape() == nullptr));"
+    elif ndim == 2:
+        body += " y[i] += x[{i % s[0], (ptrdiff_t)0}];"
+    preamble = f"template <class T> __device__ T first(const CArray<T, {ndim}>& a) {{ return a[0]; }}"
+    k = cuarray.ElementwiseKernel("raw T x", "raw T y", body, f"carray_members_{ndim}", preamble=preamble)
+    t = numpy.dtype("float64")
+    handle = k._definition((t,), (t,), {"T": t})
+    src, name = _core._elementwise_source(handle, [t, t], [], False, 1, kinds=[2, 2], raw_ndim=[ndim, 1])
+    assert f"ca::Raw<double, {ndim}>& in0" in src and f"_r{ndim}float64_r1float64" in name
     assert compile_for_test(src, name)[:4] == b"\x7fELF"
 
 

@@ -200,7 +200,7 @@ def test_raw_output_is_allocated_with_size():
     ids=["strided", "transposed", "reversed", "every_third"],
 )
 def test_raw_arrays_are_indexed_in_c_order(view):
-    # Note [Raw arrays in C order]: x[i] is the view's i-th element in C order, as CuPy's CArray, and a raw
+    # Note [Raw arrays as CArray]: x[i] is the view's i-th element in C order, as CuPy's CArray, and a raw
     # output that is a view is written in place.
     h = np.arange(24, dtype=np.float32).reshape(4, 6)
     x = view(cp.asarray(h))
@@ -218,6 +218,73 @@ def test_raw_arrays_are_indexed_in_c_order(view):
     inplace(out, out, size=out.size)  # one array as input and output: one copy, read and written
     view(expect)[...] += 1
     assert_same(base, expect)
+
+
+VIEWS_2D = {
+    "contiguous": lambda a: a,
+    "fortran": lambda a: a.T.copy().T,
+    "transposed": lambda a: a.T,
+    "reversed": lambda a: a[::-1, 1:],
+    "strided": lambda a: a[:, ::2],
+    "broadcast": lambda a: (cp if isinstance(a, cp.ndarray) else np).broadcast_to(a[0, ::-1], (3, 6)),
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("view", VIEWS_2D.values(), ids=VIEWS_2D.keys())
+def test_raw_arrays_are_cupys_carray(view):
+    # Note [Raw arrays as CArray]: ndim, size(), shape() and strides() are the array's own (strides in bytes, as
+    # ndarray.strides, negative and zero ones too), and x[idx] / x[{j, k}] take one index per axis.
+    h = np.arange(24, dtype=np.int32).reshape(4, 6)
+    hv = view(h)
+    x = view(cp.asarray(h))
+    assert x.strides == hv.strides  # the views themselves agree
+    meta = cp.ElementwiseKernel(
+        "raw T x",
+        "int64 y",
+        "y = i == 0 ? x.ndim : i == 1 ? x.size() : i < 4 ? x.shape()[i - 2] : x.strides()[i - 4]",
+        "carray_meta",
+    )
+    assert_same(meta(x, size=6), np.array([2, hv.size, *hv.shape, *hv.strides], np.int64))
+    by_index = cp.ElementwiseKernel(
+        "raw T x",
+        "T y, T z",
+        "const ptrdiff_t w = x.shape()[1]; ptrdiff_t idx[2] = {i / w, i % w}; y = x[idx]; z = x[{i / w, i % w}]",
+        "carray_by_index",
+    )
+    y, z = by_index(x, cp.empty(hv.shape, np.int32), cp.empty(hv.shape, np.int32))
+    assert_same(y, hv.copy())
+    assert_same(z, hv.copy())
+    base = cp.zeros((4, 6), np.int32)
+    out = view(base) if view is not VIEWS_2D["broadcast"] else base[:3, :4]
+    expect = np.zeros((4, 6), np.int32)
+    e_out = view(expect) if view is not VIEWS_2D["broadcast"] else expect[:3, :4]
+    src = x[: e_out.shape[0], : e_out.shape[1]]
+    write = cp.ElementwiseKernel(
+        "raw T x",
+        "raw T y",
+        "const ptrdiff_t w = y.shape()[1]; ptrdiff_t idx[2] = {i / w, i % w}; y[idx] = x[idx] * 3",
+        "carray_write_by_index",
+    )
+    assert write(src, out, size=out.size) is out
+    e_out[...] = hv[: e_out.shape[0], : e_out.shape[1]] * 3
+    assert_same(base, expect)  # the view's elements written where they lie, nothing elsewhere
+
+
+@pytest.mark.gpu
+def test_raw_zero_d_and_three_d_arrays():
+    k = cp.ElementwiseKernel("raw T x", "T y", "y = x[i] + (T)(x.ndim + x.size())", "carray_zero_d")
+    assert_same(k(cp.asarray(np.float32(2.5)), size=3), np.full(3, 3.5, np.float32))
+    h = np.arange(60, dtype=np.float64).reshape(3, 4, 5)[:, ::-2, 1:]
+    x = cp.asarray(np.arange(60, dtype=np.float64).reshape(3, 4, 5))[:, ::-2, 1:]
+    k3 = cp.ElementwiseKernel(
+        "raw T x",
+        "T y",
+        "const ptrdiff_t* s = x.shape(); ptrdiff_t idx[3] = {i / (s[1] * s[2]), i / s[2] % s[1], i % s[2]}; "
+        "y = x[idx] - x[i]",
+        "carray_three_d",
+    )
+    assert_same(k3(x, size=x.size), np.zeros(h.size))
 
 
 @pytest.mark.gpu

@@ -58,27 +58,13 @@ def _parse(params):
     return [_Param(p) for p in params.split(",")]
 
 
-# Note [Raw arrays in C order]
-# The body indexes a raw parameter as a flat array in C order (x[i] is the array's i-th element, as in CuPy's
-# CArray), and the kernel gets a data pointer. A raw array that is not C-contiguous (a strided or transposed
-# view, a broadcast) is therefore passed as a C-ordered copy, and a raw output's copy is written back into it
-# after the kernel; the same array passed twice shares one copy. Without this, x[i] would read the i-th
-# element of memory from the view's first one.
-def _c_ordered_raw(arrays, n_outputs):
-    """(the arrays to pass, [(array, its copy)] to write back) for raw `arrays`, the last `n_outputs` written."""
-    copies, write_back = {}, []
-    passed = []
-    for k, a in enumerate(arrays):
-        if a._c_contiguous:
-            passed.append(a)
-            continue
-        c = copies.get(id(a))
-        if c is None:
-            c = copies[id(a)] = a.copy()
-        passed.append(c)
-        if k >= len(arrays) - n_outputs and all(a is not b for b, _ in write_back):
-            write_back.append((a, c))
-    return passed, write_back
+# Note [Raw arrays as CArray]
+# A raw parameter is passed to the kernel as it is, whatever its layout, as CuPy passes its CArray: the body
+# indexes it by the element's C-order index (x[i]), or by one index per axis (x[idx] with `ptrdiff_t idx[N]`, or
+# x[{j, k}]), and reads x.size(), x.shape() and x.strides() (in bytes, as ndarray.strides), x.ndim. So a strided
+# or transposed view is read where it lies, a raw output that is a view is written in place, and one array passed
+# as input and output is one memory. x[i] of a C-contiguous array is one load; of another layout it finds the
+# element from the shape and strides (ca::Raw in cpp/cuarray/kernels/elementwise.cuh).
 
 
 class ElementwiseKernel:
@@ -237,15 +223,11 @@ class ElementwiseKernel:
         # Raw outputs are written through pointers the body indexes: to the engine they are raw inputs.
         raw_out = [k for k, p in enumerate(self.out_params) if p.raw]
         iterated = [k for k, p in enumerate(self.out_params) if not p.raw]
-        raw_args, write_back = _c_ordered_raw(
-            [a for p, a in zip(self.in_params, inputs) if p.raw] + [outputs[k] for k in raw_out], len(raw_out)
-        )
-        raw_args = iter(raw_args)
         call = (
             handle,
             in_types + [out_types[k] for k in raw_out],
             [out_types[k] for k in iterated],
-            [next(raw_args) if p.raw else a for p, a in zip(self.in_params, inputs)] + list(raw_args),
+            list(inputs) + [outputs[k] for k in raw_out],
             [p.raw for p in self.in_params] + [True] * len(raw_out),
             [outputs[k] for k in iterated],
             shape,
@@ -253,13 +235,9 @@ class ElementwiseKernel:
         )
         if stream is None:
             _core._elementwise_call(*call)
-            for a, c in write_back:
-                a[...] = c
         else:
             with stream:
                 _core._elementwise_call(*call)
-                for a, c in write_back:
-                    a[...] = c
         if self.no_return:
             return None
         return outputs[0] if self.nout == 1 and not self.return_tuple else tuple(outputs)
@@ -272,14 +250,14 @@ class ElementwiseKernel:
                 f"typedef {_CTYPES[numpy.dtype(t).name]} {name};" for name, t in sorted(placeholders.items())
             ]
             for k, (p, t) in enumerate(zip(self.in_params, in_types)):
-                if p.raw:
-                    lines.append(f"ca::Raw<{_storage_type(t)}> {p.name} = in{k};")
+                if p.raw:  # a ca::Raw of the array's dimensions (Note [Raw arrays as CArray])
+                    lines.append(f"const auto {p.name} = in{k};")
                 else:
                     lines.append(f"const {_CTYPES[numpy.dtype(t).name]} {p.name} = in{k};")
             raw_in, out_k = self.nin, 0
             for p, t in zip(self.out_params, out_types):
                 if p.raw:
-                    lines.append(f"ca::Raw<{_storage_type(t)}> {p.name} = in{raw_in};")
+                    lines.append(f"const auto {p.name} = in{raw_in};")
                     raw_in += 1
                 else:
                     lines.append(f"{_CTYPES[numpy.dtype(t).name]}& {p.name} = out{out_k};")
@@ -294,11 +272,6 @@ class ElementwiseKernel:
             )
             self._defs[key] = handle
         return handle
-
-
-def _storage_type(dtype):
-    name = numpy.dtype(dtype).name
-    return {"float16": "ca::half", "bfloat16": "ca::bfloat16"}.get(name, _CTYPES[name])
 
 
 # CuPy 14 deprecates the `jitify` argument, with these warnings (whose starts its own tests' filters name).

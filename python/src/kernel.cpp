@@ -46,7 +46,7 @@ void init_kernel(py::module_& m) {
       "name"_a, "body"_a, "preamble"_a, "nin"_a, "nout"_a, "uses_index"_a, "options"_a,
       "header"_a = "cuarray/ufunc.cuh");
   // Runs definition `handle` with loop types over `shape`: `inputs` are ndarrays or scalars (raw[i] marks raw
-  // arrays, passed whole), `outputs` ndarrays of that shape; `block_size` 0 for the engine's own.
+  // arrays, passed whole, as they are), `outputs` ndarrays of that shape; `block_size` 0 for the engine's own.
   m.def("_elementwise_call",
         [](std::size_t handle, const std::vector<py::handle>& in_types, const std::vector<py::handle>& out_types,
            const std::vector<py::handle>& inputs, const std::vector<bool>& raw, const std::vector<py::handle>& outputs,
@@ -68,18 +68,21 @@ void init_kernel(py::module_& m) {
         });
 
   // The source of one variant of an elementwise definition's kernel, for tests that compile generated kernels
-  // without a device: inputs stored as their loop types; kinds[i] 0 array (all, by default), 1 scalar, 2 raw.
+  // without a device: inputs stored as their loop types; kinds[i] 0 array (all, by default), 1 scalar, 2 raw
+  // (of raw_ndim[i] dimensions; 1 by default).
   m.def(
       "_elementwise_source",
       [](std::size_t handle, const std::vector<py::handle>& in_types, const std::vector<py::handle>& out_types,
-         bool contiguous, int ndim, std::uint32_t tiled, std::vector<std::uint8_t> kinds) {
+         bool contiguous, int ndim, std::uint32_t tiled, std::vector<std::uint8_t> kinds,
+         const std::vector<std::uint8_t>& raw_ndim) {
         const ops::ElementwiseDef& def = ops::elementwise_definition(handle);
         std::vector<DType> in_t = to_dtypes(in_types), out_t = to_dtypes(out_types);
-        ops::KernelSource k = ops::elementwise_variant_source(def, in_t, out_t, kinds, contiguous, ndim, tiled);
+        ops::KernelSource k =
+            ops::elementwise_variant_source(def, in_t, out_t, kinds, contiguous, ndim, tiled, raw_ndim);
         return py::make_tuple(k.source, k.name);
       },
       "handle"_a, "in_types"_a, "out_types"_a, "contiguous"_a, "ndim"_a, "tiled"_a = 0,
-      "kinds"_a = std::vector<std::uint8_t>{});
+      "kinds"_a = std::vector<std::uint8_t>{}, "raw_ndim"_a = std::vector<std::uint8_t>{});
   // The source of one variant of fused kernel `handle`: an elementwise variant as _elementwise_source's, or a
   // reduction's (layout 0 rows, 1 columns, 2 finish), inputs stored as their loop types.
   m.def(

@@ -10,13 +10,54 @@
 
 namespace ca {
 
-// A raw array parameter of a user kernel: indexed by the body itself (CuPy's `raw T x`, `x[i]`).
-template <class T>
+// A raw array parameter of a user kernel (CuPy's `raw T x`, its CArray): the array as it is, of N dimensions,
+// indexed by the body itself. `x[i]` is its i-th element in C order, `x[idx]` (`ptrdiff_t idx[N]`, or `x[{j, k}]`)
+// the element at one index per axis; size(), shape() and strides() (in bytes) are the array's. The host fills it
+// as 3 + 2N words (ops/elementwise.cpp).
+template <class T, int N>
 struct Raw {
+  static constexpr int ndim = N;
   T* ptr;
-  long long n;
-  __device__ __forceinline__ T& operator[](long long i) const { return ptr[i]; }
-  __device__ __forceinline__ long long size() const { return n; }
+  ptrdiff_t n;
+  ptrdiff_t c_order;  // nonzero where the array is C-contiguous: x[i] is then ptr[i]
+  ptrdiff_t shape_[N];
+  ptrdiff_t strides_[N];
+  __device__ __forceinline__ ptrdiff_t size() const { return n; }
+  __device__ __forceinline__ const ptrdiff_t* shape() const { return shape_; }
+  __device__ __forceinline__ const ptrdiff_t* strides() const { return strides_; }
+  __device__ __forceinline__ T& operator[](ptrdiff_t i) const {
+    if (c_order) return ptr[i];
+    ptrdiff_t offset = 0;
+#pragma unroll
+    for (int d = N - 1; d > 0; --d) {
+      offset += i % shape_[d] * strides_[d];
+      i /= shape_[d];
+    }
+    return *reinterpret_cast<T*>(reinterpret_cast<char*>(ptr) + offset + i * strides_[0]);
+  }
+  template <class Int>
+  __device__ __forceinline__ T& operator[](const Int (&idx)[N]) const {
+    ptrdiff_t offset = 0;
+#pragma unroll
+    for (int d = 0; d < N; ++d) offset += static_cast<ptrdiff_t>(idx[d]) * strides_[d];
+    return *reinterpret_cast<T*>(reinterpret_cast<char*>(ptr) + offset);
+  }
+};
+
+// A 0-d raw array: its one element, whatever the index.
+template <class T>
+struct Raw<T, 0> {
+  static constexpr int ndim = 0;
+  T* ptr;
+  ptrdiff_t n;
+  ptrdiff_t c_order;
+  __device__ __forceinline__ ptrdiff_t size() const { return n; }
+  __device__ __forceinline__ const ptrdiff_t* shape() const { return nullptr; }
+  __device__ __forceinline__ const ptrdiff_t* strides() const { return nullptr; }
+  template <class Index>
+  __device__ __forceinline__ T& operator[](const Index&) const {
+    return *ptr;
+  }
 };
 
 // `_ind.size()`: the number of elements the kernel iterates over.
@@ -36,6 +77,10 @@ __device__ __forceinline__ T& at(char* base, long long offset) {
 }
 
 }  // namespace ca
+
+// CuPy's name for a raw array's type, for device functions of a user kernel's preamble that take one.
+template <class T, int N, bool CContiguous = false, bool Index32 = false>
+using CArray = ca::Raw<T, N>;
 
 namespace ca {
 

@@ -122,6 +122,9 @@ bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
     scalar[i] = inputs[i].array == nullptr || inputs[i].raw;
     in_storage[i] = inputs[i].array ? inputs[i].array->dtype() : in_types[i];
     kinds[i] = inputs[i].raw ? 2 : inputs[i].array ? 0 : 1;
+    if (kinds[i] == 2 && in_storage[i] != in_types[i])  // its key holds its dimensions in place of its storage
+      throw TypeError(def.name + ": raw argument " + std::to_string(i) + " is " + cuarray::name(in_storage[i]) +
+                      ", expected " + cuarray::name(in_types[i]));
   }
   // Contiguous class: every array has the output's shape and all are C- (or all F-) contiguous.
   auto same_order = [&](const Array& a) { return c_order ? a.c_contiguous() : a.f_contiguous(); };
@@ -161,6 +164,8 @@ bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
   // A block's end must fit.
   layout.wide = contiguous ? n > INT32_MAX - static_cast<std::int64_t>(block) * 32 : sa->wide();
   layout.ndim = contiguous ? 0 : sa->ndim();
+  for (int i = 0; i < nin; ++i)
+    if (kinds[i] == 2) layout.raw_ndim[i] = static_cast<std::uint8_t>(inputs[i].array->ndim());
 
   WideKey key(WideKind::Elementwise);  // Note [Registry keys]
   key.add(def.id, 32).add(static_cast<std::uint64_t>(layout.tile), 7).add(layout.tiled, kMaxOperands);
@@ -168,10 +173,14 @@ bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
       .add(layout.contiguous, 1)
       .add(layout.aligned, 1)
       .add(layout.wide, 1);
-  for (int k = 0; k < nin; ++k)
-    key.add(static_cast<std::uint64_t>(in_types[k]), 5)
-        .add(static_cast<std::uint64_t>(in_storage[k]), 5)
-        .add(kinds[k], 2);
+  // The kind first: it says whether the next field is the storage type or a raw array's dimensions.
+  for (int k = 0; k < nin; ++k) {
+    key.add(kinds[k], 2).add(static_cast<std::uint64_t>(in_types[k]), 5);
+    if (kinds[k] == 2)
+      key.add(layout.raw_ndim[k], 7);
+    else
+      key.add(static_cast<std::uint64_t>(in_storage[k]), 5);
+  }
   for (int k = 0; k < nout; ++k)
     key.add(static_cast<std::uint64_t>(out_types[k]), 5).add(static_cast<std::uint64_t>(out_storage[k]), 5);
   jit::Kernel kernel = find_kernel(key);
@@ -189,10 +198,13 @@ bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
 
   void* args[kMaxOperands + 2];
   void* ptrs[kMaxOperands];
-  struct RawArg {
-    void* data;
-    std::int64_t size;
-  } raws[kMaxOperands];
+  // Each raw array as its ca::Raw<T, N> (kernels/elementwise.cuh): data, size, whether C-contiguous, shape, byte
+  // strides; one buffer, sized first, for them all.
+  std::vector<std::int64_t> raw_words;
+  std::size_t raw_count = 0;
+  for (int i = 0; i < nin; ++i)
+    if (kinds[i] == 2) raw_count += 3 + 2 * static_cast<std::size_t>(inputs[i].array->ndim());
+  raw_words.reserve(raw_count);
   int a = 0;
   for (int o = 0; o < nout; ++o) {
     ptrs[o] = outputs[o].data();
@@ -202,8 +214,13 @@ bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
     if (kinds[i] == 1) {
       args[a++] = const_cast<char*>(inputs[i].value);
     } else if (kinds[i] == 2) {
-      raws[i] = {inputs[i].array->data(), inputs[i].array->size()};
-      args[a++] = &raws[i];
+      const Array& r = *inputs[i].array;
+      args[a++] = raw_words.data() + raw_words.size();
+      raw_words.push_back(static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(r.data())));
+      raw_words.push_back(r.size());
+      raw_words.push_back(r.c_contiguous());
+      raw_words.insert(raw_words.end(), r.shape().begin(), r.shape().end());
+      raw_words.insert(raw_words.end(), r.strides().begin(), r.strides().end());
     } else {
       ptrs[nout + i] = inputs[i].array->data();
       args[a++] = &ptrs[nout + i];

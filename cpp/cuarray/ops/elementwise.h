@@ -30,7 +30,8 @@ struct ElementwiseDef {
 constexpr int kMaxOperands = 12;
 
 // An input: a device array (any strides, broadcastable to the output shape), a scalar passed by value, or a
-// raw array: a C-contiguous array passed whole (ca::Raw<T>) for the body to index itself.
+// raw array: an array of any layout passed whole (ca::Raw<T, ndim>, its shape and strides) for the body to index
+// itself; its loop type is its dtype.
 struct Input {
   const Array* array = nullptr;
   alignas(16) char value[16] = {};  // the scalar, already in its loop type
@@ -55,12 +56,13 @@ bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
 
 // How a launch walks its operands (Note [Layout classes] in elementwise.cpp).
 struct Layout {
-  bool contiguous = false;  // every array has the output's shape and memory order: vectorised, flat
-  int ndim = 1;             // otherwise: the coalesced dimensions
-  std::uint32_t tiled = 0;  // bit i: input i is read through shared-memory tiles (the tiled class)
-  int tile = 0;             // the tiled class's tile edge
-  bool aligned = true;      // contiguous: every pointer suits 16-byte accesses
-  bool wide = false;        // 64-bit indexing
+  bool contiguous = false;                   // every array has the output's shape and memory order: vectorised, flat
+  int ndim = 1;                              // otherwise: the coalesced dimensions
+  std::uint32_t tiled = 0;                   // bit i: input i is read through shared-memory tiles (the tiled class)
+  int tile = 0;                              // the tiled class's tile edge
+  bool aligned = true;                       // contiguous: every pointer suits 16-byte accesses
+  bool wide = false;                         // 64-bit indexing
+  std::uint8_t raw_ndim[kMaxOperands] = {};  // the dimensions of each raw input (ca::Raw's N)
 };
 
 // Kernel source for one variant, for tests that compile every variant without a device.
@@ -69,11 +71,12 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
                                 const DType* in_storage, const std::uint8_t* kinds, const DType* out_storage,
                                 const Layout& layout);
 
-// The same for tests, with inputs and outputs stored as their loop types, `kinds` padded with arrays, and the
-// contiguous class aligned.
+// The same for tests, with inputs and outputs stored as their loop types, `kinds` padded with arrays, the
+// contiguous class aligned, and raw inputs of `raw_ndim[i]` dimensions (1 past its end).
 KernelSource elementwise_variant_source(const ElementwiseDef& def, const std::vector<DType>& in_types,
                                         const std::vector<DType>& out_types, std::vector<std::uint8_t> kinds,
-                                        bool contiguous, int ndim, std::uint32_t tiled);
+                                        bool contiguous, int ndim, std::uint32_t tiled,
+                                        const std::vector<std::uint8_t>& raw_ndim = {});
 
 // Elements per thread of the contiguous class: two 16-byte accesses of the widest operand (scalar[i]: input
 // i is not an iterated array).

@@ -53,7 +53,7 @@ class Generator {
     }
     for (int i = 0; i < def_.nin; ++i) {
       std::string type = scalar(i)            ? compute_type(in_t_[i])
-                         : raw(i)             ? "ca::Raw<" + std::string(cuda_type(in_s_[i])) + ">"
+                         : raw(i)             ? raw_type(i)
                          : layout_.contiguous ? "const " + std::string(read_type(in_s_[i])) + "* __restrict__"
                                               : "const char* __restrict__";
       std::string member = in(i) + (scalar(i) ? "_s" : raw(i) ? "_r" : "_p");
@@ -91,6 +91,9 @@ class Generator {
   bool scalar(int i) const { return kinds_[i] == 1; }
   bool raw(int i) const { return kinds_[i] == 2; }
   bool array(int i) const { return kinds_[i] == 0; }
+  std::string raw_type(int i) const {
+    return "ca::Raw<" + std::string(cuda_type(in_s_[i])) + ", " + to_string(layout_.raw_ndim[i]) + ">";
+  }
   static std::string in(int i) { return "in" + to_string(i); }
   static std::string out(int o) { return "out" + to_string(o); }
   std::string compute_in(int i) const { return compute_type(in_t_[i]); }
@@ -99,7 +102,11 @@ class Generator {
   std::string kernel_name() const {
     std::string name = "ew_" + def_.name;
     for (int i = 0; i < def_.nin; ++i)
-      name += std::string("_") + (scalar(i) ? "s" : raw(i) ? "r" : "") + cuarray::name(in_s_[i]);
+      name += std::string("_") +
+              (scalar(i) ? "s"
+               : raw(i)  ? "r" + to_string(layout_.raw_ndim[i])
+                         : "") +
+              cuarray::name(in_s_[i]);
     for (int o = 0; o < def_.nout; ++o) name += std::string("_o") + cuarray::name(out_s_[o]);
     name += layout_.contiguous ? (layout_.aligned ? "_cv" : "_c") : "_s" + to_string(layout_.ndim);
     if (layout_.tiled) name += "_t" + to_string(layout_.tiled) + "x" + to_string(layout_.tile);
@@ -107,14 +114,13 @@ class Generator {
     return name;
   }
 
-  // The body as the Op's call operator: inputs by value in their compute types (raw arrays as ca::Raw),
+  // The body as the Op's call operator: inputs by value in their compute types (raw arrays as a ca::Raw),
   // outputs by reference; `i` and `_ind` where the body reads them (the strided class only).
   std::string functor() const {
     std::vector<std::string> params;
     std::string types;
     for (int i = 0; i < def_.nin; ++i) {
-      params.push_back((raw(i) ? "const ca::Raw<" + std::string(cuda_type(in_s_[i])) + ">" : "const " + compute_in(i)) +
-                       " " + in(i));
+      params.push_back((raw(i) ? "const " + raw_type(i) + "&" : "const " + compute_in(i)) + " " + in(i));
       // The loop's types by name, for bodies whose result depends on the storage format (nextafter on float16).
       types += "    using " + in(i) + "_t = " + cuda_type(in_t_[i]) + ";\n";
     }
@@ -296,10 +302,14 @@ KernelSource elementwise_source(const ElementwiseDef& def, const DType* in_types
 
 KernelSource elementwise_variant_source(const ElementwiseDef& def, const std::vector<DType>& in_types,
                                         const std::vector<DType>& out_types, std::vector<std::uint8_t> kinds,
-                                        bool contiguous, int ndim, std::uint32_t tiled) {
+                                        bool contiguous, int ndim, std::uint32_t tiled,
+                                        const std::vector<std::uint8_t>& raw_ndim) {
   kinds.resize(in_types.size(), 0);
+  Layout layout{contiguous, ndim, tiled, 64, contiguous, false};
+  for (std::size_t i = 0; i < kinds.size() && i < static_cast<std::size_t>(kMaxOperands); ++i)
+    layout.raw_ndim[i] = i < raw_ndim.size() ? raw_ndim[i] : 1;
   return elementwise_source(def, in_types.data(), out_types.data(), in_types.data(), kinds.data(), out_types.data(),
-                            Layout{contiguous, ndim, tiled, 64, contiguous, false});
+                            layout);
 }
 
 }  // namespace cuarray::ops
