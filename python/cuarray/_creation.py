@@ -150,17 +150,24 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
         raise ZeroDivisionError("division by zero")
     span = (stop - start) / step
     if isinstance(span, complex) or numpy.iscomplexobj(span):
-        span = span.real
-    if math.isnan(span) or math.isinf(span):
+        # NumPy's complex length: the shorter of the real and the imaginary parts' ranges
+        parts = [span.real, span.imag] if dtype.kind == "c" else [span.real]
+    else:
+        parts = [span]
+    if any(math.isnan(p) or math.isinf(p) for p in parts):
         raise ValueError("arange: cannot compute length")
-    n = max(0, math.ceil(span))
+    n = max(0, min(math.ceil(p) for p in parts))
     if n > _MAX_SIZE:
         raise ValueError("Maximum allowed size exceeded")
     if dtype.kind == "b" and n > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
-    if dtype.kind == "c":  # NumPy's complex arange steps along the real axis here; the core fills reals
-        real = _core._arange(n, complex(start).real, complex(start + step).real, numpy.float64)
-        return real.astype(dtype)
+    if dtype.kind == "c":  # NumPy fills the real and imaginary parts apart, each as a real arange of its type
+        first, second = complex(start), complex(start + step)
+        part = numpy.finfo(dtype).dtype
+        out = _core._arange(n, first.real, second.real, part).astype(dtype)
+        if first.imag or second.imag:
+            out.imag = _core._arange(n, first.imag, second.imag, part)
+        return out
     return _core._arange(n, start, start + step, dtype)
 
 
@@ -172,17 +179,18 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     if num > _MAX_SIZE:
         raise ValueError("Maximum allowed size exceeded")
+    computed = _bounds_type(start, stop)
     if numpy.ndim(start) or numpy.ndim(stop):
-        return _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device)
+        return _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device, computed)
     if isinstance(start, ndarray):
         start = start.item()
     if isinstance(stop, ndarray):
         stop = stop.item()
-    computed = numpy.result_type(start, stop, float(num))
-    if computed == numpy.float16:  # NumPy's float16 steps round at each step: the same steps on the device
+    if computed not in (numpy.float64, numpy.complex128):
+        # NumPy steps in the bounds' own type, rounding at each step: the same steps on the device.
         bounds = (numpy.asarray(x, computed) for x in (start, stop))
-        out = _linspace_arrays(*bounds, num, endpoint, retstep, dtype, axis, device)
-        return (out[0], computed.type(float(out[1]))) if retstep else out
+        out = _linspace_arrays(*bounds, num, endpoint, retstep, dtype, axis, device, computed)
+        return (out[0], out[1].get()[()] if isinstance(out[1], ndarray) else out[1]) if retstep else out
     if dtype is None:
         dtype = computed
     if device is not None:
@@ -196,11 +204,24 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return out
 
 
-def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
+def _bounds_type(start, stop):
+    """NumPy's linspace type: the bounds' result type, at least inexact, a Python number weakly typed (a
+    float32 array and 2 give float32)."""
+    types = (
+        x if _is_weak(x) else x.dtype if hasattr(x, "dtype") else numpy.asarray(x).dtype
+        for x in (start, stop)
+    )
+    return numpy.result_type(*types, 0.0)
+
+
+def _is_weak(x):
+    return type(x) in (bool, int, float, complex)
+
+
+def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device, computed):
     """linspace of array bounds, computed on the device in NumPy's steps (so that the values round the same):
-    the samples run along a new axis `axis` of the broadcast shape of start and stop."""
-    start, stop = (u.multiply(asarray(x, device=device), 1.0) for x in (start, stop))
-    computed = numpy.result_type(start.dtype, stop.dtype, float(num))
+    the samples run along a new axis `axis` of the broadcast shape of start and stop, in type `computed`."""
+    start, stop = (x if _is_weak(x) else asarray(x, device=device) for x in (start, stop))
     dtype = computed if dtype is None else numpy.dtype(dtype)
     delta = u.subtract(stop, start, dtype=computed)
     y = arange(0, num, dtype=computed, device=device).reshape((-1,) + (1,) * delta.ndim)
@@ -211,7 +232,7 @@ def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
     else:
         step = numpy.nan
         y = u.multiply(y, delta)
-    y = u.add(y, start)
+    u.add(y, start, out=y)  # NumPy's `y += start`: in the computed type
     if endpoint and num > 1:
         y[-1, ...] = stop
     if axis != 0:

@@ -5,6 +5,7 @@ the flat bin numbers."""
 import builtins
 import math
 import operator
+import warnings
 
 import numpy
 
@@ -53,6 +54,11 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     a = _device(a, "histogram")
     if a.dtype.kind == "c":
         raise TypeError("cuarray.histogram: complex input is not supported")
+    if a.dtype == numpy.bool_:  # NumPy's conversion, and its warning
+        warnings.warn(
+            f"Converting input from {a.dtype} to {numpy.uint8} for compatibility.", RuntimeWarning, 2
+        )
+        a = a.astype(numpy.uint8)
     if weights is not None:
         weights = _device(weights, "histogram")
         if weights.shape != a.shape:

@@ -157,9 +157,7 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """Join arrays along the first axis after making them at least 2-D, into a new array."""
-    return concatenate(
-        atleast_2d(*tup) if len(tup) > 1 else [atleast_2d(*tup)], 0, dtype=dtype, casting=casting
-    )
+    return concatenate([atleast_2d(a) for a in tup], 0, dtype=dtype, casting=casting)
 
 
 def row_stack(tup, *, dtype=None, casting="same_kind"):
@@ -172,13 +170,13 @@ def row_stack(tup, *, dtype=None, casting="same_kind"):
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
     """Join arrays along the second axis (the first for 1-D arrays), into a new array."""
-    arrs = atleast_1d(*tup) if len(tup) > 1 else [atleast_1d(*tup)]
-    return concatenate(arrs, 0 if arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
+    arrs = [atleast_1d(a) for a in tup]  # an empty sequence (or array) is concatenate's ValueError
+    return concatenate(arrs, 0 if arrs and arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
 def dstack(tup):
     """Join arrays along the third axis (after making them at least 3-D), into a new array."""
-    return concatenate(atleast_3d(*tup) if len(tup) > 1 else [atleast_3d(*tup)], 2)
+    return concatenate([atleast_3d(a) for a in tup], 2)
 
 
 def column_stack(tup):
@@ -194,7 +192,7 @@ def array_split(ary, indices_or_sections, axis=0):
     (ary,) = _arrays([ary], "array_split")
     axis_n = ary.shape[axis]
     if numpy.ndim(indices_or_sections) == 0:
-        sections = operator.index(indices_or_sections)
+        sections = int(indices_or_sections)  # NumPy's int(): 2.0 is two sections
         if sections <= 0:
             raise ValueError("number sections must be larger than 0.")
         each, extra = divmod(axis_n, sections)
@@ -210,7 +208,7 @@ def split(ary, indices_or_sections, axis=0):
     """Split `ary` into views along `axis`: `indices_or_sections` equal parts (ValueError if they do not
     divide the axis), or the parts between the given indices."""
     (ary,) = _arrays([ary], "split")
-    if numpy.ndim(indices_or_sections) == 0 and ary.shape[axis] % operator.index(indices_or_sections):
+    if numpy.ndim(indices_or_sections) == 0 and ary.shape[axis] % indices_or_sections:
         raise ValueError("array split does not result in an equal division")
     return array_split(ary, indices_or_sections, axis)
 
@@ -407,6 +405,8 @@ def roll(a, shift, axis=None):
     if isinstance(shift, ndarray):
         shift = shift.get()
     shifts, axes = numpy.broadcast_arrays(numpy.asarray(shift), numpy.asarray(axis))
+    if shifts.ndim > 1:
+        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
     out = a
     for s, ax in zip(shifts.ravel().tolist(), axes.ravel().tolist()):
         ax = _axis(ax, a.ndim)
@@ -552,6 +552,8 @@ def tri(N, M=None, k=0, dtype=float):
 
 def _tri_mask(shape, k, lower):
     # NumPy's tri(*shape[-2:]): a 1-D array's mask is square, and the result broadcasts it to 2-D.
+    if not shape:
+        raise TypeError("tri() missing 1 required positional argument: 'N'")  # NumPy's, for a 0-d array
     rows, cols = (shape[-1], shape[-1]) if len(shape) == 1 else (shape[-2], shape[-1])
     r = arange(rows)._expand_dims(1)
     c = arange(cols)._expand_dims(0)

@@ -306,7 +306,9 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     a = _asarray(a)
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
-        scale = _core._full(avg.shape, a.size // avg.size if avg.size else 0, avg.dtype, "C")
+        if not avg.size:  # NumPy's a.size / avg.size: an empty result is 0 / 0
+            raise ZeroDivisionError("division by zero")
+        scale = _core._full(avg.shape, a.size // avg.size, avg.dtype, "C")
     else:
         w = _asarray(weights)
         if w.shape != a.shape:

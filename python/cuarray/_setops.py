@@ -77,7 +77,11 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 
 def union1d(ar1, ar2):
     """The sorted unique values in either array (flattened)."""
-    return unique(concatenate((_device(ar1, "union1d"), _device(ar2, "union1d")), axis=None))
+    arrays = _device(ar1, "union1d"), _device(ar2, "union1d")
+    # NumPy's concatenate takes a Python number weakly typed: int8 values and 2 stay int8.
+    weak = (bool, int, float, complex)
+    dtype = numpy.result_type(*(x if type(x) in weak else a.dtype for x, a in zip((ar1, ar2), arrays)))
+    return unique(concatenate(arrays, axis=None, dtype=dtype))
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):

@@ -130,8 +130,8 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 
 def lexsort(keys, axis=-1):
     """Indices that sort by the last key, then the one before it, ...: stable sorts from the first key."""
-    if isinstance(keys, ndarray):
-        keys = [keys[i] for i in range(keys.shape[0])]
+    if isinstance(keys, ndarray):  # its rows are the keys (a 0-d array has none, as in NumPy)
+        keys = [keys[i] for i in range(keys.shape[0])] if keys.ndim else []
     keys = [_device(k, "lexsort") for k in keys]
     if not keys:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
@@ -188,12 +188,20 @@ def _take(a, indices):
 
 
 def _sorted_rows(rows):
-    """(perm, rows[perm]) for the (n, m) `rows` sorted lexicographically, stably (NaNs last in each column)."""
+    """(perm, rows[perm]) for the (n, m) `rows` sorted lexicographically, stably (NaNs last in each column,
+    but first in a float16 column)."""
     n, m = rows.shape
     if n == 0 or m == 0:  # no rows, or rows that are all equal: the identity order
         perm = arange(n, dtype=numpy.int64)
     else:
-        perm = lexsort([rows[:, j] for j in range(m - 1, -1, -1)])  # lexsort's last key is the primary one
+        keys = []  # lexsort's last key is the primary one
+        for j in range(m - 1, -1, -1):
+            keys.append(rows[:, j])
+            if rows.dtype == numpy.float16:
+                # NumPy sorts the rows as records, and its float16 field order puts NaN before every number
+                # (its other float types put NaN last): a NaN-first key ahead of the value.
+                keys.append(_u.logical_not(_u.isnan(rows[:, j])))
+        perm = lexsort(keys)
     return perm, _take(rows, perm)
 
 

@@ -414,10 +414,13 @@ void init_array(py::module_& m) {
              const NdArray& s = self.cast<const NdArray&>();
              std::vector<std::int64_t> ax;
              // NumPy reads the axes as it reads a shape: any sequence, ValueError past int64.
-             if (axes.size() == 1 && !axes[0].is_none())
+             const bool given = axes.size() > 1 || (axes.size() == 1 && !axes[0].is_none());
+             if (axes.size() == 1 && given)
                ax = to_shape(axes[0]);
-             else if (axes.size() > 1)
+             else if (given)
                ax = to_shape(axes);
+             // An empty permutation is the core's "reversed"; given for a 1-D or wider array, it is NumPy's error.
+             if (given && ax.empty() && s.array.ndim() > 0) throw ValueError("axes don't match array");
              return NdArray::view_of(s, self, ops::transpose(s.array, ax));
            })
       .def_property_readonly("T",

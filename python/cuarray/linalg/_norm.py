@@ -38,6 +38,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
         except TypeError:
             raise TypeError("'axis' must be None, an integer or a tuple of integers") from None
     if len(axis) == 1:
+        # NumPy reduces over the tuple (axis,), which a 0-d array does not have (the reductions take axis 0 there)
+        numpy.lib.array_utils.normalize_axis_index(axis[0], nd)
         return _vector_norm(x, ord, axis[0], keepdims)
     if len(axis) == 2:
         return _matrix_norm(x, ord, axis, keepdims)
