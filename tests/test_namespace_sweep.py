@@ -145,6 +145,11 @@ def test_union1d_with_a_python_number_keeps_the_array_type(xp):
         xp.union1d(2.5, xp.asarray([1, 3], dtype=np.float32)),
         xp.union1d(xp.asarray([1, 3], dtype=np.uint8), True),
         xp.union1d(xp.asarray([1, 3], dtype=np.int8), xp.asarray([2])),
+        xp.union1d(xp.asarray([1, 3], dtype=np.uint8), 2),
+        xp.union1d(xp.asarray([1, 3], dtype=np.uint8), -1),  # NumPy's astype: 255
+        xp.union1d(xp.asarray([1, 3], dtype=np.uint8), 300),  # 44
+        xp.union1d(xp.asarray([1, 3], dtype=np.uint64), 2),
+        xp.union1d(2, 3),
     )
 
 

@@ -62,6 +62,44 @@ def test_numpy_modes_and_lengths(func, mode, n, m):
     assert_conv(getattr(cp, func)(x, y, mode), getattr(np, func)(a, v, mode))
 
 
+def assert_same_specials(got, expected):
+    """NaN and infinities where `expected` has them, and the finite values close."""
+    __tracebackhide__ = True
+    got = cp.asnumpy(got)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
+    np.testing.assert_array_equal(np.isinf(got) * np.sign(got), np.isinf(expected) * np.sign(expected))
+    finite = np.isfinite(expected)
+    scale = max(1.0, float(np.max(np.abs(expected[finite]), initial=0)))
+    np.testing.assert_allclose(got[finite], expected[finite], rtol=0, atol=1e-9 * scale)
+
+
+@pytest.mark.parametrize("func", ["convolve", "correlate"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("n,m", [(2, 2), (5, 3), (3, 5), (2500, 7), (7, 2500), (3000, 300)])
+@pytest.mark.parametrize("where", ["taps", "data", "both"])
+def test_numpy_nan_and_inf_reach_only_the_sums_they_are_in(func, mode, n, m, where):
+    # NumPy sums over the overlap alone: a NaN or an infinity at one end of either input reaches only the
+    # outputs whose sums include it (the positions outside the data are no zeros that 0 * NaN would spoil).
+    a, v = np.linspace(-1, 1, n), np.linspace(0.5, 2, m)
+    if where in ("taps", "both"):
+        v[0], v[-1] = np.inf, np.nan
+    if where in ("data", "both"):
+        a[0], a[-1] = np.nan, -np.inf
+    assert_same_specials(getattr(cp, func)(cp.asarray(a), cp.asarray(v), mode), getattr(np, func)(a, v, mode))
+    if n >= m:  # SciPy's 1-D direct sums are NumPy's
+        got = getattr(sig, func)(cp.asarray(a), cp.asarray(v), mode, method="direct")
+        assert_same_specials(got, getattr(ss, func)(a, v, mode, method="direct"))
+
+
+def test_2d_fill_multiplies_the_fill_value_as_scipy():
+    # SciPy's 2-D sums take the fill value as data: 0 * NaN spreads a NaN tap to every output it overlaps.
+    image, taps = np.arange(6.0).reshape(2, 3), np.array([[1.0, np.nan]])
+    for func in ("convolve2d", "correlate2d"):
+        assert_same_specials(
+            getattr(sig, func)(cp.asarray(image), cp.asarray(taps)), getattr(ss, func)(image, taps)
+        )
+
+
 @pytest.mark.parametrize("func", ["convolve", "correlate"])
 @pytest.mark.parametrize("dtype", NP_DTYPES)
 def test_numpy_dtypes(func, dtype):

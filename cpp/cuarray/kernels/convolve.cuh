@@ -1,6 +1,7 @@
 // Direct correlation: out[o] = sum over taps t of x[o + origin + t] * w[t]. Convolution is correlation with
-// the taps flipped (the host prepares the taps). N-D with zeros outside x, a shared-memory tiled 1-D kernel,
-// and a tiled 2-D kernel with SciPy's boundary extensions (fill, wrap, symmetric).
+// the taps flipped (the host prepares the taps). N-D and 1-D kernels sum over the positions inside x alone (a
+// shared-memory tiled 1-D kernel), and a tiled 2-D kernel multiplies SciPy's boundary extensions (fill, wrap,
+// symmetric) as SciPy's 2-D sums do.
 #pragma once
 
 #include "cuarray/cast.cuh"
@@ -99,10 +100,25 @@ __device__ void correlate1d(T* out, const T* x, const T* w, long long n_out, lon
     }
     for (int e = tid; e < cw; e += kConv1dThreads) taps[e] = w[j0 + e];
     __syncthreads();
-    for (int j = 0; j < cw; ++j) {
-      const A t = to_acc<A>(taps[j]);
+    // Positions outside x add nothing, as in NumPy's and SciPy's 1-D sums over the overlap alone: a NaN or
+    // infinite tap meets no padding (0 * NaN would make a NaN they do not have). Only the blocks whose span
+    // crosses an end of x test each position; the test is the same for the whole block.
+    const long long first = o0 + origin + j0;  // x's index of span[0]
+    if (first >= 0 && first + kConv1dTile + cw - 1 <= n_x) {
+      for (int j = 0; j < cw; ++j) {
+        const A t = to_acc<A>(taps[j]);
 #pragma unroll
-      for (int r = 0; r < kConv1dPerThread; ++r) acc[r] = acc[r] + to_acc<A>(span[tid + kConv1dThreads * r + j]) * t;
+        for (int r = 0; r < kConv1dPerThread; ++r) acc[r] = acc[r] + to_acc<A>(span[tid + kConv1dThreads * r + j]) * t;
+      }
+    } else {
+      for (int j = 0; j < cw; ++j) {
+        const A t = to_acc<A>(taps[j]);
+#pragma unroll
+        for (int r = 0; r < kConv1dPerThread; ++r) {
+          const long long i = first + tid + kConv1dThreads * r + j;
+          if (i >= 0 && i < n_x) acc[r] = acc[r] + to_acc<A>(span[tid + kConv1dThreads * r + j]) * t;
+        }
+      }
     }
     __syncthreads();
   }
