@@ -182,15 +182,14 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     computed = _bounds_type(start, stop)
     if numpy.ndim(start) or numpy.ndim(stop):
         return _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device, computed)
+    if computed not in (numpy.float64, numpy.complex128):
+        # NumPy steps in the bounds' own type, rounding at each step: the same steps on the device.
+        out = _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device, computed)
+        return (out[0], out[1].get()[()] if isinstance(out[1], ndarray) else out[1]) if retstep else out
     if isinstance(start, ndarray):
         start = start.item()
     if isinstance(stop, ndarray):
         stop = stop.item()
-    if computed not in (numpy.float64, numpy.complex128):
-        # NumPy steps in the bounds' own type, rounding at each step: the same steps on the device.
-        bounds = (numpy.asarray(x, computed) for x in (start, stop))
-        out = _linspace_arrays(*bounds, num, endpoint, retstep, dtype, axis, device, computed)
-        return (out[0], out[1].get()[()] if isinstance(out[1], ndarray) else out[1]) if retstep else out
     if dtype is None:
         dtype = computed
     if device is not None:
@@ -207,11 +206,17 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 def _bounds_type(start, stop):
     """NumPy's linspace type: the bounds' result type, at least inexact, a Python number weakly typed (a
     float32 array and 2 give float32)."""
-    types = (
-        x if _is_weak(x) else x.dtype if hasattr(x, "dtype") else numpy.asarray(x).dtype
-        for x in (start, stop)
-    )
-    return numpy.result_type(*types, 0.0)
+    return numpy.result_type(*(_type_of(x) for x in (start, stop)), 0.0)
+
+
+def _type_of(bound):
+    if _is_weak(bound):
+        return bound
+    if isinstance(bound, (list, tuple)):
+        return numpy.asarray(bound).dtype
+    if isinstance(bound, (ndarray, numpy.ndarray, numpy.generic)):
+        return bound.dtype
+    return asarray(bound).dtype  # another library's array (a torch tensor's dtype is no NumPy type), as read
 
 
 def _is_weak(x):
