@@ -5,7 +5,7 @@ import numpy
 
 from cuarray import _core, _reduction
 from cuarray import _ufuncs as _u
-from cuarray._creation import empty, full
+from cuarray._creation import _is_weak, empty, full
 from cuarray._indexing import flatnonzero
 from cuarray._joining import concatenate, stack
 from cuarray._sorting import _take, argsort, searchsorted, unique
@@ -80,7 +80,7 @@ def union1d(ar1, ar2):
     # NumPy's concatenate takes a Python number weakly typed (int8 values and 2 stay int8), cast as astype casts
     # it (-1 is 255 in uint8).
     pair = ar1, ar2
-    arrays = [None if type(x) in (bool, int, float, complex) else _device(x, "union1d") for x in pair]
+    arrays = [None if _is_weak(x) else _device(x, "union1d") for x in pair]
     dtype = numpy.result_type(*(x if a is None else a.dtype for x, a in zip(pair, arrays)))
     arrays = [
         _device(numpy.asarray(x).astype(dtype)[()], "union1d") if a is None else a
