@@ -6,6 +6,14 @@ it is tested against NumPy and SciPy without a device) says which input is x, ho
 other (flipped for a convolution, conjugated for a correlation), the origin and the output's shape, and what
 to do to the result (reverse it, conjugate it). The FFT method computes the full convolution and takes the
 same window.
+
+Note [Padding times taps]
+NumPy's 1-D sums, and SciPy's direct sums when they are NumPy's (1-D, except 'same' with in2 the longer), run
+over the overlap of data and taps alone. SciPy's other direct sums (_correlateND) pad in1 with zeros and
+multiply every tap by data or a zero, so a NaN or infinite value of in2 reaches every output (0 * NaN is NaN).
+A plan says which (`padded`): the 2-D and N-D kernels multiply the zeros (the 2-D one its fill value), the
+1-D kernel does not, so a padded 1-D plan runs as a 2-D one of one row. The inputs' roles must be SciPy's
+too: it never swaps them for 'same', and swaps them for 'full' when in2 has more elements.
 """
 
 import functools
@@ -39,11 +47,12 @@ class Plan(NamedTuple):
     shape: tuple  # the output's shape
     reverse: bool = False  # reverse the result on every axis
     conj_out: bool = False  # conjugate the result
+    padded: bool = False  # zeros outside x are multiplied by the taps (Note [Padding times taps])
 
 
-def _plan(swap, flip, conj, start, shape, taps_shape, reverse=False, conj_out=False):
+def _plan(swap, flip, conj, start, shape, taps_shape, reverse=False, conj_out=False, padded=False):
     origin = tuple(s - (k - 1) for s, k in zip(start, taps_shape))
-    return Plan(swap, flip, conj, tuple(start), origin, tuple(shape), reverse, conj_out)
+    return Plan(swap, flip, conj, tuple(start), origin, tuple(shape), reverse, conj_out, padded)
 
 
 def _numpy_window(n, m, mode):
@@ -88,11 +97,14 @@ def check_valid_shapes(mode, shape1, shape2):
 
 
 def plan_scipy(shape1, shape2, mode):
-    """scipy.signal.convolve(in1, in2): the full convolution is symmetric, so the smaller input gives the taps."""
-    check_valid_shapes(mode, shape1, shape2)
+    """scipy.signal.convolve(in1, in2): in2 gives the taps, except where SciPy swaps the inputs ('full' with in2
+    the larger, 'valid' with in2 at least as large everywhere); its N-D sums multiply the padding (Note
+    [Padding times taps])."""
+    larger2 = check_valid_shapes(mode, shape1, shape2) or math.prod(shape2) > math.prod(shape1)
     start, shape = zip(*(_scipy_window(a, b, mode, lambda k: (k - 1) // 2) for a, b in zip(shape1, shape2)))
-    swap = math.prod(shape2) > math.prod(shape1)
-    return _plan(swap, True, False, start, shape, shape1 if swap else shape2)
+    swap = larger2 and mode != "same"
+    padded = len(shape1) > 1 or (mode == "same" and shape2[0] > shape1[0])
+    return _plan(swap, True, False, start, shape, shape1 if swap else shape2, padded=padded)
 
 
 def plan_scipy_2d(kind, shape1, shape2, mode):
@@ -104,8 +116,8 @@ def plan_scipy_2d(kind, shape1, shape2, mode):
     same_start = (lambda k: (k - 1) // 2) if kind == "convolve" else (lambda k: k // 2)
     start, shape = zip(*(_scipy_window(a, b, mode, same_start) for a, b in zip(shape1, shape2)))
     if kind == "convolve":
-        return _plan(swap, True, False, start, shape, shape2)
-    return _plan(swap, False, True, start, shape, shape2, reverse=swap)
+        return _plan(swap, True, False, start, shape, shape2, padded=True)
+    return _plan(swap, False, True, start, shape, shape2, reverse=swap, padded=True)
 
 
 def _reversed(a):
@@ -125,7 +137,10 @@ def run_direct(plan, in1, in2, dtype, boundary="fill", fillvalue=0):
         taps = _ufuncs.conjugate(taps)
     taps = _transfer.ascontiguousarray(taps)
     out = _creation.empty(plan.shape, dtype)
-    _core.signal.correlate(out, x, taps, list(plan.origin), boundary, fillvalue)
+    if plan.padded and x.ndim == 1:  # the 1-D kernel sums the overlap alone: one row of the 2-D one
+        _core.signal.correlate(out[None], x[None], taps[None], [0, *plan.origin], boundary, fillvalue)
+    else:
+        _core.signal.correlate(out, x, taps, list(plan.origin), boundary, fillvalue)
     return _finish(plan, out)
 
 

@@ -2,6 +2,8 @@
 arrays), cuarray.scipy.signal's convolve, correlate, convolve2d, correlate2d, fftconvolve, oaconvolve and
 choose_conv_method; every mode, boundary and dtype, odd sizes, non-contiguous inputs, and the errors."""
 
+import math
+
 import cuarray as cp
 import cuarray.scipy.signal as sig
 import numpy as np
@@ -86,9 +88,9 @@ def test_numpy_nan_and_inf_reach_only_the_sums_they_are_in(func, mode, n, m, whe
     if where in ("data", "both"):
         a[0], a[-1] = np.nan, -np.inf
     assert_same_specials(getattr(cp, func)(cp.asarray(a), cp.asarray(v), mode), getattr(np, func)(a, v, mode))
-    if n >= m:  # SciPy's 1-D direct sums are NumPy's
-        got = getattr(sig, func)(cp.asarray(a), cp.asarray(v), mode, method="direct")
-        assert_same_specials(got, getattr(ss, func)(a, v, mode, method="direct"))
+    # SciPy's 1-D direct sums are NumPy's, except 'same' with in2 the longer (its N-D sums: below)
+    got = getattr(sig, func)(cp.asarray(a), cp.asarray(v), mode, method="direct")
+    assert_same_specials(got, getattr(ss, func)(a, v, mode, method="direct"))
 
 
 def test_2d_fill_multiplies_the_fill_value_as_scipy():
@@ -277,6 +279,24 @@ def test_scipy_nd_edges():
     (x, a), (y, b) = pair((40, 30), "float32", 17), pair((40, 30), "float32", 18)
     assert_conv(sig.convolve(x, y), ss.convolve(a, b))  # large kernel: auto may pick the FFT
     assert sig.convolve(x, y, method="fft").dtype == np.float32
+
+
+@pytest.mark.parametrize("func", ["convolve", "correlate"])
+@pytest.mark.parametrize("shapes", ND_SHAPES + [((3, 4, 5), (4, 2, 6)), ((4, 5, 6), (2, 2, 2))], ids=str)
+@pytest.mark.parametrize("where", ["in1", "in2"])
+def test_scipy_direct_nan_and_inf_land_where_scipy_puts_them(func, shapes, where):
+    # SciPy's N-D sums (every ndim > 1, and 1-D 'same' with in2 the longer) multiply their zero padding by
+    # in2: a NaN or an infinity of in2 reaches every output. Note [Padding times taps].
+    a, b = np.linspace(-1, 1, math.prod(shapes[0])), np.linspace(0.5, 2, math.prod(shapes[1]))
+    a, b = a.reshape(shapes[0]), b.reshape(shapes[1])
+    c = a if where == "in1" else b
+    c[(0,) * c.ndim], c[(-1,) * c.ndim] = np.nan, -np.inf
+    for mode in MODES:
+        try:
+            expected = getattr(ss, func)(a, b, mode, method="direct")
+        except ValueError:
+            continue
+        assert_same_specials(getattr(sig, func)(cp.asarray(a), cp.asarray(b), mode, "direct"), expected)
 
 
 SCIPY_ERRORS = {
@@ -533,6 +553,11 @@ def test_scipy_direct_nd_unsupported_types(func, dtype, shape):
         getattr(ss, func)(a, b, method="direct")
     with pytest.raises(ValueError, match=f"does not support {dtype} inputs"):
         getattr(sig, func)(cp.asarray(a), cp.asarray(b), method="direct")
+    # 1-D 'same' with in2 the longer takes SciPy's N-D sums, which raise too.
+    with pytest.raises(ValueError, match="Unsupported type"):
+        getattr(ss, func)(np.ones(3, dtype), np.ones(10, dtype), "same", method="direct")
+    with pytest.raises(ValueError, match=f"does not support {dtype} inputs"):
+        getattr(sig, func)(cp.ones(3, dtype), cp.ones(10, dtype), "same", "direct")
     # 1-D and mixed-type inputs (promoted past bool and float16) are SciPy's too.
     assert_conv(
         getattr(sig, func)(cp.ones(10, dtype), cp.ones(3, dtype), method="direct"),

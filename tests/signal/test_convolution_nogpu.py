@@ -21,8 +21,9 @@ def _extend(i, n, boundary):
     return np.where(m < n, m, period - 1 - m)
 
 
-def model_correlate(x, w, origin, shape, boundary="fill", fill=0):
-    """out[o] = sum over taps t of ext(x)[o + origin + t] * w[t], as the kernels compute it."""
+def model_correlate(x, w, origin, shape, boundary="fill", fill=0, padded=True):
+    """out[o] = sum over taps t of ext(x)[o + origin + t] * w[t], as the kernels compute it; unpadded, the
+    sum runs over the positions inside x alone (the 1-D kernel)."""
     out = np.zeros(shape, dtype=np.result_type(x, w, type(fill)))
     for t in itertools.product(*(range(k) for k in w.shape)):
         idx = [_extend(np.arange(shape[d]) + origin[d] + t[d], x.shape[d], boundary) for d in range(x.ndim)]
@@ -31,7 +32,8 @@ def model_correlate(x, w, origin, shape, boundary="fill", fill=0):
         for ix in mesh:
             inside = inside & (ix >= 0)
         vals = x[tuple(np.maximum(ix, 0) for ix in mesh)] if x.size else np.zeros(shape, x.dtype)
-        out = out + np.where(inside, vals, fill) * w[t]
+        with np.errstate(invalid="ignore"):
+            out = out + (np.where(inside, vals, fill) * w[t] if padded else np.where(inside, vals * w[t], 0))
     return out
 
 
@@ -42,7 +44,7 @@ def model_run(plan, in1, in2, boundary="fill", fill=0):
         w = w[(slice(None, None, -1),) * w.ndim]
     if plan.conj:
         w = np.conj(w)
-    out = model_correlate(x, w, plan.origin, plan.shape, boundary, fill)
+    out = model_correlate(x, w, plan.origin, plan.shape, boundary, fill, plan.padded)
     if plan.reverse:
         out = out[(slice(None, None, -1),) * out.ndim]
     return np.conj(out) if plan.conj_out else out
@@ -90,6 +92,51 @@ def test_scipy_nd_plans(mode):
         )
         checked += 1
     assert checked > 50
+
+
+def _specials(out):
+    return np.isnan(out), np.isinf(out) * np.sign(out)
+
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+@pytest.mark.parametrize("where", ["in1", "in2"])
+def test_nan_and_inf_reach_the_outputs_they_reach_in_scipy(mode, where):
+    # Note [Padding times taps]: the plan's roles and its `padded` make NaN and infinities land where SciPy's
+    # direct sums put them (overlap alone in its NumPy 1-D path, every output for in2's in its N-D sums).
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(120):
+        nd = int(rng.integers(1, 4))
+        s1, s2 = tuple(rng.integers(1, 6, nd)), tuple(rng.integers(1, 6, nd))
+        a, b = rng.standard_normal(s1), rng.standard_normal(s2)
+        c = a if where == "in1" else b
+        c[(0,) * nd], c[(-1,) * nd] = np.nan, -np.inf
+        for kind in ("convolve", "correlate"):
+            try:
+                expected = getattr(ss, kind)(a, b, mode, method="direct")
+            except ValueError:
+                continue
+            taps = b[(slice(None, None, -1),) * nd] if kind == "correlate" else b
+            got = model_run(conv.plan_scipy(s1, s2, mode), a, taps)
+            for g, e in zip(_specials(got), _specials(expected)):
+                np.testing.assert_array_equal(g, e, err_msg=f"{kind} {s1} {s2} {mode}")
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("kind", ["convolve", "correlate"])
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_numpy_nan_and_inf_reach_only_their_sums(kind, mode):
+    rng = np.random.default_rng(4)
+    for n, m in itertools.product(range(1, 7), repeat=2):
+        for which in (0, 1):
+            a, v = rng.standard_normal(n), rng.standard_normal(m)
+            (a, v)[which][0], (a, v)[which][-1] = np.inf, np.nan
+            with np.errstate(invalid="ignore"):
+                expected = getattr(np, kind)(a, v, mode)
+            got = model_run(conv.plan_numpy(kind, n, m, mode), a, v)
+            for g, e in zip(_specials(got), _specials(expected)):
+                np.testing.assert_array_equal(g, e, err_msg=f"{n} {m} {which}")
 
 
 @pytest.mark.parametrize("kind", ["convolve", "correlate"])

@@ -63,7 +63,9 @@ __device__ void correlate_nd(T* out, const T* x, const T* w, ConvShape<N> s, lon
         inside = inside && c >= 0 && c < s.x[d];
         off = off * s.x[d] + c;
       }
-      if (inside) acc = acc + to_acc<A>(x[off]) * to_acc<A>(w[t]);
+      // SciPy's N-D sums multiply the zeros outside x too: a NaN tap makes every output NaN, as there.
+      const A v = inside ? to_acc<A>(x[off]) : A(0);
+      acc = acc + v * to_acc<A>(w[t]);
 #pragma unroll
       for (int d = N - 1; d >= 0; --d) {
         if (++tap[d] < s.w[d]) break;

@@ -107,13 +107,15 @@ def convolve(in1, in2, mode="full", method="auto"):
         if dtype.kind in "ui":
             out = _math.around(out)
         return out.astype(dtype, copy=False)
-    if in1.ndim > 1 and (dtype == numpy.bool_ or dtype == numpy.float16):
+    plan = plan_scipy(in1.shape, in2.shape, mode)
+    if plan.padded and (dtype == numpy.bool_ or dtype == numpy.float16):
         # SciPy's N-D direct sums have no such loops ('Unsupported type'); cupyx raises ValueError too.
         raise ValueError(
             f"convolve/correlate: the direct method does not support {dtype} inputs of more than one "
-            "dimension (as SciPy); use method='fft' or convert the inputs"
+            "dimension, or 1-D with mode='same' and in2 the longer (as SciPy); use method='fft' or convert "
+            "the inputs"
         )
-    return run_direct(plan_scipy(in1.shape, in2.shape, mode), in1, in2, dtype)
+    return run_direct(plan, in1, in2, dtype)
 
 
 def correlate(in1, in2, mode="full", method="auto"):
