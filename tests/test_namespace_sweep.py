@@ -1,8 +1,8 @@
 """What a differential run over NumPy's namespace found (every function NumPy and cuarray share, twelve dtypes,
 eight layouts, eleven argument patterns): linspace and logspace in the type of typed bounds, a 0-d device integer
 as a shape, histogram of bools, stacking an empty sequence, roll's 2-D shifts, transpose's empty axes, norm's
-axis of a 0-d array, float section counts, union1d with a Python number, complex arange lengths, average over
-an empty result, and 0-d arrays in tril, triu and lexsort."""
+axis of a 0-d array, float section counts, union1d and concatenate with a Python number, complex arange
+lengths, average over an empty result, and 0-d arrays in tril, triu and lexsort."""
 
 import cuarray as cp
 import numpy as np
@@ -151,6 +151,41 @@ def test_union1d_with_a_python_number_keeps_the_array_type(xp):
         xp.union1d(xp.asarray([1, 3], dtype=np.uint64), 2),
         xp.union1d(2, 3),
     )
+
+
+@gpu
+@testing.numpy_cuarray_array_equal()
+def test_concatenate_reads_a_python_number_weakly_typed(xp):
+    u8, f32 = xp.asarray([1, 3], dtype=np.uint8), xp.asarray([0.5], dtype=np.float32)
+    return (
+        xp.concatenate((u8, 2), axis=None),  # uint8
+        xp.concatenate((u8, -1), axis=None),  # astype's 255
+        xp.concatenate((u8, 300), axis=None),  # 44
+        xp.concatenate((2, u8), axis=None),
+        xp.concatenate((u8, 2.5), axis=None),  # float64
+        xp.concatenate((u8, True), axis=None),
+        xp.concatenate((f32, 2.0, 1), axis=None),  # float32
+        xp.concatenate((f32, 1j), axis=None),  # complex64
+        xp.concatenate((u8, [2]), axis=None),  # a list is int64
+        xp.concatenate((1, 2.0), axis=None),
+        # with dtype or out, the number takes their type: 300 stays 300 in int64, wraps in uint8
+        xp.concatenate((u8, 300), axis=None, dtype=np.int64),
+        xp.concatenate((u8, 300), axis=None, dtype=np.uint8),
+        xp.concatenate((u8, -1), axis=None, dtype=np.int8),
+        xp.concatenate((u8, 300), axis=None, out=xp.empty(3, np.int16)),
+        xp.concatenate((u8, 300), axis=None, out=xp.empty(3, np.uint8)),
+        xp.concatenate((u8, 2.5), axis=None, dtype=np.float16),
+        xp.concatenate((u8, 2.5), axis=None, dtype=np.uint8, casting="unsafe"),
+    )
+
+
+@gpu
+def test_concatenate_casts_a_python_number_by_the_casting_rule():
+    for xp in (np, cp):
+        with pytest.raises(TypeError, match="same_kind"):
+            xp.concatenate((xp.asarray([1], dtype=np.uint8), 2.5), axis=None, dtype=np.uint8)
+        with pytest.raises(ValueError, match="zero-dimensional"):
+            xp.concatenate((2, xp.asarray([1])))
 
 
 COMPLEX_RANGES = [

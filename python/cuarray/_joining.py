@@ -13,7 +13,7 @@ import numpy
 from cuarray import _core
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
-from cuarray._creation import arange, empty, ones, zeros
+from cuarray._creation import _is_weak, arange, empty, ones, zeros
 from cuarray._indexing import flatnonzero
 from cuarray._manipulation import copyto, moveaxis
 from cuarray._reduction import any as any_
@@ -69,13 +69,31 @@ def _arrays(arrays, name):
     return [a if isinstance(a, ndarray) else asarray(a) for a in arrays]
 
 
+def _weak_numbers_typed(items, target):
+    """concatenate's arrays. NumPy's concatenate reads a Python number weakly typed: as the type of the result
+    (`target`, from dtype or out; else the arrays' and numbers' result type, so uint8 values and 2 give uint8,
+    float32 ones and 2.0 float32) where its kind allows, cast as astype casts (-1 is 255 in uint8, 300 is 44);
+    a float for an integer result stays float64, for the casting rule to refuse. A list is typed as it is."""
+    weak = [_is_weak(x) for x in items]
+    strong = _arrays([x for x, w in zip(items, weak) if not w], "concatenate")
+    if not any(weak):
+        return strong
+    if target is None:
+        target = numpy.result_type(*(a.dtype for a in strong), *(x for x, w in zip(items, weak) if w))
+    rest = iter(strong)
+    return [
+        asarray(numpy.asarray(x).astype(numpy.result_type(target, x))) if w else next(rest)
+        for x, w in zip(items, weak)
+    ]
+
+
 def _axis(axis, ndim):
     return numpy.lib.array_utils.normalize_axis_index(operator.index(axis), ndim)
 
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Joins arrays along an existing axis (axis=None flattens them first)."""
-    arrays = _arrays(arrays, "concatenate")
+    arrays = _weak_numbers_typed(list(arrays), getattr(out, "dtype", None) if dtype is None else dtype)
     if not arrays:
         raise ValueError("need at least one array to concatenate")
     if axis is None:

@@ -77,16 +77,8 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 
 def union1d(ar1, ar2):
     """The sorted unique values in either array (flattened)."""
-    # NumPy's concatenate takes a Python number weakly typed (int8 values and 2 stay int8), cast as astype casts
-    # it (-1 is 255 in uint8).
-    pair = ar1, ar2
-    arrays = [None if _is_weak(x) else _device(x, "union1d") for x in pair]
-    dtype = numpy.result_type(*(x if a is None else a.dtype for x, a in zip(pair, arrays)))
-    arrays = [
-        _device(numpy.asarray(x).astype(dtype)[()], "union1d") if a is None else a
-        for x, a in zip(pair, arrays)
-    ]
-    return unique(concatenate(arrays, axis=None, dtype=dtype))
+    pair = [x if _is_weak(x) else _device(x, "union1d") for x in (ar1, ar2)]
+    return unique(concatenate(pair, axis=None))  # a Python number weakly typed, as NumPy's concatenate
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):
