@@ -2,7 +2,8 @@
 eight layouts, eleven argument patterns): linspace and logspace in the type of typed bounds, a 0-d device integer
 as a shape, histogram of bools, stacking an empty sequence, roll's 2-D shifts, transpose's empty axes, norm's
 axis of a 0-d array, float section counts, union1d and concatenate with a Python number, complex arange
-lengths, average over an empty result, and 0-d arrays in tril, triu and lexsort."""
+lengths, average over an empty result, 0-d arrays in tril, triu and lexsort; and from the methods and operators:
+any negative length as reshape's unknown one, and a number where an array belongs staying 0-d."""
 
 import cuarray as cp
 import numpy as np
@@ -186,6 +187,50 @@ def test_concatenate_casts_a_python_number_by_the_casting_rule():
             xp.concatenate((xp.asarray([1], dtype=np.uint8), 2.5), axis=None, dtype=np.uint8)
         with pytest.raises(ValueError, match="zero-dimensional"):
             xp.concatenate((2, xp.asarray([1])))
+
+
+@gpu
+@testing.numpy_cuarray_array_equal()
+def test_any_negative_length_is_the_unknown_one(xp):
+    a = xp.arange(6)
+    b = a.reshape(2, 3).copy()
+    b.shape = (-3, 2)
+    return a.reshape(-7), a.reshape(2, -5), xp.reshape(a, (-2, 3)), xp.ones(1).reshape(-7), b
+
+
+@gpu
+def test_two_unknown_lengths_raise():
+    for xp in (np, cp):
+        with pytest.raises(ValueError, match="can only specify one unknown dimension"):
+            xp.arange(6).reshape(-1, -2)
+
+
+@gpu
+def test_a_number_for_an_array_is_0d():
+    # A Python number where an array belongs is a 0-d array, as NumPy's asarray makes it (it was made 1-D).
+    for xp in (np, cp):
+        with pytest.raises(ValueError, match="condition must be a 1-d array"):
+            xp.arange(4).compress(2)
+        with pytest.raises(ValueError, match="condition must be a 1-d array"):
+            xp.compress(True, xp.arange(4))
+        with pytest.raises(ValueError, match="Calling nonzero on 0d arrays is not allowed"):
+            xp.nonzero(5)
+
+
+@gpu
+@testing.numpy_cuarray_array_equal()
+def test_numbers_in_index_functions(xp):
+    a = xp.arange(12).reshape(3, 4)
+    return (
+        xp.argwhere(5),
+        xp.argwhere(0),
+        xp.flatnonzero(5),
+        xp.take(a, 2),
+        xp.take(a, 1, axis=1),
+        xp.extract(1, a[0]),
+        xp.ravel_multi_index((xp.asarray([1, 2]), 3), (4, 5)),
+        xp.take(7, [0, 0]),
+    )
 
 
 COMPLEX_RANGES = [

@@ -46,7 +46,7 @@ _NOT_INTEGER = "arrays used as indices must be of integer (or boolean) type"
 
 
 def _to_device(host):
-    return _core._from_numpy(numpy.ascontiguousarray(host))
+    return _core._from_numpy(numpy.asarray(host, order="C"))  # not ascontiguousarray: it makes 0-d 1-D
 
 
 def _classify(k):

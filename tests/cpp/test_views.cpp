@@ -72,12 +72,18 @@ TEST(InferShape, ResolvesMinusOne) {
   EXPECT_EQ(infer_shape({2, 3}, 6), (Shape{2, 3}));
   EXPECT_EQ(infer_shape({}, 1), (Shape{}));
   EXPECT_EQ(infer_shape({3, 0}, 0), (Shape{3, 0}));
+  EXPECT_EQ(infer_shape({2, -5}, 6), (Shape{2, 3}));  // any negative length is the unknown one
+  EXPECT_EQ(infer_shape({-7}, 1), (Shape{1}));
 }
 
 TEST(InferShape, Errors) {
   using cuarray::ops::infer_shape;
   EXPECT_EQ(message_of<cuarray::ValueError>([] {
               infer_shape({-1, -1}, 6);
+            }),
+            "can only specify one unknown dimension");
+  EXPECT_EQ(message_of<cuarray::ValueError>([] {
+              infer_shape({-1, -2}, 6);
             }),
             "can only specify one unknown dimension");
   EXPECT_EQ(message_of<cuarray::ValueError>([] { infer_shape({4}, 6); }),

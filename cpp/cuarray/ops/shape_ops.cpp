@@ -14,11 +14,9 @@ Shape infer_shape(const Shape& shape, std::int64_t size) {
   int unknown = -1;
   std::int64_t known = 1;
   for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i] == -1) {
+    if (out[i] < 0) {  // any negative length is the unknown one, in NumPy and CuPy alike (-1 by convention)
       if (unknown >= 0) throw ValueError("can only specify one unknown dimension");
       unknown = static_cast<int>(i);
-    } else if (out[i] < 0) {
-      throw ValueError("negative dimensions not allowed");
     } else if (out[i] != 0 && known > INT64_MAX / out[i]) {
       known = -1;  // overflows: can match no size
     } else if (known >= 0) {
