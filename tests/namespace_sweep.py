@@ -1,11 +1,13 @@
-"""Calls every function NumPy and cuarray share (top level, linalg, fft) on a grid of inputs, on a GPU, and lists
-where cuarray's answer differs from NumPy's.
+"""Calls every function NumPy and cuarray share (top level, linalg, fft), every method of the array and every
+operator on a grid of inputs, on a GPU, and lists where cuarray's answer differs from NumPy's.
 
     python tests/namespace_sweep.py [-j 16] [--only name,...] [--out sweep.json]
 
 The grid: twelve dtypes (bool to complex128) holding NaN, infinities, -0.0 and negative values; eight layouts
 (C and F order, negative strides, 0-d, empty, a length-1 axis, 1-D, 3-D) on both sides alike; and eleven
-argument patterns (f(a), f(a, b), f(a, axis=...), f(a, 2), f(a, 2.5), ...), many of them wrong on purpose.
+argument patterns (f(a), f(a, b), f(a, axis=...), f(a, 2), f(a, 2.5), ...), many of them wrong on purpose. A
+method is called on the first argument (ndarray.sum: a.sum(...)), an operator on the arguments in order
+(operator.add: a + b, a + 2) and reflected (operator.radd: 2 + a).
 Each call is compared for values (to a dtype's tolerance), NaN and infinity positions, dtype and shape, the
 exception's type, whether the result is a view of an argument where NumPy's is not (or the reverse), and
 whether an argument was written where NumPy's was not. The findings go to --out by function, and a summary by
@@ -22,9 +24,11 @@ running after --minutes are stopped (the function they were in is reported as no
 """
 
 import argparse
+import builtins
+import cmath
 import collections
 import json
-import math
+import operator
 import signal
 import subprocess
 import sys
@@ -54,6 +58,13 @@ SKIP = {
     "result_type", "can_cast", "promote_types", "min_scalar_type", "common_type", "mintypecode", "issubdtype",
     "isdtype", "finfo", "iinfo", "from_dlpack",
 }
+# Methods that write files, pickle, or change flags and fields rather than compute.
+METHOD_SKIP = {"dump", "dumps", "tofile", "setflags", "getfield", "setfield", "resize", "to_device"}
+OPERATORS = (
+    "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and_", "or_", "xor", "lshift", "rshift",
+    "lt", "le", "eq", "ne", "gt", "ge", "neg", "pos", "abs", "invert", "divmod", "iadd", "isub", "imul",
+    "itruediv", "ifloordiv", "imod", "ipow", "imatmul", "iand", "ior", "ixor", "ilshift", "irshift",
+)
 # fmt: on
 TOLERANCE = {"float16": 2e-3, "float32": 2e-5, "complex64": 2e-5}
 
@@ -126,7 +137,9 @@ def _compare(n, c, cp):
         return f"{len(ns)} results vs {len(cs)}"
     for i, (a, b) in enumerate(zip(ns, cs)):
         if not isinstance(a, (np.ndarray, np.generic)) and not isinstance(b, cp.ndarray):
-            both_nan = isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)
+            both_nan = (
+                isinstance(a, (float, complex)) and type(a) is type(b) and cmath.isnan(a) and cmath.isnan(b)
+            )
             if type(a) is not type(b) or (a != b and not both_nan):
                 return f"[{i}] {a!r} vs {b!r}"
             continue
@@ -199,6 +212,20 @@ def _check(fn, fc, make, kw, cp):
     return "silent: " + "; ".join(found) if found else None
 
 
+def _method(name):
+    def call(self, *args, **kwargs):
+        return getattr(self, name)(*args, **kwargs)
+
+    return call
+
+
+def _reflected(op):
+    def call(a, *args, **kwargs):
+        return op(*args, a, **kwargs) if args else op(a, **kwargs)
+
+    return call
+
+
 def _functions(cp):
     for prefix, host, device in (("", np, cp), ("linalg.", np.linalg, cp.linalg), ("fft.", np.fft, cp.fft)):
         for name in sorted(dir(host)):
@@ -207,6 +234,15 @@ def _functions(cp):
                 continue
             if not isinstance(f, type):  # classes (dtypes, ndarray) are not functions
                 yield prefix + name, f, getattr(device, name)
+    # The array's methods, called on the first argument, and the operators, on both sides of a number.
+    for name in sorted(dir(np.ndarray)):
+        if not name.startswith("_") and name not in METHOD_SKIP and callable(getattr(cp.ndarray, name, None)):
+            yield "ndarray." + name, _method(name), _method(name)
+    for name in OPERATORS:
+        op = getattr(operator, name) if hasattr(operator, name) else getattr(builtins, name)
+        yield "operator." + name, op, op
+        if name not in ("neg", "pos", "abs", "invert") and not name.startswith("i"):
+            yield "operator.r" + name.rstrip("_"), _reflected(op), _reflected(op)
 
 
 def _on_alarm(*_):
@@ -221,7 +257,9 @@ def worker(index, count, only, out):
     signal.signal(signal.SIGALRM, _on_alarm)
     found = {}
     for i, (name, fn, fc) in enumerate(_functions(cp)):
-        if i % count != index or (only and name not in only):
+        if i % count != index or (
+            only and not any(name == o or o.endswith(".") and name.startswith(o) for o in only)
+        ):
             continue
         # Marked before it starts: a call the alarm cannot stop (NumPy's LAPACK on NaN can spin) leaves the mark.
         found[name] = ["all calls: not finished when the worker was stopped"]
@@ -248,7 +286,11 @@ def worker(index, count, only, out):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("-j", type=int, default=8, help="worker processes")
-    p.add_argument("--only", default="", help="comma-separated function names (linalg.norm, fft.fft, ...)")
+    p.add_argument(
+        "--only",
+        default="",
+        help="comma-separated names (linalg.norm, ndarray.sum, operator.radd), or prefixes (ndarray.)",
+    )
     p.add_argument("--out", default="namespace_sweep.json")
     p.add_argument("--minutes", type=float, default=10, help="after this, workers still running are stopped")
     p.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
