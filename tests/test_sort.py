@@ -266,6 +266,60 @@ def test_searchsorted_scalars_and_promotion():
     assert_same(cp.searchsorted(cp.zeros(0), cp.asarray([1.0])), np.searchsorted(np.zeros(0), [1.0]))
 
 
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_search_type_orders_as_numpy(side):
+    # No device: searchsorted compares in search_type's type; NumPy's answers in that type are NumPy's own.
+    from cuarray._sorting import search_type
+
+    values = [0, 1, -1, 2, 3, 255, 256, 300, -129, 2**31, 2**53 + 1, 2**63 - 1, 2**63, 2**64 - 1, -(2**63)]
+    values += [0.0, 0.1, 0.5, -0.5, 2.5, 1e10, 65520.0, 3.4e38, 1e300, np.inf, -np.inf, np.nan, True, False]
+    values += [np.float32(0.1), np.float16(0.1), np.int8(-1), np.uint8(200), 1 + 1j, 0.5 + 0j]
+    for dtype in [
+        "bool",
+        "int8",
+        "uint8",
+        "int16",
+        "int32",
+        "int64",
+        "uint64",
+        "float16",
+        "float32",
+        "float64",
+    ]:
+        with np.errstate(
+            all="ignore"
+        ):  # the data wrap and saturate in the narrow types, the same on both sides
+            a = np.sort(
+                np.array([0, 1, 2, 3, 100, 200, 250, 2**40, 2**63 + 1, 0.1, 0.5, 2.5, -1, -3.5]).astype(dtype)
+            )
+        for v in values + [np.complex64(1 + 1j)] * (dtype.startswith("f")):
+            host = np.asarray(v)
+            with np.errstate(all="ignore"):
+                t = search_type(a.dtype, host)
+                got = np.searchsorted(a.astype(t), host.astype(t), side=side)
+            assert got == np.searchsorted(a, v, side=side), (dtype, v, t)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_compares_a_python_number_as_numpy(side):
+    # NumPy compares a Python number as int64 or float64: 300 is past every uint8 (it was cast to 44), -1
+    # before them (it was 255), and 0.1 is below float32's 0.1.
+    cases = [
+        (np.array([1, 3, 250], np.uint8), [300, -1, 256, 3, 2.5, True]),
+        (np.array([-3, 0, 100], np.int8), [200, -129, 100, -3.5]),
+        (np.array([0.1, 0.2, 0.5], np.float32), [0.1, 0.2, 0.5, np.float64(0.1), np.float32(0.1), np.nan]),
+        (np.array([0.1, 0.5], np.float16), [0.1, 0.5, 65520.0]),
+        (np.array([0, 2**63 + 1], np.uint64), [-1, 2**63 + 1, 2**64 - 1]),
+        (np.array([False, True]), [1, 2, 0.5]),
+        (np.array([1 + 1j, 2 + 0j], np.complex64), [2, 1 + 1j, 0.1]),
+    ]
+    for a, values in cases:
+        for v in values:
+            got = cp.searchsorted(cp.asarray(a), v, side=side)
+            assert int(got) == np.searchsorted(a, v, side=side), (a.dtype, v)
+
+
 # ---- unique ----
 
 

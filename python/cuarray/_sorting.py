@@ -156,6 +156,20 @@ def sort_complex(a):
     return s.astype(numpy.complex64 if s.dtype.char in "bhBH" else numpy.complex128)
 
 
+def search_type(a_type, host):
+    """The type searchsorted compares `a` (of type a_type) and the host values `host` in. NumPy's is their
+    result type, a Python number typed strongly (int64, float64): 300 is past every uint8 and 0.1 compares
+    as float64 with float32 data. A number that `a`'s type holds exactly, where `a` widens to that type
+    exactly, orders the same in `a`'s own type, which spares converting `a`."""
+    common = numpy.result_type(a_type, host.dtype)
+    exact = a_type.kind == common.kind or a_type.kind == "b" or (a_type.kind == "u" and common.kind == "i")
+    if host.ndim or common == a_type or not exact or (host.dtype.kind == "c" and a_type.kind != "c"):
+        return common
+    with numpy.errstate(all="ignore"):
+        held = host.astype(a_type)
+    return a_type if held.item() == host.item() else common
+
+
 def searchsorted(a, v, side="left", sorter=None):
     """Indices at which the values `v` would be inserted into the sorted 1-D `a` to keep it sorted."""
     if side not in ("left", "right"):
@@ -166,9 +180,7 @@ def searchsorted(a, v, side="left", sorter=None):
         common = numpy.result_type(a.dtype, v.dtype)
     else:
         host = numpy.asarray(v)
-        common = numpy.result_type(
-            a.dtype, v if scalar and isinstance(v, (int, float, complex)) else host.dtype
-        )
+        common = search_type(a.dtype, host)
         v = asarray(host)
     if sorter is not None:
         sorter = _device(sorter, "searchsorted")
