@@ -144,6 +144,42 @@ def test_select(dtype):
 
 
 @gpu
+@pytest.mark.parametrize(
+    "choice, default, dtype",
+    [
+        ("a", 300, np.uint8),  # the default wraps, as NumPy's np.full of its int64 array: 44
+        ("a", -1, np.uint8),
+        ("a", 2**63, np.uint8),
+        ("a", 2.5, np.uint8),
+        (2, "a", np.int8),
+        (300, "a", np.int8),  # a choice casts same_kind: int64 to int8 wraps
+        (2, "a", np.uint8),  # int64 to uint8 is not same_kind: NumPy's TypeError
+        (300, "a", np.uint8),
+        (2**63, "a", np.uint8),  # uint64 to uint8 is
+        (2**70, "a", np.uint8),  # an object array: TypeError
+        (1.5, "a", np.float16),
+        (1e6, "a", np.float16),  # inf, as NumPy
+        (1j, "a", np.float32),
+        (float("nan"), "a", np.int32),
+        (True, "a", np.uint8),
+    ],
+    ids=str,
+)
+def test_select_types_a_python_number_as_numpy(choice, default, dtype):
+    a, c = np.array([1, 2, 3], dtype), np.array([True, False, True])
+
+    def call(xp, a, c):
+        return xp.select([c], [a if choice == "a" else choice], default=a if default == "a" else default)
+
+    try:
+        want = call(np, a, c)
+    except (TypeError, OverflowError):
+        _same_error(call, a, c)
+        return
+    assert_same(call(cp, cp.asarray(a), cp.asarray(c)), want)
+
+
+@gpu
 def test_select_errors_are_numpys():
     c = np.array([True, False])
     _same_error(lambda xp, c: xp.select([c], []), c)

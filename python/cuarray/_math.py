@@ -172,10 +172,26 @@ def select(condlist, choicelist, default=0):
         *(numpy.shape(c) if not isinstance(c, ndarray) else c.shape for c in choices)
     )
     shape = numpy.broadcast_shapes(cond_shape, choice_shape) if choice_shape else cond_shape
+    choices = [_select_number(c, dtype, c_is_default=i == len(choices) - 1) for i, c in enumerate(choices)]
     result = full(shape, choices[-1], dtype)
     for cond, choice in zip(conds[::-1], choices[-2::-1]):  # the first true condition wins
         _u._where(cond, choice, result, out=result)
     return result
+
+
+def _select_number(c, dtype, c_is_default):
+    """A choice of select as NumPy's select has it once the result type `dtype` is known: a Python number is
+    typed weakly for that type, then made an array of its default type (int64, float64, complex128; uint64 or
+    object past int64) and cast to `dtype`, unsafely for the default (np.full: 300 is 44 in uint8) and by
+    copyto's same_kind rule for a choice (a Python int choice for an unsigned result is NumPy's TypeError)."""
+    if type(c) not in (int, float, complex):
+        return c
+    host = numpy.asarray(c)
+    if not c_is_default and not numpy.can_cast(host.dtype, dtype, "same_kind"):
+        raise TypeError(
+            f"Cannot cast array data from {host.dtype!r} to {dtype!r} according to the rule 'same_kind'"
+        )
+    return host.astype(dtype)[()]
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):
