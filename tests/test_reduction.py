@@ -291,8 +291,9 @@ def test_methods_take_numpys_parameters_positionally_and_by_keyword():
     out = cp.zeros(5, np.int32)
     assert x.min(0, out) is out
     assert_same(out, a.min(0))
+    assert_same(x.sum(0, None, None, False, 7), a.sum(0, None, None, False, 7))  # initial, as NumPy's
     with pytest.raises(TypeError, match="unexpected keyword argument 'initial'"):
-        x.sum(initial=0)
+        x.all(initial=0)
     with pytest.raises(TypeError, match="multiple values for argument 'axis'"):
         x.max(0, axis=1)
     with pytest.raises(TypeError, match=r"at most 3 positional arguments \(4 given\)"):

@@ -238,3 +238,27 @@ def test_average_moves_host_arrays_to_the_device(xp):
     if xp is cp:
         assert isinstance(avg, cp.ndarray) and isinstance(scale, cp.ndarray)
     return avg, scale, xp.average(a)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "all", "any", "mean", "var", "std", "nanmean"])
+def test_initial_and_where_of_host_arrays_are_numpys(name):
+    # Note [Reduction options]: NumPy's method, given the options as they came.
+    a = _host((3, 4), np.int16)
+    mask = np.array([True, False, True, True])
+    options = {"where": mask}
+    if name in ("sum", "prod", "max", "min"):
+        options["initial"] = 2
+    want = getattr(np, name[3:] if name == "nanmean" else name)(a, axis=1, **options)
+    _same(getattr(cp, name)(a, axis=1, **options), want)
+    _same(getattr(cp, name)(a[0, 0], where=True), getattr(np, name)(a[0, 0], where=True))
+
+
+def test_initial_and_where_of_other_objects_are_type_errors():
+    for call in (
+        lambda: cp.nansum(_host((3,), np.float32), initial=1),  # a kernel of CuPy's own, as without options
+        lambda: cp.nanmax(_host((3,), np.float32), initial=1, where=np.ones(3, bool)),
+        lambda: cp.sum([1, 2, 3], where=True),
+        lambda: cp.max(2.5, initial=3),
+    ):
+        with pytest.raises(TypeError, match="^Unsupported type .*initial= or where= take cuarray arrays"):
+            call()

@@ -11,6 +11,7 @@ import warnings
 import numpy
 
 from cuarray import _core
+from cuarray import _reduction_options as _options
 from cuarray import _ufuncs as _u
 from cuarray._manipulation import broadcast_to as _broadcast_to
 from cuarray._transfer import asarray as _asarray
@@ -61,18 +62,8 @@ _resolve = _core._reduction_types
 # nanmean/nanvar/nanstd, count_nonzero, argmax/argmin, whose NumPy methods take no dtype=), a NumPy array stays
 # a TypeError, as in CuPy. nanmean of a bool or integer NumPy array is its mean, as CuPy's (nanvar and nanstd
 # reach var and std by themselves).
-_HOST = (numpy.ndarray, numpy.generic)
-_HOST_METHODS = {  # reduction -> (NumPy method, whether it takes dtype=, whether it takes ddof=)
-    "sum": ("sum", True, False),
-    "prod": ("prod", True, False),
-    "max": ("max", False, False),
-    "min": ("min", False, False),
-    "all": ("all", False, False),
-    "any": ("any", False, False),
-    "mean": ("mean", True, False),
-    "var": ("var", True, True),
-    "std": ("std", True, True),
-}
+_HOST, _HOST_METHODS = _options.HOST, _options.HOST_METHODS
+_NO = numpy._NoValue
 
 
 def _host_reduction(name, a, axis, dtype, out, keepdims, ddof):
@@ -99,41 +90,41 @@ def _host_reduction(name, a, axis, dtype, out, keepdims, ddof):
 _core._set_reduction_host_hook(_host_reduction)
 
 
-def _axis_size(a, axis):
-    """The number of elements each output of a reduction over `axis` combines."""
-    if axis is None:
-        return a.size
-    axes = (axis,) if isinstance(axis, int) else axis
-    n = 1
-    for ax in axes:
-        n *= a.shape[numpy.lib.array_utils.normalize_axis_index(ax, a.ndim)]
-    return n
-
-
 def _int_axis(a, axis):
     # argmax and friends take one axis, as NumPy's do: a tuple is a TypeError there too. (A 0-d array's axis 0
     # or -1 is the core's rule for every reduction: Note [Axes of 0-d arrays].)
     return None if axis is None else operator.index(axis)
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Sum of elements over `axis` (None: all), accumulating as NumPy does (ints in int64, float16 in float32)."""
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO, where=_NO):
+    """Sum of elements over `axis` (None: all), accumulating as NumPy does (ints in int64, float16 in float32);
+    `initial` and `where` as NumPy's (Note [Reduction options])."""
+    if initial is not _NO or where is not _NO:
+        return _options.reduce("sum", a, axis, dtype, out, keepdims, initial, where)
     return _reduce(0, a, axis, dtype, out, keepdims, 0.0, None)
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False):
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO, where=_NO):
     """Product of elements over `axis` (None: all), accumulating as NumPy does (ints in int64, float16 in
-    float32)."""
+    float32); `initial` and `where` as NumPy's."""
+    if initial is not _NO or where is not _NO:
+        return _options.reduce("prod", a, axis, dtype, out, keepdims, initial, where)
     return _reduce(_INDEX["prod"], a, axis, dtype, out, keepdims, 0.0, None)
 
 
-def max(a, axis=None, out=None, keepdims=False):
-    """Largest element over `axis`; NaN if any element is NaN. ValueError when reducing zero elements."""
+def max(a, axis=None, out=None, keepdims=False, initial=_NO, where=_NO):
+    """Largest element over `axis`; NaN if any element is NaN. ValueError when reducing zero elements, unless
+    `initial` gives the value of an empty slice (which `where` needs)."""
+    if initial is not _NO or where is not _NO:
+        return _options.reduce("max", a, axis, None, out, keepdims, initial, where)
     return _reduce(_INDEX["max"], a, axis, None, out, keepdims, 0.0, None)
 
 
-def min(a, axis=None, out=None, keepdims=False):
-    """Smallest element over `axis`; NaN if any element is NaN. ValueError when reducing zero elements."""
+def min(a, axis=None, out=None, keepdims=False, initial=_NO, where=_NO):
+    """Smallest element over `axis`; NaN if any element is NaN. ValueError when reducing zero elements, unless
+    `initial` gives the value of an empty slice (which `where` needs)."""
+    if initial is not _NO or where is not _NO:
+        return _options.reduce("min", a, axis, None, out, keepdims, initial, where)
     return _reduce(_INDEX["min"], a, axis, None, out, keepdims, 0.0, None)
 
 
@@ -167,13 +158,17 @@ def _arg_reduce(name, a, axis, out, keepdims, dtype):
     return out
 
 
-def all(a, axis=None, out=None, keepdims=False):
-    """Whether every element over `axis` is true (nonzero; NaN counts as true), as bool."""
+def all(a, axis=None, out=None, keepdims=False, *, where=_NO):
+    """Whether every element over `axis` (that `where` keeps) is true (nonzero; NaN counts as true), as bool."""
+    if where is not _NO and where is not True:
+        return _options.reduce("all", a, axis, None, out, keepdims, _NO, where)
     return _reduce(_INDEX["all"], a, axis, None, out, keepdims, 0.0, None)
 
 
-def any(a, axis=None, out=None, keepdims=False):
-    """Whether any element over `axis` is true (nonzero; NaN counts as true), as bool."""
+def any(a, axis=None, out=None, keepdims=False, *, where=_NO):
+    """Whether any element over `axis` (that `where` keeps) is true (nonzero; NaN counts as true), as bool."""
+    if where is not _NO and where is not True:
+        return _options.reduce("any", a, axis, None, out, keepdims, _NO, where)
     return _reduce(_INDEX["any"], a, axis, None, out, keepdims, 0.0, None)
 
 
@@ -182,65 +177,84 @@ def count_nonzero(a, axis=None, *, keepdims=False):
     return _reduce(_INDEX["count_nonzero"], a, axis, None, None, keepdims, 0.0, None)
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Arithmetic mean over `axis`: ints in float64, float16 through float32, as NumPy."""
-    if a.size == 0 and _axis_size(a, axis) == 0 and not isinstance(a, _HOST):  # NumPy's mean warns itself
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=_NO):
+    """Arithmetic mean over `axis` (of the elements `where` keeps): ints in float64, float16 through float32,
+    as NumPy."""
+    if where is not _NO and where is not True:
+        return _options.reduce("mean", a, axis, dtype, out, keepdims, _NO, where)
+    if (
+        a.size == 0 and _options.reduced_count(a, axis) == 0 and not isinstance(a, _HOST)
+    ):  # NumPy's mean warns itself
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
     return _reduce(_INDEX["mean"], a, axis, dtype, out, keepdims, 0.0, None)
 
 
 def _dof_warning(a, axis, ddof, stacklevel=3):
-    if (ddof > 0 or a.size == 0) and _axis_size(a, axis) - ddof <= 0 and not isinstance(a, _HOST):
+    if (ddof > 0 or a.size == 0) and _options.reduced_count(a, axis) - ddof <= 0 and not isinstance(a, _HOST):
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=stacklevel)
 
 
 def _ddof(ddof, correction):
     """The delta degrees of freedom: `ddof`, or the array API's name for it, `correction` (not both)."""
-    if correction is numpy._NoValue:
+    if correction is _NO:
         return ddof
     if ddof != 0:
         raise ValueError("ddof and correction can't be provided simultaneously.")
     return correction
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=numpy._NoValue):
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO, correction=_NO):
     """Variance (mean squared deviation, divided by n - ddof) over `axis`, in one pass over the data."""
     ddof = _ddof(ddof, correction)
+    if where is not _NO and where is not True:
+        return _options.reduce("var", a, axis, dtype, out, keepdims, _NO, where, float(ddof))
     _dof_warning(a, axis, ddof)
     return _reduce(_INDEX["var"], a, axis, dtype, out, keepdims, float(ddof), None)
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=numpy._NoValue):
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO, correction=_NO):
     """Standard deviation (the square root of `var`, divided by n - ddof) over `axis`; `correction` is the
     array API's name for `ddof`."""
     ddof = _ddof(ddof, correction)
+    if where is not _NO and where is not True:
+        return _options.reduce("std", a, axis, dtype, out, keepdims, _NO, where, float(ddof))
     _dof_warning(a, axis, ddof)
     return _reduce(_INDEX["std"], a, axis, dtype, out, keepdims, float(ddof), None)
 
 
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Sum over `axis` treating NaNs as zero; zero for an all-NaN slice."""
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO, where=_NO):
+    """Sum over `axis` treating NaNs as zero; zero for an all-NaN slice; `initial` and `where` as NumPy's."""
+    if initial is not _NO or where is not _NO:
+        return _options.reduce("nansum", a, axis, dtype, out, keepdims, initial, where)
     return _reduce(_INDEX["nansum"], a, axis, dtype, out, keepdims, 0.0, None)
 
 
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Product over `axis` treating NaNs as one; one for an all-NaN slice."""
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO, where=_NO):
+    """Product over `axis` treating NaNs as one; one for an all-NaN slice; `initial` and `where` as NumPy's."""
+    if initial is not _NO or where is not _NO:
+        return _options.reduce("nanprod", a, axis, dtype, out, keepdims, initial, where)
     return _reduce(_INDEX["nanprod"], a, axis, dtype, out, keepdims, 0.0, None)
 
 
-def nanmax(a, axis=None, out=None, keepdims=False):
-    """Largest element ignoring NaNs; NaN where a slice is all NaN."""
+def nanmax(a, axis=None, out=None, keepdims=False, initial=_NO, where=_NO):
+    """Largest element ignoring NaNs; NaN where a slice is all NaN (`initial` there, if given; `where` needs it)."""
+    if initial is not _NO or where is not _NO:
+        return _options.reduce("nanmax", a, axis, None, out, keepdims, initial, where)
     return _reduce(_INDEX["nanmax"], a, axis, None, out, keepdims, 0.0, None)
 
 
-def nanmin(a, axis=None, out=None, keepdims=False):
-    """Smallest element ignoring NaNs; NaN where a slice is all NaN."""
+def nanmin(a, axis=None, out=None, keepdims=False, initial=_NO, where=_NO):
+    """Smallest element ignoring NaNs; NaN where a slice is all NaN (`initial` there, if given; `where` needs it)."""
+    if initial is not _NO or where is not _NO:
+        return _options.reduce("nanmin", a, axis, None, out, keepdims, initial, where)
     return _reduce(_INDEX["nanmin"], a, axis, None, out, keepdims, 0.0, None)
 
 
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Mean over `axis` of the elements that are not NaN; NaN (with NumPy's warning) where a slice is all
-    NaN."""
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=_NO):
+    """Mean over `axis` of the elements that are not NaN (and that `where` keeps); NaN (with NumPy's warning)
+    where a slice has none."""
+    if where is not _NO and where is not True:
+        return _options.reduce("nanmean", a, axis, dtype, out, keepdims, _NO, where)
     return _reduce(_INDEX["nanmean"], a, axis, dtype, out, keepdims, 0.0, None)
 
 
@@ -250,19 +264,25 @@ def _nan_free(a):
     return dt is not None and dt.kind in "biu"
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=numpy._NoValue):
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO, correction=_NO):
     """Variance over `axis` of the elements that are not NaN, divided by n - ddof (n counting them)."""
     if _nan_free(a):
-        return var(a, axis, dtype, out, ddof, keepdims, correction=correction)
-    return _reduce(_INDEX["nanvar"], a, axis, dtype, out, keepdims, float(_ddof(ddof, correction)), None)
+        return var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction)
+    ddof = float(_ddof(ddof, correction))
+    if where is not _NO and where is not True:
+        return _options.reduce("nanvar", a, axis, dtype, out, keepdims, _NO, where, ddof)
+    return _reduce(_INDEX["nanvar"], a, axis, dtype, out, keepdims, ddof, None)
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=numpy._NoValue):
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO, correction=_NO):
     """Standard deviation over `axis` of the elements that are not NaN, divided by n - ddof (n counting
     them)."""
     if _nan_free(a):
-        return std(a, axis, dtype, out, ddof, keepdims, correction=correction)
-    return _reduce(_INDEX["nanstd"], a, axis, dtype, out, keepdims, float(_ddof(ddof, correction)), None)
+        return std(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction)
+    ddof = float(_ddof(ddof, correction))
+    if where is not _NO and where is not True:
+        return _options.reduce("nanstd", a, axis, dtype, out, keepdims, _NO, where, ddof)
+    return _reduce(_INDEX["nanstd"], a, axis, dtype, out, keepdims, ddof, None)
 
 
 def _nanarg(name, a, axis, out, keepdims):

@@ -14,12 +14,14 @@ import operator
 
 import numpy
 
-from cuarray import _core, _reduction, _scan
+from cuarray import _core, _reduction, _reduction_options, _scan
 from cuarray._core import ndarray
 from cuarray._joining import concatenate
 from cuarray._transfer import device_array
 
 __all__ = []
+
+_NO = numpy._NoValue
 
 _REDUCE = {
     "add": _reduction.sum,
@@ -43,14 +45,21 @@ def _takes_dtype(name):
     return name in ("add", "multiply")
 
 
-def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False):
-    """NumPy's ufunc.reduce (default axis 0) for add, multiply, maximum, minimum, logical_and, logical_or."""
+def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO, where=True):
+    """NumPy's ufunc.reduce (default axis 0) for add, multiply, maximum, minimum, logical_and, logical_or,
+    with its `initial` and `where` (Note [Reduction options])."""
     f = _lookup(self, _REDUCE, "reduce")
     array = device_array(array, f"{self.__name__}.reduce")
-    if _takes_dtype(self.__name__):
-        return f(array, axis, dtype, out, keepdims)
-    if dtype is not None:
+    takes_dtype = _takes_dtype(self.__name__)
+    if dtype is not None and not takes_dtype:
         array = array.astype(dtype, copy=False)
+    if initial is not _NO or where is not True:
+        name = f.__name__
+        return _reduction_options.reduce(
+            name, array, axis, dtype if takes_dtype else None, out, keepdims, initial, where
+        )
+    if takes_dtype:
+        return f(array, axis, dtype, out, keepdims)
     return f(array, axis, out, keepdims)
 
 

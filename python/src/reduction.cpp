@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <mutex>
 #include <optional>
 
@@ -23,7 +24,8 @@ namespace {
 
 py::object& g_fusion_type = *new py::object;  // cuarray._fusion._Traced, once fusion is imported; never freed
 py::object& g_fusion_hook = *new py::object;
-py::object& g_host_hook = *new py::object;  // cuarray._reduction._host_reduction; never freed
+py::object& g_host_hook = *new py::object;     // cuarray._reduction._host_reduction; never freed
+py::object& g_options_hook = *new py::object;  // cuarray._reduction_options.reduce; never freed
 
 [[noreturn]] void unsupported(py::handle obj) {
   throw TypeError("Unsupported type " + py::str(py::type::handle_of(obj)).cast<std::string>() +
@@ -101,25 +103,53 @@ PyObject* reduce_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   });
 }
 
-// ndarray.sum and its kin, with NumPy's parameters: (axis, dtype, out, keepdims), or (axis, out, keepdims).
+// A method given NumPy's initial= or where= (either may be null): composed in Python, off the kernels' path
+// (Note [Reduction options] in cuarray/_reduction_options.py).
+py::object reduce_with_options(const char* name, py::handle self, py::handle axis, py::handle dtype, py::handle out,
+                               bool keepdims, PyObject* initial, PyObject* where) {
+  if (!g_options_hook) throw TypeError(std::string(name) + "(): initial= and where= need the cuarray package");
+  py::dict options;
+  if (initial) options["initial"] = py::handle(initial);
+  if (where) options["where"] = py::handle(where);
+  return g_options_hook(name, self, axis, dtype, out, keepdims, **options);
+}
+
+// ndarray.sum and prod, with NumPy's parameters (axis, dtype, out, keepdims, initial, where).
 template <const char* Name>
 PyObject* method_with_dtype(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&] {
     static const int index = static_cast<int>(ops::reduction(Name).id);  // a built-in's id is its index
-    static const char* const names[] = {"axis", "dtype", "out", "keepdims"};
-    PyObject* v[4];
+    static const char* const names[] = {"axis", "dtype", "out", "keepdims", "initial", "where"};
+    PyObject* v[6];
     match_args(Name, names, args, nargs, kwnames, v);
+    if (v[4] || v[5])
+      return reduce_with_options(Name, self, or_none(v[0]), or_none(v[1]), or_none(v[2]), truth(v[3]), v[4], v[5]);
     return reduce(index, self, or_none(v[0]), or_none(v[1]), or_none(v[2]), truth(v[3]), 0.0, py::none());
   });
 }
 
-template <const char* Name>
+// ndarray.max and min (axis, out, keepdims, initial, where), and all and any (axis, out, keepdims, where): a
+// method takes `initial` when Initial is set.
+template <const char* Name, bool Initial>
 PyObject* method(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&] {
     static const int index = static_cast<int>(ops::reduction(Name).id);  // a built-in's id is its index
-    static const char* const names[] = {"axis", "out", "keepdims"};
-    PyObject* v[3];
-    match_args(Name, names, args, nargs, kwnames, v);
+    static const char* const with_initial[] = {"axis", "out", "keepdims", "initial", "where"};
+    static const char* const without[] = {"axis", "out", "keepdims", "where"};
+    PyObject* v[5] = {};
+    if constexpr (Initial) {
+      match_args(Name, with_initial, args, nargs, kwnames, v);
+    } else {
+      PyObject* w[4];
+      if (nargs > 3)  // NumPy's where= of all and any is keyword-only
+        throw TypeError(std::string(Name) + "() takes at most 3 positional arguments (" + std::to_string(nargs) +
+                        " given)");
+      match_args(Name, without, args, nargs, kwnames, w);
+      std::copy(w, w + 3, v);
+      v[4] = w[3];
+    }
+    if (v[3] || v[4])
+      return reduce_with_options(Name, self, or_none(v[0]), py::none(), or_none(v[1]), truth(v[2]), v[3], v[4]);
     return reduce(index, self, or_none(v[0]), py::none(), or_none(v[1]), truth(v[2]), 0.0, py::none());
   });
 }
@@ -131,19 +161,21 @@ constexpr char kSum[] = "sum", kProd[] = "prod", kMax[] = "max", kMin[] = "min",
     name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f)), METH_FASTCALL | METH_KEYWORDS, \
         name "($self, /, " params ")\n--\n\n" what " over `axis` (None: all); see cuarray." name "."     \
   }
-#define CUARRAY_WITH_DTYPE "axis=None, dtype=None, out=None, keepdims=False"
-#define CUARRAY_NO_DTYPE "axis=None, out=None, keepdims=False"
+#define CUARRAY_WITH_DTYPE "axis=None, dtype=None, out=None, keepdims=False, initial=..., where=True"
+#define CUARRAY_NO_DTYPE "axis=None, out=None, keepdims=False, initial=..., where=True"
+#define CUARRAY_NO_INITIAL "axis=None, out=None, keepdims=False, *, where=True"
 PyMethodDef g_methods[] = {
     CUARRAY_METHOD(method_with_dtype<kSum>, "sum", CUARRAY_WITH_DTYPE, "Sum of the elements"),
     CUARRAY_METHOD(method_with_dtype<kProd>, "prod", CUARRAY_WITH_DTYPE, "Product of the elements"),
-    CUARRAY_METHOD(method<kMax>, "max", CUARRAY_NO_DTYPE, "Largest element"),
-    CUARRAY_METHOD(method<kMin>, "min", CUARRAY_NO_DTYPE, "Smallest element"),
-    CUARRAY_METHOD(method<kAll>, "all", CUARRAY_NO_DTYPE, "Whether every element is true"),
-    CUARRAY_METHOD(method<kAny>, "any", CUARRAY_NO_DTYPE, "Whether any element is true"),
+    CUARRAY_METHOD((method<kMax, true>), "max", CUARRAY_NO_DTYPE, "Largest element"),
+    CUARRAY_METHOD((method<kMin, true>), "min", CUARRAY_NO_DTYPE, "Smallest element"),
+    CUARRAY_METHOD((method<kAll, false>), "all", CUARRAY_NO_INITIAL, "Whether every element is true"),
+    CUARRAY_METHOD((method<kAny, false>), "any", CUARRAY_NO_INITIAL, "Whether any element is true"),
 };
 #undef CUARRAY_METHOD
 #undef CUARRAY_WITH_DTYPE
 #undef CUARRAY_NO_DTYPE
+#undef CUARRAY_NO_INITIAL
 PyMethodDef g_reduce_def = {"_reduce", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(reduce_call)),
                             METH_FASTCALL, "_reduce(index, a, axis, dtype, out, keepdims, ddof, b)"};
 
@@ -178,6 +210,8 @@ void init_reduction(py::module_& m) {
   // A reduction of an `a` that is neither a cuarray array nor a traced value calls
   // hook(name, a, axis, dtype, out, keepdims, ddof); NotImplemented from it leaves the TypeError.
   m.def("_set_reduction_host_hook", [](py::object hook) { g_host_hook = hook; });
+  // A reduction method given initial= or where= calls hook(name, a, axis, dtype, out, keepdims, **those).
+  m.def("_set_reduction_options_hook", [](py::object hook) { g_options_hook = hook; });
   // A built-in row, for reductions generated from it (fusion): (acc_type, identity, map, reduce, post, has_identity).
   m.def("_reduction_row", [](const std::string& name) {
     const ops::ReductionDef& d = ops::reduction(name);

@@ -1,0 +1,301 @@
+"""NumPy's `initial=` and `where=` of the reductions, against NumPy: every reduction that takes them x dtype x
+axis x keepdims x mask (full, broadcast, scalar, all false), NaN, empty and 0-d inputs, non-contiguous and
+negative strides, out= and dtype=, the array's methods, ufunc.reduce, NumPy's conversions of `initial` and
+its errors (Note [Reduction options])."""
+
+import warnings
+
+import cuarray as cp
+import numpy as np
+import pytest
+from conftest import ALL_DTYPES, LAYOUTS, NONEMPTY_LAYOUTS, assert_same, dtype_id, make_data
+
+gpu = pytest.mark.gpu
+
+FOLDS = ["sum", "prod", "nansum", "nanprod", "all", "any"]
+EXTREMA = ["max", "min", "nanmax", "nanmin"]
+MOMENTS = ["mean", "var", "std", "nanmean", "nanvar", "nanstd"]
+AXES = [None, 0, -1, (0, 2), ()]
+
+
+def _tol(dtype, name):
+    t = np.dtype(dtype)
+    if name in EXTREMA + ["all", "any"] or (t.kind in "biu" and name not in MOMENTS):
+        return {}
+    if t == np.float16 or (name in MOMENTS and t.kind in "biu"):
+        return {"rtol": 4e-3, "atol": 1e-2} if t == np.float16 else {"rtol": 1e-11, "atol": 1e-11}
+    if t in (np.float32, np.complex64):
+        return {"rtol": 2e-5, "atol": 1e-4}
+    return {"rtol": 1e-11, "atol": 1e-11}
+
+
+def _data(shape, dtype, name, seed=0):
+    a = make_data(shape, dtype, seed)
+    if "prod" in name and a.dtype.kind in "fc":
+        a = (1 + a / 256).astype(a.dtype)  # products stay finite
+    if a.dtype.kind == "f" and a.size > 3:  # (complex NaN: which one max keeps differs, docs/numerical-differences)
+        a.flat[3] = np.nan  # a NaN kept by some masks and left out by others
+    return a
+
+
+def _masks(shape):
+    rng = np.random.default_rng(7)
+    full = rng.random(shape) < 0.6
+    return {
+        "full": full,
+        "broadcast": full[0, 0],  # the last axis alone
+        "column": rng.random(shape[:-1] + (1,)) < 0.5,
+        "false": False,
+        "none kept": np.zeros(shape, bool),
+    }
+
+
+def _compare(name, a, call, **tol):
+    """call(np, a) against call(cp, device a): the same values, dtype and shape, or the same error type."""
+    __tracebackhide__ = True
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            want = call(np, a)
+        except (ValueError, TypeError, OverflowError) as e:
+            with pytest.raises(type(e)):
+                call(cp, a)
+            return
+        got = call(cp, a)
+    assert_same(got, np.asarray(want), **tol)
+
+
+def _on(xp, a, mask):
+    """a and mask on xp's side."""
+    if xp is np:
+        return a, mask
+    return cp.asarray(a), mask if isinstance(mask, bool) else cp.asarray(mask)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("name", FOLDS + EXTREMA + MOMENTS)
+def test_where_over_every_axis_and_mask(name, dtype):
+    if name in ("nanmean", "nanvar", "nanstd") and np.dtype(dtype).kind == "b":
+        pytest.skip("NumPy's nan-statistics reject bool")
+    a = _data((3, 4, 5), dtype, name)
+    start = {"initial": a.flat[1]} if name in EXTREMA else {}
+    for mask in _masks(a.shape).values():
+        for axis in AXES:
+            for keepdims in (False, True):
+
+                def call(xp, a, mask=mask, axis=axis, keepdims=keepdims):
+                    x, m = _on(xp, a, mask)
+                    return getattr(xp, name)(x, axis=axis, keepdims=keepdims, where=m, **start)
+
+                _compare(name, a, call, **_tol(dtype, name))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("name", ["sum", "prod", "nansum", "nanprod"] + EXTREMA)
+def test_initial_over_every_axis(name, dtype):
+    a = _data((3, 4, 5), dtype, name)
+    for initial in (5, a.flat[2], 2.5, np.int64(300), None):
+        for axis in AXES:
+
+            def call(xp, a, initial=initial, axis=axis):
+                return getattr(xp, name)(xp.asarray(a), axis=axis, initial=initial)
+
+            _compare(name, a, call, **_tol(dtype, name))
+
+
+@gpu
+@pytest.mark.parametrize(
+    "initial",
+    [300, -1, 2**64, 2.5, -2.5, 1j, np.int64(300), np.float64(1e6), np.nan, True, None, [3], np.array(4)],
+    ids=repr,
+)
+@pytest.mark.parametrize("name", ["sum", "max", "nanmin", "prod"])
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "uint64", "float16", "float32", "bool", "complex64"])
+def test_initial_is_converted_as_numpy_converts_it(name, dtype, initial):
+    a = np.array([1, 0, 3], dtype)
+
+    def call(xp, a):
+        return getattr(xp, name)(xp.asarray(a), initial=initial)
+
+    _compare(name, a, call, **_tol(dtype, name))
+
+
+@gpu
+@pytest.mark.parametrize(
+    "name", ["sum", "prod", "max", "min", "nanmax", "all", "any", "mean", "var", "nanstd"]
+)
+@pytest.mark.parametrize(
+    "shape, axis", [((0,), None), ((0, 3), 0), ((0, 3), 1), ((3, 0), 1), ((0, 0), 0), ((), None)]
+)
+def test_empty_and_zero_d_inputs(name, shape, axis):
+    a = np.zeros(shape, np.float32)
+    start = {"initial": -7.0} if name in EXTREMA else {}
+    for mask in (True, False, np.ones(shape, bool)):
+
+        def call(xp, a, mask=mask):
+            x, m = _on(xp, a, mask)
+            return getattr(xp, name)(x, axis=axis, where=m, **start)
+
+        _compare(name, a, call)
+
+
+@gpu
+@pytest.mark.parametrize("layout", NONEMPTY_LAYOUTS)
+@pytest.mark.parametrize("name", ["sum", "max", "mean", "var", "all", "nansum"])
+def test_strided_inputs_and_masks(layout, name):
+    shape, view = LAYOUTS[layout]
+    base = _data(shape, np.float64, name)
+    mask_base = np.random.default_rng(3).random(shape) < 0.5
+    a, m = view(base), view(mask_base)
+    x, d = view(cp.asarray(base)), view(cp.asarray(mask_base))
+    start = {"initial": -100.0} if name == "max" else {}
+    for axis in [None, 0, -1]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want = getattr(np, name)(a, axis=axis, where=m, **start)
+            got = getattr(cp, name)(x, axis=axis, where=d, **start)
+        assert_same(got, np.asarray(want), **_tol(np.float64, name))
+    np.testing.assert_array_equal(x.get(), a)  # the inputs are left as they were
+    np.testing.assert_array_equal(d.get(), m)
+
+
+@gpu
+@pytest.mark.parametrize("name", ["sum", "mean", "max", "var"])
+def test_out_and_dtype(name):
+    a = _data((4, 5), np.float64, name)
+    mask = np.random.default_rng(1).random(5) < 0.5
+    start = {"initial": 0.5}
+    if name in ("mean", "var"):
+        start = {}
+    if name == "sum":  # NumPy converts `initial` into out's type, then sums in the input's: 1.5 + 2 + 0 is 3
+        got = cp.zeros((), np.int64)
+        cp.sum(cp.asarray([1.5, 2.0]), out=got, initial=0.5)
+        assert int(got) == np.sum(np.array([1.5, 2.0]), out=np.zeros((), np.int64), initial=0.5) == 3
+    for out_dtype in (np.float64, np.float32, np.int64):
+        want = np.full(4, 9, out_dtype)
+        got = cp.asarray(want)
+        np_r = getattr(np, name)(a, axis=1, out=want, where=mask, **start)
+        cp_r = getattr(cp, name)(cp.asarray(a), axis=1, out=got, where=cp.asarray(mask), **start)
+        assert np_r is want and cp_r is got
+        assert_same(got, want, rtol=1e-6)
+    if name != "max":
+        for dtype in (np.float32, np.complex128):
+            want = getattr(np, name)(a, axis=0, dtype=dtype, where=mask)
+            assert_same(
+                getattr(cp, name)(cp.asarray(a), axis=0, dtype=dtype, where=cp.asarray(mask)), want, rtol=1e-6
+            )
+    with pytest.raises(ValueError):
+        getattr(cp, name)(cp.asarray(a), axis=1, out=cp.zeros(5), where=cp.asarray(mask), **start)
+
+
+@gpu
+def test_integer_dtype_moments_truncate_as_numpy():
+    a = np.array([1, 2, 4, 7])
+    mask = np.array([True, True, True, False])
+    for name in ("mean", "var", "std"):
+        want = getattr(np, name)(a, dtype=np.int32, where=mask)
+        assert_same(getattr(cp, name)(cp.asarray(a), dtype=np.int32, where=cp.asarray(mask)), want)
+
+
+@gpu
+@pytest.mark.parametrize("name", ["mean", "nanmean", "var", "nanvar"])
+def test_moments_warn_as_numpy(name):
+    a = np.array([[1.0, np.nan], [2.0, 3.0]])
+    mask = np.array([[False, False], [True, True]])  # row 0 keeps nothing
+    with warnings.catch_warnings(record=True) as want:
+        warnings.simplefilter("always")
+        getattr(np, name)(a, axis=1, where=mask, ddof=1) if "var" in name else getattr(np, name)(
+            a, axis=1, where=mask
+        )
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        x, m = cp.asarray(a), cp.asarray(mask)
+        getattr(cp, name)(x, axis=1, where=m, ddof=1) if "var" in name else getattr(cp, name)(
+            x, axis=1, where=m
+        )
+    ours = {str(w.message) for w in got if issubclass(w.category, RuntimeWarning)}
+    theirs = {str(w.message) for w in want if issubclass(w.category, RuntimeWarning)}
+    # NumPy's divide may also warn of the 0/0 it computes; the slice's warning is what both say
+    assert ours and ours <= theirs, (ours, theirs)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["int16", "float32", "bool"])
+def test_methods_take_initial_and_where(dtype):
+    a = _data((3, 4), dtype, "sum")
+    mask = np.random.default_rng(2).random((3, 4)) < 0.5
+    x, m = cp.asarray(a), cp.asarray(mask)
+    assert_same(x.sum(where=m), a.sum(where=mask), rtol=1e-6)
+    assert_same(x.sum(1, None, None, True, 3), a.sum(1, None, None, True, 3), rtol=1e-6)  # positional initial
+    assert_same(x.prod(axis=0, initial=2, where=m), a.prod(axis=0, initial=2, where=mask), rtol=1e-6)
+    assert_same(x.max(axis=1, initial=a.flat[0], where=m), a.max(axis=1, initial=a.flat[0], where=mask))
+    assert_same(x.min(initial=a.flat[0]), a.min(initial=a.flat[0]))
+    assert_same(x.all(axis=0, where=m), a.all(axis=0, where=mask))
+    assert_same(x.any(where=m), a.any(where=mask))
+    assert_same(x.mean(axis=1, where=m), a.mean(axis=1, where=mask), rtol=1e-6)
+    assert_same(x.std(where=m, ddof=1), a.std(where=mask, ddof=1), rtol=1e-6)
+    assert_same(x.sum(where=True), a.sum(where=True), rtol=1e-6)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'initial'"):
+        x.all(initial=True)
+    with pytest.raises(ValueError, match="does not have an identity"):
+        x.max(where=m)
+
+
+@gpu
+def test_ufunc_reduce_takes_initial_and_where():
+    a = np.array([[1, 2, 3], [4, 5, 6]], np.uint8)
+    mask = np.array([True, False, True])
+    x, m = cp.asarray(a), cp.asarray(mask)
+    assert_same(cp.add.reduce(x, initial=5), np.add.reduce(a, initial=5))
+    assert_same(cp.add.reduce(x, axis=1, where=m), np.add.reduce(a, axis=1, where=mask))
+    assert_same(cp.multiply.reduce(x, axis=None, initial=3), np.multiply.reduce(a, axis=None, initial=3))
+    assert_same(
+        cp.maximum.reduce(x, axis=1, initial=4, where=m), np.maximum.reduce(a, axis=1, initial=4, where=mask)
+    )
+    assert_same(
+        cp.minimum.reduce(x, initial=2, dtype=np.int16), np.minimum.reduce(a, initial=2, dtype=np.int16)
+    )
+    b = np.array([True, True])
+    assert_same(cp.logical_and.reduce(cp.asarray(b), initial=False), np.logical_and.reduce(b, initial=False))
+    assert_same(cp.logical_or.reduce(cp.asarray(~b), initial=True), np.logical_or.reduce(~b, initial=True))
+    with pytest.raises(ValueError, match="zero-size array to reduction operation add which has no identity"):
+        cp.add.reduce(cp.zeros(0), initial=None)
+    with pytest.raises(NotImplementedError):
+        cp.subtract.reduce(x, initial=3)
+
+
+@gpu
+def test_bad_masks_raise_numpys_errors():
+    a = np.ones((2, 3))
+    x = cp.asarray(a)
+    for mask in (np.array([1, 0, 1]), np.array([1.0, 0.0, 1.0])):
+        with pytest.raises(TypeError) as want:
+            np.sum(a, where=mask)
+        with pytest.raises(TypeError) as got:
+            cp.sum(x, where=cp.asarray(mask))
+        assert str(got.value) == str(want.value)
+    for mask in (np.ones(2, bool), np.ones((3, 2, 3), bool)):  # does not broadcast to a's shape
+        with pytest.raises(ValueError):
+            np.sum(a, where=mask)
+        with pytest.raises(ValueError, match="does not broadcast"):
+            cp.sum(x, where=cp.asarray(mask))
+    with pytest.raises(TypeError, match="cuarray.asarray"):  # host masks are refused, as host operands are
+        cp.sum(x, where=np.ones(3, bool))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'initial'"):
+        cp._reduction_options.reduce("mean", x, initial=1)
+    with pytest.raises(ValueError, match="'maximum' does not have an identity"):
+        cp.max(x, where=cp.ones(3, bool))
+    with pytest.raises(ValueError, match="'fmin' does not have an identity"):
+        cp.nanmin(x, where=cp.ones(3, bool), initial=None)
+
+
+@gpu
+def test_fused_function_with_options_runs_op_by_op():
+    # One kernel cannot take them: the function runs as written, with the options honoured.
+    a = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]])
+    mask = np.array([True, False, True])
+    f = cp.fuse(lambda x, m: cp.sum(x, axis=1, initial=1.5, where=m) + cp.max(x, initial=0.0, where=m))
+    want = np.sum(a, axis=1, initial=1.5, where=mask) + np.max(a, initial=0.0, where=mask)
+    assert_same(f(cp.asarray(a), cp.asarray(mask)), want)
