@@ -33,7 +33,9 @@ def _data(shape, dtype, name, seed=0):
     a = make_data(shape, dtype, seed)
     if "prod" in name and a.dtype.kind in "fc":
         a = (1 + a / 256).astype(a.dtype)  # products stay finite
-    if a.dtype.kind == "f" and a.size > 3:  # (complex NaN: which one max keeps differs, docs/numerical-differences)
+    if (
+        a.dtype.kind == "f" and a.size > 3
+    ):  # (complex NaN: which one max keeps differs, docs/numerical-differences)
         a.flat[3] = np.nan  # a NaN kept by some masks and left out by others
     return a
 
@@ -299,3 +301,31 @@ def test_fused_function_with_options_runs_op_by_op():
     f = cp.fuse(lambda x, m: cp.sum(x, axis=1, initial=1.5, where=m) + cp.max(x, initial=0.0, where=m))
     want = np.sum(a, axis=1, initial=1.5, where=mask) + np.max(a, initial=0.0, where=mask)
     assert_same(f(cp.asarray(a), cp.asarray(mask)), want)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["int16", "float16", "float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("name", ["var", "std", "nanvar", "nanstd"])
+def test_var_takes_its_mean(name, dtype):
+    # NumPy 2's mean=: the mean over the same axes with keepdims, used in place of computing it
+    a = _data((3, 4, 5), dtype, name)
+    mask = _masks(a.shape)["full"]
+    for axis in (None, 1, (0, 2)):
+        for where in (True, mask):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                m = (
+                    np.nanmean(a, axis=axis, keepdims=True, where=where)
+                    if "nan" in name
+                    else a.mean(axis, keepdims=True)
+                )
+                want = getattr(np, name)(a, axis=axis, mean=m, where=where, ddof=1)
+                x, d = _on(cp, a, where)
+                got = getattr(cp, name)(x, axis=axis, mean=cp.asarray(m), where=d, ddof=1)
+            assert_same(got, np.asarray(want), **_tol(dtype, name))
+    shifted = a.mean(axis=1, keepdims=True) + 1  # a mean that is not the mean: the deviations from it
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = getattr(np, name)(a, axis=1, mean=shifted)
+        got = getattr(cp, name)(cp.asarray(a), axis=1, mean=cp.asarray(shifted))
+    assert_same(got, np.asarray(want), **_tol(dtype, name))

@@ -203,21 +203,22 @@ def _ddof(ddof, correction):
     return correction
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO, correction=_NO):
-    """Variance (mean squared deviation, divided by n - ddof) over `axis`, in one pass over the data."""
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO, mean=_NO, correction=_NO):
+    """Variance (mean squared deviation, divided by n - ddof) over `axis`, in one pass over the data; NumPy's
+    `where` and `mean` (the mean over `axis` with kept axes, computed already) as Note [Reduction options]."""
     ddof = _ddof(ddof, correction)
-    if where is not _NO and where is not True:
-        return _options.reduce("var", a, axis, dtype, out, keepdims, _NO, where, float(ddof))
+    if (where is not _NO and where is not True) or mean is not _NO:
+        return _options.reduce("var", a, axis, dtype, out, keepdims, _NO, where, float(ddof), mean)
     _dof_warning(a, axis, ddof)
     return _reduce(_INDEX["var"], a, axis, dtype, out, keepdims, float(ddof), None)
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO, correction=_NO):
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO, mean=_NO, correction=_NO):
     """Standard deviation (the square root of `var`, divided by n - ddof) over `axis`; `correction` is the
     array API's name for `ddof`."""
     ddof = _ddof(ddof, correction)
-    if where is not _NO and where is not True:
-        return _options.reduce("std", a, axis, dtype, out, keepdims, _NO, where, float(ddof))
+    if (where is not _NO and where is not True) or mean is not _NO:
+        return _options.reduce("std", a, axis, dtype, out, keepdims, _NO, where, float(ddof), mean)
     _dof_warning(a, axis, ddof)
     return _reduce(_INDEX["std"], a, axis, dtype, out, keepdims, float(ddof), None)
 
@@ -264,24 +265,28 @@ def _nan_free(a):
     return dt is not None and dt.kind in "biu"
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO, correction=_NO):
+def nanvar(
+    a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO, mean=_NO, correction=_NO
+):
     """Variance over `axis` of the elements that are not NaN, divided by n - ddof (n counting them)."""
     if _nan_free(a):
-        return var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction)
+        return var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
     ddof = float(_ddof(ddof, correction))
-    if where is not _NO and where is not True:
-        return _options.reduce("nanvar", a, axis, dtype, out, keepdims, _NO, where, ddof)
+    if (where is not _NO and where is not True) or mean is not _NO:
+        return _options.reduce("nanvar", a, axis, dtype, out, keepdims, _NO, where, ddof, mean)
     return _reduce(_INDEX["nanvar"], a, axis, dtype, out, keepdims, ddof, None)
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO, correction=_NO):
+def nanstd(
+    a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO, mean=_NO, correction=_NO
+):
     """Standard deviation over `axis` of the elements that are not NaN, divided by n - ddof (n counting
     them)."""
     if _nan_free(a):
-        return std(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction)
+        return std(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
     ddof = float(_ddof(ddof, correction))
-    if where is not _NO and where is not True:
-        return _options.reduce("nanstd", a, axis, dtype, out, keepdims, _NO, where, ddof)
+    if (where is not _NO and where is not True) or mean is not _NO:
+        return _options.reduce("nanstd", a, axis, dtype, out, keepdims, _NO, where, ddof, mean)
     return _reduce(_INDEX["nanstd"], a, axis, dtype, out, keepdims, ddof, None)
 
 

@@ -86,17 +86,22 @@ def _reduced_shape(a, axis, keepdims):
     return tuple(1 if i in axes else n for i, n in enumerate(a.shape) if keepdims or i not in axes)
 
 
-def reduce(name, a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO, where=_NO, ddof=0.0):
-    """Reduction `name` of `a` with NumPy's `initial=` and `where=` (Note [Reduction options])."""
+def reduce(
+    name, a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO, where=_NO, ddof=0.0, mean=_NO
+):
+    """Reduction `name` of `a` with NumPy's `initial=` and `where=` (Note [Reduction options]), and the
+    `mean=` of var and std (their mean, with kept axes, computed already)."""
     if not isinstance(a, ndarray):
-        return _foreign(name, a, axis, dtype, out, keepdims, initial, where, ddof)
+        return _foreign(name, a, axis, dtype, out, keepdims, initial, where, ddof, mean)
     mask = _mask(where, a)
     if name in _MOMENTS:
         if initial is not _NO:
             raise TypeError(f"{name}() got an unexpected keyword argument 'initial'")
-        if mask is None:
+        if mean is not _NO and name.endswith("mean"):
+            raise TypeError(f"{name}() got an unexpected keyword argument 'mean'")
+        if mask is None and mean is _NO:
             return _reduce(_INDEX[name], a, axis, dtype, out, keepdims, float(ddof), None)
-        return _moment(name, a, axis, dtype, out, keepdims, mask, ddof)
+        return _moment(name, a, axis, dtype, out, keepdims, mask, ddof, mean)
     ufunc, meet, identity = _FOLDS[name]
     if initial is _NO or initial is None:
         if identity is None and mask is not None:
@@ -124,7 +129,7 @@ def reduce(name, a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO
     return _put(meet(r, start, out=r), out)
 
 
-def _foreign(name, a, axis, dtype, out, keepdims, initial, where, ddof):
+def _foreign(name, a, axis, dtype, out, keepdims, initial, where, ddof, mean):
     """A reduction with options of what is not a cuarray array: NumPy's method for a NumPy array where CuPy's
     reduction is that method; a TypeError otherwise."""
     if name == "nanmean" and isinstance(a, HOST) and a.dtype.kind in "biu":
@@ -145,6 +150,8 @@ def _foreign(name, a, axis, dtype, out, keepdims, initial, where, ddof):
         kwargs["initial"] = initial
     if where is not _NO:
         kwargs["where"] = where
+    if mean is not _NO:
+        kwargs["mean"] = mean
     return getattr(a, method)(**kwargs)
 
 
@@ -197,9 +204,12 @@ def _put(r, out):
     return out
 
 
-def _moment(name, a, axis, dtype, out, keepdims, mask, ddof):
-    """mean, var or std (or their NaN forms) of the elements of `a` that `mask` keeps, by NumPy's formulas in
-    numpy/_core/_methods.py; float16 runs in float32, as cuarray's moments do without a mask."""
+def _moment(name, a, axis, dtype, out, keepdims, mask, ddof, given_mean=_NO):
+    """mean, var or std (or their NaN forms) of the elements of `a` that `mask` (None: all) keeps, by NumPy's
+    formulas in numpy/_core/_methods.py, with var's and std's mean `given_mean` if given; float16 runs in
+    float32, as cuarray's moments do without a mask."""
+    if mask is None:
+        mask = _core._full((), True, numpy.bool_, "C")
     keep = broadcast_to(mask, a.shape)
     if name.startswith("nan") and a.dtype.kind in "fc":
         keep = _u.logical_and(keep, _u.logical_not(_u.isnan(a)))
@@ -208,8 +218,11 @@ def _moment(name, a, axis, dtype, out, keepdims, mask, ddof):
     if dtype is None:
         dtype = _F8 if a.dtype.kind in "biu" else _F4 if half else None
     zero = a.dtype.type(0)
-    total = _reduce(_INDEX["sum"], _u._where(keep, a, zero), axis, dtype, None, True, 0.0, None)
-    mean = _divide(total, count)
+    if given_mean is _NO:
+        total = _reduce(_INDEX["sum"], _u._where(keep, a, zero), axis, dtype, None, True, 0.0, None)
+        mean = _divide(total, count)
+    else:
+        mean = given_mean
     if name.endswith("mean"):
         if bool(_u.equal(count, 0).any()):
             warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=4)

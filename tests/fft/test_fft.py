@@ -455,3 +455,141 @@ def test_irfftn_plan_is_one_nd_c2r_plan():
         assert_fft_close(cp.fft.irfftn(x, (4, 7), (1, 2)), np.fft.irfftn(a, (4, 7), (1, 2)))
     with pytest.raises(ValueError, match="The cuFFT plan and a.shape do not match"), plan:
         cp.fft.irfftn(x, (4, 8), (1, 2))
+
+
+OUT_CALLS = {  # name -> (function arguments beyond a, the input's kind)
+    "fft": ({}, "c"),
+    "ifft": ({"n": 12}, "c"),
+    "rfft": ({"n": 9}, "f"),
+    "irfft": ({}, "c"),
+    "hfft": ({}, "c"),
+    "ihfft": ({}, "f"),
+    "fftn": ({}, "c"),
+    "ifft2": ({"s": (3, 7)}, "c"),
+    "rfftn": ({"axes": (0, 1)}, "f"),
+    "irfftn": ({"s": (5, 6)}, "c"),
+    "rfft2": ({}, "f"),
+    "irfft2": ({}, "c"),
+}
+
+
+def _out_case(func, in_dtype, out_dtype):
+    kwargs, kind = OUT_CALLS[func]
+    complex_ = kind == "c" and np.dtype(in_dtype).kind == "c"  # a real in_dtype makes real data of it
+    a = make_data((4, 10), np.complex128 if complex_ else np.float64).astype(in_dtype)
+    shape = getattr(np.fft, func)(a, **kwargs).shape
+    return a, kwargs, np.zeros(shape, out_dtype)
+
+
+@gpu
+@pytest.mark.parametrize("func", list(OUT_CALLS))
+@pytest.mark.parametrize(
+    "in_dtype,out_dtype",
+    [
+        ("float64", "complex128"),
+        ("float32", "complex128"),  # NumPy transforms in out's precision: double
+        ("float64", "complex64"),
+        ("complex64", "complex64"),
+        ("float64", "float64"),  # a complex result into a real out: NumPy's TypeError
+        ("float32", "float32"),
+        ("int16", "complex128"),
+        ("float64", "int64"),
+    ],
+)
+def test_out_as_numpy(func, in_dtype, out_dtype):
+    # Note [FFT out=]: the result lands in out (NumPy 2.5's hfft too), with NumPy's precision and errors.
+    a, kwargs, want_out = _out_case(func, in_dtype, out_dtype)
+    x, got_out = cp.asarray(a), cp.asarray(want_out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        try:
+            want = getattr(np.fft, func)(a, out=want_out, **kwargs)
+        except (TypeError, ValueError) as e:
+            with pytest.raises(type(e)) as got:
+                getattr(cp.fft, func)(x, out=got_out, **kwargs)
+            assert "Cannot cast" not in str(e) or str(got.value) == str(e)
+            return
+        got = getattr(cp.fft, func)(x, out=got_out, **kwargs)
+    assert (got is got_out) == (want is want_out)
+    single = np.dtype(in_dtype) in (np.float32, np.complex64)  # NumPy may transform it in single precision
+    _assert_out_close(got, want, single)
+    _assert_out_close(got_out, want_out, single)
+
+
+def _assert_out_close(got, want, single):
+    """Same dtype, shape and values, within single precision's error where the transform may have run in it."""
+    __tracebackhide__ = True
+    assert got.dtype == want.dtype and got.shape == want.shape
+    if not single or want.dtype in (np.float32, np.complex64):
+        return assert_fft_close(got, want)
+    scale = max(1.0, float(np.max(np.abs(want))) if want.size else 1.0)
+    np.testing.assert_allclose(cp.asnumpy(got), want, rtol=0, atol=2e-5 * scale)
+
+
+@gpu
+def test_out_errors_as_numpy():
+    x = cp.asarray(make_data((4, 6), np.complex128))
+    for out in (cp.zeros(5, np.complex128), cp.zeros((1, 4, 6), np.complex128)):
+        with pytest.raises(ValueError, match="output array has wrong shape"):
+            cp.fft.fft(x, out=out)
+    with pytest.raises(TypeError, match="return arrays must be of ArrayType"):
+        cp.fft.fft(x, out=np.zeros((4, 6), np.complex128))
+    # NumPy transforms axis by axis into out: an `s` resizing an axis but the first transformed is a ValueError
+    with pytest.raises(ValueError):
+        np.fft.fftn(np.ones((4, 6)), s=(8, 3), out=np.zeros((8, 3), complex))
+    with pytest.raises(ValueError, match="output array has wrong shape"):
+        cp.fft.fftn(cp.ones((4, 6)), s=(8, 3), out=cp.zeros((8, 3), complex))
+    out = cp.zeros((4, 3), complex)
+    assert cp.fft.fftn(cp.ones((4, 6)), s=(4, 3), out=out) is out
+    assert_fft_close(out, np.fft.fftn(np.ones((4, 6)), s=(4, 3)))
+    # no axes, no transform: NumPy returns the input and leaves out as it was
+    assert cp.fft.fftn(x, axes=(), out=cp.zeros((4, 6), complex)) is x
+
+
+@gpu
+def test_out_may_be_the_input():
+    a = make_data((3, 8), np.complex128)
+    x = cp.asarray(a)
+    assert cp.fft.fft(x, out=x) is x
+    assert_fft_close(x, np.fft.fft(a))
+    y = cp.asarray(a)[:, ::-1]  # a view with negative strides, written through
+    base = y.base
+    cp.fft.ifft(y, out=y)
+    assert_fft_close(y, np.fft.ifft(a[:, ::-1]))
+    assert base is not None
+
+
+@gpu
+@pytest.mark.parametrize(
+    "func,in_dtype,out_dtype,norm",
+    [
+        ("fft", "complex64", "complex128", None),  # no factor: the loop of out's precision, double
+        ("ifft", "complex64", "complex128", None),  # a float32 factor: single
+        ("ifft", "complex64", "complex128", "forward"),  # no factor: double
+        ("rfft", "float32", "complex128", None),
+        ("rfft", "float32", "complex128", "ortho"),
+        ("irfft", "complex64", "float64", None),
+        ("irfft", "complex64", "float64", "forward"),
+        ("ihfft", "float32", "complex128", None),
+        ("fftn", "complex64", "complex128", None),
+        ("ifftn", "float32", "complex128", None),  # single on the first axis, double on the next
+    ],
+)
+def test_out_precision_is_numpys(func, in_dtype, out_dtype, norm):
+    # The error against the exact (double) transform tells the precision each ran in: NumPy's and cuarray's agree
+    a = make_data((6, 16), in_dtype) + (
+        1e-6 if in_dtype == "float32" else 1e-6j
+    )  # what single precision loses
+    a = a.astype(in_dtype)
+    exact = getattr(np.fft, func)(
+        a.astype(np.complex128 if in_dtype == "complex64" else np.float64), norm=norm
+    )
+    want_out = np.zeros(exact.shape, out_dtype)
+    got_out = cp.asarray(want_out)
+    getattr(np.fft, func)(a, norm=norm, out=want_out)
+    getattr(cp.fft, func)(cp.asarray(a), norm=norm, out=got_out)
+    scale = float(np.max(np.abs(exact)))
+    numpy_single = np.max(np.abs(want_out - exact)) > 1e-10 * scale
+    ours_single = np.max(np.abs(cp.asnumpy(got_out) - exact)) > 1e-10 * scale
+    assert ours_single == numpy_single
+    _assert_out_close(got_out, want_out, numpy_single)
