@@ -44,23 +44,27 @@ def _half_to_full(m):
 
 
 # Note [FFT out=]
-# NumPy 2's transforms are gufuncs that take `out`: `ufunc(a, fct, out=out)`, fct being the normalisation
-# factor, a Python 1 where there is none (the forward transform with the default norm, the inverse with
-# norm="forward") and otherwise a NumPy scalar of the input's real precision. NumPy's loop then has the
-# precision of a single precision `out`; for a double one, the input's where fct is a NumPy scalar and
-# double where it is the Python 1 (a float32 input with a complex128 `out` transforms in double in fft, in
-# single in ifft). cuarray casts the input to that precision (_for_out), transforms as usual, and copies the
-# result into `out` (_into), with NumPy's errors in NumPy's order: ValueError for an `out` of another number of
-# dimensions or length along the transformed axis, then NumPy's own _UFuncOutputCastingError (a TypeError) for
-# one the result cannot be cast into by the same_kind rule (an FFT into a real array), then ValueError for any
-# other difference of shape; TypeError for an `out` that is not an array. With `out`, the N-D transforms are
-# NumPy's: 1-D transforms one axis after another, each into `out` (so an `s` that resizes any axis but the
-# first one transformed is a ValueError, as in NumPy). hfft writes `out` as NumPy 2.5's does (2.4's did not).
+# NumPy 2's transforms are gufuncs that take `out`, `ufunc(a, fct, out=out)` with fct the normalisation
+# factor (a Python 1, or a NumPy scalar of the input's real precision), and NumPy's loop resolution picks their
+# precision from the input, fct and `out` together: a float32 input with a complex128 `out` transforms in
+# double in fft and in ifft, a complex64 one in double in fft and in single in ifft. Rather than restate that
+# resolution, _for_out asks NumPy: it transforms a 16-point host probe of the input's dtype into a host `out`
+# of out's dtype, once per (function, input dtype, norm, out dtype). An error there is NumPy's error for the
+# call (its _UFuncOutputCastingError for an FFT into a real array, its TypeError for a complex input to rfft),
+# and is raised as it is; otherwise the probe's values tell single from double precision, and the input is cast
+# to that precision. (Where NumPy's loop is double but its factor a float32 scalar, as in ifft of a float32
+# input into complex128, NumPy's values carry that factor's rounding, about 3e-8 relative; cuarray's do not.)
+# The result is then copied into `out` (_into). NumPy's other errors come in its order:
+# ValueError for an `out` of another number of dimensions or length along the transformed axis (before the
+# probe), TypeError for one that is not an array, ValueError for any other difference of shape. With `out`,
+# the N-D transforms are NumPy's: 1-D transforms one axis after another, each into `out` (so an `s` that
+# resizes any axis but the first one transformed is a ValueError, as in NumPy). hfft writes `out`, as NumPy
+# 2.5's does (2.4's returned a new array).
 
 
-def _for_out(a, out, name, axis, shape, norm, inverse, real_result=False):
-    """`a` in the precision NumPy's FFT loop `name` has for `out`, which must take a result of `shape`
-    transformed along `axis` (Note [FFT out=]); `a` itself without an `out`."""
+def _for_out(a, out, func, axis, shape, norm):
+    """`a` in the precision NumPy's `func` (fft, ifft, rfft or irfft) transforms it in for `out`, which must
+    take a result of `shape` transformed along `axis` (Note [FFT out=]); `a` itself without an `out`."""
     _fft.check_array(a)
     if out is None:
         return a
@@ -68,30 +72,32 @@ def _for_out(a, out, name, axis, shape, norm, inverse, real_result=False):
         raise TypeError("return arrays must be of ArrayType")
     if out.ndim != len(shape) or out.shape[axis] != shape[axis]:
         raise ValueError("output array has wrong shape.")
-    scaled = _fft.check_norm(_fft.swap_direction(norm) if inverse else norm) != "backward"
-    single = out.dtype in _SINGLE or (scaled and a.dtype in _SINGLE)
-    real, complex_ = (numpy.float32, numpy.complex64) if single else (numpy.float64, numpy.complex128)
-    result = numpy.dtype(real if real_result else complex_)
-    if not numpy.can_cast(result, out.dtype, "same_kind"):
-        _casting_error(name, result, out.dtype)
-    return a.astype(complex_ if a.dtype.kind == "c" else real, copy=False)
+    single = _loop_is_single(func, a.dtype, _fft.check_norm(norm), out.dtype)
+    if a.dtype.kind == "c":
+        return a.astype(numpy.complex64 if single else numpy.complex128, copy=False)
+    return a.astype(numpy.float32 if single else numpy.float64, copy=False)
 
 
-_SINGLE = tuple(numpy.dtype(t) for t in (numpy.float16, numpy.float32, numpy.complex64))
+_LOOPS = {}  # (func, input dtype, norm, out dtype) -> whether NumPy's loop is single precision
 
 
-def _casting_error(name, result, to):
-    """NumPy's _UFuncOutputCastingError for its FFT ufunc `name`, as NumPy raises it; a TypeError with its
-    message where this NumPy has no such class or ufunc."""
-    message = f"Cannot cast ufunc '{name}' output from {result!r} to {to!r} with casting rule 'same_kind'"
-    try:
-        from numpy._core._exceptions import _UFuncOutputCastingError
-        from numpy.fft import _pocketfft_umath
-
-        error = _UFuncOutputCastingError(getattr(_pocketfft_umath, name), "same_kind", result, to, 0)
-    except (ImportError, AttributeError, TypeError):
-        raise TypeError(message) from None
-    raise error
+def _loop_is_single(func, dtype, norm, out_dtype):
+    """Whether NumPy's `func` of a `dtype` input into an `out_dtype` out runs in single precision; NumPy's
+    error where it refuses that call (Note [FFT out=])."""
+    key = (func, dtype, norm, out_dtype)
+    single = _LOOPS.get(key)
+    if single is None:
+        transform = getattr(numpy.fft, func)
+        # 16 points: irrational values (cos(pi / 8)) where every norm's factor is exact in single precision
+        # (1/16, 1/4), so that only the loop's precision shows
+        probe = numpy.array([0, 1, 0, 1, 1], dtype=dtype)
+        got = transform(probe, 16, norm=norm, out=numpy.empty(9 if func == "rfft" else 16, out_dtype))
+        exact = transform(
+            probe.astype(numpy.complex128 if dtype.kind == "c" else numpy.float64), 16, norm=norm
+        )
+        single = bool(numpy.abs(got - exact).max() > 1e-12)
+        _LOOPS[key] = single
+    return single
 
 
 def _into(r, out):
@@ -104,10 +110,6 @@ def _into(r, out):
     return out
 
 
-def _rfft_name(n):
-    return "rfft_n_even" if n % 2 == 0 else "rfft_n_odd"  # NumPy's ufuncs for rfft
-
-
 def _resized(shape, axis, n):
     return shape[:axis] + (n,) + shape[axis + 1 :]
 
@@ -116,7 +118,7 @@ def fft(a, n=None, axis=-1, norm=None, out=None):
     """The 1-D discrete Fourier transform along `axis`, cropped or zero-padded to `n` points (cuFFT); into
     `out`, if given (Note [FFT out=])."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
-    a = _for_out(a, out, "fft", axis, _resized(a.shape, axis, n), norm, False)
+    a = _for_out(a, out, "fft", axis, _resized(a.shape, axis, n), norm)
     return _into(_fft.c2c(a, [n], [axis], norm, False, plan=_fft.pick_plan(None)), out)
 
 
@@ -124,7 +126,7 @@ def ifft(a, n=None, axis=-1, norm=None, out=None):
     """The 1-D inverse discrete Fourier transform along `axis`, cropped or zero-padded to `n` points
     (cuFFT); into `out`, if given."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
-    a = _for_out(a, out, "ifft", axis, _resized(a.shape, axis, n), norm, True)
+    a = _for_out(a, out, "ifft", axis, _resized(a.shape, axis, n), norm)
     return _into(_fft.c2c(a, [n], [axis], norm, True, plan=_fft.pick_plan(None)), out)
 
 
@@ -132,7 +134,7 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
     """The 1-D discrete Fourier transform of real input along `axis`: the n // 2 + 1 non-negative
     frequencies; into `out`, if given."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
-    a = _for_out(a, out, _rfft_name(n), axis, _resized(a.shape, axis, n // 2 + 1), norm, False)
+    a = _for_out(a, out, "rfft", axis, _resized(a.shape, axis, n // 2 + 1), norm)
     return _into(_fft.r2c(a, [n], [axis], norm, plan=_fft.pick_plan(None)), out)
 
 
@@ -140,7 +142,7 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     """The inverse of `rfft`: a real signal of `n` points (default 2 * (m - 1)) from its non-negative
     frequencies; into `out`, if given."""
     axis, n = _fft.axis_and_points(a, n, axis, _half_to_full)
-    a = _for_out(a, out, "irfft", axis, _resized(a.shape, axis, n), norm, True, real_result=True)
+    a = _for_out(a, out, "irfft", axis, _resized(a.shape, axis, n), norm)
     return _into(_fft.c2r(a, [n], [axis], norm, plan=_fft.pick_plan(None)), out)
 
 
