@@ -593,3 +593,36 @@ def test_out_precision_is_numpys(func, in_dtype, out_dtype, norm):
     ours_single = np.max(np.abs(cp.asnumpy(got_out) - exact)) > 1e-10 * scale
     assert ours_single == numpy_single
     _assert_out_close(got_out, want_out, numpy_single)
+
+
+@pytest.mark.parametrize("func", ["fft", "ifft", "rfft", "irfft"])
+@pytest.mark.parametrize("in_dtype", ["float32", "complex64", "float64", "complex128", "int16", "float16"])
+@pytest.mark.parametrize("out_dtype", ["complex128", "complex64", "float64", "float32", "int64"])
+@pytest.mark.parametrize("norm", ["backward", "ortho", "forward"])
+def test_out_probe_agrees_with_numpy_on_data(func, in_dtype, out_dtype, norm):
+    # No GPU: Note [FFT out=]'s probe against NumPy's own call on other data, of 64 points (where every norm's
+    # factor is exact even in float16): the same error, or the same precision.
+    from cuarray.fft import _loop_is_single
+
+    rng = np.random.default_rng(5)
+    size = 33 if func == "irfft" else 64  # irfft: 64 points out
+    a = (rng.random(size) * 4 + 1e-3 + (1j * rng.random(size) if "complex" in in_dtype else 0)).astype(
+        in_dtype
+    )
+    transform = getattr(np.fft, func)
+    out = np.zeros({"rfft": 33}.get(func, 64), out_dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        try:
+            transform(a, norm=norm, out=out)
+        except TypeError as e:
+            with pytest.raises(type(e)) as got:
+                _loop_is_single(func, a.dtype, norm, np.dtype(out_dtype))
+            assert str(got.value) == str(e)
+            return
+        single = _loop_is_single(func, a.dtype, norm, np.dtype(out_dtype))
+    exact = transform(a.astype(np.complex128 if a.dtype.kind == "c" else np.float64), norm=norm)
+    if np.dtype(out_dtype) in (np.float16, np.float32, np.complex64):
+        assert single  # rounded to single precision, whatever the loop
+    else:
+        assert single == bool(np.abs(out - exact).max() > 1e-12 * np.abs(exact).max())
