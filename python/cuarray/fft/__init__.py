@@ -62,9 +62,10 @@ def _half_to_full(m):
 # 2.5's does (2.4's returned a new array).
 
 
-def _for_out(a, out, func, axis, shape, norm):
-    """`a` in the precision NumPy's `func` (fft, ifft, rfft or irfft) transforms it in for `out`, which must
-    take a result of `shape` transformed along `axis` (Note [FFT out=]); `a` itself without an `out`."""
+def _for_out(a, out, func, axis, shape, norm, n):
+    """`a` in the precision NumPy's `func` (fft, ifft, rfft or irfft) of `n` points transforms it in for
+    `out`, which must take a result of `shape` transformed along `axis` (Note [FFT out=]); `a` itself without
+    an `out`."""
     _fft.check_array(a)
     if out is None:
         return a
@@ -72,7 +73,7 @@ def _for_out(a, out, func, axis, shape, norm):
         raise TypeError("return arrays must be of ArrayType")
     if out.ndim != len(shape) or out.shape[axis] != shape[axis]:
         raise ValueError("output array has wrong shape.")
-    single = _loop_is_single(func, a.dtype, _fft.check_norm(norm), out.dtype)
+    single = _loop_is_single(func, a.dtype, _fft.check_norm(norm), out.dtype, n % 2 == 1)
     if a.dtype.kind == "c":
         return a.astype(numpy.complex64 if single else numpy.complex128, copy=False)
     return a.astype(numpy.float32 if single else numpy.float64, copy=False)
@@ -81,16 +82,19 @@ def _for_out(a, out, func, axis, shape, norm):
 _LOOPS = {}  # (func, input dtype, norm, out dtype) -> whether NumPy's loop is single precision
 
 
-def _loop_is_single(func, dtype, norm, out_dtype):
+def _loop_is_single(func, dtype, norm, out_dtype, odd=False):
     """Whether NumPy's `func` of a `dtype` input into an `out_dtype` out runs in single precision; NumPy's
-    error where it refuses that call (Note [FFT out=])."""
+    error where it refuses that call (Note [FFT out=]). `odd`: the transform has an odd number of points,
+    which only names NumPy's rfft ufunc in its errors (rfft_n_odd)."""
     key = (func, dtype, norm, out_dtype)
     single = _LOOPS.get(key)
     if single is None:
         transform = getattr(numpy.fft, func)
+        probe = numpy.array([0, 1, 0, 1, 1], dtype=dtype)
+        if odd and func == "rfft":  # NumPy's error, if any, names rfft_n_odd
+            transform(probe, 17, norm=norm, out=numpy.empty(9, out_dtype))
         # 16 points: irrational values (cos(pi / 8)) where every norm's factor is exact in single precision
         # (1/16, 1/4), so that only the loop's precision shows
-        probe = numpy.array([0, 1, 0, 1, 1], dtype=dtype)
         got = transform(probe, 16, norm=norm, out=numpy.empty(9 if func == "rfft" else 16, out_dtype))
         exact = transform(
             probe.astype(numpy.complex128 if dtype.kind == "c" else numpy.float64), 16, norm=norm
@@ -118,7 +122,7 @@ def fft(a, n=None, axis=-1, norm=None, out=None):
     """The 1-D discrete Fourier transform along `axis`, cropped or zero-padded to `n` points (cuFFT); into
     `out`, if given (Note [FFT out=])."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
-    a = _for_out(a, out, "fft", axis, _resized(a.shape, axis, n), norm)
+    a = _for_out(a, out, "fft", axis, _resized(a.shape, axis, n), norm, n)
     return _into(_fft.c2c(a, [n], [axis], norm, False, plan=_fft.pick_plan(None)), out)
 
 
@@ -126,7 +130,7 @@ def ifft(a, n=None, axis=-1, norm=None, out=None):
     """The 1-D inverse discrete Fourier transform along `axis`, cropped or zero-padded to `n` points
     (cuFFT); into `out`, if given."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
-    a = _for_out(a, out, "ifft", axis, _resized(a.shape, axis, n), norm)
+    a = _for_out(a, out, "ifft", axis, _resized(a.shape, axis, n), norm, n)
     return _into(_fft.c2c(a, [n], [axis], norm, True, plan=_fft.pick_plan(None)), out)
 
 
@@ -134,7 +138,7 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
     """The 1-D discrete Fourier transform of real input along `axis`: the n // 2 + 1 non-negative
     frequencies; into `out`, if given."""
     axis, n = _fft.axis_and_points(a, n, axis, _same)
-    a = _for_out(a, out, "rfft", axis, _resized(a.shape, axis, n // 2 + 1), norm)
+    a = _for_out(a, out, "rfft", axis, _resized(a.shape, axis, n // 2 + 1), norm, n)
     return _into(_fft.r2c(a, [n], [axis], norm, plan=_fft.pick_plan(None)), out)
 
 
@@ -142,7 +146,7 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     """The inverse of `rfft`: a real signal of `n` points (default 2 * (m - 1)) from its non-negative
     frequencies; into `out`, if given."""
     axis, n = _fft.axis_and_points(a, n, axis, _half_to_full)
-    a = _for_out(a, out, "irfft", axis, _resized(a.shape, axis, n), norm)
+    a = _for_out(a, out, "irfft", axis, _resized(a.shape, axis, n), norm, n)
     return _into(_fft.c2r(a, [n], [axis], norm, plan=_fft.pick_plan(None)), out)
 
 
