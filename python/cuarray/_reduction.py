@@ -57,36 +57,14 @@ _resolve = _core._reduction_types
 # (`cupy.sum(a, ...)` is `a.sum(...)`), so given a NumPy array they return NumPy's answer, and CuPy programs
 # (and cupy.fuse called with NumPy arrays, which runs the function as written) rely on it. cuarray's
 # reductions do the same for NumPy arrays and scalars: the core hands an `a` that is not a cuarray array to
-# `_host_reduction` (only on that path, so a cuarray array pays nothing), which calls the NumPy method with
-# the same arguments. Where CuPy's function is its own kernel (nansum, nanprod, nanmax, nanmin, the float
+# `_host_reduction` (cuarray/_reduction_options.py; only on that path, so a cuarray array pays nothing), which
+# calls the NumPy method with the same arguments. Where CuPy's function is its own kernel (nansum, nanprod, nanmax, nanmin, the float
 # nanmean/nanvar/nanstd, count_nonzero, argmax/argmin, whose NumPy methods take no dtype=), a NumPy array stays
 # a TypeError, as in CuPy. nanmean of a bool or integer NumPy array is its mean, as CuPy's (nanvar and nanstd
 # reach var and std by themselves).
-_HOST, _HOST_METHODS = _options.HOST, _options.HOST_METHODS
+_HOST = _options.HOST
 _NO = numpy._NoValue
-
-
-def _host_reduction(name, a, axis, dtype, out, keepdims, ddof):
-    """Reduction `name` of `a`, which is not a cuarray array: NumPy's method for a NumPy array or scalar where
-    CuPy's function is that method (Note [Reductions of host arrays]); NotImplemented otherwise."""
-    if not isinstance(a, _HOST):
-        return NotImplemented
-    if name == "nanmean" and a.dtype.kind in "biu":
-        name = "mean"
-    entry = _HOST_METHODS.get(name)
-    if entry is None:
-        return NotImplemented
-    method, takes_dtype, takes_ddof = entry
-    kwargs = {"axis": axis, "out": out}
-    if keepdims:  # only when asked, as NumPy's functions pass it: numpy.matrix's methods take no keepdims
-        kwargs["keepdims"] = True
-    if takes_dtype:
-        kwargs["dtype"] = dtype
-    if takes_ddof:  # the core passes it as a double; NumPy's count of an int ddof stays an int
-        kwargs["ddof"] = int(ddof) if ddof.is_integer() else ddof
-    return getattr(a, method)(**kwargs)
-
-
+_host_reduction = _options.host_reduction
 _core._set_reduction_host_hook(_host_reduction)
 
 

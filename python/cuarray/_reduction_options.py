@@ -129,30 +129,40 @@ def reduce(
     return _put(meet(r, start, out=r), out)
 
 
-def _foreign(name, a, axis, dtype, out, keepdims, initial, where, ddof, mean):
-    """A reduction with options of what is not a cuarray array: NumPy's method for a NumPy array where CuPy's
-    reduction is that method; a TypeError otherwise."""
-    if name == "nanmean" and isinstance(a, HOST) and a.dtype.kind in "biu":
-        name = "mean"  # as _host_reduction's: CuPy's nanmean of integers is their mean
+def host_reduction(name, a, axis, dtype, out, keepdims, ddof, **options):
+    """Reduction `name` of `a`, which is not a cuarray array: NumPy's method for a NumPy array or scalar where
+    CuPy's function is that method (Note [Reductions of host arrays] in cuarray/_reduction.py), given
+    `options` (initial, where, mean) as they came; NotImplemented otherwise."""
+    if not isinstance(a, HOST):
+        return NotImplemented
+    if name == "nanmean" and a.dtype.kind in "biu":
+        name = "mean"  # CuPy's nanmean of integers is their mean
     entry = HOST_METHODS.get(name)
-    if not isinstance(a, HOST) or entry is None:
+    if entry is None:
+        return NotImplemented
+    method, takes_dtype, takes_ddof = entry
+    kwargs = {"axis": axis, "out": out, **options}
+    if keepdims:  # only when asked, as NumPy's functions pass it: numpy.matrix's methods take no keepdims
+        kwargs["keepdims"] = True
+    if takes_dtype:
+        kwargs["dtype"] = dtype
+    if takes_ddof:  # the core passes it as a double; NumPy's count of an int ddof stays an int
+        kwargs["ddof"] = int(ddof) if ddof.is_integer() else ddof
+    return getattr(a, method)(**kwargs)
+
+
+def _foreign(name, a, axis, dtype, out, keepdims, initial, where, ddof, mean):
+    """A reduction with options of what is not a cuarray array: host_reduction's answer, else a TypeError."""
+    given = {"initial": initial, "where": where, "mean": mean}
+    r = host_reduction(
+        name, a, axis, dtype, out, keepdims, float(ddof), **{k: v for k, v in given.items() if v is not _NO}
+    )
+    if r is NotImplemented:
         raise TypeError(
             f"Unsupported type {type(a)}: cuarray reductions with initial= or where= take cuarray arrays; move "
             "NumPy arrays to the GPU with cuarray.asarray(x)"
         )
-    method, takes_dtype, takes_ddof = entry
-    kwargs = {"axis": axis, "out": out, "keepdims": keepdims}
-    if takes_dtype:
-        kwargs["dtype"] = dtype
-    if takes_ddof:
-        kwargs["ddof"] = ddof
-    if initial is not _NO:
-        kwargs["initial"] = initial
-    if where is not _NO:
-        kwargs["where"] = where
-    if mean is not _NO:
-        kwargs["mean"] = mean
-    return getattr(a, method)(**kwargs)
+    return r
 
 
 def _mask(where, a):

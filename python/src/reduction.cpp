@@ -24,7 +24,7 @@ namespace {
 
 py::object& g_fusion_type = *new py::object;  // cuarray._fusion._Traced, once fusion is imported; never freed
 py::object& g_fusion_hook = *new py::object;
-py::object& g_host_hook = *new py::object;     // cuarray._reduction._host_reduction; never freed
+py::object& g_host_hook = *new py::object;     // cuarray._reduction_options.host_reduction; never freed
 py::object& g_options_hook = *new py::object;  // cuarray._reduction_options.reduce; never freed
 
 [[noreturn]] void unsupported(py::handle obj) {
