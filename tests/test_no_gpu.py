@@ -350,6 +350,8 @@ _ARRAY_CALLS = {
     "unique_values": lambda f: f(H1),
     "unstack": lambda f: f(H2),
     "vecdot": lambda f: f(H1, H1),
+    "matvec": lambda f: f(H2, H2[0]),
+    "vecmat": lambda f: f(H2[0], H2.T),
     "linalg.cholesky": lambda f: f(H2),
     "linalg.det": lambda f: f(H2),
     "linalg.eigh": lambda f: f(H2),

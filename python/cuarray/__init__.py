@@ -67,6 +67,7 @@ from cuarray._structured import *
 from cuarray._transfer import *
 from cuarray._ufuncs import *
 from cuarray._ufuncs import ufunc  # noqa: F401
+from cuarray._vector_products import *
 from cuarray.cuda.memory import get_default_memory_pool  # noqa: F401
 from cuarray.cuda.pinned_memory import get_default_pinned_memory_pool  # noqa: F401
 

@@ -23,6 +23,7 @@ from cuarray import (
     _scan,
     _sorting,
     _ufuncs,
+    _vector_products,
 )
 from cuarray._transfer import asarray
 from cuarray.cuda.device import Device
@@ -200,7 +201,12 @@ def _view(self, dtype=None):
 
 
 # NumPy's ufuncs that cuarray has as functions.
-_FUNCTION_UFUNCS = {"matmul": _products.matmul, "vecdot": _products.vecdot}
+_FUNCTION_UFUNCS = {
+    "matmul": _products.matmul,
+    "vecdot": _vector_products.vecdot,
+    "matvec": _vector_products.matvec,
+    "vecmat": _vector_products.vecmat,
+}
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):

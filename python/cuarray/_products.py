@@ -1,10 +1,10 @@
-"""Products of arrays with NumPy's semantics: matmul, dot, vdot, vecdot, inner, outer, tensordot, kron, cross,
-trace.
+"""Products of arrays with NumPy's semantics: matmul, dot, vdot, inner, outer, tensordot, kron, cross, trace
+(vecdot, matvec and vecmat: _vector_products).
 
 Matrix products run on cuBLAS (integers and bools on a generated kernel) through _core.matmul, whose shape
 checks and messages are NumPy's. Dot products of two vectors (dot, vdot, inner) are one reduction kernel
 (cpp/cuarray/ops/reductions.def), which reads both at full memory bandwidth; trace is a sum of the diagonal;
-vecdot and cross are elementwise products and sums over broadcast stacks of vectors.
+cross is elementwise products over broadcast stacks of vectors.
 """
 
 import functools
@@ -21,7 +21,7 @@ from cuarray._joining import stack
 from cuarray._manipulation import copyto, moveaxis
 from cuarray._transfer import device_array as _array
 
-__all__ = ["cross", "dot", "inner", "kron", "matmul", "outer", "tensordot", "trace", "vdot", "vecdot"]
+__all__ = ["cross", "dot", "inner", "kron", "matmul", "outer", "tensordot", "trace", "vdot"]
 
 matmul = _core.matmul
 
@@ -60,18 +60,19 @@ def _matmul_axes(a, b, out, dtype, casting, axes, axis):
     return out
 
 
-def _core_axes(item, n, ndim, operand):
-    """The `n` core axes of an operand of `ndim` dimensions that its axes= entry names, NumPy's checks."""
+def _core_axes(item, n, ndim, operand, name="matmul"):
+    """The `n` core axes of an operand of `ndim` dimensions that its axes= entry names, NumPy's checks (the
+    gufunc `name` in its errors)."""
     if numpy.ndim(item) == 0 and not isinstance(item, tuple):
         if n != 1:
             raise numpy.exceptions.AxisError(
-                f"matmul: operand {operand} has {n} core dimensions, but the axes item is a single integer."
+                f"{name}: operand {operand} has {n} core dimensions, but the axes item is a single integer."
             )
         item = (item,)
     item = tuple(item)
     if len(item) != n:
         raise numpy.exceptions.AxisError(
-            f"matmul: operand {operand} has {n} core dimensions, but {len(item)} dimensions are specified by "
+            f"{name}: operand {operand} has {n} core dimensions, but {len(item)} dimensions are specified by "
             "axes tuple."
         )
     return list(numpy.lib.array_utils.normalize_axis_tuple(item, ndim))
@@ -221,28 +222,6 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 def _normalize(axis, ndim, name):
     return numpy.lib.array_utils.normalize_axis_index(operator.index(axis), ndim, name)
-
-
-def vecdot(x1, x2, /, *, axis=-1):
-    """Dot products of the vectors along `axis` (counted in each operand) over broadcast stacks, conjugating
-    x1: sum(conj(x1) * x2, axis), in the operands' common dtype (NumPy's vecdot)."""
-    x1, x2 = _array(x1, "vecdot"), _array(x2, "vecdot")
-    for i, x in enumerate((x1, x2)):
-        if x.ndim == 0:
-            raise ValueError(
-                f"vecdot: Input operand {i} does not have enough dimensions (has 0, gufunc core with "
-                "signature (n),(n)->() requires 1)"
-            )
-    a, b = _move_last(x1, axis, None), _move_last(x2, axis, None)
-    if a.shape[-1] != b.shape[-1]:
-        raise ValueError(
-            "vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-            f"(n),(n)->() (size {b.shape[-1]} is different from {a.shape[-1]})"
-        )
-    t = numpy.result_type(a.dtype, b.dtype)
-    if a.dtype.kind == "c":
-        a = _u.conjugate(a)
-    return _reduction.sum(_u.multiply(a, b, dtype=t), -1, t)
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):

@@ -1,10 +1,9 @@
 """The array API's linalg products and views (outer, vecdot, cross, trace, diagonal, matrix_transpose), in
 NumPy's numpy.linalg forms, and multi_dot."""
 
-from cuarray import _products
+from cuarray import _products, _vector_products
 from cuarray._joining import atleast_2d
 from cuarray._manipulation import matrix_transpose
-from cuarray._products import vecdot
 from cuarray.linalg import _checks as c
 
 __all__ = ["cross", "diagonal", "matrix_transpose", "multi_dot", "outer", "trace", "vecdot"]
@@ -18,6 +17,12 @@ def outer(x1, x2, /):
             f"Input arrays must be one-dimensional, but they are x1.ndim={x1.ndim} and x2.ndim={x2.ndim}."
         )
     return _products.outer(x1, x2)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """Dot products of the vectors along `axis`, conjugating x1, over broadcast stacks (numpy.linalg.vecdot:
+    the vecdot gufunc with axis= alone)."""
+    return _vector_products.vecdot(x1, x2, axis=axis)
 
 
 def cross(x1, x2, /, *, axis=-1):
