@@ -48,6 +48,7 @@ from cuarray import (
     profiler,  # noqa: F401
 )
 from cuarray._array_api import *
+from cuarray._block import *
 from cuarray._core import ndarray
 from cuarray._creation import *
 from cuarray._histogram import *

@@ -26,6 +26,7 @@ __all__ = [
     "fromfunction",
     "full",
     "full_like",
+    "geomspace",
     "identity",
     "indices",
     "linspace",
@@ -264,6 +265,28 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     y = linspace(start, stop, num, endpoint, axis=axis)
     y = u.power(base, y)
     return y if dtype is None else y.astype(dtype, copy=False)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """`num` numbers spaced evenly on a log scale from `start` to `stop` (arrays broadcast, the samples along
+    `axis`), computed in NumPy's steps: the bounds are rotated onto the positive reals by start's sign, spaced
+    by logspace of their base-10 logarithms, set exactly at the ends and rotated back."""
+    start, stop = asarray(start), asarray(stop)  # Python numbers as NumPy's asanyarray types them
+    if bool(u.equal(start, 0).any()) or bool(u.equal(stop, 0).any()):
+        raise ValueError("Geometric sequence cannot include zero")
+    computed = numpy.result_type(start.dtype, stop.dtype, float(num), numpy.zeros((), dtype))
+    dtype = computed if dtype is None else numpy.dtype(dtype)
+    sign = u.sign(start.astype(computed))
+    start, stop = u.divide(start.astype(computed), sign), u.divide(stop.astype(computed), sign)
+    result = logspace(u.log10(start), u.log10(stop), num, endpoint, 10.0, computed)
+    if num > 0:  # exactly the bounds at the ends, which 10 ** log10(x) need not give
+        result[0] = start
+        if num > 1 and endpoint:
+            result[-1] = stop
+    result = u.multiply(result, sign)
+    if axis != 0:
+        result = moveaxis(result, 0, axis)
+    return result.astype(dtype, copy=False)
 
 
 def _dimension(n):

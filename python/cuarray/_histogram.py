@@ -16,7 +16,7 @@ from cuarray._math import diff
 from cuarray._transfer import asarray
 from cuarray._transfer import device_array as _device
 
-__all__ = ["bincount", "digitize", "histogram", "histogram2d", "histogramdd"]
+__all__ = ["bincount", "digitize", "histogram", "histogram2d", "histogram_bin_edges", "histogramdd"]
 
 
 def bincount(x, weights=None, minlength=0):
@@ -40,7 +40,9 @@ def _outer_edges(a, range):
         first, last = 0, 1
     else:
         # max() is NaN when any element is, which the finiteness check below reports as NumPy does.
-        first, last = _reduction.min(a).item(), _reduction.max(a).item()
+        # NumPy scalars of the data's type, as NumPy's a.min() and a.max(): float16 data's edges are then
+        # spaced in float16, as NumPy's are
+        first, last = _reduction.min(a).get()[()], _reduction.max(a).get()[()]
         if not (numpy.isfinite(first) and numpy.isfinite(last)):
             raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
     if first == last:
@@ -48,40 +50,62 @@ def _outer_edges(a, range):
     return first, last
 
 
-def histogram(a, bins=10, range=None, density=None, weights=None):
-    """NumPy's histogram: (counts, bin edges). `bins` is a count (uniform bins over `range`, or the data's
-    extent) or the increasing edges; values equal to the last edge fall in the last bin."""
-    a = _device(a, "histogram")
+def _checked(a, weights, name):
+    """The data and weights of a histogram as device arrays, with NumPy's checks; bool data as uint8, with
+    NumPy's warning."""
+    a = _device(a, name)
     if a.dtype.kind == "c":
-        raise TypeError("cuarray.histogram: complex input is not supported")
-    if a.dtype == numpy.bool_:  # NumPy's conversion, and its warning
+        raise TypeError(f"cuarray.{name}: complex input is not supported")
+    if a.dtype == numpy.bool_:
         warnings.warn(
-            f"Converting input from {a.dtype} to {numpy.uint8} for compatibility.", RuntimeWarning, 2
+            f"Converting input from {a.dtype} to {numpy.uint8} for compatibility.", RuntimeWarning, 3
         )
         a = a.astype(numpy.uint8)
     if weights is not None:
-        weights = _device(weights, "histogram")
+        weights = _device(weights, name)
         if weights.shape != a.shape:
             raise ValueError("weights should have the same shape as a.")
+    return a, weights
+
+
+def _bin_edges(a, bins, range, name):
+    """NumPy's _get_bin_edges for a bin count or increasing edges: (host edges, the bins' dtype, whether they
+    are uniform, their span)."""
     bin_type = numpy.result_type(a.dtype, 1.0) if a.dtype.kind in "iub" else a.dtype
     if isinstance(bins, str):
-        raise NotImplementedError("cuarray.histogram: string bin estimators are not supported")
+        raise NotImplementedError(f"cuarray.{name}: string bin estimators are not supported")
     if numpy.ndim(bins) == 0:
         n = operator.index(bins)
         if n < 1:
             raise ValueError("`bins` must be positive, when an integer")
         first, last = _outer_edges(a, range)
         edges = numpy.linspace(first, last, n + 1, endpoint=True, dtype=bin_type)
-        span = float(numpy.subtract(last, first))
-        uniform = True
-    else:
-        edges = bins.get() if isinstance(bins, ndarray) else numpy.asarray(bins)
-        if edges.ndim != 1:
-            raise ValueError("`bins` must be 1d, when an array")
-        if numpy.any(edges[:-1] > edges[1:]):
-            raise ValueError("`bins` must increase monotonically, when an array")
-        bin_type = numpy.result_type(bin_type, edges.dtype)
-        span, uniform = 0.0, False
+        if isinstance(first, numpy.integer):  # NumPy's _unsigned_subtract: the width, without overflow
+            span = float(int(last) - int(first))
+        else:
+            span = float(numpy.subtract(last, first))
+        return edges, bin_type, True, span
+    edges = bins.get() if isinstance(bins, ndarray) else numpy.asarray(bins)
+    if edges.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    if numpy.any(edges[:-1] > edges[1:]):
+        raise ValueError("`bins` must increase monotonically, when an array")
+    return edges, numpy.result_type(bin_type, edges.dtype), False, 0.0
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """NumPy's histogram_bin_edges: the edges `histogram` counts into, for a bin count (uniform over `range`,
+    or the data's finite extent) or increasing edges (returned as they are)."""
+    a, _ = _checked(a, weights, "histogram_bin_edges")
+    edges = _bin_edges(a, bins, range, "histogram_bin_edges")[0]
+    return bins if isinstance(bins, ndarray) else asarray(edges)
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """NumPy's histogram: (counts, bin edges). `bins` is a count (uniform bins over `range`, or the data's
+    extent) or the increasing edges; values equal to the last edge fall in the last bin."""
+    a, weights = _checked(a, weights, "histogram")
+    edges, bin_type, uniform, span = _bin_edges(a, bins, range, "histogram")
     edge_list = edges.astype(numpy.float64).tolist()
 
     def count(w):
