@@ -203,3 +203,10 @@ def test_histogram_edges_from_data_as_numpy(xp, dtype, values):
     a = xp.asarray(np.array(values, dtype))
     counts, edges = xp.histogram(a, 7)
     return counts, edges, xp.histogram_bin_edges(a, 3)
+
+
+@gpu
+def test_histogram_of_complex_data_is_refused_as_in_cupy():
+    for f in (cp.histogram, cp.histogram_bin_edges):
+        with pytest.raises(NotImplementedError, match="complex input is not supported"):
+            f(cp.ones(3, np.complex64))

@@ -199,3 +199,22 @@ def test_linalg_vecdot_takes_axis_alone():
 def test_order_is_checked_first():
     with pytest.raises(ValueError, match="order must be one of"):
         cp.matvec(None, None, order="X")
+
+
+@gpu
+@pytest.mark.parametrize(
+    "x_dtype,number,error",
+    [
+        ("uint8", -1, OverflowError),
+        ("uint64", -1, OverflowError),
+        ("int8", 2.5, ValueError),
+        ("uint8", 3, ValueError),
+    ],
+)
+def test_python_numbers_are_weak_as_in_numpy(x_dtype, number, error):
+    # NumPy types a Python number by the array beside it: -1 against uint8 overflows before the shapes are read
+    a = make_data((3, 4), x_dtype)
+    for name in SHAPES:
+        for xp, x in ((np, a), (cp, cp.asarray(a))):
+            with pytest.raises(error):
+                getattr(xp, name)(x, number)

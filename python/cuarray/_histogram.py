@@ -54,8 +54,10 @@ def _checked(a, weights, name):
     """The data and weights of a histogram as device arrays, with NumPy's checks; bool data as uint8, with
     NumPy's warning."""
     a = _device(a, name)
-    if a.dtype.kind == "c":
-        raise TypeError(f"cuarray.{name}: complex input is not supported")
+    if (
+        a.dtype.kind == "c"
+    ):  # NumPy bins complex data by its real parts in complex arithmetic; CuPy refuses it
+        raise NotImplementedError(f"cuarray.{name}: complex input is not supported (as in CuPy)")
     if a.dtype == numpy.bool_:
         warnings.warn(
             f"Converting input from {a.dtype} to {numpy.uint8} for compatibility.", RuntimeWarning, 3

@@ -19,6 +19,7 @@ from cuarray import _ufuncs as _u
 from cuarray._core import matmul, ndarray
 from cuarray._manipulation import copyto, moveaxis
 from cuarray._products import _core_axes
+from cuarray._transfer import asarray
 from cuarray._transfer import device_array as _array
 
 __all__ = ["matvec", "vecdot", "vecmat"]
@@ -58,14 +59,18 @@ def _call(name, x1, x2, out, casting, order, dtype, signature, axes, axis, keepd
     (c1, c2), c_out = _CORES[name]
     if order not in ("K", "A", "C", "F", None):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    x1, x2 = _array(x1, name), _array(x2, name)
     out = _one_out(out)
     if dtype is not None:
         if signature is not None:
             raise TypeError("cannot specify both 'signature' and 'dtype'")
         signature = (None, None, dtype)
     options = {"casting": casting} if signature is None else {"casting": casting, "signature": signature}
-    t = ufunc.resolve_dtypes((x1.dtype, x2.dtype, None if out is None else out.dtype), **options)[2]
+    # A Python number is weakly typed, as in NumPy's ufuncs: -1 against uint8 is NumPy's OverflowError
+    weak = [type(x) in (int, float, complex) for x in (x1, x2)]
+    x1, x2 = (x if w else _array(x, name) for x, w in zip((x1, x2), weak))
+    types = [type(x) if w else x.dtype for x, w in zip((x1, x2), weak)]
+    t = ufunc.resolve_dtypes((*types, None if out is None else out.dtype), **options)[2]
+    x1, x2 = (asarray(numpy.asarray(x, t)) if w else x for x, w in zip((x1, x2), weak))
     for i, (x, c) in enumerate(((x1, c1), (x2, c2))):
         if x.ndim < c:
             raise ValueError(
