@@ -439,3 +439,11 @@ def test_iter_of_0d_raises_at_once():
         with pytest.raises(TypeError, match="iteration over a 0-d array"):
             iter(xp.asarray(np.array(1.0)))
     testing.assert_array_equal(list(cp.arange(6).reshape(2, 3))[1], [3, 4, 5])
+
+
+@gpu
+def test_flat_is_a_cuarray_flatiter():
+    a = cp.arange(6).reshape(2, 3)
+    it = a.flat
+    assert isinstance(it, cp.flatiter) and it.base is a and it.index == 0
+    np.testing.assert_array_equal(it.copy().get(), np.arange(6))

@@ -352,3 +352,17 @@ def test_arrays_import_ml_dtypes_only_for_bfloat16():
         "bfloat16 [0.0, 2.0, 4.0]",
         "bfloat16",
     ]
+
+
+def test_typing_gives_cupy_typing_names():
+    # cupy.typing's names: NDArray annotates arrays by element type; the others are NumPy's
+    import typing
+
+    import cuarray.typing as t
+    import numpy as np
+
+    assert t.ArrayLike is np.typing.ArrayLike and t.DTypeLike is np.typing.DTypeLike
+    alias = t.NDArray[np.float32]
+    assert typing.get_origin(alias) is cp.ndarray
+    assert typing.get_args(alias) == (typing.Any, np.dtype[np.float32])
+    assert typing.get_origin(cp.ndarray[typing.Any, np.dtype[np.int8]]) is cp.ndarray

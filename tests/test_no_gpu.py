@@ -483,6 +483,7 @@ NO_DEVICE_NEEDED = {
     "TooHardError": lambda: cp.TooHardError("x"),
     "VisibleDeprecationWarning": lambda: cp.VisibleDeprecationWarning("x"),
     "asnumpy": lambda: cp.asnumpy(H1),  # host input is returned as NumPy's, as CuPy does
+    "flatiter": lambda: cp.flatiter(H1),  # the iterator holds its base and reads it only when indexed
     # CuPy's are the array's methods: a host array's answer is NumPy's (Note [Reductions of host arrays])
     "all": lambda: cp.all(H1),
     "amax": lambda: cp.amax(H1),

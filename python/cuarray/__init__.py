@@ -142,6 +142,7 @@ _LAZY_MODULES = {
     "cuarray._selection": "choose place putmask diagonal",
     "cuarray._functional": "piecewise apply_along_axis apply_over_axes vectorize",
     "cuarray._bits": "packbits unpackbits",
+    "cuarray._flatiter": "flatiter",
     "cuarray._polynomial": "poly1d poly polyadd polysub polymul polydiv polyval polyfit polyder polyint roots vander",
     "cuarray._windows": "bartlett blackman hamming hanning kaiser",
     "cuarray._calculus": "gradient trapezoid",
@@ -161,6 +162,7 @@ _LAZY = {
     "random": "cuarray.random",
     "fft": "cuarray.fft",
     "lib": "cuarray.lib",
+    "typing": "cuarray.typing",
     "bfloat16": "ml_dtypes",
 }
 _LAZY.update((name, module) for module, names in _LAZY_MODULES.items() for name in names.split())

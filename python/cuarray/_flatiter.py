@@ -6,7 +6,7 @@ import numpy
 
 from cuarray._core import ndarray
 
-__all__ = ["byteswap", "flatiter"]
+__all__ = ["flatiter"]  # byteswap is the array's method
 
 
 class flatiter:
@@ -27,10 +27,12 @@ class flatiter:
 
     @property
     def base(self):
+        """The array iterated over."""
         return self._base
 
     @property
     def index(self):
+        """The flat position `next` reads next."""
         return self._index
 
     def __len__(self):
@@ -46,6 +48,7 @@ class flatiter:
         return self._element(self._index - 1)
 
     def copy(self):
+        """The elements as a new 1-D array, in C order."""
         return self._base.flatten()
 
     def __getitem__(self, key):

@@ -9,6 +9,7 @@ module sits above all of them in the package's import order (tests/test_import_g
 
 import operator
 import os
+import types
 
 import numpy
 
@@ -405,6 +406,8 @@ _members = {
     "toDlpack": lambda self: self.__dlpack__(),
     "to_device": _interop._to_device,
     "__array_namespace__": _interop._array_namespace,
+    # ndarray[Any, dtype[float32]] in annotations (cuarray.typing.NDArray), as NumPy's and CuPy's arrays take
+    "__class_getitem__": classmethod(types.GenericAlias),
     "__reduce__": _reduce,
     "__dask_tokenize__": _late("cuarray.dask", "tokenize"),
     # cuarray's functions of the same name, the array first
