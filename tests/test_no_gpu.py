@@ -32,6 +32,8 @@ MODULES = {
     "cuda": cp.cuda,
     "cuda.runtime": cp.cuda.runtime,
     "scipy.signal": cp.scipy.signal,
+    "polynomial.polynomial": cp.polynomial.polynomial,
+    "polynomial.polyutils": cp.polynomial.polyutils,
 }
 
 H1 = np.arange(1.0, 4.0)  # host values where a device array would go
@@ -96,6 +98,13 @@ NEEDS_DEVICE = {
     "interp": lambda: cp.interp(H1, H1, H1),
     "select": lambda: cp.select([H1 > 1], [H1]),
     "logspace": lambda: cp.logspace(0, 1, 5),
+    # cupy.polynomial copies host coefficients and points to the device, as CuPy's does
+    "polynomial.polynomial.polyvander": lambda: cp.polynomial.polynomial.polyvander(H1, 2),
+    "polynomial.polynomial.polyval": lambda: cp.polynomial.polynomial.polyval(H1, H1),
+    "polynomial.polynomial.polyvalfromroots": lambda: cp.polynomial.polynomial.polyvalfromroots(H1, H1),
+    "polynomial.polynomial.polycompanion": lambda: cp.polynomial.polynomial.polycompanion(H1),
+    "polynomial.polyutils.as_series": lambda: cp.polynomial.polyutils.as_series([H1]),
+    "polynomial.polyutils.trimcoef": lambda: cp.polynomial.polyutils.trimcoef(H1),
     "geomspace": lambda: cp.geomspace(1, 10, 5),
     "tri": lambda: cp.tri(3),
     "ravel_multi_index": lambda: cp.ravel_multi_index(([0], [1]), (2, 2)),
@@ -259,6 +268,9 @@ _ARRAY_CALLS = {
     "atleast_3d": lambda f: f(H1),
     "bincount": lambda f: f(np.arange(3)),
     "block": lambda f: f([H1, H1]),
+    "scatter_add": lambda f: f(H1, [0], 1.0),
+    "scatter_max": lambda f: f(H1, [0], 1.0),
+    "scatter_min": lambda f: f(H1, [0], 1.0),
     "broadcast_arrays": lambda f: f(H1, H1),
     "broadcast_to": lambda f: f(H1, (2, 3)),
     "column_stack": lambda f: f([H1, H1]),
@@ -483,7 +495,10 @@ NO_DEVICE_NEEDED = {
     "TooHardError": lambda: cp.TooHardError("x"),
     "VisibleDeprecationWarning": lambda: cp.VisibleDeprecationWarning("x"),
     "asnumpy": lambda: cp.asnumpy(H1),  # host input is returned as NumPy's, as CuPy does
-    "flatiter": lambda: cp.flatiter(H1),  # the iterator holds its base and reads it only when indexed
+    "flatiter": lambda: cp.flatiter(H1),
+    "polynomial.polyutils.trimseq": lambda: cp.polynomial.polyutils.trimseq(
+        H1
+    ),  # nothing to trim: H1 itself  # the iterator holds its base and reads it only when indexed
     # CuPy's are the array's methods: a host array's answer is NumPy's (Note [Reductions of host arrays])
     "all": lambda: cp.all(H1),
     "amax": lambda: cp.amax(H1),

@@ -152,7 +152,7 @@ _LAZY_MODULES = {
     "cuarray._io": "save load savez savez_compressed savetxt loadtxt genfromtxt fromfile frombuffer fromstring "
     "fromiter base_repr binary_repr",
     "cuarray._pinned": "empty_pinned empty_like_pinned zeros_pinned zeros_like_pinned",
-    "cuarray._cupyx": "who errstate allow_synchronize",
+    "cuarray._cupyx": "who errstate allow_synchronize scatter_add scatter_max scatter_min",
     "cuarray.cuda._memoize": "memoize clear_memo",
 }
 # Submodules, and names from other packages.
@@ -162,6 +162,7 @@ _LAZY = {
     "random": "cuarray.random",
     "fft": "cuarray.fft",
     "lib": "cuarray.lib",
+    "polynomial": "cuarray.polynomial",
     "typing": "cuarray.typing",
     "bfloat16": "ml_dtypes",
 }

@@ -1,9 +1,9 @@
-"""CuPy's and cupyx's small helpers: who, errstate and allow_synchronize."""
+"""CuPy's and cupyx's small helpers: who, errstate, allow_synchronize and the scatter operations."""
 
 import contextlib
 import sys
 
-__all__ = ["allow_synchronize", "errstate", "who"]
+__all__ = ["allow_synchronize", "errstate", "scatter_add", "scatter_max", "scatter_min", "who"]
 
 
 def who(vardict=None):
@@ -90,3 +90,35 @@ def allow_synchronize(allow):
     if not isinstance(allow, bool):
         raise TypeError(f"allow must be a bool, got {type(allow).__name__}")
     yield
+
+
+def scatter_add(a, slices, value):
+    """cupyx.scatter_add: adds `value` (broadcast, cast to a's dtype) into ``a[slices]`` in place, each
+    repeated index once per occurrence: ``add.at`` (Note [ufunc.at])."""
+    _scatter("add", a, slices, value)
+
+
+def scatter_max(a, slices, value):
+    """cupyx.scatter_max: ``a[slices]`` becomes its maximum with `value` in place, every occurrence of a
+    repeated index counting: ``maximum.at``."""
+    _scatter("maximum", a, slices, value)
+
+
+def scatter_min(a, slices, value):
+    """cupyx.scatter_min: ``a[slices]`` becomes its minimum with `value` in place, every occurrence of a
+    repeated index counting: ``minimum.at``."""
+    _scatter("minimum", a, slices, value)
+
+
+def _scatter(name, a, slices, value):
+    from cuarray import _ufuncs
+    from cuarray._core import ndarray
+    from cuarray._transfer import asarray
+
+    if not isinstance(a, ndarray):
+        op = name.replace("imum", "")
+        raise TypeError(f"scatter_{op}: the array must be cuarray.ndarray, not {type(a).__name__}")
+    value = asarray(value)
+    if value.dtype != a.dtype:  # CuPy casts the values to the array's type
+        value = value.astype(a.dtype)
+    getattr(_ufuncs, name).at(a, slices, value)

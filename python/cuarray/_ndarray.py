@@ -395,6 +395,9 @@ _members = {
     "device": property(lambda self: Device(self._device_id)),
     "flat": property(_late("cuarray._flatiter", "flatiter")),
     "byteswap": _late("cuarray._flatiter", "byteswap"),
+    "scatter_add": _late("cuarray._cupyx", "scatter_add"),
+    "scatter_max": _late("cuarray._cupyx", "scatter_max"),
+    "scatter_min": _late("cuarray._cupyx", "scatter_min"),
     # Protocols: NumPy's, CUDA's, DLPack, the array API, pickling, Dask
     "__array__": _array,
     "__array_ufunc__": _array_ufunc,
