@@ -268,6 +268,7 @@ _ARRAY_CALLS = {
     "atleast_3d": lambda f: f(H1),
     "bincount": lambda f: f(np.arange(3)),
     "block": lambda f: f([H1, H1]),
+    "rsqrt": lambda f: f(H1),
     "scatter_add": lambda f: f(H1, [0], 1.0),
     "scatter_max": lambda f: f(H1, [0], 1.0),
     "scatter_min": lambda f: f(H1, [0], 1.0),
@@ -496,6 +497,8 @@ NO_DEVICE_NEEDED = {
     "VisibleDeprecationWarning": lambda: cp.VisibleDeprecationWarning("x"),
     "asnumpy": lambda: cp.asnumpy(H1),  # host input is returned as NumPy's, as CuPy does
     "flatiter": lambda: cp.flatiter(H1),
+    "get_runtime_info": lambda: str(cp.get_runtime_info()),  # says there is no device, as show_config does
+    "GeneralizedUFunc": lambda: cp.GeneralizedUFunc(lambda x: x, "(i)->(i)"),  # a device only when called
     "polynomial.polyutils.trimseq": lambda: cp.polynomial.polyutils.trimseq(
         H1
     ),  # nothing to trim: H1 itself  # the iterator holds its base and reads it only when indexed

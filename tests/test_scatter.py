@@ -45,3 +45,25 @@ def test_scatter_casts_values_to_the_array_dtype_and_broadcasts(name):
     np.testing.assert_array_equal(a.get(), want)
     with pytest.raises(TypeError, match="must be cuarray.ndarray"):
         getattr(cp, name)(np.zeros(3), [0], 1)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "int32", "uint8"])
+def test_rsqrt_is_the_reciprocal_square_root(dtype):
+    a = np.abs(make_data((7,), dtype)) + np.array(1, dtype)
+    with np.errstate(divide="ignore"):
+        want = np.reciprocal(np.sqrt(a))
+    got = cp.rsqrt(cp.asarray(a))
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got.get(), want, rtol=2e-3 if dtype == "float16" else 1e-6)
+
+
+@gpu
+def test_generalized_ufunc_and_runtime_info_are_cupyx_names(capsys):
+    dot = cp.GeneralizedUFunc(lambda x, y: (x * y).sum(axis=-1), "(i),(i)->()", supports_batched=True)
+    a = make_data((3, 4), np.float64)
+    np.testing.assert_allclose(dot(cp.asarray(a), cp.asarray(a)).get(), (a * a).sum(-1))
+    cp.show_config()
+    printed = capsys.readouterr().out
+    assert str(cp.get_runtime_info()) == printed.rstrip("\n")
+    assert "Device" not in str(cp.get_runtime_info(full=False))

@@ -135,7 +135,7 @@ _LAZY_MODULES = {
     "cuarray._auto_fusion": "auto_fuse",
     "cuarray._einsum": "einsum",
     "cuarray._convolution": "convolve correlate",
-    "cuarray._config": "show_config",
+    "cuarray._config": "show_config get_runtime_info",
     "cuarray._index_tricks": "r_ c_ ix_ mgrid ogrid tril_indices triu_indices tril_indices_from triu_indices_from "
     "diag_indices diag_indices_from mask_indices fill_diagonal",
     "cuarray._setops": "isin intersect1d union1d setdiff1d setxor1d ediff1d trim_zeros",
@@ -152,7 +152,8 @@ _LAZY_MODULES = {
     "cuarray._io": "save load savez savez_compressed savetxt loadtxt genfromtxt fromfile frombuffer fromstring "
     "fromiter base_repr binary_repr",
     "cuarray._pinned": "empty_pinned empty_like_pinned zeros_pinned zeros_like_pinned",
-    "cuarray._cupyx": "who errstate allow_synchronize scatter_add scatter_max scatter_min",
+    "cuarray._cupyx": "who errstate allow_synchronize scatter_add scatter_max scatter_min rsqrt",
+    "cuarray._gufuncs": "GeneralizedUFunc",
     "cuarray.cuda._memoize": "memoize clear_memo",
 }
 # Submodules, and names from other packages.

@@ -1,10 +1,11 @@
-"""cuarray.show_config(): what a bug report needs, in CuPy's layout (one ``key : value`` row each)."""
+"""cuarray.show_config() and get_runtime_info(): what a bug report needs, in CuPy's layout (one ``key : value``
+row each)."""
 
 import os
 import platform
 import sys
 
-__all__ = ["show_config"]
+__all__ = ["get_runtime_info", "show_config"]
 
 # Variables cuarray reads besides its own CUARRAY_*: CuPy's names for the same settings, where NVRTC and the
 # CUDA libraries are looked for, and which devices the driver shows.
@@ -124,8 +125,28 @@ def show_config():
     """Prints cuarray's, Python's and NumPy's versions and locations, the CUDA runtime, driver, NVRTC and
     libraries cuarray would use (with their files), the kernel cache, the environment variables that affect
     cuarray, and each device. Never raises for a missing driver, device or library: it says so instead."""
-    rows = _module_rows() + _cuda_rows() + _environment_rows()
-    devices = _attempt(_device_rows)
-    rows += devices if isinstance(devices, list) else [("Devices", devices)]
-    width = max(len(k) for k, _ in rows) + 1
-    print("\n".join(f"{k:<{width}}: {v}" for k, v in rows))
+    print(get_runtime_info())
+
+
+class _RuntimeInfo:
+    """What show_config prints, as a string (str() of it), as cupyx.get_runtime_info's object is."""
+
+    def __init__(self, full):
+        rows = _module_rows() + _cuda_rows() + _environment_rows()
+        if full:
+            devices = _attempt(_device_rows)
+            rows += devices if isinstance(devices, list) else [("Devices", devices)]
+        width = max(len(k) for k, _ in rows) + 1
+        self._text = "\n".join(f"{k:<{width}}: {v}" for k, v in rows)
+
+    def __str__(self):
+        return self._text
+
+    def __repr__(self):
+        return self._text
+
+
+def get_runtime_info(*, full=True):
+    """cupyx.get_runtime_info: the rows show_config prints, as an object whose str() is their text; without
+    `full`, no rows for the devices."""
+    return _RuntimeInfo(full)

@@ -3,7 +3,7 @@
 import contextlib
 import sys
 
-__all__ = ["allow_synchronize", "errstate", "scatter_add", "scatter_max", "scatter_min", "who"]
+__all__ = ["allow_synchronize", "errstate", "rsqrt", "scatter_add", "scatter_max", "scatter_min", "who"]
 
 
 def who(vardict=None):
@@ -90,6 +90,14 @@ def allow_synchronize(allow):
     if not isinstance(allow, bool):
         raise TypeError(f"allow must be a bool, got {type(allow).__name__}")
     yield
+
+
+def rsqrt(x, out=None, dtype=None):
+    """cupyx.rsqrt: the reciprocal square root, 1 / sqrt(x), of each element (sqrt's types: integers give
+    float64), computed as ``reciprocal(sqrt(x))``, so within an ulp or two of CUDA's rsqrt that CuPy calls."""
+    from cuarray import _ufuncs
+
+    return _ufuncs.reciprocal(_ufuncs.sqrt(x, dtype=dtype), out=out)
 
 
 def scatter_add(a, slices, value):

@@ -20,7 +20,7 @@ import numpy
 
 from cuarray import _core
 
-__all__ = ["_GUFunc"]
+__all__ = ["GeneralizedUFunc"]
 
 _DIMENSION = re.compile(r"^(\w+)(\?|\|1)?$")
 _GROUPS = re.compile(r"^\(([^()]*)\)(?:,\(([^()]*)\))*$")
@@ -347,3 +347,6 @@ class _GUFunc:
             f = bool(args) and all(a.flags.f_contiguous and not a.flags.c_contiguous for a in args)
             order = "F" if f else "C"
         return r.astype(r.dtype, order=order, copy=False)
+
+
+GeneralizedUFunc = _GUFunc  # cupyx's public name for it
