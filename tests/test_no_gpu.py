@@ -497,6 +497,8 @@ NO_DEVICE_NEEDED = {
     "VisibleDeprecationWarning": lambda: cp.VisibleDeprecationWarning("x"),
     "asnumpy": lambda: cp.asnumpy(H1),  # host input is returned as NumPy's, as CuPy does
     "flatiter": lambda: cp.flatiter(H1),
+    "geterr": lambda: cp.geterr(),
+    "seterr": lambda: cp.seterr(**cp.seterr()),  # recorded modes only (Note [Error modes])
     "get_runtime_info": lambda: str(cp.get_runtime_info()),  # says there is no device, as show_config does
     "GeneralizedUFunc": lambda: cp.GeneralizedUFunc(lambda x: x, "(i)->(i)"),  # a device only when called
     "polynomial.polyutils.trimseq": lambda: cp.polynomial.polyutils.trimseq(

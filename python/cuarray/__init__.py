@@ -152,7 +152,7 @@ _LAZY_MODULES = {
     "cuarray._io": "save load savez savez_compressed savetxt loadtxt genfromtxt fromfile frombuffer fromstring "
     "fromiter base_repr binary_repr",
     "cuarray._pinned": "empty_pinned empty_like_pinned zeros_pinned zeros_like_pinned",
-    "cuarray._cupyx": "who errstate allow_synchronize scatter_add scatter_max scatter_min rsqrt",
+    "cuarray._cupyx": "who errstate seterr geterr allow_synchronize scatter_add scatter_max scatter_min rsqrt",
     "cuarray._gufuncs": "GeneralizedUFunc",
     "cuarray.cuda._memoize": "memoize clear_memo",
 }

@@ -1,9 +1,22 @@
-"""CuPy's and cupyx's small helpers: who, errstate, allow_synchronize and the scatter operations."""
+"""CuPy's and cupyx's small helpers: who, the error modes (seterr, geterr, errstate), allow_synchronize, rsqrt and
+the scatter operations."""
 
 import contextlib
+import contextvars
 import sys
+import types
 
-__all__ = ["allow_synchronize", "errstate", "rsqrt", "scatter_add", "scatter_max", "scatter_min", "who"]
+__all__ = [
+    "allow_synchronize",
+    "errstate",
+    "geterr",
+    "rsqrt",
+    "scatter_add",
+    "scatter_max",
+    "scatter_min",
+    "seterr",
+    "who",
+]
 
 
 def who(vardict=None):
@@ -37,49 +50,77 @@ def who(vardict=None):
 
 
 _ERR_VALUES = ("ignore", "warn", "raise", "call", "print", "log")
+_FP_ERRORS = ("divide", "over", "under", "invalid")
+
+# Note [Error modes]
+# NumPy's floating-point error modes (and cupyx's `linalg` one) as seterr, geterr and errstate set and read
+# them, per thread and context as NumPy keeps its own (a ContextVar). They are recorded and reported only:
+# GPU elementwise operations raise no flags, so they give NumPy's values (inf, NaN) without its warnings
+# whatever the modes, as CuPy's do; linalg errors raise LinAlgError where NumPy's do.
+_MODES = contextvars.ContextVar(
+    "cuarray_error_modes",
+    default=types.MappingProxyType(
+        {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn", "linalg": "ignore"}
+    ),
+)
+
+
+def geterr():
+    """NumPy's geterr: the floating-point error modes seterr and errstate set (Note [Error modes])."""
+    return {k: v for k, v in _MODES.get().items() if k != "linalg"}
+
+
+def seterr(all=None, divide=None, over=None, under=None, invalid=None, *, linalg=None):
+    """NumPy's seterr (and cupyx's `linalg`): sets the error modes given, `all` for the four floating-point
+    ones not named, and returns the old floating-point modes (Note [Error modes])."""
+    old = geterr()
+    _MODES.set(_modes(all, {"divide": divide, "over": over, "under": under, "invalid": invalid}, linalg))
+    return old
+
+
+def _modes(all, given, linalg, who=None):
+    """The current modes with `given` (and `all`, `linalg`) applied, checked with NumPy's error (errstate:
+    naming itself)."""
+    new = dict(_MODES.get())
+    for name in _FP_ERRORS:
+        mode = given[name] if given[name] is not None else all
+        if mode is None:
+            continue
+        if mode not in _ERR_VALUES:
+            if who is None:
+                raise ValueError(f"invalid error mode {mode!r}")
+            raise ValueError(
+                f"invalid value {mode!r} for {who}'s {name}: expected one of {', '.join(map(repr, _ERR_VALUES))} "
+                "or None"
+            )
+        new[name] = mode
+    if linalg is not None:
+        if linalg not in ("ignore", "raise"):
+            raise ValueError(f"linalg must be 'ignore', 'raise' or None, got {linalg!r}")
+        new["linalg"] = linalg
+    return new
 
 
 class errstate(contextlib.ContextDecorator):  # NumPy's and cupyx's name
-    """Accepts numpy.errstate's keywords (all, divide, over, under, invalid, call) and cupyx's `linalg`, and
-    checks them; it changes nothing. Floating-point errors on the GPU raise no flags, so elementwise results are
-    NumPy's values (inf, NaN) without its warnings, as in CuPy; linalg errors raise LinAlgError where NumPy's
-    do. Usable as a context manager or a decorator."""
+    """NumPy's errstate (all, divide, over, under, invalid, call) and cupyx's `linalg`: the error modes given,
+    while the block runs (Note [Error modes]). Usable as a context manager or a decorator."""
 
     def __init__(self, *, call=None, all=None, divide=None, over=None, under=None, invalid=None, linalg=None):
-        for name, value in (
-            ("all", all),
-            ("divide", divide),
-            ("over", over),
-            ("under", under),
-            ("invalid", invalid),
-        ):
-            if value is not None and value not in _ERR_VALUES:
-                raise ValueError(
-                    f"invalid value {value!r} for errstate's {name}: expected one of "
-                    f"{', '.join(map(repr, _ERR_VALUES))} or None"
-                )
-        if linalg is not None and linalg not in ("ignore", "raise"):
-            raise ValueError(f"linalg must be 'ignore', 'raise' or None, got {linalg!r}")
+        given = {"divide": divide, "over": over, "under": under, "invalid": invalid}
+        _modes(all, given, linalg, "errstate")  # the errors at construction, as NumPy's
         if call is not None and not callable(call) and not hasattr(call, "write"):
             raise ValueError("call must be a callable or an object with a write method")
         self.call = call
-        self.kwargs = {
-            k: v
-            for k, v in (
-                ("all", all),
-                ("divide", divide),
-                ("over", over),
-                ("under", under),
-                ("invalid", invalid),
-                ("linalg", linalg),
-            )
-            if v is not None
-        }
+        self._settings = (all, given, linalg)
+        self.kwargs = {k: v for k, v in (("all", all), *given.items(), ("linalg", linalg)) if v is not None}
+        self._tokens = []
 
     def __enter__(self):
+        self._tokens.append(_MODES.set(_modes(*self._settings)))
         return self
 
     def __exit__(self, *exc):
+        _MODES.reset(self._tokens.pop())
         return False
 
 
