@@ -291,6 +291,31 @@ def test_fill_refuses_sequences(value):
 
 
 @gpu
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "float32", "complex64", "datetime64[s]"])
+@pytest.mark.parametrize("value", [(1, 2), (), [], [5], (0,), None, "7", "2020-01-02", b"3"])
+def test_fill_converts_other_objects_as_numpy(dtype, value):
+    # Note [fill's value]: NumPy's scalar conversion of the one value, not an assignment of a sequence
+    a, x = np.zeros(2, dtype), cp.zeros(2, dtype)
+    try:
+        a.fill(value)
+    except Exception as e:  # noqa: BLE001 (NumPy's own error is the expectation)
+        with pytest.raises(type(e)):
+            x.fill(value)
+        return
+    x.fill(value)
+    np.testing.assert_array_equal(x.get(), a)
+
+
+@gpu
+def test_fill_of_a_structured_array_takes_a_tuple():
+    dt = np.dtype([("a", np.int32), ("b", np.float64)])
+    a, x = np.zeros(3, dt), cp.zeros(3, dt)
+    a.fill((1, 2.5))
+    x.fill((1, 2.5))
+    assert x.get().tolist() == a.tolist()
+
+
+@gpu
 @pytest.mark.parametrize("dtype1", ALL_DTYPES, ids=dtype_id)
 @pytest.mark.parametrize("dtype2", ALL_DTYPES, ids=dtype_id)
 @testing.numpy_cuarray_array_equal(accept_error=np.exceptions.ComplexWarning)

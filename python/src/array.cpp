@@ -547,12 +547,22 @@ void init_array(py::module_& m) {
       .def(
           "fill",
           [](const NdArray& s, py::handle value) {
-            // NumPy's fill takes one value: a 0-d array, never an array or list of values. (A tuple is left to
-            // the assignment: it is the value of a structured element.)
+            // NumPy's fill takes one value: a 0-d array, never an array of values.
             if ((py::isinstance(value, g_ndarray_type) && value.cast<NdArray&>().array.ndim() != 0) ||
-                (py::isinstance<py::array>(value) && py::reinterpret_borrow<py::array>(value).ndim() != 0) ||
-                py::isinstance<py::list>(value))
+                (py::isinstance<py::array>(value) && py::reinterpret_borrow<py::array>(value).ndim() != 0))
               throw ValueError("setting an array element with a sequence.");
+            // Note [fill's value]: NumPy converts any other object by its scalar rules, not as an assignment
+            // would (a tuple fills a bool array with True and is an error for numbers, where `a[...] = (1, 2)`
+            // assigns two values); NumPy's own fill of one host element converts it, raising NumPy's errors.
+            // A tuple stays the value of a structured element, which the assignment reads.
+            const bool sequence = py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value);
+            if ((sequence && s.array.dtype() != DType::Void) || value.is_none() || py::isinstance<py::str>(value) ||
+                py::isinstance<py::bytes>(value)) {
+              py::object host = numpy().attr("empty")(1, numpy_dtype_of(s.array));
+              host.attr("fill")(value);
+              assign(s.array, host[py::int_(0)]);
+              return;
+            }
             assign(s.array, value);
           },
           "value"_a)
