@@ -218,3 +218,18 @@ def test_python_numbers_are_weak_as_in_numpy(x_dtype, number, error):
         for xp, x in ((np, a), (cp, cp.asarray(a))):
             with pytest.raises(error):
                 getattr(xp, name)(x, number)
+
+
+@gpu
+@pytest.mark.parametrize("order", ["A", "C", "F", "K"])
+def test_order_of_the_result_as_numpy(order):
+    a = np.asfortranarray(make_data((2, 3, 3), np.float64, 1))
+    b = np.asfortranarray(make_data((2, 3), np.float64, 2))
+    want = np.matvec(a, b, order=order)
+    got = cp.matvec(cp.asarray(a), cp.asarray(b), order=order)
+    if order != "K":  # NumPy's K layout follows its iterator; cuarray's the matrix product's
+        assert (got.flags.c_contiguous, got.flags.f_contiguous) == (
+            want.flags.c_contiguous,
+            want.flags.f_contiguous,
+        )
+    np.testing.assert_allclose(got.get(), want, rtol=1e-12)

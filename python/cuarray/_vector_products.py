@@ -78,7 +78,7 @@ def _call(name, x1, x2, out, casting, order, dtype, signature, axes, axis, keepd
                 f"signature {ufunc.signature} requires {c})"
             )
     kept = c_out + bool(keepdims)  # the output's core axes (keepdims gives vecdot one of length 1)
-    axes = _axes(name, ufunc.signature, axes, axis, keepdims, c_out)
+    axes = _axes(name, ufunc.signature, axes, axis, keepdims, c2, c_out)
     a = moveaxis(x1, _core_axes(axes[0], c1, x1.ndim, 0, name), list(range(-c1, 0))) if axes else x1
     b = moveaxis(x2, _core_axes(axes[1], c2, x2.ndim, 1, name), list(range(-c2, 0))) if axes else x2
     n_b = b.shape[-1] if name != "vecmat" else b.shape[-2]
@@ -107,7 +107,7 @@ def _call(name, x1, x2, out, casting, order, dtype, signature, axes, axis, keepd
             raise ValueError(f"{name}: out has shape {out.shape}, where the result has shape {r.shape}")
         copyto(out, r, casting="unsafe")  # resolve_dtypes checked the cast under `casting`
         return out
-    if order in ("C", "F") or (order == "A" and not r.flags.c_contiguous):
+    if order in ("C", "F", "A"):  # 'A': F when every input is F-contiguous, as NumPy's
         f = order == "F" or (order == "A" and all(x.flags.f_contiguous for x in (x1, x2)))
         r = r.astype(t, order="F" if f else "C", copy=False)
     return r
@@ -123,11 +123,11 @@ def _one_out(out):
     return out
 
 
-def _axes(name, signature, axes, axis, keepdims, c_out):
+def _axes(name, signature, axes, axis, keepdims, c2, c_out):
     """axes= as NumPy's gufuncs read it (axis= written as axes), or None for the last axes."""
     if keepdims and name != "vecdot":
         raise TypeError(
-            f"{name} does not support keepdims: its signature {signature} requires input 1 to have 1 core "
+            f"{name} does not support keepdims: its signature {signature} requires input 1 to have {c2} core "
             "dimensions, but keepdims can only be used when all inputs have the same number of core "
             "dimensions and all outputs have no core dimensions."
         )
