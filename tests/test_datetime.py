@@ -507,3 +507,25 @@ def test_time_arrays_are_no_indices():
     # Time arrays are no indices, as in NumPy.
     with pytest.raises(IndexError):
         cp.arange(10)[cp.asarray(values(np.dtype("m8[ns]"), (2,)))]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["M8[s]", "M8[D]", "m8[ns]", "m8[h]"])
+def test_isnat_as_numpy(dtype):
+    a = np.array([0, -(2**63), 5, -(2**63), 7, 1], np.int64).view(dtype).reshape(2, 3)
+    x = cp.asarray(a)
+    for got, want in (
+        (cp.isnat(x), np.isnat(a)),
+        (cp.isnat(x[:, ::-2]), np.isnat(a[:, ::-2])),
+        (cp.isnat(x.T), np.isnat(a.T)),
+        (cp.isnat(x[0, 1]), np.isnat(a[0, 1])),
+        (np.isnat(x), np.isnat(a)),  # NumPy's ufunc dispatches here
+    ):
+        assert isinstance(got, cp.ndarray) and got.dtype == np.bool_
+        np.testing.assert_array_equal(got.get(), want)
+    out = cp.zeros((2, 3), np.int8)
+    assert cp.isnat(x, out=out) is out
+    np.testing.assert_array_equal(out.get(), np.isnat(a).astype(np.int8))
+    for xp, v in ((np, np.ones(3)), (cp, cp.ones(3))):
+        with pytest.raises(TypeError, match="only defined for np.datetime64 and np.timedelta64"):
+            xp.isnat(v)

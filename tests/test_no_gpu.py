@@ -294,6 +294,7 @@ _ARRAY_CALLS = {
     "flipud": lambda f: f(H2),
     "histogram": lambda f: f(H1),
     "histogram_bin_edges": lambda f: f(H1),
+    "isnat": lambda f: f(H1),
     "hstack": lambda f: f([H1, H1]),
     "inner": lambda f: f(H1, H1),
     "kron": lambda f: f(H1, H1),

@@ -89,6 +89,7 @@ dtype = _numpy.dtype
 newaxis = None
 pi, e, inf, nan = _numpy.pi, _numpy.e, _numpy.inf, _numpy.nan
 promote_types, issubdtype = _numpy.promote_types, _numpy.issubdtype
+datetime64, timedelta64 = _numpy.datetime64, _numpy.timedelta64
 
 
 # NumPy's abstract scalar types, its C-named aliases and constants, and its helpers that take dtypes or

@@ -10,9 +10,9 @@ import numpy
 from cuarray import _reduction
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
-from cuarray._transfer import asarray
+from cuarray._transfer import asarray, device_array
 
-__all__ = ["allclose", "array_equal", "array_equiv", "isclose"]
+__all__ = ["allclose", "array_equal", "array_equiv", "isclose", "isnat"]
 
 
 def _device(a, name):
@@ -66,3 +66,12 @@ def array_equiv(a1, a2):
     except ValueError:
         return asarray(False)
     return _all(_u.equal(a1, a2))
+
+
+def isnat(x, /, out=None):
+    """NumPy's isnat: whether each element of a datetime64 or timedelta64 array is NaT ("not a time", the
+    smallest int64 under the elements' integer view); a device array like a ufunc's result."""
+    x = device_array(x, "isnat")
+    if x.dtype.kind not in "mM":
+        raise TypeError("ufunc 'isnat' is only defined for np.datetime64 and np.timedelta64.")
+    return _u.equal(x.view(numpy.int64), numpy.iinfo(numpy.int64).min, out=out)

@@ -18,6 +18,7 @@ from cuarray import (
     _indexing,
     _interop,
     _joining,
+    _logic,
     _math,
     _products,
     _reduction,
@@ -207,6 +208,7 @@ _FUNCTION_UFUNCS = {
     "vecdot": _vector_products.vecdot,
     "matvec": _vector_products.matvec,
     "vecmat": _vector_products.vecmat,
+    "isnat": _logic.isnat,
 }
 
 
