@@ -233,3 +233,37 @@ def test_order_of_the_result_as_numpy(order):
             want.flags.f_contiguous,
         )
     np.testing.assert_allclose(got.get(), want, rtol=1e-12)
+
+
+@gpu
+@pytest.mark.parametrize(
+    "name,s1,s2,kwargs,out_shape",
+    [
+        ("vecdot", (3, 4), (3, 4), {"axis": 0, "keepdims": True}, (5, 4)),  # out's core axis is 5, not 1
+        ("vecdot", (3, 4), (3, 4), {"axis": 0, "keepdims": True}, (1, 4)),
+        ("vecdot", (3, 4), (3, 4), {"axes": [0, 0, 0], "keepdims": True}, (2, 1, 4)),
+        ("matvec", (1, 3), (3,), {"axes": [(0, 1), (0,), (0,)]}, (5,)),  # a core axis does not broadcast
+        ("vecmat", (3,), (3, 4), {"axes": [0, (0, 1), 0]}, (4, 2)),  # out's core axis first, outer after
+    ],
+)
+def test_out_with_axes_as_numpy(name, s1, s2, kwargs, out_shape):
+    a, b = make_data(s1, np.float64, 1), make_data(s2, np.float64, 2)
+    want_out = np.zeros(out_shape)
+    try:
+        getattr(np, name)(a, b, out=want_out, **kwargs)
+    except ValueError:
+        with pytest.raises(ValueError):
+            getattr(cp, name)(cp.asarray(a), cp.asarray(b), out=cp.zeros(out_shape), **kwargs)
+        return
+    got_out = cp.zeros(out_shape)
+    assert getattr(cp, name)(cp.asarray(a), cp.asarray(b), out=got_out, **kwargs) is got_out
+    np.testing.assert_allclose(got_out.get(), want_out, rtol=1e-12)
+
+
+@gpu
+def test_float16_vecdot_multiplies_and_sums_in_float32_as_numpy():
+    for x, y in (([300, 300], [300, -300]), ([0.1, 0.1], [1e-4, 1e-4]), ([60000, 1], [2, -1])):
+        a, b = np.array(x, np.float16), np.array(y, np.float16)
+        got = cp.vecdot(cp.asarray(a), cp.asarray(b))
+        assert got.dtype == np.float16
+        np.testing.assert_array_equal(got.get(), np.vecdot(a, b))

@@ -6,7 +6,8 @@ NumPy's own ufunc objects decide the types: `numpy.<name>.resolve_dtypes` takes 
 `dtype=`/`signature=` and `casting`, and returns the loop or raises NumPy's UFuncTypeError with NumPy's
 message, so the loop table and the casting rules are not restated here. The operands' core axes (the last ones,
 or those axes=/axis= name) are moved to the end, the outer axes broadcast, and the product is taken in the loop
-type: vecdot as a sum of conj(x1) * x2 (one multiply and one reduction kernel), matvec and vecmat as matmul of
+type: vecdot as a sum of conj(x1) * x2 (one multiply and one reduction kernel; float16 in float32, as NumPy's
+loop), matvec and vecmat as matmul of
 a vector made a one-column or one-row matrix (cuBLAS for floats). The result's core axis is then moved where
 axes= puts it, and written into `out` if one is given. Only vecdot and vecmat conjugate their first operand, as
 NumPy's do.
@@ -92,21 +93,34 @@ def _call(name, x1, x2, out, casting, order, dtype, signature, axes, axis, keepd
     if name != "matvec" and t.kind == "c":
         a = _u.conjugate(a)
     if name == "vecdot":
-        r = _reduction.sum(_u.multiply(a, b, dtype=t), -1, t, keepdims=bool(keepdims))
+        # NumPy's float16 loop multiplies and sums in float32, rounding once at the end
+        wide = numpy.dtype(numpy.float32) if t == numpy.float16 else t
+        r = _reduction.sum(_u.multiply(a, b, dtype=wide), -1, wide, keepdims=bool(keepdims)).astype(
+            t, copy=False
+        )
     elif name == "matvec":
         r = matmul(a, b[..., None])[..., 0]
     else:
         r = matmul(a[..., None, :], b)[..., 0, :]
-    if axes and len(axes) > 2:
+    # r: the outer axes, then the output's core axis (if any: `kept`) last
+    three = bool(axes) and len(axes) > 2
+    if out is not None:
+        # out's core axis moved last (where axes= puts it in out); its outer axes take the result broadcast,
+        # as a ufunc's do, and its core axis must match
+        view = out
+        place = _core_axes(axes[2], kept, out.ndim, 2, name) if three else None
+        if place:
+            view = moveaxis(out, place[0], -1)
+        n_outer = view.ndim - kept
+        fits = n_outer >= len(outer) and (not kept or view.shape[-1] == r.shape[-1])
+        if not fits or numpy.broadcast_shapes(outer, view.shape[:n_outer]) != view.shape[:n_outer]:
+            raise ValueError(f"{name}: out has shape {out.shape}, where the result has shape {r.shape}")
+        copyto(view, r, casting="unsafe")  # resolve_dtypes checked the cast under `casting`
+        return out
+    if three:
         place = _core_axes(axes[2], kept, len(outer) + kept, 2, name)
         if kept:
             r = moveaxis(r, -1, place[0])
-    if out is not None:  # an out of more outer dimensions takes the result broadcast, as a ufunc's does
-        fits = out.ndim >= r.ndim and numpy.broadcast_shapes(r.shape, out.shape) == out.shape
-        if not fits or (kept and not axes and out.shape[-1] != r.shape[-1]):
-            raise ValueError(f"{name}: out has shape {out.shape}, where the result has shape {r.shape}")
-        copyto(out, r, casting="unsafe")  # resolve_dtypes checked the cast under `casting`
-        return out
     if order in ("C", "F", "A"):  # 'A': F when every input is F-contiguous, as NumPy's
         f = order == "F" or (order == "A" and all(x.flags.f_contiguous for x in (x1, x2)))
         r = r.astype(t, order="F" if f else "C", copy=False)
