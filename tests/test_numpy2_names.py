@@ -210,3 +210,31 @@ def test_histogram_of_complex_data_is_refused_as_in_cupy():
     for f in (cp.histogram, cp.histogram_bin_edges):
         with pytest.raises(NotImplementedError, match="complex input is not supported"):
             f(cp.ones(3, np.complex64))
+
+
+@gpu
+@pytest.mark.parametrize(
+    "dtype,range_",
+    [
+        ("float32", (np.float64(0), np.float64(4))),  # NumPy scalars in range: float64 edges
+        ("float32", (np.int64(0), np.int64(4))),
+        ("float32", (0, 4)),  # Python numbers are weak: float32 edges
+        ("int8", (np.float32(0), np.float32(4))),  # float32 edges for int8 data
+        ("int8", (np.float16(-1), np.float16(3))),
+        ("float16", None),
+    ],
+)
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_histogram_edge_dtype_from_range_and_data_as_numpy(xp, dtype, range_):
+    a = xp.asarray(make_data((40,), dtype) / 10 if dtype.startswith("float") else make_data((40,), dtype) % 4)
+    counts, edges = xp.histogram(a, 6, range_)
+    return counts, edges, xp.histogram_bin_edges(a, 5, range_)
+
+
+@gpu
+def test_too_many_bins_for_the_data_range_as_numpy():
+    for xp in (np, cp):
+        a = xp.asarray(np.array([1, 1.001], np.float16))
+        for f in (xp.histogram, xp.histogram_bin_edges):
+            with pytest.raises(ValueError, match="Too many bins for data range"):
+                f(a, 1000)

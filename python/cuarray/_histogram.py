@@ -81,7 +81,14 @@ def _bin_edges(a, bins, range, name):
         if n < 1:
             raise ValueError("`bins` must be positive, when an integer")
         first, last = _outer_edges(a, range)
+        # NumPy's: the edges' and the data's types together (a range of NumPy scalars counts; Python numbers
+        # are weak), at least a float
+        bin_type = numpy.result_type(first, last, a.dtype)
+        if bin_type.kind in "iub":
+            bin_type = numpy.result_type(bin_type, float)
         edges = numpy.linspace(first, last, n + 1, endpoint=True, dtype=bin_type)
+        if numpy.any(edges[:-1] >= edges[1:]):
+            raise ValueError(f"Too many bins for data range. Cannot create {n} finite-sized bins.")
         if isinstance(first, numpy.integer):  # NumPy's _unsigned_subtract: the width, without overflow
             span = float(int(last) - int(first))
         else:
