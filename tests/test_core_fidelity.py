@@ -2,6 +2,7 @@
 the error types of bad arguments, assignment's shapes and casts, take, squeeze, ravel and reshape of odd
 layouts, interp's non-finite values. The tests that need no GPU say so by having no gpu mark."""
 
+import collections
 import warnings
 
 import cuarray as cp
@@ -292,7 +293,24 @@ def test_fill_refuses_sequences(value):
 
 @gpu
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "float32", "complex64", "datetime64[s]"])
-@pytest.mark.parametrize("value", [(1, 2), (), [], [5], (0,), None, "7", "2020-01-02", b"3"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        (1, 2),
+        (),
+        [],
+        [5],
+        (0,),
+        None,
+        "7",
+        "2020-01-02",
+        b"3",
+        range(2),
+        bytearray(b"ab"),
+        collections.deque([1]),
+    ],
+    ids=repr,
+)
 def test_fill_converts_other_objects_as_numpy(dtype, value):
     # Note [fill's value]: NumPy's scalar conversion of the one value, not an assignment of a sequence
     a, x = np.zeros(2, dtype), cp.zeros(2, dtype)

@@ -552,12 +552,19 @@ void init_array(py::module_& m) {
                 (py::isinstance<py::array>(value) && py::reinterpret_borrow<py::array>(value).ndim() != 0))
               throw ValueError("setting an array element with a sequence.");
             // Note [fill's value]: NumPy converts any other object by its scalar rules, not as an assignment
-            // would (a tuple fills a bool array with True and is an error for numbers, where `a[...] = (1, 2)`
-            // assigns two values); NumPy's own fill of one host element converts it, raising NumPy's errors.
-            // A tuple stays the value of a structured element, which the assignment reads.
-            const bool sequence = py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value);
-            if ((sequence && s.array.dtype() != DType::Void) || value.is_none() || py::isinstance<py::str>(value) ||
-                py::isinstance<py::bytes>(value)) {
+            // would (a sequence fills a bool array with its truth and is an error for numbers, where
+            // `a[...] = (1, 2)` assigns two values); NumPy's own fill of one host element converts it, raising
+            // NumPy's errors. Numbers, arrays and array-likes (one value each) go to the assignment, and so does
+            // a tuple for a structured element.
+            const auto numpy_converts = [&] {
+              if (value.is_none() || py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value)) return true;
+              if (s.array.dtype() == DType::Void || !PySequence_Check(value.ptr())) return false;
+              for (const char* protocol :
+                   {"__cuda_array_interface__", "__dlpack__", "__array_interface__", "__array__"})
+                if (py::hasattr(value, protocol)) return false;
+              return true;
+            };
+            if (numpy_converts()) {
               py::object host = numpy().attr("empty")(1, numpy_dtype_of(s.array));
               host.attr("fill")(value);
               assign(s.array, host[py::int_(0)]);
