@@ -16,7 +16,6 @@ same blocks.
 
 import numpy
 
-from cuarray._core import ndarray
 from cuarray._joining import concatenate
 from cuarray._transfer import device_array
 
@@ -26,7 +25,7 @@ __all__ = ["block"]
 def block(arrays):
     """An array assembled from nested lists of blocks (NumPy's block); NumPy's errors for tuples, empty lists
     and lists of mismatched depths."""
-    bottom, _ = _depths(arrays, [])
+    bottom = _depths(arrays, [])
     if bottom and bottom[-1] is None:
         raise ValueError(f"List at {_where(bottom)} cannot be empty")
     depth = len(bottom)
@@ -43,21 +42,20 @@ def block(arrays):
 
 
 def _depths(arrays, index):
-    """(the index of a block at the bottom of `arrays` (ending in None at an empty list), the largest
-    ndim of its blocks), with NumPy's errors for tuples and lists of unequal depths."""
+    """The index of a block at the bottom of `arrays` (ending in None at an empty list), with NumPy's errors
+    for tuples and lists of unequal depths."""
     if isinstance(arrays, tuple):
         raise TypeError(
             f"{_where(index)} is a tuple. Only lists can be used to arrange blocks, and np.block does not "
             "allow implicit conversion from tuple to ndarray."
         )
-    if not isinstance(arrays, list):
-        return index, numpy.ndim(arrays)
+    if type(arrays) is not list:  # NumPy's test: a list subclass is a block
+        return index
     if not arrays:
-        return index + [None], 0
-    first, ndim = _depths(arrays[0], index + [0])
+        return index + [None]
+    first = _depths(arrays[0], index + [0])
     for i, item in enumerate(arrays[1:], 1):
-        bottom, item_ndim = _depths(item, index + [i])
-        ndim = max(ndim, item_ndim)
+        bottom = _depths(item, index + [i])
         if len(bottom) != len(first):
             raise ValueError(
                 f"List depths are mismatched. First element was at depth {len(first)}, but there is an "
@@ -65,7 +63,7 @@ def _depths(arrays, index):
             )
         if bottom[-1] is None:  # an empty list is reported first
             first = bottom
-    return first, ndim
+    return first
 
 
 def _where(index):
@@ -75,7 +73,7 @@ def _where(index):
 def _leaves(arrays, depth, out):
     """The blocks of `arrays`, in order, as device arrays."""
     if depth == 0:
-        out.append(arrays if isinstance(arrays, ndarray) else device_array(arrays, "block"))
+        out.append(device_array(arrays, "block"))
         return
     for item in arrays:
         _leaves(item, depth - 1, out)

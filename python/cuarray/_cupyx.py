@@ -107,7 +107,7 @@ class errstate(contextlib.ContextDecorator):  # NumPy's and cupyx's name
 
     def __init__(self, *, call=None, all=None, divide=None, over=None, under=None, invalid=None, linalg=None):
         given = {"divide": divide, "over": over, "under": under, "invalid": invalid}
-        _modes(all, given, linalg, "errstate")  # the errors at construction, as NumPy's
+        _modes(all, given, linalg, "errstate")  # bad modes raise here (NumPy's errstate: when entered)
         if call is not None and not callable(call) and not hasattr(call, "write"):
             raise ValueError("call must be a callable or an object with a write method")
         self.call = call
@@ -134,8 +134,8 @@ def allow_synchronize(allow):
 
 
 def rsqrt(x, out=None, dtype=None):
-    """cupyx.rsqrt: the reciprocal square root, 1 / sqrt(x), of each element (sqrt's types: integers give
-    float64), computed as ``reciprocal(sqrt(x))``, so within an ulp or two of CUDA's rsqrt that CuPy calls."""
+    """cupyx.rsqrt: the reciprocal square root, 1 / sqrt(x), of each element, in sqrt's result type, computed
+    as ``reciprocal(sqrt(x))``: within an ulp or two of CUDA's rsqrt, which CuPy calls."""
     from cuarray import _ufuncs
 
     return _ufuncs.reciprocal(_ufuncs.sqrt(x, dtype=dtype), out=out)
