@@ -1,7 +1,7 @@
 """Behaviour on a machine without CUDA driver or device (CI): clear errors, never a crash.
 
-Every public callable of cuarray, cuarray.linalg, cuarray.fft, cuarray.random, cuarray.cuda (and its runtime)
-and cuarray.scipy.signal is called once with simple valid arguments. Each appears in one table: it needs a
+Every public callable of cuarray, cuarray.linalg, cuarray.fft, cuarray.random, cuarray.cuda (and its runtime),
+cuarray.scipy.signal and cuarray.scipy.special is called once with simple valid arguments. Each appears in one table: it needs a
 device (CUDARuntimeError, the same no-device message everywhere), it takes device arrays (a host array gets
 CuPy's TypeError before anything touches a device), or it needs no device (it works)."""
 
@@ -16,6 +16,7 @@ import cuarray.fft
 import cuarray.linalg
 import cuarray.random
 import cuarray.scipy.signal
+import cuarray.scipy.special
 import numpy as np
 import pytest
 from conftest import describe, run_python
@@ -32,6 +33,7 @@ MODULES = {
     "cuda": cp.cuda,
     "cuda.runtime": cp.cuda.runtime,
     "scipy.signal": cp.scipy.signal,
+    "scipy.special": cp.scipy.special,
     "polynomial.polynomial": cp.polynomial.polynomial,
     "polynomial.polyutils": cp.polynomial.polyutils,
 }
@@ -254,6 +256,10 @@ TAKES_DEVICE_ARRAYS = {
     **{
         f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H2, H2), (TypeError, "numpy\\.ndarray"))
         for n in ("convolve2d", "correlate2d")
+    },
+    **{
+        f"scipy.special.{n}": (lambda n=n: getattr(cp.scipy.special, n)(H1), (TypeError, "numpy\\.ndarray"))
+        for n in ("softmax", "log_softmax", "logsumexp")
     },
 }
 _ARRAY_CALLS = {
@@ -623,7 +629,13 @@ def _resolve(qualname):
 
 
 def _ufuncs():
-    return sorted(n for n in dir(cp) if isinstance(getattr(cp, n), cp.ufunc) and n not in UFUNC_EXCEPTIONS)
+    """Qualified names of the ufuncs of the walked modules."""
+    return sorted(
+        f"{prefix}.{n}" if prefix else n
+        for prefix, module in MODULES.items()
+        for n in dir(module)
+        if isinstance(getattr(module, n), cp.ufunc) and n not in UFUNC_EXCEPTIONS and not n.startswith("_")
+    )
 
 
 def public_callables():
@@ -667,7 +679,7 @@ def test_every_public_callable_is_in_one_table():
 
 
 def _ufunc_with_scalars(name):
-    f = getattr(cp, name)
+    f = _resolve(name)
     return f(*[3] * f.nin)
 
 
@@ -682,7 +694,7 @@ def test_needs_device_raises_cuda_runtime_error(name):
 def test_ufunc_needs_a_device_for_scalars_and_rejects_host_arrays(name):
     with pytest.raises(cp.cuda.CUDARuntimeError, match=NO_DEVICE):
         _ufunc_with_scalars(name)
-    f = getattr(cp, name)
+    f = _resolve(name)
     with pytest.raises(TypeError, match=_T[1]):
         f(*[H1] * f.nin)
 

@@ -51,11 +51,110 @@ _custom_resolvers = {
 }
 
 
+# Note [Legacy loop search]
+# SciPy's special functions are NumPy ufuncs with legacy type resolution: a call whose input dtypes equal a
+# loop's takes that loop; otherwise NumPy takes the first loop, in the ufunc's own order, that every input
+# casts to safely. Python numbers are weak there only when an array operand is of at least their kind
+# (bool < integer < inexact); then a Python int casts to any integer or inexact loop type and a float to any
+# inexact one, and otherwise they count as int64, float64 and complex128. dtype= takes the first loop whose
+# output is that dtype, and the inputs must then cast to it under `casting`. The table's _special_ rows list
+# SciPy's real loops in SciPy 1.18's order (float32 first; SciPy 1.17 listed float64 first for most), so this
+# search picks SciPy's loop for every input (tests/special compares, on SciPy's own order where it differs).
+_KIND_ORDER = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 2, "V": 3}
+_PY_DEFAULT = {
+    int: numpy.dtype(numpy.int64),
+    float: numpy.dtype(numpy.float64),
+    complex: numpy.dtype(numpy.complex128),
+}
+
+
+def _is_python_number(operand):
+    return operand is int or operand is float or operand is complex  # `is`: numpy.dtype('int64') == int
+
+
+def _casts(operand, to, casting, weak):
+    if _is_python_number(operand):
+        if weak and to.kind == "c":
+            return True
+        if weak and to.kind == "f" and operand is not complex:
+            return True
+        if weak and to.kind in "iu" and operand is int:
+            return True
+        operand = _PY_DEFAULT[operand]
+    return numpy.can_cast(operand, to, casting)
+
+
+def _resolve_special(name, operands, dtype, casting):
+    u = globals()[name]
+    return legacy_loop_search(u, u.types, operands, dtype, casting)
+
+
+def legacy_loop_search(u, types, operands, dtype, casting):
+    """The loop of `types` (signatures such as "ff->f", in the ufunc's order) that NumPy's legacy resolution
+    picks for `operands` (dtypes, or int/float/complex for Python numbers); errors name ufunc `u`."""
+    loops = [tuple(numpy.dtype(c) for c in t.replace("->", "")) for t in types]
+    nin = u.nin
+    scalars = [o for o in operands if _is_python_number(o)]
+    arrays = [_KIND_ORDER.get(numpy.dtype(o).kind, 3) for o in operands if not _is_python_number(o)]
+    # Python numbers are weak in the loop search only beside an array of at least their kind, and in the check
+    # of the chosen loop's input casts everywhere but as the one input of a unary ufunc.
+    search_weak = bool(arrays) and max(arrays) >= max(
+        _KIND_ORDER["u" if s is int else "f"] for s in scalars or [int]
+    )
+    weak = bool(arrays) or nin > 1
+    if dtype is not None:
+        dtype = numpy.dtype(dtype)
+        for loop in loops:
+            if all(t == dtype for t in loop[nin:]):
+                return _checked_inputs(u, loop, operands, casting, weak)
+        raise TypeError(
+            f"No loop matching the specified signature and casting was found for ufunc {u.__name__}"
+        )
+    if not scalars:
+        for loop in loops:
+            if tuple(operands) == loop[:nin]:
+                return loop
+    safe = "safe"
+    for loop in loops:
+        if all(_casts(o, t, safe, search_weak) for o, t in zip(operands, loop)):
+            return _checked_inputs(u, loop, operands, casting, weak)
+    raise TypeError(
+        f"ufunc '{u.__name__}' not supported for the input types, and the inputs could not be safely coerced to any"
+        f" supported types according to the casting rule '{safe!r}'"
+    )
+
+
+def _checked_inputs(u, loop, operands, casting, weak):
+    """`loop`, once every operand casts to its input type under `casting`."""
+    for i, (o, t) in enumerate(zip(operands, loop)):
+        if not _casts(o, t, casting, weak):
+            raise _input_casting_error(u, casting, o, t, i, weak)
+    return loop
+
+
+def _input_casting_error(u, casting, operand, to, i, weak):
+    """NumPy's _UFuncInputCastingError (a TypeError) for cuarray's ufunc `u`, its message NumPy's: a weak Python
+    number is named by the dtype it would take beside the loop's."""
+    frm = operand
+    if _is_python_number(operand):
+        frm = numpy.result_type(operand(0), to) if weak else _PY_DEFAULT[operand]
+    try:
+        from numpy._core._exceptions import _UFuncInputCastingError
+
+        return _UFuncInputCastingError(u, casting, numpy.dtype(frm), to, i)
+    except ImportError:
+        return TypeError(
+            f"Cannot cast ufunc '{u.__name__}' input from {numpy.dtype(frm)!r} to {to!r} with casting rule '{casting}'"
+        )
+
+
 def _resolve(name, operands, dtype, casting):
     """NumPy's loop dtypes for ufunc `name` on `operands` (dtypes, or int/float/complex for Python scalars)."""
     custom = _custom_resolvers.get(name)
     if custom is not None:
         return custom(operands, dtype, casting)
+    if name.startswith("_special_"):
+        return _resolve_special(name, operands, dtype, casting)
     np_ufunc = getattr(numpy, name)
     # `is`, not `in`: numpy.dtype('int64') == int is True, and would take an int64 array for a Python int.
     if all(o is int or o is float or o is complex for o in operands):
@@ -73,7 +172,9 @@ _core._set_ufunc_resolver(_resolve)
 
 def _make(name):
     u = ufunc(name)
-    u.__name__ = name  # instances carry NumPy's ufunc attributes; __name__ lives in the instance dict
+    # Instances carry NumPy's ufunc attributes; __name__ lives in the instance dict. A _special_ row is
+    # cuarray.scipy.special's function of the row's name without the prefix.
+    u.__name__ = name.removeprefix("_special_")
     return u
 
 

@@ -194,7 +194,14 @@ void init_ufunc(py::module_& m) {
           "nargs", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nin + ops::ufuncs()[s.index].def.nout; })
       .def_property_readonly("ntypes", [](const PyUfunc& s) { return ops::loop_signatures(s.index).size(); })
       .def_property_readonly("types", [](const PyUfunc& s) { return ops::loop_signatures(s.index); })
-      .def("__repr__", [](const PyUfunc& s) { return "<ufunc '" + ops::ufuncs()[s.index].def.name + "'>"; });
+      .def("__repr__", [](py::object self) {
+        // The __name__ the Python layer gave (cuarray.scipy.special's functions drop their rows' prefix).
+        py::object name = py::getattr(self, "__name__", py::none());
+        return "<ufunc '" +
+               (name.is_none() ? ops::ufuncs()[self.cast<const PyUfunc&>().index].def.name
+                               : py::str(name).cast<std::string>()) +
+               "'>";
+      });
   // After every def: `__call__` above is for help() and explicit u.__call__(...); calls take this slot.
   reinterpret_cast<PyTypeObject*>(ufunc_type.ptr())->tp_call = ufunc_slot;
 }

@@ -5,3 +5,4 @@
 #include "cuarray/complex.cuh"
 #include "cuarray/elementwise.cuh"
 #include "cuarray/math.cuh"
+#include "cuarray/special.cuh"

@@ -1,0 +1,280 @@
+"""cuarray.scipy.special against SciPy on the same inputs: every ufunc on every real dtype, SciPy's special
+values (NaN, infinities, domain edges), layouts (0-d, empty, non-contiguous, negative strides, broadcasting),
+Python numbers, out=/dtype=, fusion, and softmax, log_softmax and logsumexp."""
+
+import cuarray as cp
+import cuarray.scipy.special as csp
+import numpy as np
+import pytest
+import scipy.special
+from conftest import make_data
+from cuarray import testing
+
+pytestmark = pytest.mark.gpu
+
+REAL = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float16", "float32", "float64"]
+UNARY = [n for n in csp.__all__ if isinstance(getattr(csp, n), cp.ufunc) and getattr(csp, n).nin == 1]
+BINARY = [n for n in csp.__all__ if isinstance(getattr(csp, n), cp.ufunc) and getattr(csp, n).nin == 2]
+# float32 results are double results rounded once; SciPy computes some float32 loops in float32 itself.
+RTOL = {np.float32: 1e-5, np.float64: 1e-11, "default": 1e-11}
+ATOL = {np.float32: 1e-6, np.float64: 1e-13, "default": 1e-13}
+# Where a function's domain is narrow, the data are moved into it (and some values stay outside: NaN both).
+DOMAIN = {
+    "erfinv": lambda a: a / 31,
+    "erfcinv": lambda a: a / 31 + 1,
+    "ndtri": lambda a: a / 61 + 0.5,
+    "logit": lambda a: a / 61 + 0.5,
+}
+EDGES = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 2.0, 0.5, -0.5, 0.3, 0.65, 1e-300, 1e300, -1e300]
+EDGES += [700.0, -700.0, 40.0, -40.0, 171.5, -171.5, -2.5, 1e-5, 1.5, 3.0]
+
+
+def _data(name, shape, dtype, seed=0):
+    a = make_data(shape, dtype, seed)
+    f = DOMAIN.get(name)
+    return f(a) if f is not None and a.dtype.kind == "f" else a
+
+
+def test_the_module_lists_its_ufuncs_and_functions():
+    assert {"erf", "gammaln", "expit", "xlogy", "softmax", "logsumexp"} <= set(csp.__all__)
+    assert csp.erf.__name__ == "erf" and csp.erf.nin == 1 and csp.xlogy.nin == 2
+    assert csp.erf.types == ["f->f", "d->d"] and csp.logit.types == ["d->d", "f->f"]
+    assert set(UNARY) | set(BINARY) | {"softmax", "log_softmax", "logsumexp"} == set(csp.__all__)
+
+
+@pytest.mark.parametrize("name", UNARY)
+@pytest.mark.parametrize("dtype", REAL)
+@testing.numpy_cuarray_allclose(rtol=RTOL, atol=ATOL, scipy_name="scp")
+def test_unary_on_every_real_dtype(xp, scp, name, dtype):
+    return getattr(scp.special, name)(xp.asarray(_data(name, (4, 9), dtype)))
+
+
+@pytest.mark.parametrize("name", BINARY)
+@pytest.mark.parametrize(
+    "dtypes",
+    [
+        ("float64", "float64"),
+        ("float32", "float32"),
+        ("float32", "int8"),
+        ("int32", "float16"),
+        ("bool", "uint8"),
+        ("float16", "float16"),
+    ],
+)
+@testing.numpy_cuarray_allclose(rtol=RTOL, atol=ATOL, scipy_name="scp")
+def test_binary_on_mixed_dtypes_and_broadcasting(xp, scp, name, dtypes):
+    x = np.abs(make_data((3, 1, 5), dtypes[0], 1))
+    y = make_data((4, 5), dtypes[1], 2)
+    return getattr(scp.special, name)(xp.asarray(x), xp.asarray(y))
+
+
+@pytest.mark.parametrize("name", UNARY)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@testing.numpy_cuarray_allclose(rtol=RTOL, atol=ATOL, scipy_name="scp")
+def test_unary_special_values(xp, scp, name, dtype):
+    with np.errstate(all="ignore"):
+        a = np.array(EDGES, dtype=dtype)
+    return getattr(scp.special, name)(xp.asarray(a))
+
+
+@pytest.mark.parametrize("name", BINARY)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@testing.numpy_cuarray_allclose(rtol=RTOL, atol=ATOL, scipy_name="scp")
+def test_binary_special_values(xp, scp, name, dtype):
+    with np.errstate(all="ignore"):
+        e = np.array(EDGES[:12], dtype=dtype)
+    x, y = np.meshgrid(e, e)  # every pair
+    return getattr(scp.special, name)(xp.asarray(x), xp.asarray(y))
+
+
+def test_special_values_differ_from_cudas_own():
+    # Where CUDA's functions give limits and SciPy's give NaN or -inf: a test that a plain libdevice call fails.
+    x = cp.asarray([np.inf, -np.inf])
+    for name in ("i0", "i1", "j0", "j1", "y0", "y1"):
+        assert np.isnan(cp.asnumpy(getattr(csp, name)(x))).all(), name
+    assert cp.asnumpy(csp.gammaln(cp.asarray([-np.inf])))[0] == -np.inf
+
+
+@pytest.mark.parametrize("name", ["erf", "gammaln", "erfinv", "xlogy"])
+@pytest.mark.parametrize(
+    "shape, view",
+    [((), None), ((0,), None), ((0, 3), None), ((1, 7), None), ((6, 8), np.s_[::2, ::-3]), ((5, 4), "T")],
+)
+@testing.numpy_cuarray_allclose(rtol=RTOL, atol=ATOL, scipy_name="scp")
+def test_layouts(xp, scp, name, shape, view):
+    a = xp.asarray(_data(name, shape, "float32"))
+    if view == "T":
+        a = a.T
+    elif view is not None:
+        a = a[view]
+    f = getattr(scp.special, name)
+    return f(a, a[..., ::-1] if a.ndim else a) if f.nin == 2 else f(a)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("f", 2.0),
+        ("f", 2),
+        ("b", 2),
+        ("b", 2.0),
+        ("e", 1),
+        ("i", 1.5),
+        ("f", np.float64(2)),
+        ("f", np.float32(2)),
+    ],
+)
+@pytest.mark.parametrize("name", ["xlogy", "rel_entr"])
+@testing.numpy_cuarray_allclose(rtol=RTOL, atol=ATOL, scipy_name="scp")
+def test_python_numbers_take_scipys_loop(xp, scp, name, args):
+    # xlogy's loops are (dd, ff): a float32 array with a Python float takes dd; rel_entr's are (ff, dd).
+    dtype, number = args
+    return getattr(scp.special, name)(xp.asarray(np.abs(make_data(6, dtype, 3))), number)
+
+
+@pytest.mark.parametrize("dtype", [None, "float32", "float64"])
+@testing.numpy_cuarray_allclose(rtol=RTOL, atol=ATOL, scipy_name="scp")
+def test_dtype_argument(xp, scp, dtype):
+    return scp.special.erf(xp.asarray(make_data(7, "float64") / 8), dtype=dtype)
+
+
+def test_out_is_written_and_returned_and_shares_no_memory():
+    a = make_data((3, 4), "float64") / 8
+    d = cp.asarray(a)
+    out = cp.empty((3, 4), dtype=np.float32)
+    r = csp.expit(d, out=out)
+    assert r is out
+    np.testing.assert_allclose(cp.asnumpy(out), scipy.special.expit(a).astype(np.float32), rtol=1e-6)
+    fresh = csp.expit(d)
+    assert not cp.shares_memory(fresh, d) and fresh.dtype == np.float64
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'expit' output"):
+        csp.expit(d, out=cp.empty((3, 4), dtype=np.int32))
+
+
+@pytest.mark.parametrize("name", ["erf", "gamma", "xlogy", "erfinv"])
+def test_complex_inputs_raise_typeerror(name):
+    # SciPy computes some of these on complex numbers; cuarray, as CuPy, has real loops only.
+    f = getattr(csp, name)
+    z = cp.asarray([0.5 + 0.5j])
+    with pytest.raises(TypeError, match=f"ufunc '{name}' not supported for the input types"):
+        f(*[z] * f.nin)
+
+
+@testing.numpy_cuarray_raises(scipy_name="scp", accept_error=TypeError)
+def test_casting_no_refuses_a_cast_as_scipy(xp, scp):
+    return scp.special.erf(xp.asarray(np.arange(3, dtype=np.int32)), casting="no")
+
+
+def test_fuse_matches_eager():
+    x = cp.asarray(make_data((5, 6), "float32") / 8)
+
+    def f(v):
+        return csp.erf(v) * csp.expit(v) + csp.xlogy(v, v * v + 1.0)
+
+    eager = f(x)
+    fused = cp.fuse(f)(x)
+    assert fused.dtype == eager.dtype == np.float32
+    # fuse's kernel may contract a multiply and an add into one FMA, as CuPy's does: within rounding.
+    np.testing.assert_allclose(cp.asnumpy(fused), cp.asnumpy(eager), rtol=1e-6)
+    np.testing.assert_array_equal(cp.asnumpy(cp.fuse(csp.erf)(x)), cp.asnumpy(csp.erf(x)))
+
+
+# ---------------------------------------------------------------- softmax, log_softmax, logsumexp
+
+SOFT_DATA = [
+    ("float64", (4, 5)),
+    ("float32", (3, 1, 6)),
+    ("float16", (2, 7)),
+    ("int32", (3, 4)),
+    ("bool", (2, 3)),
+    ("float64", ()),
+    ("float64", (1, 4)),
+]
+
+
+def _soft(dtype, shape, specials, axis):
+    """Data for the softmax family, and `axis` made one SciPy takes for its shape."""
+    if axis is not None and len(shape) < 2:
+        axis = None if len(shape) == 0 else 0
+    a = make_data(shape, dtype, 4)
+    if dtype == "float16":
+        a = a / 8
+    if specials and a.ndim == 2 and a.size and a.dtype.kind == "f":
+        a = a.copy()
+        a[0, 0] = np.inf
+        a[-1, -1] = -np.inf
+        if a.shape[0] > 2:
+            a[1, :] = -np.inf
+    return a, axis
+
+
+@pytest.mark.parametrize("func", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dtype, shape", [d for d in SOFT_DATA if d[0] != "bool"])
+@pytest.mark.parametrize("axis", [None, 0, -1, (0, -1)])
+@pytest.mark.parametrize("specials", [False, True])
+@testing.numpy_cuarray_allclose(rtol={np.float16: 2e-3, "default": 1e-6}, atol=1e-6, scipy_name="scp")
+def test_softmax_and_log_softmax(xp, scp, func, dtype, shape, axis, specials):
+    a, axis = _soft(dtype, shape, specials, axis)
+    with np.errstate(all="ignore"):
+        return getattr(scp.special, func)(xp.asarray(a), axis=axis)
+
+
+@pytest.mark.parametrize("dtype, shape", SOFT_DATA + [("float64", (0,)), ("float32", (3, 0))])
+@pytest.mark.parametrize("axis", [None, 0, -1])
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("specials", [False, True])
+@testing.numpy_cuarray_allclose(rtol={np.float16: 2e-3, "default": 1e-6}, atol=1e-6, scipy_name="scp")
+def test_logsumexp(xp, scp, dtype, shape, axis, keepdims, specials):
+    a, axis = _soft(dtype, shape, specials, axis)
+    if a.size == 0 and a.ndim > 1 and axis is None:
+        axis = -1  # SciPy's IndexError (test_logsumexp_of_empty_over_several_axes)
+    with np.errstate(all="ignore"):
+        return scp.special.logsumexp(xp.asarray(a), axis=axis, keepdims=keepdims)
+
+
+@pytest.mark.parametrize("b_kind", ["positive", "mixed", "zeros_hide_inf", "broadcast", "scalar"])
+@pytest.mark.parametrize("return_sign", [False, True])
+@pytest.mark.parametrize("axis", [None, 1])
+@testing.numpy_cuarray_allclose(rtol=1e-6, atol=1e-6, scipy_name="scp")
+def test_logsumexp_weights_and_signs(xp, scp, b_kind, return_sign, axis):
+    a = make_data((3, 5), "float64", 5) / 4
+    b = {
+        "positive": np.abs(make_data((3, 5), "float64", 6)),
+        "mixed": make_data((3, 5), "float64", 7),
+        "zeros_hide_inf": np.where(np.arange(15).reshape(3, 5) % 4 == 0, 0.0, 1.0),
+        "broadcast": make_data((5,), "float32", 8),
+        "scalar": 2.0,
+    }[b_kind]
+    if b_kind == "zeros_hide_inf":
+        a = a.copy()
+        a[0, 0] = np.inf
+        a[2, 4] = np.nan
+    bx = xp.asarray(b) if isinstance(b, np.ndarray) else b
+    with np.errstate(all="ignore"):
+        return scp.special.logsumexp(xp.asarray(a), axis=axis, b=bx, return_sign=return_sign)
+
+
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_logsumexp_of_empty_over_several_axes(keepdims):
+    # SciPy 1.18 raises IndexError here (its empty-input shape arithmetic indexes a 1-d array with a tuple);
+    # cuarray gives the empty sum's logarithm, -inf, as SciPy does over one axis.
+    r = csp.logsumexp(cp.zeros((3, 0), dtype=np.float32), keepdims=keepdims)
+    assert r.dtype == np.float32 and r.shape == ((1, 1) if keepdims else ())
+    assert cp.asnumpy(r).ravel()[0] == -np.inf
+
+
+def test_logsumexp_of_complex_is_not_supported():
+    with pytest.raises(NotImplementedError, match="real inputs"):
+        csp.logsumexp(cp.asarray([1j]))
+
+
+@pytest.mark.parametrize("func", ["softmax", "log_softmax", "logsumexp"])
+def test_composites_take_device_arrays(func):
+    # Also SciPy's TypeError for bool input to softmax (x - max on bools).
+    if func != "logsumexp":
+        with pytest.raises(TypeError, match="boolean subtract"):
+            getattr(csp, func)(cp.asarray([True, False]))
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        getattr(csp, func)(np.ones(3))
+    r = getattr(csp, func)(cp.ones(3))
+    assert isinstance(r, cp.ndarray)
