@@ -61,15 +61,15 @@ _custom_resolvers = {
 # SciPy's real loops in SciPy 1.18's order (float32 first; SciPy 1.17 listed float64 first for most), so this
 # search picks SciPy's loop for every input (tests/special compares, on SciPy's own order where it differs).
 _KIND_ORDER = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 2, "V": 3}
-_PY_DEFAULT = {
-    int: numpy.dtype(numpy.int64),
-    float: numpy.dtype(numpy.float64),
-    complex: numpy.dtype(numpy.complex128),
-}
 
 
 def _is_python_number(operand):
     return operand is int or operand is float or operand is complex  # `is`: numpy.dtype('int64') == int
+
+
+def _default_dtype(number_type):
+    """int64, float64 or complex128: a Python number's dtype where it is not weak."""
+    return numpy.result_type(_weak(number_type))
 
 
 def _casts(operand, to, casting, weak):
@@ -80,7 +80,7 @@ def _casts(operand, to, casting, weak):
             return True
         if weak and to.kind in "iu" and operand is int:
             return True
-        operand = _PY_DEFAULT[operand]
+        operand = _default_dtype(operand)
     return numpy.can_cast(operand, to, casting)
 
 
@@ -137,15 +137,10 @@ def _input_casting_error(u, casting, operand, to, i, weak):
     number is named by the dtype it would take beside the loop's."""
     frm = operand
     if _is_python_number(operand):
-        frm = numpy.result_type(operand(0), to) if weak else _PY_DEFAULT[operand]
-    try:
-        from numpy._core._exceptions import _UFuncInputCastingError
+        frm = numpy.result_type(_weak(operand), to) if weak else _default_dtype(operand)
+    from numpy._core._exceptions import _UFuncInputCastingError
 
-        return _UFuncInputCastingError(u, casting, numpy.dtype(frm), to, i)
-    except ImportError:
-        return TypeError(
-            f"Cannot cast ufunc '{u.__name__}' input from {numpy.dtype(frm)!r} to {to!r} with casting rule '{casting}'"
-        )
+    return _UFuncInputCastingError(u, casting, numpy.dtype(frm), to, i)
 
 
 def _resolve(name, operands, dtype, casting):
@@ -156,8 +151,7 @@ def _resolve(name, operands, dtype, casting):
     if name.startswith("_special_"):
         return _resolve_special(name, operands, dtype, casting)
     np_ufunc = getattr(numpy, name)
-    # `is`, not `in`: numpy.dtype('int64') == int is True, and would take an int64 array for a Python int.
-    if all(o is int or o is float or o is complex for o in operands):
+    if all(_is_python_number(o) for o in operands):
         # Python scalars alone: NumPy computes on 0-d arrays of their default dtypes, whereas its loop search on
         # the Python types picks object loops for comparisons.
         operands = tuple(numpy.dtype(o) for o in operands)
@@ -172,9 +166,9 @@ _core._set_ufunc_resolver(_resolve)
 
 def _make(name):
     u = ufunc(name)
-    # Instances carry NumPy's ufunc attributes; __name__ lives in the instance dict. A _special_ row is
-    # cuarray.scipy.special's function of the row's name without the prefix.
-    u.__name__ = name.removeprefix("_special_")
+    u.__name__ = (
+        u._public_name
+    )  # instances carry NumPy's ufunc attributes; __name__ lives in the instance dict
     return u
 
 

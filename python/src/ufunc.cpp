@@ -80,7 +80,7 @@ py::object call_ufunc(const PyUfunc& self, PyObject* args, PyObject* kwargs) {
       }
   py::handle in[3], out[2] = {py::none(), py::none()};
   if (n > nin + nout)
-    throw TypeError(u.def.name + "() takes from " + std::to_string(nin) + " to " + std::to_string(nin + nout) +
+    throw TypeError(u.public_name + "() takes from " + std::to_string(nin) + " to " + std::to_string(nin + nout) +
                     " positional arguments but " + std::to_string(n) + " were given");
   for (int i = 0; i < std::min(n, nin); ++i) in[i] = PyTuple_GET_ITEM(args, i);
   for (int i = nin; i < n; ++i) out[i - nin] = PyTuple_GET_ITEM(args, i);
@@ -109,7 +109,7 @@ py::object call_ufunc(const PyUfunc& self, PyObject* args, PyObject* kwargs) {
     } else if (key == "subok") {  // cuarray has no ndarray subclasses to keep
     } else if (key == "where" && v == Py_True) {
     } else {
-      throw TypeError(u.def.name + "() got an unexpected keyword argument '" + key + "' (cuarray)");
+      throw TypeError(u.public_name + "() got an unexpected keyword argument '" + key + "' (cuarray)");
     }
   }
   return ufunc_call(self.index, in, std::min(n, nin), out, dtype, ops::casting_from_name(casting.c_str()), order);
@@ -194,14 +194,8 @@ void init_ufunc(py::module_& m) {
           "nargs", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nin + ops::ufuncs()[s.index].def.nout; })
       .def_property_readonly("ntypes", [](const PyUfunc& s) { return ops::loop_signatures(s.index).size(); })
       .def_property_readonly("types", [](const PyUfunc& s) { return ops::loop_signatures(s.index); })
-      .def("__repr__", [](py::object self) {
-        // The __name__ the Python layer gave (cuarray.scipy.special's functions drop their rows' prefix).
-        py::object name = py::getattr(self, "__name__", py::none());
-        return "<ufunc '" +
-               (name.is_none() ? ops::ufuncs()[self.cast<const PyUfunc&>().index].def.name
-                               : py::str(name).cast<std::string>()) +
-               "'>";
-      });
+      .def_property_readonly("_public_name", [](const PyUfunc& s) { return ops::ufuncs()[s.index].public_name; })
+      .def("__repr__", [](const PyUfunc& s) { return "<ufunc '" + ops::ufuncs()[s.index].public_name + "'>"; });
   // After every def: `__call__` above is for help() and explicit u.__call__(...); calls take this slot.
   reinterpret_cast<PyTypeObject*>(ufunc_type.ptr())->tp_call = ufunc_slot;
 }

@@ -87,12 +87,28 @@ def test_binary_special_values(xp, scp, name, dtype):
     return getattr(scp.special, name)(xp.asarray(x), xp.asarray(y))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_signs_of_zero_are_scipys(dtype):
+    # allclose ignores the sign of a zero: compare the signs where SciPy's result is zero.
+    with np.errstate(all="ignore"):
+        a = np.array(EDGES + [-0.0, 0.0], dtype=dtype)
+        pairs = np.meshgrid(a[:12], a[:12])
+    for name in UNARY + BINARY:
+        args = [a] if name in UNARY else pairs
+        with np.errstate(all="ignore"):
+            want = getattr(scipy.special, name)(*args)
+        got = cp.asnumpy(getattr(csp, name)(*map(cp.asarray, args)))
+        zero = want == 0
+        np.testing.assert_array_equal(np.signbit(got[zero]), np.signbit(want[zero]), err_msg=name)
+
+
 def test_special_values_differ_from_cudas_own():
     # Where CUDA's functions give limits and SciPy's give NaN or -inf: a test that a plain libdevice call fails.
     x = cp.asarray([np.inf, -np.inf])
     for name in ("i0", "i1", "j0", "j1", "y0", "y1"):
         assert np.isnan(cp.asnumpy(getattr(csp, name)(x))).all(), name
     assert cp.asnumpy(csp.gammaln(cp.asarray([-np.inf])))[0] == -np.inf
+    assert not np.signbit(cp.asnumpy(csp.erfinv(cp.asarray([-0.0]))))[0]
 
 
 @pytest.mark.parametrize("name", ["erf", "gammaln", "erfinv", "xlogy"])
@@ -127,7 +143,8 @@ def test_layouts(xp, scp, name, shape, view):
 @pytest.mark.parametrize("name", ["xlogy", "rel_entr"])
 @testing.numpy_cuarray_allclose(rtol=RTOL, atol=ATOL, scipy_name="scp")
 def test_python_numbers_take_scipys_loop(xp, scp, name, args):
-    # xlogy's loops are (dd, ff): a float32 array with a Python float takes dd; rel_entr's are (ff, dd).
+    # Both list ff first (SciPy 1.18): a float32 array with a Python number stays float32, an int8 array with a
+    # Python float takes ff too (a weak float), and a float32 array with a float64 scalar takes dd.
     dtype, number = args
     return getattr(scp.special, name)(xp.asarray(np.abs(make_data(6, dtype, 3))), number)
 
@@ -261,6 +278,19 @@ def test_logsumexp_of_empty_over_several_axes(keepdims):
     r = csp.logsumexp(cp.zeros((3, 0), dtype=np.float32), keepdims=keepdims)
     assert r.dtype == np.float32 and r.shape == ((1, 1) if keepdims else ())
     assert cp.asnumpy(r).ravel()[0] == -np.inf
+
+
+@pytest.mark.parametrize(
+    "a_kind, b_kind", [("f32", 2.0), (2.0, "f32"), (1, "f16"), ("i8", 2.0), ("f16", 3), (True, "f32")]
+)
+@testing.numpy_cuarray_allclose(rtol=1e-3, scipy_name="scp")
+def test_logsumexp_python_numbers_are_weak(xp, scp, a_kind, b_kind):
+    arrays = {"f32": np.float32, "f16": np.float16, "i8": np.int8}
+
+    def arg(k):
+        return xp.asarray(np.arange(1, 4, dtype=arrays[k])) if isinstance(k, str) else k
+
+    return scp.special.logsumexp(arg(a_kind), b=arg(b_kind))
 
 
 def test_logsumexp_of_complex_is_not_supported():

@@ -1,5 +1,5 @@
-"""cuarray.scipy.special's type resolution against SciPy's own ufuncs, without a GPU: for every real input
-dtype, Python number, dtype= and casting, cuarray's loop search picks SciPy's loop, or raises where SciPy
+"""cuarray.scipy.special's type resolution against SciPy's own ufuncs, with or without a GPU: for every real
+input dtype, Python number, dtype= and casting, cuarray's loop search picks SciPy's loop, or raises where SciPy
 raises (Note [Legacy loop search] in cuarray/_ufuncs.py). The search runs on the installed SciPy's loop order,
 which changed in SciPy 1.18; the table's own order is 1.18's."""
 
@@ -11,8 +11,6 @@ import pytest
 import scipy
 import scipy.special
 from cuarray import _ufuncs
-
-pytestmark = pytest.mark.nogpu
 
 REAL = [np.dtype(c) for c in "?bBhHiIlLefd"]
 NUMBERS = [int, float]
@@ -86,3 +84,10 @@ def test_complex_operands_raise_typeerror():
         _ufuncs._resolve("_special_erf", (np.dtype("F"),), None, "same_kind")
     with pytest.raises(TypeError, match="Cannot cast ufunc 'xlogy' input 1 from dtype\\('complex64'\\)"):
         _ufuncs._resolve("_special_xlogy", (np.dtype("f"), complex), np.dtype("f"), "same_kind")
+
+
+def test_messages_name_scipys_function():
+    with pytest.raises(TypeError, match=r"^erf\(\) takes from 1 to 2 positional arguments but 3 were given"):
+        csp.erf(1, 2, 3)
+    with pytest.raises(TypeError, match=r"^xlogy\(\) got an unexpected keyword argument 'bogus'"):
+        csp.xlogy(1.0, 2.0, bogus=1)

@@ -19,8 +19,10 @@ __device__ __forceinline__ double nan() { return __longlong_as_double(0x7ff80000
 __device__ __forceinline__ double erf(double x) { return ::erf(x); }
 __device__ __forceinline__ double erfc(double x) { return ::erfc(x); }
 __device__ __forceinline__ double erfcx(double x) { return ::erfcx(x); }
-__device__ __forceinline__ double erfinv(double x) { return ::erfinv(x); }
-__device__ __forceinline__ double erfcinv(double x) { return ::erfcinv(x); }
+// SciPy's erfinv(-0.0) and i1(-0.0) are +0.0 (Boost and Cephes return 0 for 0); CUDA's keep the sign.
+__device__ __forceinline__ double erfinv(double x) { return x == 0 ? 0.0 : ::erfinv(x); }
+// SciPy's erfcinv(1) is -erfinv(0), -0.0.
+__device__ __forceinline__ double erfcinv(double x) { return x == 1 ? -0.0 : ::erfcinv(x); }
 
 __device__ __forceinline__ double gamma(double x) { return ::tgamma(x); }
 // SciPy's gammaln(-inf) is -inf (CUDA's lgamma gives +inf).
@@ -55,7 +57,7 @@ __device__ __forceinline__ double log_expit(double x) { return x < 0 ? x - ::log
 // Cephes' Bessel functions give NaN at infinities, where CUDA's give their limits.
 __device__ __forceinline__ double nan_at_inf(double x, double y) { return ::isinf(x) ? nan() : y; }
 __device__ __forceinline__ double i0(double x) { return nan_at_inf(x, ::cyl_bessel_i0(x)); }
-__device__ __forceinline__ double i1(double x) { return nan_at_inf(x, ::cyl_bessel_i1(x)); }
+__device__ __forceinline__ double i1(double x) { return x == 0 ? 0.0 : nan_at_inf(x, ::cyl_bessel_i1(x)); }
 __device__ __forceinline__ double j0(double x) { return nan_at_inf(x, ::j0(x)); }
 __device__ __forceinline__ double j1(double x) { return nan_at_inf(x, ::j1(x)); }
 __device__ __forceinline__ double y0(double x) { return nan_at_inf(x, ::y0(x)); }

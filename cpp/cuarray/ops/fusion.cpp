@@ -108,7 +108,7 @@ Code generate(const FusedProgram& p) {
       const int nin = u.def.nin, nout = u.def.nout;
       if (static_cast<int>(s.args.size()) != nin || static_cast<int>(s.types.size()) != nin + nout ||
           find_loop(u, s.types.data(), s.types.data() + nin) < 0)
-        throw TypeError("cuarray.fuse: ufunc '" + u.def.name + "' has no loop of the traced types");
+        throw TypeError("cuarray.fuse: ufunc '" + u.public_name + "' has no loop of the traced types");
       std::vector<std::string> srcs;
       for (int a : s.args) srcs.push_back(c.value.at(a));
       std::vector<std::string> outs;

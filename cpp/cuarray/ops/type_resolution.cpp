@@ -89,7 +89,7 @@ bool can_cast(DType from, DType to, Casting casting) {
 void check_output_cast(const char* op, int nout, DType from, DType to, Casting casting, int index) {
   if (can_cast(from, to, casting)) return;
   // NumPy's _UFuncOutputCastingError message (a TypeError); internal rows (_clip) are named as NumPy's, and
-  // _special_ rows as SciPy's.
+  // _special_ rows as SciPy's (their public_name; `op` may also name an operation that is no ufunc).
   const char* ufunc = !std::strncmp(op, "_special_", 9) ? op + 9 : op[0] == '_' ? op + 1 : op;
   throw OutputCastingError(std::string("Cannot cast ufunc '") + ufunc + "' output " +
                                (nout != 1 ? std::to_string(index) + " " : std::string()) + "from dtype('" +

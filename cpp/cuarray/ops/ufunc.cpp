@@ -33,6 +33,8 @@ std::vector<Ufunc> build() {
   for (const Row& r : kRows) {
     Ufunc u;
     u.def = ElementwiseDef{static_cast<std::uint32_t>(out.size()), r.name, r.body, "", r.nin, r.nout};
+    const std::string special = "_special_";
+    u.public_name = u.def.name.compare(0, special.size(), special) ? u.def.name : u.def.name.substr(special.size());
     std::istringstream loops(r.loops);
     std::string sig;
     while (loops >> sig) {

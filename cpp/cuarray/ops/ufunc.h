@@ -18,6 +18,9 @@ struct Loop {
 struct Ufunc {
   ElementwiseDef def;
   std::vector<Loop> loops;
+  // The name users see: the row's, without the _special_ prefix of cuarray.scipy.special's rows (its
+  // functions are SciPy's names), for __name__, repr and messages.
+  std::string public_name;
 };
 
 // Every ufunc of the table, in table order; a ufunc's id is its index.

@@ -47,7 +47,7 @@ UfuncCall::UfuncCall(int index, int nargs)
     : u_(ufuncs()[index]), index_(index), operands_(u_.def.name.c_str(), u_.def.nin, u_.def.nout) {
   const int nin = u_.def.nin;
   if (nargs != nin)
-    throw TypeError(u_.def.name + "() takes " + std::to_string(nin) + " positional input argument" +
+    throw TypeError(u_.public_name + "() takes " + std::to_string(nin) + " positional input argument" +
                     (nin == 1 ? "" : "s") + " but " + std::to_string(nargs) + " were given");
 }
 
@@ -79,7 +79,7 @@ void UfuncCall::run(char order) {
     operands_.allocate(loop_.out, order);
     if (operands_.output(0).dtype() != DType::Bool) {
       operands_.convert_scalar(wide, loop_.in[wide]);  // raises NumPy's OverflowError
-      throw TypeError(u_.def.name + ": an out-of-range integer converted to " + cuarray::name(loop_.in[wide]));
+      throw TypeError(u_.public_name + ": an out-of-range integer converted to " + cuarray::name(loop_.in[wide]));
     }
     const char value = *constant;
     fill(operands_.output(0), &value);

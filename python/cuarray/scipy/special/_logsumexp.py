@@ -45,11 +45,12 @@ def log_softmax(x, axis=None):
 
 def _floating(a, b):
     """a and b (or None) as device arrays of their common floating dtype, broadcast together (SciPy's
-    xp_promote with force_floating: integers and bools compute in float64)."""
-    arrays = [_device(v, "logsumexp") for v in (a, b) if v is not None]
-    dtype = numpy.result_type(*(v.dtype for v in arrays))
-    if dtype.kind not in "fc":
-        dtype = numpy.result_type(dtype, numpy.float64)
+    xp_promote with force_floating: Python numbers are weak, integers and bools compute in float64)."""
+    given = [v for v in (a, b) if v is not None]
+    dtype = numpy.result_type(
+        *(v if type(v) in (bool, int, float) else _device(v, "logsumexp").dtype for v in given), 1.0
+    )
+    arrays = [_device(v, "logsumexp") for v in given]
     if dtype.kind == "c":
         raise NotImplementedError("cuarray.scipy.special.logsumexp supports real inputs only (got complex)")
     shape = numpy.broadcast_shapes(*(v.shape for v in arrays))
