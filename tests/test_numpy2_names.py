@@ -238,3 +238,38 @@ def test_too_many_bins_for_the_data_range_as_numpy():
         for f in (xp.histogram, xp.histogram_bin_edges):
             with pytest.raises(ValueError, match="Too many bins for data range"):
                 f(a, 1000)
+
+
+# ---- array(ndmax=) --------------------------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize(
+    "obj, kwargs",
+    [
+        ([[1, 2], [3, 4]], {"ndmax": 2}),
+        ([[1, 2], [3, 4]], {"ndmax": 3}),
+        ([[1, 2], [3, 4]], {"ndmax": 1}),  # nested deeper than ndmax: ValueError
+        ([1, 2], {"ndmax": 0}),
+        (5, {"ndmax": 0}),
+        ([[1.5]], {"ndmax": 2, "ndmin": 2}),
+        ([[1, 2]], {"ndmax": 1, "ndmin": 2}),  # ndmin above ndmax: ValueError
+        ([1], {"ndmax": 65}),
+        ([1], {"ndmax": -1}),
+        (range(3), {"ndmax": 0}),
+        ([np.arange(2), np.arange(2)], {"ndmax": 1}),  # arrays inside a list count
+        ([(1, 2), (3, 4)], {"ndmax": 2, "dtype": np.float32}),
+    ],
+)
+@testing.numpy_cuarray_array_equal(accept_error=ValueError)
+def test_array_ndmax_as_numpy(xp, obj, kwargs):
+    return xp.array(obj, **kwargs)
+
+
+@gpu
+@pytest.mark.parametrize("make", [lambda xp: xp.ones((2, 2)), lambda xp: np.ones((2, 2))])
+def test_array_ndmax_leaves_arrays_their_dimensions(make):
+    # NumPy bounds only the dimensions it finds in sequences: a (2, 2) array stays (2, 2) under ndmax=1.
+    assert np.array(np.ones((2, 2)), ndmax=1).shape == (2, 2)
+    r = cp.array(make(cp), ndmax=1)
+    assert r.shape == (2, 2) and isinstance(r, cp.ndarray)

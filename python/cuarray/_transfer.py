@@ -1,5 +1,7 @@
 """Moving data between the host and devices: array, asarray, copy, asnumpy, ascontiguousarray, asfortranarray."""
 
+import operator
+
 import numpy
 
 from cuarray import _core, _interop
@@ -30,13 +32,18 @@ def _to_current_device(a):
 _NOT_FOREIGN = (ndarray, numpy.ndarray, numpy.generic, list, tuple, int, float, complex)
 
 
-def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocking=False, like=None):
+def array(
+    obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, ndmax=None, blocking=False, like=None
+):
     """A device array from a host object (list, scalar, NumPy array), another device array, a CuPy-like object
     (``__cupy_get_ndarray__``) or another library's device array (``__cuda_array_interface__``, else CUDA
     DLPack): a view of that one's memory on its own device unless a copy or another dtype is asked for.
     copy=False never copies (ValueError where it must, as NumPy 2's and CuPy's); None copies when needed.
+    `ndmax` (NumPy 2.4's) bounds the dimensions found in nested sequences; arrays keep theirs.
     `blocking` (CuPy's): a copy from host memory has finished when this returns, pinned memory included
     (pageable memory is always read before return). `like` (NumPy's) changes nothing."""
+    if ndmax is not None:
+        _check_ndmax(ndmax, ndmin)
     if copy is False:
         out = _asarray_no_copy(obj, dtype, order, None)
     else:
@@ -45,9 +52,30 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocki
             from cuarray.cuda import get_current_stream
 
             get_current_stream().synchronize()
+    if ndmax is not None and out.ndim > ndmax and _is_sequence(obj):
+        raise ValueError(
+            "setting an array element with a sequence. The requested array would exceed the maximum number of "
+            f"dimension of {ndmax}."
+        )
     if out.ndim < ndmin:
         out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
     return out
+
+
+def _check_ndmax(ndmax, ndmin):
+    """NumPy's checks of array(ndmax=): an int within [0, 64], at least ndmin."""
+    ndmax = operator.index(ndmax)
+    if not 0 <= ndmax <= 64:
+        raise ValueError("ndmax must be in the range [0, NPY_MAXDIMS (64)] ")
+    if ndmin > ndmax:
+        raise ValueError(f"ndmin must be <= ndmax ({ndmax})")
+
+
+def _is_sequence(obj):
+    """Whether array() finds obj's dimensions by walking a nested sequence (not an array of any library)."""
+    return not (_is_device(obj) or isinstance(obj, numpy.ndarray) or hasattr(obj, "__array__")) and (
+        isinstance(obj, (list, tuple)) or hasattr(obj, "__len__") and hasattr(obj, "__getitem__")
+    )
 
 
 def _is_device(obj):
