@@ -32,6 +32,8 @@ MODULES = {
     "random": cp.random,
     "cuda": cp.cuda,
     "cuda.runtime": cp.cuda.runtime,
+    "cuda.nvtx": cp.cuda.nvtx,
+    "cuda.profiler": cp.cuda.profiler,
     "scipy.signal": cp.scipy.signal,
     "scipy.special": cp.scipy.special,
     "polynomial.polynomial": cp.polynomial.polynomial,
@@ -62,6 +64,9 @@ UFUNC_EXCEPTIONS = {"matmul"}
 
 # Calls that need a device: CUDARuntimeError with the no-device message.
 NEEDS_DEVICE = {
+    "cuda.profiler.start": lambda: cp.cuda.profiler.start(),
+    "cuda.profiler.stop": lambda: cp.cuda.profiler.stop(),
+    "cuda.profiler.profile": lambda: cp.cuda.profiler.profile().__enter__(),
     "arange": lambda: cp.arange(3),
     "array": lambda: cp.array([1, 2]),
     "asarray": lambda: cp.asarray(H1),
@@ -496,6 +501,13 @@ def _auto_fuse_off():
 
 
 NO_DEVICE_NEEDED = {
+    # NVTX records only under a profiler; without one a marker or range is a no-op call
+    "cuda.nvtx.Mark": lambda: cp.cuda.nvtx.Mark("m", 1),
+    "cuda.nvtx.MarkC": lambda: cp.cuda.nvtx.MarkC("m", 0xFF00FF00),
+    "cuda.nvtx.RangePush": lambda: (cp.cuda.nvtx.RangePush("r"), cp.cuda.nvtx.RangePop()),
+    "cuda.nvtx.RangePushC": lambda: (cp.cuda.nvtx.RangePushC("r", 0xFF0000FF), cp.cuda.nvtx.RangePop()),
+    "cuda.nvtx.RangePop": lambda: (cp.cuda.nvtx.RangePush("r", -1), cp.cuda.nvtx.RangePop()),
+    "cuda.nvtx.color_of": lambda: cp.cuda.nvtx.color_of(8),
     "auto_fuse": _auto_fuse_off,  # a thread's setting, set and restored without a device
     # CuPy's top-level names of NumPy's exception classes
     "AxisError": lambda: cp.AxisError(1, 1),

@@ -152,6 +152,9 @@ static int pop(void) {
   fprintf(stderr, "pop\n");
   return 0;
 }
+static void mark(const nvtxEventAttributes_t* a) {
+  fprintf(stderr, "mark %s %d %08x\n", a->message.ascii, (int)a->colorType, a->color);
+}
 int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get) {
   const NvtxExportTableCallbacks* callbacks = (const NvtxExportTableCallbacks*)get(NVTX_ETID_CALLBACKS);
   NvtxFunctionTable table;
@@ -159,6 +162,7 @@ int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get) {
   if (!callbacks || !callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE, &table, &size)) return 0;
   *table[NVTX_CBID_CORE_RangePushEx] = (NvtxFunctionPointer)push;
   *table[NVTX_CBID_CORE_RangePop] = (NvtxFunctionPointer)pop;
+  *table[NVTX_CBID_CORE_MarkEx] = (NvtxFunctionPointer)mark;
   return 1;
 }
 """
@@ -190,6 +194,12 @@ def test_time_range_reaches_an_attached_profiler(tmp_path):
         step()
         with cp.profiler.time_range("block", argb_color=0x80123456):
             pass
+        cp.cuda.nvtx.RangePush("cupy", 1)
+        cp.cuda.nvtx.Mark("here")
+        cp.cuda.nvtx.MarkC("there", 0xFF010203)
+        cp.cuda.nvtx.RangePop()
+        cp.cuda.nvtx.RangePushC("c", 0xFF040506)
+        cp.cuda.nvtx.RangePop()
     """)
     proc = run_python(code=code, env={"NVTX_INJECTION64_PATH": str(library)})
     assert proc.returncode == 0, describe(proc)
@@ -200,13 +210,19 @@ def test_time_range_reaches_an_attached_profiler(tmp_path):
         "pop",
         "push block 1 80123456",
         "pop",
+        "push cupy 1 ff0000ff",
+        "mark here 0 00000000",
+        "mark there 1 ff010203",
+        "pop",
+        "push c 1 ff040506",
+        "pop",
     ], describe(proc)
 
 
 @pytest.mark.nogpu
 def test_profile_and_sync_need_a_device():
     with (
-        pytest.raises(cp.cuda.CUDARuntimeError, match="cudaProfilerStart failed: no CUDA driver or device"),
+        pytest.raises(cp.cuda.CUDARuntimeError, match="no CUDA driver or device"),
         cp.profiler.profile(),
     ):
         pass
@@ -233,3 +249,30 @@ def test_time_range_sync_decorator():
         return a + 1
 
     assert work(cp.arange(4)).get().tolist() == [1, 2, 3, 4]
+
+
+def test_cuda_nvtx_is_cupys_without_a_device():
+    # CuPy's cupy.cuda.nvtx: markers and ranges by colour index or ARGB; no profiler attached, nothing recorded.
+    nvtx = cp.cuda.nvtx
+    assert nvtx.available is True
+    nvtx.Mark("m")
+    nvtx.Mark("m", 3)
+    nvtx.MarkC("m", 0xFF112233)
+    nvtx.RangePush("r", 9)
+    nvtx.RangePushC("inner", 0xFF00FF00)
+    nvtx.RangePop()
+    nvtx.RangePop()
+    assert nvtx.color_of(-1) is None and nvtx.color_of(7) == nvtx.color_of(0) == 0xFF00FF00
+    with pytest.raises(TypeError, match="message must be a str"):
+        nvtx.Mark(b"m")
+    with pytest.raises(TypeError, match="id_color must be an int"):
+        nvtx.RangePush("r", 1.5)
+    with pytest.raises(OverflowError, match="32-bit ARGB"):
+        nvtx.MarkC("m", 1 << 32)
+
+
+@pytest.mark.nogpu
+def test_cuda_profiler_is_cuarray_profilers():
+    assert cp.cuda.profiler.profile is cp.profiler.profile
+    with pytest.raises(cp.cuda.CUDARuntimeError, match="no CUDA driver or device"):
+        cp.cuda.profiler.start()

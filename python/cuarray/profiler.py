@@ -2,7 +2,6 @@
 `time_range` (NVTX ranges that Nsight Systems shows on its timeline) and `profile` (the span a profiler
 started with collection off records)."""
 
-import contextlib
 import functools
 import math
 import time
@@ -10,11 +9,10 @@ import time
 import numpy
 
 from cuarray import _core, cuda
+from cuarray.cuda.nvtx import COLORS as _COLORS
+from cuarray.cuda.profiler import profile
 
 __all__ = ["benchmark", "profile", "time_range"]
-
-# The colours of `color_id` 0, 1, ... (ARGB): green, blue, yellow, magenta, cyan, red, white.
-_COLORS = (0xFF00FF00, 0xFF0000FF, 0xFFFFFF00, 0xFFFF00FF, 0xFF00FFFF, 0xFFFF0000, 0xFFFFFFFF)
 
 
 class time_range:
@@ -79,18 +77,6 @@ class time_range:
                 self._pop()
 
         return ranged
-
-
-@contextlib.contextmanager
-def profile():
-    """Turns the attached profiler's collection on for the block (cudaProfilerStart) and off after it
-    (cudaProfilerStop): run under ``nsys profile --capture-range=cudaProfilerApi`` or
-    ``ncu --profile-from-start off`` to record only the block. Raises CUDARuntimeError without a GPU."""
-    _core.profiler.start()
-    try:
-        yield
-    finally:
-        _core.profiler.stop()
 
 
 class _PerfCaseResult:

@@ -15,16 +15,9 @@ namespace cuarray::bind {
 
 void init_profiler(py::module_& m) {
   py::module_ p = m.def_submodule("profiler", "NVTX ranges and the CUDA profiler's collection switch");
-  p.def(
-      "range_push",
-      [](const std::string& message, std::optional<std::uint32_t> argb) {
-        if (argb)
-          cuda::range_push(message, *argb);
-        else
-          cuda::range_push(message);
-      },
-      "message"_a, "argb"_a = py::none());
+  p.def("range_push", &cuda::range_push, "message"_a, "argb"_a = py::none());
   p.def("range_pop", &cuda::range_pop);
+  p.def("mark", &cuda::mark, "message"_a, "argb"_a = py::none());
   p.def("start", &cuda::profiler_start);
   p.def("stop", &cuda::profiler_stop);
 }

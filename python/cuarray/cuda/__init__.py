@@ -2,7 +2,7 @@
 
 from cuarray import _core
 from cuarray._errors import CUDARuntimeError, OutOfMemoryError
-from cuarray.cuda import compiler, cufft, driver, memory, nvrtc, pinned_memory, runtime
+from cuarray.cuda import compiler, cufft, driver, memory, nvrtc, nvtx, pinned_memory, profiler, runtime
 from cuarray.cuda._memoize import clear_memo, memoize
 from cuarray.cuda.device import Device, get_cublas_handle, get_device_id
 from cuarray.cuda.graph import Graph
@@ -81,7 +81,9 @@ __all__ = [
     "memoize",
     "memory",
     "nvrtc",
+    "nvtx",
     "pinned_memory",
+    "profiler",
     "runtime",
     "set_allocator",
     "set_pinned_memory_allocator",
