@@ -15,6 +15,7 @@ import cuarray.cuda.runtime
 import cuarray.fft
 import cuarray.linalg
 import cuarray.random
+import cuarray.scipy.fft
 import cuarray.scipy.signal
 import cuarray.scipy.special
 import numpy as np
@@ -36,6 +37,7 @@ MODULES = {
     "cuda.profiler": cp.cuda.profiler,
     "scipy.signal": cp.scipy.signal,
     "scipy.special": cp.scipy.special,
+    "scipy.fft": cp.scipy.fft,
     "polynomial.polynomial": cp.polynomial.polynomial,
     "polynomial.polyutils": cp.polynomial.polyutils,
 }
@@ -64,6 +66,8 @@ UFUNC_EXCEPTIONS = {"matmul"}
 
 # Calls that need a device: CUDARuntimeError with the no-device message.
 NEEDS_DEVICE = {
+    "scipy.fft.fftfreq": lambda: cp.scipy.fft.fftfreq(4),
+    "scipy.fft.rfftfreq": lambda: cp.scipy.fft.rfftfreq(4),
     "cuda.profiler.start": lambda: cp.cuda.profiler.start(),
     "cuda.profiler.stop": lambda: cp.cuda.profiler.stop(),
     "cuda.profiler.profile": lambda: cp.cuda.profiler.profile().__enter__(),
@@ -261,6 +265,15 @@ TAKES_DEVICE_ARRAYS = {
     **{
         f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H2, H2), (TypeError, "numpy\\.ndarray"))
         for n in ("convolve2d", "correlate2d")
+    },
+    **{
+        f"scipy.fft.{n}": (lambda n=n: getattr(cp.scipy.fft, n)(H1), _T)
+        for n in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "rfftn", "irfftn", "hfftn")
+        + ("ihfftn", "fftshift", "ifftshift")
+    },
+    **{
+        f"scipy.fft.{n}": (lambda n=n: getattr(cp.scipy.fft, n)(H2), _T)
+        for n in ("fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2", "get_fft_plan")
     },
     **{
         f"scipy.special.{n}": (lambda n=n: getattr(cp.scipy.special, n)(H1), (TypeError, "numpy\\.ndarray"))
@@ -501,6 +514,7 @@ def _auto_fuse_off():
 
 
 NO_DEVICE_NEEDED = {
+    "scipy.fft.next_fast_len": lambda: cp.scipy.fft.next_fast_len(13),
     # NVTX records only under a profiler; without one a marker or range is a no-op call
     "cuda.nvtx.Mark": lambda: cp.cuda.nvtx.Mark("m", 1),
     "cuda.nvtx.MarkC": lambda: cp.cuda.nvtx.MarkC("m", 0xFF00FF00),

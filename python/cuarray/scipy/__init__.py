@@ -1,9 +1,9 @@
 """cuarray.scipy: SciPy's interfaces on the device (cuarray.scipy.signal, cuarray.scipy.special,
-cuarray.scipy.fftpack)."""
+cuarray.scipy.fft, cuarray.scipy.fftpack)."""
 
 
 def __getattr__(name):
-    if name in ("signal", "special", "fftpack"):
+    if name in ("signal", "special", "fft", "fftpack"):
         import importlib
 
         return importlib.import_module(f"cuarray.scipy.{name}")

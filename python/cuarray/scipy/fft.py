@@ -1,0 +1,237 @@
+"""cuarray.scipy.fft: SciPy's scipy.fft transforms on cuFFT (CuPy's cupyx.scipy.fft), with cuFFT plans
+(cuarray.scipy.fftpack.get_fft_plan) passed as `plan=` or made current with `with plan:`, and the uarray
+backend that ``scipy.fft.set_backend(cuarray.scipy.fft)`` takes.
+
+The transforms are cuarray.fft's with SciPy's differences from NumPy: float16 input transforms and returns
+in single precision (NumPy's irfft and hfft give float16), axes must be unique, `s` and `axes` of one length,
+and the Hermitian N-D transforms (hfft2, hfftn, ihfft2, ihfftn) are there. `overwrite_x` and `workers` are
+accepted and change nothing: the input is never overwritten, and cuFFT is one device.
+"""
+
+import numpy
+
+from cuarray import _ufuncs
+from cuarray.fft import _fft, fftfreq, fftshift, ifftshift, rfftfreq  # SciPy's are NumPy's
+from cuarray.scipy.fftpack import get_fft_plan
+
+__all__ = [
+    "fft",
+    "fft2",
+    "fftfreq",
+    "fftn",
+    "fftshift",
+    "get_fft_plan",
+    "hfft",
+    "hfft2",
+    "hfftn",
+    "ifft",
+    "ifft2",
+    "ifftn",
+    "ifftshift",
+    "ihfft",
+    "ihfft2",
+    "ihfftn",
+    "irfft",
+    "irfft2",
+    "irfftn",
+    "next_fast_len",
+    "rfft",
+    "rfft2",
+    "rfftfreq",
+    "rfftn",
+]
+
+
+def _single(x):
+    """x, with float16 raised to float32: SciPy transforms float16 in single precision and returns it so."""
+    _fft.check_array(x)
+    return x.astype(numpy.float32) if x.dtype == numpy.float16 else x
+
+
+def _same(m):
+    return m
+
+
+def fft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.fft: the 1-D discrete Fourier transform along `axis`, cropped or zero-padded to `n`."""
+    x = _single(x)
+    axis, n = _fft.axis_and_points(x, n, axis, _same)
+    return _fft.c2c(x, [n], [axis], _fft.check_norm(norm), False, plan=_fft.pick_plan(plan))
+
+
+def ifft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.ifft: the 1-D inverse discrete Fourier transform along `axis`."""
+    x = _single(x)
+    axis, n = _fft.axis_and_points(x, n, axis, _same)
+    return _fft.c2c(x, [n], [axis], _fft.check_norm(norm), True, plan=_fft.pick_plan(plan))
+
+
+def rfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.rfft: the n // 2 + 1 non-negative frequencies of real `x` along `axis`."""
+    x = _single(x)
+    axis, n = _fft.axis_and_points(x, n, axis, _same)
+    if x.dtype.kind == "c":
+        raise TypeError("x must be a real sequence")
+    return _fft.r2c(x, [n], [axis], _fft.check_norm(norm), plan=_fft.pick_plan(plan))
+
+
+def irfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.irfft: a real signal of `n` points (default 2 * (m - 1)) from its non-negative frequencies."""
+    x = _single(x)
+    axis, n = _fft.axis_and_points(x, n, axis, _fft.half_to_full)
+    return _fft.c2r(x, [n], [axis], _fft.check_norm(norm), plan=_fft.pick_plan(plan))
+
+
+def hfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.hfft: the FFT of a signal with Hermitian symmetry given by its first half (irfft of the
+    conjugate, with the normalisation's direction swapped)."""
+    x = _single(x)
+    return irfft(_conj(x), n, axis, _fft.swap_direction(norm), plan=plan)
+
+
+def ihfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.ihfft: the inverse of hfft, the conjugate of rfft with the normalisation swapped."""
+    return _ufuncs.conjugate(rfft(x, n, axis, _fft.swap_direction(norm), plan=plan))
+
+
+def _conj(x):
+    return _ufuncs.conjugate(x) if x.dtype.kind == "c" else x
+
+
+def _checked_nd(x, s, axes, real):
+    """SciPy's checks of the N-D arguments, which NumPy does not make: unique axes, `s` as long as `axes`,
+    and an axis to transform for the real transforms."""
+    x = _single(x)
+    if axes is not None and s is not None and numpy.ndim(axes) and numpy.ndim(s) and len(s) != len(axes):
+        raise ValueError("when given, axes and shape arguments have to be of the same length")
+    if axes is not None and numpy.ndim(axes):
+        normalized = [ax + x.ndim if ax < 0 else ax for ax in (int(ax) for ax in axes)]
+        if len(set(normalized)) != len(normalized):
+            raise ValueError("all axes must be unique")
+        if real and not normalized:
+            raise ValueError("at least 1 axis must be transformed")
+    return x
+
+
+def _nd(x, s, axes, norm, value_type, inverse, plan):
+    x = _checked_nd(x, s, axes, value_type != "C2C")
+    return _fft.transform_nd(x, s, axes, _fft.check_norm(norm), value_type, inverse, _fft.pick_plan(plan))
+
+
+def fftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.fftn: the N-D discrete Fourier transform over `axes` (default all), of shape `s`."""
+    return _nd(x, s, axes, norm, "C2C", False, plan)
+
+
+def ifftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.ifftn: the N-D inverse discrete Fourier transform."""
+    return _nd(x, s, axes, norm, "C2C", True, plan)
+
+
+def rfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.rfftn: the N-D transform of real input, the last axis halved as in rfft."""
+    if _fft.check_array(x).dtype.kind == "c":
+        raise TypeError("x must be a real sequence")
+    return _nd(x, s, axes, norm, "R2C", False, plan)
+
+
+def irfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.irfftn: the inverse of rfftn, a real array of shape `s`."""
+    return _nd(x, s, axes, norm, "C2R", True, plan)
+
+
+def hfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.hfftn: the N-D FFT of Hermitian-symmetric input given by its first half of the last axis:
+    irfftn of the conjugate, with the normalisation's direction swapped."""
+    x = _checked_nd(x, s, axes, True)
+    return irfftn(_conj(x), s, axes, _fft.swap_direction(norm), plan=plan)
+
+
+def ihfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.ihfftn: the inverse of hfftn, the conjugate of rfftn with the normalisation swapped."""
+    return _ufuncs.conjugate(rfftn(x, s, axes, _fft.swap_direction(norm), plan=plan))
+
+
+def fft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.fft2: fftn over two axes (the last two)."""
+    return fftn(x, s, axes, norm, plan=plan)
+
+
+def ifft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.ifft2: ifftn over two axes (the last two)."""
+    return ifftn(x, s, axes, norm, plan=plan)
+
+
+def rfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.rfft2: rfftn over two axes (the last two)."""
+    return rfftn(x, s, axes, norm, plan=plan)
+
+
+def irfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.irfft2: irfftn over two axes (the last two)."""
+    return irfftn(x, s, axes, norm, plan=plan)
+
+
+def hfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.hfft2: hfftn over two axes (the last two)."""
+    return hfftn(x, s, axes, norm, plan=plan)
+
+
+def ihfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """scipy.fft.ihfft2: ihfftn over two axes (the last two)."""
+    return ihfftn(x, s, axes, norm, plan=plan)
+
+
+def next_fast_len(target, real=False):
+    """CuPy's next_fast_len: the smallest length of at least `target` whose only prime factors are 2, 3, 5
+    and 7, the lengths cuFFT transforms fastest (SciPy's allows 11 for complex transforms). `real` is
+    accepted for SciPy's signature and changes nothing."""
+    target = int(target)
+    if target <= 0:
+        raise ValueError(f"Target length must be positive, got {target}")
+    best = None
+    p7 = 1
+    while p7 < 2 * target:
+        p5 = p7
+        while p5 < 2 * target:
+            p3 = p5
+            while p3 < 2 * target:
+                n = p3
+                while n < target:
+                    n *= 2
+                best = n if best is None or n < best else best
+                p3 *= 3
+            p5 *= 5
+        p7 *= 7
+    return best
+
+
+# ---- the uarray backend of scipy.fft.set_backend / scipy.fft.set_global_backend ----
+
+__ua_domain__ = "numpy.scipy.fft"
+_IMPLEMENTED = {name: globals()[name] for name in __all__ if name not in ("get_fft_plan", "next_fast_len")}
+
+
+def __ua_convert__(dispatchables, coerce):
+    """Device arrays stay as they are; with `coerce`, host arrays are copied to the device."""
+    from cuarray._core import ndarray
+    from cuarray._transfer import asarray
+
+    values = []
+    for d in dispatchables:
+        v = d.value
+        if d.type is numpy.ndarray and not isinstance(v, ndarray):
+            if not (coerce and d.coercible):
+                return NotImplemented
+            try:
+                v = asarray(v)
+            except TypeError:
+                return NotImplemented
+        values.append(v)
+    return values
+
+
+def __ua_function__(method, args, kwargs):
+    """scipy.fft's `method` on device arrays, or NotImplemented for one this module lacks (dct, dst, ...)."""
+    fn = _IMPLEMENTED.get(method.__name__)
+    return NotImplemented if fn is None else fn(*args, **kwargs)
