@@ -268,7 +268,19 @@ TAKES_DEVICE_ARRAYS = {
     },
     **{
         f"scipy.fft.{n}": (lambda n=n: getattr(cp.scipy.fft, n)(H1), _T)
-        for n in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "rfftn", "irfftn", "hfftn")
+        for n in (
+            "fft",
+            "ifft",
+            "rfft",
+            "irfft",
+            "hfft",
+            "ihfft",
+            "fftn",
+            "ifftn",
+            "rfftn",
+            "irfftn",
+            "hfftn",
+        )
         + ("ihfftn", "fftshift", "ifftshift")
     },
     **{

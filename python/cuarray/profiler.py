@@ -9,7 +9,7 @@ import time
 import numpy
 
 from cuarray import _core, cuda
-from cuarray.cuda.nvtx import COLORS as _COLORS
+from cuarray.cuda.nvtx import color_of
 from cuarray.cuda.profiler import profile
 
 __all__ = ["benchmark", "profile", "time_range"]
@@ -40,7 +40,7 @@ class time_range:
     def _argb(self):
         if self.argb_color is not None:
             return self.argb_color
-        return None if self.color_id < 0 else _COLORS[self.color_id % len(_COLORS)]
+        return color_of(self.color_id)
 
     def __enter__(self):
         if self.message is None:

@@ -630,3 +630,14 @@ def test_out_probe_agrees_with_numpy_on_data(func, in_dtype, out_dtype, norm):
         assert single  # rounded to single precision, whatever the loop
     else:
         assert single == bool(np.abs(out - exact).max() > 1e-12 * np.abs(exact).max())
+
+
+@gpu
+@pytest.mark.parametrize("func", ["fftn", "ifftn", "rfftn", "irfftn"])
+def test_s_longer_than_the_axes_is_numpys_axis_error(func):
+    # s names the last len(s) axes: one more than the array has is NumPy's AxisError, never a repeated axis.
+    x, a = _data((4, 6), "float64")
+    with pytest.raises(np.exceptions.AxisError):
+        getattr(np.fft, func)(a, s=(3, 4, 5))
+    with pytest.raises(np.exceptions.AxisError):
+        getattr(cp.fft, func)(x, s=(3, 4, 5))

@@ -123,6 +123,10 @@ def test_real_transforms_refuse_complex(func):
         (lambda m, x: m.fft(x, n=0), ValueError),
         (lambda m, x: m.fft(x, norm="bad"), ValueError),
         (lambda m, x: m.fft(x, axis=2), IndexError),
+        (lambda m, x: m.fftn(x, s=(3, 4, 5)), ValueError),  # s longer than x has axes
+        (lambda m, x: m.rfftn(x, s=()), ValueError),
+        (lambda m, x: m.hfftn(x[0, 0]), ValueError),  # 0-d: no axis to transform
+        (lambda m, x: m.hfftn(x, s=(4, None)), ValueError),
     ],
 )
 def test_scipys_errors(call, error):
@@ -131,6 +135,15 @@ def test_scipys_errors(call, error):
         call(sfft, a)
     with pytest.raises(error):
         call(cfft, x)
+
+
+@gpu
+@pytest.mark.parametrize("func", ["fftn", "ifftn"])
+@pytest.mark.parametrize("kwargs", [{"axes": ()}, {"s": ()}])
+def test_no_axes_return_the_input_itself(func, kwargs):
+    x, a = _pair((3, 4), "float16")
+    assert getattr(sfft, func)(a, **kwargs) is a
+    assert getattr(cfft, func)(x, **kwargs) is x
 
 
 @gpu
@@ -192,5 +205,9 @@ def test_next_fast_len_is_the_next_7_smooth_length():
         if smooth(sfft.next_fast_len(target)):  # where SciPy's 11-smooth length is also 7-smooth
             assert got == sfft.next_fast_len(target)
     assert cfft.next_fast_len(121) == 125 and cfft.next_fast_len(121, real=True) == 125
-    with pytest.raises(ValueError, match="positive"):
-        cfft.next_fast_len(0)
+    assert cfft.next_fast_len(0) == sfft.next_fast_len(0) == 0
+    for bad, error in ((-1, ValueError), (3.5, TypeError)):
+        with pytest.raises(error):
+            sfft.next_fast_len(bad)
+        with pytest.raises(error):
+            cfft.next_fast_len(bad)

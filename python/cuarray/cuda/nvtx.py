@@ -2,6 +2,8 @@
 `RangePush`/`RangePushC`/`RangePop`. Without a profiler attached each costs a function call and needs no GPU.
 cuarray.profiler.time_range is the context-manager form."""
 
+import operator
+
 from cuarray import _core
 
 __all__ = ["Mark", "MarkC", "RangePop", "RangePush", "RangePushC", "available"]
@@ -12,16 +14,22 @@ available = True  # NVTX3 is compiled in (header-only); it records only while a 
 COLORS = (0xFF00FF00, 0xFF0000FF, 0xFFFFFF00, 0xFFFF00FF, 0xFF00FFFF, 0xFFFF0000, 0xFFFFFFFF)
 
 
+def _integer(value, name):
+    """An int from anything with __index__ (NumPy integers too), as CuPy's typed parameters take it."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+
+
 def color_of(id_color):
     """The ARGB colour of CuPy's `id_color` (-1 or below: the profiler's default, None)."""
-    if isinstance(id_color, bool) or not isinstance(id_color, int):
-        raise TypeError(f"id_color must be an int, not {type(id_color).__name__}")
+    id_color = _integer(id_color, "id_color")
     return None if id_color < 0 else COLORS[id_color % len(COLORS)]
 
 
 def _argb(color):
-    if isinstance(color, bool) or not isinstance(color, int):
-        raise TypeError(f"color must be an int, not {type(color).__name__}")
+    color = _integer(color, "color")
     if not 0 <= color <= 0xFFFFFFFF:
         raise OverflowError(f"color must be a 32-bit ARGB value (0 to 0xFFFFFFFF), got {color:#x}")
     return color

@@ -325,7 +325,8 @@ def nd_args(a, s, axes, last_default=None):
     also stands for a None in `s` (NumPy's default for that axis)."""
     check_array(a)
     if axes is None:
-        axes = list(range(a.ndim)) if s is None else list(range(a.ndim - len(s), a.ndim))
+        # the last len(s) axes; an `s` longer than a.ndim names an axis below -a.ndim: NumPy's AxisError
+        axes = list(range(a.ndim)) if s is None else list(range(-len(s), 0))
     axes = [normalize_axis_index(ax, a.ndim) for ax in (axes if numpy.ndim(axes) else [axes])]
     if s is None:
         s = [a.shape[ax] for ax in axes]

@@ -8,6 +8,8 @@ and the Hermitian N-D transforms (hfft2, hfftn, ihfft2, ihfftn) are there. `over
 accepted and change nothing: the input is never overwritten, and cuFFT is one device.
 """
 
+import operator
+
 import numpy
 
 from cuarray import _ufuncs
@@ -99,22 +101,28 @@ def _conj(x):
 
 
 def _checked_nd(x, s, axes, real):
-    """SciPy's checks of the N-D arguments, which NumPy does not make: unique axes, `s` as long as `axes`,
-    and an axis to transform for the real transforms."""
-    x = _single(x)
+    """The transformed axes, after SciPy's checks of the N-D arguments, which NumPy does not make: `s` of
+    integers, as long as `axes`, and no longer than x has axes; unique axes; and an axis to transform for
+    the real transforms."""
+    _fft.check_array(x)
+    if s is not None and numpy.ndim(s) and any(n is None for n in s):
+        raise ValueError("shape must be a scalar or iterable of integers")
     if axes is not None and s is not None and numpy.ndim(axes) and numpy.ndim(s) and len(s) != len(axes):
         raise ValueError("when given, axes and shape arguments have to be of the same length")
-    if axes is not None and numpy.ndim(axes):
-        normalized = [ax + x.ndim if ax < 0 else ax for ax in (int(ax) for ax in axes)]
-        if len(set(normalized)) != len(normalized):
-            raise ValueError("all axes must be unique")
-        if real and not normalized:
-            raise ValueError("at least 1 axis must be transformed")
-    return x
+    if axes is None and s is not None and numpy.ndim(s) and len(s) > x.ndim:
+        raise ValueError("shape requires more axes than are present")
+    axes = _fft.nd_args(x, s, axes)[1]
+    if len(set(axes)) != len(axes):
+        raise ValueError("all axes must be unique")
+    if real and not axes:
+        raise ValueError("at least 1 axis must be transformed")
+    return axes
 
 
 def _nd(x, s, axes, norm, value_type, inverse, plan):
-    x = _checked_nd(x, s, axes, value_type != "C2C")
+    if not _checked_nd(x, s, axes, value_type != "C2C"):
+        return x  # fftn and ifftn over no axes: the input itself, as SciPy's
+    x = _single(x)
     return _fft.transform_nd(x, s, axes, _fft.check_norm(norm), value_type, inverse, _fft.pick_plan(plan))
 
 
@@ -143,8 +151,8 @@ def irfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, 
 def hfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """scipy.fft.hfftn: the N-D FFT of Hermitian-symmetric input given by its first half of the last axis:
     irfftn of the conjugate, with the normalisation's direction swapped."""
-    x = _checked_nd(x, s, axes, True)
-    return irfftn(_conj(x), s, axes, _fft.swap_direction(norm), plan=plan)
+    _checked_nd(x, s, axes, True)
+    return irfftn(_conj(_single(x)), s, axes, _fft.swap_direction(norm), plan=plan)
 
 
 def ihfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
@@ -186,9 +194,11 @@ def next_fast_len(target, real=False):
     """CuPy's next_fast_len: the smallest length of at least `target` whose only prime factors are 2, 3, 5
     and 7, the lengths cuFFT transforms fastest (SciPy's allows 11 for complex transforms). `real` is
     accepted for SciPy's signature and changes nothing."""
-    target = int(target)
-    if target <= 0:
+    target = operator.index(target)
+    if target < 0:
         raise ValueError(f"Target length must be positive, got {target}")
+    if target == 0:
+        return 0  # SciPy's and CuPy's
     best = None
     p7 = 1
     while p7 < 2 * target:
@@ -209,7 +219,9 @@ def next_fast_len(target, real=False):
 # ---- the uarray backend of scipy.fft.set_backend / scipy.fft.set_global_backend ----
 
 __ua_domain__ = "numpy.scipy.fft"
-_IMPLEMENTED = {name: globals()[name] for name in __all__ if name not in ("get_fft_plan", "next_fast_len")}
+# The functions scipy.fft dispatches to a backend: the transforms (dct, dst and fht are not here).
+_NOT_DISPATCHED = ("fftfreq", "rfftfreq", "fftshift", "ifftshift", "get_fft_plan", "next_fast_len")
+_IMPLEMENTED = {name: globals()[name] for name in __all__ if name not in _NOT_DISPATCHED}
 
 
 def __ua_convert__(dispatchables, coerce):
