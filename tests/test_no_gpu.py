@@ -267,25 +267,12 @@ TAKES_DEVICE_ARRAYS = {
         for n in ("convolve2d", "correlate2d")
     },
     **{
-        f"scipy.fft.{n}": (lambda n=n: getattr(cp.scipy.fft, n)(H1), _T)
-        for n in (
-            "fft",
-            "ifft",
-            "rfft",
-            "irfft",
-            "hfft",
-            "ihfft",
-            "fftn",
-            "ifftn",
-            "rfftn",
-            "irfftn",
-            "hfftn",
+        f"scipy.fft.{n}": (
+            lambda n=n: getattr(cp.scipy.fft, n)(H2 if n[-1] == "2" or n == "get_fft_plan" else H1),
+            _T,
         )
-        + ("ihfftn", "fftshift", "ifftshift")
-    },
-    **{
-        f"scipy.fft.{n}": (lambda n=n: getattr(cp.scipy.fft, n)(H2), _T)
-        for n in ("fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2", "get_fft_plan")
+        for n in cp.scipy.fft.__all__
+        if n not in ("fftfreq", "rfftfreq", "next_fast_len")  # no array argument
     },
     **{
         f"scipy.special.{n}": (lambda n=n: getattr(cp.scipy.special, n)(H1), (TypeError, "numpy\\.ndarray"))
