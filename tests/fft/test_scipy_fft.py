@@ -180,7 +180,9 @@ def test_scipy_fft_set_backend_runs_on_the_device():
         sfft.set_backend(cfft, only=True),
         pytest.raises(BackendNotImplementedError, match="No selected backends"),
     ):
-        sfft.dct(x)  # no dct here: NotImplemented, as in CuPy's backend
+        sfft.fht(x, 1.0, 0.5)  # no fht here: NotImplemented, as in CuPy's backend
+    with sfft.set_backend(cfft):
+        assert_close(sfft.dct(x, type=3), sfft.dct(a, type=3))
 
 
 @gpu
@@ -211,3 +213,30 @@ def test_next_fast_len_is_the_next_7_smooth_length():
             sfft.next_fast_len(bad)
         with pytest.raises(error):
             cfft.next_fast_len(bad)
+
+
+@gpu
+@pytest.mark.parametrize("func", ["dct", "idct", "dst", "idst"])
+@pytest.mark.parametrize("type", [1, 2, 3, 4])
+@pytest.mark.parametrize("norm", [None, "ortho", "forward"])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int32", "complex64", "complex128"])
+def test_cosine_and_sine_transforms(func, type, norm, dtype):
+    x, a = _pair((4, 9), dtype)
+    for n, axis in ((None, -1), (5, 0), (12, 1)):
+        assert_close(getattr(cfft, func)(x, type, n, axis, norm), getattr(sfft, func)(a, type, n, axis, norm))
+    assert_close(
+        getattr(cfft, func)(x, type, norm=norm, orthogonalize=True),
+        getattr(sfft, func)(a, type, norm=norm, orthogonalize=True),
+    )
+
+
+@gpu
+@pytest.mark.parametrize("func", ["dctn", "idctn", "dstn", "idstn"])
+@pytest.mark.parametrize("s, axes", [(None, None), ((3, 5), (0, 2)), (None, (-1,)), ((6,), None)])
+def test_cosine_and_sine_transforms_n_d(func, s, axes):
+    x, a = _pair((4, 3, 6), "float32")
+    assert_close(getattr(cfft, func)(x, 2, s, axes, "ortho"), getattr(sfft, func)(a, 2, s, axes, "ortho"))
+    assert_close(getattr(cfft, func)(x[:, ::-1], 4, s, axes), getattr(sfft, func)(a[:, ::-1], 4, s, axes))
+    assert getattr(cfft, func)(x, axes=()) is x
+    with pytest.raises(ValueError):
+        getattr(cfft, func)(x, axes=(0, 0))

@@ -4,19 +4,27 @@ backend that ``scipy.fft.set_backend(cuarray.scipy.fft)`` takes.
 
 The transforms are cuarray.fft's with SciPy's differences from NumPy: float16 input transforms and returns
 in single precision (NumPy's irfft and hfft give float16), axes must be unique, `s` and `axes` of one length,
-and the Hermitian N-D transforms (hfft2, hfftn, ihfft2, ihfftn) are there. `overwrite_x` and `workers` are
-accepted and change nothing: the input is never overwritten, and cuFFT is one device.
+and the Hermitian N-D transforms (hfft2, hfftn, ihfft2, ihfftn) are there. The cosine and sine transforms
+(dct, dst, idct, idst and their n forms, types 1-4, with `orthogonalize`) run as complex FFTs
+(_realtransforms.py). `overwrite_x` and `workers` are accepted and change nothing: the input is never
+overwritten, and cuFFT is one device.
 """
 
 import operator
 
 import numpy
 
+import cuarray
 from cuarray import _ufuncs
 from cuarray.fft import _fft, fftfreq, fftshift, ifftshift, rfftfreq  # SciPy's are NumPy's
+from cuarray.scipy import _realtransforms
 from cuarray.scipy.fftpack import get_fft_plan
 
 __all__ = [
+    "dct",
+    "dctn",
+    "dst",
+    "dstn",
     "fft",
     "fft2",
     "fftfreq",
@@ -26,6 +34,10 @@ __all__ = [
     "hfft",
     "hfft2",
     "hfftn",
+    "idct",
+    "idctn",
+    "idst",
+    "idstn",
     "ifft",
     "ifft2",
     "ifftn",
@@ -190,6 +202,60 @@ def ihfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None,
     return ihfftn(x, s, axes, norm, plan=plan)
 
 
+def dct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, orthogonalize=None):
+    """scipy.fft.dct: the discrete cosine transform of `type` (1-4) along `axis`, x cropped or padded to n."""
+    _fft.check_array(x)
+    return _realtransforms.transform(cuarray, cuarray.fft, x, "dct", type, n, axis, norm, orthogonalize)
+
+
+def idct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, orthogonalize=None):
+    """scipy.fft.idct: the inverse of dct of `type`."""
+    _fft.check_array(x)
+    return _realtransforms.inverse(cuarray, cuarray.fft, x, "dct", type, n, axis, norm, orthogonalize)
+
+
+def dst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, orthogonalize=None):
+    """scipy.fft.dst: the discrete sine transform of `type` (1-4) along `axis`, x cropped or padded to n."""
+    _fft.check_array(x)
+    return _realtransforms.transform(cuarray, cuarray.fft, x, "dst", type, n, axis, norm, orthogonalize)
+
+
+def idst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, orthogonalize=None):
+    """scipy.fft.idst: the inverse of dst of `type`."""
+    _fft.check_array(x)
+    return _realtransforms.inverse(cuarray, cuarray.fft, x, "dst", type, n, axis, norm, orthogonalize)
+
+
+def _real_nd(one_d, x, type, s, axes, norm, orthogonalize):
+    """A 1-D cosine or sine transform along each of the axes (default all, or the last len(s))."""
+    if not _checked_nd(x, s, axes, False):
+        return x  # no axes: the input itself, as SciPy's
+    s, axes = _fft.nd_args(x, s, axes)
+    for size, axis in zip(s, axes):
+        x = one_d(x, type, size, axis, norm, orthogonalize=orthogonalize)
+    return x
+
+
+def dctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, orthogonalize=None):
+    """scipy.fft.dctn: dct along each of `axes`."""
+    return _real_nd(dct, x, type, s, axes, norm, orthogonalize)
+
+
+def idctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, orthogonalize=None):
+    """scipy.fft.idctn: idct along each of `axes`."""
+    return _real_nd(idct, x, type, s, axes, norm, orthogonalize)
+
+
+def dstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, orthogonalize=None):
+    """scipy.fft.dstn: dst along each of `axes`."""
+    return _real_nd(dst, x, type, s, axes, norm, orthogonalize)
+
+
+def idstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, orthogonalize=None):
+    """scipy.fft.idstn: idst along each of `axes`."""
+    return _real_nd(idst, x, type, s, axes, norm, orthogonalize)
+
+
 def next_fast_len(target, real=False):
     """CuPy's next_fast_len: the smallest length of at least `target` whose only prime factors are 2, 3, 5
     and 7, the lengths cuFFT transforms fastest (SciPy's allows 11 for complex transforms). `real` is
@@ -219,7 +285,7 @@ def next_fast_len(target, real=False):
 # ---- the uarray backend of scipy.fft.set_backend / scipy.fft.set_global_backend ----
 
 __ua_domain__ = "numpy.scipy.fft"
-# The functions scipy.fft dispatches to a backend: the transforms (dct, dst and fht are not here).
+# The functions scipy.fft dispatches to a backend: the transforms (fht and ifht are not here).
 _NOT_DISPATCHED = ("fftfreq", "rfftfreq", "fftshift", "ifftshift", "get_fft_plan", "next_fast_len")
 _IMPLEMENTED = {name: globals()[name] for name in __all__ if name not in _NOT_DISPATCHED}
 
@@ -244,6 +310,6 @@ def __ua_convert__(dispatchables, coerce):
 
 
 def __ua_function__(method, args, kwargs):
-    """scipy.fft's `method` on device arrays, or NotImplemented for one this module lacks (dct, dst, ...)."""
+    """scipy.fft's `method` on device arrays, or NotImplemented for one this module lacks (fht, ifht)."""
     fn = _IMPLEMENTED.get(method.__name__)
     return NotImplemented if fn is None else fn(*args, **kwargs)
