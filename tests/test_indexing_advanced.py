@@ -423,7 +423,7 @@ def test_take_and_put_along_axis():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("dtype", ["bool", "uint8", "int16", "int32", "int64"])
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int16", "int32", "int64", "uint64"])
 def test_bincount(dtype):
     x = np.abs(make_data(200, dtype)).astype(dtype)
     w = make_data(200, np.float32, seed=2)
@@ -446,6 +446,10 @@ def test_bincount_edges_and_errors():
     assert_same(cp.bincount(cp.asarray(big)), np.bincount(big))
     with pytest.raises(ValueError, match="negative"):
         cp.bincount(cp.asarray([1, -1]))
+    with pytest.raises(ValueError, match="negative"):  # past int64's range, as NumPy's cast makes it
+        np.bincount(np.array([2**63 + 5], np.uint64))
+    with pytest.raises(ValueError, match="negative"):
+        cp.bincount(cp.asarray(np.array([2**63 + 5], np.uint64)))
     with pytest.raises(ValueError):
         cp.bincount(cp.zeros((2, 2), np.int64))
     with pytest.raises(TypeError):

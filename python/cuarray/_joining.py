@@ -91,8 +91,14 @@ def _axis(axis, ndim):
     return numpy.lib.array_utils.normalize_axis_index(operator.index(axis), ndim)
 
 
+def _out_or_dtype(out, dtype):
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
+
+
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Joins arrays along an existing axis (axis=None flattens them first)."""
+    _out_or_dtype(out, dtype)
     arrays = _weak_numbers_typed(list(arrays), getattr(out, "dtype", None) if dtype is None else dtype)
     if not arrays:
         raise ValueError("need at least one array to concatenate")
@@ -164,6 +170,7 @@ def atleast_3d(*arys):
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join arrays of one shape along a new axis `axis`, into a new array (or `out`)."""
+    _out_or_dtype(out, dtype)
     arrays = _arrays(arrays, "stack")
     if not arrays:
         raise ValueError("need at least one array to stack")
@@ -391,7 +398,10 @@ def resize(a, new_shape):
 def flip(m, axis=None):
     """A view of `m` with the order of the elements along `axis` (None: every axis) reversed."""
     (m,) = _arrays([m], "flip")
-    axes = range(m.ndim) if axis is None else [_axis(a, m.ndim) for a in numpy.atleast_1d(axis)]
+    if axis is None:
+        axes = range(m.ndim)
+    else:  # NumPy's normalisation: out-of-range axes are AxisError, repeated ones ValueError
+        axes = numpy.lib.array_utils.normalize_axis_tuple(axis, m.ndim)
     index = [slice(None)] * m.ndim
     for a in axes:
         index[a] = slice(None, None, -1)
@@ -487,8 +497,8 @@ def repeat(a, repeats, axis=None):
     """Each element (of the flattened `a` for axis None) `repeats` times along `axis`: one count for all, or
     one per element (a sequence, or a device array: its total costs one synchronization)."""
     a = _arrays([a], "repeat")[0]
-    if axis is None:
-        a, axis = a.ravel(), 0
+    if axis is None or a.ndim == 0:  # NumPy repeats a 0-d array as a 1-d one (axis 0 or -1)
+        a, axis = a.ravel(), 0 if axis is None else axis
     axis = _axis(axis, a.ndim)
     if isinstance(repeats, ndarray):
         if not numpy.can_cast(repeats.dtype, numpy.intp, "safe"):  # NumPy's rule for an array of counts

@@ -22,9 +22,11 @@ def _device(a, name):
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``|a - b| <= atol + rtol * |b|``, elementwise; infinities must match exactly (NumPy's definition)."""
     a, b = _device(a, "isclose"), _device(b, "isclose")
-    if isinstance(b, ndarray) and b.dtype.kind != "m":
-        b = b.astype(numpy.result_type(b.dtype, 1.0), copy=False)  # NumPy compares in at least float
-    elif isinstance(b, int) and not isinstance(b, bool):
+    # NumPy compares in at least float (b of any integer or bool type, NumPy scalars included), so that an
+    # unsigned a - b cannot wrap.
+    if isinstance(b, (ndarray, numpy.generic)) and b.dtype.kind != "m":
+        b = b.astype(numpy.result_type(b.dtype, 1.0), copy=False)
+    elif isinstance(b, int):
         b = float(b)
     result = _u.bitwise_or(
         _u.bitwise_and(

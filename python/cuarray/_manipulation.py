@@ -1,6 +1,8 @@
 """Shape and layout functions: reshape, ravel, transpose (permute_dims), matrix_transpose, swapaxes, moveaxis,
 rollaxis, squeeze, expand_dims, broadcasting (with NumPy's broadcast object), astype, copyto."""
 
+import math
+
 import numpy
 
 from cuarray import _core, _ufuncs
@@ -218,6 +220,11 @@ def copyto(dst, src, casting="same_kind", where=None):
     else:
         src = numpy.asarray(src)
         src_dtype = src.dtype
+    if casting == "equiv" and src_dtype in (int, float, complex) and dst.dtype != numpy.dtype(src_dtype):
+        # NumPy's 'equiv' takes a Python number only into its default dtype (int64, float64, complex128)
+        raise TypeError(
+            f"cannot cast Python {src_dtype.__name__} to {dst.dtype} under the casting rule 'equiv'"
+        )
     if not _can_cast(src, src_dtype, dst.dtype, casting):
         what = "scalar" if isinstance(src_dtype, type) else "array data"
         shown = numpy.dtype(src_dtype) if isinstance(src_dtype, type) else src_dtype
@@ -261,10 +268,12 @@ def _copy_where(dst, src, where):
 
 
 def _can_cast(value, from_dtype, to_dtype, casting):
+    if from_dtype is bool:  # a Python bool is no weak number: it casts as bool does
+        return numpy.can_cast(numpy.bool_, to_dtype, casting)
     if isinstance(
         from_dtype, type
     ):  # Python scalar: its kind decides, the value must fit (checked on assign)
-        if from_dtype is bool or casting == "unsafe":
+        if casting == "unsafe":
             return True
         kind_order = {int: "iu", float: "f", complex: "c"}
         allowed = {"iu": "iufc", "f": "fc", "c": "c"}[kind_order[from_dtype]]
@@ -286,4 +295,8 @@ def size(a, axis=None):
     """The number of elements of `a` (any array-like), or along `axis`."""
     if not isinstance(a, ndarray):
         return numpy.size(a, axis)
-    return a.size if axis is None else a.shape[axis]
+    if axis is None:
+        return a.size
+    # NumPy's: AxisError out of range; a tuple of axes (NumPy 2.4) gives the product of their lengths
+    axes = numpy.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
+    return math.prod(a.shape[ax] for ax in axes)

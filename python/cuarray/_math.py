@@ -200,7 +200,19 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     complex128 for complex fp."""
     fp = _as_array(fp)
     t = numpy.complex128 if fp.dtype.kind == "c" else numpy.float64
-    x, xp = _as_array(x).astype(numpy.float64, copy=False), _as_array(xp).astype(numpy.float64, copy=False)
+    x, xp = _as_array(x), _as_array(xp)
+    for a in (
+        (x, xp) if period is None else ()
+    ):  # NumPy casts them to float64 safely (the periodic form casts)
+        if a.dtype.kind == "c":
+            raise TypeError(
+                f"Cannot cast array data from {a.dtype!r} to dtype('float64') according to the rule 'safe'"
+            )
+    if t is numpy.float64 and (type(left) is complex or type(right) is complex):
+        raise TypeError(
+            "must be real number, not complex"
+        )  # NumPy's conversion of a Python complex to double
+    x, xp = x.astype(numpy.float64, copy=False), xp.astype(numpy.float64, copy=False)
     fp = fp.astype(t, copy=False)
     if period is not None:
         if period == 0:

@@ -106,7 +106,13 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if callable(mode):
         return _pad_with_function(_allocate(array, widths, 0)[0], widths, mode, kwargs)
     if mode == "constant":
-        values = _host(kwargs.get("constant_values", 0))
+        values = numpy.array(_host(kwargs.get("constant_values", 0)))
+        # Each value as NumPy's pad writes it, one scalar into the array's dtype: NumPy's errors for NaN or
+        # inf into integers, and its wrapped or truncated value otherwise.
+        converted = numpy.empty(values.shape, array.dtype)
+        for i, v in enumerate(values.ravel()):
+            converted.flat[i] = v
+        values = converted
         if numpy.size(values) == 1:  # one value everywhere: fill the whole array, then copy the data in
             return _allocate(array, widths, numpy.asarray(values).ravel()[0])[0]
         padded, inner = _allocate(array, widths)

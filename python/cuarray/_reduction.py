@@ -158,7 +158,7 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=_NO):
     """Arithmetic mean over `axis` (of the elements `where` keeps): ints in float64, float16 through float32,
     as NumPy."""
-    if where is not _NO and where is not True:
+    if (where is not _NO and where is not True) or _options.integer_moment(dtype):
         return _options.reduce("mean", a, axis, dtype, out, keepdims, _NO, where)
     if (
         a.size == 0 and _options.reduced_count(a, axis) == 0 and not isinstance(a, _HOST)
@@ -185,7 +185,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO
     """Variance (mean squared deviation, divided by n - ddof) over `axis`, in one pass over the data; NumPy's
     `where` and `mean` (the mean over `axis` with kept axes, computed already) as Note [Reduction options]."""
     ddof = _ddof(ddof, correction)
-    if (where is not _NO and where is not True) or mean is not _NO:
+    if (where is not _NO and where is not True) or mean is not _NO or _options.integer_moment(dtype):
         return _options.reduce("var", a, axis, dtype, out, keepdims, _NO, where, float(ddof), mean)
     _dof_warning(a, axis, ddof)
     return _reduce(_INDEX["var"], a, axis, dtype, out, keepdims, float(ddof), None)
@@ -195,7 +195,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO
     """Standard deviation (the square root of `var`, divided by n - ddof) over `axis`; `correction` is the
     array API's name for `ddof`."""
     ddof = _ddof(ddof, correction)
-    if (where is not _NO and where is not True) or mean is not _NO:
+    if (where is not _NO and where is not True) or mean is not _NO or _options.integer_moment(dtype):
         return _options.reduce("std", a, axis, dtype, out, keepdims, _NO, where, float(ddof), mean)
     _dof_warning(a, axis, ddof)
     return _reduce(_INDEX["std"], a, axis, dtype, out, keepdims, float(ddof), None)
@@ -232,7 +232,7 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=_NO, where=_NO):
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=_NO):
     """Mean over `axis` of the elements that are not NaN (and that `where` keeps); NaN (with NumPy's warning)
     where a slice has none."""
-    if where is not _NO and where is not True:
+    if (where is not _NO and where is not True) or _options.integer_moment(dtype):
         return _options.reduce("nanmean", a, axis, dtype, out, keepdims, _NO, where)
     return _reduce(_INDEX["nanmean"], a, axis, dtype, out, keepdims, 0.0, None)
 
@@ -250,7 +250,7 @@ def nanvar(
     if _nan_free(a):
         return var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
     ddof = float(_ddof(ddof, correction))
-    if (where is not _NO and where is not True) or mean is not _NO:
+    if (where is not _NO and where is not True) or mean is not _NO or _options.integer_moment(dtype):
         return _options.reduce("nanvar", a, axis, dtype, out, keepdims, _NO, where, ddof, mean)
     return _reduce(_INDEX["nanvar"], a, axis, dtype, out, keepdims, ddof, None)
 
@@ -263,24 +263,23 @@ def nanstd(
     if _nan_free(a):
         return std(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
     ddof = float(_ddof(ddof, correction))
-    if (where is not _NO and where is not True) or mean is not _NO:
+    if (where is not _NO and where is not True) or mean is not _NO or _options.integer_moment(dtype):
         return _options.reduce("nanstd", a, axis, dtype, out, keepdims, _NO, where, ddof, mean)
     return _reduce(_INDEX["nanstd"], a, axis, dtype, out, keepdims, ddof, None)
 
 
 def _nanarg(name, a, axis, out, keepdims):
-    if isinstance(axis, tuple) and getattr(a, "size", 0) and a.dtype.kind in "fc":
-        # NumPy's NaN-replacing path reduces its NaN mask over `axis` first (float and complex inputs that are
-        # not empty): a repeated or out-of-range axis raises that reduction's ValueError or AxisError, and an
-        # all-NaN slice "All-NaN slice encountered", before argmax rejects the tuple with TypeError.
-        numpy.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
+    """NumPy's nanargmax and nanargmin: NaN stands in as -inf (+inf) in argmax (argmin), so a NaN before an
+    equal infinity is the answer, after a check of the NaN mask over `axis` that raises for an all-NaN slice
+    (float and complex inputs that are not empty; a repeated or out-of-range axis tuple raises that
+    reduction's ValueError or AxisError there, before argmax rejects the tuple with TypeError)."""
+    if getattr(a, "size", 0) and a.dtype.kind in "fc":
+        if isinstance(axis, tuple):
+            numpy.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
         mask = _u.isnan(a)
-        if bool(any(all(mask, axis=axis) if axis else mask)):
+        if bool(any(all(mask, axis=axis) if axis != () else mask)):
             raise ValueError("All-NaN slice encountered")
-    r = _reduce(_INDEX[name], a, _int_axis(a, axis), None, out, keepdims, 0.0, None)
-    if bool(any(_u.less(r, 0))):  # one device check: only an all-NaN slice leaves no index
-        raise ValueError("All-NaN slice encountered")
-    return r
+    return _reduce(_INDEX[name], a, _int_axis(a, axis), None, out, keepdims, 0.0, None)
 
 
 def nanargmax(a, axis=None, out=None, *, keepdims=False):

@@ -86,6 +86,14 @@ def _reduced_shape(a, axis, keepdims):
     return tuple(1 if i in axes else n for i, n in enumerate(a.shape) if keepdims or i not in axes)
 
 
+def integer_moment(dtype):
+    """Whether a mean, var or std with `dtype` takes NumPy's formulas (_moment) rather than the one-pass
+    kernels: NumPy computes them in an integer or bool dtype with truncating divisions (its mean of
+    [2**53 + 1] with dtype=int64 is 2**53, its var of int32 data with dtype=int32 truncates the mean), where
+    the kernels compute in floating point."""
+    return dtype is not None and numpy.dtype(dtype).kind in "biu"
+
+
 def reduce(
     name, a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO, where=_NO, ddof=0.0, mean=_NO
 ):
@@ -99,7 +107,7 @@ def reduce(
             raise TypeError(f"{name}() got an unexpected keyword argument 'initial'")
         if mean is not _NO and name.endswith("mean"):
             raise TypeError(f"{name}() got an unexpected keyword argument 'mean'")
-        if mask is None and mean is _NO:
+        if mask is None and mean is _NO and not integer_moment(dtype):
             return _reduce(_INDEX[name], a, axis, dtype, out, keepdims, float(ddof), None)
         return _moment(name, a, axis, dtype, out, keepdims, mask, ddof, mean)
     ufunc, meet, identity = _FOLDS[name]
@@ -249,9 +257,16 @@ def _moment(name, a, axis, dtype, out, keepdims, mask, ddof, given_mean=_NO):
         sums = _reduce(
             _INDEX["sum"], _u._where(keep, square, square.dtype.type(0)), axis, dtype, None, True, 0.0, None
         )
-        r = _divide(sums, _u.maximum(_u.subtract(count, ddof), 0))
+        dof = _u.subtract(count, ddof)
+        r = _divide(sums, _u.maximum(dof, 0))
+        if name.startswith("nan") and r.dtype.kind in "fc":  # NumPy's nanvar: NaN where dof <= 0 (var: / 0)
+            r = _u._where(_u.greater(dof, 0), r, r.dtype.type("nan"))
         if name.endswith("std"):
-            r = _u.sqrt(r).astype(r.dtype, copy=False)  # NumPy's std of dtype=int32 is int32
+            if r.dtype.kind in "biu" and (keepdims or _reduced_shape(a, axis, False)):
+                # NumPy takes an array's square root in place (sqrt(ret, out=ret)): its casting error for an
+                # integer dtype; a scalar result it converts, so std of dtype=int32 over all axes is int32.
+                numpy.sqrt(numpy.zeros(1, r.dtype), out=numpy.zeros(1, r.dtype))
+            r = _u.sqrt(r).astype(r.dtype, copy=False)
     if half:
         r = r.astype(numpy.float16)
     if not keepdims:

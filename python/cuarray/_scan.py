@@ -39,9 +39,14 @@ def _scan(a, axis, dtype, out, product, skip_nan, name):
         if out.shape != a.shape:
             raise ValueError(f"{name}: out has shape {out.shape} but the result has shape {a.shape}")
     if dtype is None:
-        dtype = out.dtype if out is not None else _default_dtype(a.dtype)
+        dtype = _default_dtype(a.dtype)
+        if out is not None and numpy.result_type(a.dtype, out.dtype).kind in "fc":
+            # NumPy's accumulate takes add's (multiply's) loop for the input and `out` and casts into `out`:
+            # float64 data into an int64 `out` sum in float64, float32 data into a float64 one in float64.
+            # Integer and bool sums wrap alike in any integer width, so those keep the default.
+            dtype = numpy.result_type(a.dtype, out.dtype)
     dtype = numpy.dtype(dtype)
-    if a.dtype.kind == "c" and dtype.kind not in "cb":
+    if a.dtype.kind == "c" and (dtype if out is None else out.dtype).kind not in "cb":
         warnings.warn(
             "Casting complex values to real discards the imaginary part",
             numpy.exceptions.ComplexWarning,

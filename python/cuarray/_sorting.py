@@ -100,11 +100,17 @@ def _partition_in_place(self, kth, axis=-1, kind="introselect", order=None):
     self[...] = partition(self, kth, axis, kind, order)
 
 
-def _check_kth(kth, n):
+def _check_kth(kth, n, a, order):
+    """NumPy's checks of partition's arguments: integer kth (bools refused), in bounds unless the axis is
+    empty, and no `order` for an array without fields."""
     kth = numpy.asarray(kth)
+    if kth.dtype.kind == "b":
+        raise ValueError("Booleans unacceptable as partition index")
     if kth.dtype.kind not in "iu":
         raise TypeError("Partition index must be integer")
-    for k in kth.ravel().tolist():
+    if order is not None and a.dtype.names is None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    for k in kth.ravel().tolist() if n else ():
         if not -n <= k < n:
             raise ValueError(f"kth(={k}) out of bounds ({n})")
 
@@ -115,7 +121,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     if kind != "introselect":
         raise ValueError(f"partition kind must be 'introselect' (got {kind!r})")
     a, axis = _axis(_device(a, "partition"), axis)
-    _check_kth(kth, a.shape[axis])
+    _check_kth(kth, a.shape[axis], a, order)
     return _core._sort(a, axis)
 
 
@@ -124,7 +130,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     if kind != "introselect":
         raise ValueError(f"partition kind must be 'introselect' (got {kind!r})")
     a, axis = _axis(_device(a, "argpartition"), axis)
-    _check_kth(kth, a.shape[axis])
+    _check_kth(kth, a.shape[axis], a, order)
     return _core._argsort(a, axis)
 
 

@@ -205,7 +205,11 @@ def nanpercentile(
 def _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q):
     """Each slice's quantiles among its numbers. Where a quantile falls depends on how many numbers a slice
     holds, so the slices are grouped by that count (read back to the host) and each group takes the quantiles
-    of its sorted numbers, which come first (NaNs sort last)."""
+    of its sorted numbers, which come first (NaNs sort last). As NumPy's: an empty `a` gives nanmean's result
+    whatever q is, and the result's dtype is a's where the first slice is all NaN (NumPy's apply_along_axis
+    takes the first slice's), else quantile's."""
+    if a.size == 0:
+        return _reduction.nanmean(a, axis, out=out, keepdims=keepdims)
     if a.dtype.kind != "f":  # no NaNs to ignore
         return _quantile(a, q, axis, out, method, keepdims, weights, weak_q)
     if weights is not None:
@@ -217,13 +221,14 @@ def _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q):
     from cuarray._creation import full, zeros
 
     probe = _quantile(zeros((1,), a.dtype), q, None, None, method, False, None, weak_q)
-    # Laid out as NumPy's: the q axes vary fastest in memory and come first in the shape.
-    buf = full(x.shape[:-1] + q.shape, numpy.nan, probe.dtype)
-    lead = len(x.shape) - 1
-    result = buf.reshape((rows,) + q.shape).transpose(tuple(range(1, q.ndim + 1)) + (0,))
     if n and rows:
         s = _core._sort(x, x.ndim - 1).reshape(rows, n)
         counts = _reduction.sum(_u.logical_not(_u.isnan(s)), -1, numpy.int64).get()
+    # Laid out as NumPy's: the q axes vary fastest in memory and come first in the shape.
+    buf = full(x.shape[:-1] + q.shape, numpy.nan, a.dtype if n and rows and counts[0] == 0 else probe.dtype)
+    lead = len(x.shape) - 1
+    result = buf.reshape((rows,) + q.shape).transpose(tuple(range(1, q.ndim + 1)) + (0,))
+    if n and rows:
         for count in numpy.unique(counts):
             if count == 0:
                 continue

@@ -50,6 +50,20 @@ __device__ __forceinline__ T highest() {
   else
     return static_cast<T>(~0ull);
 }
+// What NumPy's nanargmax (Max) and nanargmin put in a NaN's place before taking argmax or argmin: -inf or
+// +inf (complex: with a zero imaginary part), so that a NaN before an equal infinity is the answer.
+template <class T, bool Max>
+__device__ __forceinline__ T nan_stand_in() {
+  if constexpr (is_complex_v<T>) {
+    using R = typename real_of<T>::type;
+    const R inf = R(__int_as_float(0x7f800000));
+    return T(Max ? -inf : inf, R(0));
+  } else if constexpr (is_floating_v<T>) {
+    return Max ? lowest<T>() : highest<T>();
+  } else {
+    return T(0);  // integers and bools have no NaN
+  }
+}
 template <class T>
 __device__ __forceinline__ T quiet_nan() {
   if constexpr (is_complex_v<T>)

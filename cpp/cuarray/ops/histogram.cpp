@@ -51,7 +51,8 @@ KernelSource histogram_source(DType t, DType bin_type, bool float_weights, bool 
 Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t minlength) {
   check_same_device(x, "bincount");
   if (x.ndim() != 1) throw ValueError("object too deep for desired array");
-  if ((!is_integer(x.dtype()) && x.dtype() != DType::Bool) || x.dtype() == DType::UInt64)
+  // uint64 counts too (NumPy 2 casts it; a value past int64's range turns negative and is refused below).
+  if (!is_integer(x.dtype()) && x.dtype() != DType::Bool)
     throw TypeError("Cannot cast array data from dtype('" + std::string(name(x.dtype())) +
                     "') to dtype('int64') according to the rule 'safe'");
   if (minlength < 0) throw ValueError("'minlength' must not be negative");
