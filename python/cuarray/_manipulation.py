@@ -220,7 +220,10 @@ def copyto(dst, src, casting="same_kind", where=None):
     else:
         src = numpy.asarray(src)
         src_dtype = src.dtype
-    if casting == "equiv" and src_dtype in (int, float, complex) and dst.dtype != numpy.dtype(src_dtype):
+    python_number = (
+        src_dtype is int or src_dtype is float or src_dtype is complex
+    )  # `is`: dtype('int64') == int
+    if casting == "equiv" and python_number and dst.dtype != numpy.dtype(src_dtype):
         # NumPy's 'equiv' takes a Python number only into its default dtype (int64, float64, complex128)
         raise TypeError(
             f"cannot cast Python {src_dtype.__name__} to {dst.dtype} under the casting rule 'equiv'"

@@ -273,7 +273,9 @@ def _nanarg(name, a, axis, out, keepdims):
     equal infinity is the answer, after a check of the NaN mask over `axis` that raises for an all-NaN slice
     (float and complex inputs that are not empty; a repeated or out-of-range axis tuple raises that
     reduction's ValueError or AxisError there, before argmax rejects the tuple with TypeError)."""
-    if getattr(a, "size", 0) and a.dtype.kind in "fc":
+    if (
+        isinstance(a, _core.ndarray) and a.size and a.dtype.kind in "fc"
+    ):  # host arrays: the reduction's TypeError
         if isinstance(axis, tuple):
             numpy.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
         mask = _u.isnan(a)
