@@ -221,23 +221,19 @@ def _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q):
     from cuarray._creation import full, zeros
 
     probe = _quantile(zeros((1,), a.dtype), q, None, None, method, False, None, weak_q)
-    if n and rows:
-        s = _core._sort(x, x.ndim - 1).reshape(rows, n)
-        counts = _reduction.sum(_u.logical_not(_u.isnan(s)), -1, numpy.int64).get()
+    s = _core._sort(x, x.ndim - 1).reshape(rows, n)  # a is not empty: n and rows are positive
+    counts = _reduction.sum(_u.logical_not(_u.isnan(s)), -1, numpy.int64).get()
     # Laid out as NumPy's: the q axes vary fastest in memory and come first in the shape.
-    buf = full(x.shape[:-1] + q.shape, numpy.nan, a.dtype if n and rows and counts[0] == 0 else probe.dtype)
+    buf = full(x.shape[:-1] + q.shape, numpy.nan, a.dtype if counts[0] == 0 else probe.dtype)
     lead = len(x.shape) - 1
     result = buf.reshape((rows,) + q.shape).transpose(tuple(range(1, q.ndim + 1)) + (0,))
-    if n and rows:
-        for count in numpy.unique(counts):
-            if count == 0:
-                continue
-            picked = numpy.nonzero(counts == count)[0]
-            group = take(s, asarray(picked), axis=0)[:, :count]
-            result[..., asarray(picked)] = _quantile(group, q, -1, None, method, False, None, weak_q)
-    if n == 0:
-        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
-    elif rows and bool(numpy.any(counts == 0)):
+    for count in numpy.unique(counts):
+        if count == 0:
+            continue
+        picked = numpy.nonzero(counts == count)[0]
+        group = take(s, asarray(picked), axis=0)[:, :count]
+        result[..., asarray(picked)] = _quantile(group, q, -1, None, method, False, None, weak_q)
+    if bool(numpy.any(counts == 0)):
         warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
     moved = buf.transpose(tuple(range(lead, lead + q.ndim)) + tuple(range(lead)))
     return _into(shaped(moved, keepdims, q.ndim), out)
