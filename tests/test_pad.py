@@ -176,6 +176,15 @@ def test_linear_ramp(end_values, dtype):
 
 
 @gpu
+@pytest.mark.parametrize("first", [0, 5])
+def test_linear_ramp_rounds_as_linspace(first):
+    # NumPy's linspace divides the steps before multiplying when any lane's step is zero (the lane whose edge
+    # equals the end value), which floors 7/10 * 90 to 62 where 7 * 9.0 gives 63.
+    a = np.array([[first, 90]])
+    _check(cp.asarray(a), a, ((10, 0), (0, 0)), mode="linear_ramp")
+
+
+@gpu
 @pytest.mark.parametrize("stat_length", [None, 1, 2, (1, 3), ((2, 1), (4, 2)), 100])
 @pytest.mark.parametrize("mode", ["maximum", "minimum", "mean", "median"])
 @pytest.mark.parametrize("dtype", ["int8", "uint32", "float32", "float64"])

@@ -11,6 +11,7 @@ import numpy
 
 from cuarray import _core, _reduction
 from cuarray import _ufuncs as _u
+from cuarray._bin_estimators import estimated_bin_count
 from cuarray._core import ndarray
 from cuarray._math import diff
 from cuarray._transfer import asarray
@@ -70,17 +71,21 @@ def _checked(a, weights, name):
     return a, weights
 
 
-def _bin_edges(a, bins, range, name):
-    """NumPy's _get_bin_edges for a bin count or increasing edges: (host edges, the bins' dtype, whether they
-    are uniform, their span)."""
+def _bin_edges(a, bins, range, weights):
+    """NumPy's _get_bin_edges for a bin count, an estimator's name or increasing edges: (host edges, the bins'
+    dtype, whether they are uniform, their span)."""
     bin_type = numpy.result_type(a.dtype, 1.0) if a.dtype.kind in "iub" else a.dtype
-    if isinstance(bins, str):
-        raise NotImplementedError(f"cuarray.{name}: string bin estimators are not supported")
-    if numpy.ndim(bins) == 0:
-        n = operator.index(bins)
-        if n < 1:
-            raise ValueError("`bins` must be positive, when an integer")
-        first, last = _outer_edges(a, range)
+    if isinstance(bins, str) or numpy.ndim(bins) == 0:
+        if isinstance(bins, str):
+            n, first, last = estimated_bin_count(a, bins, range, weights, _outer_edges, histogram)
+        else:
+            try:
+                n = operator.index(bins)
+            except TypeError as e:
+                raise TypeError("`bins` must be an integer, a string, or an array") from e
+            if n < 1:
+                raise ValueError("`bins` must be positive, when an integer")
+            first, last = _outer_edges(a, range)
         # NumPy's: the edges' and the data's types together (a range of NumPy scalars counts; Python numbers
         # are weak), at least a float
         bin_type = numpy.result_type(first, last, a.dtype)
@@ -104,17 +109,19 @@ def _bin_edges(a, bins, range, name):
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     """NumPy's histogram_bin_edges: the edges `histogram` counts into, for a bin count (uniform over `range`,
-    or the data's finite extent) or increasing edges (returned as they are)."""
+    or the data's finite extent), an estimator's name ('auto', 'fd', 'sturges', ...: see _bin_estimators) or
+    increasing edges (returned as they are)."""
     a, _ = _checked(a, weights, "histogram_bin_edges")
-    edges = _bin_edges(a, bins, range, "histogram_bin_edges")[0]
+    edges = _bin_edges(a, bins, range, weights)[0]
     return bins if isinstance(bins, ndarray) else asarray(edges)
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """NumPy's histogram: (counts, bin edges). `bins` is a count (uniform bins over `range`, or the data's
-    extent) or the increasing edges; values equal to the last edge fall in the last bin."""
+    extent), an estimator's name ('auto', 'fd', 'sturges', ...) or the increasing edges; values equal to the
+    last edge fall in the last bin."""
     a, weights = _checked(a, weights, "histogram")
-    edges, bin_type, uniform, span = _bin_edges(a, bins, range, "histogram")
+    edges, bin_type, uniform, span = _bin_edges(a, bins, range, weights)
     edge_list = edges.astype(numpy.float64).tolist()
 
     def count(w):

@@ -428,6 +428,7 @@ def roll(a, shift, axis=None):
     """A new array with the elements shifted by `shift` along `axis` (None: the flattened array, reshaped
     back), those past the end coming back at the start. Each shift is read with int(), as NumPy's; a device
     array of shifts is read back first (one synchronization, as CuPy's)."""
+    (a,) = _arrays([a], "roll")
     if axis is None:
         return roll(a.ravel(), shift, 0).reshape(a.shape)
     if isinstance(shift, ndarray):
@@ -573,9 +574,7 @@ def diagflat(v, k=0):
 
 def tri(N, M=None, k=0, dtype=float):
     """An N x M array with ones at and below the k-th diagonal, zeros above."""
-    N = operator.index(N)
-    M = N if M is None else operator.index(M)
-    return _tri_mask((N, M), operator.index(k), True).astype(dtype, copy=False)
+    return _tri_mask((N,) if M is None else (N, M), k, True).astype(dtype, copy=False)
 
 
 def _tri_mask(shape, k, lower):
@@ -583,9 +582,29 @@ def _tri_mask(shape, k, lower):
     if not shape:
         raise TypeError("tri() missing 1 required positional argument: 'N'")  # NumPy's, for a 0-d array
     rows, cols = (shape[-1], shape[-1]) if len(shape) == 1 else (shape[-2], shape[-1])
+    try:
+        rows, cols, k = operator.index(rows), operator.index(cols), operator.index(k)
+    except TypeError:
+        # Note [tri of non-integers]: NumPy's tri takes any numbers that arange takes, and compares
+        # arange(rows) with arange(-k, cols - k) in its smallest integer types, whose steps come from the
+        # first two values cast. The two short vectors are made as NumPy makes them, on the host.
+        # triu keeps what tri(k - 1) leaves out.
+        k = k if lower else k - 1
+        r = asarray(numpy.arange(rows, dtype=_min_int(0, rows)))._expand_dims(1)
+        c = asarray(numpy.arange(-k, cols - k, dtype=_min_int(-k, cols - k)))._expand_dims(0)
+        return _u.greater_equal(r, c) if lower else _u.less(r, c)
     r = arange(rows)._expand_dims(1)
     c = arange(cols)._expand_dims(0)
     return _u.greater_equal(r + k, c) if lower else _u.less_equal(r + k, c)
+
+
+def _min_int(low, high):
+    """The smallest signed integer type holding low..high, as NumPy's tri chooses it."""
+    for t in (numpy.int8, numpy.int16, numpy.int32):
+        info = numpy.iinfo(t)
+        if info.min <= low and high <= info.max:
+            return t
+    return numpy.int64
 
 
 def tril(m, k=0):

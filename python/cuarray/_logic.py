@@ -51,7 +51,11 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def array_equal(a1, a2, equal_nan=False):
     """True when both have the same shape and equal elements (NaNs equal with equal_nan)."""
-    a1, a2 = asarray(_device(a1, "array_equal")), asarray(_device(a2, "array_equal"))
+    a1, a2 = _device(a1, "array_equal"), _device(a2, "array_equal")
+    try:
+        a1, a2 = asarray(a1), asarray(a2)
+    except (TypeError, ValueError):
+        return asarray(False)  # NumPy's: what makes no array (a ragged list) equals nothing
     if a1.shape != a2.shape:
         return asarray(False)
     same = _u.equal(a1, a2)

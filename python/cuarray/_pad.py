@@ -197,7 +197,15 @@ def _ramps(region, axis, before, after, n, end_pair):
         shape = [1] * region.ndim
         shape[axis] = width
         steps = arange(width, dtype=t).reshape(shape)
-        ramp = _u.add(_u.multiply(steps, _u.divide(_u.subtract(edge, end, dtype=t), width)), end, dtype=t)
+        delta = _u.subtract(edge, end, dtype=t)
+        step = _u.divide(delta, width)
+        # linspace's two roundings: steps * (delta / width), or, where any lane's step underflows to 0,
+        # (steps / width) * delta for every lane.
+        if width and bool((step == 0).any()):
+            ramp = _u.multiply(_u.divide(steps, width), delta)
+        else:
+            ramp = _u.multiply(steps, step)
+        ramp = _u.add(ramp, end, dtype=t)
         if region.dtype.kind in "iu":
             _u.floor(ramp, out=ramp)
         ramps.append(ramp)

@@ -318,12 +318,12 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         if w.shape != a.shape:
             if axis is None:
                 raise TypeError("Axis must be specified when shapes of a and weights differ.")
-            if w.ndim != 1:
-                raise TypeError("1D weights expected when shapes of a and weights differ.")
-            axis = numpy.lib.array_utils.normalize_axis_index(_int_axis(a, axis), a.ndim)
-            if w.shape[0] != a.shape[axis]:
-                raise ValueError("Length of weights not compatible with specified axis.")
-            w = w.reshape([w.shape[0] if d == axis else 1 for d in range(a.ndim)])
+            axes = numpy.lib.array_utils.normalize_axis_tuple(axis, a.ndim, argname="axis")
+            if w.shape != tuple(a.shape[d] for d in axes):
+                raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+            # The weights' axes in the order of a's, then length-1 axes for the others (NumPy's).
+            w = w.transpose(numpy.argsort(axes).tolist())
+            w = w.reshape([n if d in axes else 1 for d, n in enumerate(a.shape)])
         t = numpy.result_type(a.dtype, w.dtype, *((_F64,) if a.dtype.kind in "biu" else ()))
         scale = sum(_broadcast_to(w.astype(t, copy=False), a.shape), axis, keepdims=keepdims)
         if bool(any(_u.equal(scale, 0))):

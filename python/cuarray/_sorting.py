@@ -42,14 +42,29 @@ UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_i
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
-_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 
-
-def _check(kind, order):
-    if kind not in _KINDS:
-        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
+def _check(kind, order, stable=None):
+    """NumPy's checks of sort's `kind` (a string whose first letter, in either case, names quick, heap,
+    merge or stable sort), `stable` and `order`."""
+    if kind is not None:
+        if not isinstance(kind, (str, bytes)):
+            raise TypeError(f"sort kind must be str, not {type(kind).__name__}")
+        first = kind[:1].decode("latin-1") if isinstance(kind, bytes) else kind[:1]
+        if first.lower() not in ("q", "h", "m", "s"):
+            raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
+        if stable is not None:
+            raise ValueError(
+                "`kind` and keyword parameters can't be provided at the same time. Use only one of them."
+            )
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
+
+
+def _check_select_kind(kind):
+    if not isinstance(kind, str):
+        raise TypeError(f"select kind must be str, not {type(kind).__name__}")
+    if kind != "introselect":
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
 
 
 def _axis(a, axis):
@@ -66,7 +81,7 @@ def _reversed(a, axis):
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """A sorted copy of `a` along `axis` (the flattened array for None); largest first with descending=True
     (then a view of that copy with a negative stride)."""
-    _check(kind, order)
+    _check(kind, order, stable)
     a, axis = _axis(_device(a, "sort"), axis)
     out = _core._sort(a, axis)
     return _reversed(out, axis) if descending else out
@@ -75,7 +90,7 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """The int64 indices that sort `a` along `axis`; equal elements keep their order, also with
     descending=True."""
-    _check(kind, order)
+    _check(kind, order, stable)
     a = _device(a, "argsort")
     if a.ndim == 0 and axis is not None and operator.index(axis) in (0, -1):
         axis = None  # NumPy's argsort ravels a 0-d array first (its sort does not)
@@ -90,7 +105,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
 
 def _sort_in_place(self, axis=-1, kind=None, order=None, *, stable=None):
     """ndarray.sort: sorts the array in place along `axis`."""
-    _check(kind, order)
+    _check(kind, order, stable)
     axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), self.ndim)
     self[...] = _core._sort(self, axis)
 
@@ -118,8 +133,7 @@ def _check_kth(kth, n, a, order):
 def partition(a, kth, axis=-1, kind="introselect", order=None):
     """`a` with the k-th element of each row in its sorted place, smaller ones before and larger after (here
     the rows are fully sorted, which satisfies that)."""
-    if kind != "introselect":
-        raise ValueError(f"partition kind must be 'introselect' (got {kind!r})")
+    _check_select_kind(kind)
     a, axis = _axis(_device(a, "partition"), axis)
     _check_kth(kth, a.shape[axis], a, order)
     return _core._sort(a, axis)
@@ -127,9 +141,11 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """The indices that partition `a` (see partition)."""
-    if kind != "introselect":
-        raise ValueError(f"partition kind must be 'introselect' (got {kind!r})")
-    a, axis = _axis(_device(a, "argpartition"), axis)
+    _check_select_kind(kind)
+    a = _device(a, "argpartition")
+    if a.ndim == 0:
+        a = a.reshape(1)  # NumPy's argpartition ravels a 0-d array first (its partition does not)
+    a, axis = _axis(a, axis)
     _check_kth(kth, a.shape[axis], a, order)
     return _core._argsort(a, axis)
 

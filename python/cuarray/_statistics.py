@@ -314,10 +314,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         ddof = 0 if bias else 1
     w = None
     if fweights is not None:
-        fweights = _weights(fweights, X.shape[1], "fweights")
-        if not bool(_reduction.all(_u.equal(fweights, _u.rint(fweights)))):
-            raise TypeError("fweights must be integer")
-        w = fweights
+        w = fweights = _weights(fweights, X.shape[1], "fweights")
     if aweights is not None:
         aweights = _weights(aweights, X.shape[1], "aweights")
         w = aweights if w is None else _u.multiply(w, aweights)
@@ -352,10 +349,13 @@ def _at_least_2d(v, dtype, copy=False):
 
 
 def _weights(w, n, name):
-    """Frequency or reliability weights as a float64 device array of length n, checked as NumPy checks them."""
+    """Frequency or reliability weights as a float64 device array of length n, checked as NumPy checks them
+    and in its order."""
     w = (w if isinstance(w, ndarray) else asarray(numpy.asarray(w, dtype=float))).astype(
         numpy.float64, copy=False
     )
+    if name == "fweights" and not bool(_reduction.all(_u.equal(w, _u.rint(w)))):
+        raise TypeError("fweights must be integer")  # checked first, as NumPy checks it
     if w.ndim > 1:
         raise RuntimeError(f"cannot handle multidimensional {name}")
     if w.shape[0] != n:

@@ -1,0 +1,238 @@
+"""More edge cases where cuarray differed from NumPy, against NumPy on the same inputs: sort's kind spellings,
+tri/tril/triu of non-integer sizes and diagonals, roll of a list, argpartition of 0-d arrays, clip's two
+spellings of its bounds, nan_to_num(copy=False) of a list, array_equal of what makes no array, average's
+weights over several axes, cov's order of weight checks, and histogram's bin-width estimators."""
+
+import re
+import warnings
+
+import cuarray as cp
+import numpy as np
+import pytest
+from conftest import make_data
+from cuarray import _sorting, testing
+
+gpu = pytest.mark.gpu
+
+
+# ---- sort's kind and stable: checked before any device call ----------------------------------------------------
+
+KINDS = ["quick", "Q", "heap", "STABLE", "s", "m", "mergesort", "x", "", None, 1, b"q", b"x", bytearray(b"q")]
+
+
+@pytest.mark.parametrize("stable", [None, True, False])
+@pytest.mark.parametrize("kind", KINDS, ids=repr)
+def test_sort_kind_and_stable_checks_as_numpy(kind, stable):
+    try:
+        np.sort(np.array([3, 1, 2]), kind=kind, stable=stable)
+    except (TypeError, ValueError) as e:
+        with pytest.raises(type(e)) as got:
+            _sorting._check(kind, None, stable)
+        assert str(got.value) == str(e)
+    else:
+        _sorting._check(kind, None, stable)
+
+
+@pytest.mark.parametrize("kind", ["introselect", "intro", None, 0])
+def test_partition_kind_checks_as_numpy(kind):
+    try:
+        np.partition(np.array([3, 1, 2]), 1, kind=kind)
+    except (TypeError, ValueError) as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            _sorting._check_select_kind(kind)
+    else:
+        _sorting._check_select_kind(kind)
+
+
+@gpu
+@pytest.mark.parametrize("kind", ["quick", "H", "stable"])
+@testing.numpy_cuarray_array_equal()
+def test_sort_with_a_spelled_kind(xp, kind):
+    a = xp.asarray(make_data(50, np.float32))
+    return xp.sort(a, kind=kind), xp.argsort(a, kind=kind)
+
+
+# ---- creation and manipulation ----------------------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize(
+    "args",
+    [(2.0,), (3, 4.0), (3, 3, 1.0), (2.5,), (3, 3, 0.5), (4, 5, -1.5), (-1.5,), (3, None, np.float32(2.0))],
+)
+@testing.numpy_cuarray_array_equal()
+def test_tri_of_non_integer_sizes_and_diagonals(xp, args):
+    return xp.tri(*args)
+
+
+@gpu
+@pytest.mark.parametrize("k", [1.0, 0.5, -0.5, 2.7])
+@pytest.mark.parametrize("func", ["tril", "triu"])
+@testing.numpy_cuarray_array_equal()
+def test_tril_triu_of_non_integer_diagonals(xp, func, k):
+    return getattr(xp, func)(xp.asarray(make_data((3, 4), np.int32)), k=k)
+
+
+@gpu
+@testing.numpy_cuarray_array_equal()
+def test_roll_of_a_list(xp):
+    return xp.roll([1, 2, 3], 1), xp.roll([[1, 2], [3, 4]], -1, axis=0)
+
+
+@gpu
+@pytest.mark.parametrize("axis", [-1, 0, None, 1])
+@pytest.mark.parametrize("kth", [0, -1, [0], 1])
+@testing.numpy_cuarray_array_equal(accept_error=(ValueError, np.exceptions.AxisError))
+def test_argpartition_of_0d_ravels_it(xp, kth, axis):
+    return xp.argpartition(xp.asarray(5), kth, axis=axis)
+
+
+# ---- clip, nan_to_num, array_equal -----------------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize(
+    "args, kwargs",
+    [
+        ((1, 3), {}),
+        ((None, 3), {}),
+        ((1, 3), {"min": 0}),  # NumPy's ValueError: both spellings of the bounds
+        ((), {"a_min": 1, "a_max": 3, "max": 2}),
+        ((), {"min": 1, "max": 3}),
+        ((None, None), {}),
+    ],
+)
+@testing.numpy_cuarray_array_equal(accept_error=ValueError)
+def test_clip_bounds_as_numpy(xp, args, kwargs):
+    return xp.clip(xp.arange(6), *args, **kwargs)
+
+
+@gpu
+def test_clip_takes_the_array_apis_one_positional_bound():
+    # NumPy asks for both positional bounds; the array API's clip(x, min) and clip(x, 1, max=3) work here.
+    x = cp.arange(6)
+    np.testing.assert_array_equal(cp.clip(x, 2).get(), np.clip(np.arange(6), 2, None))
+    np.testing.assert_array_equal(cp.clip(x, 1, max=3).get(), np.clip(np.arange(6), 1, 3))
+    with pytest.raises(TypeError, match="multiple values for argument 'min'"):
+        cp.clip(x, 1, min=0)
+
+
+@gpu
+def test_nan_to_num_copy_false_of_a_list_raises_as_numpy():
+    for xp in (np, cp):
+        with pytest.raises(ValueError, match="Unable to avoid copy"):
+            xp.nan_to_num([1.0, np.nan], copy=False)
+    x = cp.asarray([1.0, np.nan])
+    assert cp.nan_to_num(x, copy=False) is x
+    assert x[1].item() == 0.0
+
+
+@gpu
+@pytest.mark.parametrize(
+    "a1, a2", [([1, [2, 3]], [1, 2]), ([1, 2], [1, [2, 3]]), ([[1], [2, 3]], [[1], [2, 3]])]
+)
+def test_array_equal_of_what_makes_no_array_is_false(a1, a2):
+    assert np.array_equal(a1, a2) is False
+    got = cp.array_equal(a1, a2)
+    assert isinstance(got, cp.ndarray) and not bool(got)
+
+
+# ---- average and cov weights ------------------------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize(
+    "axis, wshape",
+    [((2, 1), (4, 3)), ((1, 2), (3, 4)), ((1,), (3,)), (1, (3,)), ((0, 2), (2, 4)), (-1, (4,))],
+)
+@pytest.mark.parametrize("returned", [False, True])
+@testing.numpy_cuarray_allclose()
+def test_average_weights_over_several_axes(xp, axis, wshape, returned):
+    a = xp.asarray(np.arange(24.0).reshape(2, 3, 4))
+    w = xp.asarray(np.arange(1.0, 1.0 + np.prod(wshape)).reshape(wshape))
+    return xp.average(a, axis=axis, weights=w, returned=returned)
+
+
+@gpu
+@pytest.mark.parametrize(
+    "axis, wshape, error",
+    [
+        (None, (3,), TypeError),
+        (1, (4,), ValueError),
+        ((1, 2), (4, 3), ValueError),
+        ((1, 2), (12,), ValueError),
+    ],
+)
+def test_average_weight_shape_errors_as_numpy(axis, wshape, error):
+    for xp in (np, cp):
+        with pytest.raises(error):
+            xp.average(xp.ones((2, 3, 4)), axis=axis, weights=xp.ones(wshape))
+
+
+@gpu
+@pytest.mark.parametrize(
+    "fweights, error",
+    [
+        ([1, 2.5, 1, 1], TypeError),
+        ([1.5, -1, 1], TypeError),  # not integer, checked before the length and sign
+        ([[1, 1, 1, 1]], RuntimeError),
+        ([1, 1, 1], RuntimeError),
+        ([1, -1, 1, 1], ValueError),
+    ],
+)
+def test_cov_fweights_checks_in_numpys_order(fweights, error):
+    for xp in (np, cp):
+        with pytest.raises(error):
+            xp.cov(xp.arange(4.0), fweights=fweights)
+
+
+# ---- histogram's bin-width estimators ---------------------------------------------------------------------------
+
+ESTIMATORS = ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"]
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "uint8", "int16"])
+@pytest.mark.parametrize("bins", ESTIMATORS)
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_histogram_bin_estimators_as_numpy(xp, bins, dtype):
+    a = make_data(500, dtype, seed=3)
+    if dtype == "uint8":
+        a = a.astype(np.uint8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # stone's "may be suboptimal"
+        counts, edges = xp.histogram(xp.asarray(a), bins=bins)
+        return counts, edges, xp.histogram_bin_edges(xp.asarray(a), bins=bins)
+
+
+@gpu
+@pytest.mark.parametrize("bins", ESTIMATORS)
+@pytest.mark.parametrize(
+    "data, range_",
+    [
+        (np.linspace(0, 1, 1000) ** 2, (0.2, 0.7)),  # the estimators see only the data within the range
+        (np.zeros(10), None),  # zero width: one bin
+        (np.array([]), None),
+        (np.array([1.0, 2.0]), None),
+        (np.array([-(2**62), 2**62, 0]), None),  # the extent does not overflow int64
+    ],
+)
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_histogram_bin_estimators_edge_cases(xp, bins, data, range_):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return xp.histogram(xp.asarray(data), bins=bins, range=range_)
+
+
+@gpu
+def test_histogram_bin_estimator_errors_as_numpy():
+    for xp in (np, cp):
+        a = xp.asarray(np.arange(10.0))
+        with pytest.raises(ValueError, match="'nope' is not a valid estimator"):
+            xp.histogram(a, bins="nope")
+        with pytest.raises(TypeError, match="not supported for weighted data"):
+            xp.histogram(a, bins="auto", weights=xp.ones(10))
+        with pytest.raises(TypeError, match="must be an integer, a string, or an array"):
+            xp.histogram(a, bins=2.5)
+        with pytest.warns(RuntimeWarning, match="may be suboptimal"):
+            xp.histogram(xp.asarray(np.arange(1000.0) ** 3), bins="stone")
