@@ -236,3 +236,58 @@ def test_histogram_bin_estimator_errors_as_numpy():
             xp.histogram(a, bins=2.5)
         with pytest.warns(RuntimeWarning, match="may be suboptimal"):
             xp.histogram(xp.asarray(np.arange(1000.0) ** 3), bins="stone")
+
+
+# ---- quantile and percentile with weights -----------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize(
+    "data, q, axis, weights",
+    [
+        (np.array([3.0, 1.0, 2.0, 2.0, 5.0]), [0.0, 0.2, 0.5, 0.9, 1.0], None, [1, 0, 2, 1, 3]),
+        (np.array([3.0, 1.0, 2.0]), 0.0, None, [0, 1, 1]),  # a leading zero weight is never the answer
+        (np.array([[1.0, 2, 3, 4], [5, 6, np.nan, 8]]), [0.25, 0.5], 1, [1, 0, 2, 1]),
+        (np.arange(12).reshape(3, 4), 0.5, (0, 1), np.ones((3, 4))),
+        (np.arange(24.0).reshape(2, 3, 4) % 7, [0.1, 0.7], (2, 0), np.arange(1.0, 9.0).reshape(4, 2)),
+        (np.arange(12.0).reshape(3, 4)[:, ::-1], np.array([[0.3], [0.6]]), 0, [1.0, 2.5, 0.5]),
+        (np.array([4, 1, 3], np.int16), 0.5, 0, [1, 1, 1]),
+        (np.array([1.0, 2.0, 3.0], np.float32), np.float32(0.4), None, [0.2, 0.2, 0.6]),
+    ],
+)
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("func", ["quantile", "percentile"])
+@testing.numpy_cuarray_array_equal()
+def test_weighted_quantiles_as_numpy(xp, func, data, q, axis, weights, keepdims):
+    if func == "percentile":
+        q = np.multiply(q, 100)
+    return getattr(xp, func)(
+        xp.asarray(data),
+        q,
+        axis=axis,
+        weights=xp.asarray(np.asarray(weights)),
+        method="inverted_cdf",
+        keepdims=keepdims,
+    )
+
+
+@gpu
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        ({"weights": [1, 1, 1]}, ValueError),  # the method is not inverted_cdf
+        ({"weights": [1, -1, 1], "method": "inverted_cdf"}, ValueError),
+        ({"weights": [0, 0, 0], "method": "inverted_cdf"}, ValueError),
+        ({"weights": [1, np.inf, 1], "method": "inverted_cdf"}, ValueError),
+        ({"weights": [1, 1], "method": "inverted_cdf", "axis": 0}, ValueError),
+        ({"weights": [[1, 1, 1]], "method": "inverted_cdf"}, TypeError),
+    ],
+)
+def test_weighted_quantile_errors_as_numpy(kwargs, error):
+    kwargs = dict(kwargs)
+    for xp in (np, cp):
+        kw = dict(kwargs, weights=xp.asarray(np.asarray(kwargs["weights"], float)))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            with pytest.raises(error):
+                xp.quantile(xp.asarray(np.array([3.0, 1.0, 2.0])), 0.5, **kw)

@@ -315,21 +315,27 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         scale = _core._full(avg.shape, a.size // avg.size, avg.dtype, "C")
     else:
         w = _asarray(weights)
-        if w.shape != a.shape:
-            if axis is None:
-                raise TypeError("Axis must be specified when shapes of a and weights differ.")
-            axes = numpy.lib.array_utils.normalize_axis_tuple(axis, a.ndim, argname="axis")
-            if w.shape != tuple(a.shape[d] for d in axes):
-                raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
-            # The weights' axes in the order of a's, then length-1 axes for the others (NumPy's).
-            w = w.transpose(numpy.argsort(axes).tolist())
-            w = w.reshape([n if d in axes else 1 for d, n in enumerate(a.shape)])
+        w = _weights_along(a, axis, w)
         t = numpy.result_type(a.dtype, w.dtype, *((_F64,) if a.dtype.kind in "biu" else ()))
         scale = sum(_broadcast_to(w.astype(t, copy=False), a.shape), axis, keepdims=keepdims)
         if bool(any(_u.equal(scale, 0))):
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
         avg = _u.divide(sum(_u.multiply(a, w, dtype=t), axis, keepdims=keepdims), scale)
     return (avg, scale) if returned else avg
+
+
+def _weights_along(a, axis, w):
+    """Weights of another shape than `a` reshaped to broadcast against it along `axis` (NumPy's
+    _weights_are_valid: their axes are those of `axis`, in its order)."""
+    if w.shape == a.shape:
+        return w
+    if axis is None:
+        raise TypeError("Axis must be specified when shapes of a and weights differ.")
+    axes = numpy.lib.array_utils.normalize_axis_tuple(axis, a.ndim, argname="axis")
+    if w.shape != tuple(a.shape[d] for d in axes):
+        raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+    w = w.transpose(numpy.argsort(axes).tolist())
+    return w.reshape([n if d in axes else 1 for d, n in enumerate(a.shape)])
 
 
 def _dot_1d(a, b, out=None):

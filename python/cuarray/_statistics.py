@@ -11,12 +11,13 @@ import warnings
 
 import numpy
 
-from cuarray import _core, _reduction
+from cuarray import _core, _manipulation, _reduction
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
 from cuarray._indexing import take, take_along_axis
 from cuarray._joining import concatenate
 from cuarray._manipulation import moveaxis
+from cuarray._scan import cumsum
 from cuarray._transfer import asarray, ascontiguousarray
 from cuarray._transfer import device_array as _device
 
@@ -241,7 +242,9 @@ def _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q):
 
 def _quantile(a, q, axis, out, method, keepdims, weights, weak_q, overwrite_input=False):
     if weights is not None:
-        raise NotImplementedError("cuarray.quantile and percentile do not take weights")
+        if method != "inverted_cdf":
+            raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+        return _weighted_quantile(a, q, axis, out, keepdims, weights)
     if q.ndim > 2:
         raise ValueError("q must be a scalar or 1d")
     try:
@@ -271,6 +274,39 @@ def _quantile(a, q, axis, out, method, keepdims, weights, weak_q, overwrite_inpu
         last = s[..., -1].reshape(s.shape[:-1] + (1,) * q.ndim)
         result = _u._where(_u.isnan(last), last, result)
     if q.ndim:  # q's axes first, C-contiguous as NumPy's result
+        result = ascontiguousarray(moveaxis(result, tuple(range(-q.ndim, 0)), tuple(range(q.ndim))))
+    return _into(shaped(result, keepdims, q.ndim), out)
+
+
+def _weighted_quantile(a, q, axis, out, keepdims, weights):
+    """NumPy's quantile with weights (method 'inverted_cdf'): in each slice, sorted with its weights, the first
+    element at which the cumulative share of the weight reaches q (leading zero weights never chosen)."""
+    w = _reduction._weights_along(a, axis, _device(weights, "quantile"))
+    w = _manipulation.broadcast_to(w, a.shape)
+    if bool(_reduction.any(_u.less(w, 0))):
+        raise ValueError("Weights must be non-negative.")
+    x, shaped = _with_last_axis(a, axis)
+    n = x.shape[-1]
+    if n == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    order = _core._argsort(x, x.ndim - 1)
+    s = take_along_axis(x, order, -1)
+    cdf = cumsum(take_along_axis(_with_last_axis(w, axis)[0], order, -1), -1, numpy.float64)
+    cdf = _u.divide(cdf, cdf[..., -1:])
+    if bool(_reduction.any(_u.isnan(cdf[..., -1]))):
+        raise ValueError("Weights included NaN, inf or were all zero.")
+    if q.dtype.kind == "f":
+        cdf = cdf.astype(q.dtype)  # compared in q's type, as NumPy's searchsorted compares them
+    if bool(_reduction.any(_u.equal(cdf[..., 0], 0))):
+        cdf = _u._where(_u.equal(cdf, 0), -1, cdf)
+    # searchsorted(cdf, q, 'left') per slice: how many of its cumulative shares lie below q.
+    below = _u.less(cdf[..., None, :], asarray(q.reshape(-1))[:, None])
+    index = _u.minimum(_reduction.sum(below, -1), n - 1)
+    result = take_along_axis(s, index, -1).reshape(s.shape[:-1] + q.shape)
+    if s.dtype.kind == "f":  # NaNs sort last: a slice with one has NaN quantiles
+        last = s[..., -1].reshape(s.shape[:-1] + (1,) * q.ndim)
+        result = _u._where(_u.isnan(last), last, result)
+    if q.ndim:
         result = ascontiguousarray(moveaxis(result, tuple(range(-q.ndim, 0)), tuple(range(q.ndim))))
     return _into(shaped(result, keepdims, q.ndim), out)
 
