@@ -308,3 +308,22 @@ def test_composites_take_device_arrays(func):
         getattr(csp, func)(np.ones(3))
     r = getattr(csp, func)(cp.ones(3))
     assert isinstance(r, cp.ndarray)
+
+
+@pytest.mark.parametrize(
+    "points",
+    [
+        np.linspace(-12.25, 12.25, 4001),  # both signs; the grid avoids the poles
+        1.4616321449683622
+        + np.linspace(-0.5, 0.5, 401),  # about the positive root (its series and around it)
+        -0.5040830082644554 + np.linspace(-0.3, 0.3, 401),  # about the first negative root
+        np.geomspace(1e-300, 1e300, 301),
+        -np.geomspace(1e-12, 1e6, 301) - 0.25,
+    ],
+    ids=["grid", "positive-root", "negative-root", "magnitudes", "negative-magnitudes"],
+)
+@pytest.mark.parametrize("name", ["psi", "rgamma", "gammasgn", "i0e", "i1e"])
+@testing.numpy_cuarray_allclose(rtol=1e-11, atol=1e-12, scipy_name="scp")
+def test_gamma_and_scaled_bessel_family_over_their_domains(xp, scp, name, points):
+    x = points if name != "i1e" else np.concatenate([points, -points, [500.0, 500.5, 1e4, -1e4]])
+    return getattr(scp.special, name)(xp.asarray(x))

@@ -36,23 +36,33 @@ huber = _ufuncs._special_huber
 exp10 = _ufuncs._special_exp10
 exp2 = _ufuncs._special_exp2
 cbrt = _ufuncs._special_cbrt
+psi = _ufuncs._special_psi
+digamma = psi  # SciPy's other name for psi
+i0e = _ufuncs._special_i0e
+i1e = _ufuncs._special_i1e
+rgamma = _ufuncs._special_rgamma
+gammasgn = _ufuncs._special_gammasgn
 
 __all__ = [
     "cbrt",
+    "digamma",
     "entr",
     "erf",
     "erfc",
     "erfcinv",
     "erfcx",
     "erfinv",
-    "exp2",
     "exp10",
+    "exp2",
     "expit",
     "gamma",
     "gammaln",
+    "gammasgn",
     "huber",
     "i0",
+    "i0e",
     "i1",
+    "i1e",
     "j0",
     "j1",
     "kl_div",
@@ -63,7 +73,9 @@ __all__ = [
     "logsumexp",
     "ndtr",
     "ndtri",
+    "psi",
     "rel_entr",
+    "rgamma",
     "softmax",
     "xlog1py",
     "xlogy",
