@@ -291,3 +291,185 @@ def test_weighted_quantile_errors_as_numpy(kwargs, error):
             warnings.simplefilter("ignore", RuntimeWarning)
             with pytest.raises(error):
                 xp.quantile(xp.asarray(np.array([3.0, 1.0, 2.0])), 0.5, **kw)
+
+
+# ---- set membership, along-axis indexing, scans -------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize("kind", [None, "sort", "table"])
+@pytest.mark.parametrize("invert", [False, True])
+@pytest.mark.parametrize(
+    "element, test",
+    [
+        (np.array([2**53 + 1, 5], np.uint64), np.array([2**53, 5], np.int64)),
+        (np.array([2**53, -1, 7], np.int64), np.array([2**53 + 1, 2**64 - 1, 7], np.uint64)),
+        (np.array([2**63 + 3, 0], np.uint64), np.array([-3, 0, 2**62], np.int64)),
+    ],
+)
+@testing.numpy_cuarray_array_equal(accept_error=RuntimeError)
+def test_isin_of_uint64_and_signed_compares_exactly(xp, element, test, invert, kind):
+    return xp.isin(xp.asarray(element), xp.asarray(test), invert=invert, kind=kind)
+
+
+@gpu
+def test_isin_table_range_error_as_numpy():
+    for xp in (np, cp):
+        with pytest.raises(RuntimeError, match="range of values"):
+            xp.isin(
+                xp.asarray(np.array([1, 2], np.int8)),
+                xp.asarray(np.array([-100, 100], np.int8)),
+                kind="table",
+            )
+
+
+@gpu
+@pytest.mark.parametrize("func", ["take", "put"])
+@pytest.mark.parametrize("indices", [np.ones(6, bool), np.zeros(6), np.array([[0]])])
+@pytest.mark.parametrize("axis", [0, None])
+def test_along_axis_index_checks_as_numpy(func, indices, axis):
+    outcomes = []
+    for xp in (np, cp):
+        a = xp.asarray(np.arange(6.0))
+        try:
+            if func == "take":
+                xp.take_along_axis(a, xp.asarray(indices), axis=axis)
+            else:
+                xp.put_along_axis(a, xp.asarray(indices), 9.0, axis=axis)
+            outcomes.append(None)
+        except (IndexError, ValueError) as e:
+            outcomes.append(type(e))
+    assert outcomes[0] is not None and outcomes[0] == outcomes[1]
+
+
+@gpu
+@pytest.mark.parametrize("view", ["T", "strided", "contiguous"])
+def test_put_along_axis_none_writes_or_refuses_as_numpy(view):
+    got = []
+    for xp in (np, cp):
+        m = xp.asarray(np.arange(12.0).reshape(3, 4))
+        target = {"T": m.T, "strided": m[:, ::2], "contiguous": m}[view]
+        try:
+            xp.put_along_axis(target, xp.asarray(np.array([0, 5])), -1.0, axis=None)
+        except ValueError as e:
+            got.append(str(e))
+            continue
+        got.append(cp.asnumpy(m).tolist())
+    assert got[0] == got[1]
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("n", [1, 3, 5000])
+def test_cumsum_keeps_a_negative_zero_as_numpy(dtype, n):
+    a = np.full(n, -0.0, dtype)
+    if a.dtype.kind == "c":
+        a = a * 0 + complex(-0.0, -0.0)
+    for func in ("cumsum", "nancumsum"):
+        want = getattr(np, func)(a)
+        got = cp.asnumpy(getattr(cp, func)(cp.asarray(a)))
+        parts = (lambda x: (x.real, x.imag)) if a.dtype.kind == "c" else (lambda x: (x,))
+        for w, g in zip(parts(want), parts(got)):
+            np.testing.assert_array_equal(np.signbit(g), np.signbit(w), err_msg=func)
+    b = np.array([np.nan, -0.0, 1.0], np.float64)  # a skipped NaN stands in as +0, as NumPy's nancumsum
+    np.testing.assert_array_equal(np.signbit(cp.nancumsum(cp.asarray(b)).get()), np.signbit(np.nancumsum(b)))
+
+
+# ---- isclose/array_equiv of sequences; ufunc methods' arguments --------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize(
+    "a, b, kwargs",
+    [
+        ([1.0, 2.0], [1.0, 2.0000001], {}),
+        ([-1], [2**63 - 1], {}),
+        (np.array([-2, 0]), (2**63 - 1, 0), {"atol": 1}),
+        (np.array([np.iinfo(np.int64).min]), [0], {"atol": 1e19}),
+        (np.array([1, 2, 250], np.uint8), [0, 1, 251], {"atol": 1}),
+    ],
+)
+@testing.numpy_cuarray_array_equal()
+def test_isclose_of_sequences_as_numpy(xp, a, b, kwargs):
+    a = xp.asarray(a) if isinstance(a, np.ndarray) else a
+    return xp.isclose(a, b, **kwargs), xp.asarray(xp.allclose(a, b, **kwargs))
+
+
+@gpu
+def test_array_equiv_of_ragged_input_is_false():
+    for a1, a2 in (([1, [2, 3]], [1]), (np.arange(6.0), [[0, 1], [2]])):
+        assert np.array_equiv(a1, a2) is False
+        got = cp.array_equiv(cp.asarray(a1) if isinstance(a1, np.ndarray) else a1, a2)
+        assert not bool(got)
+
+
+@gpu
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda xp: xp.add.accumulate(xp.asarray(2.5)),
+        lambda xp: xp.add.accumulate(xp.ones((2, 2)), axis=None),
+        lambda xp: xp.add.accumulate(xp.ones((2, 2)), axis=(0, 1)),
+        lambda xp: xp.add.accumulate(xp.ones((2, 2)), axis=(1,)),
+        lambda xp: xp.add.accumulate(xp.arange(3), axis=None),
+        lambda xp: xp.add.reduceat(xp.asarray(2.5), [0]),
+        lambda xp: xp.add.reduceat(xp.arange(5.0), [1.5]),
+        lambda xp: xp.add.reduceat(xp.arange(5.0), [0.0, 2.0]),
+        lambda xp: xp.add.reduceat(xp.arange(6.0), []),
+        lambda xp: xp.add.reduceat(xp.arange(5.0), [True]),
+        lambda xp: xp.add.reduceat(xp.arange(5.0), xp.asarray(np.array([0, 2], np.uint64))),
+        lambda xp: xp.add.reduceat(xp.arange(5.0), xp.asarray(np.array([1.0]))),
+        lambda xp: xp.add.reduceat(xp.arange(5.0), xp.asarray(np.array([0, 2], np.uint32))),
+        lambda xp: xp.add.reduceat(xp.arange(5.0), 2),
+        lambda xp: xp.add.reduceat(xp.arange(5.0), xp.asarray(np.array([[0, 2]]))),
+        lambda xp: xp.diff(xp.arange(6.0), n=0.0),
+        lambda xp: xp.diff(xp.arange(6.0), n=-1.5),
+    ],
+)
+def test_ufunc_method_arguments_as_numpy(call):
+    outcomes = []
+    for xp in (np, cp):
+        try:
+            r = call(xp)
+            outcomes.append(
+                ("value", np.asarray(cp.asnumpy(r)).tolist(), str(np.asarray(cp.asnumpy(r)).dtype))
+            )
+        except (TypeError, ValueError) as e:
+            outcomes.append(("error", type(e)))
+    assert outcomes[0] == outcomes[1]
+
+
+# ---- where= in ufunc calls ----------------------------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda xp, a: xp.add(a, 1.0, out=xp.zeros(4), where=xp.asarray(np.array([True, False, True, False]))),
+        lambda xp, a: xp.sqrt(a, out=xp.full(4, 7.0), where=[True, False, True, False]),
+        lambda xp, a: xp.add(a, 1.0, out=xp.zeros(4), where=False),
+        lambda xp, a: xp.add(a, 1.0, out=xp.zeros(4), where=np.True_),
+        lambda xp, a: xp.add(a, 1, where=[1, 0, 1, 0], out=xp.zeros(4)),
+        lambda xp, a: xp.add(a, 1, where=xp.asarray(np.array([[True], [False]])), out=xp.zeros((2, 4))),
+        lambda xp, a: xp.divmod(
+            a, 3.0, out=(xp.zeros(4), xp.ones(4)), where=xp.asarray(np.array([1, 0, 1, 1]) > 0)
+        ),
+        lambda xp, a: xp.multiply(a, a, xp.zeros(4, np.float32), where=[True, True, False, False]),
+        lambda xp, a: xp.add(a, a, out=a, where=[False, True, True, False]),  # out is an input
+        lambda xp, a: xp.add(a, 1, out=xp.zeros(4, np.int64), where=[True] * 4),  # the output cast is refused
+    ],
+)
+@testing.numpy_cuarray_allclose(accept_error=TypeError)
+def test_ufunc_where_writes_only_where_the_mask_holds(xp, call):
+    with np.errstate(invalid="ignore"):
+        return call(xp, xp.asarray(np.array([1.0, -1.5, 4.0, 9.0])))
+
+
+@gpu
+def test_ufunc_where_without_out_warns_as_numpy_and_keeps_the_shape():
+    for xp in (np, cp):
+        with pytest.warns(UserWarning, match="'where' used without 'out'"):
+            r = xp.add(xp.arange(4.0), 1, where=xp.asarray(np.array([[True], [False]])))
+        assert r.shape == (2, 4)
+        np.testing.assert_array_equal(cp.asnumpy(r)[0], [1.0, 2.0, 3.0, 4.0])

@@ -425,8 +425,15 @@ def _along_axis(arr, indices, axis, name):
     """(arr, key): the advanced index that pairs `indices` along `axis` with every position of the others."""
     arr, indices = _device_array(arr, name), _device_array(indices, name)
     if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        if name == "put_along_axis" and not arr.flags.c_contiguous:
+            # NumPy writes through arr.flat, a read-only copy unless arr is C-contiguous.
+            raise ValueError("assignment destination is read-only")
         arr, axis = arr.reshape(-1), 0
     axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), arr.ndim)
+    if indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
     if indices.ndim != arr.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
     key = []

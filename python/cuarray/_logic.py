@@ -21,7 +21,8 @@ def _device(a, name):
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``|a - b| <= atol + rtol * |b|``, elementwise; infinities must match exactly (NumPy's definition)."""
-    a, b = _device(a, "isclose"), _device(b, "isclose")
+    # Sequences become arrays, as in NumPy's; Python numbers stay weak.
+    a, b = (x if isinstance(x, (int, float, complex)) else asarray(_device(x, "isclose")) for x in (a, b))
     # NumPy compares in at least float (b of any integer or bool type, NumPy scalars included), so that an
     # unsigned a - b cannot wrap.
     if isinstance(b, (ndarray, numpy.generic)) and b.dtype.kind != "m":
@@ -66,8 +67,9 @@ def array_equal(a1, a2, equal_nan=False):
 
 def array_equiv(a1, a2):
     """True when the two broadcast to each other and are equal elementwise."""
-    a1, a2 = asarray(_device(a1, "array_equiv")), asarray(_device(a2, "array_equiv"))
+    a1, a2 = _device(a1, "array_equiv"), _device(a2, "array_equiv")
     try:
+        a1, a2 = asarray(a1), asarray(a2)
         numpy.broadcast_shapes(a1.shape, a2.shape)
     except ValueError:
         return asarray(False)

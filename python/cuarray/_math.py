@@ -362,11 +362,11 @@ def i0(x):
 def diff(a, n=1, axis=-1, prepend=numpy._NoValue, append=numpy._NoValue):
     """The n-th discrete difference along `axis` (not_equal for booleans), after joining prepend/append (None,
     the array API's default, is none)."""
-    n = operator.index(n)
-    if n == 0:
+    if n == 0:  # before n is read as an integer, as in NumPy's: n=0.0 returns `a` too
         return a
     if n < 0:
         raise ValueError("order must be non-negative but got " + repr(n))
+    n = operator.index(n)
     a = _device(a, "diff")
     if a.ndim == 0:
         raise ValueError("diff requires input that is at least one dimensional")

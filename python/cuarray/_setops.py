@@ -23,6 +23,16 @@ def _isin(ar1, ar2, invert):
     """For each element of the 1-D `ar1`, whether it equals an element of the 1-D `ar2` (NaN equals nothing),
     compared in their common dtype, as NumPy's concatenation does."""
     common = numpy.result_type(ar1.dtype, ar2.dtype)
+    if common.kind == "f" and {ar1.dtype.kind, ar2.dtype.kind} == {"i", "u"}:
+        # uint64 with a signed type: float64 would merge neighbours past 2**53, where NumPy compares exactly.
+        # Compared as uint64 instead, without the negative values, which no uint64 equals.
+        if ar2.dtype.kind == "i":
+            ar2 = _compress(ar2, _u.greater_equal(ar2, 0))
+        found = _isin(ar1.astype(numpy.uint64), ar2.astype(numpy.uint64), invert)
+        if ar1.dtype.kind == "u":
+            return found
+        negative = _u.less(ar1, 0)
+        return _u.logical_or(found, negative) if invert else _u.logical_and(found, _u.logical_not(negative))
     ar1, ar2 = ar1.astype(common, copy=False), ar2.astype(common, copy=False)
     if ar2.size == 0:
         return full(ar1.shape, invert, numpy.bool_)
@@ -44,6 +54,15 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
             "The 'table' method is only supported for boolean or integer arrays. Please select "
             "'sort' or None for kind."
         )
+    if kind == "table" and test_elements.size:
+        # NumPy's table spans test_elements' range, which must fit their dtype (bools count as uint8).
+        t = numpy.uint8 if test_elements.dtype == numpy.bool_ else test_elements.dtype
+        span = int(_reduction.max(test_elements).get()) - int(_reduction.min(test_elements).get())
+        if span > numpy.iinfo(t).max:
+            raise RuntimeError(
+                "You have specified kind='table', but the range of values in `ar2` or `ar1` exceed the maximum "
+                "integer of the datatype. Please set `kind` to None or 'sort'."
+            )
     return _isin(element.reshape(-1), test_elements.reshape(-1), invert).reshape(element.shape)
 
 

@@ -66,7 +66,15 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
 def accumulate(self, array, axis=0, dtype=None, out=None):
     """NumPy's ufunc.accumulate (default axis 0) for add and multiply."""
     f = _lookup(self, _ACCUMULATE, "accumulate")
-    return f(device_array(array, f"{self.__name__}.accumulate"), axis, dtype, out)
+    array = device_array(array, f"{self.__name__}.accumulate")
+    if array.ndim == 0:
+        raise TypeError("cannot accumulate on a scalar")
+    if axis is None or isinstance(axis, tuple):  # one axis only: None is axis 0 of a 1-D array
+        axes = (0,) if axis is None and array.ndim == 1 else axis
+        if axes is None or len(axes) != 1:
+            raise ValueError("accumulate does not allow multiple axes")
+        (axis,) = axes
+    return f(array, axis, dtype, out)
 
 
 def outer(self, a, b, /, **kwargs):
@@ -85,9 +93,10 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
     _lookup(self, _REDUCE, "reduceat")
     name = f"{self.__name__}.reduceat"
     array = device_array(array, name)
+    if array.ndim == 0:
+        raise TypeError("cannot reduceat on a scalar")
     axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), array.ndim)
-    idx = indices.get() if isinstance(indices, ndarray) else numpy.asarray(indices)
-    idx = idx.astype(numpy.intp, casting="same_kind").ravel().tolist()
+    idx = _reduceat_indices(indices)
     n = array.shape[axis]
     for i in idx:
         if not 0 <= i < n:
@@ -106,6 +115,27 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         return result
     out[...] = result
     return out
+
+
+def _reduceat_indices(indices):
+    """reduceat's indices as a list of ints, read as NumPy reads them: an array is cast to intp under the
+    'safe' rule, a sequence converted to intp (floats truncated); one dimension."""
+    if isinstance(indices, (ndarray, numpy.ndarray)):
+        idx = indices.get() if isinstance(indices, ndarray) else indices
+        if not numpy.can_cast(idx.dtype, numpy.intp, "safe"):
+            raise TypeError(
+                f"Cannot cast array data from {idx.dtype!r} to {numpy.dtype(numpy.intp)!r} according to the "
+                "rule 'safe'"
+            )
+    else:
+        idx = numpy.asarray(indices, dtype=numpy.intp)
+    if idx.ndim != 1:
+        raise ValueError(
+            "object of too small depth for desired array"
+            if idx.ndim == 0
+            else "object too deep for desired array"
+        )
+    return idx.astype(numpy.intp).tolist()
 
 
 _core.ufunc.reduce = reduce

@@ -26,6 +26,7 @@ using ops::Ufunc;
 
 // cuarray._ufuncs._resolve; never freed, since a py::object destroyed after interpreter shutdown aborts.
 py::object& g_resolver = *new py::object;
+py::object& g_where_hook = *new py::object;   // cuarray._ufunc_where.call_with_where
 py::object& g_fusion_type = *new py::object;  // cuarray._fusion._Traced, once fusion is imported
 py::object& g_fusion_hook = *new py::object;
 
@@ -68,7 +69,7 @@ struct PyUfunc {
 
 // A ufunc object's call, `cp.add(a, b, out=..., dtype=..., casting=...)`: NumPy's parameters. `kwargs` may be
 // null.
-py::object call_ufunc(const PyUfunc& self, PyObject* args, PyObject* kwargs) {
+py::object call_ufunc(const PyUfunc& self, PyObject* self_obj, PyObject* args, PyObject* kwargs) {
   const Ufunc& u = ops::ufuncs()[self.index];
   int nin = u.def.nin, nout = u.def.nout;
   int n = static_cast<int>(PyTuple_GET_SIZE(args));
@@ -87,6 +88,7 @@ py::object call_ufunc(const PyUfunc& self, PyObject* args, PyObject* kwargs) {
   py::handle dtype = py::none();
   std::string casting = "same_kind";
   char order = 'K';
+  bool masked = false;  // where= other than True
   PyObject *k, *v;
   for (Py_ssize_t pos = 0; kwargs && PyDict_Next(kwargs, &pos, &k, &v);) {
     std::string key = py::str(k);
@@ -107,17 +109,22 @@ py::object call_ufunc(const PyUfunc& self, PyObject* args, PyObject* kwargs) {
     } else if (key == "order") {
       order = to_order(v, 'K');
     } else if (key == "subok") {  // cuarray has no ndarray subclasses to keep
-    } else if (key == "where" && v == Py_True) {
+    } else if (key == "where") {
+      masked = v != Py_True;
     } else {
       throw TypeError(u.public_name + "() got an unexpected keyword argument '" + key + "' (cuarray)");
     }
   }
+  // A mask runs in Python: the ufunc everywhere, then a masked copy into the outputs (cuarray._ufunc_where).
+  if (masked)
+    return g_where_hook(py::handle(self_obj), *py::reinterpret_borrow<py::tuple>(args),
+                        **py::reinterpret_borrow<py::dict>(kwargs));
   return ufunc_call(self.index, in, std::min(n, nin), out, dtype, ops::casting_from_name(casting.c_str()), order);
 }
 
 // The ufunc type's tp_call (Note [Operator slots]).
 PyObject* ufunc_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
-  return guarded([&] { return call_ufunc(py::handle(self).cast<const PyUfunc&>(), args, kwargs); });
+  return guarded([&] { return call_ufunc(py::handle(self).cast<const PyUfunc&>(), self, args, kwargs); });
 }
 
 }  // namespace
@@ -172,6 +179,7 @@ void init_ufunc(py::module_& m) {
   ops::set_type_hook(numpy_types);
   install_scalar_hook();
   m.def("_set_ufunc_resolver", [](py::object f) { g_resolver = f; });
+  m.def("_set_ufunc_where_hook", [](py::object f) { g_where_hook = f; });
   // Tracing for cuarray.fuse: a ufunc called with a traced value hands the call to `hook`.
   m.def("_set_fusion_hook", [](py::object traced_type, py::object hook) {
     g_fusion_type = traced_type;
@@ -186,8 +194,10 @@ void init_ufunc(py::module_& m) {
 
   py::class_<PyUfunc> ufunc_type(m, "ufunc", py::dynamic_attr());
   ufunc_type.def(py::init([](const std::string& name) { return PyUfunc{ops::ufunc_index(name)}; }))
-      .def("__call__", [](const PyUfunc& self, py::args args,
-                          py::kwargs kwargs) { return call_ufunc(self, args.ptr(), kwargs.ptr()); })
+      .def("__call__",
+           [](py::object self, py::args args, py::kwargs kwargs) {
+             return call_ufunc(self.cast<const PyUfunc&>(), self.ptr(), args.ptr(), kwargs.ptr());
+           })
       .def_property_readonly("nin", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nin; })
       .def_property_readonly("nout", [](const PyUfunc& s) { return ops::ufuncs()[s.index].def.nout; })
       .def_property_readonly(

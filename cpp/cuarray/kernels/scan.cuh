@@ -43,11 +43,12 @@ __device__ __forceinline__ bool is_nan_value(T x) {
 }
 
 // An input element as the accumulator type C: cast to the output type O first, as NumPy casts the input
-// to the loop type; the nan- variants read NaN as the identity.
+// to the loop type; the nan- variants read NaN as NumPy's replacement (Note [Negative zero as the additive
+// identity] in warp.cuh).
 template <class C, class O, class Op, bool SkipNan, class T>
 __device__ __forceinline__ C scan_value(T x) {
   if constexpr (SkipNan) {
-    if (is_nan_value(x)) return Op::template identity<C>();
+    if (is_nan_value(x)) return Op::template nan_stand_in<C>();
   }
   return cast<C>(cast<O>(x));
 }

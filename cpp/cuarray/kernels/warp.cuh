@@ -45,6 +45,11 @@ __device__ __forceinline__ T load_cg(const T* p) {
   }
 }
 
+// Note [Negative zero as the additive identity]
+// NumPy's accumulate starts from the first element, so cumsum([-0.0]) is -0.0; a scan starting from +0.0
+// would give +0.0 (+0 + -0 is +0). -0.0 is the exact identity of floating addition (-0 + x is x for every x,
+// zeros of both signs included), so floating scans start there. A NaN that a nan- scan skips stands in as
+// NumPy's replacement, +0 (or 1).
 struct SumOp {
   template <class T>
   static __device__ __forceinline__ T apply(T a, T b) {
@@ -52,6 +57,16 @@ struct SumOp {
   }
   template <class T>
   static __device__ __forceinline__ T identity() {
+    if constexpr (is_complex_v<T>) {
+      return T(-0.0, -0.0);
+    } else if constexpr (is_floating_v<T>) {
+      return T(-0.0);
+    } else {
+      return T(0);
+    }
+  }
+  template <class T>
+  static __device__ __forceinline__ T nan_stand_in() {
     return T(0);
   }
 };
@@ -62,6 +77,10 @@ struct ProdOp {
   }
   template <class T>
   static __device__ __forceinline__ T identity() {
+    return T(1);
+  }
+  template <class T>
+  static __device__ __forceinline__ T nan_stand_in() {
     return T(1);
   }
 };

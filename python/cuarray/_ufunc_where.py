@@ -1,0 +1,68 @@
+"""NumPy's `where=` of a ufunc call (installed as the core's hook at import): the outputs are written only where
+the mask holds, and elsewhere keep what `out` held (or are left uninitialised, with NumPy's warning, when no
+`out` is given). The ufunc runs over the whole broadcast shape, then each result is copied into its output
+through the mask, so an `out` that overlaps an input still sees every input value as it was."""
+
+import warnings
+
+import numpy
+
+from cuarray import _core
+from cuarray._core import ndarray
+from cuarray._creation import empty
+from cuarray._manipulation import copyto
+from cuarray._transfer import asarray
+
+
+def call_with_where(ufunc, *args, **kwargs):
+    """ufunc(*args, **kwargs) with a `where` other than True."""
+    where = kwargs.pop("where")
+    nin, nout = ufunc.nin, ufunc.nout
+    inputs, outs = args[:nin], list(args[nin:])
+    if "out" in kwargs:
+        out = kwargs.pop("out")
+        outs = list(out) if isinstance(out, tuple) else [out]
+    given = bool(outs) and any(o is not None for o in outs)
+    outs += [None] * (nout - len(outs))
+    if isinstance(where, (bool, numpy.bool_)) and where:
+        return ufunc(*inputs, out=tuple(outs) if nout > 1 else outs[0], **kwargs)
+    if isinstance(where, numpy.ndarray):
+        raise TypeError(
+            f"cuarray.{ufunc.__name__}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)"
+        )
+    mask = where if isinstance(where, ndarray) else asarray(where)
+    mask = mask.astype(numpy.bool_, copy=False)
+    if not given:
+        warnings.warn(
+            "'where' used without 'out', expect unitialized memory in output. If this is intentional, use "
+            "out=None.",
+            UserWarning,
+            stacklevel=3,
+        )
+    results = ufunc(*inputs, **kwargs)
+    results = results if nout > 1 else (results,)
+    casting = kwargs.get("casting", "same_kind")
+    shape = numpy.broadcast_shapes(mask.shape, *(r.shape for r in results))
+    filled = []
+    for result, out in zip(results, outs):
+        if out is None:
+            out = empty(shape, result.dtype)
+        elif not numpy.can_cast(result.dtype, out.dtype, casting):
+            _refuse_output_cast(ufunc, casting, result.dtype, out.dtype, len(filled))
+        copyto(out, result, casting="unsafe", where=mask)
+        filled.append(out)
+    return tuple(filled) if nout > 1 else filled[0]
+
+
+def _refuse_output_cast(ufunc, casting, from_, to, i):
+    """NumPy's UFuncTypeError for an output it cannot cast to (its own class and message where NumPy has the
+    ufunc, as the core raises it)."""
+    np_ufunc = getattr(numpy._core.umath, ufunc.__name__, None)
+    if np_ufunc is None:
+        raise TypeError(
+            f"Cannot cast ufunc '{ufunc.__name__}' output from {from_!r} to {to!r} with casting rule '{casting}'"
+        )
+    raise numpy._core._exceptions._UFuncOutputCastingError(np_ufunc, casting, from_, to, i)
+
+
+_core._set_ufunc_where_hook(call_with_where)
