@@ -473,3 +473,16 @@ def test_ufunc_where_without_out_warns_as_numpy_and_keeps_the_shape():
             r = xp.add(xp.arange(4.0), 1, where=xp.asarray(np.array([[True], [False]])))
         assert r.shape == (2, 4)
         np.testing.assert_array_equal(cp.asnumpy(r)[0], [1.0, 2.0, 3.0, 4.0])
+
+
+def test_ufunc_identity_and_signature_as_numpy():
+    names = [
+        n
+        for n in dir(cp)
+        if isinstance(getattr(cp, n), cp.ufunc) and isinstance(getattr(np, n, None), np.ufunc)
+    ]
+    assert len(names) > 60
+    for name in names:
+        want, got = getattr(np, name).identity, getattr(cp, name).identity
+        assert got == want and type(got) is type(want), name
+        assert getattr(cp, name).signature is None

@@ -138,6 +138,14 @@ def _reduceat_indices(indices):
     return idx.astype(numpy.intp).tolist()
 
 
+def _identity(self):
+    """NumPy's ufunc.identity: the value its reductions start from (None where there is none), as NumPy's
+    ufunc of the same name has it; None for functions NumPy does not have."""
+    return getattr(getattr(numpy, self.__name__, None), "identity", None)
+
+
+_core.ufunc.identity = property(_identity)
+_core.ufunc.signature = property(lambda self: None, doc="None: cuarray's ufuncs are elementwise, not gufuncs.")
 _core.ufunc.reduce = reduce
 _core.ufunc.accumulate = accumulate
 _core.ufunc.outer = outer
