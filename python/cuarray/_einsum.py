@@ -150,21 +150,34 @@ def _sum_axes(x, labels, drop):
     return matmul(x, ones(k, x.dtype)), [labels[i] for i in keep]
 
 
-def _sizes(operands, labels):
-    """The size of every label, with NumPy's broadcasting of length-1 dimensions."""
+def _sizes(operands, labels, mismatch):
+    """The size of every label, with NumPy's broadcasting of length-1 dimensions; where two sizes differ,
+    raises mismatch(label, operand index, earlier size, size)."""
     sizes = {}
     for i, (x, ls) in enumerate(zip(operands, labels)):
         for lb, n in zip(ls, x.shape):
             m = sizes.get(lb, 1)
             if n != 1 and m != 1 and n != m:
-                name = "..." if isinstance(lb, int) else lb
-                raise ValueError(
-                    f"operands could not be broadcast together with remapped shapes "
-                    f"[original->remapped]: subscript '{name}' has size {m} in an earlier operand and "
-                    f"{n} in operand {i}"
-                )
+                raise mismatch(lb, i, m, n)
             sizes[lb] = n if m == 1 else m  # a length-0 dimension wins over a length-1 one
     return sizes
+
+
+def _not_broadcast(operands, labels, order_of_labels):
+    """NumPy's iterator's ValueError for einsum operands (and `out`, with the output's labels, last) whose
+    shapes do not broadcast: each shape, and its dimensions remapped onto the iterator's axes (the output's
+    labels, then the others in order of appearance), newaxis where it lacks a label, leading ones left out."""
+
+    def remapped(shape, names):
+        parts = [str(shape[names.index(lb)]) if lb in names else "newaxis" for lb in order_of_labels]
+        while parts and parts[0] == "newaxis":
+            parts.pop(0)
+        return f"{str(shape).replace(' ', '')}->({','.join(parts)}) "
+
+    return ValueError(
+        "operands could not be broadcast together with remapped shapes [original->remapped]: "
+        + "".join(remapped(x.shape, ls) for x, ls in zip(operands, labels))
+    )
 
 
 def _contract(a, la, b, lb, needed, sizes):
@@ -215,11 +228,39 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         raise ValueError("must specify the einstein sum subscripts string and at least one operand")
     arrays = [_array(x, "einsum") for x in arrays]
     labels, output = _parse(subscripts, arrays)
+    strict_out = out is not None and (optimize is False or len(arrays) == 1)  # Note [einsum's out]
+    if out is not None and not isinstance(out, ndarray):
+        raise TypeError("out must be a cuarray.ndarray")
+    if strict_out and out.ndim != len(output):
+        raise ValueError(
+            "out parameter does not have the correct number of dimensions, has "
+            f"{out.ndim} but should have {len(output)}"
+        )
 
     if len(arrays) == 1 and out is None:
         view, view_labels = _take_diagonals(arrays[0], labels[0], 0)
         if set(view_labels) <= set(output):  # see Note [A view ignores dtype=]
             return view.transpose([view_labels.index(x) for x in output])
+
+    order_of_labels = list(dict.fromkeys(output + [lb for ls in labels for lb in ls]))  # NumPy's iterator's
+    pairs = [_take_diagonals(x, ls, i) for i, (x, ls) in enumerate(zip(arrays, labels))]
+    arrays, labels = [p[0] for p in pairs], [p[1] for p in pairs]
+    iterated = arrays + [out] if strict_out else arrays  # what NumPy's iterator would show, out last
+    iterated_labels = labels + [output] if strict_out else labels
+
+    def mismatch(label, index, earlier, size):
+        if optimize is False:  # NumPy's iterator
+            return _not_broadcast(iterated, iterated_labels, order_of_labels)
+        name = "..." if isinstance(label, int) else label  # NumPy's einsum_path (which names it a letter)
+        return ValueError(
+            f"Size of label '{name}' for operand {index} ({earlier}) does not match previous terms ({size})."
+        )
+
+    sizes = _sizes(arrays, labels, mismatch)
+    if strict_out:
+        _check_out_shape(
+            out, output, sizes, lambda: _not_broadcast(iterated, iterated_labels, order_of_labels)
+        )
 
     t = numpy.result_type(*(x.dtype for x in arrays)) if dtype is None else numpy.dtype(dtype)
     for i, x in enumerate(arrays):
@@ -228,11 +269,13 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
                 f"Iterator operand {i} dtype could not be cast from {x.dtype!r} to {t!r} according to "
                 f"the rule '{casting}'"
             )
+    if strict_out and not numpy.can_cast(t, out.dtype, casting):
+        raise TypeError(
+            f"Iterator requested dtype could not be cast from {t!r} to {out.dtype!r}, the operand "
+            f"{len(arrays)} dtype, according to the rule '{casting}'"
+        )
     arrays = [x.astype(t, copy=False) for x in arrays]
 
-    pairs = [_take_diagonals(x, ls, i) for i, (x, ls) in enumerate(zip(arrays, labels))]
-    arrays, labels = [p[0] for p in pairs], [p[1] for p in pairs]
-    sizes = _sizes(arrays, labels)
     for i, (x, ls) in enumerate(zip(arrays, labels)):
         elsewhere = set(output).union(*(set(o) for j, o in enumerate(labels) if j != i))
         arrays[i], labels[i] = _sum_axes(x, ls, {lb for lb in ls if lb not in elsewhere})
@@ -247,7 +290,32 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         result = result._broadcast_to(full)
     if out is None:
         return result
-    if not isinstance(out, ndarray):
-        raise TypeError("out must be a cuarray.ndarray")
-    copyto(out, result, casting=casting)
+    copyto(out, result, casting=casting)  # a result of length 1 where out is longer broadcasts, as NumPy's
     return out
+
+
+# Note [einsum's out]
+# NumPy's einsum without `optimize` (and with one operand, whatever `optimize` says) runs one iterator over
+# the operands and `out`: `out` must have the output's number of dimensions (ValueError before anything else),
+# each of its dimensions must equal the result's, or be broadcast to by a result of length 1 (a length-1
+# dimension of `out` against a longer result is a reduction, which einsum does not enable), and the result's
+# dtype must cast to out's under `casting`; all with the iterator's messages, checked before any work.
+# Operands whose sizes of a label differ get the iterator's message too, which shows every operand's shape
+# remapped onto its axes (`out` last). With `optimize` and several operands NumPy first checks the sizes in
+# einsum_path, with a message of its own, and its last step is a matmul or multiply into `out`, or an
+# assignment to out[...], which broadcast and cast the result as they do; cuarray then copies the result
+# into `out` as copyto does (broadcasting, under `casting`).
+
+
+def _check_out_shape(out, output, sizes, not_broadcast):
+    """NumPy's iterator's checks of einsum's `out` against the result's shape (Note [einsum's out]), with its
+    messages (not_broadcast() makes the one for shapes that do not broadcast)."""
+    result = [sizes[lb] for lb in output]
+    if any(o != r and o != 1 and r != 1 for o, r in zip(out.shape, result)):
+        raise not_broadcast()
+    for d, (o, r) in enumerate(zip(out.shape, result)):
+        if o == 1 and r != 1:
+            raise ValueError(
+                f"output operand requires a reduction along dimension {d}, but the reduction is not enabled. "
+                "The dimension size of 1 does not match the expected output shape."
+            )

@@ -92,15 +92,17 @@ def _not_aligned(a_shape, b_shape, a_dim, b_dim):
 
 
 def _check_dot_out(out, shape, dtype):
+    """NumPy's checks of dot's `out`, in its order: exactly the result's dtype and number of dimensions, and
+    C-contiguous; then the result's shape."""
     if not isinstance(out, ndarray):
         raise TypeError("output array must be a cuarray.ndarray")
-    if out.shape != shape:
-        raise ValueError("output array has wrong dimensions")
-    if out.dtype != dtype or not out.flags.c_contiguous:
+    if out.ndim != len(shape) or out.dtype != dtype or not out.flags.c_contiguous:
         raise ValueError(
             "output array is not acceptable (must have the right datatype, number of dimensions, and "
             "be a C-Array)"
         )
+    if out.shape != shape:
+        raise ValueError("output array has wrong dimensions")
 
 
 def _contract(a, b, a_axes, b_axes):
@@ -122,6 +124,8 @@ def dot(a, b, out=None):
     sum over a's last axis and b's second-to-last."""
     a, b = _array(a, "dot"), _array(b, "dot")
     if a.ndim == 0 or b.ndim == 0:
+        if out is not None:  # NumPy's dot takes no out that multiply would cast or broadcast into
+            _check_dot_out(out, a.shape or b.shape, numpy.result_type(a.dtype, b.dtype))
         return _u.multiply(a, b, out=out)
     b_axis = 0 if b.ndim == 1 else b.ndim - 2
     if a.shape[-1] != b.shape[b_axis]:
@@ -173,31 +177,43 @@ def outer(a, b, out=None):
 
 
 def _tensordot_axes(axes, a, b):
+    """The axes of a and b that tensordot sums over, read as NumPy reads them, with its errors in its order:
+    an int N is a's last N axes and b's first N (none for N <= 0: an outer product); a pair names them. The
+    names index the shapes as given (IndexError past the end, TypeError for a float), and are then made
+    non-negative."""
     try:
-        a_axes, b_axes = axes
+        iter(axes)
     except TypeError:
         n = operator.index(axes)
-        if n < 0:
-            raise ValueError("negative dimensions are not allowed")
-        if n > a.ndim or n > b.ndim:
-            raise ValueError("shape-mismatch for sum")
-        return list(range(a.ndim - n, a.ndim)), list(range(n))
-    a_axes = [operator.index(a_axes)] if numpy.ndim(a_axes) == 0 else [operator.index(x) for x in a_axes]
-    b_axes = [operator.index(b_axes)] if numpy.ndim(b_axes) == 0 else [operator.index(x) for x in b_axes]
+        a_axes, b_axes = list(range(-n, 0)), list(range(n))
+    else:
+        a_axes, b_axes = axes
+    a_axes = list(a_axes) if _has_len(a_axes) else [a_axes]
+    b_axes = list(b_axes) if _has_len(b_axes) else [b_axes]
+    if len(set(a_axes)) != len(a_axes) or len(set(b_axes)) != len(b_axes):
+        raise ValueError("duplicate axes are not allowed in tensordot")
     if len(a_axes) != len(b_axes):
         raise ValueError("shape-mismatch for sum")
-    norm = numpy.lib.array_utils.normalize_axis_index
-    return [norm(x, a.ndim) for x in a_axes], [norm(x, b.ndim) for x in b_axes]
+    for k, (x, y) in enumerate(zip(a_axes, b_axes)):
+        if a.shape[x] != b.shape[y]:
+            raise ValueError("shape-mismatch for sum")
+        a_axes[k], b_axes[k] = x + a.ndim if x < 0 else x, y + b.ndim if y < 0 else y
+    return a_axes, b_axes
+
+
+def _has_len(x):
+    try:
+        len(x)
+    except TypeError:
+        return False
+    return True
 
 
 def tensordot(a, b, axes=2):
-    """Sums products over the given axes: an int N pairs a's last N axes with b's first N; a pair of sequences
-    names them."""
+    """Sums products over the given axes: an int N pairs a's last N axes with b's first N (N <= 0: the outer
+    product); a pair of sequences names them."""
     a, b = _array(a, "tensordot"), _array(b, "tensordot")
     a_axes, b_axes = _tensordot_axes(axes, a, b)
-    for x, y in zip(a_axes, b_axes):
-        if a.shape[x] != b.shape[y]:
-            raise ValueError("shape-mismatch for sum")
     a, b = _common(a, b)
     return _contract(a, b, a_axes, b_axes)
 

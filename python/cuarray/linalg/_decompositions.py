@@ -1,5 +1,6 @@
 """Factorisations: qr, cholesky, eigh, eigvalsh, eig, eigvals, svd, svdvals (cuSOLVER through _core.linalg)."""
 
+import warnings
 from collections import namedtuple
 
 import numpy
@@ -7,7 +8,9 @@ import numpy
 from cuarray import _core
 from cuarray import _ufuncs as _u
 from cuarray._creation import zeros
+from cuarray._indexing import take_along_axis
 from cuarray._joining import concatenate
+from cuarray._sorting import argsort, sort
 from cuarray.linalg import _checks as c
 
 QRResult = namedtuple("QRResult", ["Q", "R"])
@@ -33,9 +36,22 @@ def _prepared(a, name, square):
 
 def qr(a, mode="reduced"):
     """The QR factorisation of each matrix: QRResult(Q, R) for mode 'reduced' (Q m x k) and 'complete'
-    (Q m x m), R alone for 'r', and LAPACK's (h, tau) for 'raw'."""
+    (Q m x m), R alone for 'r', and LAPACK's (h, tau) for 'raw'. NumPy's deprecated modes, with its
+    DeprecationWarning: 'full' and 'f' are 'reduced'; 'economic' and 'e' give h alone, as an m x n C-contiguous
+    array (R above the diagonal, the reflectors below: raw's h transposed)."""
     if mode not in ("reduced", "complete", "r", "raw"):
-        raise ValueError(f"Unrecognized mode '{mode}'")
+        if mode in ("f", "full"):
+            msg = "The 'full' option is deprecated in favor of 'reduced'.\n"
+            warnings.warn(
+                msg + "For backward compatibility let mode default.", DeprecationWarning, stacklevel=2
+            )
+            mode = "reduced"
+        elif mode in ("e", "economic"):
+            warnings.warn("The 'economic' option is deprecated.", DeprecationWarning, stacklevel=2)
+            h = _L.qr(_prepared(a, "qr", False), "raw")[0]
+            return h.swapaxes(-1, -2).copy(order="C")
+        else:
+            raise ValueError(f"Unrecognized mode '{mode}'")
     out = _L.qr(_prepared(a, "qr", False), mode)
     if mode == "r":
         return out[0]
@@ -110,10 +126,40 @@ def eigvals(a):
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
-    """SVDResult(U, S, Vh) with a = U @ diag(S) @ Vh and S descending, or S alone without compute_uv.
-    `hermitian` is accepted for NumPy's signature; the general algorithm serves Hermitian input as well."""
+    """SVDResult(U, S, Vh) with a = U @ diag(S) @ Vh and S descending, or S alone without compute_uv. With
+    `hermitian`, NumPy's SVD from eigh of the square matrices, which reads only their lower triangles (Note
+    [Hermitian SVD]); full_matrices then does not matter."""
+    if hermitian:
+        return _hermitian_svd(a, compute_uv)
     out = _L.svd(_prepared(a, "svd", False), full_matrices, compute_uv)
     return SVDResult(*out) if compute_uv else out[0]
+
+
+# Note [Hermitian SVD]
+# NumPy's svd(..., hermitian=True) takes eigh of the matrix (UPLO='L'), which reads only the lower triangle:
+# the result is the SVD of the Hermitian matrix that triangle defines, whatever the upper one holds. So the
+# general SVD of the whole matrix would differ from NumPy's wherever the input is not exactly Hermitian
+# (pinv and matrix_rank with hermitian=True go through here too). The steps are NumPy's: the singular values
+# are the eigenvalues' magnitudes in descending order (a stable argsort of the magnitudes, reversed: among
+# equal magnitudes the later eigenvalue first, as NumPy's argsort gives it for fewer than 16 elements; its
+# SIMD sorts of longer rows may order ties otherwise), U the eigenvectors in that order and Vh their conjugate
+# transpose with each row times the sign of its eigenvalue (copysign: -0.0 counts as negative). The
+# eigenvectors are cuSOLVER's: each may differ from LAPACK's by a sign (a phase for complex ones), as with
+# eigh itself; S and U diag(S) Vh are NumPy's.
+
+
+def _hermitian_svd(a, compute_uv):
+    if not compute_uv:
+        return sort(_u.absolute(eigvalsh(a)))[..., ::-1]
+    s, u = eigh(a)
+    sign = _u.copysign(1.0, s)
+    s = _u.absolute(s)
+    order = argsort(s)[..., ::-1]
+    sign = take_along_axis(sign, order, -1)
+    s = take_along_axis(s, order, -1)
+    u = take_along_axis(u, order[..., None, :], -1)
+    vh = _u.conjugate((u * sign[..., None, :]).swapaxes(-1, -2))
+    return SVDResult(u, s, vh)
 
 
 def svdvals(x, /):

@@ -33,17 +33,30 @@ def norm(x, ord=None, axis=None, keepdims=False):
             return _core._reduce(_L2, x, None, None, None, keepdims, 0.0, None)
         axis = tuple(range(nd))
     elif not isinstance(axis, tuple):
-        try:
-            axis = (operator.index(axis),)
-        except TypeError:
-            raise TypeError("'axis' must be None, an integer or a tuple of integers") from None
+        axis = (_int_axis(axis),)
     if len(axis) == 1:
         # NumPy reduces over the tuple (axis,), which a 0-d array does not have (the reductions take axis 0 there)
-        numpy.lib.array_utils.normalize_axis_index(axis[0], nd)
+        numpy.lib.array_utils.normalize_axis_index(operator.index(axis[0]), nd)
         return _vector_norm(x, ord, axis[0], keepdims)
     if len(axis) == 2:
         return _matrix_norm(x, ord, axis, keepdims)
     raise ValueError("Improper number of dimensions to norm.")
+
+
+def _int_axis(axis):
+    """A single axis as NumPy's norm takes it: int(axis), so that 1.0, 1.7 and '1' are axis 1 (a list is not)."""
+    try:
+        return int(axis)
+    except Exception as e:
+        raise TypeError("'axis' must be None, an integer or a tuple of integers") from e
+
+
+def _max_or_0(x, axis, keepdims=False):
+    """max over `axis`, 0 where a slice is empty: NumPy's max(..., initial=0) in the norms. Of magnitudes (>= 0
+    or NaN) that is plain max wherever no slice is empty, which needs no kernel for the initial value."""
+    if x.size == 0:
+        return max(x, axis, keepdims=keepdims, initial=0)
+    return max(x, axis, keepdims=keepdims)
 
 
 def _vector_norm(x, ord, axis, keepdims):
@@ -52,7 +65,7 @@ def _vector_norm(x, ord, axis, keepdims):
     if ord is None or ord == 2:
         return _core._reduce(_L2, x, axis, None, None, keepdims, 0.0, None)
     if ord == numpy.inf:
-        return max(_u.absolute(x), axis, keepdims=keepdims)
+        return _max_or_0(_u.absolute(x), axis, keepdims)
     if ord == -numpy.inf:
         return min(_u.absolute(x), axis, keepdims=keepdims)
     real = x.real.dtype if x.dtype.kind == "c" else x.dtype
@@ -72,13 +85,13 @@ def _matrix_norm(x, ord, axis, keepdims):
         raise ValueError("Duplicate axes given.")
     if ord in (None, "fro", "f"):
         r = _core._reduce(_L2, x, (row, col), None, None, False, 0.0, None)
-    elif ord in (1, -1):
-        r = (max if ord == 1 else min)(sum(_u.absolute(x), row), col - (col > row))
+    elif ord in (1, -1):  # the largest of empty matrices' norms is 0, the smallest an error (NumPy's)
+        r = (_max_or_0 if ord == 1 else min)(sum(_u.absolute(x), row), col - (col > row))
     elif ord in (numpy.inf, -numpy.inf):
-        r = (max if ord > 0 else min)(sum(_u.absolute(x), col), row - (row > col))
+        r = (_max_or_0 if ord > 0 else min)(sum(_u.absolute(x), col), row - (row > col))
     elif ord in (2, -2, "nuc"):
         s = svd(moveaxis(x, (row, col), (-2, -1)), compute_uv=False)
-        r = sum(s, -1) if ord == "nuc" else (max if ord == 2 else min)(s, -1)
+        r = sum(s, -1) if ord == "nuc" else (_max_or_0 if ord == 2 else min)(s, -1)
     else:
         raise ValueError("Invalid norm order for matrices.")
     if keepdims:
@@ -92,8 +105,15 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """The vector norm of order `ord` over `axis` (None: all elements, as one vector; a tuple: those axes as
     one vector)."""
     x = _inexact(x, "vector_norm")
-    if axis is not None:
+    if isinstance(axis, tuple):
         axis = numpy.lib.array_utils.normalize_axis_tuple(axis, x.ndim)
+    elif axis is not None:
+        # NumPy hands any other axis to norm, which takes int(axis) (1.0 is axis 1, a list an error); its
+        # keepdims then normalizes the axis as given, which refuses what is not an integer.
+        given, axis = axis, _int_axis(axis)
+        numpy.lib.array_utils.normalize_axis_index(axis, x.ndim)
+        if keepdims:
+            numpy.lib.array_utils.normalize_axis_tuple(given, x.ndim)
     return _vector_norm(x, ord, axis, keepdims)
 
 

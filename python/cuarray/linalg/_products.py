@@ -49,7 +49,9 @@ def diagonal(x, /, *, offset=0):
 
 def multi_dot(arrays, *, out=None):
     """The product of two or more matrices, multiplied in the order that needs the fewest scalar products; the
-    first may be a row vector and the last a column vector (1-D)."""
+    first may be a row vector and the last a column vector (1-D). `out` is the last product's, as NumPy's:
+    with a 1-D end it has that product's 2-D shape ((1, n), (m, 1) or (1, 1)), and the result is a 1-D (or
+    0-d) view of it."""
     arrays = [c.as_array(a, "multi_dot") for a in arrays]
     n = len(arrays)
     if n < 2:
@@ -63,14 +65,11 @@ def multi_dot(arrays, *, out=None):
         arrays[-1] = atleast_2d(arrays[-1]).T
     c.check_2d(*(a.shape for a in arrays))
     split = _chain_order([a.shape[0] for a in arrays] + [arrays[-1].shape[1]])
-    result = _chain_product(arrays, split, 0, n - 1, out if not (first_1d or last_1d) else None)
+    result = _chain_product(arrays, split, 0, n - 1, out)
     if first_1d and last_1d:
-        result = result[0, 0]
-    elif first_1d or last_1d:
-        result = result.ravel()
-    if out is not None and result is not out:
-        out[...] = result
-        return out
+        return result[0, 0]
+    if first_1d or last_1d:
+        return result.ravel()
     return result
 
 

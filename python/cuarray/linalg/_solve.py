@@ -51,8 +51,9 @@ def solve(a, b):
 
 
 def lstsq(a, b, rcond=None):
-    """Least-squares solution of a @ x = b through the SVD: (x, residuals, rank, s) as NumPy returns them.
-    The default rcond is eps * max(m, n) for the precision computed in (NumPy computes in float64)."""
+    """Least-squares solution of a @ x = b through the SVD: (x, residuals, rank, s) as NumPy returns them,
+    computed in double precision for every input, as NumPy does (Note [lstsq in double precision]). The default
+    rcond is float64's eps * max(m, n); rcond <= 0 or >= 1 means 2**-53, as LAPACK's gelsd takes it."""
     a, b = c.as_array(a, "lstsq"), c.as_array(b, "lstsq")
     is_1d = b.ndim == 1
     if is_1d:
@@ -61,17 +62,19 @@ def lstsq(a, b, rcond=None):
     m, n = a.shape
     if b.shape[0] != m:
         raise c.LinAlgError("Incompatible dimensions")
-    t = c.result_dtype(a.dtype, b.dtype)
+    result_t = c.result_dtype(a.dtype, b.dtype)
+    t = numpy.result_type(result_t, numpy.float64)  # float64 or complex128
     a, b = a.astype(t, copy=False), b.astype(t, copy=False)
     if rcond is None:
         rcond = numpy.finfo(t).eps * max(m, n)
-    elif rcond < 0:  # LAPACK's gelsd, beneath NumPy's lstsq: a negative rcond means machine precision
-        rcond = numpy.finfo(t).eps
+    if rcond <= 0 or rcond >= 1:  # gelsd's RCOND out of (0, 1): its DLAMCH('E'), 2**-53 (NaN stays NaN)
+        rcond = numpy.finfo(numpy.float64).epsneg
     u, s, vh = svd(a, full_matrices=False)
     s_host = s.get()  # the rank is a host scalar: one small copy
     cutoff = rcond * s_host.max() if s_host.size else 0.0
-    rank = numpy.int32((s_host > cutoff).sum())  # NumPy's type for it
-    s_inv = _u._where(_u.greater(s, cutoff), _u.divide(1, s), 0)
+    # gelsd drops the singular values <= the cutoff (and keeps every one where the cutoff is NaN).
+    rank = numpy.int32(numpy.logical_not(s_host <= cutoff).sum())  # NumPy's type for it
+    s_inv = _u._where(_u.less_equal(s, cutoff), 0, _u.divide(1, s))
     x = matmul(
         _u.conjugate(vh).swapaxes(0, 1), s_inv._expand_dims(1) * matmul(_u.conjugate(u).swapaxes(0, 1), b)
     )
@@ -80,7 +83,20 @@ def lstsq(a, b, rcond=None):
         residuals = matmul(ones(m, magnitude.dtype), magnitude * magnitude)  # column sums without a reduction
     else:
         residuals = empty((0,), c.real_dtype(t))
+    real_t = c.real_dtype(result_t)
+    x = x.astype(result_t, copy=False)
+    residuals, s = residuals.astype(real_t, copy=False), s.astype(real_t, copy=False)
     return (x[:, 0] if is_1d else x), residuals, rank, s
+
+
+# Note [lstsq in double precision]
+# NumPy's lstsq computes in float64 (complex128) whatever the input's precision (_commonType) and rounds x,
+# the residuals and s to float32 (complex64) at the end; its default rcond is float64's eps * max(m, n). With
+# the SVD computed in single precision the rank would be another: float32's rounding leaves singular values
+# of about 1e-7 * s.max() where float64's are about 1e-16 * s.max(), so a rank-deficient float32 matrix
+# would count as full rank under float64's cutoff (and x would be huge), while float32's cutoff drops
+# singular values NumPy keeps (diag([1, 1e-8]) has rank 2 in NumPy). So lstsq, unlike the other linalg
+# functions, computes in double precision for single-precision input, as NumPy does.
 
 
 def matrix_power(a, n):
@@ -135,7 +151,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=numpy._NoValue):
         if rtol is numpy._NoValue:
             rcond = 1e-15
         elif rtol is None:
-            rcond = max(a.shape[-2:]) * numpy.finfo(c.result_dtype(a.dtype)).eps
+            # the eps of a's own dtype, as NumPy's (whose finfo refuses integer and bool input)
+            rcond = max(a.shape[-2:]) * numpy.finfo(a.dtype).eps
         else:
             rcond = rtol
     elif rtol is not numpy._NoValue:
