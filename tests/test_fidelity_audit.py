@@ -297,7 +297,7 @@ def test_weighted_quantile_errors_as_numpy(kwargs, error):
 
 
 @gpu
-@pytest.mark.parametrize("kind", [None, "sort", "table"])
+@pytest.mark.parametrize("kind", [None, "sort"])  # NumPy's 'table' would span these ranges: MemoryError
 @pytest.mark.parametrize("invert", [False, True])
 @pytest.mark.parametrize(
     "element, test",

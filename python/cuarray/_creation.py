@@ -14,7 +14,7 @@ import numpy
 from cuarray import _core
 from cuarray import _ufuncs as u
 from cuarray._core import ndarray
-from cuarray._interop import _target_device
+from cuarray._interop import _device_operand, _target_device
 from cuarray._manipulation import expand_dims, moveaxis
 from cuarray._transfer import asarray
 
@@ -46,6 +46,9 @@ def _made_on(device, make, *args):
 
 _MAX_SIZE = 2**63 - 1  # elements in an array: int64's range, as in NumPy
 
+# Python's and NumPy's number types: the fill values full passes straight to the core.
+_NUMBERS = frozenset((int, float, complex, bool, *(numpy.dtype(c).type for c in "?bBhHiIlLqQefdgFDG")))
+
 
 def empty(shape, dtype=float, order="C", *, device=None, like=None):
     """A new device array of `shape` and `dtype`, its values not set."""
@@ -68,17 +71,48 @@ def ones(shape, dtype=float, order="C", *, device=None, like=None):
     return _core._full(shape, 1, dtype, order)
 
 
+# Note [Fill values as NumPy casts them]
+# NumPy's full and full_like are empty(...) then copyto(a, fill_value, casting='unsafe'): the value is cast as
+# astype casts, so NaN and infinities become int64's minimum (with NumPy's RuntimeWarning), -1.5 becomes 255 in
+# uint8, 1j becomes 0.0 in float (with a ComplexWarning) and '5' becomes 5; only a Python int out of the type's
+# range raises (OverflowError), and a sequence is broadcast. The core's fill (the common case, kept fast) converts
+# a scalar as numpy.array(value, dtype) (full) or a[...] = value (full_like), which give copyto's value wherever
+# they give one, but raise for these. So where the core raises, the value is converted on the host by NumPy's own
+# copyto, with its warnings and errors, and the array filled with the result. full converts host sequences and
+# arrays so too; full_like's are cast on the device, as a[...] = value casts them (NumPy's values, without its
+# RuntimeWarnings: docs/behaviour.md). The one value the core takes and copyto refuses is a Python int beyond
+# int64 for a bool array (True here, OverflowError in NumPy).
+def _fill_on_host(out, fill_value):
+    """`out` filled with `fill_value` converted to out's dtype as NumPy's copyto(casting='unsafe') converts it."""
+    # A sequence keeps its own shape here, and is broadcast on the device.
+    host = numpy.empty(numpy.shape(fill_value), out.dtype)
+    numpy.copyto(host, fill_value, casting="unsafe")
+    _core._assign(out, host)
+    return out
+
+
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
-    """A new device array of `shape` filled with `fill_value` (its dtype, NumPy's, when `dtype` is None)."""
+    """A new device array of `shape` filled with `fill_value` (its dtype, NumPy's, when `dtype` is None), cast
+    to `dtype` as NumPy casts it (Note [Fill values as NumPy casts them])."""
     if device is not None:
         return _made_on(device, full, shape, fill_value, dtype, order)
-    if isinstance(fill_value, ndarray):
-        out = empty(shape, fill_value.dtype if dtype is None else dtype, order)
-        _core._copyto(out, fill_value)
-        return out
+    if type(fill_value) not in _NUMBERS:  # the common case skips the isinstance checks
+        if isinstance(fill_value, ndarray):
+            out = empty(shape, fill_value.dtype if dtype is None else dtype, order)
+            _core._copyto(out, fill_value)
+            return out
+        if isinstance(fill_value, (list, tuple, numpy.ndarray)):
+            out = empty(shape, numpy.asarray(fill_value).dtype if dtype is None else dtype, order)
+            return _fill_on_host(out, fill_value)
     if dtype is None:
         dtype = numpy.array(fill_value).dtype
-    return _core._full(shape, fill_value, dtype, order)
+    try:
+        return _core._full(shape, fill_value, dtype, order)
+    except (TypeError, ValueError, OverflowError):
+        if _device_operand(fill_value) is not None:
+            raise  # another library's device array: not one to read on the host
+        # NumPy's order: the shape, dtype and order raise first (from empty), then the value (from copyto).
+        return _fill_on_host(empty(shape, dtype, order), fill_value)
 
 
 def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
@@ -124,16 +158,38 @@ def ones_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, device=None):
-    """A new device array filled with `fill_value`, with the shape and dtype of `a` (or `shape`, `dtype`)."""
+    """A new device array filled with `fill_value`, with the shape and dtype of `a` (or `shape`, `dtype`); the
+    value is cast as NumPy casts it (Note [Fill values as NumPy casts them])."""
     if device is not None:
         return _made_on(device, full_like, a, fill_value, dtype, order, subok, shape)
     out = empty_like(a, dtype, order, subok, shape)
-    _core._assign(out, fill_value)
+    try:
+        _core._assign(out, fill_value)
+    except (TypeError, ValueError, OverflowError):
+        if isinstance(fill_value, ndarray) or _device_operand(fill_value) is not None:
+            raise  # a device array: cast on the device, its errors its own
+        _fill_on_host(out, fill_value)
     return out
 
 
-def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
-    """NumPy's arange: its length rule, and its dtype rule (the arguments' types, at least the default int)."""
+_NO = numpy._NoValue
+
+
+def arange(start_or_stop=_NO, /, stop=_NO, step=None, dtype=None, *, start=_NO, device=None, like=None):
+    """NumPy's arange: arange(stop), arange(start, stop[, step]) or the same by keyword (arange(stop=5) is
+    arange(5)), with NumPy's length rule and its dtype rule (the arguments' types, at least the default int)."""
+    # NumPy's reading of the arguments: a positional first argument is start, or stop when it is alone; by
+    # keyword, stop alone is stop; start alone, or nothing, is NumPy's TypeError.
+    if start_or_stop is not _NO:
+        if start is not _NO:
+            raise TypeError("argument for arange() given by name ('start') and position (position 0)")
+        start = start_or_stop
+    elif stop is _NO:
+        raise TypeError("arange() requires stop to be specified.")
+    if stop is _NO:
+        stop = None
+    elif start is _NO:
+        start, stop = stop, None
     if device is not None:
         return _made_on(device, arange, start, stop, step, dtype)
     if stop is None:
@@ -150,6 +206,10 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     if step == 0:
         raise ZeroDivisionError("division by zero")
     span = (stop - start) / step
+    if dtype.kind != "c" and type(span) is complex:
+        # NumPy reads a real type's length with PyFloat_AsDouble, which refuses a Python complex (a NumPy complex
+        # scalar converts, with its ComplexWarning, and is read below as its real part).
+        raise TypeError("must be real number, not complex")
     if isinstance(span, complex) or numpy.iscomplexobj(span):
         # NumPy's complex length: the shorter of the real and the imaginary parts' ranges
         parts = [span.real, span.imag] if dtype.kind == "c" else [span.real]
@@ -187,20 +247,23 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         # NumPy steps in the bounds' own type, rounding at each step: the same steps on the device.
         out = _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device, computed)
         return (out[0], out[1].get()[()] if isinstance(out[1], ndarray) else out[1]) if retstep else out
+    if axis != 0:  # NumPy's moveaxis raises AxisError for any axis but 0 and -1: checked before the launch
+        numpy.lib.array_utils.normalize_axis_tuple(axis, 1, "destination")
     if isinstance(start, ndarray):
         start = start.item()
     if isinstance(stop, ndarray):
         stop = stop.item()
     if dtype is None:
         dtype = computed
-    if device is not None:
-        out = _made_on(device, _core._linspace, complex(start), complex(stop), num, bool(endpoint), dtype)
-    else:
-        out = _core._linspace(complex(start), complex(stop), num, bool(endpoint), dtype)
+    # Complex bounds take NumPy's complex division and products (ops::linspace), real ones its real arithmetic.
+    args = complex(start), complex(stop), num, bool(endpoint), dtype, computed == numpy.complex128
+    out = _core._linspace(*args) if device is None else _made_on(device, _core._linspace, *args)
+    if axis != 0:
+        out = moveaxis(out, 0, axis)
     if retstep:
         div = (num - 1) if endpoint else num
-        step = (stop - start) / div if div > 0 else numpy.nan
-        return out, computed.type(step)
+        # NumPy's step: delta / div in the bounds' type (NumPy's complex division), or its nan (a Python float).
+        return out, (numpy.subtract(stop, start, dtype=computed) / div if div > 0 else numpy.nan)
     return out
 
 

@@ -145,7 +145,9 @@ def _identity(self):
 
 
 _core.ufunc.identity = property(_identity)
-_core.ufunc.signature = property(lambda self: None, doc="None: cuarray's ufuncs are elementwise, not gufuncs.")
+_core.ufunc.signature = property(
+    lambda self: None, doc="None: cuarray's ufuncs are elementwise, not gufuncs."
+)
 _core.ufunc.reduce = reduce
 _core.ufunc.accumulate = accumulate
 _core.ufunc.outer = outer

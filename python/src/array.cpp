@@ -177,6 +177,14 @@ int to_c_int(py::handle obj) {
   return static_cast<int>(v);
 }
 
+// A new array's `order`: 'C' or 'F' in either case. 'K' and 'A' keep an existing array's layout, so NumPy's empty,
+// zeros, ones, full and eye refuse them (read after the shape and the dtype, as NumPy reads them).
+Order new_array_order(py::handle order) {
+  const char o = to_order(order, 'C');
+  if (o == 'K' || o == 'A') throw ValueError("only 'C' or 'F' order is permitted");
+  return o == 'F' ? Order::F : Order::C;
+}
+
 // Writes `value` (scalar, NumPy array, sequence or ndarray) into the view `dst`, broadcasting.
 void assign(const Array& dst, py::handle value) {
   if (is_void(dst.dtype())) {
@@ -625,8 +633,9 @@ void init_array(py::module_& m) {
   m.def(
       "empty",
       [](py::handle shape, py::handle dtype, py::handle order) {
-        return owner(
-            new_array(to_shape(shape), to_element_type(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
+        Shape s = to_shape(shape);
+        ElementType et = to_element_type(dtype);
+        return owner(new_array(std::move(s), et, new_array_order(order)));
       },
       "shape"_a, "dtype"_a = py::none(), "order"_a = "C");
   m.def("_empty_like", [](const NdArray& a, py::handle dtype) {
@@ -637,10 +646,11 @@ void init_array(py::module_& m) {
   m.def(
       "zeros",
       [](py::handle shape, py::handle dtype, py::handle order) {
-        const Order o = to_order(order, 'C') == 'F' ? Order::F : Order::C;
+        Shape s = to_shape(shape);
         ElementType et = to_element_type(dtype);
-        if (!is_void(et.dtype)) return owner(ops::zeros(to_shape(shape), et.dtype, o));
-        Array out = new_array(to_shape(shape), et, o);
+        const Order o = new_array_order(order);
+        if (!is_void(et.dtype)) return owner(ops::zeros(std::move(s), et.dtype, o));
+        Array out = new_array(std::move(s), et, o);
         ops::fill(out, std::string(static_cast<std::size_t>(et.itemsize), '\0').data());
         return owner(std::move(out));
       },
@@ -648,8 +658,9 @@ void init_array(py::module_& m) {
   m.def(
       "_full",
       [](py::handle shape, py::handle value, py::handle dtype, py::handle order) {
+        Shape s = to_shape(shape);
         ElementType et = to_element_type(dtype);
-        Array out = new_array(to_shape(shape), et, to_order(order, 'C') == 'F' ? Order::F : Order::C);
+        Array out = new_array(std::move(s), et, new_array_order(order));
         if (is_void(et.dtype))
           assign(out, value);
         else
@@ -662,13 +673,15 @@ void init_array(py::module_& m) {
     std::string a = scalar_bytes(first, dt), b = scalar_bytes(second, dt);
     return owner(ops::arange(n, a.data(), b.data(), dt));
   });
-  m.def("_linspace",
-        [](std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint, py::handle dtype) {
-          return owner(ops::linspace(start, stop, num, endpoint, to_dtype(dtype)));
-        });
+  m.def("_linspace", [](std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint,
+                        py::handle dtype, bool complex_bounds) {
+    return owner(ops::linspace(start, stop, num, endpoint, to_dtype(dtype), complex_bounds));
+  });
   m.def("_eye", [](std::int64_t n, std::int64_t m_, std::int64_t k, py::handle dtype, py::handle order) {
+    DType dt = to_dtype(dtype);
+    const Order o = new_array_order(order);
     if (n < 0 || m_ < 0) throw ValueError("negative dimensions are not allowed");
-    return owner(ops::eye(n, m_, k, to_dtype(dtype), to_order(order, 'C') == 'F' ? Order::F : Order::C));
+    return owner(ops::eye(n, m_, k, dt, o));
   });
 }
 

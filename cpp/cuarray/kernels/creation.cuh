@@ -2,34 +2,62 @@
 #pragma once
 
 #include "cuarray/cast.cuh"
+#include "cuarray/math_float.cuh"
 #include "cuarray/strided.cuh"
 
 namespace ca {
 
-// NumPy's arange: the first two values are given, the rest are start + i * (second - first) in T.
+// Note [Rounding as NumPy's ranges]
+// NumPy fills arange's elements as start + i * delta in C (@NAME@_fill in arraytypes.c.src: the product rounded,
+// then the sum) and computes linspace with whole-array operations (arange(num) * step, then + start), so every
+// product is rounded before it is added. NVRTC contracts a multiply that feeds an add into one fused multiply-add,
+// rounded once, which changes the last bit of many elements (arange(0.1, 1.0, 0.1)[5] would be
+// 0.6000000000000001 where NumPy's is 0.6). So the products here are mul_rn's (__dmul_rn, __fmul_rn), which the
+// compiler never fuses, and the kernels compile to the same code with contraction on and off
+// (tests/test_creation_audit.py checks both, and the values against NumPy's).
+
+// NumPy's arange: the first two values are given, the rest are start + i * (second - first) in T's arithmetic
+// type, the product rounded on its own as NumPy's C code rounds it (Note [Rounding as NumPy's ranges]).
 template <class T, class Index>
 __device__ void arange(T* dst, T first, T second, Index n) {
   using A = typename arith<T>::type;
   A a0 = static_cast<A>(first), delta = static_cast<A>(second) - a0;
-  for (Index i = global_thread<Index>(); i < n; i += grid_threads<Index>())
-    dst[i] = i == 0 ? first : i == 1 ? second : T(static_cast<A>(a0 + static_cast<A>(i) * delta));
+  for (Index i = global_thread<Index>(); i < n; i += grid_threads<Index>()) {
+    A step;
+    if constexpr (is_floating_v<A>)
+      step = mul_rn(static_cast<A>(i), delta);
+    else
+      step = static_cast<A>(i) * delta;
+    dst[i] = i == 0 ? first : i == 1 ? second : T(static_cast<A>(a0 + step));
+  }
 }
 
-// NumPy's linspace, computed in double (real and imaginary parts apart) and cast to T at the end;
-// integer results are floored first, as NumPy does.
+// NumPy's linspace: y = arange(num) * step (arange(num) / div * delta where the step underflows to zero), then
+// y + start, each operation rounded on its own (Note [Rounding as NumPy's ranges]); in double, or where the bounds
+// are complex (`complex_bounds`) in NumPy's complex arithmetic, and cast to T at the end. Integer results are
+// floored first, as NumPy does.
 template <class T, class Index>
 __device__ void linspace(T* dst, double start_re, double start_im, double step_re, double step_im, double delta_re,
-                         double delta_im, double div, bool step_is_zero, double stop_re, double stop_im, bool set_last,
-                         Index n) {
+                         double delta_im, double div, bool step_is_zero, bool complex_bounds, double stop_re,
+                         double stop_im, bool set_last, Index n) {
   for (Index i = global_thread<Index>(); i < n; i += grid_threads<Index>()) {
-    double re, im;
+    double y = static_cast<double>(i), by_re = step_re, by_im = step_im, re, im;
     if (step_is_zero) {
-      re = static_cast<double>(i) / div * delta_re + start_re;
-      im = static_cast<double>(i) / div * delta_im + start_im;
-    } else {
-      re = static_cast<double>(i) * step_re + start_re;
-      im = static_cast<double>(i) * step_im + start_im;
+      // NumPy's complex y / div is y * (1 / div) (Smith's division by div + 0j); a real one divides.
+      y = complex_bounds ? mul_rn(y, 1.0 / div) : y / div;
+      by_re = delta_re;
+      by_im = delta_im;
     }
+    if (complex_bounds) {
+      // (y + 0j) * by as NumPy's complex product forms it: the products of the zero are exact, but 0 * inf is NaN.
+      re = mul_rn(y, by_re) - mul_rn(0.0, by_im);
+      im = mul_rn(y, by_im) + mul_rn(0.0, by_re);
+    } else {
+      re = mul_rn(y, by_re);
+      im = mul_rn(y, by_im);
+    }
+    re = re + start_re;
+    im = im + start_im;
     if (set_last && i == n - 1) {
       re = stop_re;
       im = stop_im;

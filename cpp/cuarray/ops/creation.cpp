@@ -64,12 +64,12 @@ KernelSource linspace_source(DType dt, bool wide) {
   return kernel_source("creation.cuh", std::string("linspace_") + name(dt) + (wide ? "_w" : ""),
                        t +
                            "* dst, double start_re, double start_im, double step_re, double step_im, "
-                           "double delta_re, double delta_im, double div, bool step_is_zero, double stop_re, "
-                           "double stop_im, bool set_last, " +
+                           "double delta_re, double delta_im, double div, bool step_is_zero, bool complex_bounds, "
+                           "double stop_re, double stop_im, bool set_last, " +
                            idx + " n",
                        "ca::linspace<" + t + ", " + idx +
                            ">(dst, start_re, start_im, step_re, step_im, delta_re, delta_im, div, step_is_zero, "
-                           "stop_re, stop_im, set_last, n);");
+                           "complex_bounds, stop_re, stop_im, set_last, n);");
 }
 
 KernelSource eye_source(DType dt, bool wide) {
@@ -168,24 +168,34 @@ Array arange(std::int64_t n, const void* first, const void* second, DType dtype)
   return out;
 }
 
-Array linspace(std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint, DType dtype) {
+Array linspace(std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint, DType dtype,
+               bool complex_bounds) {
   if (num < 0) throw ValueError("Number of samples, " + std::to_string(num) + ", must be non-negative.");
   Array out(Shape{num}, dtype);
   if (num == 0) return out;
   std::int64_t div = endpoint ? num - 1 : num;
   std::complex<double> delta = stop - start;
   // With no intervals (num == 1 and endpoint) NumPy multiplies by delta itself; index 0 makes that `start`.
-  std::complex<double> step = div > 0 ? delta / static_cast<double>(div) : delta;
+  std::complex<double> step = delta;
+  double dv = static_cast<double>(div);
+  if (div > 0 && complex_bounds) {
+    // NumPy divides a complex delta by div + 0j as by any complex number, by Smith's method: times 1 / div,
+    // with the other part's product by 0 (a NaN where that part is infinite), not each part over div.
+    double rat = 0.0 / dv, scl = 1.0 / (dv + 0.0 * rat);
+    step = {(delta.real() + delta.imag() * rat) * scl, (delta.imag() - delta.real() * rat) * scl};
+  } else if (div > 0) {
+    step = delta / dv;
+  }
   bool step_is_zero = div > 0 && step == std::complex<double>(0.0, 0.0);
   double re0 = start.real(), im0 = start.imag(), sre = step.real(), sim = step.imag();
-  double dre = delta.real(), dim = delta.imag(), dv = static_cast<double>(div);
+  double dre = delta.real(), dim = delta.imag();
   double ere = stop.real(), eim = stop.imag();
   bool set_last = endpoint && num > 1;
   bool wide = num > INT32_MAX;
   jit::Kernel k =
       cached_kernel(key_for(KernelKind::Linspace, dtype, wide), [&] { return linspace_source(dtype, wide); });
   void* d = out.data();
-  launch_n(k, {&d, &re0, &im0, &sre, &sim, &dre, &dim, &dv, &step_is_zero, &ere, &eim, &set_last}, num,
+  launch_n(k, {&d, &re0, &im0, &sre, &sim, &dre, &dim, &dv, &step_is_zero, &complex_bounds, &ere, &eim, &set_last}, num,
            cuda::current_stream()->handle());
   return out;
 }

@@ -14,8 +14,10 @@ Array zeros(Shape shape, DType dtype, Order order = Order::C);
 void fill(const Array& dst, const void* value);
 // NumPy's arange fill: `first` and `second` are the first two values in `dtype` (bytes); n >= 0.
 Array arange(std::int64_t n, const void* first, const void* second, DType dtype);
-// NumPy's linspace for scalar endpoints, computed in double (complex parts apart), then cast to `dtype`.
-Array linspace(std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint, DType dtype);
+// NumPy's linspace for scalar endpoints, computed in double (in NumPy's complex arithmetic where
+// `complex_bounds`: the bounds' type is complex), then cast to `dtype`.
+Array linspace(std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint, DType dtype,
+               bool complex_bounds);
 Array eye(std::int64_t rows, std::int64_t cols, std::int64_t k, DType dtype, Order order = Order::C);
 
 // The generated kernels, exposed so that tests can compile every variant without a device.
