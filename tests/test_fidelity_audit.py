@@ -486,3 +486,37 @@ def test_ufunc_identity_and_signature_as_numpy():
         want, got = getattr(np, name).identity, getattr(cp, name).identity
         assert got == want and type(got) is type(want), name
         assert getattr(cp, name).signature is None
+
+
+# ---- maximum.accumulate and minimum.accumulate ---------------------------------------------------------------------
+
+RUNNING_DTYPES = ["bool", "int8", "int64", "uint8", "uint64", "float16", "float32", "float64", "complex64"]
+
+
+@gpu
+@pytest.mark.parametrize("func", ["maximum", "minimum"])
+@pytest.mark.parametrize("dtype", RUNNING_DTYPES)
+@pytest.mark.parametrize("shape, axis", [((7,), 0), ((5000,), 0), ((6, 700), 1), ((300, 5), 0), ((3, 4), -1)])
+@testing.numpy_cuarray_array_equal()
+def test_running_extremes_as_numpy(xp, func, dtype, shape, axis):
+    a = make_data(shape, dtype, seed=5)
+    if a.dtype.kind in "fc" and a.size > 10:
+        a.flat[a.size // 3] = np.nan  # from here on the running value is NaN
+    if a.dtype.kind == "u":
+        a[...] = a + np.array(2**63 if dtype == "uint64" else 100, dtype)  # beyond the signed range
+    return getattr(xp, func).accumulate(xp.asarray(a), axis=axis)
+
+
+@gpu
+@pytest.mark.parametrize("func", ["maximum", "minimum"])
+@testing.numpy_cuarray_array_equal()
+def test_running_extremes_of_views_and_into_out(xp, func):
+    a = xp.asarray(make_data((8, 9), np.float32, seed=2))
+    u = getattr(xp, func)
+    out = xp.zeros((9, 8), np.float64)
+    return (
+        u.accumulate(a[::-2, ::3], axis=1),
+        u.accumulate(a.T, out=out),
+        out,
+        u.accumulate(a, dtype=np.float64),
+    )

@@ -150,6 +150,16 @@ GROUPS = {
         ]
         + [S.scan_rows("bool", "int64", False, False, 2)]
     ),
+    # maximum.accumulate and minimum.accumulate: scans with NumPy's maximum and minimum, in every dtype.
+    "running_extremes": lambda: (
+        [
+            S.scan_tiles(a, a, op, False, 1, vector)
+            for a in DTYPES
+            for op in ("max", "min")
+            for vector in (False, True)
+        ]
+        + [S.scan_rows(a, a, op, False, 2) for a in DTYPES for op in ("max", "min")]
+    ),
     "linalg": lambda: (
         [S.matmul_integer(a, w) for a in DTYPES if a == "bool" or "int" in a for w in (False, True)]
         + [S.matmul_small(a) for a in SOLVER_DTYPES]

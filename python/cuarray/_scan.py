@@ -26,6 +26,9 @@ def _default_dtype(dt):
 
 
 def _scan(a, axis, dtype, out, product, skip_nan, name):
+    """The scan of `a` along `axis`: a sum, or a product with `product` True; `product` may also name the
+    operation ("max", "min": maximum/minimum.accumulate, in a's dtype)."""
+    op = product if isinstance(product, str) else ("prod" if product else "sum")
     a = _as_array(a, name)
     if axis is None or a.ndim == 0:
         if a.ndim == 0 and axis not in (None, 0, -1):
@@ -39,7 +42,7 @@ def _scan(a, axis, dtype, out, product, skip_nan, name):
         if out.shape != a.shape:
             raise ValueError(f"{name}: out has shape {out.shape} but the result has shape {a.shape}")
     if dtype is None:
-        dtype = _default_dtype(a.dtype)
+        dtype = _default_dtype(a.dtype) if op in ("sum", "prod") else a.dtype
         if out is not None and numpy.result_type(a.dtype, out.dtype).kind in "fc":
             # NumPy's accumulate takes add's (multiply's) loop for the input and `out` and casts into `out`:
             # float64 data into an int64 `out` sum in float64, float32 data into a float64 one in float64.
@@ -54,10 +57,10 @@ def _scan(a, axis, dtype, out, product, skip_nan, name):
         )
     skip_nan = skip_nan and a.dtype.kind in "fc"
     if out is not None and out.dtype == dtype:
-        _core._scan(a, axis, product, skip_nan, out)
+        _core._scan(a, axis, op, skip_nan, out)
         return out
     result = empty(a.shape, dtype)
-    _core._scan(a, axis, product, skip_nan, result)
+    _core._scan(a, axis, op, skip_nan, result)
     if out is None:
         return result
     _core._copyto(out, result)
@@ -82,6 +85,16 @@ def nancumsum(a, axis=None, dtype=None, out=None):
 def nancumprod(a, axis=None, dtype=None, out=None):
     """Cumulative product treating NaNs as one."""
     return _scan(a, axis, dtype, out, True, True, "nancumprod")
+
+
+def _running_maximum(a, axis=0, dtype=None, out=None):
+    """maximum.accumulate: the largest element so far along `axis` (NaN from the first NaN on)."""
+    return _scan(a, axis, dtype, out, "max", False, "maximum.accumulate")
+
+
+def _running_minimum(a, axis=0, dtype=None, out=None):
+    """minimum.accumulate: the smallest element so far along `axis` (NaN from the first NaN on)."""
+    return _scan(a, axis, dtype, out, "min", False, "minimum.accumulate")
 
 
 def _cumulative(x, axis, dtype, out, include_initial, product, name):

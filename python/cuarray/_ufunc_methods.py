@@ -4,7 +4,8 @@
 Note [ufunc methods]
 NumPy's sum is add.reduce, prod multiply.reduce, max maximum.reduce and so on: each reduce here is the
 reduction cuarray already has for that ufunc (same accumulation types, same NaN rules), with reduce's
-defaults (axis 0). accumulate is cumsum or cumprod. outer is the ufunc itself on `a` with new axes for
+defaults (axis 0). accumulate is cumsum or cumprod, or the running maximum or minimum (a scan
+with those operations). outer is the ufunc itself on `a` with new axes for
 `b`. reduceat reduces each segment with the same reduction, one call per index: it is for the occasional
 call (and NumPy's functions dispatched here through __array_ufunc__), not a loop. A ufunc without a
 reduction raises NotImplementedError naming the method, never a result computed some other way.
@@ -31,7 +32,12 @@ _REDUCE = {
     "logical_and": _reduction.all,
     "logical_or": _reduction.any,
 }
-_ACCUMULATE = {"add": _scan.cumsum, "multiply": _scan.cumprod}
+_ACCUMULATE = {
+    "add": _scan.cumsum,
+    "multiply": _scan.cumprod,
+    "maximum": _scan._running_maximum,
+    "minimum": _scan._running_minimum,
+}
 
 
 def _lookup(self, table, method):
@@ -64,7 +70,7 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
 
 
 def accumulate(self, array, axis=0, dtype=None, out=None):
-    """NumPy's ufunc.accumulate (default axis 0) for add and multiply."""
+    """NumPy's ufunc.accumulate (default axis 0) for add, multiply, maximum and minimum."""
     f = _lookup(self, _ACCUMULATE, "accumulate")
     array = device_array(array, f"{self.__name__}.accumulate")
     if array.ndim == 0:

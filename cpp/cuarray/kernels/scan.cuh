@@ -25,11 +25,49 @@
 
 #include "cuarray/cast.cuh"
 #include "cuarray/complex.cuh"
+#include "cuarray/math.cuh"
 #include "cuarray/strided.cuh"
 #include "cuarray/vector.cuh"
 #include "cuarray/warp.cuh"
 
 namespace ca {
+
+// maximum.accumulate and minimum.accumulate: NumPy's maximum and minimum (a NaN propagates), which are
+// associative, from the type's lowest (highest) value. Ties keep the later element for real types, as NumPy's
+// element-by-element loop does, and the earlier one for complex, as NumPy's complex maximum does.
+template <class T>
+__device__ __forceinline__ T scan_extreme(bool low) {
+  if constexpr (is_complex_v<T>) {
+    using R = typename T::value_type;
+    return T(scan_extreme<R>(low), scan_extreme<R>(low));
+  } else if constexpr (is_floating_v<T>) {
+    return T(low ? -__int_as_float(0x7f800000) : __int_as_float(0x7f800000));
+  } else if constexpr (static_cast<T>(-1) < static_cast<T>(0)) {
+    return low ? static_cast<T>(1ull << (8 * sizeof(T) - 1)) : static_cast<T>(~(1ull << (8 * sizeof(T) - 1)));
+  } else {
+    return low ? T(0) : static_cast<T>(~0ull);
+  }
+}
+template <bool Max>
+struct ExtremeOp {
+  template <class T>
+  static __device__ __forceinline__ T apply(T a, T b) {
+    if constexpr (Max)
+      return maximum(a, b);
+    else
+      return minimum(a, b);
+  }
+  template <class T>
+  static __device__ __forceinline__ T identity() {
+    return scan_extreme<T>(Max);
+  }
+  template <class T>
+  static __device__ __forceinline__ T nan_stand_in() {
+    return identity<T>();
+  }
+};
+using MaxOp = ExtremeOp<true>;
+using MinOp = ExtremeOp<false>;
 
 template <class T>
 __device__ __forceinline__ bool is_nan_value(T x) {

@@ -22,8 +22,10 @@ using std::to_string;
 constexpr std::int64_t kScanBlock = 128, kScanChunks = 24, kScanStaged = 16;  // kernels/scan.cuh
 
 // The type the scan accumulates in for output dtype `out`: integers wrap in 64 bits and are truncated on
-// store, which gives the same result as accumulating in the narrower type.
-const char* accumulator(DType out) {
+// store, which gives the same result as accumulating in the narrower type. A running maximum or minimum of
+// signed integers compares them signed.
+const char* accumulator(DType out, ScanOp op) {
+  if ((op == ScanOp::Max || op == ScanOp::Min) && kind(out) == Kind::Signed) return "long long";
   switch (kind(out)) {
     case Kind::Float:
       return out == DType::Float64 ? "double" : "float";
@@ -63,14 +65,16 @@ bool rows_aligned(const void* data, std::int64_t step, std::int64_t itemsize, co
   return true;
 }
 
+const char* const kOpStructs[] = {"ca::SumOp", "ca::ProdOp", "ca::MaxOp", "ca::MinOp"};
+const char* const kOpNames[] = {"_sum", "_prod", "_max", "_min"};
+
 std::string template_args(DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
-  return std::string(read_type(in)) + ", " + cuda_type(out) + ", " + accumulator(out) + ", " +
-         (op == ScanOp::Sum ? "ca::SumOp" : "ca::ProdOp") + ", " + (skip_nan ? "true" : "false") + ", " +
-         to_string(ndim);
+  return std::string(read_type(in)) + ", " + cuda_type(out) + ", " + accumulator(out, op) + ", " +
+         kOpStructs[static_cast<int>(op)] + ", " + (skip_nan ? "true" : "false") + ", " + to_string(ndim);
 }
 
 std::string kernel_name(const char* kind, DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
-  return std::string(kind) + "_" + name(in) + "_" + name(out) + (op == ScanOp::Sum ? "_sum" : "_prod") +
+  return std::string(kind) + "_" + name(in) + "_" + name(out) + kOpNames[static_cast<int>(op)] +
          (skip_nan ? "_nan_" : "_") + to_string(ndim);
 }
 
@@ -78,7 +82,7 @@ KernelKey scan_key(KernelKind kind, DType in, DType out, ScanOp op, bool skip_na
   KernelKey key(kind);
   key.add(static_cast<int>(in), 5)
       .add(static_cast<int>(out), 5)
-      .add(static_cast<int>(op), 1)
+      .add(static_cast<int>(op), 2)
       .add(skip_nan, 1)
       .add(ndim, 7);
   return key;

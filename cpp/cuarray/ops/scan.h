@@ -8,7 +8,7 @@
 
 namespace cuarray::ops {
 
-enum class ScanOp : std::uint8_t { Sum, Prod };
+enum class ScanOp : std::uint8_t { Sum, Prod, Max, Min };
 
 // out[..., i, ...] = a[..., 0, ...] op ... op a[..., i, ...] along `axis`, accumulated in out's dtype (float
 // for float16 and bfloat16, 64 bits for integers); `skip_nan` reads NaNs as the identity. `out` has a's shape
