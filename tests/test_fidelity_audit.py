@@ -520,3 +520,22 @@ def test_running_extremes_of_views_and_into_out(xp, func):
         out,
         u.accumulate(a, dtype=np.float64),
     )
+
+
+@gpu
+def test_ufunc_where_none_selects_nothing_and_out_none_silences_the_warning():
+    for xp in (np, cp):
+        out = xp.zeros(4)
+        assert xp.add(xp.arange(4.0), 1, out=out, where=None) is out
+        np.testing.assert_array_equal(cp.asnumpy(out), np.zeros(4))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            r = xp.add(xp.arange(4.0), 1, out=None, where=xp.asarray(np.array([True, False, True, False])))
+        np.testing.assert_array_equal(cp.asnumpy(r)[::2], [1.0, 3.0])
+
+
+@gpu
+def test_weighted_quantile_refuses_q_of_three_dimensions():
+    for xp in (np, cp):
+        with pytest.raises(ValueError, match="q must be a scalar or 1d"):
+            xp.quantile(xp.arange(3.0), xp.zeros((1, 1, 1)), weights=xp.ones(3), method="inverted_cdf")

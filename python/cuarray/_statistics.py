@@ -241,12 +241,12 @@ def _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q):
 
 
 def _quantile(a, q, axis, out, method, keepdims, weights, weak_q, overwrite_input=False):
+    if q.ndim > 2:
+        raise ValueError("q must be a scalar or 1d")
     if weights is not None:
         if method != "inverted_cdf":
             raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
         return _weighted_quantile(a, q, axis, out, keepdims, weights)
-    if q.ndim > 2:
-        raise ValueError("q must be a scalar or 1d")
     try:
         virtual_index, fix_gamma = _METHODS[method]
     except (KeyError, TypeError):

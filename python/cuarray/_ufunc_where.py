@@ -17,12 +17,14 @@ from cuarray._transfer import asarray
 def call_with_where(ufunc, *args, **kwargs):
     """ufunc(*args, **kwargs) with a `where` other than True."""
     where = kwargs.pop("where")
+    if where is None:
+        where = False  # NumPy's: None selects no element
     nin, nout = ufunc.nin, ufunc.nout
     inputs, outs = args[:nin], list(args[nin:])
+    given = "out" in kwargs or len(args) > nin  # out=None too: NumPy's way to silence its warning
     if "out" in kwargs:
         out = kwargs.pop("out")
         outs = list(out) if isinstance(out, tuple) else [out]
-    given = bool(outs) and any(o is not None for o in outs)
     outs += [None] * (nout - len(outs))
     if isinstance(where, (bool, numpy.bool_)) and where:
         return ufunc(*inputs, out=tuple(outs) if nout > 1 else outs[0], **kwargs)

@@ -319,8 +319,11 @@ def test_composites_take_device_arrays(func):
         -0.5040830082644554 + np.linspace(-0.3, 0.3, 401),  # about the first negative root
         np.geomspace(1e-300, 1e300, 301),
         -np.geomspace(1e-12, 1e6, 301) - 0.25,
+        np.array(
+            [3e307, np.finfo(np.float64).max, 1e-310, 5e-324, 1e-18, 1e-17, 2e-17]
+        ),  # overflow, subnormals
     ],
-    ids=["grid", "positive-root", "negative-root", "magnitudes", "negative-magnitudes"],
+    ids=["grid", "positive-root", "negative-root", "magnitudes", "negative-magnitudes", "extremes"],
 )
 @pytest.mark.parametrize("name", ["psi", "rgamma", "gammasgn", "i0e", "i1e"])
 @testing.numpy_cuarray_allclose(rtol=1e-11, atol=1e-12, scipy_name="scp")

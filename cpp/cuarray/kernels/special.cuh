@@ -101,7 +101,7 @@ __device__ __forceinline__ double bessel_ie_series(double x, double four_nu2) {
     term *= -(four_nu2 - m * m) / (8.0 * k * x);
     sum += term;
   }
-  return sum / ::sqrt(2.0 * 3.141592653589793 * x);
+  return sum / (::sqrt(x) * 2.5066282746310002);  // sqrt(2 pi) apart: 2 pi x overflows past 2.8e307
 }
 __device__ __forceinline__ double i0e(double x) {
   const double a = ::fabs(x);
@@ -132,6 +132,7 @@ __device__ __forceinline__ double rgamma(double x) {
   if (x == 0) return x;
   if (x < 0 && ::floor(x) == x) return 0.0;
   if (::isinf(x)) return 0.0;
+  if (x > 0 && x < 1e-17) return x;  // 1/gamma(x) = x (1 + 0.58 x + ...); gamma overflows for subnormal x
   const double g = ::tgamma(x);
   return g == 0 ? gammasgn(x) * inf() : 1.0 / g;
 }
