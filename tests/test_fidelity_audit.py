@@ -539,3 +539,16 @@ def test_weighted_quantile_refuses_q_of_three_dimensions():
     for xp in (np, cp):
         with pytest.raises(ValueError, match="q must be a scalar or 1d"):
             xp.quantile(xp.arange(3.0), xp.zeros((1, 1, 1)), weights=xp.ones(3), method="inverted_cdf")
+
+
+@pytest.mark.parametrize("uplo", ["L", "u", "x", 1, None, b"L"], ids=repr)
+def test_eigh_uplo_checks_as_numpy(uplo):
+    from cuarray.linalg import _decompositions
+
+    try:
+        np.linalg.eigh(np.eye(2), UPLO=uplo)
+    except (AttributeError, ValueError) as e:
+        with pytest.raises(type(e)):
+            _decompositions._uplo(uplo)
+    else:
+        assert _decompositions._uplo(uplo) in ("L", "U")

@@ -64,7 +64,7 @@ def cholesky(a, /, *, upper=False):
 
 
 def _uplo(UPLO):
-    UPLO = str(UPLO).upper()
+    UPLO = UPLO.upper()  # as NumPy's: a non-string is its AttributeError
     if UPLO not in ("L", "U"):
         raise ValueError("UPLO argument must be 'L' or 'U'")
     return UPLO
