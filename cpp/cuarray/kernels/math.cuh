@@ -323,6 +323,35 @@ __device__ __forceinline__ bool isfinite(complex<T> z) {
 
 // ---- maximum and minimum ----
 
+// The type's lowest and highest values (infinities for floating types): where maximum and minimum start, in
+// the max/min reductions and the running extremes of scan.cuh.
+template <class T>
+__device__ __forceinline__ T lowest() {
+  if constexpr (is_complex_v<T>)
+    return T(lowest<typename T::value_type>(), lowest<typename T::value_type>());
+  else if constexpr (is_floating_v<T>)
+    return T(-__int_as_float(0x7f800000));
+  else if constexpr (is_same_v<T, bool>)
+    return false;
+  else if constexpr (static_cast<T>(-1) < static_cast<T>(0))
+    return static_cast<T>(1ull << (8 * sizeof(T) - 1));
+  else
+    return T(0);
+}
+template <class T>
+__device__ __forceinline__ T highest() {
+  if constexpr (is_complex_v<T>)
+    return T(highest<typename T::value_type>(), highest<typename T::value_type>());
+  else if constexpr (is_floating_v<T>)
+    return T(__int_as_float(0x7f800000));
+  else if constexpr (is_same_v<T, bool>)
+    return true;
+  else if constexpr (static_cast<T>(-1) < static_cast<T>(0))
+    return static_cast<T>(~(1ull << (8 * sizeof(T) - 1)));
+  else
+    return static_cast<T>(~0ull);
+}
+
 template <class S = void, class T>
 __device__ __forceinline__ T maximum(T a, T b) {
   if constexpr (is_floating_v<T>)

@@ -24,32 +24,6 @@ struct real_of<complex<T>> {
   using type = T;
 };
 
-template <class T>
-__device__ __forceinline__ T lowest() {
-  if constexpr (is_complex_v<T>)
-    return T(lowest<typename T::value_type>(), lowest<typename T::value_type>());
-  else if constexpr (is_floating_v<T>)
-    return T(-__int_as_float(0x7f800000));
-  else if constexpr (is_same_v<T, bool>)
-    return false;
-  else if constexpr (static_cast<T>(-1) < static_cast<T>(0))
-    return static_cast<T>(1ull << (8 * sizeof(T) - 1));
-  else
-    return T(0);
-}
-template <class T>
-__device__ __forceinline__ T highest() {
-  if constexpr (is_complex_v<T>)
-    return T(highest<typename T::value_type>(), highest<typename T::value_type>());
-  else if constexpr (is_floating_v<T>)
-    return T(__int_as_float(0x7f800000));
-  else if constexpr (is_same_v<T, bool>)
-    return true;
-  else if constexpr (static_cast<T>(-1) < static_cast<T>(0))
-    return static_cast<T>(~(1ull << (8 * sizeof(T) - 1)));
-  else
-    return static_cast<T>(~0ull);
-}
 // What NumPy's nanargmax (Max) and nanargmin put in a NaN's place before taking argmax or argmin: -inf or
 // +inf (complex: with a zero imaginary part), so that a NaN before an equal infinity is the answer.
 template <class T, bool Max>

@@ -35,19 +35,6 @@ namespace ca {
 // maximum.accumulate and minimum.accumulate: NumPy's maximum and minimum (a NaN propagates), which are
 // associative, from the type's lowest (highest) value. Ties keep the later element for real types, as NumPy's
 // element-by-element loop does, and the earlier one for complex, as NumPy's complex maximum does.
-template <class T>
-__device__ __forceinline__ T scan_extreme(bool low) {
-  if constexpr (is_complex_v<T>) {
-    using R = typename T::value_type;
-    return T(scan_extreme<R>(low), scan_extreme<R>(low));
-  } else if constexpr (is_floating_v<T>) {
-    return T(low ? -__int_as_float(0x7f800000) : __int_as_float(0x7f800000));
-  } else if constexpr (static_cast<T>(-1) < static_cast<T>(0)) {
-    return low ? static_cast<T>(1ull << (8 * sizeof(T) - 1)) : static_cast<T>(~(1ull << (8 * sizeof(T) - 1)));
-  } else {
-    return low ? T(0) : static_cast<T>(~0ull);
-  }
-}
 template <bool Max>
 struct ExtremeOp {
   template <class T>
@@ -59,7 +46,10 @@ struct ExtremeOp {
   }
   template <class T>
   static __device__ __forceinline__ T identity() {
-    return scan_extreme<T>(Max);
+    if constexpr (Max)
+      return lowest<T>();
+    else
+      return highest<T>();
   }
   template <class T>
   static __device__ __forceinline__ T nan_stand_in() {
