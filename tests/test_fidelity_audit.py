@@ -523,6 +523,21 @@ def test_running_extremes_of_views_and_into_out(xp, func):
 
 
 @gpu
+@pytest.mark.parametrize("func", ["maximum", "minimum"])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_running_extremes_keep_numpys_zero_across_tiles(func, dtype):
+    # Zeros of random signs over many scan tiles: every result is a tie, so the sign says which of the two the
+    # kernel kept, in the tiles' look-back too (float32/float64 keep the later element, float16 the running value).
+    rng = np.random.default_rng(4)
+    a = np.where(rng.random(300_001) < 0.5, -0.0, 0.0).astype(dtype)
+    want = np.signbit(getattr(np, func).accumulate(a))
+    for _ in range(5):  # which predecessor tiles are finished when a tile looks back varies from run to run
+        got = cp.asnumpy(getattr(cp, func).accumulate(cp.asarray(a)))
+        np.testing.assert_array_equal(got, np.zeros_like(a))
+        np.testing.assert_array_equal(np.signbit(got), want)
+
+
+@gpu
 def test_ufunc_where_none_selects_nothing_and_out_none_silences_the_warning():
     for xp in (np, cp):
         out = xp.zeros(4)

@@ -33,16 +33,16 @@
 namespace ca {
 
 // maximum.accumulate and minimum.accumulate: NumPy's maximum and minimum (a NaN propagates), which are
-// associative, from the type's lowest (highest) value. Ties keep the later element for real types, as NumPy's
-// element-by-element loop does, and the earlier one for complex, as NumPy's complex maximum does.
-template <bool Max>
+// associative, from the type's lowest (highest) value, for data stored as S. Ties keep what NumPy's loop for
+// S keeps: the later element for float32 and float64, the running value for float16 and complex.
+template <bool Max, class S = void>
 struct ExtremeOp {
   template <class T>
   static __device__ __forceinline__ T apply(T a, T b) {
     if constexpr (Max)
-      return maximum(a, b);
+      return maximum<S>(a, b);
     else
-      return minimum(a, b);
+      return minimum<S>(a, b);
   }
   template <class T>
   static __device__ __forceinline__ T identity() {
@@ -56,8 +56,6 @@ struct ExtremeOp {
     return identity<T>();
   }
 };
-using MaxOp = ExtremeOp<true>;
-using MinOp = ExtremeOp<false>;
 
 template <class T>
 __device__ __forceinline__ bool is_nan_value(T x) {
@@ -172,7 +170,8 @@ __device__ C scan_lookback(long long tile, long long t, C aggregate, Status stat
     if (q >= 0) f = status.read(tile - t + q, value);
     const unsigned done = __ballot_sync(kFullWarp, f == kScanPrefix);
     if (done && lane > __ffs(done) - 1) value = Op::template identity<C>();
-    exclusive = Op::apply(exclusive, warp_reduce<Op>(value));
+    // Lane l holds tile p - l: the window comes before the tiles combined so far.
+    exclusive = Op::apply(warp_reduce_high_first<Op>(value), exclusive);
     if (done) break;
   }
   if (lane == 0) status.publish(tile, kScanPrefix, Op::apply(exclusive, aggregate));

@@ -12,26 +12,32 @@ __device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x &
 __device__ __forceinline__ int warp_id() { return static_cast<int>(threadIdx.x >> 5); }
 __device__ __forceinline__ unsigned lanes_below() { return (1u << lane_id()) - 1u; }
 
+// The warp shuffles, part by part for complex values (the intrinsics move one 32- or 64-bit word).
+enum class Shuffle { Up, Down, Xor, Index };
+template <Shuffle S, class T>
+__device__ __forceinline__ T shuffle(T v, int k) {
+  if constexpr (is_complex_v<T>)
+    return T(shuffle<S>(v.re, k), shuffle<S>(v.im, k));
+  else if constexpr (S == Shuffle::Up)
+    return __shfl_up_sync(kFullWarp, v, k);
+  else if constexpr (S == Shuffle::Down)
+    return __shfl_down_sync(kFullWarp, v, k);
+  else if constexpr (S == Shuffle::Xor)
+    return __shfl_xor_sync(kFullWarp, v, k);
+  else
+    return __shfl_sync(kFullWarp, v, k);
+}
 template <class T>
 __device__ __forceinline__ T shfl_up(T v, int delta) {
-  if constexpr (is_complex_v<T>)
-    return T(shfl_up(v.re, delta), shfl_up(v.im, delta));
-  else
-    return __shfl_up_sync(kFullWarp, v, delta);
+  return shuffle<Shuffle::Up>(v, delta);
 }
 template <class T>
 __device__ __forceinline__ T shfl_xor(T v, int mask) {
-  if constexpr (is_complex_v<T>)
-    return T(shfl_xor(v.re, mask), shfl_xor(v.im, mask));
-  else
-    return __shfl_xor_sync(kFullWarp, v, mask);
+  return shuffle<Shuffle::Xor>(v, mask);
 }
 template <class T>
 __device__ __forceinline__ T shfl_idx(T v, int lane) {
-  if constexpr (is_complex_v<T>)
-    return T(shfl_idx(v.re, lane), shfl_idx(v.im, lane));
-  else
-    return __shfl_sync(kFullWarp, v, lane);
+  return shuffle<Shuffle::Index>(v, lane);
 }
 
 // An L2 load: sees what other blocks stored after they raised a flag (plain loads may hit a stale L1 line).
@@ -97,12 +103,18 @@ __device__ __forceinline__ T warp_inclusive_scan(T v) {
   return v;
 }
 
-// The warp's total, in every lane.
+// The warp's values combined with the higher lanes on the left (lane 31's value first, lane 0's last), in
+// every lane. The order matters for operations that are not commutative, such as a maximum that keeps one of
+// two equal zeros: the scan's look-back holds earlier tiles in higher lanes.
 template <class Op, class T>
-__device__ __forceinline__ T warp_reduce(T v) {
+__device__ __forceinline__ T warp_reduce_high_first(T v) {
+  const int lane = lane_id();
 #pragma unroll
-  for (int m = 16; m >= 1; m >>= 1) v = Op::apply(v, shfl_xor(v, m));
-  return v;
+  for (int d = 1; d < 32; d <<= 1) {
+    T other = shuffle<Shuffle::Down>(v, d);
+    if (lane + d < 32) v = Op::apply(other, v);
+  }
+  return shfl_idx(v, 0);
 }
 
 // Exclusive scan of one value per thread over a block of Block threads (a multiple of 32), in thread order;

@@ -65,12 +65,23 @@ bool rows_aligned(const void* data, std::int64_t step, std::int64_t itemsize, co
   return true;
 }
 
-const char* const kOpStructs[] = {"ca::SumOp", "ca::ProdOp", "ca::MaxOp", "ca::MinOp"};
 const char* const kOpNames[] = {"_sum", "_prod", "_max", "_min"};
 
+// The running extremes break ties as NumPy's loop for the stored type does (kernels/scan.cuh: ExtremeOp).
+std::string op_struct(DType out, ScanOp op) {
+  switch (op) {
+    case ScanOp::Sum:
+      return "ca::SumOp";
+    case ScanOp::Prod:
+      return "ca::ProdOp";
+    default:
+      return std::string("ca::ExtremeOp<") + (op == ScanOp::Max ? "true, " : "false, ") + cuda_type(out) + ">";
+  }
+}
+
 std::string template_args(DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
-  return std::string(read_type(in)) + ", " + cuda_type(out) + ", " + accumulator(out, op) + ", " +
-         kOpStructs[static_cast<int>(op)] + ", " + (skip_nan ? "true" : "false") + ", " + to_string(ndim);
+  return std::string(read_type(in)) + ", " + cuda_type(out) + ", " + accumulator(out, op) + ", " + op_struct(out, op) +
+         ", " + (skip_nan ? "true" : "false") + ", " + to_string(ndim);
 }
 
 std::string kernel_name(const char* kind, DType in, DType out, ScanOp op, bool skip_nan, int ndim) {
