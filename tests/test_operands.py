@@ -106,6 +106,21 @@ def test_comparisons_with_out_of_range_ints(xp, value):
     return a < value, a >= value, a == value, a != value, value > a
 
 
+@pytest.mark.parametrize("out_dtype", ["int8", "float32", "complex64", "uint64"])
+@testing.numpy_cuarray_array_equal()
+def test_comparisons_with_out_of_range_ints_into_out_of_another_dtype(xp, out_dtype):
+    a = xp.arange(-3, 3, dtype="int8")
+    lt, ne = xp.full(6, 7, out_dtype), xp.full(6, 7, out_dtype)
+    assert xp.less(a, 300, out=lt) is lt and xp.not_equal(-300, a, out=ne) is ne
+    return lt, ne
+
+
+def test_comparisons_with_out_of_range_ints_check_out_casting():
+    for xp in (np, cp):
+        with pytest.raises(TypeError, match="Cannot cast ufunc 'less' output"):
+            xp.less(xp.ones(2, "int8"), 300, out=xp.ones(2, "int8"), casting="no")
+
+
 def test_huge_int_for_bool_loop_raises_overflow():
     with pytest.raises(OverflowError):
         cp.logical_or(cp.ones(3, bool), 2**64)

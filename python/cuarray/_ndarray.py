@@ -119,19 +119,18 @@ def _array(self, dtype=None, copy=None):
 
 def _item(self, *args):
     """The element at `args` (one flat index, or one index per axis; none for a size-1 array) as a
-    Python scalar, copied to the host."""
+    Python scalar, copied to the host. The arguments are checked by NumPy's own item() on a stand-in of the
+    same shape (one element, zero strides), so their errors are NumPy's."""
     if not args:
         if self.size != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
         return self.get().item()
-    if len(args) == 1 and not isinstance(args[0], tuple):
-        flat = operator.index(args[0])
-        if not -self.size <= flat < self.size:
-            raise IndexError("index " + str(flat) + " is out of bounds for size " + str(self.size))
-        args = numpy.unravel_index(flat % self.size, self.shape)
-    elif len(args) == 1:
-        args = args[0]
-    return self[tuple(args)].get().item()
+    stand_in = numpy.lib.stride_tricks.as_strided(numpy.zeros(1, numpy.int8), self.shape, (0,) * self.ndim)
+    stand_in.item(*args)
+    index = args[0] if len(args) == 1 and isinstance(args[0], tuple) else args
+    if len(index) == 1:  # one flat index
+        index = numpy.unravel_index(operator.index(index[0]) % self.size, self.shape)
+    return self[tuple(operator.index(i) for i in index)].get().item()
 
 
 def _iter(self):

@@ -185,6 +185,24 @@ Order new_array_order(py::handle order) {
   return o == 'F' ? Order::F : Order::C;
 }
 
+// Uploads a host array of one or more dimensions into `dst`, broadcasting; the shape is checked before the upload,
+// and leading length-1 axes beyond dst's rank drop (Note [Assignment shapes]).
+void copy_host_into(const Array& dst, const py::array& host) {
+  Shape shape(host.shape(), host.shape() + host.ndim());
+  while (shape.size() > dst.shape().size() && shape.front() == 1) shape.erase(shape.begin());
+  broadcast_strides(shape, Strides(shape.size(), 0), dst.shape());
+  ops::copy_into(dst, from_numpy(host, py::none()).array);
+}
+
+// Note [Assigned values]
+// NumPy converts an assigned host value by its kind. A NumPy array is cast unsafely, as any array cast
+// (`a[:] = np.array([300])` wraps into int8). Anything else converts element by element through the element
+// type's own conversion: Python numbers, NumPy scalars, strings and the elements of sequences alike, so 300 or
+// np.int64(300) into int8 is an OverflowError, NaN into an integer type a ValueError, a complex into a real
+// type a TypeError, '7' is parsed, and [2**64 - 1, 0] fills a uint64 array exactly (inferred alone, it would
+// be float64). cuarray lets NumPy do that conversion on the host, into the destination's dtype, and uploads
+// the result; device arrays and NumPy arrays are cast on the device.
+
 // Writes `value` (scalar, NumPy array, sequence or ndarray) into the view `dst`, broadcasting.
 void assign(const Array& dst, py::handle value) {
   if (is_void(dst.dtype())) {
@@ -213,31 +231,35 @@ void assign(const Array& dst, py::handle value) {
     const Array& src = value.cast<NdArray&>().array;
     if (real_dst && is_complex(src.dtype())) warn_complex_to_real();
     ops::copy_into(dst, src);
-  } else if (py::isinstance<py::array>(value) || py::isinstance<py::sequence>(value)) {
-    if (real_dst && py::isinstance<py::array>(value) && py::reinterpret_borrow<py::array>(value).dtype().kind() == 'c')
-      warn_complex_to_real();
-    // A datetime64 or timedelta64 destination reads strings and dates on the host, as NumPy does.
-    const bool time = is_storage_only(dst.dtype());
-    if (py::isinstance<py::str>(value) && !time) throw TypeError("cannot assign a str to a numeric cuarray array");
-    py::array host =
-        time ? numpy().attr("asarray")(value, to_numpy_dtype(dst.dtype())) : numpy().attr("asarray")(value);
+  } else if (py::isinstance<py::array>(value)) {
+    // A NumPy array is cast as NumPy casts arrays in an assignment: unsafely (300 wraps into int8).
+    py::array host = py::reinterpret_borrow<py::array>(value);
+    if (real_dst && host.dtype().kind() == 'c') warn_complex_to_real();
+    // A datetime64 or timedelta64 destination converts units and dates on the host, as NumPy does.
+    if (is_storage_only(dst.dtype())) host = numpy().attr("asarray")(value, numpy_dtype_of(dst));
     if (host.ndim() == 0) {
       std::string bytes = scalar_bytes(host, dst.dtype());
       ops::fill(dst, bytes.data());
       return;
     }
-    // Checked before the upload; leading length-1 axes beyond dst's rank drop (Note [Assignment shapes]).
-    Shape shape(host.shape(), host.shape() + host.ndim());
-    while (shape.size() > dst.shape().size() && shape.front() == 1) shape.erase(shape.begin());
-    broadcast_strides(shape, Strides(shape.size(), 0), dst.shape());
-    ops::copy_into(dst, from_numpy(host, py::none()).array);
+    copy_host_into(dst, host);
+  } else if (is_numpy_scalar(value) || py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value)) {
+    std::string bytes = element_bytes(value, numpy_dtype_of(dst));
+    ops::fill(dst, bytes.data());
+  } else if (py::isinstance<py::sequence>(value)) {
+    // Note [Assigned values]: a sequence converts element by element as NumPy's assignment converts it.
+    py::array host = numpy().attr("asarray")(value, numpy_dtype_of(dst));
+    if (host.ndim() == 0) {
+      std::string bytes = scalar_bytes(host, dst.dtype());
+      ops::fill(dst, bytes.data());
+      return;
+    }
+    copy_host_into(dst, host);
   } else {
     // A CuPy-like object or another library's device array (a.fill(x), a[...] = x), read as a cuarray array;
-    // Python and NumPy numbers, the common case, skip the look-ups.
-    static py::handle generic = py::object(numpy().attr("generic")).release();
+    // Python numbers, the common case, skip the look-ups.
     PyObject* p = value.ptr();
-    if (!PyFloat_Check(p) && !PyLong_Check(p) && !PyComplex_Check(p) && PyObject_IsInstance(p, generic.ptr()) != 1 &&
-        has_device_protocol(p)) {
+    if (!PyFloat_Check(p) && !PyLong_Check(p) && !PyComplex_Check(p) && has_device_protocol(p)) {
       py::object device = device_operand(value);
       if (!device.is_none()) return assign(dst, device);
     }
@@ -507,8 +529,13 @@ void init_array(py::module_& m) {
           "imag"_a)
       .def(
           "astype",
-          [](py::object self, py::handle dtype, py::handle order, py::handle casting, bool subok, bool copy) {
+          [](py::object self, py::handle dtype, py::handle order, py::handle casting, py::handle subok,
+             py::handle copy_arg) {
             const NdArray& s = self.cast<const NdArray&>();
+            // NumPy reads copy by its truth and subok as an integer.
+            const int copy = PyObject_IsTrue(copy_arg.ptr());
+            if (copy < 0) throw py::error_already_set();
+            to_int64(subok);
             char o = to_order(order, 'K');
             const ElementType et = to_element_type(dtype);
             if (is_void(s.array.dtype()) || is_void(et.dtype)) {

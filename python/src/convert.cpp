@@ -277,6 +277,17 @@ std::string scalar_bytes(py::handle value, DType dtype) {
   return std::string(static_cast<const char*>(arr.data()), static_cast<size_t>(itemsize(dtype)));
 }
 
+bool is_numpy_scalar(py::handle value) {
+  static py::handle generic = py::object(numpy().attr("generic")).release();
+  return PyObject_IsInstance(value.ptr(), generic.ptr()) == 1;
+}
+
+std::string element_bytes(py::handle value, const py::dtype& dtype) {
+  py::array element = numpy().attr("empty")(py::tuple(), dtype);
+  element.attr("__setitem__")(py::tuple(), value);  // NumPy's own conversion, with its errors
+  return std::string(static_cast<const char*>(element.data()), static_cast<size_t>(dtype.itemsize()));
+}
+
 bool to_scalar(py::handle obj, ops::Scalar& s) {
   using Tag = ops::Scalar::Tag;
   PyObject* p = obj.ptr();
@@ -303,11 +314,19 @@ bool to_scalar(py::handle obj, ops::Scalar& s) {
     s.re = PyComplex_RealAsDouble(p);
     s.im = PyComplex_ImagAsDouble(p);
   } else {
-    static py::handle generic = py::object(numpy().attr("generic")).release();
-    if (PyObject_IsInstance(p, generic.ptr()) != 1) return false;
+    const bool numpy_scalar = is_numpy_scalar(obj);
+    // NumPy reads a subclass of int, float or complex (an IntEnum member, say) as a strong int64, float64 or
+    // complex128 value, not as a weak Python number.
+    if (!numpy_scalar && !PyLong_Check(p) && !PyFloat_Check(p) && !PyComplex_Check(p)) return false;
     s.tag = Tag::Typed;
-    s.dtype = to_dtype(obj.attr("dtype"));
     Py_buffer view;  // NumPy scalars expose their value's bytes
+    if (!numpy_scalar) {
+      py::array a = numpy().attr("asarray")(obj);
+      s.dtype = to_dtype(a.dtype());
+      std::memcpy(s.bytes, a.data(), static_cast<size_t>(itemsize(s.dtype)));
+      return true;
+    }
+    s.dtype = to_dtype(obj.attr("dtype"));
     if (PyObject_GetBuffer(p, &view, PyBUF_SIMPLE) == 0) {
       std::memcpy(s.bytes, view.buf, std::min<size_t>(sizeof s.bytes, static_cast<size_t>(view.len)));
       PyBuffer_Release(&view);

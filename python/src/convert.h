@@ -54,14 +54,20 @@ std::vector<std::int64_t> to_axes(py::handle obj);
 // past int64.
 std::vector<std::int64_t> to_axis_list(py::handle obj);
 py::tuple to_tuple(const std::vector<std::int64_t>& v);
-// A Python bool, int, float or complex (exact types: NumPy's float64 subclasses float but is strong) or a NumPy
-// scalar as the core's tagged scalar; false for anything else. `s.source` is `obj`, for the core's conversion
-// hook (install_scalar_hook()).
+// A Python bool, int, float or complex (weak), or a NumPy scalar or a subclass of int, float or complex (strong,
+// as NumPy reads them), as the core's tagged scalar; false for anything else. `s.source` is `obj`, for the
+// core's conversion hook (install_scalar_hook()).
 bool to_scalar(py::handle obj, ops::Scalar& s);
 // Installs the core's conversion hook for scalars (ops::set_scalar_hook): NumPy's conversions and errors.
 void install_scalar_hook();
 // `value` converted to `dtype` by NumPy's rules (np.array(value, dtype)), as raw bytes.
 std::string scalar_bytes(py::handle value, DType dtype);
+// Whether `value` is a NumPy scalar (numpy.generic).
+bool is_numpy_scalar(py::handle value);
+// One host value as an element of `dtype`, converted as NumPy's assignment converts it (Note [Assigned values]
+// in array.cpp): 300 or numpy.int64(300) into int8 is NumPy's OverflowError, where scalar_bytes casts a NumPy
+// value as arrays cast.
+std::string element_bytes(py::handle value, const py::dtype& dtype);
 // A `casting=` argument, as NumPy checks it: TypeError for a non-str, ValueError for an unknown rule
 // ('same_value' is one where `same_value`, as in NumPy's astype).
 std::string to_casting(py::handle obj, bool same_value);

@@ -5,6 +5,7 @@
 
 #include "cuarray/error.h"
 #include "cuarray/ops/auto_fusion.h"
+#include "cuarray/ops/copy.h"
 #include "cuarray/ops/creation.h"
 
 namespace cuarray::ops {
@@ -15,7 +16,7 @@ namespace {
 // NumPy compares an integer array with a Python int outside the loop type's range by value (NEP 50): every
 // element is then on the same side, and the result is a constant, where any other ufunc raises NumPy's
 // OverflowError for that int. The scalars before it are converted first (their errors come first, as NumPy
-// converts in order), and the constant fills a bool output; a non-bool `out=` gets NumPy's OverflowError.
+// converts in order), and the constant fills the output, cast as a bool result is cast into a given `out=`.
 //
 // The constant of comparison `u` with the Python int `s` out of range as operand `scalar_index`, or nullopt
 // when `u` is no comparison.
@@ -77,12 +78,13 @@ void UfuncCall::run(char order) {
     operands_.check_broadcast();
     for (int i = 0; i < wide; ++i) operands_.convert_scalar(i, loop_.in[i]);
     operands_.allocate(loop_.out, order);
-    if (operands_.output(0).dtype() != DType::Bool) {
-      operands_.convert_scalar(wide, loop_.in[wide]);  // raises NumPy's OverflowError
-      throw TypeError(u_.public_name + ": an out-of-range integer converted to " + cuarray::name(loop_.in[wide]));
+    const Array& out = operands_.output(0);
+    if (out.dtype() == DType::Bool) {
+      const char value = *constant;
+      fill(out, &value);
+    } else {
+      copy_into(out, incomparable_result(out.shape(), *constant));  // cast as the bool result would be
     }
-    const char value = *constant;
-    fill(operands_.output(0), &value);
     return;
   }
   operands_.convert_scalars(loop_.in);
