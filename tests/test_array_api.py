@@ -532,11 +532,14 @@ def _with_ties(dtype):
 
 
 def _descending_argsort(a, axis):
-    """The array API's descending stable order, by Python's stable sort: NaNs first, then the largest; equal
+    """NumPy 2.5's descending stable order, by Python's stable sort: the largest first, NaNs last; equal
     elements (-0.0 and 0.0 too) in their original order."""
 
     def row_order(row):
-        return sorted(range(len(row)), key=lambda i: (not np.isnan(row[i]), -float(row[i])))
+        return sorted(
+            range(len(row)),
+            key=lambda i: (bool(np.isnan(row[i])), 0.0 if np.isnan(row[i]) else -float(row[i])),
+        )
 
     moved = np.moveaxis(a, axis, -1)
     out = np.array([row_order(r) for r in moved.reshape(-1, moved.shape[-1])], np.int64).reshape(moved.shape)

@@ -3,8 +3,16 @@ cpp/cuarray/kernels/sort.cuh): sort, argsort, partition, argpartition, lexsort, 
 unique, and the array API's unique_values, unique_counts, unique_inverse, unique_all.
 
 Every sort is stable, whatever `kind` or `stable` says (NumPy's 'quicksort' promises no order among equal
-elements, so a stable order is one of its valid results). The array API's ``descending=True`` reverses the
-order, NaNs first, and keeps equal elements in their original order.
+elements, so a stable order is one of its valid results).
+
+Note [Descending sorts]
+NumPy 2.5's ``descending=True`` (and the array API's) puts the largest first and NaNs last, as in ascending
+order, and a stable sort keeps equal elements in their original order. That is the ascending stable sort of
+a key that reverses the order of the numbers and keeps NaNs NaN: -x for floating and complex types (a
+complex NaN keeps its place among NaNs: R+nanj before nan+Rj before nan+nanj, each group largest first, as
+NumPy's), ~x for integers and bools. Both are exact and their own inverse, so sort maps the sorted keys back
+through the same function, and argsort of the key is the answer. Reversing an ascending sort would put NaNs
+first and equal elements last-seen-first.
 """
 
 import math
@@ -43,21 +51,30 @@ UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 
-def _check(kind, order, stable=None):
+_NO = numpy._NoValue
+
+
+def _check(kind, order, stable=None, descending=_NO):
     """NumPy's checks of sort's `kind` (a string whose first letter, in either case, names quick, heap,
-    merge or stable sort), `stable` and `order`."""
+    merge or stable sort), `stable`, `descending` and `order`."""
     if kind is not None:
         if not isinstance(kind, (str, bytes)):
             raise TypeError(f"sort kind must be str, not {type(kind).__name__}")
         first = kind[:1].decode("latin-1") if isinstance(kind, bytes) else kind[:1]
         if first.lower() not in ("q", "h", "m", "s"):
             raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
-        if stable is not None:
+        if stable is not None or descending is not _NO:
             raise ValueError(
                 "`kind` and keyword parameters can't be provided at the same time. Use only one of them."
             )
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
+    return descending is not _NO and bool(descending)
+
+
+def _descending_key(a):
+    """The key whose ascending sort is `a`'s descending sort (Note [Descending sorts]); its own inverse."""
+    return _u.negative(a) if a.dtype.kind in "fc" else _u.invert(a)
 
 
 def _check_select_kind(kind):
@@ -74,40 +91,35 @@ def _axis(a, axis):
     return a, numpy.lib.array_utils.normalize_axis_index(operator.index(axis), a.ndim)
 
 
-def _reversed(a, axis):
-    return a[(slice(None),) * axis + (slice(None, None, -1),)]
-
-
-def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-    """A sorted copy of `a` along `axis` (the flattened array for None); largest first with descending=True
-    (then a view of that copy with a negative stride)."""
-    _check(kind, order, stable)
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=_NO):
+    """A sorted copy of `a` along `axis` (the flattened array for None); largest first, NaNs still last, with
+    descending=True (Note [Descending sorts])."""
+    descending = _check(kind, order, stable, descending)
     a, axis = _axis(_device(a, "sort"), axis)
-    out = _core._sort(a, axis)
-    return _reversed(out, axis) if descending else out
+    if descending:
+        return _descending_key(_core._sort(_descending_key(a), axis))
+    return _core._sort(a, axis)
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=_NO):
     """The int64 indices that sort `a` along `axis`; equal elements keep their order, also with
-    descending=True."""
-    _check(kind, order, stable)
+    descending=True (Note [Descending sorts])."""
+    descending = _check(kind, order, stable, descending)
     a = _device(a, "argsort")
     if a.ndim == 0 and axis is not None and operator.index(axis) in (0, -1):
         axis = None  # NumPy's argsort ravels a 0-d array first (its sort does not)
     a, axis = _axis(a, axis)
-    if not descending:
-        return _core._argsort(a, axis)
-    # Sorting the reversed rows stably, then reversing the result, puts equal elements last-seen-first;
-    # mapped back to original positions (n - 1 - i), they come out first-seen-first.
-    order = _reversed(_core._argsort(_reversed(a, axis), axis), axis)
-    return _u.subtract(a.shape[axis] - 1, order)
+    return _core._argsort(_descending_key(a) if descending else a, axis)
 
 
-def _sort_in_place(self, axis=-1, kind=None, order=None, *, stable=None):
+def _sort_in_place(self, axis=-1, kind=None, order=None, *, stable=None, descending=_NO):
     """ndarray.sort: sorts the array in place along `axis`."""
-    _check(kind, order, stable)
+    descending = _check(kind, order, stable, descending)
     axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), self.ndim)
-    self[...] = _core._sort(self, axis)
+    if descending:
+        self[...] = _descending_key(_core._sort(_descending_key(self), axis))
+    else:
+        self[...] = _core._sort(self, axis)
 
 
 def _partition_in_place(self, kth, axis=-1, kind="introselect", order=None):
@@ -194,6 +206,8 @@ def search_type(a_type, host):
 
 def searchsorted(a, v, side="left", sorter=None):
     """Indices at which the values `v` would be inserted into the sorted 1-D `a` to keep it sorted."""
+    if not isinstance(side, str):
+        raise TypeError(f"search side must be str, not {type(side).__name__}")
     if side not in ("left", "right"):
         raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
     a = _device(a, "searchsorted")
@@ -285,6 +299,18 @@ def unique(
             mask[first_nan + 1 :] = False
     where = flatnonzero(mask)
     values = _take(aux, where)
+    if (
+        rows_shape is None
+        and not (return_index or return_inverse or return_counts)
+        and equal_nan
+        and aux.dtype.kind == "c"
+        and n
+        and bool(_u.isnan(aux[-1]))
+    ):
+        # NumPy finds these unique values by hashing, which keeps the first NaN of the input, not of the
+        # sorted values (nan+0j before 1+nanj, where sorting puts 1+nanj first).
+        flat = ar.reshape(-1)
+        values[-1] = flat[int(_reduction.argmax(_u.isnan(flat)))]
     if rows_shape is not None:
         values = moveaxis(values.reshape((where.size,) + rows_shape[1:]), 0, axis)
     result = (values,)
