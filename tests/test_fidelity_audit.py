@@ -466,6 +466,52 @@ def test_ufunc_where_writes_only_where_the_mask_holds(xp, call):
         return call(xp, xp.asarray(np.array([1.0, -1.5, 4.0, 9.0])))
 
 
+SIGNATURE_CALLS = [
+    lambda xp, a, i: xp.add(a, 1, signature="dd->d"),
+    lambda xp, a, i: xp.add(i, 1, signature=(None, None, "f4")),
+    lambda xp, a, i: xp.add(a, 1, signature="ii->i", casting="unsafe"),
+    lambda xp, a, i: xp.add(i, i, signature="dd->d"),
+    lambda xp, a, i: xp.add(i.astype(np.int8), 300, signature=(None, None, "i2")),
+    lambda xp, a, i: xp.add(i, 1.7, signature="ii->i", casting="unsafe"),
+    lambda xp, a, i: xp.less(i, 2.5, signature="dd->?"),
+    lambda xp, a, i: xp.divmod(a, 3, signature="dd->dd"),
+    lambda xp, a, i: xp.negative(i, signature="l->l"),
+    lambda xp, a, i: xp.multiply(a, a, signature="ff->f", casting="same_kind"),
+    lambda xp, a, i: xp.add(
+        a, 1, signature="dd->d", out=xp.zeros(4), where=xp.asarray(np.array([1, 0, 1, 0]) > 0)
+    ),
+]
+SIGNATURE_ERRORS = [
+    (lambda xp, a, i: xp.add(a, 1, signature="ii->i"), TypeError),  # NumPy's UFuncTypeError: the input cast
+    (lambda xp, a, i: xp.add(i, i, signature="ii->d"), TypeError),  # no such loop
+    (lambda xp, a, i: xp.add(i.astype(np.int8), 300, signature="bb->b"), OverflowError),
+    (lambda xp, a, i: xp.add(a, 1, signature="dd->d", dtype="f8"), TypeError),
+    (lambda xp, a, i: xp.add(a, 1, signature=np.float64), TypeError),
+    (lambda xp, a, i: xp.add(a, 1, signature="d"), TypeError),
+    (lambda xp, a, i: xp.add(a, 1, signature=None), TypeError),
+]
+
+
+@gpu
+@pytest.mark.parametrize("call", SIGNATURE_CALLS)
+@testing.numpy_cuarray_array_equal()
+def test_ufunc_signature_runs_numpys_loop(xp, call):
+    return call(
+        xp, xp.asarray(np.array([1.0, -1.5, 4.0, 9.0])), xp.asarray(np.array([1, -2, 3, 7], np.int32))
+    )
+
+
+@gpu
+@pytest.mark.parametrize("call, error", SIGNATURE_ERRORS)
+def test_ufunc_signature_errors_as_numpy(call, error):
+    a, i = np.array([1.0, -1.5, 4.0, 9.0]), np.array([1, -2, 3, 7], np.int32)
+    with pytest.raises(error) as want:
+        call(np, a, i)
+    with pytest.raises(error) as got:
+        call(cp, cp.asarray(a), cp.asarray(i))
+    assert str(got.value) == str(want.value)
+
+
 @gpu
 def test_ufunc_where_without_out_warns_as_numpy_and_keeps_the_shape():
     for xp in (np, cp):

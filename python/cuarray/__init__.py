@@ -45,7 +45,7 @@ from cuarray import (
     _ndarray,  # noqa: F401  (installs ndarray's Python members)
     _ufunc_at,  # noqa: F401  (installs ufunc.at)
     _ufunc_methods,  # noqa: F401  (installs ufunc.reduce, accumulate, outer, reduceat)
-    _ufunc_where,  # noqa: F401  (installs ufunc calls' where=)
+    _ufunc_keywords,  # noqa: F401  (installs ufunc calls' where= and signature=)
     profiler,  # noqa: F401
 )
 from cuarray._array_api import *

@@ -26,8 +26,8 @@ using ops::Ufunc;
 
 // cuarray._ufuncs._resolve; never freed, since a py::object destroyed after interpreter shutdown aborts.
 py::object& g_resolver = *new py::object;
-py::object& g_where_hook = *new py::object;   // cuarray._ufunc_where.call_with_where
-py::object& g_fusion_type = *new py::object;  // cuarray._fusion._Traced, once fusion is imported
+py::object& g_keywords_hook = *new py::object;  // cuarray._ufunc_keywords.call
+py::object& g_fusion_type = *new py::object;    // cuarray._fusion._Traced, once fusion is imported
 py::object& g_fusion_hook = *new py::object;
 
 // The core's type hook: NumPy's loop (through cuarray._ufuncs._resolve) or NumPy's can_cast.
@@ -88,7 +88,7 @@ py::object call_ufunc(const PyUfunc& self, PyObject* self_obj, PyObject* args, P
   py::handle dtype = py::none();
   std::string casting = "same_kind";
   char order = 'K';
-  bool masked = false;  // where= other than True
+  bool in_python = false;  // where= other than True, or signature=
   PyObject *k, *v;
   for (Py_ssize_t pos = 0; kwargs && PyDict_Next(kwargs, &pos, &k, &v);) {
     std::string key = py::str(k);
@@ -110,15 +110,18 @@ py::object call_ufunc(const PyUfunc& self, PyObject* self_obj, PyObject* args, P
       order = to_order(v, 'K');
     } else if (key == "subok") {  // cuarray has no ndarray subclasses to keep
     } else if (key == "where") {
-      masked = v != Py_True;
+      in_python = in_python || v != Py_True;
+    } else if (key == "signature") {
+      in_python = true;
     } else {
       throw TypeError(u.public_name + "() got an unexpected keyword argument '" + key + "' (cuarray)");
     }
   }
-  // A mask runs in Python: the ufunc everywhere, then a masked copy into the outputs (cuarray._ufunc_where).
-  if (masked)
-    return g_where_hook(py::handle(self_obj), *py::reinterpret_borrow<py::tuple>(args),
-                        **py::reinterpret_borrow<py::dict>(kwargs));
+  // A mask (the ufunc everywhere, then a masked copy into the outputs) and a signature (NumPy resolves the loop,
+  // the inputs are cast to it) run in Python: cuarray._ufunc_keywords.
+  if (in_python)
+    return g_keywords_hook(py::handle(self_obj), *py::reinterpret_borrow<py::tuple>(args),
+                           **py::reinterpret_borrow<py::dict>(kwargs));
   return ufunc_call(self.index, in, std::min(n, nin), out, dtype, ops::casting_from_name(casting.c_str()), order);
 }
 
@@ -179,7 +182,7 @@ void init_ufunc(py::module_& m) {
   ops::set_type_hook(numpy_types);
   install_scalar_hook();
   m.def("_set_ufunc_resolver", [](py::object f) { g_resolver = f; });
-  m.def("_set_ufunc_where_hook", [](py::object f) { g_where_hook = f; });
+  m.def("_set_ufunc_keywords_hook", [](py::object f) { g_keywords_hook = f; });
   // Tracing for cuarray.fuse: a ufunc called with a traced value hands the call to `hook`.
   m.def("_set_fusion_hook", [](py::object traced_type, py::object hook) {
     g_fusion_type = traced_type;
