@@ -613,3 +613,58 @@ def test_eigh_uplo_checks_as_numpy(uplo):
             _decompositions._uplo(uplo)
     else:
         assert _decompositions._uplo(uplo) in ("L", "U")
+
+
+# ---- reduce of the bitwise ufuncs and logical_xor ------------------------------------------------------------------
+
+FOLDS = ["bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor"]
+
+
+@gpu
+@pytest.mark.parametrize("name", FOLDS)
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int32", "uint64", "int64"])
+@pytest.mark.parametrize(
+    "shape, axis", [((5,), 0), ((3, 70), 1), ((300, 4), 0), ((3, 4), None), ((0, 3), 0), ((4, 0), 1)]
+)
+@testing.numpy_cuarray_array_equal()
+def test_bitwise_and_logical_xor_reduce_as_numpy(xp, name, dtype, shape, axis):
+    a = make_data(shape, dtype, seed=3)
+    if dtype.startswith("u"):
+        a = a | np.array(1 << (np.dtype(dtype).itemsize * 8 - 1), dtype)  # the top bit set
+    return getattr(xp, name).reduce(xp.asarray(a), axis=axis)
+
+
+@gpu
+@pytest.mark.parametrize("name", FOLDS)
+@testing.numpy_cuarray_array_equal()
+def test_bitwise_reduce_options_as_numpy(xp, name):
+    a = xp.asarray(np.array([[7, 3, 12], [5, 1, 255]], np.uint8))
+    u = getattr(xp, name)
+    mask = xp.asarray(np.array([[True, False, True], [True, True, False]]))
+    out = xp.zeros(3, np.int64 if name != "logical_xor" else bool)
+    return (
+        u.reduce(a, axis=1, where=mask),
+        u.reduce(a, axis=1, keepdims=True, initial=2),
+        u.reduce(a, axis=0, out=out),
+        out,
+        u.reduce(a, axis=None, dtype=bool if name == "logical_xor" else np.int64),
+        u.reduceat(a, [0, 2], axis=1),
+    )
+
+
+@gpu
+@pytest.mark.parametrize("name", FOLDS)
+@pytest.mark.parametrize(
+    "dtype, cast", [("float64", None), ("int8", "float32"), ("complex64", None), ("int8", "int64")]
+)
+def test_fold_types_and_errors_as_numpy(name, dtype, cast):
+    a = np.array([1, 0, 3], dtype)
+    try:
+        want = getattr(np, name).reduce(a, dtype=cast)
+    except TypeError as e:
+        with pytest.raises(TypeError) as got:
+            getattr(cp, name).reduce(cp.asarray(a), dtype=cast)
+        assert str(got.value) == str(e)
+    else:
+        got = getattr(cp, name).reduce(cp.asarray(a), dtype=cast)
+        assert got.dtype == want.dtype and got.item() == want.item()

@@ -150,6 +150,22 @@ def any(a, axis=None, out=None, keepdims=False, *, where=_NO):
     return _reduce(_INDEX["any"], a, axis, None, out, keepdims, 0.0, None)
 
 
+def _ufunc_fold(name):
+    """The reduce of ufunc `name` whose reduction row has its name (bitwise_and, bitwise_or, bitwise_xor,
+    logical_xor): the reduction of ufunc.reduce without dtype= (cuarray._ufunc_methods casts first)."""
+
+    def fold(a, axis=None, out=None, keepdims=False):
+        if name.startswith("bitwise") and a.dtype.kind not in "biu":
+            raise TypeError(
+                f"ufunc '{name}' not supported for the input types, and the inputs could not be safely coerced "
+                "to any supported types according to the casting rule ''safe''"
+            )
+        return _reduce(_INDEX[name], a, axis, None, out, keepdims, 0.0, None)
+
+    fold.__name__ = fold.__qualname__ = name
+    return fold
+
+
 def count_nonzero(a, axis=None, *, keepdims=False):
     """Number of nonzero elements over `axis` (None: all), as int64 (a 0-d device array for all)."""
     return _reduce(_INDEX["count_nonzero"], a, axis, None, None, keepdims, 0.0, None)

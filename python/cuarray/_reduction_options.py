@@ -63,6 +63,10 @@ _FOLDS = {
     "min": ("minimum", _u.minimum, None),
     "nanmax": ("fmax", _u.fmax, None),
     "nanmin": ("fmin", _u.fmin, None),
+    "bitwise_and": ("bitwise_and", _u.bitwise_and, -1),  # all ones in the array's type
+    "bitwise_or": ("bitwise_or", _u.bitwise_or, 0),
+    "bitwise_xor": ("bitwise_xor", _u.bitwise_xor, 0),
+    "logical_xor": ("logical_xor", _u.logical_xor, False),
 }
 _MOMENTS = ("mean", "nanmean", "var", "nanvar", "std", "nanstd")
 
@@ -120,7 +124,7 @@ def reduce(
         if initial is None and reduced_count(a, axis) == 0:
             raise ValueError(f"zero-size array to reduction operation {ufunc} which has no identity")
         if mask is not None:
-            a = _u._where(mask, a, a.dtype.type(identity))
+            a = _u._where(mask, a, _identity(identity, a.dtype))
         return _reduce(_INDEX[name], a, axis, dtype, out, keepdims, 0.0, None)
     if identity is None:  # max and min run in a's type
         start = a.dtype.type(_start(initial, a.dtype if out is None else out.dtype, ufunc))
@@ -131,7 +135,7 @@ def reduce(
         r = _reduce(_INDEX[name], a, axis, None, None, keepdims, 0.0, None)
     else:
         if mask is not None:
-            a = _u._where(mask, a, a.dtype.type(identity))
+            a = _u._where(mask, a, _identity(identity, a.dtype))
         r = _reduce(_INDEX[name], a, axis, dtype, None, keepdims, 0.0, None)
         start = r.dtype.type(_start(initial, r.dtype if out is None else out.dtype, ufunc))
     return _put(meet(r, start, out=r), out)
@@ -197,6 +201,11 @@ def _mask(where, a):
             f"where= of shape {where.shape} does not broadcast to the shape {a.shape} of the array"
         )
     return where
+
+
+def _identity(identity, dtype):
+    """A fold's identity as an element of `dtype` (-1, bitwise_and's, is all ones in an unsigned type too)."""
+    return numpy.asarray(identity).astype(dtype)[()]
 
 
 def _start(initial, dtype, ufunc):

@@ -4,7 +4,8 @@
 Note [ufunc methods]
 NumPy's sum is add.reduce, prod multiply.reduce, max maximum.reduce and so on: each reduce here is the
 reduction cuarray already has for that ufunc (same accumulation types, same NaN rules), with reduce's
-defaults (axis 0). accumulate is cumsum or cumprod, or the running maximum or minimum (a scan
+defaults (axis 0); bitwise_and, bitwise_or, bitwise_xor and logical_xor have reduction rows of their own
+(exactly associative, so a tree of partial results gives NumPy's sequential answer). accumulate is cumsum or cumprod, or the running maximum or minimum (a scan
 with those operations). outer is the ufunc itself on `a` with new axes for
 `b`. reduceat reduces each segment with the same reduction, one call per index: it is for the occasional
 call (and NumPy's functions dispatched here through __array_ufunc__), not a loop. A ufunc without a
@@ -31,6 +32,10 @@ _REDUCE = {
     "minimum": _reduction.min,
     "logical_and": _reduction.all,
     "logical_or": _reduction.any,
+    **{
+        name: _reduction._ufunc_fold(name)
+        for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor")
+    },
 }
 _ACCUMULATE = {
     "add": _scan.cumsum,
@@ -53,11 +58,19 @@ def _takes_dtype(name):
 
 def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO, where=True):
     """NumPy's ufunc.reduce (default axis 0) for add, multiply, maximum, minimum, logical_and, logical_or,
-    with its `initial` and `where` (Note [Reduction options])."""
+    logical_xor, bitwise_and, bitwise_or and bitwise_xor, with its `initial` and `where` (Note [Reduction
+    options])."""
     f = _lookup(self, _REDUCE, "reduce")
     array = device_array(array, f"{self.__name__}.reduce")
     takes_dtype = _takes_dtype(self.__name__)
     if dtype is not None and not takes_dtype:
+        kind = numpy.dtype(dtype).kind
+        if (self.__name__.startswith("bitwise") and kind not in "biu") or (
+            self.__name__ == "logical_xor" and kind != "b"
+        ):
+            raise TypeError(
+                f"No loop matching the specified signature and casting was found for ufunc {self.__name__}"
+            )
         array = array.astype(dtype, copy=False)
     if initial is not _NO or where is not True:
         name = f.__name__

@@ -121,6 +121,12 @@ ReductionTypes reduction_types(ReductionRule rule, const DType* in, int nin, std
     }
     case ReductionRule::kSame:
       return same(t);
+    case ReductionRule::kBits: {
+      const DType loop = dtype ? *dtype : t;
+      if (kind(loop) != Kind::Bool && !is_integer(loop))
+        throw TypeError(std::string("a bitwise reduction takes bool and integer types, not ") + cuarray::name(loop));
+      return same(loop);
+    }
     case ReductionRule::kIndex:
       return {{t, t}, DType::Int64, DType::Int64};
     case ReductionRule::kBool:

@@ -66,6 +66,7 @@ void check_output_cast(const char* op, int nout, DType from, DType to, Casting c
 enum class ReductionRule : std::uint8_t {
   kSumLike,  // NumPy's add.reduce: small ints to int64/uint64, bool to int64; dtype= wins
   kSame,     // the input's type (max, min)
+  kBits,     // the input's type, bool or integer (bitwise_and, bitwise_or, bitwise_xor); dtype= wins
   kIndex,    // int64 results (argmax, count_nonzero)
   kBool,     // bool results (any, all)
   kMean,     // integers in float64, float16 through float32; dtype= wins
