@@ -131,14 +131,14 @@ NDCASES = [
 def test_nd(func, shape, s, axes):
     x, a = _data(shape, "float64" if func == "rfftn" else "complex128")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # NumPy's: s without axes
+        warnings.simplefilter("ignore", DeprecationWarning)  # NumPy's and cuarray's: s without axes
         try:
             expected = getattr(np.fft, func)(a, s, axes)
         except ValueError:  # irfftn of a last axis of length 1: zero output points
             with pytest.raises(ValueError, match="Invalid number of FFT data points"):
                 getattr(cp.fft, func)(x, s, axes)
             return
-    assert_fft_close(getattr(cp.fft, func)(x, s, axes), expected)
+        assert_fft_close(getattr(cp.fft, func)(x, s, axes), expected)
 
 
 @gpu
@@ -357,9 +357,9 @@ def test_nd_transforms_keep_the_layout(shape, s, axes, order, func, dtype):
     x = cp.asfortranarray(cp.asarray(a)) if order == "F" else cp.asarray(a)
     assert x.flags.f_contiguous == a.flags.f_contiguous and x.flags.c_contiguous == a.flags.c_contiguous
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # NumPy 2: None in s
+        warnings.simplefilter("ignore", DeprecationWarning)  # NumPy 2's (and cuarray's): None in s
         expected = getattr(np.fft, func)(a, s=s, axes=axes)
-    got = getattr(cp.fft, func)(x, s=s, axes=axes)
+        got = getattr(cp.fft, func)(x, s=s, axes=axes)
     assert_fft_close(got, expected)
     kind = _fft._default_fft_func(x, s=s, axes=axes)
     sorted_axes = sorted(ax % len(shape) for ax in (axes or range(len(shape))))

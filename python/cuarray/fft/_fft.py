@@ -76,9 +76,9 @@ def _factor(n, norm, inverse, dtype):
     return 1.0
 
 
-def _scale(out, sizes, norm, inverse, dtype, first=-1):
-    """Applies the factors of all transformed axes; NumPy transforms axis `first` of `sizes` on the input (of
-    `dtype`) and the others on complex results."""
+def scale(out, sizes, norm, inverse, dtype, first=-1):
+    """Applies NumPy's factors of all transformed axes to `out`, in place; NumPy transforms axis `first` of
+    `sizes` on the input (of `dtype`) and the others on complex results. `norm`: check_norm's."""
     factor = _factor(sizes[first], norm, inverse, dtype)
     for i, n in enumerate(sizes):
         if i != first % len(sizes):
@@ -166,7 +166,7 @@ def c2c(a, sizes, axes, norm, inverse, first=-1, plan=None):
         return c2c(a, sizes, axes, norm, inverse, first, plan).T
     x = _last(a, axes, sizes, complex_type(a.dtype), copy=False)
     out = _c2c_axes(x, range(x.ndim - len(axes), x.ndim), inverse, plan)
-    _scale(out, sizes, norm, inverse, a.dtype, first)
+    scale(out, sizes, norm, inverse, a.dtype, first)
     return _back(out, axes)
 
 
@@ -185,7 +185,7 @@ def r2c(a, sizes, axes, norm, plan=None):
     _core.fft.execute(x, out, "r2c", rank, False, plan, config._multi_gpus())
     if k > rank:  # the transform's other axes, as complex ones
         out = _c2c_axes(out, range(out.ndim - k, out.ndim - rank), False)
-    _scale(out, sizes, norm, False, a.dtype)
+    scale(out, sizes, norm, False, a.dtype)
     return _back(out, axes)
 
 
@@ -226,7 +226,7 @@ def c2r(a, sizes, axes, norm, plan=None):
     else:
         out = _creation.empty(x.shape[:-1] + (n,), real_type(a.dtype))
         _core.fft.execute(x, out, "c2r", k, True, plan, config._multi_gpus())
-        _scale(out, sizes, norm, True, a.dtype, first=0)
+        scale(out, sizes, norm, True, a.dtype, first=0)
     if float16:
         out = out.astype(numpy.float16)
     return _back(out, axes)
@@ -322,8 +322,11 @@ def axis_and_points(a, n, axis, default):
 def nd_args(a, s, axes, last_default=None):
     """NumPy's (s, axes) for the n-D transforms: axes default to all (or the last len(s)); s to the input's
     sizes, -1 meaning the input's size; `last_default` maps the last axis's input size for irfftn, where it
-    also stands for a None in `s` (NumPy's default for that axis)."""
+    also stands for a None in `s` (NumPy's default for that axis). An int `s` or `axes` is one axis's (as in
+    scipy.fftpack; cuarray.fft and cuarray.scipy.fft check theirs by NumPy's and SciPy's rules first)."""
     check_array(a)
+    if s is not None:
+        s = list(s) if numpy.ndim(s) else [s]
     if axes is None:
         # the last len(s) axes; an `s` longer than a.ndim names an axis below -a.ndim: NumPy's AxisError
         axes = list(range(a.ndim)) if s is None else list(range(-len(s), 0))
@@ -333,7 +336,6 @@ def nd_args(a, s, axes, last_default=None):
         if last_default is not None and axes:
             s[-1] = last_default(s[-1])
     else:
-        s = list(s) if numpy.ndim(s) else [s]
         if len(s) != len(axes):
             raise ValueError("Shape and axes have different lengths.")
         sizes = []

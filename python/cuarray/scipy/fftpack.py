@@ -9,6 +9,7 @@ never needed: the input is left as it is. rfft and irfft use fftpack's real pack
 import functools
 import math
 
+import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
 from cuarray import _core, _creation, _ufuncs
@@ -74,6 +75,11 @@ def ifft(x, n=None, axis=-1, overwrite_x=False, plan=None):
 
 
 def _nd(x, shape, axes, direction, plan):
+    # fftpack's rule: a shape is one size per axis transformed (every axis when axes is None).
+    if shape is not None and numpy.ndim(x) > 0:
+        n_axes = numpy.ndim(x) if axes is None else (len(axes) if numpy.ndim(axes) else 1)
+        if (len(shape) if numpy.ndim(shape) else 1) != n_axes:
+            raise ValueError("when given, axes and shape arguments have to be of the same length")
     # As CuPy's: the transform's kind from _default_fft_func (Note [FFT layouts] in cuarray/fft/_fft.py).
     return _fft._default_fft_func(x, shape, axes, plan)(x, shape, axes, None, direction, plan=plan)
 
