@@ -44,8 +44,8 @@ from cuarray import (
     _docstrings,  # noqa: F401  (help() and signatures of the extension's objects)
     _ndarray,  # noqa: F401  (installs ndarray's Python members)
     _ufunc_at,  # noqa: F401  (installs ufunc.at)
-    _ufunc_methods,  # noqa: F401  (installs ufunc.reduce, accumulate, outer, reduceat)
     _ufunc_keywords,  # noqa: F401  (installs ufunc calls' where= and signature=)
+    _ufunc_methods,  # noqa: F401  (installs ufunc.reduce, accumulate, outer, reduceat)
     profiler,  # noqa: F401
 )
 from cuarray._array_api import *
