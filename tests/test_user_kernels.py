@@ -201,8 +201,6 @@ X3 = np.array([1.0, 2.0, 3.0], dtype=np.float32)
         ("float32 x", "float32"),
         ("float32 x, float32 x", "float32 y"),  # duplicate name
         ("float32 x", "float32 x"),  # duplicate between inputs and outputs
-        ("notatype x", "float32 y"),  # unknown type
-        ("float32 x", "notatype y"),
         ("float32 x y", "float32 z"),  # an unknown keyword before the type
         ("float32 x,", "float32 y"),  # empty parameter
     ],
@@ -210,6 +208,25 @@ X3 = np.array([1.0, 2.0, 3.0], dtype=np.float32)
 def test_bad_parameter_strings_raise_value_error(in_params, out_params):
     with pytest.raises(ValueError):
         _build_and_call(in_params, out_params, "y = x", [cp.asarray(X3)])
+
+
+@pytest.mark.parametrize("in_params,out_params", [("notatype x", "float32 y"), ("float32 x", "notatype y")])
+def test_unknown_parameter_types_raise_type_error_as_cupy(in_params, out_params):
+    with pytest.raises(TypeError, match="unknown type 'notatype'"):
+        _build_and_call(in_params, out_params, "y = x", [cp.asarray(X3)])
+
+
+@pytest.mark.parametrize("args", [(X3.astype(np.float64),), (X3.astype(np.int32),)])
+def test_arrays_for_typed_parameters_must_have_their_type_as_in_cupy(args):
+    k = cp.ElementwiseKernel("float32 x", "float32 y", "y = x", "typed")
+    with pytest.raises(TypeError, match="Type is mismatched. x"):
+        k(*(cp.asarray(a) for a in args))
+    with pytest.raises(TypeError, match="Type is mismatched. y"):
+        k(cp.asarray(X3), cp.zeros(3, np.float64))
+    np.testing.assert_array_equal(k(cp.asarray(X3)).get(), X3)
+    np.testing.assert_array_equal(
+        k(2.5, cp.zeros(3, np.float32)).get(), np.full(3, 2.5, np.float32)
+    )  # scalars cast
 
 
 def test_parameter_name_that_is_no_identifier_raises():

@@ -41,7 +41,7 @@ class _Param:
         try:
             self.dtype = numpy.dtype(type_name)
         except TypeError:
-            raise ValueError(
+            raise TypeError(
                 f"unknown type '{type_name}' in kernel parameter '{text.strip()}' (a type "
                 "placeholder such as T must start with an upper-case letter)"
             ) from None
@@ -128,6 +128,8 @@ class ElementwiseKernel:
 
         def bind(p, dtype, what):
             if p.placeholder is None:
+                if dtype != p.dtype:  # CuPy's rule: an array given for a typed parameter has its type
+                    raise TypeError(f"Type is mismatched. {p.name} {dtype} {p.dtype}")
                 return
             if types.setdefault(p.placeholder, dtype) != dtype:
                 raise TypeError(

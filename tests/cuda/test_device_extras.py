@@ -106,3 +106,27 @@ def test_cublas_handle():
     assert isinstance(h, int) and h != 0
     assert cp.cuda.get_cublas_handle() == h  # one per thread and device
     assert cp.cuda.Device().cublas_handle == h
+
+
+# ---- CuPy's argument handling of the cuda objects (a probe of both libraries in one process found these) ----
+
+
+@pytest.mark.parametrize("given, device_id", [("0", 0), (0.0, 0), (True, 1), (np.int64(2), 2)], ids=repr)
+def test_device_reads_its_id_as_cupys_int(given, device_id):
+    assert cp.cuda.Device(given).id == device_id  # no device is touched
+
+
+def test_interprocess_event_with_timing_is_cupys_value_error():
+    with pytest.raises(ValueError, match="Timing must be disabled for interprocess events"):
+        cp.cuda.Event(interprocess=True)
+
+
+@pytest.mark.parametrize("alloc", [lambda n: cp.cuda.alloc(n), lambda n: cp.cuda.alloc_pinned_memory(n)])
+def test_negative_sizes_are_cupys_overflow_error(alloc):
+    with pytest.raises(OverflowError, match="can't convert negative value to size_t"):
+        alloc(-1)
+
+
+def test_runtime_names_cupy_programs_check():
+    assert cp.cuda.runtime.is_hip is False
+    assert "get_local_runtime_version" in cp.cuda.__all__

@@ -36,6 +36,12 @@ from cuarray.cuda.pinned_memory import (
 from cuarray.cuda.stream import Event, ExternalStream, Stream, get_current_stream, get_elapsed_time
 
 
+def get_local_runtime_version():
+    """CuPy's: the version of the CUDA runtime in use, as an int (cuarray's is linked in: the one it was built
+    with)."""
+    return runtime.runtimeGetVersion()
+
+
 def is_available():
     """True when a CUDA driver and at least one device are present. Never raises."""
     return _core.cuda.is_available()
@@ -74,6 +80,7 @@ __all__ = [
     "get_default_pinned_memory_pool",
     "get_device_id",
     "get_elapsed_time",
+    "get_local_runtime_version",
     "get_pinned_memory_allocator",
     "is_available",
     "malloc_async",

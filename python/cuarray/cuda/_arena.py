@@ -38,10 +38,10 @@ ALLOCATION_UNIT_SIZE = 512
 
 
 def check_size(nbytes):
-    """`nbytes` as an int, refused if negative (every allocator's argument check)."""
+    """`nbytes` as an int, refused if negative with CuPy's OverflowError (its allocators take a size_t)."""
     nbytes = operator.index(nbytes)
     if nbytes < 0:
-        raise ValueError(f"the size must be non-negative, got {nbytes}")
+        raise OverflowError(f"can't convert negative value to size_t (a size of {nbytes} bytes)")
     return nbytes
 
 

@@ -31,7 +31,7 @@ class Device:
             _cuda.check_device(device)  # as runtime.getDevice: no device is an error
         elif isinstance(device, Device):
             device = device.id
-        device = operator.index(device)
+        device = int(device)  # as CuPy's: Device('0') and Device(0.0) are device 0
         if not -0x80000000 <= device <= 0x7FFFFFFF:  # CuPy's id is a C int
             raise OverflowError(f"device id {device} does not fit a C int")
         self.id = device

@@ -19,6 +19,7 @@ __all__ = [
     "getDevice",
     "getDeviceCount",
     "getDeviceProperties",
+    "is_hip",
     "malloc",
     "memGetInfo",
     "memcpy",
@@ -95,6 +96,9 @@ def driverGetVersion():
 
 def runtimeGetVersion():
     return _cuda.runtime_version()
+
+
+is_hip = False  # CuPy's flag for its ROCm builds; cuarray runs on CUDA alone
 
 
 def deviceSynchronize():

@@ -358,6 +358,8 @@ class Event:
     """A CUDA event, for ordering work between streams and timing it on the device."""
 
     def __init__(self, block=False, disable_timing=False, interprocess=False):
+        if interprocess and not disable_timing:
+            raise ValueError("Timing must be disabled for interprocess events")
         self._core = _cuda.Event(bool(block), not disable_timing, bool(interprocess))
 
     @property
