@@ -88,6 +88,55 @@ py::dict properties_dict(int id) {
   d["managedMemory"] = p.managedMemory;
   d["isMultiGpuBoard"] = p.isMultiGpuBoard;
   d["sharedMemPerBlockOptin"] = p.sharedMemPerBlockOptin;
+  d["uuid"] = py::bytes(p.uuid.bytes, sizeof p.uuid.bytes);
+  d["luid"] = py::bytes(p.luid, sizeof p.luid);
+  d["luidDeviceNodeMask"] = p.luidDeviceNodeMask;
+  d["maxTexture1D"] = p.maxTexture1D;
+  d["maxTexture1DMipmap"] = p.maxTexture1DMipmap;
+  d["maxTexture1DLinear"] = device_attribute(cudaDevAttrMaxTexture1DLinearWidth, id);
+  d["maxTexture2D"] = py::make_tuple(p.maxTexture2D[0], p.maxTexture2D[1]);
+  d["maxTexture2DMipmap"] = py::make_tuple(p.maxTexture2DMipmap[0], p.maxTexture2DMipmap[1]);
+  d["maxTexture2DLinear"] = py::make_tuple(p.maxTexture2DLinear[0], p.maxTexture2DLinear[1], p.maxTexture2DLinear[2]);
+  d["maxTexture2DGather"] = py::make_tuple(p.maxTexture2DGather[0], p.maxTexture2DGather[1]);
+  d["maxTexture3D"] = py::make_tuple(p.maxTexture3D[0], p.maxTexture3D[1], p.maxTexture3D[2]);
+  d["maxTexture3DAlt"] = py::make_tuple(p.maxTexture3DAlt[0], p.maxTexture3DAlt[1], p.maxTexture3DAlt[2]);
+  d["maxTextureCubemap"] = p.maxTextureCubemap;
+  d["maxTexture1DLayered"] = py::make_tuple(p.maxTexture1DLayered[0], p.maxTexture1DLayered[1]);
+  d["maxTexture2DLayered"] =
+      py::make_tuple(p.maxTexture2DLayered[0], p.maxTexture2DLayered[1], p.maxTexture2DLayered[2]);
+  d["maxTextureCubemapLayered"] = py::make_tuple(p.maxTextureCubemapLayered[0], p.maxTextureCubemapLayered[1]);
+  d["maxSurface1D"] = p.maxSurface1D;
+  d["maxSurface2D"] = py::make_tuple(p.maxSurface2D[0], p.maxSurface2D[1]);
+  d["maxSurface3D"] = py::make_tuple(p.maxSurface3D[0], p.maxSurface3D[1], p.maxSurface3D[2]);
+  d["maxSurface1DLayered"] = py::make_tuple(p.maxSurface1DLayered[0], p.maxSurface1DLayered[1]);
+  d["maxSurface2DLayered"] =
+      py::make_tuple(p.maxSurface2DLayered[0], p.maxSurface2DLayered[1], p.maxSurface2DLayered[2]);
+  d["maxSurfaceCubemap"] = p.maxSurfaceCubemap;
+  d["maxSurfaceCubemapLayered"] = py::make_tuple(p.maxSurfaceCubemapLayered[0], p.maxSurfaceCubemapLayered[1]);
+  d["surfaceAlignment"] = p.surfaceAlignment;
+  d["texturePitchAlignment"] = p.texturePitchAlignment;
+  d["deviceOverlap"] = device_attribute(cudaDevAttrGpuOverlap, id);
+  d["kernelExecTimeoutEnabled"] = device_attribute(cudaDevAttrKernelExecTimeout, id);
+  d["computeMode"] = device_attribute(cudaDevAttrComputeMode, id);
+  d["singleToDoublePrecisionPerfRatio"] = device_attribute(cudaDevAttrSingleToDoublePrecisionPerfRatio, id);
+  d["tccDriver"] = p.tccDriver;
+  d["streamPrioritiesSupported"] = p.streamPrioritiesSupported;
+  d["globalL1CacheSupported"] = p.globalL1CacheSupported;
+  d["localL1CacheSupported"] = p.localL1CacheSupported;
+  d["multiGpuBoardGroupID"] = p.multiGpuBoardGroupID;
+  d["hostNativeAtomicSupported"] = p.hostNativeAtomicSupported;
+  d["pageableMemoryAccess"] = p.pageableMemoryAccess;
+  d["concurrentManagedAccess"] = p.concurrentManagedAccess;
+  d["computePreemptionSupported"] = p.computePreemptionSupported;
+  d["canUseHostPointerForRegisteredMem"] = p.canUseHostPointerForRegisteredMem;
+  d["cooperativeLaunch"] = p.cooperativeLaunch;
+  d["cooperativeMultiDeviceLaunch"] = 0;  // CUDA 13 no longer has it: no device offers it
+  d["pageableMemoryAccessUsesHostPageTables"] = p.pageableMemoryAccessUsesHostPageTables;
+  d["directManagedMemAccessFromHost"] = p.directManagedMemAccessFromHost;
+  d["maxBlocksPerMultiProcessor"] = p.maxBlocksPerMultiProcessor;
+  d["accessPolicyMaxWindowSize"] = p.accessPolicyMaxWindowSize;
+  d["reservedSharedMemPerBlock"] = p.reservedSharedMemPerBlock;
+  d["persistingL2CacheMaxSize"] = p.persistingL2CacheMaxSize;
   return d;
 }
 

@@ -59,6 +59,12 @@ def test_get_device_properties(dev):
     assert props["multiProcessorCount"] > 0
     assert props["major"] >= 3
     assert props["minor"] >= 0
+    # CuPy 14.2's keys under CUDA 13 (memPitch is cuarray's as well)
+    cupy_keys = {"uuid", "luid", "computeMode", "maxBlocksPerMultiProcessor", "persistingL2CacheMaxSize"}
+    cupy_keys |= {"maxTexture2D", "maxSurface3D", "cooperativeLaunch", "concurrentManagedAccess", "tccDriver"}
+    assert cupy_keys <= set(props) and len(props) >= 79
+    assert isinstance(props["uuid"], bytes) and len(props["uuid"]) == 16
+    assert isinstance(props["maxTexture3D"], tuple) and len(props["maxTexture3D"]) == 3
 
 
 def test_driver_and_runtime_versions():
