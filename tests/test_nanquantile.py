@@ -103,3 +103,57 @@ def test_host_arrays_are_refused_before_the_device():
         cp.nanquantile(np.ones(3), 0.5)
     with pytest.raises(TypeError):
         cp.nanpercentile(np.ones(3), 50)
+
+
+# ---- weights (method inverted_cdf): NumPy drops each slice's NaNs with their weights ----
+
+WEIGHTED = [
+    (
+        np.array([[1.0, np.nan, 3.0, 2.0], [np.nan] * 4, [5.0, 4.0, np.nan, np.nan]]),
+        [[1, 2, 0, 1], [1, 1, 1, 1], [0, 3, 1, 1]],
+        1,
+    ),
+    (np.array([[np.nan, 2.0, 1.0], [3.0, np.nan, -1.0]]), [[1, 0, 2], [2, 2, 0]], 0),
+    (np.array([0.5, np.nan, -0.0, 7.0, np.nan], np.float32), [1, 5, 2, 0, 1], None),
+]
+
+
+@gpu
+@pytest.mark.parametrize("case", range(len(WEIGHTED)))
+@pytest.mark.parametrize("q", [0.0, 0.3, 0.5, 1.0, [0.0, 0.25, 1.0]], ids=repr)
+@pytest.mark.parametrize("func, scale", [("nanquantile", 1), ("nanpercentile", 100)])
+def test_weighted_nanquantile_as_numpy(case, q, func, scale):
+    a, w, axis = WEIGHTED[case]
+    w = np.asarray(w, np.float64)
+    qq = np.multiply(q, scale)
+    with warnings.catch_warnings(record=True) as want_warnings:
+        warnings.simplefilter("always")
+        want = getattr(np, func)(a, qq, axis=axis, weights=w, method="inverted_cdf")
+    with warnings.catch_warnings(record=True) as got_warnings:
+        warnings.simplefilter("always")
+        got = getattr(cp, func)(cp.asarray(a), qq, axis=axis, weights=cp.asarray(w), method="inverted_cdf")
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got.get(), want)
+    assert [x.category for x in got_warnings] == [x.category for x in want_warnings]
+
+
+@gpu
+def test_weighted_nanquantile_errors_as_numpy():
+    a = np.array([[1.0, np.nan], [2.0, 3.0]])
+    for w, method in (([[1.0, 1.0], [-1.0, 1.0]], "inverted_cdf"), ([[1.0, 1.0], [1.0, 1.0]], "linear")):
+        with pytest.raises(ValueError) as want:
+            np.nanquantile(a, 0.5, axis=1, weights=np.array(w), method=method)
+        with pytest.raises(ValueError) as got:
+            cp.nanquantile(cp.asarray(a), 0.5, axis=1, weights=cp.asarray(np.array(w)), method=method)
+        assert str(got.value) == str(want.value)
+    # the numbers of a slice all weigh nothing
+    with pytest.raises(ValueError, match="Weights included NaN, inf or were all zero"):
+        np.nanquantile(a, 0.5, axis=1, weights=np.array([[0.0, 1.0], [1.0, 1.0]]), method="inverted_cdf")
+    with pytest.raises(ValueError, match="Weights included NaN, inf or were all zero"):
+        cp.nanquantile(
+            cp.asarray(a),
+            0.5,
+            axis=1,
+            weights=cp.asarray(np.array([[0.0, 1.0], [1.0, 1.0]])),
+            method="inverted_cdf",
+        )

@@ -214,7 +214,9 @@ def _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q):
     if a.dtype.kind != "f":  # no NaNs to ignore
         return _quantile(a, q, axis, out, method, keepdims, weights, weak_q)
     if weights is not None:
-        raise NotImplementedError("cuarray.nanquantile and nanpercentile do not take weights")
+        if method != "inverted_cdf":
+            raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+        return _weighted_quantile(a, q, axis, out, keepdims, weights, skip_nan=True)
     x, shaped = _with_last_axis(a, axis)
     n = x.shape[-1]
     rows = math.prod(x.shape[:-1])
@@ -278,9 +280,11 @@ def _quantile(a, q, axis, out, method, keepdims, weights, weak_q, overwrite_inpu
     return _into(shaped(result, keepdims, q.ndim), out)
 
 
-def _weighted_quantile(a, q, axis, out, keepdims, weights):
+def _weighted_quantile(a, q, axis, out, keepdims, weights, skip_nan=False):
     """NumPy's quantile with weights (method 'inverted_cdf'): in each slice, sorted with its weights, the first
-    element at which the cumulative share of the weight reaches q (leading zero weights never chosen)."""
+    element at which the cumulative share of the weight reaches q (leading zero weights never chosen).
+    `skip_nan` (nanquantile's): NaNs weigh nothing, so none is chosen (they sort last, after every element
+    the cumulative share reaches 1 at), and a slice of NaNs alone gives NaN, as NumPy's, which drops them."""
     w = _reduction._weights_along(a, axis, _device(weights, "quantile"))
     w = _manipulation.broadcast_to(w, a.shape)
     if bool(_reduction.any(_u.less(w, 0))):
@@ -289,9 +293,14 @@ def _weighted_quantile(a, q, axis, out, keepdims, weights):
     n = x.shape[-1]
     if n == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    w = _with_last_axis(w, axis)[0]
+    if skip_nan:
+        nan = _u.isnan(x)
+        only_nan = _reduction.all(nan, -1, keepdims=True)
+        w = _u._where(nan, _u._where(only_nan, 1, 0), w)  # a slice of NaNs alone: weighed, then NaN below
     order = _core._argsort(x, x.ndim - 1)
     s = take_along_axis(x, order, -1)
-    cdf = cumsum(take_along_axis(_with_last_axis(w, axis)[0], order, -1), -1, numpy.float64)
+    cdf = cumsum(take_along_axis(w, order, -1), -1, numpy.float64)
     cdf = _u.divide(cdf, cdf[..., -1:])
     if bool(_reduction.any(_u.isnan(cdf[..., -1]))):
         raise ValueError("Weights included NaN, inf or were all zero.")
@@ -303,7 +312,11 @@ def _weighted_quantile(a, q, axis, out, keepdims, weights):
     below = _u.less(cdf[..., None, :], asarray(q.reshape(-1))[:, None])
     index = _u.minimum(_reduction.sum(below, -1), n - 1)
     result = take_along_axis(s, index, -1).reshape(s.shape[:-1] + q.shape)
-    if s.dtype.kind == "f":  # NaNs sort last: a slice with one has NaN quantiles
+    if skip_nan:
+        if bool(_reduction.any(only_nan)):
+            warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+            result = _u._where(only_nan.reshape(s.shape[:-1] + (1,) * q.ndim), numpy.nan, result)
+    elif s.dtype.kind == "f":  # NaNs sort last: a slice with one has NaN quantiles
         last = s[..., -1].reshape(s.shape[:-1] + (1,) * q.ndim)
         result = _u._where(_u.isnan(last), last, result)
     if q.ndim:
