@@ -3,10 +3,12 @@
 The functions of one variable or two are ufuncs, rows of the core's ufunc table (cpp/cuarray/ops/ufuncs.def)
 with SciPy's real loops: they take SciPy's loop for every input dtype (Note [Legacy loop search] in
 cuarray/_ufuncs.py), fuse, and accept out=, dtype=, casting= and where=True. Complex inputs raise TypeError, as
-in CuPy. softmax, log_softmax and logsumexp follow SciPy's steps with cuarray's operations."""
+in CuPy. softmax, log_softmax and logsumexp, and zeta and polygamma (Python functions in SciPy too) follow
+SciPy's steps with cuarray's operations."""
 
 from cuarray import _ufuncs
 from cuarray.scipy.special._logsumexp import log_softmax, logsumexp, softmax
+from cuarray.scipy.special._zeta import polygamma, zeta
 
 erf = _ufuncs._special_erf
 erfc = _ufuncs._special_erfc
@@ -42,8 +44,19 @@ i0e = _ufuncs._special_i0e
 i1e = _ufuncs._special_i1e
 rgamma = _ufuncs._special_rgamma
 gammasgn = _ufuncs._special_gammasgn
+gammainc = _ufuncs._special_gammainc
+gammaincc = _ufuncs._special_gammaincc
+beta = _ufuncs._special_beta
+betaln = _ufuncs._special_betaln
+zetac = _ufuncs._special_zetac
+k0 = _ufuncs._special_k0
+k1 = _ufuncs._special_k1
+k0e = _ufuncs._special_k0e
+k1e = _ufuncs._special_k1e
 
 __all__ = [
+    "beta",
+    "betaln",
     "cbrt",
     "digamma",
     "entr",
@@ -56,6 +69,8 @@ __all__ = [
     "exp10",
     "expit",
     "gamma",
+    "gammainc",
+    "gammaincc",
     "gammaln",
     "gammasgn",
     "huber",
@@ -65,6 +80,10 @@ __all__ = [
     "i1e",
     "j0",
     "j1",
+    "k0",
+    "k0e",
+    "k1",
+    "k1e",
     "kl_div",
     "log_expit",
     "log_ndtr",
@@ -73,6 +92,7 @@ __all__ = [
     "logsumexp",
     "ndtr",
     "ndtri",
+    "polygamma",
     "psi",
     "rel_entr",
     "rgamma",
@@ -81,4 +101,6 @@ __all__ = [
     "xlogy",
     "y0",
     "y1",
+    "zeta",
+    "zetac",
 ]
