@@ -278,6 +278,8 @@ TAKES_DEVICE_ARRAYS = {
         f"scipy.special.{n}": (lambda n=n: getattr(cp.scipy.special, n)(H1), (TypeError, "numpy\\.ndarray"))
         for n in ("softmax", "log_softmax", "logsumexp")
     },
+    "scipy.special.zeta": (lambda: cp.scipy.special.zeta(H1), (TypeError, "numpy\\.ndarray")),
+    "scipy.special.polygamma": (lambda: cp.scipy.special.polygamma(1, H1), (TypeError, "numpy\\.ndarray")),
 }
 _ARRAY_CALLS = {
     "argmax": lambda f: f(H1),
@@ -622,6 +624,7 @@ NO_DEVICE_NEEDED = {
     "savez_compressed": lambda: cp.savez_compressed(io.BytesIO(), H1),
     "savetxt": lambda: cp.savetxt(io.StringIO(), H1),
     "cuda.runtime.runtimeGetVersion": lambda: cp.cuda.runtime.runtimeGetVersion(),
+    "cuda.get_local_runtime_version": lambda: cp.cuda.get_local_runtime_version(),
     "cuda.get_allocator": lambda: cp.cuda.get_allocator(),
     "cuda.set_allocator": lambda: cp.cuda.set_allocator(cp.get_default_memory_pool().malloc),
     "cuda.using_allocator": _use_allocator,

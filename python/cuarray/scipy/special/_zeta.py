@@ -18,6 +18,7 @@ def zeta(x, q=None, out=None):
 def polygamma(n, x):
     """SciPy's ``polygamma``: psi(x) where n is 0, else (-1)^(n+1) n! zeta(n + 1, x), computed as SciPy does
     (so a non-integer n gives NaN and the dtype follows n's and x's)."""
-    n, x = _device(n, "polygamma"), _device(x, "polygamma")
+    x = _device(x, "polygamma")  # a host array is refused before n goes to the device
+    n = _device(n, "polygamma")
     fac2 = (-1.0) ** (n + 1) * _u._special_gamma(n + 1.0) * zeta(n + 1, x)
     return where(n == 0, _u._special_psi(x), fac2)
