@@ -225,7 +225,7 @@ def test_shim_forwards_to_cuarray(tmp_path):
         assert cupy.ndarray is cuarray.ndarray and cupy.asnumpy is cuarray.asnumpy
         assert cupy.linalg.norm is cuarray.linalg.norm and cupy.linalg.__name__ == "cupy.linalg"
         assert AxisError is cuarray.exceptions.AxisError
-        assert runtime.is_hip is False and not hasattr(cuarray.cuda.runtime, "is_hip")
+        assert runtime.is_hip is False and cuarray.cuda.runtime.is_hip is False
         assert pinned_memory.PinnedMemoryPool is cuarray.cuda.pinned_memory.PinnedMemoryPool
         assert cupyx.scipy.signal.convolve is cuarray.scipy.signal.convolve
         assert cupyx.errstate is cuarray.errstate
@@ -245,9 +245,9 @@ def test_shim_forwards_to_cuarray(tmp_path):
         g._random_states = {"x": 1}
         assert cuarray.random._generator._random_states == {"x": 1}
         g._random_states = saved
-        with mock.patch.object(cupy.cuda.runtime, "is_hip", True):  # a fact stays the shim's
-            assert cupy.cuda.runtime.is_hip is True and not hasattr(cuarray.cuda.runtime, "is_hip")
-        assert cupy.cuda.runtime.is_hip is False
+        with mock.patch.object(cupy.cuda.driver, "_is_cuda_python", lambda: True):  # a fact stays the shim's
+            assert cupy.cuda.driver._is_cuda_python() and not hasattr(cuarray.cuda.driver, "_is_cuda_python")
+        assert cupy.cuda.driver._is_cuda_python() is False
         # Submodules bound by importlib stay on the shim; cuarray keeps its own testing.
         assert cuarray.testing.__name__ == "cuarray.testing" and cupy.testing.__name__ == "cupy.testing"
         for missing in ("cupy.nonexistent", "cupyx.jit"):

@@ -429,7 +429,7 @@ def expect(exc, fn):
     raise SystemExit("no " + exc.__name__ + " raised")
 expect(ValueError, lambda: cp.ElementwiseKernel("float32", "float32 y", "y = 1", "k1")(x))
 expect(ValueError, lambda: cp.ElementwiseKernel("float32 x, float32 x", "float32 y", "y = x", "k2")(x, x))
-expect(ValueError, lambda: cp.ElementwiseKernel("notatype x", "float32 y", "y = x", "k3")(x))
+expect(TypeError, lambda: cp.ElementwiseKernel("notatype x", "float32 y", "y = x", "k3")(x))
 expect(ValueError, lambda: cp.ElementwiseKernel("T x", "U y", "y = x", "k4")(x))
 expect(CE, lambda: cp.ElementwiseKernel("float32 x", "float32 y", "y = x +* ;", "k5")(x))
 expect(CE, lambda: cp.ElementwiseKernel("float32 x", "float32 y", "y = x;", "k6", preamble="#error boom")(x))

@@ -443,7 +443,7 @@ _AB = np.geomspace(1e-3, 150.0, 60)
 @pytest.mark.parametrize(
     "a, b, rtol",
     [
-        (_AB[:, None], _AB, 1e-13),  # Gamma(a) Gamma(b) / Gamma(a + b), both
+        (_AB[:, None], _AB, 5e-13),  # Gamma(a) Gamma(b) / Gamma(a + b), both (2e-13 apart at 1e-54)
         (
             -np.linspace(0.05, 60.05, 61)[:, None],
             np.linspace(0.3, 0.3 + 2.17 * 40, 41),  # a + b at least 0.07 from the poles
@@ -511,7 +511,7 @@ def test_incomplete_gammas_add_to_one():
     a = cp.asarray(np.geomspace(1e-3, 1e6, 40)[:, None])
     x = a * cp.asarray(np.geomspace(0.1, 10, 30))
     total = cp.asnumpy(csp.gammainc(a, x) + csp.gammaincc(a, x))
-    np.testing.assert_allclose(total, 1.0, rtol=0, atol=4e-16)
+    np.testing.assert_allclose(total, 1.0, rtol=0, atol=8e-16)  # four ulps of 1
 
 
 @pytest.mark.parametrize("name", ["gammainc", "beta", "k0e", "zetac"])

@@ -44,7 +44,8 @@ CuPy's tests ask questions of the platform at collection (`cupy.cuda.runtime.is_
 the compute capability, CUDA's version, whether CUB or cuTENSOR paths exist, where nvcc is). FACTS answers
 them as CuPy on the same NVIDIA GPU would, from cuarray where it knows (the runtime's version stands for the
 version CuPy was built with), and as "absent" for CuPy's optional code paths that cuarray does not have
-(CUB, cuTENSOR): CuPy skips the tests of those where they are absent. cuarray itself lacks these names.
+(CUB, cuTENSOR): CuPy skips the tests of those where they are absent. cuarray itself lacks these names
+(it has `cuda.runtime.is_hip` and `cuda.get_local_runtime_version`, CuPy's public names, of its own).
 """
 
 import importlib
@@ -154,7 +155,7 @@ def _cusolver_check_availability(name):
 
 # Note [Platform facts]: names the shim adds to a module, as CuPy on an NVIDIA GPU has them.
 FACTS = {
-    "cupy.cuda": {"get_local_runtime_version": _runtime_version, "get_nvcc_path": _nvcc_path},
+    "cupy.cuda": {"get_nvcc_path": _nvcc_path},
     "cupy.cuda.compiler": {"_run_cc": _run_cc, "_empty_file_preprocess_cache": {}},  # Note [Counterparts]
     "cupy.cuda.device": {"get_compute_capability": _compute_capability},
     "cupy.cuda.cub": {"available": False},  # cuarray has no CUB code path to switch to
@@ -162,7 +163,6 @@ FACTS = {
     "cupy.cuda.driver": {"get_build_version": _runtime_version, "_is_cuda_python": lambda: False},
     # CuPy's default (CUPY_EXPERIMENTAL_SLICE_COPY unset), and its warning class, which marks name.
     "cupy._util": {"ENABLE_SLICE_COPY": False, "PerformanceWarning": PerformanceWarning},
-    "cupy.cuda.runtime": {"is_hip": False},
     "cupyx.cusolver": {"check_availability": _cusolver_check_availability},
     "cupy_backends.cuda.api.runtime": {"is_hip": False},
     "cupy_backends.cuda.api.driver": {"get_build_version": _runtime_version},

@@ -226,7 +226,7 @@ __device__ __forceinline__ double bessel_ke_integral(double x, bool k1) {
   const double h = ::fmin(0.2, 0.6 / ::sqrt(x));
   double s = 0.5;
   for (int k = 1; k < 64; ++k) {
-    const double t = k * h, sh = ::sinh(0.5 * t), e = 2.0 * x * sh * sh;
+    const double t = k * h, sh = ::sinh(0.5 * t), e = 2.0 * (x * sh) * sh;  // 2x overflows past 9e307
     s += ::exp(-e) * (k1 ? ::cosh(t) : 1.0);
     if (e > 50.0) break;
   }
@@ -265,7 +265,8 @@ __device__ __forceinline__ double k1e(double x) { return bessel_k(x, true, true)
 // overflows while zeta(x) is finite (x > -343), the powers of 2 cancel exactly, and pi^(x-3/2) carries the
 // rounding error of pi as a first-order correction, so the result stays within a few ulps where SciPy's
 // loses about |x| / 2 ulps. zeta(1 - x) for x in [-1, 0) is the Laurent series at -x exactly (1 - x rounds).
-// zetac(x) = zeta(x) - 1 is zeta(x, 2) for x > 1, which keeps its relative accuracy as it decays like 2^-x.
+// zetac(x) = zeta(x) - 1 is zeta(x, 2) for x > 1, which keeps its relative accuracy as it decays like 2^-x;
+// from x = 127 on it is 0, as SciPy's.
 __device__ __forceinline__ double hurwitz_zeta_sum(double x, double q) {
   constexpr double kEps = 1.1102230246251565e-16;
   if (q > 1e8) return ::pow(q, 1.0 - x) * (1.0 / (x - 1.0) + 0.5 / q + x / (12.0 * q * q));
@@ -303,7 +304,7 @@ __device__ __forceinline__ double hurwitz_zeta(double x, double q) {
   }
   if (::isnan(x) || ::isnan(q)) return nan();
   if (q == inf()) return 0.0;
-  if (x == inf()) return q == 1 ? 1.0 : (q < 1 ? inf() : nan());
+  if (x == inf()) return q == 1 ? 1.0 : q < 1 ? inf() : q > 1e8 ? 0.0 : nan();  // SciPy's, case by case
   return hurwitz_zeta_sum(x, q);
 }
 __device__ __forceinline__ double zeta_laurent(double d) {  // zeta(1 + d), |d| <= 1
@@ -340,7 +341,7 @@ __device__ __forceinline__ double riemann_zeta(double x) {
 __device__ __forceinline__ double zetac(double x) {
   if (::isnan(x)) return x;
   if (x == 1) return inf();
-  if (x == inf()) return 0.0;
+  if (x >= 127.0) return 0.0;  // SciPy's (Cephes') cut, where 2^-x is still a normal double
   if (x == -inf()) return nan();
   if (x > 1) return hurwitz_zeta_sum(x, 2.0);
   return riemann_zeta(x) - 1.0;
@@ -484,7 +485,12 @@ __device__ __forceinline__ double lgamma1p(double a) {
   return ::lgamma(1.0 + a);
 }
 __device__ __forceinline__ double igam_factor(double a, double x) {  // x^a e^-x / Gamma(a)
-  if (a >= 10.0) return ::sqrt(a / 6.283185307179586) * ::exp(a * log1pmx((x - a) / a) - stirling_correction(a));
+  if (a >= 10.0) {
+    // a log1pmx(t), t = (x - a) / a, but below x = a/2 from log(x / a): there 1 + t loses x/a's digits.
+    const double t = (x - a) / a;
+    const double e = t > -0.5 ? a * log1pmx(t) : a * ::log(x / a) - (x - a);
+    return ::sqrt(a / 6.283185307179586) * ::exp(e - stirling_correction(a));
+  }
   if (x < 700.0) return ::pow(x, a) * ::exp(-x) / ::tgamma(a);
   return ::exp(a * ::log(x) - x - ::lgamma(a));
 }
