@@ -273,3 +273,21 @@ def test_searchsorted_side_checks_as_numpy(side):
         np.searchsorted([1, 2, 3], 2, side=side)
     with pytest.raises(want.type):
         cp.searchsorted(None, 2, side=side)  # the side is checked before the arrays
+
+
+@gpu
+def test_descending_sorts_of_bfloat16():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    a = np.array([1.5, np.nan, -2.0, 0.0, 3.0], ml_dtypes.bfloat16)
+    order = np.argsort(-a.astype(np.float32), kind="stable")
+    np.testing.assert_array_equal(cp.argsort(cp.asarray(a), descending=True).get(), order)
+    np.testing.assert_array_equal(
+        cp.sort(cp.asarray(a), descending=True).get().astype(np.float32), a[order].astype(np.float32)
+    )
+
+
+@gpu
+@pytest.mark.parametrize("side", [b"left", b"right"])
+def test_searchsorted_reads_a_bytes_side_as_numpy(side):
+    want = np.searchsorted(np.array([1, 2, 3]), 2, side=side)
+    assert int(cp.searchsorted(cp.asarray([1, 2, 3]), 2, side=side)) == want

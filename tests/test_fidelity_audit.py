@@ -480,6 +480,9 @@ SIGNATURE_CALLS = [
     lambda xp, a, i: xp.add(
         a, 1, signature="dd->d", out=xp.zeros(4), where=xp.asarray(np.array([1, 0, 1, 0]) > 0)
     ),
+    lambda xp, a, i: xp.add(i > 0, True, signature="??->?"),  # a Python bool is no weak scalar
+    lambda xp, a, i: xp.add(i > 0, True, signature="bb->b"),
+    lambda xp, a, i: xp.add(i.astype(np.int64), True, signature="ll->l"),
 ]
 SIGNATURE_ERRORS = [
     (lambda xp, a, i: xp.add(a, 1, signature="ii->i"), TypeError),  # NumPy's UFuncTypeError: the input cast
@@ -667,4 +670,22 @@ def test_fold_types_and_errors_as_numpy(name, dtype, cast):
         assert str(got.value) == str(e)
     else:
         got = getattr(cp, name).reduce(cp.asarray(a), dtype=cast)
+        assert got.dtype == want.dtype and got.item() == want.item()
+
+
+@gpu
+@pytest.mark.parametrize("name", FOLDS)
+@pytest.mark.parametrize(
+    "dtype, out", [("uint8", "float64"), ("int8", "uint64"), ("uint8", "int64"), ("uint8", "bool")]
+)
+def test_fold_into_out_of_another_type_as_numpy(name, dtype, out):
+    a = np.array([3, 5, 6], dtype)
+    try:
+        want = getattr(np, name).reduce(a, out=np.zeros((), out))
+    except TypeError as e:
+        with pytest.raises(TypeError) as got:
+            getattr(cp, name).reduce(cp.asarray(a), out=cp.zeros((), out))
+        assert str(got.value) == str(e)
+    else:
+        got = getattr(cp, name).reduce(cp.asarray(a), out=cp.zeros((), out))
         assert got.dtype == want.dtype and got.item() == want.item()

@@ -117,6 +117,9 @@ def _array(self, dtype=None, copy=None):
     raise TypeError(_IMPLICIT_CONVERSION)
 
 
+_ONE_BYTE = numpy.zeros(1, numpy.int8)  # the buffer of item()'s stand-in
+
+
 def _item(self, *args):
     """The element at `args` (one flat index, or one index per axis; none for a size-1 array) as a
     Python scalar, copied to the host. The arguments are checked by NumPy's own item() on a stand-in of the
@@ -125,8 +128,7 @@ def _item(self, *args):
         if self.size != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
         return self.get().item()
-    stand_in = numpy.lib.stride_tricks.as_strided(numpy.zeros(1, numpy.int8), self.shape, (0,) * self.ndim)
-    stand_in.item(*args)
+    numpy.ndarray(self.shape, numpy.int8, _ONE_BYTE, 0, (0,) * self.ndim).item(*args)
     index = args[0] if len(args) == 1 and isinstance(args[0], tuple) else args
     if len(index) == 1:  # one flat index
         index = numpy.unravel_index(operator.index(index[0]) % self.size, self.shape)

@@ -74,7 +74,7 @@ def _check(kind, order, stable=None, descending=_NO):
 
 def _descending_key(a):
     """The key whose ascending sort is `a`'s descending sort (Note [Descending sorts]); its own inverse."""
-    return _u.negative(a) if a.dtype.kind in "fc" else _u.invert(a)
+    return _u.negative(a) if a.dtype.kind in "fc" or a.dtype.name == "bfloat16" else _u.invert(a)
 
 
 def _check_select_kind(kind):
@@ -206,6 +206,8 @@ def search_type(a_type, host):
 
 def searchsorted(a, v, side="left", sorter=None):
     """Indices at which the values `v` would be inserted into the sorted 1-D `a` to keep it sorted."""
+    if isinstance(side, bytes):  # NumPy reads bytes as their text
+        side = side.decode("latin-1")
     if not isinstance(side, str):
         raise TypeError(f"search side must be str, not {type(side).__name__}")
     if side not in ("left", "right"):

@@ -18,7 +18,7 @@ from cuarray._creation import empty
 from cuarray._manipulation import copyto
 from cuarray._transfer import asarray
 
-_WEAK = (bool, int, float, complex)  # Python scalars: NumPy 2's weak operands
+_WEAK = (int, float, complex)  # Python scalars: NumPy 2's weak operands (a Python bool is not weak)
 
 
 def call(ufunc, *args, **kwargs):
@@ -68,7 +68,7 @@ def _to_loop_type(x, dtype):
     core's own errors."""
     if isinstance(x, ndarray):
         return x.astype(dtype, copy=False)
-    if type(x) in _WEAK or isinstance(x, numpy.generic):
+    if type(x) in _WEAK or type(x) is bool or isinstance(x, numpy.generic):
         return numpy.asarray(x, dtype=dtype)[()]
     return x
 

@@ -25,6 +25,7 @@ __all__ = []
 
 _NO = numpy._NoValue
 
+_FOLDS = ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor")  # reduction rows of their own
 _REDUCE = {
     "add": _reduction.sum,
     "multiply": _reduction.prod,
@@ -32,10 +33,7 @@ _REDUCE = {
     "minimum": _reduction.min,
     "logical_and": _reduction.all,
     "logical_or": _reduction.any,
-    **{
-        name: _reduction._ufunc_fold(name)
-        for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor")
-    },
+    **{name: _reduction._ufunc_fold(name) for name in _FOLDS},
 }
 _ACCUMULATE = {
     "add": _scan.cumsum,
@@ -72,6 +70,12 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
                 f"No loop matching the specified signature and casting was found for ufunc {self.__name__}"
             )
         array = array.astype(dtype, copy=False)
+    if out is not None and isinstance(out, ndarray) and self.__name__ in _FOLDS:
+        # NumPy resolves the loop with `out`'s type as the running value's: its TypeError where none exists
+        # (bitwise_and of uint8 into float64); the fold in a's type, cast into `out`, has that loop's values.
+        getattr(numpy, self.__name__).resolve_dtypes(
+            (out.dtype, array.dtype, None), reduction=True, casting="unsafe"
+        )
     if initial is not _NO or where is not True:
         name = f.__name__
         return _reduction_options.reduce(

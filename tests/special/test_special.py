@@ -523,3 +523,38 @@ def test_new_functions_on_0d_empty_and_broadcast_inputs(xp, scp, name, shape):
     return (
         f(a, xp.asarray(np.float32([1.5, 2.5, 4.0]))[: a.shape[-1] if a.ndim else 1]) if f.nin == 2 else f(a)
     )
+
+
+# ---- from a review of the device formulas against SciPy and mpmath (host emulation) ----
+
+
+def test_gammainc_of_very_large_a_just_off_the_diagonal():
+    # Past a = 50625 the series below the diagonal needs more than its 4000 terms where |x - a| / a < 0.02:
+    # Temme's expansion serves there (mpmath's values, 30 digits).
+    a = np.array([1e8, 1e10])
+    x = np.array([1e8 - 4.6e4, 1e10 - 4.6e5])
+    want = np.array([2.1056486712389221e-6, 2.1117733235028108e-6])
+    np.testing.assert_allclose(cp.asnumpy(csp.gammainc(cp.asarray(a), cp.asarray(x))), want, rtol=1e-10)
+    np.testing.assert_allclose(cp.asnumpy(csp.gammaincc(cp.asarray(a), cp.asarray(x))), 1 - want, rtol=1e-15)
+
+
+def test_beta_at_poles_of_a_plus_b_past_the_gamma_range_is_a_signed_zero():
+    a = np.array([0.5, -100.5, -2.5, 1.5, -0.5])
+    b = np.array([-200.5, -100.5, -171.5, -300.5, -199.5])
+    want = scipy.special.beta(a, b)
+    got = cp.asnumpy(csp.beta(cp.asarray(a), cp.asarray(b)))
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    np.testing.assert_array_equal(cp.asnumpy(csp.betaln(cp.asarray(a), cp.asarray(b))), np.full(5, -np.inf))
+
+
+def test_zeta_of_negative_subnormals():
+    x = np.array([-5e-324, -1e-323, -1e-315, -4e-309, -1e-300, -1e-4])
+    np.testing.assert_allclose(cp.asnumpy(csp.zeta(cp.asarray(x))), scipy.special.zeta(x), rtol=1e-15)
+    np.testing.assert_allclose(cp.asnumpy(csp.zetac(cp.asarray(x))), scipy.special.zetac(x), rtol=1e-15)
+
+
+def test_hurwitz_zeta_far_below_zero_is_not_computed():
+    # one thread would sum 2^24 terms and more: NaN (docs/numerical-differences.md)
+    got = cp.asnumpy(csp.zeta(cp.asarray([2.0, 3.0]), cp.asarray([-1e12 + 0.5, -(2.0**25) + 0.25])))
+    assert np.isnan(got).all()

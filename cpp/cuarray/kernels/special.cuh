@@ -256,15 +256,18 @@ __device__ __forceinline__ double k1e(double x) { return bessel_k(x, true, true)
 // (large x), where the Bernoulli terms would not converge. Past q = 1e8 the first three terms of the same
 // expansion at w = q are the value (the direct sum would add ulps of q^-x and underflow where q^(1-x) does
 // not). SciPy's values at the edges are kept: infinity at x = 1 and at non-positive integer q, NaN for x < 1
-// and for non-integer x with negative q, 0 at q = inf, and at x = inf 1 (q = 1), inf (q < 1) or NaN.
+// and for non-integer x with negative q, 0 at q = inf, and at x = inf 1 (q = 1), inf (q < 1), 0 (q > 1e8) or
+// NaN. Below q = -2^24 the direct sum would run for seconds or hours in one thread: NaN there.
 // The Riemann zeta function is zeta(x, 1) for x > 1; for |x - 1| <= 1 it is the Laurent series about the
 // pole, 1/(x - 1) + sum (-1)^n gamma_n (x - 1)^n / n! with the Stieltjes constants gamma_n (DLMF 25.2.4;
 // computed once in high precision, 20 terms converge there), which keeps the relative accuracy at the pole
 // and near 0, where the Euler-Maclaurin sums cancel; x < 0 reflect (DLMF 25.4.1) with Legendre's duplication
 // folded in, zeta(x) = pi^(x-3/2) sin(pi x/2) Gamma((1-x)/2) Gamma(1-x/2) zeta(1-x): neither gamma
 // overflows while zeta(x) is finite (x > -343), the powers of 2 cancel exactly, and pi^(x-3/2) carries the
-// rounding error of pi as a first-order correction, so the result stays within a few ulps where SciPy's
-// loses about |x| / 2 ulps. zeta(1 - x) for x in [-1, 0) is the Laurent series at -x exactly (1 - x rounds).
+// rounding error of pi as a first-order correction: typically within a few ulps (hundreds at worst past
+// x = -100, by a host emulation against mpmath), where SciPy's loses about |x| / 2 ulps. zeta(1 - x) for x in
+// [-1, -1e-3) is the Laurent series at -x exactly (1 - x rounds); above -1e-3 the Laurent series about 1 is
+// zeta(x) itself (the reflection's 1/(-x) overflows for subnormal x).
 // zetac(x) = zeta(x) - 1 is zeta(x, 2) for x > 1, which keeps its relative accuracy as it decays like 2^-x;
 // from x = 127 on it is 0, as SciPy's.
 __device__ __forceinline__ double hurwitz_zeta_sum(double x, double q) {
@@ -305,6 +308,9 @@ __device__ __forceinline__ double hurwitz_zeta(double x, double q) {
   if (::isnan(x) || ::isnan(q)) return nan();
   if (q == inf()) return 0.0;
   if (x == inf()) return q == 1 ? 1.0 : q < 1 ? inf() : q > 1e8 ? 0.0 : nan();  // SciPy's, case by case
+  // The sum steps q up to 9 one term at a time: below -2^24 that is one thread's work for seconds to hours
+  // (SciPy's takes as long on the host), so it is not computed there.
+  if (q < -16777216.0) return nan();
   return hurwitz_zeta_sum(x, q);
 }
 __device__ __forceinline__ double zeta_laurent(double d) {  // zeta(1 + d), |d| <= 1
@@ -335,7 +341,9 @@ __device__ __forceinline__ double riemann_zeta(double x) {
   if (x == inf()) return 1.0;
   if (x == -inf()) return nan();
   if (x > 2) return hurwitz_zeta_sum(x, 1.0);
-  if (x >= 0) return zeta_laurent(x - 1.0);
+  // The Laurent series also serves just below 0 (|d| up to 1.001), where the reflection's zeta(1 - x) is
+  // 1/(-x) and overflows for subnormal x.
+  if (x >= -1e-3) return zeta_laurent(x - 1.0);
   return zeta_reflected(x);
 }
 __device__ __forceinline__ double zetac(double x) {
@@ -358,7 +366,8 @@ __device__ __forceinline__ double zetac(double x) {
 // log B = log sqrt(2 pi) - log(a)/2 + (b - 1/2) log(b/(a+b)) - a log1p(b/a) + D(a) + D(b) - D(a+b) for
 // b >= 10, and log Gamma(b) - (a - 1/2) log1p(b/a) - b log(a+b) + b + D(a) - D(a+b) for smaller b, with D the
 // Stirling correction, whose terms are each of the size of the result. A tiny a or b (gamma overflows)
-// gives infinity, as SciPy's.
+// gives infinity, as SciPy's, while a + b < 171.6; past it the log form gives the finite value (betaln(1e-310,
+// 200) is 713.8) where SciPy's gives infinity.
 // log Gamma(x) - (x - 1/2) log x + x - log sqrt(2 pi) for x >= 10: Stirling's series B_2k / (2k (2k-1) x^(2k-1)),
 // converged to double precision in these eight terms.
 __device__ __forceinline__ double stirling_correction(double x) {
@@ -393,6 +402,8 @@ __device__ __forceinline__ double beta_regular(double a, double b, bool want_log
     return want_log ? r : gammasgn(b) * ::exp(r);
   }
   const double y = a + b;
+  // A pole of Gamma(a + b) first: past kMaxGamma the log-gamma branch would give NaN (0 times a NaN sign).
+  if (y <= 0 && y == ::floor(y)) return want_log ? -inf() : ::copysign(0.0, gammasgn(a) * gammasgn(b));
   if (::fabs(y) > kMaxGamma || ::fabs(a) > kMaxGamma || ::fabs(b) > kMaxGamma) {
     double r, s = 1.0;
     if (a > 0 && b > 0) {
@@ -404,7 +415,6 @@ __device__ __forceinline__ double beta_regular(double a, double b, bool want_log
     if (want_log || ::isnan(r)) return r;
     return r > 709.782712893384 ? s * inf() : s * ::exp(r);
   }
-  if (y <= 0 && y == ::floor(y)) return want_log ? -inf() : ::copysign(0.0, gammasgn(a) * gammasgn(b));
   const double gy = ::tgamma(y), ga = ::tgamma(a), gb = ::tgamma(b);
   if (::isinf(ga) || ::isinf(gb)) {  // a or b below 5.6e-309: 1/a overflows (NaN against a NaN)
     const double r = ga * gb * (gy < 0 ? -1.0 : 1.0);
@@ -433,8 +443,9 @@ __device__ __forceinline__ double betaln(double a, double b) { return beta_core(
 // gammainc = P(a, x) and gammaincc = Q(a, x) = 1 - P, regularized, as SciPy: NaN for negative or NaN a or x
 // and for a = x = 0 or a = x = inf; P(0, x > 0) = 1; P(a, 0) = 0; P(inf, finite x) = 0; P(a, inf) = 1. The
 // regions are the usual ones (Temme; DiDonato and Morris):
-//  - a > 20 near the diagonal (|x - a| < 0.3 a for a < 200, |x - a| < 4.5 sqrt(a) past it), where the series
-//    and the continued fraction need O(sqrt(a)) terms: Temme's uniform expansion (DLMF 8.12.3-8.12.4),
+//  - a > 20 near the diagonal (|x - a| < 0.3 a for a < 200, |x - a| < max(4.5 sqrt(a), 0.02 a) past it),
+//    where the series and the continued fraction need O(sqrt(a)) terms: Temme's uniform expansion
+//    (DLMF 8.12.3-8.12.4),
 //    Q = erfc(eta sqrt(a/2)) / 2 + exp(-a eta^2/2) / sqrt(2 pi a) sum_k C_k(eta) a^-k, with
 //    eta^2/2 = lambda - 1 - log lambda, lambda = x/a. The coefficients of C_k's power series in eta (25 x 25)
 //    were computed once in high precision from C_0 = 1/(lambda - 1) - 1/eta and the recurrence
@@ -733,7 +744,10 @@ __device__ __forceinline__ double igam(double a, double x, bool q) {
   if (::isinf(a)) return ::isinf(x) ? nan() : (q ? 1.0 : 0.0);
   if (::isinf(x)) return q ? 0.0 : 1.0;
   const double d = ::fabs(x - a) / a;
-  if ((a > 20.0 && a < 200.0 && d < 0.3) || (a >= 200.0 && d < 4.5 / ::sqrt(a))) return igam_temme(a, x, q);
+  // Past a = 50625 the band 4.5 / sqrt(a) is narrower than where the series converges in its 4000 terms
+  // (about 37 / d): Temme's expansion serves out to d = 0.02 there.
+  if ((a > 20.0 && a < 200.0 && d < 0.3) || (a >= 200.0 && d < ::fmax(4.5 / ::sqrt(a), 0.02)))
+    return igam_temme(a, x, q);
   if (x < 1.1) {
     const bool q_large = x < 0.5 ? a <= -0.4 / ::log(x) : a <= 1.1 * x;
     if (q && q_large) return igam_q_small_x(a, x);
