@@ -226,6 +226,12 @@ void assign(const Array& dst, py::handle value) {
     }
     return;
   }
+  PyObject* p = value.ptr();
+  if (PyFloat_CheckExact(p) || PyLong_CheckExact(p) || PyBool_Check(p) || PyComplex_CheckExact(p)) {
+    std::string bytes = scalar_bytes(value, dst.dtype());  // Python numbers, the common case, first
+    ops::fill(dst, bytes.data());
+    return;
+  }
   const bool real_dst = !is_complex(dst.dtype()) && dst.dtype() != DType::Bool;  // NumPy warns for these
   if (py::isinstance(value, g_ndarray_type)) {
     const Array& src = value.cast<NdArray&>().array;
@@ -256,9 +262,7 @@ void assign(const Array& dst, py::handle value) {
     }
     copy_host_into(dst, host);
   } else {
-    // A CuPy-like object or another library's device array (a.fill(x), a[...] = x), read as a cuarray array;
-    // Python numbers, the common case, skip the look-ups.
-    PyObject* p = value.ptr();
+    // A CuPy-like object or another library's device array (a.fill(x), a[...] = x), read as a cuarray array.
     if (!PyFloat_Check(p) && !PyLong_Check(p) && !PyComplex_Check(p) && has_device_protocol(p)) {
       py::object device = device_operand(value);
       if (!device.is_none()) return assign(dst, device);

@@ -51,6 +51,14 @@ int device_attribute(cudaDeviceAttr attr, int id) {
   return v;
 }
 
+// A cudaDeviceProp array field as a tuple, as CuPy gives it.
+template <size_t N>
+py::tuple tuple_of(const int (&v)[N]) {
+  py::tuple t(N);
+  for (size_t i = 0; i < N; ++i) t[i] = py::int_(v[i]);
+  return t;
+}
+
 // CuPy's getDeviceProperties keys.
 py::dict properties_dict(int id) {
   const cudaDeviceProp& p = cuda::properties(id);
@@ -62,8 +70,8 @@ py::dict properties_dict(int id) {
   d["warpSize"] = p.warpSize;
   d["memPitch"] = p.memPitch;
   d["maxThreadsPerBlock"] = p.maxThreadsPerBlock;
-  d["maxThreadsDim"] = py::make_tuple(p.maxThreadsDim[0], p.maxThreadsDim[1], p.maxThreadsDim[2]);
-  d["maxGridSize"] = py::make_tuple(p.maxGridSize[0], p.maxGridSize[1], p.maxGridSize[2]);
+  d["maxThreadsDim"] = tuple_of(p.maxThreadsDim);
+  d["maxGridSize"] = tuple_of(p.maxGridSize);
   d["clockRate"] = device_attribute(cudaDevAttrClockRate, id);
   d["totalConstMem"] = p.totalConstMem;
   d["major"] = p.major;
@@ -94,25 +102,23 @@ py::dict properties_dict(int id) {
   d["maxTexture1D"] = p.maxTexture1D;
   d["maxTexture1DMipmap"] = p.maxTexture1DMipmap;
   d["maxTexture1DLinear"] = device_attribute(cudaDevAttrMaxTexture1DLinearWidth, id);
-  d["maxTexture2D"] = py::make_tuple(p.maxTexture2D[0], p.maxTexture2D[1]);
-  d["maxTexture2DMipmap"] = py::make_tuple(p.maxTexture2DMipmap[0], p.maxTexture2DMipmap[1]);
-  d["maxTexture2DLinear"] = py::make_tuple(p.maxTexture2DLinear[0], p.maxTexture2DLinear[1], p.maxTexture2DLinear[2]);
-  d["maxTexture2DGather"] = py::make_tuple(p.maxTexture2DGather[0], p.maxTexture2DGather[1]);
-  d["maxTexture3D"] = py::make_tuple(p.maxTexture3D[0], p.maxTexture3D[1], p.maxTexture3D[2]);
-  d["maxTexture3DAlt"] = py::make_tuple(p.maxTexture3DAlt[0], p.maxTexture3DAlt[1], p.maxTexture3DAlt[2]);
+  d["maxTexture2D"] = tuple_of(p.maxTexture2D);
+  d["maxTexture2DMipmap"] = tuple_of(p.maxTexture2DMipmap);
+  d["maxTexture2DLinear"] = tuple_of(p.maxTexture2DLinear);
+  d["maxTexture2DGather"] = tuple_of(p.maxTexture2DGather);
+  d["maxTexture3D"] = tuple_of(p.maxTexture3D);
+  d["maxTexture3DAlt"] = tuple_of(p.maxTexture3DAlt);
   d["maxTextureCubemap"] = p.maxTextureCubemap;
-  d["maxTexture1DLayered"] = py::make_tuple(p.maxTexture1DLayered[0], p.maxTexture1DLayered[1]);
-  d["maxTexture2DLayered"] =
-      py::make_tuple(p.maxTexture2DLayered[0], p.maxTexture2DLayered[1], p.maxTexture2DLayered[2]);
-  d["maxTextureCubemapLayered"] = py::make_tuple(p.maxTextureCubemapLayered[0], p.maxTextureCubemapLayered[1]);
+  d["maxTexture1DLayered"] = tuple_of(p.maxTexture1DLayered);
+  d["maxTexture2DLayered"] = tuple_of(p.maxTexture2DLayered);
+  d["maxTextureCubemapLayered"] = tuple_of(p.maxTextureCubemapLayered);
   d["maxSurface1D"] = p.maxSurface1D;
-  d["maxSurface2D"] = py::make_tuple(p.maxSurface2D[0], p.maxSurface2D[1]);
-  d["maxSurface3D"] = py::make_tuple(p.maxSurface3D[0], p.maxSurface3D[1], p.maxSurface3D[2]);
-  d["maxSurface1DLayered"] = py::make_tuple(p.maxSurface1DLayered[0], p.maxSurface1DLayered[1]);
-  d["maxSurface2DLayered"] =
-      py::make_tuple(p.maxSurface2DLayered[0], p.maxSurface2DLayered[1], p.maxSurface2DLayered[2]);
+  d["maxSurface2D"] = tuple_of(p.maxSurface2D);
+  d["maxSurface3D"] = tuple_of(p.maxSurface3D);
+  d["maxSurface1DLayered"] = tuple_of(p.maxSurface1DLayered);
+  d["maxSurface2DLayered"] = tuple_of(p.maxSurface2DLayered);
   d["maxSurfaceCubemap"] = p.maxSurfaceCubemap;
-  d["maxSurfaceCubemapLayered"] = py::make_tuple(p.maxSurfaceCubemapLayered[0], p.maxSurfaceCubemapLayered[1]);
+  d["maxSurfaceCubemapLayered"] = tuple_of(p.maxSurfaceCubemapLayered);
   d["surfaceAlignment"] = p.surfaceAlignment;
   d["texturePitchAlignment"] = p.texturePitchAlignment;
   d["deviceOverlap"] = device_attribute(cudaDevAttrGpuOverlap, id);
