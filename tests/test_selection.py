@@ -1,6 +1,8 @@
 """choose, place, putmask and diagonal against NumPy: dtypes, broadcasting, layouts (writes through views),
 0-d and empty arrays, errors."""
 
+import warnings
+
 import cuarray as cp
 import numpy as np
 import pytest
@@ -47,6 +49,59 @@ def test_choose_python_scalars_are_weak(choices):
     else:
         want, got = np.choose(index, choices), cp.choose(cp.asarray(index), choices)
     assert_same(got, want)
+
+
+# A Python int out of the choices' dtype: NumPy 2 keeps it weak (the dtype stays int8) and casts it unsafely,
+# through int64 or uint64, with no range check: 300 wraps to 44, 2**63 to 0; past 64 bits OverflowError.
+_OUT_OF_RANGE = [
+    ("int8", 300),
+    ("int8", -129),
+    ("int8", 2**63),
+    ("int8", 2**63 - 1),
+    ("uint8", -1),
+    ("uint64", -1),
+    ("int64", 2**63),
+    ("int8", 2**64),
+    ("uint64", -(2**63) - 1),
+    ("int16", 1.5),
+    ("float16", 70000),
+    ("float32", 1e300),
+    ("int8", [300, 1, 2]),
+]
+
+
+def _outcome(f):
+    """f()'s dtype and values, or its OverflowError; and the warnings it gave."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            r = f()
+            got = (r.dtype, r.tolist())
+        except OverflowError as e:
+            got = (OverflowError, str(e))
+    return got, sorted({(w.category, str(w.message)) for w in caught})
+
+
+def _numpy_choose(base, value):
+    return _outcome(lambda: np.choose(np.array([0, 1, 0]), [np.array([1, 2, 3], dtype=base), value]))
+
+
+@pytest.mark.parametrize("base,value", _OUT_OF_RANGE, ids=repr)
+def test_choose_converts_host_choices_as_numpy(base, value):
+    from cuarray._selection import _host_choice, _weak_or_dtype
+
+    dtype = np.result_type(np.dtype(base), _weak_or_dtype(value))
+    index, first = np.array([0, 1, 0]), np.array([1, 2, 3], dtype=base)
+    assert _outcome(lambda: np.choose(index, [first, _host_choice(value, dtype)])) == _numpy_choose(
+        base, value
+    )
+
+
+@gpu
+@pytest.mark.parametrize("base,value", _OUT_OF_RANGE, ids=repr)
+def test_choose_python_ints_out_of_range(base, value):
+    got = _outcome(lambda: cp.choose(cp.asarray([0, 1, 0]), [cp.asarray([1, 2, 3], dtype=base), value]))
+    assert got == _numpy_choose(base, value)
 
 
 @gpu

@@ -48,6 +48,14 @@ def _weak_or_dtype(c):
     return _device(c, "choose").dtype if isinstance(c, (ndarray, numpy.ndarray)) else numpy.asarray(c).dtype
 
 
+def _host_choice(c, dtype):
+    """A choice that is not a device array, converted as NumPy's choose converts it: to its own array first
+    (int64, uint64 from 2**63, float64, ...; OverflowError past 64 bits), then cast unsafely to the common
+    dtype. A Python int is weak in that dtype but not range-checked: 300 among int8 choices wraps to 44, and a
+    float cast that overflows warns, as in NumPy 2."""
+    return numpy.asarray(c).astype(dtype, copy=False)
+
+
 def choose(a, choices, out=None, mode="raise"):
     """choices[a[I]][I] for every index I of the broadcast shape of `a` and the choices; `a` outside
     [0, len(choices)) raises (checked on the device, one synchronization), wraps or is clipped per `mode`."""
@@ -64,7 +72,7 @@ def choose(a, choices, out=None, mode="raise"):
         raise ValueError("0-length sequence.")
     dtype = numpy.result_type(*(_weak_or_dtype(c) for c in choices))
     choices = [
-        c.astype(dtype, copy=False) if isinstance(c, ndarray) else asarray(numpy.asarray(c, dtype=dtype))
+        c.astype(dtype, copy=False) if isinstance(c, ndarray) else asarray(_host_choice(c, dtype))
         for c in choices
     ]
     n = len(choices)

@@ -5,6 +5,7 @@ errors."""
 import cuarray as cp
 import numpy as np
 import pytest
+import scipy.fftpack
 from conftest import make_data
 from cuarray import testing
 from cuarray.scipy import fftpack
@@ -165,3 +166,78 @@ def test_non_arrays_are_refused():
             func(np.zeros(4))
     with pytest.raises(TypeError):
         fftpack.fftn([1.0, 2.0])
+
+
+# Note [fftpack arguments]: SciPy's errors for a 0-d x, a 0-d shape or axes, out-of-range axes and sizes.
+_X = {"0-d": (), "1-d": (4,), "2-d": (2, 3), "empty": (0, 3)}
+_ARGUMENT_CASES = [
+    (func, x, kw)
+    for func in ("fft", "ifft", "rfft", "irfft")
+    for x in ("0-d", "1-d", "empty")
+    for kw in ({}, {"n": 0}, {"n": 2}, {"axis": 0}, {"axis": 5}, {"axis": -3}, {"n": 2, "axis": 3})
+] + [
+    (func, x, kw)
+    for func in ("fftn", "ifftn", "fft2", "ifft2")
+    for x in _X
+    for kw in (
+        {},
+        {"shape": 1},
+        {"shape": np.array(3)},
+        {"shape": np.array(3), "axes": 0},
+        {"axes": np.array(0)},
+        {"shape": (2, 3)},
+        {"axes": (0, 0)},
+        {"axes": 5},
+        {"shape": (0, 3)},
+        {"shape": (2.0, 3)},
+        {"shape": (3, 4), "axes": (0,)},
+    )
+]
+
+
+def _scipy(func, x, kw):
+    """scipy.fftpack's result, or the type and message of its error."""
+    try:
+        return getattr(scipy.fftpack, func)(x, **kw), None
+    except (IndexError, TypeError, ValueError) as e:
+        return None, (type(e), str(e))
+
+
+@pytest.mark.parametrize(
+    "func,x,kw",
+    [c for c in _ARGUMENT_CASES if _scipy(c[0], np.ones(_X[c[1]]), c[2])[1] is not None],
+    ids=repr,
+)
+def test_argument_errors_are_scipys(monkeypatch, func, x, kw):
+    # The arguments are checked before any device work: a NumPy array stands in for the device array here.
+    from cuarray.fft import _fft
+
+    monkeypatch.setattr(_fft, "check_array", lambda a: a)
+    x = np.ones(_X[x])
+    error = _scipy(func, x, kw)[1]
+    with pytest.raises(error[0]) as info:
+        getattr(fftpack, func)(x, **kw)
+    assert (type(info.value), str(info.value)) == error
+
+
+@gpu
+@pytest.mark.parametrize("func,x,kw", _ARGUMENT_CASES, ids=repr)
+def test_argument_errors_on_the_device(func, x, kw):
+    x = np.ones(_X[x])
+    want, error = _scipy(func, x, kw)
+    if error is None:
+        testing.assert_allclose(getattr(fftpack, func)(cp.asarray(x), **kw), want, atol=1e-12)
+        return
+    with pytest.raises(error[0]) as info:
+        getattr(fftpack, func)(cp.asarray(x), **kw)
+    assert (type(info.value), str(info.value)) == error
+
+
+@gpu
+@pytest.mark.parametrize("func", ["fftn", "ifftn"])
+def test_no_axes_return_x_itself(func):
+    # SciPy's: no axes, no transform, not even to complex (a 0-d x has none).
+    x = cp.asarray(3.0)
+    assert getattr(fftpack, func)(x) is x
+    y = cp.ones((2, 3), np.float32)
+    assert getattr(fftpack, func)(y, axes=()) is y and getattr(fftpack, func)(y, shape=(5,), axes=()) is y

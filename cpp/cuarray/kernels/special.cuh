@@ -454,6 +454,9 @@ __device__ __forceinline__ double betaln(double a, double b) { return beta_core(
 //    where Q is not small (a <= -0.4 / log x for x < 0.5, a <= 1.1 x else) Q = -expm1(E) - e^E (S - 1) with
 //    E = a log x - log Gamma(1 + a) and S - 1 = sum_(n>=1) (-x)^n a / (n! (a + n)) (DLMF 8.7.3), which
 //    keeps Q's relative accuracy as a -> 0; log Gamma(1 + a) is its Taylor series there (DLMF 5.7.3).
+//    S - 1 is a times a sum, a multiplied last as in SciPy (a subnormal a rounds once, not in each term). Where
+//    Q underflows (a of a few 1e-324) the two terms cancel to -0 or -5e-324 by the order of rounding (and
+//    NVRTC's FMA contraction, on by default, changes that order): Q is clamped to +0 there, SciPy's value.
 //  - else the series for P below the diagonal (x <= a), the continued fraction for Q above it (DLMF 8.9.2,
 //    modified Lentz), the other one as the complement.
 // The factor x^a e^-x / Gamma(a) is pow(x, a) exp(-x) / Gamma(a) for a < 10 (each within an ulp or two, so
@@ -521,12 +524,13 @@ __device__ __forceinline__ double igam_q_small_x(double a, double x) {
   double s = 0.0, t = 1.0;
   for (int n = 1; n < 200; ++n) {
     t *= -x / n;
-    const double term = t * a / (a + n);
+    const double term = t / (a + n);
     s += term;
     if (::fabs(term) <= 1.1102230246251565e-16 * ::fabs(s)) break;
   }
   const double e = a * ::log(x) - lgamma1p(a);
-  return -::expm1(e) - ::exp(e) * s;
+  const double q = -::expm1(e) - ::exp(e) * a * s;
+  return q > 0.0 ? q : 0.0;  // +0 where Q underflows: Note [Incomplete gamma]
 }
 __device__ __forceinline__ double igam_q_fraction(double a, double x) {
   constexpr double kTiny = 1e-300;

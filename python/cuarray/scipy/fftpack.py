@@ -8,8 +8,9 @@ never needed: the input is left as it is. rfft and irfft use fftpack's real pack
 
 import functools
 import math
+import numbers
+import operator
 
-import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
 from cuarray import _core, _creation, _ufuncs
@@ -62,24 +63,76 @@ def get_fft_plan(a, shape=None, axes=None, value_type="C2C"):
     return plan if plan is not None else _core.fft.make_plan(key[0], n, batch, devices)
 
 
+# Note [fftpack arguments]
+# The arguments are checked in SciPy's order and with its errors (scipy.fftpack over scipy.fft's pocketfft
+# helpers), not with cuarray.fft's NumPy ones: the 1-D transforms index x.shape[axis] (IndexError 'tuple index
+# out of range' for a 0-d x or an axis out of range) after checking that n >= 1; the n-D ones take `shape` and
+# `axes` as a number or an iterable of integers (a 0-d array is neither: ValueError), a `shape` of one size
+# per axis of x where `axes` is None, distinct axes, sizes >= 1, and return x itself when there are no axes.
+
+
+def _axis_and_points(x, n, axis):
+    """The axis (normalised) and number of points of a 1-D transform: Note [fftpack arguments]."""
+    _fft.check_array(x)
+    if n is not None and n < 1:
+        raise ValueError(f"invalid number of data points ({n}) specified")
+    if not -x.ndim <= operator.index(axis) < x.ndim:
+        raise IndexError("tuple index out of range")
+    axis = normalize_axis_index(axis, x.ndim)
+    n = x.shape[axis] if n is None else n
+    if n < 1:
+        raise ValueError(f"invalid number of data points ({n}) specified")
+    return axis, _fft.points(n)
+
+
+def _ints(value, name):
+    # SciPy's _iterable_of_int: a number is one value, else an iterable of integers.
+    try:
+        return [operator.index(v) for v in ((value,) if isinstance(value, numbers.Number) else value)]
+    except TypeError as e:
+        raise ValueError(f"{name} must be a scalar or iterable of integers") from e
+
+
+def _shape_and_axes(x, shape, axes):
+    """The sizes and axes (lists) of an n-D transform: Note [fftpack arguments]."""
+    _fft.check_array(x)
+    if axes is not None:  # given axes are checked before the shape; an empty tuple takes any shape
+        axes = [ax + x.ndim if ax < 0 else ax for ax in _ints(axes, "axes")]
+        if any(not 0 <= ax < x.ndim for ax in axes):
+            raise ValueError("axes exceeds dimensionality of input")
+        if len(set(axes)) != len(axes):
+            raise ValueError("all axes must be unique")
+    if shape is not None:
+        shape = _ints(shape, "shape")
+        if len(shape) != (x.ndim if axes is None else len(axes) or len(shape)):
+            raise ValueError("when given, axes and shape arguments have to be of the same length")
+    if axes is None:
+        axes = list(range(x.ndim))
+    if shape is None:
+        shape = [x.shape[ax] for ax in axes]
+    else:  # SciPy pairs them with zip: a shape beside axes=() is dropped
+        shape, axes = [x.shape[ax] if n == -1 else n for n, ax in zip(shape, axes)], axes[: len(shape)]
+    if any(n < 1 for n in shape):
+        raise ValueError(f"invalid number of data points ({shape}) specified")
+    return shape, axes
+
+
 def fft(x, n=None, axis=-1, overwrite_x=False, plan=None):
     """scipy.fftpack.fft: the 1-D discrete Fourier transform along `axis`, cropped or zero-padded to `n`."""
-    axis, n = _fft.axis_and_points(x, n, axis, _same)
+    axis, n = _axis_and_points(x, n, axis)
     return _fft.c2c(x, [n], [axis], None, False, plan=_fft.pick_plan(plan))
 
 
 def ifft(x, n=None, axis=-1, overwrite_x=False, plan=None):
     """scipy.fftpack.ifft: the 1-D inverse discrete Fourier transform along `axis`."""
-    axis, n = _fft.axis_and_points(x, n, axis, _same)
+    axis, n = _axis_and_points(x, n, axis)
     return _fft.c2c(x, [n], [axis], None, True, plan=_fft.pick_plan(plan))
 
 
 def _nd(x, shape, axes, direction, plan):
-    # fftpack's rule: a shape is one size per axis transformed (every axis when axes is None).
-    if shape is not None and numpy.ndim(x) > 0:
-        n_axes = numpy.ndim(x) if axes is None else (len(axes) if numpy.ndim(axes) else 1)
-        if (len(shape) if numpy.ndim(shape) else 1) != n_axes:
-            raise ValueError("when given, axes and shape arguments have to be of the same length")
+    shape, axes = _shape_and_axes(x, shape, axes)
+    if not axes:
+        return x  # SciPy's: no axes, no transform (not even to complex)
     # As CuPy's: the transform's kind from _default_fft_func (Note [FFT layouts] in cuarray/fft/_fft.py).
     return _fft._default_fft_func(x, shape, axes, plan)(x, shape, axes, None, direction, plan=plan)
 
@@ -104,10 +157,6 @@ def ifft2(x, shape=None, axes=(-2, -1), overwrite_x=False, plan=None):
     return _nd(x, shape, axes, 1, plan)
 
 
-def _same(m):
-    return m
-
-
 def _along(ndim, axis, index):
     return (slice(None),) * axis + (index,) + (slice(None),) * (ndim - axis - 1)
 
@@ -120,8 +169,8 @@ def _check_real(x):
 def rfft(x, n=None, axis=-1, overwrite_x=False, plan=None):
     """scipy.fftpack.rfft: the FFT of real `x` along `axis`, in fftpack's real packed format (n real
     numbers)."""
-    axis, n = _fft.axis_and_points(x, n, axis, _same)
-    _check_real(x)
+    _check_real(_fft.check_array(x))  # SciPy checks the dtype first
+    axis, n = _axis_and_points(x, n, axis)
     f = _fft.r2c(x, [n], [axis], None, plan=_fft.pick_plan(plan))
     shape = x.shape[:axis] + (n,) + x.shape[axis + 1 :]
     z = _creation.empty(shape, _fft.real_type(x.dtype))
@@ -135,8 +184,8 @@ def rfft(x, n=None, axis=-1, overwrite_x=False, plan=None):
 
 def irfft(x, n=None, axis=-1, overwrite_x=False):
     """scipy.fftpack.irfft: the inverse of rfft, from fftpack's real packed format to `n` real points."""
-    axis, n = _fft.axis_and_points(x, n, axis, _same)
-    _check_real(x)
+    _check_real(_fft.check_array(x))
+    axis, n = _axis_and_points(x, n, axis)
     m = min(n, x.shape[axis])
     shape = x.shape[:axis] + (n // 2 + 1,) + x.shape[axis + 1 :]
     z = _creation.zeros(shape, _fft.complex_type(x.dtype))

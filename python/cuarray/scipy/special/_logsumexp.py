@@ -16,10 +16,11 @@ from cuarray._transfer import asarray
 
 
 def _device(x, name):
-    """A device array of `x` (a Python number becomes a 0-d array); host arrays are CuPy's TypeError."""
+    """A device array of `x`: a Python number or NumPy scalar becomes a 0-d array (of the dtype SciPy's
+    asarray gives it), as the special ufuncs take them; host arrays are CuPy's TypeError."""
     if isinstance(x, ndarray):
         return x
-    if type(x) in (bool, int, float):
+    if isinstance(x, (bool, int, float, numpy.generic)):
         return asarray(x)
     raise TypeError(f"cuarray.scipy.special.{name}: Unsupported type {type(x)}")
 
