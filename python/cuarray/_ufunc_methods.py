@@ -1,5 +1,5 @@
-"""ufunc.outer, reduce, accumulate and reduceat, as NumPy's, for the ufuncs cuarray has a reduction or scan of
-(Note [ufunc methods]). Installed on cuarray's ufunc type at import, as ufunc.at is.
+"""ufunc.outer, reduce, accumulate and reduceat, as NumPy's (Note [ufunc methods]). Installed on cuarray's ufunc
+type at import, as ufunc.at is.
 
 Note [ufunc methods]
 NumPy's sum is add.reduce, prod multiply.reduce, max maximum.reduce and so on: each reduce here is the
@@ -8,15 +8,15 @@ defaults (axis 0); bitwise_and, bitwise_or, bitwise_xor and logical_xor have red
 (exactly associative, so a tree of partial results gives NumPy's sequential answer). accumulate is cumsum or cumprod, or the running maximum or minimum (a scan
 with those operations). outer is the ufunc itself on `a` with new axes for
 `b`. reduceat reduces each segment with the same reduction, one call per index: it is for the occasional
-call (and NumPy's functions dispatched here through __array_ufunc__), not a loop. A ufunc without a
-reduction raises NotImplementedError naming the method, never a result computed some other way.
-"""
+call (and NumPy's functions dispatched here through __array_ufunc__), not a loop. Every other two-input ufunc
+of NumPy's (subtract, divide, power, the comparisons, ...) and the accumulate of the ufuncs above without a scan
+fold sequentially, one kernel per call (cuarray/_fold.py, Note [Folds] in cpp/cuarray/ops/fold.cpp)."""
 
 import operator
 
 import numpy
 
-from cuarray import _core, _reduction, _reduction_options, _scan
+from cuarray import _core, _fold, _reduction, _reduction_options, _scan
 from cuarray._core import ndarray
 from cuarray._joining import concatenate
 from cuarray._transfer import device_array
@@ -31,6 +31,8 @@ _REDUCE = {
     "multiply": _reduction.prod,
     "maximum": _reduction.max,
     "minimum": _reduction.min,
+    "fmax": _reduction.nanmax,  # NumPy's nanmax is fmax.reduce
+    "fmin": _reduction.nanmin,
     "logical_and": _reduction.all,
     "logical_or": _reduction.any,
     **{name: _reduction._ufunc_fold(name) for name in _FOLDS},
@@ -43,23 +45,21 @@ _ACCUMULATE = {
 }
 
 
-def _lookup(self, table, method):
-    f = table.get(self.__name__)
-    if f is None:
-        raise NotImplementedError(f"cuarray.{self.__name__}.{method} is not supported")
-    return f
-
-
 def _takes_dtype(name):
     return name in ("add", "multiply")
 
 
 def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO, where=True):
-    """NumPy's ufunc.reduce (default axis 0) for add, multiply, maximum, minimum, logical_and, logical_or,
-    logical_xor, bitwise_and, bitwise_or and bitwise_xor, with its `initial` and `where` (Note [Reduction
-    options])."""
-    f = _lookup(self, _REDUCE, "reduce")
+    """NumPy's ufunc.reduce (default axis 0), with its `initial` and `where` (Note [Reduction options]): the
+    reduction of add, multiply, maximum, minimum, fmax, fmin, logical_and, logical_or, logical_xor, bitwise_and,
+    bitwise_or and bitwise_xor, a sequential fold for NumPy's other two-input ufuncs (Note [Fold types and
+    order])."""
+    f = _REDUCE.get(self.__name__)
+    if f is None:
+        _fold.numpy_ufunc(self, "reduce")
     array = device_array(array, f"{self.__name__}.reduce")
+    if f is None:
+        return _fold.reduce(self, array, axis, dtype, out, keepdims, initial, where)
     takes_dtype = _takes_dtype(self.__name__)
     if dtype is not None and not takes_dtype:
         kind = numpy.dtype(dtype).kind
@@ -87,8 +87,11 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
 
 
 def accumulate(self, array, axis=0, dtype=None, out=None):
-    """NumPy's ufunc.accumulate (default axis 0) for add, multiply, maximum and minimum."""
-    f = _lookup(self, _ACCUMULATE, "accumulate")
+    """NumPy's ufunc.accumulate (default axis 0): a scan for add, multiply, maximum and minimum, a sequential
+    fold for NumPy's other two-input ufuncs."""
+    f = _ACCUMULATE.get(self.__name__)
+    if f is None:
+        _fold.numpy_ufunc(self, "accumulate")
     array = device_array(array, f"{self.__name__}.accumulate")
     if array.ndim == 0:
         raise TypeError("cannot accumulate on a scalar")
@@ -97,6 +100,8 @@ def accumulate(self, array, axis=0, dtype=None, out=None):
         if axes is None or len(axes) != 1:
             raise ValueError("accumulate does not allow multiple axes")
         (axis,) = axes
+    if f is None:
+        return _fold.accumulate(self, array, axis, dtype, out)
     return f(array, axis, dtype, out)
 
 
@@ -113,7 +118,9 @@ def outer(self, a, b, /, **kwargs):
 def reduceat(self, array, indices, axis=0, dtype=None, out=None):
     """NumPy's ufunc.reduceat: along `axis`, the reduction of array[indices[i]:indices[i + 1]] (to the end for
     the last), or array[indices[i]] alone where indices[i + 1] <= indices[i]."""
-    _lookup(self, _REDUCE, "reduceat")
+    folds = self.__name__ not in _REDUCE
+    if folds:
+        _fold.numpy_ufunc(self, "reduceat")
     name = f"{self.__name__}.reduceat"
     array = device_array(array, name)
     if array.ndim == 0:
@@ -124,6 +131,8 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
     for i in idx:
         if not 0 <= i < n:
             raise IndexError(f"index {i} out-of-bounds in {name} [0, {n})")
+    if folds:
+        return _fold.reduceat(self, array, idx, axis, dtype, out)
     head = (slice(None),) * axis
     parts = []
     for k, start in enumerate(idx):

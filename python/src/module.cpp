@@ -74,6 +74,7 @@ void init_mdspan(py::module_& m);
 void init_fusion(py::module_& m);
 void init_reduction(py::module_& m);
 void init_scan(py::module_& m);
+void init_fold(py::module_& m);
 void init_indexing(py::module_& m);
 void init_sorting(py::module_& m);
 void init_linalg(py::module_& m);
@@ -100,6 +101,7 @@ PYBIND11_MODULE(_core, m) {
   cuarray::bind::init_fusion(m);
   cuarray::bind::init_reduction(m);
   cuarray::bind::init_scan(m);
+  cuarray::bind::init_fold(m);
   cuarray::bind::init_indexing(m);
   cuarray::bind::init_sorting(m);
   cuarray::bind::init_linalg(m);

@@ -53,6 +53,7 @@ enum class KernelKind : std::uint8_t {
   CorrelateNd,
   Correlate1d,
   Correlate2d,
+  Fold,  // ufunc.reduce, accumulate and reduceat of the ufuncs without a reduction row (ops/fold.cpp)
 };
 
 // Note [Registry keys]
