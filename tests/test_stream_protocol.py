@@ -47,6 +47,7 @@ def test_from_external_of_a_protocol_object():
     mock = _Protocol((0, real.ptr))
     s = cp.cuda.Stream.from_external(mock)
     assert s.ptr == real.ptr and s.device_id == -1 and s._foreign_stream_ref is mock
+    assert type(s) is cp.cuda.Stream  # CuPy 14's: a Stream, not an ExternalStream
     with s:
         x = cp.arange(10) * 2
     s.synchronize()
@@ -58,6 +59,7 @@ def test_from_external_of_a_stream_is_the_same_cuda_stream():
     original = cp.cuda.Stream()
     s = cp.cuda.Stream.from_external(original)
     assert s is not original and s.device_id == -1 and s._foreign_stream_ref is original
+    assert type(s) is cp.cuda.Stream and s == original
     assert s.ptr == original.ptr
     with s:
         y = cp.ones(1000).sum()

@@ -377,7 +377,14 @@ void init_array(py::module_& m) {
             std::int64_t offset = 0, limit = -1;
             py::object base = py::none();
             if (!memptr.is_none()) {
-              py::object src = py::getattr(memptr, "_owner", py::none());
+              // Only a missing _owner means "not ours": its own error (memory freed by free()) propagates.
+              py::object src = py::none();
+              if (PyObject* o = PyObject_GetAttrString(memptr.ptr(), "_owner"))
+                src = py::reinterpret_steal<py::object>(o);
+              else if (PyErr_ExceptionMatches(PyExc_AttributeError))
+                PyErr_Clear();
+              else
+                throw py::error_already_set();
               if (!py::isinstance(src, g_ndarray_type))
                 throw TypeError("memptr must be a cuarray MemoryPointer (x.data, or x.data + offset) or None");
               const NdArray& a = src.cast<const NdArray&>();

@@ -466,7 +466,8 @@ void init_cuda(py::module_& m) {
   py::class_<cuda::Buffer, std::shared_ptr<cuda::Buffer>>(c, "DeviceMemory")
       .def_property_readonly("ptr", [](const cuda::Buffer& b) { return reinterpret_cast<std::uintptr_t>(b.ptr()); })
       .def_property_readonly("size", &cuda::Buffer::nbytes)
-      .def_property_readonly("device_id", &cuda::Buffer::device);
+      .def_property_readonly("device_id", &cuda::Buffer::device)
+      .def_property_readonly("pooled", &cuda::Buffer::pooled);
   c.def("alloc", &cuda::allocate, "nbytes"_a);
   c.def("pool_malloc", &cuda::allocate_from_pool, "nbytes"_a);
   c.def("malloc_managed", &cuda::allocate_managed, "nbytes"_a);

@@ -15,6 +15,23 @@ def test_from_pci_bus_id_takes_a_string():
         cp.cuda.Device.from_pci_bus_id(0)
 
 
+# CuPy 14.2 names these six (CUDA 12's names; 92 to 94 are reserved numbers it asks for all the same).
+CUPY_ONLY_ATTRIBUTES = {
+    "Reserved92": 92,
+    "Reserved93": 93,
+    "Reserved94": 94,
+    "CooperativeMultiDeviceLaunch": 96,
+    "ReservedSharedMemoryPerBlock": 111,
+    "MaxTimelineSemaphoreInteropSupported": 114,
+}
+
+
+def test_runtime_names_cupys_attributes():
+    for name, number in CUPY_ONLY_ATTRIBUTES.items():
+        assert getattr(cp.cuda.runtime, "cudaDevAttr" + name) == number
+    assert cp.cuda.runtime.cudaDevAttrTimelineSemaphoreInteropSupported == 114  # CUDA 13's name stays
+
+
 def test_memoize_and_clear_memo():
     calls = []
 
@@ -98,6 +115,12 @@ def test_attributes():
     assert attrs["WarpSize"] == 32
     assert all(isinstance(k, str) and isinstance(v, int) for k, v in attrs.items())
     assert len(attrs) > 80
+    # The keys CuPy 14.2's dict has on an H200, with cudaDeviceGetAttribute's values.
+    assert set(CUPY_ONLY_ATTRIBUTES) <= set(attrs)
+    for name, number in CUPY_ONLY_ATTRIBUTES.items():
+        assert attrs[name] == cp.cuda.runtime.deviceGetAttribute(number, 0)
+    assert attrs["MaxTimelineSemaphoreInteropSupported"] == attrs["TimelineSemaphoreInteropSupported"]
+    assert attrs["ReservedSharedMemoryPerBlock"] >= 0
 
 
 @gpu

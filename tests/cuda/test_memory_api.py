@@ -6,6 +6,7 @@ import ctypes
 import gc
 import pickle
 import threading
+import weakref
 
 import cuarray as cp
 import numpy as np
@@ -148,6 +149,97 @@ def test_external_stream_is_deprecated_for_from_external():
     with pytest.warns(DeprecationWarning, match="ExternalStream is deprecated. Use Stream.from_external"):
         legacy = cp.cuda.ExternalStream(1)
     assert legacy._core is None and not legacy._ptds
+
+
+class _HostKeyedPool(memory.SingleDeviceMemoryPool):
+    """A pool whose arena key needs no device (the current stream's would), over made-up addresses."""
+
+    @staticmethod
+    def _stream_key(stream=None):
+        return 0
+
+
+class _FakeDeviceMemory:
+    """Another allocator's memory object, of no class CuPy names."""
+
+    def __init__(self, ptr, size):
+        self.ptr, self.size, self.device_id = ptr, size, 0
+
+
+_next_address = [1 << 32]
+
+
+def _address(size):
+    _next_address[0] += size + UNIT
+    return _next_address[0]
+
+
+def fake_device_alloc(size):
+    return memory.MemoryPointer(memory.UnownedMemory(_address(size), size, None, 0), 0)
+
+
+def test_the_default_pool_is_a_memory_pool():
+    pool = cp.get_default_memory_pool()
+    assert type(pool) is cp.cuda.MemoryPool is memory.MemoryPool and type(pool).__name__ == "MemoryPool"
+    assert isinstance(pool, cp.cuda.memory.MemoryPool) and not hasattr(memory, "_DefaultMemoryPool")
+    assert issubclass(memory.PooledMemory, memory.BaseMemory)
+    assert not issubclass(memory.PooledMemory, memory.Memory)  # CuPy's is a BaseMemory only
+
+
+def test_pooled_memory_has_cupys_free_identity_and_pool():
+    pool = _HostKeyedPool(fake_device_alloc)
+    p = pool.malloc(3 * UNIT)
+    mem = p.mem
+    assert type(mem) is memory.PooledMemory and (mem.ptr, mem.size, mem.device_id) == (p.ptr, 3 * UNIT, 0)
+    assert mem.identity == "UnownedMemory" and isinstance(mem.pool, weakref.ref) and mem.pool() is pool
+    assert pool.used_bytes() == 3 * UNIT
+    mem.free()
+    assert mem.ptr == 0 and (pool.used_bytes(), pool.n_free_blocks()) == (0, 1)
+    mem.free()  # CuPy's: later calls do nothing
+    assert (pool.used_bytes(), pool.n_free_blocks()) == (0, 1)
+    with pytest.raises(ValueError, match="freed"):  # no array is made on freed memory
+        p._owner  # noqa: B018
+    q = pool.malloc(3 * UNIT)
+    assert q.ptr == p.ptr  # the chunk free() gave back serves again
+    del p, mem
+    gc.collect()
+    assert pool.used_bytes() == 3 * UNIT  # the finalizer of the freed memory did not give q's chunk back
+    del q
+    assert (pool.used_bytes(), pool.n_free_blocks()) == (0, 1)
+
+
+def test_pooled_memory_identity_names_the_allocators_memory_class():
+    functions = cp.cuda.PythonFunctionAllocator(lambda size, device: _address(size), lambda ptr, device: None)
+    pool = _HostKeyedPool(functions.malloc)
+    assert pool.malloc(UNIT).mem.identity == "PythonFunctionAllocatorMemory"
+    pool = _HostKeyedPool(lambda size: memory.MemoryPointer(_FakeDeviceMemory(_address(size), size), 0))
+    assert pool.malloc(UNIT).mem.identity == "<unknown>"
+    for cls, name in ((memory.Memory, "Memory"), (memory.ManagedMemory, "ManagedMemory")):
+        assert memory._identity(cls.__new__(cls)) == name
+    assert memory._identity(memory.MemoryAsync.__new__(memory.MemoryAsync)) == "MemoryAsync"
+
+
+class _FakeBlock:
+    """A block of the core's allocations as the bindings present it (DeviceMemory), at a made-up address."""
+
+    def __init__(self, size, pooled=True):
+        self.ptr, self.size, self.device_id, self.pooled = _address(size), size, 0, pooled
+
+
+def test_the_default_pools_memory_is_pooled_memory_whose_free_gives_up_its_hold():
+    block = _FakeBlock(1024)
+    held, ptr = weakref.ref(block), block.ptr
+    mem = memory._memory_of(block)
+    del block
+    assert type(mem) is memory.PooledMemory and (mem.ptr, mem.size, mem.device_id) == (ptr, 1024, 0)
+    assert mem.identity == "Memory" and mem.pool() is cp.get_default_memory_pool()._pool(0)
+    assert held() is not None
+    mem.free()
+    assert mem.ptr == 0 and held() is None  # the pool's block is this object's no longer
+    mem.free()
+    del mem
+    assert type(memory._memory_of(_FakeBlock(0))) is memory.Memory  # 0 bytes: CuPy's Memory(0)
+    assert type(memory._memory_of(_FakeBlock(64, pooled=False))) is memory.Memory  # not the pool's
 
 
 # ---- on the device ----------------------------------------------------------------------------------------
@@ -501,3 +593,75 @@ def test_library_handles_are_per_thread(name):
     t.join()
     assert handles[0] and handles[0] != handles[1] and handles[1] == handles[2]
     assert getattr(cp.cuda.Device(), f"{name}_handle") == handles[0]
+
+
+@gpu
+def test_the_default_pools_memory_is_cupys_pooled_memory():
+    pool = cp.get_default_memory_pool()
+    p = cp.cuda.alloc(16)
+    assert type(p.mem) is memory.PooledMemory and p.mem.identity == "Memory" and p.mem.size >= 16
+    assert p.mem.pool().used_bytes() == pool.used_bytes() and p.mem.pool().get_limit() == pool.get_limit()
+    assert type(pool.malloc(100).mem) is memory.PooledMemory
+    x = cp.arange(10.0)
+    assert type(x.data.mem) is memory.PooledMemory and x.data.mem.ptr <= x.data.ptr
+    assert type(cp.cuda.alloc(0).mem) is memory.Memory and type(pool.malloc(0).mem) is memory.Memory
+    cp.cuda.set_allocator(None)  # cudaMalloc without a pool: CuPy's Memory (the fixture restores the pool)
+    assert type(cp.cuda.alloc(16).mem) is memory.Memory and type(cp.arange(4.0).data.mem) is memory.Memory
+    managed = memory.SingleDeviceMemoryPool(memory.malloc_managed).malloc(UNIT).mem
+    assert type(managed) is memory.PooledMemory and managed.identity == "ManagedMemory"
+    assert memory.SingleDeviceMemoryPool().malloc(UNIT).mem.identity == "Memory"
+
+
+@gpu
+def test_free_gives_the_default_pools_memory_back_at_once():
+    pool = cp.get_default_memory_pool()
+    gc.collect()
+    before = pool.used_bytes()
+    p = pool.malloc(1 << 20)
+    assert pool.used_bytes() >= before + (1 << 20)
+    p.mem.free()
+    assert p.mem.ptr == 0 and pool.used_bytes() == before
+    p.mem.free()
+    with pytest.raises(ValueError, match="freed"):
+        cp.ndarray((4,), np.float32, memptr=p)
+    del p
+    gc.collect()
+    assert pool.used_bytes() == before
+
+
+@gpu
+@pytest.mark.parametrize(
+    "make_pool", [cp.get_default_memory_pool, memory.SingleDeviceMemoryPool], ids=["default", "own"]
+)
+def test_free_leaves_memory_an_array_uses_with_the_array(make_pool):
+    # Note [Freeing pooled memory]: CuPy would hand the bytes to the next allocation while x still uses them.
+    pool = make_pool()
+    gc.collect()
+    before = pool.used_bytes()
+    p = pool.malloc(8 * UNIT)
+    a = np.arange(UNIT, dtype=np.float64)
+    x = cp.ndarray((UNIT,), np.float64, memptr=p)
+    x[...] = cp.asarray(a)
+    p.mem.free()
+    assert p.mem.ptr == 0 and pool.used_bytes() == before + 8 * UNIT  # still x's
+    others = [pool.malloc(8 * UNIT) for _ in range(4)]
+    assert p.ptr not in [q.ptr for q in others]
+    for q in others:
+        q.memset(0xFF, 8 * UNIT)
+    assert_same(x, a)
+    del others, x, p
+    gc.collect()
+    assert pool.used_bytes() == before
+
+
+@gpu
+def test_free_of_an_arrays_memory_object_leaves_the_array_its_memory():
+    a = np.arange(1000.0)
+    x = cp.asarray(a)
+    m = x.data.mem
+    m.free()
+    m.free()
+    assert m.ptr == 0
+    y = cp.full_like(x, -1.0)  # would take x's bytes had they gone back
+    assert_same(x, a)
+    assert_same(y, np.full_like(a, -1.0))

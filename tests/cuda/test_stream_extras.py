@@ -42,7 +42,7 @@ def test_argument_errors():
 
 def test_protocol_forms_of_the_default_streams_need_no_device():
     null = cp.cuda.Stream.from_external(ForeignStream(0))
-    assert isinstance(null, cp.cuda.ExternalStream) and null._core is None and not null._ptds
+    assert type(null) is cp.cuda.Stream and null._core is None and not null._ptds  # CuPy 14's: a Stream
     legacy = cp.cuda.ExternalStream(1)
     assert legacy._core is None and not legacy._ptds
     per_thread = cp.cuda.ExternalStream(2)
@@ -53,6 +53,29 @@ def test_protocol_forms_of_the_default_streams_need_no_device():
     )
     assert cp.cuda.Stream.null.__cuda_stream__() == (0, 0)
     assert cp.cuda.Stream.ptds._ptds and repr(cp.cuda.Stream.ptds).startswith("<Stream ptds")
+
+
+def test_device_ids_of_streams_of_no_particular_device_are_cupys_minus_one():
+    # CuPy 14.2: the null and per-thread streams are whichever device is current's, and another library's
+    # stream named without its device is of an unknown one; `with` and use() take -1 as the current device.
+    assert cp.cuda.Stream.null.device_id == -1 and cp.cuda.Stream(null=True).device_id == -1
+    assert cp.cuda.Stream.ptds.device_id == -1 and cp.cuda.Stream(ptds=True).device_id == -1
+    with pytest.warns(DeprecationWarning):
+        assert cp.cuda.ExternalStream(0).device_id == -1
+    with pytest.warns(DeprecationWarning):
+        assert cp.cuda.ExternalStream(2).device_id == -1
+    with pytest.warns(DeprecationWarning):
+        assert cp.cuda.ExternalStream(1, device_id=3).device_id == 3  # as given
+    assert cp.cuda.Stream.from_external(ForeignStream(1)).device_id == -1
+    assert cp.cuda.Stream.from_external(cp.cuda.Stream.ptds).device_id == -1
+
+
+def test_from_external_makes_a_stream_not_an_external_stream():
+    s = cp.cuda.Stream.from_external(ForeignStream(1))
+    assert type(s) is cp.cuda.Stream and not isinstance(s, cp.cuda.ExternalStream)
+    assert s == cp.cuda.Stream.null and s is not cp.cuda.Stream.null
+    again = cp.cuda.Stream.from_external(s)
+    assert type(again) is cp.cuda.Stream and again._foreign_stream_ref is s and again == s
 
 
 def test_callback_errors_are_reported_as_unraisable():
@@ -129,13 +152,38 @@ def test_external_streams_run_work_and_are_not_destroyed():
     owner.synchronize()
     assert_same(y, a * 2)
     via_protocol = cp.cuda.Stream.from_external(ForeignStream(owner.ptr))
-    assert via_protocol.ptr == owner.ptr
+    assert via_protocol.ptr == owner.ptr and via_protocol.device_id == -1
+    assert type(via_protocol) is cp.cuda.Stream
     assert owner.__cuda_stream__() == (0, owner.ptr)
     # Where a stream is accepted, an object with __cuda_stream__ is too.
     e = cp.cuda.Event()
     e.record(ForeignStream(owner.ptr))
     e.synchronize()
     assert e.done
+
+
+@gpu
+def test_device_ids_of_streams_made_on_a_device():
+    s = cp.cuda.Stream()
+    assert s.device_id == cp.cuda.Device().id == 0
+    owner = cp.cuda.Stream(non_blocking=True)
+    with pytest.warns(DeprecationWarning):
+        named = cp.cuda.ExternalStream(owner.ptr, device_id=0)
+    with pytest.warns(DeprecationWarning):
+        unknown = cp.cuda.ExternalStream(owner.ptr)
+    assert (named.device_id, unknown.device_id) == (0, -1)
+    wrapper = cp.cuda.Stream.from_external(owner)
+    a = np.arange(100.0)
+    try:
+        for stream in (cp.cuda.Stream.null, cp.cuda.Stream.ptds, named, unknown, wrapper):
+            with stream:  # -1 is the current device: entering is allowed, as in CuPy
+                assert cp.cuda.get_current_stream() is stream
+                x = cp.asarray(a) * 2
+            stream.synchronize()
+            assert_same(x, a * 2)
+            assert stream.use() is stream and cp.cuda.get_current_stream() is stream
+    finally:
+        cp.cuda.Stream.null.use()
 
 
 @gpu

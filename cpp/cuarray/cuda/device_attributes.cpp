@@ -5,7 +5,9 @@
 // device's value, and leaves out the attributes the driver refuses (cudaErrorInvalidValue; cuarray also leaves out
 // those it reports as not supported). The table holds the enumerators' numbers rather than their names, so that it
 // compiles against toolkits that lack some of them: a driver that does not know one refuses it, and it is left out the
-// same way.
+// same way. CuPy's names are CUDA 12's, and it asks for 92 to 94 too (Reserved92 ...): the table has them all, so
+// that every key of CuPy's dict is one of cuarray's. Where CUDA 13 renamed an attribute, it has CuPy's name (96,
+// CooperativeMultiDeviceLaunch, reserved in CUDA 13) or both (114, MaxTimelineSemaphoreInteropSupported).
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -26,7 +28,7 @@ struct Attribute {
   int value;
 };
 
-// cudaDeviceAttr in driver_types.h (CUDA 13.0), less its reserved values.
+// cudaDeviceAttr in driver_types.h (CUDA 13.0), and CuPy's names (Note [Device attribute table]).
 constexpr Attribute kAttributes[] = {
     {"MaxThreadsPerBlock", 1},
     {"MaxBlockDimX", 2},
@@ -118,7 +120,11 @@ constexpr Attribute kAttributes[] = {
     {"ConcurrentManagedAccess", 89},
     {"ComputePreemptionSupported", 90},
     {"CanUseHostPointerForRegisteredMem", 91},
+    {"Reserved92", 92},
+    {"Reserved93", 93},
+    {"Reserved94", 94},
     {"CooperativeLaunch", 95},
+    {"CooperativeMultiDeviceLaunch", 96},
     {"MaxSharedMemoryPerBlockOptin", 97},
     {"CanFlushRemoteWrites", 98},
     {"HostRegisterSupported", 99},
@@ -127,9 +133,11 @@ constexpr Attribute kAttributes[] = {
     {"MaxBlocksPerMultiprocessor", 106},
     {"MaxPersistingL2CacheSize", 108},
     {"MaxAccessPolicyWindowSize", 109},
+    {"ReservedSharedMemoryPerBlock", 111},
     {"SparseCudaArraySupported", 112},
     {"HostRegisterReadOnlySupported", 113},
     {"TimelineSemaphoreInteropSupported", 114},
+    {"MaxTimelineSemaphoreInteropSupported", 114},
     {"MemoryPoolsSupported", 115},
     {"GPUDirectRDMASupported", 116},
     {"GPUDirectRDMAFlushWritesOptions", 117},

@@ -68,6 +68,8 @@ class Buffer {
   void* ptr() const { return ptr_; }
   std::size_t nbytes() const { return nbytes_; }
   int device() const { return device_; }
+  // Whether the memory is a pool's block (CuPy's PooledMemory), not memory of cudaMalloc or another owner.
+  bool pooled() const { return pool_ != nullptr; }
 
   // A pending fused chain reads or writes this memory (Note [Automatic fusion] in ops/auto_fusion.h): its last
   // owner's release first calls the hook set by set_watch_hook, which flushes the chain or marks a value dead.

@@ -145,11 +145,12 @@ class _ArrayPointer(_PointerOps):
 
     @property
     def mem(self):
-        """The whole allocation the array lives in, as a Memory (`ptr`, `size`, `device_id`)."""
+        """The whole allocation the array lives in: a PooledMemory for the default pool's, as CuPy's, a Memory
+        for other memory (`ptr`, `size`, `device_id`)."""
         allocation = self._owner._allocation
         if allocation is None:
             return UnownedMemory(0, 0, None, self.device_id)
-        return Memory._from_core(allocation)
+        return _memory_of(allocation)
 
     def __init__(self, ptr, device_id, owner):
         self.ptr = ptr
@@ -192,8 +193,10 @@ _ArrayPointer.__name__ = _ArrayPointer.__qualname__ = "MemoryPointer"
 class MemoryPool:
     """CuPy's memory pool: per device, a SingleDeviceMemoryPool over `allocator` (default ``_malloc``,
     cudaMalloc), independent of every other pool (Note [Arena pools] in _arena.py). Each method acts on the
-    current device's pool. The process's own pool, get_default_memory_pool(), is the core's stream-ordered
-    pool, with the same methods."""
+    current device's pool. The process's own pool, get_default_memory_pool(), is a MemoryPool too, over the
+    core's stream-ordered pool of each device (_CorePool), with the same methods."""
+
+    _allocator = None  # None only for the default pool: the core's pool serves it (_CorePool)
 
     def __init__(self, allocator=None):
         if allocator is None:
@@ -204,12 +207,26 @@ class MemoryPool:
         self._pools = {}
         self._lock = threading.Lock()
 
-    def _pool(self):
-        device = _cuda.current_device()
+    @classmethod
+    def _over_core(cls):
+        """The default pool: the core's pool of each device."""
+        pool = cls.__new__(cls)
+        pool._pools = {}
+        pool._lock = threading.Lock()
+        return pool
+
+    def _pool(self, device=None):
+        """The pool of `device` (default: the current device), made on first use."""
+        if device is None:
+            device = _cuda.current_device()
         pool = self._pools.get(device)
         if pool is None:
             with self._lock:
-                pool = self._pools.setdefault(device, SingleDeviceMemoryPool(self._allocator))
+                pool = self._pools.get(device)
+                if pool is None and self._allocator is None:
+                    pool = self._pools[device] = _CorePool(device)
+                elif pool is None:
+                    pool = self._pools[device] = SingleDeviceMemoryPool(self._allocator)
         return pool
 
     def malloc(self, size):
@@ -309,47 +326,58 @@ class SingleDeviceMemoryPool(_arena.ArenaPool):
         super().set_limit(size, fraction, _device_total)
 
 
-class _DefaultMemoryPool(MemoryPool):
-    """The process's device memory pool: the core's, one per device (Note [Memory pool stream rule] in
-    cpp/cuarray/cuda/memory_pool.h). Each method acts on the current device's pool."""
+class _CorePool:
+    """One device's share of the default pool: the core's stream-ordered pool (Note [Memory pool stream rule] in
+    cpp/cuarray/cuda/memory_pool.h), with SingleDeviceMemoryPool's methods. The `pool` of its PooledMemory."""
 
-    def __init__(self):
-        pass
+    __slots__ = ("__weakref__", "_device_id", "_ref")
+
+    def __init__(self, device):
+        self._device_id = device
+        self._ref = weakref.ref(self)
 
     def malloc(self, size):
-        """A MemoryPointer to `size` bytes from the current device's pool, ordered on the current stream."""
-        return MemoryPointer(Memory._from_core(_cuda.pool_malloc(_size(size))), 0)
+        """A MemoryPointer to `size` bytes from the pool, on the current device and ordered on the current
+        stream."""
+        core = _cuda.pool_malloc(_size(size))
+        return MemoryPointer(PooledMemory._from_core(core, self) if core.size else Memory._from_core(core), 0)
 
     def used_bytes(self):
         """Bytes held by live arrays."""
-        return _cuda.pool_used_bytes(_cuda.current_device())
+        return _cuda.pool_used_bytes(self._device_id)
 
     def total_bytes(self):
         """Bytes the pool holds from the device (in use plus cached)."""
-        return _cuda.pool_total_bytes(_cuda.current_device())
+        return _cuda.pool_total_bytes(self._device_id)
 
     def free_bytes(self):
         """Cached bytes, ready for reuse."""
-        return _cuda.pool_free_bytes(_cuda.current_device())
+        return _cuda.pool_free_bytes(self._device_id)
 
     def free_all_blocks(self, stream=None):
         """Returns every cached block to the device."""
-        _cuda.pool_free_all_blocks(_cuda.current_device())
+        _cuda.pool_free_all_blocks(self._device_id)
+
+    def free_all_free(self):
+        """free_all_blocks(), under CuPy's old name (deprecated)."""
+        _warn_free_all_free()
+        self.free_all_blocks()
 
     def n_free_blocks(self):
         """The number of cached free blocks."""
-        return _cuda.pool_free_blocks(_cuda.current_device())
+        return _cuda.pool_free_blocks(self._device_id)
 
     def set_limit(self, size=None, fraction=None):
-        """Caps the bytes arrays may hold on the current device (0 or None: no cap)."""
-        _cuda.pool_set_limit(_cuda.current_device(), _arena.limit_bytes(size, fraction, _device_total))
+        """Caps the bytes arrays may hold on the device (0 or None: no cap); `fraction` is of its memory."""
+        limit = _arena.limit_bytes(size, fraction, lambda: _cuda.mem_info(self._device_id)[1])
+        _cuda.pool_set_limit(self._device_id, limit)
 
     def get_limit(self):
-        """The current device's pool limit in bytes (0: no limit)."""
-        return _cuda.pool_get_limit(_cuda.current_device())
+        """The pool's limit in bytes (0: no limit)."""
+        return _cuda.pool_get_limit(self._device_id)
 
 
-_default_pool = _DefaultMemoryPool()
+_default_pool = MemoryPool._over_core()
 
 
 def get_default_memory_pool():
@@ -440,15 +468,78 @@ def _current_stream_as(stream):
         yield
 
 
+# Note [Freeing pooled memory]
+# CuPy's PooledMemory.free() hands the memory back to its pool at once and sets `ptr` to 0, even while an array
+# made on it (ndarray(shape, dtype, memptr)) still reads and writes it: the next allocation gets the same bytes,
+# and once the pool gives them back to the device the array's kernels fault. cuarray's free() sets `ptr` to 0 and
+# hands the memory back at once unless such an array was made on it; then the memory goes back when the object
+# goes, after its last array and pointer. An object the default pool's arrays report (x.data.mem) is one of
+# several owners of the array's memory, so its free() only gives up its own hold. free() is idempotent, and the
+# finalizer never hands back twice (PooledBlock.free for an arena pool's chunk; one reference for the core's).
 class PooledMemory(_arena.PooledBlock, BaseMemory):
-    """Memory of a SingleDeviceMemoryPool: returned to the pool by free() or when the last pointer to it goes."""
+    """Memory of a pool: a SingleDeviceMemoryPool's chunk, or the default pool's block. `pool` is a weak
+    reference to the pool (CuPy's), `identity` the name of the memory class under it (CuPy's: 'Memory' for
+    cudaMalloc's and the default pool's, 'ManagedMemory', 'MemoryAsync', ...). Returned to the pool by free() or
+    when the last pointer to it goes (Note [Freeing pooled memory])."""
 
-    __slots__ = ("_chunk", "_pool")
+    __slots__ = ("_chunk", "_in_arrays", "_pool", "identity")
 
     def __init__(self, pool, chunk):
         self._init_block(pool, chunk)
         self._keep = None
         self.device_id = pool._device_id
+        self.identity = _identity(chunk.mem)
+        self._in_arrays = False
+
+    @classmethod
+    def _from_core(cls, core, pool):
+        """The default pool's block `core` (a DeviceMemory of the _CorePool `pool`)."""
+        memory = cls.__new__(cls)
+        memory._keep, memory._chunk, memory._pool = core, None, pool._ref
+        memory.ptr, memory.size, memory.device_id = core.ptr, core.size, core.device_id
+        memory.identity, memory._in_arrays = "Memory", False
+        return memory
+
+    @property
+    def pool(self):
+        """A weak reference to the pool (call it for the pool; None once the pool is gone)."""
+        return self._pool
+
+    def free(self):
+        """Returns the memory to its pool and sets `ptr` to 0; later calls do nothing. Memory that an array made
+        on it still uses goes back when that array goes (Note [Freeing pooled memory])."""
+        self.ptr = 0
+        if not self._in_arrays:
+            self._release()
+
+    def _release(self):
+        self._keep = None
+        super().free()  # an arena pool's chunk, once (PooledBlock.free); nothing for the default pool's block
+
+    def __del__(self):
+        self._release()
+
+
+def _identity(mem):
+    """CuPy's PooledMemory.identity of a pool whose allocator gave `mem`."""
+    for cls, name in (
+        (ManagedMemory, "ManagedMemory"),
+        (Memory, "Memory"),
+        (MemoryAsync, "MemoryAsync"),
+        (UnownedMemory, "UnownedMemory"),
+        (_FunctionMemory, "PythonFunctionAllocatorMemory"),
+    ):
+        if isinstance(mem, cls):
+            return name
+    return "<unknown>"
+
+
+def _memory_of(core):
+    """The memory object of the core's allocation `core`, as CuPy's: a PooledMemory for a block of the default
+    pool, a Memory for other memory (cudaMalloc's, managed, another allocator's) and for 0 bytes."""
+    if core.pooled and core.size:
+        return PooledMemory._from_core(core, _default_pool._pool(core.device_id))
+    return Memory._from_core(core)
 
 
 class UnownedMemory(BaseMemory):
@@ -492,8 +583,13 @@ class MemoryPointer(_PointerOps):
     def _owner(self):
         """A uint8 array over the whole memory, for ndarray(shape, dtype, memptr) (which views its owner)."""
         if self._array is None:
-            size = operator.index(self.mem.size)
-            self._array = _core._from_cuda_array(self.mem.ptr, (size,), None, "uint8", None, self.mem)
+            mem = self.mem
+            size = operator.index(mem.size)
+            if isinstance(mem, PooledMemory):
+                if mem.ptr == 0 and size:
+                    raise ValueError("the memory was freed (free() was called): no array can be made on it")
+                mem._in_arrays = True  # Note [Freeing pooled memory]
+            self._array = _core._from_cuda_array(mem.ptr, (size,), None, "uint8", None, mem)
         return self._array
 
     def __add__(self, offset):
@@ -631,7 +727,7 @@ def alloc(size):
     size = _size(size)
     allocator = get_allocator()
     if _is_default(allocator):
-        return MemoryPointer(Memory._from_core(_cuda.alloc(size)), 0)
+        return MemoryPointer(_memory_of(_cuda.alloc(size)), 0)
     return allocator(size)
 
 

@@ -40,7 +40,8 @@ class Stream:
     """
 
     _ptds = False
-    _device_unknown = False
+    # CuPy's device_id: -1 for the null and per-thread streams, and for another library's stream of unknown device.
+    _device_id = -1
 
     def __init__(self, null=False, non_blocking=False, ptds=False, priority=None):
         if null and ptds:
@@ -50,6 +51,8 @@ class Stream:
         if ptds:
             self._ptds = True
         self._core = None if null or ptds else _cuda.Stream.create(bool(non_blocking), priority or 0)
+        if self._core is not None:
+            self._device_id = self._core.device
 
     def _handle(self):
         if self._core is not None:
@@ -60,16 +63,53 @@ class Stream:
 
     @classmethod
     def from_external(cls, stream):
-        """An ExternalStream for `stream`, an object with ``__cuda_stream__`` (CUDA's stream protocol) or a
-        Stream, as CuPy's: the same CUDA stream, ``device_id`` -1 (the protocol does not say which device; work
-        runs on the device the stream was made on), and ``_foreign_stream_ref`` keeping `stream` alive."""
+        """A Stream for `stream`, an object with ``__cuda_stream__`` (CUDA's stream protocol) or a Stream, as
+        CuPy's: the same CUDA stream, never destroyed by cuarray, ``device_id`` -1 (the protocol does not say
+        which device; work runs on the device the stream was made on), and ``_foreign_stream_ref`` keeping
+        `stream` alive."""
         if isinstance(stream, Stream):  # the same stream, without handing its pointer to other code
-            new = ExternalStream.__new__(ExternalStream)
+            new = cls.__new__(cls)
             new._core, new._ptds = stream._core, stream._ptds
         else:
-            new = ExternalStream._from_protocol(stream)
-        new._foreign_stream_ref, new._device_unknown = stream, True
+            new = cls._from_protocol(stream)
+        new._foreign_stream_ref = stream
         return new
+
+    @classmethod
+    def _from_protocol(cls, obj):
+        """A `cls` for the stream that `obj` names by CUDA's stream protocol, with CuPy's TypeErrors."""
+        method = getattr(type(obj), "__cuda_stream__", None)
+        if method is None:
+            raise TypeError(
+                f"{type(obj).__name__} object does not implement __cuda_stream__ (CUDA's stream "
+                "protocol); expected a cuarray Stream or such an object"
+            )
+        desc = method(obj)
+        if not (isinstance(desc, tuple) and len(desc) == 2):
+            raise TypeError(f"__cuda_stream__ must return a 2-tuple (version, stream handle), got {desc!r}")
+        version, handle = desc
+        if not (isinstance(version, int) and isinstance(handle, int)):
+            raise TypeError(f"__cuda_stream__ must return (int, int), got {desc!r}")
+        if version != 0:
+            raise TypeError(
+                f"__cuda_stream__ gave an unsupported version {version} (cuarray reads version 0)"
+            )
+        stream = cls.__new__(cls)
+        stream._wrap(handle, -1)
+        return stream
+
+    def _wrap(self, ptr, device_id):
+        """Makes this object name another library's stream `ptr` (0 and 1: the legacy null stream, 2: the
+        per-thread one), made on device `device_id` (-1: unknown; work runs on the current device's)."""
+        ptr = operator.index(ptr)
+        self._device_id = operator.index(device_id)
+        if ptr in (0, 1):  # the legacy null stream, as the protocols spell it
+            self._core = None
+        elif ptr == 2:  # cudaStreamPerThread
+            self._core, self._ptds = None, True
+        else:
+            device = self._device_id if self._device_id >= 0 else _cuda.current_device()
+            self._core = _cuda.Stream.external(ptr, device)
 
     @property
     def ptr(self):
@@ -112,10 +152,10 @@ class Stream:
 
     @property
     def device_id(self):
-        """The number of the device the stream belongs to (-1 for a stream from_external made: unknown)."""
-        if self._device_unknown:
-            return -1
-        return _cuda.current_device() if self._core is None else self._core.device
+        """The number of the device the stream was made on; -1, as in CuPy, for ``Stream.null`` and
+        ``Stream.ptds`` (each the current device's) and for another library's stream of unknown device
+        (from_external, ExternalStream without `device_id`), which `with` and use() take as the current one."""
+        return self._device_id
 
     def use(self):
         """Makes this stream current for the calling thread on its device, which must be the current device.
@@ -130,11 +170,12 @@ class Stream:
 
     def _check_device(self):
         """The stream's handle; RuntimeError, as CuPy's, for a stream made on another device than the current one
-        (the null and per-thread streams are the current device's; from_external's device is unknown)."""
+        (device_id -1 is the current one)."""
         handle = self._handle()
-        if handle.device != _cuda.current_device() and not self._device_unknown:
+        device = self._device_id
+        if device >= 0 and device != _cuda.current_device():
             raise RuntimeError(
-                f"The device that the stream is created on ({handle.device}) does not match with the current "
+                f"The device that the stream is created on ({device}) does not match with the current "
                 f"device ({_cuda.current_device()})"
             )
         return handle
@@ -282,11 +323,11 @@ Stream.ptds = Stream(ptds=True)
 
 
 class ExternalStream(Stream):
-    """A stream another library made: `ptr` is its cudaStream_t, on device `device_id` (-1: the current one).
-    cuarray never destroys it; its owner keeps it alive while cuarray uses it."""
+    """A stream another library made: `ptr` is its cudaStream_t, on device `device_id` (-1: unknown, work runs on
+    the current device's). cuarray never destroys it; its owner keeps it alive while cuarray uses it."""
 
     def __init__(self, ptr, device_id=-1):
-        # CuPy 14 deprecates the class for Stream.from_external, which makes its objects without warning.
+        # CuPy 14 deprecates the class for Stream.from_external (which makes Stream objects).
         warnings.warn(
             "ExternalStream is deprecated. Use Stream.from_external() instead to interoperate with external "
             "streams that implement the CUDA stream protocol.",
@@ -294,40 +335,6 @@ class ExternalStream(Stream):
             stacklevel=2,
         )
         self._wrap(ptr, device_id)
-
-    def _wrap(self, ptr, device_id):
-        ptr = operator.index(ptr)
-        device_id = operator.index(device_id)
-        if device_id < 0:
-            device_id = _cuda.current_device()
-        if ptr in (0, 1):  # the legacy null stream, as the protocols spell it
-            self._core = None
-        elif ptr == 2:  # cudaStreamPerThread
-            self._core, self._ptds = None, True
-        else:
-            self._core = _cuda.Stream.external(ptr, device_id)
-
-    @classmethod
-    def _from_protocol(cls, obj):
-        method = getattr(type(obj), "__cuda_stream__", None)
-        if method is None:
-            raise TypeError(
-                f"{type(obj).__name__} object does not implement __cuda_stream__ (CUDA's stream "
-                "protocol); expected a cuarray Stream or such an object"
-            )
-        desc = method(obj)
-        if not (isinstance(desc, tuple) and len(desc) == 2):
-            raise TypeError(f"__cuda_stream__ must return a 2-tuple (version, stream handle), got {desc!r}")
-        version, handle = desc
-        if not (isinstance(version, int) and isinstance(handle, int)):
-            raise TypeError(f"__cuda_stream__ must return (int, int), got {desc!r}")
-        if version != 0:
-            raise TypeError(
-                f"__cuda_stream__ gave an unsupported version {version} (cuarray reads version 0)"
-            )
-        stream = cls.__new__(cls)
-        stream._wrap(handle, -1)
-        return stream
 
 
 def _as_stream(stream):
@@ -337,7 +344,7 @@ def _as_stream(stream):
         return get_current_stream()
     if isinstance(stream, Stream):
         return stream
-    return ExternalStream._from_protocol(stream)
+    return Stream._from_protocol(stream)
 
 
 def get_default_stream_ptr():
