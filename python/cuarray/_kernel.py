@@ -4,6 +4,7 @@ import functools
 import operator
 import os
 import re
+import warnings
 
 import numpy
 
@@ -21,10 +22,22 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SCALARS = (bool, int, float, complex, numpy.generic)
 
 
-class _Param:
-    __slots__ = ("dtype", "name", "placeholder", "raw")
+# Note [ParameterInfo ctype]
+# CuPy's ctype is the type its kernel declares the parameter's variable with. In cuarray's kernels a variable of a
+# typed parameter has _CTYPES' type (float16 and bfloat16 compute in float, complex64 is ca::complex<float>), so
+# ctype names that type, and code a program builds from ctype compiles in the body. A placeholder's ctype is its
+# name (the kernel typedefs it), as in CuPy.
 
-    def __init__(self, text):
+
+class ParameterInfo:
+    """One parameter of a user kernel, as CuPy's ``cupy._core._kernel.ParameterInfo``: `name`, `dtype` (its
+    numpy.dtype, or None for a type placeholder such as ``T``), `ctype` (the C++ type of its variable in the
+    kernel, or the placeholder's name; Note [ParameterInfo ctype]), `raw` and `is_const` (inputs are const,
+    outputs are not)."""
+
+    __slots__ = ("ctype", "dtype", "is_const", "name", "placeholder", "raw")
+
+    def __init__(self, text, is_const=True):
         words = text.split()
         raw = bool(words) and words[0] == "raw"
         if raw:
@@ -34,9 +47,9 @@ class _Param:
         type_name, name = words
         if not _IDENTIFIER.match(name):
             raise ValueError(f"invalid kernel parameter name '{name}' in '{text.strip()}'")
-        self.name, self.raw = name, raw
+        self.name, self.raw, self.is_const = name, raw, bool(is_const)
         if _IDENTIFIER.match(type_name) and type_name[0].isupper():  # T, U, TYPE: bound from the arguments
-            self.dtype, self.placeholder = None, type_name
+            self.dtype, self.placeholder, self.ctype = None, type_name, type_name
             return
         try:
             self.dtype = numpy.dtype(type_name)
@@ -50,12 +63,38 @@ class _Param:
             raise ValueError(
                 f"type '{type_name}' in kernel parameter '{text.strip()}' is not supported by cuarray"
             )
+        self.ctype = _CTYPES[self.dtype.name]
+
+    @classmethod
+    def _indexer(cls, name):
+        """The loop's index parameter (CuPy's ``CIndexer _ind``): no dtype and no ctype."""
+        p = cls.__new__(cls)
+        p.name, p.dtype, p.ctype, p.placeholder, p.raw, p.is_const = name, None, None, None, False, False
+        return p
+
+    def _fields(self):
+        return (self.name, self.dtype, self.ctype, self.raw, self.is_const)
+
+    def __eq__(self, other):
+        if not isinstance(other, ParameterInfo):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self):
+        return hash(self._fields())
+
+    def __repr__(self):
+        return (
+            f"<ParameterInfo(name={self.name!r} dtype={self.dtype!r} ctype={self.ctype!r} raw={self.raw!r} "
+            f"is_const={self.is_const!r})>"
+        )
 
 
-def _parse(params):
+def _parse(params, is_const=True):
+    """The parameters of a parameter string, a tuple of ParameterInfo (inputs are const, outputs not)."""
     if not params.strip():
-        return []
-    return [_Param(p) for p in params.split(",")]
+        return ()
+    return tuple(ParameterInfo(p, is_const) for p in params.split(","))
 
 
 # Note [Raw arrays as CArray]
@@ -94,8 +133,8 @@ class ElementwiseKernel:
     ):
         if not _IDENTIFIER.match(name):  # checked first, as CuPy does
             raise ValueError(f'Invalid kernel name: "{name}" (a kernel name must be an identifier)')
-        self.in_params = _parse(in_params)
-        self.out_params = _parse(out_params)
+        self.in_params = _parse(in_params, True)
+        self.out_params = _parse(out_params, False)
         names = [p.name for p in self.in_params + self.out_params]
         duplicated = {n for n in names if names.count(n) > 1}
         if duplicated:
@@ -116,12 +155,18 @@ class ElementwiseKernel:
                 f"{name}: cuarray's ElementwiseKernel does not support loop_prep or after_loop"
             )
         self.name, self.operation, self.preamble = name, operation, preamble
+        self.__name__ = name  # as CuPy's, for profilers that name what they time
         self.no_return, self.return_tuple = bool(no_return), bool(return_tuple)
+        # Accepted for CuPy's signature: the engine coalesces the loop's dimensions itself.
+        self.reduce_dims = bool(reduce_dims)
         self.options = tuple(options)
+        self.kwargs = {"options": self.options} if self.options else {}  # CuPy's: the further keywords given
         self.nin, self.nout = len(self.in_params), len(self.out_params)
         self.nargs = self.nin + self.nout
+        self.params = self.in_params + self.out_params + (ParameterInfo._indexer("_ind"),)
         self._uses_index = bool(re.search(r"\bi\b|\b_ind\b", operation))
         self._defs = {}
+        self._first_calls = {}  # (in_types, out_types) -> how its first call ran (Note [Cached codes])
 
     def _bind_types(self, inputs, outputs):
         types = {}
@@ -221,7 +266,8 @@ class ElementwiseKernel:
         from cuarray._creation import empty
 
         outputs = [empty(shape, t) if a is None else a for a, t in zip(outputs, out_types)]
-        handle = self._definition(tuple(in_types), tuple(out_types), types)
+        signature = (tuple(in_types), tuple(out_types))
+        handle = self._definition(*signature, types)
         # Raw outputs are written through pointers the body indexes: to the engine they are raw inputs.
         raw_out = [k for k, p in enumerate(self.out_params) if p.raw]
         iterated = [k for k, p in enumerate(self.out_params) if not p.raw]
@@ -240,9 +286,24 @@ class ElementwiseKernel:
         else:
             with stream:
                 _core._elementwise_call(*call)
+        if signature not in self._first_calls and 0 not in shape:
+            self._first_calls[signature] = _first_elementwise_call(self._uses_index, inputs, outputs, call)
         if self.no_return:
             return None
         return outputs[0] if self.nout == 1 and not self.return_tuple else tuple(outputs)
+
+    @property
+    def cached_codes(self):
+        """The CUDA source of the kernel of each set of argument dtypes the kernel has run with, keyed by the
+        dtypes of its array arguments (inputs, then outputs; scalars left out), as CuPy's: for debugging, and
+        filled by the first call with those dtypes that has elements (Note [Cached codes]). Warns while empty."""
+        return _cached_codes(self._first_calls, _core._elementwise_source)
+
+    @property
+    def cached_code(self):
+        """The first source of `cached_codes`, as CuPy's (StopIteration before any call; warns where there are
+        several)."""
+        return _cached_code(self._first_calls, _core._elementwise_source)
 
     def _definition(self, in_types, out_types, placeholders):
         key = (in_types, out_types)
@@ -274,6 +335,62 @@ class ElementwiseKernel:
             )
             self._defs[key] = handle
         return handle
+
+
+# Note [Cached codes]
+# CuPy's cached_codes maps the dtypes of a kernel's array arguments (inputs, then outputs; scalars left out) to
+# the CUDA source of the kernel it compiled for the first call with them that launched one (a call over no
+# elements launches none). Keys are numpy.dtype objects, as CuPy 14's (older CuPy's were type characters). The
+# engine compiles one kernel per layout class and loop type (Note [Layout classes] in
+# cpp/cuarray/ops/elementwise.cpp), so the first call of each loop signature records what its source depends on
+# (loop types, which arguments are scalars or raw, the layout class), at the cost of a dict lookup per call, and
+# the properties generate the sources from that on demand. The class is contiguous where every iterated array
+# had the loop's shape in one memory order and the body does not read the index, else strided over the loop's
+# dimensions; the engine may coalesce those into fewer or tile them, which the recorded source does not show.
+# ReductionKernel's is likewise its row kernel where the first call reduced to one value or over the last axis,
+# else its column kernel: the engine's choice (cpp/cuarray/ops/reduction.cpp) in the common cases, one pass.
+
+
+def _first_elementwise_call(uses_index, inputs, outputs, call):
+    """(cached_codes' key, _elementwise_source's arguments) of an ElementwiseKernel's first call of a signature:
+    `inputs` and `outputs` as given (outputs allocated), `call` what went to _core._elementwise_call."""
+    handle, in_types, out_types, operands, raw, iterated, shape, _ = call
+    key = tuple(a.dtype for a in (*inputs, *outputs) if isinstance(a, ndarray))
+    kinds = [2 if r else 0 if isinstance(a, ndarray) else 1 for a, r in zip(operands, raw)]
+    raw_ndim = [a.ndim if k == 2 else 1 for a, k in zip(operands, kinds)]
+    arrays = [a for a, k in zip(operands, kinds) if k == 0] + list(iterated)
+    contiguous = (
+        not uses_index
+        and bool(iterated)
+        and all(a.shape == shape for a in arrays)
+        and (all(a.flags.c_contiguous for a in arrays) or all(a.flags.f_contiguous for a in arrays))
+    )
+    return key, (handle, in_types, out_types, contiguous, max(1, len(shape)), 0, kinds, raw_ndim)
+
+
+def _cached_codes(first_calls, source):
+    """CuPy's cached_codes from a kernel's first calls (Note [Cached codes]): the first source of each key."""
+    if not first_calls:
+        warnings.warn(
+            "No codes are cached because compilation is deferred until the first function call.", stacklevel=3
+        )
+    codes = {}
+    for key, args in first_calls.values():
+        if key not in codes:
+            codes[key] = source(*args)[0]
+    return codes
+
+
+def _cached_code(first_calls, source):
+    """CuPy's cached_code: the first source; CuPy's warning where the kernel has run with several dtypes, and its
+    StopIteration (an empty dict's next()) before it has run."""
+    if len({key for key, _ in first_calls.values()}) > 1:
+        warnings.warn(
+            "The input types of the kernel could not be inferred. Please use `.cached_codes` instead.",
+            stacklevel=3,
+        )
+    _, args = next(iter(first_calls.values()))
+    return source(*args)[0]
 
 
 # CuPy 14 deprecates the `jitify` argument, with these warnings (whose starts its own tests' filters name).
@@ -378,6 +495,9 @@ class RawKernel:
         self.code, self.name, self.options = code, name, tuple(options)
         self.backend, self.translate_cucomplex, self.jitify = backend, translate_cucomplex, bool(jitify)
         self.enable_cooperative_groups = enable_cooperative_groups
+        self.__name__ = name  # as CuPy's, for profilers that name what they time
+        # CuPy's: set where the kernel comes from a RawModule (its cubin or PTX file, its name expressions).
+        self.file_path = self.name_expressions = None
         self._function = None
         self._module = None  # the RawModule it came from (get_function), which compiles or loads it
 
@@ -438,6 +558,47 @@ class RawKernel:
         """Constant memory of the compiled kernel, in bytes."""
         return self.kernel.const_size_bytes
 
+    @property
+    def ptx_version(self):
+        """The PTX virtual architecture the kernel was compiled for, as 10 * major + minor (90: compute_90)."""
+        return self.attributes["ptx_version"]
+
+    @property
+    def binary_version(self):
+        """The binary architecture the kernel was compiled for, as 10 * major + minor (90: sm_90)."""
+        return self.attributes["binary_version"]
+
+    @property
+    def cache_mode_ca(self):
+        """1 where the kernel was compiled with ``-Xptxas --dlcm=ca`` (global loads cached in L1), else 0."""
+        return self.attributes["cache_mode_ca"]
+
+    @property
+    def max_dynamic_shared_size_bytes(self):
+        """The most dynamic shared memory a launch may ask for, in bytes. Settable, as in CuPy: past 48 KiB a
+        launch needs it raised first (up to the device's opt-in limit), on the current device."""
+        return self.attributes["max_dynamic_shared_size_bytes"]
+
+    @max_dynamic_shared_size_bytes.setter
+    def max_dynamic_shared_size_bytes(self, value):
+        self._set_attribute("max_dynamic_shared_size_bytes", value)
+
+    @property
+    def preferred_shared_memory_carveout(self):
+        """The share of the unified L1 and shared memory the kernel prefers as shared memory, in percent (-1:
+        no preference). Settable, as in CuPy; a hint for the current device."""
+        return self.attributes["preferred_shared_memory_carveout"]
+
+    @preferred_shared_memory_carveout.setter
+    def preferred_shared_memory_carveout(self, value):
+        self._set_attribute("preferred_shared_memory_carveout", value)
+
+    def _set_attribute(self, attr, value):
+        try:
+            self.kernel._set_attribute(attr, operator.index(value))
+        except CUDARuntimeError as e:
+            raise _as_driver_error(e) from None  # CuPy's cuFuncSetAttribute raises CUDADriverError
+
 
 class RawModule:
     """A CUDA module from source (``code=``) or from a compiled image file (``path=``: a cubin, fatbin or PTX, as
@@ -466,6 +627,7 @@ class RawModule:
         self.enable_cooperative_groups = enable_cooperative_groups
         self.name_expressions = None if name_expressions is None else tuple(name_expressions)
         self._module = None
+        self._module_object = None  # the Module that `module` returned, for the _module it wraps
 
     def compile(self, log_stream=None):
         """Compiles the module now (it is otherwise compiled at the first get_function). NVRTC's messages (its
@@ -483,6 +645,19 @@ class RawModule:
                 log_stream,
             )
 
+    @property
+    def module(self):
+        """The compiled (or loaded) module, as CuPy's ``cupy.cuda.function.Module``: `ptr`, `mapping`,
+        ``get_function(name)`` and ``get_global_var(name)``. Compiles the module where it is not yet."""
+        self.compile()
+        wrapper = getattr(self, "_module_object", None)  # absent from a RawModule pickled before it existed
+        if wrapper is None or wrapper._module is not self._module:
+            mapping = None
+            if self.name_expressions:
+                mapping = dict(zip(self.name_expressions, self._module.lowered))
+            self._module_object = Module(self._module, mapping)
+        return self._module_object
+
     def _function(self, name):
         """The compiled kernel `name`: a name expression's lowered name, else `name` itself, as CuPy looks
         names up."""
@@ -497,6 +672,7 @@ class RawModule:
         function = self._function(name)
         kernel = RawKernel.__new__(RawKernel)
         kernel.code, kernel.name, kernel.options, kernel.jitify = self.code, name, self.options, self.jitify
+        kernel.__name__ = name
         kernel.backend, kernel.translate_cucomplex = self.backend, self.translate_cucomplex
         kernel.enable_cooperative_groups = self.enable_cooperative_groups
         kernel.file_path, kernel.name_expressions = self.file_path, self.name_expressions
@@ -517,8 +693,64 @@ class RawModule:
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        state["_module"] = None  # compiled (or loaded) again where it is loaded
+        state["_module"] = state["_module_object"] = None  # compiled (or loaded) again where it is loaded
         return state
+
+
+# Note [RawModule.module]
+# CuPy's RawModule.module is its cupy.cuda.function.Module: a CUmodule of the current device (`ptr`), the name
+# expressions' lowered names (`mapping`, None without name expressions), and functions and global variables
+# looked up by name. cuarray loads a module once for every device through CUDA's library API, so its `ptr` is
+# the cudaLibrary_t (a CUlibrary) and a function's `ptr` a cudaKernel_t, which the driver takes wherever it
+# takes a CUfunction (cuLaunchKernel, cuFuncGetAttribute); a CUlibrary is not a CUmodule, so code that passes
+# `ptr` to cuModuleGetFunction needs cuLibraryGetModule first.
+
+
+class Module:
+    """The compiled module of a RawModule (``RawModule.module``), as CuPy's ``cupy.cuda.function.Module``
+    (Note [RawModule.module])."""
+
+    def __init__(self, module, mapping):
+        self._module = module
+        self.mapping = mapping
+
+    @property
+    def ptr(self):
+        """The module's handle: its cudaLibrary_t, as an int."""
+        return self._module.handle
+
+    def get_function(self, name):
+        """The kernel `name` (its extern "C" or lowered name), as a `Function`; CUDADriverError where there is
+        none."""
+        return Function(self, _get_function(self._module, name))
+
+    def get_global_var(self, name):
+        """The device address of the module's __device__ or __constant__ variable `name` on the current device,
+        as an int; CUDADriverError where there is none."""
+        try:
+            return self._module.get_global(name)[0]
+        except CUDARuntimeError as e:
+            raise _as_driver_error(e) from None
+
+    def __repr__(self):
+        return f"<cuarray Module ptr=0x{self.ptr:x}>"
+
+
+class Function:
+    """A kernel of a `Module`, as CuPy's ``cupy.cuda.function.Function``: ``f(grid, block, args, shared_mem=0,
+    stream=None)`` launches it; `ptr` is its cudaKernel_t and `module` its Module."""
+
+    def __init__(self, module, function):
+        self.module = module
+        self._function = function
+
+    @property
+    def ptr(self):
+        """The kernel's handle: its cudaKernel_t, as an int."""
+        return self._function.ptr
+
+    def __call__(self, grid, block, args, shared_mem=0, stream=None):
+        self._function(grid, block, args, shared_mem, stream)
 
 
 def _load_image(path):

@@ -7,7 +7,7 @@ from numpy.exceptions import ComplexWarning
 
 from cuarray import _core, _interop
 from cuarray._core import ndarray
-from cuarray._kernel import _CTYPES, _IDENTIFIER, _parse
+from cuarray._kernel import _CTYPES, _IDENTIFIER, ParameterInfo, _cached_code, _cached_codes, _parse
 
 __all__ = ["ReductionKernel"]  # create_reduction_func is CuPy's cupy._core one, not a top-level name
 
@@ -35,7 +35,7 @@ class ReductionKernel:
         preamble="",
         options=(),
     ):
-        self.in_params, self.out_params = _parse(in_params), _parse(out_params)
+        self.in_params, self.out_params = _parse(in_params, True), _parse(out_params, False)
         if not self.in_params:
             raise ValueError("a ReductionKernel needs at least one input parameter")
         if len(self.out_params) != 1:
@@ -62,9 +62,18 @@ class ReductionKernel:
         self.name, self.map_expr, self.reduce_expr = name, map_expr, reduce_expr
         self.post_map_expr, self.identity, self.reduce_type = post_map_expr, identity, reduce_type
         self.preamble, self.options = preamble, tuple(options)
+        self.__name__ = name  # as CuPy's, for profilers that name what they time
+        # Accepted for CuPy's signature: the engine coalesces the reduced and kept dimensions itself.
+        self.reduce_dims = bool(reduce_dims)
         self.nin, self.nout = len(self.in_params), 1
         self.nargs = self.nin + 1
+        # Note [ReductionKernel.params]
+        # CuPy's ReductionKernel declares `params` but never sets it (None); its parameters with the two
+        # indexers the body may read (_in_ind, _out_ind) are what the name says, as ElementwiseKernel's are.
+        indexers = (ParameterInfo._indexer("_in_ind"), ParameterInfo._indexer("_out_ind"))
+        self.params = self.in_params + self.out_params + indexers
         self._defs = {}
+        self._first_calls = {}  # (in_types, out_type) -> how its first call ran (Note [Cached codes])
 
     def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
         if len(args) not in (self.nin, self.nargs):
@@ -110,15 +119,35 @@ class ReductionKernel:
         from cuarray._transfer import asarray
 
         # Scalars join as 0-d arrays: the engine broadcasts arrays only.
+        given = inputs
         inputs = [
             a if isinstance(a, ndarray) else asarray(numpy.asarray(a, t)) for a, t in zip(inputs, in_types)
         ]
-        handle = self._definition(tuple(in_types), out_type, types)
+        signature = (tuple(in_types), out_type)
+        handle = self._definition(*signature, types)
         call = (handle, inputs, in_types, out_type, out_type, axis, out, keepdims)
         if stream is None:
-            return _core._reduction_call(*call)
-        with stream:
-            return _core._reduction_call(*call)
+            result = _core._reduction_call(*call)
+        else:
+            with stream:
+                result = _core._reduction_call(*call)
+        if signature not in self._first_calls and result.size:
+            self._first_calls[signature] = _first_reduction_call(handle, signature, given, axis, result)
+        return result
+
+    @property
+    def cached_codes(self):
+        """The CUDA source of the kernel of each set of argument dtypes the kernel has run with, keyed by the
+        dtypes of its array arguments (inputs, then the output; scalars left out), as CuPy's: for debugging, and
+        filled by the first call with those dtypes that has a result to compute (Note [Cached codes] in
+        _kernel.py). Warns while empty."""
+        return _cached_codes(self._first_calls, _core._reduction_source)
+
+    @property
+    def cached_code(self):
+        """The first source of `cached_codes`, as CuPy's (StopIteration before any call; warns where there are
+        several)."""
+        return _cached_code(self._first_calls, _core._reduction_source)
 
     def _reduce_ctype(self, out_type, placeholders):
         t = self.reduce_type
@@ -164,6 +193,21 @@ class ReductionKernel:
             )
             self._defs[key] = handle
         return handle
+
+
+def _first_reduction_call(handle, signature, inputs, axis, result):
+    """(cached_codes' key, _reduction_source's arguments) of a ReductionKernel's first call of a signature, given
+    its inputs as given: its row kernel where it reduced to one value or over the last axis, else its column
+    kernel (Note [Cached codes] in _kernel.py)."""
+    in_types, out_type = signature
+    key = tuple(a.dtype for a in inputs if isinstance(a, ndarray)) + (result.dtype,)
+    ndim = max(numpy.ndim(a) for a in inputs)
+    if axis is None:
+        reduced = range(ndim)
+    else:
+        reduced = {d % ndim for d in (axis if isinstance(axis, (tuple, list)) else (axis,))} if ndim else ()
+    rows = result.size == 1 or ndim - 1 in reduced
+    return key, (handle, list(in_types), out_type, out_type, 0 if rows else 1, 1, False)
 
 
 def create_reduction_func(name, ops, routine=None, identity=None, preamble="", sort_reduce_axis=True):

@@ -67,9 +67,9 @@ void init_kernel(py::module_& m) {
           ops::elementwise(*def, in_t.data(), out_t.data(), in.data(), out.data(), to_shape(shape), block_size);
         });
 
-  // The source of one variant of an elementwise definition's kernel, for tests that compile generated kernels
-  // without a device: inputs stored as their loop types; kinds[i] 0 array (all, by default), 1 scalar, 2 raw
-  // (of raw_ndim[i] dimensions; 1 by default).
+  // The source of one variant of an elementwise definition's kernel, for ElementwiseKernel.cached_codes and for
+  // tests that compile generated kernels without a device: inputs stored as their loop types; kinds[i] 0 array
+  // (all, by default), 1 scalar, 2 raw (of raw_ndim[i] dimensions; 1 by default).
   m.def(
       "_elementwise_source",
       [](std::size_t handle, const std::vector<py::handle>& in_types, const std::vector<py::handle>& out_types,

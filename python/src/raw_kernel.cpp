@@ -4,6 +4,8 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 
 #include "convert.h"
 #include "cuarray/cuda/check.h"
@@ -130,6 +132,19 @@ struct RawFunction {
     CUARRAY_CHECK_CUDA(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel.handle)));
     return attr;
   }
+
+  // CuPy's two settable attributes, set for the current device (the kernel is the library's, shared by every
+  // RawKernel of the same source, as CuPy's memoized module is).
+  void set_attribute(const std::string& attr, int value) const {
+    cudaFuncAttribute a;
+    if (attr == "max_dynamic_shared_size_bytes")
+      a = cudaFuncAttributeMaxDynamicSharedMemorySize;
+    else if (attr == "preferred_shared_memory_carveout")
+      a = cudaFuncAttributePreferredSharedMemoryCarveout;
+    else
+      throw ValueError("RawKernel attribute '" + attr + "' cannot be set");
+    CUARRAY_CHECK_CUDA(cudaKernelSetAttributeForDevice(kernel.handle, a, value, cuda::current_device()));
+  }
 };
 
 struct RawModule {
@@ -154,6 +169,10 @@ void init_raw_kernel(py::module_& m) {
   py::class_<RawFunction>(m, "_RawFunction")
       .def("__call__", &RawFunction::call, "grid"_a, "block"_a, "args"_a, "shared_mem"_a = 0, "stream"_a = py::none())
       .def_readonly("name", &RawFunction::name)
+      // The kernel's handle (a cudaKernel_t, which the driver takes where it takes a CUfunction).
+      .def_property_readonly("ptr",
+                             [](const RawFunction& f) { return reinterpret_cast<std::uintptr_t>(f.kernel.handle); })
+      .def("_set_attribute", &RawFunction::set_attribute, "attr"_a, "value"_a)
       .def_property_readonly("max_threads_per_block",
                              [](const RawFunction& f) { return f.attributes().maxThreadsPerBlock; })
       .def_property_readonly("num_regs", [](const RawFunction& f) { return f.attributes().numRegs; })
@@ -189,6 +208,9 @@ void init_raw_kernel(py::module_& m) {
            }),
            "code"_a, "options"_a, "name_expressions"_a = std::vector<std::string>{}, "want_log"_a = false)
       .def_readonly("log", &RawModule::log)
+      // The module's handle: a cudaLibrary_t (a CUlibrary), loaded once for every device.
+      .def_property_readonly("handle",
+                             [](const RawModule& m) { return reinterpret_cast<std::uintptr_t>(m.module.library); })
       // The lowered name of each name expression, in the order given.
       .def_property_readonly("lowered", [](const RawModule& m) { return m.module.lowered; })
       // (address, bytes) of the module's global variable `name` on the current device.

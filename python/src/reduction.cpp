@@ -237,8 +237,9 @@ void init_reduction(py::module_& m) {
           return run(def, in_t.data(), to_dtype(out_loop), to_dtype(result), arrays.data(), def.nin, axis, out,
                      keepdims, 0.0);
         });
-  // The source of one variant of definition `handle`'s kernels (inputs stored as their loop types), for tests
-  // that compile generated kernels without a device. layout: 0 rows, 1 columns, 2 finish.
+  // The source of one variant of definition `handle`'s kernels (inputs stored as their loop types), for
+  // ReductionKernel.cached_codes and for tests that compile generated kernels without a device. layout: 0 rows,
+  // 1 columns, 2 finish.
   m.def("_reduction_source", [](std::size_t handle, const std::vector<py::handle>& in_types, py::handle out_loop,
                                 py::handle out_storage, int layout, int vec, bool partial) {
     const ops::ReductionDef& def = ops::reduction_definition(handle);
