@@ -119,6 +119,53 @@ def test_len_of_0d_raises():
         len(cp.array(5))
 
 
+@pytest.mark.parametrize("layout", NONEMPTY_LAYOUTS + ["empty"])
+def test_shape_dtype_ndim_size_are_numpys(layout):
+    x, a = make_pair(layout, np.int16)
+    assert (x.shape, x.dtype, x.ndim, x.size) == (a.shape, a.dtype, a.ndim, a.size)
+    assert type(x.shape) is tuple and all(type(n) is int for n in x.shape)
+    assert type(x.ndim) is int and type(x.size) is int
+
+
+def test_deleting_elements_or_the_shape_raises_numpys_errors():
+    x, a = cp.arange(4), np.arange(4)
+    for xp_array in (x, a):
+        with pytest.raises(ValueError, match="cannot delete array elements"):
+            del xp_array[0]
+        with pytest.raises(AttributeError, match="Cannot delete array shape"):
+            del xp_array.shape
+        for name in ("ndim", "size"):
+            with pytest.raises(AttributeError, match="not writable"):
+                setattr(xp_array, name, 1)
+    with pytest.raises(AttributeError):  # read-only, as CuPy's (NumPy's reinterprets the memory)
+        x.dtype = np.int32
+    assert x.shape == (4,) and (x.get() == a).all()
+
+
+def test_setting_the_shape_reshapes_in_place_or_raises():
+    x = cp.arange(6)
+    x.shape = (2, -1)
+    assert x.shape == (2, 3) and (x.get() == np.arange(6).reshape(2, 3)).all()
+    t = x.T
+    with pytest.raises(AttributeError, match="Incompatible shape for in-place modification"):
+        t.shape = (6,)
+    with pytest.raises(ValueError):
+        x.shape = (4,)
+    assert x.shape == (2, 3) and t.shape == (3, 2)
+
+
+def test_getitem_and_setitem_through_the_slots_and_the_methods():
+    x, a = cp.arange(10), np.arange(10)
+    v = x[2:5]
+    assert v.base is x and cp.shares_memory(v, x)
+    assert (x.__getitem__(slice(2, 5)).get() == a[2:5]).all()
+    x[3] = 30
+    x.__setitem__(4, 40)
+    a[3], a[4] = 30, 40
+    assert (v.get() == a[2:5]).all() and (x.get() == a).all()
+    assert x.__len__() == len(x) == 10
+
+
 def test_array_keeps_values_after_gc():
     x = cp.asarray(make_data((100,), np.float64))
     ref = cp.asnumpy(x)

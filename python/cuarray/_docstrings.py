@@ -67,12 +67,9 @@ _METHOD_DOCS = {
     "real": "The real parts, as ``cuarray.real`` gives them; assigning to it writes the array's real parts.",
     "imag": "The imaginary parts, as ``cuarray.imag`` gives them; assigning to it writes a complex array's "
     "imaginary parts (TypeError for a real array).",
-    # Properties bound from C++ (python/src/array.cpp) without a docstring.
-    "shape": "The length of each axis, a tuple.",
+    # Properties bound from C++ (python/src/array.cpp) without a docstring; shape, dtype, ndim and size are C
+    # getset descriptors there (Note [Attribute slots]), with theirs.
     "strides": "The bytes to step along each axis, a tuple (negative when reversed, 0 on broadcast axes).",
-    "dtype": "The element type, a `numpy.dtype`.",
-    "ndim": "The number of axes.",
-    "size": "The number of elements.",
     "itemsize": "The bytes of one element.",
     "nbytes": "The bytes of all elements (``size * itemsize``).",
     "base": "The array whose memory this one views, or None for an array that owns its memory.",

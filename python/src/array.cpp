@@ -333,6 +333,123 @@ PyMethodDef g_reshape_def = {"reshape", reinterpret_cast<PyCFunction>(reinterpre
                              "A view with a new shape where the strides allow, else a copy; copy=True always copies, "
                              "copy=False raises ValueError where a copy would be needed."};
 
+// Note [Attribute slots]
+// What user code reads in loops besides the operators (x.shape, x.dtype, x.ndim, x.size, len(x), x[k], x[k] = v)
+// is C functions in the type's getset descriptors and mapping slots, as the operators are (Note [Operator slots]):
+// pybind11's property and method dispatch costs several times the read itself. The pybind11 definitions of
+// __getitem__, __setitem__ and __len__ stay, for help() and explicit calls; the slots, set after them, are what
+// x[k] and len(x) run. Deleting an element is NumPy's ValueError.
+
+PyObject* int_tuple(const Dims& d) {
+  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(d.size()));
+  for (size_t i = 0; t && i < d.size(); ++i) {
+    PyObject* v = PyLong_FromLongLong(d[i]);
+    if (!v) {
+      Py_DECREF(t);
+      return nullptr;
+    }
+    PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), v);
+  }
+  return t;
+}
+
+PyObject* get_shape(PyObject* self, void*) {
+  return slot_call([&] { return int_tuple(ndarray_of(self).array.shape()); }, nullptr);
+}
+
+// Setting the shape is NumPy's in-place reshape: allowed only where a view can give the new shape.
+int set_shape(PyObject* self, PyObject* value, void*) {
+  if (!value) {
+    PyErr_SetString(PyExc_AttributeError, "Cannot delete array shape");
+    return -1;
+  }
+  return slot_call(
+      [&] {
+        // The holder's value: const only as ndarray_of hands it out.
+        auto& s = const_cast<NdArray&>(ndarray_of(self));
+        Shape target = ops::infer_shape(to_shape(value), s.array.size());  // NumPy's ValueErrors
+        auto strides = target == s.array.shape() ? s.array.strides() : ops::reshape_strides(s.array, target, 'C');
+        if (!strides)
+          throw py::attribute_error(
+              "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with the desired "
+              "shape.");
+        s.array = s.array.view(std::move(target), std::move(*strides));
+        return 0;
+      },
+      -1);
+}
+
+PyObject* get_dtype(PyObject* self, void*) {
+  return slot_call([&] { return numpy_dtype_of(ndarray_of(self).array).release().ptr(); }, nullptr);
+}
+
+PyObject* get_ndim(PyObject* self, void*) {
+  return slot_call([&] { return PyLong_FromLong(ndarray_of(self).array.ndim()); }, nullptr);
+}
+
+PyObject* get_size(PyObject* self, void*) {
+  return slot_call([&] { return PyLong_FromLongLong(ndarray_of(self).array.size()); }, nullptr);
+}
+
+Py_ssize_t length_slot(PyObject* self) {
+  return slot_call(
+      [&]() -> Py_ssize_t {
+        const Array& a = ndarray_of(self).array;
+        if (a.ndim() == 0) throw TypeError("len() of unsized object");
+        return static_cast<Py_ssize_t>(a.shape()[0]);
+      },
+      -1);
+}
+
+PyObject* subscript_slot(PyObject* self, PyObject* key) {
+  return guarded([&] {
+    const NdArray& s = ndarray_of(self);
+    auto items = to_index(key);
+    if (!items) return hook(Hook::Getitem)(self, key);
+    return to_object(NdArray::view_of(s, self, ops::basic_index(s.array, *items)));
+  });
+}
+
+int ass_subscript_slot(PyObject* self, PyObject* key, PyObject* value) {
+  if (!value) {
+    PyErr_SetString(PyExc_ValueError, "cannot delete array elements");
+    return -1;
+  }
+  return slot_call(
+      [&] {
+        const NdArray& s = ndarray_of(self);
+        auto items = to_index(key);
+        if (!items)
+          hook(Hook::Setitem)(self, key, value);
+        else
+          assign(ops::basic_index(s.array, *items), value);
+        return 0;
+      },
+      -1);
+}
+
+PyGetSetDef g_getsets[] = {
+    {"shape", get_shape, set_shape,
+     "The length of each axis, a tuple; setting it reshapes the array in place where a view can.", nullptr},
+    {"dtype", get_dtype, nullptr, "The element type, a `numpy.dtype`.", nullptr},
+    {"ndim", get_ndim, nullptr, "The number of axes.", nullptr},
+    {"size", get_size, nullptr, "The number of elements.", nullptr},
+};
+
+void install_attribute_slots(py::handle type) {
+  auto* t = reinterpret_cast<PyHeapTypeObject*>(type.ptr());
+  for (PyGetSetDef& def : g_getsets) {
+    py::object descr = py::reinterpret_steal<py::object>(PyDescr_NewGetSet(&t->ht_type, &def));
+    if (!descr) throw py::error_already_set();
+    py::setattr(type, def.name, descr);
+  }
+  t->as_mapping.mp_length = length_slot;
+  t->as_sequence.sq_length = length_slot;
+  t->as_mapping.mp_subscript = subscript_slot;
+  t->as_mapping.mp_ass_subscript = ass_subscript_slot;
+  PyType_Modified(&t->ht_type);
+}
+
 }  // namespace
 
 py::handle ndarray_type() { return g_ndarray_type; }
@@ -404,22 +521,7 @@ void init_array(py::module_& m) {
             return NdArray{std::move(r), base};
           }),
           "shape"_a, "dtype"_a = py::none(), "memptr"_a = py::none(), "strides"_a = py::none(), "order"_a = "C");
-  // Setting the shape is NumPy's in-place reshape: allowed only where a view can give the new shape.
-  cls.def_property(
-         "shape", [](const NdArray& s) { return to_tuple(s.array.shape()); },
-         [](NdArray& s, py::handle shape) {
-           Shape target = ops::infer_shape(to_shape(shape), s.array.size());  // NumPy's ValueErrors
-           auto strides = target == s.array.shape() ? s.array.strides() : ops::reshape_strides(s.array, target, 'C');
-           if (!strides)
-             throw py::attribute_error(
-                 "Incompatible shape for in-place modification. Use `.reshape()` to make a "
-                 "copy with the desired shape.");
-           s.array = s.array.view(std::move(target), std::move(*strides));
-         })
-      .def_property_readonly("strides", [](const NdArray& s) { return to_tuple(s.array.strides()); })
-      .def_property_readonly("dtype", [](const NdArray& s) { return numpy_dtype_of(s.array); })
-      .def_property_readonly("ndim", [](const NdArray& s) { return s.array.ndim(); })
-      .def_property_readonly("size", [](const NdArray& s) { return s.array.size(); })
+  cls.def_property_readonly("strides", [](const NdArray& s) { return to_tuple(s.array.strides()); })
       .def_property_readonly("itemsize", [](const NdArray& s) { return s.array.itemsize(); })
       .def_property_readonly("nbytes", [](const NdArray& s) { return s.array.nbytes(); })
       .def_property_readonly("base", [](const NdArray& s) { return s.base; })
@@ -653,6 +755,7 @@ void init_array(py::module_& m) {
             ops::copy_into(s.array, from_numpy(host, py::none()).array);
           },
           "arr"_a, "stream"_a = py::none());
+  install_attribute_slots(cls);  // after the definitions above, which set the slots it replaces
 
   m.def("_from_numpy", &from_numpy, "obj"_a, "dtype"_a = py::none());
   m.def(

@@ -22,12 +22,11 @@ namespace py = pybind11;
 
 namespace cuarray::bind {
 
-// Runs `f` (returning a py::object) for a slot: its result as a new reference, or nullptr with the Python
-// error set.
+// Runs `f` for a slot: its result, or `failed` with the Python error set.
 template <class F>
-PyObject* guarded(F&& f) {
+auto slot_call(F&& f, decltype(f()) failed) {
   try {
-    return f().release().ptr();
+    return f();
   } catch (py::error_already_set& e) {
     e.restore();
   } catch (abi::__forced_unwind&) {
@@ -35,7 +34,14 @@ PyObject* guarded(F&& f) {
   } catch (...) {
     py::detail::try_translate_exceptions();
   }
-  return nullptr;
+  return failed;
+}
+
+// Runs `f` (returning a py::object) for a slot: its result as a new reference, or nullptr with the Python
+// error set.
+template <class F>
+PyObject* guarded(F&& f) {
+  return slot_call([&] { return f().release().ptr(); }, nullptr);
 }
 
 // Whether an operator slot takes `p`: operands cuarray cannot take (lists, strings, ...) give NotImplemented,
