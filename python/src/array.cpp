@@ -405,7 +405,7 @@ PyObject* subscript_slot(PyObject* self, PyObject* key) {
   return guarded([&] {
     const NdArray& s = ndarray_of(self);
     auto items = to_index(key);
-    if (!items) return hook(Hook::Getitem)(self, key);
+    if (!items) return hook(Hook::Getitem)(py::handle(self), py::handle(key));  // not raw PyObject*s
     return to_object(NdArray::view_of(s, self, ops::basic_index(s.array, *items)));
   });
 }
@@ -420,7 +420,7 @@ int ass_subscript_slot(PyObject* self, PyObject* key, PyObject* value) {
         const NdArray& s = ndarray_of(self);
         auto items = to_index(key);
         if (!items)
-          hook(Hook::Setitem)(self, key, value);
+          hook(Hook::Setitem)(py::handle(self), py::handle(key), py::handle(value));
         else
           assign(ops::basic_index(s.array, *items), value);
         return 0;
