@@ -265,7 +265,9 @@ def test_memory_pool_malloc_and_alloc():
     pool = cp.get_default_memory_pool()
     before = pool.used_bytes()
     p = pool.malloc(4096)
-    assert isinstance(p, cp.cuda.MemoryPointer) and isinstance(p.mem, cp.cuda.Memory)
+    # The default pool's memory is CuPy's PooledMemory, a BaseMemory beside Memory (not a subclass of it).
+    assert isinstance(p, cp.cuda.MemoryPointer) and type(p.mem) is cp.cuda.memory.PooledMemory
+    assert isinstance(p.mem, cp.cuda.memory.BaseMemory) and not isinstance(p.mem, cp.cuda.Memory)
     assert p.mem.size == 4096 and p.device_id == 0 and pool.used_bytes() >= before + 4096
     del p
     gc.collect()

@@ -649,7 +649,7 @@ def test_free_leaves_memory_an_array_uses_with_the_array(make_pool):
     for q in others:
         q.memset(0xFF, 8 * UNIT)
     assert_same(x, a)
-    del others, x, p
+    del others, q, x, p  # q: the loop's last pointer
     gc.collect()
     assert pool.used_bytes() == before
 
