@@ -799,3 +799,17 @@ def test_main_says_no_gpu_in_one_line_and_exits_1():
     assert len(lines) == 1, describe(proc)
     assert "Traceback" not in lines[0]
     assert any(w in lines[0].lower() for w in ("gpu", "cuda", "device")), lines[0]
+
+
+def test_ndarray_methods_called_as_functions_check_their_array():
+    # x[k] and len(x) run C slots (Note [Attribute slots]); the methods called as functions check `self`.
+    calls = [
+        lambda: cp.ndarray.__getitem__(object(), 0),
+        lambda: cp.ndarray.__setitem__(3, 0, 1),
+        lambda: cp.ndarray.__len__("abc"),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError, match="needs a cuarray.ndarray"):
+            call()
+    for name in ("shape", "dtype", "ndim", "size"):
+        assert type(vars(cp.ndarray)[name]).__name__ == "getset_descriptor" and vars(cp.ndarray)[name].__doc__

@@ -375,7 +375,7 @@ def _cached_codes(first_calls, source):
             "No codes are cached because compilation is deferred until the first function call.", stacklevel=3
         )
     codes = {}
-    for key, args in first_calls.values():
+    for key, args in list(first_calls.values()):  # another thread's call may add an entry meanwhile
         if key not in codes:
             codes[key] = source(*args)[0]
     return codes
@@ -384,12 +384,13 @@ def _cached_codes(first_calls, source):
 def _cached_code(first_calls, source):
     """CuPy's cached_code: the first source; CuPy's warning where the kernel has run with several dtypes, and its
     StopIteration (an empty dict's next()) before it has run."""
-    if len({key for key, _ in first_calls.values()}) > 1:
+    calls = list(first_calls.values())  # another thread's call may add an entry meanwhile
+    if len({key for key, _ in calls}) > 1:
         warnings.warn(
             "The input types of the kernel could not be inferred. Please use `.cached_codes` instead.",
             stacklevel=3,
         )
-    _, args = next(iter(first_calls.values()))
+    _, args = next(iter(calls))
     return source(*args)[0]
 
 

@@ -340,21 +340,8 @@ PyMethodDef g_reshape_def = {"reshape", reinterpret_cast<PyCFunction>(reinterpre
 // __getitem__, __setitem__ and __len__ stay, for help() and explicit calls; the slots, set after them, are what
 // x[k] and len(x) run. Deleting an element is NumPy's ValueError.
 
-PyObject* int_tuple(const Dims& d) {
-  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(d.size()));
-  for (size_t i = 0; t && i < d.size(); ++i) {
-    PyObject* v = PyLong_FromLongLong(d[i]);
-    if (!v) {
-      Py_DECREF(t);
-      return nullptr;
-    }
-    PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), v);
-  }
-  return t;
-}
-
 PyObject* get_shape(PyObject* self, void*) {
-  return slot_call([&] { return int_tuple(ndarray_of(self).array.shape()); }, nullptr);
+  return guarded([&] { return to_tuple(ndarray_of(self).array.shape()); });
 }
 
 // Setting the shape is NumPy's in-place reshape: allowed only where a view can give the new shape.
@@ -391,23 +378,44 @@ PyObject* get_size(PyObject* self, void*) {
   return slot_call([&] { return PyLong_FromLongLong(ndarray_of(self).array.size()); }, nullptr);
 }
 
+// `self` of a method called as a function (ndarray.__getitem__(obj, key)), which Python does not check; the
+// slots' is always an ndarray.
+py::handle checked_self(py::handle self) {
+  if (!py::isinstance(self, g_ndarray_type))
+    throw TypeError(std::string("the method needs a cuarray.ndarray, not ") + Py_TYPE(self.ptr())->tp_name);
+  return self;
+}
+
+// len(x), x[key] and x[key] = value, for the slots and the pybind11 methods alike.
+Py_ssize_t length(py::handle self) {
+  const Array& a = ndarray_of(self).array;
+  if (a.ndim() == 0) throw TypeError("len() of unsized object");
+  return static_cast<Py_ssize_t>(a.shape()[0]);
+}
+
+// A view for a basic index; cuarray._indexing's result for any other key.
+py::object getitem(py::handle self, py::handle key) {
+  const NdArray& s = ndarray_of(self);
+  auto items = to_index(key);
+  if (!items) return hook(Hook::Getitem)(self, key);
+  return to_object(NdArray::view_of(s, self, ops::basic_index(s.array, *items)));
+}
+
+void setitem(py::handle self, py::handle key, py::handle value) {
+  const NdArray& s = ndarray_of(self);
+  auto items = to_index(key);
+  if (!items)
+    hook(Hook::Setitem)(self, key, value);
+  else
+    assign(ops::basic_index(s.array, *items), value);
+}
+
 Py_ssize_t length_slot(PyObject* self) {
-  return slot_call(
-      [&]() -> Py_ssize_t {
-        const Array& a = ndarray_of(self).array;
-        if (a.ndim() == 0) throw TypeError("len() of unsized object");
-        return static_cast<Py_ssize_t>(a.shape()[0]);
-      },
-      -1);
+  return slot_call([&] { return length(self); }, Py_ssize_t{-1});
 }
 
 PyObject* subscript_slot(PyObject* self, PyObject* key) {
-  return guarded([&] {
-    const NdArray& s = ndarray_of(self);
-    auto items = to_index(key);
-    if (!items) return hook(Hook::Getitem)(py::handle(self), py::handle(key));  // not raw PyObject*s
-    return to_object(NdArray::view_of(s, self, ops::basic_index(s.array, *items)));
-  });
+  return guarded([&] { return getitem(self, key); });
 }
 
 int ass_subscript_slot(PyObject* self, PyObject* key, PyObject* value) {
@@ -417,12 +425,7 @@ int ass_subscript_slot(PyObject* self, PyObject* key, PyObject* value) {
   }
   return slot_call(
       [&] {
-        const NdArray& s = ndarray_of(self);
-        auto items = to_index(key);
-        if (!items)
-          hook(Hook::Setitem)(py::handle(self), py::handle(key), py::handle(value));
-        else
-          assign(ops::basic_index(s.array, *items), value);
+        setitem(self, key, value);
         return 0;
       },
       -1);
@@ -531,27 +534,10 @@ void init_array(py::module_& m) {
       .def_property_readonly("_allocation", [](const NdArray& s) { return s.array.buffer(); })
       .def_property_readonly("_c_contiguous", [](const NdArray& s) { return s.array.c_contiguous(); })
       .def_property_readonly("_f_contiguous", [](const NdArray& s) { return s.array.f_contiguous(); })
-      .def("__len__",
-           [](const NdArray& s) {
-             if (s.array.ndim() == 0) throw TypeError("len() of unsized object");
-             return s.array.shape()[0];
-           })
-      .def("__getitem__",
-           [](py::object self, py::handle key) -> py::object {
-             const NdArray& s = self.cast<const NdArray&>();
-             auto items = to_index(key);
-             if (!items) return hook(Hook::Getitem)(self, key);
-             return py::cast(NdArray::view_of(s, self, ops::basic_index(s.array, *items)));
-           })
+      .def("__len__", [](py::handle self) { return length(checked_self(self)); })
+      .def("__getitem__", [](py::handle self, py::handle key) { return getitem(checked_self(self), key); })
       .def("__setitem__",
-           [](py::object self, py::handle key, py::handle value) {
-             const NdArray& s = self.cast<const NdArray&>();
-             auto items = to_index(key);
-             if (!items)
-               hook(Hook::Setitem)(self, key, value);
-             else
-               assign(ops::basic_index(s.array, *items), value);
-           })
+           [](py::handle self, py::handle key, py::handle value) { setitem(checked_self(self), key, value); })
       .def("transpose",
            [](py::object self, py::args axes) {
              const NdArray& s = self.cast<const NdArray&>();

@@ -255,9 +255,13 @@ std::vector<std::int64_t> to_axis_list(py::handle obj) {
   return axes;
 }
 
-py::tuple to_tuple(const std::vector<std::int64_t>& v) {
+py::tuple to_tuple(const Dims& v) {
   py::tuple t(v.size());
-  for (size_t i = 0; i < v.size(); ++i) t[i] = py::int_(v[i]);
+  for (size_t i = 0; i < v.size(); ++i) {
+    PyObject* item = PyLong_FromLongLong(v[i]);
+    if (!item) throw py::error_already_set();
+    PyTuple_SET_ITEM(t.ptr(), static_cast<Py_ssize_t>(i), item);
+  }
   return t;
 }
 

@@ -53,7 +53,7 @@ std::vector<std::int64_t> to_axes(py::handle obj);
 // An int or any sequence of ints, bools included (expand_dims, whose NumPy form takes lists); OverflowError
 // past int64.
 std::vector<std::int64_t> to_axis_list(py::handle obj);
-py::tuple to_tuple(const std::vector<std::int64_t>& v);
+py::tuple to_tuple(const Dims& v);
 // A Python bool, int, float or complex (weak), or a NumPy scalar or a subclass of int, float or complex (strong,
 // as NumPy reads them), as the core's tagged scalar; false for anything else. `s.source` is `obj`, for the
 // core's conversion hook (install_scalar_hook()).

@@ -150,6 +150,11 @@ void fold(const FoldLoop& loop, FoldKind kind, const Array& a, const Array& out,
                      " was expected");
   if (options.where && options.where->shape() != a.shape())
     throw ValueError("fold: the mask has shape " + shape_str(options.where->shape()) + ", not the input's");
+  // A masked fold starts from `initial`: from a[0] it would count an element the mask leaves out.
+  if (options.where && (kind != FoldKind::Reduce || !options.initial))
+    throw ValueError("fold: a mask needs a reduction with an initial value");
+  if (options.where && options.where->dtype() != DType::Bool) throw TypeError("fold: the mask must be bool");
+  if (options.starts) check_same_device(*options.starts, op);
   if (out.size() == 0) return;
   const std::int64_t n = a.shape()[axis];
   if (n == 0 && !(kind == FoldKind::Reduce && options.initial))

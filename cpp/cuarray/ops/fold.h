@@ -23,9 +23,10 @@ struct FoldLoop {
 };
 
 // Optional parts of a fold. `initial` is the start value in the loop's acc type, as its bytes (Reduce only);
-// `where` is a bool array of a's shape (Reduce only); `starts` an int64 array of segment starts, each in
-// [0, n) (Segments only). `chunk` > 0 keeps a float16 running value in float, rounded every `chunk` elements
-// (Note [Wide float16 folds] in fold.cpp).
+// `where` is a bool array of a's shape (Reduce with `initial` only); `starts` an int64 array of segment starts,
+// each in [0, n): a precondition the caller checks, since reading them would wait for the device (Segments only).
+// `chunk` > 0 keeps a float16 running value in float, rounded every `chunk` elements (Note [Wide float16 folds] in
+// fold.cpp).
 struct FoldOptions {
   const void* initial = nullptr;
   const Array* where = nullptr;
