@@ -564,6 +564,21 @@ def test_incomplete_gamma_of_a_subnormal_a_is_never_minus_zero():
     assert got[0, 3] == 0.0 and not np.signbit(csp.gammaincc(5e-324, 0.5).get())  # the probe's case
 
 
+def test_incomplete_gamma_of_a_tiny_a():
+    # As a -> 0, P(a, x) -> 1 and Q(a, x) = a E1(x) to a relative a log(x)^2 (mpmath's gammainc agrees to 30
+    # digits). Gamma(a) overflows below a = 5.6e-309, where P was 0 (SciPy's is 0 for x <= 1) and Q past x = 1.1
+    # was 0 (Note [Incomplete gamma]). E1 from mpmath; the atol is three ulps of a subnormal Q.
+    a = np.array([5e-324, 1e-320, 1e-310, 5e-309, 1e-305, 9e-301])[:, None]
+    x = np.array([5e-324, 1e-300, 0.5, 1.0, 2.0, 30.0])
+    e1 = np.array([743.8628562564797, 690.1983122333122, 0.5597735947761608, 0.21938393439552029])
+    e1 = np.append(e1, [0.04890051070806112, 3.0215520106888124e-15])
+    p = cp.asnumpy(csp.gammainc(cp.asarray(a), cp.asarray(x)))
+    q = cp.asnumpy(csp.gammaincc(cp.asarray(a), cp.asarray(x)))
+    np.testing.assert_array_equal(p, np.ones((6, 6)))
+    np.testing.assert_allclose(q, a * e1, rtol=1e-14, atol=1.5e-323)
+    assert not np.signbit(q).any()
+
+
 @pytest.mark.parametrize("name", ["gammainc", "beta", "k0e", "zetac"])
 @pytest.mark.parametrize("shape", [(), (0,), (3, 0), (2, 1, 3)])
 @testing.numpy_cuarray_allclose(rtol=RTOL, atol=ATOL, scipy_name="scp")

@@ -459,6 +459,10 @@ __device__ __forceinline__ double betaln(double a, double b) { return beta_core(
 //    NVRTC's FMA contraction, on by default, changes that order): Q is clamped to +0 there, SciPy's value.
 //  - else the series for P below the diagonal (x <= a), the continued fraction for Q above it (DLMF 8.9.2,
 //    modified Lentz), the other one as the complement.
+//  - a < 1e-300: Q ~ a E1(x) (at most 1e-297), from the small-x sum or the continued fraction, and P = 1 - Q,
+//    which rounds to 1. The series for P would divide its factor x^a e^-x / Gamma(a), subnormal there, by a,
+//    and below a = 5.6e-309 Gamma(a) overflows and the factor is 0 (SciPy's gammainc is 0 there for x <= 1).
+//    The factor is a e^-x instead: x^a and Gamma(1 + a) round to 1.
 // The factor x^a e^-x / Gamma(a) is pow(x, a) exp(-x) / Gamma(a) for a < 10 (each within an ulp or two, so
 // no error grows with x or a) and sqrt(a / 2 pi) exp(a log1pmx((x - a)/a) - D(a)) past it, Stirling's series
 // with log1pmx(t) = log1p(t) - t its own series for |t| < 1/2. Both, as SciPy's, carry a relative error of
@@ -499,6 +503,7 @@ __device__ __forceinline__ double lgamma1p(double a) {
   return ::lgamma(1.0 + a);
 }
 __device__ __forceinline__ double igam_factor(double a, double x) {  // x^a e^-x / Gamma(a)
+  if (a < 1e-300) return a * ::exp(-x);  // x^a and Gamma(1 + a) round to 1: Note [Incomplete gamma]
   if (a >= 10.0) {
     // a log1pmx(t), t = (x - a) / a, but below x = a/2 from log(x / a): there 1 + t loses x/a's digits.
     const double t = (x - a) / a;
@@ -747,6 +752,10 @@ __device__ __forceinline__ double igam(double a, double x, bool q) {
   if (x == 0) return q ? 1.0 : 0.0;
   if (::isinf(a)) return ::isinf(x) ? nan() : (q ? 1.0 : 0.0);
   if (::isinf(x)) return q ? 0.0 : 1.0;
+  if (a < 1e-300) {  // Q ~ a E1(x), and P = 1 - Q: Note [Incomplete gamma]
+    const double qq = x < 1.1 ? igam_q_small_x(a, x) : igam_q_fraction(a, x);
+    return q ? qq : 1.0 - qq;
+  }
   const double d = ::fabs(x - a) / a;
   // Past a = 50625 the band 4.5 / sqrt(a) is narrower than where the series converges in its 4000 terms
   // (about 37 / d): Temme's expansion serves out to d = 0.02 there.
