@@ -457,6 +457,12 @@ void install_attribute_slots(py::handle type) {
 
 py::handle ndarray_type() { return g_ndarray_type; }
 
+void uninitialised(py::handle h) {
+  throw TypeError("this " + py::str(py::type::handle_of(h).attr("__name__")).cast<std::string>() +
+                  " was made by ndarray.__new__ and never initialised: it has no shape, dtype or memory; call "
+                  "ndarray.__init__(self, shape, dtype, ...) on it, or make arrays with cuarray.ndarray(shape, dtype)");
+}
+
 py::object to_object(NdArray&& value) {
   // Note [New array objects]: what py::cast does for a moved value, past its look-ups.
   static const py::detail::type_info* type = py::detail::get_type_info(typeid(NdArray), true);

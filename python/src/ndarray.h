@@ -46,6 +46,13 @@ struct NdArray {
 // The ndarray type object, for isinstance checks in other binding files.
 py::handle ndarray_type();
 
+// Note [Uninitialised arrays]
+// `ndarray.__new__(cls)` makes an instance whose __init__ has not run (a subclass's __new__ may do so, as CuPy's
+// views do). pybind11 would hand out its value as an NdArray of unconstructed memory, and a read of it take a
+// garbage shape or pointer. So every cast of an instance to NdArray, ndarray_of's and pybind11's (the caster
+// below), checks that its value was constructed, and raises TypeError otherwise.
+[[noreturn]] void uninitialised(py::handle h);
+
 // Note [New array objects]
 // A small op's host time goes largely to its result object, so the new arrays of ufuncs, reductions and fused
 // calls are made by to_object rather than py::cast: py::cast looks the C++ type up in pybind11's registry, and
@@ -59,9 +66,9 @@ inline py::object to_object(Array array) { return to_object(NdArray{std::move(ar
 // The array of `h`, an instance of cuarray.ndarray or a subclass (the caller checked).
 inline const NdArray& ndarray_of(py::handle h) {
   auto* inst = reinterpret_cast<py::detail::instance*>(h.ptr());
-  if (inst->simple_layout && inst->simple_value_holder[0])
+  if (inst->simple_layout && inst->simple_holder_constructed)
     return *static_cast<const NdArray*>(inst->simple_value_holder[0]);
-  return h.cast<const NdArray&>();  // raises pybind11's error for an instance not yet initialised
+  return h.cast<const NdArray&>();  // the caster below raises for an instance not yet initialised
 }
 
 // Note [ndarray members]
@@ -75,3 +82,21 @@ void add_ndarray_member(const char* name, py::handle value);
 NdArray to_ndarray(py::handle obj);
 
 }  // namespace cuarray::bind
+
+namespace pybind11::detail {
+// pybind11's caster, refusing an instance whose value was never constructed (Note [Uninitialised arrays]).
+template <>
+class type_caster<cuarray::bind::NdArray> : public type_caster_base<cuarray::bind::NdArray> {
+ public:
+  bool load(handle src, bool convert) {
+    if (!type_caster_base<cuarray::bind::NdArray>::load(src, convert)) return false;
+    if (PyObject_TypeCheck(src.ptr(), reinterpret_cast<PyTypeObject*>(cuarray::bind::ndarray_type().ptr()))) {
+      auto* inst = reinterpret_cast<instance*>(src.ptr());
+      if (inst->simple_layout ? !inst->simple_holder_constructed
+                              : !values_and_holders(inst).begin()->holder_constructed())
+        cuarray::bind::uninitialised(src);
+    }
+    return true;
+  }
+};
+}  // namespace pybind11::detail
