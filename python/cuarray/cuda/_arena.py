@@ -127,6 +127,9 @@ class Arena:
         return sum(len(c) for c in self.free.values())
 
 
+_take_lock = threading.Lock()  # PooledBlock.free's: one taker of a block's chunk
+
+
 class PooledBlock:
     """The memory of one chunk handed out by an arena pool: `ptr`, `size`, and `free()`, which returns it (once)
     to the pool; dropping the last reference frees it too."""
@@ -141,10 +144,19 @@ class PooledBlock:
 
     def free(self):
         """Returns the memory to its pool; later calls do nothing."""
-        chunk = getattr(self, "_chunk", None)  # None too where construction failed
+        # Taken under a lock: two threads freeing one block must not both hand its chunk back, which would give
+        # the same memory to two later allocations. (At interpreter exit the lock may be gone with the module.)
+        lock = _take_lock
+        if lock is not None:
+            lock.acquire()
+        try:
+            chunk = getattr(self, "_chunk", None)  # None too where construction failed
+            self._chunk = None
+        finally:
+            if lock is not None:
+                lock.release()
         if chunk is None:
             return
-        self._chunk = None
         pool = self._pool()
         if pool is not None:
             pool._free(chunk)
