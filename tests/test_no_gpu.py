@@ -813,3 +813,80 @@ def test_ndarray_methods_called_as_functions_check_their_array():
             call()
     for name in ("shape", "dtype", "ndim", "size"):
         assert type(vars(cp.ndarray)[name]).__name__ == "getset_descriptor" and vars(cp.ndarray)[name].__doc__
+
+
+class _Sub(cp.ndarray):
+    pass
+
+
+@pytest.mark.parametrize("cls", [cp.ndarray, _Sub])
+@pytest.mark.parametrize(
+    "use",
+    [
+        lambda x: x[0],
+        lambda x: x.__setitem__(0, 1),
+        lambda x: len(x),
+        lambda x: x.shape,
+        lambda x: x.strides,
+        lambda x: x.dtype,
+        lambda x: x.size,
+        lambda x: x.nbytes,
+        lambda x: x + 1,
+        lambda x: x**2,
+        lambda x: cp.add(x, 1),
+        lambda x: x.astype(int),
+        lambda x: x.reshape(1),
+        lambda x: x.T,
+        lambda x: x.get(),
+        lambda x: x.__cuda_array_interface__,
+    ],
+)
+def test_an_array_never_initialised_raises_type_error(cls, use):
+    # ndarray.__new__ without __init__ has no value (Note [Uninitialised arrays]): every read refuses it, where
+    # it used to read unconstructed memory (a garbage shape, or a crash).
+    x = cls.__new__(cls)
+    with pytest.raises(
+        TypeError, match=f"this {cls.__name__} was made by ndarray.__new__ and never initialised"
+    ):
+        use(x)
+
+
+def test_a_pooled_block_freed_by_two_threads_at_once_goes_back_once():
+    # Two threads freeing one block must not both hand its chunk back (the pool would give the memory to two later
+    # allocations). Reading the chunk is slowed here, so that without the take lock both threads would read it.
+    import threading
+    import time
+    import weakref
+
+    from cuarray.cuda import _arena
+
+    class Pool:
+        def __init__(self):
+            self.freed = []
+
+        def _free(self, chunk):
+            self.freed.append(chunk)
+
+    class SlowBlock(_arena.PooledBlock):
+        __slots__ = ("__weakref__", "_c", "_pool", "ptr", "size")
+
+        @property
+        def _chunk(self):
+            value = self._c
+            time.sleep(0.05)
+            return value
+
+        @_chunk.setter
+        def _chunk(self, value):
+            self._c = value
+
+    pool = Pool()
+    block = SlowBlock()
+    block._c, block._pool = "chunk", weakref.ref(pool)
+    threads = [threading.Thread(target=block.free) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    block.free()
+    assert pool.freed == ["chunk"]
