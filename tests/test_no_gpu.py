@@ -890,3 +890,24 @@ def test_a_pooled_block_freed_by_two_threads_at_once_goes_back_once():
         t.join()
     block.free()
     assert pool.freed == ["chunk"]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: cp.add(m, 1),
+        lambda m: cp.sum(m),
+        lambda m: cp.matmul(m, m),
+        lambda m: cp.ndarray.__getitem__(m, 0),
+        lambda m: cp.ndarray.__len__(m),
+    ],
+)
+def test_an_object_claiming_the_ndarray_class_is_no_array(call):
+    # A Mock(spec=ndarray) passes isinstance() through its __class__, but holds no array: the core checks the type
+    # itself, and refuses the object with a TypeError (it was read as an array, a RuntimeError or worse).
+    from unittest import mock
+
+    m = mock.Mock(spec=cp.ndarray)
+    assert isinstance(m, cp.ndarray)
+    with pytest.raises(TypeError):
+        call(m)

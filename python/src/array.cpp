@@ -151,8 +151,8 @@ std::optional<std::vector<ops::IndexItem>> to_index(py::handle key) {
       it.stop = stop == PY_SSIZE_T_MIN ? INT64_MIN : stop == PY_SSIZE_T_MAX ? INT64_MAX : stop;
       it.step = step;
     } else if (!PyBool_Check(k.ptr()) &&
-               (PyLong_Check(k.ptr()) || (!PyFloat_Check(k.ptr()) && !py::isinstance(k, g_ndarray_type) &&
-                                          !py::isinstance<py::array>(k) && py::hasattr(k, "__index__")))) {
+               (PyLong_Check(k.ptr()) || (!PyFloat_Check(k.ptr()) && !is_ndarray(k) && !py::isinstance<py::array>(k) &&
+                                          py::hasattr(k, "__index__")))) {
       it.start = index_value(k);
     } else {
       return false;
@@ -208,7 +208,7 @@ void assign(const Array& dst, py::handle value) {
   if (is_void(dst.dtype())) {
     // Note [Void storage]: NumPy's casts to a structured type (by field, in order) run on the host for host
     // values, and through field views (cuarray._structured) for device arrays of another type.
-    if (py::isinstance(value, g_ndarray_type)) {
+    if (is_ndarray(value)) {
       const Array& src = value.cast<const NdArray&>().array;
       if (is_void(src.dtype()) && src.descr() == dst.descr())
         ops::copy_into(dst, src);
@@ -233,7 +233,7 @@ void assign(const Array& dst, py::handle value) {
     return;
   }
   const bool real_dst = !is_complex(dst.dtype()) && dst.dtype() != DType::Bool;  // NumPy warns for these
-  if (py::isinstance(value, g_ndarray_type)) {
+  if (is_ndarray(value)) {
     const Array& src = value.cast<NdArray&>().array;
     if (real_dst && is_complex(src.dtype())) warn_complex_to_real();
     ops::copy_into(dst, src);
@@ -381,7 +381,7 @@ PyObject* get_size(PyObject* self, void*) {
 // `self` of a method called as a function (ndarray.__getitem__(obj, key)), which Python does not check; the
 // slots' is always an ndarray.
 py::handle checked_self(py::handle self) {
-  if (!py::isinstance(self, g_ndarray_type))
+  if (!is_ndarray(self))
     throw TypeError(std::string("the method needs a cuarray.ndarray, not ") + Py_TYPE(self.ptr())->tp_name);
   return self;
 }
@@ -481,7 +481,7 @@ void add_ndarray_member(const char* name, py::handle value) {
 }
 
 NdArray to_ndarray(py::handle obj) {
-  if (py::isinstance(obj, g_ndarray_type)) return obj.cast<NdArray>();
+  if (is_ndarray(obj)) return obj.cast<NdArray>();
   return from_numpy(obj, py::none());
 }
 
@@ -511,7 +511,7 @@ void init_array(py::module_& m) {
                 PyErr_Clear();
               else
                 throw py::error_already_set();
-              if (!py::isinstance(src, g_ndarray_type))
+              if (!is_ndarray(src))
                 throw TypeError("memptr must be a cuarray MemoryPointer (x.data, or x.data + offset) or None");
               const NdArray& a = src.cast<const NdArray&>();
               buffer = a.array.buffer();
@@ -519,7 +519,7 @@ void init_array(py::module_& m) {
               base = a.base.is_none() ? src : a.base;
               // The buffer is the memory of the array that owns it, as NumPy's is the base's; an array over
               // another library's memory has that library's object as its base, and spans the memory itself.
-              const Array& owner = py::isinstance(base, g_ndarray_type) ? base.cast<const NdArray&>().array : a.array;
+              const Array& owner = is_ndarray(base) ? base.cast<const NdArray&>().array : a.array;
               limit = owner.offset() + byte_extent(owner.shape(), owner.strides(), owner.itemsize()).second;
             }
             std::optional<Strides> st;
@@ -688,7 +688,7 @@ void init_array(py::module_& m) {
           "fill",
           [](const NdArray& s, py::handle value) {
             // NumPy's fill takes one value: a 0-d array, never an array of values.
-            if ((py::isinstance(value, g_ndarray_type) && value.cast<NdArray&>().array.ndim() != 0) ||
+            if ((is_ndarray(value) && value.cast<NdArray&>().array.ndim() != 0) ||
                 (py::isinstance<py::array>(value) && py::reinterpret_borrow<py::array>(value).ndim() != 0))
               throw ValueError("setting an array element with a sequence.");
             // Note [fill's value]: NumPy converts any other object by its scalar rules, not as an assignment

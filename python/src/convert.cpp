@@ -209,7 +209,7 @@ std::int64_t to_int64(py::handle item) {
 Shape to_shape(py::handle obj) {
   // A 0-d device array is one dimension, as NumPy reads a 0-d array (`zeros(count_nonzero(m))`): by its
   // __index__, which refuses bool and inexact types. It is no sequence of dimensions.
-  const bool zero_d = py::isinstance(obj, ndarray_type()) && ndarray_of(obj).array.ndim() == 0;
+  const bool zero_d = is_ndarray(obj) && ndarray_of(obj).array.ndim() == 0;
   if (zero_d || !py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) {
     if (obj.is_none()) throw TypeError("Use () not None as shape arguments");  // NumPy 2.3's message
     if (!PyIndex_Check(obj.ptr()) || is_bool(obj))

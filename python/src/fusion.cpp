@@ -88,13 +88,13 @@ class Fusion {
     int codes[S::kMaxArgs];
     for (std::size_t i = 0; i < n; ++i) {
       PyObject* p = PyTuple_GET_ITEM(args.ptr(), i);
-      codes[i] = py::isinstance(p, ndarray_type()) ? S::array_code(py::handle(p).cast<const NdArray&>().array.dtype())
-                 : PyBool_Check(p)                 ? S::kBool
-                 : PyLong_CheckExact(p)            ? S::kInt
-                 : PyFloat_CheckExact(p)           ? S::kFloat
-                 : PyComplex_CheckExact(p)         ? S::kComplex
-                 : p == Py_None                    ? S::kNone
-                                                   : S::kNoCode;
+      codes[i] = is_ndarray(p)             ? S::array_code(py::handle(p).cast<const NdArray&>().array.dtype())
+                 : PyBool_Check(p)         ? S::kBool
+                 : PyLong_CheckExact(p)    ? S::kInt
+                 : PyFloat_CheckExact(p)   ? S::kFloat
+                 : PyComplex_CheckExact(p) ? S::kComplex
+                 : p == Py_None            ? S::kNone
+                                           : S::kNoCode;
     }
     return S::signature(codes, n, key);
   }
@@ -151,7 +151,7 @@ class Fusion {
       // An argument read only through views of it gets a placeholder, so that it does not broadcast.
       if (static_cast<std::size_t>(n) < k.used.size() && !k.used[n])
         operands.set_input(n, placeholder(scalars[n]));
-      else if (py::isinstance(a, ndarray_type()))
+      else if (is_ndarray(a))
         operands.set_input(n, a.cast<const NdArray&>().array);
       else if (to_scalar(a, scalars[n].emplace()))
         operands.set_input(n, *scalars[n]);
@@ -164,8 +164,7 @@ class Fusion {
     for (const auto& [position, key] : plan.views) {
       if (n == nin) break;
       views.push_back(args[position][key]);
-      if (!py::isinstance(views.back(), ndarray_type()))
-        throw TypeError("cuarray.fuse: a view of an argument is not a cuarray array");
+      if (!is_ndarray(views.back())) throw TypeError("cuarray.fuse: a view of an argument is not a cuarray array");
       if (static_cast<std::size_t>(n) < k.used.size() && !k.used[n])  // only returned: a placeholder, as above
         operands.set_input(n, placeholder(scalars[n]));
       else

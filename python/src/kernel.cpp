@@ -55,7 +55,7 @@ void init_kernel(py::module_& m) {
           std::vector<DType> in_t = to_dtypes(in_types), out_t = to_dtypes(out_types);
           std::vector<ops::Input> in(inputs.size());
           for (size_t i = 0; i < inputs.size(); ++i) {
-            if (py::isinstance(inputs[i], ndarray_type())) {
+            if (is_ndarray(inputs[i])) {
               in[i].array = &inputs[i].cast<const NdArray&>().array;
               in[i].raw = raw[i];
             } else {

@@ -63,7 +63,7 @@ Loop default_loop(DType a, DType b) {
 
 // An operand of matmul: a cuarray array. Scalars are 0-d (NumPy's ValueError); anything else is a TypeError.
 const NdArray& operand(py::handle obj, int index) {
-  if (py::isinstance(obj, ndarray_type())) return obj.cast<const NdArray&>();
+  if (is_ndarray(obj)) return obj.cast<const NdArray&>();
   static py::handle generic = py::object(numpy().attr("generic")).release();
   PyObject* p = obj.ptr();
   if (PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p) || PyObject_IsInstance(p, generic.ptr()) == 1)
@@ -79,7 +79,7 @@ py::object matmul_call(py::handle a_obj, py::handle b_obj, py::handle out_obj, p
                                                         : resolve(a.array.dtype(), b.array.dtype(), dtype, casting);
   const Array* out = nullptr;
   if (!out_obj.is_none()) {
-    if (!py::isinstance(out_obj, ndarray_type())) {
+    if (!is_ndarray(out_obj)) {
       if (py::isinstance<py::array>(out_obj)) unsupported(out_obj, "matmul");
       throw TypeError("return arrays must be of ArrayType");
     }
@@ -104,7 +104,7 @@ PyObject* matmul_slot(PyObject* a, PyObject* b) {
 
 py::object inplace_matmul(py::handle a, py::handle b) {
   const NdArray& x = operand(a, 0);
-  if (x.array.ndim() < 1 || !py::isinstance(b, ndarray_type()) || b.cast<const NdArray&>().array.ndim() < 2)
+  if (x.array.ndim() < 1 || !is_ndarray(b) || b.cast<const NdArray&>().array.ndim() < 2)
     throw ValueError(
         "inplace matrix multiplication requires the first operand to have at least one and the second "
         "at least two dimensions.");

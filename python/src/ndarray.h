@@ -45,6 +45,12 @@ struct NdArray {
 
 // The ndarray type object, for isinstance checks in other binding files.
 py::handle ndarray_type();
+// Whether `h` is a cuarray.ndarray or an instance of a subclass, by its type alone: isinstance() would also take an
+// object whose __class__ claims the type (a Mock(spec=cuarray.ndarray)), which has no array to read.
+inline bool is_ndarray(py::handle h) {
+  static PyTypeObject* const type = reinterpret_cast<PyTypeObject*>(ndarray_type().ptr());
+  return PyObject_TypeCheck(h.ptr(), type);
+}
 
 // Note [Uninitialised arrays]
 // `ndarray.__new__(cls)` makes an instance whose __init__ has not run (a subclass's __new__ may do so, as CuPy's

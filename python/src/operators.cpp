@@ -66,9 +66,7 @@ constexpr char kPow[] = "power";
 // exponent can change it.
 int operator_power_index(PyObject* a, PyObject* b) {
   ops::Scalar exponent;
-  if (!py::isinstance(py::handle(a), ndarray_type()) || !(PyLong_CheckExact(b) || PyFloat_CheckExact(b)) ||
-      !to_scalar(b, exponent))
-    return -1;
+  if (!is_ndarray(a) || !(PyLong_CheckExact(b) || PyFloat_CheckExact(b)) || !to_scalar(b, exponent)) return -1;
   return ops::power_operator_ufunc(py::handle(a).cast<const NdArray&>().array.dtype(), exponent);
 }
 
@@ -196,9 +194,8 @@ void install_slots(py::handle type) {
 
 bool takes(PyObject* p) {
   static py::handle generic = py::object(py::module_::import("numpy").attr("generic")).release();
-  return PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p) || PyBool_Check(p) ||
-         py::isinstance(p, ndarray_type()) || PyObject_IsInstance(p, generic.ptr()) == 1 ||
-         py::isinstance<py::array>(p) || has_device_protocol(p);
+  return is_ndarray(p) || PyFloat_Check(p) || PyLong_Check(p) || PyComplex_Check(p) ||
+         PyObject_IsInstance(p, generic.ptr()) == 1 || py::isinstance<py::array>(p) || has_device_protocol(p);
 }
 
 void init_operators(py::module_&) {

@@ -30,7 +30,7 @@ ops::Distribution to_distribution(const std::string& name) {
 // A parameter: a float, or a device array (contiguous float64 of the output's shape).
 ops::RandomParam to_param(py::handle obj) {
   ops::RandomParam p;
-  if (py::isinstance(obj, ndarray_type()))
+  if (is_ndarray(obj))
     p.values = obj.cast<const NdArray&>().array;
   else
     p.value = py::cast<double>(obj);

@@ -42,7 +42,7 @@ dim3 to_dim3(py::handle v) {
 // (a Python int is an int64, a float a float64).
 jit::KernelArg kernel_arg(py::handle a, std::size_t i) {
   using Kind = jit::KernelArg::Kind;
-  if (py::isinstance(a, ndarray_type())) {
+  if (is_ndarray(a)) {
     const Array& arr = a.cast<const NdArray&>().array;
     check_same_device(arr, "RawKernel");  // another device's address would fault, poisoning the context
     const void* ptr = arr.data();

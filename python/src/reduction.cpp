@@ -33,7 +33,7 @@ py::object& g_options_hook = *new py::object;  // cuarray._reduction_options.red
 }
 
 const NdArray& as_array(py::handle obj) {
-  if (!py::isinstance(obj, ndarray_type())) unsupported(obj);
+  if (!is_ndarray(obj)) unsupported(obj);
   return obj.cast<const NdArray&>();
 }
 
@@ -68,8 +68,7 @@ py::object reduce_foreign(const ops::ReductionDef& def, py::handle a_obj, py::ha
 py::object reduce(int index, py::handle a_obj, py::handle axis, py::handle dtype, py::handle out_obj, bool keepdims,
                   double ddof, py::handle b_obj) {
   const ops::ReductionDef& def = ops::reductions().at(index);
-  if (!py::isinstance(a_obj, ndarray_type()))
-    return reduce_foreign(def, a_obj, axis, dtype, out_obj, keepdims, ddof, b_obj);
+  if (!is_ndarray(a_obj)) return reduce_foreign(def, a_obj, axis, dtype, out_obj, keepdims, ddof, b_obj);
   const Array* a = &a_obj.cast<const NdArray&>().array;
   std::optional<DType> dt;
   if (!dtype.is_none()) dt = to_dtype(dtype);

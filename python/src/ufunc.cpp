@@ -142,7 +142,7 @@ py::object ufunc_call(int index, const py::handle* args, int nargs, const py::ha
   py::object foreign[3];                  // CuPy-like objects' and other libraries' arrays, read as cuarray's
   const Array* arrays[3] = {};            // the array inputs
   for (int i = 0; i < nargs; ++i) {
-    if (py::isinstance(args[i], ndarray_type())) {
+    if (is_ndarray(args[i])) {
       arrays[i] = &ndarray_of(args[i]).array;
     } else if (to_scalar(args[i], scalars[i].emplace())) {
       c.set_input(i, *scalars[i]);
@@ -161,7 +161,7 @@ py::object ufunc_call(int index, const py::handle* args, int nargs, const py::ha
     if (arrays[i] && drops_imaginary(arrays[i]->dtype(), c.loop().in[i])) warn_complex_to_real();
   for (int o = 0; o < c.nout(); ++o) {
     if (!outs || outs[o].is_none()) continue;
-    if (!py::isinstance(outs[o], ndarray_type())) {
+    if (!is_ndarray(outs[o])) {
       if (py::isinstance<py::array>(outs[o])) unsupported(outs[o], c.name());
       throw TypeError("return arrays must be of ArrayType");
     }
