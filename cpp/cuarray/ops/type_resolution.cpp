@@ -21,19 +21,34 @@ constexpr std::uint64_t kLoopKey = 0, kCastKey = 1ull << 62;
 
 // The cached answer to `query`, asking the hook on a miss; `check` vets a new answer before it is cached, so
 // a hit costs one lookup.
+// A cached answer never changes, so each thread also keeps its recent ones, in a table looked up without the lock
+// (an op's loop is resolved on every call; the key ~0 is no query's, whose top two bits are 00 or 01).
 template <class Check>
 TypeAnswer ask(std::uint64_t key, const TypeQuery& query, Check&& check) {
+  struct Recent {
+    std::uint64_t key = ~std::uint64_t{0};
+    TypeAnswer answer{};
+  };
+  thread_local Recent recent[64];
+  Recent& slot = recent[(key * 0x9E3779B97F4A7C15ull) >> 58];
+  if (slot.key == key) return slot.answer;
+  TypeAnswer answer{};
+  bool found = false;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     auto it = g_cache.find(key);
-    if (it != g_cache.end()) return it->second;
+    if (it != g_cache.end()) answer = it->second, found = true;
   }
-  if (!g_hook) throw TypeError(std::string("no type resolver is installed (resolving ") + query.name + ")");
-  TypeAnswer answer{};
-  g_hook(query, answer);
-  check(answer);
-  std::lock_guard<std::mutex> lock(g_mutex);
-  return g_cache.emplace(key, answer).first->second;
+  if (!found) {
+    if (!g_hook) throw TypeError(std::string("no type resolver is installed (resolving ") + query.name + ")");
+    g_hook(query, answer);
+    check(answer);
+    std::lock_guard<std::mutex> lock(g_mutex);
+    answer = g_cache.emplace(key, answer).first->second;
+  }
+  slot.key = key;
+  slot.answer = answer;
+  return answer;
 }
 
 DType real_of(DType t) { return t == DType::Complex64 ? DType::Float32 : t == DType::Complex128 ? DType::Float64 : t; }
