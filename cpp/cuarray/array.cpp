@@ -1,5 +1,7 @@
 #include "cuarray/array.h"
 
+#include <vector>
+
 #include "cuarray/cuda/device.h"
 #include "cuarray/error.h"
 
@@ -106,6 +108,18 @@ Array Array::like(const Array& like, DType dtype) {
   if (like.f_contiguous()) return make(Order::F);
   Array out = make(Order::C);
   out.strides_ = strides_like(out.shape_, like.strides(), out.itemsize());
+  out.update_flags();
+  return out;
+}
+
+Array Array::like_all(const Shape& shape, DType dtype, const Array* const* operands, int n, LayoutRule rule) {
+  Array out(shape, dtype, Order::C);
+  bool c_order = true;
+  for (int k = 0; k < n && c_order; ++k) c_order = operands[k]->c_contiguous();
+  if (c_order || out.size() == 0 || shape.size() < 2) return out;
+  std::vector<LayoutOperand> layout(static_cast<std::size_t>(n));
+  for (int k = 0; k < n; ++k) layout[k] = {&operands[k]->shape(), &operands[k]->strides()};
+  out.strides_ = strides_like(out.shape_, layout.data(), n, out.itemsize(), rule);
   out.update_flags();
   return out;
 }

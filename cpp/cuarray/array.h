@@ -24,6 +24,9 @@ class Array {
   static Array of_void(Shape shape, int itemsize, int descr, Order order = Order::C);
   // A new, uninitialised array laid out like `like` (NumPy's order='K'); a Void `dtype` takes like's element type.
   static Array like(const Array& like, DType dtype);
+  // A new, uninitialised array of `shape` laid out in the common memory order of `operands` by `rule` (Note [Layout
+  // of new arrays] in shape.h); C order when every operand is C-contiguous or the array is empty.
+  static Array like_all(const Shape& shape, DType dtype, const Array* const* operands, int n, LayoutRule rule);
   // A view of `buffer` starting `offset` bytes in.
   Array(std::shared_ptr<cuda::Buffer> buffer, std::int64_t offset, Shape shape, Strides strides, DType dtype);
   // ndarray(shape, dtype, memptr, strides): a view of `buffer` at byte `offset` with the given strides (a new

@@ -117,6 +117,50 @@ Strides strides_like(const Shape& shape, const Strides& like, std::int64_t items
   return s;
 }
 
+Strides strides_like(const Shape& shape, const LayoutOperand* operands, int n, std::int64_t itemsize, LayoutRule rule) {
+  const int ndim = static_cast<int>(shape.size());
+  const bool fastest_first = rule == LayoutRule::Iterator;
+  // Whether operand k has a say about `axis`, and its |stride| there (the iterator also ignores a zero stride).
+  auto says = [&](int k, int axis, std::int64_t& stride) {
+    const int d = axis - (ndim - static_cast<int>(operands[k].shape->size()));
+    if (d < 0 || (*operands[k].shape)[d] == 1) return false;
+    stride = std::llabs((*operands[k].strides)[d]);
+    return !(fastest_first && stride == 0);
+  };
+  int perm[kMaxDims];  // the axes in the sort's order: innermost first for the iterator, else outermost first
+  for (int i = 0; i < ndim; ++i) perm[i] = fastest_first ? ndim - 1 - i : i;
+  for (int i0 = 1; i0 < ndim; ++i0) {
+    const int ax0 = perm[i0];
+    int pos = i0;
+    for (int i1 = i0 - 1; i1 >= 0; --i1) {
+      const int ax1 = perm[i1];
+      bool ambiguous = true, swap = false;
+      for (int k = 0; k < n; ++k) {
+        std::int64_t s0 = 0, s1 = 0;
+        if (!says(k, ax0, s0) || !says(k, ax1, s1)) continue;
+        if (fastest_first ? s0 >= s1 : s0 <= s1)
+          swap = false;  // this operand wants them as they are, and wins over any earlier one
+        else if (ambiguous)
+          swap = true;
+        ambiguous = false;
+      }
+      if (ambiguous) continue;
+      if (!swap) break;
+      pos = i1;
+    }
+    for (int i = i0; i > pos; --i) perm[i] = perm[i - 1];
+    perm[pos] = ax0;
+  }
+  Strides s(shape.size());
+  std::int64_t step = itemsize;
+  for (int i = 0; i < ndim; ++i) {
+    const int axis = perm[fastest_first ? i : ndim - 1 - i];
+    s[axis] = step;
+    step *= shape[axis] > 0 ? shape[axis] : 1;
+  }
+  return s;
+}
+
 std::string shape_str(const Shape& shape) {
   std::string s = "(";
   for (size_t i = 0; i < shape.size(); ++i) {

@@ -36,6 +36,24 @@ bool is_f_contiguous(const Shape& shape, const Strides& strides, std::int64_t it
 // outermost, ties in axis order): NumPy's order='K'.
 Strides strides_like(const Shape& shape, const Strides& like, std::int64_t itemsize);
 
+// Note [Layout of new arrays]
+// NumPy lays a new array made from several operands (a ufunc's output, np.concatenate's result) out in their
+// common memory order. The axes are insertion-sorted by the operands' absolute strides: an operand whose length
+// along either of two axes is 1 has no say about them, the first operand with a say decides, and any later one
+// that wants them as they are overrides it (so where operands disagree, C order wins: `a.T + a` is C-ordered, not
+// laid out like its first operand). Concatenating transposed views gives an F-ordered result, whose ravel() is then
+// a copy, as in NumPy. Two variants, which differ where operands leave axes unordered (length 1, or a zero stride):
+// - LayoutRule::Iterator, the ufuncs' (NumPy's nditer): the axes are sorted innermost first, and a zero stride
+//   has no say either;
+// - LayoutRule::Concatenate, np.concatenate's (PyArray_CreateMultiSortedStridePerm): outermost first.
+// Operands with fewer axes are aligned with the last ones; the strides are of a dense array in the sorted order.
+struct LayoutOperand {
+  const Shape* shape;
+  const Strides* strides;
+};
+enum class LayoutRule { Iterator, Concatenate };
+Strides strides_like(const Shape& shape, const LayoutOperand* operands, int n, std::int64_t itemsize, LayoutRule rule);
+
 // Shape that `a` and `b` broadcast to; throws ValueError naming both shapes.
 Shape broadcast_shapes(const Shape& a, const Shape& b);
 // Strides that view an array of `shape`/`strides` as `target` (zero stride on broadcast dims);

@@ -124,7 +124,12 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     shape = list(first.shape)
     shape[axis] = sum(a.shape[axis] for a in arrays)
     if out is None:
-        out = empty(tuple(shape), numpy.result_type(*(a.dtype for a in arrays)) if dtype is None else dtype)
+        # Laid out in the inputs' common memory order, as NumPy's is (Note [Layout of new arrays] in shape.h).
+        out = _core._empty_like_all(
+            tuple(shape),
+            numpy.result_type(*(a.dtype for a in arrays)) if dtype is None else dtype,
+            [a for a in arrays if isinstance(a, ndarray)],  # another array is refused by copyto below
+        )
     elif out.shape != tuple(shape):
         raise ValueError(f"Output array has wrong shape {out.shape}, expected {tuple(shape)}")
     start = 0

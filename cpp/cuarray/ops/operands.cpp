@@ -195,9 +195,11 @@ void ElementwiseOperands::convert_scalars(const DType* in) {
 
 void ElementwiseOperands::allocate(const DType* out, char order) {
   check_broadcast();
-  const Array* like = nullptr;
-  for (int i = 0; i < nin_ && !like; ++i)
-    if (in_[i].array && in_[i].array->shape() == *shape_) like = in_[i].array;
+  // Order 'K': the inputs' common memory order (Note [Layout of new arrays] in shape.h).
+  const Array* arrays[kMaxOperands];
+  int n = 0;
+  for (int i = 0; i < nin_; ++i)
+    if (in_[i].array) arrays[n++] = in_[i].array;
   out_.reserve(nout_);
   for (int o = 0; o < nout_; ++o) {
     if (given_[o])
@@ -205,7 +207,7 @@ void ElementwiseOperands::allocate(const DType* out, char order) {
     else if (order == 'F' || order == 'C')
       out_.emplace_back(*shape_, out[o], order == 'F' ? Order::F : Order::C);
     else
-      out_.push_back(like ? Array::like(*like, out[o]) : Array(*shape_, out[o]));
+      out_.push_back(Array::like_all(*shape_, out[o], arrays, n, LayoutRule::Iterator));
   }
 }
 
