@@ -483,10 +483,10 @@ class Runner:
             step.info["scalar"] = True
             _exec(f"{t} = xp.asarray({t})", self.n_env)
             _exec(f"{t} = xp.asarray({t})", self.c_env)
-        # KNOWN DIFFERENCE: concatenate and stack give C-contiguous results where NumPy lays the result out as
-        # its inputs are (a transposed input, a transposed result); neither is promised. Whether a reshape,
-        # ravel or ascontiguousarray then copies follows that layout, so sharing is compared only where the
-        # operand's layout is the same on both sides.
+        # KNOWN DIFFERENCE: the memory layout of a new array is NumPy's own choice, which no function promises;
+        # cuarray follows it for ufuncs and joins (Note [Layout of new arrays]), but not everywhere. Whether a
+        # reshape, ravel or ascontiguousarray then copies follows that layout, so sharing is compared only where
+        # the operand's layout is the same on both sides.
         same_layout = True
         if step.info.get("layout_dependent"):
             n_op, c_op = self.n_env[step.info["operands"][0]], self.c_env[step.info["operands"][0]]

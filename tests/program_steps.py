@@ -473,10 +473,15 @@ class Gen:
                 or [t]
             )
         key = self.basic_key(x.shape) if self.chance(0.4) and x.ndim else None
-        if key and (not strict or src in self.arrays()) and _selects_one(x, key):
+        if (
+            key
+            and _selects_one(x, key)
+            and (not strict or src in self.arrays() or not works(f"a {op}= a", x.dtype))
+        ):
             # KNOWN DIFFERENCE (as CuPy): `x[i, j] += y` on one element works on a 0-d view in place, with
             # the ufunc's same_kind casting and output shape check, where NumPy computes with a scalar and
-            # assigns the result back (unsafely cast; an error of its own for a result of shape (1,)).
+            # assigns the result back (unsafely cast; an error of its own for a result of shape (1,)). So an op
+            # whose result does not cast back (`/=` on integers) raises only in cuarray and CuPy.
             key = None
         target = f"{t}[{key}]" if key else t
         rule = "ulp" if x.dtype.kind == "c" and name in COMPLEX_INEXACT else "exact"
