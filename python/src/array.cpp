@@ -469,10 +469,8 @@ py::object to_object(NdArray&& value) {
   auto obj = py::reinterpret_steal<py::object>(py::detail::make_new_instance(type->type));
   auto* inst = reinterpret_cast<py::detail::instance*>(obj.ptr());
   inst->owned = true;
-  auto v_h = inst->get_value_and_holder();
-  v_h.value_ptr() = new NdArray(std::move(value));
-  new (std::addressof(v_h.holder<std::unique_ptr<NdArray>>())) std::unique_ptr<NdArray>(v_h.value_ptr<NdArray>());
-  v_h.set_holder_constructed();
+  inst->get_value_and_holder().value_ptr() = new NdArray(std::move(value));
+  type->init_instance(inst, nullptr);
   return obj;
 }
 

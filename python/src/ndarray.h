@@ -63,11 +63,8 @@ inline bool is_ndarray(py::handle h) {
 // A small op's host time goes largely to its result object, so the new arrays of ufuncs, reductions and fused
 // calls are made by to_object rather than py::cast: py::cast looks the C++ type up in pybind11's registry, and
 // the address of the moved-from value in its instance map, on every call; to_object keeps the type from the first
-// call and makes the same instance (a unique_ptr holder), but does not enter it in the instance map, whose insert
-// and erase (at deallocation) cost a hash each. pybind11 reads that map only to find the Python object of a C++
-// pointer or reference it returns, and no binding returns an NdArray so; an instance left out of it is deallocated
-// as any other (pybind11 deregisters only the registered). ndarray_of reads an instance's value directly where the
-// caller has checked the type, as py::cast would after its look-ups.
+// call and makes the same instance (a unique_ptr holder, registered as py::cast registers it). ndarray_of reads an
+// instance's value directly where the caller has checked the type, as py::cast would after its look-ups.
 //
 // A new Python array owning `value` (moved from).
 py::object to_object(NdArray&& value);
