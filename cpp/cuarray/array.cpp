@@ -115,7 +115,8 @@ Array Array::like(const Array& like, DType dtype) {
 Array Array::like_all(const Shape& shape, DType dtype, const Array* const* operands, int n, LayoutRule rule) {
   Array out(shape, dtype, Order::C);
   bool c_order = true;
-  for (int k = 0; k < n && c_order; ++k) c_order = operands[k]->c_contiguous();
+  // An empty operand is C-contiguous by the flag rules whatever its strides, but NumPy still reads them.
+  for (int k = 0; k < n && c_order; ++k) c_order = operands[k]->c_contiguous() && operands[k]->size() != 0;
   if (c_order || out.size() == 0 || shape.size() < 2) return out;
   std::vector<LayoutOperand> layout(static_cast<std::size_t>(n));
   for (int k = 0; k < n; ++k) layout[k] = {&operands[k]->shape(), &operands[k]->strides()};

@@ -195,11 +195,14 @@ void ElementwiseOperands::convert_scalars(const DType* in) {
 
 void ElementwiseOperands::allocate(const DType* out, char order) {
   check_broadcast();
-  // Order 'K': the inputs' common memory order (Note [Layout of new arrays] in shape.h).
+  // Order 'K': the common memory order of the inputs and the given outputs, in NumPy's order of operands (Note
+  // [Layout of new arrays] in shape.h).
   const Array* arrays[kMaxOperands];
   int n = 0;
   for (int i = 0; i < nin_; ++i)
     if (in_[i].array) arrays[n++] = in_[i].array;
+  for (int o = 0; o < nout_; ++o)
+    if (given_[o]) arrays[n++] = given_[o];
   out_.reserve(nout_);
   for (int o = 0; o < nout_; ++o) {
     if (given_[o])
