@@ -59,6 +59,29 @@ inline bool is_ndarray(py::handle h) {
 // below), checks that its value was constructed, and raises TypeError otherwise.
 [[noreturn]] void uninitialised(py::handle h);
 
+}  // namespace cuarray::bind
+
+namespace pybind11::detail {
+// pybind11's caster, refusing an instance whose value was never constructed (Note [Uninitialised arrays]).
+template <>
+class type_caster<cuarray::bind::NdArray> : public type_caster_base<cuarray::bind::NdArray> {
+ public:
+  bool load(handle src, bool convert) {
+    if (!type_caster_base<cuarray::bind::NdArray>::load(src, convert)) return false;
+    if (PyObject_TypeCheck(src.ptr(), reinterpret_cast<PyTypeObject*>(cuarray::bind::ndarray_type().ptr()))) {
+      auto* inst = reinterpret_cast<instance*>(src.ptr());
+      if (inst->simple_layout
+              ? !inst->simple_holder_constructed
+              : !values_and_holders(inst).find(get_type_info(typeid(cuarray::bind::NdArray)))->holder_constructed())
+        cuarray::bind::uninitialised(src);
+    }
+    return true;
+  }
+};
+}  // namespace pybind11::detail
+
+namespace cuarray::bind {
+
 // Note [New array objects]
 // A small op's host time goes largely to its result object, so the new arrays of ufuncs, reductions and fused
 // calls are made by to_object rather than py::cast: py::cast looks the C++ type up in pybind11's registry, and
@@ -74,7 +97,7 @@ inline const NdArray& ndarray_of(py::handle h) {
   auto* inst = reinterpret_cast<py::detail::instance*>(h.ptr());
   if (inst->simple_layout && inst->simple_holder_constructed)
     return *static_cast<const NdArray*>(inst->simple_value_holder[0]);
-  return h.cast<const NdArray&>();  // the caster below raises for an instance not yet initialised
+  return h.cast<const NdArray&>();  // the caster above raises for an instance not yet initialised
 }
 
 // Note [ndarray members]
@@ -88,21 +111,3 @@ void add_ndarray_member(const char* name, py::handle value);
 NdArray to_ndarray(py::handle obj);
 
 }  // namespace cuarray::bind
-
-namespace pybind11::detail {
-// pybind11's caster, refusing an instance whose value was never constructed (Note [Uninitialised arrays]).
-template <>
-class type_caster<cuarray::bind::NdArray> : public type_caster_base<cuarray::bind::NdArray> {
- public:
-  bool load(handle src, bool convert) {
-    if (!type_caster_base<cuarray::bind::NdArray>::load(src, convert)) return false;
-    if (PyObject_TypeCheck(src.ptr(), reinterpret_cast<PyTypeObject*>(cuarray::bind::ndarray_type().ptr()))) {
-      auto* inst = reinterpret_cast<instance*>(src.ptr());
-      if (inst->simple_layout ? !inst->simple_holder_constructed
-                              : !values_and_holders(inst).begin()->holder_constructed())
-        cuarray::bind::uninitialised(src);
-    }
-    return true;
-  }
-};
-}  // namespace pybind11::detail
