@@ -127,7 +127,9 @@ class Arena:
         return sum(len(c) for c in self.free.values())
 
 
-_take_lock = threading.Lock()  # PooledBlock.free's: one taker of a block's chunk
+# PooledBlock.free's: one taker of a block's chunk. Reentrant: a garbage collection inside the locked section may
+# finalise another block on the same thread.
+_take_lock = threading.RLock()
 
 
 class PooledBlock:
