@@ -75,9 +75,8 @@ def test_ufunc_outputs_are_laid_out_as_numpys(dtype, seed):
             ops.append(_operand(rng, s, dtype))
         nps, cps = [a for a, _ in ops], [x for _, x in ops]
         if len(ops) == 1:  # one operand: laid out as it is
-            want, got = np.invert(nps[0]), cp.invert(cps[0])
-            if dtype != np.bool_ and dtype != np.int16:
-                want, got = np.negative(nps[0]), cp.negative(cps[0])
+            name = "invert" if dtype in (np.bool_, np.int16) else "negative"
+            want, got = getattr(np, name)(nps[0]), getattr(cp, name)(cps[0])
         elif len(ops) == 2:
             want, got = np.add(*nps), cp.add(*cps)
         elif dtype == np.bool_:
@@ -115,3 +114,57 @@ def test_joining_transposed_views_gives_numpys_f_order():
     got, want = cp.concatenate([x, x]), np.concatenate([a, a])
     assert not cp.shares_memory(got.ravel(), got) and not np.shares_memory(want.ravel(), want)
     _check_layout(got[:-1:2, ::-2].copy(), want[:-1:2, ::-2].copy())
+
+
+_SINGLE = {
+    "c": lambda a: a,
+    "f": lambda a: a.T,
+    "permuted": lambda a: a.reshape(2, 3, 4).transpose(2, 0, 1),
+    "strided": lambda a: a.reshape(4, 6)[::2, 1::2],
+    "reversed_f": lambda a: a.reshape(4, 6).T[::-1],
+}
+
+
+@pytest.mark.parametrize("layout", list(_SINGLE))
+def test_scans_and_copies_keep_the_input_layout(layout):
+    import copy
+
+    base = np.arange(1.0, 25.0).reshape(6, 4)
+    a, x = _SINGLE[layout](base), _SINGLE[layout](cp.asarray(base))
+    for axis in range(a.ndim):
+        for name in ("cumsum", "cumprod", "nancumsum"):
+            _check_layout(getattr(cp, name)(x, axis=axis), getattr(np, name)(a, axis=axis))
+        _check_layout(cp.cumsum(x, axis=axis, dtype=np.float32), np.cumsum(a, axis=axis, dtype=np.float32))
+    _check_layout(copy.copy(x), copy.copy(a))
+    _check_layout(copy.deepcopy(x), copy.deepcopy(a))
+    _check_layout(x.copy(), a.copy())  # ndarray.copy() is C-ordered in both
+
+
+@pytest.mark.parametrize("layout", list(_SINGLE))
+def test_delete_and_insert_make_numpys_order(layout):
+    # NumPy's delete and insert make an F-ordered result of an F-ordered input that is not also C-contiguous,
+    # else a C-ordered one, whatever the input's own memory order.
+    base = np.arange(1.0, 25.0).reshape(6, 4)
+    a, x = _SINGLE[layout](base), _SINGLE[layout](cp.asarray(base))
+    for axis in range(a.ndim):
+        _check_layout(cp.delete(x, 1, axis=axis), np.delete(a, 1, axis=axis))
+        _check_layout(cp.delete(x, slice(0, 2), axis=axis), np.delete(a, slice(0, 2), axis=axis))
+        _check_layout(cp.insert(x, 1, 5.0, axis=axis), np.insert(a, 1, 5.0, axis=axis))
+        _check_layout(cp.insert(x, [1, 2], 5.0, axis=axis), np.insert(a, [1, 2], 5.0, axis=axis))
+
+
+def test_a_given_output_takes_part_in_the_layout():
+    # NumPy's iterator lays out the outputs it allocates in the order of all operands, given outputs included.
+    a = np.arange(1.0, 5.0)
+    o, xo = np.zeros((3, 4), order="F"), cp.zeros((3, 4), order="F")
+    _, r = np.divmod(a, 2.0, out=(o, None))
+    xq, xr = cp.divmod(cp.asarray(a), 2.0, out=(xo, None))
+    assert xq is xo
+    _check_layout(xr, r)
+
+
+def test_an_empty_operand_takes_part_in_a_concatenations_layout():
+    # An empty operand is C-contiguous by the flag rules, but NumPy still reads its strides.
+    parts = [np.ones((1, 4)), np.zeros((4, 5)).T[:0], np.ones((1, 4))]
+    xparts = [cp.ones((1, 4)), cp.zeros((4, 5)).T[:0], cp.ones((1, 4))]
+    _check_layout(cp.concatenate(xparts), np.concatenate(parts))

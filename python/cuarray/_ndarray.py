@@ -315,7 +315,7 @@ def _deepcopy(self, memo):
     """A copy on the array's own device, whichever is current (CuPy's copy.deepcopy); copy() copies to the
     current device."""
     with self.device:
-        return self.copy()
+        return self.copy(order="K")
 
 
 def _method(function):
@@ -382,7 +382,7 @@ _members = {
     "__bool__": lambda self: _scalar(self, bool),
     "__index__": _index,
     "__iter__": _iter,
-    "__copy__": lambda self: self.copy(),
+    "__copy__": lambda self: self.copy(order="K"),  # NumPy's keeps the layout, where ndarray.copy() is C
     "__deepcopy__": _deepcopy,
     "tolist": lambda self: self.get().tolist(),
     "dump": _dump,
