@@ -168,3 +168,30 @@ def test_an_empty_operand_takes_part_in_a_concatenations_layout():
     parts = [np.ones((1, 4)), np.zeros((4, 5)).T[:0], np.ones((1, 4))]
     xparts = [cp.ones((1, 4)), cp.zeros((4, 5)).T[:0], cp.ones((1, 4))]
     _check_layout(cp.concatenate(xparts), np.concatenate(parts))
+
+
+@pytest.mark.parametrize("layout", list(_SINGLE))
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_reductions_along_axes_keep_the_kept_axes_layout(layout, keepdims):
+    # NumPy lays a reduction's result out in the memory order of the input's kept axes; its argmax and argmin
+    # results are C-ordered.
+    base = np.arange(1.0, 25.0).reshape(6, 4)
+    a, x = _SINGLE[layout](base), _SINGLE[layout](cp.asarray(base))
+    axes = list(range(a.ndim)) + ([(0, 2), (0, 1)] if a.ndim == 3 else [])
+    for axis in axes:
+        for name in ("sum", "prod", "max", "min", "mean", "var", "std", "nansum", "nanmax", "ptp"):
+            _check_layout(
+                getattr(cp, name)(x, axis=axis, keepdims=keepdims),
+                getattr(np, name)(a, axis=axis, keepdims=keepdims),
+            )
+        for name in ("any", "all"):
+            _check_layout(
+                getattr(cp, name)(x > 3, axis=axis, keepdims=keepdims),
+                getattr(np, name)(a > 3, axis=axis, keepdims=keepdims),
+            )
+        _check_layout(cp.sum(x, axis=axis, dtype=np.float32), np.sum(a, axis=axis, dtype=np.float32))
+        _check_layout(cp.count_nonzero(x > 3, axis=axis), np.count_nonzero(a > 3, axis=axis))
+        if not isinstance(axis, tuple):
+            _check_layout(
+                cp.argmax(x, axis=axis, keepdims=keepdims), np.argmax(a, axis=axis, keepdims=keepdims)
+            )

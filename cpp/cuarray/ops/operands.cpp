@@ -1,6 +1,7 @@
 #include "cuarray/ops/operands.h"
 
 #include <cstring>
+#include <vector>
 
 #include "cuarray/error.h"
 #include "cuarray/ops/reduction.h"
@@ -245,15 +246,57 @@ void ReductionOperands::set_output(const Array& out) {
   kernel_out_.emplace(out.view(std::move(shape), std::move(strides)));
 }
 
+// NumPy's iterator lays a reduction's new result out in the memory order of the input's kept axes (Note [Layout of
+// new arrays] in shape.h): `x.sum(axis=1)` of a permuted 3-D array is not C-ordered. Its index reductions (argmax
+// and kin) make C-ordered results, and so do CuPy's ReductionKernels, which are not built-in rows.
+Array ReductionOperands::new_result(DType result) const {
+  Shape kept = reduced_shape(*shape_, reduced_, false);
+  const int nin = def_.nin;
+  const bool built_in = def_.id < reductions().size() && &reductions()[def_.id] == &def_;
+  bool c_order = def_.uses_index || !built_in || kept.size() < 2 || size_of(kept) == 0;
+  for (int k = 0; k < nin && !c_order; ++k) c_order = inputs_[k].c_contiguous() && inputs_[k].size() != 0;
+  if (c_order) return Array(std::move(kept), result);
+  std::vector<Shape> shapes(static_cast<std::size_t>(nin));
+  std::vector<Strides> strides(static_cast<std::size_t>(nin));
+  std::vector<LayoutOperand> layout;
+  for (int k = 0; k < nin; ++k) {
+    const Array& a = inputs_[k];
+    const int skip = static_cast<int>(shape_->size() - a.shape().size());  // a broadcast input's missing axes
+    for (std::size_t d = 0; d < reduced_.size(); ++d) {
+      if (reduced_[d]) continue;
+      const int ad = static_cast<int>(d) - skip;
+      shapes[k].push_back(ad < 0 ? 1 : a.shape()[ad]);
+      strides[k].push_back(ad < 0 ? 0 : a.strides()[ad]);
+    }
+    layout.push_back({&shapes[k], &strides[k]});
+  }
+  Strides st = strides_like(kept, layout.data(), nin, itemsize(result), LayoutRule::Iterator);
+  return Array::from_memory(nullptr, 0, std::move(kept), std::move(st), result, Order::C);
+}
+
 void ReductionOperands::run(const DType* in_types, DType out_loop, DType result, double ddof) {
-  if (!kernel_out_) kernel_out_.emplace(reduced_shape(*shape_, reduced_, false), result);
+  if (!kernel_out_) kernel_out_.emplace(new_result(result));
   reduce(def_, in_types, out_loop, inputs_, *kernel_out_, reduced_, ddof);
 }
 
 Array ReductionOperands::take_result() {
   if (!keepdims_) return std::move(*kernel_out_);
   Shape kept = reduced_shape(*shape_, reduced_, true);
-  Strides strides = c_strides(kept, kernel_out_->itemsize());
+  if (kernel_out_->c_contiguous()) {
+    Strides strides = c_strides(kept, kernel_out_->itemsize());
+    return kernel_out_->view(std::move(kept), std::move(strides));
+  }
+  // The kept length-1 axes take the stride of the axis after them (any stride addresses a length-1 axis).
+  Strides strides(kept.size());
+  std::int64_t next = kernel_out_->itemsize();
+  for (std::size_t d = kept.size(), j = kernel_out_->ndim(); d-- > 0;) {
+    if (reduced_[d]) {
+      strides[d] = next;
+    } else {
+      strides[d] = kernel_out_->strides()[--j];
+      next = strides[d];
+    }
+  }
   return kernel_out_->view(std::move(kept), std::move(strides));
 }
 

@@ -163,6 +163,9 @@ class ReductionOperands {
   const Shape* shape_;
   std::vector<bool> reduced_;
   std::optional<Array> kernel_out_;  // what the kernel writes: the result without kept length-1 axes
+
+  // A new result of dtype `result`, without kept axes, laid out as NumPy's.
+  Array new_result(DType result) const;
 };
 
 // The broadcast shape of `arrays`: the first array's own shape when all agree (no copy), else `storage`.
