@@ -33,7 +33,9 @@ bool is_c_contiguous(const Shape& shape, const Strides& strides, std::int64_t it
 bool is_f_contiguous(const Shape& shape, const Strides& strides, std::int64_t itemsize);
 
 // Strides of a dense array of `shape` whose axes are laid out in the memory order of `like` (largest |stride|
-// outermost, ties in axis order): NumPy's order='K'.
+// outermost, ties in axis order): NumPy's order='K' for one array (empty_like, copy, astype). Not the
+// several-operand rule below with one operand: that one gives a zero stride or a length-1 axis no say, where
+// NumPy's empty_like sorts them too (a broadcast axis innermost).
 Strides strides_like(const Shape& shape, const Strides& like, std::int64_t itemsize);
 
 // Note [Layout of new arrays]
