@@ -448,3 +448,20 @@ def test_nan_to_num(dtype):
 def test_nan_to_num_integers_unchanged():
     a = np.array([1, -2, 127], dtype=np.int8)
     assert_close(cp.nan_to_num(cp.asarray(a)), np.nan_to_num(a))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_hypot_abs_and_sign_next_to_the_largest_finite_value(dtype):
+    # The hypotenuse of the largest finite value and a much smaller part is that value exactly (C's hypot);
+    # rounded up it was infinite, so |z| was inf and sign(z) of (-DBL_MAX, -2.5) was (0, -1), not (-1, -tiny).
+    big = np.finfo(dtype).max
+    a = np.array([big, -big, big, -big, 1.0, 0.0, 3.0, big / 2], dtype)
+    b = np.array([2.5, -2.5, big * 2**-30, -(big * 2**-28), 2**-30, 0.0, 4.0, big / 2], dtype)
+    got = cp.hypot(cp.asarray(a), cp.asarray(b))
+    assert_close(got, np.hypot(a, b))
+    assert np.isfinite(got.get()).all()
+    z = (a + 1j * b).astype(np.result_type(dtype, np.complex64))
+    xz = cp.asarray(z)
+    assert_close(cp.abs(xz), np.abs(z))
+    with np.errstate(over="ignore", invalid="ignore"):
+        assert_close(cp.sign(xz), np.sign(z))

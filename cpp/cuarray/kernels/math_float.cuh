@@ -73,10 +73,17 @@ __device__ __forceinline__ T inf_v() {
   return from_bits(ieee<T>::inf);
 }
 
-// C99's hypot: an infinite argument gives +inf even when the other is NaN.
+// C99's hypot: an infinite argument gives +inf even when the other is NaN. Where the smaller part is below half
+// an ulp of the larger one's square root of 1 + r^2 (a ratio under 2^-(p/2 + 1)), the result is the larger part
+// exactly, as C's correctly rounded hypot gives it; CUDA's, within 2 ulp, can round it up, and for a part near
+// the largest finite value, up to infinity (|(-DBL_MAX, 2.5)| was inf, and the sign of that number (0, -1)).
 template <class T>
 __device__ __forceinline__ T c_hypot(T a, T b) {
-  return ::isinf(a) || ::isinf(b) ? inf_v<T>() : ::hypot(a, b);
+  if (::isinf(a) || ::isinf(b)) return inf_v<T>();
+  const T x = ::fabs(a), y = ::fabs(b);
+  const T hi = ::fmax(x, y), lo = ::fmin(x, y);
+  if (lo < hi * (sizeof(T) == 4 ? T(0x1p-13) : T(0x1p-27))) return hi;
+  return ::hypot(a, b);
 }
 
 // The storage bits of compute value x (exact: x came from an S), and back.
