@@ -17,6 +17,7 @@ STEPS = 300
 
 CHECKS = f"""
 import threading
+import time
 import cuarray as cp
 import numpy as np
 
@@ -32,9 +33,11 @@ def counted(n=256, dtype=np.float32):
 
 
 # Whether the worker issued launches since `by_worker`. It starts at a loop's second launch; on a loaded
-# machine it may first run after the loop, so loops are queued until it does (or 100 have passed).
+# machine it may first run after the loop, so loops are queued until it does (or 30 s have passed: a loop
+# issued by its caller takes about a millisecond, and a woken thread may wait longer for a core).
 def worker_took_part(by_worker):
-    for _ in range(100):
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
         if counts()[1] > by_worker:
             return True
         counted()
@@ -49,7 +52,8 @@ def check(name, ok):
 # Whether a loop queues most of its launches (the first ones are issued at once). Until the woken worker first
 # runs, launches are issued by their caller, so on a loaded machine a few loops may pass before one is queued.
 def loop_queued():
-    for _ in range(100):
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
         queued = counts()[0]
         counted()
         if counts()[0] - queued >= STEPS // 2:
