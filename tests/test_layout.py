@@ -195,3 +195,113 @@ def test_reductions_along_axes_keep_the_kept_axes_layout(layout, keepdims):
             _check_layout(
                 cp.argmax(x, axis=axis, keepdims=keepdims), np.argmax(a, axis=axis, keepdims=keepdims)
             )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_reductions_of_broadcast_and_permuted_inputs_are_laid_out_as_numpys(seed):
+    # NumPy's iterator orders all the axes, the reduced ones among them; a broadcast (zero-stride) axis has no
+    # say, so the kept axes' order can depend on where the reduced axes lie.
+    for rng, shape in _draws(30, 100 + seed):
+        a, x = _operand(rng, shape, np.float64)
+        view = [1 if rng.random() < 0.4 else n for n in shape]
+        index = tuple(slice(0, 1) if v == 1 else slice(None) for v in view)
+        a, x = np.broadcast_to(a[index], shape), cp.broadcast_to(x[index], shape)
+        axis = rng.choice(list(range(len(shape))) + ([(0, len(shape) - 1)] if len(shape) > 2 else []))
+        keepdims = rng.random() < 0.3
+        _check_layout(cp.sum(x, axis=axis, keepdims=keepdims), np.sum(a, axis=axis, keepdims=keepdims))
+        _check_layout(cp.max(x, axis=axis), np.max(a, axis=axis))
+        if not isinstance(axis, tuple):
+            _check_layout(cp.cumsum(x, axis=axis), np.cumsum(a, axis=axis))
+
+
+_NUMPY_SORTS_DESCENDING = np.lib.NumpyVersion(np.__version__) >= "2.5.0"
+
+
+@pytest.mark.parametrize("layout", list(_SINGLE))
+def test_functions_that_compute_into_a_copy_keep_the_input_layout(layout):
+    # NumPy's sort and partition sort a copy made with order='K'; i0 and rint lay out their new array as the
+    # input, and matrix_power(a, 0) fills empty_like(a). Round to other decimals and byteswap make order 'A' (F
+    # for an F-contiguous input, else C).
+    base = (np.arange(24.0) * 7 % 24 - 11.5).reshape(6, 4)
+    a, x = _SINGLE[layout](base), _SINGLE[layout](cp.asarray(base))
+    for axis in [None] + list(range(a.ndim)):
+        _check_layout(cp.sort(x, axis=axis), np.sort(a, axis=axis))
+        if _NUMPY_SORTS_DESCENDING:
+            _check_layout(cp.sort(x, axis=axis, descending=True), np.sort(a, axis=axis, descending=True))
+        _check_layout(cp.partition(x, 1, axis=axis), np.sort(a, axis=axis))  # sorted: one valid partition
+    _check_layout(cp.sort_complex(x), np.sort_complex(a))
+    for decimals in (0, 1, -1):
+        _check_layout(cp.round(x, decimals), np.round(a, decimals))
+        _check_layout(cp.round(x.astype(np.int32), decimals), np.round(a.astype(np.int32), decimals))
+    _check_layout(cp.i0(x), np.i0(a))
+    _check_layout(x.byteswap(), a.byteswap())
+    _check_layout(x.astype(np.int16).byteswap(), a.astype(np.int16).byteswap())
+    sq, xsq = a[..., :2, :2], x[..., :2, :2]
+    _check_layout(cp.linalg.matrix_power(xsq, 0), np.linalg.matrix_power(sq, 0))
+
+
+@pytest.mark.parametrize("layout", list(_SINGLE))
+def test_functions_with_c_ordered_results_whatever_the_input(layout):
+    # NumPy's linalg gufuncs, cross, the imaginary part of a real array (F for an F-ordered input) and argwhere
+    # (F-ordered: the transpose of its nonzero()) have fixed layouts; nonzero's arrays are the columns of one
+    # C-ordered (count, ndim) array.
+    base = (np.arange(24.0) * 7 % 24 - 11.5).reshape(6, 4)
+    a, x = _SINGLE[layout](base), _SINGLE[layout](cp.asarray(base))
+    sq, xsq = a[..., :2, :2] + 3 * np.eye(2), x[..., :2, :2] + 3 * cp.eye(2)
+    _check_layout(cp.linalg.solve(xsq, x[..., :2, :]), np.linalg.solve(sq, a[..., :2, :]))
+    _check_layout(cp.linalg.inv(xsq), np.linalg.inv(sq))
+    for got, want in zip(cp.linalg.qr(x), np.linalg.qr(a)):
+        _check_layout(got, want)
+    for got, want in zip(cp.linalg.qr(x, mode="complete"), np.linalg.qr(a, mode="complete")):
+        _check_layout(got, want)
+    _check_layout(cp.linalg.qr(x, mode="r"), np.linalg.qr(a, mode="r"))
+    # Eigenvectors and singular vectors agree with LAPACK's to rounding, up to sign and (eig) order: their
+    # layouts are compared alone.
+    sym, xsym = sq + sq.swapaxes(-1, -2), xsq + xsq.swapaxes(-1, -2)
+    pairs = [
+        (cp.linalg.eigh(xsym)[1], np.linalg.eigh(sym)[1]),
+        (cp.linalg.eig(xsym)[1], np.linalg.eig(sym)[1]),
+    ]
+    pairs += zip(cp.linalg.svd(x, full_matrices=False), np.linalg.svd(a, full_matrices=False))
+    pairs += zip(cp.linalg.svd(x), np.linalg.svd(a))
+    for got, want in pairs:
+        assert got.shape == want.shape
+        assert_strides_match(got, want)
+        assert got.flags.c_contiguous == want.flags.c_contiguous
+        assert got.flags.f_contiguous == want.flags.f_contiguous
+    three, xthree = a[..., :3], x[..., :3]
+    _check_layout(cp.cross(xthree, xthree[..., ::-1]), np.cross(three, three[..., ::-1]))
+    _check_layout(cp.imag(x), np.imag(a))
+    _check_layout(cp.argwhere(x > 0), np.argwhere(a > 0))
+    for got, want in zip(cp.nonzero(x > 0), np.nonzero(a > 0)):
+        _check_layout(got, want)
+
+
+@pytest.mark.parametrize("layout", list(_SINGLE))
+def test_statistics_keep_numpys_layout(layout):
+    base = (np.arange(24.0) * 7 % 24 - 11.5).reshape(6, 4)
+    a, x = _SINGLE[layout](base), _SINGLE[layout](cp.asarray(base))
+    for axis in range(a.ndim):
+        _check_layout(cp.median(x, axis=axis), np.median(a, axis=axis))
+        w = np.arange(1.0, a.shape[axis] + 1)
+        got = cp.average(x, axis=axis, weights=cp.asarray(w), returned=True)
+        want = np.average(a, axis=axis, weights=w, returned=True)
+        _check_layout(got[0], want[0])
+        _check_layout(got[1], want[1])
+        _check_layout(cp.percentile(x, 30, axis=axis), np.percentile(a, 30, axis=axis))
+
+
+@pytest.mark.parametrize("layout", list(_SINGLE))
+def test_order_a(layout):
+    # 'A': F where every array operand is F-contiguous, else C; NumPy's array() with a cast keeps the layout
+    # (as 'K'), where astype and a copy without a cast make C or F.
+    base = np.arange(1.0, 25.0).reshape(6, 4)
+    a, x = _SINGLE[layout](base), _SINGLE[layout](cp.asarray(base))
+    _check_layout(cp.add(x, 1, order="A"), np.add(a, 1, order="A"))
+    _check_layout(cp.add(x, x, order="A"), np.add(a, a, order="A"))
+    _check_layout(cp.negative(x, order="A"), np.negative(a, order="A"))
+    _check_layout(cp.array(x, order="A"), np.array(a, order="A"))
+    _check_layout(cp.array(x, order="A", dtype=np.float32), np.array(a, order="A", dtype=np.float32))
+    _check_layout(cp.asarray(x, order="A", dtype=np.float32), np.asarray(a, order="A", dtype=np.float32))
+    _check_layout(x.astype(np.float32, order="A"), a.astype(np.float32, order="A"))
+    _check_layout(x.copy(order="A"), a.copy(order="A"))

@@ -147,6 +147,18 @@ def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None)
     return empty(shape, dtype, order)
 
 
+def _laid_out_like(result, a):
+    """`result` (C-ordered, of `a`'s shape) laid out as `a`, as NumPy lays out what it computes into a copy of
+    its input (sort, partition, round, byteswap): `result` itself where that layout is C order, else a copy."""
+    if a.ndim < 2 or a.flags.c_contiguous:
+        return result
+    out = _core._empty_like(a, result.dtype)
+    if out.strides == result.strides:
+        return result
+    _core._copyto(out, result)
+    return out
+
+
 def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
     """A new device array of zeros with the shape and dtype of `a` (or `shape`, `dtype`)."""
     return full_like(a, 0, dtype, order, subok, shape, device=device)

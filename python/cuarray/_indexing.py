@@ -261,7 +261,7 @@ def _device_array(x, name):
 
 
 def nonzero(a):
-    """The indices of the nonzero elements: one int64 array per axis, in C order."""
+    """The indices of the nonzero elements: one int64 array per axis, the elements in C order."""
     a = _device_array(a, "nonzero")
     if a.ndim == 0:
         raise ValueError(
@@ -269,8 +269,9 @@ def nonzero(a):
             "instead. If the context of this function is of the form `arr[nonzero(cond)]`, just use "
             "`arr[cond]`."
         )
-    rows = _core._nonzero(a, "rows")
-    return tuple(rows[i] for i in range(a.ndim))
+    # NumPy's index arrays are the columns of one (count, ndim) C-ordered array.
+    columns = _core._nonzero(a, "columns")
+    return tuple(columns[:, i] for i in range(a.ndim))
 
 
 def flatnonzero(a):
@@ -283,7 +284,7 @@ def argwhere(a):
     a = _device_array(a, "argwhere")
     if a.ndim == 0:
         return _core._nonzero(a.reshape(1), "columns")[:, :0]
-    return _core._nonzero(a, "columns")
+    return _core._nonzero(a, "rows").T  # F-ordered, as NumPy's transpose of its nonzero()
 
 
 def _index_values(indices, rule):

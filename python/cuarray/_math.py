@@ -10,9 +10,10 @@ import operator
 
 import numpy
 
+from cuarray import _core
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
-from cuarray._creation import empty, full, zeros_like
+from cuarray._creation import empty, full, zeros
 from cuarray._indexing import nonzero
 from cuarray._joining import concatenate
 from cuarray._manipulation import copyto
@@ -67,7 +68,7 @@ def _round_real(a, decimals, out):
     if decimals >= 0:
         if integer:
             if out is None:
-                return a.copy()
+                return a.copy(order="K")
             copyto(out, a)
             return out
         if decimals == 0:
@@ -77,12 +78,19 @@ def _round_real(a, decimals, out):
         scale, unscale = _u.divide, _u.multiply
         decimals = -decimals
     # Integers round in float64 and are cast back (wrapping as C casts do: int8 127 to -1 decimals is -126).
-    ret = out if out is not None else empty(a.shape, numpy.float64 if integer else a.dtype)
+    # NumPy's layouts: integers scale into a new array laid out as `a` (order='K') and are cast back with
+    # order='A'; floats go into a new array of order 'A' (F for an F-contiguous `a`, else C).
+    if out is not None:
+        ret = out
+    elif integer:
+        ret = _core._empty_like(a, numpy.float64)
+    else:
+        ret = empty(a.shape, a.dtype, "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C")
     f = _power_of_ten(decimals)
     scale(a, f, out=ret)
     _u.rint(ret, out=ret)
     unscale(ret, f, out=ret)
-    return ret.astype(a.dtype) if integer and out is None else ret
+    return ret.astype(a.dtype, order="A") if integer and out is None else ret
 
 
 def around(a, decimals=0, out=None):
@@ -282,7 +290,10 @@ def real(val):
 def imag(val):
     """The imaginary part: of a complex array a view (as real's), of others a new array of zeros."""
     val = _as_array(val)
-    return val._part(True) if val.dtype.kind == "c" else zeros_like(val)
+    if val.dtype.kind == "c":
+        return val._part(True)
+    # NumPy's ndarray.imag of a real array: F-ordered for an F-ordered array, else C.
+    return zeros(val.shape, val.dtype, "F" if val.flags.f_contiguous and not val.flags.c_contiguous else "C")
 
 
 def angle(z, deg=False):
@@ -358,7 +369,8 @@ def i0(x):
         from cuarray._kernel import ElementwiseKernel
 
         _i0_kernel = ElementwiseKernel("T x, T top", "T y", _I0_BODY, "cuarray_i0", preamble=_I0_PREAMBLE)
-    return _i0_kernel(x, x.dtype.type(numpy.finfo(x.dtype).max))
+    # Laid out as the input, as NumPy's (a ufunc-like) is; a user ElementwiseKernel's own output is C-ordered.
+    return _i0_kernel(x, x.dtype.type(numpy.finfo(x.dtype).max), _core._empty_like(x, x.dtype))
 
 
 def diff(a, n=1, axis=-1, prepend=numpy._NoValue, append=numpy._NoValue):

@@ -17,7 +17,6 @@ import numpy
 from cuarray import _core, _reduction
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
-from cuarray._joining import stack
 from cuarray._manipulation import copyto, moveaxis
 from cuarray._transfer import device_array as _array
 
@@ -272,7 +271,10 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     b2 = b[..., 2] if nb == 3 else None
     x = _cross_part(a1, b2, a2, b1, t)
     y = _cross_part(a2, b0, a0, b2, t)
-    out = stack([x, y, z], -1)
+    # NumPy computes into a new C-ordered array, whatever the inputs' layouts.
+    out = _core.empty(numpy.broadcast_shapes(x.shape, y.shape, z.shape) + (3,), t)
+    for i, part in enumerate((x, y, z)):
+        copyto(out[..., i], part)
     return moveaxis(out, -1, _normalize(axisc, out.ndim, "axisc"))
 
 

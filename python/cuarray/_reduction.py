@@ -333,10 +333,14 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         w = _asarray(weights)
         w = _weights_along(a, axis, w)
         t = numpy.result_type(a.dtype, w.dtype, *((_F64,) if a.dtype.kind in "biu" else ()))
-        scale = sum(_broadcast_to(w.astype(t, copy=False), a.shape), axis, keepdims=keepdims)
+        # As NumPy's: the weights summed as they are (length 1 along the other axes), so that the average is
+        # laid out as the sum of a * w.
+        scale = sum(w.astype(t, copy=False), axis, keepdims=keepdims)
         if bool(any(_u.equal(scale, 0))):
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
         avg = _u.divide(sum(_u.multiply(a, w, dtype=t), axis, keepdims=keepdims), scale)
+        if returned and scale.shape != avg.shape:
+            scale = _broadcast_to(scale, avg.shape).copy()
     return (avg, scale) if returned else avg
 
 

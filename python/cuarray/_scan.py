@@ -59,7 +59,7 @@ def _scan(a, axis, dtype, out, product, skip_nan, name):
     if out is not None and out.dtype == dtype:
         _core._scan(a, axis, op, skip_nan, out)
         return out
-    result = _core._empty_like(a, dtype)  # laid out as the input, as NumPy's is
+    result = _core._empty_like_all(a.shape, dtype, [a], True)  # laid out as the input, as NumPy's is
     _core._scan(a, axis, op, skip_nan, result)
     if out is None:
         return result

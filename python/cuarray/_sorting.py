@@ -24,7 +24,7 @@ import numpy
 from cuarray import _core, _reduction
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
-from cuarray._creation import arange, empty
+from cuarray._creation import _laid_out_like, arange, empty
 from cuarray._indexing import flatnonzero, take_along_axis
 from cuarray._manipulation import moveaxis
 from cuarray._scan import cumsum
@@ -96,9 +96,10 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=_NO):
     descending=True (Note [Descending sorts])."""
     descending = _check(kind, order, stable, descending)
     a, axis = _axis(_device(a, "sort"), axis)
+    # NumPy sorts a copy of `a` laid out as `a` (order='K').
     if descending:
-        return _descending_key(_core._sort(_descending_key(a), axis))
-    return _core._sort(a, axis)
+        return _laid_out_like(_descending_key(_core._sort(_descending_key(a), axis)), a)
+    return _laid_out_like(_core._sort(a, axis), a)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=_NO):
@@ -148,7 +149,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     _check_select_kind(kind)
     a, axis = _axis(_device(a, "partition"), axis)
     _check_kth(kth, a.shape[axis], a, order)
-    return _core._sort(a, axis)
+    return _laid_out_like(_core._sort(a, axis), a)  # as sort's
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):

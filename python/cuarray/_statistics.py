@@ -14,6 +14,7 @@ import numpy
 from cuarray import _core, _manipulation, _reduction
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
+from cuarray._creation import _laid_out_like
 from cuarray._indexing import take, take_along_axis
 from cuarray._joining import concatenate
 from cuarray._manipulation import moveaxis
@@ -82,7 +83,8 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     n = x.shape[-1]
     if n == 0:
         return _into(shaped(_reduction.mean(x, -1), keepdims), out)
-    s = _sorted(a, axis, x, overwrite_input)
+    # Laid out as NumPy's partition of `a`, so that the mean over the middle keeps a's order of the other axes.
+    s = _laid_out_like(_sorted(a, axis, x, overwrite_input), x)
     middle = s[..., (n - 1) // 2 : n // 2 + 1]
     result = _reduction.mean(middle, -1)
     if s.dtype.kind in "fc":  # NaNs sort last

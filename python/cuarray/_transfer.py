@@ -93,6 +93,8 @@ def _array(obj, dtype, copy, order):
         src = _to_current_device(obj)
         moved = src is not obj
         target = src.dtype if dtype is None else dtype
+        if isinstance(order, str) and order.upper() == "A" and numpy.dtype(target) != src.dtype:
+            order = "K"  # NumPy's array() keeps the layout of a copy that casts, with order='A' as with 'K'
         return src.astype(target, order=order, copy=bool(copy) and not moved)
     order = order.upper() if isinstance(order, str) else order  # NumPy ignores the case
     if order not in ("K", "A", "C", "F", None):

@@ -776,19 +776,23 @@ void init_array(py::module_& m) {
     if (!is_void(et.dtype)) return owner(Array::like(a.array, et.dtype));
     return owner(Array::like(a.array.view_void(et.itemsize, et.descr), DType::Void));
   });
-  // np.concatenate's new array, laid out in its inputs' common memory order (Note [Layout of new arrays]).
-  m.def("_empty_like_all", [](py::handle shape, py::handle dtype, const std::vector<py::handle>& arrays) {
-    Shape s = to_shape(shape);
-    ElementType et = to_element_type(dtype);
-    if (is_void(et.dtype)) return owner(new_array(std::move(s), et, Order::C));
-    std::vector<const Array*> operands;
-    for (py::handle a : arrays) {
-      if (!is_ndarray(a)) throw TypeError("_empty_like_all takes cuarray arrays");
-      operands.push_back(&ndarray_of(a).array);
-    }
-    return owner(
-        Array::like_all(s, et.dtype, operands.data(), static_cast<int>(operands.size()), LayoutRule::Concatenate));
-  });
+  // A new array laid out in its inputs' common memory order (Note [Layout of new arrays]): np.concatenate's rule,
+  // or with `iterator` NumPy's iterator's (a scan's result, laid out as its input with broadcast axes ignored).
+  m.def(
+      "_empty_like_all",
+      [](py::handle shape, py::handle dtype, const std::vector<py::handle>& arrays, bool iterator) {
+        Shape s = to_shape(shape);
+        ElementType et = to_element_type(dtype);
+        if (is_void(et.dtype)) return owner(new_array(std::move(s), et, Order::C));
+        std::vector<const Array*> operands;
+        for (py::handle a : arrays) {
+          if (!is_ndarray(a)) throw TypeError("_empty_like_all takes cuarray arrays");
+          operands.push_back(&ndarray_of(a).array);
+        }
+        return owner(Array::like_all(s, et.dtype, operands.data(), static_cast<int>(operands.size()),
+                                     iterator ? LayoutRule::Iterator : LayoutRule::Concatenate));
+      },
+      "shape"_a, "dtype"_a, "arrays"_a, "iterator"_a = false);
   m.def(
       "zeros",
       [](py::handle shape, py::handle dtype, py::handle order) {

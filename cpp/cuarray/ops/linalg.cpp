@@ -81,6 +81,13 @@ void lu_slogdet(const LU& f, const MatrixStack& s, Array* sign, Array* logdet, A
 // conj(x^T) for each matrix: a view for real dtypes, a new array for complex ones.
 Array conj_transpose(const Array& x) { return conjugate(transpose_matrices(x)); }
 
+// Note [Layout of linalg results]
+// NumPy's linalg functions are gufuncs, whose new outputs are C-ordered whatever the input's layout. cuSOLVER
+// writes column-major matrices, so a result left in its workspace would be the transposed view of a C-ordered
+// stack: its strides and flags, and whether a later reshape or ravel copies, would differ from NumPy's. Such
+// results are copied to C order on the way out: one pass over the result, small beside the factorisation.
+Array row_major(const Array& x) { return ascontiguous(x); }
+
 // A new column-major stack of rows x cols matrices (matrix i at matrix(x, i)).
 Array column_major_stack(const Shape& batch, int64_t rows, int64_t cols, DType t) {
   return transpose_matrices(Array(with(batch, {cols, rows}), t));
@@ -229,7 +236,7 @@ Array solve(const Array& a, const Array& b) {
                       infos.at(s.count + i));
   nonfinite_results(src, kWhole, &infos, 0, &x, nullptr, nullptr);
   infos.check("cusolverDnXgetrf", "Singular matrix");
-  return x;
+  return row_major(x);
 }
 
 Array cholesky(const Array& a, bool upper) {
@@ -283,7 +290,7 @@ std::vector<Array> qr(const Array& a, const std::string& mode) {
   }
   for (int64_t i = 0; i < s.count; ++i)  // a view of x keeps x's matrix stride
     cusolver::orgqr(t, m, q_cols, k, q_cols > n ? matrix(q, i) : matrix(x, i), m, at(tau, i, k), infos.at(s.count + i));
-  return {q, r};
+  return {row_major(q), r};
 }
 
 std::pair<Array, Array> eigh(const Array& a, char uplo, bool vectors) {
@@ -301,7 +308,7 @@ std::pair<Array, Array> eigh(const Array& a, char uplo, bool vectors) {
   // LAPACK's syevd does not converge on a NaN or an infinity in the triangle it reads; cuSOLVER's may.
   nonfinite_results(src, uplo == 'U' ? kUpper : kLower, &infos, static_cast<int>(n) + 1, nullptr, nullptr, nullptr);
   infos.check("cusolverDnXsyevd", "Eigenvalues did not converge");
-  return {w, v};
+  return {w, vectors ? row_major(v) : v};
 }
 
 std::pair<Array, Array> eig(const Array& a, bool vectors) {
@@ -316,7 +323,7 @@ std::pair<Array, Array> eig(const Array& a, bool vectors) {
     for (int64_t i = 0; i < s.count; ++i)
       cusolver::geev(t, vectors, n, matrix(x, i), n, at(w, i, n), vectors ? matrix(v, i) : nullptr, n, infos.at(i));
   infos.check("cusolverDnXgeev", "Eigenvalues did not converge");
-  return {w, v};
+  return {w, vectors ? row_major(v) : v};
 }
 
 // Note [SVD algorithm]
@@ -390,8 +397,8 @@ std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv) {
   if (has_nan(sv) && (compute_uv || has_nan(a))) throw LinAlgError("SVD did not converge");
   if (!compute_uv) return {sv};
   // X = Ux S Vx^H. For A = X: U = Ux, Vh = Vx^H. For A = X^H: U = Vx, Vh = Ux^H.
-  if (!wide) return {*ux, sv, polar ? conj_transpose(*v) : *vt};
-  return {polar ? *v : conj_transpose(*vt), sv, conj_transpose(*ux)};
+  if (!wide) return {row_major(*ux), sv, row_major(polar ? conj_transpose(*v) : *vt)};
+  return {row_major(polar ? *v : conj_transpose(*vt)), sv, row_major(conj_transpose(*ux))};
 }
 
 }  // namespace cuarray::ops

@@ -1,5 +1,6 @@
 #include "cuarray/ops/operands.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -208,6 +209,11 @@ void ElementwiseOperands::allocate(const DType* out, char order) {
   for (int o = 0; o < nout_; ++o) {
     if (given_[o])
       out_.push_back(*given_[o]);
+    else if (order == 'A')  // NumPy's: F where every array operand is F-contiguous, else C
+      out_.emplace_back(*shape_, out[o],
+                        n > 0 && std::all_of(arrays, arrays + n, [](const Array* a) { return a->f_contiguous(); })
+                            ? Order::F
+                            : Order::C);
     else if (order == 'F' || order == 'C')
       out_.emplace_back(*shape_, out[o], order == 'F' ? Order::F : Order::C);
     else
@@ -256,21 +262,15 @@ Array ReductionOperands::new_result(DType result) const {
   bool c_order = def_.uses_index || !built_in || kept.size() < 2 || size_of(kept) == 0;
   for (int k = 0; k < nin && !c_order; ++k) c_order = inputs_[k].c_contiguous() && inputs_[k].size() != 0;
   if (c_order) return Array(std::move(kept), result);
-  std::vector<Shape> shapes(static_cast<std::size_t>(nin));
-  std::vector<Strides> strides(static_cast<std::size_t>(nin));
-  std::vector<LayoutOperand> layout;
-  for (int k = 0; k < nin; ++k) {
-    const Array& a = inputs_[k];
-    const int skip = static_cast<int>(shape_->size() - a.shape().size());  // a broadcast input's missing axes
-    for (std::size_t d = 0; d < reduced_.size(); ++d) {
-      if (reduced_[d]) continue;
-      const int ad = static_cast<int>(d) - skip;
-      shapes[k].push_back(ad < 0 ? 1 : a.shape()[ad]);
-      strides[k].push_back(ad < 0 ? 0 : a.strides()[ad]);
-    }
-    layout.push_back({&shapes[k], &strides[k]});
-  }
-  Strides st = strides_like(kept, layout.data(), nin, itemsize(result), LayoutRule::Iterator);
+  // The iterator orders all the axes, the reduced ones among them, and the kept axes keep their places in that
+  // order: ordering the kept axes alone decides differently where operands disagree or broadcast.
+  LayoutOperand layout[kMaxOperands];
+  for (int k = 0; k < nin; ++k) layout[k] = {&inputs_[k].shape(), &inputs_[k].strides()};
+  const Strides full = strides_like(*shape_, layout, nin, 1, LayoutRule::Iterator);
+  Strides like;
+  for (std::size_t d = 0; d < reduced_.size(); ++d)
+    if (!reduced_[d]) like.push_back(full[d]);
+  Strides st = strides_like(kept, like, itemsize(result));
   return Array::from_memory(nullptr, 0, std::move(kept), std::move(st), result, Order::C);
 }
 

@@ -52,10 +52,26 @@ def qr(a, mode="reduced"):
             return h.swapaxes(-1, -2).copy(order="C")
         else:
             raise ValueError(f"Unrecognized mode '{mode}'")
-    out = _L.qr(_prepared(a, "qr", False), mode)
+    a = _prepared(a, "qr", False)
+    out = list(_L.qr(a, mode))
+    if mode != "raw":
+        out[-1] = _r_layout(out[-1], a)
     if mode == "r":
         return out[0]
     return tuple(out) if mode == "raw" else QRResult(*out)
+
+
+def _r_layout(r, a):
+    """R laid out as NumPy's: triu() of the rows of a copy of `a` (order 'K') that LAPACK factored in place,
+    so where(tri mask, 0, rows), in the layouts of those two operands (Q is C-ordered in both)."""
+    if a.ndim < 2 or a.flags.c_contiguous or r.size == 0:
+        return r
+    rows = _core._empty_like(a, r.dtype)[..., : r.shape[-2], :]
+    out = _core._empty_like_all(r.shape, r.dtype, [_core.empty(r.shape[-2:], numpy.bool_), rows], True)
+    if out.strides == r.strides:
+        return r
+    _core._copyto(out, r)
+    return out
 
 
 def cholesky(a, /, *, upper=False):

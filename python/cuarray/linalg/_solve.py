@@ -9,7 +9,7 @@ import numpy
 
 from cuarray import _core
 from cuarray import _ufuncs as _u
-from cuarray._creation import empty, ones, zeros
+from cuarray._creation import empty, ones, zeros_like
 from cuarray._manipulation import copyto
 from cuarray._products import matmul
 from cuarray._transfer import asarray
@@ -109,7 +109,7 @@ def matrix_power(a, n):
     except TypeError as e:
         raise TypeError("exponent must be an integer") from e
     if n == 0:
-        out = zeros(a.shape, a.dtype)
+        out = zeros_like(a)  # laid out as `a`, as NumPy's
         copyto(out.diagonal(0, -2, -1), 1, casting="unsafe")  # True for bool, as NumPy's identity
         return out
     if n < 0:
