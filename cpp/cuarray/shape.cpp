@@ -161,6 +161,16 @@ Strides strides_like(const Shape& shape, const LayoutOperand* operands, int n, s
   return s;
 }
 
+Strides reduction_strides(const Shape& shape, const std::vector<bool>& reduced, const LayoutOperand* operands, int n,
+                          std::int64_t itemsize) {
+  const Strides full = strides_like(shape, operands, n, 1, LayoutRule::Iterator);
+  Shape kept;
+  Strides like;
+  for (std::size_t d = 0; d < shape.size(); ++d)
+    if (!reduced[d]) kept.push_back(shape[d]), like.push_back(full[d]);
+  return strides_like(kept, like, itemsize);
+}
+
 std::string shape_str(const Shape& shape) {
   std::string s = "(";
   for (size_t i = 0; i < shape.size(); ++i) {

@@ -55,6 +55,11 @@ struct LayoutOperand {
 };
 enum class LayoutRule { Iterator, Concatenate };
 Strides strides_like(const Shape& shape, const LayoutOperand* operands, int n, std::int64_t itemsize, LayoutRule rule);
+// A reduction's new result, of the axes of `shape` not `reduced`: its axes keep the places the iterator's order gives
+// them among all the axes, the reduced ones included (ordering the kept axes alone decides otherwise where an operand
+// is broadcast along one of them).
+Strides reduction_strides(const Shape& shape, const std::vector<bool>& reduced, const LayoutOperand* operands, int n,
+                          std::int64_t itemsize);
 
 // Shape that `a` and `b` broadcast to; throws ValueError naming both shapes.
 Shape broadcast_shapes(const Shape& a, const Shape& b);

@@ -474,4 +474,67 @@ TEST(Layout, ConcatenatedArraysAreLaidOutAsNumPys) {
     EXPECT_EQ(layout(c, cuarray::LayoutRule::Concatenate), c.numpy) << "case " << (&c - kConcatenateCases);
 }
 
+// ---- the layout of a reduction's new result (reduction_strides) ------------------------------------------------
+
+struct ReductionLayoutCase {
+  Shape shape;
+  Strides strides;  // the input's (float64, zero along broadcast axes)
+  std::vector<bool> reduced;
+  Strides numpy;  // NumPy 2.4's strides of np.sum(input, axis=reduced), for the kept axes
+};
+
+// Drawn at random (2-4 axes of length 1-4, transposed, strided, reversed, often broadcast along some axes, two or
+// more kept axes) and computed by NumPy: the first 25 are ones where ordering the kept axes alone gives another
+// layout (270 of 30,000 draws), the last 10 are ordinary draws. The rule matched NumPy on all 30,000.
+const ReductionLayoutCase kReductionCases[] = {
+    {{4, 4, 3, 2}, {512, 0, 4096, -16}, {false, false, true, false}, {16, 64, 8}},
+    {{4, 2, 2}, {-8, 0, 256}, {false, false, true}, {8, 32}},
+    {{2, 2, 4, 3}, {128, 0, 0, 256}, {false, false, false, true}, {8, 64, 16}},
+    {{3, 3, 2}, {-16, 0, 96}, {false, false, true}, {8, 24}},
+    {{3, 3, 2}, {-16, 0, 96}, {false, false, true}, {8, 24}},
+    {{2, 2, 3, 4}, {96, 8, 0, 192}, {false, true, false, true}, {8, 16}},
+    {{3, 4, 2, 3}, {96, 0, 2304, 0}, {false, false, true, false}, {24, 72, 8}},
+    {{3, 3, 2, 4}, {-8, 48, 0, -1152}, {false, true, false, true}, {8, 24}},
+    {{2, 4, 3, 4}, {-96, 0, 0, -384}, {false, true, false, true}, {8, 16}},
+    {{3, 4, 4, 2}, {-16, 0, -3072, 768}, {false, false, true, true}, {8, 24}},
+    {{3, 2, 3, 4}, {96, 0, -8, 288}, {false, false, false, true}, {24, 72, 8}},
+    {{2, 2, 2, 2}, {8, 0, -128, 0}, {false, false, true, false}, {16, 32, 8}},
+    {{2, 4, 4, 3}, {0, -8, 0, -256}, {true, false, false, true}, {8, 32}},
+    {{2, 1, 2, 2}, {8, 0, 0, -64}, {false, true, false, true}, {8, 16}},
+    {{4, 2, 3}, {16, 0, -128}, {false, false, true}, {8, 32}},
+    {{4, 4, 4, 4}, {64, 4096, 0, 512}, {false, false, false, true}, {8, 128, 32}},
+    {{3, 2, 4}, {16, 0, 192}, {false, false, true}, {8, 24}},
+    {{2, 4, 4, 3}, {-64, 0, 16, 1024}, {false, false, false, true}, {32, 64, 8}},
+    {{1, 3, 2, 4}, {0, 8, 0, 192}, {true, false, false, true}, {8, 24}},
+    {{2, 4, 3, 4}, {-64, 0, -256, 768}, {false, false, true, true}, {8, 16}},
+    {{4, 3, 3, 3}, {0, -96, 0, -288}, {false, false, false, true}, {72, 8, 24}},
+    {{2, 3, 3, 2}, {192, 0, 384, 0}, {false, false, true, true}, {8, 16}},
+    {{4, 2, 1, 2}, {8, 0, 0, -32}, {false, false, false, true}, {8, 32, 32}},
+    {{4, 4, 1, 3}, {8, 0, 0, 32}, {false, false, false, true}, {8, 32, 32}},
+    {{2, 2, 3, 4}, {-24, 0, 0, -48}, {false, false, false, true}, {8, 48, 16}},
+    {{2, 4, 1}, {0, 32, 0}, {true, false, false}, {8, 8}},
+    {{1, 4, 1, 2}, {16, -128, -8, -32}, {false, false, true, true}, {32, 8}},
+    {{3, 4, 2}, {8, 48, -24}, {false, true, false}, {8, 24}},
+    {{1, 2, 4}, {0, -32, 0}, {true, false, false}, {32, 8}},
+    {{1, 2, 3, 2}, {-8, 96, -16, 192}, {false, true, false, false}, {48, 8, 24}},
+    {{2, 4, 2}, {0, 0, 128}, {false, false, true}, {32, 8}},
+    {{4, 3, 2, 2}, {8, 0, 128, -32}, {false, false, true, false}, {8, 64, 32}},
+    {{3, 2, 3, 2}, {0, 0, 0, 0}, {false, false, true, true}, {16, 8}},
+    {{3, 4, 2, 1}, {0, 96, 48, 0}, {true, false, false, false}, {16, 8, 8}},
+    {{3, 2, 4, 4}, {0, 0, 0, 0}, {true, false, false, true}, {32, 8}},
+};
+
+TEST(Layout, ReductionResultsAreLaidOutAsNumPys) {
+  for (const ReductionLayoutCase& c : kReductionCases) {
+    const cuarray::LayoutOperand op{&c.shape, &c.strides};
+    const Strides got = cuarray::reduction_strides(c.shape, c.reduced, &op, 1, 8);
+    ASSERT_EQ(got.size(), c.numpy.size());
+    for (std::size_t d = 0, j = 0; d < c.shape.size(); ++d) {
+      if (c.reduced[d]) continue;
+      if (c.shape[d] > 1) EXPECT_EQ(got[j], c.numpy[j]) << "axis " << d << " of case " << (&c - kReductionCases);
+      ++j;
+    }
+  }
+}
+
 }  // namespace

@@ -253,8 +253,8 @@ void ReductionOperands::set_output(const Array& out) {
 }
 
 // NumPy's iterator lays a reduction's new result out in the memory order of the input's kept axes (Note [Layout of
-// new arrays] in shape.h): `x.sum(axis=1)` of a permuted 3-D array is not C-ordered. Its index reductions (argmax
-// and kin) make C-ordered results, and so do CuPy's ReductionKernels, which are not built-in rows.
+// new arrays] in shape.h, reduction_strides): `x.sum(axis=1)` of a permuted 3-D array is not C-ordered. Its index
+// reductions (argmax and kin) make C-ordered results, and so do CuPy's ReductionKernels, which are not built-in rows.
 Array ReductionOperands::new_result(DType result) const {
   Shape kept = reduced_shape(*shape_, reduced_, false);
   const int nin = def_.nin;
@@ -262,15 +262,9 @@ Array ReductionOperands::new_result(DType result) const {
   bool c_order = def_.uses_index || !built_in || kept.size() < 2 || size_of(kept) == 0;
   for (int k = 0; k < nin && !c_order; ++k) c_order = inputs_[k].c_contiguous() && inputs_[k].size() != 0;
   if (c_order) return Array(std::move(kept), result);
-  // The iterator orders all the axes, the reduced ones among them, and the kept axes keep their places in that
-  // order: ordering the kept axes alone decides differently where operands disagree or broadcast.
   LayoutOperand layout[kMaxOperands];
   for (int k = 0; k < nin; ++k) layout[k] = {&inputs_[k].shape(), &inputs_[k].strides()};
-  const Strides full = strides_like(*shape_, layout, nin, 1, LayoutRule::Iterator);
-  Strides like;
-  for (std::size_t d = 0; d < reduced_.size(); ++d)
-    if (!reduced_[d]) like.push_back(full[d]);
-  Strides st = strides_like(kept, like, itemsize(result));
+  Strides st = reduction_strides(*shape_, reduced_, layout, nin, itemsize(result));
   return Array::from_memory(nullptr, 0, std::move(kept), std::move(st), result, Order::C);
 }
 
