@@ -418,19 +418,40 @@ Module get_module(const std::string& source, const std::vector<std::string>& opt
   return Module{l.library, std::move(l.lowered)};
 }
 
-Binary cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
-                     int arch, bool& from_disk) {
-  State& s = state();
+namespace {
+
+// The entry of a kernel without name expressions, its file "" where the disk cache is off for it now.
+Entry disk_entry(const std::string& source, const std::vector<std::string>& options, int arch) {
   Entry e;
   {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    e = entry_for(s, source, options, arch);
+    std::lock_guard<std::mutex> lock(state().mutex);
+    e = entry_for(state(), source, options, arch);
   }
   if (memory_only()) e.path.clear();
+  return e;
+}
+
+}  // namespace
+
+Binary cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
+                     int arch, bool& from_disk) {
+  const Entry e = disk_entry(source, options, arch);
   auto start = Clock::now();
   Binary bin = find_or_compile(e, source, name, options, arch, from_disk);
   report(e, name, from_disk, start);
   return bin;
+}
+
+bool disk_cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
+                        int arch, Binary& out) {
+  const Entry e = disk_entry(source, options, arch);
+  if (e.path.empty()) return false;
+  auto start = Clock::now();
+  bool found = false;
+  run_blocking([&] { found = read_cached(e.path, e.key, out); });
+  if (!found || !out.lowered.empty()) return false;
+  report(e, name, true, start);
+  return true;
 }
 
 CacheStats cache_stats() {

@@ -67,6 +67,10 @@ Module load_module(const std::string& image);
 // (no device needed): read from it when there (`from_disk`), else compiled and written to it.
 Binary cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
                      int arch, bool& from_disk);
+// The same binary where the disk cache holds it (a read, under a millisecond): true and `out`; false where it does
+// not (or the disk cache is off), without compiling.
+bool disk_cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
+                        int arch, Binary& out);
 
 // Note [Kernel cache log]
 // A kernel found in memory is the hot path of every op and is not reported. Compiling one (tens of ms) or
