@@ -233,9 +233,15 @@ def test_functions_that_compute_into_a_copy_keep_the_input_layout(layout):
     for decimals in (0, 1, -1):
         _check_layout(cp.round(x, decimals), np.round(a, decimals))
         _check_layout(cp.round(x.astype(np.int32), decimals), np.round(a.astype(np.int32), decimals))
+    for decimals in (0, 1):  # complex rounding works on a copy of order 'K'
+        _check_layout(cp.round(x * (1 - 2j), decimals), np.round(a * (1 - 2j), decimals))
     _check_layout(cp.i0(x), np.i0(a))
     _check_layout(x.byteswap(), a.byteswap())
     _check_layout(x.astype(np.int16).byteswap(), a.astype(np.int16).byteswap())
+    xs, s = x.astype(np.float32, order="K"), a.astype(np.float32, order="K")
+    assert xs.byteswap(inplace=True) is xs
+    s.byteswap(inplace=True)
+    _check_layout(xs, s)
     sq, xsq = a[..., :2, :2], x[..., :2, :2]
     _check_layout(cp.linalg.matrix_power(xsq, 0), np.linalg.matrix_power(sq, 0))
 
@@ -255,6 +261,16 @@ def test_functions_with_c_ordered_results_whatever_the_input(layout):
     for got, want in zip(cp.linalg.qr(x, mode="complete"), np.linalg.qr(a, mode="complete")):
         _check_layout(got, want)
     _check_layout(cp.linalg.qr(x, mode="r"), np.linalg.qr(a, mode="r"))
+    # raw's h is NumPy's factored copy of `a` (order 'K') transposed, and 'economic' that copy; their values are
+    # LAPACK's reflectors, compared by the linalg tests.
+    pairs = list(zip(cp.linalg.qr(x, mode="raw"), np.linalg.qr(a, mode="raw")))
+    with pytest.warns(DeprecationWarning):
+        pairs.append((cp.linalg.qr(x, mode="economic"), np.linalg.qr(a, mode="economic")))
+    for got, want in pairs:
+        assert got.shape == want.shape
+        assert_strides_match(got, want)
+        assert got.flags.c_contiguous == want.flags.c_contiguous
+        assert got.flags.f_contiguous == want.flags.f_contiguous
     # Eigenvectors and singular vectors agree with LAPACK's to rounding, up to sign and (eig) order: their
     # layouts are compared alone.
     sym, xsym = sq + sq.swapaxes(-1, -2), xsq + xsq.swapaxes(-1, -2)
@@ -275,6 +291,33 @@ def test_functions_with_c_ordered_results_whatever_the_input(layout):
     _check_layout(cp.argwhere(x > 0), np.argwhere(a > 0))
     for got, want in zip(cp.nonzero(x > 0), np.nonzero(a > 0)):
         _check_layout(got, want)
+
+
+def test_broadcast_inputs_of_i0_scans_and_median():
+    # i0 is laid out by the ufuncs' rule (NumPy's zeros_like(abs(x))), as are scans; the NaN scans of floats work on
+    # NumPy's copy of order 'K', which puts a broadcast axis innermost.
+    for a in (np.broadcast_to(np.arange(4.0), (3, 4)), np.broadcast_to(np.arange(3.0)[:, None], (3, 4))):
+        x = cp.broadcast_to(cp.asarray(a[:1] if a.strides[1] else a[:, :1]), a.shape)
+        assert x.strides == a.strides
+        _check_layout(cp.i0(x), np.i0(a))
+        for axis in (0, 1):
+            _check_layout(cp.cumsum(x, axis=axis), np.cumsum(a, axis=axis))
+            _check_layout(cp.nancumsum(x, axis=axis), np.nancumsum(a, axis=axis))
+            _check_layout(cp.nancumprod(x, axis=axis), np.nancumprod(a, axis=axis))
+            _check_layout(cp.median(x, axis=axis), np.median(a, axis=axis))
+
+
+def test_boolean_masks_of_several_axes_index_as_numpys():
+    # The mask's coordinates index as contiguous rows (nonzero's columns are views into one array).
+    a = np.arange(24.0).reshape(2, 3, 4)
+    x = cp.asarray(a)
+    m = (a % 3) == 1
+    assert_same(x[cp.asarray(m)], a[m])
+    assert_same(x[:, cp.asarray(m[0])], a[:, m[0]])
+    y, b = x.copy(), a.copy()
+    y[cp.asarray(m)] = -1.0
+    b[m] = -1.0
+    assert_same(y, b)
 
 
 @pytest.mark.parametrize("layout", list(_SINGLE))

@@ -147,10 +147,27 @@ def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None)
     return empty(shape, dtype, order)
 
 
+def _order_a(a):
+    """NumPy's order 'A' for a new array made from `a`: F for an F-contiguous `a` that is not also C-contiguous,
+    else C (whatever a's own memory order)."""
+    return "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
+
+
+def _k_order_is_c(a):
+    """Whether NumPy's order 'K' for `a` (its axes by decreasing |stride|, ties in order) is C order."""
+    last = None
+    for n, stride in zip(a.shape, a.strides):
+        if n != 1:
+            if last is not None and abs(stride) > last:
+                return False
+            last = abs(stride)
+    return True
+
+
 def _laid_out_like(result, a):
-    """`result` (C-ordered, of `a`'s shape) laid out as `a`, as NumPy lays out what it computes into a copy of
-    its input (sort, partition, round, byteswap): `result` itself where that layout is C order, else a copy."""
-    if a.ndim < 2 or a.flags.c_contiguous:
+    """`result`, of `a`'s shape, laid out as `a` (order 'K'), as NumPy lays out what it computes into a copy of
+    its input (sort, partition, median's partition): `result` itself where it already is, else a copy."""
+    if result.size == 0 or (result.flags.c_contiguous and _k_order_is_c(a)):
         return result
     out = _core._empty_like(a, result.dtype)
     if out.strides == result.strides:

@@ -120,12 +120,17 @@ def byteswap(a, inplace=False):
     unit = a.itemsize // 2 if a.dtype.kind == "c" else a.itemsize
     if unit == 1 or a.size == 0:
         return a if inplace else a.copy(order="A")  # NumPy's copy: F for an F-contiguous `a`, else C
+    if a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous:
+        # NumPy's copy has order 'A': F here. The C-ordered swap of a.T, transposed back, is that at no extra cost.
+        if inplace:
+            byteswap(a.T, True)
+            return a
+        return byteswap(a.T).T
     flat = a.reshape(-1).copy() if a.ndim else a.reshape(1).copy()
     swapped = (
         flat.view(numpy.uint8).reshape(-1, unit)[:, ::-1].copy().reshape(-1).view(a.dtype).reshape(a.shape)
     )
     if not inplace:
-        # Laid out as NumPy's copy with order 'A': F for an F-contiguous `a`, else C.
-        return swapped.copy(order="F") if a.flags.f_contiguous and not a.flags.c_contiguous else swapped
+        return swapped
     a[...] = swapped
     return a

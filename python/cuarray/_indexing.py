@@ -150,7 +150,8 @@ def _parse(shape, key):
                         f"axis is {shape[src_dim + j]} but size of corresponding boolean axis is "
                         f"{v.shape[j]}"
                     )
-            coords = numpy.nonzero(v) if isinstance(v, numpy.ndarray) else nonzero(v)
+            # The device coordinates as contiguous rows (nonzero's columns would be copied to index with).
+            coords = numpy.nonzero(v) if isinstance(v, numpy.ndarray) else tuple(_core._nonzero(v, "rows"))
             for j, c in enumerate(coords):
                 basic.append(slice(None))
                 entries.append((view_dim + j, c, src_dim + j))

@@ -14,6 +14,7 @@ from cuarray import _core
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
 from cuarray._creation import _is_weak, arange, empty, ones, zeros
+from cuarray._creation import _order_a as _order_of  # NumPy's delete and insert make order 'A'
 from cuarray._indexing import flatnonzero
 from cuarray._manipulation import copyto, moveaxis
 from cuarray._reduction import any as any_
@@ -326,12 +327,6 @@ def delete(arr, obj, axis=None):
     if isinstance(obj, slice) and _order_of(arr) == "F" and not new.flags.f_contiguous:
         new = new.copy(order="F")  # NumPy copies the slices into a new array of the input's order
     return new
-
-
-def _order_of(arr):
-    """The order of the new arrays NumPy's delete and insert make from `arr`: F for an F-ordered array that is not
-    also C-contiguous, else C (not arr's own memory order)."""
-    return "F" if arr.flags.f_contiguous and not arr.flags.c_contiguous else "C"
 
 
 def insert(arr, obj, values, axis=None):

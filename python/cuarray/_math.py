@@ -13,7 +13,7 @@ import numpy
 from cuarray import _core
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
-from cuarray._creation import empty, full, zeros
+from cuarray._creation import _order_a, empty, full, zeros
 from cuarray._indexing import nonzero
 from cuarray._joining import concatenate
 from cuarray._manipulation import copyto
@@ -85,7 +85,7 @@ def _round_real(a, decimals, out):
     elif integer:
         ret = _core._empty_like(a, numpy.float64)
     else:
-        ret = empty(a.shape, a.dtype, "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C")
+        ret = empty(a.shape, a.dtype, _order_a(a))
     f = _power_of_ten(decimals)
     scale(a, f, out=ret)
     _u.rint(ret, out=ret)
@@ -103,7 +103,8 @@ def around(a, decimals=0, out=None):
     if a.dtype.kind != "c":
         return _round_real(a, decimals, out)
     parts = [_round_real(part(a), decimals, None) for part in (real, imag)]
-    return _u._complex(*parts, out=out)
+    # Into a new array laid out as `a`, as NumPy's (its complex rounding works on a copy of order 'K').
+    return _u._complex(*parts, out=out if out is not None else _core._empty_like(a, a.dtype))
 
 
 round = around  # NumPy 2's name; around is its alias
@@ -292,8 +293,7 @@ def imag(val):
     val = _as_array(val)
     if val.dtype.kind == "c":
         return val._part(True)
-    # NumPy's ndarray.imag of a real array: F-ordered for an F-ordered array, else C.
-    return zeros(val.shape, val.dtype, "F" if val.flags.f_contiguous and not val.flags.c_contiguous else "C")
+    return zeros(val.shape, val.dtype, _order_a(val))  # NumPy's ndarray.imag of a real array: order 'A'
 
 
 def angle(z, deg=False):
@@ -369,8 +369,9 @@ def i0(x):
         from cuarray._kernel import ElementwiseKernel
 
         _i0_kernel = ElementwiseKernel("T x, T top", "T y", _I0_BODY, "cuarray_i0", preamble=_I0_PREAMBLE)
-    # Laid out as the input, as NumPy's (a ufunc-like) is; a user ElementwiseKernel's own output is C-ordered.
-    return _i0_kernel(x, x.dtype.type(numpy.finfo(x.dtype).max), _core._empty_like(x, x.dtype))
+    # Laid out as NumPy's, zeros_like(abs(x)): by the ufuncs' rule (a user ElementwiseKernel's output is C-ordered).
+    out = _core._empty_like_all(x.shape, x.dtype, [x], True)
+    return _i0_kernel(x, x.dtype.type(numpy.finfo(x.dtype).max), out)
 
 
 def diff(a, n=1, axis=-1, prepend=numpy._NoValue, append=numpy._NoValue):

@@ -59,7 +59,9 @@ def _scan(a, axis, dtype, out, product, skip_nan, name):
     if out is not None and out.dtype == dtype:
         _core._scan(a, axis, op, skip_nan, out)
         return out
-    result = _core._empty_like_all(a.shape, dtype, [a], True)  # laid out as the input, as NumPy's is
+    # Laid out as NumPy's: by its iterator's rule (a broadcast input's zero strides have no say), or for the NaN
+    # forms of inexact input as the copy of order 'K' NumPy makes to replace the NaNs in.
+    result = _core._empty_like(a, dtype) if skip_nan else _core._empty_like_all(a.shape, dtype, [a], True)
     _core._scan(a, axis, op, skip_nan, result)
     if out is None:
         return result

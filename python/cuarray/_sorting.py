@@ -125,7 +125,10 @@ def _sort_in_place(self, axis=-1, kind=None, order=None, *, stable=None, descend
 
 def _partition_in_place(self, kth, axis=-1, kind="introselect", order=None):
     """ndarray.partition: partitions the array in place (by sorting it)."""
-    self[...] = partition(self, kth, axis, kind, order)
+    _check_select_kind(kind)
+    axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), self.ndim)
+    _check_kth(kth, self.shape[axis], self, order)
+    self[...] = _core._sort(self, axis)
 
 
 def _check_kth(kth, n, a, order):

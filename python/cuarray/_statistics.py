@@ -83,14 +83,14 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     n = x.shape[-1]
     if n == 0:
         return _into(shaped(_reduction.mean(x, -1), keepdims), out)
-    # Laid out as NumPy's partition of `a`, so that the mean over the middle keeps a's order of the other axes.
-    s = _laid_out_like(_sorted(a, axis, x, overwrite_input), x)
+    s = _sorted(a, axis, x, overwrite_input)
     middle = s[..., (n - 1) // 2 : n // 2 + 1]
     result = _reduction.mean(middle, -1)
     if s.dtype.kind in "fc":  # NaNs sort last
         last = s[..., -1]
         result = _u._where(_u.isnan(last), last, result)
-    return _into(shaped(result, keepdims), out)
+    # NumPy's is the mean over its partition of a copy of `a` (order 'K'): laid out as a's other axes.
+    return _into(shaped(_laid_out_like(result, x[..., 0]), keepdims), out)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):

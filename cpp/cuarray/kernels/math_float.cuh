@@ -73,10 +73,10 @@ __device__ __forceinline__ T inf_v() {
   return from_bits(ieee<T>::inf);
 }
 
-// C99's hypot: an infinite argument gives +inf even when the other is NaN. Where the smaller part is below half
-// an ulp of the larger one's square root of 1 + r^2 (a ratio under 2^-(p/2 + 1)), the result is the larger part
-// exactly, as C's correctly rounded hypot gives it; CUDA's, within 2 ulp, can round it up, and for a part near
-// the largest finite value, up to infinity (|(-DBL_MAX, 2.5)| was inf, and the sign of that number (0, -1)).
+// C99's hypot: an infinite argument gives +inf even when the other is NaN. Where the smaller part is under 2^-27 of
+// the larger (2^-13 in float), below the square root of an ulp of 1, sqrt(1 + r^2) rounds to 1 and the result is
+// the larger part exactly, as C's correctly rounded hypot gives it; CUDA's, within 2 ulp, can round it up, and for
+// a part near the largest finite value up to infinity (|(-DBL_MAX, 2.5)| was inf, and that number's sign (0, -1)).
 template <class T>
 __device__ __forceinline__ T c_hypot(T a, T b) {
   if (::isinf(a) || ::isinf(b)) return inf_v<T>();

@@ -269,7 +269,7 @@ std::vector<Array> qr(const Array& a, const std::string& mode) {
   Infos infos(2 * s.count);  // only arguments can fail: never read, so QR needs no synchronisation
   if (k > 0)
     for (int64_t i = 0; i < s.count; ++i) cusolver::geqrf(t, m, n, matrix(x, i), m, at(tau, i, k), infos.at(i));
-  if (mode == "raw") return {transpose_matrices(x), tau};  // h: (..., n, m), C-contiguous as NumPy's
+  if (mode == "raw") return {transpose_matrices(x), tau};  // h: (..., n, m), C-contiguous (laid out by qr())
 
   int64_t r_rows = mode == "complete" ? m : k;
   Array r(with(s.batch, {r_rows, n}), t);

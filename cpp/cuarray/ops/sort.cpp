@@ -139,7 +139,8 @@ std::vector<std::int64_t> axis_last(int ndim, int axis) {
   return perm;
 }
 
-// Sorts `a` along `axis` into a C-contiguous result of a's shape: the values, or the permutation.
+// Sorts `a` along `axis` into a result of a's shape: the values laid out as `a` (order 'K', as NumPy sorts a copy
+// of that order) where the axis is not the last, else C-ordered; the permutation C-ordered, as NumPy's argsort.
 Array sort_along(const Array& a, int axis, bool indices) {
   check_computable(a.dtype(), "sorts");
   check_same_device(a, "sort");
@@ -160,7 +161,7 @@ Array sort_along(const Array& a, int axis, bool indices) {
   if (last) return out;
   std::vector<std::int64_t> inverse(a.ndim());
   for (int d = 0; d < a.ndim(); ++d) inverse[perm[d]] = d;
-  Array result(a.shape(), out_type);
+  Array result = indices ? Array(a.shape(), out_type) : Array::like(a, out_type);
   copy_into(result, transpose(out, inverse));
   return result;
 }

@@ -11,7 +11,8 @@ namespace cuarray::ops {
 // array. Rows longer than kSegmentCapacity are radix sorted, which synchronizes once.
 void sort_rows(const Array& keys, const Array* sorted, const Array* order);
 
-// `a` sorted along `axis` (a new C-contiguous array), and the permutation that sorts it (int64).
+// `a` sorted along `axis` (a new array, laid out as `a` where the axis is not the last, else C-ordered), and the
+// permutation that sorts it (int64, C-ordered).
 Array sort(const Array& a, int axis);
 Array argsort(const Array& a, int axis);
 

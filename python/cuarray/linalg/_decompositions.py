@@ -7,7 +7,7 @@ import numpy
 
 from cuarray import _core
 from cuarray import _ufuncs as _u
-from cuarray._creation import zeros
+from cuarray._creation import _laid_out_like, zeros
 from cuarray._indexing import take_along_axis
 from cuarray._joining import concatenate
 from cuarray._sorting import argsort, sort
@@ -37,8 +37,9 @@ def _prepared(a, name, square):
 def qr(a, mode="reduced"):
     """The QR factorisation of each matrix: QRResult(Q, R) for mode 'reduced' (Q m x k) and 'complete'
     (Q m x m), R alone for 'r', and LAPACK's (h, tau) for 'raw'. NumPy's deprecated modes, with its
-    DeprecationWarning: 'full' and 'f' are 'reduced'; 'economic' and 'e' give h alone, as an m x n C-contiguous
-    array (R above the diagonal, the reflectors below: raw's h transposed)."""
+    DeprecationWarning: 'full' and 'f' are 'reduced'; 'economic' and 'e' give h alone, as an m x n array (R above
+    the diagonal, the reflectors below: raw's h transposed). Results are laid out as NumPy's: Q C-ordered, and R
+    and h from the copy of `a` (order 'K') that LAPACK factors in place."""
     if mode not in ("reduced", "complete", "r", "raw"):
         if mode in ("f", "full"):
             msg = "The 'full' option is deprecated in favor of 'reduced'.\n"
@@ -48,13 +49,15 @@ def qr(a, mode="reduced"):
             mode = "reduced"
         elif mode in ("e", "economic"):
             warnings.warn("The 'economic' option is deprecated.", DeprecationWarning, stacklevel=2)
-            h = _L.qr(_prepared(a, "qr", False), "raw")[0]
-            return h.swapaxes(-1, -2).copy(order="C")
+            a = _prepared(a, "qr", False)
+            return _laid_out_like(_L.qr(a, "raw")[0].swapaxes(-1, -2), a)
         else:
             raise ValueError(f"Unrecognized mode '{mode}'")
     a = _prepared(a, "qr", False)
     out = list(_L.qr(a, mode))
-    if mode != "raw":
+    if mode == "raw":  # NumPy's h is its factored copy of `a` transposed
+        out[0] = _laid_out_like(out[0].swapaxes(-1, -2), a).swapaxes(-1, -2)
+    else:
         out[-1] = _r_layout(out[-1], a)
     if mode == "r":
         return out[0]
@@ -64,7 +67,7 @@ def qr(a, mode="reduced"):
 def _r_layout(r, a):
     """R laid out as NumPy's: triu() of the rows of a copy of `a` (order 'K') that LAPACK factored in place,
     so where(tri mask, 0, rows), in the layouts of those two operands (Q is C-ordered in both)."""
-    if a.ndim < 2 or a.flags.c_contiguous or r.size == 0:
+    if a.flags.c_contiguous or r.size == 0:
         return r
     rows = _core._empty_like(a, r.dtype)[..., : r.shape[-2], :]
     out = _core._empty_like_all(r.shape, r.dtype, [_core.empty(r.shape[-2:], numpy.bool_), rows], True)
