@@ -313,6 +313,10 @@ def delete(arr, obj, axis=None):
             keep[obj] = False  # device indices, checked on the device (NumPy's IndexError)
         # The result's length is the number of entries kept: the boolean index reads it back.
         return arr[head + (keep,)]
+    if not isinstance(obj, (slice, int, numpy.integer)):
+        host = numpy.asarray(obj)
+        if host.size == 1 and host.dtype.kind in "ui":  # NumPy's delete takes one index as an int
+            obj = host.item()
     if isinstance(obj, (int, numpy.integer)) and not isinstance(obj, bool):
         if not -n <= obj < n:
             raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
