@@ -274,6 +274,21 @@ bool memory_only() {
   return ask && ask();
 }
 
+// Keeps `loaded` as the library of `e` (unless another thread kept one first, which is returned), counts and
+// reports how it was found.
+Loaded keep_library(const Entry& e, Loaded loaded, const std::string& name, bool from_disk, Clock::time_point start) {
+  State& s = state();
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    ++(from_disk ? s.stats.disk_hits : s.stats.compiles);
+    auto [it, inserted] = s.libraries.emplace(e.key.hex(), loaded);
+    if (!inserted) cudaLibraryUnload(loaded.library);  // another thread loaded it first
+    loaded = it->second;
+  }
+  report(e, name, from_disk, start);
+  return loaded;
+}
+
 // The library of `source` from memory, else the disk cache, else NVRTC. With `log`, compiled afresh (Note on
 // get_module) and the new library kept unless another is already in memory.
 Loaded get_library(const std::string& source, const std::string& name, const std::vector<std::string>& options,
@@ -306,15 +321,7 @@ Loaded get_library(const std::string& source, const std::string& name, const std
   }
   loaded.lowered = std::move(bin.lowered);
   if (log) *log = std::move(bin.log);
-  {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    ++(from_disk ? s.stats.disk_hits : s.stats.compiles);
-    auto [it, inserted] = s.libraries.emplace(e.key.hex(), loaded);
-    if (!inserted) cudaLibraryUnload(loaded.library);  // another thread loaded it first
-    loaded = it->second;
-  }
-  report(e, name, from_disk, start);
-  return loaded;
+  return keep_library(e, std::move(loaded), name, from_disk, start);
 }
 
 }  // namespace
@@ -434,24 +441,45 @@ Entry disk_entry(const std::string& source, const std::vector<std::string>& opti
 }  // namespace
 
 Binary cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
-                     int arch, bool& from_disk) {
+                     int arch, bool& from_disk, bool fresh) {
   const Entry e = disk_entry(source, options, arch);
   auto start = Clock::now();
-  Binary bin = find_or_compile(e, source, name, options, arch, from_disk);
+  from_disk = false;
+  Binary bin = fresh ? compile_and_store(e, source, name, options, arch)
+                     : find_or_compile(e, source, name, options, arch, from_disk);
   report(e, name, from_disk, start);
   return bin;
 }
 
-bool disk_cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
-                        int arch, Binary& out) {
+Kernel cached_kernel(const std::string& source, const std::string& name, const std::vector<std::string>& options,
+                     int arch, bool& refused) {
+  refused = false;
+  State& s = state();
   const Entry e = disk_entry(source, options, arch);
-  if (e.path.empty()) return false;
+  cudaLibrary_t in_memory = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    auto it = s.libraries.find(e.key.hex());
+    if (it != s.libraries.end()) {
+      ++s.stats.memory_hits;
+      in_memory = it->second.library;
+    }
+  }
+  if (in_memory) return Module{in_memory, {}}.function(name);  // CUDA calls drain the launch queue: not under the lock
+  if (e.path.empty()) return {};
   auto start = Clock::now();
+  Binary bin;
   bool found = false;
-  run_blocking([&] { found = read_cached(e.path, e.key, out); });
-  if (!found || !out.lowered.empty()) return false;
-  report(e, name, true, start);
-  return true;
+  run_blocking([&] { found = read_cached(e.path, e.key, bin); });
+  if (!found || !bin.lowered.empty()) return {};
+  Loaded loaded;
+  try {
+    loaded.library = load(bin);
+  } catch (const CudaError&) {  // another NVRTC's file (get_library's case), or no memory to load it into
+    refused = true;
+    return {};
+  }
+  return Module{keep_library(e, std::move(loaded), name, true, start).library, {}}.function(name);
 }
 
 CacheStats cache_stats() {

@@ -64,13 +64,15 @@ Module get_module(const std::string& source, const std::vector<std::string>& opt
 Module load_module(const std::string& image);
 
 // The binary of `name` in `source` for compute capability `arch` (90 -> sm_90), through the disk cache alone
-// (no device needed): read from it when there (`from_disk`), else compiled and written to it.
+// (no device needed): read from it when there (`from_disk`), else compiled and written to it. With `fresh`,
+// compiled and written whatever the disk holds (a file the driver refused: see cached_kernel).
 Binary cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
-                     int arch, bool& from_disk);
-// The same binary where the disk cache holds it (a read, under a millisecond): true and `out`; false where it does
-// not (or the disk cache is off), without compiling.
-bool disk_cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
-                        int arch, Binary& out);
+                     int arch, bool& from_disk, bool fresh = false);
+// get_kernel's kernel, for compute capability `arch`, where memory or the disk cache holds it (read and loaded now,
+// under a millisecond), else a null kernel: nothing is compiled. `refused`: the disk held a file the driver refused
+// to load, which only a fresh compile replaces.
+Kernel cached_kernel(const std::string& source, const std::string& name, const std::vector<std::string>& options,
+                     int arch, bool& refused);
 
 // Note [Kernel cache log]
 // A kernel found in memory is the hot path of every op and is not reported. Compiling one (tens of ms) or

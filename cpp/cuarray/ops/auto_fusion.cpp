@@ -336,6 +336,9 @@ void flush_locked(State& s) {
 
 bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const DType* out, const Input* inputs,
                   const Array& output, const Shape& shape) {
+  // Kernels the last flushes asked for, loaded here: the calling thread holds Python's lock and no lock of the core
+  // (Note [Background compiles]).
+  start_deferred_compiles();
   if (!auto_fusion::records(output, inputs, def.nin)) return false;
   if (def.nout != 1 || def.nin > 3 || &def != &ufuncs()[index].def) return false;
   // The loops this thread has recorded (so fusable) and prepared: what the launch raises before launching is raised

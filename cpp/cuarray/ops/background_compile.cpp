@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
+#include <iterator>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -11,6 +12,7 @@
 #include <utility>
 
 #include "cuarray/cuda/device.h"
+#include "cuarray/error.h"
 #include "cuarray/jit/nvrtc.h"
 
 namespace cuarray::ops {
@@ -38,6 +40,7 @@ struct Job {
   KernelSource source;
   std::vector<std::string> options;
   int arch;
+  bool fresh = false;  // the disk cache's file was refused: compile and replace it
 };
 
 // Lives for the process: ops may ask for kernels during static destruction.
@@ -45,6 +48,7 @@ struct State {
   std::mutex mutex;
   std::condition_variable wake;
   std::deque<Job> jobs;
+  std::vector<Job> deferred;  // asked for inside a flush (Note [Background compiles])
   std::unordered_map<WideKey, Entry, KeyHash> entries;
   std::thread* worker = nullptr;  // never destroyed: joined at exit
   bool stopping = false;
@@ -57,7 +61,8 @@ State& state() {
   return *s;
 }
 
-std::atomic<std::size_t> g_pending{0};  // started and not finished
+std::atomic<std::size_t> g_pending{0};  // deferred or started, and not finished
+std::atomic<bool> g_deferred{false};    // State::deferred holds jobs
 
 void work();
 
@@ -90,7 +95,7 @@ void work() {
     std::string error;
     try {
       bool from_disk = false;  // through the disk cache, so that the next process finds the kernel there
-      binary = jit::cached_binary(job.source.source, job.source.name, job.options, job.arch, from_disk);
+      binary = jit::cached_binary(job.source.source, job.source.name, job.options, job.arch, from_disk, job.fresh);
     } catch (const std::exception& x) {
       error = x.what();
       if (error.empty()) error = "unknown error";
@@ -119,6 +124,7 @@ BackgroundState background_state(const WideKey& key, jit::Kernel& kernel) {
     auto it = s.entries.find(key);
     if (it == s.entries.end()) return BackgroundState::Unknown;
     Entry& e = it->second;
+    if (e.state == BackgroundState::Deferred) return BackgroundState::Compiling;
     if (e.state == BackgroundState::Compiling) ensure_worker(s);  // after a fork stopped the thread
     if (e.state != BackgroundState::Ready) return e.state;
     if (e.kernel) {
@@ -148,47 +154,68 @@ BackgroundState background_state(const WideKey& key, jit::Kernel& kernel) {
   return BackgroundState::Ready;
 }
 
-bool load_from_disk(const WideKey& key, const KernelSource& source, const std::vector<std::string>& options,
-                    jit::Kernel& kernel) {
-  const int arch = cuda::compute_capability(cuda::current_device());
-  jit::Binary binary;
-  jit::Kernel loaded;
-  try {
-    if (!jit::disk_cached_binary(source.source, source.name, options, arch, binary)) return false;
-    loaded = jit::load_module(binary.code).function(source.name);  // a file the driver refuses: the background way
-  } catch (const std::exception&) {
-    return false;
-  }
-  State& s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  Entry& e = s.entries[key];  // a compile another thread started meanwhile finds its kernel here
-  e.state = BackgroundState::Ready;
-  e.name = source.name;
-  e.kernel = loaded;
-  store_kernel(key, loaded);
-  kernel = loaded;
-  return true;
-}
-
-void start_background(const WideKey& key, KernelSource source, std::vector<std::string> options) {
+void defer(const WideKey& key, KernelSource source, std::vector<std::string> options) {
   State& s = state();
   const int arch = cuda::compute_capability(cuda::current_device());
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.entries.count(key)) return;
   Entry& e = s.entries[key];
+  e.state = BackgroundState::Deferred;
   e.name = source.name;
-  s.jobs.push_back(Job{key, std::move(source), std::move(options), arch});
-  if (!ensure_worker(s)) {  // no thread to spare: the op-by-op path stays
-    s.jobs.pop_back();
-    e.state = BackgroundState::Failed;
-    return;
-  }
-  ++s.started;
+  s.deferred.push_back(Job{key, std::move(source), std::move(options), arch});
   g_pending.fetch_add(1, std::memory_order_relaxed);
-  s.wake.notify_one();
+  g_deferred.store(true, std::memory_order_release);
 }
 
 }  // namespace detail
+
+void start_deferred_compiles() {
+  if (!g_deferred.load(std::memory_order_acquire)) return;
+  State& s = state();
+  std::vector<Job> jobs;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    jobs.swap(s.deferred);
+    g_deferred.store(false, std::memory_order_release);
+  }
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    Job& job = jobs[i];
+    jit::Kernel kernel;
+    bool refused = false;
+    try {
+      kernel = jit::cached_kernel(job.source.source, job.source.name, job.options, job.arch, refused);
+    } catch (const CudaError&) {  // a library without the kernel's symbol: compiled afresh below
+      refused = true;
+    } catch (const OutOfMemory&) {  // no device memory to load it into now: the compiling thread's way
+    } catch (...) {                 // an interrupt while the disk was read: this job and the rest wait for the next op
+      std::lock_guard<std::mutex> lock(s.mutex);
+      s.deferred.insert(s.deferred.end(), std::make_move_iterator(jobs.begin() + static_cast<std::ptrdiff_t>(i)),
+                        std::make_move_iterator(jobs.end()));
+      g_deferred.store(true, std::memory_order_release);
+      throw;
+    }
+    std::lock_guard<std::mutex> lock(s.mutex);
+    Entry& e = s.entries[job.key];
+    if (kernel) {
+      e.state = detail::BackgroundState::Ready;
+      e.kernel = kernel;
+      store_kernel(job.key, kernel);
+      g_pending.fetch_sub(1, std::memory_order_release);
+      continue;
+    }
+    job.fresh = refused;
+    s.jobs.push_back(std::move(job));
+    if (!ensure_worker(s)) {  // no thread to spare: the op-by-op path stays
+      s.jobs.pop_back();
+      e.state = detail::BackgroundState::Failed;
+      g_pending.fetch_sub(1, std::memory_order_release);
+      continue;
+    }
+    e.state = detail::BackgroundState::Compiling;
+    ++s.started;
+    s.wake.notify_one();
+  }
+}
 
 std::size_t background_compiles_pending() noexcept { return g_pending.load(std::memory_order_acquire); }
 

@@ -5,13 +5,20 @@
 // NVRTC takes tens of milliseconds to compile one: longer than running the chain op by op many times. So the
 // kernel is compiled on a thread of its own, one kernel at a time, while the chain keeps running op by op; the
 // first flush after the compile finished loads the kernel (on the flushing thread, which owns the device) and
-// launches it from then on. The compile goes through the disk cache (jit::cached_binary), and a kernel already
-// there (a later process of the same program) is read and loaded at once on the asking thread instead, in under
-// a millisecond: a chain then runs fused from its second run on, so a short loop such as a lesson's ten-call
-// benchmark, whose calls would all pass before a background load, is fused throughout. The compiling thread needs no
-// device and holds no lock while it reports to the host (Note [Kernel cache log]); before a fork and at exit it
-// finishes the compile in hand and is joined, with Python's lock let go. A compile that fails leaves the op-by-op path
-// in place for that kernel, silently: the ops it stands for already ran that way.
+// launches it from then on. The compile goes through the disk cache (jit::cached_binary), so a later process
+// finds the kernel there. The compiling thread needs no device and holds no lock while it reports to the host
+// (Note [Kernel cache log]); before a fork and at exit it finishes the compile in hand and is joined, with Python's
+// lock let go. A compile that fails leaves the op-by-op path in place for that kernel, silently: the ops it stands
+// for already ran that way.
+//
+// A later process must not wait for the compiling thread to read the kernel from disk: that thread takes Python's
+// lock to ask the cache's hooks, which a Python loop holds for milliseconds at a time, so a short loop (a lesson's
+// twenty-call benchmark) passes before the kernel is ready. Nor may the flush that asks for the kernel read the disk
+// itself: the flush holds the chain's lock, and the hooks run Python, which may record ops or drop arrays of the
+// chain in flight. So an asked-for kernel waits, counted as a compile in hand, for the next recorded op, whose thread
+// holds Python's lock and no lock of the core (start_deferred_compiles): there it is loaded from memory or the disk
+// cache, in under a millisecond, or else handed to the compiling thread. A chain whose kernel is on disk thus runs
+// fused from its third run on. A file the driver refuses to load is compiled afresh and replaced.
 #pragma once
 
 #include <string>
@@ -23,33 +30,31 @@
 namespace cuarray::ops {
 
 // The kernel of `key` if its background compile has finished (then loaded and stored in the registry), else
-// null. The first time a key is asked for, `make()` gives the KernelSource to compile with `options`; where the disk
-// cache holds its binary, the kernel is loaded then and returned.
+// null. The first time a key is asked for, `make()` gives the KernelSource to compile with `options`, kept for
+// start_deferred_compiles.
 template <class MakeSource>
 jit::Kernel background_kernel(const WideKey& key, const std::vector<std::string>& options, MakeSource&& make);
 
 namespace detail {
-enum class BackgroundState { Unknown, Compiling, Ready, Failed };
+enum class BackgroundState { Unknown, Deferred, Compiling, Ready, Failed };
 // The state of `key`'s compile; when Ready, `kernel` is loaded.
 BackgroundState background_state(const WideKey& key, jit::Kernel& kernel);
-// Loads `source` from the disk cache, on the calling thread, and keeps it as `key`'s kernel: false where the cache
-// does not hold it.
-bool load_from_disk(const WideKey& key, const KernelSource& source, const std::vector<std::string>& options,
-                    jit::Kernel& kernel);
-void start_background(const WideKey& key, KernelSource source, std::vector<std::string> options);
+// Keeps `source` for start_deferred_compiles.
+void defer(const WideKey& key, KernelSource source, std::vector<std::string> options);
 }  // namespace detail
 
 template <class MakeSource>
 jit::Kernel background_kernel(const WideKey& key, const std::vector<std::string>& options, MakeSource&& make) {
   jit::Kernel kernel;
   const detail::BackgroundState state = detail::background_state(key, kernel);
-  if (state == detail::BackgroundState::Unknown) {
-    KernelSource source = make();
-    if (!detail::load_from_disk(key, source, options, kernel))
-      detail::start_background(key, std::move(source), options);
-  }
+  if (state == detail::BackgroundState::Unknown) detail::defer(key, make(), options);
   return kernel;
 }
+
+// The kernels asked for since the last call: loaded from memory or the disk cache, or handed to the compiling
+// thread. For a thread that holds Python's lock and no lock of the core (the cache's hooks run Python); one atomic
+// read when there are none.
+void start_deferred_compiles();
 
 // Waits for the compile in hand and joins the thread, before a fork and at exit; the compiles still waiting
 // start on a new thread when a kernel is next asked for.
