@@ -33,6 +33,36 @@ def test_sort_kind_and_stable_checks_as_numpy(kind, stable):
         _sorting._check(kind, None, stable)
 
 
+@pytest.mark.parametrize(
+    "kth, axis, kind, order",
+    [
+        (1, None, "x", None),
+        (1, 5, "introselect", "x"),
+        (True, -1, "introselect", "x"),
+        ([[0]], 5, "introselect", None),
+        (1.5, 5, "introselect", None),
+        (True, 5, "introselect", None),
+        (-5, -1, "introselect", None),
+        ([0, 7], -1, "introselect", None),
+        (1, -1, 3, None),
+        (-9, 0, "introselect", None),
+        ([], -1, "introselect", None),
+        ([2, -3], 1, "introselect", None),
+    ],
+)
+def test_partition_argument_checks_in_numpys_order(kth, axis, kind, order):
+    # The checks alone, on a host array (they read its shape and dtype): the first one NumPy's ndarray.partition
+    # fails gives the error, with its message.
+    a = np.arange(6.0).reshape(2, 3)
+    try:
+        a.copy().partition(kth, axis=axis, kind=kind, order=order)
+    except (TypeError, ValueError) as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            _sorting._check_partition(a, kth, axis, kind, order)
+    else:
+        assert _sorting._check_partition(a, kth, axis, kind, order) == axis % a.ndim
+
+
 @pytest.mark.parametrize("kind", ["introselect", "intro", None, 0])
 def test_partition_kind_checks_as_numpy(kind):
     try:

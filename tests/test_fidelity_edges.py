@@ -156,6 +156,41 @@ def test_partition_of_an_empty_axis_checks_no_kth(xp):
     return xp.partition(xp.asarray(np.zeros((0, 3))), 5, axis=0)
 
 
+@testing.numpy_cuarray_array_equal()
+def test_partition_of_an_empty_array_checks_no_kth(xp):
+    # NumPy skips the bounds for an empty array, whatever the length of the axis.
+    return xp.partition(xp.asarray(np.zeros((0, 5))), 10, axis=1)
+
+
+_PARTITION_ERRORS = {
+    "axis None, bad kind": lambda xp, a: a.partition(1, axis=None, kind="x"),
+    "axis 5, an order": lambda xp, a: a.partition(1, axis=5, order="x"),
+    "kth True, an order": lambda xp, a: a.partition(True, order="x"),
+    "2-D kth, axis 5": lambda xp, a: a.partition([[0]], axis=5),
+    "float kth, axis 5": lambda xp, a: a.partition(1.5, axis=5),
+    "bool kth, axis 5": lambda xp, a: a.partition(True, axis=5),
+    "kth -5 of 3": lambda xp, a: a.partition(-5),
+    "kth 7 in a list": lambda xp, a: a.partition([0, 7]),
+    "function, axis 5, bad kind": lambda xp, a: xp.partition(a, 1, axis=5, kind="x"),
+    "function, kth -9 of 3": lambda xp, a: xp.partition(a, -9),
+    "function, flattened, kth 7 of 6": lambda xp, a: xp.partition(a, 7, axis=None),
+    "argpartition, kth -5 of 3": lambda xp, a: xp.argpartition(a, -5),
+    "argpartition, 2-D kth": lambda xp, a: xp.argpartition(a, [[1]]),
+}
+
+
+@pytest.mark.parametrize("case", list(_PARTITION_ERRORS))
+def test_partition_checks_its_arguments_in_numpys_order(case):
+    # The first check NumPy's partition fails decides the error; a negative kth is shown counted from the end.
+    call = _PARTITION_ERRORS[case]
+    a = np.arange(6.0).reshape(2, 3)
+    with pytest.raises(Exception) as want:
+        call(np, a.copy())
+    with pytest.raises(type(want.value)) as got:
+        call(cp, cp.asarray(a))
+    assert str(got.value) == str(want.value)
+
+
 @pytest.mark.parametrize(
     "dst, value, casting",
     [

@@ -125,45 +125,55 @@ def _sort_in_place(self, axis=-1, kind=None, order=None, *, stable=None, descend
 
 def _partition_in_place(self, kth, axis=-1, kind="introselect", order=None):
     """ndarray.partition: partitions the array in place (by sorting it)."""
+    self[...] = _core._sort(self, _check_partition(self, kth, axis, kind, order))
+
+
+def _check_partition(a, kth, axis, kind, order):
+    """NumPy's checks of partition's arguments, in its order: the axis's type, the kind, no `order` for an array
+    without fields, kth's shape (at most 1-D), the axis's range, kth's type (integers, not bools), and its bounds
+    (skipped for an empty array; a negative kth counted from the end, as the message shows it). Returns the axis,
+    normalised."""
+    axis = operator.index(axis)
     _check_select_kind(kind)
-    axis = numpy.lib.array_utils.normalize_axis_index(operator.index(axis), self.ndim)
-    _check_kth(kth, self.shape[axis], self, order)
-    self[...] = _core._sort(self, axis)
-
-
-def _check_kth(kth, n, a, order):
-    """NumPy's checks of partition's arguments: integer kth (bools refused), in bounds unless the axis is
-    empty, and no `order` for an array without fields."""
+    if order is not None and a.dtype.names is None:
+        raise ValueError("Cannot specify order when the array has no fields.")
     kth = numpy.asarray(kth)
+    if kth.ndim > 1:
+        raise ValueError(
+            "setting an array element with a sequence. The requested array would exceed the maximum number of "
+            "dimension of 1."
+        )
+    axis = numpy.lib.array_utils.normalize_axis_index(axis, a.ndim)
     if kth.dtype.kind == "b":
         raise ValueError("Booleans unacceptable as partition index")
     if kth.dtype.kind not in "iu":
         raise TypeError("Partition index must be integer")
-    if order is not None and a.dtype.names is None:
-        raise ValueError("Cannot specify order when the array has no fields.")
-    for k in kth.ravel().tolist() if n else ():
-        if not -n <= k < n:
+    n = a.shape[axis]
+    for k in kth.ravel().tolist() if a.size else ():
+        k = k + n if k < 0 else k
+        if not 0 <= k < n:
             raise ValueError(f"kth(={k}) out of bounds ({n})")
+    return axis
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
     """`a` with the k-th element of each row in its sorted place, smaller ones before and larger after (here
     the rows are fully sorted, which satisfies that)."""
-    _check_select_kind(kind)
-    a, axis = _axis(_device(a, "partition"), axis)
-    _check_kth(kth, a.shape[axis], a, order)
+    a = _device(a, "partition")
+    if axis is None:
+        a, axis = a.reshape(-1), -1
+    axis = _check_partition(a, kth, axis, kind, order)
     return _laid_out_like(_core._sort(a, axis), a)  # as sort's
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """The indices that partition `a` (see partition)."""
-    _check_select_kind(kind)
     a = _device(a, "argpartition")
     if a.ndim == 0:
         a = a.reshape(1)  # NumPy's argpartition ravels a 0-d array first (its partition does not)
-    a, axis = _axis(a, axis)
-    _check_kth(kth, a.shape[axis], a, order)
-    return _core._argsort(a, axis)
+    if axis is None:
+        a, axis = a.reshape(-1), -1
+    return _core._argsort(a, _check_partition(a, kth, axis, kind, order))
 
 
 def lexsort(keys, axis=-1):
