@@ -333,6 +333,14 @@ def test_statistics_keep_numpys_layout(layout):
         _check_layout(got[0], want[0])
         _check_layout(got[1], want[1])
         _check_layout(cp.percentile(x, 30, axis=axis), np.percentile(a, 30, axis=axis))
+        # The options path of the moments divides into its sum, as NumPy's does.
+        _check_layout(cp.mean(x, axis=axis, where=x > -5), np.mean(a, axis=axis, where=a > -5))
+        _check_layout(cp.var(x, axis=axis, where=x > -5), np.var(a, axis=axis, where=a > -5))
+        _check_layout(cp.std(x, axis=axis, where=x > -5), np.std(a, axis=axis, where=a > -5))
+        m, xm = np.mean(a, axis=axis, keepdims=True), cp.mean(x, axis=axis, keepdims=True)
+        _check_layout(cp.var(x, axis=axis, mean=xm), np.var(a, axis=axis, mean=m))
+        xi, ai = x.astype(np.int64), a.astype(np.int64)
+        _check_layout(cp.mean(xi, axis=axis, dtype=np.int64), np.mean(ai, axis=axis, dtype=np.int64))
 
 
 @pytest.mark.parametrize("layout", list(_SINGLE))

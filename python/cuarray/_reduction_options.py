@@ -284,8 +284,9 @@ def _moment(name, a, axis, dtype, out, keepdims, mask, ddof, given_mean=_NO):
 
 
 def _divide(total, count):
-    """total / count in total's type (NumPy's true_divide with casting='unsafe' into the sum)."""
-    return _u.true_divide(total, count).astype(total.dtype, copy=False)
+    """total / count into `total` (a new sum), as NumPy's true_divide with casting='unsafe' into it: the result
+    keeps the sum's type and layout."""
+    return _u.true_divide(total, count, out=total, casting="unsafe")
 
 
 _core._set_reduction_options_hook(reduce)
