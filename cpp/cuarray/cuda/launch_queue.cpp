@@ -480,6 +480,7 @@ void forget_stream(cudaStream_t stream) {
 
 void capture_began() { queue().captures.fetch_add(1, std::memory_order_acq_rel); }
 void capture_ended() { queue().captures.fetch_sub(1, std::memory_order_acq_rel); }
+bool capture_in_progress() { return queue().captures.load(std::memory_order_acquire) > 0; }
 
 void stop_launch_worker(bool at_exit) {
   Queue* q = g_queue.load(std::memory_order_acquire);

@@ -107,6 +107,8 @@ void forget_stream(cudaStream_t stream);
 // Counts captures in progress; while there is one, launches are issued at once.
 void capture_began();
 void capture_ended();
+// Whether a capture is in progress anywhere in the process.
+bool capture_in_progress();
 
 // Launches queued so far, how many of them the worker issued (the rest were issued by their own or a draining
 // thread), and how many were issued within a graph: for tests.

@@ -472,14 +472,41 @@ Kernel cached_kernel(const std::string& source, const std::string& name, const s
   bool found = false;
   run_blocking([&] { found = read_cached(e.path, e.key, bin); });
   if (!found || !bin.lowered.empty()) return {};
+  // The errors of an image that cannot be used, whatever the device's state: a file another NVRTC made (get_library's
+  // case), or one without the kernel.
+  auto unusable = [](const CudaError& x) {
+    switch (x.code()) {
+      case cudaErrorInvalidKernelImage:
+      case cudaErrorNoKernelImageForDevice:
+      case cudaErrorInvalidPtx:
+      case cudaErrorUnsupportedPtxVersion:
+      case cudaErrorInvalidSource:
+      case cudaErrorSymbolNotFound:
+        return true;
+      default:
+        return false;
+    }
+  };
   Loaded loaded;
   try {
     loaded.library = load(bin);
-  } catch (const CudaError&) {  // another NVRTC's file (get_library's case), or no memory to load it into
+  } catch (const CudaError& x) {
+    if (!unusable(x)) throw;
     refused = true;
     return {};
   }
-  return Module{keep_library(e, std::move(loaded), name, true, start).library, {}}.function(name);
+  Kernel kernel;
+  try {  // before the library is kept, so that a library without the kernel is not found in memory later
+    kernel = Module{loaded.library, {}}.function(name);
+  } catch (const CudaError& x) {
+    cudaLibraryUnload(loaded.library);
+    if (!unusable(x)) throw;
+    refused = true;
+    return {};
+  }
+  const cudaLibrary_t ours = loaded.library;
+  const Loaded kept = keep_library(e, std::move(loaded), name, true, start);
+  return kept.library == ours ? kernel : Module{kept.library, {}}.function(name);  // another thread's, kept first
 }
 
 CacheStats cache_stats() {

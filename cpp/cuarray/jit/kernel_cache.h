@@ -69,8 +69,9 @@ Module load_module(const std::string& image);
 Binary cached_binary(const std::string& source, const std::string& name, const std::vector<std::string>& options,
                      int arch, bool& from_disk, bool fresh = false);
 // get_kernel's kernel, for compute capability `arch`, where memory or the disk cache holds it (read and loaded now,
-// under a millisecond), else a null kernel: nothing is compiled. `refused`: the disk held a file the driver refused
-// to load, which only a fresh compile replaces.
+// under a millisecond), else a null kernel: nothing is compiled. `refused`: the disk held a file whose image the
+// driver refused (another NVRTC's, or without the kernel), which only a fresh compile replaces. Other CUDA errors
+// (no memory to load it into) are thrown.
 Kernel cached_kernel(const std::string& source, const std::string& name, const std::vector<std::string>& options,
                      int arch, bool& refused);
 

@@ -24,6 +24,7 @@ namespace {
 constexpr std::size_t kMaxSteps = 32;
 constexpr std::size_t kMaxExternals = 8;         // inputs of the chain; the rest of kMaxOperands is left for results
 constexpr std::size_t kMaxChains = 4096;         // signatures remembered; past them new chains run op by op
+constexpr int kDeferredWait = 64;                // ops a kernel to load waits for a chain to end
 constexpr std::uint8_t kReads = 1, kWrites = 2;  // how a chain watches a buffer
 
 bool same_view(const Array& a, const Array& b) {
@@ -252,8 +253,8 @@ ChainRun run_fused(State& s, const Chain& c) {
     if (!st.dead) outputs.push_back(st.out);
   if (!elementwise(*f.def, in_types, f.out.data(), inputs, outputs.data(), c.shape, 0, Launch::IfCompiled)) {
     if (!f.submitted && s.log)
-      add_log_line(s, "compiling a kernel for a chain of " + std::to_string(c.steps.size()) +
-                          " ufunc calls in the background; it runs op by op meanwhile");
+      add_log_line(s, "loading or compiling a kernel for a chain of " + std::to_string(c.steps.size()) +
+                          " ufunc calls; it runs op by op meanwhile");
     f.submitted = true;
     // None pending: this kernel's compile (or its load) failed, and the op-by-op path stays.
     return background_compiles_pending() ? ChainRun::Compiling : ChainRun::OpByOp;
@@ -337,8 +338,13 @@ void flush_locked(State& s) {
 bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const DType* out, const Input* inputs,
                   const Array& output, const Shape& shape) {
   // Kernels the last flushes asked for, loaded here: the calling thread holds Python's lock and no lock of the core
-  // (Note [Background compiles]).
-  start_deferred_compiles();
+  // (Note [Background compiles]). Loading drains the launch queue, which flushes the chain being recorded: so at the
+  // first op of a chain, or after kDeferredWait ops of chains that never end.
+  thread_local int waited = 0;
+  if (!cuda::detail::recorded.load(std::memory_order_relaxed) || ++waited > kDeferredWait) {
+    waited = 0;
+    start_deferred_compiles();
+  }
   if (!auto_fusion::records(output, inputs, def.nin)) return false;
   if (def.nout != 1 || def.nin > 3 || &def != &ufuncs()[index].def) return false;
   // The loops this thread has recorded (so fusable) and prepared: what the launch raises before launching is raised

@@ -4,7 +4,6 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
-#include <iterator>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -12,6 +11,7 @@
 #include <utility>
 
 #include "cuarray/cuda/device.h"
+#include "cuarray/cuda/launch_queue.h"
 #include "cuarray/error.h"
 #include "cuarray/jit/nvrtc.h"
 
@@ -40,6 +40,7 @@ struct Job {
   KernelSource source;
   std::vector<std::string> options;
   int arch;
+  int device;          // the flush's, which loads the kernel
   bool fresh = false;  // the disk cache's file was refused: compile and replace it
 };
 
@@ -156,13 +157,14 @@ BackgroundState background_state(const WideKey& key, jit::Kernel& kernel) {
 
 void defer(const WideKey& key, KernelSource source, std::vector<std::string> options) {
   State& s = state();
-  const int arch = cuda::compute_capability(cuda::current_device());
+  const int device = cuda::current_device();
+  const int arch = cuda::compute_capability(device);
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.entries.count(key)) return;
   Entry& e = s.entries[key];
   e.state = BackgroundState::Deferred;
   e.name = source.name;
-  s.deferred.push_back(Job{key, std::move(source), std::move(options), arch});
+  s.deferred.push_back(Job{key, std::move(source), std::move(options), arch, device});
   g_pending.fetch_add(1, std::memory_order_relaxed);
   g_deferred.store(true, std::memory_order_release);
 }
@@ -171,6 +173,9 @@ void defer(const WideKey& key, KernelSource source, std::vector<std::string> opt
 
 void start_deferred_compiles() {
   if (!g_deferred.load(std::memory_order_acquire)) return;
+  // Not while a capture is in progress: loading a module is what a global or thread-local capture refuses (Note
+  // [Capture mode] in cuda/graph.h); the kernels wait for an op after it.
+  if (cuda::capture_in_progress()) return;
   State& s = state();
   std::vector<Job> jobs;
   {
@@ -178,21 +183,15 @@ void start_deferred_compiles() {
     jobs.swap(s.deferred);
     g_deferred.store(false, std::memory_order_release);
   }
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    Job& job = jobs[i];
+  for (Job& job : jobs) {
     jit::Kernel kernel;
-    bool refused = false;
+    bool refused = false, lost = false;
     try {
+      cuda::DeviceGuard device(job.device);
       kernel = jit::cached_kernel(job.source.source, job.source.name, job.options, job.arch, refused);
-    } catch (const CudaError&) {  // a library without the kernel's symbol: compiled afresh below
-      refused = true;
-    } catch (const OutOfMemory&) {  // no device memory to load it into now: the compiling thread's way
-    } catch (...) {                 // an interrupt while the disk was read: this job and the rest wait for the next op
-      std::lock_guard<std::mutex> lock(s.mutex);
-      s.deferred.insert(s.deferred.end(), std::make_move_iterator(jobs.begin() + static_cast<std::ptrdiff_t>(i)),
-                        std::make_move_iterator(jobs.end()));
-      g_deferred.store(true, std::memory_order_release);
-      throw;
+    } catch (const CudaError&) {  // the device's state (no memory to load it into): the compiling thread's way
+    } catch (...) {               // no host memory: the op-by-op path stays, as for a failed compile
+      lost = true;
     }
     std::lock_guard<std::mutex> lock(s.mutex);
     Entry& e = s.entries[job.key];
@@ -204,9 +203,9 @@ void start_deferred_compiles() {
       continue;
     }
     job.fresh = refused;
-    s.jobs.push_back(std::move(job));
-    if (!ensure_worker(s)) {  // no thread to spare: the op-by-op path stays
-      s.jobs.pop_back();
+    if (!lost) s.jobs.push_back(std::move(job));
+    if (lost || !ensure_worker(s)) {  // no thread to spare: the op-by-op path stays
+      if (!lost) s.jobs.pop_back();
       e.state = detail::BackgroundState::Failed;
       g_pending.fetch_sub(1, std::memory_order_release);
       continue;

@@ -18,7 +18,10 @@
 // chain in flight. So an asked-for kernel waits, counted as a compile in hand, for the next recorded op, whose thread
 // holds Python's lock and no lock of the core (start_deferred_compiles): there it is loaded from memory or the disk
 // cache, in under a millisecond, or else handed to the compiling thread. A chain whose kernel is on disk thus runs
-// fused from its third run on. A file the driver refuses to load is compiled afresh and replaced.
+// fused from its third run on. The load waits while a capture is in progress (a capture refuses it), and for the
+// first op of a chain (its drain would flush the chain being recorded; ops/auto_fusion.cpp). A file whose image the
+// driver refuses is compiled afresh and replaced; a load that fails otherwise (no memory) leaves the kernel to the
+// compiling thread.
 #pragma once
 
 #include <string>
