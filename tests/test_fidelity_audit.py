@@ -48,6 +48,10 @@ def test_sort_kind_and_stable_checks_as_numpy(kind, stable):
         (-9, 0, "introselect", None),
         ([], -1, "introselect", None),
         ([2, -3], 1, "introselect", None),
+        (1, -1, b"introselect", None),
+        (1, -1, b"x", None),
+        (np.uint64(2**64 - 1), -1, "introselect", None),
+        (2**63, -1, "introselect", None),
     ],
 )
 def test_partition_argument_checks_in_numpys_order(kth, axis, kind, order):
@@ -63,7 +67,7 @@ def test_partition_argument_checks_in_numpys_order(kth, axis, kind, order):
         assert _sorting._check_partition(a, kth, axis, kind, order) == axis % a.ndim
 
 
-@pytest.mark.parametrize("kind", ["introselect", "intro", None, 0])
+@pytest.mark.parametrize("kind", ["introselect", "intro", None, 0, b"introselect", b"x"])
 def test_partition_kind_checks_as_numpy(kind):
     try:
         np.partition(np.array([3, 1, 2]), 1, kind=kind)

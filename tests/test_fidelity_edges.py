@@ -176,6 +176,7 @@ _PARTITION_ERRORS = {
     "function, flattened, kth 7 of 6": lambda xp, a: xp.partition(a, 7, axis=None),
     "argpartition, kth -5 of 3": lambda xp, a: xp.argpartition(a, -5),
     "argpartition, 2-D kth": lambda xp, a: xp.argpartition(a, [[1]]),
+    "argpartition, axis True": lambda xp, a: xp.argpartition(a, 0, axis=True, kind="x"),
 }
 
 

@@ -78,9 +78,9 @@ def _descending_key(a):
 
 
 def _check_select_kind(kind):
-    if not isinstance(kind, str):
+    if not isinstance(kind, (str, bytes)):  # NumPy takes the name as bytes too
         raise TypeError(f"select kind must be str, not {type(kind).__name__}")
-    if kind != "introselect":
+    if kind not in ("introselect", b"introselect"):
         raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
 
 
@@ -148,6 +148,7 @@ def _check_partition(a, kth, axis, kind, order):
         raise ValueError("Booleans unacceptable as partition index")
     if kth.dtype.kind not in "iu":
         raise TypeError("Partition index must be integer")
+    kth = kth.astype(numpy.intp, casting="unsafe")  # NumPy's: uint64 values past intp wrap around
     n = a.shape[axis]
     for k in kth.ravel().tolist() if a.size else ():
         k = k + n if k < 0 else k
@@ -168,6 +169,10 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """The indices that partition `a` (see partition)."""
+    if isinstance(
+        axis, (bool, numpy.bool_)
+    ):  # NumPy's argpartition, before anything else (its partition takes it)
+        raise TypeError("an integer is required for the axis")
     a = _device(a, "argpartition")
     if a.ndim == 0:
         a = a.reshape(1)  # NumPy's argpartition ravels a 0-d array first (its partition does not)
