@@ -51,6 +51,10 @@ def test_sort_kind_and_stable_checks_as_numpy(kind, stable):
         (1, -1, b"introselect", None),
         (1, -1, b"x", None),
         (np.uint64(2**64 - 1), -1, "introselect", None),
+        (np.array([[0]]), -1, "introselect", None),
+        ([[0], 1], -1, "introselect", None),
+        (1, 1.0, "introselect", None),
+        (1, np.float64(1), "introselect", None),
         (2**63, -1, "introselect", None),
     ],
 )

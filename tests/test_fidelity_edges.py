@@ -177,6 +177,10 @@ _PARTITION_ERRORS = {
     "argpartition, kth -5 of 3": lambda xp, a: xp.argpartition(a, -5),
     "argpartition, 2-D kth": lambda xp, a: xp.argpartition(a, [[1]]),
     "argpartition, axis True": lambda xp, a: xp.argpartition(a, 0, axis=True, kind="x"),
+    "argpartition, float axis": lambda xp, a: xp.argpartition(a, 1, axis=1.0),
+    "float axis": lambda xp, a: a.partition(1, axis=1.0),
+    "2-D ndarray kth": lambda xp, a: xp.partition(a, np.array([[0]])),
+    "ragged kth": lambda xp, a: a.partition([[0], 1]),
 }
 
 

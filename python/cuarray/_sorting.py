@@ -128,21 +128,27 @@ def _partition_in_place(self, kth, axis=-1, kind="introselect", order=None):
     self[...] = _core._sort(self, _check_partition(self, kth, axis, kind, order))
 
 
-def _check_partition(a, kth, axis, kind, order):
+_TOO_DEEP = "setting an array element with a sequence. The requested array would exceed the maximum number of dimension of 1."
+
+
+def _check_partition(a, kth, axis, kind, order, float_axis="integer argument expected, got float"):
     """NumPy's checks of partition's arguments, in its order: the axis's type, the kind, no `order` for an array
     without fields, kth's shape (at most 1-D), the axis's range, kth's type (integers, not bools), and its bounds
     (skipped for an empty array; a negative kth counted from the end, as the message shows it). Returns the axis,
-    normalised."""
+    normalised. `float_axis`: the message for a float axis (argpartition's is operator.index's)."""
+    if float_axis and isinstance(axis, (float, numpy.floating)):
+        raise TypeError(float_axis)
     axis = operator.index(axis)
     _check_select_kind(kind)
     if order is not None and a.dtype.names is None:
         raise ValueError("Cannot specify order when the array has no fields.")
-    kth = numpy.asarray(kth)
-    if kth.ndim > 1:
-        raise ValueError(
-            "setting an array element with a sequence. The requested array would exceed the maximum number of "
-            "dimension of 1."
-        )
+    try:
+        kth_array = numpy.asarray(kth)
+    except ValueError:  # a ragged sequence
+        raise ValueError(_TOO_DEEP) from None
+    if kth_array.ndim > 1:
+        raise ValueError("object too deep for desired array" if isinstance(kth, numpy.ndarray) else _TOO_DEEP)
+    kth = kth_array
     axis = numpy.lib.array_utils.normalize_axis_index(axis, a.ndim)
     if kth.dtype.kind == "b":
         raise ValueError("Booleans unacceptable as partition index")
@@ -178,7 +184,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
         a = a.reshape(1)  # NumPy's argpartition ravels a 0-d array first (its partition does not)
     if axis is None:
         a, axis = a.reshape(-1), -1
-    return _core._argsort(a, _check_partition(a, kth, axis, kind, order))
+    return _core._argsort(a, _check_partition(a, kth, axis, kind, order, float_axis=None))
 
 
 def lexsort(keys, axis=-1):
