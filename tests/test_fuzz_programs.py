@@ -17,9 +17,12 @@ implementations that it must catch. On a GPU (each focus is one test, so that on
 CUARRAY_FUZZ_EXAMPLES=n sets the number of examples of each test instead of the profile's. A failing test
 shrinks each distinct failure (hypothesis stops shrinking after 5 minutes) and prints each one's reproduction;
 CUARRAY_FUZZ_NO_SHRINK=1 reports the failures as drawn, for runs with a hard time limit.
+CUARRAY_FUZZ_STALL=dir: a program still running after 60 s writes every thread's stack to dir/stall-<focus>-<pid>.txt
+(and again each minute), so that a run cut by its time limit shows where a slow or stuck program was.
 """
 
 import contextlib
+import faulthandler
 import io
 import os
 import sys
@@ -47,9 +50,25 @@ def check_programs(impl, focus, **overrides):
     @settings(settings.default, **overrides)
     @given(st.data())
     def programs(data):
-        run_program(data, Runner(impl), focus)
+        with _stall_watch(focus):
+            run_program(data, Runner(impl), focus)
 
     programs()
+
+
+@contextlib.contextmanager
+def _stall_watch(focus, seconds=60):
+    """Under CUARRAY_FUZZ_STALL, the stacks of a program that runs longer than `seconds`, to a file per focus."""
+    folder = os.environ.get("CUARRAY_FUZZ_STALL")
+    if not folder:
+        yield
+        return
+    with open(os.path.join(folder, f"stall-{focus}-{os.getpid()}.txt"), "a") as out:
+        faulthandler.dump_traceback_later(seconds, repeat=True, file=out)
+        try:
+            yield
+        finally:
+            faulthandler.cancel_dump_traceback_later()
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -236,3 +255,11 @@ def test_cuarray_programs_match_numpy(focus):
     deadline = time.monotonic() + 60 * minutes / len(FOCI)
     while time.monotonic() < deadline:
         check_programs(impl, focus, max_examples=25, derandomize=False, database=None, print_blob=True)
+
+
+def test_a_stalled_program_leaves_its_stacks(tmp_path, monkeypatch):
+    monkeypatch.setenv("CUARRAY_FUZZ_STALL", str(tmp_path))
+    with _stall_watch("elementwise", seconds=0.1):
+        time.sleep(0.5)
+    (report,) = tmp_path.glob("stall-elementwise-*.txt")
+    assert "test_a_stalled_program_leaves_its_stacks" in report.read_text()
