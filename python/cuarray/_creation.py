@@ -169,7 +169,11 @@ def _laid_out_like(result, a):
     its input (sort, partition, median's partition): `result` itself where it already is, else a copy."""
     if result.size == 0 or (result.flags.c_contiguous and _k_order_is_c(a)):
         return result
-    out = _core._empty_like(a, result.dtype)
+    return _in_layout_of(result, _core._empty_like(a, result.dtype))
+
+
+def _in_layout_of(result, out):
+    """`result` where it has the strides of `out` (a new array of its shape and dtype), else `out` holding it."""
     if out.strides == result.strides:
         return result
     _core._copyto(out, result)

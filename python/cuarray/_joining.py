@@ -13,8 +13,7 @@ import numpy
 from cuarray import _core
 from cuarray import _ufuncs as _u
 from cuarray._core import ndarray
-from cuarray._creation import _is_weak, arange, empty, ones, zeros
-from cuarray._creation import _order_a as _order_of  # NumPy's delete and insert make order 'A'
+from cuarray._creation import _is_weak, _order_a, arange, empty, ones, zeros
 from cuarray._indexing import flatnonzero
 from cuarray._manipulation import copyto, moveaxis
 from cuarray._reduction import any as any_
@@ -321,14 +320,14 @@ def delete(arr, obj, axis=None):
         if not -n <= obj < n:
             raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
         obj = operator.index(obj) % n
-        new = empty(arr.shape[:axis] + (n - 1,) + arr.shape[axis + 1 :], arr.dtype, order=_order_of(arr))
+        new = empty(arr.shape[:axis] + (n - 1,) + arr.shape[axis + 1 :], arr.dtype, order=_order_a(arr))
         new[head + (slice(None, obj),)] = arr[head + (slice(None, obj),)]
         new[head + (slice(obj, None),)] = arr[head + (slice(obj + 1, None),)]
         return new
     # Host obj: NumPy finds the kept positions (and raises its errors), the device gathers them.
     kept = numpy.delete(numpy.arange(n), obj)
     new = _core._gather(arr, [axis], [asarray(kept.astype(numpy.int64))], axis, [axis], "inbounds")
-    if isinstance(obj, slice) and _order_of(arr) == "F" and not new.flags.f_contiguous:
+    if isinstance(obj, slice) and _order_a(arr) == "F" and not new.flags.f_contiguous:
         new = new.copy(order="F")  # NumPy copies the slices into a new array of the input's order
     return new
 
@@ -365,7 +364,7 @@ def insert(arr, obj, values, axis=None):
             values = moveaxis(values, 0, axis)
         count = values.shape[axis]
         shape = arr.shape[:axis] + (n + count,) + arr.shape[axis + 1 :]
-        new = empty(shape, arr.dtype, order=_order_of(arr))
+        new = empty(shape, arr.dtype, order=_order_a(arr))
         new[head + (slice(None, index),)] = arr[head + (slice(None, index),)]
         new[head + (slice(index, index + count),)] = values
         new[head + (slice(index + count, None),)] = arr[head + (slice(index, None),)]
@@ -386,7 +385,7 @@ def insert(arr, obj, values, axis=None):
     where_new = empty(count, numpy.int64)
     _core._scatter(where_new, [0], [order], 0, [0], _u.add(ordered, arange(count)), "inbounds")
     where_old = _u.add(arange(n), searchsorted(ordered, arange(n), side="right"))
-    new = empty(arr.shape[:axis] + (n + count,) + arr.shape[axis + 1 :], arr.dtype, order=_order_of(arr))
+    new = empty(arr.shape[:axis] + (n + count,) + arr.shape[axis + 1 :], arr.dtype, order=_order_a(arr))
     new[head + (where_new,)] = values  # bounds checked on the device: NumPy's IndexError for indices past n
     _core._scatter(new, [axis], [where_old], axis, [axis], arr, "inbounds")
     return new

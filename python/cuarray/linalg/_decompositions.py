@@ -7,7 +7,7 @@ import numpy
 
 from cuarray import _core
 from cuarray import _ufuncs as _u
-from cuarray._creation import _laid_out_like, zeros
+from cuarray._creation import _in_layout_of, _laid_out_like, zeros
 from cuarray._indexing import take_along_axis
 from cuarray._joining import concatenate
 from cuarray._sorting import argsort, sort
@@ -70,11 +70,9 @@ def _r_layout(r, a):
     if a.flags.c_contiguous or r.size == 0:
         return r
     rows = _core._empty_like(a, r.dtype)[..., : r.shape[-2], :]
-    out = _core._empty_like_all(r.shape, r.dtype, [_core.empty(r.shape[-2:], numpy.bool_), rows], True)
-    if out.strides == r.strides:
-        return r
-    _core._copyto(out, r)
-    return out
+    return _in_layout_of(
+        r, _core._empty_like_all(r.shape, r.dtype, [_core.empty(r.shape[-2:], numpy.bool_), rows], True)
+    )
 
 
 def cholesky(a, /, *, upper=False):
