@@ -425,8 +425,13 @@ class Runner:
     def live(self):
         return [k for k in self.n_env if k not in ("xp", "np", "nan", "inf") and not k.startswith("__")]
 
+    echo = None  # a file each step's source is written to before it runs (the fuzz's stall reports)
+
     def run(self, step):
         self.steps.append(step)
+        if self.echo is not None:
+            self.echo.write(step.src + "\n")
+            self.echo.flush()
         try:
             self._run(step)
         except Mismatch as e:

@@ -50,20 +50,29 @@ def check_programs(impl, focus, **overrides):
     @settings(settings.default, **overrides)
     @given(st.data())
     def programs(data):
-        with _stall_watch(focus):
-            run_program(data, Runner(impl), focus)
+        runner = Runner(impl)
+        with _stall_watch(focus, runner):
+            run_program(data, runner, focus)
 
     programs()
 
 
 @contextlib.contextmanager
-def _stall_watch(focus, seconds=60):
-    """Under CUARRAY_FUZZ_STALL, the stacks of a program that runs longer than `seconds`, to a file per focus."""
+def _stall_watch(focus, runner=None, seconds=60):
+    """Under CUARRAY_FUZZ_STALL, the stacks of a program that runs longer than `seconds`, to a file per focus,
+    and the program's steps so far to program-<focus>-<pid>.txt (written before each step runs, because a
+    step stuck in C code holding the GIL lets no Python code write it after)."""
     folder = os.environ.get("CUARRAY_FUZZ_STALL")
     if not folder:
         yield
         return
-    with open(os.path.join(folder, f"stall-{focus}-{os.getpid()}.txt"), "a") as out:
+    tag = f"{focus}-{os.getpid()}.txt"
+    with (
+        open(os.path.join(folder, "stall-" + tag), "a") as out,
+        open(os.path.join(folder, "program-" + tag), "w") as echo,
+    ):
+        if runner is not None:
+            runner.echo = echo
         faulthandler.dump_traceback_later(seconds, repeat=True, file=out)
         try:
             yield
@@ -259,7 +268,11 @@ def test_cuarray_programs_match_numpy(focus):
 
 def test_a_stalled_program_leaves_its_stacks(tmp_path, monkeypatch):
     monkeypatch.setenv("CUARRAY_FUZZ_STALL", str(tmp_path))
-    with _stall_watch("elementwise", seconds=0.1):
+    runner = Runner(numpy_impl())
+    with _stall_watch("elementwise", runner, seconds=0.1):
+        runner.run(Step("a = np.arange(3)", "a"))
         time.sleep(0.5)
     (report,) = tmp_path.glob("stall-elementwise-*.txt")
     assert "test_a_stalled_program_leaves_its_stacks" in report.read_text()
+    (program,) = tmp_path.glob("program-elementwise-*.txt")
+    assert program.read_text() == "a = np.arange(3)\n"
