@@ -592,6 +592,30 @@ print(after["fused_chains"] - before["fused_chains"], after["compiles_started"] 
     assert r.stdout.split()[1] == "1", r.stdout
 
 
+def test_no_compile_thread_starts_once_exit_has_begun(tmp_path):
+    """A kernel the last flush before exit asked for is not compiled on a thread started during teardown (by an op
+    in a later exit handler or a finaliser): that thread would report its compile to Python's log as Python goes
+    away. Its chain runs op by op, with eager values."""
+    r = run(
+        SMALL_BY_DEFAULT
+        + """
+chain_of_ten(x, y).get()  # the ops' own kernels, compiled eagerly
+with cp.auto_fuse():
+    for _ in range(2):  # the chain's second flush asks for its kernel; the next op would start its compile
+        chain_of_ten(x, y).get()
+before = stats()["compiles_started"]
+_core.cuda._finish_threads()  # what the exit handler runs
+with cp.auto_fuse():
+    assert (chain_of_ten(x, y).get().view(np.uint32) == want).all()
+time.sleep(0.2)
+print(before, stats()["compiles_started"])
+""",
+        {"CUARRAY_CACHE_DIR": str(tmp_path), "CUARRAY_CACHE_IN_MEMORY": None, "CUPY_CACHE_IN_MEMORY": None},
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["0", "0"], r.stdout
+
+
 def test_large_setting_records_large_arrays_alone():
     r = run(
         SMALL_BY_DEFAULT

@@ -293,11 +293,16 @@ def test_import_creates_no_cuda_context():
 
 
 def test_fork_hooks_can_run_any_time():
-    from cuarray import _core
-
-    for _ in range(2):
-        _core.cuda._finish_threads()
-        _core.cuda._prepare_fork()
+    # In a child: the exit hook stops automatic fusion and background compiles for the rest of the process.
+    code = (
+        "from cuarray import _core\n"
+        "for _ in range(2):\n"
+        "    _core.cuda._finish_threads()\n"
+        "    _core.cuda._prepare_fork()\n"
+        "print('ok')\n"
+    )
+    r = run_python(code=code)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
 
 
 def test_is_available_never_raises():

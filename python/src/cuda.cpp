@@ -332,7 +332,7 @@ void init_cuda(py::module_& m) {
       "_finish_threads",
       [] {
         ops::stop_auto_fusion();
-        ops::finish_background_compiles();
+        ops::finish_background_compiles(/*for_good=*/true);
         jit::finish_warm_up();
         cuda::stop_launch_worker();
       },

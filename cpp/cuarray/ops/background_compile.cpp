@@ -53,6 +53,7 @@ struct State {
   std::unordered_map<WideKey, Entry, KeyHash> entries;
   std::thread* worker = nullptr;  // never destroyed: joined at exit
   bool stopping = false;
+  bool closed = false;  // at exit: no thread starts again
   std::size_t started = 0, finished = 0, failed = 0;
   std::string last_error;
 };
@@ -69,6 +70,7 @@ void work();
 
 // Starts the thread if there is work and none runs; false when no thread could be made.
 bool ensure_worker(State& s) {
+  if (s.closed) return false;
   if (s.worker || s.jobs.empty() || s.stopping) return true;
   try {
     s.worker = new std::thread(work);
@@ -218,12 +220,13 @@ void start_deferred_compiles() {
 
 std::size_t background_compiles_pending() noexcept { return g_pending.load(std::memory_order_acquire); }
 
-void finish_background_compiles() noexcept {
+void finish_background_compiles(bool for_good) noexcept {
   State& s = state();
   std::thread* worker;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     s.stopping = true;
+    s.closed = s.closed || for_good;
     worker = std::exchange(s.worker, nullptr);
     s.wake.notify_one();
   }

@@ -59,9 +59,12 @@ jit::Kernel background_kernel(const WideKey& key, const std::vector<std::string>
 // read when there are none.
 void start_deferred_compiles();
 
-// Waits for the compile in hand and joins the thread, before a fork and at exit; the compiles still waiting
-// start on a new thread when a kernel is next asked for.
-void finish_background_compiles() noexcept;
+// Waits for the compile in hand and joins the thread, before a fork and at exit. Before a fork the compiles still
+// waiting start on a new thread when a kernel is next asked for. At exit (`for_good`) none starts again: a thread
+// started while the interpreter is torn down (by an op in a later exit handler or a finaliser) would report its
+// compile to Python's log as Python goes away. The kernels then asked for are not compiled: their chains run op
+// by op.
+void finish_background_compiles(bool for_good = false) noexcept;
 
 // Kernels asked for and not compiled yet (waiting or compiling): read without a lock, for automatic fusion's
 // recording policy (Note [Recording small arrays] in ops/auto_fusion.h).
