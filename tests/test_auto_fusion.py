@@ -592,6 +592,48 @@ print(after["fused_chains"] - before["fused_chains"], after["compiles_started"] 
     assert r.stdout.split()[1] == "1", r.stdout
 
 
+def test_the_kernel_log_runs_outside_a_flush(tmp_path):
+    """Note [Handlers held in a flush]: a kernel compiled inside a flush (an op run op by op in a layout its loop
+    was not prepared with) is logged at the next recorded op, not under the chain's lock. A log handler that waits
+    for another thread's cuarray call (which needs that lock) finishes instead of waiting forever."""
+    r = run(
+        """
+import logging, threading
+import cuarray as cp
+import numpy as np
+
+x = cp.arange(1000, dtype=cp.float32)
+y = x + 1
+seen = []
+
+class Handler(logging.Handler):
+    def emit(self, record):
+        if "compiled kernel" not in record.getMessage() or seen:
+            return
+        t = threading.Thread(target=lambda: (y * 3).get(), daemon=True)
+        t.start()
+        t.join(timeout=20)
+        seen.append(not t.is_alive())
+
+logger = logging.getLogger("cuarray")
+logger.setLevel(logging.DEBUG)
+with cp.auto_fuse():
+    (x * 2.0 + y).get()  # the loops of multiply and add, prepared for contiguous operands
+    (y * 3).get()
+    logger.addHandler(Handler())
+    xs = cp.arange(2000, dtype=cp.float32)[::2]
+    got = (xs * 2.0 + y).get()  # multiply's strided kernel is compiled inside the flush
+    assert not seen
+    (y + 2).get()  # the next recorded op reports it
+assert (got == np.arange(1000, dtype=np.float32) * 3 + 1).all()
+print(seen)
+""",
+        {"CUARRAY_CACHE_DIR": str(tmp_path), "CUARRAY_CACHE_IN_MEMORY": None, "CUPY_CACHE_IN_MEMORY": None},
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["[True]"], r.stdout
+
+
 def test_no_compile_thread_starts_once_exit_has_begun(tmp_path):
     """A kernel the last flush before exit asked for is not compiled on a thread started during teardown (by an op
     in a later exit handler or a finaliser): that thread would report its compile to Python's log as Python goes

@@ -12,8 +12,10 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <unordered_map>
+#include <utility>
 
 #include "cuarray/blocking.h"
 #include "cuarray/cuda/check.h"
@@ -57,7 +59,13 @@ struct State {
   std::function<bool()> memory_only;  // Note [Memory-only compiles]
   std::function<void(const CacheEvent&)> on_event;
   CacheStats stats;
+  // Note [Handlers held in a flush]: what a held thread did not report, in order (a warning has no event).
+  std::vector<std::pair<std::optional<CacheEvent>, std::string>> held;
 };
+
+thread_local int t_holds = 0;            // HoldHandlers alive on this thread
+std::atomic<bool> g_held{false};         // State::held has entries
+std::atomic<bool> g_memory_only{false};  // the switch's last answer outside a hold
 
 State& state() {
   static State* s = new State;  // never destroyed: kernels may be launched during interpreter shutdown
@@ -234,9 +242,16 @@ Binary compile_and_store(const Entry& e, const std::string& source, const std::s
       if (!s.disk_disabled) warn = s.warn;
       s.disk_disabled = true;
     }
-    if (warn)
-      warn("cuarray: the kernel cache directory '" + e.dir +
-           "' is not writable; compiled kernels are cached in memory only for this process");
+    std::string message = "cuarray: the kernel cache directory '" + e.dir +
+                          "' is not writable; compiled kernels are cached in memory only for this process";
+    if (warn && t_holds) {
+      std::lock_guard<std::mutex> lock(s.mutex);
+      s.held.emplace_back(std::nullopt, std::move(message));
+      g_held.store(true, std::memory_order_release);
+    } else if (warn) {
+      deliver_held_handlers();
+      warn(message);
+    }
   }
   return bin;
 }
@@ -256,22 +271,32 @@ using Clock = std::chrono::steady_clock;
 // Note [Kernel cache log]: called for compiles and disk-cache reads alone, without the state's lock.
 void report(const Entry& e, const std::string& name, bool from_disk, Clock::time_point start) {
   std::chrono::duration<double, std::milli> took = Clock::now() - start;
+  CacheEvent event{name, e.key.hex().substr(0, 12), !from_disk, took.count()};
   std::function<void(const CacheEvent&)> on_event;
   {
     std::lock_guard<std::mutex> lock(state().mutex);
+    if (t_holds) {
+      state().held.emplace_back(std::move(event), std::string());
+      g_held.store(true, std::memory_order_release);
+      return;
+    }
     on_event = state().on_event;
   }
-  if (on_event) on_event(CacheEvent{name, e.key.hex().substr(0, 12), !from_disk, took.count()});
+  deliver_held_handlers();
+  if (on_event) on_event(event);
 }
 
 // Whether the disk cache is to be skipped for this kernel (Note [Memory-only compiles]); without the lock.
 bool memory_only() {
+  if (t_holds) return g_memory_only.load(std::memory_order_relaxed);
   std::function<bool()> ask;
   {
     std::lock_guard<std::mutex> lock(state().mutex);
     ask = state().memory_only;
   }
-  return ask && ask();
+  const bool answer = ask && ask();
+  g_memory_only.store(answer, std::memory_order_relaxed);
+  return answer;
 }
 
 // Keeps `loaded` as the library of `e` (unless another thread kept one first, which is returned), counts and
@@ -364,6 +389,28 @@ void reset_cache_dir() {
 std::string cache_dir() {
   std::lock_guard<std::mutex> lock(state().mutex);
   return state().cache_dir_set ? state().cache_dir : default_cache_dir();
+}
+
+HoldHandlers::HoldHandlers() { ++t_holds; }
+HoldHandlers::~HoldHandlers() { --t_holds; }
+
+void deliver_held_handlers() {
+  if (!g_held.load(std::memory_order_acquire) || t_holds) return;
+  State& s = state();
+  std::vector<std::pair<std::optional<CacheEvent>, std::string>> held;
+  std::function<void(const CacheEvent&)> on_event;
+  std::function<void(const std::string&)> warn;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    held.swap(s.held);
+    g_held.store(false, std::memory_order_release);
+    on_event = s.on_event;
+    warn = s.warn;
+  }
+  for (const auto& [event, message] : held) {
+    if (event && on_event) on_event(*event);
+    if (!event && warn) warn(message);
+  }
 }
 
 void set_warning_handler(std::function<void(const std::string&)> handler) {

@@ -90,6 +90,25 @@ struct CacheEvent {
 // kernel, without the cache's lock held.
 void set_event_handler(std::function<void(const CacheEvent&)> handler);
 
+// Note [Handlers held in a flush]
+// The handlers above are Python (the log, the memory-only switch, the warning), and Python code can do anything:
+// run a finaliser that drops an array, call cuarray, wait for another thread. A flush of recorded ops (ops/
+// auto_fusion.cpp) holds the chain's lock with a chain in flight, and may need a kernel that is not in memory (an
+// op run op by op in a layout its loop was not prepared with). So while a HoldHandlers lives on a thread, the cache
+// calls no handler there: its events and warnings are kept, and delivered in order by the next report outside a
+// hold or by deliver_held_handlers(), which the next recorded op runs (its thread holds Python's lock and no lock of
+// the core); the memory-only switch answers what it last answered outside a hold.
+class HoldHandlers {
+ public:
+  HoldHandlers();
+  ~HoldHandlers();
+  HoldHandlers(const HoldHandlers&) = delete;
+  HoldHandlers& operator=(const HoldHandlers&) = delete;
+};
+// Delivers the events and warnings held so far, on the calling thread; one atomic read when there are none. For a
+// thread that holds Python's lock and no lock of the core, outside a HoldHandlers.
+void deliver_held_handlers();
+
 struct CacheStats {
   std::size_t memory_hits = 0, disk_hits = 0, compiles = 0;
 };

@@ -12,6 +12,7 @@
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/launch_queue.h"
 #include "cuarray/cuda/stream.h"
+#include "cuarray/jit/kernel_cache.h"
 #include "cuarray/ops/auto_fusion_policy.h"
 #include "cuarray/ops/background_compile.h"
 #include "cuarray/ops/fusion.h"
@@ -312,6 +313,7 @@ void flush_locked(State& s) {
   std::swap(c, s.chain);
   s.stats.chains++;
   try {
+    jit::HoldHandlers hold;  // Note [Handlers held in a flush]
     cuda::DeviceGuard device(c.device);
     UseStream stream(c.stream);
     const ChainRun run = run_fused(s, c);
@@ -345,6 +347,7 @@ bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const D
     waited = 0;
     start_deferred_compiles();
   }
+  jit::deliver_held_handlers();  // of kernels compiled inside flushes: Note [Handlers held in a flush]
   if (!auto_fusion::records(output, inputs, def.nin)) return false;
   if (def.nout != 1 || def.nin > 3 || &def != &ufuncs()[index].def) return false;
   // The loops this thread has recorded (so fusable) and prepared: what the launch raises before launching is raised
