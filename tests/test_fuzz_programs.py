@@ -18,7 +18,8 @@ CUARRAY_FUZZ_EXAMPLES=n sets the number of examples of each test instead of the 
 shrinks each distinct failure (hypothesis stops shrinking after 5 minutes) and prints each one's reproduction;
 CUARRAY_FUZZ_NO_SHRINK=1 reports the failures as drawn, for runs with a hard time limit.
 CUARRAY_FUZZ_STALL=dir: a program still running after 60 s writes every thread's stack to dir/stall-<focus>-<pid>.txt
-(and again each minute), so that a run cut by its time limit shows where a slow or stuck program was.
+(and again each minute), and each step is written to dir/program-<focus>-<pid>.txt before it runs, so that a run cut
+by its time limit shows where a slow or stuck program was and what it ran.
 """
 
 import contextlib
