@@ -225,6 +225,8 @@ def test_delete_errors_like_numpy():
         cp.delete(x, 4, axis=1)
     with pytest.raises(IndexError, match="index 4 is out of bounds for axis 1 with size 4"):
         cp.delete(x, [4], axis=1)  # one index is taken as an int, as NumPy's
+    with pytest.raises(IndexError, match="index 4 is out of bounds for axis 1 with size 4"):
+        cp.delete(x, cp.asarray([4]), axis=1)  # a device array of one index too
     with pytest.raises(IndexError, match="out of bounds"):
         cp.delete(x, [0, 12])
     with pytest.raises(IndexError, match="out of bounds"):

@@ -150,6 +150,7 @@ def test_delete_and_insert_make_numpys_order(layout):
         _check_layout(cp.delete(x, 1, axis=axis), np.delete(a, 1, axis=axis))
         _check_layout(cp.delete(x, slice(0, 2), axis=axis), np.delete(a, slice(0, 2), axis=axis))
         _check_layout(cp.delete(x, [1], axis=axis), np.delete(a, [1], axis=axis))  # one index: as an int
+        _check_layout(cp.delete(x, cp.asarray([1]), axis=axis), np.delete(a, np.asarray([1]), axis=axis))
         _check_layout(cp.insert(x, 1, 5.0, axis=axis), np.insert(a, 1, 5.0, axis=axis))
         _check_layout(cp.insert(x, [1, 2], 5.0, axis=axis), np.insert(a, [1, 2], 5.0, axis=axis))
 

@@ -299,6 +299,8 @@ def delete(arr, obj, axis=None):
     arr, axis = _along(arr, axis, "delete")
     n = arr.shape[axis]
     head = (slice(None),) * axis
+    if isinstance(obj, ndarray) and obj.size == 1 and obj.dtype.kind in "ui":
+        obj = obj.item()  # NumPy's delete takes one index as an int (its layout and its IndexError)
     if isinstance(obj, ndarray):
         if obj.dtype == numpy.bool_:
             if obj.shape != (n,):
