@@ -22,6 +22,7 @@
 #include "cuarray/cuda/runtime_calls.h"
 #include "cuarray/cuda/stream.h"
 #include "cuarray/error.h"
+#include "cuarray/jit/kernel_cache.h"
 #include "cuarray/jit/nvrtc.h"
 #include "cuarray/lib/cublas.h"
 #include "cuarray/lib/cusolver.h"
@@ -347,7 +348,10 @@ void init_cuda(py::module_& m) {
         cuda::prepare_fork();
       },
       release_gil());
-  c.def("_note_forked_child", &cuda::note_forked_child);
+  c.def("_note_forked_child", [] {
+    cuda::note_forked_child();
+    jit::drop_held_handlers();  // the parent reports its kernels
+  });
   c.def("device_count", &cuda::device_count);
   c.def("current_device", &cuda::current_device);
   c.def("set_device", &cuda::set_device, "id"_a);

@@ -68,6 +68,7 @@ void init_jit(py::module_& m) {
     }
   });
   jit::set_warning_handler([](const std::string& message) {
+    if (!Py_IsInitialized()) return;
     AcquireGil gil;
     if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) PyErr_Clear();
   });

@@ -413,6 +413,12 @@ void deliver_held_handlers() {
   }
 }
 
+void drop_held_handlers() {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().held.clear();
+  g_held.store(false, std::memory_order_release);
+}
+
 void set_warning_handler(std::function<void(const std::string&)> handler) {
   std::lock_guard<std::mutex> lock(state().mutex);
   state().warn = std::move(handler);

@@ -97,7 +97,8 @@ void set_event_handler(std::function<void(const CacheEvent&)> handler);
 // op run op by op in a layout its loop was not prepared with). So while a HoldHandlers lives on a thread, the cache
 // calls no handler there: its events and warnings are kept, and delivered in order by the next report outside a
 // hold or by deliver_held_handlers(), which the next recorded op runs (its thread holds Python's lock and no lock of
-// the core); the memory-only switch answers what it last answered outside a hold.
+// the core); the memory-only switch answers what it last answered outside a hold. Automatic fusion's own log waits
+// the same way (emit_log in ops/auto_fusion.cpp).
 class HoldHandlers {
  public:
   HoldHandlers();
@@ -108,6 +109,8 @@ class HoldHandlers {
 // Delivers the events and warnings held so far, on the calling thread; one atomic read when there are none. For a
 // thread that holds Python's lock and no lock of the core, outside a HoldHandlers.
 void deliver_held_handlers();
+// Drops them: in a forked child, whose parent reports them.
+void drop_held_handlers();
 
 struct CacheStats {
   std::size_t memory_hits = 0, disk_hits = 0, compiles = 0;

@@ -142,8 +142,12 @@ void add_log_line(State& s, std::string line) {
 
 // Emits the log lines kept so far, without the lock (the receiver may take Python's); those the receiver cannot
 // take now (a thread that may not call Python) wait for the next call.
+thread_local int t_flushing = 0;  // flushes running on this thread (a launch inside one flushes again, a no-op)
+
 void emit_log(State& s) {
-  if (!s.has_log_lines.load(std::memory_order_acquire)) return;
+  // Not inside a flush: the receiver runs Python, which must not run under the chain's lock with a chain in flight
+  // (Note [Handlers held in a flush] in jit/kernel_cache.h); the lines wait for the next call outside it.
+  if (t_flushing || !s.has_log_lines.load(std::memory_order_acquire)) return;
   std::vector<std::string> lines;
   bool (*log)(const std::string&);
   {
@@ -312,6 +316,7 @@ void flush_locked(State& s) {
   Chain c = std::move(s.spare);
   std::swap(c, s.chain);
   s.stats.chains++;
+  ++t_flushing;
   try {
     jit::HoldHandlers hold;  // Note [Handlers held in a flush]
     cuda::DeviceGuard device(c.device);
@@ -322,6 +327,7 @@ void flush_locked(State& s) {
   } catch (...) {
     cuda::keep_launch_error(std::current_exception());
   }
+  --t_flushing;
   // Only now: until the chain was issued, a buffer dying on another thread waited for the lock.
   for (External& x : c.ext)
     if (x.array) x.array->buffer()->set_watched(0);

@@ -234,6 +234,12 @@ void finish_background_compiles(bool for_good) noexcept {
   delete worker;
   std::lock_guard<std::mutex> lock(s.mutex);
   s.stopping = false;  // the jobs left wait for the next thread
+  if (!s.closed) return;
+  for (const Job& job : s.jobs) {  // none will come: their chains run op by op, and none counts as pending
+    s.entries[job.key].state = detail::BackgroundState::Failed;
+    g_pending.fetch_sub(1, std::memory_order_release);
+  }
+  s.jobs.clear();
 }
 
 BackgroundCounts background_compile_counts() {

@@ -62,8 +62,8 @@ void start_deferred_compiles();
 // Waits for the compile in hand and joins the thread, before a fork and at exit. Before a fork the compiles still
 // waiting start on a new thread when a kernel is next asked for. At exit (`for_good`) none starts again: a thread
 // started while the interpreter is torn down (by an op in a later exit handler or a finaliser) would report its
-// compile to Python's log as Python goes away. The kernels then asked for are not compiled: their chains run op
-// by op.
+// compile to Python's log as Python goes away. The kernels still waiting, and those asked for later, are not
+// compiled: their chains run op by op.
 void finish_background_compiles(bool for_good = false) noexcept;
 
 // Kernels asked for and not compiled yet (waiting or compiling): read without a lock, for automatic fusion's
