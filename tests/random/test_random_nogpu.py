@@ -1,6 +1,7 @@
 """cuarray.random without a device: the Philox reference, every kernel compiling for sm_90, and the argument
 errors NumPy and CuPy raise (all raised before anything touches the device)."""
 
+import math
 from decimal import Decimal
 from fractions import Fraction
 
@@ -169,6 +170,39 @@ ERRORS = {
     "choice_p_negative": (lambda: rs.choice(3, 2, p=[0.5, 0.6, -0.1]), ValueError, "not non-negative"),
     "choice_p_sum": (lambda: rs.choice(3, 2, p=[0.5, 0.6, 0.1]), ValueError, "do not sum to 1"),
     "choice_p_2d": (lambda: rs.choice(3, 2, p=[[0.5, 0.4, 0.1]]), ValueError, "'p' must be 1-dimensional"),
+    # NumPy's messages, RandomState's and Generator's: NaN is named before a negative entry and the sum.
+    "choice_p_nan": (lambda: rs.choice(2, 2, p=[0.5, np.nan]), ValueError, "^probabilities contain NaN$"),
+    "generator_choice_p_nan": (
+        lambda: gen.choice(2, 2, p=[np.nan, 1]),
+        ValueError,
+        "^Probabilities contain NaN$",
+    ),
+    "generator_choice_p_negative": (
+        lambda: gen.choice(3, 2, p=[0.5, 0.6, -0.1]),
+        ValueError,
+        "^Probabilities are not non-negative$",
+    ),
+    "generator_choice_p_sum": (
+        lambda: gen.choice(3, 2, p=[0.5, 0.6, 0.1]),
+        ValueError,
+        "^Probabilities do not sum to 1. See Notes section of docstring for more information.$",
+    ),
+    # A 0-d array is no integer for permutation: NumPy's IndexError (RandomState) and AxisError (Generator).
+    "permutation_0d": (
+        lambda: rs.permutation(np.array(5)),
+        IndexError,
+        "x must be an integer or at least 1-dimensional",
+    ),
+    "generator_permutation_0d": (
+        lambda: gen.permutation(np.array(5)),
+        np.exceptions.AxisError,
+        "axis 0 is out of bounds for array of dimension 0",
+    ),
+    "generator_uniform_int": (
+        lambda: gen.uniform(0, 1, 3, dtype=np.int32),
+        TypeError,
+        "Unsupported dtype dtype\\('int32'\\) for uniform",
+    ),
     "choice_p_no_replace": (
         lambda: rs.choice(3, 2, replace=False, p=[0.5, 0.4, 0.1]),
         NotImplementedError,
@@ -231,6 +265,29 @@ def test_argument_errors(case):
     call, exc, match = ERRORS[case]
     with pytest.raises(exc, match=match):
         call()
+
+
+def test_choice_probabilities_within_their_dtypes_tolerance():
+    # NumPy's tolerance of p's sum is sqrt(eps) of p's own floating dtype where wider than float64's: float32
+    # probabilities normalised in float32 pass (the sum here is off by 3e-8 in float64).
+    from cuarray.random._sampler import _cdf
+
+    p = np.random.default_rng(0).random(1000).astype(np.float32)
+    p /= p.sum()
+    assert abs(math.fsum(p.astype(np.float64)) - 1) > np.sqrt(np.finfo(np.float64).eps)
+    np.random.RandomState(0).choice(1000, 5, p=p)  # NumPy takes it
+    for legacy in (True, False):
+        cdf = _cdf(p, 1000, legacy)
+        assert cdf[-1] == 1.0 and cdf.dtype == np.float64
+        with pytest.raises(ValueError, match="do not sum to 1"):
+            _cdf(p.astype(np.float64), 1000, legacy)  # the same values as float64: float64's tolerance
+
+
+def test_default_rng_takes_seeds_of_any_size():
+    # NumPy and CuPy take any non-negative integer (through SeedSequence); Philox4x3210 does the same.
+    np.random.default_rng(2**70)
+    assert cp.random.default_rng(2**70).bit_generator.seed == cp.random.Philox4x3210(2**70).seed
+    assert cp.random.default_rng(2**64 - 1).bit_generator.seed == 2**64 - 1  # below: the integer is the key
 
 
 def test_numpy_raises_the_same_types():

@@ -131,7 +131,7 @@ class RandomState(Distributions):
 
     def permutation(self, x):
         """A shuffled copy of `x` along axis 0, or a permutation of range(x) for an integer."""
-        return self._permutation(x, 0)
+        return self._permutation(x, 0, legacy=True)
 
     def shuffle(self, x):
         """Shuffles the device array `x` along axis 0, in place."""

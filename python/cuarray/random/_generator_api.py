@@ -18,9 +18,14 @@ I8 = numpy.dtype(numpy.int64)
 class Generator(Distributions):
     """NumPy's Generator methods drawing from `bit_generator` (CuPy's Generator(bit_generator)); an integer
     seed, a sequence of them or None instead makes a Philox4x3210 keyed with seed_value(seed), the streams
-    default_rng gives for that seed. Assigning `bit_generator` switches the stream (Note [Bit generators])."""
+    default_rng gives for that seed (an integer of 2**64 or more: Philox4x3210(seed), from its SeedSequence).
+    Assigning `bit_generator` switches the stream (Note [Bit generators])."""
 
     def __init__(self, bit_generator=None):
+        # NumPy and CuPy take an integer seed of any size, through SeedSequence: so does Philox4x3210.
+        integer = isinstance(bit_generator, numbers.Integral) and not isinstance(bit_generator, bool)
+        if integer and bit_generator >= 2**64:
+            bit_generator = Philox4x3210(int(bit_generator))
         if not isinstance(bit_generator, BitGenerator):
             bit_generator = Philox4x3210._keyed(seed_value(bit_generator))
         self.bit_generator = bit_generator
@@ -70,9 +75,10 @@ class Generator(Distributions):
         `size`."""
         return self._normal(loc, scale, size, numpy.float64)
 
-    def uniform(self, low=0.0, high=1.0, size=None):
-        """Samples of the uniform distribution on [`low`, `high`), of shape `size`."""
-        return self._uniform(low, high, size, numpy.float64)
+    def uniform(self, low=0.0, high=1.0, size=None, dtype=numpy.float64):
+        """Samples of the uniform distribution on [`low`, `high`), of shape `size`, as `dtype` (float64 or
+        float32: CuPy's argument, which NumPy's Generator lacks)."""
+        return self._uniform(low, high, size, float_dtype(dtype, "Unsupported dtype {dt!r} for uniform"))
 
     def exponential(self, scale=1.0, size=None):
         """Samples of the exponential distribution with mean `scale`, of shape `size`."""
@@ -102,7 +108,7 @@ class Generator(Distributions):
 
     def permutation(self, x, axis=0):
         """A shuffled copy of `x` along `axis`, or a permutation of ``range(x)`` for an integer."""
-        return self._permutation(x, axis)
+        return self._permutation(x, axis, legacy=False)
 
     def shuffle(self, x, axis=0):
         """Shuffles the device array `x` along `axis`, in place."""

@@ -282,7 +282,7 @@ class Sampler(PhiloxOwner):
                 raise ValueError("a must be 1-dimensional or an integer") from None
             if pop_size <= 0 and count != 0:
                 raise ValueError("a must be greater than 0 unless no samples are taken")
-        cdf = None if p is None else _cdf(p, pop_size)
+        cdf = None if p is None else _cdf(p, pop_size, legacy=one_dimensional)
         if not replace:
             if count > pop_size:
                 raise ValueError("Cannot take a larger sample than population when 'replace=False'")
@@ -330,7 +330,14 @@ class Sampler(PhiloxOwner):
         _core.random.gather_rows(out, src, _transfer.ascontiguousarray(index))
         return out
 
-    def _permutation(self, x, axis):
+    def _permutation(self, x, axis, legacy):
+        zero_d = (
+            isinstance(x, (ndarray, numpy.ndarray)) and x.ndim == 0
+        )  # NumPy takes an int, not a 0-d array
+        if zero_d and not legacy:
+            raise numpy.exceptions.AxisError(axis, 0)
+        if zero_d:
+            raise IndexError("x must be an integer or at least 1-dimensional")
         if not isinstance(x, ndarray) and numpy.ndim(x) == 0:
             try:
                 n = operator.index(x)
@@ -338,8 +345,6 @@ class Sampler(PhiloxOwner):
                 raise IndexError("x must be an integer or at least 1-dimensional") from None
             return self._permutation_indices(max(n, 0))
         arr = x if isinstance(x, ndarray) else _transfer.asarray(x)
-        if arr.ndim == 0:
-            raise IndexError("x must be an integer or at least 1-dimensional")
         moved = _manipulation.moveaxis(arr, axis, 0)
         out = self._take_rows(moved, self._permutation_indices(moved.shape[0]))
         return _manipulation.moveaxis(out, 0, axis)
@@ -387,17 +392,32 @@ def _integer(value):
         return int(value)
 
 
-def _cdf(p, pop_size):
-    """The running sum of the probabilities `p`, checked as NumPy checks them, ending at exactly 1."""
+def _cdf(p, pop_size, legacy):
+    """The running sum of the probabilities `p`, checked as NumPy's choice checks them (RandomState's messages
+    where `legacy`, else Generator's), ending at exactly 1."""
+    # NumPy's tolerance of the sum: sqrt(eps) of float64, or of p's own floating dtype where that is wider (p of
+    # float32 normalised in float32 is off by about 1e-7).
+    atol = math.sqrt(numpy.finfo(numpy.float64).eps)
+    dtype = getattr(p, "dtype", None)
+    if isinstance(p, (ndarray, numpy.ndarray)) and numpy.issubdtype(dtype, numpy.floating):
+        atol = max(atol, math.sqrt(numpy.finfo(dtype).eps))
     hp = numpy.asarray(_host(p), dtype=numpy.float64)
     if hp.ndim != 1:
         raise ValueError("'p' must be 1-dimensional")
     if hp.size != pop_size:
         raise ValueError("'a' and 'p' must have same size")
-    if numpy.any(hp < 0) or numpy.any(numpy.isnan(hp)):
-        raise ValueError("probabilities are not non-negative")
-    if abs(math.fsum(hp) - 1.0) > math.sqrt(numpy.finfo(numpy.float64).eps):
-        raise ValueError("probabilities do not sum to 1")
+    if numpy.any(numpy.isnan(hp)):
+        raise ValueError("probabilities contain NaN" if legacy else "Probabilities contain NaN")
+    if numpy.any(hp < 0):
+        raise ValueError(
+            "probabilities are not non-negative" if legacy else "Probabilities are not non-negative"
+        )
+    if abs(math.fsum(hp) - 1.0) > atol:
+        raise ValueError(
+            "probabilities do not sum to 1"
+            if legacy
+            else "Probabilities do not sum to 1. See Notes section of docstring for more information."
+        )
     cdf = numpy.cumsum(hp)
     return cdf / cdf[-1]
 
