@@ -161,8 +161,9 @@ def inner(a, b):
     if a.ndim == 0 or b.ndim == 0:
         return _u.multiply(a, b)
     if a.shape[-1] != b.shape[-1]:
-        b_shape = b.shape[-1:] + b.shape[:-1]  # NumPy reports the transposed b it multiplies by
-        raise _not_aligned(a.shape, b_shape, a.ndim - 1, 0)
+        # NumPy reports b with its last axis moved to the second-to-last place, as its dot takes it
+        b_shape = b.shape[:-2] + b.shape[-1:] + b.shape[-2:-1] if b.ndim >= 2 else b.shape
+        raise _not_aligned(a.shape, b_shape, a.ndim - 1, max(b.ndim - 2, 0))
     a, b = _common(a, b)
     if a.ndim == 1 and b.ndim == 1:
         return _reduction._dot_1d(a, b)
@@ -243,6 +244,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """Cross products of 3-vectors (and NumPy's deprecated 2-vectors) along the given axes, broadcast over the
     others (NumPy's cross)."""
     a, b = _array(a, "cross"), _array(b, "cross")
+    if a.ndim == 0 or b.ndim == 0:  # before the axes are checked, as NumPy
+        raise ValueError("At least one array has zero dimension")
     if axis is not None:
         axisa = axisb = axisc = axis
     a = _move_last(a, axisa, "axisa")

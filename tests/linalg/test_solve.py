@@ -388,3 +388,55 @@ def test_matrix_rank_is_a_device_scalar(a, tol):
     got, want = cp.linalg.matrix_rank(cp.asarray(a), tol=tol), np.linalg.matrix_rank(np.asarray(a), tol=tol)
     assert isinstance(got, cp.ndarray) and got.shape == () and got.dtype == np.int64
     assert int(got) == int(want)
+
+
+SINGLE = [np.float32, np.complex64]
+
+
+@pytest.mark.parametrize("dtype", SINGLE, ids=["float32", "complex64"])
+def test_thresholds_of_single_precision_are_numpys(dtype):
+    # Note [Thresholded SVDs in double precision]: a rank-deficient single-precision matrix's zero singular
+    # values are cut as NumPy cuts them (its SVD is in double precision); in single precision pinv kept them
+    # (entries of 1e12) and matrix_rank with a small tol counted them.
+    low = np.outer(np.arange(1.0, 5.0), np.arange(1.0, 4.0)).astype(dtype)  # rank 1
+    sym = np.outer([1.0, 2.0, 3.0], [1.0, 2.0, 3.0]).astype(dtype)
+    for a, hermitian in ((low, False), (sym, True), (sym, False)):
+        got, want = cp.linalg.pinv(cp.asarray(a), hermitian=hermitian), np.linalg.pinv(a, hermitian=hermitian)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(host(got), want, rtol=1e-4, atol=1e-6)
+        for kw in ({}, {"tol": 1e-10}, {"rtol": 1e-10}):
+            r = cp.linalg.matrix_rank(cp.asarray(a), hermitian=hermitian, **kw)
+            assert int(r) == np.linalg.matrix_rank(a, hermitian=hermitian, **kw) == 1, kw
+    singular = np.array([[1.0, 2.0], [2.0, 4.0]], dtype)
+    for p in (None, 2, -2, 1, -1, np.inf, -np.inf, "fro", "nuc"):
+        got, want = cp.linalg.cond(cp.asarray(singular), p), np.linalg.cond(singular, p)
+        assert got.dtype == want.dtype, p
+        g = host(got)
+        assert (np.isinf(want) and np.isinf(g)) or (g > 1e15) == (want > 1e15), (p, g, want)
+    got, want = cp.linalg.norm(cp.asarray(singular), -2), np.linalg.norm(singular, -2)
+    assert got.dtype == want.dtype and abs(float(host(got))) < 1e-12 and abs(want) < 1e-12
+
+
+def test_det_of_singular_matrices_is_plus_zero():
+    # NumPy's sign of a matrix with a zero pivot is +0, whatever the other pivots' signs and the row swaps.
+    for rows in (
+        [[1.0, 2.0], [2.0, 4.0]],
+        [[-1.0, 0.0], [0.0, 0.0]],
+        [[0.0, 0.0, 1.0], [0.0, 0.0, 2.0], [1.0, 2.0, 3.0]],
+    ):
+        for dtype in (np.float32, np.float64, np.complex64, np.complex128):
+            a = np.array(rows, dtype)
+            d, (s, ld) = cp.linalg.det(cp.asarray(a)), cp.linalg.slogdet(cp.asarray(a))
+            nd, (ns, nld) = np.linalg.det(a), np.linalg.slogdet(a)
+            testing.assert_array_equal(d, nd, strict=True)
+            assert not np.signbit(host(d).real) and not np.signbit(nd.real)
+            testing.assert_array_equal(s, ns, strict=True)
+            assert np.signbit(host(s).real) == np.signbit(ns.real)
+            assert host(ld) == nld == -np.inf
+
+
+def test_inner_and_cross_errors_are_numpys():
+    for b in ((6, 7, 5), (2, 5), (5,), (3, 4, 6, 5)):
+        same_error(lambda xp, b=b: xp.inner(xp.ones((2, 3)), xp.ones(b)))
+    same_error(lambda xp: xp.cross(xp.asarray(1.0), xp.ones(3)))
+    same_error(lambda xp: xp.cross(xp.ones(3), xp.asarray(1.0), axisa=5))

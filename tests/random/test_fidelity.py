@@ -636,3 +636,24 @@ def test_choice_with_int_and_float16_probabilities():
         cp.random.RandomState(3).multinomial(100000, cp.asarray(np.array([0.2, 0.3, 0.5], np.float32)), 4)
     )
     assert m.dtype == np.int64 and m.shape == (4, 3) and np.all(m.sum(axis=1) == 100000)
+
+
+@gpu
+def test_choice_takes_float32_probabilities_normalised_in_float32():
+    # NumPy's tolerance of the sum follows p's dtype: a device p of float32 normalised in float32 is accepted.
+    p = cp.random.RandomState(0).rand(1000, dtype=cp.float32)
+    p /= p.sum()
+    for g in (cp.random.RandomState(1), cp.random.default_rng(1)):
+        x = host(g.choice(1000, 50, p=p))
+        assert x.shape == (50,) and x.dtype == np.int64 and ((0 <= x) & (x < 1000)).all()
+
+
+@gpu
+def test_generator_uniform_in_float32():
+    g = cp.random.default_rng(3)
+    x = g.uniform(-2.0, 3.0, (N,), dtype=cp.float32)
+    assert x.dtype == np.float32 and x.shape == (N,)
+    h = host(x)
+    assert h.min() >= -2.0 and h.max() < 3.0
+    assert stats.kstest(h.astype(np.float64), stats.uniform(-2.0, 5.0).cdf).pvalue > 1e-5
+    assert cp.random.default_rng(3).uniform(0, 1, 4).dtype == np.float64

@@ -120,7 +120,8 @@ __device__ void lu_slogdet(const T* lu, const long long* ipiv, long long n, long
     __syncthreads();
   }
   if (threadIdx.x == 0) {
-    T sgn = s_swaps[0] % 2 ? -s_sign[0] : s_sign[0];
+    // A zero pivot makes the sign +0, as NumPy's (its flips by later pivots and swaps would make it -0).
+    T sgn = magnitude(s_sign[0]) == R(0) ? T(0) : s_swaps[0] % 2 ? -s_sign[0] : s_sign[0];
     R lgd = s_log[0];
     if (sign) sign[blockIdx.x] = sgn;
     if (logdet) logdet[blockIdx.x] = lgd;

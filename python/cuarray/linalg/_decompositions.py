@@ -152,6 +152,32 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     return SVDResult(*out) if compute_uv else out[0]
 
 
+def svd_as_numpy(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """svd(a) as NumPy computes it for the functions that cut singular values at a threshold (pinv, matrix_rank,
+    cond, the -2 matrix norm): in double precision for single-precision input, rounded to that precision after
+    (Note [Thresholded SVDs in double precision])."""
+    a = _prepared(a, "svd", False)
+    wide = numpy.result_type(a.dtype, numpy.float64)
+    if wide == a.dtype:
+        return svd(a, full_matrices, compute_uv, hermitian)
+    r = svd(a.astype(wide), full_matrices, compute_uv, hermitian)
+    real = numpy.finfo(a.dtype).dtype
+    if not compute_uv:
+        return r.astype(real)
+    return SVDResult(r.U.astype(a.dtype), r.S.astype(real), r.Vh.astype(a.dtype))
+
+
+# Note [Thresholded SVDs in double precision]
+# NumPy's linalg computes in double precision whatever the input's precision and rounds the results. Most of
+# cuarray's linalg computes single-precision input in single precision, as CuPy does: the values differ by
+# rounding. Where singular values are compared with a threshold, they differ by more: float32's SVD leaves the
+# zero singular values of a rank-deficient matrix at about 1e-7 * s.max() where float64's leave about 1e-16 *
+# s.max(), so pinv's 1e-15 cutoff kept them (a rank-1 float32 matrix had a pseudo-inverse of 1e12, NumPy's of
+# 1e-3), matrix_rank with a small tol counted them, and cond of a singular matrix was 1e7, not NumPy's 1e16 or
+# inf. Those functions therefore take NumPy's SVD (svd_as_numpy), and lstsq computes in double precision
+# throughout (Note [lstsq in double precision]).
+
+
 # Note [Hermitian SVD]
 # NumPy's svd(..., hermitian=True) takes eigh of the matrix (UPLO='L'), which reads only the lower triangle:
 # the result is the SVD of the Hermitian matrix that triangle defines, whatever the upper one holds. So the

@@ -12,7 +12,7 @@ from cuarray._manipulation import moveaxis
 from cuarray._reduction import _INDEX, any, count_nonzero, max, min, sum
 from cuarray.linalg import _checks
 from cuarray.linalg._checks import LinAlgError
-from cuarray.linalg._decompositions import _prepared, svd
+from cuarray.linalg._decompositions import _prepared, svd, svd_as_numpy
 
 _L2 = _INDEX["l2norm"]
 
@@ -90,7 +90,8 @@ def _matrix_norm(x, ord, axis, keepdims):
     elif ord in (numpy.inf, -numpy.inf):
         r = (_max_or_0 if ord > 0 else min)(sum(_u.absolute(x), col), row - (row > col))
     elif ord in (2, -2, "nuc"):
-        s = svd(moveaxis(x, (row, col), (-2, -1)), compute_uv=False)
+        moved = moveaxis(x, (row, col), (-2, -1))  # the smallest singular value: NumPy's SVD
+        s = svd_as_numpy(moved, compute_uv=False) if ord == -2 else svd(moved, compute_uv=False)
         r = sum(s, -1) if ord == "nuc" else (_max_or_0 if ord == 2 else min)(s, -1)
     else:
         raise ValueError("Invalid norm order for matrices.")
@@ -130,13 +131,16 @@ def cond(x, p=None):
     if x.size == 0 and math.prod(x.shape[-2:]) == 0:
         raise _checks.LinAlgError("cond is not defined on empty arrays")
     x = x.astype(_checks.result_dtype(x.dtype), copy=False)
-    if p is None or p == 2 or p == -2:
-        s = svd(x, compute_uv=False)
+    if p is None or p == 2 or p == -2:  # NumPy's SVD (Note [Thresholded SVDs in double precision])
+        s = svd_as_numpy(x, compute_uv=False)
         r = _u.divide(s[..., -1], s[..., 0]) if p == -2 else _u.divide(s[..., 0], s[..., -1])
     else:
         _checks.check_stacked_2d(x.shape)
         _checks.check_stacked_square(x.shape)
-        r = _u.multiply(norm(x, p, axis=(-2, -1)), norm(_inverse_or_nan(x), p, axis=(-2, -1)))
+        # As NumPy: the norms and the inverse in double precision, the product rounded to x's precision.
+        wide = x.astype(numpy.result_type(x.dtype, numpy.float64), copy=False)
+        r = _u.multiply(norm(wide, p, axis=(-2, -1)), norm(_inverse_or_nan(wide), p, axis=(-2, -1)))
+        r = r.astype(numpy.finfo(x.dtype).dtype, copy=False)
     # NaN from a singular matrix means an infinite condition number; NaN from NaN input stays.
     singular = _u.logical_and(_u.isnan(r), _u.logical_not(any(_u.isnan(x), axis=(-2, -1))))
     return _u._where(singular, numpy.inf, r)

@@ -14,7 +14,7 @@ from cuarray._manipulation import copyto
 from cuarray._products import matmul
 from cuarray._transfer import asarray
 from cuarray.linalg import _checks as c
-from cuarray.linalg._decompositions import _prepared, svd
+from cuarray.linalg._decompositions import _prepared, svd, svd_as_numpy
 
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 
@@ -133,7 +133,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     A = c.as_array(A, "matrix_rank")
     if A.ndim < 2:  # NumPy's int(not all(A == 0)), as the 0-d device array every other rank is (CuPy's)
         return A.any().astype(numpy.int64)
-    S = svd(A, compute_uv=False, hermitian=hermitian)
+    S = svd_as_numpy(A, compute_uv=False, hermitian=hermitian)
     s_max = S[..., :1]  # S is descending
     if tol is None:
         rtol = max(A.shape[-2:]) * numpy.finfo(S.dtype).eps if rtol is None else asarray(rtol)[..., None]
@@ -161,7 +161,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=numpy._NoValue):
     if a.size == 0:  # NumPy keeps the dtype of empty matrices; an empty stack of others goes through the SVD
         m, n = a.shape[-2:]
         return empty(a.shape[:-2] + (n, m), a.dtype if m * n == 0 else c.result_dtype(a.dtype))
-    u, s, vh = svd(_u.conjugate(a), full_matrices=False, hermitian=hermitian)
+    u, s, vh = svd_as_numpy(_u.conjugate(a), full_matrices=False, hermitian=hermitian)
     cutoff = asarray(rcond)[..., None] * s[..., :1]
     s_inv = _u._where(_u.greater(s, cutoff), _u.divide(1, s), 0)
     return matmul(vh.swapaxes(-1, -2), s_inv[..., None] * u.swapaxes(-1, -2))
