@@ -364,3 +364,63 @@ def test_histogram_complex_weights(xp, bins, density, dtype):
     values = xp.asarray([1.3, 2.5, 2.3, 1.0])
     weights = (xp.asarray([1, -1, 2, 3]) + 1j * xp.asarray([2, 1, 2, -1])).astype(dtype)
     return xp.histogram(values, bins=bins, weights=weights, density=density)
+
+
+@testing.numpy_cuarray_array_equal()
+def test_bincount_weights_of_uint64_past_int64(xp):
+    # NumPy converts the weights to float64 from their own type (through int64 they turned negative).
+    return xp.bincount(xp.asarray([0, 0, 1]), weights=xp.asarray(np.array([2**63, 2**63 + 5, 7], np.uint64)))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda xp: xp.bincount(xp.asarray([0, 1]), weights=xp.ones((1, 2))),
+        lambda xp: xp.bincount(xp.asarray([0]), weights=xp.asarray(2.0)),
+        lambda xp: xp.bincount(xp.asarray(3)),
+        lambda xp: xp.histogramdd(xp.ones((3, 2)), weights=xp.ones((3, 1))),
+    ],
+)
+def test_bincount_dimension_errors_are_numpys(call):
+    with pytest.raises(ValueError) as want:
+        call(np)
+    with pytest.raises(ValueError) as got:
+        call(cp)
+    assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("bins", [[2.0], []])
+@pytest.mark.parametrize("kw", [{}, {"weights": True}, {"density": True}])
+def test_histogram_with_fewer_than_two_edges_is_empty(bins, kw):
+    a = np.array([1.0, 2.0, 3.0])
+    if kw.get("weights"):
+        kw = {"weights": np.array([1.0, 2.0, 3.0], np.float32)}
+    counts, edges = np.histogram(a, bins=np.asarray(bins), **kw)
+    got_counts, got_edges = cp.histogram(
+        cp.asarray(a),
+        bins=cp.asarray(bins),
+        **{k: cp.asarray(v) if k == "weights" else v for k, v in kw.items()},
+    )
+    assert_same(got_counts, counts)
+    assert_same(got_edges, edges)
+
+
+@pytest.mark.parametrize("method", ["linear", "midpoint", "hazen", "lower", "nearest", "inverted_cdf"])
+@pytest.mark.parametrize("out_dtype", [np.int64, np.bool_, np.float32])
+def test_quantile_out_casting_is_numpys(method, out_dtype):
+    # NumPy interpolates into out with add(out=out): float results into an integer or bool out are its
+    # UFuncTypeError; the methods that pick an element assign it.
+    for data in (np.array([1.0, 2.0, 3.0, 4.0]), np.arange(4)):
+        for f in ("quantile", "percentile", "nanquantile"):
+            q = 50 if f == "percentile" else 0.5
+            out_np, out_cp = np.empty((), out_dtype), cp.empty((), out_dtype)
+            try:
+                getattr(np, f)(data, q, out=out_np, method=method)
+            except Exception as e:  # noqa: BLE001 - its type and message are compared
+                with pytest.raises(type(e)) as got:
+                    getattr(cp, f)(cp.asarray(data), q, out=out_cp, method=method)
+                assert str(got.value) == str(e)
+                continue
+            r = getattr(cp, f)(cp.asarray(data), q, out=out_cp, method=method)
+            assert r is out_cp
+            assert_same(out_cp, out_np)

@@ -127,7 +127,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     def count(w):
         return _core._histogram(a, edge_list, bin_type, uniform, span, w)
 
-    if weights is not None and weights.dtype.kind == "c":  # NumPy sums complex weights: both parts binned
+    if edges.size < 2:  # no bin between the edges given: NumPy's empty counts
+        counts = _core.empty((0,), numpy.dtype(numpy.intp) if weights is None else weights.dtype, "C")
+    elif weights is not None and weights.dtype.kind == "c":  # NumPy sums complex weights: both parts binned
         counts = _u._complex(count(_u._real(weights)), count(_u._imag(weights)))
     else:
         counts = count(weights)

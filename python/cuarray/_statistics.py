@@ -21,6 +21,7 @@ from cuarray._manipulation import moveaxis
 from cuarray._scan import cumsum
 from cuarray._transfer import asarray, ascontiguousarray
 from cuarray._transfer import device_array as _device
+from cuarray._ufunc_keywords import _refuse_output_cast
 
 __all__ = ["corrcoef", "cov", "median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile"]
 
@@ -274,6 +275,9 @@ def _quantile(a, q, axis, out, method, keepdims, weights, weak_q, overwrite_inpu
         result = _lerp(
             take(s, lower.astype(numpy.intp), axis=-1), take(s, upper.astype(numpy.intp), axis=-1), gamma
         )
+        # NumPy interpolates into `out` with add(..., out=out): a cast across kinds is its UFuncTypeError.
+        if out is not None and not numpy.can_cast(result.dtype, out.dtype, "same_kind"):
+            _refuse_output_cast(_u.add, "same_kind", result.dtype, out.dtype, 0)
     if s.dtype.kind == "f":  # NaNs sort last: a slice with one has NaN quantiles
         last = s[..., -1].reshape(s.shape[:-1] + (1,) * q.ndim)
         result = _u._where(_u.isnan(last), last, result)

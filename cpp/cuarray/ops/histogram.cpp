@@ -50,7 +50,8 @@ KernelSource histogram_source(DType t, DType bin_type, bool float_weights, bool 
 
 Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t minlength) {
   check_same_device(x, "bincount");
-  if (x.ndim() != 1) throw ValueError("object too deep for desired array");
+  if (x.ndim() != 1)
+    throw ValueError(x.ndim() ? "object too deep for desired array" : "object of too small depth for desired array");
   // uint64 counts too (NumPy 2 casts it; a value past int64's range turns negative and is refused below).
   if (!is_integer(x.dtype()) && x.dtype() != DType::Bool)
     throw TypeError("Cannot cast array data from dtype('" + std::string(name(x.dtype())) +
@@ -62,8 +63,13 @@ Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t
   Array xi = x.dtype() == DType::Int64 && x.c_contiguous() ? x : astype(x, DType::Int64, 'C');
   std::optional<Array> w;
   if (weights) {
-    Array wf = weights_for(*weights, n, "bincount");  // NumPy sums weights in float64
-    w = wf.dtype() == DType::Float64 ? wf : astype(wf, DType::Float64, 'C');
+    // NumPy's weights are 1-d (its histogramdd's too, which counts through bincount).
+    if (weights->ndim() != 1)
+      throw ValueError(weights->ndim() ? "object too deep for desired array"
+                                       : "object of too small depth for desired array");
+    // NumPy sums weights in float64, converted from their own type (not through int64: uint64 past 2^63).
+    w = weights_for(*weights, n, "bincount");
+    if (w->dtype() != DType::Float64) w = astype(*weights, DType::Float64, 'C');
   }
   auto [lo, hi] = index_ranges({xi})[0];
   if (lo < 0) throw ValueError("'list' argument must have no negative elements");
