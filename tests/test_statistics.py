@@ -408,8 +408,8 @@ def test_histogram_with_fewer_than_two_edges_is_empty(bins, kw):
 @pytest.mark.parametrize("method", ["linear", "midpoint", "hazen", "lower", "nearest", "inverted_cdf"])
 @pytest.mark.parametrize("out_dtype", [np.int64, np.bool_, np.float32])
 def test_quantile_out_casting_is_numpys(method, out_dtype):
-    # NumPy interpolates into out with add(out=out): float results into an integer or bool out are its
-    # UFuncTypeError; the methods that pick an element assign it.
+    # NumPy's quantile interpolates into out with add(out=out): float results into an integer or bool out are
+    # its UFuncTypeError; the methods that pick an element, and nanquantile, assign them.
     for data in (np.array([1.0, 2.0, 3.0, 4.0]), np.arange(4)):
         for f in ("quantile", "percentile", "nanquantile"):
             q = 50 if f == "percentile" else 0.5

@@ -214,8 +214,8 @@ def _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q):
     takes the first slice's), else quantile's."""
     if a.size == 0:
         return _reduction.nanmean(a, axis, out=out, keepdims=keepdims)
-    if a.dtype.kind != "f":  # no NaNs to ignore
-        return _quantile(a, q, axis, out, method, keepdims, weights, weak_q)
+    if a.dtype.kind != "f":  # no NaNs to ignore; NumPy assigns into out here, of any type
+        return _quantile(a, q, axis, out, method, keepdims, weights, weak_q, out_kind_checked=False)
     if weights is not None:
         if method != "inverted_cdf":
             raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
@@ -245,7 +245,9 @@ def _nanquantile(a, q, axis, out, method, keepdims, weights, weak_q):
     return _into(shaped(moved, keepdims, q.ndim), out)
 
 
-def _quantile(a, q, axis, out, method, keepdims, weights, weak_q, overwrite_input=False):
+def _quantile(
+    a, q, axis, out, method, keepdims, weights, weak_q, overwrite_input=False, out_kind_checked=True
+):
     if q.ndim > 2:
         raise ValueError("q must be a scalar or 1d")
     if weights is not None:
@@ -275,8 +277,9 @@ def _quantile(a, q, axis, out, method, keepdims, weights, weak_q, overwrite_inpu
         result = _lerp(
             take(s, lower.astype(numpy.intp), axis=-1), take(s, upper.astype(numpy.intp), axis=-1), gamma
         )
-        # NumPy interpolates into `out` with add(..., out=out): a cast across kinds is its UFuncTypeError.
-        if out is not None and not numpy.can_cast(result.dtype, out.dtype, "same_kind"):
+        # NumPy's quantile interpolates into `out` with add(..., out=out): a cast across kinds is its
+        # UFuncTypeError (its nanquantile assigns the result instead).
+        if out_kind_checked and out is not None and not numpy.can_cast(result.dtype, out.dtype, "same_kind"):
             _refuse_output_cast(_u.add, "same_kind", result.dtype, out.dtype, 0)
     if s.dtype.kind == "f":  # NaNs sort last: a slice with one has NaN quantiles
         last = s[..., -1].reshape(s.shape[:-1] + (1,) * q.ndim)
