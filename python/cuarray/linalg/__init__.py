@@ -2,8 +2,9 @@
 API standard's linalg extension.
 
 Every function takes stacks of matrices where NumPy does, computes in NumPy's result dtype (float32 and
-complex64 stay in single precision, except in lstsq, which computes in double precision as NumPy's does) and
-raises numpy.linalg.LinAlgError with NumPy's messages. Loaded on first use of cuarray.linalg; the CUDA
+complex64 stay in single precision, except in lstsq, and in the SVD behind pinv, matrix_rank, cond and the -2
+norm, which compute in double precision as NumPy's do) and raises numpy.linalg.LinAlgError with NumPy's
+messages. Loaded on first use of cuarray.linalg; the CUDA
 libraries load on the first call that needs them.
 """
 
