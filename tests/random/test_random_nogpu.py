@@ -187,6 +187,31 @@ ERRORS = {
         ValueError,
         "^Probabilities do not sum to 1. See Notes section of docstring for more information.$",
     ),
+    "choice_p_inf_minus_inf": (
+        lambda: rs.choice(2, 2, p=[np.inf, -np.inf]),
+        ValueError,
+        "^probabilities contain NaN$",
+    ),
+    "choice_p_overflow": (
+        lambda: rs.choice(2, 2, p=[1e308, 1e308]),
+        ValueError,
+        "^probabilities do not sum to 1$",
+    ),
+    "generator_choice_p_2d": (
+        lambda: gen.choice(2, 2, p=[[0.5, 0.5]]),
+        ValueError,
+        "^p must be 1-dimensional$",
+    ),
+    "generator_choice_p_size": (
+        lambda: gen.choice(2, 2, p=[0.5, 0.25, 0.25]),
+        ValueError,
+        "^a and p must have same size$",
+    ),
+    "generator_permutation_float": (
+        lambda: gen.permutation(5.0),
+        np.exceptions.AxisError,
+        "axis 0 is out of bounds for array of dimension 0",
+    ),
     # A 0-d array is no integer for permutation: NumPy's IndexError (RandomState) and AxisError (Generator).
     "permutation_0d": (
         lambda: rs.permutation(np.array(5)),

@@ -15,13 +15,20 @@ namespace cuarray::ops {
 
 namespace {
 
-// Weights as the kernels read them: float64 for floats, int64 bits (summed modulo 2^64) for integers.
-Array weights_for(const Array& w, std::int64_t n, const char* op) {
+// NumPy's checks of weights for `n` values.
+void check_weights(const Array& w, std::int64_t n, const char* op) {
   check_same_device(w, op);
   if (w.size() != n) throw ValueError("The weights and list don't have the same length.");
   if (is_complex(w.dtype())) throw TypeError(std::string(op) + ": complex weights are not supported");
-  DType t = is_floating(w.dtype()) ? DType::Float64 : DType::Int64;
-  return w.dtype() == t && w.c_contiguous() ? w : astype(w, t, 'C');
+}
+
+// `w` as a C-contiguous array of type `t`.
+Array contiguous_as(const Array& w, DType t) { return w.dtype() == t && w.c_contiguous() ? w : astype(w, t, 'C'); }
+
+// Histogram weights as the kernels read them: float64 for floats, int64 bits (summed modulo 2^64) for integers.
+Array weights_for(const Array& w, std::int64_t n, const char* op) {
+  check_weights(w, n, op);
+  return contiguous_as(w, is_floating(w.dtype()) ? DType::Float64 : DType::Int64);
 }
 
 Array zeros_of(std::int64_t n, DType t) { return zeros({n}, t); }
@@ -60,19 +67,19 @@ Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t
   const std::int64_t n = x.size();
   // NumPy answers an empty x before it looks at the weights (their dtype and length): int64 zeros.
   if (n == 0) return zeros_of(minlength, DType::Int64);
-  Array xi = x.dtype() == DType::Int64 && x.c_contiguous() ? x : astype(x, DType::Int64, 'C');
+  Array xi = contiguous_as(x, DType::Int64);
+  auto [lo, hi] = index_ranges({xi})[0];
+  if (lo < 0) throw ValueError("'list' argument must have no negative elements");  // before the weights, as NumPy
   std::optional<Array> w;
   if (weights) {
     // NumPy's weights are 1-d (its histogramdd's too, which counts through bincount).
     if (weights->ndim() != 1)
       throw ValueError(weights->ndim() ? "object too deep for desired array"
                                        : "object of too small depth for desired array");
+    check_weights(*weights, n, "bincount");
     // NumPy sums weights in float64, converted from their own type (not through int64: uint64 past 2^63).
-    w = weights_for(*weights, n, "bincount");
-    if (w->dtype() != DType::Float64) w = astype(*weights, DType::Float64, 'C');
+    w = contiguous_as(*weights, DType::Float64);
   }
-  auto [lo, hi] = index_ranges({xi})[0];
-  if (lo < 0) throw ValueError("'list' argument must have no negative elements");
   Array counts = zeros_of(std::max(minlength, hi + 1), w ? DType::Float64 : DType::Int64);
   KernelKey key(KernelKind::Bincount);
   key.add(w.has_value(), 1);

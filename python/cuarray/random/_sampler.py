@@ -331,9 +331,8 @@ class Sampler(PhiloxOwner):
         return out
 
     def _permutation(self, x, axis, legacy):
-        zero_d = (
-            isinstance(x, (ndarray, numpy.ndarray)) and x.ndim == 0
-        )  # NumPy takes an int, not a 0-d array
+        # NumPy takes an int, not a 0-d array
+        zero_d = isinstance(x, (ndarray, numpy.ndarray)) and x.ndim == 0
         if zero_d and not legacy:
             raise numpy.exceptions.AxisError(axis, 0)
         if zero_d:
@@ -342,6 +341,8 @@ class Sampler(PhiloxOwner):
             try:
                 n = operator.index(x)
             except TypeError:
+                if not legacy:  # Generator's: a scalar that is no integer is a 0-d array
+                    raise numpy.exceptions.AxisError(axis, 0) from None
                 raise IndexError("x must be an integer or at least 1-dimensional") from None
             return self._permutation_indices(max(n, 0))
         arr = x if isinstance(x, ndarray) else _transfer.asarray(x)
@@ -403,16 +404,22 @@ def _cdf(p, pop_size, legacy):
         atol = max(atol, math.sqrt(numpy.finfo(dtype).eps))
     hp = numpy.asarray(_host(p), dtype=numpy.float64)
     if hp.ndim != 1:
-        raise ValueError("'p' must be 1-dimensional")
+        raise ValueError("'p' must be 1-dimensional" if legacy else "p must be 1-dimensional")
     if hp.size != pop_size:
-        raise ValueError("'a' and 'p' must have same size")
-    if numpy.any(numpy.isnan(hp)):
+        raise ValueError("'a' and 'p' must have same size" if legacy else "a and p must have same size")
+    with numpy.errstate(invalid="ignore", over="ignore"):
+        nan_sum = math.isnan(float(numpy.sum(hp)))
+    if nan_sum:  # NumPy tests the sum: a NaN, or inf and -inf together
         raise ValueError("probabilities contain NaN" if legacy else "Probabilities contain NaN")
     if numpy.any(hp < 0):
         raise ValueError(
             "probabilities are not non-negative" if legacy else "Probabilities are not non-negative"
         )
-    if abs(math.fsum(hp) - 1.0) > atol:
+    try:
+        total = math.fsum(hp)
+    except OverflowError:  # a sum past float64's range
+        total = math.inf
+    if abs(total - 1.0) > atol:
         raise ValueError(
             "probabilities do not sum to 1"
             if legacy
