@@ -333,3 +333,35 @@ def test_var_takes_its_mean(name, dtype):
         want = getattr(np, name)(a, axis=1, mean=shifted)
         got = getattr(cp, name)(cp.asarray(a), axis=1, mean=cp.asarray(shifted))
     assert_same(got, np.asarray(want), **_tol(dtype, name))
+
+
+@gpu
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda xp: xp.sum(xp.asarray([1.0, 3.0, 2.0]), where=xp.asarray([True, False, True]), initial=None),
+        lambda xp: xp.max(xp.asarray([1.0, 3.0, 2.0]), where=xp.asarray([True, False, True]), initial=None),
+        lambda xp: xp.add.reduce(xp.asarray([1.0, 3.0]), where=xp.asarray([True, False]), initial=None),
+        lambda xp: xp.logical_and.reduce(xp.asarray([True, False]), dtype=np.int64),
+        lambda xp: xp.logical_or.reduce(xp.asarray([True, False]), dtype=np.float64),
+        lambda xp: xp.argmax(xp.asarray([1.0, 3.0, 2.0]), out=xp.zeros((), np.float64)),
+        lambda xp: xp.argmin(xp.asarray([1.0, 3.0, 2.0]), out=xp.zeros((), np.uint64)),
+    ],
+)
+def test_option_errors_are_numpys(call):
+    # initial=None takes the identity away (a where mask then needs one); logical_and/or reduce in bool alone;
+    # argmax's out must take int64 safely.
+    with pytest.raises(Exception) as want:
+        call(np)
+    with pytest.raises(type(want.value)) as got:
+        call(cp)
+    assert str(got.value) == str(want.value)
+
+
+@gpu
+def test_argmax_into_outs_numpy_takes():
+    for dt in (np.int32, np.int16, np.bool_, np.int64):
+        o_np, o_cp = np.zeros((), dt), cp.zeros((), dt)
+        np.argmax(np.array([1.0, 3.0, 2.0]), out=o_np)
+        assert cp.argmax(cp.asarray([1.0, 3.0, 2.0]), out=o_cp) is o_cp
+        assert o_cp.dtype == o_np.dtype and o_cp.item() == o_np.item()

@@ -116,7 +116,7 @@ def reduce(
         return _moment(name, a, axis, dtype, out, keepdims, mask, ddof, mean)
     ufunc, meet, identity = _FOLDS[name]
     if initial is _NO or initial is None:
-        if identity is None and mask is not None:
+        if (identity is None or initial is None) and mask is not None:  # initial=None takes the identity away
             raise ValueError(
                 f"reduction operation '{ufunc}' does not have an identity, so to use a where mask one has to "
                 "specify 'initial'"

@@ -64,7 +64,7 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
     if dtype is not None and not takes_dtype:
         kind = numpy.dtype(dtype).kind
         if (self.__name__.startswith("bitwise") and kind not in "biu") or (
-            self.__name__ == "logical_xor" and kind != "b"
+            self.__name__.startswith("logical") and kind != "b"
         ):
             raise TypeError(
                 f"No loop matching the specified signature and casting was found for ufunc {self.__name__}"
