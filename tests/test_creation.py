@@ -257,6 +257,21 @@ def test_arange_with_dtype(args, dtype):
     assert_same(cp.arange(*args, dtype=dtype), e)
 
 
+def test_arange_of_0d_arrays_reads_them_in_their_type():
+    # A reduction's 0-d result as a bound: NumPy computes the length and the values in its type (float32 here),
+    # where a Python float gives another length for 82 of these 199 stops.
+    for k in range(1, 200):
+        stop = np.float32(k / 10)
+        want = np.arange(0, np.asarray(stop), 0.1)
+        got = cp.arange(0, cp.asarray(stop), 0.1)
+        assert got.shape == want.shape, (k, got.shape, want.shape)
+    lo, hi = np.float32(0.1), np.float32(0.5)
+    want = np.arange(np.asarray(lo), np.asarray(hi), 0.1)
+    got = cp.arange(cp.asarray(lo), cp.asarray(hi), 0.1)
+    assert_same(got, want, atol=1e-12)  # float32 bounds: 0.20000000298..., not 0.2000000014...
+    assert cp.arange(cp.asarray(np.uint64(3))).dtype == np.arange(np.asarray(np.uint64(3))).dtype
+
+
 def test_arange_keywords():
     assert_same(cp.arange(start=2, stop=9, step=3), np.arange(start=2, stop=9, step=3))
     assert_same(cp.arange(3, 9, dtype=np.float32), np.arange(3, 9, dtype=np.float32))

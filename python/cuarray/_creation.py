@@ -231,7 +231,9 @@ def arange(start_or_stop=_NO, /, stop=_NO, step=None, dtype=None, *, start=_NO, 
         step = 1
     args = [start, stop, step]
     if any(isinstance(v, ndarray) for v in args):
-        args = [v.item() if isinstance(v, ndarray) else v for v in args]
+        # A 0-d array (a reduction's result) as the NumPy scalar of its type, as NumPy's arange reads it: the
+        # length and the values are computed in that type (a float32 stop of 0.3 gives 3 steps of 0.1, not 4).
+        args = [(v.get()[()] if v.ndim == 0 else v.item()) if isinstance(v, ndarray) else v for v in args]
         start, stop, step = args
     if dtype is None:
         dtype = numpy.result_type(numpy.intp, *(numpy.asarray(v).dtype for v in args))
