@@ -325,6 +325,24 @@ def test_linspace_retstep(args, kw):
         assert rstep == pytest.approx(estep, rel=1e-12)
 
 
+def test_linspace_of_complex_bounds_into_real_types():
+    # NumPy computes the complex values and casts them: bool reads both parts, real types warn and keep the real
+    # parts, integer types are refused by its floor. The kernel read the real parts alone.
+    for stop in (1j, 1 + 1j, 2 - 3j):
+        assert_same(cp.linspace(0, stop, 3, dtype=bool), np.linspace(0, stop, 3, dtype=bool))
+        with pytest.warns(np.exceptions.ComplexWarning):
+            want = np.linspace(0, stop, 3, dtype=np.float32)
+        with pytest.warns(np.exceptions.ComplexWarning):
+            got = cp.linspace(0, stop, 3, dtype=np.float32)
+        assert_same(got, want)
+        for dtype in (int, np.uint8):
+            with pytest.raises(TypeError) as want_error:
+                np.linspace(0, stop, 3, dtype=dtype)
+            with pytest.raises(TypeError) as got_error:
+                cp.linspace(0, stop, 3, dtype=dtype)
+            assert str(got_error.value) == str(want_error.value)
+
+
 def test_linspace_negative_num_raises():
     with pytest.raises(ValueError):
         cp.linspace(0, 1, -1)

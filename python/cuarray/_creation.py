@@ -290,9 +290,21 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         stop = stop.item()
     if dtype is None:
         dtype = computed
+    cast_to = None
+    if computed == numpy.complex128 and numpy.dtype(dtype).kind in "biuf":
+        # The kernel would keep the real parts alone: NumPy's result is the complex one cast (its floor refuses
+        # complex values for integer types; bool reads both parts; real types warn and drop the imaginary part).
+        if numpy.dtype(dtype).kind in "iu":
+            raise TypeError(
+                "ufunc 'floor' not supported for the input types, and the inputs could not be safely coerced to "
+                "any supported types according to the casting rule ''safe''"
+            )
+        cast_to, dtype = numpy.dtype(dtype), computed
     # Complex bounds take NumPy's complex division and products (ops::linspace), real ones its real arithmetic.
     args = complex(start), complex(stop), num, bool(endpoint), dtype, computed == numpy.complex128
     out = _core._linspace(*args) if device is None else _made_on(device, _core._linspace, *args)
+    if cast_to is not None:
+        out = u.not_equal(out, 0) if cast_to.kind == "b" else out.astype(cast_to)
     if axis != 0:
         out = moveaxis(out, 0, axis)
     if retstep:
