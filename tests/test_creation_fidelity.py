@@ -75,6 +75,26 @@ def test_array_from_host_refuses_non_orders(order):
             xp.array([1, 2], order=order)
 
 
+def test_copy_of_any_false_value_never_copies():
+    # NumPy reads copy=0 and numpy.False_ as copy=False: host data are refused before the device is touched.
+    for copy in (0, np.False_, False):
+        for xp in (np, cp):
+            with pytest.raises(ValueError, match="Unable to avoid copy"):
+                xp.asarray([1, 2, 3], copy=copy)
+            with pytest.raises(ValueError, match="Unable to avoid copy"):
+                xp.array([1, 2, 3], copy=copy)
+
+
+@gpu
+def test_asarray_copy_false_refuses_another_dtype_of_an_empty_array():
+    # An empty array's memory is no pointer: the dtype tells that a copy would be needed.
+    for xp in (np, cp):
+        with pytest.raises(ValueError, match="Unable to avoid copy"):
+            xp.asarray(xp.empty(0, np.int64), dtype=np.float64, copy=False)
+    x = cp.empty(0, np.int64)
+    assert cp.asarray(x, copy=False).dtype == np.int64  # the same dtype needs no copy
+
+
 def test_array_copy_false_refuses_host_data_before_the_device():
     for xp in (np, cp):
         with pytest.raises(ValueError, match="Unable to avoid copy"):

@@ -44,7 +44,7 @@ def array(
     (pageable memory is always read before return). `like` (NumPy's) changes nothing."""
     if ndmax is not None:
         _check_ndmax(ndmax, ndmin)
-    if copy is False:
+    if copy is not None and not copy:  # False, 0, numpy.False_: never copy, as NumPy reads them
         out = _asarray_no_copy(obj, dtype, order, None)
     else:
         out = _array(obj, dtype, copy, order)
@@ -183,7 +183,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False
     ):
         return _core._from_numpy(a)  # what array() would do, without its checks: 0.3 us of a 6 us call
     order = "K" if order is None else order
-    if copy is False:
+    if copy is not None and not copy:  # False, 0, numpy.False_: never copy, as NumPy reads them
         return _asarray_no_copy(a, dtype, order, device)
     copy = True if copy else None
     if device is None:
@@ -206,7 +206,8 @@ def _asarray_no_copy(a, dtype, order, device):
         raise ValueError(_NO_COPY + f" The data are on device {source._device_id}, not {target.id}.")
     with target:
         out = _array(source, dtype, None, order)
-    if out is not source and out._ptr != source._ptr:  # another dtype or memory order
+    # another dtype (an empty array's memory is no pointer to compare) or memory order
+    if out is not source and (out._ptr != source._ptr or out.dtype != source.dtype):
         raise ValueError(_NO_COPY)
     return out
 
