@@ -75,6 +75,33 @@ def test_array_from_host_refuses_non_orders(order):
             xp.array([1, 2], order=order)
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        (0, 10, np.float64(0)),
+        (0, 0, np.float64(0)),
+        (0, 10, np.int64(0)),
+        (0, -1e20),
+        (1, 0, 1e-300),
+        (0, -np.inf),
+        (0, np.nan),
+        (0, 10, 0),
+        (0, 10, 0.0),
+        (0, 10, 0j),
+        (0.0, 1e20, 1.0),
+    ],
+    ids=repr,
+)
+def test_arange_lengths_numpy_refuses_are_refused_before_the_device(args):
+    # NumPy divides in Python's arithmetic: a Python zero step is Python's ZeroDivisionError, a NumPy zero gives
+    # inf or nan; an infinite or hugely negative length exceeds the maximum size, a NaN one cannot be computed.
+    with pytest.raises(Exception) as want, np.errstate(all="ignore"):
+        np.arange(*args)
+    with pytest.raises(type(want.value)) as got:
+        cp.arange(*args)
+    assert str(got.value) == str(want.value)
+
+
 def test_copy_of_any_false_value_never_copies():
     # NumPy reads copy=0 and numpy.False_ as copy=False: host data are refused before the device is touched.
     for copy in (0, np.False_, False):

@@ -238,9 +238,10 @@ def arange(start_or_stop=_NO, /, stop=_NO, step=None, dtype=None, *, start=_NO, 
     if dtype is None:
         dtype = numpy.result_type(numpy.intp, *(numpy.asarray(v).dtype for v in args))
     dtype = numpy.dtype(dtype)
-    if step == 0:
-        raise ZeroDivisionError("division by zero")
-    span = (stop - start) / step
+    # As NumPy's: Python's division, so a Python zero step is Python's ZeroDivisionError and a NumPy zero gives
+    # inf or nan (refused below).
+    with numpy.errstate(divide="ignore", invalid="ignore"):
+        span = (stop - start) / step
     if dtype.kind != "c" and type(span) is complex:
         # NumPy reads a real type's length with PyFloat_AsDouble, which refuses a Python complex (a NumPy complex
         # scalar converts, with its ComplexWarning, and is read below as its real part).
@@ -250,8 +251,11 @@ def arange(start_or_stop=_NO, /, stop=_NO, step=None, dtype=None, *, start=_NO, 
         parts = [span.real, span.imag] if dtype.kind == "c" else [span.real]
     else:
         parts = [span]
-    if any(math.isnan(p) or math.isinf(p) for p in parts):
+    if any(math.isnan(p) for p in parts):
         raise ValueError("arange: cannot compute length")
+    # NumPy's length must fit its intp either way: an infinite or hugely negative one is too large too.
+    if any(math.isinf(p) for p in parts) or min(math.ceil(p) for p in parts) < -(2**63):
+        raise ValueError("Maximum allowed size exceeded")
     n = max(0, min(math.ceil(p) for p in parts))
     if n > _MAX_SIZE:
         raise ValueError("Maximum allowed size exceeded")
