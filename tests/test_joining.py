@@ -125,6 +125,17 @@ def test_meshgrid(indexing, sparse):
         assert_same(got, want)
 
 
+@pytest.mark.parametrize("copy", [True, False])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_meshgrid_container_is_numpys(copy, sparse):
+    # NumPy 2 returns a tuple, except for sparse views (copy=False, sparse=True): the list it built.
+    got = cp.meshgrid(cp.arange(3), cp.arange(2), copy=copy, sparse=sparse)
+    want = np.meshgrid(np.arange(3), np.arange(2), copy=copy, sparse=sparse)
+    assert type(got) is type(want)
+    for g, w in zip(got, want):
+        assert_same(g, w)
+
+
 def test_indices():
     assert_same(cp.indices((2, 3)), np.indices((2, 3)))
     for got, want in zip(cp.indices((2, 3), sparse=True), np.indices((2, 3), sparse=True)):

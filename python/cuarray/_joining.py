@@ -650,4 +650,11 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     if not sparse:
         shape = numpy.broadcast_shapes(*(g.shape for g in grids))
         grids = [g._broadcast_to(shape) for g in grids]
-    return tuple(g.copy() for g in grids) if copy else tuple(grids)  # NumPy 2: a tuple
+    if copy:
+        return tuple(g.copy() for g in grids)  # NumPy 2: a tuple
+    return grids if sparse and _SPARSE_VIEWS_AS_LIST else tuple(grids)
+
+
+# NumPy 2.4's meshgrid returns sparse views (copy=False, sparse=True) as the list it built, its other results as
+# tuples; cuarray follows the NumPy it runs with, asked once.
+_SPARSE_VIEWS_AS_LIST = type(numpy.meshgrid(numpy.zeros(1), copy=False, sparse=True)) is list
