@@ -119,6 +119,8 @@ ND_CASES = [
     ((3, 1, 4), None, (0, 1, 2)),
     ((6, 4, 2), None, (2, 0)),
     ((4, 6), (4, 1), None),
+    ((6, 5), (4, 8, 6), (0, 0, 1)),  # irfftn pads and crops a repeated leading axis in order, first to last
+    ((6, 5), (8, 3, 6), (0, 0, 1)),
 ]
 KINDS = [("C2C", "fftn", False), ("C2C", "ifftn", True), ("R2C", "rfftn", False), ("C2R", "irfftn", True)]
 

@@ -62,3 +62,24 @@ def test_errors_as_scipy(kwargs, error):
         _realtransforms.transform(
             np, np.fft, np.ones(4), "dct", args["type"], args["n"], -1, args["norm"], None
         )
+
+
+@pytest.mark.parametrize("kw", [{"n": 2.5}, {"n": np.float64(4)}, {"type": 2.0}], ids=repr)
+@pytest.mark.parametrize("kind, inverse", [("dct", False), ("dst", False), ("dct", True), ("dst", True)])
+def test_float_n_and_type_are_scipys_type_errors(kind, inverse, kw):
+    # SciPy slices with n and passes type to C++: a float is its TypeError, never a truncated size or type;
+    # its inverses look the type up in a dict first, where 2.0 is 2.
+    if inverse and "type" in kw:
+        want = getattr(sfft, "i" + kind)(np.arange(5.0), type=2.0)
+        got = _realtransforms.inverse(np, np.fft, np.arange(5.0), kind, 2.0, None, -1, None, None)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+        return
+    args = {"type": 2, "n": None} | kw
+    with pytest.raises(TypeError):
+        getattr(sfft, ("i" if inverse else "") + kind)(np.arange(5.0), **args)
+    fn = _realtransforms.inverse if inverse else _realtransforms.transform
+    with pytest.raises(TypeError):
+        fn(np, np.fft, np.arange(5.0), kind, args["type"], args["n"], -1, None, None)
+    want = getattr(sfft, ("i" if inverse else "") + kind)(np.arange(5.0), n=np.int64(4), type=np.int64(2))
+    got = fn(np, np.fft, np.arange(5.0), kind, np.int64(2), np.int64(4), -1, None, None)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

@@ -254,8 +254,9 @@ def transform_nd(a, s, axes, norm, value_type, inverse, plan):
         if len(set(axes)) == len(axes):
             return c2r(a, s, axes, norm, plan=plan)
         head, sizes = axes[:-1], s[:-1]  # repeated axes: NumPy's transforms one after another
-        if len(set(head)) != len(head):
-            a = _by_axis(a, sizes, head, norm, True, plan)
+        if len(set(head)) != len(head):  # in the order given (fftn's go last first, irfftn's first to last)
+            for n, axis in zip(sizes, head):
+                a = c2c(a, [n], [axis], norm, True, plan=plan)
         else:  # NumPy transforms these axes in order, the first in the input's precision
             a = c2c(a, sizes, head, norm, True, first=0, plan=plan)
         return c2r(a, s[-1:], axes[-1:], norm, plan=plan)

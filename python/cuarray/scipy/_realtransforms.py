@@ -4,6 +4,7 @@ in the tests, on NumPy against scipy.fft. Note [Real transforms through the FFT]
 computed."""
 
 import math
+import operator
 
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
@@ -90,6 +91,7 @@ _ORTHOGONALIZE = {
 
 def transform(xp, fft, x, kind, type, n, axis, norm, orthogonalize):
     """SciPy's dct or dst (`kind`) of `type` along `axis`, x cropped or zero-padded to n points."""
+    type = operator.index(type)  # SciPy's TypeError for 2.0, as its C++ signature refuses a float
     if type not in (1, 2, 3, 4):
         raise ValueError(f"invalid {kind.upper()} type")
     if norm not in (None, "backward", "ortho", "forward"):
@@ -103,7 +105,9 @@ def transform(xp, fft, x, kind, type, n, axis, norm, orthogonalize):
     if x.dtype.kind != "f" or x.dtype == numpy.float16:
         x = x.astype(numpy.float32 if x.dtype == numpy.float16 else numpy.float64)
     x = xp.moveaxis(x, axis, -1)
-    size = x.shape[-1] if n is None else int(n)
+    if n is not None and not hasattr(n, "__index__"):  # SciPy slices x with n: its TypeError for 2.5
+        raise TypeError("slice indices must be integers or None or have an __index__ method")
+    size = x.shape[-1] if n is None else operator.index(n)
     if size < 1:
         raise ValueError(f"invalid number of data points ({size}) specified")
     if size < x.shape[-1]:
@@ -123,7 +127,8 @@ def transform(xp, fft, x, kind, type, n, axis, norm, orthogonalize):
 
 
 def inverse(xp, fft, x, kind, type, n, axis, norm, orthogonalize):
-    """SciPy's idct or idst: the transform of the inverse type with the norm's direction swapped."""
+    """SciPy's idct or idst: the transform of the inverse type with the norm's direction swapped (SciPy looks
+    the type up in a dict, so 2.0 is 2 here)."""
     if type not in (1, 2, 3, 4):
         raise ValueError(f"invalid {kind.upper()} type")
     swapped = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}.get(
