@@ -446,3 +446,21 @@ def test_errors_never_crash_the_process():
     proc = run_python(code=CHILD, timeout=300)
     assert proc.returncode == 0, describe(proc)
     assert "ALIVE 9" in proc.stdout, describe(proc)
+
+
+def test_the_index_is_cupys_ptrdiff_t_in_c_order():
+    # CuPy's `i` is a ptrdiff_t (i * i past 46340 must not overflow an int) and the C-order element index,
+    # whatever the operands' memory order; `_ind.size()` is a ptrdiff_t too.
+    square = cp.ElementwiseKernel("", "int64 y", "y = i * i + 0 * _ind.size()", "index_square")
+    y = cp.empty(100_000, np.int64)
+    square(y)
+    np.testing.assert_array_equal(cp.asnumpy(y), np.arange(100_000, dtype=np.int64) ** 2)
+    a = cp.arange(6.0).reshape(2, 3)
+    gather = cp.ElementwiseKernel("T x", "raw T y", "y[i] = x", "index_gather")
+    y = cp.zeros(6)
+    gather(a.T, y)
+    np.testing.assert_array_equal(cp.asnumpy(y), np.arange(6.0).reshape(2, 3).T.ravel())
+    index = cp.ElementwiseKernel("", "int64 y", "y = i", "index_value")
+    out = cp.empty((2, 3), np.int64, order="F")
+    index(out)
+    np.testing.assert_array_equal(cp.asnumpy(out), np.arange(6).reshape(2, 3))

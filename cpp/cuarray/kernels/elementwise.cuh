@@ -60,11 +60,11 @@ struct Raw<T, 0> {
   }
 };
 
-// `_ind.size()`: the number of elements the kernel iterates over.
+// `_ind.size()`: the number of elements the kernel iterates over, a ptrdiff_t as CuPy's whatever the loop's index type.
 template <class Index>
 struct Ind {
   Index n;
-  __device__ __forceinline__ Index size() const { return n; }
+  __device__ __forceinline__ ptrdiff_t size() const { return n; }
 };
 
 template <class T>

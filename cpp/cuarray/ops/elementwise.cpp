@@ -155,7 +155,9 @@ bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
         strides.push_back(broadcast_strides(inputs[i].array->shape(), inputs[i].array->strides(), shape));
         input_of.push_back(i);
       }
-    Coalesced c = coalesce_in_memory_order(shape, strides);
+    // A body that reads `i` sees the C-order element index, as CuPy's: the dimensions keep their order (merged, never
+    // sorted by the operands' strides, which would make `i` run in an F-ordered output's memory order).
+    Coalesced c = def.uses_index ? coalesce(shape, strides) : coalesce_in_memory_order(shape, strides);
     if (!def.uses_index && nout > 0 && block_size == 0) plan_tiles(c, nout, input_of, in_storage, out_storage, layout);
     if (layout.tiled) grid = tile_grid(c.shape, layout.tile);
     sa.emplace(c);

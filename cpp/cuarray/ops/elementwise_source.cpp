@@ -128,7 +128,8 @@ class Generator {
       params.push_back(compute_out(o) + "& " + out(o));
       types += "    using " + out(o) + "_t = " + cuda_type(out_t_[o]) + ";\n";
     }
-    if (def_.uses_index) params.insert(params.end(), {idx_ + " i", "ca::Ind<" + idx_ + "> _ind"});
+    // CuPy's `i` is a ptrdiff_t whatever the loop's index type (`y = i * i` must not overflow at 46341).
+    if (def_.uses_index) params.insert(params.end(), {"ptrdiff_t i", "ca::Ind<" + idx_ + "> _ind"});
     return "  __device__ __forceinline__ void operator()(" + join(params) + ") const {\n" + types + "    " + def_.body +
            "\n  }\n";
   }
