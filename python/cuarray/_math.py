@@ -159,7 +159,17 @@ def where(condition, x=None, y=None):
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    return _u._where(condition, x, y)
+    return _u._where(condition, _wrapped_int(x, y), _wrapped_int(y, x))
+
+
+def _wrapped_int(v, other):
+    """A Python int outside the range of `other`'s integer type as NumPy's where takes it: converted through
+    int64 (or uint64) and cast, so it wraps (-1 with uint8 is 255), where a ufunc raises OverflowError."""
+    if type(v) is int and isinstance(other, ndarray) and other.dtype.kind in "iu":
+        info = numpy.iinfo(other.dtype)
+        if not info.min <= v <= info.max:
+            return numpy.array(v).astype(other.dtype)[()]  # past 64 bits: NumPy's OverflowError
+    return v
 
 
 def select(condlist, choicelist, default=0):
