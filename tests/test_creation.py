@@ -270,6 +270,14 @@ def test_arange_of_0d_arrays_reads_them_in_their_type():
     got = cp.arange(cp.asarray(lo), cp.asarray(hi), 0.1)
     assert_same(got, want, atol=1e-12)  # float32 bounds: 0.20000000298..., not 0.2000000014...
     assert cp.arange(cp.asarray(np.uint64(3))).dtype == np.arange(np.asarray(np.uint64(3))).dtype
+    # An empty result adds no step to the start (a uint8 start and step -1 would not add), as NumPy's.
+    assert_same(cp.arange(cp.asarray(np.uint8(5)), 2, -1), np.arange(np.asarray(np.uint8(5)), 2, -1))
+    for dtype in (float, int):  # NumPy converts a 0-d complex start with float() or int()
+        with pytest.raises(TypeError) as want:
+            np.arange(np.asarray(1 + 0j), 5, dtype=dtype)
+        with pytest.raises(TypeError) as got:
+            cp.arange(cp.asarray(1 + 0j), 5, dtype=dtype)
+        assert str(got.value) == str(want.value)
 
 
 def test_arange_keywords():

@@ -346,6 +346,8 @@ def test_var_takes_its_mean(name, dtype):
         lambda xp: xp.logical_or.reduce(xp.asarray([True, False]), dtype=np.float64),
         lambda xp: xp.argmax(xp.asarray([1.0, 3.0, 2.0]), out=xp.zeros((), np.float64)),
         lambda xp: xp.argmin(xp.asarray([1.0, 3.0, 2.0]), out=xp.zeros((), np.uint64)),
+        lambda xp: xp.argmax(xp.asarray([[1.0, 3.0], [2.0, 0.0]]), axis=0, out=xp.zeros(2, np.float64)),
+        lambda xp: xp.argmax(xp.asarray([[1.0, 3.0], [2.0, 0.0]]), axis=0, out=xp.zeros(3, np.float64)),
     ],
 )
 def test_option_errors_are_numpys(call):

@@ -230,6 +230,14 @@ def arange(start_or_stop=_NO, /, stop=_NO, step=None, dtype=None, *, start=_NO, 
     if step is None:
         step = 1
     args = [start, stop, step]
+    if isinstance(start, ndarray) and start.ndim == 0 and start.dtype.kind == "c" and dtype is not None:
+        kind = numpy.dtype(dtype).kind
+        if kind == "f":  # NumPy converts such a start with float() or int(), which refuse a complex array
+            raise TypeError("float() argument must be a string or a real number, not 'complex'")
+        if kind in "iu":
+            raise TypeError(
+                "int() argument must be a string, a bytes-like object or a real number, not 'complex'"
+            )
     if any(isinstance(v, ndarray) for v in args):
         # A 0-d array (a reduction's result) as the NumPy scalar of its type, as NumPy's arange reads it: the
         # length and the values are computed in that type (a float32 stop of 0.3 gives 3 steps of 0.1, not 4).
@@ -240,7 +248,9 @@ def arange(start_or_stop=_NO, /, stop=_NO, step=None, dtype=None, *, start=_NO, 
     dtype = numpy.dtype(dtype)
     # As NumPy's: Python's division, so a Python zero step is Python's ZeroDivisionError and a NumPy zero gives
     # inf or nan (refused below).
-    with numpy.errstate(divide="ignore", invalid="ignore"):
+    with numpy.errstate(
+        divide="ignore", invalid="ignore", over="ignore"
+    ):  # NumPy's C arithmetic warns of none
         span = (stop - start) / step
     if dtype.kind != "c" and type(span) is complex:
         # NumPy reads a real type's length with PyFloat_AsDouble, which refuses a Python complex (a NumPy complex
@@ -261,6 +271,8 @@ def arange(start_or_stop=_NO, /, stop=_NO, step=None, dtype=None, *, start=_NO, 
         raise ValueError("Maximum allowed size exceeded")
     if dtype.kind == "b" and n > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
+    if n == 0:  # NumPy adds start and step only for a non-empty result (a uint8 start and step -1 do not add)
+        return _core._arange(0, 0, 1, dtype)
     if dtype.kind == "c":  # NumPy fills the real and imaginary parts apart, each as a real arange of its type
         first, second = complex(start), complex(start + step)
         part = numpy.finfo(dtype).dtype
@@ -307,8 +319,9 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     # Complex bounds take NumPy's complex division and products (ops::linspace), real ones its real arithmetic.
     args = complex(start), complex(stop), num, bool(endpoint), dtype, computed == numpy.complex128
     out = _core._linspace(*args) if device is None else _made_on(device, _core._linspace, *args)
-    if cast_to is not None:
-        out = u.not_equal(out, 0) if cast_to.kind == "b" else out.astype(cast_to)
+    if cast_to is not None:  # on the device the array was made on
+        cast = (lambda o: u.not_equal(o, 0)) if cast_to.kind == "b" else (lambda o: o.astype(cast_to))
+        out = cast(out) if device is None else _made_on(device, cast, out)
     if axis != 0:
         out = moveaxis(out, 0, axis)
     if retstep:

@@ -122,10 +122,18 @@ def argmin(a, axis=None, out=None, *, keepdims=False, dtype=None):
 
 
 def _arg_reduce(name, a, axis, out, keepdims, dtype):
-    if dtype is None and isinstance(out, _core.ndarray) and not numpy.can_cast(out.dtype, numpy.intp, "safe"):
+    if (
+        dtype is None
+        and isinstance(out, _core.ndarray)
+        and isinstance(a, _core.ndarray)
+        and not numpy.can_cast(out.dtype, numpy.intp, "safe")
+        and out.shape
+        == _options._reduced_shape(a, _int_axis(a, axis), keepdims)  # NumPy checks the shape first
+    ):
         # NumPy's check of the indices' out (a float or uint64 out would hold them otherwise)
+        what = "array data" if out.ndim else "scalar"
         raise TypeError(
-            f"Cannot cast scalar from {out.dtype!r} to {numpy.dtype(numpy.intp)!r} according to the rule 'safe'"
+            f"Cannot cast {what} from {out.dtype!r} to {numpy.dtype(numpy.intp)!r} according to the rule 'safe'"
         )
     if dtype is None:
         return _reduce(_INDEX[name], a, _int_axis(a, axis), None, out, keepdims, 0.0, None)
