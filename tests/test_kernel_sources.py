@@ -324,6 +324,22 @@ def test_raw_arrays_have_cupys_carray_members(ndim):
     assert compile_for_test(src, name)[:4] == b"\x7fELF"
 
 
+def test_user_kernels_have_cupys_math_constants():
+    # Note [CuPy's kernel prelude]: M_PI always, the toolkit's CUDART_* constants where its headers are found.
+    from cuarray._kernel import _include_options
+
+    body = "y = sin(2 * M_PI * x) + (x > CUDART_INF ? CUDART_PI : 0) + (float)CUDART_INF_F * 0"
+    k = cuarray.ElementwiseKernel(
+        "T x", "T y", body if _include_options() else body.split(" +")[0], "prelude"
+    )
+    t = numpy.dtype("float64")
+    handle = k._definition((t,), (t,), {"T": t})
+    src, name = _core._elementwise_source(handle, [t], [t], False, 1)
+    assert "math_constants.h" in src and "M_PI" in src
+    options = [*_fast_compile(), *_include_options()]
+    assert _core.jit.compile(src, name, options, 90, _headers())[:4] == b"\x7fELF"
+
+
 @pytest.mark.parametrize("dtype", ["float16", "int8", "complex128"])
 @pytest.mark.parametrize("contiguous,ndim,tiled", [(True, 0, 0), (False, 2, 0), (False, 3, 1)])
 def test_user_kernel_variants_with_a_scalar_compile(dtype, contiguous, ndim, tiled):

@@ -331,7 +331,14 @@ class ElementwiseKernel:
             complex_types = any(numpy.dtype(t).kind == "c" for t in in_types + out_types)
             header = "cuarray/ufunc.cuh" if complex_types else "cuarray/elementwise.cuh"
             handle = _core._elementwise_def(
-                self.name, body, self.preamble, raw_in, out_k, self._uses_index, list(self.options), header
+                self.name,
+                body,
+                _CUPY_PRELUDE + self.preamble,
+                raw_in,
+                out_k,
+                self._uses_index,
+                _user_options(self.options),
+                header,
             )
             self._defs[key] = handle
         return handle
@@ -434,6 +441,17 @@ def _include_options():
 
 def _user_options(options):
     return [*options, *_include_options()]
+
+
+# Note [CuPy's kernel prelude]
+# CuPy puts its headers before every ElementwiseKernel and ReductionKernel body, so their code may use the CUDA
+# toolkit's math constants (CUDART_INF_F, CUDART_PI, ...: <math_constants.h>, which CuPy bundles) and M_PI (from
+# its carray.cuh). cuarray's user kernels see the toolkit's include directory, as RawKernel's do, and include
+# its math_constants.h where it is there; M_PI is defined unless the body's headers define it.
+_CUPY_PRELUDE = (
+    "#if __has_include(<math_constants.h>)\n#include <math_constants.h>\n#endif\n"
+    "#ifndef M_PI\n#define M_PI 3.1415926535897932384626433832795\n#endif\n"
+)
 
 
 _CUCOMPLEX_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<[ \t]*cuComplex\.h[ \t]*>", re.MULTILINE)

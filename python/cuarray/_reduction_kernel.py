@@ -7,7 +7,16 @@ from numpy.exceptions import ComplexWarning
 
 from cuarray import _core, _interop
 from cuarray._core import ndarray
-from cuarray._kernel import _CTYPES, _IDENTIFIER, ParameterInfo, _cached_code, _cached_codes, _parse
+from cuarray._kernel import (
+    _CTYPES,
+    _CUPY_PRELUDE,
+    _IDENTIFIER,
+    ParameterInfo,
+    _cached_code,
+    _cached_codes,
+    _parse,
+    _user_options,
+)
 
 __all__ = ["ReductionKernel"]  # create_reduction_func is CuPy's cupy._core one, not a top-level name
 
@@ -186,10 +195,10 @@ class ReductionKernel:
                 mapped,
                 self.reduce_expr,
                 post,
-                typedefs + self.preamble,
+                _CUPY_PRELUDE + typedefs + self.preamble,
                 bool(self.identity),
                 False,
-                list(self.options),
+                _user_options(self.options),
             )
             self._defs[key] = handle
         return handle
