@@ -247,10 +247,8 @@ def arange(start_or_stop=_NO, /, stop=_NO, step=None, dtype=None, *, start=_NO, 
         dtype = numpy.result_type(numpy.intp, *(numpy.asarray(v).dtype for v in args))
     dtype = numpy.dtype(dtype)
     # As NumPy's: Python's division, so a Python zero step is Python's ZeroDivisionError and a NumPy zero gives
-    # inf or nan (refused below).
-    with numpy.errstate(
-        divide="ignore", invalid="ignore", over="ignore"
-    ):  # NumPy's C arithmetic warns of none
+    # inf or nan (refused below); NumPy's own C arithmetic warns of no overflow or division by zero.
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore"):
         span = (stop - start) / step
     if dtype.kind != "c" and type(span) is complex:
         # NumPy reads a real type's length with PyFloat_AsDouble, which refuses a Python complex (a NumPy complex

@@ -67,6 +67,12 @@ thread_local int t_holds = 0;            // HoldHandlers alive on this thread
 std::atomic<bool> g_held{false};         // State::held has entries
 std::atomic<bool> g_memory_only{false};  // the switch's last answer outside a hold
 
+// Keeps an event (or, without one, a warning) for deliver_held_handlers; the caller holds the state's lock.
+void keep_held(State& s, std::optional<CacheEvent> event, std::string warning) {
+  s.held.emplace_back(std::move(event), std::move(warning));
+  g_held.store(true, std::memory_order_release);
+}
+
 State& state() {
   static State* s = new State;  // never destroyed: kernels may be launched during interpreter shutdown
   return *s;
@@ -246,8 +252,7 @@ Binary compile_and_store(const Entry& e, const std::string& source, const std::s
                           "' is not writable; compiled kernels are cached in memory only for this process";
     if (warn && t_holds) {
       std::lock_guard<std::mutex> lock(s.mutex);
-      s.held.emplace_back(std::nullopt, std::move(message));
-      g_held.store(true, std::memory_order_release);
+      keep_held(s, std::nullopt, std::move(message));
     } else if (warn) {
       deliver_held_handlers();
       warn(message);
@@ -276,8 +281,7 @@ void report(const Entry& e, const std::string& name, bool from_disk, Clock::time
   {
     std::lock_guard<std::mutex> lock(state().mutex);
     if (t_holds) {
-      state().held.emplace_back(std::move(event), std::string());
-      g_held.store(true, std::memory_order_release);
+      keep_held(state(), std::move(event), std::string());
       return;
     }
     on_event = state().on_event;

@@ -15,6 +15,12 @@ namespace cuarray::ops {
 
 namespace {
 
+// NumPy's check that bincount's x and weights are 1-d, with its message for each side.
+void check_one_dimensional(const Array& a) {
+  if (a.ndim() != 1)
+    throw ValueError(a.ndim() ? "object too deep for desired array" : "object of too small depth for desired array");
+}
+
 // NumPy's checks of weights for `n` values.
 void check_weights(const Array& w, std::int64_t n, const char* op) {
   check_same_device(w, op);
@@ -57,8 +63,7 @@ KernelSource histogram_source(DType t, DType bin_type, bool float_weights, bool 
 
 Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t minlength) {
   check_same_device(x, "bincount");
-  if (x.ndim() != 1)
-    throw ValueError(x.ndim() ? "object too deep for desired array" : "object of too small depth for desired array");
+  check_one_dimensional(x);
   // uint64 counts too (NumPy 2 casts it; a value past int64's range turns negative and is refused below).
   if (!is_integer(x.dtype()) && x.dtype() != DType::Bool)
     throw TypeError("Cannot cast array data from dtype('" + std::string(name(x.dtype())) +
@@ -72,10 +77,7 @@ Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t
   if (lo < 0) throw ValueError("'list' argument must have no negative elements");  // before the weights, as NumPy
   std::optional<Array> w;
   if (weights) {
-    // NumPy's weights are 1-d (its histogramdd's too, which counts through bincount).
-    if (weights->ndim() != 1)
-      throw ValueError(weights->ndim() ? "object too deep for desired array"
-                                       : "object of too small depth for desired array");
+    check_one_dimensional(*weights);  // histogramdd's weights too, which it counts through bincount
     check_weights(*weights, n, "bincount");
     // NumPy sums weights in float64, converted from their own type (not through int64: uint64 past 2^63).
     w = contiguous_as(*weights, DType::Float64);

@@ -331,19 +331,19 @@ class Sampler(PhiloxOwner):
         return out
 
     def _permutation(self, x, axis, legacy):
-        # NumPy takes an int, not a 0-d array
-        zero_d = isinstance(x, (ndarray, numpy.ndarray)) and x.ndim == 0
-        if zero_d and not legacy:
-            raise numpy.exceptions.AxisError(axis, 0)
-        if zero_d:
-            raise IndexError("x must be an integer or at least 1-dimensional")
+        # NumPy takes an int, not a 0-d array nor another scalar: RandomState's IndexError, Generator's AxisError
+        not_integer = (
+            numpy.exceptions.AxisError(axis, 0)
+            if not legacy
+            else IndexError("x must be an integer or at least 1-dimensional")
+        )
+        if isinstance(x, (ndarray, numpy.ndarray)) and x.ndim == 0:
+            raise not_integer
         if not isinstance(x, ndarray) and numpy.ndim(x) == 0:
             try:
                 n = operator.index(x)
             except TypeError:
-                if not legacy:  # Generator's: a scalar that is no integer is a 0-d array
-                    raise numpy.exceptions.AxisError(axis, 0) from None
-                raise IndexError("x must be an integer or at least 1-dimensional") from None
+                raise not_integer from None
             return self._permutation_indices(max(n, 0))
         arr = x if isinstance(x, ndarray) else _transfer.asarray(x)
         moved = _manipulation.moveaxis(arr, axis, 0)
