@@ -163,12 +163,13 @@ def where(condition, x=None, y=None):
 
 
 def _wrapped_int(v, other):
-    """A Python int outside the range of `other`'s integer type as NumPy's where takes it: converted through
-    int64 (or uint64) and cast, so it wraps (-1 with uint8 is 255), where a ufunc raises OverflowError."""
+    """A Python int outside the range of `other`'s integer type as the running NumPy's where takes it: NumPy
+    2.4 casts it, so it wraps (-1 with uint8 is 255), where earlier versions raise OverflowError as a ufunc
+    does (and all raise it past 64 bits). NumPy's own where on a 0-d array decides, so both follow it."""
     if type(v) is int and isinstance(other, ndarray) and other.dtype.kind in "iu":
         info = numpy.iinfo(other.dtype)
         if not info.min <= v <= info.max:
-            return numpy.array(v).astype(other.dtype)[()]  # past 64 bits: NumPy's OverflowError
+            return numpy.where(True, v, numpy.zeros((), other.dtype))[()]
     return v
 
 

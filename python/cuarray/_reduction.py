@@ -121,14 +121,24 @@ def argmin(a, axis=None, out=None, *, keepdims=False, dtype=None):
     return _arg_reduce("argmin", a, axis, out, keepdims, dtype)
 
 
+def _check_index_out_shape(name, a, axis, out, keepdims):
+    """NumPy's check of the shape of argmax's (argmin's) out, which comes before its dtype check; nanargmax
+    reports it as argmax does."""
+    if (
+        isinstance(out, _core.ndarray)
+        and isinstance(a, _core.ndarray)
+        and out.shape != _options._reduced_shape(a, _int_axis(a, axis), keepdims)
+    ):
+        raise ValueError(f"output array does not match result of np.{name.removeprefix('nan')}.")
+
+
 def _arg_reduce(name, a, axis, out, keepdims, dtype):
+    _check_index_out_shape(name, a, axis, out, keepdims)
     if (
         dtype is None
         and isinstance(out, _core.ndarray)
         and isinstance(a, _core.ndarray)
         and not numpy.can_cast(out.dtype, numpy.intp, "safe")
-        and out.shape
-        == _options._reduced_shape(a, _int_axis(a, axis), keepdims)  # NumPy checks the shape first
     ):
         # NumPy's check of the indices' out (a float or uint64 out would hold them otherwise)
         what = "array data" if out.ndim else "scalar"
@@ -261,9 +271,20 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=_NO, where=_NO):
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=_NO):
     """Mean over `axis` of the elements that are not NaN (and that `where` keeps); NaN (with NumPy's warning)
     where a slice has none."""
+    _check_inexact(a, dtype, out)
     if (where is not _NO and where is not True) or _options.integer_moment(dtype):
         return _options.reduce("nanmean", a, axis, dtype, out, keepdims, _NO, where)
     return _reduce(_INDEX["nanmean"], a, axis, dtype, out, keepdims, 0.0, None)
+
+
+def _check_inexact(a, dtype, out):
+    """NumPy's nanmean, nanvar and nanstd of float or complex data take only a float or complex dtype= and
+    out=."""
+    if isinstance(a, _core.ndarray) and a.dtype.kind in "fc":
+        if dtype is not None and numpy.dtype(dtype).kind not in "fc":
+            raise TypeError("If a is inexact, then dtype must be inexact")
+        if isinstance(out, _core.ndarray) and out.dtype.kind not in "fc":
+            raise TypeError("If a is inexact, then out must be inexact")
 
 
 def _nan_free(a):
@@ -279,6 +300,7 @@ def nanvar(
     if _nan_free(a):
         return var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
     ddof = float(_ddof(ddof, correction))
+    _check_inexact(a, dtype, out)
     if (where is not _NO and where is not True) or mean is not _NO or _options.integer_moment(dtype):
         return _options.reduce("nanvar", a, axis, dtype, out, keepdims, _NO, where, ddof, mean)
     return _reduce(_INDEX["nanvar"], a, axis, dtype, out, keepdims, ddof, None)
@@ -292,6 +314,7 @@ def nanstd(
     if _nan_free(a):
         return std(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
     ddof = float(_ddof(ddof, correction))
+    _check_inexact(a, dtype, out)
     if (where is not _NO and where is not True) or mean is not _NO or _options.integer_moment(dtype):
         return _options.reduce("nanstd", a, axis, dtype, out, keepdims, _NO, where, ddof, mean)
     return _reduce(_INDEX["nanstd"], a, axis, dtype, out, keepdims, ddof, None)
@@ -310,6 +333,7 @@ def _nanarg(name, a, axis, out, keepdims):
         mask = _u.isnan(a)
         if bool(any(all(mask, axis=axis) if axis != () else mask)):
             raise ValueError("All-NaN slice encountered")
+    _check_index_out_shape(name, a, axis, out, keepdims)
     return _reduce(_INDEX[name], a, _int_axis(a, axis), None, out, keepdims, 0.0, None)
 
 
