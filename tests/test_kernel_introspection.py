@@ -293,3 +293,18 @@ def test_raw_module_mapping_of_name_expressions():
     x = cp.arange(4, dtype=cp.int32)
     m.get_function(m.mapping["twice<int>"])((1,), (4,), (x, np.int32(4)))
     np.testing.assert_array_equal(x.get(), [0, 2, 4, 6])
+
+
+def test_a_body_that_reads_its_output_loads_it():
+    """A body that reads an output (y += x, or sets it only where a condition holds) starts from the array's
+    element (Note [Outputs a body reads]); one that only assigns it does not, and keeps the contiguous class."""
+    reads = cp.ElementwiseKernel("T x", "T y", "if (x > 0) y += x", "codes_accumulate")
+    assigns = cp.ElementwiseKernel("T x", "T y", "y = x * 2", "codes_double")
+    assert reads._reads_outputs and not assigns._reads_outputs
+    h = reads._definition((F4,), (F4,), {"T": F4})
+    source, name = _core._elementwise_source(h, [F4], [F4], False, 1)
+    assert "float out0 = ca::cast<float>(ca::at<float>(out0_p, off[0]));" in source, source
+    assert compile_for_test(source, name)[:4] == b"\x7fELF"
+    h = assigns._definition((F4,), (F4,), {"T": F4})
+    source, _ = _core._elementwise_source(h, [F4], [F4], False, 1)
+    assert "float out0;" in source, source

@@ -464,3 +464,55 @@ def test_the_index_is_cupys_ptrdiff_t_in_c_order():
     out = cp.empty((2, 3), np.int64, order="F")
     index(out)
     np.testing.assert_array_equal(cp.asnumpy(out), np.arange(6).reshape(2, 3))
+
+
+def test_a_body_reads_the_outputs_element_as_cupys():
+    # CuPy binds an output parameter to the array's element: `y += x` adds to what y held, and a body that
+    # sets y only where a condition holds leaves the other elements as they were (Note [Outputs a body reads]).
+    x = np.array([[1.0, -2.0, 3.0], [-4.0, 5.0, -6.0]], np.float32)
+    acc = cp.ElementwiseKernel("T x", "T y", "y += x", "reads_accumulate")
+    where_positive = cp.ElementwiseKernel("T x", "T y", "if (x > 0) y = x", "reads_conditional")
+    for order in ("C", "F"):
+        y = cp.full((2, 3), 10.0, np.float32, order=order)
+        assert acc(cp.asarray(x), y) is y
+        assert_same(y, x + 10)
+        y = cp.full((2, 3), -1.0, np.float32, order=order)
+        where_positive(cp.asarray(x), y)
+        assert_same(y, np.where(x > 0, x, -1).astype(np.float32))
+    # a non-contiguous out, a broadcast input, and two outputs of which one only is read
+    base = cp.full((2, 6), 7.0, np.float32)
+    acc(cp.asarray(x[0]), base[:, ::2])
+    want = np.full((2, 6), 7.0, np.float32)
+    want[:, ::2] += x[0]
+    assert_same(base, want)
+    two = cp.ElementwiseKernel("T x", "T y, T z", "y = x; z *= x", "reads_second")
+    y, z = cp.zeros(3, np.float32), cp.full(3, 2.0, np.float32)
+    two(cp.asarray(x[1]), y, z)
+    assert_same(y, x[1])
+    assert_same(z, 2 * x[1])
+    # an out that partly overlaps the input goes through a temporary that starts as the out's values
+    a = cp.arange(6, dtype=np.float32)
+    acc(a[1:], a[:-1])
+    h = np.arange(6, dtype=np.float32)
+    assert_same(a, np.concatenate([h[:-1] + h[1:], h[-1:]]))
+    # a body that only assigns keeps the fast contiguous class and its values
+    double = cp.ElementwiseKernel("T x", "T y", "y = x * 2", "reads_nothing")
+    assert not double._reads_outputs
+    assert_same(double(cp.asarray(x)), x * 2)
+
+
+def test_raw_kernel_launches_at_least_one_block_and_thread_as_cupy():
+    # CuPy clamps each grid and block dimension to at least 1: a grid computed for n = 0 launches one block,
+    # which the kernel's bounds check leaves idle, and a block of 0 threads launches one thread.
+    k = cp.RawKernel(SAXPY, "saxpy")
+    out = cp.full(4, 7.0, np.float32)
+    x = cp.ones(4, np.float32)
+    k((0,), (128,), (np.float32(2.0), x, x, out, np.int32(0)))
+    k((0, 0), (-3,), (np.float32(2.0), x, x, out, np.int32(0)))
+    assert_same(out, np.full(4, 7.0, np.float32))
+    k((1,), (0,), (np.float32(2.0), x, x, out, np.int32(4)))  # one thread: element 0 only
+    assert_same(out, np.array([3.0, 7.0, 7.0, 7.0], np.float32))
+    with pytest.raises(TypeError):
+        k((1.5,), (1,), (np.float32(2.0), x, x, out, np.int32(0)))
+    with pytest.raises(ValueError, match="32 bits"):
+        k((2**40,), (1,), (np.float32(2.0), x, x, out, np.int32(0)))

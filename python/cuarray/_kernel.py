@@ -112,8 +112,8 @@ class ElementwiseKernel:
     Non-raw arrays (inputs and passed outputs) broadcast together into the loop shape; where every array is
     raw, ``size=`` gives it instead (CuPy's rule: size= with a non-raw array is a ValueError). Outputs are
     allocated from their types when not passed (raw ones of length `size`). The body may use `i` (the
-    element's index) and `_ind.size()`; `raw` parameters are whole arrays indexed by the body. Non-raw outputs
-    are write-only. ``block_size=`` sets the threads per block; `no_return` and `return_tuple` shape the
+    element's index) and `_ind.size()`; `raw` parameters are whole arrays indexed by the body. A non-raw output
+    is the array's element, as in CuPy: ``y += x`` adds to what y held. ``block_size=`` sets the threads per block; `no_return` and `return_tuple` shape the
     result as CuPy's do.
     """
 
@@ -165,6 +165,7 @@ class ElementwiseKernel:
         self.nargs = self.nin + self.nout
         self.params = self.in_params + self.out_params + (ParameterInfo._indexer("_ind"),)
         self._uses_index = bool(re.search(r"\bi\b|\b_ind\b", operation))
+        self._reads_outputs = any(_reads_output(operation, p.name) for p in self.out_params if not p.raw)
         self._defs = {}
         self._first_calls = {}  # (in_types, out_types) -> how its first call ran (Note [Cached codes])
 
@@ -287,7 +288,8 @@ class ElementwiseKernel:
             with stream:
                 _core._elementwise_call(*call)
         if signature not in self._first_calls and 0 not in shape:
-            self._first_calls[signature] = _first_elementwise_call(self._uses_index, inputs, outputs, call)
+            strided = self._uses_index or self._reads_outputs
+            self._first_calls[signature] = _first_elementwise_call(strided, inputs, outputs, call)
         if self.no_return:
             return None
         return outputs[0] if self.nout == 1 and not self.return_tuple else tuple(outputs)
@@ -339,9 +341,28 @@ class ElementwiseKernel:
                 self._uses_index,
                 _user_options(self.options),
                 header,
+                self._reads_outputs,
             )
             self._defs[key] = handle
         return handle
+
+
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+
+
+def _reads_output(operation, name):
+    """Whether the body may read output `name` before, or without, setting it: everything but one
+    unconditional assignment (`name = ...;` as a statement outside any block, in a body with no return or goto),
+    as `y += x` or `if (x > 0) y = x;` read the array's element in CuPy, where an output parameter is a reference
+    to it (Note [Outputs a body reads] in cpp/cuarray/ops/elementwise.cpp). A wrong "yes" costs only a load."""
+    body = _COMMENTS.sub(" ", operation)
+    uses = list(re.finditer(rf"\b{re.escape(name)}\b", body))
+    if len(uses) != 1 or re.search(r"\b(return|goto)\b", body):
+        return True
+    before, after = body[: uses[0].start()], body[uses[0].end() :]
+    statement_start = before.rstrip() == "" or before.rstrip()[-1] in ";{}"
+    outside_blocks = before.count("{") == before.count("}") and before.count("(") == before.count(")")
+    return not (statement_start and outside_blocks and re.match(r"\s*=(?!=)", after))
 
 
 # Note [Cached codes]
@@ -358,16 +379,17 @@ class ElementwiseKernel:
 # else its column kernel: the engine's choice (cpp/cuarray/ops/reduction.cpp) in the common cases, one pass.
 
 
-def _first_elementwise_call(uses_index, inputs, outputs, call):
+def _first_elementwise_call(strided, inputs, outputs, call):
     """(cached_codes' key, _elementwise_source's arguments) of an ElementwiseKernel's first call of a signature:
-    `inputs` and `outputs` as given (outputs allocated), `call` what went to _core._elementwise_call."""
+    `inputs` and `outputs` as given (outputs allocated), `call` what went to _core._elementwise_call; `strided`
+    where the body reads the index or its outputs, which only the strided class gives it."""
     handle, in_types, out_types, operands, raw, iterated, shape, _ = call
     key = tuple(a.dtype for a in (*inputs, *outputs) if isinstance(a, ndarray))
     kinds = [2 if r else 0 if isinstance(a, ndarray) else 1 for a, r in zip(operands, raw)]
     raw_ndim = [a.ndim if k == 2 else 1 for a, k in zip(operands, kinds)]
     arrays = [a for a, k in zip(operands, kinds) if k == 0] + list(iterated)
     contiguous = (
-        not uses_index
+        not strided
         and bool(iterated)
         and all(a.shape == shape for a in arrays)
         and (all(a.flags.c_contiguous for a in arrays) or all(a.flags.f_contiguous for a in arrays))

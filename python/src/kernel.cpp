@@ -39,12 +39,12 @@ void init_kernel(py::module_& m) {
   m.def(
       "_elementwise_def",
       [](const std::string& name, const std::string& body, const std::string& preamble, int nin, int nout,
-         bool uses_index, const std::vector<std::string>& options, const std::string& header) {
+         bool uses_index, const std::vector<std::string>& options, const std::string& header, bool reads_outputs) {
         return ops::add_definition(ops::ElementwiseDef{ops::new_elementwise_id(), name, body, preamble, nin, nout,
-                                                       uses_index, options, header});
+                                                       uses_index, options, header, reads_outputs});
       },
       "name"_a, "body"_a, "preamble"_a, "nin"_a, "nout"_a, "uses_index"_a, "options"_a,
-      "header"_a = "cuarray/ufunc.cuh");
+      "header"_a = "cuarray/ufunc.cuh", "reads_outputs"_a = false);
   // Runs definition `handle` with loop types over `shape`: `inputs` are ndarrays or scalars (raw[i] marks raw
   // arrays, passed whole, as they are), `outputs` ndarrays of that shape; `block_size` 0 for the engine's own.
   m.def("_elementwise_call",

@@ -27,15 +27,27 @@ namespace cuarray::bind {
 
 namespace {
 
+// CuPy launches at least one block of one thread along each dimension: a grid of (n + 127) // 128 blocks for
+// n = 0 runs one block, whose threads the kernel's bounds check leaves idle.
+unsigned launch_dim(py::handle v) {
+  auto index = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr()));
+  if (!index) throw py::error_already_set();  // CuPy's TypeError for what is no integer
+  int overflow = 0;
+  const long long d = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow > 0 || d > static_cast<long long>(UINT32_MAX))
+    throw ValueError("grid and block dimensions must fit in 32 bits, not " + py::str(index).cast<std::string>());
+  return overflow < 0 ? 1u : static_cast<unsigned>(std::max(1LL, d));
+}
+
 dim3 to_dim3(py::handle v) {
   if (py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) {
     auto s = py::reinterpret_borrow<py::sequence>(v);
     if (s.size() < 1 || s.size() > 3) throw ValueError("grid and block must have 1 to 3 dimensions");
     unsigned d[3] = {1, 1, 1};
-    for (size_t i = 0; i < s.size(); ++i) d[i] = s[i].cast<unsigned>();
+    for (size_t i = 0; i < s.size(); ++i) d[i] = launch_dim(s[i]);
     return dim3(d[0], d[1], d[2]);
   }
-  return dim3(v.cast<unsigned>());
+  return dim3(launch_dim(v));
 }
 
 // A RawKernel argument: an ndarray (its address) or a scalar, with the size of its NumPy dtype as in CuPy

@@ -36,6 +36,14 @@ using std::to_string;
 // compile of every new kernel: a user's ElementwiseKernel on float32 compiles measurably faster with elementwise.cuh
 // alone than with ufunc.cuh (NumPy's math and complex numbers; the figures: benchmarks/README.md, "Measurements behind
 // the Notes"). So a definition names the header its body needs; user kernels of real types take the smaller.
+//
+// Note [Outputs a body reads]
+// CuPy binds an ElementwiseKernel's output parameter to the array's element, so `y += x`, or a body that sets y
+// only where a condition holds, reads what the array held. A definition that may read its outputs
+// (reads_outputs, which the Python layer sets unless the body only assigns each output once, unconditionally)
+// starts each output from the array's element. Only the strided class loads them, so such a kernel never
+// takes the contiguous or tiled class; an output that overlaps an input goes through a temporary that starts
+// as a copy of the output.
 
 constexpr int kSharedBytes = 48 * 1024;  // static shared memory a block may declare
 
@@ -105,6 +113,8 @@ bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
       if (inputs[i].array && overlaps_partially(outputs[o], *inputs[i].array)) {
         std::vector<Array> temps;
         for (int k = 0; k < nout; ++k) temps.push_back(Array::like(outputs[k], outputs[k].dtype()));
+        if (def.reads_outputs && mode != Launch::Prepare)
+          for (int k = 0; k < nout; ++k) copy_into(temps[k], outputs[k]);
         if (!elementwise(def, in_types, out_types, inputs, temps.data(), shape, block_size, mode)) return false;
         if (mode != Launch::Prepare)
           for (int k = 0; k < nout; ++k) copy_into(outputs[k], temps[k]);
@@ -114,8 +124,9 @@ bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
   DType in_storage[kMaxOperands], out_storage[kMaxOperands];
   bool scalar[kMaxOperands];
   std::uint8_t kinds[kMaxOperands];
-  // Kernels that read the index always take the strided form, where `i` is the C-order element index.
-  bool contiguous = !def.uses_index && nout > 0, c_order = nout == 0 || outputs[0].c_contiguous();
+  // Kernels that read the index always take the strided form, where `i` is the C-order element index; those
+  // that read their outputs too, where each element's output is loaded (Note [Outputs a body reads]).
+  bool contiguous = !def.uses_index && !def.reads_outputs && nout > 0, c_order = nout == 0 || outputs[0].c_contiguous();
   for (int o = 0; o < nout; ++o) out_storage[o] = outputs[o].dtype();
   for (int i = 0; i < nin; ++i) {
     // A raw input is passed whole and never iterated, so for layout purposes it is like a scalar.
@@ -158,7 +169,8 @@ bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
     // A body that reads `i` sees the C-order element index, as CuPy's: the dimensions keep their order (merged, never
     // sorted by the operands' strides, which would make `i` run in an F-ordered output's memory order).
     Coalesced c = def.uses_index ? coalesce(shape, strides) : coalesce_in_memory_order(shape, strides);
-    if (!def.uses_index && nout > 0 && block_size == 0) plan_tiles(c, nout, input_of, in_storage, out_storage, layout);
+    if (!def.uses_index && !def.reads_outputs && nout > 0 && block_size == 0)
+      plan_tiles(c, nout, input_of, in_storage, out_storage, layout);
     if (layout.tiled) grid = tile_grid(c.shape, layout.tile);
     sa.emplace(c);
   }

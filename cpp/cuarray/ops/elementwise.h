@@ -24,6 +24,7 @@ struct ElementwiseDef {
   bool uses_index = false;                   // the body reads `i` (the element's C-order index) or `_ind.size()`
   std::vector<std::string> options;          // extra NVRTC options
   std::string header = "cuarray/ufunc.cuh";  // the kernel header the body needs (Note [Kernel headers])
+  bool reads_outputs = false;  // the body may read an output before or without setting it (a user kernel's y += x)
 };
 
 // Inputs and outputs of one kernel together, at most.

@@ -134,20 +134,26 @@ class Generator {
            "\n  }\n";
   }
 
-  // One element: the outputs declared, the body called on `value(i)` for each input, then `store(o)`.
-  template <class Value, class Store>
-  std::string element(Value value, Store store, bool index = false) const {
+  // One element: the outputs declared (starting as `initial(o)` where the body reads them), the body called on
+  // `value(i)` for each input, then `store(o)`.
+  template <class Value, class Store, class Initial>
+  std::string element(Value value, Store store, bool index, Initial initial) const {
     std::string s = "{\n";
     std::vector<std::string> args;
     for (int i = 0; i < def_.nin; ++i) args.push_back(value(i));
     for (int o = 0; o < def_.nout; ++o) {
-      s += "    " + compute_out(o) + " " + out(o) + ";\n";
+      s += "    " + compute_out(o) + " " + out(o) + (def_.reads_outputs ? " = " + initial(o) : "") + ";\n";
       args.push_back(out(o));
     }
     if (index) args.insert(args.end(), {"i", "_ind"});
     s += "    (*this)(" + join(args) + ");\n";
     for (int o = 0; o < def_.nout; ++o) s += "    " + store(o) + ";\n";
     return s + "  }\n";
+  }
+  template <class Value, class Store>
+  std::string element(Value value, Store store) const {
+    // Definitions that read their outputs never take this layout class (Note [Outputs a body reads]).
+    return element(value, store, false, [](int) { return std::string("{}"); });
   }
   std::string scalar_value(int i) const { return raw(i) ? in(i) + "_r" : in(i) + "_s"; }
 
@@ -224,6 +230,9 @@ class Generator {
   }
 
   // Strided class: operand k of element i at byte offset off[k].
+  std::string out_at(int o) const {
+    return "ca::at<" + std::string(cuda_type(out_s_[o])) + ">(" + out(o) + "_p, off[" + to_string(o) + "])";
+  }
   std::string strided_methods() const {
     const std::string K = to_string(std::max(arrays_, 1));
     return "  __device__ __forceinline__ void element(const " + idx_ + " (&off)[" + K + "], " + idx_ + " i, ca::Ind<" +
@@ -235,11 +244,8 @@ class Generator {
                                       to_string(slot_[i]) + "])",
                                   in_s_[i], in_t_[i]);
                },
-               [&](int o) {
-                 return "ca::at<" + std::string(cuda_type(out_s_[o])) + ">(" + out(o) + "_p, off[" + to_string(o) +
-                        "]) = " + store_expr(out(o), out_t_[o], out_s_[o]);
-               },
-               def_.uses_index);
+               [&](int o) { return out_at(o) + " = " + store_expr(out(o), out_t_[o], out_s_[o]); }, def_.uses_index,
+               [&](int o) { return load_expr(out_at(o), out_s_[o], out_t_[o]); });
   }
 
   // Tiled class: tiled inputs through the shared Tiles, read at [a][b]; every operand's element (r, c).
