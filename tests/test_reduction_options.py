@@ -367,3 +367,95 @@ def test_argmax_into_outs_numpy_takes():
         np.argmax(np.array([1.0, 3.0, 2.0]), out=o_np)
         assert cp.argmax(cp.asarray([1.0, 3.0, 2.0]), out=o_cp) is o_cp
         assert o_cp.dtype == o_np.dtype and o_cp.item() == o_np.item()
+
+
+# ---- out='s dtype takes part in the loop (Note [Reductions into out]) ---------------------------------------
+
+# (reduction, data, out dtype): each row's value differs when the loop ignores out's dtype (float32 sums that
+# cancel, int64 products past 2**63, float16 sums past float16's range)
+_CANCELS = np.array([1e8, 1, -1e8, 3], np.float32)
+_INTO_OUT = [
+    ("sum", _CANCELS, np.float64),
+    ("nansum", np.array([1e8, np.nan, 1, -1e8], np.float32), np.float64),
+    ("mean", _CANCELS, np.float64),
+    ("nanmean", np.array([1e8, np.nan, 1, -1e8], np.float32), np.float64),
+    ("prod", np.array([2**40, 2**40, 3], np.int64), np.float64),
+    ("nanprod", np.array([2**40, 2**40], np.int64), np.float64),
+    ("sum", np.array([60000, 60000], np.float16), np.float32),
+    ("sum", np.array([100, 100, 7], np.int8), np.int8),
+    ("sum", np.array([True, True, False]), np.bool_),
+    ("prod", np.array([True, False]), np.bool_),
+    ("sum", np.array([2**62, 2**62, 2**62], np.int64), np.float64),
+    ("sum", (_CANCELS + 1j * _CANCELS).astype(np.complex64), np.complex128),
+    ("mean", np.array([7, 8], np.int16), np.int16),
+]
+
+
+@gpu
+@pytest.mark.parametrize("name,data,out_dtype", _INTO_OUT, ids=lambda v: getattr(v, "__name__", None))
+@pytest.mark.parametrize("how", ["function", "method", "initial", "where"])
+def test_out_dtype_takes_part_in_the_loop_as_numpys(name, data, out_dtype, how):
+    def call(xp, a, out):
+        if how == "method" and hasattr(a, name):
+            return getattr(a, name)(out=out)
+        kw = {}
+        if how == "initial" and "mean" not in name:
+            kw["initial"] = 0.5 if np.dtype(out_dtype).kind in "fc" else 1
+        if how == "where":
+            kw["where"] = xp.asarray(np.arange(a.size) != 1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return getattr(xp, name)(a, out=out, **kw)
+
+    want_out, got_out = np.zeros((), out_dtype), cp.zeros((), out_dtype)
+    want = call(np, data, want_out)
+    assert call(cp, cp.asarray(data), got_out) is got_out
+    assert_same(got_out, np.asarray(want))
+
+
+@gpu
+def test_extrema_and_add_reduce_into_a_wider_out_as_numpys():
+    # max's loop with out= is maximum(out, a): initial=1000 into int64 keeps 1000 where int8 could not hold it
+    a = np.array([1, 2], np.int8)
+    want = np.max(a, out=np.zeros((), np.int64), initial=1000)
+    got = cp.zeros((), np.int64)
+    cp.max(cp.asarray(a), out=got, initial=1000)
+    assert_same(got, np.asarray(want))
+    want = np.add.reduce(_CANCELS, out=np.zeros((), np.float64))
+    got = cp.zeros((), np.float64)
+    assert cp.add.reduce(cp.asarray(_CANCELS), out=got) is got
+    assert_same(got, np.asarray(want))
+    x = np.arange(12, dtype=np.float32).reshape(3, 4) * 1e7
+    want = np.sum(x[:, ::-2], axis=0, out=np.zeros(2, np.float64))
+    got = cp.zeros(2, np.float64)
+    cp.sum(cp.asarray(x)[:, ::-2], axis=0, out=got)
+    assert_same(got, want)
+
+
+@gpu
+@pytest.mark.parametrize("name", ["nanmean", "nanvar", "nanstd"])
+def test_nan_moments_of_inexact_data_take_inexact_out_and_dtype(name):
+    a = np.array([1.5, np.nan], np.float64)
+    for kw_np, kw_cp in (
+        ({"dtype": np.int64}, {"dtype": np.int64}),
+        ({"out": np.zeros((), np.int64)}, {"out": cp.zeros((), np.int64)}),
+    ):
+        with pytest.raises(TypeError) as want:
+            getattr(np, name)(a, **kw_np)
+        with pytest.raises(TypeError) as got:
+            getattr(cp, name)(cp.asarray(a), **kw_cp)
+        assert str(got.value) == str(want.value)
+    got = cp.zeros((), np.float32)  # an inexact out of another type is taken
+    getattr(cp, name)(cp.asarray(a), out=got)
+    assert_same(got, np.asarray(getattr(np, name)(a, out=np.zeros((), np.float32))))
+
+
+@gpu
+def test_float16_mean_into_a_float32_out_is_not_rounded_to_float16():
+    a = np.array([1.0, 2.0, 2.0], np.float16)  # 5/3 rounds in float16
+    for where in (None, np.array([True, True, True])):
+        kw_np, kw_cp = ({}, {}) if where is None else ({"where": where}, {"where": cp.asarray(where)})
+        want = np.mean(a, out=np.zeros((), np.float32), **kw_np)
+        got = cp.zeros((), np.float32)
+        cp.mean(cp.asarray(a), out=got, **kw_cp)
+        assert_same(got, np.asarray(want), rtol=1e-6)

@@ -126,6 +126,11 @@ def reduce(
         if mask is not None:
             a = _u._where(mask, a, _identity(identity, a.dtype))
         return _reduce(_INDEX[name], a, axis, dtype, out, keepdims, 0.0, None)
+    if isinstance(out, ndarray) and dtype is None:  # out= takes part in the loop (Note [Reductions into out])
+        if identity is None:
+            a = a.astype(numpy.promote_types(out.dtype, a.dtype), copy=False)
+        else:
+            dtype = _core._reduction_types(name, [a.dtype], None, out.dtype)[1]
     if identity is None:  # max and min run in a's type
         start = a.dtype.type(_start(initial, a.dtype if out is None else out.dtype, ufunc))
         if a.size == 0:
@@ -242,6 +247,9 @@ def _moment(name, a, axis, dtype, out, keepdims, mask, ddof, given_mean=_NO):
         keep = _u.logical_and(keep, _u.logical_not(_u.isnan(a)))
     count = _reduce(_INDEX["sum"], keep, axis, None, None, True, 0.0, None)  # int64, kept axes of size 1
     half = dtype is None and a.dtype == numpy.float16
+    if dtype is None and name.endswith("mean") and isinstance(out, ndarray):  # Note [Reductions into out]
+        # NumPy's mean into out= sums in the loop for out's type and a's, and rounds no float16 result
+        dtype, half = _core._reduction_types("mean", [a.dtype], None, out.dtype)[1], False
     if dtype is None:
         dtype = _F8 if a.dtype.kind in "biu" else _F4 if half else None
     zero = a.dtype.type(0)

@@ -18,6 +18,8 @@
 #include "ndarray.h"
 #include "operators.h"
 
+using namespace py::literals;
+
 namespace cuarray::bind {
 
 namespace {
@@ -74,7 +76,9 @@ py::object reduce(int index, py::handle a_obj, py::handle axis, py::handle dtype
   if (!dtype.is_none()) dt = to_dtype(dtype);
   if (def.nin == 1) {  // the array itself: no copy of its shape and strides
     DType t = a->dtype();
-    ops::ReductionTypes types = ops::reduction_types(def.rule, &t, 1, dt);
+    std::optional<DType> out;  // out='s dtype takes part in the loop (Note [Reductions into out])
+    if (!out_obj.is_none()) out = as_array(out_obj).array.dtype();
+    ops::ReductionTypes types = ops::reduction_types(def.rule, &t, 1, dt, out);
     // NumPy's ComplexWarning where dtype= makes a complex array's loop real (sum(dtype=float32)).
     if (dt && drops_imaginary(t, types.in[0])) warn_complex_to_real();
     return run(def, types.in, types.out_loop, types.result, a, 1, axis, out_obj, keepdims, ddof);
@@ -181,18 +185,22 @@ PyMethodDef g_reduce_def = {"_reduce", reinterpret_cast<PyCFunction>(reinterpret
 }  // namespace
 
 void init_reduction(py::module_& m) {
-  // The loop types of built-in reduction `name` for input `dtypes` and `dtype=` (its row's type rule):
-  // ([input loop types], output loop type, result dtype), as NumPy dtypes.
-  m.def("_reduction_types", [](const std::string& name, const std::vector<py::handle>& dtypes, py::handle dtype) {
-    const ops::ReductionDef& def = ops::reduction(name);
-    std::vector<DType> in = to_dtypes(dtypes);
-    std::optional<DType> dt;
-    if (!dtype.is_none()) dt = to_dtype(dtype);
-    ops::ReductionTypes t = ops::reduction_types(def, in, dt);
-    py::list loops;
-    for (int k = 0; k < def.nin; ++k) loops.append(to_numpy_dtype(t.in[k]));
-    return py::make_tuple(loops, to_numpy_dtype(t.out_loop), to_numpy_dtype(t.result));
-  });
+  // The loop types of built-in reduction `name` for input `dtypes`, `dtype=` and the dtype of out= (its row's
+  // type rule): ([input loop types], output loop type, result dtype), as NumPy dtypes.
+  m.def(
+      "_reduction_types",
+      [](const std::string& name, const std::vector<py::handle>& dtypes, py::handle dtype, py::handle out) {
+        const ops::ReductionDef& def = ops::reduction(name);
+        std::vector<DType> in = to_dtypes(dtypes);
+        std::optional<DType> dt, out_t;
+        if (!dtype.is_none()) dt = to_dtype(dtype);
+        if (!out.is_none()) out_t = to_dtype(out);
+        ops::ReductionTypes t = ops::reduction_types(def, in, dt, out_t);
+        py::list loops;
+        for (int k = 0; k < def.nin; ++k) loops.append(to_numpy_dtype(t.in[k]));
+        return py::make_tuple(loops, to_numpy_dtype(t.out_loop), to_numpy_dtype(t.result));
+      },
+      "name"_a, "dtypes"_a, "dtype"_a, "out"_a = py::none());
   m.def("_reduction_names", ops::reduction_names);
   m.add_object("_reduce", py::reinterpret_steal<py::object>(PyCFunction_NewEx(&g_reduce_def, nullptr, nullptr)));
   for (PyMethodDef& def : g_methods) {

@@ -177,10 +177,11 @@ void check_arity(const ReductionDef& def, std::size_t inputs, std::size_t in_typ
     throw ValueError(def.name + " takes " + to_string(def.nin) + " inputs");
 }
 
-ReductionTypes reduction_types(const ReductionDef& def, const std::vector<DType>& in, std::optional<DType> dtype) {
+ReductionTypes reduction_types(const ReductionDef& def, const std::vector<DType>& in, std::optional<DType> dtype,
+                               std::optional<DType> out) {
   if (static_cast<int>(in.size()) != def.nin)
     throw ValueError(def.name + " takes " + to_string(def.nin) + " input dtypes");
-  return reduction_types(def.rule, in.data(), def.nin, dtype);
+  return reduction_types(def.rule, in.data(), def.nin, dtype, out);
 }
 
 Shape reduced_shape(const Shape& shape, const std::vector<bool>& reduced, bool keepdims) {

@@ -55,7 +55,8 @@ bool reads_zero_d_axis(const ReductionDef& def, const Array& a, const std::vecto
 void check_arity(const ReductionDef& def, std::size_t inputs, std::size_t in_types);
 // The loop types of built-in reduction `def` for input dtypes `in` and `dtype=` (its row's type rule);
 // ValueError unless `in` has def.nin dtypes.
-ReductionTypes reduction_types(const ReductionDef& def, const std::vector<DType>& in, std::optional<DType> dtype);
+ReductionTypes reduction_types(const ReductionDef& def, const std::vector<DType>& in, std::optional<DType> dtype,
+                               std::optional<DType> out = std::nullopt);
 // `shape` without its reduced axes, or with them as 1 (keepdims).
 Shape reduced_shape(const Shape& shape, const std::vector<bool>& reduced, bool keepdims);
 

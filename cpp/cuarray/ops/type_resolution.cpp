@@ -113,12 +113,28 @@ void check_output_cast(const char* op, int nout, DType from, DType to, Casting c
                            op, static_cast<int>(from), static_cast<int>(to), casting_name(casting), index);
 }
 
-ReductionTypes reduction_types(ReductionRule rule, const DType* in, int nin, std::optional<DType> dtype) {
+// Note [Reductions into out]
+// NumPy's ufunc.reduce without dtype= resolves its loop for the types of out= and of the input, as if it were
+// out = ufunc(out, a): sum(float32_data, out=float64_array) adds in float64, and prod(int64_data,
+// out=float64_array) multiplies in float64, where adding in the input's own type would round (or wrap) and
+// give another value. Its mean sums so too (float data; integers and float16 already sum in a wider type).
+// The result is cast into out unsafely, as NumPy's reductions do. max and min are left in the input's type:
+// the larger type holds the same maximum. var and std compute their deviations in the input's type, as
+// NumPy's do, so out= changes only how the final sum rounds, which their one-pass kernels do not follow.
+ReductionTypes reduction_types(ReductionRule rule, const DType* in, int nin, std::optional<DType> dtype,
+                               std::optional<DType> out) {
   // Before an empty reduction's shortcut (Note [Datetime storage]).
   for (int k = 0; k < nin; ++k) check_computable(in[k], "reductions");
   if (dtype) check_computable(*dtype, "reductions");
+  if (out) check_computable(*out, "reductions");
   const DType t = in[0];
   auto same = [](DType x) { return ReductionTypes{{x, x}, x, x}; };
+  // add's loop for out= and the input (Note [Reductions into out]).
+  auto into_out = [&]() {
+    static const int add = ufunc_index("add");
+    int codes[2] = {static_cast<int>(*out), static_cast<int>(t)};
+    return resolve_loop(add, "add", 2, 1, codes, kNoDType, Casting::SameKind).out[0];
+  };
   // NumPy's _methods._mean/_var: the loop type and the result dtype.
   auto mean_loop = [&]() -> std::pair<DType, DType> {
     if (dtype) return {*dtype, *dtype};
@@ -129,6 +145,7 @@ ReductionTypes reduction_types(ReductionRule rule, const DType* in, int nin, std
   switch (rule) {
     case ReductionRule::kSumLike: {
       if (dtype) return same(*dtype);
+      if (out) return same(into_out());
       bool small = itemsize(t) < 8;
       if (kind(t) == Kind::Bool || (kind(t) == Kind::Signed && small)) return same(DType::Int64);
       if (kind(t) == Kind::Unsigned && small) return same(DType::UInt64);
@@ -148,6 +165,7 @@ ReductionTypes reduction_types(ReductionRule rule, const DType* in, int nin, std
       return {{t, t}, DType::Bool, DType::Bool};
     case ReductionRule::kMean: {
       auto [loop, result] = mean_loop();
+      if (!dtype && out && (is_floating(t) || is_complex(t)) && t != DType::Float16) loop = result = into_out();
       return {{loop, loop}, loop, result};
     }
     case ReductionRule::kVarLike: {

@@ -79,6 +79,9 @@ struct ReductionTypes {
   DType out_loop;  // the type the result is computed in
   DType result;    // the dtype of a new result
 };
-ReductionTypes reduction_types(ReductionRule rule, const DType* in, int nin, std::optional<DType> dtype);
+// `out` is the dtype of an out= array, which takes part in the loop of a sum or mean (Note [Reductions into
+// out]).
+ReductionTypes reduction_types(ReductionRule rule, const DType* in, int nin, std::optional<DType> dtype,
+                               std::optional<DType> out = std::nullopt);
 
 }  // namespace cuarray::ops
