@@ -245,7 +245,11 @@ def _numpy_conv(kind, a, v, mode):
     dtype = numpy.result_type(a.dtype, v.dtype)
     plan = plan_numpy(kind, a.shape[0], v.shape[0], mode)
     n_taps = min(a.shape[0], v.shape[0])
-    if dtype.kind in "fc" and fft_cheaper(plan.shape[0], n_taps, (a.shape[0] + v.shape[0] - 1,)):
+    if (
+        dtype.kind in "fc"
+        and fft_cheaper(plan.shape[0], n_taps, (a.shape[0] + v.shape[0] - 1,))
+        and _all_finite(a, v)
+    ):
         x, w = (v, a) if plan.swap else (a, v)
         if kind == "correlate":
             from cuarray import _ufuncs
@@ -256,6 +260,18 @@ def _numpy_conv(kind, a, v, mode):
         out = full[plan.start[0] : plan.start[0] + plan.shape[0]].astype(dtype)
         return _finish(plan, out)
     return run_direct(plan, a, v, dtype)
+
+
+# Note [NumPy's convolve through FFTs]
+# NumPy's convolve and correlate sum directly, so a NaN or an infinity reaches only the outputs whose window
+# covers it. Through FFTs it reaches every output. Long float inputs, where the direct sum would cost far more
+# than the transforms, take FFTs only when both inputs are finite (one pass of isfinite over each, small beside
+# the transforms); the results then agree with the direct sum to the transforms' rounding, relative to the
+# largest output (docs/numerical-differences.md).
+def _all_finite(a, v):
+    from cuarray import _reduction, _ufuncs
+
+    return all(bool(_reduction.all(_ufuncs.isfinite(x))) for x in (a, v))
 
 
 def convolve(a, v, mode="full"):

@@ -321,6 +321,23 @@ SCIPY_ERRORS = {
     "fft_mode": (lambda: sig.fftconvolve(cp.ones(3), cp.ones(2), "bad"), "acceptable mode flags"),
     "fft_valid": (lambda: sig.fftconvolve(cp.ones((3, 3)), cp.ones((2, 4)), "valid"), "at least as large"),
     "fft_shapes": (lambda: sig.fftconvolve(cp.ones((3, 4)), cp.ones((2, 3)), axes=0), "incompatible shapes"),
+    "fft_no_axes": (
+        lambda: sig.fftconvolve(cp.ones((3, 3)), cp.ones((3, 3)), axes=[]),
+        "axes cannot be empty",
+    ),
+    "oa_no_axes": (lambda: sig.oaconvolve(cp.ones((3, 3)), cp.ones((3, 3)), axes=[]), "axes cannot be empty"),
+    "fft_float_axes": (
+        lambda: sig.fftconvolve(cp.ones((3, 3)), cp.ones((3, 3)), axes=1.0),
+        "^axes must be a scalar or iterable of integers$",
+    ),
+    "fft_axes_range": (
+        lambda: sig.fftconvolve(cp.ones((3, 3)), cp.ones((3, 3)), axes=5),
+        "^axes exceeds dimensionality of input$",
+    ),
+    "fft_axes_repeated": (
+        lambda: sig.fftconvolve(cp.ones((3, 3)), cp.ones((3, 3)), axes=[0, -2]),
+        "^all axes must be unique$",
+    ),
 }
 
 
@@ -621,3 +638,52 @@ def test_numpy_convolve_takes_0d(xp, mode):
     return xp.convolve(xp.asarray(2.0), xp.asarray([1.0, 3.0]), mode), xp.convolve(
         xp.asarray(2.0), xp.asarray(4.0), mode
     )
+
+
+@pytest.mark.parametrize("func", ["convolve", "correlate"])
+def test_numpy_long_inputs_with_nan_keep_numpys_nan_positions(func):
+    # Long enough for the FFT route (Note [NumPy's convolve through FFTs]): a NaN or an infinity must reach
+    # only the outputs whose window covers it, as in NumPy's direct sum, not every output.
+    a = np.random.default_rng(0).standard_normal(1 << 20)
+    v = np.random.default_rng(1).standard_normal(600)
+    a[1000], a[500_000] = np.nan, np.inf
+    got = getattr(cp, func)(cp.asarray(a), cp.asarray(v), mode="same")
+    want = getattr(np, func)(a, v, mode="same")
+    host = cp.asnumpy(got)
+    np.testing.assert_array_equal(np.isnan(host), np.isnan(want))
+    np.testing.assert_array_equal(np.isinf(host), np.isinf(want))
+    finite = np.isfinite(want)
+    np.testing.assert_allclose(host[finite], want[finite], rtol=0, atol=1e-9 * np.abs(want[finite]).max())
+
+
+def test_2d_outputs_taller_than_one_launch_as_scipy():
+    # More than 65535 blocks of rows (audio laid out as samples x channels): the rows run in bands.
+    x = np.random.default_rng(0).standard_normal((2_200_000, 2)).astype(np.float32)
+    w = np.array([[0.25, 0.5], [0.5, -1.0], [1.0, 0.125]], np.float32)
+    for mode in ("full", "same", "valid"):
+        for boundary in ("fill", "wrap", "symm"):
+            got = sig.convolve2d(cp.asarray(x), cp.asarray(w), mode=mode, boundary=boundary)
+            assert_conv(got, ss.convolve2d(x, w, mode=mode, boundary=boundary))
+
+
+def test_2d_fill_value_as_scipy_reads_it():
+    # SciPy casts the fill into the output's type as NumPy's array(fill, dtype) does (an int64 fill stays
+    # exact; 1.5 into an integer output is 1) and reads it only for boundary='fill'.
+    x, w = np.arange(6, dtype=np.int64).reshape(2, 3), np.ones((2, 2), np.int64)
+    for fill in (2**62 + 1, 1.5, np.array([3]), True):
+        assert_conv(
+            sig.convolve2d(cp.asarray(x), cp.asarray(w), fillvalue=fill), ss.convolve2d(x, w, fillvalue=fill)
+        )
+    for fill in ([1, 2], 1j):
+        assert_conv(
+            sig.convolve2d(cp.asarray(x), cp.asarray(w), boundary="wrap", fillvalue=fill),
+            ss.convolve2d(x, w, boundary="wrap", fillvalue=fill),
+        )
+    for fill in (np.nan, None, 1 + 0j):
+        with pytest.raises(ValueError) as want:
+            ss.convolve2d(x, w, fillvalue=fill)
+        with pytest.raises(ValueError) as got:
+            sig.convolve2d(cp.asarray(x), cp.asarray(w), fillvalue=fill)
+        assert str(got.value) == str(want.value)
+    with pytest.raises(ValueError, match="^`fillvalue` cannot be an empty array.$"):
+        sig.convolve2d(cp.asarray(x), cp.asarray(w), fillvalue=[])

@@ -1,5 +1,6 @@
 #include "cuarray/ops/convolve.h"
 
+#include <algorithm>
 #include <string>
 
 #include "cuarray/cuda/stream.h"
@@ -30,33 +31,46 @@ void check_arrays(const Array& out, const Array& x, const Array& w, const std::v
 
 void launch_2d(const Array& out, const Array& x, const Array& w, const std::vector<std::int64_t>& origin,
                Boundary boundary, const void* fill) {
-  long long dims[8] = {out.shape()[0], out.shape()[1], x.shape()[0], x.shape()[1],
-                       w.shape()[0],   w.shape()[1],   origin[0],    origin[1]};
-  long long grid_y = (dims[0] + kTile - 1) / kTile, grid_x = (dims[1] + kTile - 1) / kTile;
-  if (grid_y > 65535 || grid_x > INT32_MAX)
+  long long grid_x = (out.shape()[1] + kTile - 1) / kTile;
+  if (grid_x > INT32_MAX)
     throw ValueError("correlate2d: an output of " + shape_str(out.shape()) + " is too large for one launch");
   KernelKey key(KernelKind::Correlate2d);
   key.add(static_cast<int>(out.dtype()), 5);
   jit::Kernel k = cached_kernel(key, [&] { return correlate2d_source(out.dtype()); });
-  void* o = out.data();
   const void* xp = x.data();
   const void* wp = w.data();
   int b = static_cast<int>(boundary);
-  void* args[] = {&o,
-                  &xp,
-                  &wp,
-                  &dims[0],
-                  &dims[1],
-                  &dims[2],
-                  &dims[3],
-                  &dims[4],
-                  &dims[5],
-                  &dims[6],
-                  &dims[7],
-                  &b,
-                  const_cast<void*>(fill ? fill : kZero)};
-  jit::launch(k, dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y)), dim3(kTile, 8), args, 0,
-              cuda::current_stream()->handle());
+  // Rows go to grid y, which holds at most 65535 blocks: a taller output (audio as samples x channels) runs in
+  // bands of rows, each band's output rows reading x from its own first row on (origin shifted by the band).
+  constexpr long long kBandRows = 65535LL * kTile;
+  const long long rows = out.shape()[0], row_bytes = out.shape()[1] * out.itemsize();
+  for (long long first = 0; first < rows; first += kBandRows) {
+    long long dims[8] = {std::min(kBandRows, rows - first),
+                         out.shape()[1],
+                         x.shape()[0],
+                         x.shape()[1],
+                         w.shape()[0],
+                         w.shape()[1],
+                         origin[0] + first,
+                         origin[1]};
+    void* o = static_cast<char*>(out.data()) + first * row_bytes;
+    void* args[] = {&o,
+                    &xp,
+                    &wp,
+                    &dims[0],
+                    &dims[1],
+                    &dims[2],
+                    &dims[3],
+                    &dims[4],
+                    &dims[5],
+                    &dims[6],
+                    &dims[7],
+                    &b,
+                    const_cast<void*>(fill ? fill : kZero)};
+    const long long grid_y = (dims[0] + kTile - 1) / kTile;
+    jit::launch(k, dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y)), dim3(kTile, 8), args, 0,
+                cuda::current_stream()->handle());
+  }
 }
 
 void launch_1d(const Array& out, const Array& x, const Array& w, std::int64_t origin) {

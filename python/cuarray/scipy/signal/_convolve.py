@@ -3,9 +3,10 @@ device arrays (other arguments, host arrays included, raise CuPy's TypeError). D
 cuarray.fft; see cuarray/_convolution.py for the plans."""
 
 import math
+import operator
+import warnings
 
 import numpy
-from numpy.lib.array_utils import normalize_axis_tuple
 
 from cuarray import _creation, _math, _ufuncs
 from cuarray._convolution import (
@@ -128,27 +129,27 @@ def correlate(in1, in2, mode="full", method="auto"):
 
 
 def _fill_value(fillvalue, dtype):
-    """The fill value in the output's type, checked as SciPy checks it."""
-    host = numpy.asarray(fillvalue.get() if hasattr(fillvalue, "get") else fillvalue)
-    if host.size != 1:
-        raise ValueError("`fillvalue` must be scalar or an array with one element.")
-    value = complex(host.reshape(()).item())
+    """The fill value in the output's type, checked as SciPy checks it: converted to complex first (its errors),
+    then cast to the output's type as NumPy's array(fillvalue, dtype) casts (an int64 fill stays exact; 1.5
+    into an integer output is 1; NaN, a complex value or one out of range is SciPy's ValueError)."""
+    host = fillvalue.get() if hasattr(fillvalue, "get") else fillvalue
     error = ValueError(
         "could not cast `fillvalue` directly to the output type (it was first converted to complex)."
     )
-    if dtype.kind == "c":
-        return value
-    if value.imag != 0:
-        raise error
-    if dtype.kind == "f":
-        return value.real
-    if not math.isfinite(value.real):
-        raise error
-    info = numpy.iinfo(dtype)
-    integer = int(value.real)
-    if not info.min <= integer <= info.max:
-        raise error
-    return integer
+    try:
+        size = numpy.asarray(host, dtype=numpy.complex128).size
+    except TypeError:
+        raise error from None
+    if size == 0:
+        raise ValueError("`fillvalue` cannot be an empty array.")
+    if size != 1:
+        raise ValueError("`fillvalue` must be scalar or an array with one element.")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
+            return numpy.asarray(host, dtype=dtype).reshape(()).item()
+    except (TypeError, ValueError, OverflowError):
+        raise error from None
 
 
 def _two_d(kind, in1, in2, mode, boundary, fillvalue):
@@ -164,7 +165,7 @@ def _two_d(kind, in1, in2, mode, boundary, fillvalue):
     dtype = numpy.result_type(in1.dtype, in2.dtype)
     if dtype.kind not in "iufc" or dtype == numpy.float16:
         raise ValueError(f"{kind}2d not available for this type.")
-    fill = _fill_value(fillvalue, dtype)
+    fill = _fill_value(fillvalue, dtype) if boundary == "fill" else 0  # SciPy reads it for 'fill' alone
     plan = plan_scipy_2d(kind, in1.shape, in2.shape, mode)
     return run_direct(plan, in1, in2, dtype, _BOUNDARIES[boundary], fill)
 
@@ -185,6 +186,22 @@ def _centered(a, shape):
     return ascontiguousarray(a[tuple(slice(s, s + m) for s, m in zip(start, shape))])
 
 
+def _freq_axes(axes, ndim):
+    """fftconvolve's `axes` checked as SciPy checks them, with its messages."""
+    try:
+        axes = [operator.index(a) for a in ([axes] if numpy.isscalar(axes) else axes)]
+    except TypeError:
+        raise ValueError("axes must be a scalar or iterable of integers") from None
+    if not axes:
+        raise ValueError("when provided, axes cannot be empty")
+    axes = [a + ndim if a < 0 else a for a in axes]
+    if any(a >= ndim or a < 0 for a in axes):
+        raise ValueError("axes exceeds dimensionality of input")
+    if len(set(axes)) != len(axes):
+        raise ValueError("all axes must be unique")
+    return axes
+
+
 def fftconvolve(in1, in2, mode="full", axes=None):
     """N-D convolution by FFTs along `axes` (default all); the other axes must match or be 1 (broadcast)."""
     require_device(in1, in2)
@@ -196,7 +213,7 @@ def fftconvolve(in1, in2, mode="full", axes=None):
         return _empty_result()
     if mode not in MODES:
         raise ValueError("acceptable mode flags are 'valid', 'same', or 'full'")
-    axes = range(in1.ndim) if axes is None else normalize_axis_tuple(axes, in1.ndim)
+    axes = range(in1.ndim) if axes is None else _freq_axes(axes, in1.ndim)
     for a in range(in1.ndim):
         if a not in axes and in1.shape[a] != in2.shape[a] and 1 not in (in1.shape[a], in2.shape[a]):
             raise ValueError(f"incompatible shapes for in1 and in2: {in1.shape} and {in2.shape}")
