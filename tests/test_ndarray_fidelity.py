@@ -279,3 +279,71 @@ def test_equality_with_other_arrays_is_elementwise():
     a = cp.arange(3)
     testing.assert_array_equal(a == np.int64(1), [False, True, False])
     testing.assert_array_equal(a == cp.asarray([0, 5, 2]), [True, False, True])
+
+
+def _broadcasts(xp):
+    """Arrays with stride-0 axes, negative strides and permuted axes: flatten('K') reads them as NumPy does."""
+    a = xp.arange(24.0).reshape(2, 3, 4)
+    return [
+        xp.broadcast_to(xp.arange(3.0), (2, 3)),
+        xp.broadcast_to(xp.arange(3.0)[:, None], (3, 4)).T,
+        xp.broadcast_to(a[:, :1], (2, 5, 4)).transpose(2, 0, 1),
+        a[::-1, :, ::-2].transpose(1, 2, 0),
+        a.transpose(2, 0, 1)[:, :1],
+    ]
+
+
+@gpu
+@pytest.mark.parametrize("k", range(5))
+def test_flatten_k_of_broadcast_and_permuted_arrays_is_numpys(k):
+    got, want = _broadcasts(cp)[k].flatten("K"), _broadcasts(np)[k].flatten("K")
+    np.testing.assert_array_equal(cp.asnumpy(got), want)
+    assert got.flags.c_contiguous and not np.shares_memory(cp.asnumpy(got), want)
+    np.testing.assert_array_equal(cp.asnumpy(_broadcasts(cp)[k].ravel("K")), _broadcasts(np)[k].ravel("K"))
+
+
+@gpu
+def test_astype_without_copy_keeps_only_a_layout_the_order_allows():
+    # order='A' is F for an F-contiguous array, else C: a non-contiguous array is copied, as NumPy copies it.
+    for make in (
+        lambda xp: xp.arange(12.0).reshape(3, 4)[:, ::2],
+        lambda xp: xp.broadcast_to(xp.arange(3.0), (2, 3)),
+    ):
+        x, a = make(cp), make(np)
+        r = x.astype(np.float64, copy=False, order="A")
+        want = a.astype(np.float64, copy=False, order="A")
+        assert (r is x) == (want is a) and not (r is x)
+        assert r.strides == want.strides and r.flags.c_contiguous
+    for order in ("A", "K", "F"):
+        f = cp.asfortranarray(cp.ones((3, 4)))
+        assert f.astype(np.float64, copy=False, order=order) is f
+
+
+@gpu
+@pytest.mark.parametrize(
+    "value", [2.0, 20.0, [4.0, 5.0, 6.0, 7.0], [4.0, 5.0], None, np.float32(11), np.nan], ids=repr
+)
+def test_in_is_numpys_any_equal(value):
+    a = np.arange(12.0).reshape(3, 4)
+    try:
+        want = value in a
+    except ValueError:  # a value that does not broadcast against the array
+        with pytest.raises(ValueError):
+            value in cp.asarray(a)  # noqa: B015
+        return
+    assert (value in cp.asarray(a)) == want
+    assert (5.0 in cp.asarray(np.array(5.0))) and (6.0 not in cp.asarray(np.array(5.0)))
+
+
+@gpu
+def test_conj_of_a_real_array_into_out_checks_the_cast():
+    a = np.arange(6.0)
+    with pytest.raises(TypeError):
+        a.conj(np.zeros(6, np.int64))
+    with pytest.raises(TypeError):
+        cp.asarray(a).conj(cp.zeros(6, np.int64))
+    out = cp.zeros(6, np.complex128)
+    assert cp.asarray(a).conj(out) is out
+    np.testing.assert_array_equal(cp.asnumpy(out), a.astype(np.complex128))
+    x = cp.asarray(a)
+    assert x.conj() is x  # a real array is its own conjugate, as NumPy's method returns it

@@ -401,3 +401,33 @@ def test_elementwise_with_inputs_on_two_devices_raises():
         x0 = cp.arange(6.0)
         with pytest.raises(ValueError, match=r"on device 1 but the current device is 0"):
             x0 + x1
+
+
+def test_get_and_set_check_the_dtype_first_with_cupys_errors():
+    x = cp.zeros((3, 4), np.float64)
+    with pytest.raises(TypeError, match=r"^float32 array cannot be obtained from float64 array$"):
+        x.get(out=np.zeros((4, 3), np.float32))
+    with pytest.raises(TypeError, match=r"^>f8 array cannot be obtained from float64 array$"):
+        x.get(out=np.zeros((3, 4), np.dtype(">f8")))
+    with pytest.raises(
+        ValueError, match=r"^Shape mismatch. Expected shape: \(3, 4\), actual shape: \(4, 3\)$"
+    ):
+        x.get(out=np.zeros((4, 3)))
+    with pytest.raises(TypeError, match=r"^float32 array cannot be set to float64 array$"):
+        x.set(np.zeros((2, 2), np.float32))
+    with pytest.raises(ValueError, match=r"^Shape mismatch. Old shape: \(3, 4\), new shape: \(2, 2\)$"):
+        x.set(np.zeros((2, 2)))
+
+
+def test_set_on_a_stream_is_ordered_on_that_stream():
+    # The copy is queued on `stream`, as CuPy's: work queued on that stream after it sees the new values.
+    s = cp.cuda.Stream(non_blocking=True)
+    x = cp.zeros(1 << 20, np.float32)
+    cp.cuda.Device().synchronize()
+    values = np.arange(1 << 20, dtype=np.float32)
+    x.set(values, stream=s)
+    with s:
+        y = x * 2
+    s.synchronize()
+    np.testing.assert_array_equal(cp.asnumpy(y), values * 2)
+    assert cp.cuda.get_current_stream().ptr == 0

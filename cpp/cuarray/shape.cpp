@@ -222,6 +222,30 @@ int normalize_axis(std::int64_t axis, int ndim) {
   return static_cast<int>(axis < 0 ? axis + ndim : axis);
 }
 
+std::vector<std::int64_t> k_order_axes(const Shape& shape, const Strides& strides) {
+  const auto n = static_cast<std::int64_t>(shape.size());
+  std::vector<std::int64_t> inner_first(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) inner_first[static_cast<std::size_t>(i)] = n - 1 - i;
+  auto stride = [&](std::int64_t axis) {
+    return shape[static_cast<std::size_t>(axis)] == 1 ? 0 : std::llabs(strides[static_cast<std::size_t>(axis)]);
+  };
+  for (std::int64_t i0 = 1; i0 < n; ++i0) {
+    const std::int64_t axis = inner_first[static_cast<std::size_t>(i0)];
+    std::int64_t pos = i0;
+    for (std::int64_t i1 = i0 - 1; i1 >= 0; --i1) {
+      const std::int64_t s0 = stride(axis), s1 = stride(inner_first[static_cast<std::size_t>(i1)]);
+      if (s0 == 0 || s1 == 0) continue;  // ambiguous: look further in
+      if (s1 <= s0) break;
+      pos = i1;
+    }
+    if (pos != i0) {
+      inner_first.erase(inner_first.begin() + i0);
+      inner_first.insert(inner_first.begin() + pos, axis);
+    }
+  }
+  return {inner_first.rbegin(), inner_first.rend()};
+}
+
 void sort_by_memory_order(IterDims& dims, int operand) {
   if (dims.n < 2) return;  // std::stable_sort allocates a buffer even for one element
   std::stable_sort(dims.begin(), dims.end(), [operand](const IterDim& a, const IterDim& b) {

@@ -93,6 +93,10 @@ struct IterDims {
   const IterDim* end() const { return d + n; }
   const IterDim& back() const { return d[n - 1]; }
 };
+// The axes, outermost first, in which NumPy's iterator reads an array in order 'K' (ravel, flatten): an
+// insertion sort that moves an axis inward past those of larger |stride|, where an axis of stride 0 or length 1
+// orders against nothing, so broadcast axes keep their C places.
+std::vector<std::int64_t> k_order_axes(const Shape& shape, const Strides& strides);
 // Orders the dimensions outermost first by |stride| of `operand` (stable: ties keep their order), so the
 // last dimension walks that operand's memory most closely.
 void sort_by_memory_order(IterDims& dims, int operand);

@@ -135,6 +135,15 @@ def _item(self, *args):
     return self[tuple(operator.index(i) for i in index)].get().item()
 
 
+def _contains(self, value):
+    """NumPy's `value in a`: whether any element equals `value`, compared with broadcasting (a row of a 2-D
+    array is in it where it matches some row), in one read of the device."""
+    if isinstance(value, (list, tuple)):
+        value = asarray(value)
+    equal = self == value
+    return bool(equal.any()) if isinstance(equal, _core.ndarray) else bool(equal)
+
+
 def _iter(self):
     """The subarrays along the first axis; iter() of a 0-d array raises at once, as NumPy's."""
     if self.ndim == 0:
@@ -142,36 +151,12 @@ def _iter(self):
     return (self[i] for i in range(self.shape[0]))
 
 
-def _memory_order(shape, strides):
-    """The axes, outermost first, in which NumPy's iterator reads an array in order 'K' (ravel, flatten):
-    an insertion sort that moves an axis inward past those of larger |stride|, where an axis of stride 0 or
-    length 1 orders against nothing (so broadcast axes keep their C places)."""
-    inner_first = list(range(len(shape)))[::-1]
-
-    def stride(ax):
-        return 0 if shape[ax] == 1 else abs(strides[ax])
-
-    for i0 in range(1, len(inner_first)):
-        ax = inner_first[i0]
-        pos = i0
-        for i1 in range(i0 - 1, -1, -1):
-            s0, s1 = stride(ax), stride(inner_first[i1])
-            if s0 == 0 or s1 == 0:
-                continue  # ambiguous: look further in
-            if s1 <= s0:
-                break
-            pos = i1
-        if pos != i0:
-            inner_first.insert(pos, inner_first.pop(i0))
-    return inner_first[::-1]
-
-
 def _ravel(self, order="C"):
     """The elements as a contiguous 1-D array in `order` ('C', 'F', 'A' or 'K'): a view where the elements
     already lie contiguously in that order, else a copy (as NumPy's; reshape(-1) also gives strided views)."""
     order = order.upper() if isinstance(order, str) else order  # NumPy ignores the case
     if order == "K":
-        flat = self.transpose(_memory_order(self.shape, self.strides)).reshape(-1)
+        flat = self.transpose(_core._k_order_axes(self)).reshape(-1)
     else:
         if order == "A":
             order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
@@ -328,15 +313,12 @@ def _method(function):
     return method
 
 
-def _conj(self, out=None):
+def _conj(self, out=None, /):
     """The complex conjugate: a new array for a complex one; a real array is its own conjugate, and NumPy's
-    method returns the array itself (or copies it into `out`)."""
-    if self.dtype.kind == "c":
+    method returns the array itself (or conjugates it into `out`, with the ufunc's casting check)."""
+    if self.dtype.kind == "c" or out is not None:
         return _ufuncs.conjugate(self, out=out)
-    if out is None:
-        return self
-    out[...] = self
-    return out
+    return self
 
 
 def _late(module, name):
@@ -382,6 +364,7 @@ _members = {
     "__bool__": lambda self: _scalar(self, bool),
     "__index__": _index,
     "__iter__": _iter,
+    "__contains__": _contains,
     "__copy__": lambda self: self.copy(order="K"),  # NumPy's keeps the layout, where ndarray.copy() is C
     "__deepcopy__": _deepcopy,
     "tolist": lambda self: self.get().tolist(),

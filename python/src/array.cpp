@@ -68,11 +68,16 @@ py::array to_numpy(const NdArray& self, py::handle out, char order) {
   cuda::DeviceGuard guard(a.device());  // an array of another device is read there, as CuPy's get() does
   py::array host;
   if (!out.is_none()) {
-    if (!py::isinstance<py::array>(out)) throw TypeError("out must be a numpy.ndarray");
+    if (!py::isinstance<py::array>(out)) throw TypeError("Only numpy.ndarray can be obtained from cuarray.ndarray");
     host = py::reinterpret_borrow<py::array>(out);
     Shape out_shape(host.shape(), host.shape() + host.ndim());
-    if (out_shape != a.shape() || !numpy_dtype_of(a).equal(host.dtype()))
-      throw ValueError("out must have shape " + shape_str(a.shape()) + " and dtype " + name(a.dtype()));
+    // CuPy's checks and messages: the dtype first, then the shape.
+    if (!numpy_dtype_of(a).equal(host.dtype()))
+      throw TypeError(py::str(host.dtype()).cast<std::string>() + " array cannot be obtained from " + name(a.dtype()) +
+                      " array");
+    if (out_shape != a.shape())
+      throw ValueError("Shape mismatch. Expected shape: " + shape_str(a.shape()) +
+                       ", actual shape: " + shape_str(out_shape));
     if (host.flags() & py::array::c_style)
       order = 'C';
     else if (host.flags() & py::array::f_style)
@@ -175,6 +180,31 @@ int to_c_int(py::handle obj) {
   if (v > INT_MAX) raise_overflow("signed integer is greater than maximum");
   if (v < INT_MIN) raise_overflow("signed integer is less than minimum");
   return static_cast<int>(v);
+}
+
+// `copy()` with `stream` (a cuarray Stream, or None: the current one) current, as CuPy's get and set queue their
+// copies on the stream given.
+template <class Copy>
+auto on_stream(py::handle stream, Copy copy) {
+  if (stream.is_none()) return copy();
+  stream.attr("__enter__")();
+  try {
+    auto r = copy();
+    stream.attr("__exit__")(py::none(), py::none(), py::none());
+    return r;
+  } catch (abi::__forced_unwind&) {
+    throw;  // no GIL: Note [Exit while waiting] in gil.h
+  } catch (...) {
+    stream.attr("__exit__")(py::none(), py::none(), py::none());
+    throw;
+  }
+}
+
+// Whether `a` already has the layout astype's `order` asks for, so that copy=False may return it: 'K' any, 'A' C- or
+// F-contiguous (it reads as F for an F-contiguous array, else C), 'C' and 'F' their own.
+bool keeps_layout(const Array& a, char order) {
+  return order == 'K' || (order == 'A' && (a.c_contiguous() || a.f_contiguous())) ||
+         (order == 'C' && a.c_contiguous()) || (order == 'F' && a.f_contiguous());
 }
 
 // A new array's `order`: 'C' or 'F' in either case. 'K' and 'A' keep an existing array's layout, so NumPy's empty,
@@ -646,9 +676,7 @@ void init_array(py::module_& m) {
             if (is_void(s.array.dtype()) || is_void(et.dtype)) {
               // Note [Void storage]: equal types copy bytes; casts go field by field in Python.
               if (is_void(et.dtype) && et.descr == s.array.descr()) {
-                if (!copy && (o == 'K' || o == 'A' || (o == 'C' && s.array.c_contiguous()) ||
-                              (o == 'F' && s.array.f_contiguous())))
-                  return self;
+                if (!copy && keeps_layout(s.array, o)) return self;
                 return py::cast(owner(ops::astype(s.array, DType::Void, o)));
               }
               return hook(Hook::Structured).attr("astype")(self, dtype, py::str(std::string(1, o)), casting);
@@ -656,9 +684,7 @@ void init_array(py::module_& m) {
             const DType dt = et.dtype;
             check_astype_casting(s.array.dtype(), dt, to_casting(casting, true));
             if (is_complex(s.array.dtype()) && !is_complex(dt) && dt != DType::Bool) warn_complex_to_real();
-            if (!copy && dt == s.array.dtype() &&
-                (o == 'K' || o == 'A' || (o == 'C' && s.array.c_contiguous()) || (o == 'F' && s.array.f_contiguous())))
-              return self;
+            if (!copy && dt == s.array.dtype() && keeps_layout(s.array, o)) return self;
             return py::cast(owner(ops::astype(s.array, dt, o)));
           },
           "dtype"_a, "order"_a = "K", "casting"_a = "unsafe", "subok"_a = true, "copy"_a = true)
@@ -675,13 +701,9 @@ void init_array(py::module_& m) {
             const Array& a = s.array;
             if (o == 'A') o = a.f_contiguous() && !a.c_contiguous() ? 'F' : 'C';
             if (o != 'K') return owner(ops::reshape(ops::astype(a, a.dtype(), o), {-1}, o));
-            // Memory order: the axes by decreasing |stride|, as NumPy's order='K'.
-            std::vector<std::int64_t> axes(a.ndim());
-            std::iota(axes.begin(), axes.end(), 0);
-            std::stable_sort(axes.begin(), axes.end(), [&](std::int64_t i, std::int64_t j) {
-              return std::llabs(a.strides()[i]) > std::llabs(a.strides()[j]);
-            });
-            return owner(ops::reshape(ops::astype(ops::transpose(a, axes), a.dtype(), 'C'), {-1}, 'C'));
+            // NumPy's iterator's order 'K' (broadcast axes keep their C places), then a C-ordered copy.
+            Array in_k_order = ops::transpose(a, k_order_axes(a.shape(), a.strides()));
+            return owner(ops::reshape(ops::astype(in_k_order, a.dtype(), 'C'), {-1}, 'C'));
           },
           "order"_a = "C")
       .def(
@@ -718,38 +740,33 @@ void init_array(py::module_& m) {
           "get",
           [](const NdArray& s, py::handle stream, py::handle order, py::handle out, bool /*blocking*/) {
             char o = to_order(order, 'C');
-            if (stream.is_none()) return to_numpy(s, out, o);
-            stream.attr("__enter__")();  // the copy is queued on `stream`, as in CuPy
-            try {
-              py::array host = to_numpy(s, out, o);
-              stream.attr("__exit__")(py::none(), py::none(), py::none());
-              return host;
-            } catch (abi::__forced_unwind&) {
-              throw;  // no GIL: Note [Exit while waiting] in gil.h
-            } catch (...) {
-              stream.attr("__exit__")(py::none(), py::none(), py::none());
-              throw;
-            }
+            return on_stream(stream, [&] { return to_numpy(s, out, o); });
           },
           "stream"_a = py::none(), "order"_a = "C", "out"_a = py::none(), "blocking"_a = true)
       .def(
           "set",
           [](const NdArray& s, py::handle arr, py::handle stream) {
-            if (!py::isinstance<py::array>(arr)) throw TypeError("set() takes a numpy.ndarray");
+            if (!py::isinstance<py::array>(arr)) throw TypeError("Only numpy.ndarray can be set to cuarray.ndarray");
             py::array host = arr.cast<py::array>();
             Shape shape(host.shape(), host.shape() + host.ndim());
+            // CuPy's checks and messages: the dtype first, then the shape.
+            if (!numpy_dtype_of(s.array).equal(host.dtype()))
+              throw TypeError(py::str(host.dtype()).cast<std::string>() + " array cannot be set to " +
+                              name(s.array.dtype()) + " array");
             if (shape != s.array.shape())
               throw ValueError("Shape mismatch. Old shape: " + shape_str(s.array.shape()) +
                                ", new shape: " + shape_str(shape));
-            if (!numpy_dtype_of(s.array).equal(host.dtype()))
-              throw TypeError("dtype mismatch: the array is " + std::string(name(s.array.dtype())) +
-                              ", the new values are " + py::str(host.dtype()).cast<std::string>());
-            ops::copy_into(s.array, from_numpy(host, py::none()).array);
+            on_stream(stream, [&] {
+              ops::copy_into(s.array, from_numpy(host, py::none()).array);
+              return 0;
+            });
           },
           "arr"_a, "stream"_a = py::none());
   install_attribute_slots(cls);  // after the definitions above, which set the slots it replaces
 
   m.def("_from_numpy", &from_numpy, "obj"_a, "dtype"_a = py::none());
+  // The axes in which NumPy's iterator reads `a` in order 'K' (ravel's and flatten's).
+  m.def("_k_order_axes", [](const NdArray& a) { return k_order_axes(a.array.shape(), a.array.strides()); });
   m.def(
       "_copy_from_device",
       [](const NdArray& a) {

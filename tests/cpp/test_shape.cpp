@@ -538,3 +538,15 @@ TEST(Layout, ReductionResultsAreLaidOutAsNumPys) {
 }
 
 }  // namespace
+
+TEST(KOrderAxes, BroadcastAxesKeepTheirCPlaces) {
+  using Axes = std::vector<std::int64_t>;
+  // broadcast_to(arange(3.), (2, 3)): the stride-0 axis orders against nothing and stays outermost.
+  EXPECT_EQ(cuarray::k_order_axes({2, 3}, {0, 8}), (Axes{0, 1}));
+  // a transposed (3, 4) array: axis 1 (stride 32) outermost; negative strides count by magnitude.
+  EXPECT_EQ(cuarray::k_order_axes({3, 4}, {8, 24}), (Axes{1, 0}));
+  EXPECT_EQ(cuarray::k_order_axes({3, 4}, {-8, 24}), (Axes{1, 0}));
+  // (4, 2, 3) taken from a C-ordered (2, 3, 4) by transpose(2, 0, 1): back to the memory order.
+  EXPECT_EQ(cuarray::k_order_axes({4, 2, 3}, {8, 96, 32}), (Axes{1, 2, 0}));
+  EXPECT_EQ(cuarray::k_order_axes({}, {}), Axes{});
+}
