@@ -223,12 +223,21 @@ def _numpy_args(kind, a, v, mode):
     require_device(a, v)
     if isinstance(mode, str):
         if mode not in MODES:
+            if mode and any(
+                m.startswith(mode.lower()) for m in MODES
+            ):  # an abbreviation NumPy no longer takes
+                raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
             raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
     else:
         try:
-            mode = MODES[operator.index(mode)]
-        except (TypeError, IndexError):
-            raise ValueError("integer convolve/correlate mode must be 0, 1, or 2") from None
+            if isinstance(mode, (bool, numpy.bool_)):
+                raise TypeError
+            index = operator.index(mode)
+        except TypeError:
+            raise TypeError("convolve/correlate mode not understood") from None
+        if not 0 <= index <= 2:
+            raise ValueError("integer convolve/correlate mode must be 0, 1, or 2")
+        mode = MODES[index]
     if min(a.ndim, v.ndim) == 0 and kind == "correlate":  # NumPy's correlate2 takes no 0-d input
         raise ValueError("object of too small depth for desired array")
     a = a.reshape(1) if a.ndim == 0 else a  # convolve's array(a, ndmin=1)

@@ -274,7 +274,8 @@ def test_scipy_nd_dtypes(func, dtype):
 
 def test_scipy_nd_edges():
     assert_conv(sig.convolve(cp.zeros((0, 3)), cp.ones((2, 2))), np.array([]))
-    assert_conv(sig.correlate(cp.ones(3), cp.zeros(0)), np.array([]))
+    with pytest.raises(ValueError, match="^v cannot be empty$"):  # SciPy's 1-D sums are NumPy's
+        sig.correlate(cp.ones(3), cp.zeros(0))
     assert_conv(sig.convolve(cp.asarray(2.0), cp.asarray(3.0)), ss.convolve(np.array(2.0), np.array(3.0)))
     (x, a), (y, b) = pair((40, 30), "float32", 17), pair((40, 30), "float32", 18)
     assert_conv(sig.convolve(x, y), ss.convolve(a, b))  # large kernel: auto may pick the FFT
@@ -302,7 +303,7 @@ def test_scipy_direct_nan_and_inf_land_where_scipy_puts_them(func, shapes, where
 SCIPY_ERRORS = {
     "ndim": (
         lambda: sig.convolve(cp.ones((3, 3)), cp.ones(2)),
-        "in1 and in2 should have the same dimensionality",
+        "volume and kernel should have the same dimensionality",
     ),
     "mode": (
         lambda: sig.convolve(cp.ones(3), cp.ones(2), "bad"),
@@ -685,5 +686,34 @@ def test_2d_fill_value_as_scipy_reads_it():
         with pytest.raises(ValueError) as got:
             sig.convolve2d(cp.asarray(x), cp.asarray(w), fillvalue=fill)
         assert str(got.value) == str(want.value)
+    u8 = cp.asarray(x.astype(np.uint8)), cp.asarray(w.astype(np.uint8))
+    assert_conv(
+        sig.convolve2d(*u8, fillvalue=np.int64(3)), ss.convolve2d(*(t.get() for t in u8), fillvalue=3)
+    )
+    for fill in (np.array([3]), np.array(1.5)):  # an array's type must cast safely
+        with pytest.raises(ValueError, match="could not cast `fillvalue`"):
+            sig.convolve2d(*u8, fillvalue=fill)
     with pytest.raises(ValueError, match="^`fillvalue` cannot be an empty array.$"):
         sig.convolve2d(cp.asarray(x), cp.asarray(w), fillvalue=[])
+
+
+@pytest.mark.parametrize("mode", [True, False, None, b"full", 1.0, "f", "FULL", "x", "", np.int64(5)])
+@pytest.mark.parametrize("func", ["convolve", "correlate"])
+def test_numpy_mode_errors_are_numpys(func, mode):
+    # A bool or a non-integer mode is NumPy's TypeError; an abbreviation ('f', 'FULL') has its own message.
+    with pytest.raises(Exception) as want:
+        getattr(np, func)(np.ones(3), np.ones(2), mode)
+    with pytest.raises(type(want.value)) as got:
+        getattr(cp, func)(cp.ones(3), cp.ones(2), mode)
+    assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("func", ["convolve", "correlate"])
+@pytest.mark.parametrize("method", ["auto", "direct"])  # (SciPy's fft method raises an IndexError of its own)
+def test_scipy_1d_empty_inputs_raise_as_scipy(func, method):
+    for a, v in ((np.ones(5), np.zeros(0)), (np.zeros(0), np.ones(3))):
+        with pytest.raises(ValueError) as want:
+            getattr(ss, func)(a, v, "full", method)
+        with pytest.raises(ValueError) as got:
+            getattr(sig, func)(cp.asarray(a), cp.asarray(v), "full", method)
+        assert str(got.value) == str(want.value)

@@ -44,11 +44,12 @@ def _empty_result():
     return _creation.zeros(0, numpy.float64)  # SciPy's np.array([]) for an empty input
 
 
-def _check_nd(in1, in2, mode, message):
+def _check_nd(in1, in2, mode, message, names="in1 and in2"):
+    """SciPy's checks: equal ndim, then (past 0-d inputs, whose product SciPy returns first) the mode."""
     require_device(in1, in2)
     if in1.ndim != in2.ndim:
-        raise ValueError("in1 and in2 should have the same dimensionality")
-    if mode not in MODES:
+        raise ValueError(f"{names} should have the same dimensionality")
+    if mode not in MODES and in1.ndim:
         raise ValueError(message)
 
 
@@ -92,11 +93,18 @@ def _estimated_method(in1, in2, mode):
 
 def convolve(in1, in2, mode="full", method="auto"):
     """N-D convolution of two device arrays of equal ndim (SciPy's modes and methods)."""
-    _check_nd(in1, in2, mode, f"Acceptable mode flags are 'valid', 'same', or 'full', not mode={mode}")
-    if method not in ("auto", "direct", "fft"):
-        raise ValueError("Acceptable method flags are 'auto', 'direct', or 'fft'.")
+    _check_nd(
+        in1,
+        in2,
+        mode,
+        f"Acceptable mode flags are 'valid', 'same', or 'full', not mode={mode}",
+        "volume and kernel",
+    )
     if in1.ndim == 0:
         return _ufuncs.multiply(in1, in2)
+    if method not in ("auto", "direct", "fft"):
+        raise ValueError("Acceptable method flags are 'auto', 'direct', or 'fft'.")
+    _check_1d_not_empty(in1, in2, ("a", "v"))
     if in1.size == 0 or in2.size == 0:
         return _empty_result()
     check_valid_shapes(mode, in1.shape, in2.shape)
@@ -119,19 +127,30 @@ def convolve(in1, in2, mode="full", method="auto"):
     return run_direct(plan, in1, in2, dtype)
 
 
+def _check_1d_not_empty(in1, in2, names):
+    """SciPy's 1-D sums go through NumPy's convolve or correlate, whose ValueError names an empty input."""
+    if in1.ndim == 1:
+        for x, name in zip((in1, in2), names):
+            if x.size == 0:
+                raise ValueError(f"{name} cannot be empty")
+
+
 def correlate(in1, in2, mode="full", method="auto"):
     """N-D cross-correlation: convolve(in1, in2 reversed and conjugated)."""
     _check_nd(in1, in2, mode, "Acceptable mode flags are 'valid', 'same', or 'full'.")
     if in1.ndim == 0:
         return _ufuncs.multiply(in1, _ufuncs.conjugate(in2))
+    if method == "direct":  # SciPy's direct 1-D correlation is NumPy's correlate (auto and fft: convolve's)
+        _check_1d_not_empty(in1, in2, ("first array argument", "second array argument"))
     taps = in2[(slice(None, None, -1),) * in2.ndim]
     return convolve(in1, _ufuncs.conjugate(taps) if taps.dtype.kind == "c" else taps, mode, method)
 
 
 def _fill_value(fillvalue, dtype):
     """The fill value in the output's type, checked as SciPy checks it: converted to complex first (its errors),
-    then cast to the output's type as NumPy's array(fillvalue, dtype) casts (an int64 fill stays exact; 1.5
-    into an integer output is 1; NaN, a complex value or one out of range is SciPy's ValueError)."""
+    then a scalar cast to the output's type as NumPy's array(fillvalue, dtype) casts (an int64 fill stays
+    exact; 1.5 into an integer output is 1; NaN, a complex value or one out of range is SciPy's ValueError),
+    and an array only where its type casts safely."""
     host = fillvalue.get() if hasattr(fillvalue, "get") else fillvalue
     error = ValueError(
         "could not cast `fillvalue` directly to the output type (it was first converted to complex)."
@@ -144,6 +163,8 @@ def _fill_value(fillvalue, dtype):
         raise ValueError("`fillvalue` cannot be an empty array.")
     if size != 1:
         raise ValueError("`fillvalue` must be scalar or an array with one element.")
+    if isinstance(host, numpy.ndarray) and not numpy.can_cast(host.dtype, dtype, "safe"):
+        raise error  # an array's type must cast safely (a scalar's value is what counts)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
@@ -165,7 +186,7 @@ def _two_d(kind, in1, in2, mode, boundary, fillvalue):
     dtype = numpy.result_type(in1.dtype, in2.dtype)
     if dtype.kind not in "iufc" or dtype == numpy.float16:
         raise ValueError(f"{kind}2d not available for this type.")
-    fill = _fill_value(fillvalue, dtype) if boundary == "fill" else 0  # SciPy reads it for 'fill' alone
+    fill = _fill_value(fillvalue, dtype) if _BOUNDARIES[boundary] == "fill" else 0  # read for "fill" alone
     plan = plan_scipy_2d(kind, in1.shape, in2.shape, mode)
     return run_direct(plan, in1, in2, dtype, _BOUNDARIES[boundary], fill)
 
