@@ -329,3 +329,26 @@ def test_vectorize_branches(func, dtypes):
     want = np.vectorize(func, otypes=[g.dtype for g in got])(x, y)
     for g, w in zip(got, want if isinstance(want, tuple) else (want,)):
         assert_same(g, w)
+
+
+@pytest.mark.gpu
+def test_vectorize_returns_new_arrays_where_the_function_returns_its_argument():
+    a = np.arange(6).reshape(2, 3)
+    x = cp.asarray(a)
+    first, second = cp.vectorize(lambda v: (v, v * 2))(x)
+    assert first is not x and not cp.shares_memory(first, x)
+    assert_same(first, a)
+    assert_same(second, a * 2)
+    same = cp.vectorize(lambda v: v)(x)
+    assert same is not x and not cp.shares_memory(same, x)
+
+
+@pytest.mark.gpu
+def test_vectorize_of_size_0_inputs_needs_otypes_as_numpys():
+    with pytest.raises(ValueError, match="^cannot call `vectorize` on size 0 inputs unless `otypes` is set$"):
+        np.vectorize(lambda x: x + 1)(np.zeros((0, 3)))
+    with pytest.raises(ValueError, match="^cannot call `vectorize` on size 0 inputs unless `otypes` is set$"):
+        cp.vectorize(lambda x: x + 1)(cp.zeros((0, 3)))
+    assert_same(
+        cp.vectorize(lambda x: x + 1, otypes=[np.float32])(cp.zeros((0, 3))), np.zeros((0, 3), np.float32)
+    )

@@ -281,3 +281,23 @@ def test_rollaxis():
     with pytest.raises(np.exceptions.AxisError):
         cp.rollaxis(x, 3)
     assert cp.rollaxis(x, 1, 2).base is not None  # a view
+
+
+@gpu
+@pytest.mark.parametrize(
+    "values",
+    [[[-1, 2], [3, 4]], [[300, 2], [3, 4]], -1, (300, 2), [[1 + 2j, 0], [0, 0]], [[5], [-6]]],
+    ids=repr,
+)
+@pytest.mark.parametrize("dtype", ["uint8", "float64"])
+def test_constant_values_out_of_the_dtypes_range_as_numpy(values, dtype):
+    # NumPy writes one value, or one per side, as NumPy scalars (a value out of range wraps), and a pair per axis
+    # as Python numbers (out of range: OverflowError; complex into real: TypeError).
+    a = np.arange(4, dtype=dtype).reshape(2, 2)
+    try:
+        want = np.pad(a, 1, constant_values=values)
+    except (OverflowError, TypeError) as e:
+        with pytest.raises(type(e)):
+            cp.pad(cp.asarray(a), 1, constant_values=values)
+        return
+    assert_same(cp.pad(cp.asarray(a), 1, constant_values=values), want)

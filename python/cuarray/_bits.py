@@ -13,14 +13,13 @@ from cuarray._transfer import device_array as _device
 __all__ = ["packbits", "unpackbits"]
 
 
-def _shifts(bitorder, trailing):
+def _shifts(bitorder, trailing, numpy_function):
     """The shift of each bit of a byte, most significant first for 'big', shaped to broadcast over `trailing`
-    axes after the bit axis. (NumPy before 2.5 took any word starting with 'b' or 'l'.)"""
-    if not isinstance(bitorder, str):
-        raise TypeError(f"bitorder must be str, not {type(bitorder).__name__}")
-    if bitorder not in ("big", "little"):
-        raise ValueError("'order' must be either 'little' or 'big'")
-    shifts = arange(8, dtype=numpy.uint8) if bitorder == "little" else arange(7, -1, -1, dtype=numpy.uint8)
+    axes after the bit axis. Which words name an order has changed between NumPy versions (2.5 takes any word
+    starting with 'l' or 'b', 2.4 'little'/'big' and some longer words), so the running NumPy's packbits or
+    unpackbits of one byte decides, with its errors."""
+    little = numpy_function(numpy.ones(1, numpy.uint8), bitorder=bitorder)[0] == 1
+    shifts = arange(8, dtype=numpy.uint8) if little else arange(7, -1, -1, dtype=numpy.uint8)
     return shifts.reshape((8,) + (1,) * trailing)
 
 
@@ -40,7 +39,7 @@ def packbits(a, axis=None, bitorder="big"):
     if a.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
     a, axis = _along(a, axis)
-    shifts = _shifts(bitorder, a.ndim - axis - 1)
+    shifts = _shifts(bitorder, a.ndim - axis - 1, numpy.packbits)
     n = a.shape[axis]
     nbytes = -(-n // 8)
     bits = a.astype(numpy.bool_, copy=False).view(numpy.uint8)  # 0 or 1 per element
@@ -60,7 +59,7 @@ def unpackbits(a, axis=None, count=None, bitorder="big"):
     if a.dtype != numpy.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
     a, axis = _along(a, axis)
-    shifts = _shifts(bitorder, a.ndim - axis - 1)
+    shifts = _shifts(bitorder, a.ndim - axis - 1, numpy.unpackbits)
     n = a.shape[axis] * 8
     if count is not None:
         count = operator.index(count)

@@ -72,7 +72,7 @@ def _parse_term(term, ndim, index):
     return list(head) + [-(n_ellipsis - i) for i in range(n_ellipsis)] + list(tail)
 
 
-def _parse(subscripts, operands):
+def _parse(subscripts, operands, optimize=False):
     subscripts = subscripts.replace(" ", "")
     if "-" in subscripts or ">" in subscripts:
         if subscripts.count("->") != 1 or subscripts.count("-") != 1 or subscripts.count(">") != 1:
@@ -112,6 +112,8 @@ def _parse(subscripts, operands):
                 "in an input"
             )
     if n_ellipsis and "..." not in output:
+        if optimize is not False:  # NumPy's einsum_path names those dimensions with letters, which it sums
+            return labels, list(output)
         raise ValueError(
             "output has more dimensions than subscripts given in einstein sum, but no '...' ellipsis "
             "provided to broadcast the extra dimensions."
@@ -227,7 +229,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     if not arrays:
         raise ValueError("must specify the einstein sum subscripts string and at least one operand")
     arrays = [_array(x, "einsum") for x in arrays]
-    labels, output = _parse(subscripts, arrays)
+    labels, output = _parse(subscripts, arrays, optimize)
     strict_out = out is not None and (optimize is False or len(arrays) == 1)  # Note [einsum's out]
     if out is not None and not isinstance(out, ndarray):
         raise TypeError("out must be a cuarray.ndarray")
@@ -263,6 +265,11 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         )
 
     t = numpy.result_type(*(x.dtype for x in arrays)) if dtype is None else numpy.dtype(dtype)
+    out_casting = casting
+    if optimize is not False and len(arrays) > 1:
+        # NumPy's contractions through einsum_path are matmuls and multiplies, which cast the operands to
+        # dtype= by their own rule (same_kind), and its result is assigned into out (Note [einsum's out]).
+        casting, out_casting = "same_kind", "unsafe"
     for i, x in enumerate(arrays):
         if not numpy.can_cast(x.dtype, t, casting):
             raise TypeError(
@@ -290,7 +297,9 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         result = result._broadcast_to(full)
     if out is None:
         return result
-    copyto(out, result, casting=casting)  # a result of length 1 where out is longer broadcasts, as NumPy's
+    copyto(
+        out, result, casting=out_casting
+    )  # a result of length 1 where out is longer broadcasts, as NumPy's
     return out
 
 

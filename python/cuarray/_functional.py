@@ -134,9 +134,11 @@ class vectorize:
 
             def body(*a):
                 out = pyfunc(*a[: len(a) - n], **dict(zip(names, a[len(a) - n :])))
-                if otypes is None:
-                    return out
                 outs = out if isinstance(out, tuple) else (out,)
+                # NumPy's vectorize returns new arrays: an argument returned as it is is copied.
+                outs = tuple(o.copy() if any(o is x for x in a) else o for o in outs)
+                if otypes is None:
+                    return outs if isinstance(out, tuple) else outs[0]
                 if len(outs) != len(otypes):
                     raise ValueError(
                         f"cuarray.vectorize: the function returns {len(outs)} value(s), but otypes "
@@ -152,7 +154,9 @@ class vectorize:
 
     def __call__(self, *args, **kwargs):
         if not args and not kwargs:
-            raise ValueError("args can not be empty")
+            raise ValueError("args can not be empty")  # CuPy's
         # Scalars become 0-d arrays of their default dtypes, as NumPy's vectorize converts its arguments.
         values = [_device(v, "vectorize") for v in args + tuple(kwargs.values())]
+        if self.otypes is None and any(v.size == 0 for v in values):  # NumPy learns the types from a call
+            raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
         return self._kernel(tuple(kwargs))(*values)

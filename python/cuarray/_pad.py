@@ -107,11 +107,16 @@ def pad(array, pad_width, mode="constant", **kwargs):
         return _pad_with_function(_allocate(array, widths, 0)[0], widths, mode, kwargs)
     if mode == "constant":
         values = numpy.array(_host(kwargs.get("constant_values", 0)))
-        # Each value as NumPy's pad writes it, one scalar into the array's dtype: NumPy's errors for NaN or
-        # inf into integers, and its wrapped or truncated value otherwise.
+        # Each value as NumPy's pad writes it, one scalar into the array's dtype. NumPy's _as_pairs passes one
+        # value, or one per side, as NumPy scalars (a value out of the dtype's range wraps) and a pair per axis
+        # as Python numbers (out of range: NumPy's OverflowError; complex into real: its TypeError).
+        numpy_scalars = values.ndim < 3 and (
+            values.size == 1 or (values.size == 2 and values.shape != (2, 1))
+        )
         converted = numpy.empty(values.shape, array.dtype)
-        for i, v in enumerate(values.ravel()):
-            converted.flat[i] = v
+        flat = converted.reshape(-1)  # item assignment raises NumPy's own error (.flat's wraps it in another)
+        for i, v in enumerate(values.ravel() if numpy_scalars else values.ravel().tolist()):
+            flat[i] = v
         values = converted
         if numpy.size(values) == 1:  # one value everywhere: fill the whole array, then copy the data in
             return _allocate(array, widths, numpy.asarray(values).ravel()[0])[0]

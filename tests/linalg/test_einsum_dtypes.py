@@ -81,3 +81,52 @@ def test_scalar_operand(xp, dtype):
 @testing.numpy_cuarray_allclose()
 def test_zero_length_broadcasts_against_one(xp, subscripts, shapes):
     return xp.einsum(subscripts, *[_arange(xp, s, np.float64) for s in shapes])
+
+
+def _both(call):
+    """call(xp) on NumPy and cuarray: the same TypeError/ValueError type, or the same dtype and values."""
+    try:
+        want = call(np)
+    except (TypeError, ValueError) as e:
+        with pytest.raises(TypeError if isinstance(e, TypeError) else ValueError):
+            call(cp)
+        return
+    got = call(cp)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(cp.asnumpy(got), want, rtol=1e-6)
+
+
+M = np.arange(12.0).reshape(3, 4)
+
+
+@pytest.mark.parametrize("optimize", [False, True, "greedy"])
+@pytest.mark.parametrize(
+    "subscripts,shape", [("...i->", (3, 4)), ("...i->i", (2, 3, 4)), ("...ij->j", (2, 3, 4))]
+)
+def test_an_ellipsis_left_out_of_the_output_sums_with_optimize(optimize, subscripts, shape):
+    # NumPy's einsum_path names the ellipsis dimensions with letters, which an output without '...' sums;
+    # without optimize NumPy's iterator raises ValueError.
+    a = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    _both(lambda xp: xp.einsum(subscripts, xp.asarray(a), optimize=optimize))
+
+
+@pytest.mark.parametrize("optimize", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.complex64])
+@pytest.mark.parametrize("subscripts", ["ij,jk->ik", "ij,ij->i", "i,j->ij"])
+def test_dtype_and_out_casts_with_and_without_optimize(optimize, dtype, subscripts):
+    # Through einsum_path NumPy's matmuls and multiplies cast the operands same_kind and the result is
+    # assigned into out; its one iterator (no optimize) casts safely.
+    a, b = {"ij,jk->ik": (M[:, :3], M), "ij,ij->i": (M, M), "i,j->ij": (M[0], M[1])}[subscripts]
+    _both(lambda xp: xp.einsum(subscripts, xp.asarray(a), xp.asarray(b), optimize=optimize, dtype=dtype))
+    shape = np.einsum(subscripts, a, b).shape
+
+    def into_out(xp):
+        out = xp.zeros(shape, dtype)
+        r = xp.einsum(subscripts, xp.asarray(a), xp.asarray(b), optimize=optimize, out=out)
+        assert r is out
+        return out
+
+    if (
+        dtype != np.int8
+    ):  # (NumPy's last step into an int8 out is a matmul, a multiply or an assignment, by case)
+        _both(into_out)
