@@ -270,7 +270,7 @@ def arange(start_or_stop=_NO, /, stop=_NO, step=None, dtype=None, *, start=_NO, 
     if dtype.kind == "b" and n > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
     if n == 0:  # NumPy adds start and step only for a non-empty result (a uint8 start and step -1 do not add)
-        return _core._arange(0, 0, 1, dtype)
+        return empty((0,), dtype)
     if dtype.kind == "c":  # NumPy fills the real and imaginary parts apart, each as a real arange of its type
         first, second = complex(start), complex(start + step)
         part = numpy.finfo(dtype).dtype

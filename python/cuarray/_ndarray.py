@@ -19,7 +19,9 @@ from cuarray import (
     _interop,
     _joining,
     _logic,
+    _manipulation,
     _math,
+    _printing,
     _products,
     _reduction,
     _scan,
@@ -315,10 +317,13 @@ def _method(function):
 
 def _conj(self, out=None, /):
     """The complex conjugate: a new array for a complex one; a real array is its own conjugate, and NumPy's
-    method returns the array itself (or conjugates it into `out`, with the ufunc's casting check)."""
-    if self.dtype.kind == "c" or out is not None:
+    method returns the array itself, or assigns it into `out` (same_kind casting, as NumPy's assignment)."""
+    if self.dtype.kind == "c":
         return _ufuncs.conjugate(self, out=out)
-    return self
+    if out is None:
+        return self
+    _manipulation.copyto(out, self, casting="same_kind")
+    return out
 
 
 def _late(module, name):
@@ -355,8 +360,8 @@ def _compress(self, condition, axis=None, out=None):
 
 _members = {
     # Conversions and printing
-    "__repr__": lambda self: repr(self.get()),
-    "__str__": lambda self: str(self.get()),
+    "__repr__": lambda self: repr(_printing._printable(self)),
+    "__str__": lambda self: str(_printing._printable(self)),
     "__format__": lambda self, spec: format(self.get(), spec),
     "__float__": lambda self: _scalar(self, float),
     "__int__": lambda self: _scalar(self, int),

@@ -85,6 +85,8 @@ def _is_device(obj):
 def _array(obj, dtype, copy, order):
     """array() for copy True (always) or None (when needed)."""
     view = None if isinstance(obj, _NOT_FOREIGN) else _interop._device_operand(obj)
+    if not copy and isinstance(order, str) and order.upper() == "A":
+        order = "K"  # array() without a copy leaves the layout as it is for 'A', where astype's 'A' is C or F
     if view is not None and not copy:
         with view.device:
             return view.astype(view.dtype if dtype is None else dtype, order=order, copy=False)
