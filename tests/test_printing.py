@@ -10,9 +10,10 @@ gpu = pytest.mark.gpu
 
 
 @pytest.mark.parametrize("name", ["array_repr", "array_str", "array2string"])
-def test_numpy_arrays_refused(name):
-    with pytest.raises(TypeError, match="numpy.ndarray"):
-        getattr(cp, name)(np.zeros(3))
+def test_numpy_arrays_print_as_in_cupy(name):
+    # CuPy's printing functions take what cupy.asnumpy takes, a NumPy array too.
+    a = np.arange(3.0)
+    assert getattr(cp, name)(a) == getattr(np, name)(a)
 
 
 def test_print_options_are_numpys():
@@ -98,3 +99,64 @@ def test_repr_honours_print_options():
         assert repr(x) == repr(a) and str(x) == str(a) and cp.array_repr(x) == np.array_repr(a)
     finally:
         cp.set_printoptions(**saved)
+
+
+class _HostBacked:
+    """A NumPy array in cuarray's clothes: counts the elements each get() copies."""
+
+    def __init__(self, a, copied):
+        self._a, self._copied = a, copied
+        self.size, self.shape, self.dtype, self.ndim = a.size, a.shape, a.dtype, a.ndim
+
+    def __getitem__(self, key):
+        return _HostBacked(self._a[key], self._copied)
+
+    def get(self):
+        self._copied.append(self._a.size)
+        return self._a.copy()
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [(4000,), (300, 400), (7, 300, 2), (2000, 1), (1001,), (5, 5, 5, 5, 5), (3, 4), (3,) * 7],
+    ids=str,
+)
+@pytest.mark.parametrize("options", [{}, {"edgeitems": 1}, {"threshold": 10}, {"threshold": 10**6}], ids=str)
+def test_summarised_arrays_copy_only_their_edges(shape, options):
+    # Note [Printing summarised arrays]: the text is NumPy's, from the edge blocks alone where NumPy summarises
+    # (and there are at most 64 of them: 2 per summarised axis).
+    from cuarray._printing import _printable
+
+    a = np.arange(np.prod(shape), dtype=np.float64).reshape(shape) * 1.5 - 7
+    a.flat[-1] = np.nan
+    with np.printoptions(**options):
+        copied = []
+        host = _printable(_HostBacked(a, copied), None, None)
+        assert repr(host) == repr(a) and str(host) == str(a)
+        edge, threshold = np.get_printoptions()["edgeitems"], np.get_printoptions()["threshold"]
+    blocks = np.prod([2 if n > 2 * edge else 1 for n in shape])
+    if a.size > threshold and blocks <= 64:
+        assert len(copied) == blocks and sum(copied) == np.prod([min(n, 2 * edge) for n in shape])
+    else:
+        assert copied == [a.size]
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float32", "int64", "complex64", "bool", "float16"])
+def test_repr_and_str_of_large_arrays_and_views_are_numpys(dtype):
+    a = (np.arange(3000 * 40).reshape(3000, 40) % 97 - 40).astype(dtype)
+    x = cp.asarray(a)
+    for view in (
+        lambda t: t,
+        lambda t: t.T,
+        lambda t: t[::-3, 1::2],
+        lambda t: t[:, 5],
+        lambda t: t[None, :, :7],
+    ):
+        assert repr(view(x)) == repr(view(a))
+        assert str(view(x)) == str(view(a))
+        assert cp.array2string(view(x), edgeitems=2, threshold=50) == np.array2string(
+            view(a), edgeitems=2, threshold=50
+        )
+    with np.printoptions(threshold=10, edgeitems=1, precision=2):
+        assert repr(x[:7, :3]) == repr(a[:7, :3])
