@@ -459,3 +459,18 @@ def test_float16_mean_into_a_float32_out_is_not_rounded_to_float16():
         got = cp.zeros((), np.float32)
         cp.mean(cp.asarray(a), out=got, **kw_cp)
         assert_same(got, np.asarray(want), rtol=1e-6)
+
+
+@gpu
+@pytest.mark.parametrize("out_dtype", [np.int64, np.int8, np.bool_, np.uint16])
+def test_std_into_an_integer_out_is_numpys_sqrt_error(out_dtype):
+    # NumPy's std takes the square root in place, sqrt(out, out=out); var into the same out is fine.
+    a = np.arange(5.0)
+    with pytest.raises(TypeError) as want:
+        np.std(a, out=np.zeros((), out_dtype))
+    with pytest.raises(TypeError) as got:
+        cp.std(cp.asarray(a), out=cp.zeros((), out_dtype))
+    assert str(got.value) == str(want.value)
+    got = cp.zeros((), out_dtype)
+    cp.var(cp.asarray(a), out=got)
+    assert_same(got, np.asarray(np.var(a, out=np.zeros((), out_dtype))))

@@ -234,6 +234,9 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=_NO
     """Standard deviation (the square root of `var`, divided by n - ddof) over `axis`; `correction` is the
     array API's name for `ddof`."""
     ddof = _ddof(ddof, correction)
+    if isinstance(a, _core.ndarray) and isinstance(out, _core.ndarray) and out.dtype.kind in "biu":
+        # NumPy takes the square root in place, sqrt(out, out=out): its casting error for a bool or integer out
+        numpy.sqrt(numpy.zeros(1, out.dtype), out=numpy.zeros(1, out.dtype))
     if (where is not _NO and where is not True) or mean is not _NO or _options.integer_moment(dtype):
         return _options.reduce("std", a, axis, dtype, out, keepdims, _NO, where, float(ddof), mean)
     _dof_warning(a, axis, ddof)
