@@ -450,3 +450,13 @@ def test_keywords_numpy_accepts():
     np.testing.assert_array_equal(cp.eye(2, k=2**64).get(), np.eye(2, k=2**64))  # past the matrix: zeros
     np.testing.assert_array_equal(cp.eye(3, k=-(2**70)).get(), np.eye(3, k=-(2**70)))
     np.testing.assert_array_equal(cp.fft.fftfreq(cp.array(4)).get(), np.fft.fftfreq(4))  # a 0-d device int
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("sorter", [[[0, 1, 2, 3, 4]], 3, [0, 1, 2, 3], [0, 1, 2, 3, 4, 5]], ids=str)
+def test_searchsorted_sorter_shape_errors_are_numpys(sorter):
+    # A sorter that is not 1-D is NumPy's TypeError; one of another length its ValueError.
+    with pytest.raises((TypeError, ValueError)) as want:
+        np.searchsorted(np.arange(5), 2, sorter=np.array(sorter))
+    with pytest.raises(type(want.value), match=f"^{want.value}$"):
+        cp.searchsorted(cp.arange(5), 2, sorter=cp.array(sorter))

@@ -251,6 +251,8 @@ def searchsorted(a, v, side="left", sorter=None):
             raise TypeError("sorter must only contain integers")
         if not numpy.can_cast(sorter.dtype, numpy.intp):  # uint64, as NumPy's safe cast to intp
             raise ValueError("could not parse sorter argument")
+        if sorter.ndim != 1:  # NumPy reads a sorter as a 1-D array only
+            raise TypeError("could not parse sorter argument")
     out = _core._searchsorted(
         a.astype(common, copy=False), v.astype(common, copy=False), side == "right", sorter
     )
