@@ -428,9 +428,6 @@ _ARRAY_CALLS = {
     "append": lambda f: f(H1, H1),
     "apply_along_axis": lambda f: f(np.sum, 0, H2),
     "apply_over_axes": lambda f: f(np.sum, H2, [0]),
-    "array2string": lambda f: f(H1),
-    "array_repr": lambda f: f(H1),
-    "array_str": lambda f: f(H1),
     "broadcast": lambda f: f(H1, H1),
     "choose": lambda f: f(np.zeros(3, int), [H1]),
     "delete": lambda f: f(H1, 0),
@@ -530,6 +527,9 @@ NO_DEVICE_NEEDED = {
     "TooHardError": lambda: cp.TooHardError("x"),
     "VisibleDeprecationWarning": lambda: cp.VisibleDeprecationWarning("x"),
     "asnumpy": lambda: cp.asnumpy(H1),  # host input is returned as NumPy's, as CuPy does
+    "array2string": lambda: cp.array2string(H1),  # a NumPy array prints as it is, as in CuPy
+    "array_repr": lambda: cp.array_repr(H1),
+    "array_str": lambda: cp.array_str(H1),
     "flatiter": lambda: cp.flatiter(H1),
     "geterr": lambda: cp.geterr(),
     "seterr": lambda: cp.seterr(**cp.seterr()),  # recorded modes only (Note [Error modes])
