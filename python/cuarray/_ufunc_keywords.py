@@ -16,6 +16,7 @@ from cuarray import _core
 from cuarray._core import ndarray
 from cuarray._creation import empty
 from cuarray._manipulation import copyto
+from cuarray._resolve_dtypes import resolve_dtypes
 from cuarray._transfer import asarray
 
 _WEAK = (int, float, complex)  # Python scalars: NumPy 2's weak operands (a Python bool is not weak)
@@ -44,8 +45,8 @@ def _apply_signature(ufunc, args, kwargs):
     nin, nout = ufunc.nin, ufunc.nout
     inputs = args[:nin]
     operand_types = tuple(_operand_type(x) for x in inputs) + (None,) * nout
-    loop = reference.resolve_dtypes(
-        operand_types, signature=signature, casting=kwargs.get("casting", "same_kind")
+    loop = resolve_dtypes(
+        reference, operand_types, signature=signature, casting=kwargs.get("casting", "same_kind")
     )
     cast = tuple(_to_loop_type(x, t) for x, t in zip(inputs, loop))
     if nout == 1:
@@ -91,6 +92,11 @@ def call_with_where(ufunc, *args, **kwargs):
         raise TypeError(
             f"cuarray.{ufunc.__name__}: got a numpy.ndarray; move it to the GPU with cuarray.asarray(x)"
         )
+    if isinstance(where, ndarray) and where.dtype != numpy.bool_:  # NumPy reads an array mask safely as bool
+        what = "array data" if where.ndim else "scalar"
+        raise TypeError(
+            f"Cannot cast {what} from {where.dtype!r} to dtype('bool') according to the rule 'safe'"
+        )
     mask = where if isinstance(where, ndarray) else asarray(where)
     mask = mask.astype(numpy.bool_, copy=False)
     if not given:
@@ -100,6 +106,11 @@ def call_with_where(ufunc, *args, **kwargs):
             UserWarning,
             stacklevel=3,
         )
+    if ufunc.__name__ == "power" and isinstance(inputs[1], ndarray) and inputs[1].dtype.kind in "iu":
+        # NumPy computes only where the mask holds: an integer power's negative exponent elsewhere is no error
+        from cuarray._ufuncs import _where
+
+        inputs = (inputs[0], _where(mask, inputs[1], inputs[1].dtype.type(1)))
     results = ufunc(*inputs, **kwargs)
     results = results if nout > 1 else (results,)
     casting = kwargs.get("casting", "same_kind")

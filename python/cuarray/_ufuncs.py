@@ -7,6 +7,7 @@ Which type loop a call runs is NumPy's decision (Note [Type resolution] in cpp/c
 import numpy
 
 from cuarray import _core
+from cuarray._resolve_dtypes import resolve_dtypes
 
 ufunc = _core.ufunc
 
@@ -25,7 +26,7 @@ def _resolve_clip(operands, dtype, casting):
     kwargs = {"casting": casting}
     if dtype is not None:
         kwargs["signature"] = (None, None, None, dtype)
-    return numpy._core.umath.clip.resolve_dtypes(tuple(operands) + (None,), **kwargs)
+    return resolve_dtypes(numpy._core.umath.clip, tuple(operands) + (None,), **kwargs)
 
 
 def _resolve_part(operands, dtype, casting):
@@ -158,7 +159,7 @@ def _resolve(name, operands, dtype, casting):
     kwargs = {"casting": casting}
     if dtype is not None:
         kwargs["signature"] = (None,) * np_ufunc.nin + (dtype,) * np_ufunc.nout
-    return np_ufunc.resolve_dtypes(tuple(operands) + (None,) * np_ufunc.nout, **kwargs)
+    return resolve_dtypes(np_ufunc, tuple(operands) + (None,) * np_ufunc.nout, **kwargs)
 
 
 _core._set_ufunc_resolver(_resolve)

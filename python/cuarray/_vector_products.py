@@ -20,6 +20,7 @@ from cuarray import _ufuncs as _u
 from cuarray._core import matmul, ndarray
 from cuarray._manipulation import copyto, moveaxis
 from cuarray._products import _core_axes
+from cuarray._resolve_dtypes import resolve_dtypes
 from cuarray._transfer import asarray
 from cuarray._transfer import device_array as _array
 
@@ -70,7 +71,7 @@ def _call(name, x1, x2, out, casting, order, dtype, signature, axes, axis, keepd
     weak = [type(x) in (int, float, complex) for x in (x1, x2)]
     x1, x2 = (x if w else _array(x, name) for x, w in zip((x1, x2), weak))
     types = [type(x) if w else x.dtype for x, w in zip((x1, x2), weak)]
-    t = ufunc.resolve_dtypes((*types, None if out is None else out.dtype), **options)[2]
+    t = resolve_dtypes(ufunc, (*types, None if out is None else out.dtype), **options)[2]
     x1, x2 = (asarray(numpy.asarray(x, t)) if w else x for x, w in zip((x1, x2), weak))
     for i, (x, c) in enumerate(((x1, c1), (x2, c2))):
         if x.ndim < c:

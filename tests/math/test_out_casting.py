@@ -380,3 +380,18 @@ def test_overlap_output_and_input_of_two_output_ufunc():
     cp.divmod(x[:m], 7, out=(x[1 : m + 1], x[m + 1 : 2 * m + 1]))
     np.divmod(e[:m], 7, out=(e[1 : m + 1], e[m + 1 : 2 * m + 1]))
     assert_close(x, e)
+
+
+def test_where_masks_a_negative_integer_exponent_and_takes_only_bool_masks():
+    # NumPy computes only where the mask holds: power(a, e, out=o, where=e >= 0) is the way to skip the
+    # negative exponents of an integer power; a mask array must be bool (NumPy's safe cast to bool).
+    a, e = np.array([2, 3, 4, 5]), np.array([2, -1, 3, 0])
+    want = np.power(a, e, out=np.zeros(4, np.int64), where=e >= 0)
+    got = cp.power(cp.asarray(a), cp.asarray(e), out=cp.zeros(4, np.int64), where=cp.asarray(e >= 0))
+    np.testing.assert_array_equal(cp.asnumpy(got), want)
+    for mask in (np.array([1.0, 0.0, 1.0, 1.0]), np.array([1, 0, 1, 1]), np.array(1)):
+        with pytest.raises(TypeError) as np_error:
+            np.add(a, 1, out=np.zeros(4, np.int64), where=mask)
+        with pytest.raises(TypeError) as cp_error:
+            cp.add(cp.asarray(a), 1, out=cp.zeros(4, np.int64), where=cp.asarray(mask))
+        assert str(cp_error.value) == str(np_error.value)
