@@ -5,7 +5,16 @@ against NumPy. The index-parsing rules and the kernels are checked without a GPU
 import cuarray as cp
 import numpy as np
 import pytest
-from conftest import ALL_DTYPES, NONEMPTY_LAYOUTS, assert_same, dtype_id, make_data, make_pair
+from conftest import (
+    ALL_DTYPES,
+    NONEMPTY_LAYOUTS,
+    assert_same,
+    describe,
+    dtype_id,
+    make_data,
+    make_pair,
+    run_python,
+)
 from cuarray import _core
 from cuarray._indexing import _parse
 from test_kernel_sources import DTYPES, _compile_together
@@ -515,3 +524,37 @@ def test_setitem_errors_come_in_numpys_order(shape, key):
         a[key] = 1j
     with pytest.raises(expected.type):
         cp.zeros(shape, np.uint32)[key] = 1j
+
+
+ALIASED_INDEX_CHILD = """
+import cuarray as cp, numpy as np
+for n in (10, 1 << 21):
+    perm = np.random.default_rng(0).permutation(n)
+    # NumPy copies an index that overlaps the array it assigns to: every element is written.
+    for xp_assign in (
+        lambda xp, a: a.__setitem__(a, 10**12),
+        lambda xp, a: xp.put_along_axis(a, a, 10**12, axis=0),
+    ):
+        h = perm.copy()
+        xp_assign(np, h)
+        a = cp.asarray(perm)
+        xp_assign(cp, a)
+        assert np.array_equal(a.get(), h), (n, a.get()[:5], h[:5])
+    # put and flat assignment read the index as NumPy's sequential loop does not: only nothing may fault.
+    for assign in (lambda a: cp.put(a, a, -(10**12)), lambda a: a.flat.__setitem__(a, 10**12)):
+        a = cp.asarray(perm)
+        try:
+            assign(a)
+        except IndexError:
+            pass
+cp.cuda.Device().synchronize()
+print(int(cp.arange(3).sum()), "ALIVE")
+"""
+
+
+@pytest.mark.gpu
+def test_an_index_in_the_memory_written_is_read_before_the_writes():
+    # a[a] = v: read while other threads write it, the index would name wrong elements and, with values that
+    # are no valid index, addresses past the array (a fault that poisons the context).
+    proc = run_python(code=ALIASED_INDEX_CHILD, timeout=300)
+    assert proc.returncode == 0 and "3 ALIVE" in proc.stdout, describe(proc)

@@ -310,6 +310,11 @@ void scatter(const Array& dst, const AdvancedIndex& index, const Array& values, 
   check_same_device(values, "advanced index assignment");
   Plan p = plan_index(dst, index, mode);
   if (size_of(p.result_shape) == 0) return;
+  // An index array in the memory the scatter writes (a[a] = v) would be read after other threads wrote it:
+  // wrong targets, and past the bounds checked before the launch, a fault that poisons the context. NumPy
+  // copies such an index first, and so does cuarray.
+  for (Array& i : p.indices)
+    if (i.buffer() == dst.buffer()) i = astype(i, DType::Int64, 'C');
   Strides vs;
   try {
     vs = broadcast_strides(values.shape(), values.strides(), p.result_shape);
