@@ -405,3 +405,20 @@ def test_row_stack_warns_as_numpy_and_is_vstack():
         assert_same(cp.row_stack((x, y)), np.vstack((a, b)))
     with pytest.warns(DeprecationWarning):
         assert_same(cp.row_stack([x, x], dtype=np.float64), np.vstack([a, a], dtype=np.float64))
+
+
+@pytest.mark.parametrize("obj", [[-8, 0], [-7, 0], [0, -8], [-8, -7], [-8, 3, 3], [5, -6, -8]], ids=str)
+@pytest.mark.parametrize("on_device", [False, True])
+def test_insert_indices_below_minus_n_as_numpy(obj, on_device):
+    # NumPy adds n to negative indices once: one in [-n - count, -n) stays negative and counts from the end of
+    # the new array, and the old elements fill the other places in order.
+    a = np.arange(6) * 10
+    values = np.arange(100, 100 + len(obj))
+    call = lambda: cp.insert(cp.asarray(a), cp.asarray(obj) if on_device else obj, cp.asarray(values))
+    try:
+        want = np.insert(a, obj, values)
+    except ValueError as e:  # two new elements on one place
+        with pytest.raises(ValueError, match=f"^{e}$"):
+            call()
+        return
+    assert_same(call(), want)

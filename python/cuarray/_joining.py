@@ -386,7 +386,20 @@ def insert(arr, obj, values, axis=None):
     ordered = _core._gather(idx, [0], [order], 0, [0], "inbounds")
     where_new = empty(count, numpy.int64)
     _core._scatter(where_new, [0], [order], 0, [0], _u.add(ordered, arange(count)), "inbounds")
-    where_old = _u.add(arange(n), searchsorted(ordered, arange(n), side="right"))
+    if count and bool(any_(_u.less(ordered[:1], 0))):
+        # NumPy adds n once, so an index in [-n - count, -n) stays negative and counts from the new end; the
+        # old elements fill the places no new one took, in order.
+        where_new = _u._where(_u.less(where_new, 0), _u.add(where_new, n + count), where_new)
+        taken = ones(n + count, numpy.bool_)
+        taken[where_new] = False  # bounds checked: NumPy's IndexError below -n - count
+        where_old = flatnonzero(taken)
+        if where_old.size != n:
+            raise ValueError(  # two new indices on one place: NumPy's error filling the rest
+                f"NumPy boolean array indexing assignment cannot assign {n} input values to the "
+                f"{where_old.size} output values where the mask is true"
+            )
+    else:
+        where_old = _u.add(arange(n), searchsorted(ordered, arange(n), side="right"))
     new = empty(arr.shape[:axis] + (n + count,) + arr.shape[axis + 1 :], arr.dtype, order=_order_a(arr))
     new[head + (where_new,)] = values  # bounds checked on the device: NumPy's IndexError for indices past n
     _core._scatter(new, [axis], [where_old], axis, [axis], arr, "inbounds")
