@@ -490,3 +490,51 @@ def test_flat_is_a_cuarray_flatiter():
     it = a.flat
     assert isinstance(it, cp.flatiter) and it.base is a and it.index == 0
     np.testing.assert_array_equal(it.copy().get(), np.arange(6))
+
+
+@gpu
+@pytest.mark.parametrize(
+    "key",
+    [
+        lambda xp, m: xp.asarray(np.array([True, False])),
+        lambda xp, m: m > 5,
+        lambda xp, m: [True, False, True],
+        lambda xp, m: [True, 1],
+        lambda xp, m: xp.asarray(np.ones(12, bool)),
+    ],
+    ids=["short mask", "2-d mask", "bool list", "mixed list", "full mask"],
+)
+def test_flat_assignment_checks_a_mask_as_numpy(key):
+    results = []
+    for xp in (np, cp):
+        m = xp.arange(12.0).reshape(3, 4)
+        try:
+            m.flat[key(xp, m)] = 5
+            results.append(cp.asnumpy(m) if xp is cp else m)
+        except IndexError as e:
+            results.append(str(e))
+    assert type(results[0]) is type(results[1])
+    if isinstance(results[0], str):
+        assert results[0] == results[1]
+    else:
+        np.testing.assert_array_equal(results[1], results[0])
+
+
+@gpu
+@pytest.mark.parametrize(
+    "key",
+    [
+        lambda xp, m: m > 100,
+        lambda xp, m: xp.asarray(np.zeros(0, np.int64)),
+        lambda xp, m: [],
+        lambda xp, m: False,
+    ],
+    ids=["empty mask", "empty index array", "empty list", "False"],
+)
+def test_assigning_to_an_empty_selection_still_checks_the_values_shape(key):
+    # NumPy's ValueError: two values do not broadcast to no element.
+    for xp in (np, cp):
+        m = xp.arange(12.0).reshape(3, 4)
+        with pytest.raises(ValueError):
+            m[key(xp, m)] = xp.asarray([1.0, 2.0]) if xp is cp else [1.0, 2.0]
+        m[key(xp, m)] = 7.0  # one value broadcasts to nothing

@@ -71,6 +71,16 @@ class flatiter:
         if isinstance(key, slice):
             positions = arange(*key.indices(self._base.size))
         elif key.dtype == numpy.bool_:
+            if key.ndim != 1:
+                raise IndexError(
+                    "too many indices for flat iterator: flat iterator is 1-dimensional, but "
+                    f"{key.ndim} were indexed"
+                )
+            if key.size != self._base.size:  # NumPy's check of a mask (its read checks it too)
+                raise IndexError(
+                    "boolean index did not match indexed flat iterator along axis 0; size of axis is "
+                    f"{self._base.size} but size of corresponding boolean axis is {key.size}"
+                )
             positions = flatnonzero(key)
         else:
             positions = key
@@ -102,6 +112,11 @@ class flatiter:
             isinstance(key, (int, numpy.integer)) and not isinstance(key, (bool, numpy.bool_))
         ):
             return key
+        if isinstance(key, list) and key and numpy.asarray(key).dtype == numpy.bool_:
+            raise IndexError(  # NumPy's, for a list of bools
+                "boolean indices for iterators are not supported because of previous behavior that was "
+                "confusing (valid boolean indices are expected to work in the future)"
+            )
         if isinstance(key, (list, numpy.ndarray)):
             host = numpy.asarray(key)
             if host.dtype.kind in "biu" or host.size == 0:

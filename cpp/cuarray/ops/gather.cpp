@@ -309,19 +309,19 @@ void scatter(const Array& dst, const AdvancedIndex& index, const Array& values, 
   check_same_device(dst, "advanced index assignment");
   check_same_device(values, "advanced index assignment");
   Plan p = plan_index(dst, index, mode);
-  if (size_of(p.result_shape) == 0) return;
-  // An index array in the memory the scatter writes (a[a] = v) would be read after other threads wrote it:
-  // wrong targets, and past the bounds checked before the launch, a fault that poisons the context. NumPy
-  // copies such an index first, and so does cuarray.
-  for (Array& i : p.indices)
-    if (i.buffer() == dst.buffer()) i = astype(i, DType::Int64, 'C');
-  Strides vs;
+  Strides vs;  // checked for an empty result too, as NumPy checks it
   try {
     vs = broadcast_strides(values.shape(), values.strides(), p.result_shape);
   } catch (const ValueError&) {
     throw ValueError("shape mismatch: value array of shape " + shape_str(values.shape()) +
                      " could not be broadcast to indexing result of shape " + shape_str(p.result_shape));
   }
+  if (size_of(p.result_shape) == 0) return;
+  // An index array in the memory the scatter writes (a[a] = v) would be read after other threads wrote it:
+  // wrong targets, and past the bounds checked before the launch, a fault that poisons the context. NumPy
+  // copies such an index first, and so does cuarray.
+  for (Array& i : p.indices)
+    if (i.buffer() == dst.buffer()) i = astype(i, DType::Int64, 'C');
   // Values in dst's dtype, and never read from memory the scatter writes.
   if (values.dtype() != dst.dtype() || values.buffer() == dst.buffer()) {
     Array v = astype(values, dst.dtype(), 'C');
