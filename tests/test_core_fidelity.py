@@ -538,3 +538,19 @@ def test_assigning_to_an_empty_selection_still_checks_the_values_shape(key):
         with pytest.raises(ValueError):
             m[key(xp, m)] = xp.asarray([1.0, 2.0]) if xp is cp else [1.0, 2.0]
         m[key(xp, m)] = 7.0  # one value broadcasts to nothing
+
+
+@gpu
+@pytest.mark.parametrize("on_device", [False, True])
+def test_advanced_assignment_drops_the_values_leading_length_1_axes(on_device):
+    for value in ([[7.0, 8.0]], [[[9.0]]], [[7.0], [8.0]]):
+        a, x = np.arange(6.0), cp.arange(6.0)
+        v = cp.asarray(value) if on_device else value
+        try:
+            a[[0, 1]] = value
+        except ValueError:
+            with pytest.raises(ValueError):
+                x[cp.asarray([0, 1])] = v
+            continue
+        x[cp.asarray([0, 1])] = v
+        np.testing.assert_array_equal(cp.asnumpy(x), a)

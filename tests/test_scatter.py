@@ -67,4 +67,3 @@ def test_generalized_ufunc_and_runtime_info_are_cupyx_names(capsys):
     printed = capsys.readouterr().out
     assert str(cp.get_runtime_info()) == printed.rstrip("\n")
     assert "Device" not in str(cp.get_runtime_info(full=False))
-

@@ -295,25 +295,33 @@ Array gather(const Array& src, const AdvancedIndex& index, IndexMode mode) {
   return out;
 }
 
-void scatter(const Array& dst, const AdvancedIndex& index, const Array& values, IndexMode mode) {
-  if (is_void(dst.dtype()) || is_void(values.dtype())) {
+void scatter(const Array& dst, const AdvancedIndex& index, const Array& given, IndexMode mode) {
+  if (is_void(dst.dtype()) || is_void(given.dtype())) {
     // Note [Void storage]: bytes, between arrays of one void type.
-    if (!is_void(dst.dtype()) || !is_void(values.dtype()) || values.descr() != dst.descr())
+    if (!is_void(dst.dtype()) || !is_void(given.dtype()) || given.descr() != dst.descr())
       throw TypeError(
           "cuarray assigns structured and void data by index only from the same type; cast with "
           "astype first");
-    const int unit = std::min(widest_unit(dst), widest_unit(values));
-    scatter(as_units(dst, unit), index, as_units(values, unit), mode);
+    const int unit = std::min(widest_unit(dst), widest_unit(given));
+    scatter(as_units(dst, unit), index, as_units(given, unit), mode);
     return;
   }
   check_same_device(dst, "advanced index assignment");
-  check_same_device(values, "advanced index assignment");
+  check_same_device(given, "advanced index assignment");
   Plan p = plan_index(dst, index, mode);
+  // NumPy drops the values' leading length-1 axes beyond the result's rank (a[[0, 1]] = [[7, 8]]).
+  Shape vshape = given.shape();
+  Strides vstrides = given.strides();
+  while (vshape.size() > p.result_shape.size() && vshape.front() == 1) {
+    vshape.erase(vshape.begin());
+    vstrides.erase(vstrides.begin());
+  }
+  const Array values = given.view(std::move(vshape), std::move(vstrides));
   Strides vs;  // checked for an empty result too, as NumPy checks it
   try {
     vs = broadcast_strides(values.shape(), values.strides(), p.result_shape);
   } catch (const ValueError&) {
-    throw ValueError("shape mismatch: value array of shape " + shape_str(values.shape()) +
+    throw ValueError("shape mismatch: value array of shape " + shape_str(given.shape()) +
                      " could not be broadcast to indexing result of shape " + shape_str(p.result_shape));
   }
   if (size_of(p.result_shape) == 0) return;
