@@ -554,3 +554,16 @@ def test_advanced_assignment_drops_the_values_leading_length_1_axes(on_device):
             continue
         x[cp.asarray([0, 1])] = v
         np.testing.assert_array_equal(cp.asnumpy(x), a)
+
+
+@gpu
+def test_a_range_indexes_as_an_index_array():
+    # probs[range(n), labels], common in NumPy code, reads a range as NumPy does: as an integer array.
+    m, labels = np.arange(12.0).reshape(3, 4), np.array([3, 0, 2])
+    x = cp.asarray(m)
+    np.testing.assert_array_equal(cp.asnumpy(x[range(3), cp.asarray(labels)]), m[range(3), labels])
+    np.testing.assert_array_equal(cp.asnumpy(x[range(1, 3)]), m[range(1, 3)])
+    np.testing.assert_array_equal(cp.asnumpy(x.flat[range(2)]), m.flat[range(2)])
+    x[range(2), 0] = -1.0
+    m[range(2), 0] = -1.0
+    np.testing.assert_array_equal(cp.asnumpy(x), m)

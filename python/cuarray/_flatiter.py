@@ -117,7 +117,7 @@ class flatiter:
                 "boolean indices for iterators are not supported because of previous behavior that was "
                 "confusing (valid boolean indices are expected to work in the future)"
             )
-        if isinstance(key, (list, numpy.ndarray)):
+        if isinstance(key, (list, range, numpy.ndarray)):
             host = numpy.asarray(key)
             if host.dtype.kind in "biu" or host.size == 0:
                 from cuarray._transfer import asarray

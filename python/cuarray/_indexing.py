@@ -72,7 +72,7 @@ def _classify(k):
         if k.dtype.kind not in "iu":
             raise IndexError(_NOT_INTEGER)
         return ("int", int(k.item())) if k.ndim == 0 else ("array", k)
-    if isinstance(k, (numpy.ndarray, list, tuple)):
+    if isinstance(k, (numpy.ndarray, list, tuple, range)):  # a range is an index array, as in NumPy
         h = numpy.asarray(k)
         if h.dtype == numpy.bool_:
             return ("bool0", bool(h)) if h.ndim == 0 else ("bool", h)
