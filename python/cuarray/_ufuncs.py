@@ -152,14 +152,35 @@ def _resolve(name, operands, dtype, casting):
     if name.startswith("_special_"):
         return _resolve_special(name, operands, dtype, casting)
     np_ufunc = getattr(numpy, name)
-    if all(_is_python_number(o) for o in operands):
-        # Python scalars alone: NumPy computes on 0-d arrays of their default dtypes, whereas its loop search on
-        # the Python types picks object loops for comparisons.
-        operands = tuple(numpy.dtype(o) for o in operands)
     kwargs = {"casting": casting}
     if dtype is not None:
         kwargs["signature"] = (None,) * np_ufunc.nin + (dtype,) * np_ufunc.nout
-    return resolve_dtypes(np_ufunc, tuple(operands) + (None,) * np_ufunc.nout, **kwargs)
+    operands = tuple(operands) + (None,) * np_ufunc.nout
+    if all(_is_python_number(o) for o in operands[: np_ufunc.nin]):
+        operands = _python_numbers_alone(np_ufunc, operands, kwargs)
+    return resolve_dtypes(np_ufunc, operands, **kwargs)
+
+
+# Note [Python scalars alone]
+# A ufunc of Python numbers alone is resolved as NumPy's call resolves it. With two inputs they stay weak
+# (NEP 50): the loop is the one NumPy's loop search picks for the Python types, and the casting check is the
+# weak one (`add(1, 2.5, casting='no')` is float64, `multiply(2, 3, dtype=int8, casting='safe')` int8),
+# except where that search picks an object loop (a comparison of two ints), which NumPy's call does not run:
+# there the loop is that of their default dtypes (int64), as NumPy computes on 0-d arrays of those. A unary
+# ufunc reads its one Python number as NumPy's asarray does, strongly (`sqrt(4, casting='no')` raises); the
+# bindings hand it over as a NumPy value (Note [Unary ufuncs of Python numbers] in python/src/ufunc.cpp),
+# and only an int past uint64 still arrives here as `int`, to take its default dtype.
+def _python_numbers_alone(np_ufunc, operands, kwargs):
+    """The operand types to resolve `np_ufunc` with when every input is a Python number type."""
+    nin = np_ufunc.nin
+    defaults = tuple(_default_dtype(o) for o in operands[:nin]) + operands[nin:]
+    if nin == 1:
+        return defaults
+    try:
+        search = np_ufunc.resolve_dtypes(operands, **dict(kwargs, casting="unsafe"))
+    except TypeError:
+        return operands  # no loop at all: the weak resolution below raises NumPy's error
+    return defaults if any(t.kind == "O" for t in search) else operands
 
 
 _core._set_ufunc_resolver(_resolve)

@@ -345,12 +345,24 @@ bool to_scalar(py::handle obj, ops::Scalar& s) {
 
 namespace {
 
+// Note [Python floats into other kinds]
+// NumPy converts a weak Python int to its loop type as an element is set (np.array(x, loop)): an int out of
+// the type's range is its OverflowError, whatever the casting rule. A Python float or complex it keeps as a
+// float64 or complex128 value and casts, as it casts arrays. The core leaves it here for a bool or 16-bit float
+// loop (logical_and, a float16 array), where casting and setting an element agree, and for an integer loop or
+// a real loop for a complex, which the type rules allow under casting='unsafe' alone (dtype=, or a signature
+// naming the output): there 300.0 wraps into int8 as the cast wraps it, NaN becomes INT64_MIN with NumPy's
+// RuntimeWarning, and a complex drops its imaginary part with NumPy's ComplexWarning, where setting an
+// element would raise.
+//
 // NumPy's conversion of a scalar to loop type `t` (the cases the core leaves: ops::scalar_to_loop), with its
 // errors: OverflowError for a Python int out of range.
 void numpy_scalar_conversion(const ops::Scalar& s, DType t, char* dst) {
   using Tag = ops::Scalar::Tag;
   py::handle obj(static_cast<PyObject*>(const_cast<void*>(s.source)));
-  bool python = s.tag != Tag::Typed;
+  // Set as an element: Python ints and bools; cast: Python floats and complexes (Note [Python floats into
+  // other kinds]) and NumPy values.
+  const bool python = s.tag != Tag::Typed && s.tag != Tag::Float && s.tag != Tag::Complex;
   // NumPy reads a Python int for a bool loop (logical_or(a, 2**64)) as a C long first.
   if (t == DType::Bool && (s.tag == Tag::UInt || s.tag == Tag::BigInt))
     raise_overflow("Python int too large to convert to C long");

@@ -7,6 +7,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cstring>
 #include <optional>
 
 #include "convert.h"
@@ -108,7 +110,8 @@ py::object call_ufunc(const PyUfunc& self, PyObject* self_obj, PyObject* args, P
       casting = to_casting(v, false);
     } else if (key == "order") {
       order = to_order(v, 'K');
-    } else if (key == "subok") {  // cuarray has no ndarray subclasses to keep
+    } else if (key == "subok") {  // cuarray has no ndarray subclasses to keep; NumPy's check of the value
+      if (!PyBool_Check(v)) throw TypeError("'subok' must be a boolean");
     } else if (key == "where") {
       in_python = in_python || v != Py_True;
     } else if (key == "signature") {
@@ -130,6 +133,75 @@ PyObject* ufunc_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
   return guarded([&] { return call_ufunc(py::handle(self).cast<const PyUfunc&>(), self, args, kwargs); });
 }
 
+// Note [Unary ufuncs of Python numbers]
+// NumPy promotes no weak scalar in a ufunc of one input: it computes on np.asarray(x), a strong int64, uint64
+// (an int in [2**63, 2**64)), float64 or complex128 value, so `sqrt(4, casting='no')` raises, `negative(2**63)`
+// is uint64 and `negative(300, dtype=int8, casting='unsafe')` casts 300 (to 44) rather than refusing it. Such
+// a scalar is handed to the core as that NumPy value. An int outside both ranges is an object array there,
+// which cuarray has no dtype for: NumPy's own call tells what it does with it, and its error is raised where it
+// raises (sqrt's TypeError, isnan's); where its object loop computes a Python int (negative, absolute, ...),
+// cuarray raises OverflowError. Only with dtype= and casting='unsafe' does NumPy give a number of a dtype
+// (float64), which cuarray then computes from the int as a weak one (Note [Python scalars alone] in
+// cuarray/_ufuncs.py).
+void read_unary_scalar(const Ufunc& u, py::handle obj, ops::Scalar& s, py::handle dtype, ops::Casting casting) {
+  using Tag = ops::Scalar::Tag;
+  switch (s.tag) {
+    case Tag::Int:
+      s.dtype = DType::Int64;
+      std::memcpy(s.bytes, &s.i, sizeof s.i);
+      break;
+    case Tag::UInt:
+      s.dtype = DType::UInt64;
+      std::memcpy(s.bytes, &s.u, sizeof s.u);
+      break;
+    case Tag::Float:
+      s.dtype = DType::Float64;
+      std::memcpy(s.bytes, &s.re, sizeof s.re);
+      break;
+    case Tag::Complex:
+      s.dtype = DType::Complex128;
+      std::memcpy(s.bytes, &s.re, sizeof s.re);
+      std::memcpy(s.bytes + sizeof s.re, &s.im, sizeof s.im);
+      break;
+    case Tag::BigInt: {
+      static py::handle np = py::module_::import("numpy").release();
+      py::object reference = py::getattr(np, u.def.name.c_str(), py::none());
+      if (!py::isinstance(reference, np.attr("ufunc"))) return;
+      py::object r = reference(obj, "dtype"_a = dtype, "casting"_a = ops::casting_name(casting));  // its error
+      const bool typed = py::isinstance<py::tuple>(r) ? is_numpy_scalar(r[py::int_(0)]) : is_numpy_scalar(r);
+      if (!typed)
+        raise_overflow("Python integer " + py::repr(obj).cast<std::string>() +
+                       " is out of the uint64 range: NumPy computes " + u.public_name +
+                       " of it as a Python object (object dtype), which cuarray has no dtype for");
+      return;
+    }
+    default:  // a bool or a NumPy value: strong already
+      return;
+  }
+  s.tag = Tag::Typed;
+}
+
+// Note [Out-of-range comparisons] (cpp/cuarray/ops/ufunc_call.cpp), for two Python ints: NumPy compares their
+// values exactly (`equal(2**63, 2**63)` is True), where the core's constant stands for an array beside one int.
+// When either is outside its integer loop type, both are replaced by small ints in the same order (0, 1 or 2
+// against 1), which every integer type holds and which compare as the ints do under each comparison.
+void order_python_ints(int index, const ops::LoopTypes& loop, const py::handle* args, ops::Scalar& a, ops::Scalar& b) {
+  using Tag = ops::Scalar::Tag;
+  auto is_int = [](const ops::Scalar& s) { return s.tag == Tag::Int || s.tag == Tag::UInt || s.tag == Tag::BigInt; };
+  if (!is_int(a) || !is_int(b) || !is_integer(loop.in[0]) || !is_integer(loop.in[1])) return;
+  if (ops::int_fits(a, loop.in[0]) && ops::int_fits(b, loop.in[1])) return;
+  static const int comparisons[] = {ops::ufunc_index("less"),    ops::ufunc_index("less_equal"),
+                                    ops::ufunc_index("greater"), ops::ufunc_index("greater_equal"),
+                                    ops::ufunc_index("equal"),   ops::ufunc_index("not_equal")};
+  if (std::find(std::begin(comparisons), std::end(comparisons), index) == std::end(comparisons)) return;
+  const int less = PyObject_RichCompareBool(args[0].ptr(), args[1].ptr(), Py_LT);
+  const int equal = less ? 0 : PyObject_RichCompareBool(args[0].ptr(), args[1].ptr(), Py_EQ);
+  if (less < 0 || equal < 0) throw py::error_already_set();
+  a.tag = b.tag = Tag::Int;
+  a.i = less ? 0 : equal ? 1 : 2;
+  b.i = 1;
+}
+
 }  // namespace
 
 // The ufunc call: inputs, optional outputs (None entries are allocated), dtype=, casting=, order= (the layout of
@@ -142,19 +214,26 @@ py::object ufunc_call(int index, const py::handle* args, int nargs, const py::ha
   py::object foreign[3];                  // CuPy-like objects' and other libraries' arrays, read as cuarray's
   const Array* arrays[3] = {};            // the array inputs
   for (int i = 0; i < nargs; ++i) {
-    if (is_ndarray(args[i])) {
-      arrays[i] = &ndarray_of(args[i]).array;
-    } else if (to_scalar(args[i], scalars[i].emplace())) {
+    py::handle arg = args[i];
+    if (is_ndarray(arg)) {
+      arrays[i] = &ndarray_of(arg).array;
+      c.set_input(i, *arrays[i]);
+      continue;
+    }
+    if (py::isinstance<py::array>(arg) && py::reinterpret_borrow<py::array>(arg).ndim() == 0)
+      arg = foreign[i] = arg.attr("__getitem__")(py::tuple());  // NumPy's 0-d array: its scalar, as NumPy reads it
+    if (to_scalar(arg, scalars[i].emplace())) {
+      if (nargs == 1) read_unary_scalar(c.ufunc(), arg, *scalars[i], dtype_obj, casting);
       c.set_input(i, *scalars[i]);
       continue;
-    } else {
-      if (!py::isinstance<py::array>(args[i])) foreign[i] = device_operand(args[i]);
-      if (!foreign[i] || foreign[i].is_none()) unsupported(args[i], c.name());
-      arrays[i] = &foreign[i].cast<const NdArray&>().array;
     }
+    if (!py::isinstance<py::array>(arg)) foreign[i] = device_operand(arg);
+    if (!foreign[i] || foreign[i].is_none()) unsupported(arg, c.name());
+    arrays[i] = &foreign[i].cast<const NdArray&>().array;
     c.set_input(i, *arrays[i]);
   }
   c.resolve(dtype, casting);
+  if (nargs == 2 && scalars[0] && scalars[1]) order_python_ints(index, c.loop(), args, *scalars[0], *scalars[1]);
   // NumPy's ComplexWarning for each complex array cast to a real loop type (dtype=), and each complex result
   // cast to a real out= array (bool excepted, as NumPy's casts to bool drop nothing it warns of).
   for (int i = 0; i < nargs; ++i)

@@ -14,6 +14,7 @@
 #include "cuarray/ops/copy.h"
 #include "cuarray/ops/operands.h"
 #include "cuarray/ops/strided_args.h"
+#include "cuarray/ops/ufunc.h"
 
 namespace cuarray::ops {
 
@@ -80,6 +81,36 @@ void plan_tiles(Coalesced& c, int nout, const std::vector<int>& input_of, const 
   layout.tile = tile;
 }
 
+// Note [Outputs that share memory]
+// NumPy's inner loops store an element's outputs one after the other, so where two outputs of a call share memory
+// (divmod(a, b, out=(x, x))) the one stored last holds: out1 for most loops, out0 for divmod's float16, float32 and
+// float64 loops and modf's float32 and float64 ones, which store their returned value (the quotient, the fractional
+// part) after the other; an output that needs a cast goes through NumPy's buffers, written back in output order. A
+// kernel's stores through __restrict__ pointers keep no order, so outputs that share memory are written through
+// temporaries, copied into place in that order after the kernel. Where outputs alias exactly this is NumPy's result;
+// where they overlap in part, the one stored last holds all of the overlap (NumPy's goes element by element). User
+// kernels and fused functions store in output order. Only calls with two outputs or more look at any of this.
+
+// Whether `a` and `b` may share bytes: their extents in one buffer meet.
+bool share_memory(const Array& a, const Array& b) {
+  if (a.buffer() != b.buffer() || a.size() == 0 || b.size() == 0) return false;
+  auto [a_lo, a_hi] = byte_extent(a.shape(), a.strides(), a.itemsize());
+  auto [b_lo, b_hi] = byte_extent(b.shape(), b.strides(), b.itemsize());
+  return a_lo + a.offset() < b_hi + b.offset() && b_lo + b.offset() < a_hi + a.offset();
+}
+
+// The outputs of `def` in the order NumPy's loop stores them (Note [Outputs that share memory]).
+void store_order(const ElementwiseDef& def, const DType* out_types, const Array* outputs, int* order) {
+  for (int o = 0; o < def.nout; ++o) order[o] = o;
+  static const auto divmod = static_cast<std::uint32_t>(ufunc_index("divmod"));
+  static const auto modf = static_cast<std::uint32_t>(ufunc_index("modf"));
+  if (def.id != divmod && def.id != modf) return;
+  const DType t = out_types[0];
+  const bool out0_last = t == DType::Float32 || t == DType::Float64 || (def.id == divmod && t == DType::Float16);
+  if (out0_last && outputs[0].dtype() == out_types[0] && outputs[1].dtype() == out_types[1])
+    std::swap(order[0], order[1]);
+}
+
 // Tiles over the last two dimensions of `shape`, one grid row per batch of the rest.
 dim3 tile_grid(const Shape& shape, int tile) {
   const size_t nd = shape.size();
@@ -107,19 +138,37 @@ bool elementwise(const ElementwiseDef& def, const DType* in_types, const DType* 
   std::int64_t n = size_of(shape);
   if (n == 0) return false;
 
-  // An output that partly overlaps an input is written through a temporary (NumPy's result).
-  for (int o = 0; o < nout; ++o)
-    for (int i = 0; i < nin; ++i)
-      if (inputs[i].array && overlaps_partially(outputs[o], *inputs[i].array)) {
-        std::vector<Array> temps;
-        for (int k = 0; k < nout; ++k) temps.push_back(Array::like(outputs[k], outputs[k].dtype()));
-        if (def.reads_outputs && mode != Launch::Prepare)
-          for (int k = 0; k < nout; ++k) copy_into(temps[k], outputs[k]);
-        if (!elementwise(def, in_types, out_types, inputs, temps.data(), shape, block_size, mode)) return false;
-        if (mode != Launch::Prepare)
-          for (int k = 0; k < nout; ++k) copy_into(outputs[k], temps[k]);
-        return true;
+  // An output that partly overlaps an input is written through a temporary (NumPy's result), and so are outputs
+  // that share memory, but the first one stored (Note [Outputs that share memory]).
+  bool overlap = false, shared = false, through_temp[kMaxOperands] = {};
+  for (int o = 0; o < nout && !overlap; ++o)
+    for (int i = 0; i < nin && !overlap; ++i)
+      overlap = inputs[i].array && overlaps_partially(outputs[o], *inputs[i].array);
+  if (overlap) std::fill(through_temp, through_temp + nout, true);
+  for (int o = 0; o < nout && !overlap; ++o)
+    for (int k = o + 1; k < nout; ++k)
+      if (share_memory(outputs[o], outputs[k])) shared = through_temp[o] = through_temp[k] = true;
+  if (overlap || shared) {
+    int order[kMaxOperands];
+    store_order(def, out_types, outputs, order);
+    if (shared)
+      for (int k = 0; k < nout; ++k)
+        if (through_temp[order[k]]) {
+          through_temp[order[k]] = false;  // written in place: the copies of the others come after it
+          break;
+        }
+    std::vector<Array> written(outputs, outputs + nout);
+    for (int k = 0; k < nout; ++k)
+      if (through_temp[k]) {
+        written[k] = Array::like(outputs[k], outputs[k].dtype());
+        if (def.reads_outputs && mode != Launch::Prepare) copy_into(written[k], outputs[k]);
       }
+    if (!elementwise(def, in_types, out_types, inputs, written.data(), shape, block_size, mode)) return false;
+    if (mode != Launch::Prepare)
+      for (int k = 0; k < nout; ++k)
+        if (through_temp[order[k]]) copy_into(outputs[order[k]], written[order[k]]);
+    return true;
+  }
 
   DType in_storage[kMaxOperands], out_storage[kMaxOperands];
   bool scalar[kMaxOperands];

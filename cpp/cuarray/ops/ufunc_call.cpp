@@ -17,6 +17,9 @@ namespace {
 // element is then on the same side, and the result is a constant, where any other ufunc raises NumPy's
 // OverflowError for that int. The scalars before it are converted first (their errors come first, as NumPy
 // converts in order), and the constant fills the output, cast as a bool result is cast into a given `out=`.
+// Two Python ints alone compare by their values in NumPy (`equal(2**63, 2**63)` is True), which the constant
+// would not give: the bindings, which hold their values, replace them first by small ints in the same order
+// (order_python_ints in python/src/ufunc.cpp), so this path sees no out-of-range int then.
 //
 // The constant of comparison `u` with the Python int `s` out of range as operand `scalar_index`, or nullopt
 // when `u` is no comparison.
