@@ -200,6 +200,27 @@ _FUNCTION_UFUNCS = {
 }
 
 
+def _handled(x):
+    """Whether cuarray's ufuncs take `x`: its arrays, NumPy's (to refuse them with a clear message), scalars,
+    None (an out= entry to allocate) and other libraries' device arrays."""
+    return (
+        x is None
+        or isinstance(x, (ndarray, numpy.ndarray, numpy.generic, bool, int, float, complex))
+        or hasattr(x, "__cuda_array_interface__")
+        or hasattr(x, "__cupy_get_ndarray__")
+    )
+
+
+def _handled_type(t):
+    """Whether cuarray's functions take arrays of type `t` (NEP 18's `types`): its own, NumPy's, and other
+    libraries' device arrays (a CuPy array read through __cuda_array_interface__)."""
+    return (
+        issubclass(t, (ndarray, numpy.ndarray))
+        or hasattr(t, "__cuda_array_interface__")
+        or hasattr(t, "__cupy_get_ndarray__")
+    )
+
+
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """NumPy's ufuncs called with cuarray arrays run cuarray's ufunc of the same name on the GPU."""
     ours = _FUNCTION_UFUNCS.get(ufunc.__name__)
@@ -209,9 +230,13 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             ours = None
     if ours is None or (method != "__call__" and not hasattr(ours, method)):
         return NotImplemented
+    out = kwargs.get("out")
+    operands = inputs[:1] + inputs[2:] if method in ("at", "reduceat") else inputs  # not their indices
+    operands += out if isinstance(out, tuple) else (out,) if out is not None else ()
+    if not all(_handled(x) for x in operands):
+        return NotImplemented  # another operand's __array_ufunc__ answers (NEP 13), as CuPy's declines too
     # NumPy hands its scalars over as 0-d arrays; they are scalars to cuarray.
     inputs = [x[()] if isinstance(x, numpy.ndarray) and x.ndim == 0 else x for x in inputs]
-    out = kwargs.get("out")
     if isinstance(out, tuple) and len(out) == 1 and (ours is _products.matmul or method != "__call__"):
         (kwargs["out"],) = out  # NumPy passes out= as a tuple; matmul and the methods take one array
     return ours(*inputs, **kwargs) if method == "__call__" else getattr(ours, method)(*inputs, **kwargs)
@@ -229,6 +254,8 @@ def _array_function(self, func, types, args, kwargs):
         ours = None
     if ours is None or ours is func or not callable(ours):
         return NotImplemented
+    if not all(_handled_type(t) for t in types):
+        return NotImplemented  # NEP 18: another type's __array_function__ answers, as CuPy's declines too
     if "device" in kwargs and kwargs["device"] is None:  # NumPy's ones, full, eye (like=) pass it on
         kwargs = {k: v for k, v in kwargs.items() if k != "device"}
     return ours(*args, **kwargs)
@@ -384,7 +411,7 @@ _members = {
     "flags": property(lambda self: Flags(self._c_contiguous, self._f_contiguous, self.base is None)),
     "data": property(_data),
     "device": property(lambda self: Device(self._device_id)),
-    "flat": property(_late("cuarray._flatiter", "flatiter")),
+    "flat": property(_late("cuarray._flatiter", "flatiter"), _late("cuarray._flatiter", "_set_flat")),
     "byteswap": _late("cuarray._flatiter", "byteswap"),
     "scatter_add": _late("cuarray._cupyx", "scatter_add"),
     "scatter_max": _late("cuarray._cupyx", "scatter_max"),

@@ -43,15 +43,39 @@ py::object call_unary(int index, py::handle a) {
   return ufunc_call(index, args, 1, nullptr, py::none());
 }
 
+// Note [Operands with __array_ufunc__]
+// NEP 13: an operand cuarray does not take (not an array, scalar or device array it knows) but whose type
+// defines __array_ufunc__ decides what an operator does with cuarray's array. None opts out: the operator
+// returns NotImplemented, and Python calls the object's reflected method. Anything else gets the call through
+// NumPy's ufunc of the operator, which asks each operand's __array_ufunc__ in turn; cuarray's declines types it
+// does not know (_ndarray._array_ufunc), so the object's own answers. NumPy's and CuPy's operators do the same.
+// Reached only after takes() refused the operand: the operators' common path is untouched.
+//
+// The result of the operator for operands `a` and `b`, one of which cuarray does not take: NumPy's `ufunc`
+// (its name) of them, into `a` for an in-place operator, where the other one has a non-None __array_ufunc__,
+// else NotImplemented.
+PyObject* defer_to_override(PyObject* a, PyObject* b, const char* ufunc, bool inplace) {
+  PyObject* other = is_ndarray(a) ? b : a;
+  PyObject* method = PyObject_GetAttrString(reinterpret_cast<PyObject*>(Py_TYPE(other)), "__array_ufunc__");
+  if (!method) PyErr_Clear();
+  py::object hook = py::reinterpret_steal<py::object>(method);
+  if (!hook || hook.is_none()) Py_RETURN_NOTIMPLEMENTED;
+  return guarded([&] {
+    py::object f = py::module_::import("numpy").attr(ufunc);
+    if (!inplace) return f(py::handle(a), py::handle(b));
+    return f(py::handle(a), py::handle(b), py::arg("out") = py::make_tuple(py::handle(a)));
+  });
+}
+
 template <const char* Name>
 PyObject* binary_slot(PyObject* a, PyObject* b) {
-  if (!takes(a) || !takes(b)) Py_RETURN_NOTIMPLEMENTED;
+  if (!takes(a) || !takes(b)) return defer_to_override(a, b, Name, false);
   return guarded([&] { return call_binary(index_of<Name>(), a, b); });
 }
 
 template <const char* Name>
 PyObject* inplace_slot(PyObject* a, PyObject* b) {
-  if (!takes(b)) Py_RETURN_NOTIMPLEMENTED;
+  if (!takes(b)) return defer_to_override(a, b, Name, true);
   return guarded([&] { return call_inplace(index_of<Name>(), a, b); });
 }
 
@@ -75,7 +99,7 @@ PyObject* power_slot(PyObject* a, PyObject* b, PyObject* mod) {
     PyErr_SetString(PyExc_TypeError, "pow() with a modulus is not supported by cuarray arrays");
     return nullptr;
   }
-  if (!takes(a) || !takes(b)) Py_RETURN_NOTIMPLEMENTED;
+  if (!takes(a) || !takes(b)) return defer_to_override(a, b, kPow, false);
   return guarded([&] {
     int unary = operator_power_index(a, b);
     return unary >= 0 ? call_unary(unary, a) : call_binary(index_of<kPow>(), a, b);
@@ -83,7 +107,7 @@ PyObject* power_slot(PyObject* a, PyObject* b, PyObject* mod) {
 }
 
 PyObject* inplace_power_slot(PyObject* a, PyObject* b, PyObject*) {
-  if (!takes(b)) Py_RETURN_NOTIMPLEMENTED;
+  if (!takes(b)) return defer_to_override(a, b, kPow, true);
   return guarded([&] {
     int unary = operator_power_index(a, b);
     if (unary < 0) return call_inplace(index_of<kPow>(), a, b);
@@ -103,9 +127,12 @@ bool incomparable(PyObject* b) {
 }
 
 PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
-  static const int indices[] = {index_of("less"),      index_of("less_equal"), index_of("equal"),
-                                index_of("not_equal"), index_of("greater"),    index_of("greater_equal")};
+  static const char* const names[] = {"less", "less_equal", "equal", "not_equal", "greater", "greater_equal"};
+  static const int indices[] = {index_of(names[0]), index_of(names[1]), index_of(names[2]),
+                                index_of(names[3]), index_of(names[4]), index_of(names[5])};
   if (!takes(b)) {
+    if (!PyList_Check(b) && !PyTuple_Check(b) && PyObject_HasAttrString(b, "__array_ufunc__"))
+      return defer_to_override(a, b, names[op], false);  // Note [Operands with __array_ufunc__]
     if ((op == Py_EQ || op == Py_NE) && (PyList_Check(b) || PyTuple_Check(b)))
       return guarded([&]() -> py::object { unsupported(b, op == Py_EQ ? "equal" : "not_equal"); });
     if ((op == Py_EQ || op == Py_NE) && incomparable(b))
