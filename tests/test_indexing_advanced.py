@@ -2,6 +2,9 @@
 them, nonzero/argwhere/flatnonzero/where, take/put/compress/take_along_axis, bincount and histogram,
 against NumPy. The index-parsing rules and the kernels are checked without a GPU."""
 
+import re
+import warnings
+
 import cuarray as cp
 import numpy as np
 import pytest
@@ -16,7 +19,7 @@ from conftest import (
     run_python,
 )
 from cuarray import _core
-from cuarray._indexing import _parse
+from cuarray._indexing import _check_value_shape, _checked, _index_values, _is_mask_of_ndim, _parse
 from test_kernel_sources import DTYPES, _compile_together
 
 S = _core.jit.sources
@@ -558,3 +561,360 @@ def test_an_index_in_the_memory_written_is_read_before_the_writes():
     # are no valid index, addresses past the array (a fault that poisons the context).
     proc = run_python(code=ALIASED_INDEX_CHILD, timeout=300)
     assert proc.returncode == 0 and "3 ALIVE" in proc.stdout, describe(proc)
+
+
+# ---- NumPy's order of index checks, empty broadcasts, uint64 indices (Note [Index errors in NumPy's order]) ----
+
+# (shape, key): NumPy's result shape or its IndexError, from the host plan alone.
+KEYS_IN_NUMPYS_ORDER = [
+    ((3, 4), ([], [9])),  # an empty broadcast index: no index is read
+    ((3, 4), (np.array([[9]]), np.zeros(0, int))),
+    ((3, 4), (np.zeros(0, bool), [9])),
+    ((3, 4), (False, [9])),
+    ((0, 4), (slice(None), [9])),  # only another axis is empty: checked
+    ((0, 4), ([], [9])),
+    ((3, 4), (5, [9])),  # the integer first, wherever it is
+    ((3, 4), ([9], 5)),
+    ((3, 4, 5), (5, [0, 1], [0, 1, 2])),
+    ((3, 4), (2**63, [0])),  # past int64: NumPy's OverflowError, or IndexError past uint64
+    ((3, 4), ([0], -(2**63) - 1)),
+    ((3, 4), ([0, 1], [0, 1, 2])),  # the broadcast before the bounds
+    ((3, 4), ([9, 9], [0, 1, 2])),
+    ((3, 4), (True, [0, 1], [0, 1, 2])),
+    ((3, 4), (np.zeros((2, 2), int), [0, 1, 2])),
+    ((6,), (np.array([2**64 - 1], np.uint64),)),  # uint64 wraps to intp: -1
+    ((6,), ([2**64 - 1],)),
+    ((6,), (np.array([2**63], np.uint64),)),
+    ((6,), ([7, 9],)),  # the first bad index, in the array's memory order
+    ((6,), ([-9, 7],)),
+    ((6,), (np.array([[0, 9], [7, 0]]).T,)),
+    ((6,), (np.array([[0, 9], [7, 0]])[::-1],)),
+]
+
+
+def _shape_or_error(f):
+    try:
+        return f()
+    except (IndexError, OverflowError) as e:
+        return f"{type(e).__name__}: {e}"
+
+
+@pytest.mark.parametrize("shape, key", KEYS_IN_NUMPYS_ORDER, ids=range(len(KEYS_IN_NUMPYS_ORDER)))
+def test_parse_checks_in_numpys_order(shape, key):
+    ours = _shape_or_error(lambda: _parsed_shape(shape, key))
+    assert ours == _shape_or_error(lambda: np.empty(shape)[key].shape)
+
+
+def test_host_uint64_indices_wrap_as_numpys_cast():
+    entries = _parse((6,), (np.array([2**64 - 1, 2**64 - 6], np.uint64),))[1]
+    assert entries[0][1].tolist() == [-1, -6]
+    assert _index_values(np.array([2**64 - 1], np.uint64), "same_kind").tolist() == [-1]  # take's
+    with pytest.raises(IndexError) as numpys:
+        np.take(np.arange(6), np.array([2**63], np.uint64))
+    with pytest.raises(IndexError, match=f"^{re.escape(str(numpys.value))}$"):
+        _checked(_index_values(np.array([2**63], np.uint64), "same_kind"), 6, 0, "raise", True)
+
+
+@pytest.mark.parametrize(
+    "idx, axis, numpy_call",
+    [
+        (np.array([[0, 9], [7, 0]]).T, 0, lambda i: np.take(np.arange(6), i)),  # C order for take
+        (np.array([7, 9]), None, lambda i: np.arange(6).flat[i]),  # a flat iterator names no axis
+        (np.array([[0, -9], [7, 0]]).T, None, lambda i: np.arange(6).flat.__setitem__(i, 0)),
+    ],
+)
+def test_take_put_and_flat_check_host_indices_as_numpy(idx, axis, numpy_call):
+    with pytest.raises(IndexError) as numpys:
+        numpy_call(idx)
+    with pytest.raises(IndexError) as ours:
+        _checked(idx, 6, axis, "raise", True)
+    assert str(ours.value) == str(numpys.value) or axis == 0 and "axis 0" in str(numpys.value)
+
+
+def test_value_shape_check_as_numpy():
+    with pytest.raises(ValueError) as numpys:
+        np.zeros((3, 4))[[9], [0]] = np.ones((2, 2))  # NumPy checks the value before the index bounds
+    with pytest.raises(ValueError, match=f"^{re.escape(str(numpys.value))}$"):
+        _check_value_shape((2, 2), (1,))
+    _check_value_shape((1, 1, 2), (2,))  # leading length-1 axes drop
+    _check_value_shape((), (0, 4))
+
+
+def test_single_full_mask_is_recognised_as_numpy():
+    assert _is_mask_of_ndim(True, 0) and _is_mask_of_ndim(np.bool_(False), 0)
+    assert _is_mask_of_ndim(np.ones((3, 4), bool), 2) and _is_mask_of_ndim([True] * 6, 1)
+    assert not _is_mask_of_ndim(np.ones(3, bool), 2) and not _is_mask_of_ndim([0, 1], 1)
+    assert not _is_mask_of_ndim(True, 1)
+
+
+def test_flat_has_numpys_setter_and_key_errors():
+    assert cp.ndarray.flat.fset is not None  # a.flat = v, as NumPy's (CuPy's flat is read-only)
+    with pytest.raises(IndexError) as numpys:
+        np.arange(3).flat[np.array([1.0])]
+    with pytest.raises(IndexError, match=f"^{re.escape(str(numpys.value))}$"):
+        cp.flatiter(None)._flat_key(np.array([1.0]))
+
+
+# ---- the same on the device (GPU) ----
+
+
+def _outcome(f, xp):
+    """("ok", result on the host) or (exception type, message) of f(xp)."""
+    try:
+        r = f(xp)
+    except Exception as e:  # noqa: BLE001 - the error is the outcome
+        return type(e).__name__, str(e)
+    return "ok", cp.asnumpy(r) if isinstance(r, cp.ndarray) else r
+
+
+def _assert_same_outcome(f):
+    want, got = _outcome(f, np), _outcome(f, cp)
+    assert want[0] == got[0], (want, got)
+    if want[0] == "ok" and isinstance(want[1], np.ndarray):
+        assert got[1].dtype == want[1].dtype and got[1].shape == want[1].shape
+        np.testing.assert_array_equal(got[1], want[1])
+    else:
+        assert got[1] == want[1]
+
+
+def _on(xp, key):
+    """The key with its host arrays and lists moved to xp (cuarray: the device)."""
+
+    def move(k):
+        if xp is np or not isinstance(k, (list, np.ndarray)):
+            return k
+        h = np.asarray(k)
+        return cp.asarray(h.astype(np.intp) if h.size == 0 and h.dtype.kind == "f" else h)
+
+    return tuple(move(k) for k in key)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("where", ["host", "device"])
+@pytest.mark.parametrize("shape, key", KEYS_IN_NUMPYS_ORDER[:-2], ids=range(len(KEYS_IN_NUMPYS_ORDER) - 2))
+def test_getitem_checks_in_numpys_order(shape, key, where):
+    a = np.arange(int(np.prod(shape))).reshape(shape)
+    _assert_same_outcome(lambda xp: xp.asarray(a)[key if where == "host" or xp is np else _on(xp, key)])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "key, value",
+    [
+        (([], [9]), 1),
+        ((np.array([[9]]), np.zeros(0, int)), 1),
+        ((np.zeros(0, bool), [9]), 1),
+        (([], [9]), [1.0, 2.0]),  # the value's shape is still checked
+        (([9], [0]), [1.0, 2.0, 3.0]),  # the value's shape before the bounds
+        (([0, 1], [0, 1, 2]), 1j),  # the value's conversion before the broadcast
+        (([9], [0]), 1j),
+        ((5, [9]), 1j),  # the integers before the value
+        ((np.array([2**64 - 2], np.uint64),), 9.0),
+        ((np.array([2**63], np.uint64),), 9.0),
+    ],
+    ids=repr,
+)
+@pytest.mark.parametrize("where", ["host", "device"])
+def test_setitem_checks_in_numpys_order(key, value, where):
+    def assign(xp):
+        m = xp.arange(12.0).reshape(3, 4) if len(key) > 1 else xp.arange(6.0)
+        m[key if where == "host" or xp is np else _on(xp, key)] = value
+        return m
+
+    _assert_same_outcome(assign)
+
+
+@pytest.mark.gpu
+def test_device_index_errors_name_numpys_first_bad_index():
+    cases = [
+        lambda xp: xp.arange(6)[xp.asarray([7, 9])],
+        lambda xp: xp.arange(6)[xp.asarray([-9, 7])],
+        lambda xp: xp.take(xp.arange(6), xp.asarray([-9, 7])),
+        lambda xp: xp.arange(6).__setitem__(xp.asarray([7, 8]), 0),
+        lambda xp: xp.arange(6)[xp.asarray(np.array([[0, 9], [7, 0]])).T],  # memory order: 9
+        lambda xp: xp.arange(6)[xp.asarray(np.array([[0, 9], [7, 0]]))[::-1]],  # each axis forward: 7
+        lambda xp: xp.take(xp.arange(6), xp.asarray(np.array([[0, 9], [7, 0]])).T),  # take: C order, 7
+        lambda xp: xp.arange(6).flat[[7]],  # flat: "for size 6"
+        lambda xp: xp.arange(6).flat[xp.asarray([6])],
+        lambda xp: xp.arange(6).flat.__setitem__([7, 9], 1),
+        lambda xp: xp.arange(6).flat.__setitem__(xp.asarray([7, 9]), 1),
+        lambda xp: xp.arange(6)[xp.asarray(np.array([2**64 - 1], np.uint64))],
+        lambda xp: xp.arange(12).reshape(3, 4)[xp.asarray([0, 1]), xp.asarray([0, 1, 2])],
+    ]
+    for f in cases:
+        _assert_same_outcome(f)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "value",
+    [lambda xp: [[1.0]], lambda xp: xp.ones((1, 6)), lambda xp: xp.ones((3, 1)), lambda xp: xp.zeros((1, 0))],
+    ids=["list", "row", "column", "empty"],
+)
+@pytest.mark.parametrize(
+    "shape, mask",
+    [
+        ((3, 4), lambda xp, a: a > 5),
+        ((3, 4), lambda xp, a: (a > 100,)),
+        ((6,), lambda xp, a: [True] * 6),
+        ((), lambda xp, a: xp.asarray(np.array(True))),
+        ((), lambda xp, a: True),
+        ((3, 4), lambda xp, a: (a > 5, Ellipsis)),  # not a single mask: assigned
+    ],
+    ids=range(6),
+)
+def test_one_full_mask_takes_values_of_at_most_one_dimension(shape, mask, value):
+    def assign(xp):
+        a = xp.asarray(np.arange(float(np.prod(shape))).reshape(shape))
+        a[mask(xp, a)] = value(xp)
+        return a
+
+    _assert_same_outcome(assign)
+
+
+C2 = np.array([1 + 1j, 2 - 1j])
+
+COMPLEX_SCATTERS = {
+    "setitem": lambda xp, a: a.__setitem__([0, 1], xp.asarray(C2)),
+    "device index": lambda xp, a: a.__setitem__(xp.asarray([1, 0]), xp.asarray(C2)),
+    "mask": lambda xp, a: a.__setitem__(xp.asarray(np.arange(6) % 3 == 0), xp.asarray(C2)),
+    "put": lambda xp, a: xp.put(a, [0, 1], xp.asarray(C2)),
+    "put repeated": lambda xp, a: xp.put(a, [0, 1, 2, 3], xp.asarray(C2)),
+    "flat": lambda xp, a: a.flat.__setitem__([0, 1], xp.asarray(C2)),
+    "flat setter": lambda xp, a: setattr(a, "flat", xp.asarray(C2)),
+    "put_along_axis": lambda xp, a: xp.put_along_axis(a, xp.asarray([0, 1]), xp.asarray(C2), axis=0),
+    "add.at": lambda xp, a: xp.add.at(a, [0, 0, 1], xp.asarray(np.array([1 + 1j, 2 - 1j, 3j]))),
+    "multiply.at": lambda xp, a: xp.multiply.at(a, [2, 2], xp.asarray(np.array([1j, 1j]))),
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", list(COMPLEX_SCATTERS))
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.bool_])
+def test_scattering_complex_into_real_warns_once(name, dtype):
+    # NumPy warns ComplexWarning once per call and keeps the real parts (into bool: no warning, nonzero).
+    results = []
+    for xp in (np, cp):
+        a = xp.asarray(np.arange(6).astype(dtype))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            COMPLEX_SCATTERS[name](xp, a)
+        count = sum(issubclass(w.category, np.exceptions.ComplexWarning) for w in caught)
+        results.append((cp.asnumpy(a) if xp is cp else a, count))
+    np.testing.assert_array_equal(results[1][0], results[0][0], strict=True)
+    assert results[1][1] == results[0][1]
+
+
+MANY_INDEX_ARRAYS = [
+    lambda xp, a: a % 7 == 0,  # a mask of 9 dimensions
+    lambda xp, a: ([0],) * 9,
+    lambda xp, a: ([1, 0], [0], [1], [0, 1], [1, 1], [0, 0], [1, 0], [1], [-1, -2]),
+    lambda xp, a: (xp.asarray([1, 0]),) * 5 + ([0, 1],) * 4,
+    lambda xp, a: ([[1], [0]],) * 9,
+    lambda xp, a: ([],) * 9,
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("key", MANY_INDEX_ARRAYS, ids=range(len(MANY_INDEX_ARRAYS)))
+@pytest.mark.parametrize("layout", ["c", "transposed"])
+def test_more_than_eight_index_arrays(key, layout):
+    def view(base):
+        return base if layout == "c" else base.transpose(8, 7, 6, 5, 4, 3, 2, 1, 0)
+
+    x9 = np.arange(512).reshape((2,) * 9)
+    _assert_same_outcome(lambda xp: view(xp.asarray(x9))[key(xp, view(xp.asarray(x9)))])
+
+    def assign(xp):
+        base = xp.array(x9)
+        a = view(base)
+        shape = a[key(xp, a)].shape
+        a[key(xp, a)] = xp.asarray(np.arange(int(np.prod(shape))).reshape(shape) + 1000)
+        return base  # written through the view
+
+    _assert_same_outcome(assign)
+
+
+@pytest.mark.gpu
+def test_more_than_eight_index_arrays_with_slices_and_errors():
+    x10 = np.arange(3 * 2**9).reshape((3,) + (2,) * 9)
+    keys = [
+        (slice(None),) + ([1, 0],) * 9,
+        (slice(1, None),) + ([[1], [0]],) * 8 + (slice(None),),
+        ([0, 2], slice(None)) + ([1, 0],) * 8,  # split: the index dimensions go first
+        (True,) * 3 + ([1, 0],) * 7 + (slice(None),),
+        ([2, -3],) + ([1, 0],) * 9,
+        ([3],) + ([1, 0],) * 9,
+    ]
+    for key in keys:
+        _assert_same_outcome(lambda xp, key=key: xp.asarray(x10)[key])
+        _assert_same_outcome(lambda xp, key=key: xp.asarray(x10)[_on(xp, key)])
+
+        def assign(xp, key=key):
+            a = xp.asarray(x10)
+            a[_on(xp, key)] = -1
+            return a
+
+        _assert_same_outcome(assign)
+    _assert_same_outcome(lambda xp: xp.arange(12).reshape(3, 4)[(True,) * 9])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "value",
+    [[7.0, 8.0], 3, [], np.arange(20), [[1, 2], [3, 4]], "dev", 1j],
+    ids=repr,
+)
+@pytest.mark.parametrize("layout", ["c", "f"])
+def test_flat_setter_as_numpy(value, layout):
+    def assign(xp):
+        a = xp.asarray(np.arange(12).reshape(3, 4))
+        if layout == "f":
+            a = a.T.copy().T
+        a.flat = xp.asarray(np.array([5, 6, 7])) if isinstance(value, str) else value
+        return a
+
+    _assert_same_outcome(assign)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "shape, key, value",
+    [
+        ((6,), slice(None), [[1.0] * 6]),
+        ((), Ellipsis, [8.0]),
+        ((), (), [8.0]),
+        ((), None, [[4.0]]),
+        ((3, 4), 0, [[1.0, 2.0, 3.0, 4.0]]),
+        ((6,), 0, [7.0]),
+        ((3, 4), (0, 0), [7.0]),
+        ((6,), slice(None), [[[1.0]]]),
+        ((6,), slice(None), [[]]),
+        # NumPy takes these: arrays drop leading length-1 axes, a sequence as deep as the view
+        ((6,), slice(None), np.ones((1, 6))),
+        ((), Ellipsis, np.array([8.0])),
+        ((3, 4), 0, [7.0]),
+        ((6,), slice(0, 1), [7.0]),
+        ((3, 4), 0, np.array([[7.0]])),
+    ],
+    ids=repr,
+)
+def test_basic_assignment_refuses_deeper_sequences(shape, key, value):
+    def assign(xp):
+        a = xp.zeros(shape)
+        a[key] = value
+        return a
+
+    _assert_same_outcome(assign)
+
+
+@pytest.mark.gpu
+def test_flat_element_takes_a_scalar():
+    for value in ([7], np.array([7]), "dev", np.array(7), 7):
+
+        def assign(xp, value=value):
+            a = xp.arange(6)
+            a.flat[3] = xp.asarray(np.array([7])) if isinstance(value, str) else value
+            return a
+
+        _assert_same_outcome(assign)

@@ -393,6 +393,36 @@ def test_astype_every_pair(src, dst):
     assert y.flags.owndata
 
 
+def _complex_warnings(assign):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assign()
+    return sum(issubclass(w.category, ComplexWarning) for w in caught)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [np.array(1 + 2j), np.complex64(1 - 2j), np.array([1 + 2j, 3 - 1j]), "device"],
+    ids=["numpy-0d", "numpy-scalar", "numpy-1d", "device"],
+)
+@pytest.mark.parametrize("how", ["setitem", "fill"])
+def test_complex_into_real_warns_once(value, how):
+    # NumPy warns once for each assignment that drops an imaginary part; the 0-d NumPy array warned twice.
+    host = np.array([1 + 2j, 3 - 1j]) if isinstance(value, str) else value
+    if how == "fill" and np.ndim(host):
+        pytest.skip("fill takes a scalar")
+    dev = cp.asarray(host) if isinstance(value, str) else value
+    a, x = np.zeros(2), cp.zeros(2)
+
+    def run(arr, v):
+        return (lambda: arr.__setitem__(slice(None), v)) if how == "setitem" else (lambda: arr.fill(v))
+
+    expected = _complex_warnings(run(a, host))
+    assert expected == 1
+    assert _complex_warnings(run(x, dev)) == expected
+    assert_same(x, a)
+
+
 @pytest.mark.parametrize(
     "spec",
     ["float32", "f4", np.float32, np.dtype("int16"), float, int, bool, complex, "complex64", "u1", np.bool_],
@@ -481,3 +511,139 @@ def test_fill_with_own_scalar_type(dtype):
     x = cp.zeros(7, dtype=dtype)
     x.fill(value)
     assert_same(x, np.full(7, value, dtype=dtype))
+
+
+class _Duck:
+    """Another library's array type with NumPy's protocols alone (NEP 13 and 18): it answers every call."""
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return ("duck-ufunc", ufunc.__name__, method, "out" in kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        return ("duck-function", func.__name__)
+
+
+class _OptOut:
+    """A type that opts out of NumPy's ufuncs (__array_ufunc__ = None) and answers reflected operators."""
+
+    __array_ufunc__ = None
+
+    def __radd__(self, other):
+        return "opt-out-radd"
+
+    def __gt__(self, other):  # `a < o` reflects to it
+        return "opt-out-gt"
+
+
+def _inplace_add(a, other):
+    a += other
+    return a
+
+
+DUCK_CALLS = {
+    "a + duck": lambda a, d: a + d,
+    "duck + a": lambda a, d: d + a,
+    "a * duck": lambda a, d: a * d,
+    "a ** duck": lambda a, d: a**d,
+    "a < duck": lambda a, d: a < d,
+    "duck < a": lambda a, d: d < a,
+    "a == duck": lambda a, d: a == d,
+    "a += duck": _inplace_add,
+    "np.add(a, duck)": lambda a, d: np.add(a, d),
+    "np.add(a, 1, out=duck)": lambda a, d: np.add(a, 1, out=(d,)),
+    "np.add.reduce(a, out=duck)": lambda a, d: np.add.reduce(a, out=d),
+    "np.concatenate([a, duck])": lambda a, d: np.concatenate([a, d]),
+    "np.sum(a, out=duck)": lambda a, d: np.sum(a, out=d),
+    "np.where(a > 1, a, duck)": lambda a, d: np.where(a > 1, a, d),
+}
+
+
+@pytest.mark.parametrize("call", list(DUCK_CALLS))
+def test_other_array_types_answer_through_their_protocols(call):
+    # NumPy's operators and functions hand a call with an operand they do not know to that operand's
+    # __array_ufunc__ / __array_function__; cuarray declined nothing and raised TypeError.
+    f = DUCK_CALLS[call]
+    expected = f(np.arange(3.0), _Duck())
+    assert f(cp.arange(3.0), _Duck()) == expected
+
+
+@pytest.mark.parametrize("call", ["a + o", "o > a", "a < o", "a == o", "a != o"])
+def test_array_ufunc_none_opts_out_of_operators(call):
+    f = eval(f"lambda a, o: {call}")
+    expected = f(np.arange(3.0), _OptOut())
+    assert f(cp.arange(3.0), _OptOut()) == expected
+    with pytest.raises(TypeError):
+        cp.arange(3.0) - _OptOut()
+
+
+def test_device_arrays_of_other_libraries_still_mix_in_numpy_functions():
+    class Device:  # a CUDA array interface object: cuarray reads it as an operand
+        def __init__(self, a):
+            self.a = a
+
+        @property
+        def __cuda_array_interface__(self):
+            return self.a.__cuda_array_interface__
+
+        def __array_function__(self, func, types, args, kwargs):
+            return NotImplemented
+
+    a, b = cp.arange(3.0), cp.arange(3.0) + 10
+    out = np.concatenate([a, Device(b)])
+    assert isinstance(out, cp.ndarray)
+    assert_same(out, np.concatenate([np.arange(3.0), np.arange(3.0) + 10]))
+    assert_same(a + Device(b), np.arange(3.0) * 2 + 10)
+
+
+ZERO_D_CALLS = {
+    "a * z": lambda a, z: a * z,
+    "z * a": lambda a, z: z * a,
+    "a == z": lambda a, z: a == z,
+    "a < z": lambda a, z: a < z,
+    "z < a": lambda a, z: z < a,
+    "u8 + big": lambda a, z: a.astype(np.uint8) + np.array(300),
+    "a += z": _inplace_add,
+    "np.add(a, z)": lambda a, z: np.add(a, z),
+}
+
+
+@pytest.mark.parametrize("call", list(ZERO_D_CALLS))
+@pytest.mark.parametrize("z", [np.array(2.5), np.array(2, np.int8), np.array(1 + 1j, np.complex64)], ids=str)
+def test_zero_d_numpy_arrays_are_operands_as_in_numpy(call, z):
+    # NumPy reads a 0-d array as its scalar (its dtype counts); cuarray's operators refused it on the left.
+    f = ZERO_D_CALLS[call]
+    a = np.array([1, 2, 3], np.float32)
+    try:
+        expected = f(a.copy(), z)
+    except TypeError as e:  # complex into float32 in place: NumPy's UFuncTypeError
+        with pytest.raises(type(e)):
+            f(cp.asarray(a), z)
+        return
+    assert_same(f(cp.asarray(a), z), expected)
+
+
+def test_numpy_arrays_of_one_dimension_or_more_still_refused():
+    with pytest.raises(TypeError, match="cuarray.asarray"):
+        cp.arange(3.0) + np.arange(3.0)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint8", "float64", "float16", "complex128", "bool"])
+@pytest.mark.parametrize(
+    "value",
+    [[5], (5,), [[5]], [5, 6], np.array([5]), np.array([[5.0]]), np.array([1, 2]), "device1", "device2"],
+    ids=repr,
+)
+def test_one_element_key_takes_what_numpys_setitem_takes(dtype, value):
+    # A key naming one element sets it through the dtype's setitem: sequences and arrays of one dimension or
+    # more are NumPy's TypeError or ValueError (bool takes their truth value); cuarray assigned them.
+    host = {"device1": np.array([7.0]), "device2": np.array([7.0, 8.0])}.get(value, value)
+    dev = cp.asarray(host) if isinstance(value, str) else value
+    a, x = np.zeros((2, 3), dtype), cp.zeros((2, 3), dtype)
+    try:
+        a[1, 2] = host
+    except (TypeError, ValueError) as e:
+        with pytest.raises(type(e)):
+            x[1, 2] = dev
+    else:
+        x[1, 2] = dev
+    assert_same(x, a)

@@ -63,6 +63,11 @@ def test_reshape(layout, order, style):
         if np.shares_memory(e, ab):
             assert_strides_match(r, e)
         assert_write_through(xb, ab, r, e)  # a view exactly when NumPy's reshape is a view
+        # A copying reshape is, as in NumPy, a view of its copy: owndata False, a base that is not the input.
+        assert r.flags.owndata == e.flags.owndata
+        assert (r.base is None) == (e.base is None)
+        if not np.shares_memory(e, ab) and e.base is not None and e.size:
+            assert np.shares_memory(r, r.base) and not np.shares_memory(r.base, xb)
 
 
 def test_reshape_int_shape():

@@ -1,4 +1,4 @@
-"""ndarray.flat (NumPy's flat iterator over a device array, in C order) and ndarray.byteswap."""
+"""ndarray.flat (NumPy's flat iterator over a device array, in C order, and its setter) and ndarray.byteswap."""
 
 import operator
 
@@ -6,7 +6,7 @@ import numpy
 
 from cuarray._core import ndarray
 
-__all__ = ["flatiter"]  # byteswap is the array's method
+__all__ = ["flatiter"]  # byteswap and _set_flat are the array's method and its flat setter
 
 
 class flatiter:
@@ -52,21 +52,30 @@ class flatiter:
         return self._base.flatten()
 
     def __getitem__(self, key):
+        from cuarray._indexing import _flat_take
+
         key = self._flat_key(key)
         if isinstance(key, (int, numpy.integer)):
             return self._element(key)
+        if not isinstance(key, slice) and key.dtype.kind in "iu":
+            return _flat_take(self._base.ravel(), key)  # NumPy's messages name no axis
         out = self._base.ravel()[key]
         return out.copy() if out.base is not None else out  # a slice of the flat view: NumPy's is new
 
     def __setitem__(self, key, value):
         from cuarray._creation import arange
-        from cuarray._indexing import flatnonzero, put
+        from cuarray._indexing import _put, flatnonzero
 
         if isinstance(key, tuple) and (key == () or (len(key) == 1 and key[0] is Ellipsis)):
             raise IndexError("Assigning to a flat iterator with a 0-D index is not supported")  # NumPy's
         key = self._flat_key(key)
         if isinstance(key, (int, numpy.integer)):
-            self._base[self._position(key)] = value
+            position = self._position(key)
+            # NumPy's: one element takes a scalar (a record of a structured array, a tuple).
+            ndim = value.ndim if isinstance(value, ndarray) else numpy.ndim(value)
+            if ndim and self._base.dtype.kind != "V":
+                raise ValueError("Error setting single item of array.")
+            self._base[position] = value
             return
         if isinstance(key, slice):
             positions = arange(*key.indices(self._base.size))
@@ -81,10 +90,10 @@ class flatiter:
                     "boolean index did not match indexed flat iterator along axis 0; size of axis is "
                     f"{self._base.size} but size of corresponding boolean axis is {key.size}"
                 )
-            positions = flatnonzero(key)
+            positions = flatnonzero(key) if isinstance(key, ndarray) else numpy.flatnonzero(key)
         else:
             positions = key
-        put(self._base, positions, value)
+        _put(self._base, positions, value, "raise", None)  # NumPy's messages name no axis
 
     def _position(self, index):
         """The per-axis index of the element at flat `index` (negative counts from the end)."""
@@ -98,7 +107,8 @@ class flatiter:
         return self._base[self._position(index)].copy()
 
     def _flat_key(self, key):
-        """`key` as an int, a slice or an integer or boolean array (a device or host array, or a list)."""
+        """`key` as an int, a slice, or an integer or boolean array: a device array as given, else a host (NumPy)
+        one, checked on the host."""
         if isinstance(key, tuple):
             if len(key) != 1:
                 raise IndexError(
@@ -119,14 +129,21 @@ class flatiter:
             )
         if isinstance(key, (list, range, numpy.ndarray)):
             host = numpy.asarray(key)
-            if host.dtype.kind in "biu" or host.size == 0:
-                from cuarray._transfer import asarray
-
-                return asarray(host if host.size else host.astype(numpy.intp))
+            if host.dtype.kind in "biu":
+                return host
+            if isinstance(key, numpy.ndarray):  # NumPy's words for an array of another type
+                raise IndexError("arrays used as indices must be of integer (or boolean) type")
+            if host.size == 0:
+                return host.astype(numpy.intp)
         raise IndexError(
             "only integers, slices (`:`), ellipsis (`...`) and integer or boolean arrays are valid flat "
             f"iterator indices (got {type(key).__name__})"
         )
+
+
+def _set_flat(a, value):
+    """``a.flat = value``: NumPy's, `value` repeated over (or cut to) the elements of `a` in C order."""
+    flatiter(a)[...] = value
 
 
 def byteswap(a, inplace=False):

@@ -12,6 +12,14 @@ next to arrays count as advanced for NumPy's placement rule but stay basic here 
 0-d arrays and change nothing else). The broadcast index shape replaces the indexed axes in place when
 all advanced items are adjacent in the key, else it goes first. Host indices are checked on the host
 and need no synchronization; device index arrays are checked on the device (one synchronization).
+
+Note [Index errors in NumPy's order]
+NumPy checks a key in this order, and so does _parse: its form and the masks' shapes; the integers' bounds
+(even after an index array: m[[9], 5] names 5); the broadcast of the index arrays; then each index array's
+bounds, in its memory order (the first bad index of the first array that has one), and none of them where
+the broadcast index is empty (m[[], [9]] is an empty result; zeros((0, 4))[:, [9]] still raises, as only
+other axes are empty). An assignment converts the value after the integers' bounds, and checks the value's
+shape after the broadcast, before the arrays' bounds: m[[9], [0]] = [1, 2] is NumPy's ValueError.
 """
 
 import math
@@ -80,7 +88,10 @@ def _classify(k):
             h = h.astype(numpy.intp)  # [] indexes nothing
         if h.dtype.kind not in "iu":  # NumPy words it differently for arrays and for sequences
             raise IndexError(_NOT_INTEGER if isinstance(k, numpy.ndarray) else _VALID)
-        return ("int", int(h)) if h.ndim == 0 else ("array", h)
+        if h.ndim == 0:
+            return "int", int(h)
+        # NumPy casts index arrays to intp by 'same_kind': a uint64 index past 2**63 wraps (2**64 - 1 is -1).
+        return "array", h.astype(numpy.intp, copy=False)
     if isinstance(k, (float, complex, str, bytes)):
         raise IndexError(_VALID)
     try:
@@ -90,21 +101,32 @@ def _classify(k):
 
 
 def _bounds_error(value, axis, size):
+    """NumPy's IndexError for `value` on an axis of `size`; axis None is a flat iterator's (no axis named)."""
+    if axis is None:
+        return IndexError(f"index {value} is out of bounds for size {size}")
     return IndexError(f"index {value} is out of bounds for axis {axis} with size {size}")
 
 
-def _check_host(h, size, axis):
-    """Host index array h must address an axis of `size`; raises NumPy's IndexError for the first that
-    does not."""
+def _check_host(h, size, axis, order="K"):
+    """Host intp index array h must address an axis of `size`; raises NumPy's IndexError for the first index
+    that does not, in NumPy's order: memory order ('K') for indexing, C order for take, put and flat."""
     if h.size and (h.max() >= size or h.min() < -size):
-        bad = h[(h >= size) | (h < -size)].flat[0]
-        raise _bounds_error(int(bad), axis, size)
+        flat = h.ravel(order=order)
+        raise _bounds_error(int(flat[(flat >= size) | (flat < -size)][0]), axis, size)
 
 
-def _parse(shape, key):
-    """(basic key, [(view axis, index array, source axis)], insert_at, trusted) for indexing an array of
-    `shape` with `key` (Note [Advanced index plan]). Index arrays stay where they came from: host (NumPy)
-    arrays are checked here, and are all in bounds when `trusted`. Needs a device only for device arrays."""
+def _shape_str(shape):
+    """A shape as NumPy's messages write it: (2,3), (3,)."""
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _parse(shape, key, bounds=True):
+    """(basic key, [(view axis, index array, source axis, given)], insert_at, trusted) for indexing an array of
+    `shape` with `key` (Note [Advanced index plan]), `given` saying whether the index array is one of the key's
+    (not a mask's coordinates, which need no check), its errors raised in NumPy's order (Note [Index errors in
+    NumPy's order]). Index arrays stay where they came from: host (NumPy) arrays are checked here, and are all in
+    bounds when `trusted`. Without `bounds`, _check_entries does the index arrays' checks (broadcast and host
+    bounds) later. Needs a device only for device arrays."""
     items = [_classify(k) for k in (key if isinstance(key, tuple) else (key,))]
     if sum(kind == "ellipsis" for kind, _ in items) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -120,6 +142,7 @@ def _parse(shape, key):
     first = None  # the view position of the first advanced item
     gap = split = False
     trusted = True
+    ints = []  # (value, source axis) of the integers among advanced items, checked before the arrays
     for kind, v in items:
         if kind in ("bool0", "bool", "array") or (kind == "int" and advanced):
             split = split or gap
@@ -134,12 +157,18 @@ def _parse(shape, key):
             basic.append(Ellipsis)
             view_dim, src_dim = view_dim + n, src_dim + n
         elif kind in ("slice", "int"):
+            if kind == "int" and advanced:
+                if not -(2**63) <= v < 2**63:  # NumPy's, as C++'s index_value (python/src/array.cpp)
+                    if 0 <= v < 2**64:
+                        raise OverflowError("Python int too large to convert to C long")
+                    raise IndexError(_VALID)
+                ints.append((v, src_dim))
             basic.append(v)
             view_dim += kind == "slice"
             src_dim += 1
         elif kind == "bool0":  # a new axis of length 1, indexed by [0] (True) or [] (False)
             basic.append(None)
-            entries.append((view_dim, numpy.zeros(1 if v else 0, numpy.int64), src_dim))
+            entries.append((view_dim, numpy.zeros(1 if v else 0, numpy.int64), src_dim, False))
             view_dim += 1
         elif kind == "bool":
             for j in range(v.ndim):
@@ -154,40 +183,74 @@ def _parse(shape, key):
             coords = numpy.nonzero(v) if isinstance(v, numpy.ndarray) else tuple(_core._nonzero(v, "rows"))
             for j, c in enumerate(coords):
                 basic.append(slice(None))
-                entries.append((view_dim + j, c, src_dim + j))
+                entries.append((view_dim + j, c, src_dim + j, False))
             view_dim, src_dim = view_dim + v.ndim, src_dim + v.ndim
         else:  # an integer array
-            if isinstance(v, numpy.ndarray):
-                _check_host(v, shape[src_dim], src_dim)
-            else:
-                trusted = False
+            trusted = trusted and isinstance(v, numpy.ndarray)
             basic.append(slice(None))
-            entries.append((view_dim, v, src_dim))
+            entries.append((view_dim, v, src_dim, True))
             view_dim, src_dim = view_dim + 1, src_dim + 1
+    for v, d in ints:
+        if not -shape[d] <= v < shape[d]:
+            raise _bounds_error(v, d, shape[d])
+    if bounds:
+        _check_entries(shape, entries)
     return tuple(basic), entries, 0 if split else first, trusted
 
 
-def _plan(a, key):
-    """(view, axes, device indices, insert_at, labels, mode) for the core's gather and scatter."""
-    basic, entries, insert_at, trusted = _parse(a.shape, key)
+def _index_shape(entries):
+    """The broadcast shape of the index arrays of _parse's `entries`, or NumPy's IndexError."""
+    shapes = [e[1].shape for e in entries]
+    try:
+        return numpy.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError(
+            "shape mismatch: indexing arrays could not be broadcast together with shapes "
+            + "".join(_shape_str(s) + " " for s in shapes)
+        ) from None
+
+
+def _check_entries(shape, entries):
+    """Checks that the index arrays of _parse's `entries` broadcast, and the host integer ones against the axes
+    of `shape` they index; none where the broadcast index is empty (Note [Index errors in NumPy's order]).
+    Masks' coordinates and 0-d bools' [0] need no check."""
+    if math.prod(_index_shape(entries)) == 0:
+        return
+    for _, i, d, given in entries:
+        if given and isinstance(i, numpy.ndarray):
+            _check_host(i, shape[d], d)
+
+
+def _plan(a, key, bounds=True):
+    """(view, axes, device indices, insert_at, labels, mode, entries) for the core's gather and scatter; host
+    index arrays are checked unless not `bounds` (_check_entries(a.shape, entries) then does it)."""
+    basic, entries, insert_at, trusted = _parse(a.shape, key, bounds)
     indices = [
-        _to_device(i.astype(numpy.int64, copy=False)) if isinstance(i, numpy.ndarray) else i
-        for _, i, _ in entries
+        _to_device(e[1].astype(numpy.int64, copy=False)) if isinstance(e[1], numpy.ndarray) else e[1]
+        for e in entries
     ]
     axes = [e[0] for e in entries]
     labels = [e[2] for e in entries]
-    return a[basic], axes, indices, insert_at, labels, "inbounds" if trusted else "raise"
+    return a[basic], axes, indices, insert_at, labels, "inbounds" if trusted else "raise", entries
 
 
 def _getitem(a, key):
     if _structured._is_field_key(key):
         return _structured.field(a, key)
-    view, axes, indices, insert_at, labels, mode = _plan(a, key)
+    view, axes, indices, insert_at, labels, mode, _ = _plan(a, key)
     if not axes:
         # Only 0-d integer arrays: a basic index after all, but an array index gives a new array in NumPy and
         # CuPy (NumPy a scalar where one element is left).
         return view.copy()
+    if len(axes) > _MAX_INDEX_ARRAYS:
+        merged, flat, insert_at, _ = _merged(view, axes, indices, insert_at, labels, mode)
+        return _core._gather(merged, [0], [flat], insert_at, [0], "inbounds")
     return _core._gather(view, axes, indices, insert_at, labels, mode)
+
+
+_BOOL_VALUE_NDIM = (
+    "NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has {} dimensions"
+)
 
 
 def _setitem(a, key, value):
@@ -200,41 +263,97 @@ def _setitem(a, key, value):
         if kind == "bool" and mask.shape == a.shape[: mask.ndim]:
             _assign_masked(a, mask, value)
             return
-    try:
-        view, axes, indices, insert_at, labels, mode = _plan(a, key)
-    except IndexError as e:
-        # NumPy converts the value before it checks the bounds of index arrays (after parsing the index, and
-        # after the bounds of integer indices): a[[9]] = 1j on integers raises the conversion's TypeError.
-        if (
-            not isinstance(value, ndarray)
-            and "out of bounds" in str(e)
-            and _index_arrays_out_of_bounds(a, items)
-        ):
-            numpy.asarray(value, dtype=a.dtype)
-        raise
+    # Note [Index errors in NumPy's order]: the index arrays' checks come after the value's conversion.
+    view, axes, indices, insert_at, labels, mode, entries = _plan(a, key, bounds=False)
     if not axes:
         _core._assign(view, value)
         return
     if not isinstance(value, ndarray):
         value = _to_device(numpy.asarray(value, dtype=a.dtype))
+    if value.ndim > 1 and len(items) == 1 and _is_mask_of_ndim(items[0], a.ndim):
+        raise TypeError(_BOOL_VALUE_NDIM.format(value.ndim))  # NumPy's one full boolean mask takes 0-d or 1-D
+    index_shape = _index_shape(entries)
+    try:
+        _check_entries(a.shape, entries)
+    except IndexError:
+        _check_value_shape(value.shape, _result_shape(view.shape, axes, index_shape, insert_at))
+        raise
+    if len(axes) > _MAX_INDEX_ARRAYS:
+        merged, flat, insert_at, write_back = _merged(view, axes, indices, insert_at, labels, mode)
+        _core._scatter(merged, [0], [flat], insert_at, [0], value, "inbounds")
+        write_back()
+        return
     _core._scatter(view, axes, indices, insert_at, labels, value, mode)
 
 
-def _index_arrays_out_of_bounds(a, items):
-    """Whether the index is good but for the bounds of its integer arrays (each read as a whole axis)."""
+def _is_mask_of_ndim(k, ndim):
+    """Whether the key item k is a boolean mask (a bool too) of `ndim` dimensions."""
+    if isinstance(k, (bool, numpy.bool_)):
+        return ndim == 0
+    if isinstance(k, list):
+        k = numpy.asarray(k)
+    return isinstance(k, (ndarray, numpy.ndarray)) and k.dtype == numpy.bool_ and k.ndim == ndim
 
-    def integer_array(i):
-        if isinstance(i, (ndarray, numpy.ndarray)):
-            return i.dtype.kind != "b"
-        return isinstance(i, list) and numpy.asarray(i).dtype.kind not in "bO"
 
-    if not any(integer_array(i) for i in items):
-        return False
+def _result_shape(view_shape, axes, index_shape, insert_at):
+    """The shape of view[index] where index arrays of broadcast shape `index_shape` index `axes` of the view."""
+    other = [n for d, n in enumerate(view_shape) if d not in axes]
+    return tuple(other[:insert_at]) + tuple(index_shape) + tuple(other[insert_at:])
+
+
+def _check_value_shape(shape, result):
+    """NumPy's ValueError unless values of `shape` broadcast to an indexing result of shape `result` (after
+    dropping the values' leading length-1 axes beyond its rank, as the core's scatter does)."""
+    given = tuple(shape)
+    while len(shape) > len(result) and shape[0] == 1:
+        shape = shape[1:]
     try:
-        _plan(a, tuple(slice(None) if integer_array(i) else i for i in items))
-    except IndexError:
-        return False
-    return True
+        fits = numpy.broadcast_shapes(shape, result) == tuple(result)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(
+            f"shape mismatch: value array of shape {_shape_str(given)} could not be broadcast to indexing result "
+            f"of shape {_shape_str(result)}"
+        )
+
+
+# Note [Many index arrays]
+# The core's gather and scatter take at most 8 index arrays (a kernel argument of fixed size); NumPy takes as
+# many as an array has dimensions (a mask of 9+ dimensions, 9+ arrays, 9+ 0-d bools). Past 8, the indexed axes
+# of a C-ordered copy of the view, moved to the front, merge into one axis, indexed by the flat position that
+# the index arrays name together (checked first, as the core would). A scatter writes into the copy and then
+# copies it back. Keys like that are rare, and the copy is the price of one code path.
+_MAX_INDEX_ARRAYS = 8
+
+
+def _merged(view, axes, indices, insert_at, labels, mode):
+    """(merged array, flat index, insert_at, write_back) for more than 8 index arrays (Note [Many index
+    arrays]): merged[flat] (with the index dimensions at `insert_at`) is view[index], and write_back() copies
+    what a scatter wrote into merged back into the view."""
+    sizes = [view.shape[d] for d in axes]
+    index_shape = numpy.broadcast_shapes(*(i.shape for i in indices))
+    others = [d for d in range(view.ndim) if d not in axes]
+    copy = view.transpose(list(axes) + others).copy()
+    merged = copy.reshape((math.prod(sizes),) + copy.shape[len(axes) :])
+    if math.prod(index_shape) == 0:
+        flat = _core._from_numpy(numpy.zeros(index_shape, numpy.int64))
+    else:
+        flat = None
+        for k, (i, n, label) in enumerate(zip(indices, sizes, labels)):
+            i = i.astype(numpy.int64, copy=False)
+            if mode == "raise":  # device arrays; the host ones are checked already
+                k_order = i.ravel(order="K")
+                bad = _u.logical_or(_u.less(k_order, -n), _u.greater_equal(k_order, n))
+                if bool(_reduction.any(bad)):
+                    raise _bounds_error(int(k_order[bad][0].item()), label, n)
+            term = _u.multiply(_u.remainder(i, n), math.prod(sizes[k + 1 :]))  # a negative index from the end
+            flat = term if flat is None else _u.add(flat, term)
+
+    def write_back():
+        view[...] = copy.transpose(numpy.argsort(list(axes) + others).tolist())
+
+    return merged, flat, insert_at, write_back
 
 
 def _is_scalar(value):
@@ -298,19 +417,25 @@ def _index_values(indices, rule):
         raise TypeError(
             f"Cannot cast array data from {indices.dtype!r} to dtype('int64') according to the rule '{rule}'"
         )
+    if isinstance(indices, numpy.ndarray):  # cast as NumPy casts it: a uint64 past 2**63 wraps
+        return indices.astype(numpy.intp, copy=False)
     return indices.astype(numpy.int64) if indices.dtype == numpy.bool_ else indices
 
 
 def _checked(idx, size, axis, mode, read):
-    """(device int array, mode for the core) for take/put indices `idx` into an axis of `size`. `read` says
-    whether the indices are dereferenced at all (Note [Empty takes]); host indices are checked here."""
+    """(device int array, mode for the core) for take/put indices `idx` into an axis of `size` (axis None: a
+    flat iterator's, for its messages). `read` says whether the indices are dereferenced at all (Note [Empty
+    takes]); host indices are checked here, in C order as NumPy checks these, and device ones are made C-ordered
+    for the core's check to find the same first bad index."""
     if not read or (size == 0 and mode != "raise"):
         mode = "inbounds"  # the core reads none of them (its result is empty) and checks none
     elif mode == "raise" and isinstance(idx, numpy.ndarray):
-        _check_host(idx, size, axis)
+        _check_host(idx, size, axis, "C")
         mode = "inbounds"
     if isinstance(idx, numpy.ndarray):
         idx = _to_device(idx.astype(numpy.int64, copy=False))
+    elif mode == "raise":
+        idx = idx.astype(numpy.int64, order="C", copy=False)  # the core's int64 copy otherwise
     return idx, mode
 
 
@@ -371,6 +496,18 @@ def take(a, indices, axis=None, out=None, mode="raise"):
 
 def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v, with v repeated as needed; mode raise/wrap/clip (Note [Empty takes])."""
+    _put(a, ind, v, mode, 0)
+
+
+def _flat_take(flat, indices):
+    """flat[indices] for a flat iterator over a 1-D `flat`: integer positions (a host or device array), checked
+    in NumPy's order, its messages naming no axis."""
+    idx, mode = _checked(_index_values(indices, "same_kind"), flat.size, None, "raise", indices.size != 0)
+    return _core._gather(flat, [0], [idx], 0, [-1], mode)
+
+
+def _put(a, ind, v, mode, axis):
+    """put, its messages naming `axis` (None: a flat iterator's, which names none)."""
     _check_mode(mode)
     if not isinstance(a, ndarray):
         raise TypeError(f"put() argument 1 must be cuarray.ndarray, not {type(a).__name__}")
@@ -382,16 +519,16 @@ def put(a, ind, v, mode="raise"):
         return
     if not a._c_contiguous:
         flat = a.copy()
-        put(flat, idx, values, mode)
+        _put(flat, idx, values, mode, axis)
         a[...] = flat
         return
     flat = a.reshape(-1)
-    idx, mode = _checked(idx, flat.size, 0, mode, True)
+    idx, mode = _checked(idx, flat.size, axis, mode, True)
     idx = idx.reshape(-1)
     values = values.reshape(-1)
     if values.size != idx.size:
         values = take(values, arange(idx.size) % values.size)
-    _core._scatter(flat, [0], [idx], 0, [0], values, mode)
+    _core._scatter(flat, [0], [idx], 0, [-1 if axis is None else axis], values, mode)
 
 
 def compress(condition, a, axis=None, out=None):

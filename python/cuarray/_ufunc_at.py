@@ -16,6 +16,7 @@ change from run to run.
 """
 
 import math
+import warnings
 
 import numpy
 
@@ -98,9 +99,18 @@ def at(self, a, indices, b=None, /):
     ps = _gather(pos, order)
     vs = None if b is None else _gather(broadcast_to(b, shape).reshape(-1), order)
 
+    # A complex loop's results lose their imaginary parts in a real `a`: NumPy warns once per call, where each
+    # round's scatter would warn again, so the rounds scatter the real parts.
+    drops_imaginary = loop.kind == "c" and a.dtype.kind not in "cb"
+    if drops_imaginary:
+        warnings.warn(
+            "Casting complex values to real discards the imaginary part", numpy.exceptions.ComplexWarning, 2
+        )
+
     def apply(p, v):
         old = _gather(flat, p)
-        _core._scatter(flat, [0], [p], 0, [0], self(old) if v is None else self(old, v), "inbounds")
+        new = self(old) if v is None else self(old, v)
+        _core._scatter(flat, [0], [p], 0, [0], new.real if drops_imaginary else new, "inbounds")
 
     if name in _SUMMED and a.dtype.kind in "iu" and loop.kind in "iu":
         # One round: each position's values summed (exact modulo 2**bits), added or subtracted once.

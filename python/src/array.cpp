@@ -233,8 +233,13 @@ void copy_host_into(const Array& dst, const py::array& host) {
 // be float64). cuarray lets NumPy do that conversion on the host, into the destination's dtype, and uploads
 // the result; device arrays and NumPy arrays are cast on the device.
 
+// How deep an assigned sequence may be: NumPy's basic assignment (a[key] = seq) refuses one of more dimensions
+// than the view it writes (it drops leading length-1 axes only from arrays), and a key that names one element
+// sets it through the dtype's setitem, which refuses arrays and sequences; other callers take any depth.
+enum class SequenceDepth { Any, View, Element };
+
 // Writes `value` (scalar, NumPy array, sequence or ndarray) into the view `dst`, broadcasting.
-void assign(const Array& dst, py::handle value) {
+void assign(const Array& dst, py::handle value, SequenceDepth depth = SequenceDepth::Any) {
   if (is_void(dst.dtype())) {
     // Note [Void storage]: NumPy's casts to a structured type (by field, in order) run on the host for host
     // values, and through field views (cuarray._structured) for device arrays of another type.
@@ -262,6 +267,21 @@ void assign(const Array& dst, py::handle value) {
     ops::fill(dst, bytes.data());
     return;
   }
+  if (depth == SequenceDepth::Element) {
+    // NumPy sets one element through its dtype's setitem, which refuses arrays and sequences in its own
+    // words (TypeError from int(), ValueError for a float, truth values for bool).
+    py::object host;
+    if (is_ndarray(value) && value.cast<const NdArray&>().array.ndim() > 0)
+      host = value.attr("get")();
+    else if ((py::isinstance<py::array>(value) && py::reinterpret_borrow<py::array>(value).ndim() > 0) ||
+             PyList_Check(p) || PyTuple_Check(p))
+      host = py::reinterpret_borrow<py::object>(value);
+    if (host) {
+      std::string bytes = element_bytes(host, numpy_dtype_of(dst));
+      ops::fill(dst, bytes.data());
+      return;
+    }
+  }
   const bool real_dst = !is_complex(dst.dtype()) && dst.dtype() != DType::Bool;  // NumPy warns for these
   if (is_ndarray(value)) {
     const Array& src = value.cast<NdArray&>().array;
@@ -270,14 +290,14 @@ void assign(const Array& dst, py::handle value) {
   } else if (py::isinstance<py::array>(value)) {
     // A NumPy array is cast as NumPy casts arrays in an assignment: unsafely (300 wraps into int8).
     py::array host = py::reinterpret_borrow<py::array>(value);
-    if (real_dst && host.dtype().kind() == 'c') warn_complex_to_real();
     // A datetime64 or timedelta64 destination converts units and dates on the host, as NumPy does.
     if (is_storage_only(dst.dtype())) host = numpy().attr("asarray")(value, numpy_dtype_of(dst));
     if (host.ndim() == 0) {
-      std::string bytes = scalar_bytes(host, dst.dtype());
+      std::string bytes = scalar_bytes(host, dst.dtype());  // NumPy's astype warns of a dropped imaginary part
       ops::fill(dst, bytes.data());
       return;
     }
+    if (real_dst && host.dtype().kind() == 'c') warn_complex_to_real();  // the device cast does not
     copy_host_into(dst, host);
   } else if (is_numpy_scalar(value) || py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value)) {
     std::string bytes = element_bytes(value, numpy_dtype_of(dst));
@@ -285,6 +305,12 @@ void assign(const Array& dst, py::handle value) {
   } else if (py::isinstance<py::sequence>(value)) {
     // Note [Assigned values]: a sequence converts element by element as NumPy's assignment converts it.
     py::array host = numpy().attr("asarray")(value, numpy_dtype_of(dst));
+    if (depth == SequenceDepth::View && host.ndim() > dst.ndim()) {
+      throw ValueError(
+          "setting an array element with a sequence. The requested array would exceed the maximum number of "
+          "dimension of " +
+          std::to_string(dst.ndim()) + ".");
+    }
     if (host.ndim() == 0) {
       std::string bytes = scalar_bytes(host, dst.dtype());
       ops::fill(dst, bytes.data());
@@ -352,7 +378,11 @@ PyObject* reshape_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs
     else
       for (Py_ssize_t i = 0; i < nargs; ++i) shape.push_back(to_integer(args[i]));
     Array r = ops::reshape(s.array, std::move(shape), order, copy);
-    if (r.buffer() != s.array.buffer()) return py::cast(owner(std::move(r)));
+    if (r.buffer() != s.array.buffer()) {
+      // NumPy returns a view of the copy it reshaped (base set, owndata False), as ravel does not.
+      py::object copied = to_object(owner(Array(r)));
+      return py::cast(NdArray::view_of(copied.cast<const NdArray&>(), copied, std::move(r)));
+    }
     return py::cast(NdArray::view_of(s, self_obj, std::move(r)));
   });
 }
@@ -434,10 +464,14 @@ py::object getitem(py::handle self, py::handle key) {
 void setitem(py::handle self, py::handle key, py::handle value) {
   const NdArray& s = ndarray_of(self);
   auto items = to_index(key);
-  if (!items)
+  if (!items) {
     hook(Hook::Setitem)(self, key, value);
-  else
-    assign(ops::basic_index(s.array, *items), value);
+    return;
+  }
+  // A key of one integer per axis names one element (z[()] too, for a 0-d array).
+  bool element = static_cast<int>(items->size()) == s.array.ndim();
+  for (const auto& it : *items) element = element && it.kind == ops::IndexItem::Integer;
+  assign(ops::basic_index(s.array, *items), value, element ? SequenceDepth::Element : SequenceDepth::View);
 }
 
 Py_ssize_t length_slot(PyObject* self) {

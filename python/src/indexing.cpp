@@ -64,6 +64,9 @@ void init_indexing(py::module_& m) {
       "_scatter",
       [](const NdArray& a, const std::vector<int>& axes, const std::vector<NdArray>& indices, int insert_at,
          const std::vector<int>& labels, const NdArray& values, const std::string& mode) {
+        // The core's cast does not warn; NumPy's assignment warns of a dropped imaginary part (not into bool).
+        const DType to = a.array.dtype(), from = values.array.dtype();
+        if (is_complex(from) && !is_complex(to) && to != DType::Bool) warn_complex_to_real();
         ops::scatter(a.array, to_index(axes, indices, insert_at, labels), values.array, to_mode(mode));
       },
       "a"_a, "axes"_a, "indices"_a, "insert_at"_a, "labels"_a, "values"_a, "mode"_a);

@@ -176,7 +176,7 @@ struct Plan {
   std::vector<int> other_axes;  // src's axes that are not indexed, in order
 };
 
-Plan plan_index(const Array& src, const AdvancedIndex& index, IndexMode mode) {
+Plan plan_index(const Array& src, const AdvancedIndex& index) {
   const size_t m = index.axes.size();
   if (m == 0 || m != index.indices.size()) throw ValueError("advanced index: one index array per axis is needed");
   if (m > kMaxIndexArrays)
@@ -191,41 +191,61 @@ Plan plan_index(const Array& src, const AdvancedIndex& index, IndexMode mode) {
     try {
       p.index_shape = broadcast_shapes(p.index_shape, p.indices[k].shape());
     } catch (const ValueError&) {
-      std::string shapes;
-      for (const Array& i : p.indices) shapes += (shapes.empty() ? "" : " ") + shape_str(i.shape());
+      std::string shapes;  // NumPy's words: each shape as "(2,3)", followed by a space
+      for (const Array& i : p.indices) shapes += shape_str_compact(i.shape()) + " ";
       throw IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes " + shapes);
     }
   }
   p.result_shape = result_shape(src, index, p.index_shape, p.other_axes);
   checked_size(p.result_shape, src.itemsize());
+  return p;
+}
 
-  // Bounds: every index of a non-empty index array must address the axis.
+// The first index in `index` outside [-len, len), in the order NumPy checks them: memory order (K), each axis
+// read forward. Only the error path reads it (index_ranges found one), a chunk at a time.
+std::int64_t first_out_of_bounds(const Array& index, std::int64_t len) {
+  const bool dense = index.c_contiguous() || index.f_contiguous();
+  const Array k = index.dtype() == DType::Int64 && dense ? index : astype(index, DType::Int64, 'K');
+  constexpr std::int64_t kChunk = 1 << 16;
+  std::vector<std::int64_t> host(static_cast<size_t>(std::min(k.size(), kChunk)));
+  for (std::int64_t start = 0; start < k.size(); start += kChunk) {
+    const std::int64_t n = std::min(kChunk, k.size() - start);
+    read_back(host.data(), static_cast<const char*>(k.data()) + 8 * start, static_cast<size_t>(8 * n));
+    for (std::int64_t i = 0; i < n; ++i)
+      if (host[i] < -len || host[i] >= len) return host[i];
+  }
+  throw ValueError("advanced index: no index out of bounds");  // unreachable after index_ranges
+}
+
+// Bounds: in Raise mode, every index must address its axis, unless the broadcast index is empty (NumPy reads
+// none of them then, even where other axes make the result empty: zeros((0, 4))[:, [9]] raises). Wrap and clip
+// refuse an empty axis. One synchronization when anything is checked.
+void check_bounds(const Array& src, const AdvancedIndex& index, const Plan& p, IndexMode mode) {
+  if (size_of(p.index_shape) == 0) return;
   std::vector<Array> checked;
   std::vector<size_t> which;
-  for (size_t k = 0; k < m; ++k) {
-    if (p.indices[k].size() == 0) continue;
+  for (size_t k = 0; k < p.indices.size(); ++k) {
     std::int64_t len = src.shape()[index.axes[k]];
     if (mode == IndexMode::Raise || (len == 0 && mode != IndexMode::InBounds)) {
       checked.push_back(p.indices[k]);
       which.push_back(k);
     }
   }
-  if (size_of(p.index_shape) == 0) checked.clear();
   auto ranges = index_ranges(checked);
   for (size_t j = 0; j < ranges.size(); ++j) {
     size_t k = which[j];
     std::int64_t len = src.shape()[index.axes[k]];
     auto [lo, hi] = ranges[j];
-    std::int64_t bad = hi >= len ? hi : lo < -len ? lo : 0;
-    if (hi >= len || lo < -len) {
-      int label = k < index.labels.size() ? index.labels[k] : index.axes[k];
-      if (mode != IndexMode::Raise)  // wrap or clip on an empty axis
-        throw IndexError("cannot do a non-empty take from an empty axes.");
-      throw IndexError("index " + to_string(bad) + " is out of bounds for axis " + to_string(label) + " with size " +
-                       to_string(len));
-    }
+    if (hi < len && lo >= -len) continue;
+    if (mode != IndexMode::Raise)  // wrap or clip on an empty axis
+      throw IndexError("cannot do a non-empty take from an empty axes.");
+    // NumPy names the first bad index of the first array that has one; a flat iterator (label -1) no axis.
+    const std::string bad = to_string(first_out_of_bounds(index.indices[k], len));
+    const int label = k < index.labels.size() ? index.labels[k] : index.axes[k];
+    if (label < 0) throw IndexError("index " + bad + " is out of bounds for size " + to_string(len));
+    throw IndexError("index " + bad + " is out of bounds for axis " + to_string(label) + " with size " +
+                     to_string(len));
   }
-  return p;
 }
 
 // Launches the gather (or scatter) of `p` between `dense` (result-shaped, strides `dense_strides`) and `src`.
@@ -288,7 +308,8 @@ Array gather(const Array& src, const AdvancedIndex& index, IndexMode mode) {
     return units.view(std::move(shape), std::move(strides)).view_void(src.itemsize(), src.descr());
   }
   check_same_device(src, "advanced indexing");
-  Plan p = plan_index(src, index, mode);
+  Plan p = plan_index(src, index);
+  check_bounds(src, index, p, mode);
   Array out(p.result_shape, src.dtype());
   if (out.size() == 0) return out;
   launch_gather(src, index, p, out, out.strides(), mode, false);
@@ -308,7 +329,7 @@ void scatter(const Array& dst, const AdvancedIndex& index, const Array& given, I
   }
   check_same_device(dst, "advanced index assignment");
   check_same_device(given, "advanced index assignment");
-  Plan p = plan_index(dst, index, mode);
+  Plan p = plan_index(dst, index);
   // NumPy drops the values' leading length-1 axes beyond the result's rank (a[[0, 1]] = [[7, 8]]).
   Shape vshape = given.shape();
   Strides vstrides = given.strides();
@@ -321,9 +342,10 @@ void scatter(const Array& dst, const AdvancedIndex& index, const Array& given, I
   try {
     vs = broadcast_strides(values.shape(), values.strides(), p.result_shape);
   } catch (const ValueError&) {
-    throw ValueError("shape mismatch: value array of shape " + shape_str(given.shape()) +
-                     " could not be broadcast to indexing result of shape " + shape_str(p.result_shape));
+    throw ValueError("shape mismatch: value array of shape " + shape_str_compact(given.shape()) +
+                     " could not be broadcast to indexing result of shape " + shape_str_compact(p.result_shape));
   }
+  check_bounds(dst, index, p, mode);  // after the values' shape, as NumPy checks them
   if (size_of(p.result_shape) == 0) return;
   // An index array in the memory the scatter writes (a[a] = v) would be read after other threads wrote it:
   // wrong targets, and past the bounds checked before the launch, a fault that poisons the context. NumPy

@@ -23,7 +23,8 @@ Array nonzero(const Array& a, NonzeroLayout layout);
 
 // An advanced index into an array: integer arrays `indices[k]`, broadcast together, index axis `axes[k]`.
 // The result has the array's other axes, with the indices' broadcast shape inserted at `insert_at` among
-// them. `labels[k]` is the axis number that error messages name (the axis of the array the user indexed).
+// them. `labels[k]` is the axis number that error messages name (the axis of the array the user indexed; -1
+// for a flat iterator, whose messages name no axis).
 struct AdvancedIndex {
   std::vector<int> axes;
   std::vector<Array> indices;
@@ -35,11 +36,13 @@ struct AdvancedIndex {
 Shape indexed_shape(const Array& src, const AdvancedIndex& index);
 
 // A new C-contiguous array src[index]. Raise mode checks the indices on the device first (one
-// synchronization) and throws IndexError as NumPy does ("index 10 is out of bounds for axis 0 with size 5").
+// synchronization) and throws IndexError as NumPy does ("index 10 is out of bounds for axis 0 with size 5", for
+// the first bad index in the index array's memory order); none is checked where the broadcast index is empty.
 Array gather(const Array& src, const AdvancedIndex& index, IndexMode mode);
 
 // dst[index] = values: values broadcast to indexed_shape(dst, index) and cast to dst's dtype. Raise mode
-// checks every index before anything is written. Where an index repeats, one of its values lands.
+// checks every index before anything is written, after the values' shape (NumPy's order). Where an index
+// repeats, one of its values lands.
 void scatter(const Array& dst, const AdvancedIndex& index, const Array& values, IndexMode mode);
 
 // The smallest and largest value of each int64 array (contiguous, non-empty), with one synchronization.
