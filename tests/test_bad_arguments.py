@@ -14,6 +14,7 @@ TOO_BIG = re.escape(
     "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."
 )
 NAN = float("nan")
+NO_STEP = "'tuple' object has no attribute 'step'"
 
 # (id, call with xp = numpy or cuarray, exception type, message regex for cuarray or None). NumPy raises the
 # same type for every row, which test_numpy_agrees checks.
@@ -50,6 +51,13 @@ CASES = [
     ("eye_none", lambda xp: xp.eye(None), TypeError, None),
     ("identity_nan", lambda xp: xp.identity(NAN), TypeError, None),
     ("ragged", lambda xp: xp.array([[1, 2], [3]]), ValueError, None),
+    # NumPy's grids fall back to the one-slice path on a TypeError, which reads key.step of the tuple.
+    ("mgrid_open_stop", lambda xp: xp.mgrid[0:, 0:2], AttributeError, NO_STEP),
+    ("ogrid_open_stop", lambda xp: xp.ogrid[0:, 0:2], AttributeError, NO_STEP),
+    ("mgrid_none_stop", lambda xp: xp.mgrid[0:3, :None], AttributeError, NO_STEP),
+    ("mgrid_str_stop", lambda xp: xp.mgrid[0:"a", 0:2], AttributeError, NO_STEP),
+    ("tril_indices_complex_k", lambda xp: xp.tril_indices(3, 1j), TypeError, None),
+    ("triu_indices_str_n", lambda xp: xp.triu_indices("3"), TypeError, None),
 ]
 
 

@@ -5,6 +5,7 @@ import cuarray as cp
 import numpy as np
 import pytest
 from conftest import ALL_DTYPES, assert_same, dtype_id, make_data, make_pair
+from cuarray import testing
 
 pytestmark = pytest.mark.gpu
 
@@ -200,6 +201,24 @@ def test_tril_triu_indices(n, k, m):
     _same_tuple(cp.triu_indices(n, k, m), np.triu_indices(n, k, m))
 
 
+@pytest.mark.parametrize(
+    "n,k,m",
+    [
+        (3.0, 0, None),
+        (4.0, 1, None),
+        (3, 0.5, None),
+        (3, -0.5, None),
+        (3, 0, 2.0),
+        (3.5, 0, None),
+        (3, 2.5, None),
+    ],
+)
+def test_tril_triu_indices_of_floats(n, k, m):
+    # NumPy's tri takes floats, through arange and its rounding; cuarray asks NumPy for these.
+    _same_tuple(cp.tril_indices(n, k, m), np.tril_indices(n, k, m))
+    _same_tuple(cp.triu_indices(n, k, m), np.triu_indices(n, k, m))
+
+
 @pytest.mark.parametrize("shape", [(4, 4), (3, 5), (5, 2), (0, 3)])
 @pytest.mark.parametrize("k", [-1, 0, 2])
 def test_tri_indices_from(shape, k):
@@ -288,6 +307,39 @@ def test_fill_diagonal_casts(dtype):
     cp.fill_diagonal(x, cp.asarray([3.0, 2.5]))  # a device array is cast like NumPy's unsafe flat assignment
     np.fill_diagonal(a, np.array([3.0, 2.5]))
     assert_same(x, a)
+
+
+HOST_FILL_VALUES = [
+    ("uint8", [300, 1]),
+    ("uint8", [-1]),
+    ("int64", [np.nan]),
+    ("float64", [1 + 2j]),
+    ("int64", np.float32(np.inf)),  # a NumPy scalar casts as an array: INT64_MIN, with NumPy's RuntimeWarning
+    ("int64", np.float64(np.nan)),
+    ("uint8", np.int64(-1)),
+    ("uint8", np.int64(300)),
+    ("int8", ["7", 3]),
+    ("int8", "7"),
+    ("float32", [1e300]),
+    ("float64", np.complex128(1 + 2j)),
+    ("int64", [np.float32(np.inf)]),
+    ("M8[D]", ["2020-01-01", "NaT"]),
+    ("m8[s]", np.timedelta64(3, "m")),
+    ("bool", [2, 0]),
+    ("float16", (0.1, 70000.0)),
+]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning", "ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.parametrize("dtype, val", HOST_FILL_VALUES, ids=[f"{d}-{v!r}" for d, v in HOST_FILL_VALUES])
+@pytest.mark.parametrize("shape, wrap", [((3, 3), False), ((7, 2), True)])
+@testing.numpy_cuarray_array_equal(accept_error=True)
+def test_fill_diagonal_converts_host_values_as_numpy(xp, dtype, val, shape, wrap):
+    # NumPy's a.flat[...] = val: np.asarray(val, dtype=a.dtype), with its errors (OverflowError, ValueError,
+    # TypeError) for sequences and Python numbers, and an array's cast for NumPy scalars.
+    a = xp.zeros(shape, dtype)
+    xp.fill_diagonal(a, val, wrap=wrap)
+    return a
 
 
 def test_fill_diagonal_errors():

@@ -119,6 +119,28 @@ def test_save_load_round_trip(tmp_path, layout, dtype):
 
 
 @gpu
+@pytest.mark.parametrize("layout", ["c2d", "f2d", "negative", "3d_permuted"])
+@pytest.mark.parametrize("name", ["save", "savez"])
+def test_saved_files_are_numpys_byte_for_byte(layout, name):
+    # An F-contiguous array is written as NumPy writes it (fortran_order: True), and loads F-contiguous.
+    x, a = make_pair(layout, "float32")
+    files = []
+    for xp, arr in ((np, a), (cp, x)):
+        buf = io.BytesIO()
+        getattr(xp, name)(buf, arr)
+        files.append(buf.getvalue())
+    assert files[0] == files[1] or name == "savez"  # a zip archive holds timestamps
+    loaded = cp.load(io.BytesIO(files[1]))
+    if name == "save":
+        np_loaded = np.load(io.BytesIO(files[0]))
+        assert loaded.flags.f_contiguous == np_loaded.flags.f_contiguous
+        assert loaded.flags.c_contiguous == np_loaded.flags.c_contiguous
+    else:
+        with loaded as f, np.load(io.BytesIO(files[0])) as g:
+            assert f["arr_0"].flags.f_contiguous == g["arr_0"].flags.f_contiguous
+
+
+@gpu
 def test_load_mmap_and_other_byte_order(tmp_path):
     a = make_data((5, 3), "int32")
     np.save(tmp_path / "a.npy", a)

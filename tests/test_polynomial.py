@@ -430,6 +430,17 @@ def test_roots(p):
 
 
 @gpu
+def test_zero_d_coefficients_are_refused_as_numpy():
+    # NumPy's polyder takes len(p) even for m=0; its poly's dispatcher refuses what is not iterable.
+    for xp in (np, cp):
+        z = xp.asarray(5.0)
+        for name, args in (("polyder", (z, 0)), ("polyder", (z,)), ("poly", (z,)), ("poly", (5.0,))):
+            with pytest.raises(TypeError):
+                getattr(xp, name)(*args)
+    assert_same(cp.polyint(cp.asarray(5.0), 0), np.polyint(np.asarray(5.0), 0))
+
+
+@gpu
 def test_roots_errors():
     with pytest.raises(ValueError, match="rank-1"):
         cp.roots(cp.ones((2, 2)))

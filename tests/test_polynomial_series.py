@@ -53,6 +53,16 @@ def test_polyval_of_numbers_and_lists(xp):
 
 
 @gpu
+@pytest.mark.parametrize("x", [2.0, 3, True, 1j], ids=repr)
+@pytest.mark.parametrize("dtype", ["float16", "float32", "complex64"])
+@testing.numpy_cuarray_allclose(rtol=1e-3)
+def test_polyval_of_a_python_number_keeps_the_coefficients_type(xp, x, dtype):
+    # NumPy's c[-1] + x*0: x*0 of a Python number is a Python number, weak, so float32 coefficients give a
+    # float32 value (type_check compares the dtypes).
+    return xp.polynomial.polynomial.polyval(x, xp.asarray(np.array([0.5, -1.25, 3.0], dtype)))
+
+
+@gpu
 @pytest.mark.parametrize("dtype", DTYPES[1:], ids=str)
 @pytest.mark.parametrize(
     "x_shape,r_shape,tensor",

@@ -30,6 +30,8 @@ HOST_VALUES = [
     np.zeros((), np.int8),
     range(3),
     {1: 2},
+    np.complex128,  # scalar types: their .dtype is a descriptor, and NumPy falls back to asarray
+    np.float64,
 ]
 
 
@@ -48,6 +50,8 @@ COMMON_TYPE_CASES = [
     ("uint64", "complex64"),
     ("float32", "complex128"),
     ("longdouble", "float32"),
+    ("m8[s]",),  # timedelta64 is an integer type to NumPy
+    ("float32", "m8[D]"),
 ]
 
 
@@ -57,7 +61,7 @@ def test_common_type_of_host_arrays(dtypes):
     assert cp.common_type(*arrays) is np.common_type(*arrays)
 
 
-@pytest.mark.parametrize("dtype", ["bool", "U1"])
+@pytest.mark.parametrize("dtype", ["bool", "U1", "M8[s]"])
 def test_common_type_non_numeric(dtype):
     for xp in (np, cp):
         with pytest.raises(TypeError, match="non-numeric"):
@@ -205,6 +209,15 @@ def test_iscomplex_isreal(name, dtype, layout):
     a = view(_complex_data(shape, dtype))
     x = view(cp.asarray(_complex_data(shape, dtype)))
     assert_same(getattr(cp, name)(x), getattr(np, name)(a))
+
+
+@gpu
+@pytest.mark.parametrize("name", ["iscomplex", "isreal"])
+@pytest.mark.parametrize("dtype", ["M8[D]", "m8[s]"])
+def test_iscomplex_isreal_of_datetimes(name, dtype):
+    # NumPy's isreal compares the zero imaginary parts with 0: datetimes at the epoch are never equal to it.
+    a = np.array([1, "NaT", 0], dtype)
+    assert_same(getattr(cp, name)(cp.asarray(a)), getattr(np, name)(a))
 
 
 @gpu

@@ -54,6 +54,26 @@ def test_as_strided(xp, shape, strides):
 
 
 @gpu
+@pytest.mark.parametrize("shape", [(2, 2), (2, 0, 3), (), (3,)])
+@pytest.mark.parametrize("view", ["contiguous", "strided", "reversed"])
+@testing.numpy_cuarray_array_equal()
+def test_as_strided_without_strides(xp, shape, view):
+    # NumPy gives a C-contiguous input C-contiguous strides for the new shape, and any other input its own.
+    if view != "contiguous" and len(shape) != 2:
+        pytest.skip("a non-contiguous input's own strides fit only a shape of its rank")
+
+    def make(xq):
+        m = xq.arange(24.0).reshape(4, 6)
+        return xq.lib.stride_tricks.as_strided(
+            {"contiguous": m, "strided": m[:, ::2], "reversed": m[::-1]}[view], shape=shape
+        )
+
+    out = make(xp)
+    assert out.strides == make(np).strides
+    return out
+
+
+@gpu
 @testing.numpy_cuarray_array_equal()
 def test_as_strided_negative_strides(xp):
     return xp.lib.stride_tricks.as_strided(xp.arange(10, dtype=xp.int32)[::-1], (2, 5), (-20, -4))

@@ -14,7 +14,7 @@ from cuarray._joining import concatenate, tile
 from cuarray._math import clip
 from cuarray._scan import cumsum
 from cuarray._sorting import _take, searchsorted
-from cuarray._transfer import array, asarray
+from cuarray._transfer import _holds_device_array, _is_device, array, asarray
 
 __all__ = [
     "c_",
@@ -168,19 +168,24 @@ class nd_grid:
         if not isinstance(key, (tuple, list)):
             return _grid_1d(key)
         sizes, num_list, affine = [], [0], []  # affine: (step, start) that map 0, 1, 2, ... onto each range
-        for kk in key:
-            start = 0 if kk.start is None else kk.start
-            step = 1 if kk.step is None else kk.step
-            if _is_complex(step):
-                size = int(abs(step))
-                num_list += [start, kk.stop, abs(step)]
-                step = (kk.stop - start) / float(size - 1) if size != 1 else 1
-            else:
-                size = math.ceil((kk.stop - start) / step)
-                num_list += [start, kk.stop, step]
-            sizes.append(size)
-            affine.append((step, start))
-        typ = numpy.result_type(*num_list)
+        try:
+            for kk in key:
+                start = 0 if kk.start is None else kk.start
+                step = 1 if kk.step is None else kk.step
+                if _is_complex(step):
+                    size = int(abs(step))
+                    num_list += [start, kk.stop, abs(step)]
+                    step = (kk.stop - start) / float(size - 1) if size != 1 else 1
+                else:
+                    size = math.ceil((kk.stop - start) / step)
+                    num_list += [start, kk.stop, step]
+                sizes.append(size)
+                affine.append((step, start))
+            typ = numpy.result_type(*num_list)
+        except (IndexError, TypeError):
+            # NumPy's falls back to its one-slice path on these, which reads key.step: an AttributeError for
+            # the tuple (an open stop, `mgrid[0:, 0:2]`, is one of these).
+            return _grid_1d(key)
         n = len(sizes)
         if self.sparse:
             # NumPy's: each range's values (broadcast with array bounds), given a new axis at every other place.
@@ -195,8 +200,8 @@ class nd_grid:
 
 
 def _grid_1d(key):
+    step = key.step  # first, as NumPy's reads it
     start = 0 if key.start is None else key.start
-    step = key.step
     if not _is_complex(step):
         return arange(start, key.stop, step)
     length = int(abs(step))
@@ -256,9 +261,16 @@ def _tri_indices(n, k, m, lower):
     """(rows, cols) of the (n, m) triangle in C order. Row i holds the columns [0, e_i) (lower) or [e_i, m)
     (upper); output j lies in the row whose cumulative count first exceeds j. The total is known on the host,
     so nothing is read back."""
-    n = max(0, operator.index(n))
-    m = n if m is None else max(0, operator.index(m))
-    shift = operator.index(k) + lower
+    try:
+        n, k, m = operator.index(n), operator.index(k), None if m is None else operator.index(m)
+    except TypeError:
+        # NumPy's np.tri takes floats (through arange, with its rounding); so does this, on the host. Anything
+        # else raises NumPy's error.
+        found = (numpy.tril_indices if lower else numpy.triu_indices)(n, k, m)
+        return tuple(asarray(x) for x in found)
+    n = max(0, n)
+    m = n if m is None else max(0, m)
+    shift = k + lower
     total = _clipped_sum(n, shift, m)
     if not lower:
         total = n * m - total
@@ -343,16 +355,33 @@ def fill_diagonal(a, val, wrap=False):
         targets = [head[:, :-1].diagonal(0, 1, 2), a[blocks * period :].diagonal()]
     else:
         targets = [a.diagonal()]
-    if not isinstance(val, (ndarray, numpy.ndarray)) and numpy.ndim(val) == 0:
-        for t in targets:
-            _core._assign(t, val)
-        return
-    values = _device(val, "fill_diagonal").ravel()
+    if isinstance(val, numpy.ndarray):
+        raise TypeError(_HOST.format("fill_diagonal"))
     count = sum(t.size for t in targets)
-    if values.size == 0 or count == 0:
-        return
-    if values.size < count:
-        values = tile(values, -(-count // values.size))
+    if _is_device(val) or (isinstance(val, (list, tuple)) and _holds_device_array(val)):
+        # A device array is cast unsafely, as NumPy's flat assignment casts an array.
+        values = asarray(val).ravel()
+        if values.size == 0 or count == 0:
+            return
+        if values.size < count:
+            values = tile(values, -(-count // values.size))
+    else:
+        # Note [fill_diagonal's host values]
+        # NumPy's a.flat[...] = val converts val as np.asarray(val, dtype=a.dtype) does: a sequence element by
+        # element (300 into uint8 is an OverflowError, NaN into int a ValueError, a complex into float a
+        # TypeError), and a NumPy scalar as an array (np.float32(inf) into int64 is INT64_MIN, with NumPy's
+        # RuntimeWarning), which item assignment would refuse. That conversion runs here, on the host; the
+        # values, already of a's dtype, are uploaded (a fill for one value).
+        values = numpy.asarray(val, dtype=a.dtype)
+        if values.ndim == 0:
+            for t in targets:
+                _core._assign(t, values)
+            return
+        values = values.ravel()
+        if values.size == 0 or count == 0:
+            return
+        if values.size < count:
+            values = numpy.resize(values, count)  # repeated cyclically, as tile
     start = 0
     for t in targets:
         _core._assign(t, values[start : start + t.size].reshape(t.shape))

@@ -32,8 +32,9 @@ __all__ = [
 
 def _host(a):
     # NumPy arrays are taken as they are: writing one moves nothing, and numpy.savez(f, x=np_a, y=cp_a)
-    # dispatches here with both.
-    return a.get() if isinstance(a, ndarray) else a
+    # dispatches here with both. Order 'A' keeps an F-contiguous array F-contiguous, so that save writes
+    # fortran_order as NumPy's does.
+    return a.get(order="A") if isinstance(a, ndarray) else a
 
 
 def _to_device(result):

@@ -61,7 +61,9 @@ def poly(seq_of_zeros):
     """The coefficients of the monic polynomial with these roots (or with a square matrix's eigenvalues, which
     are computed on the host: cuarray has no general eigenvalue solver yet). Real when the complex roots come in
     conjugate pairs; 1.0 for no roots, as NumPy."""
-    z = _1d(seq_of_zeros, "poly")
+    z = _device(seq_of_zeros, "poly")
+    if z.ndim == 0:  # NumPy's dispatcher refuses what is not iterable
+        raise TypeError("poly takes a sequence of roots or a square matrix, not a scalar")
     if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] != 0:
         z = asarray(numpy.linalg.eigvals(z.get()))
     elif z.ndim == 1:
@@ -115,6 +117,8 @@ def polyder(p, m=1):
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
     val = _device(p, "polyder")
+    if val.ndim == 0:  # NumPy's takes len(p) even for m == 0
+        raise TypeError("len() of unsized object")
     for _ in range(m):
         n = len(val) - 1
         val = _u.multiply(val[:-1], arange(n, 0, -1))

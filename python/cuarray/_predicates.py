@@ -57,17 +57,18 @@ def isfortran(a):
     return a._f_contiguous and not a._c_contiguous
 
 
-def _dtype(x):
-    # Only the dtype is read, so NumPy arrays are taken too; other objects get the dtype NumPy infers.
+def _scalar_type(x):
+    # Only the dtype is read, so NumPy arrays are taken too; other objects get the dtype NumPy infers. A scalar
+    # type's .dtype is a descriptor, without .type: NumPy's falls back to asarray (an object array) then too.
     try:
-        return x.dtype
+        return x.dtype.type
     except AttributeError:
-        return numpy.asarray(x).dtype
+        return numpy.asarray(x).dtype.type
 
 
 def iscomplexobj(x):
     """Whether x has a complex dtype (no device work)."""
-    return _dtype(x).kind == "c"
+    return issubclass(_scalar_type(x), numpy.complexfloating)
 
 
 def isrealobj(x):
@@ -84,6 +85,9 @@ def iscomplex(x):
 def isreal(x):
     """Elementwise: whether the imaginary part is zero (all True for a non-complex dtype)."""
     x = _device(x, "isreal")
+    if x.dtype.kind == "M":
+        # NumPy's imag(x) == 0 compares the zero imaginary parts, datetimes at the epoch, with 0: never equal.
+        return zeros(x.shape, bool)
     return _u.equal(imag(x), 0) if x.dtype.kind == "c" else ones(x.shape, bool)
 
 
@@ -107,7 +111,7 @@ def common_type(*arrays):
     is_complex, precision = False, 0
     for a in arrays:
         dt = a.dtype
-        if dt.kind in "iu":
+        if issubclass(dt.type, numpy.integer):  # timedelta64 included, as in NumPy's
             p = 2
         elif dt.kind in "fc" and dt.type in _PRECISION:
             p = _PRECISION[dt.type]

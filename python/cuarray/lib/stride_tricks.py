@@ -17,10 +17,15 @@ def _check(x, name):
 
 
 def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
-    """A view of x's memory with `shape` and `strides` (in bytes; x's own where not given). Elements may overlap:
-    writing through such a view is as undefined as in NumPy."""
+    """A view of x's memory with `shape` and `strides` (in bytes). Strides not given are x's own, or, where x is
+    C-contiguous, C-contiguous ones for `shape`: NumPy's, whose array interface names no strides for such an
+    array. Elements may overlap: writing through such a view is as undefined as in NumPy."""
     x = _check(x, "as_strided")
     shape = x.shape if shape is None else tuple(shape)
+    if strides is None and x.flags.c_contiguous:
+        strides = tuple(
+            int(numpy.prod([max(n, 1) for n in shape[d + 1 :]])) * x.itemsize for d in range(len(shape))
+        )
     strides = x.strides if strides is None else tuple(strides)
     # The address without cuarray.ndarray.data, which would hand it to other code (Note [Launch queue]).
     return ndarray(shape, x.dtype, MemoryPointer(x._ptr, x._device_id, x), strides)

@@ -35,7 +35,8 @@ def polyval(x, c, tensor=True):
         x = _transfer.asarray(x)
     if isinstance(x, _ndarray) and tensor:
         c = c.reshape(c.shape + (1,) * x.ndim)
-    c0 = _u.add(c[-1], _u.multiply(x, 0))
+    # NumPy's c[-1] + x*0: of a Python x, x*0 is a Python number, weak, so c keeps its type (float32 stays).
+    c0 = _u.add(c[-1], x * 0 if isinstance(x, (int, float, complex)) else _u.multiply(x, 0))
     for i in range(2, len(c) + 1):
         c0 = _u.add(c[-i], _u.multiply(c0, x))
     return c0
