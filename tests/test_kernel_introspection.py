@@ -1,8 +1,8 @@
 """CuPy's introspection attributes of user kernels: `params` (ParameterInfo), `reduce_dims`, `cached_codes` and
 `cached_code` (Note [Cached codes] in python/cuarray/_kernel.py) of ElementwiseKernel and ReductionKernel;
 RawKernel's function attributes (`binary_version`, `ptx_version`, the two settable ones); RawModule.module
-(Note [RawModule.module]). The tests at the top need no GPU: parsing, attribute presence, and the sources that
-cached_codes generates, compiled for sm_90."""
+(Note [RawModule.module]); Fusion's `func`, `name` and `new_fusion`. The tests at the top need no GPU: parsing,
+attribute presence, and the sources that cached_codes generates, compiled for sm_90."""
 
 import pickle
 import warnings
@@ -158,6 +158,21 @@ def test_raw_kernel_has_cupys_attributes():
         assert getattr(cp.RawKernel, name).fset is not None
     assert isinstance(cp.RawModule.module, property)
     assert cp.RawKernel(k.code, "k").__getstate__()["file_path"] is None
+
+
+def test_fusion_has_cupys_attributes():
+    def squared_diff(x, y):
+        """(x - y) squared."""
+        return (x - y) * (x - y)
+
+    f = cp.fuse(squared_diff)
+    named = cp.fuse(kernel_name="sq")(squared_diff)
+    # CuPy's Fusion: func, name, and new_fusion (its second engine's object after a fallback, None before)
+    assert f.func is squared_diff and (f.name, named.name) == ("squared_diff", "sq")
+    assert f.new_fusion is None and named.new_fusion is None
+    assert f.__wrapped__ is squared_diff and f.__doc__ == squared_diff.__doc__
+    assert named.__name__ == "squared_diff"  # functools.update_wrapper, as CuPy's fuse
+    assert repr(named) == "<Fusion 'sq'>"
 
 
 # ---- with a GPU ---------------------------------------------------------------------------------------------

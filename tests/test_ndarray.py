@@ -636,8 +636,11 @@ def test_numpy_arrays_of_one_dimension_or_more_still_refused():
 def test_one_element_key_takes_what_numpys_setitem_takes(dtype, value):
     # A key naming one element sets it through the dtype's setitem: sequences and arrays of one dimension or
     # more are NumPy's TypeError or ValueError (bool takes their truth value); cuarray assigned them.
-    host = {"device1": np.array([7.0]), "device2": np.array([7.0, 8.0])}.get(value, value)
-    dev = cp.asarray(host) if isinstance(value, str) else value
+    if isinstance(value, str):
+        host = np.array([7.0]) if value == "device1" else np.array([7.0, 8.0])
+        dev = cp.asarray(host)
+    else:
+        host = dev = value
     a, x = np.zeros((2, 3), dtype), cp.zeros((2, 3), dtype)
     try:
         a[1, 2] = host

@@ -57,6 +57,24 @@ def test_view_to_another_itemsize_errors(xp, case):
 
 
 @gpu
+@pytest.mark.parametrize("call", ["type", "dtype and type", "keywords"])
+@testing.numpy_cuarray_array_equal()
+def test_view_takes_the_array_type(xp, call):
+    a = xp.arange(6, dtype=xp.int32)
+    return {
+        "type": lambda: a.view(xp.ndarray),
+        "dtype and type": lambda: a.view(xp.int16, xp.ndarray),
+        "keywords": lambda: a.view(dtype=xp.float32, type=xp.ndarray),
+    }[call]()
+
+
+@gpu
+@testing.numpy_cuarray_raises()
+def test_view_refuses_a_type_that_is_no_array_type(xp):
+    xp.arange(3).view(xp.int64, list)
+
+
+@gpu
 def test_view_writes_through():
     a = cp.zeros(4, dtype=cp.int32)
     a.view(cp.int16)[::2] = 1

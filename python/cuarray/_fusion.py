@@ -93,6 +93,10 @@ class Fusion(_core._Fusion):
     """A fused function: call it as the original; the first call per argument signature picks its plan (a
     kernel, or running the function), which the core then keeps."""
 
+    # CuPy's: the object of its second fusion engine once the first has failed on this function, None until
+    # then. cuarray has one engine and no such fallback, so it stays None.
+    new_fusion = None
+
     def __init__(self, func, name, elementwise=False):
         super().__init__()
         self.func = func

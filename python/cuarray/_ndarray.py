@@ -7,6 +7,7 @@ in `_members`: the modules that implement them import the type from cuarray._cor
 module sits above all of them in the package's import order (tests/test_import_graph.py).
 """
 
+import builtins
 import operator
 import os
 import types
@@ -166,9 +167,19 @@ def _ravel(self, order="C"):
     return flat if flat.size < 2 or flat.strides[0] == flat.itemsize else flat.copy()
 
 
-def _view(self, dtype=None):
+def _view(self, dtype=None, type=None):
     """A view of the same memory, as `dtype`. A dtype of another itemsize changes the length of the last axis,
-    which must then be contiguous (NumPy's rule)."""
+    which must then be contiguous (NumPy's rule). `type` (NumPy's, CuPy's `array_class`), or a type given as
+    `dtype`, must be cuarray.ndarray: cuarray has no array subclasses to view as."""
+    if isinstance(dtype, builtins.type) and issubclass(dtype, ndarray):
+        dtype, type = None, dtype
+    if type is not None:
+        if not (isinstance(type, builtins.type) and issubclass(type, ndarray)):
+            raise ValueError("Type must be a sub-type of ndarray type")
+        if type is not ndarray:
+            raise NotImplementedError(
+                f"cuarray.ndarray.view: views as a subclass ({type.__name__}) of ndarray"
+            )
     if dtype is None:
         return self[...]
     dtype = numpy.dtype(dtype)

@@ -186,6 +186,18 @@ def test_the_default_pool_is_a_memory_pool():
     assert not issubclass(memory.PooledMemory, memory.Memory)  # CuPy's is a BaseMemory only
 
 
+def test_the_default_pinned_pool_is_a_pinned_memory_pool():
+    # CuPy's get_default_pinned_memory_pool() is a PinnedMemoryPool; cuarray's was a private subclass.
+    pool = cp.cuda.get_default_pinned_memory_pool()
+    assert type(pool) is cp.cuda.PinnedMemoryPool is pinned_memory.PinnedMemoryPool
+    assert type(pool).__name__ == "PinnedMemoryPool" and type(pinned_memory.PinnedMemoryPool()) is type(pool)
+    assert pool is cp.get_default_pinned_memory_pool()
+    assert not hasattr(pinned_memory, "_DefaultPinnedMemoryPool")
+    assert pool.get_limit() == 0 and pool.total_bytes() == pool.used_bytes() + pool.free_bytes()
+    with pytest.raises(NotImplementedError, match="no limit"):
+        pool.set_limit(size=1 << 20)
+
+
 def test_pooled_memory_has_cupys_free_identity_and_pool():
     pool = _HostKeyedPool(fake_device_alloc)
     p = pool.malloc(3 * UNIT)
@@ -610,6 +622,25 @@ def test_the_default_pools_memory_is_cupys_pooled_memory():
     managed = memory.SingleDeviceMemoryPool(memory.malloc_managed).malloc(UNIT).mem
     assert type(managed) is memory.PooledMemory and managed.identity == "ManagedMemory"
     assert memory.SingleDeviceMemoryPool().malloc(UNIT).mem.identity == "Memory"
+
+
+@gpu
+def test_the_default_pinned_pool_serves_pinned_memory():
+    pool = cp.cuda.get_default_pinned_memory_pool()
+    pool.free_all_blocks()
+    before = pool.used_bytes()  # pinned buffers other code still holds
+    p = pool.malloc(1000)
+    assert isinstance(p, pinned_memory.PinnedMemoryPointer) and isinstance(p.mem, pinned_memory.PinnedMemory)
+    assert p.mem.size >= 1000 and pool.used_bytes() >= before + 1000
+    del p
+    gc.collect()
+    assert pool.used_bytes() == before and pool.free_bytes() > 0 and pool.n_free_blocks() == 1
+    pool.free_all_blocks()
+    assert (pool.used_bytes(), pool.free_bytes(), pool.n_free_blocks()) == (before, 0, 0)
+    p = pool.malloc(1000)
+    host = np.frombuffer(p, np.uint8, 1000)
+    host[:] = 7
+    assert_same(cp.asarray(host), np.full(1000, 7, np.uint8))
 
 
 @gpu

@@ -71,13 +71,8 @@ def _malloc(size):
     return PinnedMemoryPointer(PinnedMemory(size), 0)
 
 
-class PinnedMemoryPool(_arena.ArenaPool):
-    """CuPy's caching pool of pinned memory from `allocator` (nbytes -> PinnedMemoryPointer; default
-    ``_malloc``), independent of every other pool (Note [Arena pools] in _arena.py). The process's own pool,
-    get_default_pinned_memory_pool(), is cuarray's pinned pool, with the same methods."""
-
-    def __init__(self, allocator=None):
-        super().__init__(_malloc if allocator is None else allocator)
+class _ArenaPinnedPool(_arena.ArenaPool):
+    """The caching pool of a PinnedMemoryPool over an allocator (Note [Arena pools] in _arena.py)."""
 
     @staticmethod
     def _stream_key(stream=None):
@@ -96,46 +91,87 @@ class PinnedMemoryPool(_arena.ArenaPool):
         return PinnedMemoryPointer(PinnedMemory(0), 0)
 
 
-class _DefaultPinnedMemoryPool(PinnedMemoryPool):
-    """cuarray's pinned host memory pool, which also stages copies between host and device."""
+class _CorePinnedPool:
+    """The default pool's share: cuarray's pinned host memory pool in the core, which also stages copies between
+    host and device."""
 
-    def __init__(self):
-        pass
+    __slots__ = ()
 
     def malloc(self, size):
-        """A PinnedMemoryPointer to `size` bytes of pinned memory from the pool."""
         return _malloc(size)
 
     def used_bytes(self):
-        """Bytes of pinned host memory in use."""
         return _cuda.pinned_used_bytes()
 
     def free_bytes(self):
-        """Bytes of pinned host memory cached for reuse."""
         return _cuda.pinned_free_bytes()
 
     def total_bytes(self):
-        """Bytes of pinned host memory held (in use plus cached)."""
         return self.used_bytes() + self.free_bytes()
 
     def n_free_blocks(self):
-        """The number of cached free blocks (0 or 1: the cache is counted as one)."""
-        return 0 if _cuda.pinned_free_bytes() == 0 else 1
+        return 0 if _cuda.pinned_free_bytes() == 0 else 1  # the cache is counted as one block
 
     def free_all_blocks(self, stream=None):
-        """Gives the cached pinned host memory back to the system."""
         _cuda.pinned_free_all_blocks()
 
     def set_limit(self, size=None, fraction=None, total=None):
-        """cuarray's pinned pool has no limit: NotImplementedError."""
         raise NotImplementedError("cuarray's pinned memory pool has no limit")
 
     def get_limit(self):
-        """0: no limit."""
         return 0
 
 
-_default_pinned_pool = _DefaultPinnedMemoryPool()
+class PinnedMemoryPool:
+    """CuPy's caching pool of pinned memory from `allocator` (nbytes -> PinnedMemoryPointer; default
+    ``_malloc``), independent of every other pool (Note [Arena pools] in _arena.py). The process's own pool,
+    get_default_pinned_memory_pool(), is a PinnedMemoryPool too, as in CuPy: over cuarray's pinned pool in the
+    core, which has no limit (set_limit raises NotImplementedError) and counts its cache as one block."""
+
+    def __init__(self, allocator=None):
+        self._pool = _ArenaPinnedPool(_malloc if allocator is None else allocator)
+
+    @classmethod
+    def _over_core(cls):
+        """The default pool: the core's pinned pool."""
+        pool = cls.__new__(cls)
+        pool._pool = _CorePinnedPool()
+        return pool
+
+    def malloc(self, size):
+        """A PinnedMemoryPointer to at least `size` bytes of pinned memory from the pool."""
+        return self._pool.malloc(size)
+
+    def free_all_blocks(self, stream=None):
+        """Gives the cached pinned memory back (to the allocator, or to the system for the default pool)."""
+        self._pool.free_all_blocks(stream)
+
+    def n_free_blocks(self):
+        """The number of cached free blocks."""
+        return self._pool.n_free_blocks()
+
+    def used_bytes(self):
+        """Bytes of pinned memory in use."""
+        return self._pool.used_bytes()
+
+    def free_bytes(self):
+        """Bytes of pinned memory cached for reuse."""
+        return self._pool.free_bytes()
+
+    def total_bytes(self):
+        """Bytes of pinned memory held (in use plus cached)."""
+        return self._pool.total_bytes()
+
+    def set_limit(self, size=None, fraction=None, total=None):
+        """Caps the bytes taken from the allocator (0 or None: no cap); `fraction` is of `total()`."""
+        self._pool.set_limit(size, fraction, total)
+
+    def get_limit(self):
+        """The cap in bytes (0: none)."""
+        return self._pool.get_limit()
+
+
+_default_pinned_pool = PinnedMemoryPool._over_core()
 
 
 def get_default_pinned_memory_pool():
