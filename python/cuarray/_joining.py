@@ -512,7 +512,7 @@ def tile(A, reps):
         expanded = expanded._expand_dims(2 * i)
         view_shape += [r, n]
     out_shape = tuple(r * n for r, n in zip(reps, A.shape))
-    return expanded._broadcast_to(tuple(view_shape)).reshape(out_shape, copy=True)
+    return _copied(expanded._broadcast_to(tuple(view_shape)), out_shape)  # Note [Tile and repeat copy]
 
 
 # Note [Tile and repeat copy]
@@ -520,8 +520,16 @@ def tile(A, reps):
 # tile and repeat are a broadcast view of the input reshaped to the result's shape. Where the broadcast axes
 # have length 1 (reps or repeats of 1, or a size-1 input) that reshape needs no copy and would give a view of
 # the input, but NumPy's tile and repeat always return a new array: writing into the result must not change
-# the input, nor the input the result. reshape(copy=True) always copies, in the one strided copy kernel that
-# the other cases run anyway.
+# the input, nor the input the result. So the view is copied, in the one strided copy kernel that the other
+# cases run anyway, into a new C-ordered array of the result's shape (an owner, base None, as NumPy's; a
+# copying reshape is a view of its copy).
+
+
+def _copied(view, out_shape):
+    """A new C-ordered array of `out_shape` holding the elements of `view` in C order."""
+    out = empty(out_shape, view.dtype)
+    out.reshape(view.shape)[...] = view
+    return out
 
 
 def repeat(a, repeats, axis=None):
@@ -558,7 +566,7 @@ def repeat(a, repeats, axis=None):
     expanded = a._expand_dims(axis + 1)
     shape = a.shape[: axis + 1] + (repeats,) + a.shape[axis + 1 :]
     out_shape = a.shape[:axis] + (a.shape[axis] * repeats,) + a.shape[axis + 1 :]
-    return expanded._broadcast_to(shape).reshape(out_shape, copy=True)  # Note [Tile and repeat copy]
+    return _copied(expanded._broadcast_to(shape), out_shape)  # Note [Tile and repeat copy]
 
 
 def _repeat_count(r):
