@@ -220,9 +220,12 @@ py::object ufunc_call(int index, const py::handle* args, int nargs, const py::ha
       c.set_input(i, *arrays[i]);
       continue;
     }
-    if (py::isinstance<py::array>(arg) && py::reinterpret_borrow<py::array>(arg).ndim() == 0)
+    bool scalar = to_scalar(arg, scalars[i].emplace());
+    if (!scalar && py::isinstance<py::array>(arg) && py::reinterpret_borrow<py::array>(arg).ndim() == 0) {
       arg = foreign[i] = arg.attr("__getitem__")(py::tuple());  // NumPy's 0-d array: its scalar, as NumPy reads it
-    if (to_scalar(arg, scalars[i].emplace())) {
+      scalar = to_scalar(arg, scalars[i].emplace());
+    }
+    if (scalar) {
       if (nargs == 1) read_unary_scalar(c.ufunc(), arg, *scalars[i], dtype_obj, casting);
       c.set_input(i, *scalars[i]);
       continue;
