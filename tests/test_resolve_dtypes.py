@@ -17,6 +17,9 @@ CASES = [
     ("add", ("bool", "bool")),
     ("multiply", ("int", "int16")),
     ("clip", ("int8", "int", "int")),
+    ("logical_and", ("int64", "float")),  # NumPy's logical ufuncs cast any input to bool
+    ("logical_or", ("int", "float")),
+    ("logical_xor", ("complex64", "int")),
 ]
 
 CHILD = """

@@ -73,10 +73,6 @@ def _numpy_result_types(u, types, dtype, casting):
 def test_python_numbers_alone_take_numpys_loop_and_casting_check(name):
     u = getattr(np, name)
     for types, dtype, casting in itertools.product(_PAIRS, _DTYPES, _CASTINGS):
-        # NumPy's logical ufuncs cast their inputs whatever the rule, so 'equiv' refuses no Python number there;
-        # cuarray's resolve_dtypes under 'equiv' (Note [resolve_dtypes under 'equiv']) does not know that yet.
-        if name.startswith("logical_") and casting == "equiv":
-            continue
         expected = _numpy_result_types(u, types, dtype, casting)
         if expected is None:
             continue
