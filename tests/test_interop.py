@@ -92,6 +92,27 @@ def no_device(monkeypatch):
     return calls
 
 
+@pytest.mark.parametrize(
+    "desc, dlpack",
+    [
+        (
+            {"typestr": "<V2", "descr": [("", "<V2")], "stream": 1},
+            True,
+        ),  # bfloat16: the interface cannot name it
+        ({"typestr": "|V8", "descr": [("f0", "<i4"), ("f1", "<f4")], "stream": 1}, False),  # structured
+        ({"typestr": "|V8", "descr": [("f0", "<i4"), ("f1", "<f4")], "stream": None}, False),
+        ({"typestr": "<f4", "stream": None}, True),  # no stream named: DLPack orders the producer's writes
+        ({"typestr": "<f4", "stream": 1}, False),
+    ],
+)
+def test_structured_arrays_of_other_libraries_come_through_the_interface(desc, dlpack):
+    # DLPack has no structured types (CuPy's export refuses them), so a CuPy structured array is read through
+    # its __cuda_array_interface__, whose descr names the fields; it raised BufferError.
+    from cuarray._interop import _dlpack_is_safer
+
+    assert _dlpack_is_safer(desc) is dlpack
+
+
 @pytest.mark.parametrize("typestr", ["<f3", "<V2", "|O8", "<M8[h]", "<m8[W]", "<U4", "nonsense", "<f16"])
 def test_cai_bad_typestr_is_type_error_before_the_device(no_device, typestr):
     with pytest.raises(TypeError, match="typestr|data type"):

@@ -267,6 +267,8 @@ def _dlpack_is_safer(desc):
         kind = numpy.dtype(desc.get("typestr")).kind
     except (TypeError, ValueError):
         return True
+    if any(field[0] for field in desc.get("descr") or ()):
+        return False  # a structured type, which the interface's descr names and DLPack cannot carry
     return kind == "V" or desc.get("stream") is None
 
 
