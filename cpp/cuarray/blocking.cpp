@@ -28,13 +28,16 @@ Hooks& hooks() {
   return *h;
 }
 
-// Set by begin_exit, after the exiting thread's id.
+// Set by begin_exit, after the exiting thread's id and the host's test of its end.
 std::atomic<bool> g_exiting{false};
 std::thread::id g_exiting_thread;
+bool (*g_ends_now)() = nullptr;
 
-// A wait of a thread other than the exiting one ends here, once the host program has begun to exit.
+// A wait of a thread other than the exiting one ends here, once the host program has begun to exit and, where it
+// says so, reached its end (Note [Exit while waiting] in python/src/gil.h).
 void park_if_exiting() {
   if (!g_exiting.load(std::memory_order_acquire) || std::this_thread::get_id() == g_exiting_thread) return;
+  if (g_ends_now && !g_ends_now()) return;
   for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
@@ -87,8 +90,9 @@ void wait_until(const std::function<bool()>& ready, bool spin) {
   }
 }
 
-void begin_exit() {
+void begin_exit(bool (*ends_now)()) {
   g_exiting_thread = std::this_thread::get_id();
+  g_ends_now = ends_now;
   g_exiting.store(true, std::memory_order_release);
 }
 

@@ -30,7 +30,8 @@ void wait_until(const std::function<bool()>& ready, bool spin = true);
 
 // The host program has begun to exit in the calling thread: from then on a wait of any other thread that has
 // to poll sleeps until the process ends instead, touching neither the host's state nor the device while they
-// are torn down (Note [Exit while waiting] in python/src/gil.h).
-void begin_exit();
+// are torn down (Note [Exit while waiting] in python/src/gil.h). With `ends_now`, only once it returns true: the
+// host's other exit handlers may still wait for those threads (it is polled without the host's lock).
+void begin_exit(bool (*ends_now)() = nullptr);
 
 }  // namespace cuarray

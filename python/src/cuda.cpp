@@ -375,7 +375,9 @@ void init_cuda(py::module_& m) {
       g_exiting.store(true, std::memory_order_release);
     }
     host_calls().cv.notify_all();
-    begin_exit();
+    // Other threads' waits park only once the interpreter finalizes, after every exit handler: one registered
+    // before cuarray's (so run after it) may join a thread that waits for the device.
+    begin_exit([] { return finalizing(); });
   });
   c.def("_next_host_call", &next_host_call);
   c.def("_host_call_done", &host_call_done, "token"_a);

@@ -12,7 +12,9 @@
 // finalization. The core's locks are all released by then, since the GIL is re-taken only after the core call
 // returns. AcquireGil lets the forced unwind pass on to pybind11's dispatcher (which rethrows it), or sleeps
 // where it cannot pass. Also, waits of other threads stop polling the device once Python has begun to exit
-// (begin_exit in cpp/cuarray/blocking.h).
+// (begin_exit in cpp/cuarray/blocking.h): once the interpreter finalizes, after every atexit handler, not when
+// cuarray's own handler runs, since a handler registered before `import cuarray` runs after it and may join a
+// thread that waits for the device.
 #pragma once
 
 #include <cxxabi.h>
