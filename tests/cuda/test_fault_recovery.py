@@ -46,6 +46,47 @@ def test_exit_while_a_daemon_thread_waits_is_clean_without_a_device(gil, handler
         _assert_clean_exit(run_python(gil, handler, code=NO_DEVICE_EXIT_CHILD, timeout=120), started)
 
 
+# An exit handler registered before `import cuarray` runs after cuarray's own: it stops and joins a daemon thread
+# that waits (through the core's poll, without the GIL) while holding a Python lock, as a library's cleanup does.
+ATEXIT_JOIN_CHILD = r"""
+import atexit, threading, time
+stop, held, state = threading.Event(), threading.Lock(), {}
+
+def shutdown():
+    stop.set()
+    t.join(timeout=20)
+    got = held.acquire(timeout=5)
+    print("JOINED", not t.is_alive(), "LOCK", got, "ITERATIONS", state.get("n"), flush=True)
+
+atexit.register(shutdown)
+import cuarray as cp
+
+def worker():
+    n = 0
+    while not stop.is_set():
+        with held:
+            cp._core.cuda._wait_seconds(0.05, True)
+        n += 1
+    state["n"] = n
+
+t = threading.Thread(target=worker, daemon=True)
+t.start()
+time.sleep(0.3)
+print("EXITING", flush=True)
+"""
+
+
+def test_an_earlier_exit_handler_can_join_a_thread_that_waits():
+    # cuarray's exit handler parked every other thread's wait at once, so the later handler's join timed out and
+    # the lock stayed held: such waits now park only once the interpreter finalizes.
+    started = time.monotonic()
+    proc = run_python(code=ATEXIT_JOIN_CHILD, timeout=120)
+    _assert_clean_exit(proc, started)
+    line = next((x for x in proc.stdout.splitlines() if x.startswith("JOINED")), "")
+    assert line.startswith("JOINED True LOCK True ITERATIONS"), describe(proc)
+    assert int(line.split()[-1]) > 0, describe(proc)
+
+
 # argv[1]: the wait the daemon thread is in when the main thread ends; argv[2] as above.
 GPU_EXIT_CHILD = (
     f"SPIN = {SPIN_SOURCE!r}\n"
@@ -112,6 +153,53 @@ def test_exit_while_a_daemon_thread_waits_for_the_gpu_is_clean(which, handler):
     proc = run_python(which, handler, code=GPU_EXIT_CHILD, timeout=120)
     _assert_clean_exit(proc, started)
     assert "WAITING" in proc.stdout, describe(proc)
+
+
+# ---- a kernel loaded while a host function waits behind device work ----------------------------
+
+# argv[1]: "launch_host_func" or "add_callback"; argv[2]: "raw" (a RawKernel's first launch) or "ufunc" (a
+# ufunc loop's first use). The load comes while the host function still waits behind a spinning kernel.
+LOAD_BEHIND_HOST_FUNC_CHILD = (
+    f"SPIN = {SPIN_SOURCE!r}\n"
+    + r"""
+import sys, time
+import numpy as np
+import cuarray as cp
+
+s = cp.cuda.Stream(non_blocking=True)
+spin = cp.RawKernel(SPIN, "spin_then_write")
+z = np.uint64(0)
+spin((1,), (1,), (z, z, z, np.int32(0)), stream=s)
+s.synchronize()
+ran = []
+spin((1,), (1,), (np.uint64(1_000_000_000), z, z, np.int32(0)), stream=s)
+if sys.argv[1] == "launch_host_func":
+    s.launch_host_func(lambda arg: ran.append(arg), 7)
+else:
+    s.add_callback(lambda stream, status, arg: ran.append(arg), 7)
+t0 = time.monotonic()
+if sys.argv[2] == "raw":
+    src = 'extern "C" __global__ void fresh_%d(int* p) { p[0] = 41 + 1; }' % time.time_ns()
+    p = cp.zeros(1, dtype=cp.int32)
+    cp.RawKernel(src, src.split()[4].split("(")[0])((1,), (1,), (p,))
+    value = int(p[0])
+else:
+    value = int((cp.arange(3, dtype=cp.uint16) * np.uint16(21))[2])
+s.synchronize()
+print("DONE", value, ran, round(time.monotonic() - t0, 2), flush=True)
+"""
+)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("how", ["launch_host_func", "add_callback"])
+@pytest.mark.parametrize("kernel", ["raw", "ufunc"])
+def test_a_kernel_loads_while_a_host_function_waits_behind_device_work(how, kernel):
+    # Hung: the load waited for the device to be idle holding Python's lock, which the host function needed
+    # (Note [Loading waits for the device] in cpp/cuarray/jit/kernel_cache.cpp).
+    proc = run_python(how, kernel, code=LOAD_BEHIND_HOST_FUNC_CHILD, timeout=60)
+    assert proc.returncode == 0, describe(proc)
+    assert "DONE 42 [7]" in proc.stdout, describe(proc)
 
 
 # ---- the libraries after running out of device memory ------------------------------------------

@@ -186,12 +186,27 @@ bool out_of_memory(cudaError_t status) {
   return status == cudaErrorMemoryAllocation || status == cudaErrorLaunchOutOfResources;
 }
 
+// Note [Loading waits for the device]
+// Loading a library or a kernel into a context may wait until the device is idle (CUDA's lazy loading
+// synchronizes the context), so also for a host function still queued on a stream. A host function of the
+// program's runs on cuarray's host-callback thread, which needs Python's lock (Note [Host callbacks] in
+// python/src/cuda.cpp): a load made holding that lock waited for a function that waited for the lock, and the
+// process hung. Loads therefore run through the host's blocking hook, which lets the lock go, as waits do.
+cudaError_t load_call(const std::function<cudaError_t()>& call) {
+  cudaError_t status = cudaSuccess;
+  run_blocking([&] { status = call(); });
+  return status;
+}
+
 // Loading a library or a kernel needs device memory: Note [Memory for other libraries] in memory_pool.h.
 cudaLibrary_t load(const Binary& bin) {
   cudaLibrary_t lib = nullptr;
   cuda::drain_launches();
   CUARRAY_CHECK_CUDA(cuda::retry_with_memory(
-      [&] { return cudaLibraryLoadData(&lib, bin.code.data(), nullptr, nullptr, 0, nullptr, nullptr, 0); },
+      [&] {
+        return load_call(
+            [&] { return cudaLibraryLoadData(&lib, bin.code.data(), nullptr, nullptr, 0, nullptr, nullptr, 0); });
+      },
       out_of_memory));
   return lib;
 }
@@ -444,8 +459,11 @@ Kernel Module::function(const std::string& name) const {
   // The driver loads kernels into a context lazily, at their first use; asking for the kernel's attributes
   // loads it now, where running out of device memory can be retried (Note [Memory for other libraries]).
   cudaFuncAttributes attributes{};
-  CUARRAY_CHECK_CUDA(cuda::retry_with_memory(
-      [&] { return cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(k.handle)); }, out_of_memory));
+  CUARRAY_CHECK_CUDA(cuda::retry_with_memory(  // Note [Loading waits for the device]
+      [&] {
+        return load_call([&] { return cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(k.handle)); });
+      },
+      out_of_memory));
   return k;
 }
 
