@@ -90,6 +90,13 @@ void wait_until(const std::function<bool()>& ready, bool spin) {
   }
 }
 
+StepInterrupts::StepInterrupts() : next_(Clock::now() + kInterruptPeriod) {}
+
+void StepInterrupts::run() {
+  next_ = Clock::now() + kInterruptPeriod;
+  if (hooks().interrupt) hooks().interrupt();
+}
+
 void begin_exit(bool (*ends_now)()) {
   g_exiting_thread = std::this_thread::get_id();
   g_ends_now = ends_now;

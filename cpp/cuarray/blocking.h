@@ -10,9 +10,20 @@
 // an idle stream. Past the first query the poll runs inside the host's blocking hook (the Python bindings
 // release the GIL there), and every 50 ms the host's interrupt check runs; whatever it throws (the bindings'
 // KeyboardInterrupt) ends the wait, leaving the device work to finish on its own. A C++ program that
-// installs no hooks gets plain blocking waits.
+// installs no hooks gets plain blocking waits. Loops of shorter waits check too: Note [Interrupts between steps].
+//
+// Note [Interrupts between steps]
+// wait_until runs the interrupt check only once one wait has lasted 50 ms. A loop of many shorter steps never
+// gets there: a staged copy of gigabytes (ops/transfer.cpp) moves 8 MiB chunks, each wait well under 50 ms, so
+// a Ctrl-C came only after the whole copy, seconds later. Such a loop makes a StepInterrupts before its first
+// step and calls check() between steps: the host's interrupt check (the same hook the waits run) runs there once
+// 50 ms have passed since the loop began or since its last check, whatever the waits inside the steps did. What
+// the check throws ends the loop at that point, so the loop's state must be consistent between steps (work still
+// queued on the device may go on, as it does after an abandoned wait). A check() that runs nothing costs one read
+// of the steady clock, nothing next to a step that moves megabytes.
 #pragma once
 
+#include <chrono>
 #include <functional>
 
 namespace cuarray {
@@ -27,6 +38,20 @@ void run_blocking(const std::function<void()>& work);
 // Returns once `ready()` is true, polling as Note [Interruptible waits] says; `spin`: yield rather than sleep
 // during the first millisecond. Exceptions from `ready` and from the interrupt check propagate.
 void wait_until(const std::function<bool()>& ready, bool spin = true);
+
+// Note [Interrupts between steps].
+class StepInterrupts {
+ public:
+  StepInterrupts();
+  // Runs the host's interrupt check if 50 ms have passed since construction or the last check; may throw.
+  void check() {
+    if (std::chrono::steady_clock::now() >= next_) run();
+  }
+
+ private:
+  void run();
+  std::chrono::steady_clock::time_point next_;
+};
 
 // The host program has begun to exit in the calling thread: from then on a wait of any other thread that has
 // to poll sleeps until the process ends instead, touching neither the host's state nor the device while they

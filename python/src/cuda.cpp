@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -359,16 +360,28 @@ void init_cuda(py::module_& m) {
   c.def("synchronize_device", &cuda::synchronize_device, "id"_a, release_gil());
   // Polls the clock through the core's wait for `seconds`, called with the GIL held as internal waits are (or
   // without it, as Stream.synchronize is): tests check Ctrl-C, the GIL and interpreter exit without a device.
+  // `step` > 0: in waits of `step` seconds each, with a StepInterrupts check between them, as a staged copy
+  // waits chunk by chunk (Note [Interrupts between steps] in cpp/cuarray/blocking.h).
   c.def(
       "_wait_seconds",
-      [](double seconds, bool release) {
-        auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-        auto wait = [end] { wait_until([end] { return std::chrono::steady_clock::now() >= end; }); };
+      [](double seconds, bool release, double step) {
+        using Clock = std::chrono::steady_clock;
+        auto wait = [seconds, step] {
+          auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+          auto until = [](Clock::time_point t) { wait_until([t] { return Clock::now() >= t; }); };
+          if (step <= 0) return until(end);
+          auto each = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(step));
+          StepInterrupts interrupts;
+          for (auto t = Clock::now(); t < end; t = Clock::now()) {
+            interrupts.check();
+            until(std::min(end, t + each));
+          }
+        };
         if (!release) return wait();
         ReleaseGil nogil;
         wait();
       },
-      "seconds"_a, "release_gil"_a = false);
+      "seconds"_a, "release_gil"_a = false, "step"_a = 0.0);
   c.def("_begin_exit", [] {
     {
       std::lock_guard<std::mutex> lock(host_calls().mutex);

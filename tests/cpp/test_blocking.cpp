@@ -107,4 +107,51 @@ TEST(RunBlocking, RunsTheWorkThroughTheHook) {
   EXPECT_EQ(c.blocking, 1);
 }
 
+// Note [Interrupts between steps]: a loop of waits each shorter than 50 ms.
+TEST(StepInterrupts, ALoopOfShortWaitsChecksEvery50Milliseconds) {
+  Counts c;
+  Hooks h(c);
+  cuarray::StepInterrupts interrupts;
+  auto start = Clock::now();
+  while (ms_since(start) < 180) {
+    interrupts.check();
+    cuarray::wait_until(ready_after(milliseconds(5)), false);
+  }
+  EXPECT_GE(c.interrupts, 3);  // at 50, 100 and 150 ms, give or take a step
+  EXPECT_LE(c.interrupts, 4);
+}
+
+TEST(StepInterrupts, ChecksNothingBefore50Milliseconds) {
+  Counts c;
+  Hooks h(c);
+  cuarray::StepInterrupts interrupts;
+  for (int i = 0; i < 100000; ++i) interrupts.check();
+  EXPECT_EQ(c.interrupts, 0);
+}
+
+TEST(StepInterrupts, AnInterruptEndsTheLoop) {
+  Counts c;
+  Hooks h(c, 1);
+  cuarray::StepInterrupts interrupts;
+  auto start = Clock::now();
+  int steps = 0;
+  EXPECT_THROW(
+      for (;;) {
+        interrupts.check();
+        cuarray::wait_until(ready_after(milliseconds(2)), false);
+        ++steps;
+      },
+      std::runtime_error);
+  double waited = ms_since(start);
+  EXPECT_GE(waited, 50.0);
+  EXPECT_LT(waited, 500.0);
+  EXPECT_GE(steps, 10);
+}
+
+TEST(StepInterrupts, WithoutHooksNothingThrows) {
+  cuarray::StepInterrupts interrupts;
+  auto start = Clock::now();
+  while (ms_since(start) < 60) interrupts.check();
+}
+
 }  // namespace

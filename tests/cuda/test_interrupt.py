@@ -172,6 +172,129 @@ def test_ctrl_c_interrupts_the_core_wait_without_a_device():
     assert float(out.split()[1]) - sent < 0.5
 
 
+# argv[1]: "held" or "released" (the GIL during the loop, as _wait_seconds takes it).
+STEPS_CHILD = r"""
+import sys, time
+import cuarray as cp
+try:
+    print("READY", flush=True)
+    cp._core.cuda._wait_seconds(30, sys.argv[1] == "released", step=0.005)
+    print("NOT INTERRUPTED", flush=True)
+except KeyboardInterrupt:
+    print("INTERRUPTED %.6f" % time.monotonic(), flush=True)
+"""
+
+
+@pytest.mark.parametrize("gil", ["held", "released"])
+def test_ctrl_c_interrupts_a_loop_of_short_waits_without_a_device(gil):
+    # Note [Interrupts between steps] (cpp/cuarray/blocking.h): waits of 5 ms each, as a staged copy waits for its
+    # 8 MiB chunks, never reach one wait's 50 ms interrupt check; a Ctrl-C came only after the whole loop.
+    proc = subprocess.Popen(
+        [sys.executable, "-c", STEPS_CHILD, gil],
+        env=subprocess_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_default_sigint,  # noqa: PLW1509 - it only resets SIGINT, taking no lock
+    )
+    try:
+        assert proc.stdout.readline().strip() == "READY"
+        time.sleep(0.3)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, f"rc={proc.returncode}\n{out}\n{err}"
+    assert out.startswith("INTERRUPTED"), out + err
+    assert float(out.split()[1]) - sent < 0.5
+
+
+# argv[1]: "get", "asarray" or "set": a copy sized to last about 2.5 s at the speed measured first (at most 16 GiB,
+# a quarter of the free device memory and of the host's available memory). Prints SIZE, READY just before the
+# copy, then INTERRUPTED <monotonic time> or NOT INTERRUPTED <seconds it took>, then AFTER <checks>.
+BIG_COPY_CHILD = r"""
+import sys, time
+import numpy as np
+import cuarray as cp
+
+which = sys.argv[1]
+avail = next(int(ln.split()[1]) * 1024 for ln in open("/proc/meminfo") if ln.startswith("MemAvailable:"))
+probe_n = 1 << 28  # 1 GiB of float32
+dev = cp.full(probe_n, 7.0, dtype=np.float32)
+host = np.full(probe_n, 5.0, dtype=np.float32)
+for _ in range(2):
+    t = time.monotonic()
+    dev.get() if which == "get" else cp.asarray(host) if which == "asarray" else dev.set(host)
+    cp.cuda.Device().synchronize()
+    speed = (probe_n * 4) / max(time.monotonic() - t, 1e-3)
+del dev, host
+free = cp.cuda.Device().mem_info[0]
+n = int(min(16 << 30, free // 4, avail // 4, max(1 << 30, speed * 2.5))) // 4
+x = cp.full(n, 7.0, dtype=np.float32)
+h = np.full(n, 5.0, dtype=np.float32) if which != "get" else None
+cp.cuda.Device().synchronize()
+print("SIZE %.2f GiB at %.1f GiB/s" % (n * 4 / 2**30, speed / 2**30), flush=True)
+calls = {"get": x.get, "asarray": lambda: cp.asarray(h), "set": lambda: x.set(h)}
+try:
+    print("READY", flush=True)
+    t = time.monotonic()
+    calls[which]()
+    print("NOT INTERRUPTED %.3f" % (time.monotonic() - t), flush=True)
+except KeyboardInterrupt:
+    print("INTERRUPTED %.6f" % time.monotonic(), flush=True)
+cp.cuda.Device().synchronize()
+s = cp.cuda.Stream(non_blocking=True)
+with s:
+    y = cp.arange(1 << 24, dtype=np.int32)
+    on_stream = bool((y.get() == np.arange(1 << 24, dtype=np.int32)).all())
+ends = x[:1000].get().tolist()[:2] + x[-1000:].get().tolist()[-2:]
+small = cp.asarray(np.arange(1 << 22, dtype=np.float64)).get()
+print("AFTER", on_stream, bool((small == np.arange(1 << 22)).all()), ends, flush=True)
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(
+    "PYTEST_XDIST_WORKER" in os.environ,
+    reason="timing, and gigabytes of device and host memory; run it without -n",
+)
+@pytest.mark.parametrize("which", ["get", "asarray", "set"])
+def test_ctrl_c_interrupts_a_large_transfer(which):
+    # Each 8 MiB chunk of a staged copy waits well under 50 ms, so Ctrl-C came only after the whole copy (seconds
+    # for gigabytes): the chunk loops check between chunks (Note [Interrupts between steps] in blocking.h).
+    proc = subprocess.Popen(
+        [sys.executable, "-c", BIG_COPY_CHILD, which],
+        env=subprocess_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_default_sigint,  # noqa: PLW1509 - it only resets SIGINT, taking no lock
+    )
+    try:
+        size = proc.stdout.readline()
+        line = proc.stdout.readline()
+        assert line.strip() == "READY", size + line + proc.stderr.read()
+        time.sleep(0.3)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, f"rc={proc.returncode}\n{size}{out}\n{err}"
+    done = [ln for ln in out.splitlines() if ln.startswith("NOT INTERRUPTED")]
+    if done and float(done[0].split()[2]) < 0.4:
+        pytest.skip(f"the copy ended before the signal ({size.strip()}; {done[0]})")
+    interrupted = [ln for ln in out.splitlines() if ln.startswith("INTERRUPTED")]
+    assert interrupted, f"the copy was not interrupted ({size.strip()}):\n{out}\n{err}"
+    delay = float(interrupted[0].split()[1]) - sent
+    assert delay < 0.25, f"KeyboardInterrupt came {delay:.2f} s after SIGINT ({size.strip()})"
+    # The device array holds what it held (set: its first chunks written, its last ones not yet), and copies (on
+    # another stream, and through the same staging slots, whose DMAs the interrupt left pending) work.
+    ends = "[5.0, 5.0, 7.0, 7.0]" if which == "set" else "[7.0, 7.0, 7.0, 7.0]"
+    assert f"AFTER True True {ends}" in out, f"the process is not usable afterwards:\n{out}\n{err}"
+
+
 @pytest.mark.gpu
 def test_synchronize_on_an_idle_stream_stays_cheap():
     s = cp.cuda.Stream(non_blocking=True)

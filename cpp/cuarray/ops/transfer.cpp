@@ -25,6 +25,9 @@ constexpr std::size_t kSlotBytes = std::size_t(8) << 20;
 constexpr std::size_t kSmallSlotBytes = std::size_t(64) << 10;
 constexpr int kSlots = 4;
 constexpr std::size_t kPinnedCheck = std::size_t(1) << 20;  // below this, not worth asking the driver
+// Fresh host memory is prefaulted in parts of this size, with an interrupt check between them: all copy threads
+// fault 256 MiB in tens of milliseconds (Note [Interrupts between steps] in blocking.h).
+constexpr std::size_t kPrefaultPart = std::size_t(256) << 20;
 
 // Note [Staging slots after a failed capture]
 // A transfer refuses to run on a capturing stream (check_not_capturing), so no staging copy should ever be
@@ -182,7 +185,12 @@ void copy_from_host(const Array& dst, const void* src) {
   Staging& st = staging(dst.device());
   auto held = lock(st);
   Ring& ring = st.ring_for(n);
+  // Each chunk's wait is short: Ctrl-C is looked for between chunks (Note [Interrupts between steps]). A chunk
+  // issued is complete in its slot's state; an interrupted copy leaves `dst` partly written, as it is a new
+  // array (asarray) or one the caller asked to overwrite (set).
+  StepInterrupts interrupts;
   for (std::size_t off = 0; off < n; off += ring.slot_bytes) {
+    interrupts.check();
     std::size_t len = std::min(ring.slot_bytes, n - off);
     int s = ring.acquire();
     host_copy(ring.ptr(s), static_cast<const char*>(src) + off, len);
@@ -195,8 +203,10 @@ namespace {
 
 // Copies `n` bytes from device memory `s` of `device` (the current one) into host memory through the staging
 // slots, ordered on `stream`; every wait is interruptible, since the copies land in slots that outlive an
-// abandoned wait.
+// abandoned wait, and so is the loop of them (Note [Interrupts between steps] in blocking.h): an interrupt
+// between chunks leaves the DMAs issued so far pending in their slots, which the next use of a slot waits for.
 void staged_to_host(void* dst, const char* s, std::size_t n, int device, cudaStream_t stream) {
+  StepInterrupts interrupts;
   Staging& st = staging(device);
   auto held = lock(st);
   Ring& ring = st.ring_for(n);
@@ -210,8 +220,13 @@ void staged_to_host(void* dst, const char* s, std::size_t n, int device, cudaStr
     slot_of[c % kSlots] = k;
   };
   for (std::size_t c = 0; c < std::min<std::size_t>(chunks, kSlots - 1); ++c) issue(c);
-  if (chunks > 1) prefault_pages(dst, n);
+  if (chunks > 1)
+    for (std::size_t off = 0; off < n; off += kPrefaultPart) {
+      interrupts.check();
+      prefault_pages(static_cast<char*>(dst) + off, std::min(kPrefaultPart, n - off));
+    }
   for (std::size_t c = 0; c < chunks; ++c) {
+    interrupts.check();
     if (c + kSlots - 1 < chunks) issue(c + kSlots - 1);
     int k = slot_of[c % kSlots];
     ring.wait_slot(k, true);
