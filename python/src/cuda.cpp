@@ -469,6 +469,8 @@ void init_cuda(py::module_& m) {
       "pool_free_blocks", [](int d) { return MemoryPool::of(d).free_blocks(); }, "device"_a);
   c.def(
       "pool_free_all_blocks", [](int d) { MemoryPool::of(d).free_all_blocks(); }, "device"_a, release_gil());
+  // What CUDA's graph memory of a device reserves (Note [Graph memory] in cpp/cuarray/cuda/memory_pool.h): tests.
+  c.def("_graph_reserved_bytes", &cuda::graph_reserved_bytes, "device"_a);
   c.def(
       "pool_set_limit", [](int d, std::size_t n) { MemoryPool::of(d).set_limit(n); }, "device"_a, "size"_a);
   c.def(

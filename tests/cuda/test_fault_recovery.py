@@ -1,10 +1,11 @@
 """Faults leave the process working: interpreter exit while a daemon thread waits (Note [Exit while waiting] in
 python/src/gil.h), the libraries after running out of device memory (Note [Memory for other libraries] in
-cpp/cuarray/cuda/memory_pool.h), and other threads during an allocation's retry. Each case runs in a child
-process."""
+cpp/cuarray/cuda/memory_pool.h), other threads during an allocation's retry, and CUDA graphs' memory (Note [Graph
+memory] there). Each case runs in a child process."""
 
 import json
 import os
+import re
 import time
 
 import pytest
@@ -329,3 +330,156 @@ def test_failing_allocation_lets_other_threads_run_while_it_waits_for_the_device
     assert out["ticks"] > 1000, f"the main thread barely ran during the allocation: {out}"
     # The switch interval is 5 ms; the wait gives the GIL back at least every 50 ms.
     assert out["longest_gap"] < 0.2, f"the main thread stopped for {out['longest_gap']:.3f} s: {out}"
+
+
+# ---- CUDA graphs and device memory (Note [Graph memory] in cpp/cuarray/cuda/memory_pool.h) -----
+
+# argv[1]: "launch" or "upload" (then launch). A graph whose allocation takes 30% of the free memory, captured and
+# never run; the device filled with arrays, so that the first launch cannot map that memory; the arrays dropped
+# (their memory still cached by the pool); the launch again, with no free_all_blocks. Prints one JSON line.
+GRAPH_OOM_CHILD = r"""
+import gc, json, sys
+import numpy as np
+import cuarray as cp
+
+OOM = cp.cuda.memory.OutOfMemoryError
+x = cp.ones(int(cp.cuda.Device().mem_info[0] * 0.3) // 4, dtype=np.float32)
+s = cp.cuda.Stream(non_blocking=True)
+(x[:10] * 2.0).get()
+cp.cuda.Device().synchronize()
+with s:
+    s.begin_capture()
+    y = x * 2.0
+    g = s.end_capture()
+
+def run():
+    if sys.argv[1] == "upload":
+        g.upload(s)
+    g.launch(s)
+    s.synchronize()
+    return "ran"
+
+def attempt():
+    try:
+        return run()
+    except Exception as e:
+        return f"{type(e).__name__}: {e}"
+
+hog, chunk = [], 1 << 34
+while chunk >= 1 << 20:
+    try:
+        hog.append(cp.empty(chunk, dtype=np.uint8))
+    except OOM:
+        chunk //= 2
+full = attempt()
+del hog
+gc.collect()
+after = attempt()
+with s:
+    values = [float(y[0]), float(y[-1])] if after == "ran" else []
+print(json.dumps({"full": full, "after": after, "values": values}), flush=True)
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(
+    "PYTEST_XDIST_WORKER" in os.environ,
+    reason="fills the GPU's memory, which other workers' tests share; run it without -n",
+)
+@pytest.mark.parametrize("how", ["launch", "upload"])
+def test_a_graph_runs_after_out_of_memory_and_release(how):
+    # The launch failed until the program called free_all_blocks: the graph's allocation needs memory at launch,
+    # and the pool kept what the dropped arrays had held. Without a memory limit, which graphs do not see.
+    proc = run_python(how, code=GRAPH_OOM_CHILD, env={"CUARRAY_GPU_MEMORY_LIMIT": None}, timeout=300)
+    assert proc.returncode == 0, describe(proc)
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["full"].startswith("CUDARuntimeError") and "cudaErrorMemoryAllocation" in out["full"], out
+    assert out["after"] == "ran", out
+    assert out["values"] == [2.0, 2.0], out
+
+
+# argv[1]: "free_all_blocks" or "retry". A graph whose allocation takes 45% of the free memory runs once; the graph
+# and its output are dropped; then free_all_blocks (or nothing: the failing allocation's own retry) and an array of
+# 80% of the free memory. Prints one JSON line.
+GRAPH_TRIM_CHILD = r"""
+import gc, json, sys
+import numpy as np
+import cuarray as cp
+
+dev = cp.cuda.Device().id
+reserved = cp._core.cuda._graph_reserved_bytes
+free0 = cp.cuda.Device().mem_info[0]
+n = int(free0 * 0.45) // 4
+s = cp.cuda.Stream(non_blocking=True)
+cp.ones(10, dtype=np.float32).get()
+with s:
+    s.begin_capture()
+    y = cp.ones(n, dtype=np.float32)
+    g = s.end_capture()
+g.launch(s)
+s.synchronize()
+ok = float(y[n - 1]) == 1.0
+while_alive = reserved(dev)
+del y, g
+gc.collect()
+s.synchronize()
+if sys.argv[1] == "free_all_blocks":
+    cp.get_default_memory_pool().free_all_blocks()
+trimmed = reserved(dev)
+try:
+    big = cp.empty(int(free0 * 0.8), dtype=np.uint8)
+    got = "allocated"
+    del big
+except cp.cuda.memory.OutOfMemoryError as e:
+    got = str(e)
+print(json.dumps({"ok": ok, "graph_bytes": n * 4, "while_alive": while_alive, "trimmed": trimmed, "got": got,
+                  "finally": reserved(dev)}), flush=True)
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(
+    "PYTEST_XDIST_WORKER" in os.environ,
+    reason="allocates most of the GPU's memory, which other workers' tests share; run it without -n",
+)
+@pytest.mark.parametrize("how", ["free_all_blocks", "retry"])
+def test_a_dead_graphs_memory_goes_back_to_the_device(how):
+    # CUDA keeps a graph allocation's memory in its graph memory pool after the graph and its output are gone, and
+    # nothing trimmed that pool: a large array then raised OutOfMemoryError with nothing alive.
+    proc = run_python(how, code=GRAPH_TRIM_CHILD, env={"CUARRAY_GPU_MEMORY_LIMIT": None}, timeout=300)
+    assert proc.returncode == 0, describe(proc)
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["ok"], out
+    assert out["while_alive"] >= out["graph_bytes"], out
+    if how == "free_all_blocks":
+        assert out["trimmed"] < out["graph_bytes"], out
+    assert out["got"] == "allocated", out
+    assert out["finally"] < out["graph_bytes"], out
+
+
+def _code_without_comments(path):
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, path)) as f:
+        text = f.read()
+    return re.sub(r"//[^\n]*", "", re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL))
+
+
+def test_graph_launches_retry_and_free_all_blocks_trims_graph_memory():
+    # No device needed: the source keeps Note [Graph memory] (cpp/cuarray/cuda/memory_pool.h). A launch or upload
+    # that maps a graph's allocations is retried after the pool gives its memory back, and free_all_blocks (so also
+    # the failing allocation's retry and give_back_cached_memory) trims the device's graph memory.
+    graph = _code_without_comments("cpp/cuarray/cuda/graph.cpp")
+    for call in ("cudaGraphLaunch(", "cudaGraphUpload("):
+        at = [m.start() for m in re.finditer(re.escape(call), graph)]
+        assert at, f"{call} not found in graph.cpp"
+        for i in at:
+            assert "retry_with_memory(" in graph[max(0, i - 1000) : i], f"{call} at {i} is not retried"
+    pool = _code_without_comments("cpp/cuarray/cuda/memory_pool.cpp")
+    body = pool[pool.index("void MemoryPool::free_all_blocks()") :]
+    body = body[: body.index("\n}\n")]
+    assert "cudaDeviceGraphMemTrim(device_)" in body
+    give_back = pool[pool.index("bool give_back_cached_memory()") :]
+    give_back = give_back[: give_back.index("\n}\n")]
+    assert give_back.count("graph_reserved_bytes(") == 2, (
+        "the graph memory trimmed must count as memory given back"
+    )

@@ -172,23 +172,44 @@ void Graph::check_stream(const Stream& stream, const char* method) const {
                         " is capturing; a graph cannot be launched into another capture");
 }
 
+namespace {
+
+bool out_of_memory(cudaError_t status) {
+  if (status != cudaErrorMemoryAllocation) return false;
+  cudaGetLastError();  // not sticky: cleared, so that the retry is not blamed for it
+  return true;
+}
+
+}  // namespace
+
 void Graph::launch(const std::shared_ptr<Stream>& stream) {
   check_stream(*stream, "Graph.launch");
   DeviceGuard guard(device_);
-  drain_launches();  // before the lock: recorded work may free memory, which takes it (Note [No CUDA call under a
-                     // core lock] in memory_pool.cpp)
-  std::lock_guard<std::mutex> lock(capture_->mutex_);
-  std::shared_ptr<Stream>& last = capture_->last_launch_;
-  if (last && last != stream) stream_wait_stream(stream->handle(), last->handle());
-  CUARRAY_CHECK_CUDA(cudaGraphLaunch(exec_, stream->handle()));
-  last = stream;
-  for (auto& b : capture_->blocks_) b.live = true;
+  // Note [Graph memory] in memory_pool.h: retried once after the pool gives its cached memory back, which waits
+  // for the device and issues recorded work, so outside the capture's lock.
+  cudaError_t status = retry_with_memory(
+      [&] {
+        drain_launches();  // before the lock: recorded work may free memory, which takes it (Note [No CUDA call
+                           // under a core lock] in memory_pool.cpp)
+        std::lock_guard<std::mutex> lock(capture_->mutex_);
+        std::shared_ptr<Stream>& last = capture_->last_launch_;
+        if (last && last != stream) stream_wait_stream(stream->handle(), last->handle());
+        cudaError_t launched = cudaGraphLaunch(exec_, stream->handle());
+        if (launched == cudaSuccess) {
+          last = stream;
+          for (auto& b : capture_->blocks_) b.live = true;
+        }
+        return launched;
+      },
+      out_of_memory);
+  check_cuda(status, "cudaGraphLaunch");
 }
 
 void Graph::upload(const std::shared_ptr<Stream>& stream) {
   check_stream(*stream, "Graph.upload");
   DeviceGuard guard(device_);
-  CUARRAY_CHECK_CUDA(cudaGraphUpload(exec_, stream->handle()));
+  // Uploading maps the graph's memory now rather than at its launch: Note [Graph memory] in memory_pool.h.
+  CUARRAY_CHECK_CUDA(retry_with_memory([&] { return cudaGraphUpload(exec_, stream->handle()); }, out_of_memory));
 }
 
 void Graph::debug_dot_print(const std::string& path, unsigned flags) const {

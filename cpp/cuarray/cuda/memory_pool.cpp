@@ -412,6 +412,12 @@ void MemoryPool::free_all_blocks() {
   // the host's other threads running (the wait may be long: an allocation that failed comes here).
   wait_for_device(device_);
   CUARRAY_CHECK_CUDA(cudaMemPoolTrimTo(impl_->pool, 0));
+  // Note [Graph memory] in memory_pool.h. A device that cannot run graph allocations has no graph memory to trim.
+  cudaError_t trimmed = cudaDeviceGraphMemTrim(device_);
+  if (trimmed == cudaErrorNotSupported)
+    cudaGetLastError();
+  else
+    check_cuda(trimmed, "cudaDeviceGraphMemTrim");
 }
 
 std::size_t MemoryPool::used_bytes() const {
@@ -455,13 +461,23 @@ MemoryPool& current_pool(int device) {
 
 }  // namespace
 
+std::size_t graph_reserved_bytes(int device) {
+  std::uint64_t reserved = 0;
+  if (cudaDeviceGetGraphMemAttribute(device, cudaGraphMemAttrReservedMemCurrent, &reserved) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return static_cast<std::size_t>(reserved);
+}
+
 bool give_back_cached_memory() {
   int device = current_device();
   if (device_capturing(device)) return false;
   MemoryPool& pool = current_pool(device);
-  std::size_t before = pool.total_bytes();
+  // What the device's graph memory holds counts too: free_all_blocks trims it (Note [Graph memory]).
+  std::size_t before = pool.total_bytes() + graph_reserved_bytes(device);
   pool.free_all_blocks();
-  return pool.total_bytes() < before;
+  return pool.total_bytes() + graph_reserved_bytes(device) < before;
 }
 
 namespace {

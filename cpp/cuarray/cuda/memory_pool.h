@@ -114,7 +114,7 @@ class MemoryPool {
   std::size_t total_bytes() const;  // bytes the pool holds from the device (used + cached)
   std::size_t free_bytes() const { return total_bytes() - std::min(total_bytes(), used_bytes()); }
   std::size_t free_blocks() const;    // the number of blocks in the host-side cache
-  void free_all_blocks();             // gives every cached block back to the device
+  void free_all_blocks();             // gives every cached block, and unused graph memory, back to the device
   void set_limit(std::size_t bytes);  // 0 = no limit
   std::size_t limit() const;
   int device() const { return device_; }
@@ -150,9 +150,26 @@ class MemoryPool {
 // after the pool of the current device has given its cached memory back (retry_with_memory); their work areas
 // come from the pool itself. Only the failure path pays: the calls succeed at once otherwise.
 
-// Gives the cached memory of the current device's pool back to the device; false when there was none to give
-// (a retry would fail the same way) or a capture forbids the wait that needs.
+// Note [Graph memory]
+// The allocations of a captured graph (Note [Graph capture and the pool] in graph.h) take their physical memory
+// from a pool of CUDA's own per device, apart from the device's default pool: cudaMemPoolTrimTo does not reach
+// it, and the pool's allocations cannot use what it holds. A launch maps memory there for the graph's allocation
+// nodes, and that memory stays reserved in it after the graph and its outputs are gone, until
+// cudaDeviceGraphMemTrim gives back what no live graph allocation and no graph still to run uses (a trimmed graph
+// that runs again maps memory anew). So free_all_blocks trims it too, after its wait for the device (a finished
+// launch's memory is then unused), and with it an allocation's retry (MemoryPool::allocate) and
+// give_back_cached_memory: a large array after a dead graph no longer fails while nothing is alive. The other
+// way round, a launch (or Graph.upload) needs memory for those nodes whenever it maps them (the first launch,
+// the first after a trim or on another stream than the last), and after a program has dropped its arrays the
+// pool holds that memory: a launch that fails with cudaErrorMemoryAllocation is retried once after
+// give_back_cached_memory, as the libraries are (Note [Memory for other libraries]).
+
+// Gives the cached memory of the current device's pool and its graph memory back to the device; false when there
+// was none to give (a retry would fail the same way) or a capture forbids the wait that needs.
 bool give_back_cached_memory();
+
+// The bytes the graph memory of `device` reserves (cudaGraphMemAttrReservedMemCurrent); 0 where CUDA cannot say.
+std::size_t graph_reserved_bytes(int device);
 
 // Runs `call` (one that allocates device memory of its own) and, when `failed(result)`, runs it once more after
 // give_back_cached_memory; returns the last result.

@@ -355,7 +355,7 @@ class _CorePool:
         return _cuda.pool_free_bytes(self._device_id)
 
     def free_all_blocks(self, stream=None):
-        """Returns every cached block to the device."""
+        """Returns every cached block to the device, and the memory that graphs no longer use."""
         _cuda.pool_free_all_blocks(self._device_id)
 
     def free_all_free(self):
