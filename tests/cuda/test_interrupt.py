@@ -281,10 +281,10 @@ def test_ctrl_c_interrupts_a_large_transfer(which):
         out, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
-    assert proc.returncode == 0, f"rc={proc.returncode}\n{size}{out}\n{err}"
     done = [ln for ln in out.splitlines() if ln.startswith("NOT INTERRUPTED")]
-    if done and float(done[0].split()[2]) < 0.4:
+    if done and float(done[0].split()[2]) < 0.4:  # the signal then came after the copy, anywhere
         pytest.skip(f"the copy ended before the signal ({size.strip()}; {done[0]})")
+    assert proc.returncode == 0, f"rc={proc.returncode}\n{size}{out}\n{err}"
     interrupted = [ln for ln in out.splitlines() if ln.startswith("INTERRUPTED")]
     assert interrupted, f"the copy was not interrupted ({size.strip()}):\n{out}\n{err}"
     delay = float(interrupted[0].split()[1]) - sent
