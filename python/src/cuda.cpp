@@ -300,6 +300,9 @@ void host_call_done(std::uint64_t token) {
 // Buffer drops it with the GIL held.
 std::shared_ptr<cuda::Buffer> allocate_in_python(std::size_t nbytes) {
   AcquireGil gil;
+  // Memory of values the program dropped that a chain kept (Note [Automatic fusion] in cpp/cuarray/ops/
+  // auto_fusion.h) goes back first: the allocator may need it, as it would have it without fusion.
+  ops::release_kept_memory();
   py::object memory = hook(Hook::Allocate)(nbytes);
   auto ptr = reinterpret_cast<void*>(memory.attr("ptr").cast<std::uintptr_t>());
   auto* owner = new py::object(std::move(memory));
@@ -308,6 +311,15 @@ std::shared_ptr<cuda::Buffer> allocate_in_python(std::size_t nbytes) {
     AcquireGil gil;
     delete owner;
   });
+}
+
+// The pool of device `d`, its counts as eager code would leave them: a recorded chain holds the memory of the
+// values the program dropped until it runs (Note [Automatic fusion] in cpp/cuarray/ops/auto_fusion.h), so it runs
+// first, and the kept memory of a user allocator (which may be the pool's) is released (this thread holds Python's
+// lock).
+MemoryPool& settled_pool(int d) {
+  ops::flush_recorded();
+  return MemoryPool::of(d);
 }
 
 // CuPy's PinnedMemoryPointer: pinned memory (any object with an integer `ptr` and `size`: cuarray's
@@ -460,13 +472,13 @@ void init_cuda(py::module_& m) {
       "stream_wait_event", [](const StreamPtr& s, const Event& e) { cuda::wait_event(s, e); }, "stream"_a, "event"_a);
 
   c.def(
-      "pool_used_bytes", [](int d) { return MemoryPool::of(d).used_bytes(); }, "device"_a);
+      "pool_used_bytes", [](int d) { return settled_pool(d).used_bytes(); }, "device"_a);
   c.def(
       "pool_total_bytes", [](int d) { return MemoryPool::of(d).total_bytes(); }, "device"_a);
   c.def(
-      "pool_free_bytes", [](int d) { return MemoryPool::of(d).free_bytes(); }, "device"_a);
+      "pool_free_bytes", [](int d) { return settled_pool(d).free_bytes(); }, "device"_a);
   c.def(
-      "pool_free_blocks", [](int d) { return MemoryPool::of(d).free_blocks(); }, "device"_a);
+      "pool_free_blocks", [](int d) { return settled_pool(d).free_blocks(); }, "device"_a);
   c.def(
       "pool_free_all_blocks", [](int d) { MemoryPool::of(d).free_all_blocks(); }, "device"_a, release_gil());
   // What CUDA's graph memory of a device reserves (Note [Graph memory] in cpp/cuarray/cuda/memory_pool.h): tests.
@@ -523,7 +535,13 @@ void init_cuda(py::module_& m) {
   c.def("malloc_unpooled", &cuda::allocate_unpooled, "nbytes"_a);
   // Note [Async pool] (cpp/cuarray/cuda/async_pool.h): malloc_async and MemoryAsyncPool.
   c.def("malloc_async", &cuda::allocate_async, "nbytes"_a);
-  c.def("async_pool_used_bytes", &cuda::async_pool_used_bytes, "device"_a);
+  c.def(
+      "async_pool_used_bytes",
+      [](int d) {
+        ops::flush_recorded();  // as settled_pool
+        return cuda::async_pool_used_bytes(d);
+      },
+      "device"_a);
   c.def("async_pool_reserved_bytes", &cuda::async_pool_reserved_bytes, "device"_a);
   c.def("async_pool_release_threshold", &cuda::async_pool_release_threshold, "device"_a);
   c.def("async_pool_set_release_threshold", &cuda::async_pool_set_release_threshold, "device"_a, "bytes"_a);

@@ -281,10 +281,15 @@ bool log_fusion(const std::string& message) {
   return true;
 }
 
+// Whether the calling thread may drop a user allocator's memory object that a chain kept (ops::set_release_check):
+// it holds Python's lock (a thread that let go of it may hold the core's locks, as for the log above).
+bool may_release() { return !Py_IsInitialized() || PyGILState_Check(); }
+
 }  // namespace
 
 void init_fusion(py::module_& m) {
   ops::set_fusion_log(&log_fusion);
+  ops::set_release_check(&may_release);
   // Automatic fusion (Note [Automatic fusion] in ops/auto_fusion.h): the calling thread's switch, which returns
   // the previous setting; the counts, for tests; a flush.
   m.def("_set_auto_fuse", &ops::set_auto_fusion, py::arg("setting"));

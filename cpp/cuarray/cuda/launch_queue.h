@@ -83,7 +83,15 @@ inline void drain_launches() {
 }
 // drain_queued_launches() issues the queue alone, leaving recorded launches recorded: for the free of memory that
 // no recorded launch uses (ops/auto_fusion.h flushes before the memory it reads or writes is freed).
-//
+
+// Issues the recorded launches (to the queue), and releases the memory that chains kept of the values the program
+// dropped (Note [Automatic fusion] in ops/auto_fusion.h: a chain holds it until it has run, and a user allocator's
+// may wait for a thread that can release it), even where nothing is recorded: for the pool's retry when memory
+// runs short, and free_all_blocks.
+inline void settle_recorded() {
+  if (detail::flush_recorded) detail::flush_recorded();
+}
+
 // Sets the function that issues recorded launches, and whether there are any.
 void set_flush_recorded(void (*flush)() noexcept);
 void set_recorded(bool any);

@@ -13,6 +13,7 @@
 #include "cuarray/cuda/check.h"
 #include "cuarray/cuda/device.h"
 #include "cuarray/cuda/graph.h"
+#include "cuarray/cuda/launch_queue.h"
 #include "cuarray/error.h"
 
 namespace cuarray::cuda {
@@ -155,12 +156,23 @@ Buffer::WatchHook g_watch_hook = nullptr;
 
 void Buffer::set_watch_hook(WatchHook hook) { g_watch_hook = hook; }
 
+std::shared_ptr<Buffer> Buffer::hand_over() {
+  std::shared_ptr<Buffer> b = pool_ ? std::make_shared<Buffer>(ptr_, nbytes_, device_, stream_, pool_, capture_)
+                                    : std::make_shared<Buffer>(ptr_, nbytes_, device_, std::move(release_));
+  ptr_ = nullptr;
+  release_ = nullptr;  // a moved-from std::function need not be empty
+  return b;
+}
+
 Buffer::~Buffer() {
   if (watched_ && g_watch_hook) g_watch_hook(this);
   if (pool_) {
     if (ptr_) pool_->release(ptr_, nbytes_, stream_, capture_.get());
   } else if (release_) {
-    drain_launches();  // the owner may reuse the memory at once
+    // The owner may reuse the memory at once: the launches queued before are issued first. Recorded ones stay
+    // recorded, as in MemoryPool::release: none of them uses this memory (the watch hook above flushed the chain
+    // that did, or it took the memory over).
+    drain_queued_launches();
     release_();
   }
 }
@@ -274,6 +286,12 @@ std::shared_ptr<Buffer> MemoryPool::allocate(std::size_t nbytes, const std::shar
   if (rounded < nbytes) rounded = nbytes;  // overflow: let the device refuse it
   std::shared_ptr<Capture> capture = stream->capturing() ? stream->capture() : nullptr;
   void* p = try_allocate(rounded, stream);
+  // A recorded chain holds the memory of the values the program dropped until it runs (Note [Automatic fusion]
+  // in ops/auto_fusion.h), memory eager code would have freed already: run it first.
+  if (!p) {
+    settle_recorded();
+    p = try_allocate(rounded, stream);
+  }
   if (!p) {
     // Garbage first, so that the blocks of arrays it frees are given back too.
     if (auto& hook = reclaim_hook()) hook();
@@ -385,6 +403,9 @@ void MemoryPool::capture_ended(const Stream& stream) {
 }
 
 void MemoryPool::flush_cache() {
+  // Recorded chains first: their kept memory (Note [Automatic fusion] in ops/auto_fusion.h) comes to the cache as
+  // they run, and goes back to the device with it.
+  settle_recorded();
   std::unordered_map<BinKey, Bin, BinKeyHash> cache, zeroed;
   std::vector<LargeBlock> large;
   {

@@ -79,6 +79,13 @@ class Buffer {
   using WatchHook = void (*)(Buffer* dying) noexcept;
   static void set_watch_hook(WatchHook hook);
 
+  // A new Buffer that owns this one's memory from now on (the same pointer, size, device, stream, pool, capture or
+  // release function), this one keeping none: its destruction then releases nothing. For the watch hook, which
+  // takes over the memory of a dying value that a pending chain still computes (Note [Automatic fusion] in
+  // ops/auto_fusion.h). A pool keeps counting the memory as used until the new Buffer releases it. Throws
+  // (std::bad_alloc) before changing anything.
+  std::shared_ptr<Buffer> hand_over();
+
  private:
   void* ptr_;
   std::size_t nbytes_;

@@ -52,9 +52,12 @@ struct Step {
   int nin;
   int args[3];            // >= 0: the step whose result it reads; < 0: external -1 - arg
   DType types[4];         // the loop types, inputs then output
-  Array out;              // borrowed
+  Array out;              // borrowed; once dead, its buffer is gone (keep owns the memory)
   bool consumed = false;  // a later step reads it
-  bool dead = false;      // consumed, and the program no longer holds it: never written
+  bool dead = false;      // consumed, and the program no longer holds it: never written by a fused kernel
+  // A dead value's memory, taken over from its dying buffer (Note [Automatic fusion]): run op by op, the step
+  // writes its value there; released once the chain no longer needs it.
+  std::shared_ptr<cuda::Buffer> keep = nullptr;
 };
 
 struct Chain {
@@ -88,10 +91,15 @@ struct State {
   std::vector<std::string> log_lines;
   std::atomic<bool> has_log_lines{false};
   bool (*log)(const std::string&) = nullptr;
+  // Kept memory of another owner than a pool, released without the lock (release_kept).
+  std::vector<std::shared_ptr<cuda::Buffer>> kept;
+  std::atomic<bool> has_kept{false};
 };
 
 void flush_locked(State& s);
 State& state();
+
+thread_local int t_locked = 0;  // chain locks the thread holds
 
 // The chain's lock. A thread that must wait for it waits through the host's blocking hook (the Python bindings let
 // go of Python's lock there): the thread that holds it may be flushing from a wait that let go of Python's lock,
@@ -100,8 +108,12 @@ class ChainLock {
  public:
   explicit ChainLock(std::recursive_mutex& m) : m_(m) {
     if (!m.try_lock()) run_blocking([&] { m.lock(); });
+    ++t_locked;
   }
-  ~ChainLock() { m_.unlock(); }
+  ~ChainLock() {
+    --t_locked;
+    m_.unlock();
+  }
   ChainLock(const ChainLock&) = delete;
   ChainLock& operator=(const ChainLock&) = delete;
 
@@ -109,20 +121,35 @@ class ChainLock {
   std::recursive_mutex& m_;
 };
 
+void release_kept(State& s);
+
+// `st`'s value is dead: `b`, its dying buffer, leaves its memory to the chain (Note [Automatic fusion]). False
+// where there is no host memory for that: the chain must then run first.
+bool take_over(Step& st, cuda::Buffer* b) noexcept {
+  try {
+    st.keep = b->hand_over();
+  } catch (...) {
+    return false;
+  }
+  st.dead = true;
+  b->set_watched(0);
+  return true;
+}
+
 void buffer_dying(cuda::Buffer* b) noexcept {
   State& s = state();
-  ChainLock lock(s.mutex);
-  if (b->watched() == kWrites)
-    for (Step& st : s.chain.steps)
-      if (!st.dead && st.out.buffer().get() == b) {
-        if (st.consumed) {  // a value a later step read: it stays in registers
-          st.dead = true;
-          b->set_watched(0);
-          return;
+  {
+    ChainLock lock(s.mutex);
+    bool taken = false;
+    if (b->watched() == kWrites)
+      for (Step& st : s.chain.steps)
+        if (!st.dead && st.out.buffer().get() == b) {
+          taken = st.consumed && take_over(st, b);  // a value a later step read: it stays in registers
+          break;
         }
-        break;
-      }
-  flush_locked(s);  // an input, or a value nothing has read yet, is needed before its memory goes
+    if (!taken) flush_locked(s);  // an input, or a value nothing has read yet, is needed before its memory goes
+  }
+  release_kept(s);
 }
 
 State& state() {
@@ -143,6 +170,38 @@ void add_log_line(State& s, std::string line) {
 // Emits the log lines kept so far, without the lock (the receiver may take Python's); those the receiver cannot
 // take now (a thread that may not call Python) wait for the next call.
 thread_local int t_flushing = 0;  // flushes running on this thread (a launch inside one flushes again, a no-op)
+
+// Releases a dead value's kept memory: a pool's at once, another owner's (a user allocator's, whose release runs
+// Python) later, without the chain's lock (release_kept).
+void drop_keep(State& s, Step& st) {
+  if (!st.keep) return;
+  if (st.keep->pooled()) {
+    st.keep.reset();  // ordered on its stream after the chain's launches, as any release is
+    return;
+  }
+  s.kept.push_back(std::move(st.keep));
+  s.has_kept.store(true, std::memory_order_release);
+}
+
+std::atomic<bool (*)()> g_may_release{nullptr};  // set_release_check
+
+// Releases the kept memory of other owners (drop_keep) where the calling thread holds no chain lock and may run
+// Python: their release functions drop a user allocator's object, and Python must not run under the chain's lock
+// (Note [Handlers held in a flush] in jit/kernel_cache.h), nor on a thread that let go of Python's lock, which may
+// hold another lock of the core (a copy to the host flushes holding the staging lock). Called where the log lines
+// are delivered, where a buffer dies (where eager code would have released that memory), and before a user
+// allocator is asked for memory (release_kept_memory); what a thread may not release waits for the next of them.
+void release_kept(State& s) {
+  if (t_locked || !s.has_kept.load(std::memory_order_acquire)) return;
+  if (bool (*may)() = g_may_release.load(std::memory_order_acquire); may && !may()) return;
+  std::vector<std::shared_ptr<cuda::Buffer>> kept;
+  {
+    ChainLock lock(s.mutex);
+    kept.swap(s.kept);
+    s.has_kept.store(false, std::memory_order_release);
+  }
+  kept.clear();  // each release issues the launches recorded and queued before it
+}
 
 void emit_log(State& s) {
   // Not inside a flush: the receiver runs Python, which must not run under the chain's lock with a chain in flight
@@ -278,8 +337,9 @@ ChainRun run_fused(State& s, const Chain& c) {
   return ChainRun::Fused;
 }
 
-// Runs the chain as the ufuncs would have run, each value the program dropped in a temporary of its own.
-void run_op_by_op(const Chain& c) {
+// Runs the chain as the ufuncs would have run, each value the program dropped in the memory the chain kept of it:
+// nothing is allocated (Note [Automatic fusion]).
+void run_op_by_op(State& s, Chain& c) {
   const std::size_t n = c.steps.size();
   if (n == 1) {  // an op on its own, as most are: launched as the ufunc launches it
     const Step& st = c.steps[0];
@@ -288,7 +348,7 @@ void run_op_by_op(const Chain& c) {
     elementwise(*st.def, st.types, st.types + st.nin, inputs, &st.out, c.shape);
     return;
   }
-  std::vector<std::optional<Array>> temps(n);
+  std::vector<std::optional<Array>> kept(n);  // the dead values' views of their kept memory
   std::vector<std::size_t> last_use(n, 0);
   for (std::size_t k = 0; k < n; ++k)
     for (int i = 0; i < c.steps[k].nin; ++i)
@@ -301,13 +361,19 @@ void run_op_by_op(const Chain& c) {
       if (a < 0)
         read_external(c.ext[-1 - a], inputs[i]);
       else
-        inputs[i].array = c.steps[a].dead ? &*temps[a] : &c.steps[a].out;
+        inputs[i].array = c.steps[a].dead ? &*kept[a] : &c.steps[a].out;
     }
     const Array* out = &st.out;
-    if (st.dead) out = &temps[k].emplace(c.shape, st.types[st.nin]);
+    // The view the program's array was, over the memory that outlived it (its own buffer object is gone).
+    if (st.dead) out = &kept[k].emplace(st.keep, st.out.offset(), st.out.shape(), st.out.strides(), st.out.dtype());
     elementwise(*st.def, st.types, st.types + st.nin, inputs, out, c.shape);
-    for (int i = 0; i < st.nin; ++i)
-      if (st.args[i] >= 0 && c.steps[st.args[i]].dead && last_use[st.args[i]] == k) temps[st.args[i]].reset();
+    for (int i = 0; i < st.nin; ++i) {
+      const int a = st.args[i];
+      if (a >= 0 && c.steps[a].dead && last_use[a] == k && kept[a]) {
+        kept[a].reset();
+        drop_keep(s, c.steps[a]);
+      }
+    }
   }
 }
 
@@ -322,11 +388,13 @@ void flush_locked(State& s) {
     cuda::DeviceGuard device(c.device);
     UseStream stream(c.stream);
     const ChainRun run = run_fused(s, c);
-    if (run != ChainRun::Fused) run_op_by_op(c);
+    if (run != ChainRun::Fused) run_op_by_op(s, c);
     auto_fusion::judge_chain(size_of(c.shape), c.steps.size(), run);
   } catch (...) {
     cuda::keep_launch_error(std::current_exception());
   }
+  // A fused kernel never touched the dead values' memory; op by op, what is left (a step that failed) goes now.
+  for (Step& st : c.steps) drop_keep(s, st);
   --t_flushing;
   // Only now: until the chain was issued, a buffer dying on another thread waited for the lock.
   for (External& x : c.ext)
@@ -354,6 +422,8 @@ bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const D
     start_deferred_compiles();
   }
   jit::deliver_held_handlers();  // of kernels compiled inside flushes: Note [Handlers held in a flush]
+  State& s = state();
+  release_kept(s);
   if (!auto_fusion::records(output, inputs, def.nin)) return false;
   if (def.nout != 1 || def.nin > 3 || &def != &ufuncs()[index].def) return false;
   // The loops this thread has recorded (so fusable) and prepared: what the launch raises before launching is raised
@@ -366,7 +436,6 @@ bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const D
   const bool known = prepared.count(loop) != 0;
   if (!known && !fusable_loop(index, in, out)) return false;
   if (output.size() == 0 || !cuda::launches_may_wait()) return false;
-  State& s = state();
   emit_log(s);
   if (known) {
     for (int i = 0; i < def.nin; ++i)
@@ -453,6 +522,7 @@ bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const D
     if (c->steps.size() >= kMaxSteps) flush_locked(s);
   }
   emit_log(s);
+  release_kept(s);
   return true;
 }
 
@@ -463,7 +533,12 @@ void flush_recorded() noexcept {
     flush_locked(s);
   }
   emit_log(s);
+  release_kept(s);
 }
+
+void release_kept_memory() noexcept { release_kept(state()); }
+
+void set_release_check(bool (*may_release)()) { g_may_release.store(may_release, std::memory_order_release); }
 
 int auto_fusion_setting() { return auto_fusion::thread_setting(); }
 
@@ -484,6 +559,7 @@ void stop_auto_fusion() noexcept {
     s.stopped = true;
   }
   emit_log(s);
+  release_kept(s);
 }
 
 AutoFusionStats auto_fusion_stats() {

@@ -12,12 +12,25 @@
 // Which values the kernel writes is decided at the flush, from what the program still holds:
 // - The chain watches the buffers it reads and writes (cuda::Buffer::watched). When the last owner of a value
 //   that a later step of the chain has read drops it, the value is dead: the fused kernel keeps it in registers
-//   and never writes it, and its memory goes back to the pool at once, as it would have.
+//   and never writes it. Its memory stays with the chain until the chain has run (the dying buffer hands it over,
+//   cuda::Buffer::hand_over), because a chain run op by op (seen once, its kernel compiling, or its fusion failed)
+//   writes the value there, as its ufunc would have. So a flush allocates nothing: an allocation there could fail
+//   (out of memory, a user allocator that raises) where eager code, which allocated the value at its call, did
+//   not, and a flush cannot raise (its error would wait for a later call, the program's arrays unwritten). The
+//   memory goes back once the chain no longer needs it: a pool's after the fused kernel, or op by op after the
+//   value's last read (stream-ordered, as any release); a user allocator's, whose object is dropped in Python,
+//   without the chain's lock and on a thread that holds Python's lock (release_kept_memory): at the end of the
+//   flush, or else at the next recorded call, flush, dying buffer or user allocation.
 // - When the program drops an input of the chain, or a value no step has read yet, the chain is flushed first:
 //   the memory must hold its data until the chain has read or written it, and a value nothing reads is still
 //   computed (no work the program asked for is skipped). A benchmark loop that drops each result therefore
 //   runs one kernel per iteration.
-// So memory is never held longer than eager execution holds it, and every array the program holds is filled in.
+// So memory is held at most until the chain runs, never where eager execution would have used it again: an
+// allocation from the pool that fails first runs the recorded chain and retries (cuda::MemoryPool::allocate);
+// free_all_blocks, and with it the retries of other libraries' allocations (Note [Memory for other libraries]),
+// runs it before giving cached memory back; and the bindings run it before they report the pool's counts
+// (used_bytes, free_bytes, n_free_blocks), which are then eager execution's. Every array the program holds is
+// filled in.
 //
 // Results are bit for bit those of eager execution. Each step is its ufunc's own table row with its own loop
 // types, its result rounded to its dtype as the eager kernel stores it. Fused kernels are compiled with FMA
@@ -83,6 +96,15 @@ bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const D
 
 // Issues the pending chain. Never throws: an error is kept for check_launches (cuda/launch_queue.h).
 void flush_recorded() noexcept;
+
+// Releases the memory of dropped values that flushed chains kept (Note [Automatic fusion]) whose release runs the
+// host's code (a user allocator's), where the calling thread may run that code (set_release_check) and holds no
+// lock of the chain; a flush releases it where it can, this is for the places that need it released (before a
+// user allocator is asked for memory). One atomic read when there is none.
+void release_kept_memory() noexcept;
+// Receives the question whether the calling thread may run such a release now; the bindings answer whether it
+// holds Python's lock, as the log's receiver does. Without one, it may.
+void set_release_check(bool (*may_release)());
 
 // The calling thread's setting: -1 the process default (CUARRAY_AUTO_FUSE: unset, arrays of 2^20 elements and
 // more; "0", "false", "off" or "no", none; "1" or anything else, every size), 0 off, 1 every size. Setting it
