@@ -184,8 +184,9 @@ def test_cai_descriptor_reaches_the_core(no_device, desc, expected):
     obj = _CAI(**desc)
     # (read-only data is accepted: cuarray arrays have no read-only flag)
     assert cp._interop._device_view(obj) == "reached the core"
-    ((ptr, shape, strides, dtype, stream, owner),) = no_device
+    ((ptr, shape, strides, dtype, stream, wait_on_host, owner),) = no_device
     assert (ptr, shape, strides, dtype, stream) == expected
+    assert wait_on_host is cp._interop._CAI_SYNC
     assert owner is obj
 
 
@@ -720,6 +721,68 @@ def test_stream_hand_off_torch_to_cuarray(torch, route):
                 x = cp.from_dlpack(t) if route == "from_dlpack" else cp.asarray(t)
                 least = float(x.min())
         assert least == 50.0
+
+
+class _Published:
+    """Another library's array: its __cuda_array_interface__ taken while its stream was current."""
+
+    def __init__(self, x, desc):
+        self.x, self.__cuda_array_interface__ = x, desc
+
+
+@pytest.mark.gpu
+def test_cai_import_waits_for_the_producers_stream_as_cupy_does():
+    # The import ordered only the stream current at the import after the producer's (an event wait); a program
+    # that then read the array on another stream read what the producer had not yet written. CuPy's import waits
+    # on the host (CUPY_CUDA_ARRAY_INTERFACE_SYNC), so such a program is right there, and here now.
+    s1, s2 = cp.cuda.Stream(non_blocking=True), cp.cuda.Stream(non_blocking=True)
+    for _ in range(3):
+        with s1:
+            x = cp.zeros(_N, dtype=np.float32)
+            _slow_fill(x, 50)
+            held = _Published(x, x.__cuda_array_interface__)
+        y = cp.asarray(held)  # on the null stream
+        assert y.data.ptr == x.data.ptr
+        with s2:
+            least = float(y.min())
+        assert least == 50.0
+
+
+CAI_NO_SYNC_CHILD = r"""
+import numpy as np
+import cuarray as cp
+from cuarray import _interop
+
+class Published:
+    def __init__(self, x, desc):
+        self.x, self.__cuda_array_interface__ = x, desc
+
+print("SYNC", _interop._CAI_SYNC, flush=True)
+s1 = cp.cuda.Stream(non_blocking=True)
+with s1:
+    x = cp.zeros(1 << 24, dtype=np.float32)
+    for _ in range(50):
+        x += 1
+    held = Published(x, x.__cuda_array_interface__)
+y = cp.asarray(held)  # the current (null) stream waits for s1 on the device
+print("MIN", float(y.min()), flush=True)
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("variable", ["CUARRAY_CUDA_ARRAY_INTERFACE_SYNC", "CUPY_CUDA_ARRAY_INTERFACE_SYNC"])
+def test_cai_import_sync_can_be_turned_off_for_an_event_wait(variable):
+    other = ({"CUARRAY_CUDA_ARRAY_INTERFACE_SYNC", "CUPY_CUDA_ARRAY_INTERFACE_SYNC"} - {variable}).pop()
+    proc = run_python(code=CAI_NO_SYNC_CHILD, env={variable: "0", other: None}, timeout=120)
+    assert proc.returncode == 0, describe(proc)
+    assert "SYNC False" in proc.stdout and "MIN 50.0" in proc.stdout, describe(proc)
+
+
+def test_cai_import_sync_is_on_by_default():
+    code = "from cuarray import _interop; print('SYNC', _interop._CAI_SYNC)"
+    env = {"CUARRAY_CUDA_ARRAY_INTERFACE_SYNC": None, "CUPY_CUDA_ARRAY_INTERFACE_SYNC": None}
+    proc = run_python(code=code, env=env, timeout=120)
+    assert proc.returncode == 0 and "SYNC True" in proc.stdout, describe(proc)
 
 
 @pytest.mark.multi_gpu

@@ -211,7 +211,7 @@ Array from_dlpack(const DLTensor& t, std::function<void()> release) {
 }
 
 Array from_device_pointer(std::uintptr_t data, Shape shape, std::optional<Strides> byte_strides, DType dtype,
-                          std::optional<std::int64_t> producer_stream, std::function<void()> release,
+                          std::optional<std::int64_t> producer_stream, bool wait_on_host, std::function<void()> release,
                           int void_itemsize) {
   const int item = is_void(dtype) ? void_itemsize : itemsize(dtype);
   if (item <= 0) throw TypeError("cuarray does not support void types of itemsize 0");
@@ -224,10 +224,13 @@ Array from_device_pointer(std::uintptr_t data, Shape shape, std::optional<Stride
     return external_view(ptr, std::move(shape), std::move(strides), dtype, cuda::current_device(), std::move(release),
                          void_itemsize);
   int device = pointer_device(ptr);
-  if (producer_stream) {
+  if (producer_stream) {  // Note [Interop stream hand-off]
     cudaStream_t producer = protocol_stream(*producer_stream);
     cuda::DeviceGuard guard(device);
-    cuda::stream_wait_stream(cuda::current_stream(device)->handle(), producer);
+    if (wait_on_host)
+      cuda::wait(producer);
+    else
+      cuda::stream_wait_stream(cuda::current_stream(device)->handle(), producer);
   }
   return external_view(ptr, std::move(shape), std::move(strides), dtype, device, std::move(release), void_itemsize);
 }

@@ -7,7 +7,11 @@
 // consumer's stream and makes it wait for the producer's work (-1: the consumer asks for no ordering);
 // __cuda_array_interface__ v3 publishes the producer's stream and the consumer makes its own stream wait on
 // it (None: no ordering needed). cuarray's side is always the current stream of the array's device. The
-// waits go through an event (cuda::stream_wait_stream), so neither side blocks the host.
+// waits go through an event (cuda::stream_wait_stream), so neither side blocks the host, except where an
+// interface is imported: there the host waits for the producer's stream, as CuPy does by default
+// (CUPY_CUDA_ARRAY_INTERFACE_SYNC). An event wait would order only the stream current at the import, and a
+// program that then reads the array on another stream (CuPy's synchronization makes that safe) would read
+// what the producer had not yet written. The variable set to 0 keeps the event wait.
 #pragma once
 
 #include <cstdint>
@@ -44,9 +48,10 @@ Array from_dlpack(const DLTensor& t, std::function<void()> release);
 // A view of device memory another library owns (__cuda_array_interface__); no `byte_strides` means
 // C-contiguous; `void_itemsize` is a Void dtype's itemsize (Note [Void storage]).
 // C-contiguous. The device is the one that owns `data` (the current device for an empty array). When
-// `producer_stream` is given, the current stream of that device waits for it first. TypeError for host memory.
+// `producer_stream` is given, the host (`wait_on_host`) or else the current stream of that device waits for it
+// first (Note [Interop stream hand-off]). TypeError for host memory.
 Array from_device_pointer(std::uintptr_t data, Shape shape, std::optional<Strides> byte_strides, DType dtype,
-                          std::optional<std::int64_t> producer_stream, std::function<void()> release,
+                          std::optional<std::int64_t> producer_stream, bool wait_on_host, std::function<void()> release,
                           int void_itemsize = 0);
 
 }  // namespace cuarray::interop

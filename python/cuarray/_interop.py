@@ -9,6 +9,7 @@ writing to it is the caller's responsibility.
 """
 
 import operator
+import os
 import sys
 import warnings
 
@@ -20,6 +21,12 @@ from cuarray.cuda.device import Device
 __all__ = ["fromDlpack", "from_dlpack"]
 
 _kDLCPU, _kDLCUDA, _kDLCUDAHost, _kDLCUDAManaged = 1, 2, 3, 13
+# Whether importing a __cuda_array_interface__ that names a stream waits on the host for that stream (CuPy's
+# default) rather than ordering the current stream after it: CUARRAY_CUDA_ARRAY_INTERFACE_SYNC, else CuPy's
+# CUPY_CUDA_ARRAY_INTERFACE_SYNC, else 1; read at import (Note [Interop stream hand-off] in cpp/cuarray/interop.h).
+_CAI_SYNC = os.environ.get(
+    "CUARRAY_CUDA_ARRAY_INTERFACE_SYNC", os.environ.get("CUPY_CUDA_ARRAY_INTERFACE_SYNC", "1")
+).strip() not in ("0", "")
 # Note [Datetime storage] in cpp/cuarray/dtype.h
 _TIME_TYPES = (
     "M8[D]",
@@ -206,7 +213,7 @@ def _from_cuda_array_interface(obj, desc):
         raise ValueError(
             f"__cuda_array_interface__ has a null data pointer for a non-empty array of shape {shape}"
         )
-    return _core._from_cuda_array(ptr, shape, strides, dtype, stream, obj)
+    return _core._from_cuda_array(ptr, shape, strides, dtype, stream, _CAI_SYNC, obj)
 
 
 def _device_view(obj):

@@ -119,16 +119,16 @@ void init_interop(py::module_& m) {
   m.def(
       "_from_cuda_array",
       [](std::uintptr_t ptr, py::handle shape, py::handle strides, py::handle dtype, std::optional<std::int64_t> stream,
-         py::object owner) {
+         bool wait_on_host, py::object owner) {
         std::optional<Strides> byte_strides;
         if (!strides.is_none()) byte_strides = to_shape(strides);
         ElementType et = to_element_type(dtype);
         Array a = interop::from_device_pointer(ptr, to_shape(shape), std::move(byte_strides), et.dtype, stream,
-                                               reference_to(owner), et.itemsize);
+                                               wait_on_host, reference_to(owner), et.itemsize);
         if (is_void(et.dtype)) a = a.view_void(et.itemsize, et.descr);
         return NdArray{std::move(a), std::move(owner)};
       },
-      "ptr"_a, "shape"_a, "strides"_a, "dtype"_a, "stream"_a, "owner"_a);
+      "ptr"_a, "shape"_a, "strides"_a, "dtype"_a, "stream"_a, "wait_on_host"_a, "owner"_a);
   // DLPack's type for a dtype, and back: the conversion tables, testable without a device.
   m.def("_dlpack_dtype", [](py::handle dtype) {
     DLDataType t = interop::to_dlpack_dtype(to_dtype(dtype));

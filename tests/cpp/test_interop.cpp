@@ -146,13 +146,14 @@ TEST(Interop, ExternalViewSpansTheReachableBytes) {
 TEST(Interop, EmptyDevicePointerViewNeedsNoDevice) {
   int released = 0;
   {
-    Array a = interop::from_device_pointer(0, {4, 0}, std::nullopt, DType::Int16, std::nullopt, [&] { ++released; });
+    Array a =
+        interop::from_device_pointer(0, {4, 0}, std::nullopt, DType::Int16, std::nullopt, false, [&] { ++released; });
     EXPECT_EQ(a.shape(), (Shape{4, 0}));
     EXPECT_EQ(a.size(), 0);
   }
   EXPECT_EQ(released, 1);
   EXPECT_THAT(message_of<cuarray::ValueError>([] {
-                interop::from_device_pointer(0, {2, 0}, Strides{8}, DType::Int16, std::nullopt, [] {});
+                interop::from_device_pointer(0, {2, 0}, Strides{8}, DType::Int16, std::nullopt, false, [] {});
               }),
               HasSubstr("do not match shape (2, 0)"));
 }
