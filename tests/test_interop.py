@@ -480,6 +480,25 @@ def test_export_to_the_host_is_a_copy(max_version, copy):
     assert a.dtype == h.dtype and not np.may_share_memory(a, b)
 
 
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype, _capsule_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_export_to_the_host_is_flagged_as_a_copy_in_the_arrays_order(order):
+    # As CuPy's: a versioned capsule carries DLPack's IS_COPIED flag (2), and an F-contiguous array's copy keeps
+    # F order (it was a C-ordered copy without the flag).
+    h = np.asarray(np.arange(6, dtype=np.float64).reshape(2, 3), order=order)
+    x = cp.asarray(h, order=order)
+    cap = x.__dlpack__(dl_device=(1, 0), max_version=(1, 0))
+    managed = _DLManagedTensorVersioned.from_address(_capsule_pointer(cap, b"dltensor_versioned"))
+    assert managed.flags & 2
+    a = np.from_dlpack(_Capsule(cap, (1, 0)))
+    np.testing.assert_array_equal(a, h)
+    assert a.flags.f_contiguous == (order == "F") and a.flags.c_contiguous == (order == "C")
+
+
 @pytest.mark.gpu
 def test_stream_zero_is_read_as_the_legacy_default_stream_with_a_warning():
     # CuPy's compatibility with consumers that pass 0 (older PyTorch) where the protocol forbids it.

@@ -310,13 +310,18 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
 
 def _host_dlpack(self, max_version, copy):
     """The export to the host (``dl_device=(kDLCPU, 0)``), as CuPy's for device memory: a DLPack capsule of a
-    NumPy copy (``get()``, after the work queued on the array's stream). copy=False is a ValueError: the array's
-    memory is on the device, where the host cannot read it."""
+    NumPy copy (``get()``, after the work queued on the array's stream, F-ordered for an F-contiguous array), a
+    versioned one flagged as a copy (IS_COPIED). copy=False is a ValueError: the array's memory is on the device,
+    where the host cannot read it."""
     if copy is False:
         raise ValueError(
             "cuarray cannot export device memory to the CPU without a copy (copy=False); pass copy=None or True"
         )
-    return self.get().__dlpack__(max_version=max_version)
+    host = self.get(order="A")
+    if max_version is None or max_version[0] < 1:
+        return host.__dlpack__()
+    # NumPy flags only a capsule it copied for: one more host copy, which the transfer before dwarfs.
+    return host.__dlpack__(max_version=max_version, copy=True)
 
 
 def _dlpack_device(self):
