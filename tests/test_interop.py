@@ -804,6 +804,29 @@ def test_cai_import_sync_is_on_by_default():
     assert proc.returncode == 0 and "SYNC True" in proc.stdout, describe(proc)
 
 
+@pytest.mark.gpu
+def test_cai_of_pinned_host_memory_is_read_in_place_as_cupy_does():
+    # Refused with TypeError; CuPy reads pinned host memory through the device's mapping of it.
+    mem = cp.cuda.alloc_pinned_memory(64)
+    h = np.frombuffer(mem, np.float32, 16)
+    h[:] = np.arange(16)
+    desc = {"shape": (4, 4), "typestr": "<f4", "data": (mem.ptr, False), "version": 3, "strides": None}
+    y = cp.asarray(_Published(mem, desc))
+    assert y.data.ptr == mem.ptr and y.device.id == cp.cuda.Device().id
+    np.testing.assert_array_equal((y * 2).get(), np.arange(16, dtype=np.float32).reshape(4, 4) * 2)
+    y[0, 0] = 7.0
+    cp.cuda.Device().synchronize()
+    assert h[0] == 7.0
+
+
+@pytest.mark.gpu
+def test_cai_of_pageable_host_memory_is_a_type_error():
+    h = np.arange(4, dtype=np.float32)
+    desc = {"shape": (4,), "typestr": "<f4", "data": (h.ctypes.data, False), "version": 3, "strides": None}
+    with pytest.raises(TypeError, match="is host memory, not device memory"):
+        cp.asarray(_Published(h, desc))
+
+
 @pytest.mark.multi_gpu
 def test_import_stays_on_the_producers_device(torch):
     t = torch.arange(5, device="cuda:1", dtype=torch.float32)

@@ -77,12 +77,14 @@ cudaStream_t protocol_stream(std::int64_t v) {
   return reinterpret_cast<cudaStream_t>(static_cast<std::uintptr_t>(v));
 }
 
-// The device that owns `p`; TypeError for host memory.
+// The device that owns `p`, or the current device for pinned host memory that devices read at the same address
+// (as CuPy takes it); TypeError for other host memory.
 int pointer_device(const void* p) {
   cuda::device_count();  // a clear error where there is no driver or device
   cudaPointerAttributes attr{};
   CUARRAY_CHECK_CUDA(cudaPointerGetAttributes(&attr, p));
   if (attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged) return attr.device;
+  if (attr.type == cudaMemoryTypeHost && attr.devicePointer == p) return cuda::current_device();
   char address[32];
   std::snprintf(address, sizeof address, "%p", p);
   throw TypeError(std::string("the data pointer ") + address +

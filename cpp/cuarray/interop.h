@@ -49,7 +49,8 @@ Array from_dlpack(const DLTensor& t, std::function<void()> release);
 // C-contiguous; `void_itemsize` is a Void dtype's itemsize (Note [Void storage]).
 // C-contiguous. The device is the one that owns `data` (the current device for an empty array). When
 // `producer_stream` is given, the host (`wait_on_host`) or else the current stream of that device waits for it
-// first (Note [Interop stream hand-off]). TypeError for host memory.
+// first (Note [Interop stream hand-off]). Pinned host memory mapped at the same address is read in place, on the
+// current device, as CuPy does; TypeError for other host memory.
 Array from_device_pointer(std::uintptr_t data, Shape shape, std::optional<Strides> byte_strides, DType dtype,
                           std::optional<std::int64_t> producer_stream, bool wait_on_host, std::function<void()> release,
                           int void_itemsize = 0);
