@@ -513,8 +513,9 @@ def test_stream_zero_is_read_as_the_legacy_default_stream_with_a_warning():
 @pytest.mark.gpu
 def test_from_dlpack_deprecated_spelling():
     x = cp.arange(5, dtype=np.int16)
-    with pytest.warns(cp.VisibleDeprecationWarning, match="from_dlpack"):
+    with pytest.warns(cp.VisibleDeprecationWarning, match="from_dlpack") as record:
         y = cp.fromDlpack(x.toDlpack())
+    assert len(record) == 2  # each spelling warns, as CuPy's
     assert y.data.ptr == x.data.ptr and y.dtype == x.dtype
 
 

@@ -149,6 +149,17 @@ def fromDlpack(dltensor):
     return from_dlpack(dltensor)
 
 
+def _to_dlpack_deprecated(self):
+    """CuPy's deprecated ``ndarray.toDlpack()``: ``__dlpack__()``, with CuPy's VisibleDeprecationWarning."""
+    warnings.warn(
+        "This function is deprecated and will be removed in a future release. Use the cuarray.from_dlpack() "
+        "array constructor instead.",
+        numpy.exceptions.VisibleDeprecationWarning,
+        stacklevel=2,
+    )
+    return self.__dlpack__()
+
+
 def _dtype_of(typestr, descr=None):
     try:
         dt = numpy.dtype(typestr)

@@ -435,7 +435,7 @@ _members = {
     "__cuda_array_interface__": property(_cuda_array_interface),
     "__dlpack__": _interop._dlpack,
     "__dlpack_device__": _interop._dlpack_device,
-    "toDlpack": lambda self: self.__dlpack__(),
+    "toDlpack": _interop._to_dlpack_deprecated,
     "to_device": _interop._to_device,
     "__array_namespace__": _interop._array_namespace,
     # ndarray[Any, dtype[float32]] in annotations (cuarray.typing.NDArray), as NumPy's and CuPy's arrays take

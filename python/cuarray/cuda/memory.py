@@ -589,7 +589,7 @@ class MemoryPointer(_PointerOps):
                 if mem.ptr == 0 and size:
                     raise ValueError("the memory was freed (free() was called): no array can be made on it")
                 mem._in_arrays = True  # Note [Freeing pooled memory]
-            self._array = _core._from_cuda_array(mem.ptr, (size,), None, "uint8", None, mem)
+            self._array = _core._from_cuda_array(mem.ptr, (size,), None, "uint8", None, False, mem)
         return self._array
 
     def __add__(self, offset):
