@@ -190,6 +190,31 @@ def test_cai_descriptor_reaches_the_core(no_device, desc, expected):
     assert owner is obj
 
 
+class _VoidFromCuPy(_CAI):
+    """CuPy's void array: its interface names '|V8', its DLPack export refuses the type."""
+
+    def __init__(self):
+        super().__init__(typestr="|V8", descr=[("", "|V8")], stream=None)
+
+    def __dlpack__(self, **kwargs):
+        raise BufferError("dtype is not supported for dlpack export")
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+
+def test_a_type_dlpack_refuses_is_read_through_the_interface(no_device, monkeypatch):
+    # asarray of CuPy's void array raised BufferError from CuPy's __dlpack__, though the interface names it.
+    obj = _VoidFromCuPy()
+
+    def from_dlpack(x):
+        x.__dlpack__()  # (the real one asks the device first)
+
+    monkeypatch.setattr(cp._interop, "from_dlpack", from_dlpack)
+    assert cp._interop._device_view(obj) == "reached the core"
+    assert no_device[0][3] == np.dtype("V8")
+
+
 class _DLPackObject:
     def __init__(self, device):
         self.device, self.calls = device, 0
@@ -445,6 +470,10 @@ def test_export_errors():
         x.__dlpack__(dl_device=(1, 0), copy=False)  # device memory reaches the host only as a copy
     with pytest.raises(BufferError, match="device"):
         x.__dlpack__(dl_device=(2, x.device.id + 1))
+    with pytest.raises(
+        BufferError, match=r"DLPack device \(1, 5\)"
+    ):  # the host has only device 0, as CuPy says
+        x.__dlpack__(dl_device=(1, 5))
     with pytest.raises(ValueError, match="stream -5"):
         x.__dlpack__(stream=-5)
     # Byte strides that are not a multiple of the itemsize (possible through the CUDA array interface).
@@ -917,6 +946,14 @@ def test_cupy_array_deleted_before_the_view(cupy):
     np.testing.assert_array_equal(x.get(), np.arange(1 << 20, dtype=np.float32)[::-1])
     np.testing.assert_array_equal(y.get(), np.arange(5, 1 << 20, dtype=np.float32))
     del junk
+
+
+@pytest.mark.gpu
+def test_asarray_of_a_cupy_void_array(cupy):
+    c = cupy.asarray(np.frombuffer(np.arange(3, dtype=np.int64).tobytes(), "V8"))
+    x = cp.asarray(c)
+    assert x.dtype == np.dtype("V8") and x.data.ptr == c.data.ptr
+    assert x.get().tobytes() == np.arange(3, dtype=np.int64).tobytes()
 
 
 @pytest.mark.gpu

@@ -244,7 +244,12 @@ def _device_view(obj):
     if desc is not None and not (dlpack and _dlpack_is_safer(desc)):
         return _from_cuda_array_interface(obj, desc)
     if dlpack:
-        return from_dlpack(obj)
+        if desc is None:
+            return from_dlpack(obj)
+        try:
+            return from_dlpack(obj)
+        except BufferError:  # a type the producer does not export (CuPy's void types): the interface names it
+            return _from_cuda_array_interface(obj, desc)
     return None
 
 
@@ -295,7 +300,7 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
     (None or 1: the legacy default stream, 2: the per-thread default stream, -1: no ordering, else a
     cudaStream_t)."""
     if dl_device is not None and tuple(dl_device) != (_kDLCUDA, self._device_id):
-        if dl_device[0] == _kDLCPU:
+        if tuple(dl_device) == (_kDLCPU, 0):  # the host has one device, 0 (CuPy refuses others)
             return _host_dlpack(self, max_version, copy)
         raise BufferError(
             f"cannot export an array on CUDA device {self._device_id} to DLPack device {dl_device}"
