@@ -276,7 +276,8 @@ bool log_fusion(const std::string& message) {
   py::error_scope keep;  // a flush inside a deallocation may run while an exception is being raised
   try {
     hook(Hook::LogFusion)(message);
-  } catch (py::error_already_set&) {  // a failing log handler must not fail the op that flushed
+  } catch (py::error_already_set& e) {  // a failing log handler must not fail the op that flushed
+    drop_quiet_error(e);                // Note [Interrupts in quiet calls] in hooks.h
   }
   return true;
 }

@@ -39,4 +39,21 @@ py::handle hook(Hook h);
 // Whether `h` is installed, for callers that must not raise.
 bool has_hook(Hook h);
 
+// Note [Interrupts in quiet calls]
+// Some calls into Python are made for the core's sake and must not fail the operation that made them: the log
+// handlers, the memory-only question, a warning, the library locator. Their errors are dropped. But such a call
+// may be the first Python code to run after a Ctrl-C that came during a long blocking step (an NVRTC compile
+// with Python's lock let go): the SIGINT handler runs there and raises KeyboardInterrupt into it, and dropping
+// that error lost the Ctrl-C for good. A dropped KeyboardInterrupt is therefore re-armed (PyErr_SetInterrupt), so
+// that the handler runs again where Python next checks for signals, and the program sees it.
+inline void drop_quiet_error(const py::error_already_set& e) {
+  if (e.matches(PyExc_KeyboardInterrupt)) PyErr_SetInterrupt();
+}
+// The same for the error the calling thread has set (the GIL held).
+inline void drop_quiet_error() {
+  const bool interrupt = PyErr_ExceptionMatches(PyExc_KeyboardInterrupt);
+  PyErr_Clear();
+  if (interrupt) PyErr_SetInterrupt();
+}
+
 }  // namespace cuarray::bind

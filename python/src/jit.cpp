@@ -51,7 +51,8 @@ void init_jit(py::module_& m) {
     if (!has_hook(Hook::LogKernel)) return;
     try {
       hook(Hook::LogKernel)(e.name, e.key, e.compiled, e.ms);
-    } catch (py::error_already_set&) {  // a failing log handler must not fail the op that needed the kernel
+    } catch (py::error_already_set& e) {  // a failing log handler must not fail the op that needed the kernel
+      drop_quiet_error(e);                // Note [Interrupts in quiet calls]
     }
   });
   // Note [Memory-only compiles]: asked at each kernel not in memory; no hook (or a failing one) means no.
@@ -61,7 +62,8 @@ void init_jit(py::module_& m) {
     if (!has_hook(Hook::CacheInMemory)) return false;
     try {
       return hook(Hook::CacheInMemory)().cast<bool>();
-    } catch (py::error_already_set&) {
+    } catch (py::error_already_set& e) {
+      drop_quiet_error(e);
       return false;
     } catch (py::cast_error&) {
       return false;
@@ -70,7 +72,7 @@ void init_jit(py::module_& m) {
   jit::set_warning_handler([](const std::string& message) {
     if (!Py_IsInitialized()) return;
     AcquireGil gil;
-    if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) PyErr_Clear();
+    if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) drop_quiet_error();
   });
 
   // Compiles with the installed kernel headers for `arch` without a device; returns the binary, or with

@@ -35,6 +35,7 @@ std::string locate(const std::string& stem, std::string& note) {
     note = why;
     return path;
   } catch (py::error_already_set& e) {
+    drop_quiet_error(e);  // Note [Interrupts in quiet calls] in hooks.h
     note = std::string("cuda-pathfinder: ") + e.what();
     return "";
   }

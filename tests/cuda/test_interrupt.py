@@ -172,6 +172,54 @@ def test_ctrl_c_interrupts_the_core_wait_without_a_device():
     assert float(out.split()[1]) - sent < 0.5
 
 
+# A compile through the kernel cache (no device needed) slow enough for SIGINT to come during it; the cache's
+# Python calls after the compile (the log handler, the memory-only question) are the first Python code to run.
+COMPILE_CHILD = r"""
+import tempfile, time
+import cuarray as cp
+cp._core.jit.set_cache_dir(tempfile.mkdtemp())
+funcs = "\n".join(
+    f"__device__ __noinline__ float f{i}(float x) {{ return sinf(x * {i}.5f) + cosf(x - {i}.25f) * x; }}"
+    for i in range(80)
+)
+calls = " + ".join(f"f{i}(v)" for i in range(80))
+src = funcs + '\nextern "C" __global__ void heavy(float* p) { float v = p[0]; p[0] = ' + calls + '; }'
+print("READY", flush=True)
+start = time.monotonic()
+try:
+    cp._core.jit.cached_binary(src, "heavy", [], 90)
+    print("COMPILED %.3f" % (time.monotonic() - start), flush=True)
+    time.sleep(2.0)
+    print("NOT INTERRUPTED", flush=True)
+except KeyboardInterrupt:
+    print("INTERRUPTED %.3f" % (time.monotonic() - start), flush=True)
+"""
+
+
+def test_ctrl_c_during_a_compile_is_raised_after_it():
+    # Note [Interrupts in quiet calls] (python/src/hooks.h): the SIGINT handler ran inside the kernel log's
+    # Python call after the compile, whose error was dropped, and the Ctrl-C was lost.
+    proc = subprocess.Popen(
+        [sys.executable, "-c", COMPILE_CHILD],
+        env=subprocess_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_default_sigint,  # noqa: PLW1509 - it only resets SIGINT, taking no lock
+    )
+    try:
+        assert proc.stdout.readline().strip() == "READY"
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, f"rc={proc.returncode}\n{out}\n{err}"
+    if out.startswith("COMPILED") and float(out.split()[1]) < 0.3:
+        pytest.skip(f"the compile ended before the signal could come during it: {out}")
+    assert "INTERRUPTED" in out and "NOT INTERRUPTED" not in out, out + err
+
+
 # argv[1]: "held" or "released" (the GIL during the loop, as _wait_seconds takes it).
 STEPS_CHILD = r"""
 import sys, time
