@@ -108,11 +108,11 @@ CALLS = [
 ]
 
 
-@pytest.mark.gpu
-@pytest.mark.parametrize("which", CALLS)
-def test_ctrl_c_interrupts_a_wait_for_a_long_kernel(which):
+def _interrupt_child(code, *args, delay, timeout, ready_lines=1):
+    """Runs `code` with `args` in a child, waits for its READY line (the last of `ready_lines` lines), sends
+    SIGINT `delay` seconds later; returns (process, the lines before READY, stdout after, stderr, send time)."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, which],
+        [sys.executable, "-c", code, *args],
         env=subprocess_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -120,14 +120,22 @@ def test_ctrl_c_interrupts_a_wait_for_a_long_kernel(which):
         preexec_fn=_default_sigint,  # noqa: PLW1509 - it only resets SIGINT, taking no lock
     )
     try:
-        line = proc.stdout.readline()  # after import, compilation and the launch
-        assert line.strip() == "READY", line + proc.stderr.read()
-        time.sleep(0.5)
+        head = "".join(proc.stdout.readline() for _ in range(ready_lines))
+        assert head.splitlines()[-1:] == ["READY"], head + proc.stderr.read()
+        time.sleep(delay)
         sent = time.monotonic()
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=timeout)
     finally:
         proc.kill()
+    return proc, head, out, err, sent
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("which", CALLS)
+def test_ctrl_c_interrupts_a_wait_for_a_long_kernel(which):
+    # READY comes after import, compilation and the launch.
+    proc, _, out, err, sent = _interrupt_child(CHILD, which, delay=0.5, timeout=60)
     assert proc.returncode == 0, f"rc={proc.returncode}\n{out}\n{err}"
     lines = out.splitlines()
     interrupted = [ln for ln in lines if ln.startswith("INTERRUPTED")]
@@ -151,22 +159,7 @@ except KeyboardInterrupt:
 
 def test_ctrl_c_interrupts_the_core_wait_without_a_device():
     # The same wait loop and hooks as above, polling the clock instead of the device.
-    proc = subprocess.Popen(
-        [sys.executable, "-c", NO_DEVICE_CHILD],
-        env=subprocess_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_default_sigint,  # noqa: PLW1509 - it only resets SIGINT, taking no lock
-    )
-    try:
-        assert proc.stdout.readline().strip() == "READY"
-        time.sleep(0.3)
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        proc.kill()
+    proc, _, out, err, sent = _interrupt_child(NO_DEVICE_CHILD, delay=0.3, timeout=30)
     assert proc.returncode == 0, f"rc={proc.returncode}\n{out}\n{err}"
     assert out.startswith("INTERRUPTED"), out + err
     assert float(out.split()[1]) - sent < 0.5
@@ -199,21 +192,7 @@ except KeyboardInterrupt:
 def test_ctrl_c_during_a_compile_is_raised_after_it():
     # Note [Interrupts in quiet calls] (python/src/hooks.h): the SIGINT handler ran inside the kernel log's
     # Python call after the compile, whose error was dropped, and the Ctrl-C was lost.
-    proc = subprocess.Popen(
-        [sys.executable, "-c", COMPILE_CHILD],
-        env=subprocess_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_default_sigint,  # noqa: PLW1509 - it only resets SIGINT, taking no lock
-    )
-    try:
-        assert proc.stdout.readline().strip() == "READY"
-        time.sleep(0.2)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
+    proc, _, out, err, _ = _interrupt_child(COMPILE_CHILD, delay=0.2, timeout=120)
     assert proc.returncode == 0, f"rc={proc.returncode}\n{out}\n{err}"
     if out.startswith("COMPILED") and float(out.split()[1]) < 0.3:
         pytest.skip(f"the compile ended before the signal could come during it: {out}")
@@ -237,22 +216,7 @@ except KeyboardInterrupt:
 def test_ctrl_c_interrupts_a_loop_of_short_waits_without_a_device(gil):
     # Note [Interrupts between steps] (cpp/cuarray/blocking.h): waits of 5 ms each, as a staged copy waits for its
     # 8 MiB chunks, never reach one wait's 50 ms interrupt check; a Ctrl-C came only after the whole loop.
-    proc = subprocess.Popen(
-        [sys.executable, "-c", STEPS_CHILD, gil],
-        env=subprocess_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_default_sigint,  # noqa: PLW1509 - it only resets SIGINT, taking no lock
-    )
-    try:
-        assert proc.stdout.readline().strip() == "READY"
-        time.sleep(0.3)
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        proc.kill()
+    proc, _, out, err, sent = _interrupt_child(STEPS_CHILD, gil, delay=0.3, timeout=30)
     assert proc.returncode == 0, f"rc={proc.returncode}\n{out}\n{err}"
     assert out.startswith("INTERRUPTED"), out + err
     assert float(out.split()[1]) - sent < 0.5
@@ -311,24 +275,10 @@ print("AFTER", on_stream, bool((small == np.arange(1 << 22)).all()), ends, flush
 def test_ctrl_c_interrupts_a_large_transfer(which):
     # Each 8 MiB chunk of a staged copy waits well under 50 ms, so Ctrl-C came only after the whole copy (seconds
     # for gigabytes): the chunk loops check between chunks (Note [Interrupts between steps] in blocking.h).
-    proc = subprocess.Popen(
-        [sys.executable, "-c", BIG_COPY_CHILD, which],
-        env=subprocess_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_default_sigint,  # noqa: PLW1509 - it only resets SIGINT, taking no lock
+    proc, head, out, err, sent = _interrupt_child(
+        BIG_COPY_CHILD, which, delay=0.3, timeout=120, ready_lines=2
     )
-    try:
-        size = proc.stdout.readline()
-        line = proc.stdout.readline()
-        assert line.strip() == "READY", size + line + proc.stderr.read()
-        time.sleep(0.3)
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
+    size = head.splitlines()[0] + "\n"
     done = [ln for ln in out.splitlines() if ln.startswith("NOT INTERRUPTED")]
     if done and float(done[0].split()[2]) < 0.4:  # the signal then came after the copy, anywhere
         pytest.skip(f"the copy ended before the signal ({size.strip()}; {done[0]})")
