@@ -57,6 +57,26 @@ def test_reduction_kernels_match_numpy(dtype, axis):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("axis, outputs", [(None, 1), (0, 4), (1, 6), ((0, 1), 1)])
+def test_indexer_sizes_are_cupys_totals(axis, outputs):
+    # CuPy's _in_ind.size() is the number of input elements and _out_ind.size() that of outputs; they were the
+    # elements each output reduces and 1 (their quotient, the common use, was already right).
+    k = cp.ReductionKernel(
+        "T x",
+        "int64 y",
+        "x",
+        "a + b",
+        "y = _in_ind.size() * 1000 + _out_ind.size()",
+        "0",
+        "sizes",
+        reduce_type="T",
+    )
+    got = k(cp.ones((6, 4), dtype=np.float32), axis=axis)
+    assert_same(got, np.full(got.shape, 24 * 1000 + outputs, dtype=np.int64))
+    assert got.size == outputs
+
+
+@pytest.mark.gpu
 def test_reduction_kernel_out_and_scalar_inputs():
     a = make_data((8, 9), np.float32)
     out = cp.zeros(9, np.float32)

@@ -2,7 +2,8 @@
 // reductions, and the three kernel bodies the generator instantiates with an `Op`.
 //
 // An Op (generated) provides: acc_t; identity(); fetch(ptrs, offsets, j) -> acc_t, which loads element j of
-// every input and maps it; reduce(a, b); post(a, n, ddof) -> the output's storage type; and, when its
+// every input and maps it; reduce(a, b); post(a, n, ddof, n_out) -> the output's storage type (n: the elements
+// each output reduces; n_out: the outputs, for a ReductionKernel's _in_ind/_out_ind sizes); and, when its
 // inputs can be read in vectors, Pack<V>, fetch_vec<V> and fold<V>.
 //
 // Every result is deterministic: each thread folds its elements in a fixed order and the partial results
@@ -252,8 +253,8 @@ __device__ __forceinline__ void red_offsets(const ReduceShape<NO, NR, K>& s, Ind
 
 template <class Op, class Out>
 __device__ __forceinline__ void write_result(char* out, long long off, const typename Op::acc_t& a, long long n,
-                                             double ddof) {
-  *reinterpret_cast<Out*>(out + off) = Op::post(a, n, ddof);
+                                             double ddof, long long n_out) {
+  *reinterpret_cast<Out*>(out + off) = Op::post(a, n, ddof, n_out);
 }
 
 // ---- the kernels ----
@@ -315,7 +316,7 @@ __device__ void reduce_rows(char* out, const Ptrs<K>& in, typename Op::acc_t* pa
     if constexpr (Partial)
       partial[static_cast<long long>(blockIdx.y) * s.n_out + o] = acc;
     else
-      write_result<Op, Out>(out, out_off, acc, s.n_red, ddof);
+      write_result<Op, Out>(out, out_off, acc, s.n_red, ddof, s.n_out);
   }
 }
 
@@ -366,7 +367,7 @@ __device__ void reduce_columns(char* out, const Ptrs<K>& in, typename Op::acc_t*
       } else {
         long long base[K], out_off;
         out_offsets<Index>(s, o0 + j, base, out_off);
-        write_result<Op, Out>(out, out_off, rows[t * V + j], s.n_red, ddof);
+        write_result<Op, Out>(out, out_off, rows[t * V + j], s.n_red, ddof, s.n_out);
       }
     }
 }
@@ -392,7 +393,7 @@ __device__ void reduce_finish(char* out, const typename Op::acc_t* partial, int 
   if (threadIdx.y == 0 && o < s.n_out) {
     long long base[K], out_off;
     out_offsets<Index>(s, o, base, out_off);
-    write_result<Op, Out>(out, out_off, rows[t], s.n_red, ddof);
+    write_result<Op, Out>(out, out_off, rows[t], s.n_red, ddof, s.n_out);
   }
 }
 

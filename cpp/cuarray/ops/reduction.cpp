@@ -91,8 +91,8 @@ std::string op_struct(const ReductionDef& def, const DType* in_types, DType out_
   s += "  __device__ static acc_t map(" + params + "long long _j) { return " + def.map + "; }\n";
   s += "  __device__ static acc_t reduce(const acc_t& a, const acc_t& b) { return " + def.reduce + "; }\n";
   s += "  __device__ static " + std::string(cuda_type(out_storage)) +
-       " post(const acc_t& a, long long _n, double _ddof) {\n    const " + compute_type(out_type) + " r = " + def.post +
-       ";\n    return " + store_expr("r", out_type, out_storage) + ";\n  }\n";
+       " post(const acc_t& a, long long _n, double _ddof, long long _m) {\n    const " + compute_type(out_type) +
+       " r = " + def.post + ";\n    return " + store_expr("r", out_type, out_storage) + ";\n  }\n";
   auto loads = [&](auto value) {
     std::string args;
     for (int k = 0; k < K; ++k) args += load_expr(value(k), in_storage[k], in_types[k]) + ", ";
