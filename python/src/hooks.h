@@ -44,16 +44,24 @@ bool has_hook(Hook h);
 // handlers, the memory-only question, a warning, the library locator. Their errors are dropped. But such a call
 // may be the first Python code to run after a Ctrl-C that came during a long blocking step (an NVRTC compile
 // with Python's lock let go): the SIGINT handler runs there and raises KeyboardInterrupt into it, and dropping
-// that error lost the Ctrl-C for good. A dropped KeyboardInterrupt is therefore re-armed (PyErr_SetInterrupt), so
-// that the handler runs again where Python next checks for signals, and the program sees it.
+// that error lost the Ctrl-C for good. A dropped KeyboardInterrupt is therefore raised again, the same exception,
+// where the main thread next runs Python's pending calls (Py_AddPendingCall, where signal handlers run too), so
+// the program sees it. Not PyErr_SetInterrupt: that would run the SIGINT handler a second time for one Ctrl-C.
+inline int raise_kept_interrupt(void* exception) {
+  PyObject* e = static_cast<PyObject*>(exception);
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(e)), e);
+  Py_DECREF(e);
+  return -1;
+}
 inline void drop_quiet_error(const py::error_already_set& e) {
-  if (e.matches(PyExc_KeyboardInterrupt)) PyErr_SetInterrupt();
+  if (!e.matches(PyExc_KeyboardInterrupt)) return;
+  PyObject* value = e.value().inc_ref().ptr();
+  if (Py_AddPendingCall(raise_kept_interrupt, value) != 0) {  // the queue is full: a new SIGINT, at worst twice
+    Py_DECREF(value);
+    PyErr_SetInterrupt();
+  }
 }
 // The same for the error the calling thread has set (the GIL held).
-inline void drop_quiet_error() {
-  const bool interrupt = PyErr_ExceptionMatches(PyExc_KeyboardInterrupt);
-  PyErr_Clear();
-  if (interrupt) PyErr_SetInterrupt();
-}
+inline void drop_quiet_error() { drop_quiet_error(py::error_already_set()); }
 
 }  // namespace cuarray::bind

@@ -25,7 +25,7 @@ std::string locate(const std::string& stem, std::string& note) {
     note = "not looked for with cuda-pathfinder while the interpreter exits";
     return "";
   }
-  py::gil_scoped_acquire gil;
+  AcquireGil gil;  // Note [Exit while waiting] in gil.h
   if (!has_hook(Hook::LocateLibrary)) {
     note = "not looked for with cuda-pathfinder before cuarray's import installs the locator";
     return "";
@@ -35,7 +35,9 @@ std::string locate(const std::string& stem, std::string& note) {
     note = why;
     return path;
   } catch (py::error_already_set& e) {
-    drop_quiet_error(e);  // Note [Interrupts in quiet calls] in hooks.h
+    // A Ctrl-C during the search ends the call that needed the library, rather than being reported as a
+    // library not found (Note [Interrupts in quiet calls] in hooks.h).
+    if (e.matches(PyExc_KeyboardInterrupt)) throw;
     note = std::string("cuda-pathfinder: ") + e.what();
     return "";
   }

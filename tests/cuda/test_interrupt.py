@@ -168,8 +168,15 @@ def test_ctrl_c_interrupts_the_core_wait_without_a_device():
 # A compile through the kernel cache (no device needed) slow enough for SIGINT to come during it; the cache's
 # Python calls after the compile (the log handler, the memory-only question) are the first Python code to run.
 COMPILE_CHILD = r"""
-import tempfile, time
+import signal, tempfile, time
 import cuarray as cp
+runs = []
+
+def handler(signum, frame):  # counts its runs: one Ctrl-C must run it once
+    runs.append(signum)
+    raise KeyboardInterrupt
+
+signal.signal(signal.SIGINT, handler)
 cp._core.jit.set_cache_dir(tempfile.mkdtemp())
 funcs = "\n".join(
     f"__device__ __noinline__ float f{i}(float x) {{ return sinf(x * {i}.5f) + cosf(x - {i}.25f) * x; }}"
@@ -186,6 +193,8 @@ try:
     print("NOT INTERRUPTED", flush=True)
 except KeyboardInterrupt:
     print("INTERRUPTED %.3f" % (time.monotonic() - start), flush=True)
+time.sleep(0.5)
+print("HANDLER RAN", len(runs), flush=True)
 """
 
 
@@ -197,6 +206,7 @@ def test_ctrl_c_during_a_compile_is_raised_after_it():
     if out.startswith("COMPILED") and float(out.split()[1]) < 0.3:
         pytest.skip(f"the compile ended before the signal could come during it: {out}")
     assert "INTERRUPTED" in out and "NOT INTERRUPTED" not in out, out + err
+    assert "HANDLER RAN 1" in out, out + err  # re-raised, not a second SIGINT
 
 
 # argv[1]: "held" or "released" (the GIL during the loop, as _wait_seconds takes it).
