@@ -797,6 +797,24 @@ def test_cai_import_waits_for_the_producers_stream_as_cupy_does():
         assert least == 50.0
 
 
+@pytest.mark.gpu
+def test_cai_import_inside_a_capture_keeps_the_capture():
+    # The host wait queried the capturing stream, which invalidates a capture: inside one, the import orders the
+    # current stream on the device instead.
+    x = cp.arange(8, dtype=np.float32)
+    s = cp.cuda.Stream(non_blocking=True)
+    with s:
+        y = cp.empty_like(x)
+        s.begin_capture()
+        cp.multiply(x, 2.0, out=y)
+        z = cp.asarray(_Published(y, y.__cuda_array_interface__))  # names s, the capturing stream
+        cp.add(z, 1.0, out=y)
+        g = s.end_capture()
+        g.launch()
+    s.synchronize()
+    np.testing.assert_array_equal(y.get(), np.arange(8, dtype=np.float32) * 2 + 1)
+
+
 CAI_NO_SYNC_CHILD = r"""
 import numpy as np
 import cuarray as cp
@@ -825,6 +843,32 @@ def test_cai_import_sync_can_be_turned_off_for_an_event_wait(variable):
     proc = run_python(code=CAI_NO_SYNC_CHILD, env={variable: "0", other: None}, timeout=120)
     assert proc.returncode == 0, describe(proc)
     assert "SYNC False" in proc.stdout and "MIN 50.0" in proc.stdout, describe(proc)
+
+
+@pytest.mark.parametrize(
+    "ours, cupys, expected",
+    [
+        (None, None, True),
+        ("0", None, False),
+        ("00", None, False),
+        (None, "0", False),
+        ("", "0", False),
+        ("1", "0", True),
+        ("2", None, True),
+        ("false", None, True),
+        (" 0 ", None, False),
+    ],
+)
+def test_cai_import_sync_setting_is_read_as_cupy_reads_it(monkeypatch, ours, cupys, expected):
+    for name, value in (
+        ("CUARRAY_CUDA_ARRAY_INTERFACE_SYNC", ours),
+        ("CUPY_CUDA_ARRAY_INTERFACE_SYNC", cupys),
+    ):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    assert cp._interop._sync_setting() is expected
 
 
 def test_cai_import_sync_is_on_by_default():

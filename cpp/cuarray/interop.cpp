@@ -229,10 +229,15 @@ Array from_device_pointer(std::uintptr_t data, Shape shape, std::optional<Stride
   if (producer_stream) {  // Note [Interop stream hand-off]
     cudaStream_t producer = protocol_stream(*producer_stream);
     cuda::DeviceGuard guard(device);
-    if (wait_on_host)
+    const std::shared_ptr<cuda::Stream>& current = cuda::current_stream(device);
+    // Also for the current stream itself, as CuPy does: the program may read the array on another stream next.
+    // A capture on either stream forbids the host's query (which would invalidate it): the event wait then.
+    cudaStreamCaptureStatus producer_capture = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(producer, &producer_capture) != cudaSuccess) cudaGetLastError();
+    if (wait_on_host && !current->capturing() && producer_capture == cudaStreamCaptureStatusNone)
       cuda::wait(producer);
     else
-      cuda::stream_wait_stream(cuda::current_stream(device)->handle(), producer);
+      cuda::stream_wait_stream(current->handle(), producer);
   }
   return external_view(ptr, std::move(shape), std::move(strides), dtype, device, std::move(release), void_itemsize);
 }

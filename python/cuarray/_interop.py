@@ -21,12 +21,25 @@ from cuarray.cuda.device import Device
 __all__ = ["fromDlpack", "from_dlpack"]
 
 _kDLCPU, _kDLCUDA, _kDLCUDAHost, _kDLCUDAManaged = 1, 2, 3, 13
-# Whether importing a __cuda_array_interface__ that names a stream waits on the host for that stream (CuPy's
-# default) rather than ordering the current stream after it: CUARRAY_CUDA_ARRAY_INTERFACE_SYNC, else CuPy's
-# CUPY_CUDA_ARRAY_INTERFACE_SYNC, else 1; read at import (Note [Interop stream hand-off] in cpp/cuarray/interop.h).
-_CAI_SYNC = os.environ.get(
-    "CUARRAY_CUDA_ARRAY_INTERFACE_SYNC", os.environ.get("CUPY_CUDA_ARRAY_INTERFACE_SYNC", "1")
-).strip() not in ("0", "")
+
+
+def _sync_setting():
+    """Whether importing a __cuda_array_interface__ that names a stream waits on the host for that stream (CuPy's
+    default) rather than ordering the current stream after it: CUARRAY_CUDA_ARRAY_INTERFACE_SYNC, else CuPy's
+    CUPY_CUDA_ARRAY_INTERFACE_SYNC, read as CuPy reads it (an integer, 0 is off), else on; read at import (Note
+    [Interop stream hand-off] in cpp/cuarray/interop.h). A value that is no integer leaves it on."""
+    for name in ("CUARRAY_CUDA_ARRAY_INTERFACE_SYNC", "CUPY_CUDA_ARRAY_INTERFACE_SYNC"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            try:
+                return int(value) != 0
+            except ValueError:
+                return True
+    return True
+
+
+_CAI_SYNC = _sync_setting()
+
 # Note [Datetime storage] in cpp/cuarray/dtype.h
 _TIME_TYPES = (
     "M8[D]",
@@ -336,8 +349,12 @@ def _host_dlpack(self, max_version, copy):
     host = self.get(order="A")
     if max_version is None or max_version[0] < 1:
         return host.__dlpack__()
-    # NumPy flags only a capsule it copied for: one more host copy, which the transfer before dwarfs.
-    return host.__dlpack__(max_version=max_version, copy=True)
+    # NumPy flags only a capsule it copied for: one more host copy, which the transfer before dwarfs. NumPy 2.0
+    # takes neither keyword (its capsules are unversioned).
+    try:
+        return host.__dlpack__(max_version=max_version, copy=True)
+    except TypeError:
+        return host.__dlpack__()
 
 
 def _dlpack_device(self):
