@@ -829,6 +829,54 @@ def test_a_flush_never_calls_the_user_allocator(fuse):
     assert "Exception ignored" not in r.stderr, r.stderr
 
 
+# A user allocator with room for what eager code holds: x and u, once t is dropped, and one more array. A pending
+# chain still holds t's memory, so the allocator refuses once; the chain then runs, gives t's memory back, and the
+# allocator is asked again (it was not, and the allocation failed where eager code's succeeds).
+ALLOCATOR_RETRIED_AFTER_THE_CHAIN = """
+import cuarray as cp, numpy as np
+
+pool = cp.get_default_memory_pool()
+n = 1 << 20
+held = {}
+refused = []
+
+
+def alloc(nbytes):
+    if sum(held.values()) + nbytes > 3 * 4 * n:
+        refused.append(nbytes)
+        raise MemoryError(f"over the budget: {nbytes} bytes")
+    mem = pool.malloc(nbytes)
+    held[mem.ptr] = nbytes
+    return cp.cuda.MemoryPointer(cp.cuda.UnownedMemory(mem.ptr, nbytes, _Release(mem)), 0)
+
+
+class _Release:
+    def __init__(self, mem):
+        self.mem = mem
+
+    def __del__(self):
+        held.pop(self.mem.ptr)
+
+
+cp.cuda.set_allocator(alloc)
+x = cp.ones(n, dtype=cp.float32)
+t = x * 2.0
+u = t + 1.0
+del t
+z = cp.empty_like(x)  # x, u and z: what eager code holds
+z[...] = u
+assert np.all(z.get() == 3.0), np.unique(z.get())
+cp.cuda.set_allocator(pool.malloc)
+print("ok", len(refused))
+"""
+
+
+@pytest.mark.parametrize("fuse", ["0", "1"])
+def test_a_user_allocator_is_asked_again_after_the_pending_chain_runs(fuse):
+    r = run(ALLOCATOR_RETRIED_AFTER_THE_CHAIN, {"CUARRAY_AUTO_FUSE": fuse})
+    assert r.returncode == 0 and r.stdout.startswith("ok"), describe(r)
+
+
 def test_exit_and_sharing_with_pending_chains():
     r = run(
         """

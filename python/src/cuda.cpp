@@ -167,18 +167,21 @@ void install_host_hooks() {
       });
 }
 
-// Set when Python begins to exit (cuda._begin_exit): from then on no driver thread calls into Python, and the
-// Python objects that host callbacks and user allocations hold are left to the process's end.
-std::atomic<bool> g_exiting{false};
+// Once the interpreter finalizes (after every atexit handler: one may still join a thread that waits for a host
+// function's effect), no driver thread calls into Python, and the Python objects that host callbacks and user
+// allocations hold are left to the process's end.
+bool python_gone() { return finalizing(); }
 
-bool python_gone() { return g_exiting.load(std::memory_order_acquire) || finalizing(); }
+// Nothing tells a waiting thread that the interpreter has begun to finalize: waits for host calls poll for it.
+constexpr std::chrono::milliseconds kExitPoll{20};
 
 // Note [Host callbacks] (cpp/cuarray/cuda/stream.h), Python's side
 // A driver thread never takes the GIL: one that waited for it while the interpreter ended would be ended by
 // CPython (pthread_exit) or left waiting, and with it the driver. It hands the call to cuarray's host-callback
 // thread (a Python daemon thread looping on next_host_call) and waits until that thread has run it, so the
-// stream's later work still waits for the function, as CUDA orders it; once Python begins to exit it stops
-// waiting, and calls not yet run are dropped (their Python objects left to the process's end). An exception
+// stream's later work still waits for the function, as CUDA orders it; once the interpreter finalizes (after
+// every atexit handler) it stops waiting, and calls not yet run are dropped (their Python objects left to the
+// process's end). An exception
 // of the function is reported as unraisable, as one in __del__ is: there is no caller to raise it to.
 // A function that blocks until the launching thread does something more can deadlock: some driver calls of
 // that thread (loading a kernel's module on first use) wait for running host functions, and that thread holds
@@ -220,7 +223,7 @@ void run_python_call(PythonCall* call, std::optional<int> status) {
   std::unique_lock<std::mutex> lock(calls.mutex);
   calls.queue.push_back(job);
   calls.cv.notify_all();
-  calls.cv.wait(lock, [&] { return job->done || g_exiting.load(std::memory_order_acquire); });
+  while (!job->done && !python_gone()) calls.cv.wait_for(lock, kExitPoll);
 }
 
 // On any thread: hands a call to the host-callback thread to delete (left to the process's end at exit).
@@ -262,8 +265,8 @@ py::object next_host_call() {
     {
       ReleaseGil nogil;
       std::unique_lock<std::mutex> lock(calls.mutex);
-      calls.cv.wait(lock, [&] { return !calls.queue.empty() || g_exiting.load(std::memory_order_acquire); });
-      if (!g_exiting.load(std::memory_order_acquire)) {  // once Python exits, calls not yet run are dropped
+      while (calls.queue.empty() && !python_gone()) calls.cv.wait_for(lock, kExitPoll);
+      if (!python_gone()) {  // once Python finalizes, calls not yet run are dropped
         job = std::move(calls.queue.front());
         calls.queue.pop_front();
       }
@@ -303,7 +306,16 @@ std::shared_ptr<cuda::Buffer> allocate_in_python(std::size_t nbytes) {
   // Memory of values the program dropped that a chain kept (Note [Automatic fusion] in cpp/cuarray/ops/
   // auto_fusion.h) goes back first: the allocator may need it, as it would have it without fusion.
   ops::release_kept_memory();
-  py::object memory = hook(Hook::Allocate)(nbytes);
+  py::object memory;
+  try {
+    memory = hook(Hook::Allocate)(nbytes);
+  } catch (py::error_already_set& e) {
+    // A pending chain still holds the memory of values the program dropped: it runs and gives that memory back,
+    // and the allocator is asked once more, as the pool's own allocation retries (MemoryPool::allocate).
+    if (e.matches(PyExc_KeyboardInterrupt) || !cuda::detail::recorded.load(std::memory_order_acquire)) throw;
+    ops::flush_recorded();
+    memory = hook(Hook::Allocate)(nbytes);
+  }
   auto ptr = reinterpret_cast<void*>(memory.attr("ptr").cast<std::uintptr_t>());
   auto* owner = new py::object(std::move(memory));
   return std::make_shared<cuda::Buffer>(ptr, nbytes, cuda::current_device(), [owner] {
@@ -395,11 +407,6 @@ void init_cuda(py::module_& m) {
       },
       "seconds"_a, "release_gil"_a = false, "step"_a = 0.0);
   c.def("_begin_exit", [] {
-    {
-      std::lock_guard<std::mutex> lock(host_calls().mutex);
-      g_exiting.store(true, std::memory_order_release);
-    }
-    host_calls().cv.notify_all();
     // Other threads' waits park only once the interpreter finalizes, after every exit handler: one registered
     // before cuarray's (so run after it) may join a thread that waits for the device.
     begin_exit([] { return finalizing(); });

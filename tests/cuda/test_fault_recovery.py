@@ -156,6 +156,52 @@ def test_exit_while_a_daemon_thread_waits_for_the_gpu_is_clean(which, handler):
     assert "WAITING" in proc.stdout, describe(proc)
 
 
+# The same with a host function: the thread a later exit handler joins waits for what its host function does.
+ATEXIT_HOST_FUNC_CHILD = (
+    f"SPIN = {SPIN_SOURCE!r}\n"
+    + r"""
+import atexit, threading, time
+import numpy as np
+ran = threading.Event()
+
+def shutdown():
+    go.set()
+    t.join(timeout=30)
+    print("JOINED", not t.is_alive(), "RAN", ran.is_set(), flush=True)
+
+atexit.register(shutdown)
+import cuarray as cp
+go = threading.Event()
+s = cp.cuda.Stream(non_blocking=True)
+spin = cp.RawKernel(SPIN, "spin_then_write")
+z = np.uint64(0)
+spin((1,), (1,), (z, z, z, np.int32(0)), stream=s)
+s.launch_host_func(lambda arg: None, None)  # (the host-callback thread starts here, not at exit)
+s.synchronize()
+
+def worker():
+    go.wait()
+    spin((1,), (1,), (np.uint64(300_000_000), z, z, np.int32(0)), stream=s)
+    s.launch_host_func(lambda arg: ran.set(), None)
+    ran.wait(20)
+
+t = threading.Thread(target=worker, daemon=True)
+t.start()
+print("EXITING", flush=True)
+"""
+)
+
+
+@pytest.mark.gpu
+def test_host_functions_still_run_for_an_earlier_exit_handler():
+    # cuarray's exit handler stopped serving host functions, so a thread that an earlier-registered handler
+    # joined waited for a host function that never ran.
+    started = time.monotonic()
+    proc = run_python(code=ATEXIT_HOST_FUNC_CHILD, timeout=120)
+    _assert_clean_exit(proc, started)
+    assert "JOINED True RAN True" in proc.stdout, describe(proc)
+
+
 # ---- a kernel loaded while a host function waits behind device work ----------------------------
 
 # argv[1]: "launch_host_func" or "add_callback"; argv[2]: "raw" (a RawKernel's first launch) or "ufunc" (a
