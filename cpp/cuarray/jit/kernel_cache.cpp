@@ -198,6 +198,12 @@ cudaError_t load_call(const std::function<cudaError_t()>& call) {
   return status;
 }
 
+// Unloads a library that another thread loaded too (kept first): through the blocking hook, as loads go, and
+// never under the state's lock, since an unload may wait for the device as a load does.
+void unload(cudaLibrary_t lib) {
+  if (load_call([&] { return cudaLibraryUnload(lib); }) != cudaSuccess) cudaGetLastError();
+}
+
 // Loading a library or a kernel needs device memory: Note [Memory for other libraries] in memory_pool.h.
 cudaLibrary_t load(const Binary& bin) {
   cudaLibrary_t lib = nullptr;
@@ -322,13 +328,13 @@ bool memory_only() {
 // reports how it was found.
 Loaded keep_library(const Entry& e, Loaded loaded, const std::string& name, bool from_disk, Clock::time_point start) {
   State& s = state();
+  const cudaLibrary_t ours = loaded.library;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     ++(from_disk ? s.stats.disk_hits : s.stats.compiles);
-    auto [it, inserted] = s.libraries.emplace(e.key.hex(), loaded);
-    if (!inserted) cudaLibraryUnload(loaded.library);  // another thread loaded it first
-    loaded = it->second;
+    loaded = s.libraries.emplace(e.key.hex(), loaded).first->second;
   }
+  if (loaded.library != ours) unload(ours);  // another thread loaded it first
   report(e, name, from_disk, start);
   return loaded;
 }
@@ -483,11 +489,14 @@ Module load_module(const std::string& image) {
   }
   Binary bin;
   bin.code = image + '\0';  // PTX is read up to a NUL; cubins and fatbins carry their sizes
-  Loaded loaded{load(bin), {}};
-  std::lock_guard<std::mutex> lock(s.mutex);
-  auto [it, inserted] = s.libraries.emplace(key, loaded);
-  if (!inserted) cudaLibraryUnload(loaded.library);  // another thread loaded it first
-  return Module{it->second.library, {}};
+  const cudaLibrary_t ours = load(bin);
+  cudaLibrary_t kept;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    kept = s.libraries.emplace(key, Loaded{ours, {}}).first->second.library;
+  }
+  if (kept != ours) unload(ours);  // another thread loaded it first
+  return Module{kept, {}};
 }
 
 Kernel get_kernel(const std::string& source, const std::string& name, const std::vector<std::string>& options) {
@@ -574,7 +583,7 @@ Kernel cached_kernel(const std::string& source, const std::string& name, const s
   try {  // before the library is kept, so that a library without the kernel is not found in memory later
     kernel = Module{loaded.library, {}}.function(name);
   } catch (const CudaError& x) {
-    cudaLibraryUnload(loaded.library);
+    unload(loaded.library);
     if (!unusable(x)) throw;
     refused = true;
     return {};
