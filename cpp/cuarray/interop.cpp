@@ -232,9 +232,12 @@ Array from_device_pointer(std::uintptr_t data, Shape shape, std::optional<Stride
     const std::shared_ptr<cuda::Stream>& current = cuda::current_stream(device);
     // Also for the current stream itself, as CuPy does: the program may read the array on another stream next.
     // A capture on either stream forbids the host's query (which would invalidate it): the event wait then.
-    cudaStreamCaptureStatus producer_capture = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(producer, &producer_capture) != cudaSuccess) cudaGetLastError();
-    if (wait_on_host && !current->capturing() && producer_capture == cudaStreamCaptureStatusNone)
+    auto producer_capturing = [producer] {
+      cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+      if (cudaStreamIsCapturing(producer, &status) != cudaSuccess) cudaGetLastError();
+      return status != cudaStreamCaptureStatusNone;
+    };
+    if (wait_on_host && !current->capturing() && !producer_capturing())
       cuda::wait(producer);
     else
       cuda::stream_wait_stream(current->handle(), producer);
