@@ -35,10 +35,10 @@ constexpr std::chrono::milliseconds kExitPoll{20};
 // every atexit handler) it stops waiting, and calls not yet run are dropped (their Python objects left to the
 // process's end). An exception of the function is reported as unraisable, as one in __del__ is: there is no
 // caller to raise it to. Some driver calls wait for running host functions (a kernel's first load into the
-// context): cuarray's own loads let the GIL go (Note [Loading waits for the device] in
-// cpp/cuarray/jit/kernel_cache.cpp), but a CUDA library's first use of one of its kernels holds it, and a
-// function that blocks until the launching thread does something more can deadlock too. Host functions should
-// not wait on the program (CUDA's own rule), as with CuPy's.
+// context): cuarray's own loads and the CUDA libraries' calls let the GIL go (Note [Loading waits for the
+// device] in cpp/cuarray/jit/kernel_cache.cpp, Note [Library calls wait for the device] in
+// cpp/cuarray/lib/library.h), but a function that blocks until the launching thread does something more can
+// deadlock too. Host functions should not wait on the program (CUDA's own rule), as with CuPy's.
 // The core owns the function it runs, and destroys it after its one run, or, for one that a capture
 // recorded, when the graph lets it go (Note [Captured host functions] in cpp/cuarray/cuda/graph.h): on a
 // driver thread either way, so the Python objects are deleted on the host-callback thread too.

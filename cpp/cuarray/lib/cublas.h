@@ -20,21 +20,22 @@
 #include <cublas_api.h>
 
 #include "cuarray/dtype.h"
+#include "cuarray/lib/library.h"
 
 namespace cuarray::lib::cublas {
 
 struct Api {
-  decltype(&cublasCreate_v2) create;
-  decltype(&cublasDestroy_v2) destroy;
+  Blocking<decltype(&cublasCreate_v2)> create;
+  Blocking<decltype(&cublasDestroy_v2)> destroy;
   decltype(&cublasSetStream_v2) set_stream;
   decltype(&cublasGetStream_v2) get_stream;
   decltype(&cublasSetPointerMode_v2) set_pointer_mode;
   decltype(&cublasGetStatusName) status_name;
   decltype(&cublasGetProperty) get_property;
-  decltype(&cublasGemmEx_64) gemm;
-  decltype(&cublasGemmStridedBatchedEx_64) gemm_strided_batched;
-  decltype(&cublasDotEx_64) dot;
-  decltype(&cublasDotcEx_64) dotc;
+  Blocking<decltype(&cublasGemmEx_64)> gemm;
+  Blocking<decltype(&cublasGemmStridedBatchedEx_64)> gemm_strided_batched;
+  Blocking<decltype(&cublasDotEx_64)> dot;
+  Blocking<decltype(&cublasDotcEx_64)> dotc;
 };
 
 // The library's functions; loads it on the first call (throws CudaError if it cannot be loaded).

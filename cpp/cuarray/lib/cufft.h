@@ -29,6 +29,8 @@
 #include <mutex>
 #include <vector>
 
+#include "cuarray/lib/library.h"
+
 namespace cuarray::cuda {
 class Buffer;
 }
@@ -36,18 +38,18 @@ class Buffer;
 namespace cuarray::lib::cufft {
 
 struct Api {
-  decltype(&cufftCreate) create;
-  decltype(&cufftDestroy) destroy;
+  Blocking<decltype(&cufftCreate)> create;
+  Blocking<decltype(&cufftDestroy)> destroy;
   decltype(&cufftSetAutoAllocation) set_auto_allocation;
-  decltype(&cufftMakePlanMany64) make_plan_many;
+  Blocking<decltype(&cufftMakePlanMany64)> make_plan_many;
   decltype(&cufftSetStream) set_stream;
   decltype(&cufftSetWorkArea) set_work_area;
-  decltype(&cufftExecC2C) exec_c2c;
-  decltype(&cufftExecZ2Z) exec_z2z;
-  decltype(&cufftExecR2C) exec_r2c;
-  decltype(&cufftExecD2Z) exec_d2z;
-  decltype(&cufftExecC2R) exec_c2r;
-  decltype(&cufftExecZ2D) exec_z2d;
+  Blocking<decltype(&cufftExecC2C)> exec_c2c;
+  Blocking<decltype(&cufftExecZ2Z)> exec_z2z;
+  Blocking<decltype(&cufftExecR2C)> exec_r2c;
+  Blocking<decltype(&cufftExecD2Z)> exec_d2z;
+  Blocking<decltype(&cufftExecC2R)> exec_c2r;
+  Blocking<decltype(&cufftExecZ2D)> exec_z2d;
   decltype(&cufftGetVersion) get_version;
 };
 

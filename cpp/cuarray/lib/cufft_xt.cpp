@@ -21,13 +21,13 @@ namespace {
 
 // cuFFT's Xt entry points, resolved when the first multi-GPU plan is made.
 struct XtApi {
-  decltype(&cufftXtSetGPUs) set_gpus;
-  decltype(&cufftMakePlan1d) make_plan_1d;  // CuPy's call for multi-GPU plans
+  Blocking<decltype(&cufftXtSetGPUs)> set_gpus;
+  Blocking<decltype(&cufftMakePlan1d)> make_plan_1d;  // CuPy's call for multi-GPU plans
   decltype(&cufftXtSetWorkArea) set_work_area;
-  decltype(&cufftXtMalloc) malloc;
-  decltype(&cufftXtMemcpy) memcpy;
-  decltype(&cufftXtFree) free;
-  decltype(&cufftXtExecDescriptor) exec;
+  Blocking<decltype(&cufftXtMalloc)> malloc;
+  Blocking<decltype(&cufftXtMemcpy)> memcpy;
+  Blocking<decltype(&cufftXtFree)> free;
+  Blocking<decltype(&cufftXtExecDescriptor)> exec;
 };
 
 const XtApi& xt_api() {

@@ -20,36 +20,36 @@ namespace cuarray::lib::cusolver {
 namespace {
 
 struct Api {
-  decltype(&cusolverDnCreate) create;
-  decltype(&cusolverDnDestroy) destroy;
+  Blocking<decltype(&cusolverDnCreate)> create;
+  Blocking<decltype(&cusolverDnDestroy)> destroy;
   decltype(&cusolverDnSetStream) set_stream;
   decltype(&cusolverDnGetStream) get_stream;
-  decltype(&cusolverDnCreateParams) create_params;
-  decltype(&cusolverDnDestroyParams) destroy_params;
+  Blocking<decltype(&cusolverDnCreateParams)> create_params;
+  Blocking<decltype(&cusolverDnDestroyParams)> destroy_params;
   decltype(&cusolverGetProperty) get_property;
   decltype(&cusolverDnXgetrf_bufferSize) getrf_size;
-  decltype(&cusolverDnXgetrf) getrf;
-  decltype(&cusolverDnXgetrs) getrs;
+  Blocking<decltype(&cusolverDnXgetrf)> getrf;
+  Blocking<decltype(&cusolverDnXgetrs)> getrs;
   decltype(&cusolverDnXgeqrf_bufferSize) geqrf_size;
-  decltype(&cusolverDnXgeqrf) geqrf;
+  Blocking<decltype(&cusolverDnXgeqrf)> geqrf;
   decltype(&cusolverDnSorgqr_bufferSize) sorgqr_size;
   decltype(&cusolverDnDorgqr_bufferSize) dorgqr_size;
   decltype(&cusolverDnCungqr_bufferSize) cungqr_size;
   decltype(&cusolverDnZungqr_bufferSize) zungqr_size;
-  decltype(&cusolverDnSorgqr) sorgqr;
-  decltype(&cusolverDnDorgqr) dorgqr;
-  decltype(&cusolverDnCungqr) cungqr;
-  decltype(&cusolverDnZungqr) zungqr;
+  Blocking<decltype(&cusolverDnSorgqr)> sorgqr;
+  Blocking<decltype(&cusolverDnDorgqr)> dorgqr;
+  Blocking<decltype(&cusolverDnCungqr)> cungqr;
+  Blocking<decltype(&cusolverDnZungqr)> zungqr;
   decltype(&cusolverDnXpotrf_bufferSize) potrf_size;
-  decltype(&cusolverDnXpotrf) potrf;
+  Blocking<decltype(&cusolverDnXpotrf)> potrf;
   decltype(&cusolverDnXsyevd_bufferSize) syevd_size;
-  decltype(&cusolverDnXsyevd) syevd;
+  Blocking<decltype(&cusolverDnXsyevd)> syevd;
   decltype(&cusolverDnXgeev_bufferSize) geev_size;
-  decltype(&cusolverDnXgeev) geev;
+  Blocking<decltype(&cusolverDnXgeev)> geev;
   decltype(&cusolverDnXgesvd_bufferSize) gesvd_size;
-  decltype(&cusolverDnXgesvd) gesvd;
+  Blocking<decltype(&cusolverDnXgesvd)> gesvd;
   decltype(&cusolverDnXgesvdp_bufferSize) gesvdp_size;
-  decltype(&cusolverDnXgesvdp) gesvdp;
+  Blocking<decltype(&cusolverDnXgesvdp)> gesvdp;
 };
 
 // Every call into the library goes through here, after the kernel launches queued before it.

@@ -24,6 +24,7 @@
 #include <mutex>
 #include <string>
 
+#include "cuarray/blocking.h"
 #include "cuarray/dtype.h"
 
 namespace cuarray::lib {
@@ -82,6 +83,32 @@ void* symbol(void* library, const char* name, const std::string& stem);
 template <class F>
 void resolve(F& f, void* library, const char* name, const std::string& stem) {
   f = reinterpret_cast<F>(symbol(library, name, stem));
+}
+
+// Note [Library calls wait for the device]
+// A library call that launches work may first load the library's kernel into the context, and a load may wait
+// for the device to be idle (Note [Loading waits for the device] in jit/kernel_cache.cpp), so for a Python host
+// function queued behind running work, which needs the GIL; some calls also wait for the device themselves (a
+// cuSOLVER eigensolver's host workspace, a cuFFT plan's allocation). Made holding the GIL, such a call hung the
+// process. The Api entries that launch, load, allocate or free are therefore Blocking: the call runs through the
+// host's blocking hook (the GIL let go), as CuPy's wrappers call the libraries without it. The libraries'
+// setters, getters and size queries stay plain calls. No lock of the core is held across a Blocking call except
+// a cuFFT plan's, which its users take through the same hook (Plan::execute).
+template <class F>
+struct Blocking;
+template <class R, class... A>
+struct Blocking<R (*)(A...)> {
+  R (*fn)(A...) = nullptr;
+  R operator()(A... args) const {
+    R result{};
+    run_blocking([&] { result = fn(args...); });
+    return result;
+  }
+};
+
+template <class F>
+void resolve(Blocking<F>& f, void* library, const char* name, const std::string& stem) {
+  resolve(f.fn, library, name, stem);
 }
 
 // A library's version as major * 10000 + minor * 100 + patch, from its *GetProperty function.
