@@ -146,7 +146,6 @@ def test_unsupported_dtype_in_either_byte_order_stays_type_error(dtype):
     "desc,match",
     [
         ({"mask": object()}, "mask"),
-        ({"stream": 0}, "stream 0"),
         ({"strides": (4, 4)}, "strides"),
         ({"shape": (2, -1)}, "negative"),
         ({"data": (0, False)}, "null data pointer"),
@@ -156,6 +155,14 @@ def test_cai_bad_descriptor_is_value_error_before_the_device(no_device, desc, ma
     with pytest.raises(ValueError, match=match):
         cp.asarray(_CAI(**desc))
     assert no_device == []
+
+
+def test_cai_stream_zero_is_read_as_the_legacy_default_stream_with_a_warning(no_device):
+    # The protocol forbids 0; CuPy reads it as the legacy default stream (it raised ValueError here).
+    obj = _CAI(stream=0)
+    with pytest.warns(UserWarning, match="stream 0"):
+        assert cp._interop._device_view(obj) == "reached the core"
+    assert no_device[0][4] == 1
 
 
 def test_cai_missing_key(no_device):
@@ -231,15 +238,20 @@ class _DLPackObject:
     "device,match", [((1, 0), "host memory"), ((3, 0), "host memory"), ((4, 0), "device type 4")]
 )
 def test_from_dlpack_of_non_cuda_memory(device, match):
+    # BufferError (the array API's type) that is CuPy's TypeError too (Note [Refusals of two types]).
     obj = _DLPackObject(device)
-    with pytest.raises(BufferError, match=match):
+    with pytest.raises(BufferError, match=match) as info:
         cp.from_dlpack(obj)
+    assert isinstance(info.value, TypeError)
     assert obj.calls == 0
 
 
-def test_from_dlpack_needs_the_protocol():
-    with pytest.raises(TypeError, match="__dlpack__"):
-        cp.from_dlpack([1, 2, 3])
+@pytest.mark.parametrize("obj", [[1, 2, 3], 42])
+def test_from_dlpack_needs_the_protocol(obj):
+    # TypeError that is CuPy's ValueError too.
+    with pytest.raises(TypeError, match="__dlpack__") as info:
+        cp.from_dlpack(obj)
+    assert isinstance(info.value, ValueError)
 
 
 def test_to_device_cpu_is_refused():
@@ -326,8 +338,10 @@ _capsule.keep = []
 )
 def test_foreign_capsule_refused_before_the_device_and_not_consumed(device_type, code, bits, error, match):
     cap = _capsule(device_type, code, bits)
-    with pytest.raises(error, match=match):
+    with pytest.raises(error, match=match) as info:
         cp.from_dlpack(cap)
+    # A capsule on the host is a BufferError that is CuPy's RuntimeError too.
+    assert isinstance(info.value, RuntimeError) == (error is BufferError)
     assert _capsule_name(cap) == b"dltensor"  # still the producer's to free
 
 
@@ -345,8 +359,10 @@ def test_consumed_capsule_is_cupys_value_error(name):
 
 
 def test_foreign_capsule_is_type_error():
-    with pytest.raises(TypeError, match="named 'dltensor' or 'dltensor_versioned'"):
+    # TypeError that is CuPy's ValueError too.
+    with pytest.raises(TypeError, match="named 'dltensor' or 'dltensor_versioned'") as info:
         cp.from_dlpack(_capsule(2, 2, 32, name=b"something"))
+    assert isinstance(info.value, ValueError)
 
 
 # ---- cuarray with itself (GPU) ------------------------------------------------------------------
@@ -476,6 +492,10 @@ def test_export_errors():
         x.__dlpack__(dl_device=(1, 5))
     with pytest.raises(ValueError, match="stream -5"):
         x.__dlpack__(stream=-5)
+    for stream in (1.5, "1", cp.cuda.Stream()):  # TypeError that is CuPy's ValueError too
+        with pytest.raises(TypeError, match="stream must be an integer") as info:
+            x.__dlpack__(stream=stream)
+        assert isinstance(info.value, ValueError)
     # Byte strides that are not a multiple of the itemsize (possible through the CUDA array interface).
     odd = cp.asarray(_CAI(shape=(3,), typestr="<i4", strides=(6,), data=(x.data.ptr, False)))
     with pytest.raises(BufferError, match="not a multiple of its itemsize 4"):
@@ -528,6 +548,46 @@ def test_export_to_the_host_is_flagged_as_a_copy_in_the_arrays_order(order):
     assert a.flags.f_contiguous == (order == "F") and a.flags.c_contiguous == (order == "C")
 
 
+def _capsule_device(cap):
+    name = _capsule_name(cap)
+    managed = (_DLManagedTensorVersioned if name.endswith(b"versioned") else _DLManagedTensor).from_address(
+        _capsule_pointer(cap, name)
+    )
+    return managed.dl_tensor.device.device_type, managed.dl_tensor.device.device_id
+
+
+@pytest.mark.gpu
+def test_managed_memory_is_exported_as_managed_and_read_by_numpy_in_place():
+    # As CuPy's: kDLCUDAManaged (13) where it said kDLCUDA (2), so NumPy may read it in place; NumPy reads it
+    # from the host once the kernel that wrote it is done (Note [Managed memory in DLPack]).
+    with cp.cuda.using_allocator(cp.cuda.malloc_managed):
+        x = cp.arange(1 << 20, dtype=np.float32)
+        x *= 3.0
+    plain = cp.empty(3)
+    dev = x.device.id
+    assert x.__dlpack_device__() == (13, dev) and x[5:].__dlpack_device__() == (13, dev)
+    assert cp.arange(3).__dlpack_device__() == (2, dev)
+    for max_version in (None, (1, 0)):
+        assert _capsule_device(x.__dlpack__(max_version=max_version)) == (13, dev)
+    h = np.from_dlpack(x)
+    np.testing.assert_array_equal(h[:4], [0.0, 3.0, 6.0, 9.0])
+    assert h.ctypes.data == x.data.ptr and h[-1] == 3.0 * ((1 << 20) - 1)
+    h[0] = 42.0  # the same memory
+    assert float(x[0]) == 42.0
+    # An export to the CPU: in place unless copy=True; device memory needs a copy.
+    cap = x.__dlpack__(dl_device=(1, 0), copy=False, max_version=(1, 0))
+    assert _capsule_device(cap) == (13, dev)
+    assert np.from_dlpack(_Capsule(cap, (13, dev))).ctypes.data == x.data.ptr
+    copied = np.from_dlpack(_Capsule(x.__dlpack__(dl_device=(1, 0), copy=True), (1, 0)))
+    assert copied.ctypes.data != x.data.ptr and copied[0] == 42.0
+    with pytest.raises(ValueError, match="copy=False"):
+        plain.__dlpack__(dl_device=(1, 0), copy=False)
+    # A consumer may ask for either device type; cuarray imports both.
+    assert x.__dlpack__(dl_device=(2, dev), stream=-1) is not None
+    y = cp.from_dlpack(x)
+    assert y.data.ptr == x.data.ptr and y.device.id == dev and float(y[1]) == 3.0
+
+
 @pytest.mark.gpu
 def test_stream_zero_is_read_as_the_legacy_default_stream_with_a_warning():
     # CuPy's compatibility with consumers that pass 0 (older PyTorch) where the protocol forbids it.
@@ -543,8 +603,9 @@ def test_stream_zero_is_read_as_the_legacy_default_stream_with_a_warning():
 def test_from_dlpack_deprecated_spelling():
     x = cp.arange(5, dtype=np.int16)
     with pytest.warns(cp.VisibleDeprecationWarning, match="from_dlpack") as record:
-        y = cp.fromDlpack(x.toDlpack())
+        y = cp.fromDlpack(cap := x.toDlpack())
     assert len(record) == 2  # each spelling warns, as CuPy's
+    assert _capsule_name(cap) == b"used_dltensor_versioned"  # CuPy 14's toDlpack makes a versioned capsule
     assert y.data.ptr == x.data.ptr and y.dtype == x.dtype
 
 

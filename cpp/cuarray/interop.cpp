@@ -56,7 +56,7 @@ Managed* make_export(const Array& a) {
   }
   DLTensor& t = e->managed.dl_tensor;
   t.data = a.data();
-  t.device = DLDevice{kDLCUDA, a.device()};
+  t.device = DLDevice{dlpack_device_type(a), a.device()};
   t.ndim = a.ndim();
   t.dtype = to_dlpack_dtype(a.dtype());
   t.shape = e->shape.data();
@@ -173,6 +173,16 @@ Array external_view(char* data, Shape shape, Strides strides, DType dtype, int d
   return is_void(dtype) ? out.view_void(void_itemsize, 0) : out;
 }
 
+int dlpack_device_type(const Array& a) {
+  if (a.data() == nullptr) return kDLCUDA;
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, a.data()) != cudaSuccess) {
+    cudaGetLastError();
+    return kDLCUDA;
+  }
+  return attr.type == cudaMemoryTypeManaged ? kDLCUDAManaged : kDLCUDA;
+}
+
 DLManagedTensor* to_dlpack(const Array& a) { return make_export<DLManagedTensor>(a); }
 
 DLManagedTensorVersioned* to_dlpack_versioned(const Array& a, bool copied) {
@@ -207,9 +217,11 @@ Array from_dlpack(const DLTensor& t, std::function<void()> release) {
   Strides strides = c_strides(shape, itemsize(dtype));
   if (t.strides)
     for (int i = 0; i < t.ndim; ++i) strides[i] = t.strides[i] * itemsize(dtype);
-  cuda::check_device(t.device.device_id);
-  return external_view(static_cast<char*>(t.data) + t.byte_offset, std::move(shape), std::move(strides), dtype,
-                       t.device.device_id, std::move(release));
+  char* data = static_cast<char*>(t.data) + t.byte_offset;
+  int device = t.device.device_id;
+  if (type == kDLCUDAManaged && size_of(shape) > 0) device = pointer_device(data);  // Note [Managed memory in DLPack]
+  cuda::check_device(device);
+  return external_view(data, std::move(shape), std::move(strides), dtype, device, std::move(release));
 }
 
 Array from_device_pointer(std::uintptr_t data, Shape shape, std::optional<Strides> byte_strides, DType dtype,

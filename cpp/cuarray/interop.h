@@ -32,6 +32,16 @@ DType from_dlpack_dtype(DLDataType t);
 Array external_view(char* data, Shape shape, Strides byte_strides, DType dtype, int device,
                     std::function<void()> release, int void_itemsize = 0);
 
+// Note [Managed memory in DLPack]
+// Managed memory (cudaMallocManaged, cuarray.cuda.malloc_managed) is exported as DLPack's kDLCUDAManaged, as
+// CuPy exports it: a consumer may then read it from the host too, and an export to the CPU without a copy is
+// allowed (the Python side synchronizes first). The memory's type is asked of the driver at each export (one
+// cudaPointerGetAttributes); an import of kDLCUDAManaged takes the device from the driver too, since producers may
+// name device 0 for memory every device reads.
+
+// DLPack's device type for `a`'s memory: kDLCUDAManaged for managed memory, else kDLCUDA.
+int dlpack_device_type(const Array& a);
+
 // DLPack export of `a`, whose manager context keeps a's buffer alive; the consumer frees it with the
 // deleter. BufferError for byte strides that are not a multiple of the itemsize.
 DLManagedTensor* to_dlpack(const Array& a);

@@ -79,19 +79,37 @@ _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 _HOST_DATA = "; copy host data with cuarray.asarray(numpy.from_dlpack(x))"
 
 
+# Note [Refusals of two types]
+# Where the array API (or NumPy) and CuPy raise different types for the same refusal, cuarray's exception is an
+# instance of both, so that a program written for either catches it.
+class _DLPackDeviceError(BufferError, TypeError):
+    """from_dlpack of an object on the host or a device other than a CUDA GPU: the array API's BufferError,
+    CuPy's TypeError."""
+
+
+class _DLPackCapsuleDeviceError(BufferError, RuntimeError):
+    """from_dlpack of a DLPack capsule on the host or a device other than a CUDA GPU: BufferError, and CuPy's
+    RuntimeError."""
+
+
+class _NotDLPackError(TypeError, ValueError):
+    """from_dlpack of an object with neither the DLPack protocol nor a capsule (TypeError), and CuPy's
+    ValueError; also a __dlpack__ stream that is no integer."""
+
+
 def _current_stream_arg(device_id):
     """Our current stream on `device_id` as a protocol integer (1: the legacy default stream)."""
     return _core.cuda.current_stream(device_id).ptr or 1
 
 
-def _check_dlpack_device(kind):
+def _check_dlpack_device(kind, error=_DLPackDeviceError):
     if kind in (_kDLCPU, _kDLCUDAHost):
-        raise BufferError(
+        raise error(
             f"the DLPack tensor is in host memory (DLPack device type {kind}); cuarray.from_dlpack "
             "takes device memory" + _HOST_DATA
         )
     if kind not in (_kDLCUDA, _kDLCUDAManaged):
-        raise BufferError(
+        raise error(
             f"cuarray imports DLPack tensors on CUDA devices (device type 2 or 13), not device type {kind}"
         )
 
@@ -119,7 +137,15 @@ def from_dlpack(x, /, *, device=None, copy=None):
     cuarray.cuda.Device or device number) another device to copy to, which ``copy=False`` forbids."""
     target = None if device is None else _target_device(device)
     if type(x).__name__ == "PyCapsule":  # a bare capsule: its producer cannot be asked to order streams
-        out = _core._from_dlpack(x)
+        device = _core._dlpack_capsule_device(x)
+        if device is not None:
+            _check_dlpack_device(device[0], _DLPackCapsuleDeviceError)
+            out = _core._from_dlpack(x)
+        else:
+            try:
+                out = _core._from_dlpack(x)  # a consumed capsule: ValueError, as CuPy's
+            except TypeError as e:  # a capsule of something else: CuPy's ValueError too
+                raise _NotDLPackError(str(e)) from None
     elif hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
         kind, device_id = x.__dlpack_device__()
         _check_dlpack_device(kind)
@@ -134,7 +160,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
                 capsule = x.__dlpack__(stream=stream)
         out = _core._from_dlpack(capsule, x)
     else:
-        raise TypeError(
+        raise _NotDLPackError(
             "from_dlpack takes an object with __dlpack__ and __dlpack_device__, or a DLPack capsule; "
             f"got {type(x).__name__}"
         )
@@ -163,14 +189,15 @@ def fromDlpack(dltensor):
 
 
 def _to_dlpack_deprecated(self):
-    """CuPy's deprecated ``ndarray.toDlpack()``: ``__dlpack__()``, with CuPy's VisibleDeprecationWarning."""
+    """CuPy's deprecated ``ndarray.toDlpack()``: a versioned DLPack capsule ("dltensor_versioned", as CuPy 14
+    makes), with CuPy's VisibleDeprecationWarning."""
     warnings.warn(
         "This function is deprecated and will be removed in a future release. Use the cuarray.from_dlpack() "
         "array constructor instead.",
         numpy.exceptions.VisibleDeprecationWarning,
         stacklevel=2,
     )
-    return self.__dlpack__()
+    return self.__dlpack__(max_version=(1, 0))
 
 
 def _dtype_of(typestr, descr=None):
@@ -228,10 +255,15 @@ def _from_cuda_array_interface(obj, desc):
     if stream is not None:
         stream = operator.index(stream)
         if stream == 0:
-            raise ValueError(
-                "__cuda_array_interface__ stream 0 is forbidden by the protocol as ambiguous "
-                "(1: legacy default stream, 2: per-thread default stream)"
+            # The protocol forbids 0 as ambiguous; CuPy reads it as the legacy default stream, and so does
+            # cuarray, with a warning (as for DLPack's stream 0).
+            warnings.warn(
+                "__cuda_array_interface__ stream 0 is forbidden by the protocol as ambiguous; cuarray assumes "
+                "the legacy default stream. Please report this problem to the library that made the array.",
+                UserWarning,
+                stacklevel=3,
             )
+            stream = 1
     ptr = operator.index(ptr)
     if ptr == 0 and 0 not in shape:
         raise ValueError(
@@ -312,13 +344,28 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
     """A DLPack capsule of this array's memory (a copy's with copy=True), ordered for the consumer's `stream`
     (None or 1: the legacy default stream, 2: the per-thread default stream, -1: no ordering, else a
     cudaStream_t)."""
-    if dl_device is not None and tuple(dl_device) != (_kDLCUDA, self._device_id):
+    versioned = max_version is not None and max_version[0] >= 1
+    if dl_device is not None and tuple(dl_device) not in ((_kDLCUDA, self._device_id), _dlpack_device(self)):
         if tuple(dl_device) == (_kDLCPU, 0):  # the host has one device, 0 (CuPy refuses others)
             return _host_dlpack(self, max_version, copy)
         raise BufferError(
             f"cannot export an array on CUDA device {self._device_id} to DLPack device {dl_device}"
         )
-    stream = 1 if stream is None else operator.index(stream)
+    if stream is None:
+        stream = 1
+        if _core._dlpack_device_type(self) == _kDLCUDAManaged:
+            # A consumer that passes no stream may read managed memory from the host (NumPy does): the work
+            # queued on the array's stream is waited for on the host, as for an export to the CPU.
+            _core.cuda.current_stream(self._device_id).synchronize()
+            stream = -1
+    else:
+        try:
+            stream = operator.index(stream)
+        except TypeError:
+            raise _NotDLPackError(
+                f"__dlpack__ stream must be an integer (1: the legacy default stream, 2: the per-thread default "
+                f"stream, -1: no ordering, else a cudaStream_t) or None, got {type(stream).__name__}"
+            ) from None
     if stream == 0:
         # CuPy's compatibility with consumers that pass 0 for the default stream (older PyTorch): the protocol
         # forbids it as ambiguous, and it is read as the legacy default stream, with a warning.
@@ -329,7 +376,6 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
             stacklevel=2,
         )
         stream = 1
-    versioned = max_version is not None and max_version[0] >= 1
     src = self
     if copy:
         with self.device:
@@ -338,16 +384,21 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
 
 
 def _host_dlpack(self, max_version, copy):
-    """The export to the host (``dl_device=(kDLCPU, 0)``), as CuPy's for device memory: a DLPack capsule of a
+    """The export to the host (``dl_device=(kDLCPU, 0)``), as CuPy's: for device memory, a DLPack capsule of a
     NumPy copy (``get()``, after the work queued on the array's stream, F-ordered for an F-contiguous array), a
-    versioned one flagged as a copy (IS_COPIED). copy=False is a ValueError: the array's memory is on the device,
-    where the host cannot read it."""
+    versioned one flagged as a copy (IS_COPIED); copy=False is a ValueError, since the host cannot read the
+    device's memory. Managed memory, which the host reads, is exported in place unless copy=True, once the work
+    queued on the current stream is done (Note [Managed memory in DLPack] in cpp/cuarray/interop.h)."""
+    versioned = max_version is not None and max_version[0] >= 1
+    if not copy and _core._dlpack_device_type(self) == _kDLCUDAManaged:
+        _core.cuda.current_stream(self._device_id).synchronize()
+        return _core._to_dlpack(self, -1, versioned, False)
     if copy is False:
         raise ValueError(
             "cuarray cannot export device memory to the CPU without a copy (copy=False); pass copy=None or True"
         )
     host = self.get(order="A")
-    if max_version is None or max_version[0] < 1:
+    if not versioned:
         return host.__dlpack__()
     # NumPy flags only a capsule it copied for: one more host copy, which the transfer before dwarfs. NumPy 2.0
     # takes neither keyword (its capsules are unversioned).
@@ -358,7 +409,8 @@ def _host_dlpack(self, max_version, copy):
 
 
 def _dlpack_device(self):
-    return (_kDLCUDA, self._device_id)
+    """(kDLCUDA, device), or kDLCUDAManaged for managed memory (Note [Managed memory in DLPack])."""
+    return (_core._dlpack_device_type(self), self._device_id)
 
 
 def _to_device(self, device, /, *, stream=None):

@@ -69,6 +69,13 @@ std::function<void()> reference_to(py::handle owner) {
   return [ref]() mutable { ref.reset(); };
 }
 
+// The tensor of an unconsumed capsule of a `Managed`, or null.
+template <class Managed>
+const DLTensor* tensor_of(py::handle capsule) {
+  if (!PyCapsule_IsValid(capsule.ptr(), capsule_name<Managed>())) return nullptr;
+  return &static_cast<Managed*>(PyCapsule_GetPointer(capsule.ptr(), capsule_name<Managed>()))->dl_tensor;
+}
+
 template <class Managed>
 NdArray import_capsule(py::handle capsule, py::object base) {
   auto* m = static_cast<Managed*>(PyCapsule_GetPointer(capsule.ptr(), capsule_name<Managed>()));
@@ -100,6 +107,16 @@ void init_interop(py::module_& m) {
         return capsule;
       },
       "a"_a, "stream"_a, "versioned"_a, "copied"_a);
+  m.def(
+      "_dlpack_device_type", [](const NdArray& a) { return interop::dlpack_device_type(a.array); }, "a"_a);
+  // The (device type, device id) a DLPack capsule names, without consuming it; None for an object that is not
+  // an unconsumed DLPack capsule.
+  m.def("_dlpack_capsule_device", [](py::handle capsule) -> py::object {
+    const DLTensor* t = tensor_of<DLManagedTensorVersioned>(capsule);
+    if (!t) t = tensor_of<DLManagedTensor>(capsule);
+    if (!t) return py::none();
+    return py::make_tuple(t->device.device_type, t->device.device_id);
+  });
   m.def(
       "_from_dlpack",
       [](py::handle capsule, py::object base) {
