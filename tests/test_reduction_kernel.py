@@ -85,6 +85,39 @@ def test_reduction_kernel_out_and_scalar_inputs():
     assert_same(out, (a * 2).sum(axis=0), rtol=1e-6)
 
 
+def accumulate():
+    # CuPy's post_map reads the output's parameter as the out= array's element: `y += a` adds to it.
+    return cp.ReductionKernel("T x", "T y", "x", "a + b", "y += a", "0", "acc_into")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.int32, np.complex64], ids=dtype_id)
+def test_post_map_reading_the_output_compiles_in_ci(dtype):
+    k = accumulate()
+    t = np.dtype(dtype)
+    handle = k._definition((t,), t, {"T": t})
+    src = _core._reduction_source(handle, [str(t)], str(t), str(t), 0, 1, True)
+    assert "_out_old" in src[0]
+    assert _compile_together([src])[:4] == b"\x7fELF"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int32, np.complex128], ids=dtype_id)
+@pytest.mark.parametrize("axis", [None, 0, 1])
+@pytest.mark.parametrize("shape", [(6, 5), (3, 70000), (70000, 3)])
+def test_post_map_adds_to_the_out_array(dtype, axis, shape):
+    # The output's parameter was an uninitialised local: `y += a` added the reduction to garbage.
+    if np.dtype(dtype) == np.float16 and shape != (6, 5):
+        pytest.skip("float16 sums of 70,000 elements overflow")
+    a = make_data(shape, dtype)
+    start = make_data(np.sum(a, axis=axis).shape, dtype, seed=2)
+    out = cp.asarray(start)
+    r = accumulate()(cp.asarray(a), axis=axis, out=out)
+    assert r is out
+    want = (start + a.sum(axis=axis, dtype=dtype)).astype(dtype)
+    tol = {"rtol": 2e-2} if np.dtype(dtype) == np.float16 else {"rtol": 1e-5}
+    assert_same(out, want, **(tol if np.dtype(dtype).kind in "fc" else {}))
+
+
 def test_bad_definitions_raise():
     with pytest.raises(ValueError, match="exactly one output"):
         cp.ReductionKernel("T x", "T y, T z", "x", "a + b", "y = a", "0", "k")

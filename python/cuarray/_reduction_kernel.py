@@ -27,7 +27,8 @@ class ReductionKernel:
     `map_expr` maps the inputs (by parameter name) to a value of `reduce_type` (default: the output's type);
     `reduce_expr` combines two such values `a` and `b`; `post_map_expr` assigns the output from `a`, the reduced
     value (`_in_ind.size()` is the number of input elements and `_out_ind.size()` of outputs, as CuPy's, so their
-    quotient is the number of elements each output reduces); `identity` is the value that reduces nothing (None:
+    quotient is the number of elements each output reduces; the output's parameter holds the output's value
+    before, so ``y += a`` adds to an ``out=`` array, as CuPy's); `identity` is the value that reduces nothing (None:
     there is none, and reducing zero elements is a ValueError). Call with the inputs, then ``axis=``,
     ``keepdims=``, ``out=``.
     """
@@ -186,7 +187,7 @@ class ReductionKernel:
             out_c = _CTYPES[numpy.dtype(out_type).name]
             o = self.out_params[0].name
             post = (
-                f"[&]() {{ const ca::Ind<long long> _in_ind{{_n * _m}}, _out_ind{{_m}}; {out_c} {o}; "
+                f"[&]() {{ const ca::Ind<long long> _in_ind{{_n * _m}}, _out_ind{{_m}}; {out_c} {o} = _out_old; "
                 f"{self.post_map_expr}; return {o}; }}()"
             )
             handle = _core._reduction_def(

@@ -2,8 +2,9 @@
 // reductions, and the three kernel bodies the generator instantiates with an `Op`.
 //
 // An Op (generated) provides: acc_t; identity(); fetch(ptrs, offsets, j) -> acc_t, which loads element j of
-// every input and maps it; reduce(a, b); post(a, n, ddof, n_out) -> the output's storage type (n: the elements
-// each output reduces; n_out: the outputs, for a ReductionKernel's _in_ind/_out_ind sizes); and, when its
+// every input and maps it; reduce(a, b); post(a, n, ddof, n_out, old) -> the output's storage type (n: the
+// elements each output reduces; n_out: the outputs, for a ReductionKernel's _in_ind/_out_ind sizes; old: the
+// output's value before, as _out_old for a ReductionKernel's post_map); and, when its
 // inputs can be read in vectors, Pack<V>, fetch_vec<V> and fold<V>.
 //
 // Every result is deterministic: each thread folds its elements in a fixed order and the partial results
@@ -254,7 +255,10 @@ __device__ __forceinline__ void red_offsets(const ReduceShape<NO, NR, K>& s, Ind
 template <class Op, class Out>
 __device__ __forceinline__ void write_result(char* out, long long off, const typename Op::acc_t& a, long long n,
                                              double ddof, long long n_out) {
-  *reinterpret_cast<Out*>(out + off) = Op::post(a, n, ddof, n_out);
+  // post also gets the output's value before the write, which a ReductionKernel's post_map may read (CuPy's
+  // `y += a` into out=); where post does not read it, the load is dead code.
+  Out* p = reinterpret_cast<Out*>(out + off);
+  *p = Op::post(a, n, ddof, n_out, *p);
 }
 
 // ---- the kernels ----

@@ -90,8 +90,10 @@ std::string op_struct(const ReductionDef& def, const DType* in_types, DType out_
   for (int k = 0; k < K; ++k) params += std::string(compute_type(in_types[k])) + " in" + to_string(k) + ", ";
   s += "  __device__ static acc_t map(" + params + "long long _j) { return " + def.map + "; }\n";
   s += "  __device__ static acc_t reduce(const acc_t& a, const acc_t& b) { return " + def.reduce + "; }\n";
-  s += "  __device__ static " + std::string(cuda_type(out_storage)) +
-       " post(const acc_t& a, long long _n, double _ddof, long long _m) {\n    const " + compute_type(out_type) +
+  const std::string storage = cuda_type(out_storage);
+  s += "  __device__ static " + storage + " post(const acc_t& a, long long _n, double _ddof, long long _m, const " +
+       storage + "& _y0) {\n    [[maybe_unused]] const " + compute_type(out_type) +
+       " _out_old = " + load_expr("_y0", out_storage, out_type) + ";\n    const " + compute_type(out_type) +
        " r = " + def.post + ";\n    return " + store_expr("r", out_type, out_storage) + ";\n  }\n";
   auto loads = [&](auto value) {
     std::string args;
