@@ -11,7 +11,7 @@ import numpy
 from cuarray import _core, _interop
 from cuarray._core import ndarray
 from cuarray._errors import CompileException, CUDARuntimeError, JitifyException
-from cuarray._kernel_types import _CTYPES
+from cuarray._kernel_types import _BODY_CTYPES, _CTYPES
 from cuarray.cuda.compiler import _check_compile_arguments
 from cuarray.cuda.driver import _as_driver_error
 
@@ -24,7 +24,7 @@ _SCALARS = (bool, int, float, complex, numpy.generic)
 
 # Note [ParameterInfo ctype]
 # CuPy's ctype is the type its kernel declares the parameter's variable with. In cuarray's kernels a variable of a
-# typed parameter has _CTYPES' type (float16 and bfloat16 compute in float, complex64 is ca::complex<float>), so
+# typed parameter has _BODY_CTYPES' type (float16 and bfloat16 compute in float, complex64 is complex<float>), so
 # ctype names that type, and code a program builds from ctype compiles in the body. A placeholder's ctype is its
 # name (the kernel typedefs it), as in CuPy.
 
@@ -63,7 +63,7 @@ class ParameterInfo:
             raise ValueError(
                 f"type '{type_name}' in kernel parameter '{text.strip()}' is not supported by cuarray"
             )
-        self.ctype = _CTYPES[self.dtype.name]
+        self.ctype = _BODY_CTYPES[self.dtype.name]
 
     @classmethod
     def _indexer(cls, name):
@@ -312,18 +312,25 @@ class ElementwiseKernel:
         handle = self._defs.get(key)
         if handle is None:
             lines = [
-                f"typedef {_CTYPES[numpy.dtype(t).name]} {name};" for name, t in sorted(placeholders.items())
+                f"typedef {_BODY_CTYPES[numpy.dtype(t).name]} {name};"
+                for name, t in sorted(placeholders.items())
             ]
             for k, (p, t) in enumerate(zip(self.in_params, in_types)):
                 if p.raw:  # a ca::Raw of the array's dimensions (Note [Raw arrays as CArray])
                     lines.append(f"const auto {p.name} = in{k};")
                 else:
-                    lines.append(f"const {_CTYPES[numpy.dtype(t).name]} {p.name} = in{k};")
+                    lines.append(f"const {_BODY_CTYPES[numpy.dtype(t).name]} {p.name} = in{k};")
             raw_in, out_k = self.nin, 0
             for p, t in zip(self.out_params, out_types):
                 if p.raw:
                     lines.append(f"const auto {p.name} = in{raw_in};")
                     raw_in += 1
+                elif numpy.dtype(t).kind == "c":  # Note [Complex variables in user kernels]
+                    c = _BODY_CTYPES[numpy.dtype(t).name]
+                    part = c.removeprefix("complex<").removesuffix(">")
+                    lines.append(f"ca_user::output<{part}> _out_{p.name}(out{out_k});")
+                    lines.append(f"{c}& {p.name} = _out_{p.name}.value;")
+                    out_k += 1
                 else:
                     lines.append(f"{_CTYPES[numpy.dtype(t).name]}& {p.name} = out{out_k};")
                     out_k += 1
@@ -335,7 +342,7 @@ class ElementwiseKernel:
             handle = _core._elementwise_def(
                 self.name,
                 body,
-                _CUPY_PRELUDE + self.preamble,
+                _CUPY_PRELUDE + (_COMPLEX_INCLUDE if complex_types else "") + self.preamble,
                 raw_in,
                 out_k,
                 self._uses_index,
@@ -475,6 +482,9 @@ _CUPY_PRELUDE = (
     "#ifndef M_PI\n#define M_PI 3.1415926535897932384626433832795\n#endif\n"
 )
 
+
+# Note [Complex variables in user kernels] in _kernel_types.py
+_COMPLEX_INCLUDE = "#include <cupy/complex.cuh>\n"
 
 _CUCOMPLEX_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<[ \t]*cuComplex\.h[ \t]*>", re.MULTILINE)
 

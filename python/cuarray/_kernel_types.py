@@ -44,6 +44,16 @@ _CTYPES = _CTypes(
 )
 
 
+# Note [Complex variables in user kernels]
+# CuPy's ElementwiseKernel and ReductionKernel bodies see complex parameters as Thrust's complex<T> (and may spell
+# complex<float> themselves): `z = x * 2.0 + y`, `z += y`, `x.real()`, `conj(x)`, `complex<float>(0, 1)`. The kernels'
+# own ca::complex has NumPy's arithmetic and nothing more, so a body's variables are complex<T> of <cupy/complex.cuh>
+# (user_complex.cuh: Thrust's interface, computed by ca::complex's arithmetic, so a body's sums and products equal
+# the ufuncs' to the bit), which such kernels include. The loop's values stay ca::complex: an input converts, an
+# output is a ca_user::output that holds a complex<T> and stores it back when the body ends. A reduction's
+# accumulator (`a`, `b`) stays ca::complex.
+_BODY_CTYPES = {**_CTYPES, "complex64": "complex<float>", "complex128": "complex<double>"}
+
 # The C++ name of each dtype in a user kernel's own code (RawKernel and RawModule sources, name expressions):
 # CuPy's get_typename. They are _CTYPES' but for the types that the user-kernel headers name otherwise, where
 # ElementwiseKernel's variables compute in float and in the kernels' complex: float16 of <cupy/float16.cuh>

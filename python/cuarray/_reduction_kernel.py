@@ -8,6 +8,8 @@ from numpy.exceptions import ComplexWarning
 from cuarray import _core, _interop
 from cuarray._core import ndarray
 from cuarray._kernel import (
+    _BODY_CTYPES,
+    _COMPLEX_INCLUDE,
     _CTYPES,
     _CUPY_PRELUDE,
     _IDENTIFIER,
@@ -177,28 +179,36 @@ class ReductionKernel:
         handle = self._defs.get(key)
         if handle is None:
             typedefs = "".join(
-                f"typedef {_CTYPES[numpy.dtype(t).name]} {n};\n" for n, t in sorted(placeholders.items())
+                f"typedef {_BODY_CTYPES[numpy.dtype(t).name]} {n};\n" for n, t in sorted(placeholders.items())
             )
             params = ", ".join(
-                f"const {_CTYPES[numpy.dtype(t).name]} {p.name}" for p, t in zip(self.in_params, in_types)
+                f"const {_BODY_CTYPES[numpy.dtype(t).name]} {p.name}"
+                for p, t in zip(self.in_params, in_types)
             )
             args = ", ".join(f"in{k}" for k in range(self.nin))
             mapped = f"[&]({params}) {{ return acc_t({self.map_expr}); }}({args})"
-            out_c = _CTYPES[numpy.dtype(out_type).name]
+            out_c = _BODY_CTYPES[numpy.dtype(out_type).name]
+            # Note [Complex variables in user kernels] in _kernel_types.py
+            complex_types = any(
+                numpy.dtype(t).kind == "c" for t in (*in_types, out_type, *placeholders.values())
+            )
             o = self.out_params[0].name
+            acc_c = self._reduce_ctype(out_type, placeholders)
+            # A complex accumulator is seen as complex<T> by post_map too (`y = a * 0.5`).
+            acc = f"const {acc_c[4:]} a = _acc; " if acc_c.startswith("ca::complex<") else ""
             post = (
-                f"[&]() {{ const ca::Ind<long long> _in_ind{{_n * _m}}, _out_ind{{_m}}; {out_c} {o} = _out_old; "
-                f"{self.post_map_expr}; return {o}; }}()"
+                f"[&, _acc = a]() {{ {acc}const ca::Ind<long long> _in_ind{{_n * _m}}, _out_ind{{_m}}; "
+                f"{out_c} {o} = _out_old; {self.post_map_expr}; return {o}; }}()"
             )
             handle = _core._reduction_def(
                 self.name,
                 self.nin,
-                self._reduce_ctype(out_type, placeholders),
+                acc_c,
                 f"acc_t({self.identity})",
                 mapped,
                 self.reduce_expr,
                 post,
-                _CUPY_PRELUDE + typedefs + self.preamble,
+                _CUPY_PRELUDE + (_COMPLEX_INCLUDE if complex_types else "") + typedefs + self.preamble,
                 bool(self.identity),
                 False,
                 _user_options(self.options),

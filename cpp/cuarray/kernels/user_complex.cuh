@@ -20,7 +20,10 @@ struct alignas(2 * sizeof(T)) complex {
   template <class U>
   __host__ __device__ constexpr complex(const complex<U>& z) : re(T(z.re)), im(T(z.im)) {}
   __host__ __device__ constexpr complex(const ca::complex<T>& z) : re(z.re), im(z.im) {}
-  __host__ __device__ constexpr operator ca::complex<T>() const { return ca::complex<T>(re, im); }
+  template <class U>  // to the kernels' complex of either precision, as between Thrust's
+  __host__ __device__ constexpr operator ca::complex<U>() const {
+    return ca::complex<U>(U(re), U(im));
+  }
 
   __host__ __device__ constexpr T real() const { return re; }
   __host__ __device__ constexpr T imag() const { return im; }
@@ -57,6 +60,54 @@ struct alignas(2 * sizeof(T)) complex {
 
   __device__ ca::complex<T> ca() const { return ca::complex<T>(re, im); }
 };
+
+// Thrust's arithmetic across precisions: complex<float> with complex<double> or a double (a literal such as 0.1)
+// is computed in double, as CuPy's kernels compute it. Where both operands have the same precision, the friends
+// above are the exact match and these templates are not chosen.
+template <class U>
+struct real_scalar {};
+#define CA_USER_REAL_SCALAR(U) \
+  template <>                  \
+  struct real_scalar<U> {      \
+    using type = U;            \
+  };
+CA_USER_REAL_SCALAR(signed char)
+CA_USER_REAL_SCALAR(unsigned char)
+CA_USER_REAL_SCALAR(short)
+CA_USER_REAL_SCALAR(unsigned short)
+CA_USER_REAL_SCALAR(int)
+CA_USER_REAL_SCALAR(unsigned int)
+CA_USER_REAL_SCALAR(long)
+CA_USER_REAL_SCALAR(unsigned long)
+CA_USER_REAL_SCALAR(long long)
+CA_USER_REAL_SCALAR(unsigned long long)
+CA_USER_REAL_SCALAR(float)
+CA_USER_REAL_SCALAR(double)
+#undef CA_USER_REAL_SCALAR
+template <class T, class U>
+using wider_t = decltype(T() + typename real_scalar<U>::type());
+
+#define CA_USER_MIXED(op)                                                                         \
+  template <class T, class U>                                                                     \
+  __device__ complex<decltype(T() + U())> operator op(const complex<T>& a, const complex<U>& b) { \
+    using C = complex<decltype(T() + U())>;                                                       \
+    return C(a) op C(b);                                                                          \
+  }                                                                                               \
+  template <class T, class U>                                                                     \
+  __device__ complex<wider_t<T, U>> operator op(const complex<T>& a, const U& b) {                \
+    using C = complex<wider_t<T, U>>;                                                             \
+    return C(a) op wider_t<T, U>(b);                                                              \
+  }                                                                                               \
+  template <class T, class U>                                                                     \
+  __device__ complex<wider_t<T, U>> operator op(const U& b, const complex<T>& a) {                \
+    using C = complex<wider_t<T, U>>;                                                             \
+    return wider_t<T, U>(b) op C(a);                                                              \
+  }
+CA_USER_MIXED(+)
+CA_USER_MIXED(-)
+CA_USER_MIXED(*)
+CA_USER_MIXED(/)
+#undef CA_USER_MIXED
 
 template <class T>
 __host__ __device__ T real(const complex<T>& z) {
@@ -101,6 +152,19 @@ CA_USER_COMPLEX_FUNCTION(sinh)
 CA_USER_COMPLEX_FUNCTION(cosh)
 CA_USER_COMPLEX_FUNCTION(tanh)
 #undef CA_USER_COMPLEX_FUNCTION
+
+// An ElementwiseKernel's complex output parameter (Note [Complex variables in user kernels] in
+// python/cuarray/_kernel_types.py): a complex<T> that starts as the loop's output value and is stored back into it
+// when the body's block ends, whichever way it ends (a `return` included), as a reference to it would be.
+template <class T>
+struct output {
+  complex<T> value;
+  ca::complex<T>& out;
+  __device__ explicit output(ca::complex<T>& o) : value(o), out(o) {}
+  __device__ ~output() { out = value; }
+  output(const output&) = delete;
+  output& operator=(const output&) = delete;
+};
 
 }  // namespace ca_user
 
