@@ -327,7 +327,7 @@ def test_cache_command_counts_and_clears_without_a_gpu(tmp_path):
 
 def test_embedded_headers_are_the_source_trees():
     """The extension carries the kernel headers (jit/kernel_headers.h): the same files, byte for byte, as
-    cpp/cuarray/kernels, so a build that missed a header change is caught here; then CuPy's three names for user
+    cpp/cuarray/kernels, so a build that missed a header change is caught here; then CuPy's four names for user
     kernels' headers (Note [User kernel headers] in jit/kernel_cache.cpp)."""
     from cuarray import _core
 
@@ -338,6 +338,7 @@ def test_embedded_headers_are_the_source_trees():
         ("cupy/complex.cuh", "#include <cuarray/user_complex.cuh>\n"),
         ("cupy/float16.cuh", "#include <cuarray/user_float16.cuh>\n"),
         ("cupy/cuComplex_bridge.h", "#include <cuarray/user_cucomplex.cuh>\n"),
+        ("cupy/atomics.cuh", "#include <cuarray/user_atomics.cuh>\n"),
     ]
     assert _core.jit.headers() == expected
 

@@ -476,9 +476,11 @@ def _user_options(options):
 # CuPy puts its headers before every ElementwiseKernel and ReductionKernel body, so their code may use the CUDA
 # toolkit's math constants (CUDART_INF_F, CUDART_PI, ...: <math_constants.h>, which CuPy bundles) and M_PI (from
 # its carray.cuh). cuarray's user kernels see the toolkit's include directory, as RawKernel's do, and include
-# its math_constants.h where it is there; M_PI is defined unless the body's headers define it.
+# its math_constants.h where it is there; M_PI is defined unless the body's headers define it. CuPy's
+# atomics.cuh (atomicAdd on long long, atomicMax and atomicMin on float and double) comes along too.
 _CUPY_PRELUDE = (
     "#if __has_include(<math_constants.h>)\n#include <math_constants.h>\n#endif\n"
+    "#include <cupy/atomics.cuh>\n"
     "#ifndef M_PI\n#define M_PI 3.1415926535897932384626433832795\n#endif\n"
 )
 

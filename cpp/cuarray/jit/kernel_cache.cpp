@@ -384,7 +384,9 @@ Loaded get_library(const std::string& source, const std::string& name, const std
 // complex<T>. cuarray hands NVRTC the same three names from memory, as the kernels' own headers are:
 // user_complex.cuh gives complex<T> computed by the kernels' complex arithmetic, so that a user kernel's
 // sums, products, quotients and absolute values equal cuarray's ufuncs' to the bit, user_float16.cuh gives
-// float16 holding the kernels' half (its conversions are the ufuncs'), and user_cucomplex.cuh is the bridge.
+// float16 holding the kernels' half (its conversions are the ufuncs'), user_cucomplex.cuh is the bridge, and
+// user_atomics.cuh (<cupy/atomics.cuh>) the atomics CuPy adds, which ElementwiseKernel and ReductionKernel
+// bodies get without an include, as CuPy's do.
 // Their text is among the kernel headers, so their hash is in every kernel's key.
 const Headers& kernel_headers() {
   static const Headers* headers = [] {
@@ -393,6 +395,7 @@ const Headers& kernel_headers() {
     h->emplace_back("cupy/complex.cuh", "#include <cuarray/user_complex.cuh>\n");
     h->emplace_back("cupy/float16.cuh", "#include <cuarray/user_float16.cuh>\n");
     h->emplace_back("cupy/cuComplex_bridge.h", "#include <cuarray/user_cucomplex.cuh>\n");
+    h->emplace_back("cupy/atomics.cuh", "#include <cuarray/user_atomics.cuh>\n");
     return h;
   }();
   return *headers;
