@@ -160,9 +160,10 @@ def test_cai_bad_descriptor_is_value_error_before_the_device(no_device, desc, ma
 def test_cai_stream_zero_is_read_as_the_legacy_default_stream_with_a_warning(no_device):
     # The protocol forbids 0; CuPy reads it as the legacy default stream (it raised ValueError here).
     obj = _CAI(stream=0)
-    with pytest.warns(UserWarning, match="stream 0"):
+    with pytest.warns(UserWarning, match="stream 0") as record:
         assert cp._interop._device_view(obj) == "reached the core"
     assert no_device[0][4] == 1
+    assert record[0].filename == __file__  # the caller's line, outside cuarray
 
 
 def test_cai_missing_key(no_device):
@@ -563,6 +564,10 @@ def test_managed_memory_is_exported_as_managed_and_read_by_numpy_in_place():
     with cp.cuda.using_allocator(cp.cuda.malloc_managed):
         x = cp.arange(1 << 20, dtype=np.float32)
         x *= 3.0
+        # A managed copy (copy=True), exported without a stream: NumPy reads it once the copy is done.
+        copied = np.from_dlpack(_Capsule(x.__dlpack__(copy=True, max_version=(1, 0)), (13, 0)))
+    np.testing.assert_array_equal(copied, np.arange(1 << 20, dtype=np.float32) * 3.0)
+    assert copied.ctypes.data != x.data.ptr
     plain = cp.empty(3)
     dev = x.device.id
     assert x.__dlpack_device__() == (13, dev) and x[5:].__dlpack_device__() == (13, dev)

@@ -118,6 +118,16 @@ def test_post_map_adds_to_the_out_array(dtype, axis, shape):
     assert_same(out, want, **(tol if np.dtype(dtype).kind in "fc" else {}))
 
 
+@pytest.mark.gpu
+def test_post_map_adds_to_an_out_array_that_is_an_input():
+    # The output in an input's memory goes through a temporary, which started uninitialised: `y += a` read garbage
+    # (CuPy: 1 + 4 = 5 in each column).
+    x = cp.ones((4, 3), dtype=np.float32)
+    r = accumulate()(x, axis=0, out=x[0])
+    assert_same(r, np.full(3, 5.0, dtype=np.float32))
+    assert_same(x[0], np.full(3, 5.0, dtype=np.float32))
+
+
 def test_bad_definitions_raise():
     with pytest.raises(ValueError, match="exactly one output"):
         cp.ReductionKernel("T x", "T y, T z", "x", "a + b", "y = a", "0", "k")

@@ -230,6 +230,16 @@ def _dtype_of(typestr, descr=None):
     return dt
 
 
+def _caller_stacklevel():
+    """The stacklevel of warnings.warn, called by the caller of this function, that names the first frame outside
+    the cuarray package: a warning points at the user's line however deep inside cuarray it was raised."""
+    package = os.path.dirname(__file__) + os.sep
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _from_cuda_array_interface(obj, desc):
     """A view of the device memory that `desc` (obj's __cuda_array_interface__, v0 to v3) describes, keeping obj
     alive. Every check here runs before any CUDA call."""
@@ -261,7 +271,7 @@ def _from_cuda_array_interface(obj, desc):
                 "__cuda_array_interface__ stream 0 is forbidden by the protocol as ambiguous; cuarray assumes "
                 "the legacy default stream. Please report this problem to the library that made the array.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=_caller_stacklevel(),
             )
             stream = 1
     ptr = operator.index(ptr)
@@ -351,12 +361,18 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
         raise BufferError(
             f"cannot export an array on CUDA device {self._device_id} to DLPack device {dl_device}"
         )
+    src = self
+    if copy:
+        with self.device:
+            src = self.copy()
     if stream is None:
         stream = 1
-        if _core._dlpack_device_type(self) == _kDLCUDAManaged:
+        current = _core.cuda.current_stream(self._device_id)
+        if not current.capturing and _core._dlpack_device_type(src) == _kDLCUDAManaged:
             # A consumer that passes no stream may read managed memory from the host (NumPy does): the work
-            # queued on the array's stream is waited for on the host, as for an export to the CPU.
-            _core.cuda.current_stream(self._device_id).synchronize()
+            # queued on the array's stream (the copy's included) is waited for on the host, as for an export to
+            # the CPU.
+            current.synchronize()
             stream = -1
     else:
         try:
@@ -376,10 +392,6 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
             stacklevel=2,
         )
         stream = 1
-    src = self
-    if copy:
-        with self.device:
-            src = self.copy()
     return _core._to_dlpack(src, stream, versioned, bool(copy))
 
 
@@ -391,7 +403,7 @@ def _host_dlpack(self, max_version, copy):
     queued on the current stream is done (Note [Managed memory in DLPack] in cpp/cuarray/interop.h)."""
     versioned = max_version is not None and max_version[0] >= 1
     if not copy and _core._dlpack_device_type(self) == _kDLCUDAManaged:
-        _core.cuda.current_stream(self._device_id).synchronize()
+        _core.cuda.current_stream(self._device_id).synchronize()  # the host reads it next
         return _core._to_dlpack(self, -1, versioned, False)
     if copy is False:
         raise ValueError(

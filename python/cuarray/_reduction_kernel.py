@@ -189,11 +189,11 @@ class ReductionKernel:
             mapped = f"[&]({params}) {{ return acc_t({self.map_expr}); }}({args})"
             out_c = _BODY_CTYPES[numpy.dtype(out_type).name]
             # Note [Complex variables in user kernels] in _kernel_types.py
-            complex_types = any(
+            acc_c = self._reduce_ctype(out_type, placeholders)
+            complex_types = acc_c.startswith("ca::complex<") or any(
                 numpy.dtype(t).kind == "c" for t in (*in_types, out_type, *placeholders.values())
             )
             o = self.out_params[0].name
-            acc_c = self._reduce_ctype(out_type, placeholders)
             # A complex accumulator is seen as complex<T> by post_map too (`y = a * 0.5`).
             acc = f"const {acc_c[4:]} a = _acc; " if acc_c.startswith("ca::complex<") else ""
             post = (

@@ -108,6 +108,30 @@ CA_USER_MIXED(-)
 CA_USER_MIXED(*)
 CA_USER_MIXED(/)
 #undef CA_USER_MIXED
+template <class T, class U>
+__host__ __device__ bool operator==(const complex<T>& a, const complex<U>& b) {
+  return a.re == b.re && a.im == b.im;
+}
+template <class T, class U>
+__host__ __device__ bool operator!=(const complex<T>& a, const complex<U>& b) {
+  return !(a == b);
+}
+template <class T, class U, class = wider_t<T, U>>
+__host__ __device__ bool operator==(const complex<T>& a, const U& b) {
+  return a.re == b && a.im == 0;
+}
+template <class T, class U, class = wider_t<T, U>>
+__host__ __device__ bool operator==(const U& b, const complex<T>& a) {
+  return a == b;
+}
+template <class T, class U, class = wider_t<T, U>>
+__host__ __device__ bool operator!=(const complex<T>& a, const U& b) {
+  return !(a == b);
+}
+template <class T, class U, class = wider_t<T, U>>
+__host__ __device__ bool operator!=(const U& b, const complex<T>& a) {
+  return !(a == b);
+}
 
 template <class T>
 __host__ __device__ T real(const complex<T>& z) {
@@ -153,6 +177,58 @@ CA_USER_COMPLEX_FUNCTION(cosh)
 CA_USER_COMPLEX_FUNCTION(tanh)
 #undef CA_USER_COMPLEX_FUNCTION
 
+// The rest of Thrust's and CuPy's functions (inverse trigonometric and hyperbolic, log10, pow, proj; CuPy's isnan,
+// isinf, isfinite, log1p, log2, expm1, rint) are the ufuncs' (NumPy's), from cuarray/math.cuh, which an
+// ElementwiseKernel on complex numbers includes and a RawKernel may include. The unqualified call finds the
+// kernels' function through its ca::complex argument where the template is used, so a kernel that uses none of
+// them needs no more than complex.cuh.
+#define CA_USER_COMPLEX_MATH(f, numpy_name)      \
+  template <class T>                             \
+  __device__ complex<T> f(const complex<T>& z) { \
+    return numpy_name(z.ca());                   \
+  }
+CA_USER_COMPLEX_MATH(asin, arcsin)
+CA_USER_COMPLEX_MATH(acos, arccos)
+CA_USER_COMPLEX_MATH(atan, arctan)
+CA_USER_COMPLEX_MATH(asinh, arcsinh)
+CA_USER_COMPLEX_MATH(acosh, arccosh)
+CA_USER_COMPLEX_MATH(atanh, arctanh)
+CA_USER_COMPLEX_MATH(log10, log10)
+CA_USER_COMPLEX_MATH(log1p, log1p)
+CA_USER_COMPLEX_MATH(log2, log2)
+CA_USER_COMPLEX_MATH(expm1, expm1)
+CA_USER_COMPLEX_MATH(rint, rint)
+#undef CA_USER_COMPLEX_MATH
+#define CA_USER_COMPLEX_TEST(f)            \
+  template <class T>                       \
+  __device__ bool f(const complex<T>& z) { \
+    return f(z.ca());                      \
+  }
+CA_USER_COMPLEX_TEST(isnan)
+CA_USER_COMPLEX_TEST(isinf)
+CA_USER_COMPLEX_TEST(isfinite)
+#undef CA_USER_COMPLEX_TEST
+template <class T>
+__device__ complex<T> pow(const complex<T>& a, const complex<T>& b) {
+  return power(a.ca(), b.ca());
+}
+template <class T, class U>
+__device__ complex<wider_t<T, U>> pow(const complex<T>& a, const U& b) {
+  using C = complex<wider_t<T, U>>;
+  return pow(C(a), C(wider_t<T, U>(b)));
+}
+template <class T, class U>
+__device__ complex<wider_t<T, U>> pow(const U& a, const complex<T>& b) {
+  using C = complex<wider_t<T, U>>;
+  return pow(C(wider_t<T, U>(a)), C(b));
+}
+// C99's cproj: an infinite z (either part) is projected to (+inf, ±0).
+template <class T>
+__device__ complex<T> proj(const complex<T>& z) {
+  if (::isinf(z.re) || ::isinf(z.im)) return complex<T>(ca::inf_v<T>(), ::copysign(T(0), z.im));
+  return z;
+}
+
 // An ElementwiseKernel's complex output parameter (Note [Complex variables in user kernels] in
 // python/cuarray/_kernel_types.py): a complex<T> that starts as the loop's output value and is stored back into it
 // when the body's block ends, whichever way it ends (a `return` included), as a reference to it would be.
@@ -175,17 +251,33 @@ using namespace ::ca_user;
 }  // namespace thrust
 
 using ca_user::abs;
+using ca_user::acos;
+using ca_user::acosh;
 using ca_user::arg;
+using ca_user::asin;
+using ca_user::asinh;
+using ca_user::atan;
+using ca_user::atanh;
 using ca_user::complex;
 using ca_user::conj;
 using ca_user::cos;
 using ca_user::cosh;
 using ca_user::exp;
+using ca_user::expm1;
 using ca_user::imag;
+using ca_user::isfinite;
+using ca_user::isinf;
+using ca_user::isnan;
 using ca_user::log;
+using ca_user::log10;
+using ca_user::log1p;
+using ca_user::log2;
 using ca_user::norm;
 using ca_user::polar;
+using ca_user::pow;
+using ca_user::proj;
 using ca_user::real;
+using ca_user::rint;
 using ca_user::sin;
 using ca_user::sinh;
 using ca_user::sqrt;

@@ -250,10 +250,12 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   if (n_red == 0 && !def.has_identity) throw ValueError(empty_reduction_message(def.name));
   if (out.size() == 0) return;
 
-  // An output in an input's memory is written through a temporary, so no input is overwritten while read.
+  // An output in an input's memory is written through a temporary, so no input is overwritten while read; the
+  // temporary starts as the output, whose values a ReductionKernel's post_map may read (`y += a`).
   for (int k = 0; k < K; ++k)
     if (inputs[k].buffer() == out.buffer()) {
       Array temp = Array::like(out, out.dtype());
+      copy_into(temp, out);
       reduce(def, in_types, out_type, inputs, temp, reduced, ddof);
       copy_into(out, temp);
       return;
