@@ -52,7 +52,7 @@ _CTYPES = _CTypes(
 # the ufuncs' to the bit), which such kernels include. The loop's values stay ca::complex: an input converts, an
 # output is a ca_user::output that holds a complex<T> and stores it back when the body ends. A reduction's
 # accumulator (`a`, `b`) stays ca::complex.
-_BODY_CTYPES = {**_CTYPES, "complex64": "complex<float>", "complex128": "complex<double>"}
+_BODY_CTYPES = _CTypes({**_CTYPES, "complex64": "complex<float>", "complex128": "complex<double>"})
 
 # The C++ name of each dtype in a user kernel's own code (RawKernel and RawModule sources, name expressions):
 # CuPy's get_typename. They are _CTYPES' but for the types that the user-kernel headers name otherwise, where
