@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cuarray/blocking.h"
+#include "cuarray/lib/library.h"
 
 namespace {
 
@@ -105,6 +106,27 @@ TEST(RunBlocking, RunsTheWorkThroughTheHook) {
   cuarray::run_blocking([&] { ++ran; });
   EXPECT_EQ(ran, 1);
   EXPECT_EQ(c.blocking, 1);
+}
+
+// A library function as the Api tables hold it: a C function returning a status, with out-parameters.
+int scale_into(long long n, const double* in, double* out) {
+  for (long long i = 0; i < n; ++i) out[i] = 2 * in[i];
+  return n > 0 ? 0 : 7;
+}
+
+// Note [Library calls wait for the device]: a Blocking entry calls the library through the blocking hook (where
+// the bindings let the GIL go), with its arguments and its status as they were.
+TEST(LibraryBlocking, CallsThroughTheHookWithArgumentsAndStatus) {
+  Counts c;
+  Hooks h(c);
+  cuarray::lib::Blocking<decltype(&scale_into)> f;
+  f.fn = &scale_into;
+  const double in[3] = {1, 2, 3};
+  double out[3] = {};
+  EXPECT_EQ(f(3, in, out), 0);
+  EXPECT_EQ(out[2], 6.0);
+  EXPECT_EQ(f(0, in, out), 7);
+  EXPECT_EQ(c.blocking, 2);
 }
 
 // Note [Interrupts between steps]: a loop of waits each shorter than 50 ms.
