@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import assert_same, dtype_id
 from cuarray import _core
-from test_kernel_sources import _compile_together
+from test_kernel_sources import _compile_together, compile_for_test
 
 COMPLEX = [np.complex64, np.complex128]
 
@@ -72,16 +72,17 @@ def test_complex_reductions_compile_in_ci(map_expr, post, dtype):
     assert _compile_together([src])[:4] == b"\x7fELF"
 
 
-def _complex_accumulator():
+def _complex_accumulator(spelling="complex128"):
     # Real inputs and output, a complex accumulator: post_map sees `a` as complex<double>.
     return cp.ReductionKernel(
-        "float64 x", "float64 y", "x", "a + b", "y = abs(a)", "0", "k", reduce_type="complex128"
+        "float64 x", "float64 y", "x", "a + b", "y = abs(a)", "0", "k", reduce_type=spelling
     )
 
 
-def test_a_complex_accumulator_of_real_operands_compiles_in_ci():
+@pytest.mark.parametrize("spelling", ["complex128", "complex<double>", "thrust::complex<double>"])
+def test_a_complex_accumulator_of_real_operands_compiles_in_ci(spelling):
     t = np.dtype(np.float64)
-    handle = _complex_accumulator()._definition((t,), t, {})
+    handle = _complex_accumulator(spelling)._definition((t,), t, {})
     src = _core._reduction_source(handle, ["float64"], "float64", "float64", 0, 1, True)
     assert _compile_together([src])[:4] == b"\x7fELF"
 
@@ -90,6 +91,21 @@ def test_a_complex_accumulator_of_real_operands_compiles_in_ci():
 def test_a_complex_accumulator_of_real_operands():
     x = np.arange(-5.0, 7.0).reshape(3, 4)
     assert_same(_complex_accumulator()(cp.asarray(x), axis=1), np.abs(x.sum(axis=1)))
+
+
+RAW = r"""
+#include <cupy/complex.cuh>
+__constant__ float proj[16];  // the header's functions take no global names beyond Thrust's
+extern "C" __global__ void raw_complex(const complex<float>* x, complex<float>* y, const bool* b) {
+    int i = threadIdx.x;
+    y[i] = thrust::pow(x[i], 2.0f) + pow(x[i], complex<double>(1, 1)) + pow(x[i], b[i]) + log10(x[i]) + proj[0];
+}
+"""
+
+
+def test_raw_kernel_with_the_complex_header_alone_compiles_in_ci():
+    # pow, log10, ... needed the kernels' math header besides; `proj` was taken at global scope.
+    assert compile_for_test(RAW, "raw_complex")[:4] == b"\x7fELF"
 
 
 def test_complex_parameters_are_thrusts_as_cupys():

@@ -361,20 +361,7 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
         raise BufferError(
             f"cannot export an array on CUDA device {self._device_id} to DLPack device {dl_device}"
         )
-    src = self
-    if copy:
-        with self.device:
-            src = self.copy()
-    if stream is None:
-        stream = 1
-        current = _core.cuda.current_stream(self._device_id)
-        if not current.capturing and _core._dlpack_device_type(src) == _kDLCUDAManaged:
-            # A consumer that passes no stream may read managed memory from the host (NumPy does): the work
-            # queued on the array's stream (the copy's included) is waited for on the host, as for an export to
-            # the CPU.
-            current.synchronize()
-            stream = -1
-    else:
+    if stream is not None:
         try:
             stream = operator.index(stream)
         except TypeError:
@@ -392,6 +379,19 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
             stacklevel=2,
         )
         stream = 1
+    src = self
+    if copy:
+        with self.device:
+            src = self.copy()
+    if stream is None:
+        stream = 1
+        current = _core.cuda.current_stream(self._device_id)
+        if not current.capturing and _core._dlpack_device_type(src) == _kDLCUDAManaged:
+            # A consumer that passes no stream may read managed memory from the host (NumPy does): the work
+            # queued on the array's stream (the copy's included) is waited for on the host, as for an export to
+            # the CPU.
+            current.synchronize()
+            stream = -1
     return _core._to_dlpack(src, stream, versioned, bool(copy))
 
 

@@ -190,7 +190,7 @@ class ReductionKernel:
             out_c = _BODY_CTYPES[numpy.dtype(out_type).name]
             # Note [Complex variables in user kernels] in _kernel_types.py
             acc_c = self._reduce_ctype(out_type, placeholders)
-            complex_types = acc_c.startswith("ca::complex<") or any(
+            complex_types = "complex<" in acc_c or any(
                 numpy.dtype(t).kind == "c" for t in (*in_types, out_type, *placeholders.values())
             )
             o = self.out_params[0].name

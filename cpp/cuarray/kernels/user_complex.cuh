@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cuarray/complex.cuh"
+#include "cuarray/math.cuh"
 
 namespace ca_user {
 
@@ -71,6 +72,8 @@ struct real_scalar {};
   struct real_scalar<U> {      \
     using type = U;            \
   };
+CA_USER_REAL_SCALAR(bool)
+CA_USER_REAL_SCALAR(char)
 CA_USER_REAL_SCALAR(signed char)
 CA_USER_REAL_SCALAR(unsigned char)
 CA_USER_REAL_SCALAR(short)
@@ -178,14 +181,11 @@ CA_USER_COMPLEX_FUNCTION(tanh)
 #undef CA_USER_COMPLEX_FUNCTION
 
 // The rest of Thrust's and CuPy's functions (inverse trigonometric and hyperbolic, log10, pow, proj; CuPy's isnan,
-// isinf, isfinite, log1p, log2, expm1, rint) are the ufuncs' (NumPy's), from cuarray/math.cuh, which an
-// ElementwiseKernel on complex numbers includes and a RawKernel may include. The unqualified call finds the
-// kernels' function through its ca::complex argument where the template is used, so a kernel that uses none of
-// them needs no more than complex.cuh.
+// isinf, isfinite, log1p, log2, expm1, rint) are the ufuncs' (NumPy's), from cuarray/math.cuh.
 #define CA_USER_COMPLEX_MATH(f, numpy_name)      \
   template <class T>                             \
   __device__ complex<T> f(const complex<T>& z) { \
-    return numpy_name(z.ca());                   \
+    return ca::numpy_name(z.ca());               \
   }
 CA_USER_COMPLEX_MATH(asin, arcsin)
 CA_USER_COMPLEX_MATH(acos, arccos)
@@ -202,7 +202,7 @@ CA_USER_COMPLEX_MATH(rint, rint)
 #define CA_USER_COMPLEX_TEST(f)            \
   template <class T>                       \
   __device__ bool f(const complex<T>& z) { \
-    return f(z.ca());                      \
+    return ca::f(z.ca());                  \
   }
 CA_USER_COMPLEX_TEST(isnan)
 CA_USER_COMPLEX_TEST(isinf)
@@ -210,7 +210,12 @@ CA_USER_COMPLEX_TEST(isfinite)
 #undef CA_USER_COMPLEX_TEST
 template <class T>
 __device__ complex<T> pow(const complex<T>& a, const complex<T>& b) {
-  return power(a.ca(), b.ca());
+  return ca::power(a.ca(), b.ca());
+}
+template <class T, class U>
+__device__ complex<decltype(T() + U())> pow(const complex<T>& a, const complex<U>& b) {
+  using C = complex<decltype(T() + U())>;
+  return pow(C(a), C(b));
 }
 template <class T, class U>
 __device__ complex<wider_t<T, U>> pow(const complex<T>& a, const U& b) {
@@ -275,7 +280,6 @@ using ca_user::log2;
 using ca_user::norm;
 using ca_user::polar;
 using ca_user::pow;
-using ca_user::proj;
 using ca_user::real;
 using ca_user::rint;
 using ca_user::sin;

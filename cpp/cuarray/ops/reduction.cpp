@@ -251,11 +251,11 @@ void reduce(const ReductionDef& def, const DType* in_types, DType out_type, cons
   if (out.size() == 0) return;
 
   // An output in an input's memory is written through a temporary, so no input is overwritten while read; the
-  // temporary starts as the output, whose values a ReductionKernel's post_map may read (`y += a`).
+  // temporary starts as the output where post reads it (a ReductionKernel's post_map: `y += a`).
   for (int k = 0; k < K; ++k)
     if (inputs[k].buffer() == out.buffer()) {
       Array temp = Array::like(out, out.dtype());
-      copy_into(temp, out);
+      if (def.post.find("_out_old") != std::string::npos) copy_into(temp, out);
       reduce(def, in_types, out_type, inputs, temp, reduced, ddof);
       copy_into(out, temp);
       return;
