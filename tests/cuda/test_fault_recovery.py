@@ -11,6 +11,12 @@ import time
 import pytest
 from conftest import SPIN_SOURCE, describe, run_python
 
+# A test that fills the GPU's memory, which other workers' tests share: it runs without -n alone.
+fills_the_gpu = pytest.mark.skipif(
+    "PYTEST_XDIST_WORKER" in os.environ,
+    reason="fills the GPU's memory, which other workers' tests share; run it without -n",
+)
+
 # ---- interpreter exit while a daemon thread waits -----------------------------------------------
 
 # argv[1]: "held" (the core's wait releases the GIL itself, as every internal wait does) or "released" (called
@@ -316,10 +322,7 @@ print(json.dumps(results), flush=True)
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(
-    "PYTEST_XDIST_WORKER" in os.environ,
-    reason="fills the GPU's memory, which other workers' tests share; run it without -n",
-)
+@fills_the_gpu
 def test_every_library_works_after_out_of_memory_and_release():
     # After OutOfMemoryError and the release of every array, cuFFT plans and cuSOLVER handles failed
     # (CUFFT_INTERNAL_ERROR, CUSOLVER_STATUS_NOT_INITIALIZED): the pool kept the memory they allocate.
@@ -439,10 +442,7 @@ print(json.dumps({"full": full, "after": after, "values": values}), flush=True)
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(
-    "PYTEST_XDIST_WORKER" in os.environ,
-    reason="fills the GPU's memory, which other workers' tests share; run it without -n",
-)
+@fills_the_gpu
 @pytest.mark.parametrize("how", ["launch", "upload"])
 def test_a_graph_runs_after_out_of_memory_and_release(how):
     # The launch failed until the program called free_all_blocks: the graph's allocation needs memory at launch,
@@ -495,10 +495,7 @@ print(json.dumps({"ok": ok, "graph_bytes": n * 4, "while_alive": while_alive, "t
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(
-    "PYTEST_XDIST_WORKER" in os.environ,
-    reason="allocates most of the GPU's memory, which other workers' tests share; run it without -n",
-)
+@fills_the_gpu
 @pytest.mark.parametrize("how", ["free_all_blocks", "retry"])
 def test_a_dead_graphs_memory_goes_back_to_the_device(how):
     # CUDA keeps a graph allocation's memory in its graph memory pool after the graph and its output are gone, and
