@@ -650,3 +650,47 @@ def test_one_element_key_takes_what_numpys_setitem_takes(dtype, value):
     else:
         x[1, 2] = dev
     assert_same(x, a)
+
+
+# ---- recycled result objects (Note [Recycled array objects] in python/src/array.cpp) -------------------------
+
+
+def test_recycled_result_objects_hold_only_their_own_array():
+    # Results die and new ones take their objects: each new one must show its own shape, dtype, values and base,
+    # never a dead array's, and views must keep their bases alive through it.
+    a = cp.arange(12, dtype=cp.float32).reshape(3, 4)
+    for k in range(200):
+        r = a * k  # a new array, recycled from the previous round's dead result
+        v = r[1:, ::-1]  # a view: its base is r
+        assert v.base is r and r.base is None
+        del r  # the view keeps r's object alive
+        b = (a + k).astype(cp.int64 if k % 2 else cp.float16)
+        assert b.base is None and b.dtype == (np.int64 if k % 2 else np.float16) and b.shape == (3, 4)
+        np.testing.assert_array_equal(v.get(), (np.arange(12, dtype=np.float32).reshape(3, 4) * k)[1:, ::-1])
+        np.testing.assert_array_equal(b.get(), (np.arange(12).reshape(3, 4) + k).astype(b.dtype))
+
+
+def test_recycled_objects_keep_weak_references_and_subclasses_working():
+    import weakref
+
+    called = []
+    x = cp.arange(5.0) * 2
+    w = weakref.ref(x, lambda ref: called.append(ref))
+    del x
+    gc.collect()
+    assert w() is None and len(called) == 1  # an object with a weak reference is freed, its callback run
+    y = cp.arange(5.0) * 3  # may take a recycled object: none of the old one's weak references
+    assert weakref.getweakrefcount(y) == 0
+    np.testing.assert_array_equal(y.get(), np.arange(5.0) * 3)
+
+    class Sub(cp.ndarray):
+        pass
+
+    for _ in range(100):
+        s = Sub((4,), dtype=cp.float32)
+        s.fill(1.0)
+        s.tag = "mine"  # a subclass instance has a __dict__; it is freed as before, never recycled
+        del s
+    z = cp.arange(4.0) + 1
+    assert type(z) is cp.ndarray and not hasattr(z, "tag") and not hasattr(z, "__dict__")
+    np.testing.assert_array_equal(z.get(), np.arange(4.0) + 1)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <new>
 #include <numeric>
 #include <optional>
 
@@ -527,9 +528,55 @@ void uninitialised(py::handle h) {
                   "ndarray.__init__(self, shape, dtype, ...) on it, or make arrays with cuarray.ndarray(shape, dtype)");
 }
 
+// Note [Recycled array objects]
+// Making a result object and freeing it cost a small op about as much as the rest of its host work: the Python
+// object's memory, the NdArray's, and the entry in pybind11's map of instances (a hash-table node) are allocated
+// and freed once each. So the ndarray type's dealloc keeps up to kRecycled dead objects of the exact type as
+// they are, their NdArray destroyed in place but its memory, holder and map entry kept, and to_object constructs
+// the next NdArray in one of them: no allocation and no map update. Only an instance pybind11 would free in
+// full is kept (simple layout, owned, constructed, registered, no weak references or kept-alive patients);
+// subclasses' instances and everything else go through pybind11's dealloc. An object kept is unreachable
+// (its count went to zero, and no C++ pointer maps to its NdArray's memory but its own), so the map's entry
+// finds no one. A slot is reserved before the NdArray is destroyed: its destructor may free other arrays (its
+// base) or run code that makes arrays, and must find the list consistent.
+namespace {
+#ifndef Py_GIL_DISABLED  // the list is guarded by Python's lock
+constexpr int kRecycled = 64;
+#else
+constexpr int kRecycled = 0;
+#endif
+PyObject* g_recycled[kRecycled > 0 ? kRecycled : 1];
+int g_n_recycled = 0, g_reserved = 0;
+destructor g_pybind11_dealloc = nullptr;
+
+void ndarray_dealloc(PyObject* self) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(self);
+  if (Py_TYPE(self) != reinterpret_cast<PyTypeObject*>(g_ndarray_type.ptr()) ||
+      g_n_recycled + g_reserved >= kRecycled || !inst->simple_layout || !inst->owned ||
+      !inst->simple_holder_constructed || !inst->simple_instance_registered || inst->weakrefs || inst->has_patients) {
+    g_pybind11_dealloc(self);
+    return;
+  }
+  ++g_reserved;
+  {
+    py::error_scope keep;  // as pybind11's dealloc: the destructor runs with the error indicator set aside
+    static_cast<NdArray*>(inst->simple_value_holder[0])->~NdArray();
+  }
+  --g_reserved;
+  g_recycled[g_n_recycled++] = self;
+  Py_DECREF(Py_TYPE(self));  // an instance holds a reference to its heap type; PyObject_Init takes it again
+}
+}  // namespace
+
 py::object to_object(NdArray&& value) {
   // Note [New array objects]: what py::cast does for a moved value, past its look-ups.
   static const py::detail::type_info* type = py::detail::get_type_info(typeid(NdArray), true);
+  if (g_n_recycled > 0) {  // Note [Recycled array objects]
+    PyObject* self = g_recycled[--g_n_recycled];
+    new (reinterpret_cast<py::detail::instance*>(self)->simple_value_holder[0]) NdArray(std::move(value));
+    PyObject_Init(self, type->type);
+    return py::reinterpret_steal<py::object>(self);
+  }
   auto obj = py::reinterpret_steal<py::object>(py::detail::make_new_instance(type->type));
   auto* inst = reinterpret_cast<py::detail::instance*>(obj.ptr());
   inst->owned = true;
@@ -552,6 +599,8 @@ NdArray to_ndarray(py::handle obj) {
 void init_array(py::module_& m) {
   py::class_<NdArray> cls(m, "ndarray");
   g_ndarray_type = cls;
+  g_pybind11_dealloc = reinterpret_cast<PyTypeObject*>(cls.ptr())->tp_dealloc;
+  reinterpret_cast<PyTypeObject*>(cls.ptr())->tp_dealloc = ndarray_dealloc;  // Note [Recycled array objects]
   {
     py::object reshape = py::reinterpret_steal<py::object>(
         PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(cls.ptr()), &g_reshape_def));
