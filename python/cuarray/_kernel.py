@@ -103,7 +103,9 @@ def _parse(params, is_const=True):
 # x[{j, k}]), and reads x.size(), x.shape() and x.strides() (in bytes, as ndarray.strides), x.ndim. So a strided
 # or transposed view is read where it lies, a raw output that is a view is written in place, and one array passed
 # as input and output is one memory. x[i] of a C-contiguous array is one load; of another layout it finds the
-# element from the shape and strides (ca::Raw in cpp/cuarray/kernels/elementwise.cuh).
+# element from the shape and strides (ca::Raw in cpp/cuarray/kernels/elementwise.cuh). A complex array's element is
+# Thrust's complex<T>, as CuPy's CArray<complex<T>> gives it, to read and to assign (Note [Raw complex elements] in
+# cpp/cuarray/kernels/user_complex.cuh).
 
 
 class ElementwiseKernel:
@@ -317,13 +319,13 @@ class ElementwiseKernel:
             ]
             for k, (p, t) in enumerate(zip(self.in_params, in_types)):
                 if p.raw:  # a ca::Raw of the array's dimensions (Note [Raw arrays as CArray])
-                    lines.append(f"const auto {p.name} = in{k};")
+                    lines.append(f"const auto {p.name} = {_raw(t, k)};")
                 else:
                     lines.append(f"const {_BODY_CTYPES[numpy.dtype(t).name]} {p.name} = in{k};")
             raw_in, out_k = self.nin, 0
             for p, t in zip(self.out_params, out_types):
                 if p.raw:
-                    lines.append(f"const auto {p.name} = in{raw_in};")
+                    lines.append(f"const auto {p.name} = {_raw(t, raw_in)};")
                     raw_in += 1
                 elif numpy.dtype(t).kind == "c":  # Note [Complex variables in user kernels]
                     c = _BODY_CTYPES[numpy.dtype(t).name]
@@ -352,6 +354,12 @@ class ElementwiseKernel:
             )
             self._defs[key] = handle
         return handle
+
+
+def _raw(dtype, k):
+    """The body's variable of raw array `in{k}`: a complex one hands out Thrust's complex<T> (Note [Raw complex
+    elements] in cpp/cuarray/kernels/user_complex.cuh); another is the engine's ca::Raw as it is."""
+    return f"ca_user_raw::view(in{k})" if numpy.dtype(dtype).kind == "c" else f"in{k}"
 
 
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)

@@ -50,8 +50,9 @@ _CTYPES = _CTypes(
 # own ca::complex has NumPy's arithmetic and nothing more, so a body's variables are complex<T> of <cupy/complex.cuh>
 # (user_complex.cuh: Thrust's interface, computed by ca::complex's arithmetic, so a body's sums and products equal
 # the ufuncs' to the bit), which such kernels include. The loop's values stay ca::complex: an input converts, an
-# output is a ca_user::output that holds a complex<T> and stores it back when the body ends. A reduction's
-# accumulator (`a`, `b`) stays ca::complex.
+# output is a ca_user::output that holds a complex<T> and stores it back when the body ends. A raw complex
+# argument's elements are complex<T> too, read and written where they lie (Note [Raw complex elements] in
+# cpp/cuarray/kernels/user_complex.cuh). A reduction's accumulator (`a`, `b`) stays ca::complex.
 _BODY_CTYPES = _CTypes({**_CTYPES, "complex64": "complex<float>", "complex128": "complex<double>"})
 
 # The C++ name of each dtype in a user kernel's own code (RawKernel and RawModule sources, name expressions):
