@@ -820,3 +820,39 @@ def test_cai_of_pageable_host_memory_is_a_type_error():
     desc = {"shape": (4,), "typestr": "<f4", "data": (h.ctypes.data, False), "version": 3, "strides": None}
     with pytest.raises(TypeError, match="is host memory, not device memory"):
         cp.asarray(_Published(h, desc))
+
+
+class _Interface:
+    """Another library's device array, through __cuda_array_interface__ alone (with a reference to its memory)."""
+
+    def __init__(self, a):
+        self.a = a
+        self.__cuda_array_interface__ = a.__cuda_array_interface__
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("route", ["from_dlpack", "capsule", "fromDlpack", "interface", "interface_asarray"])
+def test_imported_arrays_own_their_memory_as_cupys(route):
+    # CuPy 14: an imported array has no base (owndata True) and is the base of its views; its memory outlives
+    # the producer's object (Note [Imported arrays own their memory] in python/src/interop.cpp).
+    x = cp.arange(12, dtype=cp.float32) * 2
+    if route == "from_dlpack":
+        y = cp.from_dlpack(x)
+    elif route == "capsule":
+        y = cp.from_dlpack(x.__dlpack__())
+    elif route == "fromDlpack":
+        with pytest.warns(np.exceptions.VisibleDeprecationWarning):
+            y = cp.fromDlpack(x.toDlpack())
+    else:
+        producer = _Interface(x)
+        y = cp.asarray(producer) if route == "interface_asarray" else cp._interop._device_view(producer)
+        del producer
+    assert y._ptr == x._ptr  # a view of the producer's memory, not a copy
+    assert y.base is None and y.flags.owndata
+    v = y[1::3]
+    assert v.base is y
+    del x
+    gc.collect()
+    for _ in range(3):  # same-size allocations would reuse the block if it had been freed
+        cp.zeros(12, dtype=cp.float32)
+    np.testing.assert_array_equal(v.get(), np.arange(12, dtype=np.float32)[1::3] * 2)

@@ -334,3 +334,37 @@ def test_cast_between_devices():
         f = a.astype(cp.float64)
         assert f.device.id == 1 and f.dtype == np.float64
         np.testing.assert_array_equal(f.get(), np.arange(10)[::3].astype(np.float64))
+
+
+class _Interface:
+    """Another library's device array: only __cuda_array_interface__, over a cuarray array's memory."""
+
+    def __init__(self, a):
+        self.a = a
+        self.__cuda_array_interface__ = a.__cuda_array_interface__
+
+
+@pytest.mark.gpu
+@pytest.mark.requires_gpus(2)
+@pytest.mark.parametrize("make", ["asarray", "array", "asarray_device"])
+def test_another_librarys_array_on_another_gpu_is_copied_to_the_current_one(make):
+    # CuPy's asarray and array of an interface on another GPU copy it to the current device; a view there would
+    # make every later operation under the current device refuse it.
+    with cp.cuda.Device(1):
+        src = cp.arange(12, dtype=cp.float32).reshape(3, 4)[:, ::2]
+        foreign = _Interface(src)
+    with cp.cuda.Device(0):
+        if make == "asarray":
+            y = cp.asarray(foreign)
+        elif make == "array":
+            y = cp.array(foreign, copy=None)
+        else:
+            y = cp.asarray(foreign, device=0)
+        assert y.device.id == 0 and y._ptr != src._ptr
+        np.testing.assert_array_equal((y + 1).get(), src.get() + 1)
+        with pytest.raises(ValueError, match="Unable to avoid copy"):
+            cp.asarray(foreign, copy=False, device=0)
+        assert cp.asarray(foreign, copy=False).device.id == 1  # never a copy: the view, on its own device
+    with cp.cuda.Device(1):
+        v = cp.asarray(foreign)  # on the current device: the view itself
+        assert v.device.id == 1 and v._ptr == src._ptr

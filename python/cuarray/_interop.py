@@ -3,7 +3,8 @@
 DLPack out (``ndarray.__dlpack__``, ``__dlpack_device__``) and in (``from_dlpack``); views of objects with
 ``__cuda_array_interface__`` (``asarray`` takes them, preferring it to DLPack as CuPy does). Each side's
 streams are handed over as Note [Interop stream hand-off] in cpp/cuarray/interop.h says. Imported arrays are
-views of the producer's memory on the producer's device and keep the producer alive. cuarray arrays have no
+views of the producer's memory on the producer's device and keep the producer alive; ``asarray`` and ``array``
+of an array on another device than the current one copy it to the current device, as CuPy's do. cuarray arrays have no
 read-only flag: read-only producer memory (DLPack's READ_ONLY flag, CAI's ``data[1]``) is accepted, and
 writing to it is the caller's responsibility.
 """
@@ -158,7 +159,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
                 capsule = x.__dlpack__(stream=stream, max_version=(1, 0))
             except TypeError:  # a producer older than the 2023.12 standard takes no max_version
                 capsule = x.__dlpack__(stream=stream)
-        out = _core._from_dlpack(capsule, x)
+        out = _core._from_dlpack(capsule)
     else:
         raise _NotDLPackError(
             "from_dlpack takes an object with __dlpack__ and __dlpack_device__, or a DLPack capsule; "

@@ -37,7 +37,8 @@ def array(
 ):
     """A device array from a host object (list, scalar, NumPy array), another device array, a CuPy-like object
     (``__cupy_get_ndarray__``) or another library's device array (``__cuda_array_interface__``, else CUDA
-    DLPack): a view of that one's memory on its own device unless a copy or another dtype is asked for.
+    DLPack): a view of a device array on the current device unless a copy or another dtype is asked for, and a
+    copy made on the current device of one that lives on another, as CuPy's.
     copy=False never copies (ValueError where it must, as NumPy 2's and CuPy's); None copies when needed.
     `ndmax` (NumPy 2.4's) bounds the dimensions found in nested sequences; arrays keep theirs.
     `blocking` (CuPy's): a copy from host memory has finished when this returns, pinned memory included
@@ -87,9 +88,6 @@ def _array(obj, dtype, copy, order):
     view = None if isinstance(obj, _NOT_FOREIGN) else _interop._device_operand(obj)
     if not copy and isinstance(order, str) and order.upper() == "A":
         order = "K"  # array() without a copy leaves the layout as it is for 'A', where astype's 'A' is C or F
-    if view is not None and not copy:
-        with view.device:
-            return view.astype(view.dtype if dtype is None else dtype, order=order, copy=False)
     if isinstance(obj, ndarray) or view is not None:
         obj = obj if view is None else view
         src = _to_current_device(obj)
@@ -190,10 +188,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False
     copy = True if copy else None
     if device is None:
         return array(a, dtype=dtype, copy=copy, order=order, blocking=blocking)
-    target = _interop._target_device(device)
-    with target:
-        out = array(a, dtype=dtype, copy=copy, order=order, blocking=blocking)
-    return out.to_device(target)  # another library's array stays a view on its own device in array()
+    with _interop._target_device(device):
+        return array(a, dtype=dtype, copy=copy, order=order, blocking=blocking)
 
 
 def _asarray_no_copy(a, dtype, order, device):

@@ -76,8 +76,13 @@ const DLTensor* tensor_of(py::handle capsule) {
   return &static_cast<Managed*>(PyCapsule_GetPointer(capsule.ptr(), capsule_name<Managed>()))->dl_tensor;
 }
 
+// Note [Imported arrays own their memory]
+// An array imported through DLPack or __cuda_array_interface__ has no base, as CuPy's: what keeps the producer's
+// memory alive is its Buffer's release (the capsule's deleter, or a reference to the interface's owner), so the
+// array owns its memory as an allocation of its own does. Its `base` is None, `flags.owndata` True, and the base
+// of a view of it is the imported array, never the producer's object (CuPy 14 gives the same for each).
 template <class Managed>
-NdArray import_capsule(py::handle capsule, py::object base) {
+NdArray import_capsule(py::handle capsule) {
   auto* m = static_cast<Managed*>(PyCapsule_GetPointer(capsule.ptr(), capsule_name<Managed>()));
   if (!m) throw py::error_already_set();
   if constexpr (kVersioned<Managed>) {
@@ -92,7 +97,7 @@ NdArray import_capsule(py::handle capsule, py::object base) {
     });
   });
   PyCapsule_SetName(capsule.ptr(), used_name<Managed>());
-  return NdArray{std::move(a), base.is_none() ? py::reinterpret_borrow<py::object>(capsule) : std::move(base)};
+  return NdArray{std::move(a), py::none()};  // Note [Imported arrays own their memory]
 }
 
 }  // namespace
@@ -119,11 +124,11 @@ void init_interop(py::module_& m) {
   });
   m.def(
       "_from_dlpack",
-      [](py::handle capsule, py::object base) {
+      [](py::handle capsule) {
         if (PyCapsule_IsValid(capsule.ptr(), capsule_name<DLManagedTensorVersioned>()))
-          return import_capsule<DLManagedTensorVersioned>(capsule, std::move(base));
+          return import_capsule<DLManagedTensorVersioned>(capsule);
         if (PyCapsule_IsValid(capsule.ptr(), capsule_name<DLManagedTensor>()))
-          return import_capsule<DLManagedTensor>(capsule, std::move(base));
+          return import_capsule<DLManagedTensor>(capsule);
         // A consumer renames the capsule it took ('used_dltensor'): CuPy's ValueError for a second use.
         if (PyCapsule_IsValid(capsule.ptr(), "used_dltensor") ||
             PyCapsule_IsValid(capsule.ptr(), "used_dltensor_versioned"))
@@ -132,7 +137,7 @@ void init_interop(py::module_& m) {
         throw TypeError("expected a DLPack PyCapsule named 'dltensor' or 'dltensor_versioned', got " +
                         py::repr(capsule).cast<std::string>());
       },
-      "capsule"_a, "base"_a = py::none());
+      "capsule"_a);
   m.def(
       "_from_cuda_array",
       [](std::uintptr_t ptr, py::handle shape, py::handle strides, py::handle dtype, std::optional<std::int64_t> stream,
@@ -143,7 +148,7 @@ void init_interop(py::module_& m) {
         Array a = interop::from_device_pointer(ptr, to_shape(shape), std::move(byte_strides), et.dtype, stream,
                                                wait_on_host, reference_to(owner), et.itemsize);
         if (is_void(et.dtype)) a = a.view_void(et.itemsize, et.descr);
-        return NdArray{std::move(a), std::move(owner)};
+        return NdArray{std::move(a), py::none()};  // Note [Imported arrays own their memory]
       },
       "ptr"_a, "shape"_a, "strides"_a, "dtype"_a, "stream"_a, "wait_on_host"_a, "owner"_a);
   // DLPack's type for a dtype, and back: the conversion tables, testable without a device.
