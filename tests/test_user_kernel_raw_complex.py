@@ -1,8 +1,9 @@
 """Raw complex arguments of ElementwiseKernel hand out Thrust's complex<T> lvalues, as CuPy's CArray<complex<T>> does
 (Note [Raw complex elements] in cpp/cuarray/kernels/user_complex.cuh): `x[i].real()`, `conj(x[i])`, `x[i] * 2.0`,
-`y[i] += w`, `y[i] = complex<double>(...)`, raw inputs and outputs alike. These bodies did not compile: the elements
-were the kernels' ca::complex. The sources compile without a GPU; the values, on views at offsets aligned only to
-one part and with negative strides, are checked against NumPy on one."""
+`y[i] += w`, `y[i] = complex<double>(...)`, `&y[i]`, helpers taking a reference, raw inputs and outputs alike. These
+bodies did not compile: the elements were the kernels' ca::complex. The sources compile without a GPU; the values,
+on contiguous, reversed and strided views, are checked against NumPy on one, and a view whose elements are not
+aligned to their size (another library's memory) is refused before the launch."""
 
 import cuarray as cp
 import numpy as np
@@ -21,7 +22,7 @@ BODIES = [
     ("y[i] += x[i]; y[i] = y[i] * y[i] - 1.5", lambda x, w, y: ((y + x) * (y + x) - 1.5, x)),
     ("y[i].real(x[i].imag()); y[i].imag(-real(x[i]))", lambda x, w, y: (_parts(x.imag, -x.real), x)),
     (
-        "y[i] = x[i] == w || x[i] != conj(x[i]) || x[i] == 0.5 ? x[i] : complex<double>(0.25, 1)",
+        "y[i] = x[i] == w || x[i] != conj(x[i]) || x[i] == 0.5 ? x[i] : T(0.25, 1)",
         lambda x, w, y: (np.where((x == w) | (x.imag != 0) | (x == 0.5), x, 0.25 + 1j), x),
     ),
     # A raw input the body writes, through the element and through a copy of it.
@@ -30,6 +31,14 @@ BODIES = [
     # A named copy is a value, as Thrust's: assigning to it leaves the array as it was.
     ("auto v = x[i]; v *= 2.0; v += 1; y[i] = v + x[i]", lambda x, w, y: (x * 2 + 1 + x, x)),
     ("(y[i] = x[i]) += w; x[i].imag(0)", lambda x, w, y: (x + w, x.real.astype(x.dtype))),
+    # The element's address, as CuPy's per-part atomicAdd idiom takes it, and a conditional with a real operand.
+    (
+        (
+            "y[i] = x[i].real() > 0 ? x[i] : 0.0; T::value_type* p = reinterpret_cast<T::value_type*>(&y[i]); "
+            "atomicAdd(p, w.real()); atomicAdd(p + 1, (T::value_type)1)"
+        ),
+        lambda x, w, y: (np.where(x.real > 0, x, 0) + w.real + 1j, x),
+    ),
     # Thrust's functions, to within their ulps.
     ("y[i] = abs(x[i]) + exp(x[i] / 8) * sqrt(w) - norm(x[i]) + arg(x[i])", None),
 ]
@@ -123,11 +132,14 @@ def test_only_complex_raw_arguments_are_wrapped(dtype):
     assert ("const auto x = in0;" in src) != wrapped
 
 
-# Views of the float arrays `base` (4n + 2 parts) as n complex numbers: at an offset of one part (aligned only to
-# it, not to the complex type's size) and with negative strides.
+# Views of the float arrays `base` (4n + 2 parts) as n complex numbers, with negative strides and steps; and at an
+# offset of one part (aligned only to it, not to the complex type's size: another library's memory alone can be).
 VIEWS = {
     "contiguous": lambda base, c, n: base[: 2 * n].view(c),
     "reversed": lambda base, c, n: base[: 2 * n].view(c)[::-1],
+    "every_other_reversed": lambda base, c, n: base[: 4 * n].view(c)[::-2],
+}
+MISALIGNED = {
     "offset": lambda base, c, n: base[1 : 2 * n + 1].view(c),
     "offset_reversed": lambda base, c, n: base[1 : 2 * n + 1].view(c)[::-1],
     "offset_every_other_reversed": lambda base, c, n: base[1 : 4 * n + 1].view(c)[::-2],
@@ -137,7 +149,7 @@ VIEWS = {
 class _Foreign:
     """Another library's array (__cuda_array_interface__) over the memory of `base`, a cuarray array: `hview` of
     `hbase`, NumPy's, where it lies. cuarray's own views of a dtype keep to its itemsize's alignment, but another
-    library's array need only keep to its parts', as ca::complex, which loads it, does."""
+    library's array need only keep to its parts'."""
 
     def __init__(self, base, hbase, hview):
         offset = hview.__array_interface__["data"][0] - hbase.__array_interface__["data"][0]
@@ -226,12 +238,88 @@ def test_raw_complex_elements_by_index_match_numpy(dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype", COMPLEX, ids=dtype_id)
+@pytest.mark.parametrize("view", MISALIGNED.values(), ids=MISALIGNED.keys())
+@pytest.mark.parametrize("role", ["input", "output"])
+def test_raw_complex_arrays_not_aligned_to_their_size_are_refused(role, view, dtype):
+    # Thrust's complex<T> is aligned to its size: a kernel would fault on such an element (CuPy's does), and the
+    # context with it. The call refuses it before the launch, and the process goes on.
+    n = 37
+    hbase = _parts_data(n, dtype, 9)
+    base = cp.asarray(hbase)
+    odd = _on_device(view, base, hbase, dtype, n)
+    fine = cp.zeros(n, dtype)
+    x, y = (odd, fine) if role == "input" else (fine, odd)
+    k = cp.ElementwiseKernel("raw T x, T w", "raw T y", "y[i] = x[i] + w", "raw_complex_misaligned")
+    with pytest.raises(ValueError, match="not aligned to their size"):
+        k(x, cp.asarray(_complex_data(n, dtype, 2)), y)
+    assert_same(base, hbase)  # nothing written
+    np.testing.assert_array_equal(fine.get(), np.zeros(n, dtype))
+    k(odd.copy(), odd.copy(), fine)  # an aligned copy is taken
+    np.testing.assert_array_equal(fine.get(), view(hbase, dtype, n) * 2)
+
+
+def _by_reference():
+    preamble = (
+        "template <class C> __device__ void twice(C&& z) { z *= 2.0; }\n"
+        "template <class C> __device__ void add_one(C& z) { z += 1; }\n"
+        "template <class C> __device__ void lost(C z) { z = C(-7, -7); }"
+    )
+    return cp.ElementwiseKernel(
+        "raw T x", "raw T y", "twice(y[i]); add_one(x[i]); lost(y[i]); lost(x[i])", "refs", preamble=preamble
+    )
+
+
+@pytest.mark.parametrize("dtype", COMPLEX, ids=dtype_id)
+def test_raw_complex_elements_passed_by_reference_compile_in_ci(dtype):
+    t = np.dtype(dtype)
+    src, name = _core._elementwise_source(
+        _by_reference()._definition((t,), (t,), {"T": t}), [t, t], [], False, 1, kinds=[2, 2]
+    )
+    assert _compile_together([(src, name)])[:4] == b"\x7fELF"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", COMPLEX, ids=dtype_id)
+def test_raw_complex_elements_passed_by_reference_are_stored(dtype):
+    # A helper taking the element by reference or by forwarding reference writes the array, as with CuPy's
+    # thrust::complex<T>& elements; a helper taking a copy does not.
+    k = _by_reference()
+    hx, hy = _complex_data(40, dtype, 11), _complex_data(40, dtype, 12)
+    x, y = cp.asarray(hx), cp.asarray(hy)
+    k(x, y, size=40)
+    assert_same(y, hy * 2)
+    assert_same(x, hx + 1)
+
+
+def test_digest_of_complex_arrays_compiles_in_ci():
+    # cuarray.dask's digest reads a raw T array through x.ptr, T the array's dtype: complex ones too.
+    from cuarray import _dask_hooks
+
+    k = cp.ElementwiseKernel(
+        "raw T x, U w, uint64 n",
+        "raw uint64 h",
+        _dask_hooks._DIGEST,
+        "cuarray_digest",
+        preamble=_dask_hooks._MIX,
+    )
+    u32, u64 = np.dtype(np.uint32), np.dtype(np.uint64)
+    for t in map(np.dtype, COMPLEX):
+        handle = k._definition((t, u32, u64), (u64,), {"T": t, "U": u32})
+        src, name = _core._elementwise_source(handle, [t, u32, u64, u64], [], False, 1, kinds=[2, 1, 1, 2])
+        assert _compile_together([(src, name)])[:4] == b"\x7fELF"
+
+
+@pytest.mark.gpu
 def test_raw_complex_precisions_mix_as_thrusts():
     # complex<float> * 0.1 is computed in double and rounded once, and a complex<double> assigned to a complex64
     # element is rounded to it, as Thrust's complex<float> element in CuPy.
     a = (_complex_data(64, np.complex128, 7) + 0.1j).astype(np.complex64)
     b = _complex_data(64, np.complex128, 8)
+    b[::2] += 1e-9  # not a float: the body's branch, in double, for these
     c = cp.zeros(64, np.complex64)
     _mixed_precision()(cp.asarray(a), cp.asarray(b), c, size=64)
     want = (a.astype(np.complex128) * 0.1).astype(np.complex64) + b.astype(np.complex64)
-    assert_same(c, want)
+    assert_same(c[1::2], want[1::2])
+    a128 = a.astype(np.complex128)
+    np.testing.assert_allclose(c[::2].get(), (a128 * b + b / a128)[::2].astype(np.complex64), rtol=1e-6)

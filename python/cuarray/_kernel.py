@@ -269,6 +269,13 @@ class ElementwiseKernel:
         from cuarray._creation import empty
 
         outputs = [empty(shape, t) if a is None else a for a, t in zip(outputs, out_types)]
+        for p, a in zip(params, list(inputs) + outputs):
+            if p.raw and a.dtype.kind == "c" and not _complex_aligned(a):  # Note [Raw complex elements]
+                raise ValueError(
+                    f"raw argument '{p.name}' of {self.name}: its {a.dtype} elements are not aligned to their "
+                    f"size ({a.itemsize} bytes: data at {a._ptr:#x}, strides {a.strides}), as Thrust's complex "
+                    "type that a raw element is requires; pass an aligned copy (x.copy())"
+                )
         signature = (tuple(in_types), tuple(out_types))
         handle = self._definition(*signature, types)
         # Raw outputs are written through pointers the body indexes: to the engine they are raw inputs.
@@ -360,6 +367,15 @@ def _raw(dtype, k):
     """The body's variable of raw array `in{k}`: a complex one hands out Thrust's complex<T> (Note [Raw complex
     elements] in cpp/cuarray/kernels/user_complex.cuh); another is the engine's ca::Raw as it is."""
     return f"ca_user_raw::view(in{k})" if numpy.dtype(dtype).kind == "c" else f"in{k}"
+
+
+def _complex_aligned(a):
+    """Whether every element of complex array `a` lies at a multiple of its itemsize (Note [Raw complex elements]
+    in cpp/cuarray/kernels/user_complex.cuh): an empty array has none to misplace, a length-1 axis no stride."""
+    size = a.itemsize
+    return a.size == 0 or (
+        a._ptr % size == 0 and all(s % size == 0 for s, n in zip(a.strides, a.shape) if n > 1)
+    )
 
 
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)

@@ -51,7 +51,7 @@ _CTYPES = _CTypes(
 # (user_complex.cuh: Thrust's interface, computed by ca::complex's arithmetic, so a body's sums and products equal
 # the ufuncs' to the bit), which such kernels include. The loop's values stay ca::complex: an input converts, an
 # output is a ca_user::output that holds a complex<T> and stores it back when the body ends. A raw complex
-# argument's elements are complex<T> too, read and written where they lie (Note [Raw complex elements] in
+# argument's elements are complex<T> references too (Note [Raw complex elements] in
 # cpp/cuarray/kernels/user_complex.cuh). A reduction's accumulator (`a`, `b`) stays ca::complex.
 _BODY_CTYPES = _CTypes({**_CTYPES, "complex64": "complex<float>", "complex128": "complex<double>"})
 

@@ -250,15 +250,14 @@ struct output {
 }  // namespace ca_user
 
 // Note [Raw complex elements]
-// CuPy's CArray<complex<T>> hands out Thrust complex<T> lvalues. A raw complex argument of an ElementwiseKernel is a
-// Raw<ca_user::complex<T>, N> over the kernels' Raw<ca::complex<T>, N> (Note [Raw arrays as CArray] in
-// python/cuarray/_kernel.py), and its element (x[i], x[idx], x[{j, k}]) is a ref: a complex<T> loaded through
-// ca::complex, which is aligned as one T, as the ufuncs load it: a complex array from another library (DLPack,
-// __cuda_array_interface__) may start at any multiple of T's size, where a complex<T> reference (aligned as two T)
-// would fault. Being a complex<T>, it takes every operator and function of one, with complex<T>'s own arithmetic.
-// Assigning to the element itself (x[i] = z, x[i] += y, x[i].real(r)) stores the value back; a named one
-// (`auto v = x[i]`, `auto&& v = x[i]` too) is a value, as Thrust's `auto v = x[i]` is, and assigning to it stores
-// nothing. Where the body only writes an element, its load is dead code, compiled away.
+// CuPy's CArray<complex<T>> hands out thrust::complex<T> lvalues: `x[i].real()`, `x[i] += z`, `&x[i]` (the
+// per-part atomicAdd idiom), a helper taking complex<T>& or a forwarding reference, `c ? x[i] : 0.0`. A raw complex
+// argument of an ElementwiseKernel is therefore the same array seen as Raw<ca_user::complex<T>, N> (Note [Raw arrays
+// as CArray] in python/cuarray/_kernel.py), whose elements are true references to complex<T>: each of those
+// idioms means what it means in CuPy, and no copy can stand in for an element and silently drop a store. complex<T>
+// is aligned as Thrust's (two T together), so the call refuses a raw complex array whose data or strides are not
+// multiples of its itemsize (ValueError; only another library's memory can be, as cuarray's own complex arrays
+// never are) rather than let the device fault on a misaligned load, as CuPy's kernel would.
 namespace ca {
 template <class T, int N>
 struct Raw;  // kernels/elementwise.cuh; this header is complete on its own for RawKernel sources
@@ -266,82 +265,22 @@ struct Raw;  // kernels/elementwise.cuh; this header is complete on its own for 
 
 namespace ca_user_raw {  // outside ca_user, so that `thrust::` (all of ca_user) does not name it
 
-// One element of a raw complex argument: its value, and where to store it back.
-template <class T>
-struct ref : ca_user::complex<T> {
-  using C = ca_user::complex<T>;
-  ca::complex<T>* p;
-
-  __device__ explicit ref(ca::complex<T>& e) : C(e), p(&e) {}
-  ref(const ref&) = default;
-
-  __device__ T real() const { return this->re; }
-  __device__ T imag() const { return this->im; }
-  __device__ void real(T r) & { this->re = r; }
-  __device__ void real(T r) && { this->re = p->re = r; }  // Thrust's setters write their part alone
-  __device__ void imag(T i) & { this->im = i; }
-  __device__ void imag(T i) && { this->im = p->im = i; }
-
-  __device__ ref& operator=(const ref& z) & { return C::operator=(z), *this; }
-  __device__ ref&& operator=(const ref& z) && { return C::operator=(z), store(); }
-  __device__ ref& operator=(const C& z) & { return C::operator=(z), *this; }
-  __device__ ref&& operator=(const C& z) && { return C::operator=(z), store(); }
-#define CA_USER_RAW_COMPOUND(op)                                                    \
-  __device__ ref& operator op(const C& z)& { return C::operator op(z), *this; }     \
-  __device__ ref&& operator op(const C& z)&& { return C::operator op(z), store(); } \
-  __device__ ref& operator op(const T& x)& { return C::operator op(x), *this; }     \
-  __device__ ref&& operator op(const T& x)&& { return C::operator op(x), store(); }
-  CA_USER_RAW_COMPOUND(+=)
-  CA_USER_RAW_COMPOUND(-=)
-  CA_USER_RAW_COMPOUND(*=)
-  CA_USER_RAW_COMPOUND(/=)
-#undef CA_USER_RAW_COMPOUND
-
- private:
-  __device__ ref&& store() {
-    *p = ca::complex<T>(this->re, this->im);
-    return static_cast<ref&&>(*this);
-  }
-};
-
 template <class T, int N>
 __device__ __forceinline__ ca::Raw<ca_user::complex<T>, N> view(const ca::Raw<ca::complex<T>, N>& a) {
-  return {a};
+  ca::Raw<ca_user::complex<T>, N> v;
+  v.ptr = reinterpret_cast<ca_user::complex<T>*>(a.ptr);
+  v.n = a.n;
+  v.c_order = a.c_order;
+  for (int d = 0; d < N; ++d) v.shape_[d] = a.shape_[d], v.strides_[d] = a.strides_[d];
+  return v;
+}
+
+template <class T>
+__device__ __forceinline__ ca::Raw<ca_user::complex<T>, 0> view(const ca::Raw<ca::complex<T>, 0>& a) {
+  return {reinterpret_cast<ca_user::complex<T>*>(a.ptr), a.n, a.c_order};
 }
 
 }  // namespace ca_user_raw
-
-namespace ca {
-
-// A raw complex argument as the body sees it (Note [Raw complex elements]): CuPy's CArray<complex<T>, N>.
-template <class T, int N>
-struct Raw<ca_user::complex<T>, N> {
-  static constexpr int ndim = N;
-  Raw<complex<T>, N> a;
-  __device__ __forceinline__ ptrdiff_t size() const { return a.size(); }
-  __device__ __forceinline__ const ptrdiff_t* shape() const { return a.shape(); }
-  __device__ __forceinline__ const ptrdiff_t* strides() const { return a.strides(); }
-  __device__ __forceinline__ ca_user_raw::ref<T> operator[](ptrdiff_t i) const { return ca_user_raw::ref<T>(a[i]); }
-  template <class Int>
-  __device__ __forceinline__ ca_user_raw::ref<T> operator[](const Int (&idx)[N]) const {
-    return ca_user_raw::ref<T>(a[idx]);
-  }
-};
-
-template <class T>
-struct Raw<ca_user::complex<T>, 0> {
-  static constexpr int ndim = 0;
-  Raw<complex<T>, 0> a;
-  __device__ __forceinline__ ptrdiff_t size() const { return a.size(); }
-  __device__ __forceinline__ const ptrdiff_t* shape() const { return nullptr; }
-  __device__ __forceinline__ const ptrdiff_t* strides() const { return nullptr; }
-  template <class Index>
-  __device__ __forceinline__ ca_user_raw::ref<T> operator[](const Index&) const {
-    return ca_user_raw::ref<T>(*a.ptr);
-  }
-};
-
-}  // namespace ca
 
 // CuPy's header defines Thrust's complex, and its get_typename spells complex64 thrust::complex<float>
 // (cuarray.cuda.compiler.get_typename too): the names are thrust's as well.
