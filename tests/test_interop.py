@@ -722,9 +722,11 @@ def test_cai_import_waits_for_the_producers_stream_as_cupy_does():
 def test_cai_import_inside_a_capture_keeps_the_capture():
     # The host wait queried the capturing stream, which invalidates a capture: inside one, the import orders the
     # current stream on the device instead.
-    x = cp.arange(8, dtype=np.float32)
     s = cp.cuda.Stream(non_blocking=True)
     with s:
+        # Made on s: a non-blocking stream does not wait for the legacy stream, so an x made there could still be
+        # unwritten when the graph reads it.
+        x = cp.arange(8, dtype=np.float32)
         y = cp.empty_like(x)
         s.begin_capture()
         cp.multiply(x, 2.0, out=y)
