@@ -824,14 +824,6 @@ def test_cai_of_pageable_host_memory_is_a_type_error():
         cp.asarray(_Published(h, desc))
 
 
-class _Interface:
-    """Another library's device array, through __cuda_array_interface__ alone (with a reference to its memory)."""
-
-    def __init__(self, a):
-        self.a = a
-        self.__cuda_array_interface__ = a.__cuda_array_interface__
-
-
 @pytest.mark.gpu
 @pytest.mark.parametrize("route", ["from_dlpack", "capsule", "fromDlpack", "interface", "interface_asarray"])
 def test_imported_arrays_own_their_memory_as_cupys(route):
@@ -846,7 +838,7 @@ def test_imported_arrays_own_their_memory_as_cupys(route):
         with pytest.warns(np.exceptions.VisibleDeprecationWarning):
             y = cp.fromDlpack(x.toDlpack())
     else:
-        producer = _Interface(x)
+        producer = _Published(x, x.__cuda_array_interface__)
         y = cp.asarray(producer) if route == "interface_asarray" else cp._interop._device_view(producer)
         del producer
     assert y._ptr == x._ptr  # a view of the producer's memory, not a copy

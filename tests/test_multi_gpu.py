@@ -18,6 +18,7 @@ import cuarray as cp
 import numpy as np
 import pytest
 from conftest import ALL_DTYPES, LAYOUT_NAMES, describe, make_pair, run_python
+from test_interop import _Published
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
@@ -336,14 +337,6 @@ def test_cast_between_devices():
         np.testing.assert_array_equal(f.get(), np.arange(10)[::3].astype(np.float64))
 
 
-class _Interface:
-    """Another library's device array: only __cuda_array_interface__, over a cuarray array's memory."""
-
-    def __init__(self, a):
-        self.a = a
-        self.__cuda_array_interface__ = a.__cuda_array_interface__
-
-
 @pytest.mark.gpu
 @pytest.mark.requires_gpus(2)
 @pytest.mark.parametrize("make", ["asarray", "array", "asarray_device"])
@@ -352,7 +345,7 @@ def test_another_librarys_array_on_another_gpu_is_copied_to_the_current_one(make
     # make every later operation under the current device refuse it.
     with cp.cuda.Device(1):
         src = cp.arange(12, dtype=cp.float32).reshape(3, 4)[:, ::2]
-        foreign = _Interface(src)
+        foreign = _Published(src, src.__cuda_array_interface__)  # another library's array
     with cp.cuda.Device(0):
         if make == "asarray":
             y = cp.asarray(foreign)

@@ -43,6 +43,13 @@ def _assert_clean_exit(proc, started):
     assert time.monotonic() - started < 60
 
 
+def _child_result(*args, code, timeout, env=None):
+    """The JSON line a child (`code` with `args`) prints last, once it has exited cleanly."""
+    proc = run_python(*args, code=code, env=env, timeout=timeout)
+    assert proc.returncode == 0, describe(proc)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 @pytest.mark.parametrize("gil", ["held", "released"])
 @pytest.mark.parametrize("handler", ["plain", "no_begin_exit"])
 def test_exit_while_a_daemon_thread_waits_is_clean_without_a_device(gil, handler):
@@ -327,9 +334,7 @@ def test_every_library_works_after_out_of_memory_and_release():
     # After OutOfMemoryError and the release of every array, cuFFT plans and cuSOLVER handles failed
     # (CUFFT_INTERNAL_ERROR, CUSOLVER_STATUS_NOT_INITIALIZED): the pool kept the memory they allocate.
     # Without a memory limit: under one the pool never takes the device's memory from the libraries.
-    proc = run_python(code=OOM_CHILD, env={"CUARRAY_GPU_MEMORY_LIMIT": None}, timeout=300)
-    assert proc.returncode == 0, describe(proc)
-    results = json.loads(proc.stdout.strip().splitlines()[-1])
+    results = _child_result(code=OOM_CHILD, env={"CUARRAY_GPU_MEMORY_LIMIT": None}, timeout=300)
     failed = {k: v for k, v in results.items() if v != "ok"}
     assert not failed, f"after running out of memory: {failed}"
 
@@ -382,9 +387,7 @@ print(json.dumps({"result": span["result"], "seconds": span["end"] - span["start
 @pytest.mark.gpu
 def test_failing_allocation_lets_other_threads_run_while_it_waits_for_the_device():
     # The retry waited for the device holding the GIL: the main thread stopped for as long as the kernel ran.
-    proc = run_python(code=RETRY_CHILD, timeout=120)
-    assert proc.returncode == 0, describe(proc)
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out = _child_result(code=RETRY_CHILD, timeout=120)
     assert out["result"] == "oom", out
     assert out["seconds"] > 1.0, f"the allocation did not wait for the kernel on the other stream: {out}"
     assert out["ticks"] > 1000, f"the main thread barely ran during the allocation: {out}"
@@ -447,9 +450,7 @@ print(json.dumps({"full": full, "after": after, "values": values}), flush=True)
 def test_a_graph_runs_after_out_of_memory_and_release(how):
     # The launch failed until the program called free_all_blocks: the graph's allocation needs memory at launch,
     # and the pool kept what the dropped arrays had held. Without a memory limit, which graphs do not see.
-    proc = run_python(how, code=GRAPH_OOM_CHILD, env={"CUARRAY_GPU_MEMORY_LIMIT": None}, timeout=300)
-    assert proc.returncode == 0, describe(proc)
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out = _child_result(how, code=GRAPH_OOM_CHILD, env={"CUARRAY_GPU_MEMORY_LIMIT": None}, timeout=300)
     assert out["full"].startswith("CUDARuntimeError") and "cudaErrorMemoryAllocation" in out["full"], out
     assert out["after"] == "ran", out
     assert out["values"] == [2.0, 2.0], out
@@ -500,9 +501,7 @@ print(json.dumps({"ok": ok, "graph_bytes": n * 4, "while_alive": while_alive, "t
 def test_a_dead_graphs_memory_goes_back_to_the_device(how):
     # CUDA keeps a graph allocation's memory in its graph memory pool after the graph and its output are gone, and
     # nothing trimmed that pool: a large array then raised OutOfMemoryError with nothing alive.
-    proc = run_python(how, code=GRAPH_TRIM_CHILD, env={"CUARRAY_GPU_MEMORY_LIMIT": None}, timeout=300)
-    assert proc.returncode == 0, describe(proc)
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out = _child_result(how, code=GRAPH_TRIM_CHILD, env={"CUARRAY_GPU_MEMORY_LIMIT": None}, timeout=300)
     assert out["ok"], out
     assert out["while_alive"] >= out["graph_bytes"], out
     if how == "free_all_blocks":
