@@ -156,14 +156,6 @@ Buffer::WatchHook g_watch_hook = nullptr;
 
 void Buffer::set_watch_hook(WatchHook hook) { g_watch_hook = hook; }
 
-std::shared_ptr<Buffer> Buffer::hand_over() {
-  std::shared_ptr<Buffer> b = pool_ ? std::make_shared<Buffer>(ptr_, nbytes_, device_, stream_, pool_, capture_)
-                                    : std::make_shared<Buffer>(ptr_, nbytes_, device_, std::move(release_));
-  ptr_ = nullptr;
-  release_ = nullptr;  // a moved-from std::function need not be empty
-  return b;
-}
-
 Buffer::~Buffer() {
   if (watched_ && g_watch_hook) g_watch_hook(this);
   if (pool_) {
@@ -171,7 +163,7 @@ Buffer::~Buffer() {
   } else if (release_) {
     // The owner may reuse the memory at once: the launches queued before are issued first. Recorded ones stay
     // recorded, as in MemoryPool::release: none of them uses this memory (the watch hook above flushed the chain
-    // that did, or it took the memory over).
+    // that did, and a chain owns the values it still computes).
     drain_queued_launches();
     release_();
   }

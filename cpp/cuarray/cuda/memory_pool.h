@@ -72,19 +72,12 @@ class Buffer {
   bool pooled() const { return pool_ != nullptr; }
 
   // A pending fused chain reads or writes this memory (Note [Automatic fusion] in ops/auto_fusion.h): its last
-  // owner's release first calls the hook set by set_watch_hook, which flushes the chain or marks a value dead.
+  // owner's release first calls the hook set by set_watch_hook, which flushes the chain.
   // Only the thread that holds the chain's lock sets or reads it.
   std::uint8_t watched() const { return watched_; }
   void set_watched(std::uint8_t how) { watched_ = how; }
   using WatchHook = void (*)(Buffer* dying) noexcept;
   static void set_watch_hook(WatchHook hook);
-
-  // A new Buffer that owns this one's memory from now on (the same pointer, size, device, stream, pool, capture or
-  // release function), this one keeping none: its destruction then releases nothing. For the watch hook, which
-  // takes over the memory of a dying value that a pending chain still computes (Note [Automatic fusion] in
-  // ops/auto_fusion.h). A pool keeps counting the memory as used until the new Buffer releases it. Throws
-  // (std::bad_alloc) before changing anything.
-  std::shared_ptr<Buffer> hand_over();
 
  private:
   void* ptr_;

@@ -50,14 +50,13 @@ struct Step {
   int ufunc;
   const ElementwiseDef* def;
   int nin;
-  int args[3];            // >= 0: the step whose result it reads; < 0: external -1 - arg
-  DType types[4];         // the loop types, inputs then output
-  Array out;              // borrowed; once dead, its buffer is gone (keep owns the memory)
-  bool consumed = false;  // a later step reads it
-  bool dead = false;      // consumed, and the program no longer holds it: never written by a fused kernel
-  // A dead value's memory, taken over from its dying buffer (Note [Automatic fusion]): run op by op, the step
-  // writes its value there; released once the chain no longer needs it.
-  std::shared_ptr<cuda::Buffer> keep = nullptr;
+  int args[3];     // >= 0: the step whose result it reads; < 0: external -1 - arg
+  DType types[4];  // the loop types, inputs then output
+  Array out;       // borrowed; its buffer lives while the program or `own` holds it
+  // From the first step that reads the value on, the chain owns its memory too (Note [Automatic fusion]): the
+  // program may drop it, and a chain run op by op still writes it there. Released once the chain no longer needs it.
+  std::shared_ptr<cuda::Buffer> own = nullptr;
+  bool dead = false;  // at the flush: read, and the chain is its last owner: never written by a fused kernel
 };
 
 struct Chain {
@@ -123,31 +122,14 @@ class ChainLock {
 
 void release_kept(State& s);
 
-// `st`'s value is dead: `b`, its dying buffer, leaves its memory to the chain (Note [Automatic fusion]). False
-// where there is no host memory for that: the chain must then run first.
-bool take_over(Step& st, cuda::Buffer* b) noexcept {
-  try {
-    st.keep = b->hand_over();
-  } catch (...) {
-    return false;
-  }
-  st.dead = true;
-  b->set_watched(0);
-  return true;
-}
-
-void buffer_dying(cuda::Buffer* b) noexcept {
+// A buffer the chain watches is dying: an input, or a value no step has read yet (a value read is owned by the
+// chain and cannot die first). Its memory must hold the input until the chain has read it, and the value is still
+// computed (no work the program asked for is skipped): the chain runs now.
+void buffer_dying(cuda::Buffer*) noexcept {
   State& s = state();
   {
     ChainLock lock(s.mutex);
-    bool taken = false;
-    if (b->watched() == kWrites)
-      for (Step& st : s.chain.steps)
-        if (!st.dead && st.out.buffer().get() == b) {
-          taken = st.consumed && take_over(st, b);  // a value a later step read: it stays in registers
-          break;
-        }
-    if (!taken) flush_locked(s);  // an input, or a value nothing has read yet, is needed before its memory goes
+    flush_locked(s);
   }
   release_kept(s);
 }
@@ -171,21 +153,22 @@ void add_log_line(State& s, std::string line) {
 // take now (a thread that may not call Python) wait for the next call.
 thread_local int t_flushing = 0;  // flushes running on this thread (a launch inside one flushes again, a no-op)
 
-// Releases a dead value's kept memory: a pool's at once, another owner's (a user allocator's, whose release runs
-// Python) later, without the chain's lock (release_kept).
-void drop_keep(State& s, Step& st) {
-  if (!st.keep) return;
-  if (st.keep->pooled()) {
-    st.keep.reset();  // ordered on its stream after the chain's launches, as any release is
+// Gives up the chain's ownership of a value's memory. A pool's goes at once (its release, when the chain was the
+// last owner, is ordered on its stream after the chain's launches, as any release); another owner's (a user
+// allocator's, whose release runs Python) later, without the chain's lock (release_kept).
+void drop_own(State& s, Step& st) {
+  if (!st.own) return;
+  if (st.own->pooled()) {
+    st.own.reset();
     return;
   }
-  s.kept.push_back(std::move(st.keep));
+  s.kept.push_back(std::move(st.own));
   s.has_kept.store(true, std::memory_order_release);
 }
 
 std::atomic<bool (*)()> g_may_release{nullptr};  // set_release_check
 
-// Releases the kept memory of other owners (drop_keep) where the calling thread holds no chain lock and may run
+// Releases the kept memory of other owners (drop_own) where the calling thread holds no chain lock and may run
 // Python: their release functions drop a user allocator's object, and Python must not run under the chain's lock
 // (Note [Handlers held in a flush] in jit/kernel_cache.h), nor on a thread that let go of Python's lock, which may
 // hold another lock of the core (a copy to the host flushes holding the staging lock). Called where the log lines
@@ -337,41 +320,30 @@ ChainRun run_fused(State& s, const Chain& c) {
   return ChainRun::Fused;
 }
 
-// Runs the chain as the ufuncs would have run, each value the program dropped in the memory the chain kept of it:
-// nothing is allocated (Note [Automatic fusion]).
+// Runs the chain as the ufuncs would have run, each value in its own memory (the chain owns what the program
+// dropped): nothing is allocated (Note [Automatic fusion]).
 void run_op_by_op(State& s, Chain& c) {
   const std::size_t n = c.steps.size();
-  if (n == 1) {  // an op on its own, as most are: launched as the ufunc launches it
-    const Step& st = c.steps[0];
-    Input inputs[3];
-    for (int i = 0; i < st.nin; ++i) read_external(c.ext[-1 - st.args[i]], inputs[i]);
-    elementwise(*st.def, st.types, st.types + st.nin, inputs, &st.out, c.shape);
-    return;
-  }
-  std::vector<std::optional<Array>> kept(n);  // the dead values' views of their kept memory
   std::vector<std::size_t> last_use(n, 0);
   for (std::size_t k = 0; k < n; ++k)
     for (int i = 0; i < c.steps[k].nin; ++i)
       if (c.steps[k].args[i] >= 0) last_use[c.steps[k].args[i]] = k;
   for (std::size_t k = 0; k < n; ++k) {
-    const Step& st = c.steps[k];
+    Step& st = c.steps[k];
     Input inputs[3];
     for (int i = 0; i < st.nin; ++i) {
       const int a = st.args[i];
       if (a < 0)
         read_external(c.ext[-1 - a], inputs[i]);
       else
-        inputs[i].array = c.steps[a].dead ? &*kept[a] : &c.steps[a].out;
+        inputs[i].array = &c.steps[a].out;
     }
-    const Array* out = &st.out;
-    // The view the program's array was, over the memory that outlived it (its own buffer object is gone).
-    if (st.dead) out = &kept[k].emplace(st.keep, st.out.offset(), st.out.shape(), st.out.strides(), st.out.dtype());
-    elementwise(*st.def, st.types, st.types + st.nin, inputs, out, c.shape);
-    for (int i = 0; i < st.nin; ++i) {
+    elementwise(*st.def, st.types, st.types + st.nin, inputs, &st.out, c.shape);
+    for (int i = 0; i < st.nin; ++i) {  // a dead value's memory goes after its last read, as eagerly
       const int a = st.args[i];
-      if (a >= 0 && c.steps[a].dead && last_use[a] == k && kept[a]) {
-        kept[a].reset();
-        drop_keep(s, c.steps[a]);
+      if (a >= 0 && c.steps[a].dead && last_use[a] == k) {
+        c.steps[a].out.buffer()->set_watched(0);
+        drop_own(s, c.steps[a]);
       }
     }
   }
@@ -382,6 +354,9 @@ void flush_locked(State& s) {
   Chain c = std::move(s.spare);
   std::swap(c, s.chain);
   s.stats.chains++;
+  // A value read by a later step that the program no longer holds is dead: the chain is its last owner, and no
+  // one can own it again. (A count read as higher, another thread dropping its array meanwhile, writes it.)
+  for (Step& st : c.steps) st.dead = st.own && st.own.use_count() == 1;
   ++t_flushing;
   try {
     jit::HoldHandlers hold;  // Note [Handlers held in a flush]
@@ -393,14 +368,16 @@ void flush_locked(State& s) {
   } catch (...) {
     cuda::keep_launch_error(std::current_exception());
   }
-  // A fused kernel never touched the dead values' memory; op by op, what is left (a step that failed) goes now.
-  for (Step& st : c.steps) drop_keep(s, st);
   --t_flushing;
-  // Only now: until the chain was issued, a buffer dying on another thread waited for the lock.
+  // Only now: until the chain was issued, a buffer dying on another thread waited for the lock. A fused kernel never
+  // touched the dead values' memory; op by op, what is left (a step that failed) goes now.
   for (External& x : c.ext)
     if (x.array) x.array->buffer()->set_watched(0);
-  for (Step& st : c.steps)
-    if (!st.dead) st.out.buffer()->set_watched(0);
+  for (Step& st : c.steps) {
+    if (st.dead && !st.own) continue;  // released op by op
+    st.out.buffer()->set_watched(0);
+    drop_own(s, st);
+  }
   c.ext.clear();
   c.steps.clear();
   c.stream.reset();
@@ -472,7 +449,7 @@ bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const D
         if (how == kWrites) {
           flush = true;
           for (std::size_t k = 0; k < c->steps.size(); ++k)
-            if (!c->steps[k].dead && same_view(c->steps[k].out, *a)) {
+            if (c->steps[k].out.buffer() == a->buffer() && same_view(c->steps[k].out, *a)) {
               args[i] = static_cast<int>(k);
               flush = false;
               break;
@@ -493,7 +470,10 @@ bool record_ufunc(int index, const ElementwiseDef& def, const DType* in, const D
     }
     for (int i = 0; i < nin; ++i) {
       if (args[i] >= 0) {
-        c->steps[args[i]].consumed = true;
+        Step& read = c->steps[args[i]];
+        // The value is the chain's to keep from now on; an array without an owner (a borrowed view of the core's) is
+        // never dead, its buffer dying flushes the chain.
+        if (!read.own && inputs[i].array->buffer().use_count() > 0) read.own = inputs[i].array->buffer();
         continue;
       }
       if (args[i] != INT32_MIN) continue;

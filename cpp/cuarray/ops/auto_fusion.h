@@ -10,17 +10,19 @@
 // runs as one kernel if one was compiled for it, else op by op, exactly as the ufuncs would have run.
 //
 // Which values the kernel writes is decided at the flush, from what the program still holds:
-// - The chain watches the buffers it reads and writes (cuda::Buffer::watched). When the last owner of a value
-//   that a later step of the chain has read drops it, the value is dead: the fused kernel keeps it in registers
-//   and never writes it. Its memory stays with the chain until the chain has run (the dying buffer hands it over,
-//   cuda::Buffer::hand_over), because a chain run op by op (seen once, its kernel compiling, or its fusion failed)
-//   writes the value there, as its ufunc would have. So a flush allocates nothing: an allocation there could fail
-//   (out of memory, a user allocator that raises) where eager code, which allocated the value at its call, did
-//   not, and a flush cannot raise (its error would wait for a later call, the program's arrays unwritten). The
-//   memory goes back once the chain no longer needs it: a pool's after the fused kernel, or op by op after the
-//   value's last read (stream-ordered, as any release); a user allocator's, whose object is dropped in Python,
-//   without the chain's lock and on a thread that holds Python's lock (release_kept_memory): at the end of the
-//   flush, or else at the next recorded call, flush, dying buffer or user allocation.
+// - The chain watches the buffers it reads and writes (cuda::Buffer::watched), and from the first step that reads
+//   a value on, it owns that value's memory too (one more owner of its buffer). A value read whose last owner is
+//   the chain when it is flushed is dead: the program has dropped it, and no one can own it again, so the fused
+//   kernel keeps it in registers and never writes it. Its memory stays with the chain until the chain has run,
+//   because a chain run op by op (seen once, its kernel compiling, or its fusion failed) writes the value there, as
+//   its ufunc would have. So a flush allocates nothing: an allocation there could fail (out of memory, a user
+//   allocator that raises) where eager code, which allocated the value at its call, did not, and a flush cannot
+//   raise (its error would wait for a later call, the program's arrays unwritten). The chain lets go of the memory
+//   once it no longer needs it: after the fused kernel, or op by op after the value's last read (a pool's release
+//   is stream-ordered, as any); a user allocator's, whose object is dropped in Python, without the chain's lock and
+//   on a thread that holds Python's lock (release_kept_memory): at the end of the flush, or else at the next
+//   recorded call, flush, dying buffer or user allocation. Dropping an array whose value the chain owns thus costs
+//   the program nothing but the count, where a value that died into the chain's hands once took the chain's lock.
 // - When the program drops an input of the chain, or a value no step has read yet, the chain is flushed first:
 //   the memory must hold its data until the chain has read or written it, and a value nothing reads is still
 //   computed (no work the program asked for is skipped). A benchmark loop that drops each result therefore
