@@ -205,19 +205,20 @@ void ElementwiseOperands::allocate(const DType* out, char order) {
     if (in_[i].array) arrays[n++] = in_[i].array;
   for (int o = 0; o < nout_; ++o)
     if (given_[o]) arrays[n++] = given_[o];
-  out_.reserve(nout_);
   for (int o = 0; o < nout_; ++o) {
+    Array* slot = &out_[n_out_];
     if (given_[o])
-      out_.push_back(*given_[o]);
+      new (slot) Array(*given_[o]);
     else if (order == 'A')  // NumPy's: F where every array operand is F-contiguous, else C
-      out_.emplace_back(*shape_, out[o],
-                        n > 0 && std::all_of(arrays, arrays + n, [](const Array* a) { return a->f_contiguous(); })
-                            ? Order::F
-                            : Order::C);
+      new (slot)
+          Array(*shape_, out[o],
+                n > 0 && std::all_of(arrays, arrays + n, [](const Array* a) { return a->f_contiguous(); }) ? Order::F
+                                                                                                           : Order::C);
     else if (order == 'F' || order == 'C')
-      out_.emplace_back(*shape_, out[o], order == 'F' ? Order::F : Order::C);
+      new (slot) Array(*shape_, out[o], order == 'F' ? Order::F : Order::C);
     else
-      out_.push_back(Array::like_all(*shape_, out[o], arrays, n, LayoutRule::Iterator));
+      new (slot) Array(Array::like_all(*shape_, out[o], arrays, n, LayoutRule::Iterator));
+    ++n_out_;
   }
 }
 

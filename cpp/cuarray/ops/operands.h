@@ -62,6 +62,9 @@ class ElementwiseOperands {
     }
     for (int o = 0; o < nout; ++o) given_[o] = nullptr;
   }
+  ~ElementwiseOperands() {
+    for (int o = 0; o < n_out_; ++o) out_[o].~Array();
+  }
   ElementwiseOperands(const ElementwiseOperands&) = delete;
   ElementwiseOperands& operator=(const ElementwiseOperands&) = delete;
 
@@ -102,10 +105,12 @@ class ElementwiseOperands {
   void allocate(const DType* out, char order);
 
   const Input* inputs() const { return in_; }
-  const Array* outputs() const { return out_.data(); }
+  const Array* outputs() const { return out_; }
   Array& output(int o) { return out_[o]; }
   // The outputs, moved out: call it last.
-  std::vector<Array> take_outputs() { return std::move(out_); }
+  std::vector<Array> take_outputs() {
+    return std::vector<Array>(std::make_move_iterator(out_), std::make_move_iterator(out_ + n_out_));
+  }
 
  private:
   [[noreturn]] static void too_many(const char* op);
@@ -129,7 +134,11 @@ class ElementwiseOperands {
   // Inputs that do not broadcast: NumPy reports the types' error first, so this one waits for the next step
   // (set_output, convert_scalars or allocate), after the loop is resolved.
   std::string broadcast_error_;
-  std::vector<Array> out_;
+  // The outputs, in place: a vector of them cost every small call an allocation. The first n_out_ are built.
+  union {
+    Array out_[kMaxOperands];
+  };
+  int n_out_ = 0;
 };
 
 struct ReductionDef;
