@@ -138,12 +138,40 @@ struct MemoryPool::Impl {
     return nullptr;
   }
 
+  // The bin of `cache` that a small block was last taken from or given to: a loop of small ops asks for the same
+  // one at every allocation and release, and then skips the map's hashing. Null once bins are erased (the map's
+  // nodes stay where they are otherwise).
+  BinKey last_key{nullptr, 0};
+  Bin* last_bin = nullptr;
+
+  // `cache`'s bin for `key`, made if `make`, else null when there is none. Callers lock.
+  Bin* cache_bin(const BinKey& key, bool make) {
+    if (last_bin && key == last_key) return last_bin;
+    Bin* bin = nullptr;
+    if (make) {
+      bin = &cache[key];
+    } else {
+      auto it = cache.find(key);
+      if (it == cache.end()) return nullptr;
+      bin = &it->second;
+    }
+    last_key = key;
+    last_bin = bin;
+    return bin;
+  }
+
   // A block of `bins` for (stream, nbytes), now counted as used; null when there is none. Callers lock.
   void* take(std::unordered_map<BinKey, Bin, BinKeyHash>& bins, std::size_t nbytes, const Stream* stream) {
-    auto it = bins.find(BinKey{stream, nbytes});
-    if (it == bins.end() || it->second.blocks.empty()) return nullptr;
-    void* p = it->second.blocks.back();
-    it->second.blocks.pop_back();
+    const BinKey key{stream, nbytes};
+    Bin* bin = nullptr;
+    if (&bins == &cache) {
+      bin = cache_bin(key, false);
+    } else if (auto it = bins.find(key); it != bins.end()) {
+      bin = &it->second;
+    }
+    if (!bin || bin->blocks.empty()) return nullptr;
+    void* p = bin->blocks.back();
+    bin->blocks.pop_back();
     cached -= nbytes;
     used += nbytes;
     return p;
@@ -217,6 +245,7 @@ void MemoryPool::stream_destroyed(const Stream& stream) noexcept {
         blocks.insert(blocks.end(), it->second.blocks.begin(), it->second.blocks.end());
         it = bins->erase(it);
       }
+    pool->impl_->last_bin = nullptr;
     auto& large = pool->impl_->large;
     for (const LargeBlock& b : large)
       if (b.stream == &stream) blocks.push_back(b.ptr);
@@ -350,7 +379,7 @@ void MemoryPool::release(void* ptr, std::size_t nbytes, const std::shared_ptr<St
     }
     impl_->used -= nbytes;
     if (!capture && nbytes <= kMaxCachedBlock && impl_->cached + nbytes <= kMaxCachedBytes) {
-      Bin& bin = impl_->cache[BinKey{stream.get(), nbytes}];
+      Bin& bin = *impl_->cache_bin(BinKey{stream.get(), nbytes}, true);
       bin.stream = stream->handle();
       bin.blocks.push_back(ptr);
       impl_->cached += nbytes;
@@ -403,6 +432,7 @@ void MemoryPool::flush_cache() {
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     cache.swap(impl_->cache);
+    impl_->last_bin = nullptr;
     zeroed.swap(impl_->zeroed);
     large.swap(impl_->large);
     impl_->cached = 0;
