@@ -23,12 +23,11 @@ std::int64_t checked_size(const Shape& shape, int itemsize) {
     if (d < 0) throw ValueError("negative dimensions are not allowed");
     if (d == 0)
       empty = true;
-    else if (nonzero > std::numeric_limits<std::int64_t>::max() / d)
-      overflow = true;
     else
-      nonzero *= d;
+      overflow |= __builtin_mul_overflow(nonzero, d, &nonzero);  // a division per axis cost small ops more
   }
-  if (overflow || nonzero > std::numeric_limits<std::int64_t>::max() / itemsize)
+  std::int64_t nbytes = 0;
+  if (overflow || __builtin_mul_overflow(nonzero, static_cast<std::int64_t>(itemsize), &nbytes))
     throw ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
   return empty ? 0 : nonzero;
 }
