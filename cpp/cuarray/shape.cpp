@@ -193,7 +193,9 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
     std::int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
     std::int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
     if (da != db && da != 1 && db != 1)
-      throw ValueError("operands could not be broadcast together with shapes " + shape_str(a) + " " + shape_str(b));
+      // NumPy's ufunc message, character for character (compact shapes, a trailing space): programs compare it.
+      throw ValueError("operands could not be broadcast together with shapes " + shape_str_compact(a, true) + " " +
+                       shape_str_compact(b, true) + " ");
     out[i] = da == 1 ? db : da;
   }
   return out;

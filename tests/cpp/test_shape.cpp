@@ -158,9 +158,9 @@ TEST(BroadcastShapes, MismatchNamesBothShapes) {
   EXPECT_EQ(message_of<cuarray::ValueError>([] {
               cuarray::broadcast_shapes({2, 3}, {4});
             }),
-            "operands could not be broadcast together with shapes (2, 3) (4,)");
+            "operands could not be broadcast together with shapes (2,3) (4,) ");  // NumPy's, trailing space too
   EXPECT_EQ(message_of<cuarray::ValueError>([] { cuarray::broadcast_shapes({0}, {2}); }),
-            "operands could not be broadcast together with shapes (0,) (2,)");
+            "operands could not be broadcast together with shapes (0,) (2,) ");
 }
 
 TEST(BroadcastStrides, ZeroStrideOnBroadcastDims) {
