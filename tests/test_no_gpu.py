@@ -36,6 +36,7 @@ MODULES = {
     "cuda.nvtx": cp.cuda.nvtx,
     "cuda.profiler": cp.cuda.profiler,
     "scipy.signal": cp.scipy.signal,
+    "scipy.signal.windows": cp.scipy.signal.windows,
     "scipy.special": cp.scipy.special,
     "scipy.fft": cp.scipy.fft,
     "polynomial.polynomial": cp.polynomial.polynomial,
@@ -64,8 +65,62 @@ def _host_file():
 # replace that for ufuncs that take no scalars.
 UFUNC_EXCEPTIONS = {"matmul"}
 
+# The arguments of each window function of cuarray.scipy.signal.windows (4 points) past M, where it takes any.
+_WINDOW_ARGS = {
+    "get_window": ("hann", 4),
+    "general_cosine": (4, [0.5, 0.5]),
+    "general_hamming": (4, 0.6),
+    "kaiser": (4, 3.0),
+    "kaiser_bessel_derived": (4, 3.0),
+    "gaussian": (4, 1.0),
+    "general_gaussian": (4, 1.5, 2.0),
+    "chebwin": (4, 60),
+}
+
 # Calls that need a device: CUDARuntimeError with the no-device message.
 NEEDS_DEVICE = {
+    **{
+        f"scipy.signal.windows.{n}": lambda n=n: getattr(cp.scipy.signal.windows, n)(
+            *_WINDOW_ARGS.get(n, (4,))
+        )
+        for n in cp.scipy.signal.windows.__all__
+    },
+    "scipy.signal.get_window": lambda: cp.scipy.signal.get_window(("kaiser", 2.0), 4),
+    "scipy.signal.firwin": lambda: cp.scipy.signal.firwin(5, 0.3),
+    "scipy.signal.firwin2": lambda: cp.scipy.signal.firwin2(5, [0, 0.5, 1], [1, 1, 0]),
+    "scipy.signal.savgol_coeffs": lambda: cp.scipy.signal.savgol_coeffs(5, 2),  # a device array of them
+    # the window is a device array (get_window's, or a host window copied), the verdict a 0-d device array
+    "scipy.signal.check_COLA": lambda: cp.scipy.signal.check_COLA("hann", 8, 4),
+    "scipy.signal.check_NOLA": lambda: cp.scipy.signal.check_NOLA(np.ones(8), 8, 4),
+    # IIR design: host maths (host arguments taken, as SciPy's), device results
+    **{
+        f"scipy.signal.{n}": (lambda n=n, args=args: getattr(cp.scipy.signal, n)(*args))
+        for n, args in {
+            "butter": (2, 0.5),
+            "cheby1": (2, 1.0, 0.5),
+            "cheby2": (2, 40.0, 0.5),
+            "iirfilter": (2, 0.5, None, None, "low"),
+            "buttap": (2,),
+            "cheb1ap": (2, 1.0),
+            "cheb2ap": (2, 40.0),
+            "bilinear_zpk": ([], [-1.0], 1.0, 2.0),
+            "lp2lp_zpk": ([], [-1.0], 1.0),
+            "lp2hp_zpk": ([], [-1.0], 1.0),
+            "lp2bp_zpk": ([], [-1.0], 1.0),
+            "lp2bs_zpk": ([], [-1.0], 1.0),
+            "zpk2tf": ([], [0.5], 1.0),
+            "tf2zpk": ([1.0], [1.0, -0.5]),
+            "zpk2sos": ([], [0.5], 1.0),
+            "tf2sos": ([1.0], [1.0, -0.5]),
+            "sos2tf": ([[1.0, 0, 0, 1, -0.5, 0]],),
+            "sos2zpk": ([[1.0, 0, 0, 1, -0.5, 0]],),
+            "freqz": (H1,),
+            "freqz_sos": ([[1.0, 0, 0, 1, -0.5, 0]],),
+            "sosfreqz": ([[1.0, 0, 0, 1, -0.5, 0]],),
+            "lfilter_zi": (H1, [1.0, 0.5]),
+            "sosfilt_zi": ([[1.0, 0, 0, 1, -0.5, 0]],),
+        }.items()
+    },
     "scipy.fft.fftfreq": lambda: cp.scipy.fft.fftfreq(4),
     "scipy.fft.rfftfreq": lambda: cp.scipy.fft.rfftfreq(4),
     "cuda.profiler.start": lambda: cp.cuda.profiler.start(),
@@ -265,6 +320,57 @@ TAKES_DEVICE_ARRAYS = {
     **{
         f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H2, H2), (TypeError, "numpy\\.ndarray"))
         for n in ("convolve2d", "correlate2d")
+    },
+    **{
+        f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H2), (TypeError, "numpy\\.ndarray"))
+        for n in ("detrend", "hilbert", "hilbert2")
+    },
+    **{
+        f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H1), (TypeError, "numpy\\.ndarray"))
+        for n in ("argrelmin", "argrelmax", "find_peaks", "medfilt")
+    },
+    "scipy.signal.argrelextrema": (
+        lambda: cp.scipy.signal.argrelextrema(H1, np.less),
+        (TypeError, "numpy\\.ndarray"),
+    ),
+    "scipy.signal.peak_prominences": (
+        lambda: cp.scipy.signal.peak_prominences(H1, [1]),
+        (TypeError, "numpy\\.ndarray"),
+    ),
+    "scipy.signal.peak_widths": (
+        lambda: cp.scipy.signal.peak_widths(H1, [1]),
+        (TypeError, "numpy\\.ndarray"),
+    ),
+    "scipy.signal.medfilt2d": (lambda: cp.scipy.signal.medfilt2d(H2), (TypeError, "numpy\\.ndarray")),
+    "scipy.signal.savgol_filter": (
+        lambda: cp.scipy.signal.savgol_filter(H1, 3, 1),
+        (TypeError, "numpy\\.ndarray"),
+    ),
+    "scipy.signal.resample": (lambda: cp.scipy.signal.resample(H1, 5), (TypeError, "numpy\\.ndarray")),
+    # Spectral analysis: the signals (and istft's STFT) must be device arrays.
+    **{
+        f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H1), (TypeError, "numpy\\.ndarray"))
+        for n in ("periodogram", "welch", "spectrogram", "stft")
+    },
+    **{
+        f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H1, H1), (TypeError, "numpy\\.ndarray"))
+        for n in ("csd", "coherence")
+    },
+    "scipy.signal.istft": (lambda: cp.scipy.signal.istft(H2), (TypeError, "numpy\\.ndarray")),
+    # Filtering: the signals must be device arrays (the coefficients may be host values).
+    **{
+        f"scipy.signal.{n}": (
+            lambda n=n: getattr(cp.scipy.signal, n)(H1, H1, H1),
+            (TypeError, "numpy\\.ndarray"),
+        )
+        for n in ("lfilter", "lfiltic", "filtfilt")
+    },
+    **{
+        f"scipy.signal.{n}": (
+            lambda n=n: getattr(cp.scipy.signal, n)([[1.0, 0, 0, 1, -0.5, 0]], H1),
+            (TypeError, "numpy\\.ndarray"),
+        )
+        for n in ("sosfilt", "sosfiltfilt")
     },
     **{
         f"scipy.fft.{n}": (
@@ -512,6 +618,10 @@ def _auto_fuse_off():
 
 
 NO_DEVICE_NEEDED = {
+    "scipy.signal.kaiser_beta": lambda: cp.scipy.signal.kaiser_beta(60),
+    "scipy.signal.kaiser_atten": lambda: cp.scipy.signal.kaiser_atten(31, 0.1),
+    "scipy.signal.kaiserord": lambda: cp.scipy.signal.kaiserord(60, 0.1),
+    "scipy.signal.BadCoefficients": lambda: cp.scipy.signal.BadCoefficients("x"),
     "scipy.fft.next_fast_len": lambda: cp.scipy.fft.next_fast_len(13),
     # NVTX records only under a profiler; without one a marker or range is a no-op call
     "cuda.nvtx.Mark": lambda: cp.cuda.nvtx.Mark("m", 1),
