@@ -324,6 +324,13 @@ ChainRun run_fused(State& s, const Chain& c) {
 // dropped): nothing is allocated (Note [Automatic fusion]).
 void run_op_by_op(State& s, Chain& c) {
   const std::size_t n = c.steps.size();
+  if (n == 1) {  // an op on its own, as most are: launched as the ufunc launches it, without the bookkeeping below
+    const Step& st = c.steps[0];
+    Input inputs[3];
+    for (int i = 0; i < st.nin; ++i) read_external(c.ext[-1 - st.args[i]], inputs[i]);
+    elementwise(*st.def, st.types, st.types + st.nin, inputs, &st.out, c.shape);
+    return;
+  }
   std::vector<std::size_t> last_use(n, 0);
   for (std::size_t k = 0; k < n; ++k)
     for (int i = 0; i < c.steps[k].nin; ++i)
