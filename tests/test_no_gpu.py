@@ -92,6 +92,14 @@ NEEDS_DEVICE = {
     # the window is a device array (get_window's, or a host window copied), the verdict a 0-d device array
     "scipy.signal.check_COLA": lambda: cp.scipy.signal.check_COLA("hann", 8, 4),
     "scipy.signal.check_NOLA": lambda: cp.scipy.signal.check_NOLA(np.ones(8), 8, 4),
+    # polyphase filtering, least-squares and minimum-phase design, Lomb-Scargle: host values copied to the
+    # device as CuPy's asarray copies them (firls designs on the host, its taps a device array)
+    "scipy.signal.upfirdn": lambda: cp.scipy.signal.upfirdn(H1, H1, 2),
+    "scipy.signal.resample_poly": lambda: cp.scipy.signal.resample_poly(H1, 2, 1),
+    "scipy.signal.decimate": lambda: cp.scipy.signal.decimate(np.ones(40), 2),
+    "scipy.signal.firls": lambda: cp.scipy.signal.firls(5, [0, 0.4, 0.6, 1], [1, 1, 0, 0]),
+    "scipy.signal.minimum_phase": lambda: cp.scipy.signal.minimum_phase(H1),
+    "scipy.signal.lombscargle": lambda: cp.scipy.signal.lombscargle(H1, H1, H1),
     # IIR design: host maths (host arguments taken, as SciPy's), device results
     **{
         f"scipy.signal.{n}": (lambda n=n, args=args: getattr(cp.scipy.signal, n)(*args))
@@ -119,6 +127,43 @@ NEEDS_DEVICE = {
             "sosfreqz": ([[1.0, 0, 0, 1, -0.5, 0]],),
             "lfilter_zi": (H1, [1.0, 0.5]),
             "sosfilt_zi": ([[1.0, 0, 0, 1, -0.5, 0]],),
+            "normalize": ([1.0], [2.0, 1.0]),
+            "bilinear": ([1.0], [1.0, 1.0]),
+            "lp2lp": ([1.0], [1.0, 1.0]),
+            "lp2hp": ([1.0], [1.0, 1.0]),
+            "lp2bp": ([1.0], [1.0, 1.0]),
+            "lp2bs": ([1.0], [1.0, 1.0]),
+            "tf2ss": ([1.0], [1.0, 0.5]),
+            "ss2tf": ([[0.5]], [[1.0]], [[1.0]], [[0.0]]),
+        }.items()
+    },
+    # lags made on the device; deconvolve's and vectorstrength's host values copied over, as CuPy's asarray does
+    "scipy.signal.correlation_lags": lambda: cp.scipy.signal.correlation_lags(4, 3),
+    "scipy.signal.deconvolve": lambda: cp.scipy.signal.deconvolve([1.0, 3.0, 2.0], [1.0, 1.0]),
+    "scipy.signal.vectorstrength": lambda: cp.scipy.signal.vectorstrength([0.5, 1.5], 2.0),
+    # Host signals copied to the device, as CuPy's cupy.asarray copies them (Note [Host signals] in
+    # scipy/signal/_peak_finding.py)
+    **{
+        f"scipy.signal.{n}": (lambda n=n, args=args: getattr(cp.scipy.signal, n)(*args))
+        for n, args in {
+            "detrend": (H2,),
+            "argrelmin": (H1,),
+            "argrelmax": (H1,),
+            "argrelextrema": (H1, np.less),
+            "find_peaks": (H1,),
+            "peak_prominences": (H1, [1]),
+            "peak_widths": (H1, [1]),
+            "savgol_filter": (H1, 3, 1),
+            "resample": (H1, 5),
+            "periodogram": (H1,),
+            "welch": (H1,),
+            "spectrogram": (H1,),
+            "stft": (H1,),
+            "csd": (H1, H1),
+            "coherence": (H1, H1),
+            "istft": (H2,),
+            "filtfilt": (H1, H1, H1),
+            "sosfiltfilt": ([[1.0, 0, 0, 1, -0.5, 0]], H1),
         }.items()
     },
     "scipy.fft.fftfreq": lambda: cp.scipy.fft.fftfreq(4),
@@ -321,57 +366,30 @@ TAKES_DEVICE_ARRAYS = {
         f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H2, H2), (TypeError, "numpy\\.ndarray"))
         for n in ("convolve2d", "correlate2d")
     },
+    # wiener's image and order_filter's array (CuPy's filters refuse host arrays)
+    "scipy.signal.wiener": (lambda: cp.scipy.signal.wiener(H2), (TypeError, "numpy\\.ndarray")),
+    "scipy.signal.order_filter": (
+        lambda: cp.scipy.signal.order_filter(H2, np.ones((3, 3)), 4),
+        (TypeError, "numpy\\.ndarray"),
+    ),
+    # Where CuPy's take device arrays only (CuPy's FFTs and rank filter refuse host arrays; its lfilter and
+    # sosfilt convert nothing); the other signal functions copy host signals to the device (NEEDS_DEVICE).
     **{
         f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H2), (TypeError, "numpy\\.ndarray"))
-        for n in ("detrend", "hilbert", "hilbert2")
+        for n in ("hilbert", "hilbert2", "medfilt", "medfilt2d")
     },
-    **{
-        f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H1), (TypeError, "numpy\\.ndarray"))
-        for n in ("argrelmin", "argrelmax", "find_peaks", "medfilt")
-    },
-    "scipy.signal.argrelextrema": (
-        lambda: cp.scipy.signal.argrelextrema(H1, np.less),
-        (TypeError, "numpy\\.ndarray"),
-    ),
-    "scipy.signal.peak_prominences": (
-        lambda: cp.scipy.signal.peak_prominences(H1, [1]),
-        (TypeError, "numpy\\.ndarray"),
-    ),
-    "scipy.signal.peak_widths": (
-        lambda: cp.scipy.signal.peak_widths(H1, [1]),
-        (TypeError, "numpy\\.ndarray"),
-    ),
-    "scipy.signal.medfilt2d": (lambda: cp.scipy.signal.medfilt2d(H2), (TypeError, "numpy\\.ndarray")),
-    "scipy.signal.savgol_filter": (
-        lambda: cp.scipy.signal.savgol_filter(H1, 3, 1),
-        (TypeError, "numpy\\.ndarray"),
-    ),
-    "scipy.signal.resample": (lambda: cp.scipy.signal.resample(H1, 5), (TypeError, "numpy\\.ndarray")),
-    # Spectral analysis: the signals (and istft's STFT) must be device arrays.
-    **{
-        f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H1), (TypeError, "numpy\\.ndarray"))
-        for n in ("periodogram", "welch", "spectrogram", "stft")
-    },
-    **{
-        f"scipy.signal.{n}": (lambda n=n: getattr(cp.scipy.signal, n)(H1, H1), (TypeError, "numpy\\.ndarray"))
-        for n in ("csd", "coherence")
-    },
-    "scipy.signal.istft": (lambda: cp.scipy.signal.istft(H2), (TypeError, "numpy\\.ndarray")),
     # Filtering: the signals must be device arrays (the coefficients may be host values).
     **{
         f"scipy.signal.{n}": (
             lambda n=n: getattr(cp.scipy.signal, n)(H1, H1, H1),
             (TypeError, "numpy\\.ndarray"),
         )
-        for n in ("lfilter", "lfiltic", "filtfilt")
+        for n in ("lfilter", "lfiltic")
     },
-    **{
-        f"scipy.signal.{n}": (
-            lambda n=n: getattr(cp.scipy.signal, n)([[1.0, 0, 0, 1, -0.5, 0]], H1),
-            (TypeError, "numpy\\.ndarray"),
-        )
-        for n in ("sosfilt", "sosfiltfilt")
-    },
+    "scipy.signal.sosfilt": (
+        lambda: cp.scipy.signal.sosfilt([[1.0, 0, 0, 1, -0.5, 0]], H1),
+        (TypeError, "numpy\\.ndarray"),
+    ),
     **{
         f"scipy.fft.{n}": (
             lambda n=n: getattr(cp.scipy.fft, n)(H2 if n[-1] == "2" or n == "get_fft_plan" else H1),

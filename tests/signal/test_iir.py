@@ -5,6 +5,7 @@ initial and final states, non-contiguous inputs, and the errors. The host maths 
 in test_iir_nogpu.py."""
 
 import itertools
+import warnings
 
 import cuarray as cp
 import cuarray.scipy.signal as sig
@@ -361,6 +362,61 @@ def test_filtfilt_gust(irlen, dtype):
         ss.filtfilt([2.0], [4.0], x, method="gust"),
         EXACT,
     )  # no state: x times (b[0] / a[0]) ** 2
+
+
+def _complex_warnings(f):
+    """f()'s result and the number of ComplexWarnings it gave."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = f()
+    return result, sum(issubclass(w.category, np.exceptions.ComplexWarning) for w in caught)
+
+
+@pytest.mark.parametrize("irlen", [None, 5])
+@pytest.mark.parametrize("coef", ["complex128", "complex64", "b complex", "a complex"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_filtfilt_gust_complex_coefficients(irlen, coef, dtype):
+    """SciPy's _filtfilt_gust assigns the zero-input response into a float64 matrix (and, with irlen, M and W
+    too): complex coefficients lose their imaginary parts there, with NumPy's ComplexWarning. Ours does the same
+    (Note [Gustafsson's real matrices]): SciPy's values and warnings; warnings as errors (CuPy's tests) raise it."""
+    b, a = ss.butter(2, 0.2)
+    if coef in ("complex128", "complex64", "b complex"):
+        b = (b * (1 + 0.5j)).astype(coef if coef != "b complex" else "complex128")
+    if coef in ("complex128", "complex64", "a complex"):
+        a = (a + np.array([0, 0.05j, -0.02j])).astype(coef if coef != "a complex" else "complex128")
+    x = data((2, 40), dtype)
+    expected, scipy_warnings = _complex_warnings(lambda: ss.filtfilt(b, a, x, method="gust", irlen=irlen))
+    got, our_warnings = _complex_warnings(
+        lambda: sig.filtfilt(b, a, cp.asarray(x), method="gust", irlen=irlen)
+    )
+    assert our_warnings == scipy_warnings == (1 if irlen is None else 4)
+    assert_close(got, expected, 1e-4 if expected.dtype.char in "fF" else 1e-9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", np.exceptions.ComplexWarning)
+        with pytest.raises(np.exceptions.ComplexWarning, match="^Casting complex values to real discards"):
+            sig.filtfilt(cp.asarray(b), cp.asarray(a), cp.asarray(x), method="gust", irlen=irlen)
+
+
+def test_gust_real_coefficients_give_no_complex_warning():
+    b, a = ss.butter(3, 0.2)
+    for x in (data((2, 40), "complex128"), data((2, 40), "float32")):
+        for irlen in (None, 5):
+            _, count = _complex_warnings(
+                lambda x=x, irlen=irlen: sig.filtfilt(b, a, cp.asarray(x), method="gust", irlen=irlen)
+            )
+            assert count == 0
+
+
+def test_forward_backward_filters_take_host_signals():
+    """As CuPy's (cupy.asarray), filtfilt and sosfiltfilt copy a host signal (a NumPy array, a list) to the
+    device; lfilter and sosfilt take device signals only (test_iir_nogpu.py)."""
+    b, a = FILTERS["butter4"]
+    sos = SOS["butter4"]
+    h = data((3, 50), "float64")
+    for x in (h, h.tolist()):
+        assert_close(sig.filtfilt(b, a, x), ss.filtfilt(b, a, h), STEADY)
+        assert_close(sig.filtfilt(b, a, x, method="gust"), ss.filtfilt(b, a, h, method="gust"), 1e-9)
+        assert_close(sig.sosfiltfilt(sos, x), ss.sosfiltfilt(sos, h), STEADY)
 
 
 @pytest.mark.parametrize("name", list(SOS))

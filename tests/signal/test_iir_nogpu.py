@@ -7,6 +7,7 @@ import inspect
 import itertools
 import warnings
 
+import cuarray as cp
 import cuarray.scipy.signal as sig
 import numpy as np
 import pytest
@@ -344,19 +345,34 @@ def test_conversion_errors(name, args, kwargs):
 
 
 def test_host_signals_are_refused():
-    """Signals must be device arrays (the coefficients may be host values), as for the convolutions."""
+    """lfilter, lfiltic and sosfilt take device signals (the coefficients may be host values); CuPy's convert
+    nothing either."""
     x = np.ones(8)
     sos = ss.butter(2, 0.3, output="sos")
     for call in [
         lambda: sig.lfilter([1.0], [1.0, 0.5], x),
         lambda: sig.lfiltic([1.0], [1.0, 0.5], x),
-        lambda: sig.filtfilt([1.0], [1.0, 0.5], x),
         lambda: sig.sosfilt(sos, x),
-        lambda: sig.sosfiltfilt(sos, x),
         lambda: sig.sosfilt(sos, [1.0, 2.0]),
     ]:
         with pytest.raises(TypeError, match="Unsupported type"):
             call()
+
+
+def test_filtfilt_takes_host_signals_to_the_device():
+    """As CuPy's (cupy.asarray), filtfilt and sosfiltfilt copy a host signal to the device: here, where there is
+    none, that fails. sosfiltfilt checks its sections first, as CuPy's and SciPy's."""
+    sos = ss.butter(2, 0.3, output="sos")
+    for x in (np.ones(20), [1.0] * 20):
+        for call in (
+            lambda x=x: sig.filtfilt([1.0], [1.0, 0.5], x),
+            lambda x=x: sig.filtfilt([1.0], [1.0, 0.5], x, method="gust"),
+            lambda x=x: sig.sosfiltfilt(sos, x),
+        ):
+            with pytest.raises(cp.cuda.CUDARuntimeError, match=r"(?i)no CUDA driver or device"):
+                call()
+    with pytest.raises(ValueError, match=r"^sos array must be shape \(n_sections, 6\)$"):
+        sig.sosfiltfilt(np.ones((2, 5)), np.ones(20))
 
 
 def _filtering_sources():

@@ -318,6 +318,95 @@ def test_prominence_and_width_errors():
         sig.peak_widths(d, p, 0)
 
 
+def test_host_signals_and_peaks_as_cupys_tests_pass_them():
+    """CuPy's peak functions take the signal and the peaks through cupy.asarray (lists, NumPy arrays,
+    scalars); its tests pass lists. The results are SciPy's, on the device (Note [Host signals])."""
+    plateau = [0, 1, 2, 1, 3, 3, 3, 1, 2, 1, 0]
+    for x, peaks in (([1, 2, 3], []), ([], []), (plateau, [5]), (np.array(plateau), np.array([2, 5])),
+                     (np.array(plateau, np.float32), (2, 8))):  # fmt: skip
+        assert_same_tree(sig.peak_prominences(x, peaks), ss.peak_prominences(x, peaks))
+        for rel in (0, 0.25, 2 / 3, 1.0, 3.0):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                assert_same_tree(sig.peak_widths(x, peaks, rel), ss.peak_widths(x, peaks, rel))
+    assert_same_tree(sig.peak_widths(cp.asarray([1, 0, 1, 2, 1, 0, -1]), [3], 0.5),
+                     ss.peak_widths(np.array([1, 0, 1, 2, 1, 0, -1]), [3], 0.5))  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got = sig.find_peaks([0, 1, 1, 1, 0], prominence=(None, None), width=(None, None), wlen=2)
+        expected = ss.find_peaks([0, 1, 1, 1, 0], prominence=(None, None), width=(None, None), wlen=2)
+    assert_same_tree(got, expected)
+    assert_same_tree(
+        sig.find_peaks(plateau, height=1, distance=2), ss.find_peaks(plateau, height=1, distance=2)
+    )
+    grid = [[1, 2, 2, 3, 2], [2, 1, 2, 2, 3], [3, 2, 1, 2, 2], [2, 3, 2, 1, 2], [1, 2, 3, 2, 1]]
+    for data in (grid, np.array(grid), [2, 1, 2, 3, 2, 0, 1, 0]):
+        for axis in (0, -1):  # SciPy's argrel functions want an array; CuPy's take a list too
+            assert_same_tree(sig.argrelmax(data, axis=axis), ss.argrelmax(np.asarray(data), axis=axis))
+            assert_same_tree(sig.argrelmin(data, axis=axis), ss.argrelmin(np.asarray(data), axis=axis))
+        assert_same_tree(
+            sig.argrelextrema(data, np.greater_equal), ss.argrelextrema(np.asarray(data), np.greater_equal)
+        )
+
+
+def test_host_argument_errors_are_scipys():
+    """CuPy's TestPeakProminences and TestPeakWidths::test_exceptions, with host arguments: SciPy's errors."""
+    cases = [
+        (lambda m: m.peak_prominences([[0, 1, 1, 0]], [1, 2]), ValueError, "^`x` must be a 1-D array$"),
+        (lambda m: m.peak_prominences([0, 1, 1, 0], [[1, 2]]), ValueError, "^`peaks` must be a 1-D array$"),
+        (lambda m: m.peak_prominences(3, [0]), ValueError, "^`x` must be a 1-D array$"),
+        (lambda m: m.peak_prominences([], [0]), ValueError, "^peak 0 is not a valid index for `x`$"),
+        (lambda m: m.peak_prominences([1, 0, 2], [-100]), ValueError, "^peak -100 is not a valid index"),
+        (lambda m: m.peak_prominences([1, 0, 2], [3]), ValueError, "^peak 3 is not a valid index"),
+        (lambda m: m.peak_prominences(np.arange(10), [3, 5], wlen=1), ValueError, "^`wlen` must be larger"),
+        (lambda m: m.peak_prominences([1, 2, 1], [1.0]), TypeError, r"^cannot safely cast `peaks`"),
+        (lambda m: m.peak_widths(np.zeros((3, 4)), np.ones(3)), ValueError, "^`x` must be a 1-D array$"),
+        (lambda m: m.peak_widths(3, [0]), ValueError, "^`x` must be a 1-D array$"),
+        (lambda m: m.peak_widths(np.arange(10), np.ones((3, 2), np.intp)), ValueError, "^`peaks` must be a 1-D"),
+        (lambda m: m.peak_widths(np.arange(10), 3), ValueError, "^`peaks` must be a 1-D array$"),
+        (lambda m: m.peak_widths(np.arange(10), [8, 11]), ValueError, "^peak 11 is not a valid index"),
+        (lambda m: m.peak_widths([], [1, 2]), ValueError, "^peak 1 is not a valid index"),
+        (lambda m: m.peak_widths([0, 1, 0, 1, 0], [1, 3], rel_height=-1), ValueError, "^`rel_height` must"),
+        (lambda m: m.peak_widths([1, 2, 1], [1], prominence_data=(None, None, None)), TypeError,
+         "^Argument 'prominences' must not be None$"),
+    ]  # fmt: skip
+    for call, exc, match in cases:
+        with pytest.raises(exc, match=match):
+            call(ss)
+        with pytest.raises(exc, match=match):
+            call(sig)
+
+
+def test_mismatching_prominence_data_with_a_host_peak_list():
+    """CuPy's TestPeakWidths::test_mismatching_prominence_data: device prominence data, the peaks a list."""
+    x = cp.asarray([0, 1, 0])
+    for i, (prominences, left_bases, right_bases) in enumerate(
+        [((1.0,), (-1,), (2,)), ((1.0,), (0,), (3,)), ((1.0,), (2,), (0,)), ((1.0, 1.0), (0, 0), (2, 2)),
+         ((1.0, 1.0), (0,), (2,)), ((1.0,), (0, 0), (2,)), ((1.0,), (0,), (2, 2))]
+    ):  # fmt: skip
+        data = (
+            cp.asarray(prominences, cp.float64),
+            cp.asarray(left_bases, cp.intp),
+            cp.asarray(right_bases, cp.intp),
+        )
+        match = (
+            "^prominence data is invalid for peak 1$" if i < 3 else "^arrays in `prominence_data` must have"
+        )
+        with pytest.raises(ValueError, match=match):
+            sig.peak_widths(x, [1], prominence_data=data)
+
+
+def test_host_prominence_data_stays_refused():
+    """CuPy hands prominence_data to its kernel as it is: it must be device arrays (a host border of find_peaks
+    is refused likewise: test_find_peaks_errors)."""
+    x = cp.asarray([0.0, 1.0, 0.0])
+    host = (np.ones(1), np.zeros(1, np.intp), np.full(1, 2, np.intp))
+    with pytest.raises(TypeError, match=r"^Unsupported type <class 'numpy.ndarray'>$"):
+        sig.peak_widths(x, [1], prominence_data=host)
+    with pytest.raises(TypeError, match=r"^Unsupported type <class 'list'>$"):
+        sig.peak_widths(x, [1], prominence_data=([1.0], [0], [2]))
+
+
 # ---------------------------------------------------------------- medfilt, medfilt2d
 
 

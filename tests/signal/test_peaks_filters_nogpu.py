@@ -7,6 +7,7 @@ import ctypes
 import shutil
 import subprocess
 
+import cuarray as cp
 import cuarray.scipy.signal as sig
 import numpy as np
 import pytest
@@ -230,25 +231,53 @@ def test_argument_errors_before_any_device_work():
     assert _peak_finding._arg_wlen_as_expected(None) == -1
 
 
-def test_host_arrays_are_unsupported_types():
+def test_median_filters_refuse_host_arrays():
+    """CuPy's medfilt and medfilt2d hand their input to a rank filter that takes device arrays only."""
     h = np.array([0.0, 2.0, 1.0, 3.0, 0.0])
-    calls = [
-        lambda: sig.argrelmin(h),
-        lambda: sig.argrelmax(h, order=2),
-        lambda: sig.argrelextrema(h, np.greater),
-        lambda: sig.find_peaks(h),
-        lambda: sig.peak_prominences(h, np.array([1, 3])),
-        lambda: sig.peak_widths(h, np.array([1, 3])),
-        lambda: sig.medfilt(h),
-        lambda: sig.medfilt2d(h.reshape(1, 5)),
-        lambda: sig.savgol_filter(h, 3, 1),
-        lambda: sig.resample(h, 3),
-    ]
-    for call in calls:
+    for call in (lambda: sig.medfilt(h), lambda: sig.medfilt2d(h.reshape(1, 5))):
         with pytest.raises(TypeError, match=r"^Unsupported type <class 'numpy.ndarray'>$"):
             call()
     with pytest.raises(TypeError, match=r"^Unsupported type <class 'list'>$"):
-        sig.find_peaks([0.0, 1.0, 0.0])
+        sig.medfilt([0.0, 1.0, 0.0])
+
+
+@pytest.mark.nogpu
+def test_host_signals_go_to_the_device():
+    """As CuPy's (cupy.asarray), the peak functions, savgol_filter and resample copy a host signal (a NumPy
+    array, a list, a scalar) and host peak indices to the device: here, where there is none, that copy fails."""
+    h = np.array([0.0, 2.0, 1.0, 3.0, 0.0])
+    calls = [
+        lambda: sig.argrelmin(h),
+        lambda: sig.argrelmax([0.0, 2.0, 1.0], order=2),
+        lambda: sig.argrelextrema(h, np.greater),
+        lambda: sig.find_peaks(h),
+        lambda: sig.find_peaks([0, 1, 0], prominence=(None, None), width=(None, None), wlen=2),
+        lambda: sig.peak_prominences(h, np.array([1, 3])),
+        lambda: sig.peak_prominences([1, 2, 3], []),
+        lambda: sig.peak_widths(h, [1, 3]),
+        lambda: sig.peak_widths(3, [0]),
+        lambda: sig.savgol_filter(h, 3, 1),
+        lambda: sig.savgol_filter([1.0, 2.0, 3.0], 3, 1),
+        lambda: sig.resample(h, 3),
+        lambda: sig.resample([1.0, 2.0], 3),
+    ]
+    for call in calls:
+        with pytest.raises(cp.cuda.CUDARuntimeError, match=r"(?i)no CUDA driver or device"):
+            call()
+
+
+def test_device_only_peak_arguments_refuse_host_arrays():
+    """What CuPy uses as it is stays device-only: peak_widths' prominence_data (with SciPy's TypeError for
+    None) and find_peaks' per-sample borders (Note [Host signals])."""
+    for value, argument in ((np.ones(1), "prominences"), ([0], "left_bases")):
+        with pytest.raises(TypeError, match=r"^Unsupported type <class '(numpy.ndarray|list)'>$"):
+            _peak_finding._check_buffer(value, np.float64, "float64_t", argument)
+    for argument in ("prominences", "left_bases", "right_bases"):
+        with pytest.raises(TypeError, match=rf"^Argument '{argument}' must not be None$"):
+            _peak_finding._check_buffer(None, np.intp, "intp_t", argument)
+    for interval in (np.zeros(5), (None, np.zeros(5)), (np.zeros(5), 1.0)):
+        with pytest.raises(TypeError, match=r"^Unsupported type <class 'numpy.ndarray'>$"):
+            _peak_finding._unpack_condition_args(interval, None, None)
 
 
 def test_peak_property_warning_is_a_runtime_warning():

@@ -227,6 +227,40 @@ def test_empty_inputs():
         compare(partial(sig.spectrogram, x), partial(ss.spectrogram, hx), "float64")
 
 
+def test_host_signals_as_cupys_tests_pass_them():
+    """As CuPy's (cupy.asarray), a host signal (a NumPy array or a list) is copied to the device; the results are
+    SciPy's, on the device (CuPy's TestWelch::test_short_data and TestPeriodogram pass NumPy arrays). SciPy
+    1.17's csd family takes no lists; it gets the list's array."""
+    short = np.zeros(8)
+    short[0] = 1
+    ints = np.zeros(16, dtype=int)
+    ints[0] = 1
+    for h in (short, ints, np.arange(40.0).reshape(2, 20)):
+        for x in (h, h.tolist()):
+            compare(partial(sig.welch, x, window="hann"), partial(ss.welch, h, window="hann"), "float64")
+            compare(partial(sig.welch, x, nperseg=8), partial(ss.welch, h, nperseg=8), "float64")
+            for kwargs in ({}, {"scaling": "spectrum"}, {"return_onesided": False}):
+                compare(
+                    partial(sig.periodogram, x, **kwargs), partial(ss.periodogram, h, **kwargs), "float64"
+                )
+            compare(partial(sig.csd, x, x, nperseg=8), partial(ss.csd, h, h, nperseg=8), "float64")
+            compare(
+                partial(sig.csd, x, h.copy(), nperseg=8), partial(ss.csd, h, h.copy(), nperseg=8), "float64"
+            )
+            compare(partial(sig.spectrogram, x, nperseg=8), partial(ss.spectrogram, h, nperseg=8), "float64")
+            compare(partial(sig.stft, x, nperseg=8), partial(ss.stft, h, nperseg=8), "float64")
+    hx, hy = np.random.default_rng(3).standard_normal((2, 40))  # no 0/0 (SciPy's host warning) in Cxy
+    for x, y in ((hx, hy), (hx.tolist(), hy.tolist()), (hx.tolist(), hx.tolist())):
+        compare(
+            partial(sig.coherence, x, y, nperseg=8),
+            partial(ss.coherence, hx, np.asarray(y), nperseg=8),
+            "float64",
+        )
+    Z = ss.stft(np.arange(32.0), nperseg=8)[2]
+    for z in (Z, Z.tolist()):
+        compare(partial(sig.istft, z, nperseg=8), partial(ss.istft, Z, nperseg=8), "float64")
+
+
 WELCH_ERRORS = [
     {"nperseg": 0}, {"nperseg": 10, "nfft": 5}, {"nperseg": 10, "noverlap": 10}, {"scaling": "foo"},
     {"average": "foo"}, {"average": "foo", "nperseg": 50}, {"detrend": "foo"}, {"detrend": 0}, {"window": "foo"},
@@ -256,8 +290,9 @@ def test_csd_argument_errors():
         sig.csd(x, x + 1j)
     with pytest.raises(ValueError, match="the size of the window must be the same size"):
         sig.periodogram(x, window=cp.ones(10))
-    with pytest.raises(TypeError, match="Unsupported type"):
-        sig.csd(x, list(range(50)))  # host values of any kind (test_no_gpu.py has NumPy arrays)
+    # host values are copied to the device, as CuPy's csd does (test_host_signals_as_cupys_tests_pass_them)
+    hx = cp.asnumpy(x)
+    compare(partial(sig.csd, x, list(range(50))), partial(ss.csd, hx, np.arange(50)), "float64")
     with pytest.raises(IndexError):
         sig.welch(cp.ones(()))
 

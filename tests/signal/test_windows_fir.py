@@ -287,6 +287,22 @@ def test_detrend_errors():
         sig.detrend(x, axis=1, type="constant")
 
 
+def test_detrend_takes_host_data():
+    """As CuPy's detrend (cupy.asarray), host data (a list, a NumPy array) is copied to the device: CuPy's
+    TestDetrend::test_bp passes a list. The result is a device array, SciPy's values."""
+    data = [0, 1, 2] + [5, 0, -5, -10]
+    assert_close(sig.detrend(data, type="linear", bp=3), ss.detrend(data, type="linear", bp=3))
+    assert float(cp.abs(sig.detrend(data, type="linear", bp=3)).max()) < 1e-14
+    h = np.asarray(data, dtype=float)[None, :, None]
+    assert_close(sig.detrend(h, type="linear", bp=3, axis=1), ss.detrend(h, type="linear", bp=3, axis=1))
+    assert_close(sig.detrend(data, type="constant"), ss.detrend(data, type="constant"))
+    out = sig.detrend(h, overwrite_data=True)  # the device copy is overwritten and returned, as in CuPy
+    assert isinstance(out, cp.ndarray)
+    assert_close(out, ss.detrend(h))
+    with pytest.raises(ValueError, match="Breakpoints must be less than length"):
+        sig.detrend(h, type="linear", bp=3)  # the last axis has one point
+
+
 # ---------------------------------------------------------------- hilbert, hilbert2
 
 HDTYPES = ["float64", "float32", "float16", "int16", "uint8", "bool"]
@@ -314,6 +330,19 @@ def test_hilbert2(dtype, shape):
             if len(shape) == 3 and axes == (1, 0):
                 axes = (2, 0)
             assert_close(sig.hilbert2(cp.asarray(x), N, axes), ss.hilbert2(x, N, axes), tol)
+
+
+@pytest.mark.parametrize("shape", [(4, 5), (5, 4), (4, 4), (5, 5)], ids=str)
+def test_hilbert2_quadrant_values(shape):
+    """CuPy's TestHilbert2::test_quadrant_values: the spectrum of hilbert2's result keeps the positive quadrant
+    (doubled along each axis), SciPy 1.17's form. CuPy's test asks for atol 1e-15 on values up to 8, which FFT
+    rounding alone can exceed (a float64 DFT computed another way differs from SciPy's by 1.4e-15 there); the
+    values agree here to a few units in the last place."""
+    x_f = np.ones(shape, dtype=np.complex128)
+    x_f[0, 0] += 7
+    h = np.real(np.fft.ifft2(x_f))
+    got = cp.fft.fft2(sig.hilbert2(cp.asarray(h)))
+    assert_close(got, np.fft.fft2(ss.hilbert2(h)), tol=1e-14)
 
 
 def test_hilbert_errors():

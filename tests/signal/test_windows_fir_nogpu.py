@@ -4,6 +4,7 @@ are SciPy 1.17's, and bad arguments raise SciPy's exception with SciPy's message
 import inspect
 import warnings
 
+import cuarray as cp
 import cuarray.scipy.signal as sig
 import numpy as np
 import pytest
@@ -233,8 +234,16 @@ def test_kaiser_formulas():
 def test_detrend_and_hilbert_argument_errors():
     host = np.arange(6.0)
     _same_error(lambda: sig.detrend(host, type="foo"), lambda: ss.detrend(host, type="foo"))  # checked first
-    for f in (sig.detrend, sig.hilbert, sig.hilbert2):
+    for f in (sig.hilbert, sig.hilbert2):  # CuPy's FFTs refuse host arrays
         with pytest.raises(TypeError, match="Unsupported type <class 'numpy.ndarray'>"):
             f(host)
         with pytest.raises(TypeError, match="Unsupported type <class 'list'>"):
             f([1.0, 2.0])
+
+
+@pytest.mark.nogpu
+def test_detrend_takes_host_data_to_the_device():
+    """As CuPy's detrend (cupy.asarray), host data is copied to the device: here, where there is none, that fails."""
+    for data in (np.arange(6.0), [0, 1, 2, 5, 0, -5, -10], 3.0):
+        with pytest.raises(cp.cuda.CUDARuntimeError, match=r"(?i)no CUDA driver or device"):
+            sig.detrend(data, bp=3)

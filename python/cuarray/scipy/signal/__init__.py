@@ -12,7 +12,15 @@ from cuarray.scipy.signal._convolve import (
 )
 from cuarray.scipy.signal._filters import medfilt, medfilt2d, savgol_coeffs, savgol_filter
 from cuarray.scipy.signal._filtfilt import filtfilt, sosfiltfilt
-from cuarray.scipy.signal._fir_design import firwin, firwin2, kaiser_atten, kaiser_beta, kaiserord
+from cuarray.scipy.signal._fir_design import (
+    firls,
+    firwin,
+    firwin2,
+    kaiser_atten,
+    kaiser_beta,
+    kaiserord,
+    minimum_phase,
+)
 from cuarray.scipy.signal._iir_design import (
     bilinear_zpk,
     buttap,
@@ -40,6 +48,7 @@ from cuarray.scipy.signal._iir_forms import (
     zpk2tf,
 )
 from cuarray.scipy.signal._lfilter import lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi
+from cuarray.scipy.signal._lombscargle import lombscargle
 from cuarray.scipy.signal._peak_finding import (
     argrelextrema,
     argrelmax,
@@ -49,6 +58,13 @@ from cuarray.scipy.signal._peak_finding import (
     peak_widths,
 )
 from cuarray.scipy.signal._resample import resample
+from cuarray.scipy.signal._signal_extras import (
+    correlation_lags,
+    deconvolve,
+    order_filter,
+    vectorstrength,
+    wiener,
+)
 from cuarray.scipy.signal._signaltools import detrend, hilbert, hilbert2
 from cuarray.scipy.signal._spectral import (
     check_COLA,
@@ -61,6 +77,8 @@ from cuarray.scipy.signal._spectral import (
     stft,
     welch,
 )
+from cuarray.scipy.signal._tf_transforms import bilinear, lp2bp, lp2bs, lp2hp, lp2lp, normalize, ss2tf, tf2ss
+from cuarray.scipy.signal._upfirdn import decimate, resample_poly, upfirdn
 from cuarray.scipy.signal.windows import get_window
 
 __all__ = [
@@ -68,6 +86,7 @@ __all__ = [
     "argrelextrema",
     "argrelmax",
     "argrelmin",
+    "bilinear",
     "bilinear_zpk",
     "buttap",
     "butter",
@@ -83,11 +102,15 @@ __all__ = [
     "convolve2d",
     "correlate",
     "correlate2d",
+    "correlation_lags",
     "csd",
+    "decimate",
+    "deconvolve",
     "detrend",
     "fftconvolve",
     "filtfilt",
     "find_peaks",
+    "firls",
     "firwin",
     "firwin2",
     "freqz",
@@ -103,17 +126,26 @@ __all__ = [
     "lfilter",
     "lfilter_zi",
     "lfiltic",
+    "lombscargle",
+    "lp2bp",
     "lp2bp_zpk",
+    "lp2bs",
     "lp2bs_zpk",
+    "lp2hp",
     "lp2hp_zpk",
+    "lp2lp",
     "lp2lp_zpk",
     "medfilt",
     "medfilt2d",
+    "minimum_phase",
+    "normalize",
     "oaconvolve",
+    "order_filter",
     "peak_prominences",
     "peak_widths",
     "periodogram",
     "resample",
+    "resample_poly",
     "savgol_coeffs",
     "savgol_filter",
     "sos2tf",
@@ -123,10 +155,15 @@ __all__ = [
     "sosfiltfilt",
     "sosfreqz",
     "spectrogram",
+    "ss2tf",
     "stft",
     "tf2sos",
+    "tf2ss",
     "tf2zpk",
+    "upfirdn",
+    "vectorstrength",
     "welch",
+    "wiener",
     "windows",
     "zpk2sos",
     "zpk2tf",

@@ -1,4 +1,6 @@
-"""SciPy's medfilt, medfilt2d, savgol_coeffs and savgol_filter on device arrays.
+"""SciPy's medfilt, medfilt2d, savgol_coeffs and savgol_filter on device arrays. As CuPy's, savgol_filter
+takes its signal through cupy.asarray (a host array or list is copied to the device), and the median filters
+take device arrays only (CuPy's rank filter refuses others).
 
 Note [Median filters]
 SciPy's medfilt (ndimage.rank_filter) and medfilt2d take the middle of each zero-padded window. Here every
@@ -187,7 +189,7 @@ def savgol_filter(x, window_length, polyorder, deriv=0, delta=1.0, axis=-1, mode
     float32, anything else float64, as in SciPy."""
     if mode not in ["mirror", "constant", "nearest", "interp", "wrap"]:
         raise ValueError("mode must be 'mirror', 'constant', 'nearest' 'wrap' or 'interp'.")
-    require_device(x)
+    x = asarray(x)  # as CuPy's (cupy.asarray): a host array or list is copied to the device
     dtype = x.dtype if x.dtype in (numpy.float32, numpy.float64) else numpy.dtype(numpy.float64)
     coeffs = _coeffs(window_length, polyorder, deriv=deriv, delta=delta)
     length = coeffs.size

@@ -1,5 +1,7 @@
 """SciPy's forward-backward (zero-phase) filters on device arrays: filtfilt (methods 'pad' and 'gust') and
-sosfiltfilt, through lfilter and sosfilt and their steady states (lfilter_zi, sosfilt_zi)."""
+sosfiltfilt, through lfilter and sosfilt and their steady states (lfilter_zi, sosfilt_zi). As CuPy's, both
+take the signal through cupy.asarray: a host array or list is copied to the device (lfilter and sosfilt, whose
+CuPy forms convert nothing, take device signals only)."""
 
 import operator
 
@@ -9,7 +11,6 @@ from cuarray import _creation, _joining
 from cuarray._transfer import asarray as _to_device
 from cuarray._transfer import ascontiguousarray
 from cuarray.linalg import lstsq
-from cuarray.scipy.signal._convolve import require_device
 from cuarray.scipy.signal._iir_forms import atleast_1d, host, validate_sos
 from cuarray.scipy.signal._lfilter import _lfilter_zi, _sosfilt_zi, lfilter, sosfilt
 
@@ -59,7 +60,7 @@ def _steady_state(zi, x, axis, lead=()):
 def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=None):
     """`x` filtered forwards and backwards along `axis` with b/a (zero phase, the gain squared): from the steady
     state, over `x` extended at both ends (method 'pad'), or from Gustafsson's initial conditions ('gust')."""
-    require_device(x)
+    x = _to_device(x)
     b, a = atleast_1d(host(b)), atleast_1d(host(a))
     if method not in ["pad", "gust"]:
         raise ValueError("method must be 'pad' or 'gust'.")
@@ -77,8 +78,8 @@ def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=N
 def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
     """`x` filtered forwards and backwards along `axis` through the sections `sos`, from their steady state over
     `x` extended at both ends (SciPy's sosfiltfilt)."""
-    require_device(x)
     sos, n_sections = validate_sos(host(sos))
+    x = _to_device(x)
     if x.ndim == 0:
         raise ValueError("x must be at least 1-D")
     axis = normalize_axis_index(operator.index(axis), x.ndim)
@@ -101,22 +102,26 @@ def _filtfilt_gust(b, a, x, axis, irlen):
     x = x.swapaxes(axis, -1)
     n = x.shape[-1]
     m = n if irlen is None or n <= 2 * irlen else irlen
-    # Obs propagates an initial state to the output (zero input); S filters that, reversed, once more.
+    # Obs propagates an initial state to the output (zero input); S filters that, reversed, once more. Obs
+    # (and M and W for a truncated response) is float64 whatever the coefficients, as SciPy makes it:
+    # Note [Gustafsson's real matrices].
     zi = _creation.zeros(order)
     zi[0] = 1
-    response = lfilter(b, a, _creation.zeros(m), zi=zi)[0]
-    obs = _creation.zeros((m, order), response.dtype)
-    for k in range(order):
-        obs[k:, k] = response[: max(m - k, 0)]
+    obs = _creation.zeros((m, order))
+    obs[:, 0] = lfilter(b, a, _creation.zeros(m), zi=zi)[0]
+    for k in range(1, order):
+        obs[k:, k] = obs[: max(m - k, 0), 0]
     s = lfilter(b, a, obs[::-1], axis=0)
     if m == n:
         matrix = _joining.hstack((s[::-1] - obs, obs[::-1] - s))
         w = _joining.hstack((s[::-1], obs[::-1]))
     else:  # the truncated impulse response: only the ends are adjusted
-        matrix = _creation.zeros((2 * m, 2 * order), s.dtype)
-        matrix[:m, :order], matrix[m:, order:] = s[::-1] - obs, obs[::-1] - s
-        w = _creation.zeros((2 * m, 2 * order), s.dtype)
-        w[:m, :order], w[m:, order:] = s[::-1], obs[::-1]
+        matrix = _creation.zeros((2 * m, 2 * order))
+        matrix[:m, :order] = s[::-1] - obs
+        matrix[m:, order:] = obs[::-1] - s
+        w = _creation.zeros((2 * m, 2 * order))
+        w[:m, :order] = s[::-1]
+        w[m:, order:] = obs[::-1]
     y_fb = lfilter(b, a, lfilter(b, a, x)[..., ::-1])[..., ::-1]
     y_bf = lfilter(b, a, lfilter(b, a, x[..., ::-1])[..., ::-1])
     delta = y_bf - y_fb
@@ -132,3 +137,15 @@ def _filtfilt_gust(b, a, x, axis, irlen):
         y[..., :m] += wic[..., :m]
         y[..., -m:] += wic[..., -m:]
     return ascontiguousarray(y.swapaxes(axis, -1))
+
+
+# Note [Gustafsson's real matrices]
+# SciPy's _filtfilt_gust makes Obs with np.zeros((m, order)), float64, and assigns the zero-input response
+# into its first column; with complex coefficients (b or a) that response is complex, and NumPy's assignment
+# keeps its real part with a ComplexWarning. S is then complex (the coefficients filter the real Obs);
+# M = [S^R - O, O^R - S] and W = [S^R, O^R] stay complex through hstack, but for a truncated response
+# (irlen) M and W are float64 arrays again, filled by three more such assignments. NumPy warns by dtype, so
+# a complex b with a real a warns too (its response has zero imaginary parts). The results are SciPy's (not
+# the true Gustafsson filter for complex coefficients); CuPy's port also builds a float64 Obs, and CuPy's
+# tests, which turn warnings into errors, expect the warning. cuarray's assignment of a complex array into a
+# real one gives NumPy's ComplexWarning, so the same steps here give SciPy's values and warnings.

@@ -1,13 +1,16 @@
-"""SciPy's window-method FIR filter design: firwin and firwin2 (coefficients as float64 device arrays), and the
-Kaiser-window formulas kaiser_beta, kaiser_atten and kaiserord (Python numbers, as SciPy's). The checks and
-the few band edges or gain points are host values; the taps are computed on the device."""
+"""SciPy's FIR filter design: firwin and firwin2 (window method) and firls (least squares), their coefficients
+as float64 device arrays; minimum_phase, a linear-phase filter's minimum-phase counterpart; and the Kaiser-window
+formulas kaiser_beta, kaiser_atten and kaiserord (Python numbers, as SciPy's). The checks and the few band edges
+or gain points are host values; firls solves its small system on the host, the other taps are computed on the
+device."""
 
 import math
+import warnings
 
 import numpy
 
 import cuarray as cp
-from cuarray.scipy.fft import irfft
+from cuarray.scipy.fft import fft, ifft, irfft
 from cuarray.scipy.signal.windows._windows import _host, get_window
 
 _F8 = numpy.float64
@@ -183,3 +186,156 @@ def firwin2(numtaps, freq, gain, *, nfreqs=None, window="hamming", antisymmetric
     if ftype == 3:
         out[out.shape[0] // 2] = 0.0
     return out
+
+
+def _cholesky_solve(Q, b):
+    """Q a = b for a positive definite Q, by Cholesky's factors and two substitutions (SciPy's solve with
+    assume_a='pos'); LinAlgError where Q is not positive definite (numerically singular)."""
+    L = numpy.linalg.cholesky(Q)
+    n = len(b)
+    z = numpy.empty(n)
+    for i in range(n):
+        z[i] = (b[i] - L[i, :i] @ z[:i]) / L[i, i]
+    a = numpy.empty(n)
+    for i in reversed(range(n)):
+        a[i] = (z[i] - L[i + 1 :, i] @ a[i + 1 :]) / L[i, i]
+    return a
+
+
+# Note [firls' solve]
+# SciPy 1.17 solves firls' normal equations with scipy.linalg.solve(assume_a='pos') and, where that finds the
+# matrix singular (its Cholesky factorisation fails), by least squares with LAPACK's gelsy. Without SciPy, the
+# first is NumPy's Cholesky factorisation and two substitutions (the values agree to rounding), the second
+# NumPy's lstsq (gelsd) with gelsy's rcond, eps: for such rank-deficient systems both find a minimum-norm
+# solution, but their ranks may differ, so the taps differ from SciPy's while their responses agree (SciPy's own
+# tests of these cases compare responses). SciPy 1.17's check for an ill-conditioned matrix no longer matches the
+# warning its solve gives, so such a matrix keeps the Cholesky solution, as here. firls' other arguments after
+# `desired` are SciPy's keyword-only ones, also taken by position (weight, then fs) as CuPy's take them.
+def firls(numtaps, bands, desired, weight=None, fs=None):
+    """The `numtaps` (odd) coefficients of the linear-phase FIR filter whose response is closest, in weighted
+    least squares, to the gains `desired` that change linearly across each band of `bands` (pairs of edges in
+    the units of `fs`, default 2); `weight`: one weight a band (Note [firls' solve])."""
+    return cp.asarray(_firls(numtaps, bands, desired, weight, fs))
+
+
+def _firls(numtaps, bands, desired, weight=None, fs=None):
+    """firls' coefficients as a host array."""
+    bands, desired = _host(bands), _host(desired)
+    nyq = 0.5 * _fs(fs)
+    numtaps = int(numtaps)
+    if numtaps % 2 == 0 or numtaps < 1:
+        raise ValueError("numtaps must be odd and >= 1")
+    M = (numtaps - 1) // 2
+    if nyq <= 0:
+        raise ValueError(f"nyq must be positive, got {nyq} <= 0.")
+    bands = bands.flatten() / nyq  # 0 to 1, as (start, stop) rows
+    if len(bands) % 2 != 0:
+        raise ValueError("bands must contain frequency pairs.")
+    if (bands < 0).any() or (bands > 1).any():
+        raise ValueError("bands must be between 0 and 1 relative to Nyquist")
+    bands = bands.reshape((-1, 2))
+    desired = desired.flatten()
+    if bands.size != desired.size:
+        raise ValueError(
+            f"desired must have one entry per frequency, got {desired.size} gains for {bands.size} frequencies."
+        )
+    desired = desired.reshape((-1, 2))
+    if (numpy.diff(bands) <= 0).any() or (numpy.diff(bands[:, 0]) < 0).any():
+        raise ValueError("bands must be monotonically nondecreasing and have width > 0.")
+    if (bands[:-1, 1] > bands[1:, 0]).any():
+        raise ValueError("bands must not overlap.")
+    if (desired < 0).any():
+        raise ValueError("desired must be non-negative.")
+    weight = numpy.ones(len(desired)) if weight is None else _host(weight).flatten()
+    if len(weight) != len(desired):
+        raise ValueError(f"weight must be the same size as the number of band pairs ({len(bands)}).")
+    if (weight < 0).any():
+        raise ValueError("weight must be non-negative.")
+
+    # The normal equations Q a = b (SciPy's derivation, 1/pi and 1/2 left out of both): Q is Toeplitz plus Hankel
+    # in q(n), the weighted integral of cos(n pi f) over the bands; b(n) that of the desired gain times it.
+    n = numpy.arange(numtaps)[:, numpy.newaxis, numpy.newaxis]
+    q = numpy.dot(numpy.diff(numpy.sinc(bands * n) * bands, axis=2)[:, :, 0], weight)
+    k = numpy.arange(M + 1)
+    Q = q[numpy.abs(k[:, numpy.newaxis] - k)] + q[k[:, numpy.newaxis] + k]
+    n = n[: M + 1]
+    m = numpy.diff(desired, axis=1) / numpy.diff(bands, axis=1)  # each band's gain: m f + c
+    c = desired[:, [0]] - bands[:, [0]] * m
+    b = bands * (m * bands + c) * numpy.sinc(bands * n)
+    b[0] -= m * bands * bands / 2.0  # L'Hospital's rule for cos(n pi f) / (pi n f)^2 at n = 0
+    b[1:] += m * numpy.cos(n[1:] * numpy.pi * bands) / (numpy.pi * n[1:]) ** 2
+    b = numpy.dot(numpy.diff(b, axis=2)[:, :, 0], weight)
+    try:
+        a = _cholesky_solve(Q, b)
+    except numpy.linalg.LinAlgError:  # rank deficient
+        a = numpy.linalg.lstsq(Q, b, rcond=numpy.finfo(_F8).eps)[0]
+    return numpy.hstack((a[:0:-1], 2 * a[0], a[1:]))  # symmetric: linear phase
+
+
+def _dhtm(mag):
+    """The modified discrete Hilbert transform of the magnitude spectrum `mag` (SciPy's _dhtm): the
+    minimum-phase impulse response whose magnitude it is."""
+    sig = cp.zeros(mag.shape[0])
+    midpt = mag.shape[0] // 2  # DC and the Nyquist frequency stay 0
+    sig[1:midpt] = 1
+    sig[midpt + 1 :] = -1
+    return cp.real(ifft(mag * cp.exp(fft(sig * ifft(cp.log(mag))))))
+
+
+# Note [minimum_phase's mask]
+# The homomorphic method keeps the causal part of the cepstrum: its window is 1 at 0, 2 at the positive
+# quefrencies and 0 at the negative ones, and at n_fft // 2 1 for an even n_fft (the Nyquist term) and 2 for an
+# odd one (the last positive term). SciPy 1.17 sets that term to 0 and 1 instead (scipy/scipy#22752), which
+# leaves a ripple in the passband; SciPy 1.18 corrects it (scipy/scipy#24599), as CuPy 14.2's minimum_phase does.
+# cuarray follows SciPy 1.18 and CuPy. `half` is SciPy's keyword-only argument, also taken by position as CuPy's.
+def minimum_phase(h, method="homomorphic", n_fft=None, half=True):
+    """The minimum-phase filter of the linear-phase FIR filter `h` (real, symmetric): by the homomorphic method
+    (Note [minimum_phase's mask]; half the taps and the square root of the magnitude, or with `half` False all of
+    them and the magnitude) or the Hilbert method, with an FFT of `n_fft` points."""
+    h_host = None if isinstance(h, cp.ndarray) else numpy.asarray(h)
+    kind, shape = (h.dtype.kind, h.shape) if h_host is None else (h_host.dtype.kind, h_host.shape)
+    if kind == "c":
+        raise ValueError("Complex filters not supported")
+    if len(shape) != 1 or shape[0] <= 2:
+        raise ValueError("h must be 1-D and at least 2 samples long")
+    h = cp.asarray(h)
+    n_half = h.shape[0] // 2
+    if not bool(cp.any(cp.flip(h[-n_half:]) - h[:n_half] <= 1e-8 + 1e-6 * abs(h[:n_half]))):
+        warnings.warn("h does not appear to by symmetric, conversion may fail", RuntimeWarning, stacklevel=2)
+    if not isinstance(method, str) or method not in ("homomorphic", "hilbert"):
+        raise ValueError(f'method must be "homomorphic" or "hilbert", got {method!r}')
+    if method == "hilbert" and not half:
+        raise ValueError("`half=False` is only supported when `method='homomorphic'`")
+    if n_fft is None:
+        n_fft = 2 ** math.ceil(math.log2(2 * (h.shape[0] - 1) / 0.01))
+    n_fft = int(n_fft)
+    if n_fft < h.shape[0]:
+        raise ValueError(f"n_fft must be at least len(h)=={len(h)}")
+
+    if method == "hilbert":
+        w = cp.arange(n_fft, dtype=_F8) * (2 * numpy.pi / n_fft * n_half)
+        H = cp.real(fft(h, n_fft) * cp.exp(1j * w))
+        extremes = cp.stack((H.max(), H.min())).get()  # SciPy's max(H) and min(H), as host float64 numbers
+        dp, ds = extremes[0] - 1, 0 - extremes[1]
+        S = 4.0 / (numpy.sqrt(1 + dp + ds) + numpy.sqrt(1 - dp + ds)) ** 2
+        H += ds
+        H *= S
+        H = cp.sqrt(H)
+        H += 1e-10  # keeps the log finite
+        h_minimum = _dhtm(H)
+    else:
+        h_temp = cp.abs(fft(h, n_fft))
+        h_temp += 1e-7 * h_temp[h_temp > 0].min()  # keeps the log finite
+        h_temp = cp.log(h_temp)  # 0.5 log|H|^2
+        if half:
+            h_temp *= 0.5  # the square root of the magnitude
+        h_temp = cp.real(ifft(h_temp))  # the cepstrum
+        win = cp.zeros(n_fft)  # Note [minimum_phase's mask]
+        win[0] = 1
+        stop = n_fft // 2
+        win[1:stop] = 2
+        win[stop] = 1 + n_fft % 2
+        h_temp *= win
+        h_minimum = ifft(cp.exp(fft(h_temp))).real
+    n_out = (n_half + h.shape[0] % 2) if half else h.shape[0]
+    return h_minimum[:n_out]

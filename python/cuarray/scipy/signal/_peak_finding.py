@@ -1,6 +1,7 @@
 """SciPy's argrelmin, argrelmax, argrelextrema, find_peaks, peak_prominences and peak_widths on device arrays,
 with SciPy's results: indices as int64 device arrays, properties in float64 (SciPy computes in float64 whatever
-the signal's type, where CuPy keeps it), SciPy's errors and its PeakPropertyWarning.
+the signal's type, where CuPy keeps it), SciPy's errors and its PeakPropertyWarning. The signals and peak
+indices may be host values (Note [Host signals]).
 
 Note [Where peak finding runs]
 Local maxima, heights, thresholds and the interval conditions are array operations on the device. A peak's
@@ -10,6 +11,13 @@ as SciPy's loop, so the results are SciPy's bit for bit. The distance condition 
 height that can only run serially: its peaks and heights come to the host in one copy each and the pass runs
 there, over NumPy's default argsort as SciPy's does (so equal heights are taken in the order SciPy takes them),
 and only over the peaks that have a neighbour within the distance.
+
+Note [Host signals]
+CuPy's peak functions take their signal (and peak_prominences' and peak_widths' peaks) through cupy.asarray,
+so a list, a NumPy array or a scalar is copied to the device; CuPy's tests pass lists. These do the same. What
+CuPy uses as it is stays a device array here: peak_widths' prominence_data (CuPy hands it to a kernel) and
+find_peaks' per-sample borders (CuPy compares them with device arrays); host arrays there are refused with
+CuPy's TypeError.
 """
 
 import math
@@ -54,7 +62,7 @@ def _boolrelextrema(data, comparator, axis=0, order=1, mode="clip"):
 def argrelextrema(data, comparator, axis=0, order=1, mode="clip"):
     """Indices of the relative extrema of `data` by `comparator` along `axis`: a tuple of device arrays, one
     per axis, as nonzero() gives them."""
-    require_device(data)
+    data = asarray(data)  # Note [Host signals]
     return _indexing.nonzero(_boolrelextrema(data, comparator, axis, order, mode))
 
 
@@ -73,8 +81,7 @@ def argrelmax(data, axis=0, order=1, mode="clip"):
 
 def _arg_x_as_expected(value):
     """The signal as a C-contiguous float64 device array, which must be 1-D (SciPy's conversion)."""
-    require_device(value)
-    value = value.astype(numpy.float64, copy=False)
+    value = asarray(value).astype(numpy.float64, copy=False)  # Note [Host signals]
     if value.ndim != 1:
         raise ValueError("`x` must be a 1-D array")
     return ascontiguousarray(value)  # after the check: ascontiguousarray makes a 0-d array 1-D
@@ -83,7 +90,7 @@ def _arg_x_as_expected(value):
 def _arg_peaks_as_expected(value):
     """Peak indices as a 1-D int64 device array: an empty array of any type is accepted, others must cast
     safely to intp (SciPy's checks, in its order)."""
-    require_device(value)
+    value = asarray(value)  # Note [Host signals]
     if value.size == 0:
         value = _creation.zeros(0, numpy.intp)
     if not numpy.can_cast(value.dtype, numpy.intp, "safe"):
@@ -215,8 +222,11 @@ def _peak_prominences(x, peaks, wlen):
     return prominences, left_bases, right_bases
 
 
-def _check_buffer(a, dtype, name):
-    """Cython's checks of a typed memoryview argument (const dtype[::1]) for a device array."""
+def _check_buffer(a, dtype, name, argument):
+    """Cython's checks of a typed memoryview argument (const dtype[::1] `argument`, not None) for a device
+    array; a host array is refused (Note [Host signals])."""
+    if a is None:
+        raise TypeError(f"Argument '{argument}' must not be None")
     require_device(a)
     if a.dtype != dtype:
         raise ValueError(f"Buffer dtype mismatch, expected 'const {name}' but got '{a.dtype}'")
@@ -229,9 +239,9 @@ def _check_buffer(a, dtype, name):
 def _peak_widths(x, peaks, rel_height, prominences, left_bases, right_bases):
     """SciPy's _peak_widths: (widths, width_heights, left_ips, right_ips), with its checks in its order."""
     rel_height = _as_double(rel_height)
-    _check_buffer(prominences, numpy.float64, "float64_t")
-    _check_buffer(left_bases, numpy.intp, "intp_t")
-    _check_buffer(right_bases, numpy.intp, "intp_t")
+    _check_buffer(prominences, numpy.float64, "float64_t", "prominences")
+    _check_buffer(left_bases, numpy.intp, "intp_t", "left_bases")
+    _check_buffer(right_bases, numpy.intp, "intp_t", "right_bases")
     if rel_height < 0:
         raise ValueError("`rel_height` must be greater or equal to 0.0")
     if not (peaks.shape[0] == prominences.shape[0] == left_bases.shape[0] == right_bases.shape[0]):

@@ -1,6 +1,7 @@
 """SciPy's resample (Fourier method) on device arrays, step for step as SciPy 1.17 computes it, with cuarray.fft
 in place of scipy.fft: float32, float16 and complex64 inputs transform in single precision, others in double, so
-the result's dtype is SciPy's.
+the result's dtype is SciPy's. As CuPy's, it takes the signal through cupy.asarray (a host array or list is
+copied to the device); a window given as an array must be a device array (CuPy's takes no host one either).
 
 decimate is not here: it filters with an order-8 Chebyshev IIR filter run forwards and backwards (cheby1,
 sosfiltfilt), or with an FIR filter through polyphase resampling (resample_poly), not with convolution alone.
@@ -23,6 +24,7 @@ import operator
 import numpy
 
 from cuarray import _creation, _manipulation, fft
+from cuarray._transfer import asarray
 from cuarray.scipy.signal._convolve import require_device
 
 __all__ = ["resample"]
@@ -41,7 +43,7 @@ def resample(x, num, t=None, axis=0, window=None, domain="time"):
     spectrum; domain='freq' takes `x` as a spectrum already."""
     if domain not in ("time", "freq"):
         raise ValueError(f"Parameter {domain=} not in ('time', 'freq')!")
-    require_device(x)
+    x = asarray(x)  # as CuPy's (cupy.asarray): a host array or list is copied to the device
     if x.ndim > 1:  # the active axis last, as SciPy moves it (a 1-D input ignores `axis`, as in SciPy)
         x = _manipulation.moveaxis(x, axis, -1)
     n_x = x.shape[-1]

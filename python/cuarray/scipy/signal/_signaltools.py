@@ -1,6 +1,7 @@
-"""SciPy's detrend, hilbert and hilbert2 on device arrays (other arguments, host arrays included, raise CuPy's
-TypeError). The analytic signals are cuarray.scipy.fft transforms, so their dtypes are SciPy's (complex64 for
-float16 and float32 input, complex128 otherwise)."""
+"""SciPy's detrend, hilbert and hilbert2 on device arrays. detrend, as CuPy's (cupy.asarray), also takes host
+arrays, lists and scalars, copied to the device; hilbert and hilbert2 raise CuPy's TypeError for anything but
+a device array (CuPy's FFTs refuse host arrays). The analytic signals are cuarray.scipy.fft transforms, so
+their dtypes are SciPy's (complex64 for float16 and float32 input, complex128 otherwise)."""
 
 import itertools
 import operator
@@ -61,7 +62,7 @@ def detrend(data, axis=-1, type="linear", bp=0, overwrite_data=False):
     complex64 or complex128 data is written into `data`, which is returned."""
     if type not in ("linear", "l", "constant", "c"):
         raise ValueError("Trend type must be 'linear' or 'constant'.")
-    require_device(data)
+    data = cp.asarray(data)  # as CuPy's: a host array's copy (which overwrite_data then overwrites)
     if type in ("constant", "c"):
         return data - cp.mean(data, axis, keepdims=True)
     dtype = data.dtype if data.dtype.char in "dfDF" else numpy.dtype(numpy.float64)

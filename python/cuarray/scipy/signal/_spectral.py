@@ -1,8 +1,9 @@
 """SciPy 1.17's spectral analysis on device arrays: periodogram, welch, csd, coherence (SciPy's ShortTimeFFT
 form), spectrogram, stft (SciPy's legacy helper), istft, check_COLA and check_NOLA, with SciPy's defaults,
-dtypes, errors and warnings. Signals must be device arrays; windows may be names, tuples, or host or device
-arrays. The arguments are checked before any transform; two checks read one value back from the device: csd's
-that its window is finite (SciPy's ShortTimeFFT's check) and istft's NOLA test (for SciPy's warning).
+dtypes, errors and warnings. Signals (and istft's STFT) are taken through cupy.asarray, as CuPy's are: a host
+array or list is copied to the device. Windows may be names, tuples, or host or device arrays. The arguments
+are checked before any transform; two checks read one value back from the device: csd's that its window is
+finite (SciPy's ShortTimeFFT's check) and istft's NOLA test (for SciPy's warning).
 
 Note [Spectral precision]
 SciPy computes the segments' FFTs in float64 whatever the input and casts the result to
@@ -24,7 +25,6 @@ import numpy
 import cuarray as cp
 from cuarray.lib.stride_tricks import sliding_window_view
 from cuarray.scipy.fft import fft, fftfreq, ifft, irfft, rfft, rfftfreq
-from cuarray.scipy.signal._convolve import require_device
 from cuarray.scipy.signal._filtfilt import _extend
 from cuarray.scipy.signal._signaltools import detrend as _detrend
 from cuarray.scipy.signal.windows._windows import get_window
@@ -159,9 +159,10 @@ def csd(
     """The cross power spectral density of `x` and `y` by Welch's method: conj(FFT(x)) FFT(y) of the windowed,
     detrended segments, averaged ('mean', or 'median' corrected for its bias). Returns (frequencies, Pxy);
     csd(x, x) is real. A shorter signal is zero-padded; the axes other than `axis` broadcast."""
-    same = y is x
+    same = y is x  # before the copies of host signals
     axis = int(axis)
-    require_device(x, y)
+    x = cp.asarray(x)
+    y = x if same else cp.asarray(y)
     if same:
         if x.size == 0:
             return cp.empty(x.shape), cp.empty(x.shape)
@@ -271,7 +272,7 @@ def periodogram(
 ):
     """The power spectral density of `x` from one segment of all its samples (the first nfft where nfft is
     shorter, zero-padded to nfft where longer): (frequencies, Pxx)."""
-    require_device(x)
+    x = cp.asarray(x)
     if x.size == 0:
         return cp.empty(x.shape), cp.empty(x.shape)
     if window is None:
@@ -298,6 +299,9 @@ def coherence(
 ):
     """The magnitude-squared coherence |Pxy|^2 / (Pxx Pyy) of `x` and `y` by Welch's method:
     (frequencies, Cxy)."""
+    same = y is x
+    x = cp.asarray(x)  # once, not in each of the three spectra
+    y = x if same else cp.asarray(y)
     args = (fs, window, nperseg, noverlap, nfft, detrend)
     freqs, Pxx = welch(x, *args, axis=axis)
     _, Pyy = welch(y, *args, axis=axis)
@@ -362,7 +366,7 @@ def _spectral_helper(
     if boundary not in _BOUNDARIES:
         raise ValueError(f"Unknown boundary option '{boundary}', must be one of: {list(_BOUNDARIES)}")
     axis = int(axis)
-    require_device(x)
+    x = cp.asarray(x)
     out_dtype = numpy.result_type(x.dtype, numpy.complex64)
     if x.size == 0:
         return cp.empty(x.shape), cp.empty(x.shape), cp.empty(x.shape)
@@ -456,7 +460,7 @@ def spectrogram(
     modelist = ["psd", "complex", "magnitude", "angle", "phase"]
     if mode not in modelist:
         raise ValueError(f"unknown value for mode {mode}, must be one of {modelist}")
-    require_device(x)
+    x = cp.asarray(x)
     window, nperseg = _triage_segments(window, nperseg, x.shape[axis], 2)
     if noverlap is None:
         noverlap = nperseg // 8
@@ -549,8 +553,7 @@ def istft(
 ):
     """The signal whose STFT is `Zxx` (least-squares overlap-add of the inverse FFTs of its segments, divided by
     the overlap-added squared window): (times, x). Warns where that sum vanishes (the NOLA condition)."""
-    require_device(Zxx)
-    Zxx = Zxx + 0j
+    Zxx = cp.asarray(Zxx) + 0j
     freq_axis, time_axis = int(freq_axis), int(time_axis)
     if Zxx.ndim < 2:
         raise ValueError("Input stft must be at least 2d!")
