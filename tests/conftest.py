@@ -29,10 +29,13 @@ from hypothesis import HealthCheck, settings
 # The plugin is opt-in (no pytest11 entry point): named here, and registered once if -p names it too.
 pytest_plugins = ["cuarray.pytest_plugin"]
 
-# Make ``from conftest import ...`` work whatever pytest's import mode is.
+# Make ``from conftest import ...`` work whatever pytest's import mode is; and tests/signal's
+# ``from signal_asserts import ...`` (appended: its test files' names must not shadow others').
 _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
+if os.path.join(_HERE, "signal") not in sys.path:
+    sys.path.append(os.path.join(_HERE, "signal"))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ arrays), cuarray.scipy.signal's convolve, correlate, convolve2d, correlate2d, ff
 choose_conv_method; every mode, boundary and dtype, odd sizes, non-contiguous inputs, and the errors."""
 
 import math
+from functools import partial
 
 import cuarray as cp
 import cuarray.scipy.signal as sig
@@ -11,28 +12,17 @@ import pytest
 import scipy.signal as ss
 from conftest import make_data
 from cuarray import testing
+from signal_asserts import assert_device
 
 pytestmark = pytest.mark.gpu
 
 MODES = ["full", "same", "valid"]
 
 
-def assert_conv(got, expected, tol=None):
-    """Same dtype and shape; integers and bools exact, floats within the precision relative to the largest
-    value (sums are formed in another order than NumPy's and SciPy's)."""
-    __tracebackhide__ = True
-    expected = np.asarray(expected)
-    assert isinstance(got, cp.ndarray), type(got)
-    assert got.dtype == expected.dtype, f"dtype {got.dtype} != {expected.dtype}"
-    assert got.shape == expected.shape, f"shape {got.shape} != {expected.shape}"
-    host = cp.asnumpy(got)
-    if expected.dtype.kind in "biu":
-        np.testing.assert_array_equal(host, expected)
-        return
-    if tol is None:
-        tol = {"e": 1e-2, "f": 1e-5, "F": 1e-5}.get(expected.dtype.char, 1e-12)
-    scale = max(1.0, float(np.max(np.abs(expected))) if expected.size else 1.0)
-    np.testing.assert_allclose(host, expected, rtol=0, atol=tol * scale)
+# Same dtype and shape; integers and bools exact, floats within the precision (by result dtype) relative to the
+# largest value (sums are formed in another order than NumPy's and SciPy's).
+CONV_TOL = {"e": 1e-2, "f": 1e-5, "F": 1e-5, "default": 1e-12}
+assert_conv = partial(assert_device, default_tol=CONV_TOL)
 
 
 def pair(shape, dtype, seed=0):
@@ -64,17 +54,6 @@ def test_numpy_modes_and_lengths(func, mode, n, m):
     assert_conv(getattr(cp, func)(x, y, mode), getattr(np, func)(a, v, mode))
 
 
-def assert_same_specials(got, expected):
-    """NaN and infinities where `expected` has them, and the finite values close."""
-    __tracebackhide__ = True
-    got = cp.asnumpy(got)
-    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
-    np.testing.assert_array_equal(np.isinf(got) * np.sign(got), np.isinf(expected) * np.sign(expected))
-    finite = np.isfinite(expected)
-    scale = max(1.0, float(np.max(np.abs(expected[finite]), initial=0)))
-    np.testing.assert_allclose(got[finite], expected[finite], rtol=0, atol=1e-9 * scale)
-
-
 @pytest.mark.parametrize("func", ["convolve", "correlate"])
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("n,m", [(2, 2), (5, 3), (3, 5), (2500, 7), (7, 2500), (3000, 300)])
@@ -87,18 +66,27 @@ def test_numpy_nan_and_inf_reach_only_the_sums_they_are_in(func, mode, n, m, whe
         v[0], v[-1] = np.inf, np.nan
     if where in ("data", "both"):
         a[0], a[-1] = np.nan, -np.inf
-    assert_same_specials(getattr(cp, func)(cp.asarray(a), cp.asarray(v), mode), getattr(np, func)(a, v, mode))
+    # NaN and infinities where NumPy's and SciPy's are, the finite values close (assert_device)
+    assert_conv(
+        getattr(cp, func)(cp.asarray(a), cp.asarray(v), mode),
+        getattr(np, func)(a, v, mode),
+        1e-9,
+        finite_scale=True,
+    )
     # SciPy's 1-D direct sums are NumPy's, except 'same' with in2 the longer (its N-D sums: below)
     got = getattr(sig, func)(cp.asarray(a), cp.asarray(v), mode, method="direct")
-    assert_same_specials(got, getattr(ss, func)(a, v, mode, method="direct"))
+    assert_conv(got, getattr(ss, func)(a, v, mode, method="direct"), 1e-9, finite_scale=True)
 
 
 def test_2d_fill_multiplies_the_fill_value_as_scipy():
     # SciPy's 2-D sums take the fill value as data: 0 * NaN spreads a NaN tap to every output it overlaps.
     image, taps = np.arange(6.0).reshape(2, 3), np.array([[1.0, np.nan]])
     for func in ("convolve2d", "correlate2d"):
-        assert_same_specials(
-            getattr(sig, func)(cp.asarray(image), cp.asarray(taps)), getattr(ss, func)(image, taps)
+        assert_conv(
+            getattr(sig, func)(cp.asarray(image), cp.asarray(taps)),
+            getattr(ss, func)(image, taps),
+            1e-9,
+            finite_scale=True,
         )
 
 
@@ -297,7 +285,12 @@ def test_scipy_direct_nan_and_inf_land_where_scipy_puts_them(func, shapes, where
             expected = getattr(ss, func)(a, b, mode, method="direct")
         except ValueError:
             continue
-        assert_same_specials(getattr(sig, func)(cp.asarray(a), cp.asarray(b), mode, "direct"), expected)
+        assert_conv(
+            getattr(sig, func)(cp.asarray(a), cp.asarray(b), mode, "direct"),
+            expected,
+            1e-9,
+            finite_scale=True,
+        )
 
 
 SCIPY_ERRORS = {

@@ -6,6 +6,7 @@ in test_iir_nogpu.py."""
 
 import itertools
 import warnings
+from functools import partial
 
 import cuarray as cp
 import cuarray.scipy.signal as sig
@@ -13,47 +14,24 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 from conftest import make_data
+from signal_asserts import EXACT, assert_device
 
 pytestmark = pytest.mark.gpu
 
-TOL = {"f": 1e-4, "F": 1e-4}  # float32 recursions accumulate rounding; float64 and complex128: 1e-10
+TOL = {"f": 1e-4, "F": 1e-4, "default": 1e-10}  # by result dtype: float32 recursions accumulate rounding
 # lfilter's and sosfilt's recursions are SciPy's loops, operation for operation and each rounded as there (Note
 # [Filtering as SciPy rounds] in _lfilter.py), so their values are SciPy's exactly, in every type; filtfilt's and
 # sosfiltfilt's ('pad') too, but for the steady state they start from (STEADY below). Tolerances remain
 # where an operation differs: a FIR filter (len(a) == 1) is cuarray's convolution, which sums in another order
 # than NumPy's convolve; method 'gust' solves by cuarray.linalg.lstsq; the designs and lfiltic compute on the
 # device in their own ways.
-EXACT = 0
 # Results through a steady state (lfilter_zi, sosfilt_zi, so filtfilt and sosfiltfilt): SciPy's and ours solve
 # the same system with the same NumPy call on the host, yet on an H200 host the two solves differed in their
 # last bit (the BLAS's kernels may round differently for two copies of one matrix), and the filters carry that
 # through: a few units in the last place.
-STEADY = "steady"
-STEADY_TOL = {"e": 1e-2, "f": 1e-6, "F": 1e-6}  # by result dtype; 1e-12 for double precision
-
-
-def assert_close(got, expected, tol=None):
-    """Device arrays of SciPy's dtypes and shapes (tuples element by element), values within `tol` of the
-    largest expected value; EXACT: SciPy's values exactly."""
-    __tracebackhide__ = True
-    if isinstance(expected, tuple):
-        assert isinstance(got, tuple) and len(got) == len(expected), type(got)
-        for g, e in zip(got, expected):
-            assert_close(g, e, tol)
-        return
-    expected = np.asarray(expected)
-    assert isinstance(got, cp.ndarray), type(got)
-    assert got.dtype == expected.dtype, f"dtype {got.dtype} != {expected.dtype}"
-    assert got.shape == expected.shape, f"shape {got.shape} != {expected.shape}"
-    if tol == EXACT:
-        np.testing.assert_array_equal(cp.asnumpy(got), expected, strict=True)
-        return
-    if tol == STEADY:
-        tol = STEADY_TOL.get(expected.dtype.char, 1e-12)
-    if expected.size:
-        t = TOL.get(expected.dtype.char, 1e-10) if tol is None else tol
-        scale = max(1.0, float(np.max(np.abs(expected))))
-        np.testing.assert_allclose(cp.asnumpy(got), expected, rtol=0, atol=t * scale)
+STEADY = {"e": 1e-2, "f": 1e-6, "F": 1e-6, "default": 1e-12}  # by result dtype
+# Device arrays of SciPy's dtypes and shapes, values within TOL (or the tolerance given) of the largest value.
+assert_close = partial(assert_device, default_tol=TOL)
 
 
 def data(shape, dtype, seed=0):

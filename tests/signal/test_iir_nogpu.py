@@ -6,15 +6,18 @@ any device work; the filtering kernels compile for sm_90; names and signatures a
 import inspect
 import itertools
 import warnings
+from functools import partial
 
 import cuarray as cp
 import cuarray.scipy.signal as sig
 import numpy as np
 import pytest
 import scipy.signal as ss
+import signal_asserts
 from cuarray.scipy.signal import _iir_design as design
 from cuarray.scipy.signal import _iir_forms as forms
 from cuarray.scipy.signal import _lfilter as filtering
+from signal_asserts import assert_rounds_every_operation, kernel_sources, same_error
 from test_kernel_sources import _compile_together
 
 pytestmark = pytest.mark.nogpu
@@ -52,21 +55,8 @@ NAMES = [
 ]
 
 
-def assert_host(got, expected, tol=1e-10):
-    """Same structure, dtypes and shapes; values within `tol` of the largest (k: a scalar, compared alone)."""
-    __tracebackhide__ = True
-    if isinstance(expected, tuple):
-        assert isinstance(got, tuple) and len(got) == len(expected)
-        for g, e in zip(got, expected):
-            assert_host(g, e, tol)
-        return
-    got, expected = np.asarray(got), np.asarray(expected)
-    assert got.shape == expected.shape, (got.shape, expected.shape)
-    if expected.ndim:
-        assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
-    if expected.size:
-        scale = max(1.0, float(np.max(np.abs(expected))))
-        np.testing.assert_allclose(got, expected, rtol=0, atol=tol * scale)
+# Host results: SciPy's structure, dtypes (a 0-d gain `k` aside: compared alone) and values.
+assert_host = partial(signal_asserts.assert_host, scalar_dtype=False)
 
 
 def agree(ours, scipys, tol=1e-10):
@@ -78,15 +68,6 @@ def agree(ours, scipys, tol=1e-10):
         same_error(ours, scipys)
         return
     assert_host(ours(), expected, tol)
-
-
-def same_error(ours, scipys):
-    """Both raise the same exception type with the same message."""
-    with pytest.raises(Exception) as expected:
-        scipys()
-    with pytest.raises(type(expected.value)) as got:
-        ours()
-    assert str(got.value).strip() == str(expected.value).strip()
 
 
 def test_names_and_signatures():
@@ -375,59 +356,17 @@ def test_filtfilt_takes_host_signals_to_the_device():
         sig.sosfiltfilt(np.ones((2, 5)), np.ones(20))
 
 
-def _filtering_sources():
-    """Each filtering kernel's source for the types it runs in (the complex kernels take complex values as pairs
-    of their real type), with raw arrays and int64 scalars: (kernel, dtype, source, name, options) tuples."""
-    from cuarray import _core
-
-    sources = []
-    for name in filtering._SOURCES:
-        kernel = filtering._kernel(name)
-        for dtype in ("float32", "float64"):
-            t = np.dtype(dtype)
-            in_types = tuple(t if p.placeholder else p.dtype for p in kernel.in_params)
-            handle = kernel._definition(in_types, (t, t), {"T": t})
-            kinds = [2 if p.raw else 1 for p in kernel.in_params] + [2, 2]
-            source, kernel_name = _core._elementwise_source(
-                handle, [*in_types, t, t], [], False, 1, kinds=kinds, raw_ndim=[1] * len(kinds)
-            )
-            sources.append((name, dtype, source, kernel_name, kernel.options))
-    return sources
-
-
 def test_filtering_kernels_compile():
     """The four kernels, for every type they run in."""
-    sources = _filtering_sources()
+    sources = kernel_sources(filtering, 2)
     assert len(sources) == 8
     assert _compile_together([(s, n) for _, _, s, n, _ in sources])[:4] == b"\x7fELF"
 
 
 def test_filtering_kernels_round_every_operation():
-    """Compiled as the library compiles them (with its -fmad=false), the kernels' PTX has no fused multiply-add
-    and rounds each product, sum and quotient to nearest (IEEE's, as SciPy's loops do: Note [Filtering as SciPy
-    rounds] in _lfilter.py); compiled without the option, NVRTC fuses."""
-    import re
-
-    from cuarray import _core
-    from cuarray._kernel import _user_options
-
-    def ptx(source, name, options):
-        # 91 is no architecture NVRTC compiles to binary code for, so it returns PTX for compute_90 (target_arch)
-        code, is_cubin, _, _ = _core.jit.compile(
-            source, name, _user_options(options), 91, _core.jit.headers(), details=True
-        )
-        assert not is_cubin
-        return code.decode()
-
-    for kernel, dtype, source, name, options in _filtering_sources():
-        assert "-fmad=false" in options
-        text = ptx(source, name, options)
-        arithmetic = set(re.findall(r"\b(?:fma|mad|mul|add|sub|div)\.[a-z0-9.]*f(?:32|64)\b", text))
-        rounded = all(re.fullmatch(r"(mul|add|sub|div)\.rn\.f(32|64)", op) for op in arithmetic)
-        assert arithmetic and rounded, (kernel, dtype, arithmetic)
+    """Compiled as the library compiles them, the kernels' PTX rounds each product, sum and quotient to nearest
+    (IEEE's, as SciPy's loops do: Note [Filtering as SciPy rounds] in _lfilter.py)."""
+    for kernel, dtype, source, name, options in kernel_sources(filtering, 2):
+        arithmetic = assert_rounds_every_operation(kernel, dtype, source, name, options)
         if kernel == "cuarray_lfilter_complex":  # its division by |a[0]|^2: IEEE's, not an approximation
             assert f"div.rn.f{dtype[-2:]}" in arithmetic
-    _, _, source, name, _ = _filtering_sources()[1]
-    assert re.search(
-        r"\bfma\.rn\.f64\b", ptx(source, name, ())
-    )  # NVRTC's default, which the check above sees

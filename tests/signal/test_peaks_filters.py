@@ -12,36 +12,9 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 from conftest import make_data
+from signal_asserts import assert_device
 
 pytestmark = pytest.mark.gpu
-
-
-def assert_device(got, expected, rtol=0.0, atol=0.0):
-    """Same dtype and shape as SciPy's, on the device; values equal (NaN where SciPy's) or within tolerance."""
-    __tracebackhide__ = True
-    expected = np.asarray(expected)
-    assert isinstance(got, cp.ndarray), type(got)
-    assert got.dtype == expected.dtype, f"dtype {got.dtype} != {expected.dtype}"
-    assert got.shape == expected.shape, f"shape {got.shape} != {expected.shape}"
-    if rtol == atol == 0:
-        np.testing.assert_array_equal(cp.asnumpy(got), expected)
-    else:
-        np.testing.assert_allclose(cp.asnumpy(got), expected, rtol=rtol, atol=atol)
-
-
-def assert_same_tree(got, expected, **tol):
-    """Tuples and dicts (find_peaks' properties, with their key order) compared element by element."""
-    __tracebackhide__ = True
-    if isinstance(expected, dict):
-        assert list(got) == list(expected)
-        for key in expected:
-            assert_device(got[key], expected[key], **tol)
-    elif isinstance(expected, tuple):
-        assert isinstance(got, tuple) and len(got) == len(expected)
-        for g, e in zip(got, expected):
-            assert_same_tree(g, e, **tol)
-    else:
-        assert_device(got, expected, **tol)
 
 
 def scipy_and_ours(f_scipy, f_ours):
@@ -86,7 +59,7 @@ def test_argrel_1d(func, dtype, mode):
         a = make_data(n, dtype, n)
         for order in (1, 2, 5):
             expected = getattr(ss, func)(a, order=order, mode=mode)
-            assert_same_tree(getattr(sig, func)(cp.asarray(a), order=order, mode=mode), expected)
+            assert_device(getattr(sig, func)(cp.asarray(a), order=order, mode=mode), expected)
 
 
 @pytest.mark.parametrize("axis", [0, 1, 2, -1, -2])
@@ -95,11 +68,11 @@ def test_argrel_nd_axes_and_layouts(axis):
     d = cp.asarray(a)
     for order in (1, 3):
         for mode in ("clip", "wrap"):
-            assert_same_tree(sig.argrelmax(d, axis, order, mode), ss.argrelmax(a, axis, order, mode))
-            assert_same_tree(sig.argrelmin(d, axis, order, mode), ss.argrelmin(a, axis, order, mode))
+            assert_device(sig.argrelmax(d, axis, order, mode), ss.argrelmax(a, axis, order, mode))
+            assert_device(sig.argrelmin(d, axis, order, mode), ss.argrelmin(a, axis, order, mode))
     view, host = d[::-1, 1::2], a[::-1, 1::2]
     if -view.ndim <= axis < view.ndim:
-        assert_same_tree(sig.argrelmax(view, axis), ss.argrelmax(host, axis))
+        assert_device(sig.argrelmax(view, axis), ss.argrelmax(host, axis))
 
 
 def test_argrelextrema_comparators_and_nan():
@@ -107,9 +80,9 @@ def test_argrelextrema_comparators_and_nan():
     d = cp.asarray(a)
     for comparator, ours in ((np.greater_equal, cp.greater_equal), (np.less_equal, cp.less_equal)):
         expected = ss.argrelextrema(a, comparator)
-        assert_same_tree(sig.argrelextrema(d, ours), expected)
-        assert_same_tree(sig.argrelextrema(d, comparator), expected)  # NumPy's ufunc on device arrays
-    assert_same_tree(sig.argrelmax(d), ss.argrelmax(a))
+        assert_device(sig.argrelextrema(d, ours), expected)
+        assert_device(sig.argrelextrema(d, comparator), expected)  # NumPy's ufunc on device arrays
+    assert_device(sig.argrelmax(d), ss.argrelmax(a))
 
 
 def test_argrel_errors():
@@ -125,7 +98,7 @@ def test_argrel_errors():
         sig.argrelmax(d, axis=1)
     with pytest.raises(IndexError):
         sig.argrelmax(cp.asarray(np.array(3.0)))
-    assert_same_tree(sig.argrelmax(d[:0], mode="raise"), ss.argrelmax(np.zeros(0), mode="raise"))
+    assert_device(sig.argrelmax(d[:0], mode="raise"), ss.argrelmax(np.zeros(0), mode="raise"))
 
 
 # ---------------------------------------------------------------- find_peaks
@@ -179,7 +152,7 @@ def test_find_peaks_conditions_and_properties(name, x, kw):
     (expected, warned), (got, ours) = scipy_and_ours(
         lambda: ss.find_peaks(x, **kw), lambda: sig.find_peaks(cp.asarray(x), **kw)
     )
-    assert_same_tree(got, expected)  # peaks, then the properties dict: keys, order, dtypes, values
+    assert_device(got, expected)  # peaks, then the properties dict: keys, order, dtypes, values
     assert ours == warned
 
 
@@ -195,10 +168,10 @@ def test_find_peaks_borders_per_sample():
             ((None, dhigh), (None, high)),
             ((0.2, dhigh), (0.2, high)),
         ):
-            assert_same_tree(sig.find_peaks(d, **{key: ours}), ss.find_peaks(x, **{key: theirs}))
+            assert_device(sig.find_peaks(d, **{key: ours}), ss.find_peaks(x, **{key: theirs}))
     # A 2-element device array is an interval, as SciPy's NumPy array is; a 0-d device array is a value.
-    assert_same_tree(sig.find_peaks(d, height=cp.asarray([0.5, 1.5])), ss.find_peaks(x, height=[0.5, 1.5]))
-    assert_same_tree(sig.find_peaks(d, height=d[5]), ss.find_peaks(x, height=x[5]))
+    assert_device(sig.find_peaks(d, height=cp.asarray([0.5, 1.5])), ss.find_peaks(x, height=[0.5, 1.5]))
+    assert_device(sig.find_peaks(d, height=d[5]), ss.find_peaks(x, height=x[5]))
 
 
 def test_find_peaks_distance_keeps_scipys_peaks_among_equal_heights():
@@ -209,7 +182,7 @@ def test_find_peaks_distance_keeps_scipys_peaks_among_equal_heights():
         x[rng.integers(0, 5001, 400)] = 0
         d = cp.asarray(x)
         for distance in (2, 3, 4.5, 11, 200, 10**6, np.nan, np.inf, 1e300):
-            assert_same_tree(sig.find_peaks(d, distance=distance), ss.find_peaks(x, distance=distance))
+            assert_device(sig.find_peaks(d, distance=distance), ss.find_peaks(x, distance=distance))
 
 
 def test_find_peaks_non_contiguous_and_large():
@@ -218,7 +191,7 @@ def test_find_peaks_non_contiguous_and_large():
     d = cp.asarray(x)
     for view, host in ((d[::3], x[::3]), (d[::-1], x[::-1])):
         kw = {"prominence": 2, "width": 1, "distance": 5, "wlen": 401}
-        assert_same_tree(sig.find_peaks(view, **kw), ss.find_peaks(host, **kw))
+        assert_device(sig.find_peaks(view, **kw), ss.find_peaks(host, **kw))
 
 
 def test_find_peaks_errors():
@@ -254,19 +227,19 @@ def test_prominences_and_widths(name, x):
             (expected, warned), (got, ours) = scipy_and_ours(
                 partial(ss.peak_prominences, x, peaks, wlen), partial(sig.peak_prominences, d, dp, wlen)
             )
-            assert_same_tree(got, expected)
+            assert_device(got, expected)
             assert ours == warned
             for rel in (0, 0.5, 1.0, 2.0):
                 (expected_w, warned), (got_w, ours) = scipy_and_ours(
                     partial(ss.peak_widths, x, peaks, rel, wlen=wlen),
                     partial(sig.peak_widths, d, dp, rel, wlen=wlen),
                 )
-                assert_same_tree(got_w, expected_w)
+                assert_device(got_w, expected_w)
                 assert ours == warned
                 # prominence_data from peak_prominences, as SciPy's users pass it
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", RuntimeWarning)
-                    assert_same_tree(sig.peak_widths(d, dp, rel, prominence_data=got), expected_w)
+                    assert_device(sig.peak_widths(d, dp, rel, prominence_data=got), expected_w)
 
 
 def test_prominences_of_other_dtypes_and_peak_types():
@@ -274,10 +247,10 @@ def test_prominences_of_other_dtypes_and_peak_types():
     peaks = ss.find_peaks(x)[0]
     for peak_type in ("int64", "int32", "uint32", "uint8"):
         p = peaks[peaks < 256].astype(peak_type) if peak_type == "uint8" else peaks.astype(peak_type)
-        assert_same_tree(sig.peak_prominences(cp.asarray(x), cp.asarray(p)), ss.peak_prominences(x, p))
+        assert_device(sig.peak_prominences(cp.asarray(x), cp.asarray(p)), ss.peak_prominences(x, p))
     empty = cp.zeros((0, 3))  # an empty array of any type and shape is no peaks
-    assert_same_tree(sig.peak_prominences(cp.asarray(x), empty), ss.peak_prominences(x, np.zeros((0, 3))))
-    assert_same_tree(sig.peak_widths(cp.asarray(x), empty), ss.peak_widths(x, np.zeros((0, 3))))
+    assert_device(sig.peak_prominences(cp.asarray(x), empty), ss.peak_prominences(x, np.zeros((0, 3))))
+    assert_device(sig.peak_widths(cp.asarray(x), empty), ss.peak_widths(x, np.zeros((0, 3))))
 
 
 def test_prominence_and_width_errors():
@@ -324,27 +297,25 @@ def test_host_signals_and_peaks_as_cupys_tests_pass_them():
     plateau = [0, 1, 2, 1, 3, 3, 3, 1, 2, 1, 0]
     for x, peaks in (([1, 2, 3], []), ([], []), (plateau, [5]), (np.array(plateau), np.array([2, 5])),
                      (np.array(plateau, np.float32), (2, 8))):  # fmt: skip
-        assert_same_tree(sig.peak_prominences(x, peaks), ss.peak_prominences(x, peaks))
+        assert_device(sig.peak_prominences(x, peaks), ss.peak_prominences(x, peaks))
         for rel in (0, 0.25, 2 / 3, 1.0, 3.0):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
-                assert_same_tree(sig.peak_widths(x, peaks, rel), ss.peak_widths(x, peaks, rel))
-    assert_same_tree(sig.peak_widths(cp.asarray([1, 0, 1, 2, 1, 0, -1]), [3], 0.5),
+                assert_device(sig.peak_widths(x, peaks, rel), ss.peak_widths(x, peaks, rel))
+    assert_device(sig.peak_widths(cp.asarray([1, 0, 1, 2, 1, 0, -1]), [3], 0.5),
                      ss.peak_widths(np.array([1, 0, 1, 2, 1, 0, -1]), [3], 0.5))  # fmt: skip
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         got = sig.find_peaks([0, 1, 1, 1, 0], prominence=(None, None), width=(None, None), wlen=2)
         expected = ss.find_peaks([0, 1, 1, 1, 0], prominence=(None, None), width=(None, None), wlen=2)
-    assert_same_tree(got, expected)
-    assert_same_tree(
-        sig.find_peaks(plateau, height=1, distance=2), ss.find_peaks(plateau, height=1, distance=2)
-    )
+    assert_device(got, expected)
+    assert_device(sig.find_peaks(plateau, height=1, distance=2), ss.find_peaks(plateau, height=1, distance=2))
     grid = [[1, 2, 2, 3, 2], [2, 1, 2, 2, 3], [3, 2, 1, 2, 2], [2, 3, 2, 1, 2], [1, 2, 3, 2, 1]]
     for data in (grid, np.array(grid), [2, 1, 2, 3, 2, 0, 1, 0]):
         for axis in (0, -1):  # SciPy's argrel functions want an array; CuPy's take a list too
-            assert_same_tree(sig.argrelmax(data, axis=axis), ss.argrelmax(np.asarray(data), axis=axis))
-            assert_same_tree(sig.argrelmin(data, axis=axis), ss.argrelmin(np.asarray(data), axis=axis))
-        assert_same_tree(
+            assert_device(sig.argrelmax(data, axis=axis), ss.argrelmax(np.asarray(data), axis=axis))
+            assert_device(sig.argrelmin(data, axis=axis), ss.argrelmin(np.asarray(data), axis=axis))
+        assert_device(
             sig.argrelextrema(data, np.greater_equal), ss.argrelextrema(np.asarray(data), np.greater_equal)
         )
 

@@ -5,37 +5,22 @@ sequences where CuPy takes them, and SciPy's errors. The host maths alone is tes
 test_signal_extras_nogpu.py."""
 
 import itertools
+from functools import partial
 
 import cuarray as cp
 import cuarray.scipy.signal as sig
 import numpy as np
 import pytest
 import scipy.signal as ss
+import signal_asserts
 from conftest import make_data
+from signal_asserts import EXACT
 
 pytestmark = pytest.mark.gpu
 
-EXACT = 0
-
-
-def assert_device(got, expected, tol=1e-10):
-    """Device arrays of SciPy's dtypes and shapes (tuples element by element), values within `tol` of the largest
-    expected value (EXACT: equal, NaN where SciPy's)."""
-    __tracebackhide__ = True
-    if isinstance(expected, tuple):
-        assert isinstance(got, tuple) and len(got) == len(expected), type(got)
-        for g, e in zip(got, expected):
-            assert_device(g, e, tol)
-        return
-    expected = np.asarray(expected)
-    assert isinstance(got, cp.ndarray), type(got)
-    assert got.dtype == expected.dtype, f"dtype {got.dtype} != {expected.dtype}"
-    assert got.shape == expected.shape, f"shape {got.shape} != {expected.shape}"
-    if tol == EXACT:
-        np.testing.assert_array_equal(cp.asnumpy(got), expected)
-    elif expected.size:
-        scale = max(1.0, float(np.max(np.abs(expected))))
-        np.testing.assert_allclose(cp.asnumpy(got), expected, rtol=0, atol=tol * scale)
+# Device arrays of SciPy's dtypes and shapes (tuples element by element), values within 1e-10 (or the tolerance
+# given) of the largest expected value; EXACT: equal, NaN where SciPy's.
+assert_device = partial(signal_asserts.assert_device, default_tol=1e-10)
 
 
 # ---------------------------------------------------------------- correlation_lags

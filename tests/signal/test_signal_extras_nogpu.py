@@ -4,7 +4,6 @@ transfer-function transforms and state-space conversions (the `_name` functions 
 their results to the device) give SciPy's values, dtypes, errors and warnings; the public functions raise SciPy's
 errors, and CuPy's TypeError for host arrays where a device array is required, before any device work."""
 
-import inspect
 import itertools
 import warnings
 
@@ -13,6 +12,7 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 from cuarray.scipy.signal import _tf_transforms as tf
+from signal_asserts import assert_host, assert_scipy_signatures
 
 NAMES = [
     "bilinear",
@@ -33,32 +33,7 @@ NAMES = [
 
 def test_names_and_signatures():
     """SciPy's parameters and defaults (the transforms' `*args, **kwds` in SciPy's delegators aside)."""
-    assert set(NAMES) <= set(sig.__all__)
-    for name in NAMES:
-        ours = getattr(sig, name)
-        assert ours.__name__ == name
-        theirs = inspect.signature(getattr(ss, name)).parameters
-        expected = [(p.name, p.default, p.kind) for n, p in theirs.items() if n not in ("xp", "device")]
-        assert [(p.name, p.default, p.kind) for p in inspect.signature(ours).parameters.values()] == expected
-
-
-def assert_host(got, expected, tol=1e-10):
-    """Same structure, types, dtypes and shapes; values within `tol` of the largest."""
-    __tracebackhide__ = True
-    if isinstance(expected, tuple):
-        assert isinstance(got, tuple) and len(got) == len(expected)
-        for g, e in zip(got, expected):
-            assert_host(g, e, tol)
-        return
-    if isinstance(expected, (int, list)):  # ss2tf's denominator 1 or [] where A has no states
-        assert type(got) is type(expected) and got == expected
-        return
-    got, expected = np.asarray(got), np.asarray(expected)
-    assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
-    assert got.shape == expected.shape, (got.shape, expected.shape)
-    if expected.size:
-        scale = max(1.0, float(np.max(np.abs(expected))))
-        np.testing.assert_allclose(got, expected, rtol=0, atol=tol * scale)
+    assert_scipy_signatures(sig, ss, NAMES)
 
 
 def agree(ours, scipys, tol=1e-10):

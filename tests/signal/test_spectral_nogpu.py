@@ -12,6 +12,7 @@ import scipy.signal as ss
 from cuarray.scipy.signal import _spectral
 from scipy.signal import ShortTimeFFT
 from scipy.signal._spectral_py import _median_bias
+from signal_asserts import same_error
 
 NAMES = [
     "periodogram",
@@ -73,32 +74,22 @@ def test_slice_range_is_short_time_ffts(win):
             assert _spectral._slice_range(win**2, hop, n) == (sft.p_min, sft.p_max(n)), (hop, n)
 
 
-def _same_error(ours, theirs):
-    """ours() raises what theirs() (SciPy) raises: the same type and message."""
-    __tracebackhide__ = True
-    with pytest.raises(Exception) as expected:
-        theirs()
-    with pytest.raises(type(expected.value)) as got:
-        ours()
-    assert str(got.value) == str(expected.value)
-
-
 X = np.ones(64)  # host values: each error below comes before the signal is looked at
 
 
 @pytest.mark.parametrize("mode", ["foo", "PSD", None])
 def test_spectrogram_mode_error(mode):
-    _same_error(lambda: sig.spectrogram(X, mode=mode), lambda: ss.spectrogram(X, mode=mode))
+    same_error(lambda: sig.spectrogram(X, mode=mode), lambda: ss.spectrogram(X, mode=mode))
 
 
 @pytest.mark.parametrize("scaling", ["foo", "density", None])
 def test_stft_scaling_error(scaling):
-    _same_error(lambda: sig.stft(X, scaling=scaling), lambda: ss.stft(X, scaling=scaling))
+    same_error(lambda: sig.stft(X, scaling=scaling), lambda: ss.stft(X, scaling=scaling))
 
 
 @pytest.mark.parametrize("boundary", ["foo", "reflect", 0])
 def test_stft_boundary_error(boundary):
-    _same_error(lambda: sig.stft(X, boundary=boundary), lambda: ss.stft(X, boundary=boundary))
+    same_error(lambda: sig.stft(X, boundary=boundary), lambda: ss.stft(X, boundary=boundary))
 
 
 ARGUMENT_ERRORS = [(0, 0), (-4, 0), (0.5, 0), (8, 8), (8, 9), (8, 8.5), (8.9, 8)]
@@ -111,7 +102,7 @@ ARGUMENT_ERRORS = [(0, 0), (-4, 0), (0.5, 0), (8, 8), (8, 9), (8, 8.5), (8.9, 8)
 )
 def test_cola_nola_argument_errors(name, nperseg, noverlap):
     # (check_COLA's negative noverlap is an error of its window sums: test_spectral.py, on a device)
-    _same_error(
+    same_error(
         lambda: getattr(sig, name)("hann", nperseg, noverlap),
         lambda: getattr(ss, name)("hann", nperseg, noverlap),
     )

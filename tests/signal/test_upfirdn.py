@@ -8,6 +8,7 @@ that need the device to reach. The host parts are tested without a device in tes
 import inspect
 import itertools
 import warnings
+from functools import partial
 
 import cuarray as cp
 import cuarray.scipy.signal as sig
@@ -16,39 +17,17 @@ import pytest
 import scipy
 import scipy.signal as ss
 from conftest import make_data
+from signal_asserts import EXACT, assert_device
 
 pytestmark = pytest.mark.gpu
 
-EXACT = 0
 # By result dtype: resample_poly's default filter is cuarray's firwin, computed on the device (its float64
 # taps within rounding of SciPy's); decimate's IIR filters start from a steady state solved on the host
 # (Note [Filtering as SciPy rounds] in _lfilter.py); the means and the FFTs sum in their own orders.
-TOL = {"f": 2e-5, "F": 2e-5}
-
-
-def assert_close(got, expected, tol=None):
-    """A device array of SciPy's dtype, shape and C-contiguity (tuples element by element), its values within
-    `tol` of the largest expected value (1e-10, or TOL's for single precision); EXACT: SciPy's values exactly."""
-    __tracebackhide__ = True
-    if isinstance(expected, tuple):
-        assert isinstance(got, tuple) and len(got) == len(expected), type(got)
-        for g, e in zip(got, expected):
-            assert_close(g, e, tol)
-        return
-    expected = np.asarray(expected)
-    assert isinstance(got, cp.ndarray), type(got)
-    assert got.dtype == expected.dtype, f"dtype {got.dtype} != {expected.dtype}"
-    assert got.shape == expected.shape, f"shape {got.shape} != {expected.shape}"
-    if expected.size > 1:
-        assert got.flags.c_contiguous == expected.flags.c_contiguous, "C-contiguity differs from SciPy's"
-    if tol == EXACT:
-        np.testing.assert_array_equal(cp.asnumpy(got), expected, strict=True)
-        return
-    if expected.size:
-        t = TOL.get(expected.dtype.char, 1e-10) if tol is None else tol
-        finite = np.abs(expected[np.isfinite(expected)])
-        scale = max(1.0, float(finite.max())) if finite.size else 1.0
-        np.testing.assert_allclose(cp.asnumpy(got), expected, rtol=0, atol=t * scale, equal_nan=True)
+TOL = {"f": 2e-5, "F": 2e-5, "default": 1e-10}
+# A device array of SciPy's dtype, shape and C-contiguity (tuples element by element), its values within TOL
+# (or the tolerance given) of the largest finite expected value; EXACT: SciPy's values exactly.
+assert_close = partial(assert_device, default_tol=TOL, contiguous=True, finite_scale=True)
 
 
 def data(shape, dtype, seed=0):

@@ -5,8 +5,6 @@ firls system solved on the host against SciPy's, and upfirdn's kernels compiled 
 operation as SciPy's loop does."""
 
 import inspect
-import re
-import warnings
 
 import cuarray.scipy.signal as sig
 import numpy as np
@@ -15,25 +13,13 @@ import scipy.signal as ss
 import scipy.signal._upfirdn as scipy_upfirdn
 from cuarray.scipy.signal import _fir_design as fir_design
 from cuarray.scipy.signal import _upfirdn as ufd
+from signal_asserts import assert_rounds_every_operation, compile_kernel, kernel_sources, same_error
 
 pytestmark = pytest.mark.nogpu
 
 NAMES = ["upfirdn", "resample_poly", "decimate", "firls", "minimum_phase", "lombscargle"]
 # SciPy 1.17's keyword-only arguments that CuPy 14.2 (and cuarray) also take by position.
 POSITIONAL = {"firls": {"weight", "fs"}, "minimum_phase": {"half"}, "lombscargle": {"precenter", "normalize"}}
-
-
-def same_error(ours, scipys):
-    """Both raise the same exception type with the same message."""
-    __tracebackhide__ = True
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(Exception) as expected:
-            scipys()
-        with pytest.raises(type(expected.value)) as got:
-            ours()
-    assert type(got.value) is type(expected.value)
-    assert str(got.value) == str(expected.value)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -174,59 +160,16 @@ def test_firls_rank_deficient():
     np.testing.assert_array_equal(taps, taps[::-1])  # linear phase
 
 
-def _sources():
-    """(kernel, dtype, source, name, options) of each upfirdn kernel, for float32 and float64 (complex values as
-    pairs of those)."""
-    from cuarray import _core
-
-    out = []
-    for name in ufd._SOURCES:
-        kernel = ufd._kernel(name)
-        for dtype in ("float32", "float64"):
-            t = np.dtype(dtype)
-            in_types = tuple(t if p.placeholder else p.dtype for p in kernel.in_params)
-            handle = kernel._definition(in_types, (t,), {"T": t})
-            kinds = [2 if p.raw else 1 for p in kernel.in_params] + [2]
-            source, kernel_name = _core._elementwise_source(
-                handle, [*in_types, t], [], False, 1, kinds=kinds, raw_ndim=[1] * len(kinds)
-            )
-            out.append((name, dtype, source, kernel_name, kernel.options))
-    return out
-
-
-def _compile(source, name, options, arch):
-    from cuarray import _core
-    from cuarray._kernel import _user_options
-
-    code, is_cubin, _, _ = _core.jit.compile(
-        source, name, _user_options(options), arch, _core.jit.headers(), details=True
-    )
-    return code, is_cubin
-
-
 def test_kernels_compile():
-    sources = _sources()
+    sources = kernel_sources(ufd, 1)
     assert len(sources) == 4
     for _, _, source, name, options in sources:  # one program each: they share their preamble
-        code, is_cubin = _compile(source, name, options, 90)
+        code, is_cubin = compile_kernel(source, name, options, 90)
         assert is_cubin and code[:4] == b"\x7fELF"
 
 
 def test_kernels_round_every_operation():
-    """Compiled with the library's -fmad=false, the PTX has no fused multiply-add and rounds each product, sum
-    and quotient to nearest (Note [upfirdn as SciPy rounds]); without the option NVRTC fuses."""
-    for kernel, dtype, source, name, options in _sources():
-        assert "-fmad=false" in options
-        # 91: no architecture NVRTC compiles to binary for, so PTX for compute_90
-        code, is_cubin = _compile(source, name, options, 91)
-        assert not is_cubin
-        arithmetic = set(re.findall(r"\b(?:fma|mad|mul|add|sub|div)\.[a-z0-9.]*f(?:32|64)\b", code.decode()))
-        assert arithmetic and all(
-            re.fullmatch(r"(mul|add|sub|div)\.rn\.f(32|64)", op) for op in arithmetic
-        ), (
-            kernel,
-            dtype,
-            arithmetic,
-        )
-        fused, _ = _compile(source, name, (), 91)
-        assert re.search(r"\bfma\.rn\.f(32|64)\b", fused.decode()), (kernel, dtype)
+    """Compiled with the library's -fmad=false, the PTX rounds each product, sum and quotient to nearest (Note
+    [upfirdn as SciPy rounds])."""
+    for source in kernel_sources(ufd, 1):
+        assert_rounds_every_operation(*source)

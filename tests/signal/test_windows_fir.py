@@ -4,6 +4,7 @@ name, symmetric and periodic, odd, even and tiny lengths; every pass_zero form; 
 non-contiguous inputs; and the errors that need a device array to reach."""
 
 import re
+from functools import partial
 
 import cuarray as cp
 import cuarray.scipy.signal as sig
@@ -12,21 +13,15 @@ import pytest
 import scipy.signal as ss
 import scipy.signal.windows as sw
 from conftest import make_data
+from signal_asserts import assert_device
 
 pytestmark = pytest.mark.gpu
 
 LENGTHS = [0, 1, 2, 3, 4, 7, 16, 51, 256, 1001]
 
 
-def assert_close(got, expected, tol=1e-12):
-    """A device array of SciPy's dtype and shape, within `tol` of the largest value."""
-    __tracebackhide__ = True
-    expected = np.asarray(expected)
-    assert isinstance(got, cp.ndarray), type(got)
-    assert got.dtype == expected.dtype, f"dtype {got.dtype} != {expected.dtype}"
-    assert got.shape == expected.shape, f"shape {got.shape} != {expected.shape}"
-    scale = max(1.0, float(np.max(np.abs(expected)))) if expected.size else 1.0
-    np.testing.assert_allclose(cp.asnumpy(got), expected, rtol=0, atol=tol * scale, equal_nan=True)
+# A device array of SciPy's dtype and shape, within 1e-12 (or the tolerance given) of the largest value.
+assert_close = partial(assert_device, default_tol=1e-12)
 
 
 # ---------------------------------------------------------------- windows

@@ -2,7 +2,6 @@
 are SciPy 1.17's, and bad arguments raise SciPy's exception with SciPy's message before any device work."""
 
 import inspect
-import warnings
 
 import cuarray as cp
 import cuarray.scipy.signal as sig
@@ -10,6 +9,7 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 import scipy.signal.windows as sw
+from signal_asserts import same_error
 
 MINE = [
     "get_window",
@@ -52,19 +52,6 @@ def test_signatures(name):
     assert _parameters(getattr(sig, name)) == _parameters(getattr(ss, name))
 
 
-def _same_error(ours, theirs):
-    """ours() raises what theirs() (SciPy) raises: the same type and message."""
-    __tracebackhide__ = True
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(Exception) as expected:
-            theirs()
-        with pytest.raises(type(expected.value)) as got:
-            ours()
-    assert type(got.value) is type(expected.value)
-    assert str(got.value) == str(expected.value)
-
-
 WINDOW_ARGS = {
     "general_cosine": ([0.5, 0.5],),
     "general_hamming": (0.6,),
@@ -80,7 +67,7 @@ PLAIN = sorted(set(sw.__all__) - {"dpss", "get_window", "kaiser_bessel_derived"}
 @pytest.mark.parametrize("M", [-1, 2.5, -3.0, 7.25])
 def test_window_length_errors(name, M):
     args = WINDOW_ARGS.get(name, ())
-    _same_error(lambda: getattr(sig.windows, name)(M, *args), lambda: getattr(sw, name)(M, *args))
+    same_error(lambda: getattr(sig.windows, name)(M, *args), lambda: getattr(sw, name)(M, *args))
 
 
 @pytest.mark.parametrize("name", PLAIN)
@@ -91,13 +78,13 @@ def test_a_float_length_is_type_error(name):
 
 
 def test_window_parameter_errors():
-    _same_error(lambda: sig.windows.exponential(5, 2), lambda: sw.exponential(5, 2))
+    same_error(lambda: sig.windows.exponential(5, 2), lambda: sw.exponential(5, 2))
     for M in (3, 5, 7.0):
-        _same_error(
+        same_error(
             lambda M=M: sig.windows.kaiser_bessel_derived(M, 2.0),
             lambda M=M: sw.kaiser_bessel_derived(M, 2.0),
         )
-    _same_error(
+    same_error(
         lambda: sig.windows.kaiser_bessel_derived(4, 2.0, sym=False),
         lambda: sw.kaiser_bessel_derived(4, 2.0, sym=False),
     )
@@ -140,7 +127,7 @@ def _error_id(value):
 
 @pytest.mark.parametrize(("window", "Nx", "fftbins"), GET_WINDOW_ERRORS, ids=_error_id)
 def test_get_window_errors(window, Nx, fftbins):
-    _same_error(lambda: sig.get_window(window, Nx, fftbins), lambda: ss.get_window(window, Nx, fftbins))
+    same_error(lambda: sig.get_window(window, Nx, fftbins), lambda: ss.get_window(window, Nx, fftbins))
 
 
 def test_dpss_is_not_implemented():
@@ -174,12 +161,12 @@ FIRWIN_ERRORS = [
 
 @pytest.mark.parametrize("kwargs", FIRWIN_ERRORS, ids=repr)
 def test_firwin_errors(kwargs):
-    _same_error(lambda: sig.firwin(10, **kwargs), lambda: ss.firwin(10, **kwargs))
+    same_error(lambda: sig.firwin(10, **kwargs), lambda: ss.firwin(10, **kwargs))
 
 
 def test_firwin_numtaps_errors():
     for numtaps in (0, 5.0, -3):
-        _same_error(
+        same_error(
             lambda n=numtaps: sig.firwin(n, 0.3, pass_zero=False),
             lambda n=numtaps: ss.firwin(n, 0.3, pass_zero=False),
         )
@@ -204,14 +191,14 @@ FIRWIN2_ERRORS = [
 
 @pytest.mark.parametrize(("freq", "gain", "kwargs"), FIRWIN2_ERRORS, ids=repr)
 def test_firwin2_errors(freq, gain, kwargs):
-    _same_error(lambda: sig.firwin2(31, freq, gain, **kwargs), lambda: ss.firwin2(31, freq, gain, **kwargs))
+    same_error(lambda: sig.firwin2(31, freq, gain, **kwargs), lambda: ss.firwin2(31, freq, gain, **kwargs))
 
 
 def test_firwin2_type_errors():
-    _same_error(
+    same_error(
         lambda: sig.firwin2(30, [0, 0.5, 1], [1, 1, 1]), lambda: ss.firwin2(30, [0, 0.5, 1], [1, 1, 1])
     )
-    _same_error(
+    same_error(
         lambda: sig.firwin2(30, [0, 0.5, 1], [1, 1, 0], antisymmetric=True),
         lambda: ss.firwin2(30, [0, 0.5, 1], [1, 1, 0], antisymmetric=True),
     )
@@ -226,14 +213,14 @@ def test_kaiser_formulas():
                 assert sig.kaiserord(a, width) == ss.kaiserord(a, width)
                 assert sig.kaiserord(-a, width) == ss.kaiserord(-a, width)
     for ripple in (7.9, -7.0, 0):
-        _same_error(lambda r=ripple: sig.kaiserord(r, 0.1), lambda r=ripple: ss.kaiserord(r, 0.1))
+        same_error(lambda r=ripple: sig.kaiserord(r, 0.1), lambda r=ripple: ss.kaiserord(r, 0.1))
     numtaps, beta = sig.kaiserord(65, 0.05)
     assert type(numtaps) is int and type(beta) is float
 
 
 def test_detrend_and_hilbert_argument_errors():
     host = np.arange(6.0)
-    _same_error(lambda: sig.detrend(host, type="foo"), lambda: ss.detrend(host, type="foo"))  # checked first
+    same_error(lambda: sig.detrend(host, type="foo"), lambda: ss.detrend(host, type="foo"))  # checked first
     for f in (sig.hilbert, sig.hilbert2):  # CuPy's FFTs refuse host arrays
         with pytest.raises(TypeError, match="Unsupported type <class 'numpy.ndarray'>"):
             f(host)
