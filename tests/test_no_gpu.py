@@ -9,6 +9,7 @@ import contextlib
 import io
 import re
 import types
+import warnings
 
 import cuarray as cp
 import cuarray.cuda.runtime
@@ -77,6 +78,14 @@ _WINDOW_ARGS = {
     "chebwin": (4, 60),
 }
 
+
+def _quietly(f, *args):
+    """f(*args) with its warnings silenced (a deprecated function's, where the row checks something else)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return f(*args)
+
+
 # Calls that need a device: CUDARuntimeError with the no-device message.
 NEEDS_DEVICE = {
     **{
@@ -135,12 +144,46 @@ NEEDS_DEVICE = {
             "lp2bs": ([1.0], [1.0, 1.0]),
             "tf2ss": ([1.0], [1.0, 0.5]),
             "ss2tf": ([[0.5]], [[1.0]], [[1.0]], [[0.0]]),
+            "buttord": (0.2, 0.3, 3, 40),
+            "cheb1ord": (0.2, 0.3, 3, 40),
+            "cheb2ord": (0.2, 0.3, 3, 40),
+            "iirnotch": (0.1, 30),
+            "iirpeak": (0.1, 30),
+            "iircomb": (0.1, 30),
+            "freqs": ([1.0], [1.0, 1.0], 8),
+            "freqs_zpk": ([], [-1.0], 1.0, 8),
+            "freqz_zpk": ([], [0.5], 1.0, 8),
+            "group_delay": (([1.0], [1.0, -0.5]), 8),
+            "zpk2ss": ([], [0.5], 1.0),
+            "ss2zpk": ([[0.5]], [[1.0]], [[1.0]], [[0.0]]),
+            "abcd_normalize": ([[0.5]], [[1.0]], [[1.0]], [[0.0]]),
+            "unique_roots": ([1.0, 2.0],),
+            "residue": ([1.0], [1.0, -0.5]),
+            "residuez": ([1.0], [1.0, -0.5]),
+            "invres": ([1.0], [0.5], []),
+            "invresz": ([1.0], [0.5], []),
         }.items()
     },
+    # CuPy's deprecation warning, then the device
+    "scipy.signal.qmf": lambda: _quietly(cp.scipy.signal.qmf, H1),
     # lags made on the device; deconvolve's and vectorstrength's host values copied over, as CuPy's asarray does
     "scipy.signal.correlation_lags": lambda: cp.scipy.signal.correlation_lags(4, 3),
     "scipy.signal.deconvolve": lambda: cp.scipy.signal.deconvolve([1.0, 3.0, 2.0], [1.0, 1.0]),
     "scipy.signal.vectorstrength": lambda: cp.scipy.signal.vectorstrength([0.5, 1.5], 2.0),
+    # waveforms: times copied to the device as CuPy's asarray copies them; unit_impulse and max_len_seq
+    # (whose arguments are checked on the host) make device arrays
+    **{
+        f"scipy.signal.{n}": (lambda n=n, args=args: getattr(cp.scipy.signal, n)(*args))
+        for n, args in {
+            "chirp": (H1, 1.0, 1.0, 2.0),
+            "sawtooth": (H1,),
+            "square": (H1,),
+            "gausspulse": (H1,),
+            "sweep_poly": (H1, [1.0, 2.0]),
+            "unit_impulse": (4,),
+            "max_len_seq": (4,),
+        }.items()
+    },
     # Host signals copied to the device, as CuPy's cupy.asarray copies them (Note [Host signals] in
     # scipy/signal/_peak_finding.py)
     **{

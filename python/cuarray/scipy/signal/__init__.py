@@ -10,6 +10,22 @@ from cuarray.scipy.signal._convolve import (
     fftconvolve,
     oaconvolve,
 )
+from cuarray.scipy.signal._filter_extras import (
+    abcd_normalize,
+    buttord,
+    cheb1ord,
+    cheb2ord,
+    freqs,
+    freqs_zpk,
+    freqz_zpk,
+    group_delay,
+    iircomb,
+    iirnotch,
+    iirpeak,
+    qmf,
+    ss2zpk,
+    zpk2ss,
+)
 from cuarray.scipy.signal._filters import medfilt, medfilt2d, savgol_coeffs, savgol_filter
 from cuarray.scipy.signal._filtfilt import filtfilt, sosfiltfilt
 from cuarray.scipy.signal._fir_design import (
@@ -49,6 +65,7 @@ from cuarray.scipy.signal._iir_forms import (
 )
 from cuarray.scipy.signal._lfilter import lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi
 from cuarray.scipy.signal._lombscargle import lombscargle
+from cuarray.scipy.signal._partial_fractions import invres, invresz, residue, residuez, unique_roots
 from cuarray.scipy.signal._peak_finding import (
     argrelextrema,
     argrelmax,
@@ -79,10 +96,20 @@ from cuarray.scipy.signal._spectral import (
 )
 from cuarray.scipy.signal._tf_transforms import bilinear, lp2bp, lp2bs, lp2hp, lp2lp, normalize, ss2tf, tf2ss
 from cuarray.scipy.signal._upfirdn import decimate, resample_poly, upfirdn
+from cuarray.scipy.signal._waveforms import (
+    chirp,
+    gausspulse,
+    max_len_seq,
+    sawtooth,
+    square,
+    sweep_poly,
+    unit_impulse,
+)
 from cuarray.scipy.signal.windows import get_window
 
 __all__ = [
     "BadCoefficients",
+    "abcd_normalize",
     "argrelextrema",
     "argrelmax",
     "argrelmin",
@@ -90,12 +117,16 @@ __all__ = [
     "bilinear_zpk",
     "buttap",
     "butter",
+    "buttord",
     "cheb1ap",
+    "cheb1ord",
     "cheb2ap",
+    "cheb2ord",
     "cheby1",
     "cheby2",
     "check_COLA",
     "check_NOLA",
+    "chirp",
     "choose_conv_method",
     "coherence",
     "convolve",
@@ -113,12 +144,22 @@ __all__ = [
     "firls",
     "firwin",
     "firwin2",
+    "freqs",
+    "freqs_zpk",
     "freqz",
     "freqz_sos",
+    "freqz_zpk",
+    "gausspulse",
     "get_window",
+    "group_delay",
     "hilbert",
     "hilbert2",
+    "iircomb",
     "iirfilter",
+    "iirnotch",
+    "iirpeak",
+    "invres",
+    "invresz",
     "istft",
     "kaiser_atten",
     "kaiser_beta",
@@ -135,6 +176,7 @@ __all__ = [
     "lp2hp_zpk",
     "lp2lp",
     "lp2lp_zpk",
+    "max_len_seq",
     "medfilt",
     "medfilt2d",
     "minimum_phase",
@@ -144,10 +186,14 @@ __all__ = [
     "peak_prominences",
     "peak_widths",
     "periodogram",
+    "qmf",
     "resample",
     "resample_poly",
+    "residue",
+    "residuez",
     "savgol_coeffs",
     "savgol_filter",
+    "sawtooth",
     "sos2tf",
     "sos2zpk",
     "sosfilt",
@@ -155,16 +201,22 @@ __all__ = [
     "sosfiltfilt",
     "sosfreqz",
     "spectrogram",
+    "square",
     "ss2tf",
+    "ss2zpk",
     "stft",
+    "sweep_poly",
     "tf2sos",
     "tf2ss",
     "tf2zpk",
+    "unique_roots",
+    "unit_impulse",
     "upfirdn",
     "vectorstrength",
     "welch",
     "wiener",
     "windows",
     "zpk2sos",
+    "zpk2ss",
     "zpk2tf",
 ]
