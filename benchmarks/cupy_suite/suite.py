@@ -25,18 +25,23 @@ import sys
 import xml.etree.ElementTree as ET
 
 # Row -> (its directory under tests/, what run.sh passes to pytest). The cuda row is the tests of
-# cupy.cuda's public classes; the signal row is scipy.signal's convolution and correlation.
+# cupy.cuda's public classes; the signal row is the files of cupyx.scipy.signal's areas that cuarray has (not its
+# LTI systems, B-splines, chirp z-transform or wavelets, nor CuPy's internal IIR helpers).
 _CUDA_FILES = ("test_device.py", "test_stream.py", "test_memory.py", "test_pinned_memory.py", "test_graph.py")
-_SIGNAL_CLASSES = (
-    "TestConvolveCorrelate",
-    "TestFFTConvolve",
-    "TestFFTConvolveFastShape",
-    "TestOAConvolve",
-    "TestConvolveCorrelate2D",
-    "TestConvolve2DEdgeCase",
-    "TestChooseConvMethod",
+_SIGNAL_FILES = (
+    "test_signaltools.py",
+    "test_windows.py",
+    "test_fir_filter_design.py",
+    "test_iir_filter_design.py",
+    "test_iir_filter_conversion.py",
+    "test_peak_finding.py",
+    "test_resample.py",
+    "test_savitzky_golay.py",
+    "test_spectral.py",
+    "test_upfirdn.py",
+    "test_waveforms.py",
+    "test_max_len_seq.py",
 )
-_SIGNAL_FILE = "cupyx_tests/scipy_tests/signal_tests/test_signaltools.py"
 ROWS = {
     "core": ("cupy_tests/core_tests", ["cupy_tests/core_tests"]),
     "fusion": ("cupy_tests/core_tests/fusion_tests", ["cupy_tests/core_tests/fusion_tests"]),
@@ -59,7 +64,10 @@ ROWS = {
         )
     },
     "cuda": ("cupy_tests/cuda_tests", [f"cupy_tests/cuda_tests/{f}" for f in _CUDA_FILES]),
-    "signal": ("cupyx_tests/scipy_tests/signal_tests", [_SIGNAL_FILE]),
+    "signal": (
+        "cupyx_tests/scipy_tests/signal_tests",
+        [f"cupyx_tests/scipy_tests/signal_tests/{f}" for f in _SIGNAL_FILES],
+    ),
 }
 # Files left out: CuPy-internal through and through, and skipped by CuPy itself where its optional code path
 # is absent, as it is in cuarray (Note [Platform facts] in shim/_cupy_suite_alias.py).
@@ -69,7 +77,7 @@ EXCLUDED = [
 ]
 # Files of which only some classes run. The conftest deselects the rest (CUPY_SUITE_ONLY): naming the classes
 # on pytest's command line would stop the whole run where the file fails to import.
-ONLY = [f"tests/{_SIGNAL_FILE}::{c}" for c in _SIGNAL_CLASSES]
+ONLY = []
 
 
 def select(names):
