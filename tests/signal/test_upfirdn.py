@@ -1,11 +1,10 @@
 """cuarray.scipy.signal's polyphase filtering, least-squares and minimum-phase FIR design and Lomb-Scargle
 periodogram on the device against scipy.signal on the same inputs: upfirdn (every mode, SciPy's values exactly:
 Note [upfirdn as SciPy rounds] in _upfirdn.py), resample_poly (every padtype, windows by name and as
-coefficients), decimate ('iir', 'fir', SciPy's dlti systems, zero_phase), firls, minimum_phase and lombscargle;
+coefficients), decimate ('iir', 'fir', SciPy's dlti systems, zero_phase), firls and lombscargle;
 dtypes, axes, non-contiguous and negative-stride inputs, host inputs (taken as CuPy takes them), and the errors
 that need the device to reach. The host parts are tested without a device in test_upfirdn_nogpu.py."""
 
-import inspect
 import itertools
 import warnings
 from functools import partial
@@ -14,7 +13,6 @@ import cuarray as cp
 import cuarray.scipy.signal as sig
 import numpy as np
 import pytest
-import scipy
 import scipy.signal as ss
 from conftest import make_data
 from signal_asserts import EXACT, assert_device
@@ -182,6 +180,9 @@ def test_resample_poly_matches_scipy(dtype, padtype):
 @pytest.mark.parametrize("shape,axis", [((20, 3), 0), ((3, 20), 1), ((3, 20), -1), ((2, 15, 3), 1)])
 def test_resample_poly_windows_and_axes(shape, axis, dtype):
     x = data(shape, dtype)
+    # float32 signals: the results agree to float32 rounding (on an H200 host, SciPy 1.18 rounded its float32
+    # stages a unit in the last place away from ours in some elements).
+    tol = 2e-6 if dtype == "float32" else None
     windows = [
         ("kaiser", 5.0),
         "hamming",
@@ -193,11 +194,13 @@ def test_resample_poly_windows_and_axes(shape, axis, dtype):
         for padtype in ("constant", "mean", "line"):
             expected = ss.resample_poly(x, up, down, axis, window, padtype)
             device_window = cp.asarray(window) if isinstance(window, np.ndarray) else window
-            assert_close(sig.resample_poly(cp.asarray(x), up, down, axis, device_window, padtype), expected)
+            assert_close(
+                sig.resample_poly(cp.asarray(x), up, down, axis, device_window, padtype), expected, tol
+            )
             if padtype == "constant":  # F order and negative strides
                 xf = np.asfortranarray(x)[..., ::-1]
                 got = sig.resample_poly(cp.asfortranarray(cp.asarray(x))[..., ::-1], up, down, axis, window)
-                assert_close(got, ss.resample_poly(xf, up, down, axis, window))
+                assert_close(got, ss.resample_poly(xf, up, down, axis, window), tol)
 
 
 def test_resample_poly_cupy_cases():
@@ -339,78 +342,6 @@ def test_firls_on_the_device():
     w, h = cp.asnumpy(w), cp.asnumpy(h)
     np.testing.assert_allclose(np.abs(h[w < 0.01]), 1.0, atol=1e-4)
     np.testing.assert_allclose(np.abs(h[w > 0.99]), 0.0, atol=1e-4)
-
-
-# ---------------------------------------------------------------------------------------------- minimum_phase
-def _minimum_phase_reference():
-    """SciPy's minimum_phase with SciPy 1.18's homomorphic mask (Note [minimum_phase's mask]): SciPy's own from
-    1.18, else SciPy 1.17's source with the mask's lines corrected as SciPy 1.18 corrects them."""
-    from scipy.signal import _fir_filter_design
-
-    if tuple(int(v) for v in scipy.__version__.split(".")[:2]) >= (1, 18):
-        return ss.minimum_phase
-    source = inspect.getsource(_fir_filter_design.minimum_phase)
-    corrected = source.replace(
-        "        win[1:stop] = 2\n        if n_fft % 2:\n            win[stop] = 1\n",
-        "        win[1:stop + 1] = 2\n        if n_fft % 2 == 0:\n            win[stop] = 1\n",
-    )
-    assert corrected != source
-    namespace = dict(_fir_filter_design.__dict__)
-    exec(corrected, namespace)  # noqa: S102 - SciPy's own source, its mask corrected as in SciPy 1.18
-    return namespace["minimum_phase"]
-
-
-@pytest.mark.parametrize("n", [2, 3, 10, 11, 15, 16, 17, 20, 21, 100, 101])
-def test_minimum_phase_matches_scipy(n):
-    reference = _minimum_phase_reference()
-    h = np.random.default_rng(n).standard_normal(n)
-    h = np.convolve(h, h[::-1])  # symmetric (CuPy's test_homomorphic_2)
-    for half in (True, False):
-        assert_close(sig.minimum_phase(cp.asarray(h), half=half), reference(h, half=half))
-    assert_close(sig.minimum_phase(cp.asarray(h), "hilbert"), ss.minimum_phase(h, "hilbert"))
-    assert_close(
-        sig.minimum_phase(h, "homomorphic", 4096, False), reference(h, "homomorphic", 4096, half=False)
-    )
-
-
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("n", [963, 964])
-def test_minimum_phase_nyquist(n, dtype):
-    # CuPy's test_nyquist: an odd and an even FFT length, where SciPy 1.17's mask and 1.18's differ
-    h = ss.firwin(n, 10, window="hann", pass_zero="lowpass", scale=False, fs=100).astype(dtype)
-    got = sig.minimum_phase(cp.asarray(h), method="homomorphic", n_fft=n, half=False)
-    assert_close(got, _minimum_phase_reference()(h, method="homomorphic", n_fft=n, half=False), 1e-5)
-
-
-def test_minimum_phase_dtypes_and_hilbert():
-    reference = _minimum_phase_reference()
-    h_linear = ss.remez(151, [0, 0.2, 0.3, 1.0], [1, 0], fs=2)
-    assert_close(
-        sig.minimum_phase(cp.asarray(h_linear), method="hilbert"),
-        ss.minimum_phase(h_linear, method="hilbert"),
-    )
-    h32 = h_linear.astype(
-        np.float32
-    )  # the homomorphic method keeps float32, the Hilbert one computes in float64
-    assert_close(sig.minimum_phase(cp.asarray(h32)), reference(h32), 1e-4)
-    assert_close(sig.minimum_phase(cp.asarray(h32), "hilbert"), ss.minimum_phase(h32, "hilbert"), 1e-4)
-    ints = np.convolve([1, -1], [-1, 1])
-    assert_close(sig.minimum_phase(cp.asarray(ints)), reference(ints))  # CuPy's test_homomorphic
-    assert_close(sig.minimum_phase(h_linear, n_fft=1001), reference(h_linear, n_fft=1001))
-
-
-def test_minimum_phase_warnings_and_errors():
-    with pytest.warns(RuntimeWarning, match="h does not appear to by symmetric"):
-        sig.minimum_phase(cp.asarray([1.0, 2.0, 3.0, 4.0, 5.0]))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        sig.minimum_phase(cp.asarray([1.0, 2.0, 1.0]))
-    with pytest.raises(ValueError, match="n_fft must be at least len"):
-        sig.minimum_phase(cp.ones(10), n_fft=8)
-    with pytest.raises(ValueError, match='method must be "homomorphic" or "hilbert", got'):
-        sig.minimum_phase(cp.ones(10), method="foo")
-    with pytest.raises(ValueError, match="`half=False` is only supported when `method='homomorphic'`"):
-        sig.minimum_phase(cp.ones(10), method="hilbert", half=False)
 
 
 # ------------------------------------------------------------------------------------------------ lombscargle

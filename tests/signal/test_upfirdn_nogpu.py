@@ -1,4 +1,4 @@
-"""cuarray.scipy.signal's upfirdn, resample_poly, decimate, firls, minimum_phase and lombscargle without a device:
+"""cuarray.scipy.signal's upfirdn, resample_poly, decimate, firls and lombscargle without a device:
 names and signatures (SciPy 1.17's, with CuPy's positional arguments where SciPy's are keyword-only), SciPy's
 errors for bad arguments before any device work, upfirdn's host helpers (output length, filter layout, cval), the
 firls system solved on the host against SciPy's, and upfirdn's kernels compiled for sm_90, rounding every
@@ -17,9 +17,9 @@ from signal_asserts import assert_rounds_every_operation, compile_kernel, kernel
 
 pytestmark = pytest.mark.nogpu
 
-NAMES = ["upfirdn", "resample_poly", "decimate", "firls", "minimum_phase", "lombscargle"]
+NAMES = ["upfirdn", "resample_poly", "decimate", "firls", "lombscargle"]
 # SciPy 1.17's keyword-only arguments that CuPy 14.2 (and cuarray) also take by position.
-POSITIONAL = {"firls": {"weight", "fs"}, "minimum_phase": {"half"}, "lombscargle": {"precenter", "normalize"}}
+POSITIONAL = {"firls": {"weight", "fs"}, "lombscargle": {"precenter", "normalize"}}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -99,12 +99,6 @@ ERRORS = {
     "firls past nyquist": (sig.firls, ss.firls, (11, [0.1, 1.2], [0, 0]), {}),
     "firls fs": (sig.firls, ss.firls, (11, [0.1, 0.2], [0, 0]), {"fs": [1, 2]}),
     "firls negative fs": (sig.firls, ss.firls, (11, [0.1, 0.2], [0, 0]), {"fs": -2}),
-    # minimum_phase's checks of h come before it goes to the device
-    "minimum_phase one tap": (sig.minimum_phase, ss.minimum_phase, (np.array([1.0]),), {}),
-    "minimum_phase two taps": (sig.minimum_phase, ss.minimum_phase, (np.array([1.0, 1.0]),), {}),
-    "minimum_phase complex": (sig.minimum_phase, ss.minimum_phase, (np.full(10, 1j),), {}),
-    "minimum_phase text": (sig.minimum_phase, ss.minimum_phase, ("foo",), {}),
-    "minimum_phase 2-D": (sig.minimum_phase, ss.minimum_phase, (np.ones((3, 3)),), {}),
 }
 
 

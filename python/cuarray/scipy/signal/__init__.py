@@ -35,7 +35,6 @@ from cuarray.scipy.signal._fir_design import (
     kaiser_atten,
     kaiser_beta,
     kaiserord,
-    minimum_phase,
 )
 from cuarray.scipy.signal._iir_design import (
     bilinear_zpk,
@@ -179,7 +178,6 @@ __all__ = [
     "max_len_seq",
     "medfilt",
     "medfilt2d",
-    "minimum_phase",
     "normalize",
     "oaconvolve",
     "order_filter",

@@ -1,16 +1,15 @@
 """SciPy's FIR filter design: firwin and firwin2 (window method) and firls (least squares), their coefficients
-as float64 device arrays; minimum_phase, a linear-phase filter's minimum-phase counterpart; and the Kaiser-window
+as float64 device arrays; and the Kaiser-window
 formulas kaiser_beta, kaiser_atten and kaiserord (Python numbers, as SciPy's). The checks and the few band edges
 or gain points are host values; firls solves its small system on the host, the other taps are computed on the
 device."""
 
 import math
-import warnings
 
 import numpy
 
 import cuarray as cp
-from cuarray.scipy.fft import fft, ifft, irfft
+from cuarray.scipy.fft import irfft
 from cuarray.scipy.signal.windows._windows import _host, get_window
 
 _F8 = numpy.float64
@@ -270,72 +269,3 @@ def _firls(numtaps, bands, desired, weight=None, fs=None):
     except numpy.linalg.LinAlgError:  # rank deficient
         a = numpy.linalg.lstsq(Q, b, rcond=numpy.finfo(_F8).eps)[0]
     return numpy.hstack((a[:0:-1], 2 * a[0], a[1:]))  # symmetric: linear phase
-
-
-def _dhtm(mag):
-    """The modified discrete Hilbert transform of the magnitude spectrum `mag` (SciPy's _dhtm): the
-    minimum-phase impulse response whose magnitude it is."""
-    sig = cp.zeros(mag.shape[0])
-    midpt = mag.shape[0] // 2  # DC and the Nyquist frequency stay 0
-    sig[1:midpt] = 1
-    sig[midpt + 1 :] = -1
-    return cp.real(ifft(mag * cp.exp(fft(sig * ifft(cp.log(mag))))))
-
-
-# Note [minimum_phase's mask]
-# The homomorphic method keeps the causal part of the cepstrum: its window is 1 at 0, 2 at the positive
-# quefrencies and 0 at the negative ones, and at n_fft // 2 1 for an even n_fft (the Nyquist term) and 2 for an
-# odd one (the last positive term). SciPy 1.17 sets that term to 0 and 1 instead (scipy/scipy#22752), which
-# leaves a ripple in the passband; SciPy 1.18 corrects it (scipy/scipy#24599), as CuPy 14.2's minimum_phase does.
-# cuarray follows SciPy 1.18 and CuPy. `half` is SciPy's keyword-only argument, also taken by position as CuPy's.
-def minimum_phase(h, method="homomorphic", n_fft=None, half=True):
-    """The minimum-phase filter of the linear-phase FIR filter `h` (real, symmetric): by the homomorphic method
-    (Note [minimum_phase's mask]; half the taps and the square root of the magnitude, or with `half` False all of
-    them and the magnitude) or the Hilbert method, with an FFT of `n_fft` points."""
-    h_host = None if isinstance(h, cp.ndarray) else numpy.asarray(h)
-    kind, shape = (h.dtype.kind, h.shape) if h_host is None else (h_host.dtype.kind, h_host.shape)
-    if kind == "c":
-        raise ValueError("Complex filters not supported")
-    if len(shape) != 1 or shape[0] <= 2:
-        raise ValueError("h must be 1-D and at least 2 samples long")
-    h = cp.asarray(h)
-    n_half = h.shape[0] // 2
-    if not bool(cp.any(cp.flip(h[-n_half:]) - h[:n_half] <= 1e-8 + 1e-6 * abs(h[:n_half]))):
-        warnings.warn("h does not appear to by symmetric, conversion may fail", RuntimeWarning, stacklevel=2)
-    if not isinstance(method, str) or method not in ("homomorphic", "hilbert"):
-        raise ValueError(f'method must be "homomorphic" or "hilbert", got {method!r}')
-    if method == "hilbert" and not half:
-        raise ValueError("`half=False` is only supported when `method='homomorphic'`")
-    if n_fft is None:
-        n_fft = 2 ** math.ceil(math.log2(2 * (h.shape[0] - 1) / 0.01))
-    n_fft = int(n_fft)
-    if n_fft < h.shape[0]:
-        raise ValueError(f"n_fft must be at least len(h)=={len(h)}")
-
-    if method == "hilbert":
-        w = cp.arange(n_fft, dtype=_F8) * (2 * numpy.pi / n_fft * n_half)
-        H = cp.real(fft(h, n_fft) * cp.exp(1j * w))
-        extremes = cp.stack((H.max(), H.min())).get()  # SciPy's max(H) and min(H), as host float64 numbers
-        dp, ds = extremes[0] - 1, 0 - extremes[1]
-        S = 4.0 / (numpy.sqrt(1 + dp + ds) + numpy.sqrt(1 - dp + ds)) ** 2
-        H += ds
-        H *= S
-        H = cp.sqrt(H)
-        H += 1e-10  # keeps the log finite
-        h_minimum = _dhtm(H)
-    else:
-        h_temp = cp.abs(fft(h, n_fft))
-        h_temp += 1e-7 * h_temp[h_temp > 0].min()  # keeps the log finite
-        h_temp = cp.log(h_temp)  # 0.5 log|H|^2
-        if half:
-            h_temp *= 0.5  # the square root of the magnitude
-        h_temp = cp.real(ifft(h_temp))  # the cepstrum
-        win = cp.zeros(n_fft)  # Note [minimum_phase's mask]
-        win[0] = 1
-        stop = n_fft // 2
-        win[1:stop] = 2
-        win[stop] = 1 + n_fft % 2
-        h_temp *= win
-        h_minimum = ifft(cp.exp(fft(h_temp))).real
-    n_out = (n_half + h.shape[0] % 2) if half else h.shape[0]
-    return h_minimum[:n_out]

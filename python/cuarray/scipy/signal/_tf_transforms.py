@@ -167,9 +167,11 @@ def _abcd_normalize(A=None, B=None, C=None, D=None):
         raise ValueError("Dimension p is undefined for parameters B = D = None!")
     if C is None and D is None:
         raise ValueError("Dimension q is undefined for parameters C = D = None!")
+    # Integer and bool matrices become float64, as in SciPy 1.18 (1.17 kept their type).
     A, B, C, D = (
         numpy.zeros((0, 0)) if m is None else numpy.atleast_2d(numpy.asarray(m)) for m in (A, B, C, D)
     )
+    A, B, C, D = (m.astype(numpy.float64) if m.dtype.kind in "biu" else m for m in (A, B, C, D))
     n = A.shape[0] or B.shape[0] or C.shape[1] or 0  # the first nonzero size that each dimension is given
     p = B.shape[1] or D.shape[1] or 0
     q = C.shape[0] or D.shape[0] or 0

@@ -39,8 +39,16 @@ def _on_device(a):
 def _periodic(t, width):
     """(w, tmod, rising, invalid): SciPy's broadcast w, t modulo 2*pi, where the wave is in its first
     part (tmod < w * 2 * pi) and where w lies outside [0, 1]."""
-    t, w = _on_device(t), _on_device(width)
-    w = w + (t - t)  # SciPy's broadcasting and promotion of the two (a boolean t raises NumPy's TypeError)
+    t = _on_device(t)
+    if t.dtype.kind == "b":
+        t - t  # NumPy's TypeError for a boolean subtract, as SciPy's raises
+    # Note [Waveform dtypes]: a Python number promotes weakly, anything else by its dtype.
+    like = width if type(width) in (bool, int, float) else _on_device(width).dtype
+    dtype = numpy.result_type(t.dtype, like)
+    if dtype.kind not in "fc":
+        dtype = numpy.dtype(numpy.float64)
+    t, w = t.astype(dtype, copy=False), _on_device(width).astype(dtype, copy=False)
+    w = w + (t - t)  # SciPy's broadcasting of the two
     t = t + (w - w)
     invalid = (w > 1) | (w < 0)
     tmod = cp.mod(t, 2 * _pi)
@@ -48,20 +56,24 @@ def _periodic(t, width):
     return w, tmod, rising, invalid
 
 
+# Note [Waveform dtypes]
+# sawtooth and square compute in the type t and the width promote to (NumPy's rules, a Python number weakly), at
+# least a floating one: a float32 or float16 time stays so, as in SciPy 1.18 and CuPy (SciPy 1.17 gave float64
+# always); integer times with Python or integer widths give float64.
 def sawtooth(t, width=1):
     """A sawtooth of period 2*pi rising from -1 to 1 over [0, width*2*pi) and falling back over the rest
-    (width=0.5 a triangle): float64, NaN where width is outside [0, 1]."""
+    (width=0.5 a triangle), NaN where width is outside [0, 1] (Note [Waveform dtypes])."""
     w, tmod, rising, invalid = _periodic(t, width)
     up = tmod / (_pi * w) - 1
     down = (_pi * (w + 1) - tmod) / (_pi * (1 - w))
-    return cp.where(invalid, numpy.nan, cp.where(rising, up, down)).astype(numpy.float64, copy=False)
+    return cp.where(invalid, numpy.nan, cp.where(rising, up, down)).astype(tmod.dtype, copy=False)
 
 
 def square(t, duty=0.5):
-    """A square wave of period 2*pi: 1 over [0, duty*2*pi), -1 over the rest; float64, NaN where duty is outside
-    [0, 1]."""
-    _, _, rising, invalid = _periodic(t, duty)
-    return cp.where(invalid, numpy.nan, cp.where(rising, 1.0, -1.0)).astype(numpy.float64, copy=False)
+    """A square wave of period 2*pi: 1 over [0, duty*2*pi), -1 over the rest, NaN where duty is outside [0, 1]
+    (Note [Waveform dtypes])."""
+    _, tmod, rising, invalid = _periodic(t, duty)
+    return cp.where(invalid, numpy.nan, cp.where(rising, 1.0, -1.0)).astype(tmod.dtype, copy=False)
 
 
 def gausspulse(t, fc=1000, bw=0.5, bwr=-6, tpr=-60, retquad=False, retenv=False):
