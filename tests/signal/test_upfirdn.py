@@ -1,5 +1,5 @@
-"""cuarray.scipy.signal's polyphase filtering, least-squares and minimum-phase FIR design and Lomb-Scargle
-periodogram on the device against scipy.signal on the same inputs: upfirdn (every mode, SciPy's values exactly:
+"""cuarray.scipy.signal's polyphase filtering, least-squares FIR design and Lomb-Scargle periodogram on the
+device against scipy.signal on the same inputs: upfirdn (every mode, SciPy's values exactly:
 Note [upfirdn as SciPy rounds] in _upfirdn.py), resample_poly (every padtype, windows by name and as
 coefficients), decimate ('iir', 'fir', SciPy's dlti systems, zero_phase), firls and lombscargle;
 dtypes, axes, non-contiguous and negative-stride inputs, host inputs (taken as CuPy takes them), and the errors

@@ -1,4 +1,5 @@
-"""cuarray.scipy.signal: SciPy's convolution and correlation functions on device arrays."""
+"""cuarray.scipy.signal (cupyx.scipy.signal's place): SciPy's convolution, filtering, filter design, spectral
+analysis, peak finding, resampling and waveform functions on device arrays (docs/features.md lists them)."""
 
 from cuarray.scipy.signal import windows
 from cuarray.scipy.signal._convolve import (

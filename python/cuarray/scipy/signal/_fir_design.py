@@ -1,8 +1,7 @@
 """SciPy's FIR filter design: firwin and firwin2 (window method) and firls (least squares), their coefficients
-as float64 device arrays; and the Kaiser-window
-formulas kaiser_beta, kaiser_atten and kaiserord (Python numbers, as SciPy's). The checks and the few band edges
-or gain points are host values; firls solves its small system on the host, the other taps are computed on the
-device."""
+as float64 device arrays; and the Kaiser-window formulas kaiser_beta, kaiser_atten and kaiserord (Python
+numbers, as SciPy's). The checks and the few band edges or gain points are host values; firls solves its small
+system on the host, the other taps are computed on the device."""
 
 import math
 

@@ -1,8 +1,8 @@
-"""SciPy's linear filtering on device arrays: lfilter, lfiltic, lfilter_zi, sosfilt, sosfilt_zi, filtfilt and
-sosfiltfilt, with SciPy's initial and final states (`zi`, `zf`). Signals (x, zi, and lfiltic's y and x) must be
-device arrays, as for the convolutions; coefficients (b, a, sos) may be device arrays, host arrays or Python
-sequences: they are read on the host, where the steady states are solved (Note [Filter design on the host] in
-_iir_forms.py)."""
+"""SciPy's linear filtering on device arrays: lfilter, lfiltic, lfilter_zi, sosfilt and sosfilt_zi, with
+SciPy's initial and final states (`zi`, `zf`); filtfilt and sosfiltfilt, built on them, are in _filtfilt.py.
+Signals (x, zi, and lfiltic's y and x) must be device arrays, as for the convolutions; coefficients (b, a, sos)
+may be device arrays, host arrays or Python sequences: they are read on the host, where the steady states are
+solved (Note [Filter design on the host] in _iir_forms.py)."""
 
 import math
 import operator
@@ -212,8 +212,8 @@ def lfilter(b, a, x, axis=-1, zi=None):
     """Filters `x` along `axis` with the IIR or FIR filter b/a (divided by a[0]), from the initial state `zi`;
     returns y, or (y, zf) where zi is given. zi is SciPy's state, max(len(a), len(b)) - 1 delays along `axis`
     (lfilter_zi's and lfiltic's), not CuPy's past inputs and outputs (len(b) + len(a) - 2): one of CuPy's is
-    refused by its shape, except where a or b has one value, and is then read as SciPy's state. The result type is that of b, a, x and zi together, which must be
-    floating or complex (SciPy's NotImplementedError)."""
+    refused by its shape, except where a or b has one value, and is then read as SciPy's state. The result type
+    is that of b, a, x and zi together, which must be floating or complex (SciPy's NotImplementedError)."""
     require_device(x, *([] if zi is None else [zi]))
     b, a = _coefficients(b, a)
     if len(a) == 1:
