@@ -31,6 +31,12 @@ def host(a):
     return a.get() if isinstance(a, ndarray) else a
 
 
+def device_input(a):
+    """A device array as it is; anything else (a Python sequence or scalar, a host array) copied over, as CuPy's
+    functions that pass an argument through cupy.asarray take it."""
+    return a if isinstance(a, ndarray) else _to_device(a)
+
+
 def on_device(result):
     """`result` with its NumPy arrays moved to the device (tuples element by element; scalars stay)."""
     if isinstance(result, tuple):

@@ -20,19 +20,13 @@ import operator
 import numpy
 
 import cuarray as cp
-from cuarray._ndarray import ndarray
 from cuarray.lib.stride_tricks import sliding_window_view
 from cuarray.scipy.signal._convolve import convolve, correlate, require_device
 from cuarray.scipy.signal._filters import _BLOCK
-from cuarray.scipy.signal._iir_forms import host
+from cuarray.scipy.signal._iir_forms import device_input, host
 from cuarray.scipy.signal._lfilter import lfilter
 
 __all__ = ["correlation_lags", "deconvolve", "order_filter", "vectorstrength", "wiener"]
-
-
-def _on_device(a):
-    """A device array as it is; anything else (a Python sequence or scalar, a host array) copied over."""
-    return a if isinstance(a, ndarray) else cp.asarray(a)
 
 
 def correlation_lags(in1_len, in2_len, mode="full"):
@@ -118,7 +112,7 @@ def order_filter(a, domain, rank):
 def deconvolve(signal, divisor):
     """quotient, remainder with signal = convolve(divisor, quotient) + remainder, by inverse filtering: the
     quotient is lfilter(signal, divisor, impulse); SciPy's [] and the signal itself where the divisor is longer."""
-    num, den = cp.atleast_1d(_on_device(signal)), cp.atleast_1d(_on_device(divisor))
+    num, den = cp.atleast_1d(device_input(signal)), cp.atleast_1d(device_input(divisor))
     if not (num.ndim == 1 and num.size > 0):
         raise ValueError(f"Parameter signal must be non-empty 1d array, but its shape is {num.shape}!")
     if not (den.ndim == 1 and den.size > 0):
@@ -136,7 +130,7 @@ def vectorstrength(events, period):
     """The vector strength and phase of the event times `events` (1-D) at each period of `period` (a scalar,
     giving 0-d device arrays, or 1-D): the modulus and angle of the mean of exp(2 pi i t / period). The periods'
     floating type (float64 for integers) sets the precision."""
-    events, period = _on_device(events), _on_device(period)
+    events, period = device_input(events), device_input(period)
     if period.dtype.kind in "iu":
         period = period.astype(numpy.float64)
     if events.ndim > 1:

@@ -24,30 +24,25 @@ import numpy
 
 import cuarray as cp
 from cuarray._ndarray import ndarray
-from cuarray.scipy.signal._iir_forms import host
+from cuarray.scipy.signal._iir_forms import device_input, host
 
 __all__ = ["chirp", "gausspulse", "max_len_seq", "sawtooth", "square", "sweep_poly", "unit_impulse"]
 
 _pi = numpy.pi
 
 
-def _on_device(a):
-    """A device array as it is; anything else (a Python sequence or scalar, a host array) copied over."""
-    return a if isinstance(a, ndarray) else cp.asarray(a)
-
-
 def _periodic(t, width):
     """(w, tmod, rising, invalid): SciPy's broadcast w, t modulo 2*pi, where the wave is in its first
     part (tmod < w * 2 * pi) and where w lies outside [0, 1]."""
-    t = _on_device(t)
+    t = device_input(t)
     if t.dtype.kind == "b":
         t - t  # NumPy's TypeError for a boolean subtract, as SciPy's raises
     # Note [Waveform dtypes]: a Python number promotes weakly, anything else by its dtype.
-    like = width if type(width) in (bool, int, float) else _on_device(width).dtype
+    like = width if type(width) in (bool, int, float) else device_input(width).dtype
     dtype = numpy.result_type(t.dtype, like)
     if dtype.kind not in "fc":
         dtype = numpy.dtype(numpy.float64)
-    t, w = t.astype(dtype, copy=False), _on_device(width).astype(dtype, copy=False)
+    t, w = t.astype(dtype, copy=False), device_input(width).astype(dtype, copy=False)
     w = w + (t - t)  # SciPy's broadcasting of the two
     t = t + (w - w)
     invalid = (w > 1) | (w < 0)
@@ -96,7 +91,7 @@ def gausspulse(t, fc=1000, bw=0.5, bwr=-6, tpr=-60, retquad=False, retenv=False)
             raise ValueError("Reference level for time cutoff must be < 0 dB")
         tref = pow(10.0, tpr / 20.0)
         return numpy.sqrt(-numpy.log(tref) / a)
-    t = _on_device(t)
+    t = device_input(t)
     yenv = cp.exp(-a * t * t)
     yI = yenv * cp.cos(2 * _pi * fc * t)
     if not retquad:
@@ -126,18 +121,18 @@ def _chirp_phase(t, f0, t1, f1, method, vertex_zero):
     f0, t1, f1 = float(f0), float(t1), float(f1)
     if method in ["linear", "lin", "li"]:
         beta = (f1 - f0) / t1
-        t = _on_device(t)
+        t = device_input(t)
         return 2 * _pi * (f0 * t + 0.5 * beta * t * t)
     if method in ["quadratic", "quad", "q"]:
         beta = (f1 - f0) / (t1**2)
-        t = _on_device(t)
+        t = device_input(t)
         if vertex_zero:
             return 2 * _pi * (f0 * t + beta * t**3 / 3)
         return 2 * _pi * (f1 * t + beta * ((t1 - t) ** 3 - t1**3) / 3)
     if method in ["logarithmic", "log", "lo"]:
         if f0 * f1 <= 0.0:
             raise ValueError("For a logarithmic chirp, f0 and f1 must be nonzero and have the same sign.")
-        t = _on_device(t)
+        t = device_input(t)
         if f0 == f1:
             return 2 * _pi * f0 * t
         beta = t1 / numpy.log(f1 / f0)  # a NumPy float64, as SciPy's
@@ -145,7 +140,7 @@ def _chirp_phase(t, f0, t1, f1, method, vertex_zero):
     if method in ["hyperbolic", "hyp"]:
         if f0 == 0 or f1 == 0:
             raise ValueError("For a hyperbolic chirp, f0 and f1 must be nonzero.")
-        t = _on_device(t)
+        t = device_input(t)
         if f0 == f1:
             return 2 * _pi * f0 * t
         sing = -f1 * t1 / (f0 - f1)  # where the instantaneous frequency blows up
@@ -163,7 +158,7 @@ def sweep_poly(t, poly, phi=0):
         poly = poly.coeffs
     # The antiderivative's few coefficients on the host (float64 or complex128, as NumPy's polyint gives them).
     intpoly = numpy.asarray(numpy.polyint(host(poly)))
-    t = _on_device(t)
+    t = device_input(t)
     y = cp.zeros_like(t)  # NumPy's polyval, Horner's rule with NumPy scalar coefficients, so its dtypes
     for pv in intpoly:
         y = y * t + pv
