@@ -158,14 +158,15 @@ def assert_scipy_signatures(ours, theirs, names):
 # ---------------------------------------------------------------- the filtering kernels' sources
 
 
-def kernel_sources(module, outputs):
+def kernel_sources(module):
     """(kernel, dtype, source, name, options) of each kernel in `module`'s _SOURCES (made by its _kernel), for
-    float32 and float64 (complex values as pairs of those), with `outputs` raw outputs of that type."""
+    float32 and float64 (complex values as pairs of those), its outputs raw arrays of that type."""
     from cuarray import _core
 
     sources = []
     for name in module._SOURCES:
         kernel = module._kernel(name)
+        outputs = len(kernel.out_params)
         for dtype in ("float32", "float64"):
             t = np.dtype(dtype)
             in_types = tuple(t if p.placeholder else p.dtype for p in kernel.in_params)

@@ -1,7 +1,7 @@
-"""IIR design and linear filtering on the device against SciPy: lfilter (IIR and FIR paths), lfiltic, lfilter_zi,
-sosfilt, sosfilt_zi, filtfilt (pad and gust), sosfiltfilt, and the design functions' device results (butter,
-cheby1, cheby2, iirfilter, the prototypes, transforms, conversions and freqz); every dtype SciPy takes, axes,
-initial and final states, non-contiguous inputs, and the errors. The host maths alone is tested without a device
+"""IIR design and linear filtering on the device against SciPy: lfilter (IIR and FIR paths), sosfilt, filtfilt
+(pad and gust), sosfiltfilt, and the design functions' device results (butter, cheby1, cheby2, iirfilter, the
+prototypes, transforms, conversions and freqz); every dtype SciPy takes, axes, non-contiguous inputs, and the
+errors. Initial and final states, in CuPy's form, are tested in test_filter_states.py. The host maths alone is tested without a device
 in test_iir_nogpu.py."""
 
 import itertools
@@ -23,12 +23,12 @@ TOL = {"f": 1e-4, "F": 1e-4, "default": 1e-10}  # by result dtype: float32 recur
 # [Filtering as SciPy rounds] in _lfilter.py), so their values are SciPy's exactly, in every type; filtfilt's and
 # sosfiltfilt's ('pad') too, but for the steady state they start from (STEADY below). Tolerances remain
 # where an operation differs: a FIR filter (len(a) == 1) is cuarray's convolution, which sums in another order
-# than NumPy's convolve; method 'gust' solves by cuarray.linalg.lstsq; the designs and lfiltic compute on the
-# device in their own ways.
-# Results through a steady state (lfilter_zi, sosfilt_zi, so filtfilt and sosfiltfilt): SciPy's and ours solve
-# the same system with the same NumPy call on the host, yet on an H200 host the two solves differed in their
-# last bit (the BLAS's kernels may round differently for two copies of one matrix), and the filters carry that
-# through: a few units in the last place.
+# than NumPy's convolve; method 'gust' solves by cuarray.linalg.lstsq; the designs compute on the device in their
+# own ways.
+# Results through a steady state (filtfilt's and sosfiltfilt's, SciPy's lfilter_zi and sosfilt_zi): SciPy's and
+# ours solve the same system with the same NumPy call on the host, yet on an H200 host the two solves differed in
+# their last bit (the BLAS's kernels may round differently for two copies of one matrix), and the filters carry
+# that through: a few units in the last place.
 STEADY = {"e": 1e-2, "f": 1e-6, "F": 1e-6, "default": 1e-12}  # by result dtype
 # Device arrays of SciPy's dtypes and shapes, values within TOL (or the tolerance given) of the largest value.
 assert_close = partial(assert_device, default_tol=TOL)
@@ -61,13 +61,9 @@ def test_lfilter_matches_scipy(name, dtype, shape, axis):
         ss.lfilter(b, a, x, axis=axis),
         EXACT,
     )
-    zshape = list(shape)
-    zshape[axis] = max(len(a), len(b)) - 1
-    zi = data(zshape, "float64", 1)
-    expected = ss.lfilter(b, a, x, axis=axis, zi=zi)
     assert_close(
-        sig.lfilter(b, a, cp.asarray(x), axis=axis, zi=cp.asarray(zi)), expected, EXACT
-    )  # host coefficients
+        sig.lfilter(b, a, cp.asarray(x), axis=axis), ss.lfilter(b, a, x, axis=axis), EXACT
+    )  # host b, a
 
 
 @pytest.mark.parametrize("coef", ["float32", "int64", "complex64"])
@@ -91,60 +87,24 @@ def test_lfilter_result_types(coef, dtype):
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int16"])
 @pytest.mark.parametrize("shape,axis", SHAPES)
 def test_lfilter_fir_matches_scipy(b, a, dtype, shape, axis):
-    """A single `a`: the FIR path (a convolution, whose sums are not NumPy's convolve's: TOL), with SciPy's
-    states."""
+    """A single `a`: the FIR path (a convolution, whose sums are not NumPy's convolve's: TOL)."""
     x = data(shape, dtype)
-    assert_close(sig.lfilter(b, a, cp.asarray(x), axis=axis), ss.lfilter(b, a, x, axis=axis))
-    zshape = list(shape)
-    zshape[axis] = len(b) - 1
-    zi = data(zshape, "float32", 2)
-    expected = ss.lfilter(b, a, x, axis=axis, zi=zi)
-    assert_close(sig.lfilter(cp.asarray(b), a, cp.asarray(x), axis=axis, zi=cp.asarray(zi)), expected)
+    assert_close(sig.lfilter(cp.asarray(b), a, cp.asarray(x), axis=axis), ss.lfilter(b, a, x, axis=axis))
 
 
-def test_lfilter_layouts_and_broadcast_states():
+def test_lfilter_layouts():
     b, a = FILTERS["butter4"]
     x = data((6, 80), "float64")
     d = cp.asarray(x)
     assert_close(sig.lfilter(b, a, d[:, ::-3]), ss.lfilter(b, a, x[:, ::-3]), EXACT)
     assert_close(sig.lfilter(b, a, d.T, axis=0), ss.lfilter(b, a, x.T, axis=0), EXACT)
     assert_close(sig.lfilter(b, a, d[::2, 5:60:2], axis=-1), ss.lfilter(b, a, x[::2, 5:60:2]), EXACT)
-    zi = data((1, 4), "float64", 3)  # broadcast along the other axis, as SciPy's C loop does
-    assert_close(sig.lfilter(b, a, d, zi=cp.asarray(zi)), ss.lfilter(b, a, x, zi=zi), EXACT)
-    expected = ss.lfilter(b, a, x.T, axis=0, zi=zi.T)
-    assert_close(sig.lfilter(b, a, d.T, axis=0, zi=cp.asarray(zi.T)), expected, EXACT)
-    zi_dev = cp.ones((6, 4))
-    sig.lfilter(b, a, d, zi=zi_dev)
-    np.testing.assert_array_equal(cp.asnumpy(zi_dev), np.ones((6, 4)))  # the state given is not written
     y = sig.lfilter(b, a, d.T, axis=0)
     assert y.flags.c_contiguous
 
 
-@pytest.mark.parametrize("name", ["butter4", "long_b_a0", "fir"])
-def test_lfilter_in_chunks_equals_one_call(name):
-    """zf carries the state from one block to the next, as SciPy's does: the same values as one call for the
-    recursions, to rounding for the FIR filter (a convolution whose state is added)."""
-    b, a = FILTERS[name] if name != "fir" else ([1.0, 0.5, -0.25, 2.0], [1.0])
-    tol = None if name == "fir" else EXACT
-    x = data((3, 90), "float64")
-    zi = cp.asarray(ss.lfiltic(b, a, [0.5]) * np.ones((3, 1)))
-    whole, zf = sig.lfilter(b, a, cp.asarray(x), zi=zi)
-    parts, state = [], zi
-    for start in range(0, 90, 25):
-        y, state = sig.lfilter(b, a, cp.asarray(x[:, start : start + 25]), zi=state)
-        parts.append(cp.asnumpy(y))
-    for got, expected in [(np.concatenate(parts, axis=1), whole), (cp.asnumpy(state), zf)]:
-        np.testing.assert_allclose(got, cp.asnumpy(expected), rtol=0, atol=1e-12 if tol is None else 0)
-    assert_close((whole, zf), ss.lfilter(b, a, x, zi=cp.asnumpy(zi)), tol)
-
-
 def test_lfilter_empty_signals():
-    """Zero samples: an empty output, and the state given back (SciPy's zf is uninitialised memory there)."""
     b, a = FILTERS["butter4"]
-    zi = data((3, 4), "float64")
-    y, zf = sig.lfilter(b, a, cp.zeros((3, 0)), zi=cp.asarray(zi))
-    assert y.shape == (3, 0) and y.dtype == np.float64
-    np.testing.assert_array_equal(cp.asnumpy(zf), zi)
     assert_close(sig.lfilter(b, a, cp.zeros((0, 5))), ss.lfilter(b, a, np.zeros((0, 5))))
 
 
@@ -173,16 +133,6 @@ LFILTER_ERRORS = [
     (([1.0, 2.0], [1.0, 2.0], ()), {}, ValueError, "selected axis is out of range"),
     (([1.0, 2.0], [0.0, 2.0], (3, 4)), {}, ValueError, r"a\[0\] == 0 not supported"),
     (([1, 2], [1, 2], (3, 4)), {}, NotImplementedError, "input type 'int64' not supported"),
-    (
-        ([1.0, 2.0], [1.0, 2.0], (3, 4)),
-        {"zi": (1,)},
-        ValueError,
-        "object of too small depth for desired array",
-    ),
-    (([1.0, 2.0], [1.0, 2.0], (3, 4)), {"zi": (3, 2)}, ValueError, r"expected \(3,1\), found \(3,2\)"),
-    (([1.0, 2.0], [1.0, 2.0], (4,)), {"zi": (2,)}, ValueError, r"expected \(1,\), found \(2,\)"),
-    (([1.0, 2.0], [1.0], (3, 4)), {"zi": (3, 2)}, ValueError, r"expected \(3, 1\), found \(3, 2\)"),
-    (([1.0, 2.0], [1.0], (3, 4)), {"zi": (1,)}, ValueError, "x.ndim=2, zi.ndim=1"),
     (([1.0, 2.0], [1.0], ()), {}, ValueError, "x must be at least 1-D"),
     (([1, 2], [1], (3, 4)), {}, NotImplementedError, "produced result type 'int64'"),
     (([1.0, 2.0], [1.0], (3, 4)), {"axis": 2}, IndexError, "axis 2 is out of bounds"),
@@ -195,55 +145,10 @@ def test_lfilter_errors(args, kwargs, exc, match):
     b, a, shape = args
     ints = all(isinstance(v, int) for v in b + a)  # integer coefficients: an integer signal too
     x = cp.ones(shape, dtype=np.int64 if ints else np.float64)
-    kwargs = {k: cp.zeros(v) if k == "zi" else v for k, v in kwargs.items()}
     with pytest.raises(exc, match=match):
         sig.lfilter(b, a, x, **kwargs)
     with pytest.raises(exc, match=match):  # SciPy's own error on the same arguments
-        ss.lfilter(b, a, cp.asnumpy(x), **{k: cp.asnumpy(v) if k == "zi" else v for k, v in kwargs.items()})
-
-
-def test_steady_states():
-    """lfilter_zi and sosfilt_zi: SciPy's host computations (the same NumPy operations and solver)."""
-    for b, a in [FILTERS["butter4"], FILTERS["long_b_a0"], ([1.0, 2j], [1.0, 0.5])]:
-        zi = sig.lfilter_zi(cp.asarray(b), cp.asarray(a))
-        assert_close(zi, ss.lfilter_zi(b, a), STEADY)
-        x = data(60, "float64")
-        expected = ss.lfilter(b, a, x, zi=ss.lfilter_zi(b, a) * x[0])
-        assert_close(sig.lfilter(b, a, cp.asarray(x), zi=zi * x[0]), expected, STEADY)
-    sos = ss.cheby2(6, 40, [0.2, 0.4], "bandstop", output="sos")
-    assert_close(sig.sosfilt_zi(cp.asarray(sos)), ss.sosfilt_zi(sos), STEADY)
-    assert_close(sig.sosfilt_zi(sos.astype(np.float32)), ss.sosfilt_zi(sos.astype(np.float32)), STEADY)
-
-
-@pytest.mark.parametrize(
-    "b,a,y,x",
-    [
-        ([1.0, 2.0], [1.0, 0.5], [1.0], None),
-        ([1, 2], [1, 0.5], [1], [2]),
-        (np.float32([1, 2]), np.float32([1, 0.5]), np.float32([1]), np.float32([2])),
-        ([1.0, 2, 3], [2, 0.5], [1.0, 2, 3, 4], [1.0, 2, 3]),
-        ([1.0, 2, 3], [1.0], [1.0], [4.0, 5.0]),
-        ([1.0, 2j], [1, 0.5, 0.25], [1.0 + 1j], [1.0, 2.0, 3.0]),
-        (*ss.butter(5, 0.3), [1.0, -1, 2, 0.5, 3, 9, 9], [0.3, 0.2]),
-    ],
-)
-def test_lfiltic_matches_scipy(b, a, y, x):
-    y, x = np.asarray(y), None if x is None else np.asarray(x)
-    got = sig.lfiltic(b, a, cp.asarray(y), None if x is None else cp.asarray(x))
-    assert_close(got, ss.lfiltic(b, a, y, x))
-
-
-def test_lfiltic_along_an_axis_and_errors():
-    b, a = ss.butter(3, 0.3)
-    y, x = data((4, 5), "float64"), data((2, 5), "float64", 1)
-    expected = np.stack([ss.lfiltic(b, a, y[:, j], x[:, j]) for j in range(5)], axis=1)
-    assert_close(sig.lfiltic(b, a, cp.asarray(y), cp.asarray(x), axis=0), expected)
-    with pytest.raises(ValueError, match="First `a` filter coefficient must be non-zero."):
-        sig.lfiltic([1.0], [0.0, 1.0], cp.ones(2))
-    with pytest.raises(ValueError, match="There must be at least one `a` coefficient."):
-        sig.lfiltic([1.0], [], cp.ones(2))
-    with pytest.raises(ValueError, match="Filter coefficients `a` must be 1-D."):
-        sig.lfiltic([1.0], [[1.0]], cp.ones(2))
+        ss.lfilter(b, a, cp.asnumpy(x), **kwargs)
 
 
 SOS = {
@@ -262,26 +167,15 @@ def test_sosfilt_matches_scipy(name, dtype, sos_dtype, shape, axis):
     x = data(shape, dtype)
     expected = ss.sosfilt(sos, x, axis=axis)
     assert_close(sig.sosfilt(cp.asarray(sos), cp.asarray(x), axis=axis), expected, EXACT)
-    zshape = [len(sos), *shape]
-    zshape[axis % len(shape) + 1] = 2
-    zi = data(zshape, "float32", 1)
-    expected = ss.sosfilt(sos, x, axis=axis, zi=zi)
-    assert_close(sig.sosfilt(sos, cp.asarray(x), axis=axis, zi=cp.asarray(zi)), expected, EXACT)
+    assert_close(sig.sosfilt(sos, cp.asarray(x), axis=axis), expected, EXACT)
 
 
-def test_sosfilt_layouts_chunks_and_long_signal():
+def test_sosfilt_layouts_and_long_signals():
     sos = SOS["cheby2_stop"]
     x = data((5, 120), "float64")
     d = cp.asarray(x)
     assert_close(sig.sosfilt(sos, d[:, ::-2]), ss.sosfilt(sos, x[:, ::-2]), EXACT)
     assert_close(sig.sosfilt(sos, d.T, axis=0), ss.sosfilt(sos, x.T, axis=0), EXACT)
-    zi = cp.asarray(ss.sosfilt_zi(sos)[:, None, :] * x[:, :1])
-    whole, zf = sig.sosfilt(sos, d, zi=zi)
-    first, state = sig.sosfilt(sos, d[:, :50], zi=zi)
-    rest, state = sig.sosfilt(sos, d[:, 50:], zi=state)
-    np.testing.assert_array_equal(cp.asnumpy(cp.concatenate((first, rest), axis=1)), cp.asnumpy(whole))
-    np.testing.assert_array_equal(cp.asnumpy(state), cp.asnumpy(zf))
-    assert_close((whole, zf), ss.sosfilt(sos, x, zi=cp.asnumpy(zi)), EXACT)
     long_x = data(300_000, "float64", 2)
     assert_close(sig.sosfilt(sos, cp.asarray(long_x)), ss.sosfilt(sos, long_x), EXACT)
     long_x = data(50_000, "complex64", 3)  # complex: the sections cast to complex, as SciPy casts them
@@ -301,8 +195,6 @@ def test_sosfilt_errors():
         sig.sosfilt([[1.0, 2, 3, 2, 0, 0]], x)
     with pytest.raises(NotImplementedError, match="input type 'int64' not supported"):
         sig.sosfilt(np.int64([[1, 2, 3, 1, 0, 0]]), cp.ones(4, np.int64))
-    with pytest.raises(ValueError, match=r"zi must have shape \(2, 3, 2\), got \(2, 3, 4\)"):
-        sig.sosfilt(sos, x, zi=cp.zeros((2, 3, 4)))
     with pytest.raises(IndexError):
         sig.sosfilt(sos, x, axis=2)
 

@@ -17,6 +17,7 @@ import signal_asserts
 from cuarray.scipy.signal import _iir_design as design
 from cuarray.scipy.signal import _iir_forms as forms
 from cuarray.scipy.signal import _lfilter as filtering
+from cuarray.scipy.signal._lfilter_past import past_lfilter_zi, past_sosfilt_zi
 from signal_asserts import assert_rounds_every_operation, kernel_sources, same_error
 from test_kernel_sources import _compile_together
 
@@ -245,14 +246,48 @@ def test_steady_states_match_scipy():
     ]
     filters += [(np.float32([1, 2]), np.float32([1, 0.2])), ([1, 2], [2, 0.2]), ([1, 2], [1, 1])]
     for b, a in filters:
-        assert_host(filtering._lfilter_zi(b, a), ss.lfilter_zi(b, a))
+        assert_host(filtering.lfilter_zi_state(b, a), ss.lfilter_zi(b, a))
     for sos in [
         ss.butter(4, 0.2, output="sos"),
         np.float32([[1, 2, 3, 1, 0.5, 0.1]]),
         np.int64([[1, 2, 3, 1, 0, 0]]),
     ]:
-        assert_host(filtering._sosfilt_zi(sos), ss.sosfilt_zi(sos))
-    assert_host(filtering._sosfilt_zi(np.zeros((0, 6))), ss.sosfilt_zi(np.zeros((0, 6))))
+        assert_host(filtering.sosfilt_zi_state(sos), ss.sosfilt_zi(sos))
+    assert_host(filtering.sosfilt_zi_state(np.zeros((0, 6))), ss.sosfilt_zi(np.zeros((0, 6))))
+
+
+def test_cupy_steady_pasts_are_scipys_steady_states():
+    """CuPy's lfilter_zi and sosfilt_zi give the past of the steady step response (Note [CuPy's initial
+    conditions]): SciPy's lfiltic of that past is SciPy's steady state; float64 or complex128 for lfilter_zi,
+    sos's type for sosfilt_zi, as CuPy's."""
+    for b, a in [
+        ss.butter(4, 0.2),
+        ss.cheby1(5, 1, 0.3, "high"),
+        ([1, 2], [1]),
+        ([1], [2, 1]),
+        ([1, 2j], [1, 0.5]),
+    ]:
+        past = past_lfilter_zi(b, a)
+        m = len(b) - 1
+        assert past.shape == (len(b) + len(a) - 2,)
+        assert past.dtype == np.result_type(np.float64, np.asarray(b), np.asarray(a))
+        np.testing.assert_allclose(
+            ss.lfiltic(b, a, past[m:][::-1], past[:m][::-1]), ss.lfilter_zi(b, a), atol=1e-12
+        )
+    assert past_lfilter_zi(np.float32([1, 2]), np.float32([1, 0.5])).dtype == np.float64
+    assert past_lfilter_zi([3], [2]).shape == (0,)  # CuPy's; SciPy's raises
+    for sos in [
+        ss.butter(6, 0.2, output="sos"),
+        np.float32([[1, 2, 3, 1, 0.5, 0.1]]),
+        np.int64([[1, 2, 3, 1, 0, 0]]),
+    ]:
+        past = past_sosfilt_zi(sos)
+        assert past.shape == (len(sos), 4) and past.dtype == (
+            np.float64 if sos.dtype.kind == "i" else sos.dtype
+        )
+        for s, row in enumerate(np.asarray(sos, np.float64)):
+            state = ss.lfiltic(row[:3], row[3:], past[s, 2:][::-1], past[s, :2][::-1])
+            np.testing.assert_allclose(state, ss.sosfilt_zi(sos)[s], rtol=1e-6)
 
 
 DESIGN_ERRORS = [
@@ -311,7 +346,6 @@ CONVERSION_ERRORS = [
     ("freqz_sos", (np.zeros((2, 2, 6)),), {}),
     ("freqz_sos", ([[1, 2, 3, 2, 0, 0]],), {}),
     ("freqz_sos", (np.zeros((0, 6)),), {}),
-    ("lfilter_zi", ([1], [1]), {}),
     ("lfilter_zi", ([[1, 2]], [1, 0.5]), {}),
     ("lfilter_zi", ([1, 2], [[1, 0.5]]), {}),
     ("lfilter_zi", ([1, 2], []), {}),
@@ -357,16 +391,16 @@ def test_filtfilt_takes_host_signals_to_the_device():
 
 
 def test_filtering_kernels_compile():
-    """The four kernels, for every type they run in."""
-    sources = kernel_sources(filtering, 2)
-    assert len(sources) == 8
+    """The six kernels, for every type they run in."""
+    sources = kernel_sources(filtering)
+    assert len(sources) == 12
     assert _compile_together([(s, n) for _, _, s, n, _ in sources])[:4] == b"\x7fELF"
 
 
 def test_filtering_kernels_round_every_operation():
     """Compiled as the library compiles them, the kernels' PTX rounds each product, sum and quotient to nearest
     (IEEE's, as SciPy's loops do: Note [Filtering as SciPy rounds] in _lfilter.py)."""
-    for kernel, dtype, source, name, options in kernel_sources(filtering, 2):
+    for kernel, dtype, source, name, options in kernel_sources(filtering):
         arithmetic = assert_rounds_every_operation(kernel, dtype, source, name, options)
         if kernel == "cuarray_lfilter_complex":  # its division by |a[0]|^2: IEEE's, not an approximation
             assert f"div.rn.f{dtype[-2:]}" in arithmetic

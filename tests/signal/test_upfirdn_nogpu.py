@@ -155,7 +155,7 @@ def test_firls_rank_deficient():
 
 
 def test_kernels_compile():
-    sources = kernel_sources(ufd, 1)
+    sources = kernel_sources(ufd)
     assert len(sources) == 4
     for _, _, source, name, options in sources:  # one program each: they share their preamble
         code, is_cubin = compile_kernel(source, name, options, 90)
@@ -165,5 +165,5 @@ def test_kernels_compile():
 def test_kernels_round_every_operation():
     """Compiled with the library's -fmad=false, the PTX rounds each product, sum and quotient to nearest (Note
     [upfirdn as SciPy rounds])."""
-    for source in kernel_sources(ufd, 1):
+    for source in kernel_sources(ufd):
         assert_rounds_every_operation(*source)

@@ -63,7 +63,7 @@ from cuarray.scipy.signal._iir_forms import (
     zpk2sos,
     zpk2tf,
 )
-from cuarray.scipy.signal._lfilter import lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi
+from cuarray.scipy.signal._lfilter_past import lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi
 from cuarray.scipy.signal._lombscargle import lombscargle
 from cuarray.scipy.signal._partial_fractions import invres, invresz, residue, residuez, unique_roots
 from cuarray.scipy.signal._peak_finding import (

@@ -1,7 +1,8 @@
 """SciPy's forward-backward (zero-phase) filters on device arrays: filtfilt (methods 'pad' and 'gust') and
-sosfiltfilt, through lfilter and sosfilt and their steady states (lfilter_zi, sosfilt_zi). As CuPy's, both
-take the signal through cupy.asarray: a host array or list is copied to the device (lfilter and sosfilt, whose
-CuPy forms convert nothing, take device signals only)."""
+sosfiltfilt, through lfilter and sosfilt and their steady states (lfilter_zi, sosfilt_zi) with SciPy's states
+(_lfilter.py's; Note [CuPy's initial conditions] in _lfilter_past.py). As CuPy's, both take the signal through
+cupy.asarray: a host array or list is copied to the device (lfilter and sosfilt, whose CuPy forms convert
+nothing, take device signals only)."""
 
 import operator
 
@@ -12,7 +13,7 @@ from cuarray._transfer import asarray as _to_device
 from cuarray._transfer import ascontiguousarray
 from cuarray.linalg import lstsq
 from cuarray.scipy.signal._iir_forms import atleast_1d, host, validate_sos
-from cuarray.scipy.signal._lfilter import _lfilter_zi, _sosfilt_zi, lfilter, sosfilt
+from cuarray.scipy.signal._lfilter import lfilter_state, lfilter_zi_state, sosfilt_state, sosfilt_zi_state
 
 
 def _take(a, axis, start=None, stop=None, step=None):
@@ -68,9 +69,9 @@ def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=N
     if method == "gust":
         return _filtfilt_gust(b, a, x, axis, irlen)
     edge, ext = _validate_pad(padtype, padlen, x, axis, ntaps=max(len(a), len(b)))
-    zi = _steady_state(_lfilter_zi(b, a), x, axis)
-    y, _ = lfilter(b, a, ext, axis=axis, zi=zi * _take(ext, axis, 0, 1))
-    y, _ = lfilter(b, a, _take(y, axis, step=-1), axis=axis, zi=zi * _take(y, axis, -1, None))
+    zi = _steady_state(lfilter_zi_state(b, a), x, axis)
+    y, _ = lfilter_state(b, a, ext, axis=axis, zi=zi * _take(ext, axis, 0, 1))
+    y, _ = lfilter_state(b, a, _take(y, axis, step=-1), axis=axis, zi=zi * _take(y, axis, -1, None))
     y = _take(y, axis, step=-1)
     return ascontiguousarray(_take(y, axis, edge, -edge) if edge > 0 else y)
 
@@ -86,9 +87,9 @@ def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
     # A section whose b2 and a2 are both zero is of first order: it needs fewer taps of padding.
     ntaps = 2 * n_sections + 1 - min((sos[:, 2] == 0).sum(), (sos[:, 5] == 0).sum())
     edge, ext = _validate_pad(padtype, padlen, x, axis, ntaps=ntaps)
-    zi = _steady_state(_sosfilt_zi(sos), x, axis, (n_sections,))
-    y, _ = sosfilt(sos, ext, axis=axis, zi=zi * _take(ext, axis, 0, 1))
-    y, _ = sosfilt(sos, _take(y, axis, step=-1), axis=axis, zi=zi * _take(y, axis, -1, None))
+    zi = _steady_state(sosfilt_zi_state(sos), x, axis, (n_sections,))
+    y, _ = sosfilt_state(sos, ext, axis=axis, zi=zi * _take(ext, axis, 0, 1))
+    y, _ = sosfilt_state(sos, _take(y, axis, step=-1), axis=axis, zi=zi * _take(y, axis, -1, None))
     y = _take(y, axis, step=-1)
     return ascontiguousarray(_take(y, axis, edge, -edge) if edge > 0 else y)
 
@@ -108,10 +109,10 @@ def _filtfilt_gust(b, a, x, axis, irlen):
     zi = _creation.zeros(order)
     zi[0] = 1
     obs = _creation.zeros((m, order))
-    obs[:, 0] = lfilter(b, a, _creation.zeros(m), zi=zi)[0]
+    obs[:, 0] = lfilter_state(b, a, _creation.zeros(m), zi=zi)[0]
     for k in range(1, order):
         obs[k:, k] = obs[: max(m - k, 0), 0]
-    s = lfilter(b, a, obs[::-1], axis=0)
+    s = lfilter_state(b, a, obs[::-1], axis=0)
     if m == n:
         matrix = _joining.hstack((s[::-1] - obs, obs[::-1] - s))
         w = _joining.hstack((s[::-1], obs[::-1]))
@@ -122,8 +123,8 @@ def _filtfilt_gust(b, a, x, axis, irlen):
         w = _creation.zeros((2 * m, 2 * order))
         w[:m, :order] = s[::-1]
         w[m:, order:] = obs[::-1]
-    y_fb = lfilter(b, a, lfilter(b, a, x)[..., ::-1])[..., ::-1]
-    y_bf = lfilter(b, a, lfilter(b, a, x[..., ::-1])[..., ::-1])
+    y_fb = lfilter_state(b, a, lfilter_state(b, a, x)[..., ::-1])[..., ::-1]
+    y_bf = lfilter_state(b, a, lfilter_state(b, a, x[..., ::-1])[..., ::-1])
     delta = y_bf - y_fb
     if m != n:
         delta = _joining.concatenate((delta[..., :m], delta[..., -m:]), axis=-1)

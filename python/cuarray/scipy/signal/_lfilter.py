@@ -1,5 +1,8 @@
-"""SciPy's linear filtering on device arrays: lfilter, lfiltic, lfilter_zi, sosfilt and sosfilt_zi, with
-SciPy's initial and final states (`zi`, `zf`); filtfilt and sosfiltfilt, built on them, are in _filtfilt.py.
+"""SciPy's linear filtering on device arrays, its states in SciPy's form (the delays of the direct form II
+transposed): lfilter_state, lfiltic_state, lfilter_zi_state, sosfilt_state and sosfilt_zi_state, and the
+filtering kernels. filtfilt and sosfiltfilt (_filtfilt.py) run on them; the public lfilter, lfiltic,
+lfilter_zi, sosfilt and sosfilt_zi (_lfilter_past.py) take and give CuPy's states, the filter's past inputs
+and outputs, and turn them into these (Note [CuPy's initial conditions] there).
 Signals (x, zi, and lfiltic's y and x) must be device arrays, as for the convolutions; coefficients (b, a, sos)
 may be device arrays, host arrays or Python sequences: they are read on the host, where the steady states are
 solved (Note [Filter design on the host] in _iir_forms.py)."""
@@ -15,7 +18,7 @@ from cuarray._products import tensordot
 from cuarray._transfer import asarray as _to_device
 from cuarray._transfer import ascontiguousarray
 from cuarray.scipy.signal._convolve import convolve, require_device
-from cuarray.scipy.signal._iir_forms import atleast_1d, host, on_host, validate_sos
+from cuarray.scipy.signal._iir_forms import atleast_1d, host, validate_sos
 
 # Note [Serial filtering kernels]
 # A recursive filter's output at time t needs its output at t - 1, so lfilter and sosfilt run SciPy's loops as
@@ -25,7 +28,7 @@ from cuarray.scipy.signal._iir_forms import atleast_1d, host, on_host, validate_
 # neighbouring addresses at each step. Many signals fill the device; but one signal of n samples is n dependent
 # steps of a single thread, each a round trip of its state through the cache: slower than SciPy's loop on one CPU
 # core. A parallel linear-recurrence scan (CuPy's blocked method, after Maleki and Burtscher 2018) would spread one
-# signal over the device, with its own rounding and its own form of zi; it is not done. A pure FIR filter
+# signal over the device, with its own rounding; it is not done. A pure FIR filter
 # (len(a) == 1) has no recurrence and goes through cuarray.scipy.signal.convolve, whose sums agree with SciPy's
 # (NumPy's convolve) only to rounding.
 #
@@ -96,10 +99,8 @@ _LFILTER_COMPLEX = (
     }
     """,
 )
-_SOSFILT = (
-    "raw T x, raw T sos, int64 length, int64 signals, int64 sections",
-    "raw T y, raw T z",
-    """
+# The cascade of sections, sample by sample; /*AFTER_SECTION*/ is where sosfilt from a past keeps its values.
+_SOSFILT_LOOP = """
     for (long long t = 0; t < length; ++t) {
         T cur = x[t * signals + i];
         for (long long s = 0; s < sections; ++s) {
@@ -107,17 +108,19 @@ _SOSFILT = (
             const T next = sos[6 * s] * cur + z[z0];
             z[z0] = sos[6 * s + 1] * cur - sos[6 * s + 4] * next + z[z1];
             z[z1] = sos[6 * s + 2] * cur - sos[6 * s + 5] * next;
+            /*AFTER_SECTION*/
             cur = next;
         }
         y[t * signals + i] = cur;
     }
-    """,
-)
-# The same with complex signal, state and sections as (real, imaginary) pairs of type T.
-_SOSFILT_COMPLEX = (
+"""
+_SOSFILT = (
     "raw T x, raw T sos, int64 length, int64 signals, int64 sections",
     "raw T y, raw T z",
-    """
+    _SOSFILT_LOOP,
+)
+# The same with complex signal, state and sections as (real, imaginary) pairs of type T.
+_SOSFILT_COMPLEX_LOOP = """
     for (long long t = 0; t < length; ++t) {
         const long long at = 2 * (t * signals + i);
         T cr = x[at], ci = x[at + 1];
@@ -129,19 +132,84 @@ _SOSFILT_COMPLEX = (
             z[z0 + 1] = (sos[c + 2] * ci + sos[c + 3] * cr) - (sos[c + 8] * ni + sos[c + 9] * nr) + z[z1 + 1];
             z[z1] = (sos[c + 4] * cr - sos[c + 5] * ci) - (sos[c + 10] * nr - sos[c + 11] * ni);
             z[z1 + 1] = (sos[c + 4] * ci + sos[c + 5] * cr) - (sos[c + 10] * ni + sos[c + 11] * nr);
+            /*AFTER_SECTION*/
             cr = nr;
             ci = ni;
         }
         y[at] = cr;
         y[at + 1] = ci;
     }
-    """,
+"""
+_SOSFILT_COMPLEX = (_SOSFILT[0], _SOSFILT[1], _SOSFILT_COMPLEX_LOOP)
+# sosfilt from CuPy's state, h: (section, 4, signal), each section's x[-2], x[-1], y[-2], y[-1]. Each section's
+# delays are first made from them as SciPy's lfiltic makes them (its sums in its order), then the cascade runs
+# as _SOSFILT's, and the last two steps shift each section's input and output into h, which ends as zf.
+_SOSFILT_PAST = (
+    _SOSFILT[0],
+    "raw T y, raw T z, raw T h",
+    """
+    for (long long s = 0; s < sections; ++s) {
+        const long long h0 = 4 * s * signals + i, z0 = 2 * s * signals + i;
+        const T x2 = h[h0], x1 = h[h0 + signals], y2 = h[h0 + 2 * signals], y1 = h[h0 + 3 * signals];
+        z[z0] = (sos[6 * s + 1] * x1 + sos[6 * s + 2] * x2) - (sos[6 * s + 4] * y1 + sos[6 * s + 5] * y2);
+        z[z0 + signals] = sos[6 * s + 2] * x1 - sos[6 * s + 5] * y1;
+    }
+    """
+    + _SOSFILT_LOOP.replace(
+        "/*AFTER_SECTION*/",
+        """if (t + 2 >= length) {
+                const long long h0 = 4 * s * signals + i;
+                h[h0] = h[h0 + signals];
+                h[h0 + signals] = cur;
+                h[h0 + 2 * signals] = h[h0 + 3 * signals];
+                h[h0 + 3 * signals] = next;
+            }""",
+    ),
+)
+# The same with complex values as (real, imaginary) pairs of type T; MUL_RE and MUL_IM are C99's products.
+_SOSFILT_PAST_COMPLEX = (
+    _SOSFILT[0],
+    _SOSFILT_PAST[1],
+    """
+    #define MUL_RE(c, vr, vi) (sos[c] * (vr) - sos[(c) + 1] * (vi))
+    #define MUL_IM(c, vr, vi) (sos[c] * (vi) + sos[(c) + 1] * (vr))
+    for (long long s = 0; s < sections; ++s) {
+        const long long h0 = 2 * (4 * s * signals + i), z0 = 2 * (2 * s * signals + i), c = 12 * s;
+        const long long k = 2 * signals;  // from one of a section's four values to the next
+        const T x2r = h[h0], x2i = h[h0 + 1], x1r = h[h0 + k], x1i = h[h0 + k + 1];
+        const T y2r = h[h0 + 2 * k], y2i = h[h0 + 2 * k + 1], y1r = h[h0 + 3 * k], y1i = h[h0 + 3 * k + 1];
+        z[z0] = (MUL_RE(c + 2, x1r, x1i) + MUL_RE(c + 4, x2r, x2i))
+                - (MUL_RE(c + 8, y1r, y1i) + MUL_RE(c + 10, y2r, y2i));
+        z[z0 + 1] = (MUL_IM(c + 2, x1r, x1i) + MUL_IM(c + 4, x2r, x2i))
+                    - (MUL_IM(c + 8, y1r, y1i) + MUL_IM(c + 10, y2r, y2i));
+        z[z0 + k] = MUL_RE(c + 4, x1r, x1i) - MUL_RE(c + 10, y1r, y1i);
+        z[z0 + k + 1] = MUL_IM(c + 4, x1r, x1i) - MUL_IM(c + 10, y1r, y1i);
+    }
+    #undef MUL_RE
+    #undef MUL_IM
+    """
+    + _SOSFILT_COMPLEX_LOOP.replace(
+        "/*AFTER_SECTION*/",
+        """if (t + 2 >= length) {
+                const long long h0 = 2 * (4 * s * signals + i), k = 2 * signals;
+                for (int part = 0; part < 2; ++part) {
+                    h[h0 + part] = h[h0 + k + part];
+                    h[h0 + 2 * k + part] = h[h0 + 3 * k + part];
+                }
+                h[h0 + k] = cr;
+                h[h0 + k + 1] = ci;
+                h[h0 + 3 * k] = nr;
+                h[h0 + 3 * k + 1] = ni;
+            }""",
+    ),
 )
 _SOURCES = {
     "cuarray_lfilter": _LFILTER,
     "cuarray_lfilter_complex": _LFILTER_COMPLEX,
     "cuarray_sosfilt": _SOSFILT,
     "cuarray_sosfilt_complex": _SOSFILT_COMPLEX,
+    "cuarray_sosfilt_past": _SOSFILT_PAST,
+    "cuarray_sosfilt_past_complex": _SOSFILT_PAST_COMPLEX,
 }
 _OPTIONS = ("-fmad=false",)  # Note [Filtering as SciPy rounds]
 _kernels = {}
@@ -156,7 +224,7 @@ def _kernel(name):
     return _kernels[name]
 
 
-def _moved_copy(a, source, destination, dtype):
+def moved_copy(a, source, destination, dtype):
     """A C-contiguous copy of `a` in `dtype` with axis `source` moved to `destination` (a copy: the kernels write
     their states in place)."""
     moved = _manipulation.moveaxis(a, source, destination)
@@ -165,9 +233,9 @@ def _moved_copy(a, source, destination, dtype):
     return out
 
 
-def _run(name, x, axis, dtype, state, order, *coefficients):
-    """Runs a filtering kernel over the signals of `x` along `axis` (Note [Serial filtering kernels]); `state`,
-    C-contiguous with the delays first and the signals after them, is updated in place. `coefficients`: host
+def run_kernel(name, x, axis, dtype, states, order, *coefficients):
+    """Runs a filtering kernel over the signals of `x` along `axis` (Note [Serial filtering kernels]); `states`,
+    C-contiguous arrays each with its delays first and the signals after them, are updated in place. `coefficients`: host
     arrays of `dtype` or (for a complex `dtype`, whose kernels take complex values as pairs of reals) of its
     real type, and scalars. Returns y."""
     n = x.shape[axis]
@@ -184,7 +252,7 @@ def _run(name, x, axis, dtype, state, order, *coefficients):
         coefficients = [
             _to_device(_as_real(c, real)) if isinstance(c, numpy.ndarray) else c for c in coefficients
         ]
-        args = [flat(x), *coefficients, n, signals, order, flat(y), flat(state)]
+        args = [flat(x), *coefficients, n, signals, order, flat(y), *map(flat, states)]
         _kernel(name + "_complex" if pairs else name)(*args, size=signals)
     return ascontiguousarray(_manipulation.moveaxis(y, 0, axis))
 
@@ -195,11 +263,11 @@ def _as_real(c, real):
     return c.view(real) if c.dtype.kind == "c" else c.astype(real, copy=False)
 
 
-def _zi_mismatch(zi_shape, expected, axis):
+def zi_mismatch(zi_shape, expected, axis):
     return any(z != e and (k == axis or z != 1) for k, (z, e) in enumerate(zip(zi_shape, expected)))
 
 
-def _coefficients(b, a):
+def coefficients(b, a):
     b, a = atleast_1d(host(b)), atleast_1d(host(a))
     if not (b.ndim == 1 and b.size > 0):
         raise ValueError(f"Parameter b is not a non-empty 1d array, since {b.shape=}!")
@@ -208,14 +276,13 @@ def _coefficients(b, a):
     return b, a
 
 
-def lfilter(b, a, x, axis=-1, zi=None):
-    """Filters `x` along `axis` with the IIR or FIR filter b/a (divided by a[0]), from the initial state `zi`;
-    returns y, or (y, zf) where zi is given. zi is SciPy's state, max(len(a), len(b)) - 1 delays along `axis`
-    (lfilter_zi's and lfiltic's), not CuPy's past inputs and outputs (len(b) + len(a) - 2): one of CuPy's is
-    refused by its shape, except where a or b has one value, and is then read as SciPy's state. The result type
-    is that of b, a, x and zi together, which must be floating or complex (SciPy's NotImplementedError)."""
+def lfilter_state(b, a, x, axis=-1, zi=None):
+    """SciPy's lfilter: filters `x` along `axis` with the IIR or FIR filter b/a (divided by a[0]), from SciPy's
+    state `zi` (max(len(a), len(b)) - 1 delays along `axis`); returns y, or (y, zf) where zi is given. The
+    result type is that of b, a, x and zi together, which must be floating or complex (SciPy's
+    NotImplementedError)."""
     require_device(x, *([] if zi is None else [zi]))
-    b, a = _coefficients(b, a)
+    b, a = coefficients(b, a)
     if len(a) == 1:
         return _fir(b, a, x, axis, zi)
     dtype = numpy.result_type(b, a, x.dtype, *([] if zi is None else [zi.dtype]))
@@ -237,7 +304,7 @@ def lfilter(b, a, x, axis=-1, zi=None):
         if zi.ndim != x.ndim:
             deep = "object too deep" if zi.ndim > x.ndim else "object of too small depth"
             raise ValueError(f"{deep} for desired array")
-        if _zi_mismatch(zi.shape, expected, axis):
+        if zi_mismatch(zi.shape, expected, axis):
             if x.ndim == 1:
                 raise ValueError(f"Unexpected shape for zi: expected ({order},), found ({zi.shape[0]},).")
             shapes = (",".join(map(str, s)) for s in (expected, zi.shape))
@@ -245,8 +312,8 @@ def lfilter(b, a, x, axis=-1, zi=None):
     if zi is None:
         state = _creation.zeros((order,) + x.shape[:axis] + x.shape[axis + 1 :], dtype)
     else:
-        state = _moved_copy(_manipulation.broadcast_to(zi, expected), axis, 0, dtype)
-    y = _run("cuarray_lfilter", x, axis, dtype, state, order, *_normalised(coef))
+        state = moved_copy(_manipulation.broadcast_to(zi, expected), axis, 0, dtype)
+    y = run_kernel("cuarray_lfilter", x, axis, dtype, (state,), order, *_normalised(coef))
     if zi is None:
         return y
     return y, ascontiguousarray(_manipulation.moveaxis(state, 0, axis))
@@ -279,7 +346,7 @@ def _fir(b, a, x, axis, zi):
             raise ValueError(
                 f"Dimensions of parameters x and zi must match, but x.ndim={x.ndim}, zi.ndim={zi.ndim}!"
             )
-        if _zi_mismatch(zi.shape, expected, axis):
+        if zi_mismatch(zi.shape, expected, axis):
             raise ValueError(f"Unexpected shape for parameter zi: expected {expected}, found {zi.shape}.")
         dtypes.append(zi.dtype)
     dtype = numpy.result_type(*dtypes)
@@ -298,7 +365,7 @@ def _fir(b, a, x, axis, zi):
     kernel = b.astype(dtype) / a.astype(dtype)[0]
     full = convolve(rows, _to_device(kernel.reshape(1, -1)), mode="full")  # (signals, n + taps)
     if zi is not None:
-        zrows = _moved_copy(_manipulation.broadcast_to(zi, expected), axis, -1, dtype)
+        zrows = moved_copy(_manipulation.broadcast_to(zi, expected), axis, -1, dtype)
         full[:, :taps] += zrows.reshape(signals, taps)
 
     def back(part, length):
@@ -308,7 +375,7 @@ def _fir(b, a, x, axis, zi):
     return y if zi is None else (y, back(full[:, n:], taps))
 
 
-def _lfilter_zi(b, a):
+def lfilter_zi_state(b, a):
     """The state of lfilter at the steady state of its step response (SciPy's lfilter_zi), solved on the host."""
     b = atleast_1d(b)
     if b.ndim != 1:
@@ -335,7 +402,7 @@ def _lfilter_zi(b, a):
     return numpy.linalg.solve(i_minus_a, b[1:] - a[1:] * b[0])  # zi = A zi + B
 
 
-def _sosfilt_zi(sos):
+def sosfilt_zi_state(sos):
     """sosfilt's state at the steady state of its step response: each section's, scaled by the DC gain of the
     sections before it (SciPy's sosfilt_zi)."""
     sos = numpy.asarray(sos)
@@ -346,16 +413,12 @@ def _sosfilt_zi(sos):
     zi = numpy.empty((sos.shape[0], 2), dtype=sos.dtype)
     scale = 1.0
     for s, section in enumerate(sos):
-        zi[s] = scale * _lfilter_zi(section[:3], section[3:])
+        zi[s] = scale * lfilter_zi_state(section[:3], section[3:])
         scale *= section[:3].sum() / section[3:].sum()
     return zi
 
 
-lfilter_zi = on_host(_lfilter_zi, "lfilter_zi")
-sosfilt_zi = on_host(_sosfilt_zi, "sosfilt_zi")
-
-
-def lfiltic(b, a, y, x=None, axis=-1):
+def lfiltic_state(b, a, y, x=None, axis=-1):
     """lfilter's initial state that gives the past outputs `y` (y[0] the latest) from the past inputs `x` (zero
     where not given), SciPy's lfiltic; N-D y and x hold them along `axis` (CuPy's argument)."""
     require_device(y, *([] if x is None else [x]))
@@ -385,6 +448,7 @@ def lfiltic(b, a, y, x=None, axis=-1):
         if used:
             j = numpy.arange(used)
             m = numpy.arange(zi.shape[0])[:, None]
+            coef = coef.astype(dtype)  # before the sign: unsigned coefficients would not take it
             matrix = numpy.where(m + 1 + j <= order, coef[numpy.minimum(m + 1 + j, order)], 0) * sign
             zi = zi + tensordot(_to_device(matrix.astype(dtype)), values[:used].astype(dtype), axes=1)
     if a[0] != 1:
@@ -392,9 +456,9 @@ def lfiltic(b, a, y, x=None, axis=-1):
     return ascontiguousarray(_manipulation.moveaxis(zi, 0, axis))
 
 
-def sosfilt(sos, x, axis=-1, zi=None):
-    """Filters `x` along `axis` through the cascade of second-order sections `sos`, from the initial state `zi`
-    (SciPy's: shape (n_sections, ..., 2, ...), the 2 at `axis`); returns y, or (y, zf) where zi is given."""
+def sosfilt_state(sos, x, axis=-1, zi=None):
+    """SciPy's sosfilt: filters `x` along `axis` through the cascade of second-order sections `sos`, from SciPy's
+    state `zi` (shape (n_sections, ..., 2, ...), the 2 at `axis`); returns y, or (y, zf) where zi is given."""
     require_device(x, *([] if zi is None else [zi]))
     if x.ndim == 0:
         raise ValueError("x must be at least 1-D")
@@ -415,9 +479,9 @@ def sosfilt(sos, x, axis=-1, zi=None):
     if zi is None:
         state = _creation.zeros((n_sections, 2) + rest, dtype)
     else:
-        state = _moved_copy(zi, axis + 1, 1, dtype)
+        state = moved_copy(zi, axis + 1, 1, dtype)
     # SciPy casts sos to the result type: complex sections with zero imaginary parts for a complex signal.
-    y = _run("cuarray_sosfilt", x, axis, dtype, state, n_sections, sos.astype(dtype))
+    y = run_kernel("cuarray_sosfilt", x, axis, dtype, (state,), n_sections, sos.astype(dtype))
     if zi is None:
         return y
     return y, ascontiguousarray(_manipulation.moveaxis(state, 1, axis + 1))

@@ -24,7 +24,7 @@ from cuarray.lib.stride_tricks import sliding_window_view
 from cuarray.scipy.signal._convolve import convolve, correlate, require_device
 from cuarray.scipy.signal._filters import _BLOCK
 from cuarray.scipy.signal._iir_forms import device_input, host
-from cuarray.scipy.signal._lfilter import lfilter
+from cuarray.scipy.signal._lfilter import lfilter_state as lfilter
 
 __all__ = ["correlation_lags", "deconvolve", "order_filter", "vectorstrength", "wiener"]
 

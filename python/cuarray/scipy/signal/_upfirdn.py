@@ -30,7 +30,7 @@ from cuarray.scipy.signal._filtfilt import filtfilt, sosfiltfilt
 from cuarray.scipy.signal._fir_design import firwin
 from cuarray.scipy.signal._iir_design import _cheby1
 from cuarray.scipy.signal._iir_forms import _zpk2sos, host
-from cuarray.scipy.signal._lfilter import lfilter, sosfilt
+from cuarray.scipy.signal._lfilter_past import lfilter, sosfilt
 
 __all__ = ["decimate", "resample_poly", "upfirdn"]
 
