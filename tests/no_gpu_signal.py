@@ -152,6 +152,29 @@ SIGNAL_NEEDS_DEVICE = {
             "sosfiltfilt": ([[1.0, 0, 0, 1, -0.5, 0]], H1),
         }.items()
     },
+    # designs whose results are device arrays
+    **{
+        f"scipy.signal.{n}": (lambda n=n, args=args: getattr(cp.scipy.signal, n)(*args))
+        for n, args in {
+            "iirdesign": (0.2, 0.3, 1, 40, False, "butter"),
+            "band_stop_obj": (0.5, 0, np.array([0.2, 0.3]), np.array([0.1, 0.4]), 1, 40, "butter"),
+            "ellip": (2, 1.0, 40.0, 0.5),
+            "ellipap": (2, 1.0, 40.0),
+            "ellipord": (0.2, 0.3, 3, 40),
+            "findfreqs": ([1.0], [1.0, 1.0], 8),
+            "gammatone": (440, "iir", None, None, 16000.0),
+        }.items()
+    },
+    # CuPy's deprecated wavelets, computed on the device
+    **{
+        f"scipy.signal.{n}": (lambda n=n, args=args: _quietly(getattr(cp.scipy.signal, n), *args))
+        for n, args in {
+            "ricker": (10, 2.0),
+            "morlet": (10,),
+            "morlet2": (10, 2.0),
+            "cwt": (H1, cp.scipy.signal.ricker, [1, 2]),
+        }.items()
+    },
 }
 
 # Functions that take device arrays: given host arrays they raise CuPy's error, naming numpy.ndarray.

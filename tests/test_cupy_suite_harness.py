@@ -355,6 +355,41 @@ def test_shim_counterparts(tmp_path):
     assert out.stdout.strip() == "ok", out.stderr
 
 
+def test_shim_signal_helpers(tmp_path):
+    """The private cupyx.scipy.signal helpers CuPy's signal tests import by their module's path: those with a
+    counterpart in cuarray are it (Note [Counterparts]); the others, and cupyx.scipy.ndimage, which cuarray
+    lacks, are placeholders, so that the files import (Note [Stand-ins])."""
+    out = _shim_python(
+        """
+        import _cupy_suite_alias as alias
+        from cuarray.scipy.signal import _iir_forms, _upfirdn
+        from cupyx.scipy.signal._upfirdn import _output_len  # test_upfirdn.py's
+        from cupyx.scipy.signal._iir_filter_conversions import _cplxreal  # test_iir_filter_conversion.py's
+        assert _output_len is _upfirdn._output_len and _cplxreal is _iir_forms.cplxreal
+        assert _output_len(1001, 10**8, 320, 441) == 72562360
+        zc, zr = _cplxreal([1 + 3j, 1 - 3j, 2.0])
+        assert zc.tolist() == [1 + 3j] and zr.tolist() == [2.0]
+        assert alias.TOUCHED == [], alias.TOUCHED
+        from cupyx.scipy.ndimage import convolve1d  # test_savitzky_golay.py's
+        from cupyx.scipy.signal._savitzky_golay import _polyder
+        import cupyx.scipy.signal._savitzky_golay as savgol
+        assert isinstance(savgol, alias.Standin) and isinstance(_polyder, alias.Missing)
+        assert set(alias.TOUCHED) == {
+            "cupyx.scipy.ndimage.convolve1d", "cupyx.scipy.signal._savitzky_golay._polyder"
+        }, alias.TOUCHED
+        try:
+            _polyder([1, 2], 1)[0]
+        except NotImplementedError as e:
+            assert "_polyder" in str(e)
+        else:
+            raise AssertionError("a placeholder was used as a value")
+        print("ok")
+        """,
+        tmp_path,
+    )
+    assert out.stdout.strip() == "ok", out.stderr
+
+
 def test_conftest_rules(tmp_path):
     """A test that touched a placeholder fails whatever it asserts; an xpass passes and is marked; only the
     named classes of a file in CUPY_SUITE_ONLY run; and a `cupy` that is not the shim stops the run."""

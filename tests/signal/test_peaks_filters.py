@@ -489,6 +489,21 @@ def test_savgol_filter_modes(mode, dtype):
                 assert_device(got, expected, rtol=rtol, atol=atol * scale)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_savgol_device_delta(mode):
+    """A device spacing (CuPy's test_sg_filter_interp_edges passes t[1] - t[0]) is read back, as CuPy's device
+    arithmetic takes it: SciPy's result for that spacing."""
+    t = np.linspace(-5, 5, 21)
+    x = np.array([t, 3 * t**2, t**3 - t])
+    delta = cp.linspace(-5, 5, 21)[1] - cp.linspace(-5, 5, 21)[0]
+    for deriv in (0, 1, 2):
+        expected = ss.savgol_filter(x, 7, 3, deriv=deriv, delta=t[1] - t[0], mode=mode)
+        got = sig.savgol_filter(cp.asarray(x), 7, 3, deriv=deriv, delta=delta, mode=mode)
+        assert_device(got, expected, rtol=1e-9, atol=1e-9)
+        expected = ss.savgol_coeffs(7, 3, deriv, delta=t[1] - t[0])
+        assert_device(sig.savgol_coeffs(7, 3, deriv, delta=delta), expected, rtol=1e-9, atol=1e-11)
+
+
 @pytest.mark.parametrize("axis", [0, 1, 2, -1, -2])
 @pytest.mark.parametrize("mode", MODES)
 def test_savgol_filter_axes_and_layouts(axis, mode):

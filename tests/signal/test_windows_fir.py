@@ -340,6 +340,25 @@ def test_hilbert2_quadrant_values(shape):
     assert_close(got, np.fft.fft2(ss.hilbert2(h)), tol=1e-14)
 
 
+def test_hilbert2_cupys_bad_args():
+    """CuPy's TestHilbert2::test_bad_args, against SciPy (Note [hilbert2 as SciPy's]): complex input and bad N
+    raise SciPy's ValueError; a 3-D input, which CuPy 14.2 refuses, is transformed over its last two axes, as
+    SciPy 1.17 and 1.18 transform it."""
+    bad = [
+        (np.array([[1.0 + 0.0j]]), {}),
+        (np.arange(16).reshape(4, 4), {"N": 0}),
+        (np.arange(16).reshape(4, 4), {"N": (2, 0)}),
+        (np.arange(16).reshape(4, 4), {"N": (2,)}),
+    ]
+    for x, kwargs in bad:
+        with pytest.raises(ValueError) as expected:
+            ss.hilbert2(x, **kwargs)
+        with pytest.raises(ValueError, match=re.escape(str(expected.value))):
+            sig.hilbert2(cp.asarray(x), **kwargs)
+    x = np.arange(24).reshape(2, 3, 4)
+    assert_close(sig.hilbert2(cp.asarray(x)), ss.hilbert2(x))
+
+
 def test_hilbert_errors():
     x = cp.asarray(make_data(8, "float64"))
     for N in (0, -2):

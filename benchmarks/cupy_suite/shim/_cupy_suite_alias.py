@@ -33,6 +33,11 @@ still fail. `compiler._get_bool_env_variable` is how cuarray reads its boolean s
 too, among them CUPY_CACHE_IN_MEMORY at each compile (Note [Memory-only compiles] in jit/kernel_cache.h);
 `compiler._get_arch()` is `target_arch()`; `_util.clear_memo` is `cuarray.clear_memo` (cupy.clear_memo).
 `_core._scalar.get_typename` is `cuarray.cuda.compiler.get_typename`: the C++ name of a dtype in user kernels.
+Of cupyx.scipy.signal's private helpers that its tests import by their module's path, `_upfirdn._output_len`
+(upfirdn's output length) is cuarray's function of that name, and `_iir_filter_conversions._cplxreal` (SciPy's
+split of roots into conjugate pairs and real values) is `_iir_forms.cplxreal`, which works on the host: it
+takes lists and host arrays, and a device array raises TypeError where CuPy's takes it. The other helpers
+(`_savitzky_golay._polyder`, say) have none, and stay placeholders: their module is private, so a stand-in.
 `cupy_backends.cuda.libs.nvrtc` is `cuarray.cuda.nvrtc` (cupy.cuda.nvrtc), and `cupy.cuda.driver` is
 `cuarray.cuda.driver`, which holds CUDADriverError alone: its other names stay placeholders (PARTIAL).
 `compiler._empty_file_preprocess_cache` is CuPy's memo of a compile's environment for its cache keys, which
@@ -179,8 +184,9 @@ STANDINS = {
     "cupy.cuda.cutensor",
     "cupy.cublas",
     "cupyx.cusolver",
-    "cupyx.scipy.sparse",
-}  # cupy.testing imports it for every comparison; used only with sp_name
+    "cupyx.scipy.sparse",  # cupy.testing imports it for every comparison; used only with sp_name
+    "cupyx.scipy.ndimage",  # test_savitzky_golay.py's reference filter (convolve1d)
+}
 
 # Note [Stand-ins]: names of modules cuarray has that test files read at their top; CuPy's name -> names.
 MISSING = {}
@@ -196,6 +202,8 @@ ALIASES = {
     "cupy.cuda._compiler_cache.DiskKernelCacheBackend": ("cuarray.cuda.compiler", "DiskKernelCache"),
     "cupy._util.clear_memo": ("cuarray", "clear_memo"),
     "cupy._core._scalar.get_typename": ("cuarray.cuda.compiler", "get_typename"),
+    "cupyx.scipy.signal._upfirdn._output_len": ("cuarray.scipy.signal._upfirdn", "_output_len"),
+    "cupyx.scipy.signal._iir_filter_conversions._cplxreal": ("cuarray.scipy.signal._iir_forms", "cplxreal"),
 }
 
 

@@ -13,9 +13,12 @@ from cuarray.scipy.signal._convolve import (
 )
 from cuarray.scipy.signal._filter_extras import (
     abcd_normalize,
+    band_stop_obj,
     buttord,
     cheb1ord,
     cheb2ord,
+    ellipord,
+    findfreqs,
     freqs,
     freqs_zpk,
     freqz_zpk,
@@ -37,6 +40,7 @@ from cuarray.scipy.signal._fir_design import (
     kaiser_beta,
     kaiserord,
 )
+from cuarray.scipy.signal._gammatone import gammatone
 from cuarray.scipy.signal._iir_design import (
     bilinear_zpk,
     buttap,
@@ -45,6 +49,9 @@ from cuarray.scipy.signal._iir_design import (
     cheb2ap,
     cheby1,
     cheby2,
+    ellip,
+    ellipap,
+    iirdesign,
     iirfilter,
     lp2bp_zpk,
     lp2bs_zpk,
@@ -105,6 +112,7 @@ from cuarray.scipy.signal._waveforms import (
     sweep_poly,
     unit_impulse,
 )
+from cuarray.scipy.signal._wavelets import cwt, morlet, morlet2, ricker
 from cuarray.scipy.signal.windows import get_window
 
 __all__ = [
@@ -113,6 +121,7 @@ __all__ = [
     "argrelextrema",
     "argrelmax",
     "argrelmin",
+    "band_stop_obj",
     "bilinear",
     "bilinear_zpk",
     "buttap",
@@ -135,12 +144,17 @@ __all__ = [
     "correlate2d",
     "correlation_lags",
     "csd",
+    "cwt",
     "decimate",
     "deconvolve",
     "detrend",
+    "ellip",
+    "ellipap",
+    "ellipord",
     "fftconvolve",
     "filtfilt",
     "find_peaks",
+    "findfreqs",
     "firls",
     "firwin",
     "firwin2",
@@ -149,12 +163,14 @@ __all__ = [
     "freqz",
     "freqz_sos",
     "freqz_zpk",
+    "gammatone",
     "gausspulse",
     "get_window",
     "group_delay",
     "hilbert",
     "hilbert2",
     "iircomb",
+    "iirdesign",
     "iirfilter",
     "iirnotch",
     "iirpeak",
@@ -179,6 +195,8 @@ __all__ = [
     "max_len_seq",
     "medfilt",
     "medfilt2d",
+    "morlet",
+    "morlet2",
     "normalize",
     "oaconvolve",
     "order_filter",
@@ -190,6 +208,7 @@ __all__ = [
     "resample_poly",
     "residue",
     "residuez",
+    "ricker",
     "savgol_coeffs",
     "savgol_filter",
     "sawtooth",

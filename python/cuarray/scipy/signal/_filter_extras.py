@@ -1,8 +1,9 @@
-"""SciPy's filter order selection (buttord, cheb1ord, cheb2ord), notch, peak and comb designs (iirnotch, iirpeak,
-iircomb), analog and zero-pole frequency responses (freqs, freqs_zpk, freqz_zpk), group delay, the zero-pole and
-state-space conversions (zpk2ss, ss2zpk, abcd_normalize) and CuPy's qmf: host maths on a few coefficients, as the
-other filter-design functions (Note [Filter design on the host] in _iir_forms.py). The private `_name` functions
-take and return NumPy arrays."""
+"""SciPy's filter order selection (buttord, cheb1ord, cheb2ord, ellipord, and band_stop_obj, the order of a
+bandstop filter they minimise), notch, peak and comb designs (iirnotch, iirpeak, iircomb), analog and zero-pole
+frequency responses (freqs, freqs_zpk, freqz_zpk, and findfreqs, the frequencies freqs picks), group delay, the
+zero-pole and state-space conversions (zpk2ss, ss2zpk, abcd_normalize) and CuPy's qmf: host maths on a few
+coefficients, as the other filter-design functions (Note [Filter design on the host] in _iir_forms.py). The
+private `_name` functions take and return NumPy arrays."""
 
 import math
 import warnings
@@ -10,6 +11,7 @@ import warnings
 import numpy
 
 from cuarray._transfer import asarray as _to_device
+from cuarray.scipy.signal._elliptic import _ellipk, _ellipkm1, _pow10m1
 from cuarray.scipy.signal._iir_forms import _is_int, _tf2zpk, _zpk2tf, atleast_1d, host, on_device, on_host
 from cuarray.scipy.signal._iir_forms import validate_fs as _validate_fs
 from cuarray.scipy.signal._tf_transforms import _abcd_normalize, _ss2tf, _tf2ss
@@ -60,16 +62,47 @@ def _band_stop_order(wp, ind, passb, stopb, gpass, gstop, kind):
     return numpy.arccosh(numpy.sqrt(ratio)) / numpy.arccosh(nat)
 
 
+def _band_stop_obj(wp, ind, passb, stopb, gpass, gstop, type):
+    """SciPy's band_stop_obj: the (real-valued) order an analog bandstop filter of type `type` ('butter', 'cheby'
+    or 'ellip') needs with its passband edge passb[ind] moved to wp, the objective the order selections minimise
+    for a bandstop filter."""
+    _check_gains(gpass, gstop)
+    if type in ("butter", "cheby"):
+        return _band_stop_order(wp, ind, passb, stopb, gpass, gstop, type)
+    edges = passb.copy()
+    edges[ind] = wp
+    nat = min(abs(stopb * (edges[0] - edges[1]) / (stopb**2 - edges[0] * edges[1])))
+    if type != "ellip":
+        raise ValueError(f"Incorrect type: {type}")
+    ripple = numpy.sqrt((10 ** (0.1 * gpass) - 1.0) / (10 ** (0.1 * gstop) - 1.0))
+    k0 = _ellipk([(1.0 / nat) ** 2, 1 - (1.0 / nat) ** 2])
+    k1 = _ellipk([ripple**2, 1 - ripple**2])
+    return k0[0] * k1[1] / (k0[1] * k1[0])
+
+
+def band_stop_obj(wp, ind, passb, stopb, gpass, gstop, type):
+    """The order an analog bandstop filter needs with passband edge passb[ind] moved to wp (SciPy's
+    band_stop_obj), as a 0-d device array, as CuPy's; its arguments' device arrays are read back."""
+    args = [host(a) for a in (wp, ind, passb, stopb, gpass, gstop)]
+    return _to_device(numpy.asarray(_band_stop_obj(*args, type)))
+
+
 # Note [Bounded minimisation]
 # SciPy finds a bandstop filter's passband edges by scipy.optimize.fminbound (Brent's bounded minimiser, absolute
 # tolerance 1e-5), and the order and natural frequencies follow from the edges it stops at. cuarray imports no
 # SciPy, so _fminbound below is the same method step for step (golden-section steps, parabolic steps where they
 # are safe, the same stopping test and the same 500-evaluation cap): another minimiser would stop at another point
-# within the tolerance and give other natural frequencies.
+# within the tolerance and give other natural frequencies. Its constants are NumPy float64 scalars, as SciPy's
+# (numpy.sqrt's), so that float32 edges step in float64 as there; and its checks of the bounds are SciPy's (a
+# digital bandstop specification past Nyquist reaches them).
 def _fminbound(f, a, b, xtol=1e-5, maxfun=500):
     """x in [a, b] minimising f, by Brent's method as SciPy's fminbound (Note [Bounded minimisation])."""
-    sqrt_eps = math.sqrt(2.2e-16)
-    golden = 0.5 * (3.0 - math.sqrt(5.0))
+    if not (numpy.size(a) == 1 and numpy.isfinite(a) and numpy.size(b) == 1 and numpy.isfinite(b)):
+        raise ValueError("Optimization bounds must be finite scalars.")
+    if a > b:
+        raise ValueError("The lower bound exceeds the upper bound.")
+    sqrt_eps = numpy.sqrt(2.2e-16)
+    golden = 0.5 * (3.0 - numpy.sqrt(5.0))
     v = w = x = a + golden * (b - a)  # x the best point, w the second best, v the previous w
     fv = fw = fx = f(x)
     d = e = 0.0  # this step and the one before last
@@ -131,8 +164,8 @@ def _natural(passb, stopb, gpass, gstop, band, kind):
         nat = passb / stopb
     elif band == 3:
         args = (passb, stopb, gpass, gstop, kind)
-        wp0 = _fminbound(lambda wp: _band_stop_order(wp, 0, *args), passb[0], stopb[0] - 1e-12)
-        wp1 = _fminbound(lambda wp: _band_stop_order(wp, 1, *args), stopb[1] + 1e-12, passb[1])
+        wp0 = _fminbound(lambda wp: _band_stop_obj(wp, 0, *args), passb[0], stopb[0] - 1e-12)
+        wp1 = _fminbound(lambda wp: _band_stop_obj(wp, 1, *args), stopb[1] + 1e-12, passb[1])
         passb = numpy.asarray([float(wp0), float(wp1)])
         nat = (stopb * (passb[0] - passb[1])) / (stopb**2 - passb[0] * passb[1])
     else:
@@ -213,6 +246,18 @@ def _cheb2ord(wp, ws, gpass, gstop, analog=False, fs=None):
         nat0 = f * (passb[0] - passb[1]) + math.sqrt(f**2 * (passb[1] - passb[0]) ** 2 + passb[1] * passb[0])
         nat = numpy.asarray([float(nat0), float(passb[1] * passb[0] / nat0)])
     return order, _digital_wn(nat, analog, fs)
+
+
+def _ellipord(wp, ws, gpass, gstop, analog=False, fs=None):
+    """The least elliptic order (and its natural frequency, the passband edge) for the specification: from the
+    degree equation n = K(1/nat^2) K'(ripple^2) / (K'(1/nat^2) K(ripple^2)), its complements K' by ellipkm1 so
+    that a large attenuation (ripple^2 near 0) keeps its digits, as SciPy's."""
+    fs, _, nat, passb = _prepare(wp, ws, gpass, gstop, analog, fs, "ellip", False)
+    ripple_sq = _pow10m1(0.1 * gpass) / _pow10m1(0.1 * gstop)
+    selectivity_sq = numpy.asarray(1.0 / nat) ** 2
+    k0 = _ellipk(selectivity_sq), _ellipkm1(selectivity_sq)
+    k1 = _ellipk(ripple_sq), _ellipkm1(ripple_sq)
+    return int(numpy.ceil(k0[0] * k1[1] / (k0[1] * k1[0]))), _digital_wn(passb, analog, fs)
 
 
 def _ord_public(host_fn, name):
@@ -446,9 +491,11 @@ def qmf(hk):
 buttord = _ord_public(_buttord, "buttord")
 cheb1ord = _ord_public(_cheb1ord, "cheb1ord")
 cheb2ord = _ord_public(_cheb2ord, "cheb2ord")
+ellipord = _ord_public(_ellipord, "ellipord")
 iirnotch = on_host(_iirnotch, "iirnotch")
 iirpeak = on_host(_iirpeak, "iirpeak")
 iircomb = on_host(_iircomb, "iircomb")
+findfreqs = on_host(_findfreqs, "findfreqs")
 freqs_zpk = on_host(_freqs_zpk, "freqs_zpk")
 freqz_zpk = on_host(_freqz_zpk, "freqz_zpk")
 group_delay = on_host(_group_delay, "group_delay")

@@ -25,6 +25,7 @@ import warnings
 import numpy
 
 from cuarray import _creation, _indexing, _manipulation, _products, _sorting
+from cuarray._ndarray import ndarray
 from cuarray._pad import pad
 from cuarray._transfer import asarray
 from cuarray.lib.stride_tricks import sliding_window_view
@@ -142,9 +143,15 @@ def _coeffs(window_length, polyorder, deriv=0, delta=1.0, pos=None, use="conv"):
     return numpy.linalg.lstsq(A, y, rcond=rcond)[0]
 
 
+def _host_delta(delta):
+    """The sample spacing on the host: a device scalar (CuPy's tests pass t[1] - t[0]) read back, as CuPy's
+    device arithmetic takes it."""
+    return delta.get() if isinstance(delta, ndarray) else delta
+
+
 def savgol_coeffs(window_length, polyorder, deriv=0, delta=1.0, pos=None, use="conv"):
     """The coefficients of a 1-D Savitzky-Golay FIR filter, a float64 device array (SciPy's values)."""
-    return asarray(_coeffs(window_length, polyorder, deriv, delta, pos, use))
+    return asarray(_coeffs(window_length, polyorder, deriv, _host_delta(delta), pos, use))
 
 
 def _extended_index(n, length, mode):
@@ -191,6 +198,7 @@ def savgol_filter(x, window_length, polyorder, deriv=0, delta=1.0, axis=-1, mode
         raise ValueError("mode must be 'mirror', 'constant', 'nearest' 'wrap' or 'interp'.")
     x = asarray(x)  # as CuPy's (cupy.asarray): a host array or list is copied to the device
     dtype = x.dtype if x.dtype in (numpy.float32, numpy.float64) else numpy.dtype(numpy.float64)
+    delta = _host_delta(delta)
     coeffs = _coeffs(window_length, polyorder, deriv=deriv, delta=delta)
     length = coeffs.size
     if mode == "interp":

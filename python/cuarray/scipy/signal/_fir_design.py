@@ -48,6 +48,17 @@ def _fs(fs):
     return float(fs)
 
 
+# Note [pass_zero's errors]
+# SciPy raises ValueError("Parameter pass_zero=... not in (True, False, ...)") for any other pass_zero; CuPy
+# raises ValueError('pass_zero must be True, False, "bandpass", ...') for another string and, for a value that
+# is no string (1.0), the TypeError its arithmetic on it meets. Programs and tests written for either look for
+# their own: the message is SciPy's with CuPy's words after it, and a pass_zero that is no string raises
+# PassZeroTypeError, a ValueError (SciPy's) and a TypeError (CuPy's) at once, as NumPy's AxisError is both a
+# ValueError and an IndexError. Only True and False themselves are accepted, as in SciPy (CuPy takes 1 and 0).
+class PassZeroTypeError(ValueError, TypeError):
+    """firwin's error for a pass_zero that is neither a bool nor a string (Note [pass_zero's errors])."""
+
+
 # pass_zero's strings: (the value they stand for, how many cutoffs they need)
 _PASS_ZERO = {
     "lowpass": (True, "one"),
@@ -70,9 +81,12 @@ def _pass_zero(pass_zero, size, shape):
         return value
     if pass_zero is True or pass_zero is False:
         return pass_zero
-    raise ValueError(
-        f"Parameter {pass_zero=} not in (True, False, 'bandpass', 'lowpass', 'highpass', 'bandstop')"
+    # Note [pass_zero's errors]
+    message = (
+        f"Parameter {pass_zero=} not in (True, False, 'bandpass', 'lowpass', 'highpass', 'bandstop'): "
+        "pass_zero must be one of them"
     )
+    raise (ValueError if isinstance(pass_zero, str) else PassZeroTypeError)(message)
 
 
 # Note [firwin's arguments]

@@ -1,12 +1,15 @@
-"""SciPy's IIR filter design: the analog lowpass prototypes (buttap, cheb1ap, cheb2ap), their frequency transforms
-(lp2lp_zpk, lp2hp_zpk, lp2bp_zpk, lp2bs_zpk), the bilinear transform (bilinear_zpk) and the designs built from
-them (iirfilter, butter, cheby1, cheby2), as host maths returning device arrays (Note [Filter design on the host]
-in _iir_forms.py). The private `_name` functions take and return NumPy arrays."""
+"""SciPy's IIR filter design: the analog lowpass prototypes (buttap, cheb1ap, cheb2ap, ellipap), their
+frequency transforms (lp2lp_zpk, lp2hp_zpk, lp2bp_zpk, lp2bs_zpk), the bilinear transform (bilinear_zpk) and
+the designs built from them (iirfilter, butter, cheby1, cheby2, ellip) and the design from a specification
+(iirdesign), as host maths returning device arrays (Note [Filter design on the host] in _iir_forms.py). The
+private `_name` functions take and return NumPy arrays."""
 
 import math
 
 import numpy
 
+from cuarray.scipy.signal._elliptic import _arc_jac_sc1, _ellipdeg, _ellipj, _ellipk, _pow10m1
+from cuarray.scipy.signal._filter_extras import _buttord, _cheb1ord, _cheb2ord, _check_gains, _ellipord
 from cuarray.scipy.signal._iir_forms import _zpk2sos, _zpk2tf, atleast_1d, on_host, validate_fs
 
 _BANDS = {
@@ -19,10 +22,9 @@ _FILTERS = {
     **dict.fromkeys(("butter", "butterworth"), "butter"),
     **dict.fromkeys(("cheby1", "chebyshev1", "chebyshevi"), "cheby1"),
     **dict.fromkeys(("cheby2", "chebyshev2", "chebyshevii"), "cheby2"),
+    **dict.fromkeys(("cauer", "elliptic", "ellip"), "ellip"),
     # SciPy's, which cuarray does not design (NotImplementedError once the other arguments are checked).
-    **dict.fromkeys(
-        ("cauer", "elliptic", "ellip", "bessel", "bessel_phase", "bessel_delay", "bessel_mag"), None
-    ),
+    **dict.fromkeys(("bessel", "bessel_phase", "bessel_delay", "bessel_mag"), None),
 }
 
 
@@ -66,6 +68,46 @@ def _cheb2ap(N, rs):
     z = 1j / numpy.sin(zm * numpy.pi / (2 * N))
     p = -1 / numpy.sinh(mu + 1j * (numpy.pi * m / (2 * N)))  # poles around the unit circle, as Butterworth's
     return z, p, numpy.real(numpy.prod(-p, axis=0) / numpy.prod(-z, axis=0))
+
+
+# The smallest zeros, and the poles' imaginary parts, SciPy's elliptic prototype keeps (its EPSILON): below it
+# a zero is the odd order's one at s = 0 (dropped, as it lies at infinity), a pole the odd order's real one.
+_ELLIP_EPSILON = 2e-16
+
+
+def _ellipap(N, rp, rs):
+    """The elliptic (Cauer) prototype with `rp` dB of passband ripple and `rs` dB of stopband attenuation, cutoff
+    where the gain first drops below -rp: SciPy's steps (Orfanidis' lecture notes on elliptic filter design), on
+    the elliptic functions of _elliptic.py (Note [Elliptic functions on the host] there)."""
+    _check_order(N)
+    if N == 0:  # an even order's DC gain is -rp dB
+        return numpy.asarray([], numpy.complex128), numpy.asarray([], numpy.complex128), 10 ** (-rp / 20)
+    if N == 1:  # SciPy's 0-d pole
+        p = -math.sqrt(1.0 / _pow10m1(0.1 * rp))
+        return numpy.asarray([], numpy.complex128), numpy.asarray(p, numpy.complex128), -p
+    eps_sq = _pow10m1(0.1 * rp)
+    eps = math.sqrt(eps_sq)
+    ck1_sq = eps_sq / _pow10m1(0.1 * rs)  # the discrimination parameter, squared
+    if ck1_sq == 0:
+        raise ValueError("Cannot design a filter with given rp and rs specifications.")
+    m = _ellipdeg(N, ck1_sq)  # the selectivity parameter the order reaches
+    capk = _ellipk(m)
+    j = numpy.arange(1 - N % 2, N, 2)
+    s, c, d, _ = _ellipj(j * capk / N, m * numpy.ones(len(j)))
+    z = 1j * (1.0 / (numpy.sqrt(m) * s[abs(s) > _ELLIP_EPSILON]))
+    z = numpy.concatenate((z, numpy.conjugate(z)))
+    v0 = capk * _arc_jac_sc1(1.0 / eps, ck1_sq) / (N * _ellipk(ck1_sq))
+    sv, cv, dv, _ = _ellipj(v0, 1 - m)
+    p = -(c * d * sv * cv + 1j * s * dv) / (1 - (d * sv) ** 2.0)
+    if N % 2:  # the real pole has no conjugate to add
+        radius = numpy.sqrt(numpy.sum(p * numpy.conjugate(p), axis=0).real)
+        p = numpy.concatenate((p, numpy.conjugate(p[abs(p.imag) > _ELLIP_EPSILON * radius])))
+    else:
+        p = numpy.concatenate((p, numpy.conjugate(p)))
+    k = (numpy.prod(-p, axis=0) / numpy.prod(-z, axis=0)).real
+    if N % 2 == 0:
+        k = k / numpy.sqrt(1 + eps_sq)
+    return z.astype(numpy.complex128), p.astype(numpy.complex128), float(k)
 
 
 def _degree(z, p):
@@ -177,9 +219,13 @@ def _iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False, ftype="butte
         if rs is None:
             raise ValueError("stopband attenuation (rs) must be provided to design an Chebyshev II filter.")
         z, p, k = _cheb2ap(N, rs)
+    elif kind == "ellip":
+        if rs is None or rp is None:
+            raise ValueError("Both rp and rs must be provided to design an elliptic filter.")
+        z, p, k = _ellipap(N, rp, rs)
     else:
         raise NotImplementedError(
-            f"iirfilter: ftype '{ftype}' (elliptic and Bessel filters) is not implemented in cuarray; "
+            f"iirfilter: ftype '{ftype}' (Bessel filters) is not implemented in cuarray; "
             "design it with scipy.signal and pass the coefficients"
         )
 
@@ -233,9 +279,54 @@ def _cheby2(N, rs, Wn, btype="low", analog=False, output="ba", fs=None):
     return _iirfilter(N, Wn, rs=rs, btype=btype, analog=analog, output=output, ftype="cheby2", fs=fs)
 
 
+def _ellip(N, rp, rs, Wn, btype="low", analog=False, output="ba", fs=None):
+    """An order-N elliptic (Cauer) filter with `rp` dB of passband ripple and `rs` dB of stopband attenuation
+    (SciPy's ellip)."""
+    return _iirfilter(N, Wn, rs=rs, rp=rp, btype=btype, analog=analog, output=output, ftype="elliptic", fs=fs)
+
+
+# SciPy's order selection for each type iirdesign takes (the Bessel types have none: SciPy's ValueError).
+_ORDER_SELECTION = {"butter": _buttord, "cheby1": _cheb1ord, "cheby2": _cheb2ord, "ellip": _ellipord}
+
+
+def _iirdesign(wp, ws, gpass, gstop, analog=False, ftype="ellip", output="ba", fs=None):
+    """The digital or analog filter of type `ftype` and least order that loses at most gpass dB over the passband
+    edges wp and at least gstop dB past the stopband edges ws (one edge each for lowpass or highpass, two for
+    bandpass or bandstop), checked as SciPy's iirdesign checks the specification."""
+    wp, ws = numpy.asarray(wp), numpy.asarray(ws)
+    if ftype not in _FILTERS:  # SciPy looks the name up as it is given, where iirfilter lowercases it
+        raise ValueError(f"Invalid IIR filter type: {ftype}")
+    if ftype.startswith("bessel"):
+        raise ValueError(f"{ftype} does not have order selection. Use iirfilter function.")
+    _check_gains(gpass, gstop)
+    wp, ws = numpy.atleast_1d(wp), numpy.atleast_1d(ws)
+    fs = validate_fs(fs, allow_none=True)
+    if wp.shape[0] != ws.shape[0] or wp.shape not in [(1,), (2,)]:
+        raise ValueError(
+            f"wp and ws must have one or two elements each, and the same shape, got {wp.shape} and {ws.shape}"
+        )
+    if numpy.any(wp <= 0) or numpy.any(ws <= 0):
+        raise ValueError("Values for wp, ws must be greater than 0")
+    if not analog:
+        if fs is None:
+            if numpy.any(wp >= 1) or numpy.any(ws >= 1):
+                raise ValueError("Values for wp, ws must be less than 1")
+        elif numpy.any(wp >= fs / 2) or numpy.any(ws >= fs / 2):
+            raise ValueError(f"Values for wp, ws must be less than fs/2 (fs={fs} -> fs/2={fs / 2})")
+    if wp.shape[0] == 2 and not ((ws[0] < wp[0] and wp[1] < ws[1]) or (wp[0] < ws[0] and ws[1] < wp[1])):
+        raise ValueError("Passband must lie strictly inside stopband or vice versa")
+    band_type = 2 * (wp.shape[0] - 1) + 1 + (1 if wp[0] >= ws[0] else 0)
+    btype = {1: "lowpass", 2: "highpass", 3: "bandstop", 4: "bandpass"}[band_type]
+    N, Wn = _ORDER_SELECTION[_FILTERS[ftype]](wp, ws, gpass, gstop, analog=analog, fs=fs)
+    return _iirfilter(
+        N, Wn, rp=gpass, rs=gstop, analog=analog, btype=btype, ftype=ftype, output=output, fs=fs
+    )
+
+
 buttap = on_host(_buttap, "buttap")
 cheb1ap = on_host(_cheb1ap, "cheb1ap")
 cheb2ap = on_host(_cheb2ap, "cheb2ap")
+ellipap = on_host(_ellipap, "ellipap")
 bilinear_zpk = on_host(_bilinear_zpk, "bilinear_zpk")
 lp2lp_zpk = on_host(_lp2lp_zpk, "lp2lp_zpk")
 lp2hp_zpk = on_host(_lp2hp_zpk, "lp2hp_zpk")
@@ -245,3 +336,5 @@ iirfilter = on_host(_iirfilter, "iirfilter")
 butter = on_host(_butter, "butter")
 cheby1 = on_host(_cheby1, "cheby1")
 cheby2 = on_host(_cheby2, "cheby2")
+ellip = on_host(_ellip, "ellip")
+iirdesign = on_host(_iirdesign, "iirdesign")

@@ -99,10 +99,18 @@ def hilbert(x, N=None, axis=-1):
     return ifft(Xf, axis=axis)
 
 
+# Note [hilbert2 as SciPy's]
+# hilbert2 is SciPy 1.17's and 1.18's (1.18.1 included): `axes` picks the two axes of an N-D x, and an even
+# length's Nyquist bin is dropped (scipy/scipy#25176; scipy/scipy#25267, not in 1.18.1, keeps it as hilbert and
+# CuPy 14.2 do).
+# CuPy 14.2's hilbert2 predates `axes`: it raises ValueError for a 3-D x, which SciPy transforms over its last
+# two axes, and cuarray does as SciPy (so CuPy's TestHilbert2::test_bad_args, which expects that ValueError,
+# fails by design). CuPy's test_quadrant_values compares the spectrum of the result with atol 1e-15 on values up
+# to 8: the FFTs' rounding there is of that size, so an odd shape can miss it by a few units in the last place.
 def hilbert2(x, N=None, axes=(-2, -1)):
-    """SciPy 1.17's 2-D analytic signal of real `x` over `axes` (a 1-D x is taken as one row): its 2-D FFT (of
+    """SciPy's 2-D analytic signal of real `x` over `axes` (a 1-D x is taken as one row): its 2-D FFT (of
     shape N) kept in the orthant of positive frequencies of both axes (an even axis's Nyquist bin dropped),
-    doubled along each axis, DC kept, transformed back."""
+    doubled along each axis, DC kept, transformed back (Note [hilbert2 as SciPy's])."""
     require_device(x)
     if x.ndim < 2:
         x = x.reshape((1,) * (2 - x.ndim) + x.shape)
