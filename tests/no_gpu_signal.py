@@ -175,6 +175,7 @@ SIGNAL_NEEDS_DEVICE = {
             "cwt": (H1, cp.scipy.signal.ricker, [1, 2]),
         }.items()
     },
+    "scipy.signal.gauss_spline": lambda: cp.scipy.signal.gauss_spline(H1, 2),
 }
 
 # Functions that take device arrays: given host arrays they raise CuPy's error, naming numpy.ndarray.
@@ -212,4 +213,24 @@ SIGNAL_TAKES_DEVICE_ARRAYS = {
         lambda: cp.scipy.signal.sosfilt([[1.0, 0, 0, 1, -0.5, 0]], H1),
         (TypeError, "numpy\\.ndarray"),
     ),
+    # B-splines and symmetric IIR filters: signals, images and coefficients must be device arrays, as CuPy's
+    # (long enough for SciPy's starting sums to converge, which are checked first)
+    **{
+        f"scipy.signal.{n}": (
+            lambda n=n, args=args: getattr(cp.scipy.signal, n)(*args),
+            (TypeError, "numpy\\.ndarray"),
+        )
+        for n, args in {
+            "cspline1d": (H1,),
+            "qspline1d": (H1,),
+            "cspline1d_eval": (H1, H1),
+            "qspline1d_eval": (H1, H1),
+            "cspline2d": (np.ones((20, 20)),),
+            "qspline2d": (np.ones((20, 20)),),
+            "spline_filter": (np.ones((200, 200)),),
+            "sepfir2d": (H2, [1.0], [1.0]),
+            "symiirorder1": (np.arange(1.0, 41.0), 0.5, 0.1),
+            "symiirorder2": (np.arange(1.0, 41.0), 0.5, 0.1),
+        }.items()
+    },
 }

@@ -2,6 +2,17 @@
 analysis, peak finding, resampling and waveform functions on device arrays (docs/features.md lists them)."""
 
 from cuarray.scipy.signal import windows
+from cuarray.scipy.signal._bsplines import (
+    cspline1d,
+    cspline1d_eval,
+    cspline2d,
+    gauss_spline,
+    qspline1d,
+    qspline1d_eval,
+    qspline2d,
+    sepfir2d,
+    spline_filter,
+)
 from cuarray.scipy.signal._convolve import (
     choose_conv_method,
     convolve,
@@ -101,6 +112,7 @@ from cuarray.scipy.signal._spectral import (
     stft,
     welch,
 )
+from cuarray.scipy.signal._symiir import symiirorder1, symiirorder2
 from cuarray.scipy.signal._tf_transforms import bilinear, lp2bp, lp2bs, lp2hp, lp2lp, normalize, ss2tf, tf2ss
 from cuarray.scipy.signal._upfirdn import decimate, resample_poly, upfirdn
 from cuarray.scipy.signal._waveforms import (
@@ -144,6 +156,9 @@ __all__ = [
     "correlate2d",
     "correlation_lags",
     "csd",
+    "cspline1d",
+    "cspline1d_eval",
+    "cspline2d",
     "cwt",
     "decimate",
     "deconvolve",
@@ -164,6 +179,7 @@ __all__ = [
     "freqz_sos",
     "freqz_zpk",
     "gammatone",
+    "gauss_spline",
     "gausspulse",
     "get_window",
     "group_delay",
@@ -204,6 +220,9 @@ __all__ = [
     "peak_widths",
     "periodogram",
     "qmf",
+    "qspline1d",
+    "qspline1d_eval",
+    "qspline2d",
     "resample",
     "resample_poly",
     "residue",
@@ -212,6 +231,7 @@ __all__ = [
     "savgol_coeffs",
     "savgol_filter",
     "sawtooth",
+    "sepfir2d",
     "sos2tf",
     "sos2zpk",
     "sosfilt",
@@ -219,11 +239,14 @@ __all__ = [
     "sosfiltfilt",
     "sosfreqz",
     "spectrogram",
+    "spline_filter",
     "square",
     "ss2tf",
     "ss2zpk",
     "stft",
     "sweep_poly",
+    "symiirorder1",
+    "symiirorder2",
     "tf2sos",
     "tf2ss",
     "tf2zpk",
