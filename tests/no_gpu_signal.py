@@ -176,6 +176,29 @@ SIGNAL_NEEDS_DEVICE = {
         }.items()
     },
     "scipy.signal.gauss_spline": lambda: cp.scipy.signal.gauss_spline(H1, 2),
+    # linear time-invariant systems: coefficients read on the host, systems and results on the device
+    **{
+        f"scipy.signal.{n}": (lambda n=n, args=args: getattr(cp.scipy.signal, n)(*args))
+        for n, args in {
+            "lti": ([1.0], [1.0, 1.0]),
+            "dlti": ([1.0], [1.0, 0.5]),
+            "TransferFunction": ([1.0], [1.0, 1.0]),
+            "ZerosPolesGain": ([], [-1.0], 1.0),
+            "StateSpace": ([[-1.0]], [[1.0]], [[1.0]], [[0.0]]),
+            "lsim": (([1.0], [1.0, 1.0]), [1.0, 1.0], [0.0, 1.0]),
+            "impulse": (([1.0], [1.0, 1.0]),),
+            "step": (([1.0], [1.0, 1.0]),),
+            "freqresp": (([1.0], [1.0, 1.0]),),
+            "bode": (([1.0], [1.0, 1.0]),),
+            "dlsim": (([1.0], [1.0, 0.5], 1.0), [1.0, 2.0]),
+            "dimpulse": (([1.0], [1.0, 0.5], 1.0),),
+            "dstep": (([1.0], [1.0, 0.5], 1.0),),
+            "dfreqresp": (([1.0], [1.0, 0.5], 1.0),),
+            "dbode": (([1.0], [1.0, 0.5], 1.0),),
+            "cont2discrete": (([[-1.0]], [[1.0]], [[1.0]], [[0.0]]), 0.1),
+            "place_poles": ([[0.0, 1.0], [0.0, 0.0]], [[0.0], [1.0]], [-1.0, -2.0]),
+        }.items()
+    },
 }
 
 # Functions that take device arrays: given host arrays they raise CuPy's error, naming numpy.ndarray.

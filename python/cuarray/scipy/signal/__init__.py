@@ -22,6 +22,7 @@ from cuarray.scipy.signal._convolve import (
     fftconvolve,
     oaconvolve,
 )
+from cuarray.scipy.signal._dltisys import dimpulse, dlsim, dstep
 from cuarray.scipy.signal._filter_extras import (
     abcd_normalize,
     band_stop_obj,
@@ -83,6 +84,19 @@ from cuarray.scipy.signal._iir_forms import (
 )
 from cuarray.scipy.signal._lfilter_past import lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi
 from cuarray.scipy.signal._lombscargle import lombscargle
+from cuarray.scipy.signal._lsim import impulse, lsim, step
+from cuarray.scipy.signal._lti_conversion import cont2discrete
+from cuarray.scipy.signal._ltisys import (
+    StateSpace,
+    TransferFunction,
+    ZerosPolesGain,
+    bode,
+    dbode,
+    dfreqresp,
+    dlti,
+    freqresp,
+    lti,
+)
 from cuarray.scipy.signal._partial_fractions import invres, invresz, residue, residuez, unique_roots
 from cuarray.scipy.signal._peak_finding import (
     argrelextrema,
@@ -92,6 +106,7 @@ from cuarray.scipy.signal._peak_finding import (
     peak_prominences,
     peak_widths,
 )
+from cuarray.scipy.signal._place_poles import place_poles
 from cuarray.scipy.signal._resample import resample
 from cuarray.scipy.signal._signal_extras import (
     correlation_lags,
@@ -129,6 +144,9 @@ from cuarray.scipy.signal.windows import get_window
 
 __all__ = [
     "BadCoefficients",
+    "StateSpace",
+    "TransferFunction",
+    "ZerosPolesGain",
     "abcd_normalize",
     "argrelextrema",
     "argrelmax",
@@ -136,6 +154,7 @@ __all__ = [
     "band_stop_obj",
     "bilinear",
     "bilinear_zpk",
+    "bode",
     "buttap",
     "butter",
     "buttord",
@@ -150,6 +169,7 @@ __all__ = [
     "chirp",
     "choose_conv_method",
     "coherence",
+    "cont2discrete",
     "convolve",
     "convolve2d",
     "correlate",
@@ -160,9 +180,15 @@ __all__ = [
     "cspline1d_eval",
     "cspline2d",
     "cwt",
+    "dbode",
     "decimate",
     "deconvolve",
     "detrend",
+    "dfreqresp",
+    "dimpulse",
+    "dlsim",
+    "dlti",
+    "dstep",
     "ellip",
     "ellipap",
     "ellipord",
@@ -173,6 +199,7 @@ __all__ = [
     "firls",
     "firwin",
     "firwin2",
+    "freqresp",
     "freqs",
     "freqs_zpk",
     "freqz",
@@ -190,6 +217,7 @@ __all__ = [
     "iirfilter",
     "iirnotch",
     "iirpeak",
+    "impulse",
     "invres",
     "invresz",
     "istft",
@@ -208,6 +236,8 @@ __all__ = [
     "lp2hp_zpk",
     "lp2lp",
     "lp2lp_zpk",
+    "lsim",
+    "lti",
     "max_len_seq",
     "medfilt",
     "medfilt2d",
@@ -219,6 +249,7 @@ __all__ = [
     "peak_prominences",
     "peak_widths",
     "periodogram",
+    "place_poles",
     "qmf",
     "qspline1d",
     "qspline1d_eval",
@@ -243,6 +274,7 @@ __all__ = [
     "square",
     "ss2tf",
     "ss2zpk",
+    "step",
     "stft",
     "sweep_poly",
     "symiirorder1",
