@@ -201,6 +201,13 @@ SIGNAL_NEEDS_DEVICE = {
             "place_poles": ([[0.0, 1.0], [0.0, 0.0]], [[0.0], [1.0]], [-1.0, -2.0]),
         }.items()
     },
+    # the chirp z-transform: sizes and ranges checked and chirps computed on the host, then copied to the device
+    # (host signals too, as CuPy's asarray copies them)
+    "scipy.signal.czt": lambda: cp.scipy.signal.czt(H1),
+    "scipy.signal.zoom_fft": lambda: cp.scipy.signal.zoom_fft(H1, 0.5),
+    "scipy.signal.czt_points": lambda: cp.scipy.signal.czt_points(4),
+    "scipy.signal.CZT": lambda: cp.scipy.signal.CZT(3),
+    "scipy.signal.ZoomFFT": lambda: cp.scipy.signal.ZoomFFT(3, 0.5),
 }
 
 # Functions that take device arrays: given host arrays they raise CuPy's error, naming numpy.ndarray.

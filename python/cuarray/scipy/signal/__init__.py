@@ -22,6 +22,7 @@ from cuarray.scipy.signal._convolve import (
     fftconvolve,
     oaconvolve,
 )
+from cuarray.scipy.signal._czt import CZT, ZoomFFT, czt, czt_points, zoom_fft
 from cuarray.scipy.signal._dltisys import dimpulse, dlsim, dstep
 from cuarray.scipy.signal._filter_extras import (
     abcd_normalize,
@@ -144,10 +145,12 @@ from cuarray.scipy.signal._wavelets import cwt, morlet, morlet2, ricker
 from cuarray.scipy.signal.windows import get_window
 
 __all__ = [
+    "CZT",
     "BadCoefficients",
     "StateSpace",
     "TransferFunction",
     "ZerosPolesGain",
+    "ZoomFFT",
     "abcd_normalize",
     "argrelextrema",
     "argrelmax",
@@ -181,6 +184,8 @@ __all__ = [
     "cspline1d_eval",
     "cspline2d",
     "cwt",
+    "czt",
+    "czt_points",
     "dbode",
     "decimate",
     "deconvolve",
@@ -291,6 +296,7 @@ __all__ = [
     "welch",
     "wiener",
     "windows",
+    "zoom_fft",
     "zpk2sos",
     "zpk2ss",
     "zpk2tf",
