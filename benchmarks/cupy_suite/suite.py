@@ -25,8 +25,9 @@ import sys
 import xml.etree.ElementTree as ET
 
 # Row -> (its directory under tests/, what run.sh passes to pytest). The cuda row is the tests of
-# cupy.cuda's public classes; the signal row is the files of cupyx.scipy.signal's areas that cuarray has (not its
-# LTI systems, B-splines, chirp z-transform or wavelets, nor CuPy's internal IIR helpers).
+# cupy.cuda's public classes; the signal row is the files of the cupyx.scipy.signal areas it has measured (not yet
+# those of the LTI systems, B-splines, chirp z-transform and wavelets that cuarray has since, nor CuPy's internal
+# IIR helpers).
 _CUDA_FILES = ("test_device.py", "test_stream.py", "test_memory.py", "test_pinned_memory.py", "test_graph.py")
 _SIGNAL_FILES = (
     "test_signaltools.py",
