@@ -51,8 +51,6 @@ SIGNAL_NEEDS_DEVICE = {
     "scipy.signal.resample_poly": lambda: cp.scipy.signal.resample_poly(H1, 2, 1),
     "scipy.signal.decimate": lambda: cp.scipy.signal.decimate(np.ones(40), 2),
     "scipy.signal.firls": lambda: cp.scipy.signal.firls(5, [0, 0.4, 0.6, 1], [1, 1, 0, 0]),
-    # checked on the host, then copied to the device for its transforms
-    "scipy.signal.minimum_phase": lambda: cp.scipy.signal.minimum_phase([1.0, 2.0, 1.0]),
     "scipy.signal.lombscargle": lambda: cp.scipy.signal.lombscargle(H1, H1, H1),
     # IIR design: host maths (host arguments taken, as SciPy's), device results
     **{

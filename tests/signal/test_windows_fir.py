@@ -1,11 +1,9 @@
-"""cuarray.scipy.signal's windows (cuarray.scipy.signal.windows and get_window), FIR design (firwin, firwin2,
-minimum_phase) and detrend, hilbert, hilbert2 on the device against scipy.signal on the same arguments: every
-window and name, symmetric and periodic, odd, even and tiny lengths; every pass_zero form; dtypes, axes,
-breakpoints, non-contiguous inputs; and the errors that need a device array to reach. minimum_phase is compared
-with SciPy 1.18's values (a reference where the installed SciPy is older: test_windows_fir_nogpu.py)."""
+"""cuarray.scipy.signal's windows (cuarray.scipy.signal.windows and get_window), FIR design (firwin, firwin2)
+and detrend, hilbert, hilbert2 on the device against scipy.signal on the same arguments: every window and
+name, symmetric and periodic, odd, even and tiny lengths; every pass_zero form; dtypes, axes, breakpoints,
+non-contiguous inputs; and the errors that need a device array to reach."""
 
 import re
-import warnings
 from functools import partial
 
 import cuarray as cp
@@ -16,14 +14,6 @@ import scipy.signal as ss
 import scipy.signal.windows as sw
 from conftest import make_data
 from signal_asserts import assert_device
-from test_windows_fir_nogpu import (
-    MINIMUM_PHASE_CASES,
-    expected_minimum_phase,
-    minimum_phase_tolerances,
-    nyquist_filter,
-    passband_error,
-    passband_magnitude,
-)
 
 pytestmark = pytest.mark.gpu
 
@@ -390,103 +380,3 @@ def test_hilbert_errors():
         sig.hilbert2(x2, axes=(1, 1))
     with pytest.raises(ValueError, match="x must be real"):
         sig.hilbert2(x2 + 1j)
-
-
-# ---------------------------------------------------------------- minimum_phase
-
-
-@pytest.mark.parametrize("name", list(MINIMUM_PHASE_CASES))
-def test_minimum_phase(name):
-    """CuPy's TestMinimumPhase cases (test_homomorphic, test_homomorphic_half, test_homomorphic_2, test_hilbert,
-    test_nyquist), SciPy's test_hilbert ones and more, against SciPy 1.18's values: the dtype and shape exactly,
-    the taps to the conditioning of each case and the passband's magnitude, which is well conditioned, to that
-    of the magnitude (Note [minimum_phase's conditioning] in _fir_design.py; minimum_phase_tolerances)."""
-    make_h, method, n_fft, half = MINIMUM_PHASE_CASES[name]
-    h = make_h()
-    expected = expected_minimum_phase(h, method, n_fft, half)
-    taps_tol, passband_tol = minimum_phase_tolerances(h, method, n_fft, half)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a NaN's (the Hilbert method's square root of a negative number)
-        got = sig.minimum_phase(cp.asarray(h), method, n_fft, half=half)
-    assert_device(got, expected, atol=taps_tol)  # NaN where SciPy's
-    assert got.flags.c_contiguous
-    if passband_tol is not None:
-        np.testing.assert_allclose(
-            passband_magnitude(cp.asnumpy(got), expected),
-            passband_magnitude(expected, expected),
-            rtol=0,
-            atol=passband_tol,
-        )
-
-
-@pytest.mark.parametrize("N", [963, 964])
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_minimum_phase_nyquist_passband(N, dtype):
-    """SciPy's test_nyquist (CuPy's compares the taps): with half=False and n_fft = N, the magnitude is the
-    filter's in its passband, to rounding; SciPy 1.17's window leaves a ripple of 1e-3 there
-    (test_minimum_phase_1_17_and_1_18_differ)."""
-    h = nyquist_filter(N, dtype)
-    got = sig.minimum_phase(cp.asarray(h), method="homomorphic", n_fft=N, half=False)
-    assert passband_error(h, cp.asnumpy(got)) < (1e-10 if dtype == "float64" else 1e-4)
-
-
-def test_minimum_phase_input_forms():
-    """Host values (a list, a NumPy array) are copied to the device, as SciPy takes them, and give what the
-    device array gives, bit for bit; strided device arrays are read as they are (SciPy's values, to the
-    conditioning: cuFFT may round a strided input otherwise)."""
-    h = ss.remez(31, [0, 0.2, 0.3, 1.0], [1, 0], fs=2)
-    for method in ("homomorphic", "hilbert"):
-        on_device = cp.asnumpy(sig.minimum_phase(cp.asarray(h), method))
-        assert_device(sig.minimum_phase(h.tolist(), method), on_device)
-        assert_device(sig.minimum_phase(h, method), on_device)
-        expected = expected_minimum_phase(h, method)
-        taps_tol, _ = minimum_phase_tolerances(h, method)
-        for strided in (cp.asarray(np.repeat(h, 2))[::2], cp.asarray(h[::-1])[::-1]):
-            assert_device(sig.minimum_phase(strided, method), expected, atol=taps_tol)
-    ints = [1, 3, 5, 3, 1]  # an int64 filter: float64 taps
-    assert_device(
-        sig.minimum_phase(ints), expected_minimum_phase(ints), atol=minimum_phase_tolerances(ints)[0]
-    )
-
-
-def test_minimum_phase_cupy_bad_args():
-    """CuPy's test_bad_args with device arrays: SciPy's ValueErrors (CuPy's 'foo' raises AttributeError or
-    ValueError; this is ValueError)."""
-    cases = [
-        ((cp.array([1.0]),), {}, "h must be 1-D and at least 2 samples long"),
-        ((cp.array([1.0, 1.0]),), {}, "h must be 1-D and at least 2 samples long"),
-        ((cp.full(10, 1j),), {}, "Complex filters not supported"),
-        (("foo",), {}, "h must be 1-D and at least 2 samples long"),
-        ((cp.ones(10),), {"n_fft": 8}, "n_fft must be at least len(h)==10"),
-        ((cp.ones(10),), {"method": "foo"}, 'method must be "homomorphic" or "hilbert", got \'foo\''),
-        ((cp.ones((3, 3)),), {}, "h must be 1-D and at least 2 samples long"),
-        (
-            (cp.ones(3),),
-            {"method": "hilbert", "half": False},
-            "`half=False` is only supported when `method='homomorphic'`",
-        ),
-    ]
-    for args, kwargs, message in cases:
-        with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
-            sig.minimum_phase(*args, **kwargs)
-
-
-def test_minimum_phase_device_warning_and_zero_filter():
-    """The symmetry test of a device array is SciPy's (its warning, or none); a filter of zeros raises SciPy's
-    ValueError (the minimum of no positive magnitude), the Hilbert method takes it."""
-    for h in ([1.0, 2.0, 3.0, 4.0, 5.0], [1.0, 2.0, 1.0], [1, 2, 3, 5, 1], [3.0, 0.0, 1.0], np.arange(3.0)):
-        with warnings.catch_warnings(record=True) as theirs:
-            warnings.simplefilter("always")
-            ss.minimum_phase(h)
-        with warnings.catch_warnings(record=True) as ours:
-            warnings.simplefilter("always")
-            sig.minimum_phase(cp.asarray(h))
-        asymmetric = [w for w in theirs if "symmetric" in str(w.message)]
-        assert [(w.category, str(w.message)) for w in ours] == [
-            (w.category, str(w.message)) for w in asymmetric
-        ]
-    with pytest.raises(ValueError) as theirs:
-        ss.minimum_phase(np.zeros(5))
-    with pytest.raises(ValueError, match=f"^{re.escape(str(theirs.value))}$"):
-        sig.minimum_phase(cp.zeros(5))
-    assert_device(sig.minimum_phase(cp.zeros(5), "hilbert"), ss.minimum_phase(np.zeros(5), "hilbert"), 1e-12)

@@ -52,7 +52,6 @@ from cuarray.scipy.signal._fir_design import (
     kaiser_atten,
     kaiser_beta,
     kaiserord,
-    minimum_phase,
 )
 from cuarray.scipy.signal._gammatone import gammatone
 from cuarray.scipy.signal._iir_design import (
@@ -247,7 +246,6 @@ __all__ = [
     "max_len_seq",
     "medfilt",
     "medfilt2d",
-    "minimum_phase",
     "morlet",
     "morlet2",
     "normalize",

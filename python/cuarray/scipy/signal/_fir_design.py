@@ -1,16 +1,13 @@
 """SciPy's FIR filter design: firwin and firwin2 (window method) and firls (least squares), their coefficients
-as float64 device arrays; minimum_phase, a linear-phase filter's minimum-phase counterpart (SciPy 1.18's); and the
-Kaiser-window formulas kaiser_beta, kaiser_atten and kaiserord (Python numbers, as SciPy's). The checks and the
-few band edges or gain points are host values; firls solves its small system on the host, the other taps are
-computed on the device (minimum_phase's transforms by cuarray.fft, as CuPy's by cupy.fft)."""
+as float64 device arrays; and the Kaiser-window formulas kaiser_beta, kaiser_atten and kaiserord (Python
+numbers, as SciPy's). The checks and the few band edges or gain points are host values; firls solves its small
+system on the host, the other taps are computed on the device."""
 
 import math
-import warnings
 
 import numpy
 
 import cuarray as cp
-from cuarray.fft import fft, ifft
 from cuarray.scipy.fft import irfft
 from cuarray.scipy.signal.windows._windows import _host, get_window
 
@@ -285,109 +282,3 @@ def _firls(numtaps, bands, desired, weight=None, fs=None):
     except numpy.linalg.LinAlgError:  # rank deficient
         a = numpy.linalg.lstsq(Q, b, rcond=numpy.finfo(_F8).eps)[0]
     return numpy.hstack((a[:0:-1], 2 * a[0], a[1:]))  # symmetric: linear phase
-
-
-# ---------------------------------------------------------------------------------------------- minimum_phase
-# Note [minimum_phase as SciPy 1.18]
-# The homomorphic method keeps the causal part of the cepstrum of log|H| (Oppenheim and Schafer's
-# lmin[n] = 2u[n] - d[n]): its window is 1 at quefrency 0, 2 at the positive ones and 0 at the negative ones,
-# and at n_fft // 2 it is 1 for an even n_fft (the Nyquist term, shared by both halves) and 2 for an odd one
-# (the last positive term), so that it sums to n_fft. SciPy 1.17 puts 0 and 1 there (scipy/scipy#22752: a
-# ripple in the passband, plainest with half=False and a short n_fft); SciPy 1.18 corrects it, and so does
-# CuPy 14.2. cuarray follows SciPy 1.18; everything else, the Hilbert method included, is the same in both.
-#
-# Note [minimum_phase's conditioning]
-# Both methods take the logarithm of the magnitude response, and where that reaches the rounding level of the
-# FFT (an even filter's zero at the Nyquist frequency, which one FFT computes as exactly 0 and another as 1e-16;
-# float32 stopbands; the Hilbert method's shifted minimum, made exactly 0 before its 1e-10 is added) the
-# logarithm of that rounding spreads into every tap. cuFFT rounds otherwise than SciPy's pocketfft (whose own
-# real and complex transforms already disagree there), so such filters agree with SciPy's only to that
-# conditioning: some 1e-5 for the Hilbert example of SciPy's docstring (CuPy's test_hilbert allows 1e-4), 1e-4
-# for CuPy's test_nyquist filter of 964 taps, 1e-2 for its float32 forms (that test allows 1e-6); filters whose
-# response stays clear of the rounding agree to a few units in the last place, and the passband's magnitude
-# agrees closely in every case. The steps are SciPy's (and CuPy's), one for one, so that only the transforms'
-# rounding differs.
-def minimum_phase(h, method="homomorphic", n_fft=None, half=True):
-    """The minimum-phase version of the linear-phase FIR filter `h` (real, symmetric), by the homomorphic method
-    (with `half`, (len(h) + 1) // 2 taps whose magnitude response is the square root of h's; without it,
-    len(h) taps of h's magnitude) or the Hilbert method (half the taps), with FFTs of `n_fft` points (by
-    default the power of 2 SciPy picks). Note [minimum_phase as SciPy 1.18]; `half` is SciPy's keyword-only
-    argument, also taken by position, as CuPy's."""
-    if not isinstance(h, cp.ndarray):
-        h = numpy.asarray(h)  # host values: checked here, then copied to the device
-    if h.dtype.kind == "c":
-        raise ValueError("Complex filters not supported")
-    if h.ndim != 1 or h.shape[0] <= 2:
-        raise ValueError("h must be 1-D and at least 2 samples long")
-    n_half = h.shape[0] // 2
-    # SciPy's test, not an allclose (CuPy's): no warning while any mirrored pair is close (a signed difference)
-    xp = cp if isinstance(h, cp.ndarray) else numpy
-    if not bool(xp.any(xp.flip(h[-n_half:]) - h[:n_half] <= 1e-8 + 1e-6 * abs(h[:n_half]))):
-        warnings.warn("h does not appear to by symmetric, conversion may fail", RuntimeWarning, stacklevel=2)
-    if not isinstance(method, str) or method not in ("homomorphic", "hilbert"):
-        raise ValueError(f'method must be "homomorphic" or "hilbert", got {method!r}')
-    if method == "hilbert" and not half:
-        raise ValueError("`half=False` is only supported when `method='homomorphic'`")
-    if n_fft is None:  # epsilon = 2 (len(h) - 1) / n_fft at most 0.01 (SciPy's Notes)
-        n_fft = 2 ** math.ceil(math.log2(2 * (h.shape[0] - 1) / 0.01))
-    n_fft = int(n_fft)
-    if n_fft < h.shape[0]:
-        raise ValueError(f"n_fft must be at least len(h)=={len(h)}")
-    h = cp.asarray(h)
-    taps = _hilbert_taps(h, n_fft) if method == "hilbert" else _homomorphic_taps(h, n_fft, half)
-    n_out = (n_half + h.shape[0] % 2) if half else h.shape[0]
-    # a copy, so that the n_fft-point transform it comes from is not kept alive by a view of it
-    return cp.ascontiguousarray(taps[:n_out])
-
-
-def _cepstral_window(n_fft, dtype):
-    """The homomorphic method's window over the cepstrum's n_fft quefrencies (Note [minimum_phase as SciPy
-    1.18]): 1, then 2 for the positive ones, 1 at n_fft // 2 if n_fft is even, 0 for the negative ones."""
-    window = cp.zeros(n_fft, dtype=dtype)
-    window[0] = 1
-    stop = n_fft // 2
-    window[1:stop] = 2
-    window[stop] = 1 + n_fft % 2
-    return window
-
-
-def _homomorphic_taps(h, n_fft, half):
-    """The minimum-phase filter (all n_fft points) whose log magnitude is the causal part of the cepstrum of
-    h's (halved with `half`: the square root of the magnitude)."""
-    magnitude = cp.abs(fft(h, n_fft))
-    magnitude += 1e-7 * cp.min(magnitude[magnitude > 0])  # keeps the logarithm finite
-    log_magnitude = cp.log(magnitude)
-    if half:
-        log_magnitude *= 0.5
-    cepstrum = cp.real(ifft(log_magnitude))
-    cepstrum *= _cepstral_window(n_fft, cepstrum.dtype)
-    return cp.real(ifft(cp.exp(fft(cepstrum))))
-
-
-def _hilbert_taps(h, n_fft):
-    """The Hilbert method (Damera-Venkata and Evans): h's zero-phase response, its ripples shifted and scaled so
-    that the stopband is at least 0 and the passband centred on 1, its square root as the magnitude of a
-    minimum-phase filter (_dhtm), all n_fft points."""
-    n_half = h.shape[0] // 2
-    w = cp.arange(n_fft, dtype=_F8) * (2 * numpy.pi / n_fft * n_half)
-    H = cp.real(fft(h, n_fft) * cp.exp(1j * w))  # the delay of n_half samples taken out
-    top, bottom = _host(cp.stack((H.max(), H.min())))  # host float64 numbers, as SciPy's max(H) and min(H)
-    dp = top - 1  # the passband's and the stopband's deviations
-    ds = 0 - bottom
-    S = 4.0 / (numpy.sqrt(1 + dp + ds) + numpy.sqrt(1 - dp + ds)) ** 2
-    H += ds
-    H *= S
-    H = cp.sqrt(H)
-    H += 1e-10  # keeps the logarithm finite
-    return _dhtm(H)
-
-
-def _dhtm(mag):
-    """The modified discrete Hilbert transform (SciPy's _dhtm): the real impulse response of the minimum-phase
-    filter whose magnitude spectrum is `mag` (n points), its phase the Hilbert transform of log(mag)."""
-    n = mag.shape[0]
-    midpt = n // 2  # the zero and Nyquist terms stay 0
-    sign = cp.zeros(n)
-    sign[1:midpt] = 1
-    sign[midpt + 1 :] = -1
-    return cp.real(ifft(mag * cp.exp(fft(sign * ifft(cp.log(mag))))))
