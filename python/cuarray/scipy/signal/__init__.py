@@ -23,7 +23,6 @@ from cuarray.scipy.signal._convolve import (
     oaconvolve,
 )
 from cuarray.scipy.signal._czt import CZT, ZoomFFT, czt, czt_points, zoom_fft
-from cuarray.scipy.signal._dltisys import dimpulse, dlsim, dstep
 from cuarray.scipy.signal._filter_extras import (
     abcd_normalize,
     band_stop_obj,
@@ -85,7 +84,6 @@ from cuarray.scipy.signal._iir_forms import (
 )
 from cuarray.scipy.signal._lfilter_past import lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi
 from cuarray.scipy.signal._lombscargle import lombscargle
-from cuarray.scipy.signal._lsim import impulse, lsim, step
 from cuarray.scipy.signal._lti_conversion import cont2discrete
 from cuarray.scipy.signal._ltisys import (
     StateSpace,
@@ -94,9 +92,15 @@ from cuarray.scipy.signal._ltisys import (
     bode,
     dbode,
     dfreqresp,
+    dimpulse,
+    dlsim,
     dlti,
+    dstep,
     freqresp,
+    impulse,
+    lsim,
     lti,
+    step,
 )
 from cuarray.scipy.signal._partial_fractions import invres, invresz, residue, residuez, unique_roots
 from cuarray.scipy.signal._peak_finding import (

@@ -8,15 +8,6 @@ import numpy
 import cuarray as _cp
 from cuarray.scipy.signal._iir_forms import device_input, host
 from cuarray.scipy.signal._lsim import _as_stored, _propagate
-from cuarray.scipy.signal._ltisys import StateSpace, dlti, lti
-
-
-def _as_dlti(system, name):
-    if isinstance(system, lti):
-        raise AttributeError(f"{name} can only be used with discrete-time dlti systems.")  # noqa: TRY004  (SciPy's type)
-    if not isinstance(system, dlti):
-        system = dlti(*system[:-1], dt=system[-1])
-    return system
 
 
 def _float_samples(a):
@@ -50,13 +41,10 @@ def _interp_linear(t, u, x):
     return u[j] * (w * (right - x))[:, None] + u[j + 1] * (w * (x - left))[:, None]
 
 
-def dlsim(system, u, t=None, x0=None):
-    """The response (tout, yout[, xout]) of a discrete-time system (a `dlti`, or its 2, 3 or 4 arrays and dt) to
-    the input u (one column per input), given at the system's samples or at the times t (then interpolated
-    linearly), from the state x0 (zeros by default); xout only for a StateSpace system."""
-    system = _as_dlti(system, "dlsim")
-    is_ss_input = isinstance(system, StateSpace)
-    system = system._as_ss()
+def dlsim_ss(system, u, t=None, x0=None, with_states=True):
+    """The response (tout, yout[, xout]) of the discrete-time state-space system `system` to the input u (one
+    column per input), given at the system's samples or at the times t (then interpolated linearly), from the
+    state x0 (zeros by default); xout where `with_states`. _ltisys.dlsim's."""
     A, B, C, D = (host(m) for m in (system.A, system.B, system.C, system.D))
     u = _cp.atleast_1d(device_input(u))
     if u.ndim == 1:
@@ -81,17 +69,12 @@ def dlsim(system, u, t=None, x0=None):
         step, drive = _as_stored(step, numpy.float64), _as_stored(drive, numpy.float64)
     xout = _propagate(first, drive, step).astype(numpy.float64, copy=False)
     yout = _as_stored(xout @ _cp.asarray(C.T) + u_dt[:out_samples] @ _cp.asarray(D.T), numpy.float64)
-    return (tout, yout, xout) if is_ss_input else (tout, yout)
+    return (tout, yout, xout) if with_states else (tout, yout)
 
 
-def _responses(system, x0, t, n, name, excite):
-    """(tout, one output per input): dlsim of the inputs `excite(u, i)` sets, for each input i in turn."""
-    if isinstance(system, dlti):
-        system = system._as_ss()
-    elif isinstance(system, lti):
-        raise AttributeError(f"{name} can only be used with discrete-time dlti systems.")  # noqa: TRY004  (SciPy's type)
-    else:
-        system = dlti(*system[:-1], dt=system[-1])._as_ss()
+def _responses(system, x0, t, n, excite):
+    """(tout, one output per input) of the discrete-time state-space `system`: dlsim of the inputs `excite(u, i)`
+    sets, for each input i in turn."""
     if n is None:
         n = 100
     t = numpy.linspace(0, n * system.dt, n, endpoint=False) if t is None else host(t)
@@ -101,7 +84,7 @@ def _responses(system, x0, t, n, name, excite):
     for i in range(system.inputs):
         u = _cp.zeros((t.shape[0], system.inputs))
         excite(u, i)
-        tout, y = dlsim(system, u, t=t_d, x0=x0)[:2]
+        tout, y = dlsim_ss(system, u, t=t_d, x0=x0, with_states=False)
         yout += (y,)
     return tout, yout
 
@@ -114,16 +97,13 @@ def _step(u, i):
     u[:, i] = 1.0
 
 
-def dimpulse(system, x0=None, t=None, n=None):
-    """The impulse response (tout, yout) of a discrete-time system, one output array per input, at the times t
-    or at n (100) samples."""
-    return _responses(system, x0, t, n, "dimpulse", _impulse)
+def dimpulse_ss(system, x0=None, t=None, n=None):
+    """The impulse response (tout, yout) of the discrete-time state-space `system`, one output array per input,
+    at the times t or at n (100) samples. _ltisys.dimpulse's."""
+    return _responses(system, x0, t, n, _impulse)
 
 
-def dstep(system, x0=None, t=None, n=None):
-    """The step response (tout, yout) of a discrete-time system, one output array per input, at the times t or
-    at n (100) samples."""
-    return _responses(system, x0, t, n, "dstep", _step)
-
-
-__all__ = ["dimpulse", "dlsim", "dstep"]
+def dstep_ss(system, x0=None, t=None, n=None):
+    """The step response (tout, yout) of the discrete-time state-space `system`, one output array per input, at
+    the times t or at n (100) samples. _ltisys.dstep's."""
+    return _responses(system, x0, t, n, _step)

@@ -11,7 +11,6 @@ import numpy
 import cuarray as _cp
 from cuarray.scipy.signal._iir_forms import device_input, host
 from cuarray.scipy.signal._lti_conversion import _expm
-from cuarray.scipy.signal._ltisys import dlti, lti
 
 # Note [The state recursion as a scan]
 # Simulating a system steps its state: x[i] = x[i-1] M + d[i-1] (rows, M the discrete state matrix transposed and
@@ -66,14 +65,6 @@ def _propagate(first, drive, step):
     return y
 
 
-def _as_lti_ss(system, name):
-    if isinstance(system, lti):
-        return system._as_ss()
-    if isinstance(system, dlti):
-        raise AttributeError(f"{name} can only be used with continuous-time systems.")  # noqa: TRY004  (SciPy's)
-    return lti(*system)._as_ss()
-
-
 def _no_input(U):
     """SciPy's test for a zero input: None, a Python 0, or all zeros."""
     if U is None or (isinstance(U, (int, float)) and U == 0.0):
@@ -81,11 +72,10 @@ def _no_input(U):
     return not bool(_cp.any(device_input(U)))
 
 
-def lsim(system, U, T, X0=None, interp=True):
-    """The response (T, yout, xout) of a continuous-time system (an `lti`, or its 2, 3 or 4 arrays) to the input
-    U (one column per input; None or 0 for none) at the equally spaced, nonnegative times T, from the state X0
-    (zeros by default); the input is linear between samples (interp=True) or held (interp=False)."""
-    sys = _as_lti_ss(system, "lsim")
+def lsim_ss(sys, U, T, X0=None, interp=True):
+    """The response (T, yout, xout) of the continuous-time state-space system `sys` to the input U (one column
+    per input; None or 0 for none) at the equally spaced, nonnegative times T, from the state X0 (zeros by
+    default); the input is linear between samples (interp=True) or held (interp=False). _ltisys.lsim's."""
     T = _cp.atleast_1d(device_input(T))
     if len(T.shape) != 1:
         raise ValueError("T must be a rank-1 array.")
@@ -162,25 +152,20 @@ def _times(sys, T, N):
     return device_input(T)
 
 
-def impulse(system, X0=None, T=None, N=None):
-    """The impulse response (T, yout) of a continuous-time system from the state X0 (zeros by default), at the
-    times T or at N (100) times spanning its slowest pole."""
-    sys = _as_lti_ss(system, "impulse")
+def impulse_ss(sys, X0=None, T=None, N=None):
+    """The impulse response (T, yout) of the continuous-time state-space system `sys` from the state X0 (zeros
+    by default), at the times T or at N (100) times spanning its slowest pole. _ltisys.impulse's."""
     # An impulse sets the state to B at time 0; the response is the free one from there.
     X = numpy.squeeze(host(sys.B) if X0 is None else host(sys.B) + host(X0))
     T = _times(sys, T, N)
-    _, h, _ = lsim(sys, 0.0, T, X, interp=False)
+    _, h, _ = lsim_ss(sys, 0.0, T, X, interp=False)
     return T, h
 
 
-def step(system, X0=None, T=None, N=None):
-    """The step response (T, yout) of a continuous-time system from the state X0 (zeros by default), at the
-    times T or at N (100) times spanning its slowest pole."""
-    sys = _as_lti_ss(system, "step")
+def step_ss(sys, X0=None, T=None, N=None):
+    """The step response (T, yout) of the continuous-time state-space system `sys` from the state X0 (zeros by
+    default), at the times T or at N (100) times spanning its slowest pole. _ltisys.step's."""
     T = _times(sys, T, N)
     U = _cp.ones(T.shape, host(sys.A).dtype)
-    vals = lsim(sys, U, T, X0=X0, interp=False)
+    vals = lsim_ss(sys, U, T, X0=X0, interp=False)
     return vals[0], vals[1]
-
-
-__all__ = ["impulse", "lsim", "step"]

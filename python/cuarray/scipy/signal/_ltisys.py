@@ -4,7 +4,8 @@ arithmetic of state-space systems; and their frequency responses (freqresp, bode
 hold device arrays, as CuPy's (a ZerosPolesGain's gain as given, a host scalar where a conversion made it), and
 their conversions and arithmetic are host maths on those few coefficients (Note [Filter design on the host] in
 _iir_forms.py), as are the frequency responses (Note [Frequency responses on the host]). The simulations
-(lsim, dlsim and the responses built on them) are in _lsim.py and _dltisys.py."""
+(lsim, impulse, step, dlsim, dimpulse, dstep) take a system in any form here and run on its state-space form in
+_lsim.py and _dltisys.py."""
 
 import copy
 from types import GenericAlias
@@ -13,8 +14,10 @@ import numpy
 
 import cuarray as _cp
 from cuarray._ndarray import ndarray
+from cuarray.scipy.signal._dltisys import dimpulse_ss, dlsim_ss, dstep_ss
 from cuarray.scipy.signal._filter_extras import _freqs, _freqs_zpk, _freqz_zpk, abcd_normalize, ss2zpk, zpk2ss
 from cuarray.scipy.signal._iir_forms import _freqz, device_input, host, on_device, tf2zpk, zpk2tf
+from cuarray.scipy.signal._lsim import impulse_ss, lsim_ss, step_ss
 from cuarray.scipy.signal._lti_conversion import _block_diag, cont2discrete
 from cuarray.scipy.signal._tf_transforms import normalize, ss2tf, tf2ss
 
@@ -94,20 +97,14 @@ class lti(LinearTimeInvariant):
 
     def impulse(self, X0=None, T=None, N=None):
         """The impulse response (see `impulse`)."""
-        from cuarray.scipy.signal._lsim import impulse
-
         return impulse(self, X0=X0, T=T, N=N)
 
     def step(self, X0=None, T=None, N=None):
         """The step response (see `step`)."""
-        from cuarray.scipy.signal._lsim import step
-
         return step(self, X0=X0, T=T, N=N)
 
     def output(self, U, T, X0=None):
         """The response to the input U (see `lsim`)."""
-        from cuarray.scipy.signal._lsim import lsim
-
         return lsim(self, U, T, X0=X0)
 
     def bode(self, w=None, n=100):
@@ -151,20 +148,14 @@ class dlti(LinearTimeInvariant):
 
     def impulse(self, x0=None, t=None, n=None):
         """The impulse response (see `dimpulse`)."""
-        from cuarray.scipy.signal._dltisys import dimpulse
-
         return dimpulse(self, x0=x0, t=t, n=n)
 
     def step(self, x0=None, t=None, n=None):
         """The step response (see `dstep`)."""
-        from cuarray.scipy.signal._dltisys import dstep
-
         return dstep(self, x0=x0, t=t, n=n)
 
     def output(self, u, t, x0=None):
         """The response to the input u (see `dlsim`)."""
-        from cuarray.scipy.signal._dltisys import dlsim
-
         return dlsim(self, u, t, x0=x0)
 
     def bode(self, w=None, n=100):
@@ -645,6 +636,67 @@ def dbode(system, w=None, n=100):
     return on_device((w / host(dt), mag, phase))
 
 
+# ---------------------------------------------------------------- simulations of a system in any form
+# The recursions are _lsim's and _dltisys's, on state-space systems; these take the system as the user gives it.
+
+
+def _continuous_ss(system, name):
+    """The state-space form of a continuous-time system: an lti's, or lti(*system)'s for its 2, 3 or 4 arrays."""
+    if isinstance(system, lti):
+        return system._as_ss()
+    if isinstance(system, dlti):
+        raise AttributeError(f"{name} can only be used with continuous-time systems.")  # noqa: TRY004  (SciPy's)
+    return lti(*system)._as_ss()
+
+
+def _discrete(system, name):
+    """A discrete-time system: a dlti as it is, or dlti(*system[:-1], dt=system[-1]) for its arrays and dt."""
+    if isinstance(system, lti):
+        raise AttributeError(f"{name} can only be used with discrete-time dlti systems.")  # noqa: TRY004  (SciPy's type)
+    if not isinstance(system, dlti):
+        system = dlti(*system[:-1], dt=system[-1])
+    return system
+
+
+def lsim(system, U, T, X0=None, interp=True):
+    """The response (T, yout, xout) of a continuous-time system (an `lti`, or its 2, 3 or 4 arrays) to the input
+    U (one column per input; None or 0 for none) at the equally spaced, nonnegative times T, from the state X0
+    (zeros by default); the input is linear between samples (interp=True) or held (interp=False)."""
+    return lsim_ss(_continuous_ss(system, "lsim"), U, T, X0, interp)
+
+
+def impulse(system, X0=None, T=None, N=None):
+    """The impulse response (T, yout) of a continuous-time system from the state X0 (zeros by default), at the
+    times T or at N (100) times spanning its slowest pole."""
+    return impulse_ss(_continuous_ss(system, "impulse"), X0, T, N)
+
+
+def step(system, X0=None, T=None, N=None):
+    """The step response (T, yout) of a continuous-time system from the state X0 (zeros by default), at the
+    times T or at N (100) times spanning its slowest pole."""
+    return step_ss(_continuous_ss(system, "step"), X0, T, N)
+
+
+def dlsim(system, u, t=None, x0=None):
+    """The response (tout, yout[, xout]) of a discrete-time system (a `dlti`, or its 2, 3 or 4 arrays and dt) to
+    the input u (one column per input), given at the system's samples or at the times t (then interpolated
+    linearly), from the state x0 (zeros by default); xout only for a StateSpace system."""
+    system = _discrete(system, "dlsim")
+    return dlsim_ss(system._as_ss(), u, t, x0, with_states=isinstance(system, StateSpace))
+
+
+def dimpulse(system, x0=None, t=None, n=None):
+    """The impulse response (tout, yout) of a discrete-time system, one output array per input, at the times t
+    or at n (100) samples."""
+    return dimpulse_ss(_discrete(system, "dimpulse")._as_ss(), x0, t, n)
+
+
+def dstep(system, x0=None, t=None, n=None):
+    """The step response (tout, yout) of a discrete-time system, one output array per input, at the times t or
+    at n (100) samples."""
+    return dstep_ss(_discrete(system, "dstep")._as_ss(), x0, t, n)
+
+
 __all__ = [
     "StateSpace",
     "TransferFunction",
@@ -652,7 +704,13 @@ __all__ = [
     "bode",
     "dbode",
     "dfreqresp",
+    "dimpulse",
+    "dlsim",
     "dlti",
+    "dstep",
     "freqresp",
+    "impulse",
+    "lsim",
     "lti",
+    "step",
 ]
