@@ -14,16 +14,8 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 import signal_asserts
-from test_ltisys_nogpu import (
-    CASES,
-    ERRORS,
-    PLACE_POLES_CASES,
-    _flattened,
-    _poles_close,
-    _random_system,
-    same_error,
-    scipy_case,
-)
+from test_lti_host_maths_nogpu import PLACE_POLES_CASES, _poles_close
+from test_ltisys_nogpu import CASES, ERRORS, _flattened, _random_system, same_error, scipy_case
 
 pytestmark = pytest.mark.gpu
 
