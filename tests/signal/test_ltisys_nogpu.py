@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 from cuarray.scipy.signal import _dltisys, _iir_forms, _lsim, _ltisys
-from signal_asserts import SCIPY_1_18, assert_host, assert_scipy_signatures, integers_as_float64
+from signal_asserts import SCIPY_1_18, assert_host, assert_scipy_signatures, integers_as_float64, same_error
 
 FUNCTIONS = [
     "bode",
@@ -461,16 +461,6 @@ def test_case_matches_scipy_with_numpy_for_the_device(numpy_device, name):
 
 
 # ---------------------------------------------------------------- the systems: construction, errors
-
-
-def same_error(ours, theirs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(Exception) as expected:
-            theirs()
-        with pytest.raises(type(expected.value)) as got:
-            ours()
-    assert str(got.value) == str(expected.value)
 
 
 @pytest.mark.parametrize(

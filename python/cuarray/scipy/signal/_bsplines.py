@@ -55,6 +55,7 @@ from numpy.lib.array_utils import normalize_axis_index
 import cuarray as cp
 from cuarray.scipy.signal._convolve import require_device
 from cuarray.scipy.signal._iir_forms import device_input, host
+from cuarray.scipy.signal._kernel_table import KernelTable
 from cuarray.scipy.signal._symiir import (
     first_order_pass,
     from_block,
@@ -142,18 +143,7 @@ _SOURCES = {
     ),
 }
 _OPTIONS = ("-fmad=false",)  # Note [Mirror-symmetric FIR as SciPy sums it]
-_kernels = {}
-
-
-def _kernel(name):
-    if name not in _kernels:
-        from cuarray._kernel import ElementwiseKernel
-
-        in_params, out_params, body = _SOURCES[name]
-        _kernels[name] = ElementwiseKernel(
-            in_params, out_params, body, name, preamble=_PREAMBLE, options=_OPTIONS
-        )
-    return _kernels[name]
+_kernel = KernelTable(_SOURCES, _OPTIONS, _PREAMBLE)
 
 
 def _flat(a):

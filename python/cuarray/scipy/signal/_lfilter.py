@@ -19,6 +19,7 @@ from cuarray._transfer import asarray as _to_device
 from cuarray._transfer import ascontiguousarray
 from cuarray.scipy.signal._convolve import convolve, require_device
 from cuarray.scipy.signal._iir_forms import atleast_1d, host, validate_sos
+from cuarray.scipy.signal._kernel_table import KernelTable
 
 # Note [Serial filtering kernels]
 # A recursive filter's output at time t needs its output at t - 1, so lfilter and sosfilt run SciPy's loops as
@@ -212,16 +213,7 @@ _SOURCES = {
     "cuarray_sosfilt_past_complex": _SOSFILT_PAST_COMPLEX,
 }
 _OPTIONS = ("-fmad=false",)  # Note [Filtering as SciPy rounds]
-_kernels = {}
-
-
-def _kernel(name):
-    if name not in _kernels:
-        from cuarray._kernel import ElementwiseKernel
-
-        in_params, out_params, body = _SOURCES[name]
-        _kernels[name] = ElementwiseKernel(in_params, out_params, body, name, options=_OPTIONS)
-    return _kernels[name]
+_kernel = KernelTable(_SOURCES, _OPTIONS)
 
 
 def moved_copy(a, source, destination, dtype):

@@ -54,6 +54,7 @@ import numpy
 import cuarray as cp
 from cuarray.scipy.signal._convolve import require_device
 from cuarray.scipy.signal._iir_forms import host
+from cuarray.scipy.signal._kernel_table import KernelTable
 
 __all__ = ["symiirorder1", "symiirorder2"]
 
@@ -211,18 +212,7 @@ _SOURCES = {
     ),
 }
 _OPTIONS = ("-fmad=false",)  # Note [Symmetric IIR filters as SciPy computes them]
-_kernels = {}
-
-
-def _kernel(name):
-    if name not in _kernels:
-        from cuarray._kernel import ElementwiseKernel
-
-        in_params, out_params, body = _SOURCES[name]
-        _kernels[name] = ElementwiseKernel(
-            in_params, out_params, body, name, preamble=_PREAMBLE, options=_OPTIONS
-        )
-    return _kernels[name]
+_kernel = KernelTable(_SOURCES, _OPTIONS, _PREAMBLE)
 
 
 # SciPy's C default where `precision` is not in (0, 1], by the working real type.

@@ -30,6 +30,7 @@ from cuarray.scipy.signal._filtfilt import filtfilt, sosfiltfilt
 from cuarray.scipy.signal._fir_design import firwin
 from cuarray.scipy.signal._iir_design import _cheby1
 from cuarray.scipy.signal._iir_forms import _zpk2sos, host
+from cuarray.scipy.signal._kernel_table import KernelTable
 from cuarray.scipy.signal._lfilter_past import lfilter, sosfilt
 
 __all__ = ["decimate", "resample_poly", "upfirdn"]
@@ -222,18 +223,7 @@ _SOURCES = {
     ),
 }
 _OPTIONS = ("-fmad=false",)  # Note [upfirdn as SciPy rounds]
-_kernels = {}
-
-
-def _kernel(name):
-    if name not in _kernels:
-        from cuarray._kernel import ElementwiseKernel
-
-        in_params, out_params, body = _SOURCES[name]
-        _kernels[name] = ElementwiseKernel(
-            in_params, out_params, body, name, preamble=_PREAMBLE, options=_OPTIONS
-        )
-    return _kernels[name]
+_kernel = KernelTable(_SOURCES, _OPTIONS, _PREAMBLE)
 
 
 def _output_len(len_h, in_len, up, down):
