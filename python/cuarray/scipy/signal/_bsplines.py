@@ -55,7 +55,7 @@ from numpy.lib.array_utils import normalize_axis_index
 import cuarray as cp
 from cuarray.scipy.signal._convolve import require_device
 from cuarray.scipy.signal._iir_forms import device_input, host
-from cuarray.scipy.signal._kernel_table import KernelTable
+from cuarray.scipy.signal._kernel_table import PAIR_COMPLEX, KernelTable
 from cuarray.scipy.signal._symiir import (
     first_order_pass,
     from_block,
@@ -77,19 +77,9 @@ __all__ = [
     "spline_filter",
 ]
 
-_PREAMBLE = r"""
-template <typename T> struct bsp_complex {
-  T re, im;
-  __device__ __forceinline__ bsp_complex(T r = T(0), T i = T(0)) : re(r), im(i) {}
-};
-template <typename T>
-__device__ __forceinline__ bsp_complex<T> operator+(bsp_complex<T> a, bsp_complex<T> b) {
-  return {a.re + b.re, a.im + b.im};
-}
-template <typename T>
-__device__ __forceinline__ bsp_complex<T> operator*(bsp_complex<T> a, bsp_complex<T> b) {
-  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
-}
+_PREAMBLE = (
+    PAIR_COMPLEX
+    + r"""
 // Values `stride` apart: real, or complex as (real, imaginary) pairs.
 template <typename T> struct bsp_reals {
   const T* p;
@@ -99,7 +89,7 @@ template <typename T> struct bsp_reals {
 template <typename T> struct bsp_pairs {
   const T* p;
   long long stride;
-  __device__ __forceinline__ bsp_complex<T> get(long long k) const {
+  __device__ __forceinline__ pair_complex<T> get(long long k) const {
     return {p[2 * k * stride], p[2 * k * stride + 1]};
   }
 };
@@ -119,6 +109,7 @@ __device__ V bsp_mirror_fir(const R& line, const R& h, long long taps, long long
   return acc;
 }
 """
+)
 _PARAMS = ("raw T x, raw T h, int64 taps, int64 length, int64 stride", "raw T y")
 _SOURCES = {
     # One output sample per thread: the line through it along the filtered axis (`stride` apart).
@@ -136,7 +127,7 @@ _SOURCES = {
         """
         const long long p = (i / stride) % length;
         const bsp_pairs<T> line{&x[0] + 2 * (i - p * stride), stride}, taps_h{&h[0], 1};
-        const bsp_complex<T> v = bsp_mirror_fir<bsp_complex<T>>(line, taps_h, taps, p, length);
+        const pair_complex<T> v = bsp_mirror_fir<pair_complex<T>>(line, taps_h, taps, p, length);
         y[2 * i] = v.re;
         y[2 * i + 1] = v.im;
         """,

@@ -54,31 +54,14 @@ import numpy
 import cuarray as cp
 from cuarray.scipy.signal._convolve import require_device
 from cuarray.scipy.signal._iir_forms import host
-from cuarray.scipy.signal._kernel_table import KernelTable
+from cuarray.scipy.signal._kernel_table import PAIR_COMPLEX, KernelTable
 
 __all__ = ["symiirorder1", "symiirorder2"]
 
 _NOT_CONVERGED = "Sum to find symmetric boundary conditions did not converge."
-_PREAMBLE = r"""
-template <typename T> struct sym_complex {
-  T re, im;
-  __device__ __forceinline__ sym_complex(T r = T(0), T i = T(0)) : re(r), im(i) {}
-};
-template <typename T>
-__device__ __forceinline__ sym_complex<T> operator+(sym_complex<T> a, sym_complex<T> b) {
-  return {a.re + b.re, a.im + b.im};
-}
-template <typename T>
-__device__ __forceinline__ sym_complex<T> operator-(sym_complex<T> a, sym_complex<T> b) {
-  return {a.re - b.re, a.im - b.im};
-}
-template <typename T>
-__device__ __forceinline__ sym_complex<T> operator*(sym_complex<T> a, sym_complex<T> b) {
-  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
-}
-// A real coefficient times a complex value.
-template <typename T>
-__device__ __forceinline__ sym_complex<T> operator*(T s, sym_complex<T> a) { return {s * a.re, s * a.im}; }
+_PREAMBLE = (
+    PAIR_COMPLEX
+    + r"""
 // Sample t of one signal of a time-major (samples, signals) block, `stride` apart: real values, or complex ones
 // as (real, imaginary) pairs.
 template <typename T> struct sym_reals {
@@ -90,10 +73,10 @@ template <typename T> struct sym_reals {
 template <typename T> struct sym_pairs {
   T* p;
   long long stride;
-  __device__ __forceinline__ sym_complex<T> get(long long t) const {
+  __device__ __forceinline__ pair_complex<T> get(long long t) const {
     return {p[2 * t * stride], p[2 * t * stride + 1]};
   }
-  __device__ __forceinline__ void set(long long t, sym_complex<T> v) const {
+  __device__ __forceinline__ void set(long long t, pair_complex<T> v) const {
     p[2 * t * stride] = v.re;
     p[2 * t * stride + 1] = v.im;
   }
@@ -175,6 +158,7 @@ __device__ void sym_second_order(const R& x, const R& y, const T* w, const I* pl
   y.set(n - 2, e1);
 }
 """
+)
 _FIRST = ("raw T x, raw T w, raw T c, int64 terms, int64 n, int64 signals", "raw T y")
 _SECOND = ("raw T x, raw T w, raw int64 plan, int64 n, int64 signals", "raw T y")
 _SOURCES = {
@@ -192,7 +176,7 @@ _SOURCES = {
         """
         const sym_pairs<T> xs{const_cast<T*>(&x[0]) + 2 * i, signals}, ys{&y[0] + 2 * i, signals};
         const sym_pairs<T> ws{const_cast<T*>(&w[0]), 1}, cs{const_cast<T*>(&c[0]), 1};
-        sym_first_order<sym_complex<T>>(xs, ys, ws, cs, terms, n);
+        sym_first_order<pair_complex<T>>(xs, ys, ws, cs, terms, n);
         """,
     ),
     "cuarray_symiir2": (
@@ -207,7 +191,7 @@ _SOURCES = {
         *_SECOND,
         """
         const sym_pairs<T> xs{const_cast<T*>(&x[0]) + 2 * i, signals}, ys{&y[0] + 2 * i, signals};
-        sym_second_order<sym_complex<T>, T>(xs, ys, &w[0], &plan[0], n);
+        sym_second_order<pair_complex<T>, T>(xs, ys, &w[0], &plan[0], n);
         """,
     ),
 }

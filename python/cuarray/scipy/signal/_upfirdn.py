@@ -30,7 +30,7 @@ from cuarray.scipy.signal._filtfilt import filtfilt, sosfiltfilt
 from cuarray.scipy.signal._fir_design import firwin
 from cuarray.scipy.signal._iir_design import _cheby1
 from cuarray.scipy.signal._iir_forms import _zpk2sos, host
-from cuarray.scipy.signal._kernel_table import KernelTable
+from cuarray.scipy.signal._kernel_table import PAIR_COMPLEX, KernelTable
 from cuarray.scipy.signal._lfilter_past import lfilter, sosfilt
 
 __all__ = ["decimate", "resample_poly", "upfirdn"]
@@ -61,31 +61,18 @@ _MODE_ENUM = {
 # The fewest samples a mode's extension reads without failing (Note [Extensions of short signals]).
 _MIN_SAMPLES = {"smooth": 2, "reflect": 2, "antireflect": 2}
 
-_PREAMBLE = r"""
-template <typename T> struct ufd_complex { T re, im; };
-template <typename T>
-__device__ __forceinline__ ufd_complex<T> operator+(ufd_complex<T> a, ufd_complex<T> b) {
-  return {a.re + b.re, a.im + b.im};
-}
-template <typename T>
-__device__ __forceinline__ ufd_complex<T> operator-(ufd_complex<T> a, ufd_complex<T> b) {
-  return {a.re - b.re, a.im - b.im};
-}
-template <typename T>
-__device__ __forceinline__ ufd_complex<T> operator-(ufd_complex<T> a) { return {-a.re, -a.im}; }
-template <typename T>
-__device__ __forceinline__ ufd_complex<T> operator*(ufd_complex<T> a, ufd_complex<T> b) {
-  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
-}
+_PREAMBLE = (
+    PAIR_COMPLEX
+    + r"""
 // A value times, or over, an integer that C converts to the value's type.
 template <typename T> __device__ __forceinline__ T ufd_times(T a, long long k) { return a * static_cast<T>(k); }
 template <typename T>
-__device__ __forceinline__ ufd_complex<T> ufd_times(ufd_complex<T> a, long long k) {
+__device__ __forceinline__ pair_complex<T> ufd_times(pair_complex<T> a, long long k) {
   return {a.re * static_cast<T>(k), a.im * static_cast<T>(k)};
 }
 template <typename T> __device__ __forceinline__ T ufd_over(T a, long long k) { return a / static_cast<T>(k); }
 template <typename T>
-__device__ __forceinline__ ufd_complex<T> ufd_over(ufd_complex<T> a, long long k) {
+__device__ __forceinline__ pair_complex<T> ufd_over(pair_complex<T> a, long long k) {
   return {a.re / static_cast<T>(k), a.im / static_cast<T>(k)};
 }
 // A contiguous row of real values, or of complex values stored as (real, imaginary) pairs.
@@ -95,7 +82,7 @@ template <typename T> struct ufd_real {
 };
 template <typename T> struct ufd_pairs {
   const T* p;
-  __device__ __forceinline__ ufd_complex<T> operator[](long long k) const { return {p[2 * k], p[2 * k + 1]}; }
+  __device__ __forceinline__ pair_complex<T> operator[](long long k) const { return {p[2 * k], p[2 * k + 1]}; }
 };
 
 // SciPy's _extend_left: the value at idx < 0 of the n samples x extended by `mode` (its MODE numbers).
@@ -197,6 +184,7 @@ __device__ V ufd_sample(const R& x, const H& h, long long n, long long hpp, long
   return acc;
 }
 """
+)
 _PARAMS = "raw T x, raw T h, int64 n, int64 hpp, int64 up, int64 down, int64 n_out, int32 mode, int32 zpad"
 _SOURCES = {
     "cuarray_upfirdn": (
@@ -215,8 +203,8 @@ _SOURCES = {
         """
         const long long s = i / n_out;
         const ufd_pairs<T> row{&x[0] + 2 * s * n};
-        const ufd_complex<T> v = ufd_sample(row, ufd_pairs<T>{&h[0]}, n, hpp, up, down, i - s * n_out, mode,
-                                            ufd_complex<T>{cre, cim}, zpad != 0);
+        const pair_complex<T> v = ufd_sample(row, ufd_pairs<T>{&h[0]}, n, hpp, up, down, i - s * n_out, mode,
+                                            pair_complex<T>{cre, cim}, zpad != 0);
         y[2 * i] = v.re;
         y[2 * i + 1] = v.im;
         """,
